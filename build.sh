@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Throughput build and test driver. `./build.sh help` lists the commands.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+export GOFLAGS=${GOFLAGS:-}
+GOROOT_DIR=$(go env GOROOT)
+WASM_EXEC_DIR="$GOROOT_DIR/lib/wasm"
+# Reproducible builds (../shared/TOOLCHAIN.md).
+GO_BUILD_FLAGS=(-trimpath -buildvcs=false -ldflags='-s -w -buildid=')
+
+log() { printf '\n==> %s\n' "$*"; }
+
+usage() {
+	cat <<'USAGE'
+Usage: ./build.sh COMMAND
+
+Commands:
+  build      build the WebAssembly engine into www/ (throughput.wasm, wasm_exec.js)
+  serve      build, then serve the calculator page from www/ on 127.0.0.1 (PORT=8080)
+  test       run every test suite: go vet and gofmt, Go tests natively and under
+             WebAssembly, the JavaScript module, the browser and worker end-to-end
+             tests; installs npm packages from the lockfile and Debian's chromium
+             when missing
+  bench      run the committed benchmarks and print medians
+  calibrate  print the validation errors against ../shared/validation/cases.json
+  help       show this text
+USAGE
+}
+
+build_wasm() {
+	log "building www/throughput.wasm"
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o www/throughput.wasm ./wasm/js
+	cp "$WASM_EXEC_DIR/wasm_exec.js" www/wasm_exec.js
+}
+
+test_go() {
+	log "gofmt"
+	local unformatted
+	unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
+	if [ -n "$unformatted" ]; then
+		echo "gofmt would change: $unformatted" >&2
+		return 1
+	fi
+	log "go vet"
+	go vet ./...
+	log "go test (native)"
+	go test -count=1 ./...
+	log "go test (GOOS=js GOARCH=wasm)"
+	GOOS=js GOARCH=wasm go test -count=1 -exec="$WASM_EXEC_DIR/go_js_wasm_exec" ./hardware/... ./kvcache/... ./calc/...
+}
+
+cmd=${1:-help}
+case "$cmd" in
+build)
+	build_wasm
+	;;
+serve)
+	build_wasm
+	exec go run ./tools/serve -dir www -addr "127.0.0.1:${PORT:-8080}"
+	;;
+test)
+	test_go
+	;;
+bench)
+	go test -run '^$' -bench . -benchmem -count 10 ./calc/ ./hardware/ ./kvcache/
+	;;
+calibrate)
+	go run ./tools/calibrate
+	;;
+help | -h | --help)
+	usage
+	;;
+*)
+	echo "unknown command: $cmd" >&2
+	usage >&2
+	exit 2
+	;;
+esac

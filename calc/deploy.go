@@ -1,0 +1,218 @@
+package calc
+
+import (
+	"math"
+
+	"github.com/modelrefs/throughput/calc/models"
+	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/kvcache"
+)
+
+// Deployment is a resolved request: one model on tensor- and
+// pipeline-parallel ranks of one accelerator under one engine profile, with
+// every per-rank quantity the formulas need precomputed. It is immutable
+// after Resolve and safe for concurrent use. The simulator drives its Step
+// cost model.
+type Deployment struct {
+	Model    *models.Model
+	Hardware hardware.Accelerator
+	Engine   *Engine
+	Eff      Efficiencies
+
+	TP, PP int
+	// Dtype is the activation dtype; ActBytes its size in bytes.
+	Dtype    string
+	ActBytes float64
+	// Quant is the effective weight quantization.
+	Quant models.Quantization
+	// KVDtype and KVBytes are the cache element type and size in bytes.
+	KVDtype string
+	KVBytes float64
+
+	Utilization                         float64
+	BlockSize                           int
+	MaxModelLen, MaxNumSeqs, MaxBatched int
+
+	// Precision is the format the matmuls run in; PeakFLOPS its dense peak
+	// per GPU in operations per second.
+	Precision hardware.Precision
+	PeakFLOPS float64
+
+	stages []stage
+	tight  int // index of the stage with the fewest blocks
+	// NumBlocks is the block pool (the minimum over stages, as vLLM v1
+	// unifies the KV cache configs of all workers).
+	NumBlocks int64
+
+	cost costModel
+}
+
+// stage is one pipeline stage on one tensor rank.
+type stage struct {
+	lo, hi         int // layers [lo, hi)
+	first, last    bool
+	weightsBytes   float64
+	activation     float64
+	nonTorch       float64
+	kvBytes        float64
+	requestedBytes float64
+	layout         kvcache.Layout
+	blocks         int64
+}
+
+// bytesPerParam returns the storage of one unquantized weight in bytes for
+// the activation dtype.
+func dtypeBytes(dtype string) float64 {
+	if dtype == "float32" {
+		return 4
+	}
+	return 2
+}
+
+// weightBytes returns the bytes of n weights of a component: quantized
+// components at Quant.BitsPerWeight/8 bytes, others at the dtype size.
+func (d *Deployment) weightBytes(n float64, quantizable bool) float64 {
+	if quantizable && d.Quant.Quantized() {
+		return n * d.Quant.BitsPerWeight / 8
+	}
+	return n * d.ActBytes
+}
+
+// layerSplit returns the first layer of each pipeline stage: layers are
+// split as evenly as possible, earlier stages taking the remainder last
+// (vLLM get_pp_indices).
+func layerSplit(n, pp int) []int {
+	out := make([]int, pp+1)
+	per, rem := n/pp, n%pp
+	for s := 0; s < pp; s++ {
+		size := per
+		if s >= pp-rem {
+			size++
+		}
+		out[s+1] = out[s] + size
+	}
+	return out
+}
+
+// rankParams returns one layer's weights held by one tensor rank, split
+// into quantizable linear weights and the rest, and (for MoE layers) one
+// routed expert's share on the rank.
+//
+// Attention q/o, MLP and expert matrices are split across ranks; K/V
+// projections are split by head, replicated when tp exceeds the KV heads
+// (vLLM QKVParallelLinear); MLA's q_a and kv_a projections and all norms are
+// replicated (ReplicatedLinear); routers are replicated.
+func (d *Deployment) rankParams(l models.Layer) (linear, other, expert float64) {
+	m, tp := d.Model, float64(d.TP)
+	h := float64(m.Hidden)
+	switch l.Kind {
+	case models.Mamba, models.LinearAttention:
+		p := float64(m.Params.Mixer) / float64(max(1, countKind(m, l.Kind)))
+		linear += p / tp
+	case models.MLAttention:
+		repl := h*float64(m.QLoraRank) + h*float64(m.KVLoraRank+m.QKRopeDim)
+		attn := float64(m.Params.Attention) / float64(attnLayers(m))
+		linear += repl + (attn-repl)/tp
+	default:
+		hd, nkv := float64(m.HeadDim), float64(m.KVHeads)
+		attn := float64(m.Params.Attention) / float64(attnLayers(m))
+		kv := 2 * h * hd * nkv
+		perRankKV := 2 * h * hd * float64(kvcache.HeadsPerRank(m.KVHeads, d.TP))
+		linear += (attn-kv)/tp + perRankKV
+	}
+	if l.MoE {
+		expert = float64(m.Params.ExpertParams) / tp
+		linear += float64(m.Experts) * expert
+		if m.SharedIntermediate > 0 {
+			linear += float64(m.Params.SharedExperts) / float64(max(1, m.MoELayers())) / tp
+		}
+		other += float64(m.Params.Router) / float64(max(1, m.MoELayers()))
+	} else if m.Params.DenseMLP > 0 {
+		linear += float64(m.Params.DenseMLP) / float64(max(1, m.NumLayers-m.MoELayers())) / tp
+	}
+	other += float64(m.Params.Norms) / float64(m.NumLayers+1)
+	return linear, other, expert
+}
+
+func countKind(m *models.Model, k models.LayerKind) int {
+	n := 0
+	for _, l := range m.Layers {
+		if l.Kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+func attnLayers(m *models.Model) int {
+	return max(1, m.NumLayers-countKind(m, models.Mamba)-countKind(m, models.LinearAttention))
+}
+
+// stageWeights returns the weight bytes of one rank of stage s: its
+// layers, plus the embedding (first stage) and LM head (last stage; a tied
+// head costs nothing extra unless the stages differ, when vLLM's last rank
+// holds its own copy). Embedding and head are vocab-parallel (split by tp).
+func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
+	m := d.Model
+	var b float64
+	expertsOnly := d.Quant.ExpertsOnly
+	for _, l := range m.Layers[lo:hi] {
+		lin, oth, exp := d.rankParams(l)
+		if expertsOnly {
+			routed := float64(m.Experts) * exp
+			b += d.weightBytes(routed, true) + d.weightBytes(lin-routed+oth, false)
+		} else {
+			b += d.weightBytes(lin, true) + d.weightBytes(oth, false)
+		}
+	}
+	vh := float64(m.Vocab) * float64(m.Hidden) / float64(d.TP)
+	all := d.Quant.AllWeights
+	if first {
+		b += d.weightBytes(vh, all)
+	}
+	if last {
+		if !m.Tied || !first {
+			b += d.weightBytes(vh, all)
+		}
+		b += float64(m.Hidden) * d.ActBytes // final norm
+	}
+	if first && m.Params.Vision > 0 {
+		b += float64(m.Params.Vision) * d.ActBytes / float64(d.TP)
+	}
+	return b
+}
+
+// kvLayers converts a stage's layers to the cache geometry.
+func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
+	m := d.Model
+	out := make([]kvcache.Layer, 0, hi-lo)
+	for _, l := range m.Layers[lo:hi] {
+		switch l.Kind {
+		case models.MLAttention:
+			out = append(out, kvcache.Layer{Kind: kvcache.Latent, LatentDim: m.KVLoraRank + m.QKRopeDim})
+		case models.SlidingAttention:
+			out = append(out, kvcache.Layer{Kind: kvcache.Sliding, KVHeads: m.KVHeads, HeadDimK: m.HeadDim, HeadDimV: m.HeadDimV(), Window: l.Window})
+		case models.Mamba:
+			s := m.SSM
+			// conv state (d_inner + 2*g*n) x (k-1) plus SSM state heads x
+			// head_dim x n (vLLM MambaStateShapeCalculator.mamba2_state_shape).
+			conv := int64(s.DInner+2*s.NGroups*s.DState) * int64(s.ConvKernel-1)
+			ssm := int64(s.Heads) * int64(s.HeadDim) * int64(s.DState)
+			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv + ssm})
+		case models.LinearAttention:
+			s := m.SSM
+			// gated delta net: conv state (2*kd + vd) x (k-1) plus recurrent
+			// state vh x khd x vhd (vLLM gated_delta_net_state_shape).
+			kd, vd := s.KeyHeads*s.KeyHeadDim, s.ValueHeads*s.ValueHeadDim
+			conv := int64(2*kd+vd) * int64(s.ConvKernel-1)
+			rec := int64(s.ValueHeads) * int64(s.KeyHeadDim) * int64(s.ValueHeadDim)
+			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv + rec})
+		default:
+			out = append(out, kvcache.Layer{Kind: kvcache.Full, KVHeads: m.KVHeads, HeadDimK: m.HeadDim, HeadDimV: m.HeadDimV()})
+		}
+	}
+	return out
+}
+
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

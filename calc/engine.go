@@ -1,0 +1,103 @@
+package calc
+
+import "sort"
+
+// memoryRule is how an engine sizes its KV pool.
+type memoryRule uint8
+
+const (
+	// ruleProfiled is vLLM v1's: requested = total * gpu_memory_utilization,
+	// pool = requested - weights - activation peak - non-torch memory
+	// (vllm/v1/worker/gpu_worker.py determine_available_memory).
+	ruleProfiled memoryRule = iota
+	// ruleStatic is SGLang's mem_fraction_static: pool = total * fraction -
+	// weights; the rest of the memory is left for activations.
+	ruleStatic
+	// ruleFreeFraction is LMDeploy's cache_max_entry_count and
+	// TensorRT-LLM's kv_cache_free_gpu_mem_fraction: pool = fraction *
+	// (total - weights - runtime buffers).
+	ruleFreeFraction
+)
+
+// Engine is a serving engine's profile: its memory rule and the fitted,
+// physically meaningful efficiencies of its kernels. docs/MODEL.md lists
+// the data each was fitted on (../shared/validation/cases.json).
+type Engine struct {
+	// Name is the request's engine value.
+	Name string
+	// Label is the engine's display name.
+	Label string
+	// DefaultUtilization is the default of gpu_memory_utilization, which
+	// means the engine's own memory fraction (see memoryRule).
+	DefaultUtilization float64
+	rule               memoryRule
+	// Eff are the engine's efficiencies.
+	Eff Efficiencies
+	// runtimeBytes is the fixed memory a free-fraction engine keeps out
+	// of the pool besides weights (CUDA context, workspaces), in bytes.
+	runtimeBytes float64
+}
+
+// The engine profiles. Efficiencies are fitted by tools/calibrate on the
+// groups of ../shared/validation/cases.json named in each comment; the
+// memory rules follow each engine's source.
+var engines = map[string]*Engine{
+	// vLLM 0.19 (V1 engine). Memory: group A (22 start-up logs). Decode:
+	// group B vLLM rows; where those are few, the bandwidth efficiency is
+	// shared with SGLang, whose kernels (FlashInfer, CUTLASS) are the same
+	// family.
+	"vllm": {
+		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled,
+		Eff: Efficiencies{BandwidthEfficiency: 0.85, ComputeEfficiency: 0.6, PrefillEfficiency: 0.65, StepOverheadMs: 0.8},
+	},
+	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
+	// (sglang/srt/server_args.py); kernels as vLLM.
+	"sglang": {
+		Name: "sglang", Label: "SGLang", DefaultUtilization: 0.88, rule: ruleStatic,
+		Eff: Efficiencies{BandwidthEfficiency: 0.85, ComputeEfficiency: 0.6, PrefillEfficiency: 0.65, StepOverheadMs: 0.6},
+	},
+	// LMDeploy TurboMind: cache_max_entry_count 0.8 of the memory free
+	// after weights (lmdeploy/messages.py TurbomindEngineConfig). Decode
+	// and prefill fitted on group B LMDeploy rows (A100, Llama 2).
+	"lmdeploy": {
+		Name: "lmdeploy", Label: "LMDeploy TurboMind", DefaultUtilization: 0.8, rule: ruleFreeFraction,
+		Eff:          Efficiencies{BandwidthEfficiency: 0.81, ComputeEfficiency: 0.6, PrefillEfficiency: 0.66, StepOverheadMs: 1.35},
+		runtimeBytes: 1 << 30,
+	},
+	// TensorRT-LLM: kv_cache_free_gpu_mem_fraction 0.9 (tensorrt_llm
+	// KvCacheConfig). Fitted on group B TensorRT-LLM max-throughput rows.
+	"trtllm": {
+		Name: "trtllm", Label: "TensorRT-LLM", DefaultUtilization: 0.9, rule: ruleFreeFraction,
+		Eff:          Efficiencies{BandwidthEfficiency: 0.85, ComputeEfficiency: 0.6, PrefillEfficiency: 0.7, StepOverheadMs: 0.5},
+		runtimeBytes: 2 << 30,
+	},
+	// llama.cpp: allocates the KV cache for its context up front; decode
+	// fitted on group C (llama-bench tg512, batch 1).
+	"llamacpp": {
+		Name: "llamacpp", Label: "llama.cpp", DefaultUtilization: 0.95, rule: ruleFreeFraction,
+		Eff:          Efficiencies{BandwidthEfficiency: 0.9, ComputeEfficiency: 0.5, PrefillEfficiency: 0.5, StepOverheadMs: 2.5},
+		runtimeBytes: 0.5 * (1 << 30),
+	},
+}
+
+// DefaultEngine is the engine a request without one gets.
+const DefaultEngine = "vllm"
+
+// EngineNames lists the engine profiles, sorted.
+func EngineNames() []string {
+	out := make([]string, 0, len(engines))
+	for k := range engines {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LookupEngine returns the profile for a name ("" is the default).
+func LookupEngine(name string) (*Engine, bool) {
+	if name == "" {
+		name = DefaultEngine
+	}
+	e, ok := engines[name]
+	return e, ok
+}

@@ -1,0 +1,348 @@
+package calc
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/modelrefs/throughput/calc/models"
+)
+
+// Version is the engine's version, reported with every result.
+const Version = "0.1.0"
+
+// Evaluate answers a request. Invalid requests return Errors (a list of
+// FieldError naming each bad field) and a zero Report; a model that does
+// not fit is a valid answer: Report.Fits is false and Warnings say why.
+func Evaluate(req Request) (Report, error) {
+	d, p, err := resolve(req)
+	if err != nil {
+		return Report{}, err
+	}
+	return d.report(p), nil
+}
+
+// report assembles every section of the answer.
+func (d *Deployment) report(p plan) Report {
+	m := d.Model
+	st := &d.stages[d.tight]
+	r := Report{Version: Version, Warnings: []Warning{}}
+	r.Model = modelInfo(m, d.Quant)
+	r.Hardware = HardwareInfo{
+		ID: d.Hardware.ID, Name: d.Hardware.Name,
+		MemoryBytes:              float64(d.Hardware.MemoryBytes),
+		MemoryReportedBytes:      float64(d.Hardware.ReportedMemory()),
+		MemoryBandwidthBytesPerS: d.Hardware.MemoryBandwidthBytesPerS,
+		PeakFLOPSPerS:            d.PeakFLOPS, Precision: string(d.Precision),
+	}
+	r.Config = Config{
+		Engine: d.Engine.Name, TensorParallelSize: d.TP, PipelineParallelSize: d.PP, GPUs: d.TP * d.PP,
+		Dtype: d.Dtype, KVCacheDtype: d.KVDtype, GPUMemoryUtilization: d.Utilization,
+		BlockSize: st.layout.BlockSize, MaxModelLen: d.MaxModelLen, MaxNumSeqs: d.MaxNumSeqs,
+		MaxNumBatchedTokens: d.MaxBatched, InputTokens: p.in, OutputTokens: p.out,
+		Concurrency: p.concurrency, RequestRate: p.rate, Efficiencies: d.Eff,
+	}
+	r.Memory = MemoryReport{
+		TotalBytes: float64(d.Hardware.ReportedMemory()), RequestedBytes: st.requestedBytes,
+		WeightsBytes: st.weightsBytes, ActivationBytes: st.activation, NonTorchBytes: st.nonTorch,
+		KVCacheBytes: st.kvBytes,
+	}
+	r.KVCache = d.kvReport(st)
+	if d.BlockSize != st.layout.BlockSize {
+		r.warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")
+	}
+
+	in, out := p.in, p.out
+	final := float64(in + out)
+	mean := float64(in) + float64(out)/2
+	if d.NumBlocks <= 0 {
+		r.Fits = false
+		r.BatchCeiling = BatchCeiling{ContextTokens: in + out, LimitedBy: "weights_do_not_fit"}
+		need := st.weightsBytes + st.activation + st.nonTorch
+		r.warn("weights_do_not_fit", "weights and runtime memory need "+gib(need)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fmtFloat(d.Utilization)+"; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
+		return r
+	}
+	r.Fits = r.KVCache.MaxConcurrency >= 1
+	if !r.Fits {
+		r.warn("max_model_len_too_large", "the KV cache holds "+strconv.FormatInt(r.KVCache.CapacityTokens, 10)+" tokens, fewer than one max_model_len sequence ("+itoa(d.MaxModelLen)+"); vLLM refuses to start: lower max_model_len")
+	}
+	if d.blocksPerSeq(final) > d.NumBlocks {
+		r.BatchCeiling = BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
+		r.warn("workload_does_not_fit", "one sequence of "+itoa(in+out)+" tokens needs more KV cache than the pool holds")
+		return r
+	}
+
+	// Batch ceiling at the final context.
+	kvCap := d.kvCapacity(final)
+	schedCap, schedWhy := d.schedulerCap()
+	ceil, why := kvCap, "kv_cache"
+	if schedCap < ceil {
+		ceil, why = schedCap, schedWhy
+	}
+	if p.tpotS > 0 {
+		lat := largestBatch(ceil, func(b int) bool { return d.DecodeStep(b, mean).TimeS <= p.tpotS })
+		if lat < ceil {
+			ceil, why = max(lat, 1), "latency_budget"
+		}
+	}
+	cs := d.DecodeStep(ceil, mean)
+	r.BatchCeiling = BatchCeiling{
+		BatchSize: ceil, ContextTokens: in + out, LimitedBy: why, StepTimeMs: ms(cs.TimeS),
+		TokensPerS: float64(ceil) / cs.TimeS, TokensPerSPerSequence: 1 / cs.TimeS,
+	}
+
+	// Preemption onset (steady-state continuous batching).
+	meanBlocks := d.meanBlocksStaggered(in, out)
+	onset := int(min(float64(d.NumBlocks)/meanBlocks, maxSeqs))
+	pre := &PreemptionReport{
+		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
+		Reachable: onset < schedCap,
+	}
+	if onset >= 1 {
+		pre.OnsetRequestRate, _ = d.servingRate(onset, in, out)
+	}
+
+	// The decode point: the workload's concurrency, or the concurrency a
+	// request rate sustains (Little's law), or the ceiling.
+	batch := ceil
+	switch {
+	case p.concurrency > 0:
+		batch = p.concurrency
+	case p.rate > 0:
+		batch = d.concurrencyForRate(p.rate, in, out, schedCap)
+	}
+	pre.Concurrency = batch
+	pre.RecomputeOverhead, pre.WorkPerOutputToken = d.recompute(batch, onset, in, out, schedCap)
+	r.Preemption = pre
+	running := min(batch, schedCap)
+	if batch > onset && pre.Reachable {
+		r.warn("preemption", "concurrency "+itoa(batch)+" exceeds the preemption onset ("+itoa(onset)+" sequences at "+itoa(in)+"+"+itoa(out)+" tokens): the scheduler preempts and recomputes, "+fmtFloat(round3(pre.RecomputeOverhead))+" extra prefill tokens per output token")
+		running = min(running, onset)
+	}
+	if batch > schedCap {
+		r.warn("scheduler_cap", "concurrency "+itoa(batch)+" exceeds "+schedWhy+" ("+itoa(schedCap)+"); the rest wait in the queue")
+	}
+	running = max(running, 1)
+	ds := d.DecodeStep(running, mean)
+	r.Decode = d.decodeReport(running, mean, ds)
+
+	pt, chunks, pbound := d.prefillTime(in, 0, 0)
+	r.Prefill = &PrefillReport{
+		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: float64(in) / pt,
+		Bound: boundName(pbound), Chunks: chunks,
+	}
+
+	if p.ttftS > 0 || p.tpotS > 0 {
+		r.Best = d.best(p, in, out, mean, kvCap, schedCap, schedWhy)
+	}
+	r.Sweep = d.sweep(p, ceil, mean)
+
+	if p.priceUSD >= 0 {
+		b := ceil
+		if r.Best != nil && r.Best.Feasible {
+			b = r.Best.BatchSize
+		}
+		_, tps := d.servingRate(b, in, out)
+		gpus := d.TP * d.PP
+		r.Cost = &CostReport{
+			GPUHourUSD: p.priceUSD, GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,
+			UsdPerMillionOutputTokens: p.priceUSD * float64(gpus) / 3600 / tps * 1e6,
+		}
+	}
+	d.noteQuantization(&r)
+	return r
+}
+
+func (r *Report) warn(code, msg string) { r.Warnings = append(r.Warnings, Warning{code, msg}) }
+
+func (d *Deployment) kvReport(st *stage) KVCacheReport {
+	lay := st.layout
+	k := KVCacheReport{
+		BytesPerTokenPerGPU: lay.BytesPerToken,
+		BlockSize:           lay.BlockSize, NumBlocks: d.NumBlocks, MaxModelLen: d.MaxModelLen,
+		CapacityTokens: lay.CapacityTokens(d.NumBlocks),
+		MaxConcurrency: lay.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)),
+	}
+	for i := range d.stages {
+		k.BytesPerToken += d.stages[i].layout.BytesPerToken * float64(d.TP)
+		k.StateBytesPerSequence += d.stages[i].layout.StateBytes * float64(d.TP)
+	}
+	k.Groups = make([]KVGroup, len(lay.Groups))
+	for i, g := range lay.Groups {
+		k.Groups[i] = KVGroup{Kind: g.Kind.String(), Layers: g.Layers, Window: g.Window}
+	}
+	return k
+}
+
+func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *DecodeReport {
+	return &DecodeReport{
+		BatchSize: b, ContextTokens: int(math.Round(ctx)), StepTimeMs: ms(s.TimeS),
+		TokensPerS: float64(b) / s.TimeS, TokensPerSPerSequence: 1 / s.TimeS,
+		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
+		CommunicationTimeMs: ms(s.CommunicationS), OverheadMs: ms(s.OverheadS),
+		WeightsReadBytes: s.WeightsReadBytes, KVReadBytes: s.KVReadBytes, FLOPs: s.FLOPs,
+		KVCacheUsage: d.kvUsage(b, ctx),
+	}
+}
+
+// kvUsage is the fraction of the block pool b sequences at ctx tokens hold.
+func (d *Deployment) kvUsage(b int, ctx float64) float64 {
+	return float64(int64(b)*d.blocksPerSeq(ctx)) / float64(d.NumBlocks)
+}
+
+// concurrencyForRate solves Little's law c = rate * latency(c) for the
+// mean number of requests in flight, where latency(c) = prefill + out
+// steps at batch c; it returns the smallest c whose serving rate reaches
+// the arrival rate, capped at the scheduler's limit when the server cannot
+// keep up.
+func (d *Deployment) concurrencyForRate(rate float64, in, out, capc int) int {
+	c := largestBatch(capc, func(b int) bool {
+		r, _ := d.servingRate(b, in, out)
+		return r < rate
+	})
+	return min(c+1, capc)
+}
+
+// recompute estimates, for c sequences in flight against an onset of
+// `onset`, the recomputed prefill tokens per delivered output token and the
+// total work per output token. Below the onset nothing is preempted.
+// Above it the scheduler admits as many prompts as fit (admission cap:
+// pool / blocks of one prompt, and the scheduler's cap) and must preempt
+// the excess over the onset once each; a preempted sequence is, on
+// average, half-way through its output, so it recomputes in + out/2
+// tokens. First-order estimate; the simulator measures it.
+func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work float64) {
+	base := float64(in+out) / float64(out)
+	if c <= onset || onset <= 0 {
+		return 0, base
+	}
+	admit := min(c, schedCap)
+	if per := d.blocksPerSeq(float64(in + 1)); per > 0 {
+		admit = min(admit, int(min(d.NumBlocks/per, maxSeqs)))
+	}
+	if admit <= onset {
+		return 0, base
+	}
+	frac := 1 - float64(onset)/float64(admit)
+	overhead = frac * (float64(in) + float64(out)/2) / float64(out)
+	return overhead, base + overhead
+}
+
+// best finds the largest batch within the latency budget: TPOT is one
+// decode step at the mean context; TTFT is a prompt's chunked prefill
+// while the batch decodes alongside it.
+func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *BestReport {
+	hi, why := kvCap, "kv_cache"
+	if schedCap < hi {
+		hi, why = schedCap, schedWhy
+	}
+	ok := func(b int) bool {
+		if p.tpotS > 0 && d.DecodeStep(b, mean).TimeS > p.tpotS {
+			return false
+		}
+		if p.ttftS > 0 {
+			t, _, _ := d.prefillTime(in, b, mean)
+			if t > p.ttftS {
+				return false
+			}
+		}
+		return true
+	}
+	b := largestBatch(hi, ok)
+	res := &BestReport{ContextTokens: int(math.Round(mean)), Feasible: b > 0, LimitedBy: why}
+	if b == 0 {
+		b = 1
+		res.LimitedBy = "latency_budget"
+	} else if b < hi {
+		res.LimitedBy = "tpot"
+		if p.tpotS <= 0 || d.DecodeStep(b+1, mean).TimeS <= p.tpotS {
+			res.LimitedBy = "ttft"
+		}
+	}
+	s := d.DecodeStep(b, mean)
+	ttft, _, _ := d.prefillTime(in, b, mean)
+	res.BatchSize, res.StepTimeMs, res.TTFTMs = b, ms(s.TimeS), ms(ttft)
+	res.TokensPerS, res.TokensPerSPerSequence = float64(b)/s.TimeS, 1/s.TimeS
+	return res
+}
+
+// sweep evaluates decode steps over batch sizes up to 1.25x the ceiling
+// (or sweep.max_batch_size), at the workload's mean context.
+func (d *Deployment) sweep(p plan, ceil int, mean float64) []SweepPoint {
+	hi := p.sweepMax
+	if hi == 0 {
+		hi = max(8, int(math.Ceil(1.25*float64(ceil))))
+	}
+	bs := sweepBatches(p.sweepPoints, hi)
+	out := make([]SweepPoint, len(bs))
+	ctx := int(math.Round(mean))
+	per := float64(d.blocksPerSeq(mean)) / float64(d.NumBlocks)
+	for i, b := range bs {
+		s := d.DecodeStep(b, mean)
+		out[i] = SweepPoint{
+			BatchSize: b, ContextTokens: ctx, StepTimeMs: ms(s.TimeS),
+			TokensPerS: float64(b) / s.TimeS, TokensPerSPerSequence: 1 / s.TimeS,
+			KVCacheUsage: float64(b) * per, Bound: boundName(s.ComputeBound),
+		}
+	}
+	return out
+}
+
+func (d *Deployment) noteQuantization(r *Report) {
+	if d.Quant.ExpertsOnly {
+		r.warn("experts_only_quantization", "only the MoE experts are quantized ("+d.Quant.Method+"); attention and embeddings stay in "+d.Dtype)
+	}
+	if d.Precision == "fp8" && d.Hardware.PeakFLOPS.FP8 == 0 {
+		r.warn("no_native_fp8", d.Hardware.Name+" has no fp8 tensor cores: fp8 weights are upcast and compute runs at the "+d.Dtype+" rate")
+	}
+}
+
+func modelInfo(m *models.Model, q models.Quantization) ModelInfo {
+	arch := "dense"
+	switch {
+	case m.KVLoraRank > 0 && m.IsMoE():
+		arch = "moe+mla"
+	case m.KVLoraRank > 0:
+		arch = "mla"
+	case m.SSM.DInner > 0 || m.SSM.ValueHeads > 0:
+		arch = "hybrid"
+		if m.IsMoE() {
+			arch = "hybrid+moe"
+		}
+	case m.IsMoE():
+		arch = "moe"
+	}
+	for _, l := range m.Layers {
+		if l.Kind == models.SlidingAttention {
+			arch += "+sliding_window"
+			break
+		}
+	}
+	format := q.Format
+	if format == "" {
+		format = m.Dtype
+	}
+	method := q.Method
+	if method == "" {
+		method = "none"
+	}
+	return ModelInfo{
+		ID: m.ID, Name: m.Name, Architecture: arch, Layers: m.NumLayers,
+		ParamsTotal: m.Params.Total, ParamsActive: m.Params.Active,
+		WeightFormat: format, Quantization: method, WeightBits: q.BitsPerWeight, MaxContext: m.MaxContext,
+	}
+}
+
+func boundName(compute bool) string {
+	if compute {
+		return "compute"
+	}
+	return "memory"
+}
+
+func ms(s float64) float64 { return s * 1000 }
+
+func gib(b float64) string { return strconv.FormatFloat(b/(1<<30), 'f', 2, 64) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -1,0 +1,107 @@
+package calc
+
+import "github.com/modelrefs/throughput/hardware"
+
+// vLLM v1 profile-run activation model, fitted on the 21 single-stage
+// start-up logs of vLLM 0.19 in ../shared/validation/cases.json (group A;
+// least squares, residuals within 0.23 GiB; tools/calibrate reproduces
+// it). vLLM measures the torch peak of a dummy forward over
+// max_num_batched_tokens tokens followed by a dummy sampler run over
+// min(max_num_seqs, max_num_batched_tokens) sequences
+// (vllm/v1/worker/gpu_model_runner.py profile_run):
+//
+//	activation = a_h * T * hidden * b + a_i * T * (intermediate/tp) * b
+//	           + MoE workspace + a_s * S * vocab * 4
+//
+// with T = max_num_batched_tokens, S = min(max_num_seqs, T), b = bytes of
+// the activation dtype. a_h is the number of hidden-sized tensors live at
+// the peak, a_i the fraction of one MLP intermediate, a_s the number of
+// float32 [S, vocab] tensors the sampler holds (logits, probabilities,
+// log-probabilities, sorted copies for top-k/top-p).
+const (
+	actHiddenTensors       = 1.195
+	actIntermediateTensors = 0.526
+	samplerLogitTensors    = 14.29
+)
+
+// activationBytes returns the activation peak of one rank of a stage in
+// bytes. Only the last stage runs the sampler. MoE layers add the fused
+// MoE kernel's workspace: T*top_k*(max(2*I_moe/tp, hidden) + I_moe/tp)
+// elements (vllm/model_executor/layers/fused_moe: intermediate caches 1-3),
+// not fitted.
+func (d *Deployment) activationBytes(last bool) float64 {
+	m := d.Model
+	t := float64(d.MaxBatched)
+	b := d.ActBytes
+	tp := float64(d.TP)
+	act := actHiddenTensors * t * float64(m.Hidden) * b
+	dense := m.Intermediate
+	if m.IsMoE() {
+		dense = 0
+		if m.MoELayers() < m.NumLayers {
+			dense = m.DenseIntermediate
+		}
+		im := float64(m.MoEIntermediate) / tp
+		act += t * float64(m.TopK) * (max(2*im, float64(m.Hidden)) + im) * b
+	}
+	act += actIntermediateTensors * t * float64(dense) / tp * b
+	if last {
+		s := float64(min(d.MaxNumSeqs, d.MaxBatched))
+		act += samplerLogitTensors * s * float64(m.Vocab) * 4
+	}
+	return act
+}
+
+// Non-torch memory (CUDA context residue, cuBLAS and NCCL buffers) that
+// vLLM 0.19 measured during its profile run, per GPU. Fitted on group A:
+// an engine running in the API server's process (tp = pp = 1) shows
+// 0.25 GiB; worker processes (tp or pp > 1) 0.07 GiB; tensor parallelism
+// adds the communicators' buffers, 1.92 GiB + 0.045 GiB per rank (2.07 GiB
+// at tp=2, 2.13-2.21 GiB at tp=4 in the logs).
+const (
+	nonTorchInProcess = 0.25 * float64(hardware.GiB)
+	nonTorchWorker    = 0.07 * float64(hardware.GiB)
+	nonTorchTPBase    = 1.92 * float64(hardware.GiB)
+	nonTorchTPPerRank = 0.045 * float64(hardware.GiB)
+)
+
+// nonTorchBytes returns the non-torch memory of one rank in bytes.
+func (d *Deployment) nonTorchBytes() float64 {
+	if d.TP == 1 && d.PP == 1 {
+		return nonTorchInProcess
+	}
+	nt := nonTorchWorker
+	if d.TP > 1 {
+		nt += nonTorchTPBase + nonTorchTPPerRank*float64(d.TP)
+	}
+	return nt
+}
+
+// budget fills a stage's memory terms and KV pool under the engine's rule:
+//
+//	profiled (vLLM):   kv = total*util - weights - activation - non_torch
+//	static (SGLang):   kv = total*util - weights
+//	free fraction:     kv = util * (total - weights - runtime)
+//
+// A negative pool is reported as 0 (the weights do not fit).
+func (d *Deployment) budget(s *stage) {
+	total := float64(d.Hardware.ReportedMemory())
+	switch d.Engine.rule {
+	case ruleProfiled:
+		s.requestedBytes = total * d.Utilization
+		s.activation = d.activationBytes(s.last)
+		s.nonTorch = d.nonTorchBytes()
+		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch
+	case ruleStatic:
+		s.requestedBytes = total * d.Utilization
+		s.kvBytes = s.requestedBytes - s.weightsBytes
+	default:
+		s.nonTorch = d.Engine.runtimeBytes
+		free := total - s.weightsBytes - s.nonTorch
+		s.requestedBytes = s.weightsBytes + s.nonTorch + free*d.Utilization
+		s.kvBytes = free * d.Utilization
+	}
+	if s.kvBytes < 0 || !finite(s.kvBytes) {
+		s.kvBytes = 0
+	}
+}

@@ -1,0 +1,198 @@
+package models
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+//go:embed catalog.json
+var catalogJSON []byte
+
+// Source says where a catalog entry's config came from.
+type Source struct {
+	Repo   string `json:"repo,omitempty"`
+	Path   string `json:"path,omitempty"`
+	Commit string `json:"commit,omitempty"`
+	URL    string `json:"url,omitempty"`
+}
+
+// Entry is one catalog model: its config.json facts, where they came from,
+// and the parameter count its publisher states (used only to test the
+// derivation).
+type Entry struct {
+	ID              string         `json:"id"`
+	Aliases         []string       `json:"aliases,omitempty"`
+	Name            string         `json:"name"`
+	Family          string         `json:"family,omitempty"`
+	Base            string         `json:"base,omitempty"`
+	PublishedParams float64        `json:"published_params,omitempty"`
+	ParamsSource    string         `json:"params_source,omitempty"`
+	Source          Source         `json:"source"`
+	Notes           string         `json:"notes,omitempty"`
+	Config          map[string]any `json:"config"`
+}
+
+// ErrUnknownModel is wrapped by Lookup's error for a name not in the catalog.
+var ErrUnknownModel = errors.New("unknown model")
+
+// UnknownModelError names the input that matched nothing and suggests the
+// closest catalog ids.
+type UnknownModelError struct {
+	Name    string
+	Suggest []string
+}
+
+func (e *UnknownModelError) Error() string {
+	msg := "unknown model " + strconv.Quote(e.Name)
+	if len(e.Suggest) > 0 {
+		msg += "; did you mean " + strings.Join(quoteAll(e.Suggest), " or ") + "?"
+	}
+	return msg
+}
+
+// Unwrap returns ErrUnknownModel.
+func (e *UnknownModelError) Unwrap() error { return ErrUnknownModel }
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = strconv.Quote(v)
+	}
+	return out
+}
+
+type catalog struct {
+	entries []Entry
+	models  []*Model
+	index   map[string]int
+	err     error
+}
+
+var (
+	catOnce sync.Once
+	cat     catalog
+)
+
+// loadCatalog parses the embedded catalog once.
+func loadCatalog() *catalog {
+	catOnce.Do(func() {
+		if err := json.Unmarshal(catalogJSON, &cat.entries); err != nil {
+			cat.err = err
+			return
+		}
+		cat.index = make(map[string]int, 4*len(cat.entries))
+		cat.models = make([]*Model, len(cat.entries))
+		for i := range cat.entries {
+			e := &cat.entries[i]
+			m, err := FromConfig(e.Config)
+			if err != nil {
+				cat.err = errors.New("catalog entry " + e.ID + ": " + err.Error())
+				return
+			}
+			m.ID, m.Name = e.ID, e.Name
+			cat.models[i] = m
+			keys := append([]string{e.ID, e.ID[strings.LastIndexByte(e.ID, '/')+1:]}, e.Aliases...)
+			for _, k := range keys {
+				k = normName(k)
+				if _, dup := cat.index[k]; !dup {
+					cat.index[k] = i
+				}
+			}
+		}
+	})
+	return &cat
+}
+
+// normName lower-cases a model name and drops spaces and underscores so that
+// "Llama-3.1-8B", "llama_3.1_8b" and "LLAMA 3.1 8B" compare equal.
+func normName(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch r {
+		case ' ', '_':
+			b.WriteByte('-')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Lookup returns the catalog model for an HF id (case-insensitive, with or
+// without the "owner/" prefix) or an alias. The returned Model is shared:
+// callers must not modify it.
+func Lookup(name string) (*Model, error) {
+	c := loadCatalog()
+	if c.err != nil {
+		return nil, c.err
+	}
+	if i, ok := c.index[normName(name)]; ok {
+		return c.models[i], nil
+	}
+	return nil, &UnknownModelError{Name: name, Suggest: c.suggest(name)}
+}
+
+// LookupEntry returns the catalog entry (config and sources) for a name.
+func LookupEntry(name string) (*Entry, error) {
+	c := loadCatalog()
+	if c.err != nil {
+		return nil, c.err
+	}
+	if i, ok := c.index[normName(name)]; ok {
+		return &c.entries[i], nil
+	}
+	return nil, &UnknownModelError{Name: name, Suggest: c.suggest(name)}
+}
+
+// Catalog returns every catalog entry in catalog order. The slice is shared:
+// callers must not modify it.
+func Catalog() ([]Entry, error) {
+	c := loadCatalog()
+	return c.entries, c.err
+}
+
+// suggest returns up to two catalog ids that share the most name tokens with
+// the input.
+func (c *catalog) suggest(name string) []string {
+	q := tokens(name)
+	type cand struct {
+		id    string
+		score int
+	}
+	var cs []cand
+	for _, e := range c.entries {
+		t := tokens(e.ID + " " + strings.Join(e.Aliases, " "))
+		s := 0
+		for w := range q {
+			if t[w] {
+				s++
+			}
+		}
+		if s > 0 {
+			cs = append(cs, cand{e.ID, s})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	var out []string
+	for i := 0; i < len(cs) && i < 2; i++ {
+		out = append(out, cs[i].id)
+	}
+	return out
+}
+
+func tokens(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.')
+	}) {
+		out[w] = true
+	}
+	return out
+}

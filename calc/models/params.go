@@ -1,0 +1,177 @@
+package models
+
+// Params is a model's parameter count by component, derived from the shapes
+// of its weight matrices. All counts are numbers of scalar weights.
+type Params struct {
+	Embedding int64 `json:"embedding"`
+	// LMHead is 0 when the head is tied to the embedding.
+	LMHead int64 `json:"lm_head"`
+	// Attention covers q/k/v/o (or MLA's projections), their biases, q/k
+	// norms and attention sinks, over all attention layers.
+	Attention int64 `json:"attention"`
+	// Mixer covers the Mamba-2 and linear-attention layers' projections,
+	// convolutions and state parameters.
+	Mixer int64 `json:"mixer"`
+	// DenseMLP covers the feed-forwards of dense layers.
+	DenseMLP int64 `json:"dense_mlp"`
+	// RoutedExperts covers every routed expert of every MoE layer.
+	RoutedExperts int64 `json:"routed_experts"`
+	// SharedExperts covers always-active shared experts.
+	SharedExperts int64 `json:"shared_experts"`
+	// Router covers the MoE gating matrices.
+	Router int64 `json:"router"`
+	// Norms covers the layer norms and the final norm.
+	Norms int64 `json:"norms"`
+	// Vision is the estimated vision tower of a multimodal checkpoint.
+	Vision int64 `json:"vision"`
+	// ExpertParams is the size of one routed expert in one layer.
+	ExpertParams int64 `json:"params_per_expert"`
+	// Total is the sum of all components.
+	Total int64 `json:"total"`
+	// Active is what one token uses: Total less the vision tower and the
+	// routed experts not selected (top-k of E in each MoE layer).
+	Active int64 `json:"active_per_token"`
+}
+
+// mlpParams returns one feed-forward block's weights for intermediate size
+// inter: 3*h*inter for gated (SwiGLU/GeGLU) blocks, 2*h*inter otherwise, plus
+// biases when the family has them.
+func (m *Model) mlpParams(inter int) int64 {
+	h, f := int64(m.Hidden), int64(inter)
+	if !m.GatedMLP {
+		p := 2 * h * f
+		if m.mlpBias {
+			p += f + h
+		}
+		return p
+	}
+	p := 3 * h * f
+	if m.mlpBias {
+		p += 2*f + h
+	}
+	return p
+}
+
+// attentionParams returns one attention layer's parameters.
+//
+// Standard (MHA/GQA/MQA): q = h*nh*d, k = v = h*nkv*d, o = nh*d*h, plus
+// biases and q/k norms (2*d) where the family has them.
+// MLA (DeepSeek-V2/V3, arXiv:2405.04434 section 2.1): q_a = h*r_q, q_norm =
+// r_q, q_b = r_q*nh*(d_nope+d_rope) (or q = h*nh*(d_nope+d_rope) without
+// q_lora), kv_a = h*(r_kv+d_rope), kv_norm = r_kv, kv_b =
+// r_kv*nh*(d_nope+d_v), o = nh*d_v*h.
+func (m *Model) attentionParams() int64 {
+	h, nh, nkv, d := int64(m.Hidden), int64(m.Heads), int64(m.KVHeads), int64(m.HeadDim)
+	if m.KVLoraRank > 0 {
+		rq, rkv := int64(m.QLoraRank), int64(m.KVLoraRank)
+		dn, dr, dv := int64(m.QKNopeDim), int64(m.QKRopeDim), int64(m.HeadDimV())
+		var p int64
+		if rq > 0 {
+			p += h*rq + rq + rq*nh*(dn+dr)
+		} else {
+			p += h * nh * (dn + dr)
+		}
+		p += h*(rkv+dr) + rkv + rkv*nh*(dn+dv)
+		p += nh * dv * h
+		return p
+	}
+	q := h * nh * d
+	if m.gatedQ {
+		q *= 2
+	}
+	p := q + 2*h*nkv*d + nh*d*h
+	if m.attnBias {
+		p += nh*d + 2*nkv*d
+	}
+	if m.oBias {
+		p += h
+	}
+	if m.qkNorm {
+		p += 2 * d
+	}
+	if m.sinks {
+		p += nh
+	}
+	return p
+}
+
+// mixerParams returns one Mamba-2 or gated-delta-net layer's parameters.
+//
+// Mamba-2 (arXiv:2405.21060; transformers' Mamba2Mixer): in_proj =
+// h*(2*d_in + 2*g*n + heads), conv = (d_in+2*g*n)*(k+1) with bias, dt_bias,
+// A_log and D = 3*heads, norm = d_in, out_proj = d_in*h.
+// Gated delta net (Qwen3-Next): in_proj_qkvz = h*(2*kd+2*vd), in_proj_ba =
+// h*2*vh, conv = (2*kd+vd)*k, dt_bias and A_log = 2*vh, norm = vhd,
+// out_proj = vd*h, where kd = kh*khd and vd = vh*vhd.
+func (m *Model) mixerParams(kind LayerKind) int64 {
+	h, s := int64(m.Hidden), m.SSM
+	switch kind {
+	case Mamba:
+		din, gn, nh, k := int64(s.DInner), int64(s.NGroups*s.DState), int64(s.Heads), int64(s.ConvKernel)
+		return h*(2*din+2*gn+nh) + (din+2*gn)*(k+1) + 3*nh + din + din*h
+	case LinearAttention:
+		kd := int64(s.KeyHeads * s.KeyHeadDim)
+		vd := int64(s.ValueHeads * s.ValueHeadDim)
+		vh, k := int64(s.ValueHeads), int64(s.ConvKernel)
+		return h*(2*kd+2*vd) + h*2*vh + (2*kd+vd)*k + 2*vh + int64(s.ValueHeadDim) + vd*h
+	}
+	return 0
+}
+
+// countParams derives the parameter breakdown.
+func (m *Model) countParams() Params {
+	var p Params
+	h := int64(m.Hidden)
+	p.Embedding = int64(m.Vocab) * h
+	if !m.Tied {
+		p.LMHead = int64(m.Vocab) * h
+	}
+	normVec := h
+	if m.normBias {
+		normVec = 2 * h
+	}
+	p.Norms = normVec // final norm
+	if m.IsMoE() {
+		p.ExpertParams = m.mlpParams(m.MoEIntermediate)
+		if m.expertBias {
+			p.ExpertParams += 2*int64(m.MoEIntermediate) + h
+		}
+	}
+	attn := m.attentionParams()
+	var activeExperts int64
+	for _, l := range m.Layers {
+		p.Norms += int64(m.normsPer) * normVec
+		switch l.Kind {
+		case Mamba, LinearAttention:
+			p.Mixer += m.mixerParams(l.Kind)
+		default:
+			p.Attention += attn
+		}
+		if l.MoE {
+			p.RoutedExperts += int64(m.Experts) * p.ExpertParams
+			activeExperts += int64(m.TopK) * p.ExpertParams
+			p.Router += h * int64(m.Experts)
+			if m.expertBias {
+				p.Router += int64(m.Experts)
+			}
+			if m.SharedIntermediate > 0 {
+				p.SharedExperts += m.mlpParams(m.SharedIntermediate)
+				if m.Type == "qwen2_moe" || m.Type == "qwen3_next" {
+					p.SharedExperts += h // shared_expert_gate
+				}
+			}
+			continue
+		}
+		inter := m.Intermediate
+		if m.IsMoE() && m.DenseIntermediate > 0 {
+			inter = m.DenseIntermediate
+		}
+		if inter > 0 {
+			p.DenseMLP += m.mlpParams(inter)
+		}
+	}
+	p.Vision = m.visionParams
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision
+	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts
+	return p
+}

@@ -1,0 +1,270 @@
+package calc
+
+// Report is the answer to a Request. Every throughput figure carries the
+// batch size and context length it holds for, and the latency beside it.
+// Sizes are bytes, times milliseconds, rates tokens (or requests) per
+// second; memory figures are per GPU unless the name says otherwise.
+type Report struct {
+	// Version is the engine version that computed the report.
+	Version string `json:"version"`
+	// Fits is false when the weights (plus the engine's fixed overheads)
+	// leave no room for a KV cache that can hold one max_model_len
+	// sequence; most sections are then omitted and Warnings say why.
+	Fits     bool          `json:"fits"`
+	Model    ModelInfo     `json:"model"`
+	Hardware HardwareInfo  `json:"hardware"`
+	Config   Config        `json:"config"`
+	Memory   MemoryReport  `json:"memory"`
+	KVCache  KVCacheReport `json:"kv_cache"`
+	// Decode is one decode step at the workload's batch and mean context.
+	Decode *DecodeReport `json:"decode,omitempty"`
+	// Prefill is the prompt of the workload, alone on the server.
+	Prefill *PrefillReport `json:"prefill,omitempty"`
+	// BatchCeiling is the largest batch that can run and what limits it.
+	BatchCeiling BatchCeiling `json:"batch_ceiling"`
+	// Preemption is when KV demand outgrows the pool under the workload.
+	Preemption *PreemptionReport `json:"preemption,omitempty"`
+	// Best is the batch with the highest throughput within the SLO.
+	Best *BestReport `json:"best,omitempty"`
+	// Sweep is throughput and latency against batch size.
+	Sweep []SweepPoint `json:"sweep,omitempty"`
+	// Cost is the price per million output tokens.
+	Cost *CostReport `json:"cost,omitempty"`
+	// Warnings are conditions the user should know about, as text.
+	Warnings []Warning `json:"warnings"`
+}
+
+// Warning is a non-fatal note with a stable code.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ModelInfo summarises the resolved model.
+type ModelInfo struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Architecture is "dense", "moe", "mla", "moe+mla", "hybrid", each
+	// with "+sliding_window" when some layers slide.
+	Architecture string `json:"architecture"`
+	Layers       int    `json:"num_hidden_layers"`
+	ParamsTotal  int64  `json:"params_total"`
+	ParamsActive int64  `json:"params_active_per_token"`
+	// WeightDtype and WeightBits describe how the weights are stored.
+	WeightFormat string  `json:"weight_format"`
+	Quantization string  `json:"quantization"`
+	WeightBits   float64 `json:"bits_per_quantized_weight,omitempty"`
+	MaxContext   int     `json:"max_position_embeddings"`
+}
+
+// HardwareInfo summarises the resolved accelerator.
+type HardwareInfo struct {
+	ID                       string  `json:"id"`
+	Name                     string  `json:"name"`
+	MemoryBytes              float64 `json:"memory_bytes"`
+	MemoryReportedBytes      float64 `json:"memory_reported_bytes"`
+	MemoryBandwidthBytesPerS float64 `json:"memory_bandwidth_bytes_per_s"`
+	// PeakFLOPSPerS is the dense peak at the precision the matmuls run in.
+	PeakFLOPSPerS float64 `json:"peak_flops_per_s"`
+	Precision     string  `json:"compute_precision"`
+}
+
+// Config is the resolved setting every figure of the report holds for.
+type Config struct {
+	Engine               string  `json:"engine"`
+	TensorParallelSize   int     `json:"tensor_parallel_size"`
+	PipelineParallelSize int     `json:"pipeline_parallel_size"`
+	GPUs                 int     `json:"num_gpus"`
+	Dtype                string  `json:"dtype"`
+	KVCacheDtype         string  `json:"kv_cache_dtype"`
+	GPUMemoryUtilization float64 `json:"gpu_memory_utilization"`
+	BlockSize            int     `json:"block_size"`
+	MaxModelLen          int     `json:"max_model_len"`
+	MaxNumSeqs           int     `json:"max_num_seqs"`
+	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens"`
+	InputTokens          int     `json:"input_tokens"`
+	OutputTokens         int     `json:"output_tokens"`
+	Concurrency          int     `json:"concurrency,omitempty"`
+	RequestRate          float64 `json:"request_rate,omitempty"`
+	// Efficiencies are the engine profile's fitted parameters used.
+	Efficiencies Efficiencies `json:"efficiencies"`
+}
+
+// Efficiencies are the physically meaningful fitted parameters of an
+// engine profile (docs/MODEL.md says how each was fitted).
+type Efficiencies struct {
+	// BandwidthEfficiency is the fraction of datasheet memory bandwidth a
+	// decode step's reads achieve.
+	BandwidthEfficiency float64 `json:"bandwidth_efficiency"`
+	// ComputeEfficiency is the fraction of dense peak a decode step's
+	// matmuls achieve when compute-bound.
+	ComputeEfficiency float64 `json:"compute_efficiency"`
+	// PrefillEfficiency is the fraction of dense peak prefill achieves.
+	PrefillEfficiency float64 `json:"prefill_efficiency"`
+	// StepOverheadMs is the fixed time of every step (launches, scheduler,
+	// sampler), in milliseconds.
+	StepOverheadMs float64 `json:"step_overhead_ms"`
+}
+
+// MemoryReport is the memory budget of one GPU (the tightest pipeline
+// stage), the way vLLM sizes it: requested = total * gpu_memory_utilization,
+// kv_cache = requested - weights - activation - non_torch.
+type MemoryReport struct {
+	TotalBytes      float64 `json:"total_bytes"`
+	RequestedBytes  float64 `json:"requested_bytes"`
+	WeightsBytes    float64 `json:"weights_bytes"`
+	ActivationBytes float64 `json:"activation_bytes"`
+	NonTorchBytes   float64 `json:"non_torch_bytes"`
+	KVCacheBytes    float64 `json:"kv_cache_bytes"`
+}
+
+// KVCacheReport is the paged cache and its capacity.
+type KVCacheReport struct {
+	// BytesPerToken is one token's cache over all layers and all tensor
+	// ranks, unpaged (what a token costs the deployment).
+	BytesPerToken float64 `json:"bytes_per_token"`
+	// BytesPerTokenPerGPU is the same on one GPU of the tightest stage.
+	BytesPerTokenPerGPU float64 `json:"bytes_per_token_per_gpu"`
+	// StateBytesPerSequence is the constant Mamba/linear-attention state
+	// of one sequence over all layers and ranks.
+	StateBytesPerSequence float64 `json:"state_bytes_per_sequence,omitempty"`
+	BlockSize             int     `json:"block_size"`
+	NumBlocks             int64   `json:"num_blocks"`
+	// CapacityTokens is vLLM's "GPU KV cache size" for the whole
+	// tensor-parallel group.
+	CapacityTokens int64 `json:"capacity_tokens"`
+	// MaxConcurrency is vLLM's "Maximum concurrency for max_model_len
+	// tokens per request".
+	MaxConcurrency float64   `json:"max_concurrency"`
+	MaxModelLen    int       `json:"max_model_len"`
+	Groups         []KVGroup `json:"groups"`
+}
+
+// KVGroup is one layer group of the paged cache.
+type KVGroup struct {
+	Kind   string `json:"kind"`
+	Layers int    `json:"layers"`
+	Window int    `json:"window,omitempty"`
+}
+
+// DecodeReport is one decode step.
+type DecodeReport struct {
+	BatchSize     int     `json:"batch_size"`
+	ContextTokens int     `json:"context_tokens"`
+	StepTimeMs    float64 `json:"step_time_ms"`
+	// TokensPerS is the aggregate output rate: batch / step time.
+	TokensPerS float64 `json:"tokens_per_s"`
+	// TokensPerSPerSequence is what one user sees: 1 / step time.
+	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+	// Bound is "memory" or "compute": which term of the roofline binds.
+	Bound               string  `json:"bound"`
+	MemoryTimeMs        float64 `json:"memory_time_ms"`
+	ComputeTimeMs       float64 `json:"compute_time_ms"`
+	CommunicationTimeMs float64 `json:"communication_time_ms"`
+	OverheadMs          float64 `json:"overhead_ms"`
+	// WeightsReadBytes and KVReadBytes are what one GPU reads per step.
+	WeightsReadBytes float64 `json:"weights_read_bytes"`
+	KVReadBytes      float64 `json:"kv_read_bytes"`
+	// FLOPs is the work of one GPU per step.
+	FLOPs float64 `json:"flops"`
+	// KVCacheUsage is the fraction of the block pool the batch holds.
+	KVCacheUsage float64 `json:"kv_cache_usage"`
+}
+
+// PrefillReport is one prompt's prefill.
+type PrefillReport struct {
+	InputTokens int     `json:"input_tokens"`
+	TimeMs      float64 `json:"time_ms"`
+	// TTFTMs is the time to first token of a request arriving at an idle
+	// server: prefill plus one step's overhead for sampling.
+	TTFTMs     float64 `json:"ttft_ms"`
+	TokensPerS float64 `json:"tokens_per_s"`
+	Bound      string  `json:"bound"`
+	// Chunks is the number of scheduler steps the prompt takes at
+	// max_num_batched_tokens per step.
+	Chunks int `json:"chunks"`
+}
+
+// BatchCeiling is the largest batch that can run at the workload's final
+// context (input + output tokens per sequence).
+type BatchCeiling struct {
+	BatchSize     int `json:"batch_size"`
+	ContextTokens int `json:"context_tokens"`
+	// LimitedBy is "kv_cache", "max_num_seqs", "max_num_batched_tokens",
+	// "latency_budget" or "weights_do_not_fit".
+	LimitedBy  string  `json:"limited_by"`
+	StepTimeMs float64 `json:"step_time_ms"`
+	TokensPerS float64 `json:"tokens_per_s"`
+	// TokensPerSPerSequence is what each user sees at the ceiling.
+	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+}
+
+// PreemptionReport says when the scheduler starts to preempt.
+type PreemptionReport struct {
+	// OnsetConcurrency is the largest number of sequences that can all
+	// run to their last output token without exhausting the block pool;
+	// one more and vLLM preempts.
+	OnsetConcurrency int `json:"onset_concurrency"`
+	// OnsetConcurrencyLockstep is the onset when all sequences start
+	// together (a burst) and reach their last token at once: the KV
+	// ceiling at input+output tokens.
+	OnsetConcurrencyLockstep int `json:"onset_concurrency_lockstep"`
+	// Reachable is false when the scheduler's cap (max_num_seqs or
+	// max_num_batched_tokens) binds before the KV cache fills, so the
+	// scheduler never preempts for memory.
+	Reachable bool `json:"reachable"`
+	// OnsetRequestRate is the arrival rate (requests/s) at which the mean
+	// number of sequences in flight reaches the onset (Little's law).
+	OnsetRequestRate float64 `json:"onset_request_rate"`
+	// RecomputeOverhead is the extra prefill tokens per delivered output
+	// token at the workload's concurrency (0 below the onset).
+	RecomputeOverhead float64 `json:"recompute_overhead"`
+	// WorkPerOutputToken is total tokens processed (prompt, recomputed
+	// and output) per delivered output token at the workload's
+	// concurrency; it grows past the onset.
+	WorkPerOutputToken float64 `json:"work_per_output_token"`
+	ContextTokens      int     `json:"context_tokens"`
+	Concurrency        int     `json:"concurrency"`
+}
+
+// BestReport is the best batch under the latency budget.
+type BestReport struct {
+	BatchSize     int     `json:"batch_size"`
+	ContextTokens int     `json:"context_tokens"`
+	StepTimeMs    float64 `json:"step_time_ms"`
+	TTFTMs        float64 `json:"ttft_ms"`
+	TokensPerS    float64 `json:"tokens_per_s"`
+	// TokensPerSPerSequence is what each user sees at that batch.
+	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+	// LimitedBy is what stops a larger batch: "tpot", "ttft", or the
+	// batch ceiling's reason.
+	LimitedBy string `json:"limited_by"`
+	// Feasible is false when even batch 1 misses the budget.
+	Feasible bool `json:"feasible"`
+}
+
+// SweepPoint is one batch size of the sweep at the workload's mean context.
+type SweepPoint struct {
+	BatchSize             int     `json:"batch_size"`
+	ContextTokens         int     `json:"context_tokens"`
+	StepTimeMs            float64 `json:"step_time_ms"`
+	TokensPerS            float64 `json:"tokens_per_s"`
+	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+	// KVCacheUsage is the fraction of the block pool the batch needs; above
+	// 1 the batch cannot run without preemption.
+	KVCacheUsage float64 `json:"kv_cache_usage"`
+	Bound        string  `json:"bound"`
+}
+
+// CostReport is the price of output tokens.
+type CostReport struct {
+	GPUHourUSD float64 `json:"gpu_hour_usd"`
+	GPUs       int     `json:"num_gpus"`
+	// UsdPerMillionOutputTokens is at the batch below (the best batch under
+	// the SLO when one is given, else the batch ceiling), counting prefill
+	// time.
+	UsdPerMillionOutputTokens float64 `json:"usd_per_million_output_tokens"`
+	BatchSize                 int     `json:"batch_size"`
+	ContextTokens             int     `json:"context_tokens"`
+	TokensPerS                float64 `json:"tokens_per_s"`
+}

@@ -1,0 +1,151 @@
+package calc
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/modelrefs/throughput/hardware"
+)
+
+// Defaults, named after the vLLM engine arguments they stand for
+// (vllm/config/cache.py, vllm/config/scheduler.py, vLLM 0.19).
+const (
+	// DefaultGPUMemoryUtilization is vLLM's --gpu-memory-utilization default.
+	DefaultGPUMemoryUtilization = 0.9
+	// DefaultBlockSize is vLLM's --block-size default, in tokens.
+	DefaultBlockSize = 16
+	// DefaultMaxNumSeqs is vLLM's --max-num-seqs default for GPUs.
+	DefaultMaxNumSeqs = 256
+	// DefaultMaxNumBatchedTokens is vLLM v1's --max-num-batched-tokens
+	// default for the OpenAI server on GPUs with chunked prefill, in tokens.
+	DefaultMaxNumBatchedTokens = 8192
+	// DefaultSweepPoints is the number of batch sizes a sweep evaluates.
+	DefaultSweepPoints = 64
+	// MaxSweepPoints bounds a sweep so one request stays cheap.
+	MaxSweepPoints = 1024
+)
+
+// Request is one capacity question: a model on some hardware under an
+// engine's settings, optionally with a workload, a latency budget and a
+// price. Field names follow vLLM's engine arguments. Optional numbers are
+// pointers: nil means the default, while an explicit zero is validated
+// (and usually rejected) like any other value.
+type Request struct {
+	// Model is a catalog id (Hugging Face id, case-insensitive) or alias.
+	// Exactly one of Model and ModelConfig is required.
+	Model string `json:"model,omitempty"`
+	// ModelConfig is a Hugging Face config.json object, as published.
+	ModelConfig map[string]any `json:"model_config,omitempty"`
+	// Hardware is a catalog id or a custom accelerator given by figures.
+	Hardware HardwareRef `json:"hardware"`
+	// Engine selects the serving engine's profile: "vllm" (default),
+	// "sglang", "lmdeploy", "trtllm" or "llamacpp".
+	Engine string `json:"engine,omitempty"`
+
+	TensorParallelSize   *int `json:"tensor_parallel_size,omitempty"`
+	PipelineParallelSize *int `json:"pipeline_parallel_size,omitempty"`
+	// Dtype is the activation and unquantized-weight dtype: "auto" (the
+	// checkpoint's; float32 checkpoints run in bfloat16 as vLLM does),
+	// "bfloat16", "float16" or "float32".
+	Dtype string `json:"dtype,omitempty"`
+	// Quantization applies online weight quantization to an unquantized
+	// checkpoint ("fp8", "int8", "awq", ...; GGUF types "q4_k_m", "q8_0",
+	// ... for llama.cpp). A pre-quantized checkpoint keeps its own.
+	Quantization string `json:"quantization,omitempty"`
+	// KVCacheDtype is "auto" (the model dtype), "fp8", "fp8_e4m3",
+	// "fp8_e5m2", "bfloat16", "float16" or "float32".
+	KVCacheDtype         string   `json:"kv_cache_dtype,omitempty"`
+	GPUMemoryUtilization *float64 `json:"gpu_memory_utilization,omitempty"`
+	BlockSize            *int     `json:"block_size,omitempty"`
+	// MaxModelLen defaults to the model's max_position_embeddings.
+	MaxModelLen         *int `json:"max_model_len,omitempty"`
+	MaxNumSeqs          *int `json:"max_num_seqs,omitempty"`
+	MaxNumBatchedTokens *int `json:"max_num_batched_tokens,omitempty"`
+
+	// Workload is the traffic the decode point, ceiling and preemption
+	// onset are computed for. Defaults: 1024 input and 256 output tokens.
+	Workload *Workload `json:"workload,omitempty"`
+	// SLO is the latency budget for the best-batch search.
+	SLO *SLO `json:"slo,omitempty"`
+	// GPUHourUSD is the price of one GPU-hour in US dollars; the cost
+	// section is omitted when it is not given.
+	GPUHourUSD *float64 `json:"gpu_hour_usd,omitempty"`
+	// Sweep controls the batch-size sweep.
+	Sweep *SweepOptions `json:"sweep,omitempty"`
+}
+
+// Workload describes the requests a server sees. At most one of
+// Concurrency and RequestRate may be given.
+type Workload struct {
+	// InputTokens is the prompt length of each request (default 1024).
+	InputTokens *int `json:"input_tokens,omitempty"`
+	// OutputTokens is the generated length of each request (default 256).
+	OutputTokens *int `json:"output_tokens,omitempty"`
+	// Concurrency is the number of requests in flight (closed loop).
+	Concurrency *int `json:"concurrency,omitempty"`
+	// RequestRate is the arrival rate in requests per second (open loop).
+	RequestRate *float64 `json:"request_rate,omitempty"`
+}
+
+// SLO is a latency budget.
+type SLO struct {
+	// TTFTMs bounds the time to first token, in milliseconds.
+	TTFTMs *float64 `json:"ttft_ms,omitempty"`
+	// TPOTMs bounds the time per output token (one decode step), in
+	// milliseconds.
+	TPOTMs *float64 `json:"tpot_ms,omitempty"`
+}
+
+// SweepOptions controls the batch-size sweep.
+type SweepOptions struct {
+	// Points is the number of batch sizes (default 64, at most 1024).
+	Points *int `json:"points,omitempty"`
+	// MaxBatchSize is the largest batch swept (default: the larger of the
+	// batch ceiling and max_num_seqs, so the sweep shows what lies past
+	// the ceiling).
+	MaxBatchSize *int `json:"max_batch_size,omitempty"`
+}
+
+// HardwareRef is a catalog id ("h100-sxm", "A100 80GB SXM") or a custom
+// accelerator given by its figures. In JSON it is either a string or an
+// object with hardware.Accelerator's fields.
+type HardwareRef struct {
+	ID     string
+	Custom *hardware.Accelerator
+}
+
+// MarshalJSON writes the id as a string or the custom figures as an object.
+func (h HardwareRef) MarshalJSON() ([]byte, error) {
+	if h.Custom != nil {
+		return json.Marshal(h.Custom)
+	}
+	return json.Marshal(h.ID)
+}
+
+// UnmarshalJSON accepts a string id or an object of figures (unknown keys
+// in the object are rejected).
+func (h *HardwareRef) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '{' {
+		var a hardware.Accelerator
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&a); err != nil {
+			return err
+		}
+		*h = HardwareRef{Custom: &a}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*h = HardwareRef{ID: s}
+	return nil
+}
+
+// Int returns a pointer to v, for optional Request fields.
+func Int(v int) *int { return &v }
+
+// Float returns a pointer to v, for optional Request fields.
+func Float(v float64) *float64 { return &v }

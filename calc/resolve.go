@@ -1,0 +1,348 @@
+package calc
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/calc/models"
+	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/kvcache"
+)
+
+// Workload defaults: a chat-like request.
+const (
+	DefaultInputTokens  = 1024
+	DefaultOutputTokens = 256
+)
+
+// Bounds that keep every figure finite; far beyond any real deployment.
+const (
+	maxParallel    = 1024
+	maxSeqs        = 1 << 20
+	maxTokens      = 1 << 24
+	maxRate        = 1e6
+	maxLatencyMs   = 1e9
+	maxPriceUSD    = 1e6
+	maxBlockTokens = 256
+)
+
+// plan is what a request asks beyond the deployment itself.
+type plan struct {
+	in, out     int
+	concurrency int     // 0 when not given
+	rate        float64 // requests/s, 0 when not given
+	ttftS       float64 // 0 = no budget
+	tpotS       float64 // 0 = no budget
+	priceUSD    float64 // per GPU-hour; <0 = not given
+	sweepPoints int
+	sweepMax    int
+}
+
+// Resolve validates a request and builds its deployment. Every problem is
+// reported as a FieldError naming the field; a model whose weights do not
+// fit is not an error (the deployment has no blocks).
+func Resolve(req Request) (*Deployment, error) {
+	d, _, err := resolve(req)
+	return d, err
+}
+
+func resolve(req Request) (*Deployment, plan, error) {
+	var e errs
+	var p plan
+	d := &Deployment{}
+
+	// Model.
+	switch {
+	case req.Model != "" && req.ModelConfig != nil:
+		e.add("model", "give either model or model_config, not both")
+	case req.Model != "":
+		m, err := models.Lookup(req.Model)
+		if err != nil {
+			e.add("model", err.Error())
+		} else {
+			d.Model = m
+		}
+	case req.ModelConfig != nil:
+		m, err := models.FromConfig(req.ModelConfig)
+		var ce *models.ConfigError
+		switch {
+		case errors.As(err, &ce):
+			e.add("model_config."+ce.Field, ce.Message)
+		case err != nil:
+			e.add("model_config", err.Error())
+		default:
+			d.Model = m
+		}
+	default:
+		e.add("model", "is required: a catalog id such as \"meta-llama/Llama-3.1-8B-Instruct\", or model_config")
+	}
+
+	// Hardware.
+	switch {
+	case req.Hardware.Custom != nil:
+		a := *req.Hardware.Custom
+		if a.ID == "" {
+			a.ID = "custom"
+		}
+		if a.Name == "" {
+			a.Name = "Custom accelerator"
+		}
+		probs := a.Problems()
+		for _, pr := range probs {
+			e.add("hardware."+pr.Field, pr.Message)
+		}
+		if len(probs) == 0 {
+			d.Hardware = a
+		}
+	case strings.TrimSpace(req.Hardware.ID) == "":
+		e.add("hardware", "is required: a catalog id such as \"h100-sxm\", or an object of figures")
+	default:
+		a, err := hardware.Lookup(req.Hardware.ID)
+		if err != nil {
+			e.add("hardware", err.Error())
+		} else {
+			d.Hardware = a
+		}
+	}
+
+	// Engine.
+	eng, ok := LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
+	if !ok {
+		e.add("engine", "unknown engine "+strconv.Quote(req.Engine)+"; one of "+strings.Join(EngineNames(), ", "))
+		eng = engines[DefaultEngine]
+	}
+	d.Engine, d.Eff = eng, eng.Eff
+
+	d.TP = intField(&e, "tensor_parallel_size", req.TensorParallelSize, 1, 1, maxParallel)
+	d.PP = intField(&e, "pipeline_parallel_size", req.PipelineParallelSize, 1, 1, maxParallel)
+	d.Utilization = floatField(&e, "gpu_memory_utilization", req.GPUMemoryUtilization, eng.DefaultUtilization, 0, 1, false)
+	d.BlockSize = intField(&e, "block_size", req.BlockSize, DefaultBlockSize, 1, maxBlockTokens)
+	if req.BlockSize != nil && *req.BlockSize > 0 && *req.BlockSize&(*req.BlockSize-1) != 0 {
+		e.add("block_size", "must be a power of two (1, 8, 16, 32, 64, 128 or 256), got "+strconv.Itoa(*req.BlockSize))
+	}
+	d.MaxNumSeqs = intField(&e, "max_num_seqs", req.MaxNumSeqs, DefaultMaxNumSeqs, 1, maxSeqs)
+	d.MaxBatched = intField(&e, "max_num_batched_tokens", req.MaxNumBatchedTokens, DefaultMaxNumBatchedTokens, 1, maxTokens)
+	if req.MaxNumBatchedTokens != nil && req.MaxNumSeqs != nil && d.MaxBatched < d.MaxNumSeqs && d.MaxBatched > 0 {
+		e.add("max_num_batched_tokens", "("+strconv.Itoa(d.MaxBatched)+") must be at least max_num_seqs ("+strconv.Itoa(d.MaxNumSeqs)+"): every running sequence needs one token of the step budget")
+	}
+	if req.MaxNumBatchedTokens == nil && req.MaxNumSeqs != nil && d.MaxNumSeqs > d.MaxBatched {
+		d.MaxBatched = d.MaxNumSeqs
+	}
+
+	// Workload, SLO, price, sweep.
+	w := req.Workload
+	if w == nil {
+		w = &Workload{}
+	}
+	p.in = intField(&e, "workload.input_tokens", w.InputTokens, DefaultInputTokens, 1, maxTokens)
+	p.out = intField(&e, "workload.output_tokens", w.OutputTokens, DefaultOutputTokens, 1, maxTokens)
+	if w.Concurrency != nil && w.RequestRate != nil {
+		e.add("workload.request_rate", "give either concurrency or request_rate, not both")
+	}
+	if w.Concurrency != nil {
+		p.concurrency = intField(&e, "workload.concurrency", w.Concurrency, 1, 1, maxSeqs)
+	}
+	if w.RequestRate != nil {
+		p.rate = floatField(&e, "workload.request_rate", w.RequestRate, 1, 0, maxRate, false)
+	}
+	if req.SLO != nil {
+		p.ttftS = floatField(&e, "slo.ttft_ms", req.SLO.TTFTMs, 0, 0, maxLatencyMs, false) / 1000
+		p.tpotS = floatField(&e, "slo.tpot_ms", req.SLO.TPOTMs, 0, 0, maxLatencyMs, false) / 1000
+	}
+	p.priceUSD = -1
+	if req.GPUHourUSD != nil {
+		p.priceUSD = floatField(&e, "gpu_hour_usd", req.GPUHourUSD, 0, 0, maxPriceUSD, true)
+	}
+	var sw SweepOptions
+	if req.Sweep != nil {
+		sw = *req.Sweep
+	}
+	p.sweepPoints = intField(&e, "sweep.points", sw.Points, DefaultSweepPoints, 2, MaxSweepPoints)
+	if sw.MaxBatchSize != nil {
+		p.sweepMax = intField(&e, "sweep.max_batch_size", sw.MaxBatchSize, 1, 1, maxSeqs)
+	}
+
+	// Dtypes and quantization (need the model).
+	d.Dtype = "bfloat16"
+	switch dt := strings.ToLower(strings.TrimSpace(req.Dtype)); dt {
+	case "", "auto":
+		if d.Model != nil && d.Model.Dtype == "float16" {
+			d.Dtype = "float16"
+		}
+	case "bfloat16", "bf16":
+		d.Dtype = "bfloat16"
+	case "float16", "fp16", "half":
+		d.Dtype = "float16"
+	case "float32", "fp32", "float":
+		d.Dtype = "float32"
+	default:
+		e.add("dtype", "unknown dtype "+strconv.Quote(req.Dtype)+"; one of auto, bfloat16, float16, float32")
+	}
+	d.ActBytes = dtypeBytes(d.Dtype)
+	if d.Model != nil {
+		d.Quant = d.Model.Quant
+		if q := strings.TrimSpace(req.Quantization); q != "" {
+			named, ok := models.NamedQuantization(q)
+			switch {
+			case !ok:
+				e.add("quantization", "unknown quantization "+strconv.Quote(q)+"; one of "+strings.Join(models.QuantizationNames(), ", "))
+			case d.Model.Quant.Quantized() && named.Quantized() && !sameQuant(d.Model.Quant, named):
+				e.add("quantization", "the checkpoint is already quantized ("+d.Model.Quant.Method+"); "+strconv.Quote(q)+" cannot be applied on top")
+			case !d.Model.Quant.Quantized():
+				d.Quant = named
+			}
+		}
+	}
+	d.KVDtype = "auto"
+	d.KVBytes = d.ActBytes
+	switch kv := strings.ToLower(strings.TrimSpace(req.KVCacheDtype)); kv {
+	case "", "auto":
+	case "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla":
+		d.KVDtype, d.KVBytes = kv, 1
+	case "bfloat16", "float16", "half", "bf16", "fp16":
+		d.KVDtype, d.KVBytes = kv, 2
+	case "float32", "fp32", "float":
+		d.KVDtype, d.KVBytes = kv, 4
+	default:
+		e.add("kv_cache_dtype", "unknown kv_cache_dtype "+strconv.Quote(req.KVCacheDtype)+"; one of auto, fp8, fp8_e4m3, fp8_e5m2, bfloat16, float16, float32")
+	}
+
+	// Checks that need the model and hardware.
+	if m := d.Model; m != nil {
+		d.MaxModelLen = intField(&e, "max_model_len", req.MaxModelLen, m.MaxContext, 1, maxTokens*64)
+		if req.MaxModelLen != nil && *req.MaxModelLen > m.MaxContext {
+			e.add("max_model_len", "("+strconv.Itoa(*req.MaxModelLen)+") exceeds the model's max_position_embeddings ("+strconv.Itoa(m.MaxContext)+")")
+		}
+		if d.TP > 0 && m.Heads%d.TP != 0 {
+			e.add("tensor_parallel_size", strconv.Itoa(d.TP)+" does not divide the model's "+strconv.Itoa(m.Heads)+" attention heads")
+		} else if d.TP > 0 && m.KVLoraRank == 0 && m.KVHeads%d.TP != 0 && d.TP%m.KVHeads != 0 {
+			e.add("tensor_parallel_size", strconv.Itoa(d.TP)+" and the model's "+strconv.Itoa(m.KVHeads)+" KV heads must divide one another")
+		}
+		if d.PP > m.NumLayers {
+			e.add("pipeline_parallel_size", strconv.Itoa(d.PP)+" exceeds the model's "+strconv.Itoa(m.NumLayers)+" layers")
+		}
+		if p.in > 0 && p.out > 0 && d.MaxModelLen > 0 && p.in+p.out > d.MaxModelLen {
+			e.add("workload.output_tokens", "input_tokens + output_tokens ("+strconv.Itoa(p.in+p.out)+") exceeds max_model_len ("+strconv.Itoa(d.MaxModelLen)+")")
+		}
+	}
+	if d.Hardware.ID != "" && (d.TP > 1 || d.PP > 1) && d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
+		e.add("tensor_parallel_size", d.Hardware.Name+" has no multi-GPU interconnect in the catalog; use 1 or give hardware.interconnect figures")
+	}
+	if err := e.err(); err != nil {
+		return nil, p, err
+	}
+
+	d.Precision = computePrecision(d.Quant, d.Dtype)
+	d.PeakFLOPS = d.Hardware.PeakFLOPS.For(d.Precision)
+	if d.PeakFLOPS <= 0 {
+		return nil, p, Errors{{"hardware.peak_flops", "has no figure for " + string(d.Precision) + " or a wider format"}}
+	}
+	if err := d.build(); err != nil {
+		return nil, p, err
+	}
+	d.cost = d.buildCost()
+	return d, p, nil
+}
+
+// sameQuant reports whether a requested quantization names the
+// checkpoint's own (e.g. "fp8" on an fp8 checkpoint).
+func sameQuant(have, want models.Quantization) bool {
+	return have.Format == want.Format || have.Method == want.Method
+}
+
+// computePrecision returns the format the matmuls run in: the activation
+// format of W8A8/W4A4 quantization, else the model dtype (weight-only
+// quantization dequantizes to it).
+func computePrecision(q models.Quantization, dtype string) hardware.Precision {
+	switch q.Activations {
+	case "fp8":
+		return hardware.FP8
+	case "int8":
+		return hardware.INT8
+	case "fp4":
+		return hardware.FP4
+	}
+	if dtype == "float32" {
+		return hardware.FP32
+	}
+	return hardware.BF16
+}
+
+// build splits the model into pipeline stages and sizes each stage's
+// weights, memory budget and block pool.
+func (d *Deployment) build() error {
+	m := d.Model
+	split := layerSplit(m.NumLayers, d.PP)
+	d.stages = make([]stage, d.PP)
+	d.NumBlocks = -1
+	for s := range d.stages {
+		st := &d.stages[s]
+		st.lo, st.hi = split[s], split[s+1]
+		st.first, st.last = s == 0, s == d.PP-1
+		st.weightsBytes = d.weightBytesOfStage(st)
+		d.budget(st)
+		lay, err := kvcache.NewLayout(d.kvLayers(st.lo, st.hi), kvcache.Options{
+			TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
+		})
+		if err != nil {
+			var fe *kvcache.FieldError
+			if errors.As(err, &fe) {
+				return Errors{{fe.Field, fe.Message}}
+			}
+			return Errors{{"model", err.Error()}}
+		}
+		st.layout = lay
+		st.blocks = lay.NumBlocks(st.kvBytes)
+		if d.NumBlocks < 0 || st.blocks < d.NumBlocks {
+			d.NumBlocks, d.tight = st.blocks, s
+		}
+	}
+	return nil
+}
+
+func (d *Deployment) weightBytesOfStage(st *stage) float64 {
+	return d.stageWeights(st.lo, st.hi, st.first, st.last)
+}
+
+// intField validates an optional integer: nil gives def; otherwise it must
+// lie in [lo, hi].
+func intField(e *errs, name string, v *int, def, lo, hi int) int {
+	if v == nil {
+		return def
+	}
+	switch {
+	case *v < lo:
+		e.add(name, "must be at least "+strconv.Itoa(lo)+", got "+strconv.Itoa(*v))
+	case *v > hi:
+		e.add(name, "must be at most "+strconv.Itoa(hi)+", got "+strconv.Itoa(*v))
+	default:
+		return *v
+	}
+	return def
+}
+
+// floatField validates an optional number: nil gives def; otherwise it
+// must be finite and lie in (lo, hi] (or [lo, hi] when allowLo).
+func floatField(e *errs, name string, v *float64, def, lo, hi float64, allowLo bool) float64 {
+	if v == nil {
+		return def
+	}
+	x := *v
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		e.add(name, "must be a finite number")
+	case allowLo && x < lo:
+		e.add(name, "must be at least "+fmtFloat(lo)+", got "+fmtFloat(x))
+	case !allowLo && x <= lo:
+		e.add(name, "must be greater than "+fmtFloat(lo)+", got "+fmtFloat(x))
+	case x > hi:
+		e.add(name, "must be at most "+fmtFloat(hi)+", got "+fmtFloat(x))
+	default:
+		return x
+	}
+	return def
+}
+
+func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }

@@ -1,0 +1,44 @@
+package hardware
+
+// catalog holds every entry in a stable order: NVIDIA datacenter, NVIDIA
+// GeForce and workstation, AMD, Intel, Google, Apple; within a vendor, by
+// generation. Entries are Go literals (no parsing at start-up).
+var catalog = concat(nvidiaDatacenter, nvidiaRTX, amd, intel, google, apple)
+
+// concat joins the vendor lists and clips every shared slice to its length,
+// so that an append on a returned copy reallocates instead of writing into
+// the catalog.
+func concat(groups ...[]Accelerator) []Accelerator {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	out := make([]Accelerator, 0, n)
+	for _, g := range groups {
+		for _, a := range g {
+			a.Aliases = a.Aliases[:len(a.Aliases):len(a.Aliases)]
+			a.Sources = a.Sources[:len(a.Sources):len(a.Sources)]
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Catalog returns every catalog entry in a stable order (NVIDIA datacenter,
+// NVIDIA RTX, AMD, Intel, Google, Apple). The slice is a fresh copy the
+// caller may reorder or modify; the Aliases and Sources slices inside the
+// entries are shared with the catalog and must be treated as read-only.
+func Catalog() []Accelerator {
+	out := make([]Accelerator, len(catalog))
+	copy(out, catalog)
+	return out
+}
+
+// IDs returns the canonical ids of all entries, in Catalog order.
+func IDs() []string {
+	out := make([]string, len(catalog))
+	for i := range catalog {
+		out[i] = catalog[i].ID
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package hardware
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors. Test for them with errors.Is.
+var (
+	// ErrUnknown: no catalog entry matches the name.
+	ErrUnknown = errors.New("hardware: unknown accelerator")
+	// ErrAmbiguous: the name matches several entries that differ in memory
+	// capacity (for example "A100": 40 GB or 80 GB).
+	ErrAmbiguous = errors.New("hardware: ambiguous accelerator name")
+	// ErrInvalid: custom accelerator figures failed Validate.
+	ErrInvalid = errors.New("hardware: invalid accelerator figures")
+)
+
+// LookupError records a failed Lookup: the input as given, the kind
+// (ErrUnknown or ErrAmbiguous, returned by Unwrap) and the catalog ids worth
+// showing the user (the nearest id for ErrUnknown, if any is close; every
+// matching id for ErrAmbiguous).
+type LookupError struct {
+	Input      string
+	Err        error
+	Candidates []string
+}
+
+// Error reads
+//
+//	unknown hardware "mi300"; did you mean "mi300x"?
+//	ambiguous hardware "A100"; candidates: "a100-pcie-40gb", "a100-sxm-80gb"
+func (e *LookupError) Error() string {
+	var b strings.Builder
+	if e.Err == ErrAmbiguous {
+		b.WriteString("ambiguous hardware ")
+	} else {
+		b.WriteString("unknown hardware ")
+	}
+	b.WriteString(strconv.Quote(e.Input))
+	switch {
+	case len(e.Candidates) == 0:
+	case e.Err == ErrAmbiguous:
+		b.WriteString("; candidates: ")
+		for i, c := range e.Candidates {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Quote(c))
+		}
+	default:
+		b.WriteString("; did you mean ")
+		b.WriteString(strconv.Quote(e.Candidates[0]))
+		b.WriteString("?")
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrUnknown or ErrAmbiguous.
+func (e *LookupError) Unwrap() error { return e.Err }
+
+// FieldError is one problem with custom accelerator figures: the JSON field
+// name (dotted for nested fields, e.g. "peak_flops.bf16") and what is wrong
+// with it, e.g. "must be greater than 0 (got -1)".
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Error reads "memory_bandwidth_bytes_per_s must be greater than 0 (got 0)".
+func (e FieldError) Error() string { return e.Field + " " + e.Message }
+
+// Unwrap returns ErrInvalid.
+func (e FieldError) Unwrap() error { return ErrInvalid }

@@ -1,0 +1,155 @@
+// Package hardware is the accelerator catalog: memory capacity, memory
+// bandwidth, dense peak throughput per precision and the tensor-parallel
+// interconnect of the chips people serve LLMs on, each figure with its source.
+//
+// It is a leaf package: it imports nothing from this module.
+//
+// Units: memory in bytes (GB means 10^9 bytes, GiB means 2^30 bytes; both are
+// spelled out wherever a figure is quoted), bandwidth in bytes per second,
+// throughput in floating-point (or integer) operations per second, latency in
+// seconds.
+package hardware
+
+// Bytes is an amount of memory in bytes.
+type Bytes float64
+
+// Binary and decimal byte multiples.
+const (
+	KiB Bytes = 1 << 10
+	MiB Bytes = 1 << 20
+	GiB Bytes = 1 << 30
+	GB  Bytes = 1e9
+	TB  Bytes = 1e12
+)
+
+// GiB returns b in gibibytes (2^30 bytes).
+func (b Bytes) GiB() float64 { return float64(b) / float64(GiB) }
+
+// Precision names a numeric format a chip's matrix units execute.
+type Precision string
+
+// The precisions the catalog records. BF16 stands for both bf16 and fp16,
+// which every listed chip runs at the same dense rate.
+const (
+	FP32 Precision = "fp32"
+	TF32 Precision = "tf32"
+	BF16 Precision = "bf16"
+	FP8  Precision = "fp8"
+	INT8 Precision = "int8"
+	FP4  Precision = "fp4"
+)
+
+// PeakFLOPS is the dense (no structured sparsity) peak of a chip's matrix
+// units in operations per second for each precision. Zero means the chip has
+// no native support for that precision.
+type PeakFLOPS struct {
+	FP32 float64 `json:"fp32"`
+	TF32 float64 `json:"tf32"`
+	BF16 float64 `json:"bf16"`
+	FP8  float64 `json:"fp8"`
+	INT8 float64 `json:"int8"`
+	FP4  float64 `json:"fp4"`
+}
+
+// For returns the dense peak for p in operations per second, falling back to
+// the next wider format the chip runs natively (fp4 to fp8 to bf16, int8 to
+// bf16, tf32 to fp32 to bf16): a chip without fp8 units computes an fp8 model
+// at its bf16 rate after upcasting. It returns 0 only when no format is known.
+func (f PeakFLOPS) For(p Precision) float64 {
+	switch p {
+	case FP4:
+		if f.FP4 > 0 {
+			return f.FP4
+		}
+		return f.For(FP8)
+	case FP8:
+		if f.FP8 > 0 {
+			return f.FP8
+		}
+		return f.BF16
+	case INT8:
+		if f.INT8 > 0 {
+			return f.INT8
+		}
+		return f.BF16
+	case TF32:
+		if f.TF32 > 0 {
+			return f.TF32
+		}
+		return f.For(FP32)
+	case FP32:
+		if f.FP32 > 0 {
+			return f.FP32
+		}
+		return f.BF16
+	default:
+		return f.BF16
+	}
+}
+
+// Interconnect is the link tensor-parallel ranks all-reduce over.
+type Interconnect struct {
+	// Name of the link, e.g. "NVLink 4 (NVSwitch)" or "PCIe 4.0 x16".
+	Name string `json:"name"`
+	// BandwidthBytesPerS is the unidirectional bandwidth one GPU can drive
+	// to its peers, in bytes per second.
+	BandwidthBytesPerS float64 `json:"bandwidth_bytes_per_s"`
+	// LatencyS is the end-to-end latency of one small all-reduce step, in
+	// seconds.
+	LatencyS float64 `json:"latency_s"`
+}
+
+// Source says where one or more figures of an entry come from.
+type Source struct {
+	// Fields lists the JSON field names the source backs, e.g.
+	// ["memory_bandwidth_bytes_per_s", "peak_flops"].
+	Fields []string `json:"fields"`
+	// Citation is a datasheet title, URL or document reference.
+	Citation string `json:"citation"`
+}
+
+// Accelerator is one chip (per GPU for multi-die packages such as GB200).
+type Accelerator struct {
+	// ID is the canonical catalog id, lower-case and dash-separated, e.g.
+	// "h100-sxm-80gb".
+	ID string `json:"id"`
+	// Name is the marketing name, e.g. "NVIDIA H100 SXM5 80GB".
+	Name string `json:"name"`
+	// Vendor is the maker as it spells itself: "NVIDIA", "AMD", "Intel",
+	// "Google" or "Apple".
+	Vendor string `json:"vendor"`
+	// Aliases are extra spellings lookup accepts besides the id and name.
+	Aliases []string `json:"aliases,omitempty"`
+	// MemoryBytes is the nominal memory capacity in bytes as the vendor
+	// states it (an "80 GB" H100 has 80 GiB of HBM).
+	MemoryBytes Bytes `json:"memory_bytes"`
+	// MemoryReportedBytes is the total the driver reports to a serving
+	// engine (cudaMemGetInfo total, torch.cuda.mem_get_info), which is what
+	// gpu_memory_utilization multiplies. Zero when unknown: see
+	// ReportedMemory.
+	MemoryReportedBytes Bytes `json:"memory_reported_bytes,omitempty"`
+	// MemoryBandwidthBytesPerS is the peak memory bandwidth in bytes per
+	// second (datasheet).
+	MemoryBandwidthBytesPerS float64 `json:"memory_bandwidth_bytes_per_s"`
+	// PeakFLOPS is the dense peak per precision.
+	PeakFLOPS PeakFLOPS `json:"peak_flops"`
+	// Interconnect is the tensor-parallel link.
+	Interconnect Interconnect `json:"interconnect"`
+	// Sources cites every figure above.
+	Sources []Source `json:"sources,omitempty"`
+}
+
+// ReportedMemory returns the total memory a serving engine sees, in bytes:
+// MemoryReportedBytes when the catalog knows it, else the nominal capacity
+// less the driver's reservation, estimated as the 1 % that an 80 GiB H100
+// loses (80 GiB nominal, 79.19 GiB reported by vLLM 0.19 on H100 SXM).
+func (a *Accelerator) ReportedMemory() Bytes {
+	if a.MemoryReportedBytes > 0 {
+		return a.MemoryReportedBytes
+	}
+	return a.MemoryBytes * driverReportedFraction
+}
+
+// driverReportedFraction is reported/nominal memory on an H100 80GB:
+// 79.19 GiB / 80 GiB (vLLM start-up logs, ../shared/validation/cases.json A001).
+const driverReportedFraction = 79.19 / 80.0

@@ -1,0 +1,126 @@
+// Package kvcache models the KV cache the way vLLM's v1 engine lays it out:
+// bytes per token per layer kind, tensor- and pipeline-parallel sharding,
+// paged blocks with hybrid models split into layer groups of a uniform page
+// size, the memory budget that sizes the pool, and the capacity that follows
+// (blocks, tokens, maximum concurrency).
+//
+// It is a leaf package: it imports nothing from this module. Sizes are bytes
+// (float64 where they come from multiplications that may exceed 2^53 only in
+// absurd inputs, int64 for block and token counts).
+//
+// Reference: vllm/v1/core/kv_cache_utils.py and vllm/v1/kv_cache_interface.py
+// (vLLM 0.19): FullAttentionSpec, SlidingWindowSpec,
+// ChunkedLocalAttentionSpec, MLAAttentionSpec, MambaSpec, get_num_blocks,
+// _get_kv_cache_groups_uniform_page_size, get_max_concurrency_for_kv_cache_config.
+package kvcache
+
+import (
+	"errors"
+	"math"
+	"strconv"
+)
+
+// Kind is how a layer's cache grows with the sequence.
+type Kind uint8
+
+const (
+	// Full keeps K and V for every token.
+	Full Kind = iota
+	// Sliding keeps K and V for the last Window tokens (sliding-window and
+	// chunked-local attention).
+	Sliding
+	// Latent keeps one compressed latent per token shared by all heads
+	// (DeepSeek MLA); it is replicated, not split, across tensor ranks.
+	Latent
+	// State keeps a constant-size recurrent state per sequence (Mamba,
+	// linear attention).
+	State
+)
+
+// String returns the kind's schema name.
+func (k Kind) String() string {
+	switch k {
+	case Full:
+		return "full_attention"
+	case Sliding:
+		return "sliding_attention"
+	case Latent:
+		return "mla"
+	case State:
+		return "state"
+	}
+	return "unknown"
+}
+
+// Layer is one decoder layer's cache geometry for the whole model (before
+// tensor-parallel sharding).
+type Layer struct {
+	Kind Kind
+	// KVHeads is the number of key/value heads (Full, Sliding).
+	KVHeads int
+	// HeadDimK and HeadDimV are the key and value head sizes (Full, Sliding).
+	HeadDimK, HeadDimV int
+	// Window is the span in tokens of a Sliding layer.
+	Window int
+	// LatentDim is the per-token latent width of a Latent layer
+	// (kv_lora_rank + qk_rope_head_dim).
+	LatentDim int
+	// StateElems is the per-sequence state of a State layer in elements,
+	// before tensor-parallel sharding (the state is split across ranks).
+	StateElems int64
+}
+
+// HeadsPerRank returns the KV heads one tensor-parallel rank stores:
+// kvHeads/tp when tp divides them, else 1 when tp is a multiple of kvHeads
+// (the heads are replicated: vLLM's max(1, num_kv_heads // tp_size)).
+func HeadsPerRank(kvHeads, tp int) int {
+	if tp <= 1 {
+		return kvHeads
+	}
+	return max(1, kvHeads/tp)
+}
+
+// BytesPerToken returns the cache bytes one token costs in this layer on one
+// tensor-parallel rank, for elements of elemBytes bytes:
+//
+//	Full, Sliding: HeadsPerRank(KVHeads, tp) * (HeadDimK + HeadDimV) * elemBytes
+//	Latent:        LatentDim * elemBytes (the latent is replicated)
+//	State:         0 (the state does not grow with the sequence)
+func (l Layer) BytesPerToken(tp int, elemBytes float64) float64 {
+	switch l.Kind {
+	case Full, Sliding:
+		return float64(HeadsPerRank(l.KVHeads, tp)*(l.HeadDimK+l.HeadDimV)) * elemBytes
+	case Latent:
+		return float64(l.LatentDim) * elemBytes
+	}
+	return 0
+}
+
+// StateBytes returns the per-sequence state of a State layer on one rank,
+// in bytes: StateElems / tp * elemBytes. Zero for attention layers.
+func (l Layer) StateBytes(tp int, elemBytes float64) float64 {
+	if l.Kind != State {
+		return 0
+	}
+	return float64(l.StateElems) / float64(max(tp, 1)) * elemBytes
+}
+
+// ErrInvalid is wrapped by every error of this package.
+var ErrInvalid = errors.New("kvcache: invalid input")
+
+// FieldError reports an unusable input, naming the request field.
+type FieldError struct {
+	Field, Message string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Unwrap returns ErrInvalid.
+func (e *FieldError) Unwrap() error { return ErrInvalid }
+
+func fieldErr(field, msg string) error { return &FieldError{Field: field, Message: msg} }
+
+// finitePos reports whether x is a finite number > 0.
+func finitePos(x float64) bool { return x > 0 && !math.IsInf(x, 0) && !math.IsNaN(x) }
+
+func itoa(n int) string { return strconv.Itoa(n) }

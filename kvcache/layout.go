@@ -1,0 +1,238 @@
+package kvcache
+
+import "math"
+
+// DefaultBlockSize is vLLM's default block_size in tokens (CacheConfig).
+const DefaultBlockSize = 16
+
+// blockAlignment is the granularity, in tokens, vLLM rounds an attention
+// block size up to when it enlarges blocks so one attention page can hold a
+// Mamba state (HybridAttentionMambaModelConfig.verify_and_update_config:
+// kernel_block_alignment_size = 16).
+const blockAlignment = 16
+
+// Group is a set of layers with the same cache spec that share block ids
+// (vLLM's KVCacheGroupSpec).
+type Group struct {
+	Kind Kind
+	// Window is the span of a Sliding group in tokens.
+	Window int
+	// Layers is the number of layers in the group.
+	Layers int
+}
+
+// Options are the inputs of NewLayout besides the layers.
+type Options struct {
+	// TP is the tensor-parallel size (>= 1).
+	TP int
+	// ElemBytes is the size of one cached K/V element (2 for bf16/fp16, 1
+	// for fp8).
+	ElemBytes float64
+	// StateElemBytes is the size of one Mamba/linear-attention state
+	// element (the model dtype in vLLM by default).
+	StateElemBytes float64
+	// BlockSize is the requested block size in tokens (0 means 16).
+	BlockSize int
+}
+
+// Layout is the paged cache of one pipeline stage on one tensor rank.
+type Layout struct {
+	// BlockSize is the tokens per block, after vLLM enlarges it for hybrid
+	// Mamba models.
+	BlockSize int
+	// PageBytes is the memory of one block of one layer, uniform across
+	// groups (Mamba pages are padded to it).
+	PageBytes float64
+	// LayersPerBlock is the number of layers that share one block id: the
+	// largest group (vLLM allocates one tensor per position in a group,
+	// shared by one layer of every group).
+	LayersPerBlock int
+	// Groups are the layer groups.
+	Groups []Group
+	// BytesPerToken is the unpaged cost of one token over this stage's
+	// attention layers on one rank, in bytes.
+	BytesPerToken float64
+	// StateBytes is the unpaged per-sequence state over this stage's State
+	// layers on one rank, in bytes.
+	StateBytes float64
+}
+
+type specKey struct {
+	kind   Kind
+	window int
+}
+
+// NewLayout groups layers the way vLLM 0.19 does for a uniform page size:
+// layers of one spec (kind and window) form a type; with several types,
+// each is split into groups of g layers where g is the smallest type's
+// layer count (or the largest's when that is under 1.25 times the
+// smallest), and one block id covers one layer of every group. Pages are
+// BlockSize * bytes-per-token of the widest attention layer; when Mamba or
+// linear-attention states exist beside attention, the block size grows to
+// the smallest multiple of 16 whose page holds one state.
+//
+// Edge cases: no layers, or a non-positive TP or element size, is an error
+// naming the request field; a model without attention layers gets pages of
+// one state each.
+func NewLayout(layers []Layer, o Options) (Layout, error) {
+	if len(layers) == 0 {
+		return Layout{}, fieldErr("model", "has no layers on this pipeline stage")
+	}
+	if o.TP < 1 {
+		return Layout{}, fieldErr("tensor_parallel_size", "must be at least 1")
+	}
+	if !finitePos(o.ElemBytes) {
+		return Layout{}, fieldErr("kv_cache_dtype", "element size must be positive")
+	}
+	if o.StateElemBytes <= 0 {
+		o.StateElemBytes = o.ElemBytes
+	}
+	bs := o.BlockSize
+	if bs == 0 {
+		bs = DefaultBlockSize
+	}
+	if bs < 1 {
+		return Layout{}, fieldErr("block_size", "must be a positive number of tokens")
+	}
+	var l Layout
+	var attnPerToken, statePerSeq float64
+	counts := map[specKey]int{}
+	var order []specKey
+	for _, ly := range layers {
+		k := specKey{kind: ly.Kind}
+		if ly.Kind == Sliding {
+			k.window = ly.Window
+			if ly.Window <= 0 {
+				return Layout{}, fieldErr("model", "sliding-window layer without a window")
+			}
+		}
+		if counts[k] == 0 {
+			order = append(order, k)
+		}
+		counts[k]++
+		b := ly.BytesPerToken(o.TP, o.ElemBytes)
+		l.BytesPerToken += b
+		attnPerToken = math.Max(attnPerToken, b)
+		s := ly.StateBytes(o.TP, o.StateElemBytes)
+		l.StateBytes += s
+		statePerSeq = math.Max(statePerSeq, s)
+	}
+	switch {
+	case attnPerToken == 0:
+		// Pure state model: one page per sequence and layer.
+		l.PageBytes = statePerSeq
+	case statePerSeq > 0:
+		need := blockAlignment * int(math.Ceil(statePerSeq/(blockAlignment*attnPerToken)))
+		bs = max(bs, need)
+		l.PageBytes = float64(bs) * attnPerToken
+	default:
+		l.PageBytes = float64(bs) * attnPerToken
+	}
+	l.BlockSize = bs
+
+	minN, maxN := len(layers), 0
+	for _, k := range order {
+		minN = min(minN, counts[k])
+		maxN = max(maxN, counts[k])
+	}
+	g := minN
+	if float64(maxN) < 1.25*float64(minN) {
+		g = maxN
+	}
+	for _, k := range order {
+		n := counts[k]
+		parts := (n + g - 1) / g
+		for i := 0; i < parts; i++ {
+			// layers[i::parts] of this type: sizes differ by at most one.
+			size := n / parts
+			if i < n%parts {
+				size++
+			}
+			l.Groups = append(l.Groups, Group{Kind: k.kind, Window: k.window, Layers: size})
+			l.LayersPerBlock = max(l.LayersPerBlock, size)
+		}
+	}
+	return l, nil
+}
+
+// NumBlocks returns the blocks that fit in availableBytes of cache memory on
+// one rank: floor(available / PageBytes / LayersPerBlock) (vLLM
+// get_num_blocks). Zero when nothing fits or available is not positive.
+func (l Layout) NumBlocks(availableBytes float64) int64 {
+	if !finitePos(availableBytes) || !finitePos(l.PageBytes) || l.LayersPerBlock == 0 {
+		return 0
+	}
+	return int64(math.Floor(availableBytes / l.PageBytes / float64(l.LayersPerBlock)))
+}
+
+// CapacityTokens returns the token capacity vLLM logs as "GPU KV cache size"
+// for numBlocks blocks: numBlocks / len(groups) * BlockSize (integer
+// division), for the whole tensor-parallel group.
+func (l Layout) CapacityTokens(numBlocks int64) int64 {
+	if len(l.Groups) == 0 || numBlocks <= 0 {
+		return 0
+	}
+	return numBlocks / int64(len(l.Groups)) * int64(l.BlockSize)
+}
+
+func cdiv(a, b int64) int64 { return (a + b - 1) / b }
+
+// BlocksFor returns the blocks one sequence holds at contextTokens tokens
+// while newTokens of them are being computed in the current step (1 in
+// decode, the chunk in prefill), summed over groups:
+//
+//	Full, Latent: ceil(context / BlockSize)
+//	Sliding:      min(ceil(context / BlockSize), ceil((window-1+new) / BlockSize) + 1)
+//	State:        1
+//
+// Blocks that fall out of a sliding window are freed (vLLM
+// SlidingWindowManager.remove_skipped_blocks). Context 0 holds no blocks.
+func (l Layout) BlocksFor(contextTokens, newTokens int64) int64 {
+	if contextTokens <= 0 {
+		return 0
+	}
+	bs := int64(l.BlockSize)
+	full := cdiv(contextTokens, bs)
+	var n int64
+	for _, g := range l.Groups {
+		switch g.Kind {
+		case Sliding:
+			n += min(full, cdiv(int64(g.Window)-1+max(newTokens, 1), bs)+1)
+		case State:
+			n++
+		default:
+			n += full
+		}
+	}
+	return n
+}
+
+// MaxBlocksPerRequest returns the blocks vLLM reserves in its concurrency
+// estimate for one request of maxModelLen tokens: the sum over groups of
+// each spec's max_memory_usage_bytes in pages, where a sliding group needs
+// ceil(min(window-1+maxNumBatchedTokens, maxModelLen)/BlockSize)+1 blocks.
+func (l Layout) MaxBlocksPerRequest(maxModelLen, maxNumBatchedTokens int64) int64 {
+	bs := int64(l.BlockSize)
+	var n int64
+	for _, g := range l.Groups {
+		switch g.Kind {
+		case Sliding:
+			n += cdiv(min(int64(g.Window)-1+maxNumBatchedTokens, maxModelLen), bs) + 1
+		case State:
+			n++
+		default:
+			n += cdiv(maxModelLen, bs)
+		}
+	}
+	return n
+}
+
+// MaxConcurrency returns vLLM's "Maximum concurrency for N tokens per
+// request": numBlocks / MaxBlocksPerRequest. Zero when nothing fits.
+func (l Layout) MaxConcurrency(numBlocks, maxModelLen, maxNumBatchedTokens int64) float64 {
+	per := l.MaxBlocksPerRequest(maxModelLen, maxNumBatchedTokens)
+	if per <= 0 || numBlocks <= 0 {
+		return 0
+	}
+	return float64(numBlocks) / float64(per)
+}
