@@ -140,6 +140,7 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	if vc := top.obj("vision_config"); vc != nil {
 		m.visionParams = visionParams(vc)
 	}
+	m.tally()
 	m.Params = m.countParams()
 	return m, nil
 }

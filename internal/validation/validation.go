@@ -33,6 +33,10 @@ type Result struct {
 	Comparable bool
 	Reason     string
 	Desc       string
+	// Naive is, for group A, the capacity the formula other calculators
+	// use predicts: total * gpu_memory_utilization - weights, ignoring the
+	// activation peak and non-torch memory.
+	Naive float64
 }
 
 // RelErr returns predicted/measured - 1.
@@ -173,6 +177,9 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 		r.Metric = "capacity_tokens"
 		r.Measured, _ = measured(c, "gpu_kv_cache_size_tokens")
 		r.Predicted = float64(rep.KVCache.CapacityTokens)
+		if m := rep.Memory; m.KVCacheBytes > 0 {
+			r.Naive = r.Predicted * (m.RequestedBytes - m.WeightsBytes) / m.KVCacheBytes
+		}
 	case has(c, "num_gpu_blocks_after_fix") || has(c, "num_gpu_blocks"):
 		r.Metric = "num_blocks"
 		if v, ok := measured(c, "num_gpu_blocks_after_fix"); ok {
