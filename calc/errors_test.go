@@ -191,3 +191,17 @@ func TestParseRequestStrict(t *testing.T) {
 	assert.Equal(t, 2, *r.TensorParallelSize)
 	assert.Equal(t, 100, *r.Workload.InputTokens)
 }
+
+func TestAbsurdConfigRejected(t *testing.T) {
+	t.Parallel()
+	req := Request{Hardware: HardwareRef{ID: "h100"}, ModelConfig: map[string]any{
+		"hidden_size": float64(1 << 20), "num_hidden_layers": 4096.0, "num_attention_heads": 1024.0,
+		"intermediate_size": float64(1 << 20), "vocab_size": 1000.0, "max_position_embeddings": 4096.0,
+		"num_local_experts": 16384.0, "num_experts_per_tok": 2.0,
+	}}
+	_, err := Evaluate(req)
+	var list Errors
+	require.True(t, errors.As(err, &list))
+	assert.Equal(t, "model_config", list[0].Field)
+	assert.Contains(t, list[0].Message, "parameters")
+}

@@ -290,6 +290,15 @@ func TestFromConfigErrorsNameFields(t *testing.T) {
 		}, "sliding_window"},
 		{"moe topk above experts", func(c map[string]any) { c["num_local_experts"] = 4.0; c["num_experts_per_tok"] = 8.0 }, "num_experts_per_tok"},
 		{"unknown quant", func(c map[string]any) { c["quantization_config"] = map[string]any{"quant_method": "magic"} }, "quantization_config.quant_method"},
+		{"absurd size", func(c map[string]any) {
+			c["hidden_size"] = float64(1 << 20)
+			c["num_hidden_layers"] = 4096.0
+			c["num_attention_heads"] = 1024.0
+			c["num_key_value_heads"] = 1024.0
+			c["num_local_experts"] = 16384.0
+			c["num_experts_per_tok"] = 2.0
+			c["intermediate_size"] = float64(1 << 20)
+		}, ""},
 		{"nested", func(c map[string]any) {
 			c["text_config"] = map[string]any{"hidden_size": 0.0}
 		}, "text_config.hidden_size"},

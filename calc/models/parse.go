@@ -31,6 +31,9 @@ const (
 	maxExperts = 1 << 14
 	maxVocab   = 1 << 24
 	maxContext = 1 << 30
+	// maxParams bounds the derived parameter count so that every count
+	// fits an int64 and every byte figure stays finite (1,000x DeepSeek-V3).
+	maxParams = 1e15
 )
 
 // FromConfig imports a Hugging Face config.json object (as decoded by
@@ -141,6 +144,9 @@ func FromConfig(raw map[string]any) (*Model, error) {
 		m.visionParams = visionParams(vc)
 	}
 	m.tally()
+	if r := m.roughParams(); r > maxParams {
+		return nil, &ConfigError{"", "implies about " + strconv.FormatFloat(r, 'g', 3, 64) + " parameters, above the supported " + strconv.FormatFloat(maxParams, 'g', 3, 64)}
+	}
 	m.Params = m.countParams()
 	return m, nil
 }
@@ -409,4 +415,21 @@ func visionParams(v cfg) int64 {
 		return 0
 	}
 	return l*(4*d*d+2*d*f) + 3*p*p*d
+}
+
+// roughParams returns an upper estimate of the parameter count in float64
+// (no integer overflow), used to reject absurd configs before counting.
+func (m *Model) roughParams() float64 {
+	h, n := float64(m.Hidden), float64(m.NumLayers)
+	attn := 4 * h * float64(m.Heads) * float64(max(m.HeadDim, m.QKNopeDim+m.QKRopeDim, 1))
+	if m.KVLoraRank > 0 {
+		attn += h*float64(m.QLoraRank+m.KVLoraRank) + float64(m.QLoraRank+m.KVLoraRank)*float64(m.Heads)*float64(m.HeadDim+m.HeadDimV())
+	}
+	ffn := 3 * h * float64(max(m.Intermediate, m.DenseIntermediate))
+	if m.Experts > 0 {
+		ffn += 3 * h * (float64(m.Experts)*float64(m.MoEIntermediate) + float64(m.SharedIntermediate))
+	}
+	s := m.SSM
+	mixer := 3 * h * float64(max(s.DInner, s.ValueHeads*s.ValueHeadDim, s.KeyHeads*s.KeyHeadDim)) * 2
+	return n*(attn+ffn+mixer) + 2*float64(m.Vocab)*h
 }
