@@ -279,7 +279,9 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	if len(types) != 0 && len(types) != n {
 		return &ConfigError{prefix + "layer_types", "has " + strconv.Itoa(len(types)) + " entries for " + strconv.Itoa(n) + " layers"}
 	}
-	m.readSSM(c)
+	if err := m.readSSM(c, prefix); err != nil {
+		return err
+	}
 	for i := range m.Layers {
 		l := &m.Layers[i]
 		switch {
@@ -383,8 +385,9 @@ func (m *Model) placeExperts(c cfg) {
 	}
 }
 
-// readSSM reads Mamba-2 and gated-delta-net state geometry.
-func (m *Model) readSSM(c cfg) {
+// readSSM reads Mamba-2 and gated-delta-net state geometry; every size
+// must be a positive integer up to maxDim.
+func (m *Model) readSSM(c cfg, prefix string) error {
 	s := &m.SSM
 	if c.has("mamba_d_state") || c.has("ssm_state_size") || c.has("mamba_n_heads") {
 		expand := c.int(2, "mamba_expand", "expand")
@@ -402,6 +405,23 @@ func (m *Model) readSSM(c cfg) {
 		s.ValueHeadDim = c.int(128, "linear_value_head_dim")
 		s.ConvKernel = c.int(4, "linear_conv_kernel_dim")
 	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"mamba_d_state", s.DState}, {"mamba_n_groups", s.NGroups}, {"mamba_d_conv", s.ConvKernel},
+		{"mamba_d_head", s.HeadDim}, {"mamba_n_heads", s.Heads}, {"mamba_expand", s.DInner / max(m.Hidden, 1)},
+		{"linear_num_key_heads", s.KeyHeads}, {"linear_key_head_dim", s.KeyHeadDim},
+		{"linear_num_value_heads", s.ValueHeads}, {"linear_value_head_dim", s.ValueHeadDim},
+	} {
+		if f.v < 0 || f.v > maxDim/16 {
+			return &ConfigError{prefix + f.name, "must be an integer between 1 and " + strconv.Itoa(maxDim/16)}
+		}
+	}
+	if (s.DInner > 0 || s.ValueHeads > 0) && s.ConvKernel < 1 {
+		return &ConfigError{prefix + "mamba_d_conv", "must be at least 1"}
+	}
+	return nil
 }
 
 // visionParams estimates a ViT tower's parameters from its width, depth and
