@@ -447,6 +447,8 @@ export interface Calculator {
   /** Throws ThroughputError (fields "model_config.*") for an unusable config. */
   importConfig(config: ModelConfig): ModelDetail;
   stats(options?: { gc?: boolean }): Stats;
+  /** Parses the model catalog now; load() already calls it. */
+  warm(): void;
   /** Test-only: panics inside Go; always throws ThroughputError "internal error: ...". */
   __panic(): never;
   /** Releases every Go function of this instance and ends its Go program. */

@@ -59,7 +59,9 @@ export async function load(options = {}) {
   if (!bridge) {
     throw new Error('throughput: the WebAssembly module did not start (is it throughput.wasm?)');
   }
-  return new Calculator(bridge, instance, go, exited);
+  const calc = new Calculator(bridge, instance, go, exited);
+  calc.warm(); // parse the model catalog now, not in the first evaluate
+  return calc;
 }
 
 async function instantiate(source, imports) {
@@ -187,6 +189,11 @@ class Calculator {
       throw new ThroughputError(problems);
     }
     return JSON.parse(this.#call('importConfig', JSON.stringify(config)));
+  }
+
+  /** Parses the engine's model catalog if it is not yet (load() does). */
+  warm() {
+    this.#call('warm', '');
   }
 
   /**

@@ -205,6 +205,14 @@ func importConfig(config string) (string, error) {
 	return marshal(ModelDetail{ModelSummary: s, Shape: m})
 }
 
+// warm parses the embedded model catalog now (it is otherwise parsed by the
+// first request that names a catalog model), so that load() pays for it
+// instead of the first, synchronous, evaluate.
+func warm() (string, error) {
+	_, err := models.Catalog()
+	return "", err
+}
+
 // hardwareList returns every catalog accelerator, in catalog order.
 func hardwareList() (string, error) {
 	c := &catalogJSON.hardware

@@ -55,6 +55,7 @@ func main() {
 	export("hardware", func(string) (string, error) { return hardwareList() })
 	export("hardwareSpec", hardwareSpec)
 	export("importConfig", importConfig)
+	export("warm", func(string) (string, error) { return warm() })
 	export("stats", func(arg string) (string, error) { return stats(arg == "gc") })
 	export("panic", func(arg string) (string, error) { return testPanic(len(arg) + 1) })
 	bridge.Set("version", calc.Version)
