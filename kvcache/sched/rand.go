@@ -66,7 +66,13 @@ func (r *Rand) NormFloat64() float64 {
 	}
 }
 
-const ln2 = 0.693147180559945309417232121458176568
+const (
+	ln2 = 0.693147180559945309417232121458176568
+	// ln2Hi + ln2Lo = ln2, ln2Hi with 32 significant bits so k*ln2Hi is
+	// exact for |k| < 2^20 (Cody-Waite reduction; fdlibm's constants).
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+)
 
 // ln returns the natural logarithm of x > 0 (finite), accurate to a few
 // ulp: x = m * 2^e with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s) with
@@ -95,7 +101,7 @@ func ln(x float64) float64 {
 }
 
 // exp returns e^x for |x| < 700, accurate to a few ulp: x = k ln2 + r
-// with |r| <= ln2/2, e^r by its Taylor series to 20 terms, scaled by 2^k.
+// with |r| <= ln2/2 (ln2 split in two so the reduction is exact), e^r by its Taylor series to 20 terms, scaled by 2^k.
 // Special cases: x > 700 gives +Inf, x < -700 gives 0.
 func exp(x float64) float64 {
 	switch {
@@ -105,7 +111,7 @@ func exp(x float64) float64 {
 		return 0
 	}
 	k := math.Floor(x/ln2 + 0.5)
-	r := x - float64(k*ln2)
+	r := (x - float64(k*ln2Hi)) - float64(k*ln2Lo)
 	p := 1.0
 	for n := 20; n >= 1; n-- {
 		p = float64(p*r)/float64(n) + 1

@@ -98,6 +98,7 @@ type Scheduler struct {
 	Preemptions      int
 	RecomputedTokens int64
 	ProcessedTokens  int64
+	peakUsed         int64
 	firstPreemptS    float64
 	runningAtPreempt int
 	nowS             float64
@@ -132,6 +133,9 @@ func (s *Scheduler) FreeBlocks() int64 { return s.cfg.NumBlocks - s.UsedBlocks()
 
 // UsedBlocks returns the blocks held by sequences.
 func (s *Scheduler) UsedBlocks() int64 { return s.cfg.NumBlocks - s.free }
+
+// PeakBlocks returns the most blocks held at once so far.
+func (s *Scheduler) PeakBlocks() int64 { return s.peakUsed }
 
 // Running returns the running ids in scheduling order (a fresh slice).
 func (s *Scheduler) Running() []int {
@@ -173,6 +177,7 @@ func (s *Scheduler) tryAlloc(q *seq, n int) bool {
 	} else {
 		s.free -= d
 	}
+	s.peakUsed = max(s.peakUsed, s.cfg.NumBlocks-s.free)
 	q.held = need
 	q.heldUpTo = 0
 	if n == 1 {

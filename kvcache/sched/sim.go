@@ -1,6 +1,9 @@
 package sched
 
-import "math"
+import (
+	"errors"
+	"math"
+)
 
 // MaxRequests bounds one simulation.
 const MaxRequests = 100_000
@@ -79,13 +82,17 @@ type Result struct {
 	RunningAtFirstPreemption int
 	// SLOMet counts completed requests within the latency budget.
 	SLOMet int
-	// MeanRunning, MeanWaiting and MeanKVUsage are time-weighted means;
-	// PeakBlocks the most blocks in use at once.
+	// MeanRunning, MeanWaiting and MeanKVUsage are time-weighted means of
+	// the state each step runs with (after scheduling); PeakBlocks is the
+	// most blocks held at any moment, within a step's scheduling included.
 	MeanRunning, MeanWaiting, MeanKVUsage float64
 	PeakBlocks                            int64
 	Timeline                              []Point
 	Records                               []Record
 }
+
+// ErrInternal reports a broken invariant of the simulator (a bug).
+var ErrInternal = errors.New("sched: internal error")
 
 // Run simulates a workload on one serving instance: arrivals join the
 // waiting queue, Schedule decides each step, cost prices it, and the
@@ -170,14 +177,17 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		if !(dt > 0) || math.IsInf(dt, 0) {
 			return Result{}, ErrConfig
 		}
-		used := s.UsedBlocks()
-		res.PeakBlocks = max(res.PeakBlocks, used)
-		m.step(now, dt, float64(len(s.running)), float64(s.waiting.len()), float64(used)/pool)
+		used := float64(s.UsedBlocks())
+		m.step(now, dt, float64(len(s.running)), float64(s.waiting.len()), used/pool)
 		now += dt
 		res.Steps++
 		s.Complete(now, done)
 	}
+	if !res.Truncated && s.free != cfg.NumBlocks {
+		return Result{}, ErrInternal
+	}
 	res.DurationS = now
+	res.PeakBlocks = s.peakUsed
 	res.ProcessedTokens = s.ProcessedTokens
 	res.Preemptions = s.Preemptions
 	res.RecomputedTokens = s.RecomputedTokens
