@@ -55,27 +55,28 @@ type Load struct {
 // Tokens returns the tokens computed in the step.
 func (l Load) Tokens() int { return l.DecodeSeqs + l.PrefillTokens }
 
-// seq is one request's state.
+// seq is one request's state while it is not running (and its record).
 type seq struct {
 	arrivalS, firstS, finishS float64
 	input, output             int
 	generated                 int // output tokens sampled so far
-	computed                  int // tokens whose KV is in the cache
-	scheduled                 int // tokens scheduled in the current step
-	held                      int64
-	// heldUpTo is the largest context at which held stays valid for
-	// one-token steps (0: recount).
-	heldUpTo    int
-	preemptions int
-	state       uint8
+	preemptions               int
 }
 
-const (
-	pending uint8 = iota
-	waiting
-	running
-	finished
-)
+// slot is a running sequence's hot state, kept in a compact array that
+// stays in cache however many requests the simulation holds.
+type slot struct {
+	id        int32
+	total     int32 // tokens known: input + generated
+	generated int32
+	output    int32
+	computed  int32 // tokens whose KV is in the cache
+	scheduled int32 // tokens scheduled in the current step
+	// heldUpTo is the largest context at which held stays valid for
+	// one-token steps (0: recount).
+	heldUpTo int32
+	held     int64
+}
 
 // Scheduled is one sequence's share of a step.
 type Scheduled struct {
@@ -89,7 +90,7 @@ type Scheduler struct {
 	cfg       Config
 	bs        int
 	seqs      []seq
-	running   []int32
+	running   []slot
 	waiting   ring
 	free      int64
 	preempted bool
@@ -113,7 +114,7 @@ func NewScheduler(cfg Config, capacity int) (*Scheduler, error) {
 	return &Scheduler{
 		cfg: cfg, bs: cfg.BlockSize,
 		seqs:          make([]seq, capacity),
-		running:       make([]int32, 0, cfg.MaxNumSeqs),
+		running:       make([]slot, 0, cfg.MaxNumSeqs),
 		waiting:       newRing(capacity),
 		free:          cfg.NumBlocks,
 		firstPreemptS: -1,
@@ -123,8 +124,7 @@ func NewScheduler(cfg Config, capacity int) (*Scheduler, error) {
 // Submit appends request id (input prompt tokens, output tokens to
 // generate, both >= 1) to the waiting queue at time arrivalS.
 func (s *Scheduler) Submit(id int, arrivalS float64, input, output int) {
-	q := &s.seqs[id]
-	*q = seq{arrivalS: arrivalS, input: input, output: output, state: waiting}
+	s.seqs[id] = seq{arrivalS: arrivalS, input: input, output: output}
 	s.waiting.pushBack(int32(id))
 }
 
@@ -140,8 +140,8 @@ func (s *Scheduler) PeakBlocks() int64 { return s.peakUsed }
 // Running returns the running ids in scheduling order (a fresh slice).
 func (s *Scheduler) Running() []int {
 	out := make([]int, len(s.running))
-	for i, r := range s.running {
-		out[i] = int(r)
+	for i := range s.running {
+		out[i] = int(s.running[i].id)
 	}
 	return out
 }
@@ -153,41 +153,39 @@ func (s *Scheduler) Waiting() []int { return s.waiting.ids() }
 // slice); valid between Schedule and Complete.
 func (s *Scheduler) Scheduled() []Scheduled {
 	var out []Scheduled
-	for _, r := range s.running {
-		if n := s.seqs[r].scheduled; n > 0 {
-			out = append(out, Scheduled{int(r), n})
+	for i := range s.running {
+		if q := &s.running[i]; q.scheduled > 0 {
+			out = append(out, Scheduled{int(q.id), int(q.scheduled)})
 		}
 	}
 	return out
 }
 
-// Generated returns the output tokens request id has received.
-func (s *Scheduler) Generated(id int) int { return s.seqs[id].generated }
-
 // tryAlloc grows q's blocks for n new tokens (context computed+n); it
 // fails, holding what it held, when the pool is short.
-func (s *Scheduler) tryAlloc(q *seq, n int) bool {
+func (s *Scheduler) tryAlloc(q *slot, n int32) bool {
 	ctx := q.computed + n
 	if n == 1 && ctx <= q.heldUpTo {
 		return true // same block count as the last one-token step
 	}
 	need := s.cfg.Blocks.BlocksFor(int64(ctx), int64(n))
-	if d := need - q.held; d > s.free {
+	d := need - q.held
+	if d > s.free {
 		return false
-	} else {
-		s.free -= d
 	}
+	s.free -= d
 	s.peakUsed = max(s.peakUsed, s.cfg.NumBlocks-s.free)
 	q.held = need
 	q.heldUpTo = 0
 	if n == 1 {
-		q.heldUpTo = (ctx + s.bs - 1) / s.bs * s.bs
+		bs := int32(s.bs)
+		q.heldUpTo = (ctx + bs - 1) / bs * bs
 	}
 	return true
 }
 
 // release frees all of q's blocks.
-func (s *Scheduler) release(q *seq) {
+func (s *Scheduler) release(q *slot) {
 	s.free += q.held
 	q.held, q.heldUpTo = 0, 0
 }
@@ -211,27 +209,18 @@ func (s *Scheduler) release(q *seq) {
 func (s *Scheduler) Schedule(nowS float64) Load {
 	s.nowS = nowS
 	s.preempted = false
-	budget := s.cfg.MaxBatchedTokens
+	budget := int32(s.cfg.MaxBatchedTokens)
 	var l Load
 	for i := 0; i < len(s.running) && budget > 0; i++ {
-		r := s.running[i]
-		q := &s.seqs[r]
-		total := q.input + q.generated
-		n := min(total-q.computed, budget)
-		ok := false
-		for {
-			if s.tryAlloc(q, n) {
-				ok = true
+		q := &s.running[i]
+		n := min(q.total-q.computed, budget)
+		if !(n == 1 && q.computed < q.heldUpTo) && !s.tryAlloc(q, n) {
+			// Preempt the newest until q fits or is itself the victim.
+			for s.preempt() != i && !s.tryAlloc(q, n) {
+			}
+			if i >= len(s.running) {
 				break
 			}
-			victim := s.running[len(s.running)-1]
-			s.preempt(victim)
-			if victim == r {
-				break
-			}
-		}
-		if !ok {
-			break
 		}
 		q.scheduled = n
 		budget -= n
@@ -241,56 +230,58 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 		return l
 	}
 	for s.waiting.len() > 0 && budget > 0 && len(s.running) < s.cfg.MaxNumSeqs {
-		r := s.waiting.front()
-		q := &s.seqs[r]
-		total := q.input + q.generated
+		id := s.waiting.front()
+		r := &s.seqs[id]
+		total := int32(r.input + r.generated)
 		n := min(total, budget)
-		if s.cfg.Blocks.BlocksFor(int64(total), int64(n)) > s.free || !s.tryAlloc(q, n) {
+		q := slot{id: id, total: total, generated: int32(r.generated), output: int32(r.output)}
+		if s.cfg.Blocks.BlocksFor(int64(total), int64(n)) > s.free || !s.tryAlloc(&q, n) {
 			break
 		}
 		s.waiting.popFront()
-		q.state = running
-		s.running = append(s.running, r)
 		q.scheduled = n
+		s.running = append(s.running, q)
 		budget -= n
-		s.account(&l, q, n)
+		s.account(&l, &q, n)
 	}
 	return l
 }
 
-// account adds n tokens of q (computed so far: q.computed) to the load.
-func (s *Scheduler) account(l *Load, q *seq, n int) {
+// account adds q's n scheduled tokens to the load.
+func (s *Scheduler) account(l *Load, q *slot, n int32) {
 	c := q.computed
-	total := q.input + q.generated
 	s.ProcessedTokens += int64(n)
-	if n == 1 && q.generated > 0 && c == total-1 {
+	if n == 1 && q.generated > 0 && c == q.total-1 {
 		l.DecodeSeqs++
 		l.DecodeContext += int64(c + 1)
 		return
 	}
-	l.PrefillTokens += n
+	l.PrefillTokens += int(n)
 	l.PrefillSpan += float64(n) * (float64(c) + float64(n+1)/2)
-	if c+n == total {
+	if c+n == q.total {
 		l.PrefillSeqs++
 	}
 }
 
-// preempt evicts running sequence r (the last of the running list).
-func (s *Scheduler) preempt(r int32) {
-	s.running = s.running[:len(s.running)-1]
-	q := &s.seqs[r]
+// preempt evicts the newest running sequence (the last of the list) and
+// returns its former index.
+func (s *Scheduler) preempt() int {
+	last := len(s.running) - 1
+	q := &s.running[last]
 	if s.Preemptions == 0 {
 		s.firstPreemptS = s.nowS
-		s.runningAtPreempt = len(s.running) + 1
+		s.runningAtPreempt = len(s.running)
 	}
 	s.release(q)
 	s.RecomputedTokens += int64(q.computed)
-	q.computed, q.scheduled = 0, 0
-	q.preemptions++
-	q.state = waiting
+	r := &s.seqs[q.id]
+	r.generated = int(q.generated)
+	r.preemptions++
 	s.Preemptions++
 	s.preempted = true
-	s.waiting.pushFront(r)
+	s.waiting.pushFront(q.id)
+	s.running = s.running[:last]
+	return last
 }
 
 // Complete ends the step at time nowS: scheduled tokens become computed,
@@ -299,28 +290,31 @@ func (s *Scheduler) preempt(r int32) {
 // blocks. It calls done(id) for each finished request, in running order.
 func (s *Scheduler) Complete(nowS float64, done func(id int)) {
 	w := 0
-	for _, r := range s.running {
-		q := &s.seqs[r]
+	for i := range s.running {
+		q := &s.running[i]
 		if q.scheduled > 0 {
 			q.computed += q.scheduled
 			q.scheduled = 0
-			if q.computed == q.input+q.generated {
+			if q.computed == q.total {
 				q.generated++
+				q.total++
 				if q.generated == 1 {
-					q.firstS = nowS
+					s.seqs[q.id].firstS = nowS
 				}
 				if q.generated >= q.output {
-					q.finishS = nowS
-					q.state = finished
+					r := &s.seqs[q.id]
+					r.generated, r.finishS = int(q.generated), nowS
 					s.release(q)
 					if done != nil {
-						done(int(r))
+						done(int(q.id))
 					}
 					continue
 				}
 			}
 		}
-		s.running[w] = r
+		if w != i {
+			s.running[w] = *q
+		}
 		w++
 	}
 	s.running = s.running[:w]
