@@ -15,10 +15,13 @@ const Version = "0.1.0"
 // not fit is a valid answer: Report.Fits is false and Warnings say why.
 func Evaluate(req Request) (Report, error) {
 	d, p, err := resolve(req)
+	sim, err := simulateOptions(req.Simulate, d, p, err)
 	if err != nil {
 		return Report{}, err
 	}
-	return d.report(p), nil
+	r := d.report(p)
+	d.simulate(&r, p, sim)
+	return r, nil
 }
 
 // report assembles every section of the answer.

@@ -30,6 +30,8 @@ type Report struct {
 	Sweep []SweepPoint `json:"sweep,omitempty"`
 	// Cost is the price per million output tokens.
 	Cost *CostReport `json:"cost,omitempty"`
+	// Simulation is the step-by-step simulation, when asked for.
+	Simulation *SimulationReport `json:"simulation,omitempty"`
 	// Warnings are conditions the user should know about, as text.
 	Warnings []Warning `json:"warnings"`
 }
