@@ -63,7 +63,7 @@ test)
 	test_go
 	;;
 bench)
-	go test -run '^$' -bench . -benchmem -count 10 ./calc/ ./hardware/ ./kvcache/
+	go test -run '^$' -bench . -benchmem -count "${COUNT:-10}" ./calc/... ./hardware/... ./kvcache/... | go run ./tools/benchmedian
 	;;
 calibrate)
 	go run ./tools/calibrate
