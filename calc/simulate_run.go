@@ -117,7 +117,7 @@ func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) *Simul
 		ref, _ = d.servingRate(schedCap, p.in, p.out)
 		if pre.Reachable {
 			sw.AnalyticOnset = pre.OnsetRequestRate
-			ref = pre.OnsetRequestRate
+			ref = pre.SaturationRequestRate
 		}
 		loads = slices.Clone(sp.rates)
 	} else {
