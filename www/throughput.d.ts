@@ -48,6 +48,8 @@ export interface Request {
   /** Price of one GPU-hour in US dollars; the cost section needs it. */
   gpu_hour_usd?: number;
   sweep?: SweepOptions;
+  /** Asks for a step-by-step simulation of the workload. */
+  simulate?: SimulateOptions;
 }
 
 /** A config.json object: any JSON object. */
@@ -77,6 +79,43 @@ export interface SweepOptions {
   /** Number of batch sizes (default 64, at most 1024). */
   points?: number;
   max_batch_size?: number;
+}
+
+/** The step-by-step simulation (calc.SimulateOptions). */
+export interface SimulateOptions {
+  /** Requests simulated (default 1000, at most 100,000). */
+  num_requests?: number;
+  /** Makes the workload reproducible (default 0, at most 2^53). */
+  seed?: number;
+  /** "poisson", "closed_loop" or "burst". */
+  arrival?: string;
+  /** Poisson arrival rate in requests per second. */
+  request_rate?: number;
+  /** Closed-loop users. */
+  concurrency?: number;
+  input_tokens?: LengthDistribution;
+  output_tokens?: LengthDistribution;
+  /** Caps the timeline (default 200; 0 omits it). */
+  timeline_points?: number;
+  sweep?: SimSweepOptions;
+}
+
+/** A distribution of token lengths (calc.LengthDistribution). */
+export interface LengthDistribution {
+  /** "constant", "uniform", "normal", "lognormal" or "exponential". */
+  distribution: string;
+  mean?: number;
+  std?: number;
+  min?: number;
+  max?: number;
+}
+
+/** The simulation over several loads (calc.SimSweepOptions). */
+export interface SimSweepOptions {
+  points?: number;
+  num_requests?: number;
+  request_rates?: number[];
+  concurrencies?: number[];
 }
 
 /** A catalog id or a custom accelerator (calc.HardwareRef). */
@@ -150,6 +189,7 @@ export interface Report {
   best?: BestReport;
   sweep?: SweepPoint[];
   cost?: CostReport;
+  simulation?: SimulationReport;
   warnings: Warning[];
 }
 
@@ -278,6 +318,8 @@ export interface PreemptionReport {
   onset_concurrency_lockstep: number;
   reachable: boolean;
   onset_request_rate: number;
+  /** Serving rate at the onset concurrency: arrivals above it queue. */
+  saturation_request_rate: number;
   recompute_overhead: number;
   work_per_output_token: number;
   context_tokens: number;
@@ -313,6 +355,92 @@ export interface CostReport {
   batch_size: number;
   context_tokens: number;
   tokens_per_s: number;
+}
+
+/** The step-by-step simulation (calc.SimulationReport). */
+export interface SimulationReport {
+  /** "poisson", "closed_loop" or "burst". */
+  arrival: string;
+  request_rate?: number;
+  concurrency?: number;
+  seed: number;
+  num_requests: number;
+  completed_requests: number;
+  rejected_requests: number;
+  truncated?: boolean;
+  duration_s: number;
+  steps: number;
+  mean_input_tokens: number;
+  mean_output_tokens: number;
+  ttft_ms: LatencySummary;
+  tpot_ms: LatencySummary;
+  e2e_latency_ms: LatencySummary;
+  requests_per_s: number;
+  output_tokens_per_s: number;
+  total_tokens_per_s: number;
+  goodput_requests_per_s: number;
+  slo_attainment: number;
+  preemptions: number;
+  preempted_requests: number;
+  recomputed_tokens: number;
+  recompute_overhead: number;
+  work_per_output_token: number;
+  first_preemption_s: number;
+  running_at_first_preemption: number;
+  mean_running: number;
+  mean_waiting: number;
+  mean_kv_cache_usage: number;
+  peak_kv_cache_usage: number;
+  timeline?: SimTimelinePoint[];
+  sweep?: SimulationSweep;
+}
+
+/** A latency distribution in milliseconds (calc.LatencySummary). */
+export interface LatencySummary {
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export interface SimTimelinePoint {
+  time_s: number;
+  duration_s: number;
+  running: number;
+  waiting: number;
+  kv_cache_usage: number;
+}
+
+export interface SimulationSweep {
+  /** "request_rate" or "concurrency". */
+  load: string;
+  num_requests_per_point: number;
+  points: SimSweepPoint[];
+  preemption_onset: number;
+  running_at_onset: number;
+  analytic_onset: number;
+  onset_difference: number;
+  onset_ratio: number;
+  knee_load: number;
+  knee_output_tokens_per_s: number;
+  max_output_tokens_per_s: number;
+}
+
+export interface SimSweepPoint {
+  load: number;
+  output_tokens_per_s: number;
+  requests_per_s: number;
+  goodput_requests_per_s: number;
+  ttft_p50_ms: number;
+  ttft_p99_ms: number;
+  tpot_p50_ms: number;
+  tpot_p99_ms: number;
+  e2e_latency_p50_ms: number;
+  e2e_latency_p99_ms: number;
+  mean_running: number;
+  preemptions: number;
+  work_per_output_token: number;
 }
 
 // ---- models -------------------------------------------------------------

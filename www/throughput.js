@@ -127,19 +127,21 @@ class Calculator {
   #closed = false;
 
   #tapeKeys;
+  #schema;
 
   constructor(bridge, instance, go, exited) {
     this.#bridge = bridge;
     this.#memory = instance.exports.mem;
     this.#go = go;
     this.#tapeKeys = JSON.parse(bridge.tapeKeys);
+    this.#schema = JSON.parse(bridge.requestSchema);
     this.version = bridge.version;
     this.exited = exited;
   }
 
   /** Evaluates a request object and returns the report object. */
   evaluate(request) {
-    const problems = checkRequest(request);
+    const problems = checkRequest(request, this.#schema);
     if (problems.length > 0) {
       throw new ThroughputError(problems);
     }
@@ -302,60 +304,20 @@ function stringArg(field, v) {
 // JSON.stringify would hide: NaN and Infinity (which it writes as null),
 // and values JSON cannot hold.
 
-function checkRequest(request) {
+function checkRequest(request, schema) {
   const problems = [];
   if (!isPlainObject(request)) {
     problems.push({ field: '(request)', message: `must be an object, got ${jsonType(request)}` });
     return problems;
   }
-  checkObject(request, REQUEST, '', problems);
+  checkObject(request, schema, '', problems);
   return problems;
 }
 
-// Field types: INT, NUM, STR, [T] (array of T), an object of field types,
-// HARDWARE (a catalog id or an accelerator object) or CONFIG (any JSON
-// object: a config.json).
-const INT = 'integer';
-const NUM = 'number';
-const STR = 'string';
-const HARDWARE = 'hardware';
-const CONFIG = 'config';
-
-/** hardware.Accelerator's JSON fields (hardware/hardware.go). */
-const ACCELERATOR = {
-  id: STR,
-  name: STR,
-  vendor: STR,
-  aliases: [STR],
-  memory_bytes: NUM,
-  memory_reported_bytes: NUM,
-  memory_bandwidth_bytes_per_s: NUM,
-  peak_flops: { fp32: NUM, tf32: NUM, bf16: NUM, fp8: NUM, int8: NUM, fp4: NUM },
-  interconnect: { name: STR, bandwidth_bytes_per_s: NUM, latency_s: NUM },
-  sources: [{ fields: [STR], citation: STR }],
-};
-
-/** calc.Request's JSON fields (calc/request.go). */
-const REQUEST = {
-  model: STR,
-  model_config: CONFIG,
-  hardware: HARDWARE,
-  engine: STR,
-  tensor_parallel_size: INT,
-  pipeline_parallel_size: INT,
-  dtype: STR,
-  quantization: STR,
-  kv_cache_dtype: STR,
-  gpu_memory_utilization: NUM,
-  block_size: INT,
-  max_model_len: INT,
-  max_num_seqs: INT,
-  max_num_batched_tokens: INT,
-  workload: { input_tokens: INT, output_tokens: INT, concurrency: INT, request_rate: NUM },
-  slo: { ttft_ms: NUM, tpot_ms: NUM },
-  gpu_hour_usd: NUM,
-  sweep: { points: INT, max_batch_size: INT },
-};
+// The schema comes from the Go types (wasm/js/schema.go): "integer",
+// "number", "string", "bool", "object" (any JSON object: a config.json),
+// "any", [T] for an array of T, {key: T, ...} for an object with exactly
+// these keys, {$string_or: {...}} for a string or that object (hardware).
 
 /** JSON nesting deeper than this is refused (it also stops cycles). */
 const MAX_DEPTH = 64;
@@ -363,43 +325,51 @@ const MAX_DEPTH = 64;
 function checkObject(obj, schema, path, problems) {
   for (const key of Object.keys(obj)) {
     const field = path ? `${path}.${key}` : key;
-    const type = schema[key];
-    if (type === undefined) {
-      problems.push({ field, message: 'unknown field' });
+    if (Object.hasOwn(schema, key)) {
+      checkValue(obj[key], schema[key], field, problems);
     } else {
-      checkValue(obj[key], type, field, problems);
+      problems.push({ field, message: 'unknown field' });
     }
   }
 }
 
+const WANT = { integer: 'an integer', number: 'a number', string: 'a string', bool: 'true or false' };
+
 function checkValue(v, type, field, problems) {
-  if (v === undefined || v === null) {
+  if (v === undefined || v === null || type === 'any') {
     return; // JSON.stringify drops undefined; the engine reads null as "not given"
   }
   const fail = (want) => problems.push({ field, message: `must be ${want}, got ${jsonType(v)}` });
-  if (type === INT || type === NUM) {
-    if (typeof v !== 'number') {
-      fail(type === INT ? 'an integer' : 'a number');
-    } else if (!Number.isFinite(v)) {
-      problems.push({ field, message: 'must be a finite number' });
-    } else if (type === INT && !Number.isInteger(v)) {
-      problems.push({ field, message: `must be an integer, got number ${v}` });
-    }
-  } else if (type === STR) {
-    if (typeof v !== 'string') fail('a string');
-  } else if (type === HARDWARE) {
-    if (isPlainObject(v)) {
-      checkObject(v, ACCELERATOR, field, problems);
-    } else if (typeof v !== 'string') {
-      fail('a string or an object');
-    }
-  } else if (type === CONFIG) {
-    checkJSONObject(v, field, problems);
-  } else if (Array.isArray(type)) {
+  switch (type) {
+    case 'integer':
+    case 'number':
+      if (typeof v !== 'number') {
+        fail(WANT[type]);
+      } else if (!Number.isFinite(v)) {
+        problems.push({ field, message: 'must be a finite number' });
+      } else if (type === 'integer' && !Number.isInteger(v)) {
+        problems.push({ field, message: `must be an integer, got number ${v}` });
+      }
+      return;
+    case 'string':
+    case 'bool':
+      if (typeof v !== (type === 'bool' ? 'boolean' : 'string')) fail(WANT[type]);
+      return;
+    case 'object':
+      checkJSONObject(v, field, problems);
+      return;
+  }
+  if (Array.isArray(type)) {
     if (!Array.isArray(v)) {
       fail('an array');
     } else {
       v.forEach((item, i) => checkValue(item, type[0], `${field}[${i}]`, problems));
+    }
+  } else if (type.$string_or) {
+    if (isPlainObject(v)) {
+      checkObject(v, type.$string_or, field, problems);
+    } else if (typeof v !== 'string') {
+      fail('a string or an object');
     }
   } else if (!isPlainObject(v)) {
     fail('an object');

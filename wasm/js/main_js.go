@@ -50,6 +50,7 @@ func main() {
 	funcs = append(funcs, tapeFn)
 	bridge.Set("evaluateTape", tapeFn)
 	bridge.Set("tapeKeys", tapeKeysJSON())
+	bridge.Set("requestSchema", requestSchema())
 	export("models", func(string) (string, error) { return modelList() })
 	export("model", model)
 	export("hardware", func(string) (string, error) { return hardwareList() })

@@ -65,6 +65,11 @@ func appendReport(w *jsonWriter, v *calc.Report) {
 		first = false
 		appendCostReport(w, v.Cost)
 	}
+	if v.Simulation != nil {
+		w.key(first, "simulation")
+		first = false
+		appendSimulationReport(w, v.Simulation)
+	}
 	w.key(first, "warnings")
 	first = false
 	if v.Warnings == nil {
@@ -326,6 +331,8 @@ func appendPreemptionReport(w *jsonWriter, v *calc.PreemptionReport) {
 	w.bool(bool(v.Reachable))
 	w.key(false, "onset_request_rate")
 	w.float(float64(v.OnsetRequestRate))
+	w.key(false, "saturation_request_rate")
+	w.float(float64(v.SaturationRequestRate))
 	w.key(false, "recompute_overhead")
 	w.float(float64(v.RecomputeOverhead))
 	w.key(false, "work_per_output_token")
@@ -397,6 +404,129 @@ func appendCostReport(w *jsonWriter, v *calc.CostReport) {
 	w.b = append(w.b, '}')
 }
 
+// appendSimulationReport writes a calc.SimulationReport as encoding/json does.
+func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
+	w.b = append(w.b, '{')
+	w.key(true, "arrival")
+	w.string(string(v.Arrival))
+	first := false
+	_ = first
+	if v.RequestRate != 0 {
+		w.key(first, "request_rate")
+		first = false
+		w.float(float64(v.RequestRate))
+	}
+	if v.Concurrency != 0 {
+		w.key(first, "concurrency")
+		first = false
+		w.int(int64(v.Concurrency))
+	}
+	w.key(first, "seed")
+	first = false
+	w.int(int64(v.Seed))
+	w.key(first, "num_requests")
+	first = false
+	w.int(int64(v.NumRequests))
+	w.key(first, "completed_requests")
+	first = false
+	w.int(int64(v.CompletedRequests))
+	w.key(first, "rejected_requests")
+	first = false
+	w.int(int64(v.RejectedRequests))
+	if v.Truncated {
+		w.key(first, "truncated")
+		first = false
+		w.bool(bool(v.Truncated))
+	}
+	w.key(first, "duration_s")
+	first = false
+	w.float(float64(v.DurationS))
+	w.key(first, "steps")
+	first = false
+	w.int(int64(v.Steps))
+	w.key(first, "mean_input_tokens")
+	first = false
+	w.float(float64(v.MeanInputTokens))
+	w.key(first, "mean_output_tokens")
+	first = false
+	w.float(float64(v.MeanOutputTokens))
+	w.key(first, "ttft_ms")
+	first = false
+	appendLatencySummary(w, &v.TTFTMs)
+	w.key(first, "tpot_ms")
+	first = false
+	appendLatencySummary(w, &v.TPOTMs)
+	w.key(first, "e2e_latency_ms")
+	first = false
+	appendLatencySummary(w, &v.E2ELatencyMs)
+	w.key(first, "requests_per_s")
+	first = false
+	w.float(float64(v.RequestsPerS))
+	w.key(first, "output_tokens_per_s")
+	first = false
+	w.float(float64(v.OutputTokensPerS))
+	w.key(first, "total_tokens_per_s")
+	first = false
+	w.float(float64(v.TotalTokensPerS))
+	w.key(first, "goodput_requests_per_s")
+	first = false
+	w.float(float64(v.GoodputRequestsPerS))
+	w.key(first, "slo_attainment")
+	first = false
+	w.float(float64(v.SLOAttainment))
+	w.key(first, "preemptions")
+	first = false
+	w.int(int64(v.Preemptions))
+	w.key(first, "preempted_requests")
+	first = false
+	w.int(int64(v.PreemptedRequests))
+	w.key(first, "recomputed_tokens")
+	first = false
+	w.int(int64(v.RecomputedTokens))
+	w.key(first, "recompute_overhead")
+	first = false
+	w.float(float64(v.RecomputeOverhead))
+	w.key(first, "work_per_output_token")
+	first = false
+	w.float(float64(v.WorkPerOutputToken))
+	w.key(first, "first_preemption_s")
+	first = false
+	w.float(float64(v.FirstPreemptionS))
+	w.key(first, "running_at_first_preemption")
+	first = false
+	w.int(int64(v.RunningAtFirstPreemption))
+	w.key(first, "mean_running")
+	first = false
+	w.float(float64(v.MeanRunning))
+	w.key(first, "mean_waiting")
+	first = false
+	w.float(float64(v.MeanWaiting))
+	w.key(first, "mean_kv_cache_usage")
+	first = false
+	w.float(float64(v.MeanKVCacheUsage))
+	w.key(first, "peak_kv_cache_usage")
+	first = false
+	w.float(float64(v.PeakKVCacheUsage))
+	if len(v.Timeline) > 0 {
+		w.key(first, "timeline")
+		first = false
+		w.b = append(w.b, '[')
+		for i := range v.Timeline {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			appendSimTimelinePoint(w, &v.Timeline[i])
+		}
+		w.b = append(w.b, ']')
+	}
+	if v.Sweep != nil {
+		w.key(first, "sweep")
+		first = false
+		appendSimulationSweep(w, v.Sweep)
+	}
+	w.b = append(w.b, '}')
+}
+
 // appendWarning writes a calc.Warning as encoding/json does.
 func appendWarning(w *jsonWriter, v *calc.Warning) {
 	w.b = append(w.b, '{')
@@ -435,5 +565,108 @@ func appendKVGroup(w *jsonWriter, v *calc.KVGroup) {
 		first = false
 		w.int(int64(v.Window))
 	}
+	w.b = append(w.b, '}')
+}
+
+// appendLatencySummary writes a calc.LatencySummary as encoding/json does.
+func appendLatencySummary(w *jsonWriter, v *calc.LatencySummary) {
+	w.b = append(w.b, '{')
+	w.key(true, "mean")
+	w.float(float64(v.Mean))
+	w.key(false, "p50")
+	w.float(float64(v.P50))
+	w.key(false, "p90")
+	w.float(float64(v.P90))
+	w.key(false, "p99")
+	w.float(float64(v.P99))
+	w.key(false, "max")
+	w.float(float64(v.Max))
+	w.b = append(w.b, '}')
+}
+
+// appendSimTimelinePoint writes a calc.SimTimelinePoint as encoding/json does.
+func appendSimTimelinePoint(w *jsonWriter, v *calc.SimTimelinePoint) {
+	w.b = append(w.b, '{')
+	w.key(true, "time_s")
+	w.float(float64(v.TimeS))
+	w.key(false, "duration_s")
+	w.float(float64(v.DurationS))
+	w.key(false, "running")
+	w.float(float64(v.Running))
+	w.key(false, "waiting")
+	w.float(float64(v.Waiting))
+	w.key(false, "kv_cache_usage")
+	w.float(float64(v.KVCacheUsage))
+	w.b = append(w.b, '}')
+}
+
+// appendSimulationSweep writes a calc.SimulationSweep as encoding/json does.
+func appendSimulationSweep(w *jsonWriter, v *calc.SimulationSweep) {
+	w.b = append(w.b, '{')
+	w.key(true, "load")
+	w.string(string(v.Load))
+	w.key(false, "num_requests_per_point")
+	w.int(int64(v.NumRequests))
+	w.key(false, "points")
+	if v.Points == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.b = append(w.b, '[')
+		for i := range v.Points {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			appendSimSweepPoint(w, &v.Points[i])
+		}
+		w.b = append(w.b, ']')
+	}
+	w.key(false, "preemption_onset")
+	w.float(float64(v.PreemptionOnset))
+	w.key(false, "running_at_onset")
+	w.int(int64(v.RunningAtOnset))
+	w.key(false, "analytic_onset")
+	w.float(float64(v.AnalyticOnset))
+	w.key(false, "onset_difference")
+	w.float(float64(v.OnsetDifference))
+	w.key(false, "onset_ratio")
+	w.float(float64(v.OnsetRatio))
+	w.key(false, "knee_load")
+	w.float(float64(v.KneeLoad))
+	w.key(false, "knee_output_tokens_per_s")
+	w.float(float64(v.KneeOutputTokensPerS))
+	w.key(false, "max_output_tokens_per_s")
+	w.float(float64(v.MaxOutputTokensPerS))
+	w.b = append(w.b, '}')
+}
+
+// appendSimSweepPoint writes a calc.SimSweepPoint as encoding/json does.
+func appendSimSweepPoint(w *jsonWriter, v *calc.SimSweepPoint) {
+	w.b = append(w.b, '{')
+	w.key(true, "load")
+	w.float(float64(v.Load))
+	w.key(false, "output_tokens_per_s")
+	w.float(float64(v.OutputTokensPerS))
+	w.key(false, "requests_per_s")
+	w.float(float64(v.RequestsPerS))
+	w.key(false, "goodput_requests_per_s")
+	w.float(float64(v.GoodputRequestsPerS))
+	w.key(false, "ttft_p50_ms")
+	w.float(float64(v.TTFTP50Ms))
+	w.key(false, "ttft_p99_ms")
+	w.float(float64(v.TTFTP99Ms))
+	w.key(false, "tpot_p50_ms")
+	w.float(float64(v.TPOTP50Ms))
+	w.key(false, "tpot_p99_ms")
+	w.float(float64(v.TPOTP99Ms))
+	w.key(false, "e2e_latency_p50_ms")
+	w.float(float64(v.E2EP50Ms))
+	w.key(false, "e2e_latency_p99_ms")
+	w.float(float64(v.E2EP99Ms))
+	w.key(false, "mean_running")
+	w.float(float64(v.MeanRunning))
+	w.key(false, "preemptions")
+	w.int(int64(v.Preemptions))
+	w.key(false, "work_per_output_token")
+	w.float(float64(v.WorkPerOutputToken))
 	w.b = append(w.b, '}')
 }

@@ -22,6 +22,7 @@ var tapeKeys = []string{
 	"best",
 	"sweep",
 	"cost",
+	"simulation",
 	"warnings",
 	"id",
 	"name",
@@ -89,11 +90,39 @@ var tapeKeys = []string{
 	"onset_concurrency_lockstep",
 	"reachable",
 	"onset_request_rate",
+	"saturation_request_rate",
 	"recompute_overhead",
 	"work_per_output_token",
 	"feasible",
 	"gpu_hour_usd",
 	"usd_per_million_output_tokens",
+	"arrival",
+	"seed",
+	"num_requests",
+	"completed_requests",
+	"rejected_requests",
+	"truncated",
+	"duration_s",
+	"steps",
+	"mean_input_tokens",
+	"mean_output_tokens",
+	"tpot_ms",
+	"e2e_latency_ms",
+	"requests_per_s",
+	"output_tokens_per_s",
+	"total_tokens_per_s",
+	"goodput_requests_per_s",
+	"slo_attainment",
+	"preemptions",
+	"preempted_requests",
+	"recomputed_tokens",
+	"first_preemption_s",
+	"running_at_first_preemption",
+	"mean_running",
+	"mean_waiting",
+	"mean_kv_cache_usage",
+	"peak_kv_cache_usage",
+	"timeline",
 	"code",
 	"message",
 	"bandwidth_efficiency",
@@ -103,6 +132,31 @@ var tapeKeys = []string{
 	"kind",
 	"layers",
 	"window",
+	"mean",
+	"p50",
+	"p90",
+	"p99",
+	"max",
+	"time_s",
+	"running",
+	"waiting",
+	"load",
+	"num_requests_per_point",
+	"points",
+	"preemption_onset",
+	"running_at_onset",
+	"analytic_onset",
+	"onset_difference",
+	"onset_ratio",
+	"knee_load",
+	"knee_output_tokens_per_s",
+	"max_output_tokens_per_s",
+	"ttft_p50_ms",
+	"ttft_p99_ms",
+	"tpot_p50_ms",
+	"tpot_p99_ms",
+	"e2e_latency_p50_ms",
+	"e2e_latency_p99_ms",
 }
 
 // tapeReport records a calc.Report as an object.
@@ -165,7 +219,12 @@ func tapeReport(t *tape, v *calc.Report) {
 		tapeCostReport(t, v.Cost)
 		n++
 	}
-	t.key(14) // warnings
+	if v.Simulation != nil {
+		t.key(14) // simulation
+		tapeSimulationReport(t, v.Simulation)
+		n++
+	}
+	t.key(15) // warnings
 	if v.Warnings == nil {
 		t.null()
 	} else {
@@ -181,36 +240,36 @@ func tapeReport(t *tape, v *calc.Report) {
 // tapeModelInfo records a calc.ModelInfo as an object.
 func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 	at, n := t.object(), 0
-	t.key(15) // id
+	t.key(16) // id
 	t.string(string(v.ID))
 	n++
-	t.key(16) // name
+	t.key(17) // name
 	t.string(string(v.Name))
 	n++
-	t.key(17) // architecture
+	t.key(18) // architecture
 	t.string(string(v.Architecture))
 	n++
-	t.key(18) // num_hidden_layers
+	t.key(19) // num_hidden_layers
 	t.number(float64(v.Layers))
 	n++
-	t.key(19) // params_total
+	t.key(20) // params_total
 	t.number(float64(v.ParamsTotal))
 	n++
-	t.key(20) // params_active_per_token
+	t.key(21) // params_active_per_token
 	t.number(float64(v.ParamsActive))
 	n++
-	t.key(21) // weight_format
+	t.key(22) // weight_format
 	t.string(string(v.WeightFormat))
 	n++
-	t.key(22) // quantization
+	t.key(23) // quantization
 	t.string(string(v.Quantization))
 	n++
 	if v.WeightBits != 0 {
-		t.key(23) // bits_per_quantized_weight
+		t.key(24) // bits_per_quantized_weight
 		t.number(float64(v.WeightBits))
 		n++
 	}
-	t.key(24) // max_position_embeddings
+	t.key(25) // max_position_embeddings
 	t.number(float64(v.MaxContext))
 	n++
 	t.end(at, n)
@@ -219,25 +278,25 @@ func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 // tapeHardwareInfo records a calc.HardwareInfo as an object.
 func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 	at, n := t.object(), 0
-	t.key(15) // id
+	t.key(16) // id
 	t.string(string(v.ID))
 	n++
-	t.key(16) // name
+	t.key(17) // name
 	t.string(string(v.Name))
 	n++
-	t.key(25) // memory_bytes
+	t.key(26) // memory_bytes
 	t.number(float64(v.MemoryBytes))
 	n++
-	t.key(26) // memory_reported_bytes
+	t.key(27) // memory_reported_bytes
 	t.number(float64(v.MemoryReportedBytes))
 	n++
-	t.key(27) // memory_bandwidth_bytes_per_s
+	t.key(28) // memory_bandwidth_bytes_per_s
 	t.number(float64(v.MemoryBandwidthBytesPerS))
 	n++
-	t.key(28) // peak_flops_per_s
+	t.key(29) // peak_flops_per_s
 	t.number(float64(v.PeakFLOPSPerS))
 	n++
-	t.key(29) // compute_precision
+	t.key(30) // compute_precision
 	t.string(string(v.Precision))
 	n++
 	t.end(at, n)
@@ -246,56 +305,56 @@ func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 // tapeConfig records a calc.Config as an object.
 func tapeConfig(t *tape, v *calc.Config) {
 	at, n := t.object(), 0
-	t.key(30) // engine
+	t.key(31) // engine
 	t.string(string(v.Engine))
 	n++
-	t.key(31) // tensor_parallel_size
+	t.key(32) // tensor_parallel_size
 	t.number(float64(v.TensorParallelSize))
 	n++
-	t.key(32) // pipeline_parallel_size
+	t.key(33) // pipeline_parallel_size
 	t.number(float64(v.PipelineParallelSize))
 	n++
-	t.key(33) // num_gpus
+	t.key(34) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(34) // dtype
+	t.key(35) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(35) // kv_cache_dtype
+	t.key(36) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(36) // gpu_memory_utilization
+	t.key(37) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(37) // block_size
+	t.key(38) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(38) // max_model_len
+	t.key(39) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(39) // max_num_seqs
+	t.key(40) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(40) // max_num_batched_tokens
+	t.key(41) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(41) // input_tokens
+	t.key(42) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(42) // output_tokens
+	t.key(43) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(43) // concurrency
+		t.key(44) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(44) // request_rate
+		t.key(45) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
-	t.key(45) // efficiencies
+	t.key(46) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -304,22 +363,22 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(46) // total_bytes
+	t.key(47) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(47) // requested_bytes
+	t.key(48) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(48) // weights_bytes
+	t.key(49) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(49) // activation_bytes
+	t.key(50) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(50) // non_torch_bytes
+	t.key(51) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(51) // kv_cache_bytes
+	t.key(52) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	t.end(at, n)
@@ -328,33 +387,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(52) // bytes_per_token
+	t.key(53) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(53) // bytes_per_token_per_gpu
+	t.key(54) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(54) // state_bytes_per_sequence
+		t.key(55) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(37) // block_size
+	t.key(38) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(55) // num_blocks
+	t.key(56) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(56) // capacity_tokens
+	t.key(57) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(57) // max_concurrency
+	t.key(58) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(38) // max_model_len
+	t.key(39) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(58) // groups
+	t.key(59) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -370,46 +429,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(59) // batch_size
+	t.key(60) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(60) // context_tokens
+	t.key(61) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(61) // step_time_ms
+	t.key(62) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(62) // tokens_per_s
+	t.key(63) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(63) // tokens_per_s_per_sequence
+	t.key(64) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(64) // bound
+	t.key(65) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(65) // memory_time_ms
+	t.key(66) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(66) // compute_time_ms
+	t.key(67) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(67) // communication_time_ms
+	t.key(68) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(68) // overhead_ms
+	t.key(69) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(69) // weights_read_bytes
+	t.key(70) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(70) // kv_read_bytes
+	t.key(71) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(71) // flops
+	t.key(72) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(72) // kv_cache_usage
+	t.key(73) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -418,22 +477,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(41) // input_tokens
+	t.key(42) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(73) // time_ms
+	t.key(74) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(74) // ttft_ms
+	t.key(75) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(62) // tokens_per_s
+	t.key(63) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // bound
+	t.key(65) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(75) // chunks
+	t.key(76) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -442,22 +501,22 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(59) // batch_size
+	t.key(60) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(60) // context_tokens
+	t.key(61) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(76) // limited_by
+	t.key(77) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(61) // step_time_ms
+	t.key(62) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(62) // tokens_per_s
+	t.key(63) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(63) // tokens_per_s_per_sequence
+	t.key(64) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
 	t.end(at, n)
@@ -466,28 +525,31 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(77) // onset_concurrency
+	t.key(78) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(78) // onset_concurrency_lockstep
+	t.key(79) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(79) // reachable
+	t.key(80) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(80) // onset_request_rate
+	t.key(81) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(81) // recompute_overhead
+	t.key(82) // saturation_request_rate
+	t.number(float64(v.SaturationRequestRate))
+	n++
+	t.key(83) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(82) // work_per_output_token
+	t.key(84) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(60) // context_tokens
+	t.key(61) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(43) // concurrency
+	t.key(44) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -496,28 +558,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(59) // batch_size
+	t.key(60) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(60) // context_tokens
+	t.key(61) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(61) // step_time_ms
+	t.key(62) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(74) // ttft_ms
+	t.key(75) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(62) // tokens_per_s
+	t.key(63) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(63) // tokens_per_s_per_sequence
+	t.key(64) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(76) // limited_by
+	t.key(77) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(83) // feasible
+	t.key(85) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -526,25 +588,25 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(59) // batch_size
+	t.key(60) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(60) // context_tokens
+	t.key(61) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(61) // step_time_ms
+	t.key(62) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(62) // tokens_per_s
+	t.key(63) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(63) // tokens_per_s_per_sequence
+	t.key(64) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(72) // kv_cache_usage
+	t.key(73) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(64) // bound
+	t.key(65) // bound
 	t.string(string(v.Bound))
 	n++
 	t.end(at, n)
@@ -553,34 +615,152 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(84) // gpu_hour_usd
+	t.key(86) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
-	t.key(33) // num_gpus
+	t.key(34) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(85) // usd_per_million_output_tokens
+	t.key(87) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(59) // batch_size
+	t.key(60) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(60) // context_tokens
+	t.key(61) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // tokens_per_s
+	t.key(63) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
+	t.end(at, n)
+}
+
+// tapeSimulationReport records a calc.SimulationReport as an object.
+func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
+	at, n := t.object(), 0
+	t.key(88) // arrival
+	t.string(string(v.Arrival))
+	n++
+	if v.RequestRate != 0 {
+		t.key(45) // request_rate
+		t.number(float64(v.RequestRate))
+		n++
+	}
+	if v.Concurrency != 0 {
+		t.key(44) // concurrency
+		t.number(float64(v.Concurrency))
+		n++
+	}
+	t.key(89) // seed
+	t.number(float64(v.Seed))
+	n++
+	t.key(90) // num_requests
+	t.number(float64(v.NumRequests))
+	n++
+	t.key(91) // completed_requests
+	t.number(float64(v.CompletedRequests))
+	n++
+	t.key(92) // rejected_requests
+	t.number(float64(v.RejectedRequests))
+	n++
+	if v.Truncated {
+		t.key(93) // truncated
+		t.bool(bool(v.Truncated))
+		n++
+	}
+	t.key(94) // duration_s
+	t.number(float64(v.DurationS))
+	n++
+	t.key(95) // steps
+	t.number(float64(v.Steps))
+	n++
+	t.key(96) // mean_input_tokens
+	t.number(float64(v.MeanInputTokens))
+	n++
+	t.key(97) // mean_output_tokens
+	t.number(float64(v.MeanOutputTokens))
+	n++
+	t.key(75) // ttft_ms
+	tapeLatencySummary(t, &v.TTFTMs)
+	n++
+	t.key(98) // tpot_ms
+	tapeLatencySummary(t, &v.TPOTMs)
+	n++
+	t.key(99) // e2e_latency_ms
+	tapeLatencySummary(t, &v.E2ELatencyMs)
+	n++
+	t.key(100) // requests_per_s
+	t.number(float64(v.RequestsPerS))
+	n++
+	t.key(101) // output_tokens_per_s
+	t.number(float64(v.OutputTokensPerS))
+	n++
+	t.key(102) // total_tokens_per_s
+	t.number(float64(v.TotalTokensPerS))
+	n++
+	t.key(103) // goodput_requests_per_s
+	t.number(float64(v.GoodputRequestsPerS))
+	n++
+	t.key(104) // slo_attainment
+	t.number(float64(v.SLOAttainment))
+	n++
+	t.key(105) // preemptions
+	t.number(float64(v.Preemptions))
+	n++
+	t.key(106) // preempted_requests
+	t.number(float64(v.PreemptedRequests))
+	n++
+	t.key(107) // recomputed_tokens
+	t.number(float64(v.RecomputedTokens))
+	n++
+	t.key(83) // recompute_overhead
+	t.number(float64(v.RecomputeOverhead))
+	n++
+	t.key(84) // work_per_output_token
+	t.number(float64(v.WorkPerOutputToken))
+	n++
+	t.key(108) // first_preemption_s
+	t.number(float64(v.FirstPreemptionS))
+	n++
+	t.key(109) // running_at_first_preemption
+	t.number(float64(v.RunningAtFirstPreemption))
+	n++
+	t.key(110) // mean_running
+	t.number(float64(v.MeanRunning))
+	n++
+	t.key(111) // mean_waiting
+	t.number(float64(v.MeanWaiting))
+	n++
+	t.key(112) // mean_kv_cache_usage
+	t.number(float64(v.MeanKVCacheUsage))
+	n++
+	t.key(113) // peak_kv_cache_usage
+	t.number(float64(v.PeakKVCacheUsage))
+	n++
+	if len(v.Timeline) > 0 {
+		t.key(114) // timeline
+		t.array(len(v.Timeline))
+		for i := range v.Timeline {
+			tapeSimTimelinePoint(t, &v.Timeline[i])
+		}
+		n++
+	}
+	if v.Sweep != nil {
+		t.key(12) // sweep
+		tapeSimulationSweep(t, v.Sweep)
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(86) // code
+	t.key(115) // code
 	t.string(string(v.Code))
 	n++
-	t.key(87) // message
+	t.key(116) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -589,16 +769,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(88) // bandwidth_efficiency
+	t.key(117) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(89) // compute_efficiency
+	t.key(118) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(90) // prefill_efficiency
+	t.key(119) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(91) // step_overhead_ms
+	t.key(120) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -607,16 +787,149 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(92) // kind
+	t.key(121) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(93) // layers
+	t.key(122) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(94) // window
+		t.key(123) // window
 		t.number(float64(v.Window))
 		n++
 	}
+	t.end(at, n)
+}
+
+// tapeLatencySummary records a calc.LatencySummary as an object.
+func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
+	at, n := t.object(), 0
+	t.key(124) // mean
+	t.number(float64(v.Mean))
+	n++
+	t.key(125) // p50
+	t.number(float64(v.P50))
+	n++
+	t.key(126) // p90
+	t.number(float64(v.P90))
+	n++
+	t.key(127) // p99
+	t.number(float64(v.P99))
+	n++
+	t.key(128) // max
+	t.number(float64(v.Max))
+	n++
+	t.end(at, n)
+}
+
+// tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
+func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
+	at, n := t.object(), 0
+	t.key(129) // time_s
+	t.number(float64(v.TimeS))
+	n++
+	t.key(94) // duration_s
+	t.number(float64(v.DurationS))
+	n++
+	t.key(130) // running
+	t.number(float64(v.Running))
+	n++
+	t.key(131) // waiting
+	t.number(float64(v.Waiting))
+	n++
+	t.key(73) // kv_cache_usage
+	t.number(float64(v.KVCacheUsage))
+	n++
+	t.end(at, n)
+}
+
+// tapeSimulationSweep records a calc.SimulationSweep as an object.
+func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
+	at, n := t.object(), 0
+	t.key(132) // load
+	t.string(string(v.Load))
+	n++
+	t.key(133) // num_requests_per_point
+	t.number(float64(v.NumRequests))
+	n++
+	t.key(134) // points
+	if v.Points == nil {
+		t.null()
+	} else {
+		t.array(len(v.Points))
+		for i := range v.Points {
+			tapeSimSweepPoint(t, &v.Points[i])
+		}
+	}
+	n++
+	t.key(135) // preemption_onset
+	t.number(float64(v.PreemptionOnset))
+	n++
+	t.key(136) // running_at_onset
+	t.number(float64(v.RunningAtOnset))
+	n++
+	t.key(137) // analytic_onset
+	t.number(float64(v.AnalyticOnset))
+	n++
+	t.key(138) // onset_difference
+	t.number(float64(v.OnsetDifference))
+	n++
+	t.key(139) // onset_ratio
+	t.number(float64(v.OnsetRatio))
+	n++
+	t.key(140) // knee_load
+	t.number(float64(v.KneeLoad))
+	n++
+	t.key(141) // knee_output_tokens_per_s
+	t.number(float64(v.KneeOutputTokensPerS))
+	n++
+	t.key(142) // max_output_tokens_per_s
+	t.number(float64(v.MaxOutputTokensPerS))
+	n++
+	t.end(at, n)
+}
+
+// tapeSimSweepPoint records a calc.SimSweepPoint as an object.
+func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
+	at, n := t.object(), 0
+	t.key(132) // load
+	t.number(float64(v.Load))
+	n++
+	t.key(101) // output_tokens_per_s
+	t.number(float64(v.OutputTokensPerS))
+	n++
+	t.key(100) // requests_per_s
+	t.number(float64(v.RequestsPerS))
+	n++
+	t.key(103) // goodput_requests_per_s
+	t.number(float64(v.GoodputRequestsPerS))
+	n++
+	t.key(143) // ttft_p50_ms
+	t.number(float64(v.TTFTP50Ms))
+	n++
+	t.key(144) // ttft_p99_ms
+	t.number(float64(v.TTFTP99Ms))
+	n++
+	t.key(145) // tpot_p50_ms
+	t.number(float64(v.TPOTP50Ms))
+	n++
+	t.key(146) // tpot_p99_ms
+	t.number(float64(v.TPOTP99Ms))
+	n++
+	t.key(147) // e2e_latency_p50_ms
+	t.number(float64(v.E2EP50Ms))
+	n++
+	t.key(148) // e2e_latency_p99_ms
+	t.number(float64(v.E2EP99Ms))
+	n++
+	t.key(110) // mean_running
+	t.number(float64(v.MeanRunning))
+	n++
+	t.key(105) // preemptions
+	t.number(float64(v.Preemptions))
+	n++
+	t.key(84) // work_per_output_token
+	t.number(float64(v.WorkPerOutputToken))
+	n++
 	t.end(at, n)
 }

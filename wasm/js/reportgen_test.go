@@ -157,17 +157,13 @@ func (g *generator) fields(t reflect.Type) []field {
 	var out []field
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if !f.IsExported() || tag == "-" {
+		name, opts, ok := jsonName(f)
+		if !ok {
 			continue
 		}
 		if f.Anonymous {
 			g.fail(t, "embedded field "+f.Name)
 			return nil
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = f.Name
 		}
 		fd := field{goName: f.Name, name: name, typ: f.Type}
 		for _, o := range strings.Split(opts, ",") {

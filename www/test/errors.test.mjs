@@ -40,6 +40,8 @@ test('unknown keys, top level and nested, each named by its path', () => {
   throwsErrors(() => calc.evaluate({ ...GOOD, workload: { input_tokens: 10, prompt_tokens: 5 } }), [{ field: 'workload.prompt_tokens', message: 'unknown field' }]);
   throwsErrors(() => calc.evaluate({ ...GOOD, slo: { ttft: 1 } }), [{ field: 'slo.ttft', message: 'unknown field' }]);
   throwsErrors(() => calc.evaluate({ ...GOOD, sweep: { steps: 3 } }), [{ field: 'sweep.steps', message: 'unknown field' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, constructor: 1, toString: 'x' }), [{ field: 'constructor', message: 'unknown field' }, { field: 'toString', message: 'unknown field' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, simulate: { arrival: 'poisson', input_tokens: { distribution: 'normal', stdev: 3 } } }), [{ field: 'simulate.input_tokens.stdev', message: 'unknown field' }]);
   throwsErrors(
     () => calc.evaluate({ ...GOOD, hardware: { memory_bytes: 1e10, memory_bandwidth_bytes_per_s: 1e12, peak_flops: { bf16: 1e14, fp16: 1e14 }, cost: 1 } }),
     [{ field: 'hardware.peak_flops.fp16', message: 'unknown field' }, { field: 'hardware.cost', message: 'unknown field' }],
@@ -73,6 +75,10 @@ test('wrong types, with the engine\'s wording', () => {
   throwsErrors(() => calc.evaluate({ ...GOOD, tensor_parallel_size: 1.5 }), [{ field: 'tensor_parallel_size', message: 'must be an integer, got number 1.5' }]);
   throwsErrors(() => calc.evaluate({ ...GOOD, workload: { concurrency: true } }), [{ field: 'workload.concurrency', message: 'must be an integer, got bool' }]);
   throwsErrors(() => calc.evaluate({ ...GOOD, gpu_hour_usd: '2.5' }), [{ field: 'gpu_hour_usd', message: 'must be a number, got string' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, simulate: { sweep: { request_rates: [1, '2', NaN] } } }), [
+    { field: 'simulate.sweep.request_rates[1]', message: 'must be a number, got string' },
+    { field: 'simulate.sweep.request_rates[2]', message: 'must be a finite number' },
+  ]);
   throwsErrors(() => calc.evaluate({ ...GOOD, workload: [] }), [{ field: 'workload', message: 'must be an object, got array' }]);
   throwsErrors(() => calc.evaluate({ ...GOOD, hardware: 80 }), [{ field: 'hardware', message: 'must be a string or an object, got number' }]);
   throwsErrors(() => calc.evaluate({ ...GOOD, hardware: { memory_bytes: 1, memory_bandwidth_bytes_per_s: 1, peak_flops: { bf16: 1 }, aliases: 'x' } }), [{ field: 'hardware.aliases', message: 'must be an array, got string' }]);
