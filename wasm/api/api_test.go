@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -45,13 +47,44 @@ type exchange struct {
 	contains []string
 }
 
+// apiURL, when set (./build.sh test sets it), points the tests at a
+// running worker instead of an in-process handler: the same table checks
+// the worker end to end.
+var apiURL = os.Getenv("THROUGHPUT_API_URL")
+
+// client talks to the worker: no redirects, bodies as sent.
+var client = &http.Client{
+	Timeout:       30 * time.Second,
+	Transport:     &http.Transport{DisableCompression: true},
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
 func serve(t *testing.T, method, target string, headers map[string]string, body string) *http.Response {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req := httptest.NewRequest(method, target, rd)
+	return serveReader(t, method, target, headers, rd)
+}
+
+func serveReader(t *testing.T, method, target string, headers map[string]string, body io.Reader) *http.Response {
+	t.Helper()
+	if apiURL != "" {
+		req, err := http.NewRequest(method, apiURL+target, body)
+		require.NoError(t, err)
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		res, err := client.Do(req)
+		require.NoError(t, err)
+		t.Cleanup(func() { res.Body.Close() })
+		return res
+	}
+	req := httptest.NewRequest(method, target, body)
+	if _, chunked := body.(chunkedReader); chunked {
+		req.ContentLength = -1
+	}
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
@@ -112,8 +145,8 @@ func TestRoutes(t *testing.T) {
 			headersWant: map[string]string{"Cache-Control": "no-store"}, contains: []string{`"status":"ok"`}},
 		{name: "HEAD models", method: "HEAD", target: "/v1/models", status: 200, contentType: typeJSON},
 
-		{name: "404 unknown path", method: "GET", target: "/v2/nothing", status: 404, contentType: typeProbl,
-			problemType: "not-found", contains: []string{"/v2/nothing"}},
+		{name: "404 unknown path", method: "GET", target: "/v1/nothing", status: 404, contentType: typeProbl,
+			problemType: "not-found", contains: []string{"/v1/nothing"}},
 		{name: "405 on evaluate", method: "DELETE", target: "/v1/evaluate", status: 405, contentType: typeProbl,
 			problemType: "method-not-allowed", headersWant: map[string]string{"Allow": "GET, HEAD, POST, OPTIONS"}},
 		{name: "405 on models", method: "POST", target: "/v1/models", headers: jsonHeaders(), body: "{}", status: 405,
@@ -199,13 +232,9 @@ type chunkedReader struct{ io.Reader }
 func TestBodyLimitWithoutContentLength(t *testing.T) {
 	t.Parallel()
 	body := `{"model":"` + strings.Repeat("x", calc.MaxRequestBytes) + `"}`
-	req := httptest.NewRequest("POST", "/v1/evaluate", chunkedReader{strings.NewReader(body)})
-	req.ContentLength = -1
-	req.Header.Set("Content-Type", typeJSON)
-	rec := httptest.NewRecorder()
-	api.New().ServeHTTP(rec, req)
-	assert.Equal(t, http.StatusRequestEntityTooLarge, rec.Code)
-	assert.Equal(t, typeProbl, rec.Header().Get("Content-Type"))
+	res := serveReader(t, "POST", "/v1/evaluate", jsonHeaders(), chunkedReader{strings.NewReader(body)})
+	assert.Equal(t, http.StatusRequestEntityTooLarge, res.StatusCode)
+	assert.Equal(t, typeProbl, res.Header.Get("Content-Type"))
 }
 
 func TestPreflight(t *testing.T) {
@@ -234,7 +263,7 @@ func TestPreflight(t *testing.T) {
 			assert.Empty(t, res.Header.Get("Access-Control-Allow-Credentials"))
 		})
 	}
-	res := serve(t, "OPTIONS", "/nowhere", map[string]string{"Origin": "https://example.org", "Access-Control-Request-Method": "GET"}, "")
+	res := serve(t, "OPTIONS", "/v1/nowhere", map[string]string{"Origin": "https://example.org", "Access-Control-Request-Method": "GET"}, "")
 	assert.Equal(t, http.StatusNotFound, res.StatusCode)
 }
 
