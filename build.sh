@@ -39,15 +39,17 @@ build_wasm() {
 
 # build_worker writes build/worker/: app.wasm (wasm/worker), the Go
 # toolchain's wasm_exec.js, worker/entry.mjs and the workerd config; and
-# build/worker/stock/: syumai/workers' stock glue (workers-assets-gen),
-# the baseline scripts/load-worker.mjs compares against.
+# build/worker/stock/: syumai/workers' stock glue (workers-assets-gen)
+# and the Go side as the adapter intends it (-tags stockbaseline), the
+# baseline scripts/load-worker.mjs compares against.
 build_worker() {
 	log "building build/worker/app.wasm"
 	local out=build/worker
 	go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$out/stock"
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o "$out/app.wasm" ./wasm/worker
 	cp "$WASM_EXEC_DIR/wasm_exec.js" worker/entry.mjs worker/workerd.capnp "$out/"
-	cp "$out/app.wasm" worker/workerd-stock.capnp "$out/stock/"
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags stockbaseline -o "$out/stock/app.wasm" ./wasm/worker
+	cp worker/workerd-stock.capnp "$out/stock/"
 	printf 'worker: app.wasm %s bytes, gzip -9 of app.wasm + entry.mjs + wasm_exec.js: %s bytes\n' \
 		"$(wc -c <"$out/app.wasm")" "$(cat "$out/app.wasm" "$out/entry.mjs" "$out/wasm_exec.js" | gzip -9 | wc -c)"
 }
