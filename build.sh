@@ -111,6 +111,8 @@ test_worker() {
 		www=$tmp/www
 	fi
 	trap 'stop_workerd; rm -rf "$WORKER_TMP"' EXIT
+	log "worker: one Go instance, many requests (node --test worker/)"
+	node --test worker/
 	log "worker end-to-end on workerd"
 	start_workerd build/worker "$www"
 	echo "workerd at $WORKERD_URL"

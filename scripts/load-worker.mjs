@@ -6,13 +6,16 @@
 // For each entry it starts workerd (build/worker/workerd.capnp: one Go
 // instance per isolate; build/worker/stock/workerd-stock.capnp: syumai/
 // workers' stock shim, one Go instance per request), then
-//   1. warm-up: 20 sequential requests;
+//   1. warm-up: 3000 requests, 4 at a time (100 for the stock shim, which
+//      is too slow for more), since workerd's resident memory grows with the
+//      first few thousand requests of any worker (a plain JavaScript worker
+//      answering 15 KB bodies too) before it levels off;
 //   2. sequential: 200 requests one after another (latency without queueing);
 //   3. open loop: POST /v1/evaluate at --rate requests/s for --duration s,
 //      at most 64 in flight (a request that would exceed that counts as an
 //      error), each with a 10 s timeout;
-// and reads workerd's resident memory (VmRSS in /proc) before and after
-// the open loop. Everything is bounded: at most 60 s and 20 000 requests
+// and reads workerd's resident memory (VmRSS in /proc) after the first
+// request, after the warm-up and after the open loop. Everything is bounded: at most 60 s and 20 000 requests
 // per open loop. Timings are wall-clock on a shared machine: compare
 // medians of several --runs, measured in one invocation.
 import { spawn } from "node:child_process";
@@ -25,8 +28,8 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const WORKERD = path.join(ROOT, "node_modules/.bin/workerd");
 const ENTRIES = {
-  shared: { dir: "build/worker", config: "workerd.capnp", label: "entry.mjs (one Go instance per isolate)", www: true },
-  stock: { dir: "build/worker/stock", config: "workerd-stock.capnp", label: "stock shim (one Go instance per request)", www: false },
+  shared: { dir: "build/worker", config: "workerd.capnp", label: "entry.mjs (one Go instance per isolate)", www: true, warmup: 3000 },
+  stock: { dir: "build/worker/stock", config: "workerd-stock.capnp", label: "stock shim (one Go instance per request)", www: false, warmup: 100 },
 };
 const MAX_DURATION_S = 60;
 const MAX_REQUESTS = 20000;
@@ -171,12 +174,14 @@ async function measure(name, opts) {
   const wd = await startWorkerd(entry);
   const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
   try {
-    await sequential(agent, wd.port, 20);
+    await sequential(agent, wd.port, 1);
+    const rssCold = rssMiB(wd.pid);
+    await Promise.all([0, 1, 2, 3].map(() => sequential(agent, wd.port, entry.warmup / 4)));
     const seq = summarize(await sequential(agent, wd.port, 200), 1);
     const rssBefore = rssMiB(wd.pid);
     const open = await openLoop(agent, wd.port, opts.rate, opts.duration);
     const rssAfter = rssMiB(wd.pid);
-    return { seq, open, rssBefore, rssAfter };
+    return { seq, open, rssCold, rssBefore, rssAfter };
   } finally {
     agent.destroy();
     wd.stop();
@@ -197,7 +202,7 @@ async function main() {
     for (let i = 0; i < opts.runs; i++) {
       const r = await measure(name, opts);
       runs.push(r);
-      console.error(`${name} run ${i + 1}: seq p50 ${r.seq.p50.toFixed(2)} ms p99 ${r.seq.p99.toFixed(2)} ms; open ${r.open.rps.toFixed(0)} req/s p50 ${r.open.p50.toFixed(2)} ms p99 ${r.open.p99.toFixed(2)} ms errors ${r.open.errors}/${r.open.n} ${JSON.stringify(r.open.why)}; RSS ${r.rssBefore.toFixed(1)} -> ${r.rssAfter.toFixed(1)} MiB`);
+      console.error(`${name} run ${i + 1}: seq p50 ${r.seq.p50.toFixed(2)} ms p99 ${r.seq.p99.toFixed(2)} ms; open ${r.open.rps.toFixed(0)} req/s p50 ${r.open.p50.toFixed(2)} ms p99 ${r.open.p99.toFixed(2)} ms errors ${r.open.errors}/${r.open.n} ${JSON.stringify(r.open.why)}; RSS first request ${r.rssCold.toFixed(1)}, after warm-up ${r.rssBefore.toFixed(1)}, after open loop ${r.rssAfter.toFixed(1)} MiB`);
     }
     rows.push({
       entry: ENTRIES[name].label,
@@ -207,6 +212,7 @@ async function main() {
       [`${opts.rate}/s p99 ms`]: median(runs.map((r) => r.open.p99)).toFixed(2),
       "served req/s": median(runs.map((r) => r.open.rps)).toFixed(0),
       errors: runs.map((r) => r.open.errors).join("+"),
+      "RSS cold MiB": median(runs.map((r) => r.rssCold)).toFixed(1),
       "RSS before MiB": median(runs.map((r) => r.rssBefore)).toFixed(1),
       "RSS after MiB": median(runs.map((r) => r.rssAfter)).toFixed(1),
     });
