@@ -168,7 +168,7 @@ test)
 	test_worker
 	;;
 bench)
-	go test -run '^$' -bench . -benchmem -count 10 ./calc/ ./hardware/ ./kvcache/
+	go test -run '^$' -bench . -benchmem -count "${COUNT:-10}" ./calc/... ./hardware/... ./kvcache/... | go run ./tools/benchmedian
 	;;
 calibrate)
 	go run ./tools/calibrate
