@@ -18,6 +18,9 @@ Usage: ./build.sh COMMAND
 Commands:
   build      build the WebAssembly engine into www/ (throughput.wasm, wasm_exec.js)
   serve      build, then serve the calculator page from www/ on 127.0.0.1 (PORT=8080)
+  worker     build the API worker into build/worker/ (wasm/worker, worker/entry.mjs),
+             then run it with www/ on a local workerd at 127.0.0.1:PORT (default
+             8787); `./build.sh worker build` only builds
   test       run every test suite: go vet and gofmt, Go tests natively and under
              WebAssembly, the JavaScript module, the browser and worker end-to-end
              tests; installs npm packages from the lockfile and Debian's chromium
@@ -32,6 +35,96 @@ build_wasm() {
 	log "building www/throughput.wasm"
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o www/throughput.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" www/wasm_exec.js
+}
+
+# build_worker writes build/worker/: app.wasm (wasm/worker), the Go
+# toolchain's wasm_exec.js, worker/entry.mjs and the workerd config; and
+# build/worker/stock/: syumai/workers' stock glue (workers-assets-gen)
+# and the Go side as the adapter intends it (-tags stockbaseline), the
+# baseline scripts/load-worker.mjs compares against.
+build_worker() {
+	log "building build/worker/app.wasm"
+	local out=build/worker
+	go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$out/stock"
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o "$out/app.wasm" ./wasm/worker
+	cp "$WASM_EXEC_DIR/wasm_exec.js" worker/entry.mjs worker/workerd.capnp "$out/"
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags stockbaseline -o "$out/stock/app.wasm" ./wasm/worker
+	cp worker/workerd-stock.capnp "$out/stock/"
+	printf 'worker: app.wasm %s bytes, gzip -9 of app.wasm + entry.mjs + wasm_exec.js: %s bytes\n' \
+		"$(wc -c <"$out/app.wasm")" "$(cat "$out/app.wasm" "$out/entry.mjs" "$out/wasm_exec.js" | gzip -9 | wc -c)"
+}
+
+# ensure_npm installs the npm dev tools from the lockfile when missing.
+ensure_npm() {
+	if [ ! -x node_modules/.bin/workerd ]; then
+		log "npm ci"
+		npm ci --no-audit --no-fund
+	fi
+}
+
+# start_workerd DIR WWW: runs workerd on a free loopback port in its own
+# process group and sets WORKERD_PGID and WORKERD_URL once /healthz answers.
+start_workerd() {
+	local dir=$1 www=$2 ctl
+	ctl=$(mktemp)
+	(cd "$dir" && exec setsid "$ROOT/node_modules/.bin/workerd" serve workerd.capnp \
+		--socket-addr http=127.0.0.1:0 --directory-path "www=$www" --control-fd 3 3>"$ctl") &
+	WORKERD_PGID=$!
+	local port="" i
+	for i in $(seq 1 100); do
+		port=$(grep -o '"port":[0-9]*' "$ctl" | head -1 | cut -d: -f2 || true)
+		[ -n "$port" ] && break
+		kill -0 "$WORKERD_PGID" 2>/dev/null || break
+		sleep 0.1
+	done
+	rm -f "$ctl"
+	[ -n "$port" ] || { echo "workerd did not start" >&2; return 1; }
+	WORKERD_URL="http://127.0.0.1:$port"
+	for i in $(seq 1 100); do
+		curl -fsS -o /dev/null "$WORKERD_URL/healthz" && return 0
+		sleep 0.1
+	done
+	echo "workerd at $WORKERD_URL did not answer /healthz" >&2
+	return 1
+}
+
+stop_workerd() {
+	if [ -n "${WORKERD_PGID:-}" ]; then
+		kill -- "-$WORKERD_PGID" 2>/dev/null || true
+		wait "$WORKERD_PGID" 2>/dev/null || true
+		WORKERD_PGID=
+	fi
+}
+
+# test_worker runs the API's handler tests against the real worker on a
+# local workerd, and checks that wrangler can bundle it for deployment.
+test_worker() {
+	ensure_npm
+	build_worker
+	local www=$ROOT/www
+	WORKER_TMP=$(mktemp -d)
+	local tmp=$WORKER_TMP
+	if [ ! -f www/index.html ]; then
+		echo "www/index.html is missing: the static check serves a stand-in page from $tmp/www"
+		mkdir -p "$tmp/www"
+		printf '<!doctype html>\n<title>Throughput</title>\n' >"$tmp/www/index.html"
+		www=$tmp/www
+	fi
+	trap 'stop_workerd; rm -rf "$WORKER_TMP"' EXIT
+	log "worker: one Go instance, many requests (node --test worker/)"
+	node --test worker/
+	log "worker end-to-end on workerd"
+	start_workerd build/worker "$www"
+	echo "workerd at $WORKERD_URL"
+	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$www go test -count=1 \
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles)$' ./wasm/api/
+	stop_workerd
+	log "wrangler deploy --dry-run"
+	mkdir -p www
+	WRANGLER_SEND_METRICS=false CI=true node_modules/.bin/wrangler deploy --dry-run \
+		--config worker/wrangler.toml --outdir "$tmp/dist" </dev/null | grep -E 'Total Upload|dry-run'
+	rm -rf "$tmp"
+	trap - EXIT
 }
 
 test_go() {
@@ -53,6 +146,7 @@ test_go() {
 # test_js runs the JavaScript module's suite (www/test, node's built-in
 # runner) against a fresh build of the .wasm.
 test_js() {
+	ensure_npm # www/test/workerd.test.mjs runs the npm workerd
 	log "go vet (GOOS=js GOARCH=wasm) ./wasm/js"
 	GOOS=js GOARCH=wasm go vet ./wasm/js
 	build_wasm
@@ -84,10 +178,22 @@ serve)
 	build_wasm
 	exec go run ./tools/serve -dir www -addr "127.0.0.1:${PORT:-8080}"
 	;;
+worker)
+	build_worker
+	if [ "${2:-serve}" = serve ]; then
+		ensure_npm
+		mkdir -p www
+		echo "serving the API and www/ on http://127.0.0.1:${PORT:-8787}"
+		cd build/worker
+		exec "$ROOT/node_modules/.bin/workerd" serve workerd.capnp \
+			--socket-addr "http=127.0.0.1:${PORT:-8787}" --directory-path "www=$ROOT/www"
+	fi
+	;;
 test)
 	test_go
 	test_js
 	test_pack
+	test_worker
 	;;
 bench)
 	go test -run '^$' -bench . -benchmem -count "${COUNT:-10}" ./calc/... ./hardware/... ./kvcache/... | go run ./tools/benchmedian

@@ -67,10 +67,19 @@ func quoteAll(s []string) []string {
 }
 
 type catalog struct {
+	// entries hold every entry's metadata; their Config stays nil (the
+	// configs are decoded on first use, see model).
 	entries []Entry
-	models  []*Model
+	raw     []json.RawMessage
 	index   map[string]int
 	err     error
+
+	lazy []struct {
+		once  sync.Once
+		full  *Entry // the entry with its Config decoded
+		model *Model
+		err   error
+	}
 }
 
 var (
@@ -78,24 +87,32 @@ var (
 	cat     catalog
 )
 
-// loadCatalog parses the embedded catalog once.
+// loadCatalog indexes the embedded catalog once. Only ids, names and
+// sources are decoded here; each config is kept as raw JSON until a lookup
+// needs it, so the first evaluation pays for one model, not for all (the
+// WebAssembly build decodes JSON about 20x slower than native code).
 func loadCatalog() *catalog {
 	catOnce.Do(func() {
-		if err := json.Unmarshal(catalogJSON, &cat.entries); err != nil {
+		var list []struct {
+			Entry
+			Config json.RawMessage `json:"config"`
+		}
+		if err := json.Unmarshal(catalogJSON, &list); err != nil {
 			cat.err = err
 			return
 		}
-		cat.index = make(map[string]int, 4*len(cat.entries))
-		cat.models = make([]*Model, len(cat.entries))
-		for i := range cat.entries {
-			e := &cat.entries[i]
-			m, err := FromConfig(e.Config)
-			if err != nil {
-				cat.err = errors.New("catalog entry " + e.ID + ": " + err.Error())
-				return
-			}
-			m.ID, m.Name = e.ID, e.Name
-			cat.models[i] = m
+		cat.entries = make([]Entry, len(list))
+		cat.raw = make([]json.RawMessage, len(list))
+		cat.lazy = make([]struct {
+			once  sync.Once
+			full  *Entry
+			model *Model
+			err   error
+		}, len(list))
+		cat.index = make(map[string]int, 4*len(list))
+		for i := range list {
+			e := list[i].Entry
+			cat.entries[i], cat.raw[i] = e, list[i].Config
 			keys := append([]string{e.ID, e.ID[strings.LastIndexByte(e.ID, '/')+1:]}, e.Aliases...)
 			for _, k := range keys {
 				k = normName(k)
@@ -106,6 +123,26 @@ func loadCatalog() *catalog {
 		}
 	})
 	return &cat
+}
+
+// model decodes and derives catalog entry i once.
+func (c *catalog) model(i int) (*Model, *Entry, error) {
+	l := &c.lazy[i]
+	l.once.Do(func() {
+		e := c.entries[i]
+		if err := json.Unmarshal(c.raw[i], &e.Config); err != nil {
+			l.err = errors.New("catalog entry " + e.ID + ": " + err.Error())
+			return
+		}
+		m, err := FromConfig(e.Config)
+		if err != nil {
+			l.err = errors.New("catalog entry " + e.ID + ": " + err.Error())
+			return
+		}
+		m.ID, m.Name = e.ID, e.Name
+		l.full, l.model = &e, m
+	})
+	return l.model, l.full, l.err
 }
 
 // normName lower-cases a model name and drops spaces and underscores so that
@@ -134,7 +171,8 @@ func Lookup(name string) (*Model, error) {
 		return nil, c.err
 	}
 	if i, ok := c.index[normName(name)]; ok {
-		return c.models[i], nil
+		m, _, err := c.model(i)
+		return m, err
 	}
 	return nil, &UnknownModelError{Name: name, Suggest: c.suggest(name)}
 }
@@ -146,13 +184,15 @@ func LookupEntry(name string) (*Entry, error) {
 		return nil, c.err
 	}
 	if i, ok := c.index[normName(name)]; ok {
-		return &c.entries[i], nil
+		_, e, err := c.model(i)
+		return e, err
 	}
 	return nil, &UnknownModelError{Name: name, Suggest: c.suggest(name)}
 }
 
-// Catalog returns every catalog entry in catalog order. The slice is shared:
-// callers must not modify it.
+// Catalog returns every catalog entry in catalog order, without their
+// configs (LookupEntry returns an entry with its config). The slice is
+// shared: callers must not modify it.
 func Catalog() ([]Entry, error) {
 	c := loadCatalog()
 	return c.entries, c.err

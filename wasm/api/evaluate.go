@@ -1,0 +1,100 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/calc"
+)
+
+// postEvaluate answers POST /v1/evaluate: the engine's request JSON in,
+// its report out.
+func postEvaluate(w http.ResponseWriter, r *http.Request) {
+	if p, ok := checkJSONType(r.Header.Get("Content-Type")); !ok {
+		writeProblem(w, p)
+		return
+	}
+	body, p, ok := readBody(w, r)
+	if !ok {
+		writeProblem(w, p)
+		return
+	}
+	req, err := calc.ParseRequest(body)
+	evaluate(w, r, req, err, writeFresh)
+}
+
+// getEvaluate answers GET /v1/evaluate?model=...&hardware=...: the query
+// becomes the same request a POST would carry (see queryRequest).
+func getEvaluate(w http.ResponseWriter, r *http.Request) {
+	req, err := queryRequest(r.URL.Query())
+	evaluate(w, r, req, err, writeJSON)
+}
+
+// evaluate answers a decoded request (or its decoding error) with the
+// engine's report, sent by write.
+func evaluate(w http.ResponseWriter, r *http.Request, req calc.Request, err error, write func(http.ResponseWriter, *http.Request, any)) {
+	var report calc.Report
+	if err == nil {
+		report, err = calc.Evaluate(req)
+	}
+	if err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	write(w, r, report)
+}
+
+// checkJSONType accepts application/json with an optional charset, which
+// must then be UTF-8 (RFC 8259 section 8.1).
+func checkJSONType(contentType string) (problem, bool) {
+	if contentType == "" {
+		return problemMediaType("Content-Type is missing; send application/json"), false
+	}
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "application/json" {
+		return problemMediaType("Content-Type " + strconv.Quote(contentType) + " is not supported; send application/json"), false
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+		return problemMediaType("charset " + strconv.Quote(cs) + " is not supported; JSON must be UTF-8"), false
+	}
+	return problem{}, true
+}
+
+// readBody reads at most calc.MaxRequestBytes of the request body.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, problem, bool) {
+	tooLarge := problemTooLarge("the request body is over " + strconv.Itoa(calc.MaxRequestBytes) + " bytes (64 KiB)")
+	if r.ContentLength > calc.MaxRequestBytes {
+		return nil, tooLarge, false
+	}
+	if r.Body == nil {
+		return nil, problem{}, true
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, calc.MaxRequestBytes))
+	var maxErr *http.MaxBytesError
+	switch {
+	case errors.As(err, &maxErr):
+		return nil, tooLarge, false
+	case err != nil:
+		return nil, problemInvalid("could not read the request body: "+err.Error(), nil), false
+	}
+	return body, problem{}, true
+}
+
+// writeEngineError sends the engine's field errors as a 400 problem, and
+// anything else as a 500.
+func writeEngineError(w http.ResponseWriter, err error) {
+	var fe calc.Errors
+	if errors.As(err, &fe) {
+		detail := "the request has 1 invalid field"
+		if len(fe) != 1 {
+			detail = "the request has " + strconv.Itoa(len(fe)) + " invalid fields"
+		}
+		writeProblem(w, problemInvalid(detail+"; errors lists them", fe))
+		return
+	}
+	writeProblem(w, problemInternal("the engine failed: "+err.Error()))
+}

@@ -1,0 +1,84 @@
+//go:build js && wasm && !stockbaseline
+
+package main
+
+import (
+	"errors"
+	"io"
+	"syscall/js"
+)
+
+// jsBody reads a request body from its JavaScript ReadableStream.
+//
+// It stands in for syumai/workers' reader, which leaks two js.Func per
+// request body (it passes a catch handler to each read's promise and
+// releases it only when the read fails): harmless when every request gets
+// a fresh Go instance, a steady leak in a shared one.
+type jsBody struct {
+	stream js.Value
+	reader js.Value // the stream's reader, once reading started
+	buf    []byte
+	err    error
+}
+
+// rawBodyGetter is how the adapter's request body exposes its stream.
+type rawBodyGetter interface {
+	GetRawJSBody() js.Value
+}
+
+func (b *jsBody) Read(p []byte) (int, error) {
+	for len(b.buf) == 0 {
+		if b.err != nil {
+			return 0, b.err
+		}
+		if b.reader.IsUndefined() {
+			b.reader = b.stream.Call("getReader")
+		}
+		res, err := await(b.reader.Call("read"))
+		switch {
+		case err != nil:
+			b.err = err
+		case res.Get("done").Bool():
+			b.err = io.EOF
+		default:
+			chunk := res.Get("value")
+			b.buf = make([]byte, chunk.Get("byteLength").Int())
+			js.CopyBytesToGo(b.buf, chunk)
+		}
+	}
+	n := copy(p, b.buf)
+	b.buf = b.buf[n:]
+	return n, nil
+}
+
+// Close releases the reader's lock; an unread rest of the body is dropped
+// with the JavaScript request.
+func (b *jsBody) Close() error {
+	if !b.reader.IsUndefined() {
+		b.reader.Call("releaseLock")
+	}
+	return nil
+}
+
+// await waits for a JavaScript promise. Both handlers are released
+// whichever runs.
+func await(promise js.Value) (js.Value, error) {
+	type result struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan result, 1)
+	onValue := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- result{v: args[0]}
+		return nil
+	})
+	onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- result{err: errors.New("reading the request body: " + args[0].Call("toString").String())}
+		return nil
+	})
+	promise.Call("then", onValue, onError)
+	r := <-ch
+	onValue.Release()
+	onError.Release()
+	return r.v, r.err
+}

@@ -1,0 +1,131 @@
+// Throughput's Worker entry: one Go instance per isolate.
+//
+// syumai/workers' stock shim instantiates the Go WebAssembly module and
+// runs its main for every request (16-40 ms each). This entry starts the
+// Go program once, lazily on the first request (the Workers global scope
+// forbids the timers and random numbers Go's runtime start uses), keeps
+// it, and sends every request to the handler the adapter registered
+// (binding.handleRequest, which returns a Promise of a Response). Calls
+// may overlap: the Go side answers each in its own goroutine, and
+// JavaScript's single thread interleaves them only at await points.
+//
+// Files beside this one at run time (./build.sh worker): wasm_exec.js from
+// the Go toolchain that built app.wasm, and app.wasm (wasm/worker).
+import "./wasm_exec.js";
+import mod from "./app.wasm";
+
+// API paths go to Go; everything else is a static asset when an ASSETS
+// binding exists (Workers static assets, or a workerd disk service).
+const API_PATH = /^\/(v1(\/|$)|openapi\.json$|healthz$)/;
+
+// runtime is the promise of the running instance, { go, binding }, or
+// null before the first request and after the program ends.
+let runtime = null;
+
+function getRuntime(env) {
+  if (runtime === null) {
+    const current = start(env, () => {
+      if (runtime === current) runtime = null;
+    });
+    runtime = current;
+  }
+  return runtime;
+}
+
+// start instantiates the Go program and resolves once the adapter has
+// registered its handler. onEnd runs when the program ends (its main
+// returned, or it crashed) or failed to start.
+async function start(env, onEnd) {
+  try {
+    const go = new Go();
+    let ready;
+    const readyPromise = new Promise((resolve) => {
+      ready = resolve;
+    });
+    const instance = new WebAssembly.Instance(mod, {
+      ...go.importObject,
+      workers: { ready: () => ready() },
+    });
+    // syumai/workers reads globalThis.context.binding while its package
+    // initializes and registers handleRequest on it; cloudflare.Getenv
+    // reads context.env. The Throughput handler uses neither env nor the
+    // per-request ExecutionContext, which a shared instance cannot have.
+    const binding = {};
+    globalThis.context = { env, binding };
+    go.run(instance).finally(onEnd);
+    await readyPromise;
+    return { go, binding };
+  } catch (err) {
+    onEnd();
+    throw err;
+  }
+}
+
+function problem(status, detail) {
+  return new Response(
+    JSON.stringify({
+      type: "https://github.com/modelrefs/throughput/blob/main/docs/api.md#internal-error",
+      title: "Internal error",
+      status,
+      detail,
+    }),
+    {
+      status,
+      headers: {
+        "Content-Type": "application/problem+json",
+        "Cache-Control": "no-store",
+        "Access-Control-Allow-Origin": "*",
+      },
+    },
+  );
+}
+
+// serveGo answers a request with the shared Go instance.
+async function serveGo(request, env) {
+  const current = getRuntime(env);
+  try {
+    const { binding } = await current;
+    return await binding.handleRequest(request);
+  } catch (err) {
+    // A trap leaves the instance unusable without ending it: drop it.
+    if (err instanceof WebAssembly.RuntimeError && runtime === current) runtime = null;
+    return problem(500, "the worker failed: " + String(err && err.message ? err.message : err));
+  }
+}
+
+// Content types for a workerd disk service, which sends every file as
+// application/octet-stream. Workers static assets set their own.
+const TYPES = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  mjs: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  json: "application/json",
+  wasm: "application/wasm",
+  svg: "image/svg+xml",
+  png: "image/png",
+  ico: "image/x-icon",
+  txt: "text/plain; charset=utf-8",
+};
+
+async function serveAsset(request, assets, url) {
+  if (url.pathname.endsWith("/")) {
+    url.pathname += "index.html";
+    request = new Request(url, request);
+  }
+  const res = await assets.fetch(request);
+  const ext = url.pathname.slice(url.pathname.lastIndexOf(".") + 1).toLowerCase();
+  const type = res.headers.get("Content-Type");
+  if (!res.ok || !TYPES[ext] || (type && type !== "application/octet-stream")) return res;
+  const headers = new Headers(res.headers);
+  headers.set("Content-Type", TYPES[ext]);
+  return new Response(res.body, { status: res.status, headers });
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    if (env.ASSETS && !API_PATH.test(url.pathname)) return serveAsset(request, env.ASSETS, url);
+    return serveGo(request, env);
+  },
+};

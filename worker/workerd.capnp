@@ -1,0 +1,24 @@
+# Local workerd config for Throughput's worker: the API (entry.mjs, one Go
+# instance per isolate) and www/ as static files. ./build.sh worker copies
+# it into build/worker/ beside the embedded files and overrides the socket
+# address and the www path on the command line:
+#   workerd serve workerd.capnp --socket-addr http=127.0.0.1:PORT --directory-path www=/abs/www
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "api", worker = .api),
+    (name = "www", disk = (path = "www", writable = false)),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "api")],
+);
+
+const api :Workerd.Worker = (
+  modules = [
+    (name = "entry.mjs", esModule = embed "entry.mjs"),
+    (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
+    (name = "app.wasm", wasm = embed "app.wasm"),
+  ],
+  bindings = [(name = "ASSETS", service = "www")],
+  compatibilityDate = "2025-09-01",
+);
