@@ -1,0 +1,271 @@
+// Command js is the Throughput engine compiled to WebAssembly for
+// JavaScript (GOOS=js GOARCH=wasm): www/throughput.js loads it and calls the
+// functions it exports. Every call takes and returns JSON text, so the
+// Request/Report schema of package calc is the contract on both sides.
+//
+// This file holds the bridge's logic as plain Go (no syscall/js) so that it
+// is tested natively; main_js.go wires it to JavaScript.
+package main
+
+import (
+	"encoding/json"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/models"
+	"github.com/modelrefs/throughput/hardware"
+)
+
+// errorPrefix starts every result that is an error list instead of a value:
+// "!" followed by a JSON array of calc.FieldError. A value is JSON text and
+// never starts with "!".
+const errorPrefix = "!"
+
+// evaluate answers a JSON request with the JSON report.
+func evaluate(request string) (string, error) {
+	req, err := calc.ParseRequest([]byte(request))
+	if err != nil {
+		return "", err
+	}
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return "", err
+	}
+	return marshal(rep)
+}
+
+// ModelSummary is what the bridge says about a model without a deployment:
+// the report's model section plus its KV cache cost on one GPU (tensor
+// parallel size 1), as the engine derives it.
+type ModelSummary struct {
+	calc.ModelInfo
+	Family  string   `json:"family,omitempty"`
+	Aliases []string `json:"aliases,omitempty"`
+	// KVBytesPerToken is one token's KV cache over all layers at the
+	// model dtype (kv_cache_dtype "auto"), in bytes.
+	KVBytesPerToken float64 `json:"kv_bytes_per_token"`
+	// KVBytesPerTokenFP8 is the same with kv_cache_dtype "fp8", in bytes.
+	KVBytesPerTokenFP8 float64 `json:"kv_bytes_per_token_fp8"`
+	// StateBytesPerSequence is the constant Mamba/linear-attention state of
+	// one sequence over all layers, in bytes (0 for pure attention models).
+	StateBytesPerSequence float64 `json:"state_bytes_per_sequence,omitempty"`
+	// KVGroups are the layer groups of the paged cache.
+	KVGroups []calc.KVGroup `json:"kv_groups"`
+}
+
+// ModelDetail is one model in full: the summary, the shape and parameter
+// breakdown the engine derived, and for catalog models the config.json
+// and where it came from.
+type ModelDetail struct {
+	ModelSummary
+	Shape  *models.Model  `json:"shape"`
+	Source *models.Source `json:"source,omitempty"`
+	Config map[string]any `json:"config,omitempty"`
+}
+
+// probeAccelerator is the hardware the summaries are evaluated on. Only
+// hardware-independent figures (model info, KV bytes per token) are read
+// from those reports, so its figures do not matter as long as they are
+// valid and it has fp8 and bf16 rates.
+var probeAccelerator = hardware.Accelerator{
+	ID: "probe", Name: "probe", MemoryBytes: 1e12, MemoryBandwidthBytesPerS: 1e12,
+	PeakFLOPS: hardware.PeakFLOPS{BF16: 1e15, FP8: 2e15, INT8: 2e15, FP4: 4e15, FP32: 1e14},
+}
+
+// summarize evaluates a probe request for the model named by req (Model or
+// ModelConfig set) at the smallest workload and reads the model-only
+// sections of the report.
+func summarize(req calc.Request) (ModelSummary, error) {
+	one := 1
+	two := 2
+	req.Hardware = calc.HardwareRef{Custom: &probeAccelerator}
+	req.Workload = &calc.Workload{InputTokens: &one, OutputTokens: &one}
+	req.Sweep = &calc.SweepOptions{Points: &two}
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return ModelSummary{}, err
+	}
+	req.KVCacheDtype = "fp8"
+	fp8, err := calc.Evaluate(req)
+	if err != nil {
+		return ModelSummary{}, err
+	}
+	return ModelSummary{
+		ModelInfo:             rep.Model,
+		KVBytesPerToken:       rep.KVCache.BytesPerToken,
+		KVBytesPerTokenFP8:    fp8.KVCache.BytesPerToken,
+		StateBytesPerSequence: rep.KVCache.StateBytesPerSequence,
+		KVGroups:              rep.KVCache.Groups,
+	}, nil
+}
+
+// catalogJSON caches the model and hardware lists: they never change.
+var catalogJSON struct {
+	models, hardware struct {
+		once sync.Once
+		text string
+		err  error
+	}
+}
+
+// modelList returns every catalog model's summary, in catalog order.
+func modelList() (string, error) {
+	c := &catalogJSON.models
+	c.once.Do(func() {
+		entries, err := models.Catalog()
+		if err != nil {
+			c.err = err
+			return
+		}
+		out := make([]ModelSummary, len(entries))
+		for i, e := range entries {
+			s, err := summarize(calc.Request{Model: e.ID})
+			if err != nil {
+				c.err = err
+				return
+			}
+			s.Family, s.Aliases = e.Family, e.Aliases
+			out[i] = s
+		}
+		c.text, c.err = marshal(out)
+	})
+	return c.text, c.err
+}
+
+// model returns one catalog model in full.
+func model(name string) (string, error) {
+	e, err := models.LookupEntry(name)
+	if err != nil {
+		return "", calc.Errors{{Field: "model", Message: err.Error()}}
+	}
+	m, err := models.Lookup(name)
+	if err != nil {
+		return "", calc.Errors{{Field: "model", Message: err.Error()}}
+	}
+	s, err := summarize(calc.Request{Model: e.ID})
+	if err != nil {
+		return "", err
+	}
+	s.Family, s.Aliases = e.Family, e.Aliases
+	return marshal(ModelDetail{ModelSummary: s, Shape: m, Source: &e.Source, Config: e.Config})
+}
+
+// importConfig derives a model from a Hugging Face config.json object
+// (JSON text). Errors name the config field as "model_config.FIELD", as
+// evaluate does for a request's model_config.
+func importConfig(config string) (string, error) {
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(config), &raw); err != nil || raw == nil {
+		return "", calc.Errors{{Field: "model_config", Message: "must be a JSON object"}}
+	}
+	s, err := summarize(calc.Request{ModelConfig: raw})
+	if err != nil {
+		return "", err
+	}
+	m, err := models.FromConfig(raw)
+	if err != nil {
+		return "", calc.Errors{{Field: "model_config", Message: err.Error()}}
+	}
+	return marshal(ModelDetail{ModelSummary: s, Shape: m})
+}
+
+// hardwareList returns every catalog accelerator, in catalog order.
+func hardwareList() (string, error) {
+	c := &catalogJSON.hardware
+	c.once.Do(func() { c.text, c.err = marshal(hardware.Catalog()) })
+	return c.text, c.err
+}
+
+// hardwareSpec returns one catalog accelerator.
+func hardwareSpec(name string) (string, error) {
+	a, err := hardware.Lookup(name)
+	if err != nil {
+		return "", calc.Errors{{Field: "hardware", Message: err.Error()}}
+	}
+	return marshal(a)
+}
+
+// Stats is the Go heap as runtime.ReadMemStats reports it, in bytes.
+type Stats struct {
+	HeapAllocBytes  uint64 `json:"heap_alloc_bytes"`
+	HeapSysBytes    uint64 `json:"heap_sys_bytes"`
+	HeapObjects     uint64 `json:"heap_objects"`
+	SysBytes        uint64 `json:"sys_bytes"`
+	TotalAllocBytes uint64 `json:"total_alloc_bytes"`
+	NumGC           uint32 `json:"num_gc"`
+}
+
+// stats reads the Go heap after a garbage collection when gc is true.
+func stats(gc bool) (string, error) {
+	if gc {
+		runtime.GC()
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return marshal(Stats{
+		HeapAllocBytes: ms.HeapAlloc, HeapSysBytes: ms.HeapSys, HeapObjects: ms.HeapObjects,
+		SysBytes: ms.Sys, TotalAllocBytes: ms.TotalAlloc, NumGC: ms.NumGC,
+	})
+}
+
+// testPanic panics with a runtime error (index out of range). It is the
+// bridge's test-only hook, reached from JavaScript only through the
+// calculator's documented __panic() method.
+func testPanic(n int) (string, error) {
+	var s []int
+	return strconv.Itoa(s[n]), nil
+}
+
+// result encodes a call's outcome for JavaScript: the value, or errorPrefix
+// and the JSON error list.
+func result(value string, err error) string {
+	if err == nil {
+		return value
+	}
+	return errorPrefix + errorsJSON(err)
+}
+
+// errorsJSON writes err as a JSON list of {field, message}: calc.Errors as
+// they are, any other error as one entry with an empty field.
+func errorsJSON(err error) string {
+	list, ok := err.(calc.Errors)
+	if !ok {
+		list = calc.Errors{{Field: "", Message: err.Error()}}
+	}
+	b, merr := json.Marshal(list)
+	if merr != nil {
+		return `[{"field":"","message":"internal error: cannot encode an error"}]`
+	}
+	return string(b)
+}
+
+// protect runs fn and turns a panic into an "internal error" FieldError, so
+// that one bad call cannot take the instance down.
+func protect(fn func() (string, error)) (out string) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = result("", calc.Errors{{Field: "", Message: "internal error: " + panicText(v)}})
+		}
+	}()
+	return result(fn())
+}
+
+func panicText(v any) string {
+	switch p := v.(type) {
+	case error:
+		return p.Error()
+	case string:
+		return p
+	}
+	return "panic of an unprintable value"
+}
+
+func marshal(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}

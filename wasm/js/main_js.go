@@ -1,0 +1,65 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"os"
+	"syscall/js"
+
+	"github.com/modelrefs/throughput/calc"
+)
+
+// defaultExportName is the global the bridge object is handed over through
+// when go.argv names none.
+const defaultExportName = "__throughput"
+
+// main publishes the bridge object under the global named by os.Args[1]
+// (throughput.js passes a unique name per instance and deletes the global
+// at once), then waits until JavaScript calls close(). Each function takes
+// one string and returns a string: JSON text, or "!" and a JSON error list.
+func main() {
+	name := defaultExportName
+	if len(os.Args) > 1 && os.Args[1] != "" {
+		name = os.Args[1]
+	}
+	done := make(chan struct{})
+	var funcs []js.Func
+	bridge := js.Global().Get("Object").New()
+	export := func(key string, fn func(arg string) (string, error)) {
+		f := js.FuncOf(func(_ js.Value, args []js.Value) any {
+			arg := ""
+			if len(args) > 0 && args[0].Type() == js.TypeString {
+				arg = args[0].String()
+			}
+			return protect(func() (string, error) { return fn(arg) })
+		})
+		funcs = append(funcs, f)
+		bridge.Set(key, f)
+	}
+	export("evaluate", evaluate)
+	export("models", func(string) (string, error) { return modelList() })
+	export("model", model)
+	export("hardware", func(string) (string, error) { return hardwareList() })
+	export("hardwareSpec", hardwareSpec)
+	export("importConfig", importConfig)
+	export("stats", func(arg string) (string, error) { return stats(arg == "gc") })
+	export("panic", func(arg string) (string, error) { return testPanic(len(arg) + 1) })
+	bridge.Set("version", calc.Version)
+
+	var closeFn js.Func
+	closeFn = js.FuncOf(func(js.Value, []js.Value) any {
+		select {
+		case <-done:
+		default:
+			for _, f := range funcs {
+				f.Release()
+			}
+			closeFn.Release()
+			close(done)
+		}
+		return nil
+	})
+	bridge.Set("close", closeFn)
+	js.Global().Set(name, bridge)
+	<-done
+}

@@ -1,0 +1,394 @@
+// Throughput: the LLM-serving capacity engine (Go, compiled to WebAssembly)
+// for browsers, Node.js >= 20 and Cloudflare Workers.
+//
+//   import { load } from '@modelrefs/throughput';
+//   const calc = await load();                  // fetch + instantiate once
+//   const report = calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm' });
+//
+// Every call after load() is synchronous. Requests and reports follow the
+// engine's JSON contract (calc/request.go, calc/report.go) unchanged; invalid
+// input throws a ThroughputError whose .errors lists {field, message}.
+// docs/js-module.md describes the API.
+
+// wasm_exec.js comes from the Go toolchain that built throughput.wasm. It
+// defines globalThis.Go (and, where they are missing, the fs/process/path
+// stubs Go's runtime needs); nothing else is added to the global object.
+import './wasm_exec.js';
+
+const GoRuntime = globalThis.Go;
+
+/** Starts a result string that is an error list ("!" + JSON). */
+const ERROR_MARK = 33; // '!'
+
+/**
+ * An invalid request or input. `errors` is the engine's list of
+ * {field, message}; field is a JSON path ("workload.input_tokens") or "".
+ */
+export class ThroughputError extends Error {
+  constructor(errors) {
+    super(errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; '));
+    this.name = 'ThroughputError';
+    this.errors = errors;
+  }
+}
+
+let instances = 0;
+const compiled = new Map(); // URL string -> Promise<WebAssembly.Module>
+
+/**
+ * Loads the engine and returns a Calculator.
+ *
+ * options.wasm may be a URL or string (fetched; file: URLs are read from disk
+ * in Node.js), a Response or a promise of one, an ArrayBuffer or typed array
+ * of the .wasm bytes, or a precompiled WebAssembly.Module (Cloudflare Workers
+ * import .wasm files as modules). Default: throughput.wasm next to this file.
+ */
+export async function load(options = {}) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('throughput: load(options) takes an object');
+  }
+  const go = new GoRuntime();
+  const exportName = `__throughput_${++instances}_${Math.random().toString(36).slice(2)}`;
+  go.argv = ['throughput', exportName];
+  go.env = {};
+  go.exit = () => {};
+  const instance = await instantiate(options.wasm, go.importObject);
+  const exited = go.run(instance); // main publishes the bridge, then waits
+  const bridge = globalThis[exportName];
+  delete globalThis[exportName];
+  if (!bridge) {
+    throw new Error('throughput: the WebAssembly module did not start (is it throughput.wasm?)');
+  }
+  return new Calculator(bridge, instance, exited);
+}
+
+async function instantiate(source, imports) {
+  if (source instanceof WebAssembly.Module) {
+    return WebAssembly.instantiate(source, imports);
+  }
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return (await WebAssembly.instantiate(source, imports)).instance;
+  }
+  if (source === undefined || typeof source === 'string' || source instanceof URL) {
+    const url = source === undefined ? new URL('./throughput.wasm', import.meta.url) : new URL(source, baseURL());
+    let module = compiled.get(url.href);
+    if (!module) {
+      module = compileURL(url);
+      compiled.set(url.href, module);
+      module.catch(() => compiled.delete(url.href));
+    }
+    return WebAssembly.instantiate(await module, imports);
+  }
+  const response = await source; // Response or Promise<Response>
+  if (typeof Response !== 'undefined' && response instanceof Response) {
+    return (await instantiateResponse(response, imports)).instance;
+  }
+  throw new TypeError('throughput: options.wasm must be a URL, string, Response, ArrayBuffer, typed array or WebAssembly.Module');
+}
+
+function baseURL() {
+  return typeof location !== 'undefined' && location.href ? location.href : import.meta.url;
+}
+
+async function compileURL(url) {
+  if (url.protocol === 'file:') {
+    // Node.js: fetch has no file: URLs. The specifier is a variable so that
+    // bundlers for browsers and workers leave it alone.
+    const fsModule = 'node:fs/promises';
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsModule);
+    return WebAssembly.compile(await readFile(url));
+  }
+  const response = await fetch(url);
+  return (await instantiateResponse(response, null)).module;
+}
+
+async function instantiateResponse(response, imports) {
+  if (!response.ok) {
+    throw new Error(`throughput: fetching ${response.url || 'the .wasm'} failed: HTTP ${response.status}`);
+  }
+  const streaming = typeof WebAssembly.instantiateStreaming === 'function' &&
+    (response.headers.get('content-type') || '').startsWith('application/wasm');
+  if (imports === null) {
+    return { module: streaming ? await WebAssembly.compileStreaming(response) : await WebAssembly.compile(await response.arrayBuffer()) };
+  }
+  if (streaming) {
+    return WebAssembly.instantiateStreaming(response, imports);
+  }
+  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
+/** One engine instance. All methods are synchronous. */
+class Calculator {
+  #bridge;
+  #memory;
+  #closed = false;
+
+  constructor(bridge, instance, exited) {
+    this.#bridge = bridge;
+    this.#memory = instance.exports.mem;
+    this.version = bridge.version;
+    this.exited = exited;
+  }
+
+  /** Evaluates a request object and returns the report object. */
+  evaluate(request) {
+    const problems = checkRequest(request);
+    if (problems.length > 0) {
+      throw new ThroughputError(problems);
+    }
+    return JSON.parse(this.#call('evaluate', JSON.stringify(request)));
+  }
+
+  /** Evaluates a request given as JSON text and returns the report as JSON text. */
+  evaluateJSON(json) {
+    if (typeof json !== 'string') {
+      throw new TypeError('throughput: evaluateJSON takes a string of JSON');
+    }
+    return this.#call('evaluate', json);
+  }
+
+  /** Summaries of every catalog model, in catalog order. */
+  models() {
+    return JSON.parse(this.#call('models', ''));
+  }
+
+  /** One catalog model in full, by id or alias. */
+  model(id) {
+    return JSON.parse(this.#call('model', stringArg('model', id)));
+  }
+
+  /** Every catalog accelerator, in catalog order. */
+  hardware() {
+    return JSON.parse(this.#call('hardware', ''));
+  }
+
+  /** One catalog accelerator, by id, name or alias. */
+  hardwareSpec(id) {
+    return JSON.parse(this.#call('hardwareSpec', stringArg('hardware', id)));
+  }
+
+  /** Derives a model from a Hugging Face config.json object. */
+  importConfig(config) {
+    const problems = [];
+    checkJSONObject(config, 'model_config', problems);
+    if (problems.length > 0) {
+      throw new ThroughputError(problems);
+    }
+    return JSON.parse(this.#call('importConfig', JSON.stringify(config)));
+  }
+
+  /**
+   * Memory figures: the Go heap (runtime.ReadMemStats, after a garbage
+   * collection when gc is true) and the WebAssembly memory, in bytes.
+   */
+  stats({ gc = false } = {}) {
+    const s = JSON.parse(this.#call('stats', gc ? 'gc' : ''));
+    s.wasm_memory_bytes = this.#memory.buffer.byteLength;
+    return s;
+  }
+
+  /** Test-only: makes the Go side panic; throws the recovered "internal error". */
+  __panic() {
+    return this.#call('panic', '');
+  }
+
+  /** Releases the Go functions and ends the Go program. Idempotent. */
+  close() {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#bridge.close();
+      this.#bridge = null;
+    }
+  }
+
+  get closed() {
+    return this.#closed;
+  }
+
+  #call(name, arg) {
+    if (this.#closed) {
+      throw new Error('throughput: the calculator is closed');
+    }
+    const out = this.#bridge[name](arg);
+    if (out.charCodeAt(0) === ERROR_MARK) {
+      throw new ThroughputError(JSON.parse(out.slice(1)));
+    }
+    return out;
+  }
+}
+
+function stringArg(field, v) {
+  if (typeof v !== 'string') {
+    throw new ThroughputError([{ field, message: `must be a string, got ${jsonType(v)}` }]);
+  }
+  return v;
+}
+
+// ---- boundary checks ----------------------------------------------------
+// They mirror what the Go decoder enforces (calc.ParseRequest) and add what
+// JSON.stringify would hide: NaN and Infinity (which it writes as null),
+// and values JSON cannot hold.
+
+function checkRequest(request) {
+  const problems = [];
+  if (!isPlainObject(request)) {
+    problems.push({ field: '(request)', message: `must be an object, got ${jsonType(request)}` });
+    return problems;
+  }
+  checkObject(request, REQUEST, '', problems);
+  return problems;
+}
+
+// Field types: INT, NUM, STR, [T] (array of T), an object of field types,
+// HARDWARE (a catalog id or an accelerator object) or CONFIG (any JSON
+// object: a config.json).
+const INT = 'integer';
+const NUM = 'number';
+const STR = 'string';
+const HARDWARE = 'hardware';
+const CONFIG = 'config';
+
+/** hardware.Accelerator's JSON fields (hardware/hardware.go). */
+const ACCELERATOR = {
+  id: STR,
+  name: STR,
+  vendor: STR,
+  aliases: [STR],
+  memory_bytes: NUM,
+  memory_reported_bytes: NUM,
+  memory_bandwidth_bytes_per_s: NUM,
+  peak_flops: { fp32: NUM, tf32: NUM, bf16: NUM, fp8: NUM, int8: NUM, fp4: NUM },
+  interconnect: { name: STR, bandwidth_bytes_per_s: NUM, latency_s: NUM },
+  sources: [{ fields: [STR], citation: STR }],
+};
+
+/** calc.Request's JSON fields (calc/request.go). */
+const REQUEST = {
+  model: STR,
+  model_config: CONFIG,
+  hardware: HARDWARE,
+  engine: STR,
+  tensor_parallel_size: INT,
+  pipeline_parallel_size: INT,
+  dtype: STR,
+  quantization: STR,
+  kv_cache_dtype: STR,
+  gpu_memory_utilization: NUM,
+  block_size: INT,
+  max_model_len: INT,
+  max_num_seqs: INT,
+  max_num_batched_tokens: INT,
+  workload: { input_tokens: INT, output_tokens: INT, concurrency: INT, request_rate: NUM },
+  slo: { ttft_ms: NUM, tpot_ms: NUM },
+  gpu_hour_usd: NUM,
+  sweep: { points: INT, max_batch_size: INT },
+};
+
+/** JSON nesting deeper than this is refused (it also stops cycles). */
+const MAX_DEPTH = 64;
+
+function checkObject(obj, schema, path, problems) {
+  for (const key of Object.keys(obj)) {
+    const field = path ? `${path}.${key}` : key;
+    const type = schema[key];
+    if (type === undefined) {
+      problems.push({ field, message: 'unknown field' });
+    } else {
+      checkValue(obj[key], type, field, problems);
+    }
+  }
+}
+
+function checkValue(v, type, field, problems) {
+  if (v === undefined || v === null) {
+    return; // JSON.stringify drops undefined; the engine reads null as "not given"
+  }
+  const fail = (want) => problems.push({ field, message: `must be ${want}, got ${jsonType(v)}` });
+  if (type === INT || type === NUM) {
+    if (typeof v !== 'number') {
+      fail(type === INT ? 'an integer' : 'a number');
+    } else if (!Number.isFinite(v)) {
+      problems.push({ field, message: 'must be a finite number' });
+    } else if (type === INT && !Number.isInteger(v)) {
+      problems.push({ field, message: `must be an integer, got number ${v}` });
+    }
+  } else if (type === STR) {
+    if (typeof v !== 'string') fail('a string');
+  } else if (type === HARDWARE) {
+    if (isPlainObject(v)) {
+      checkObject(v, ACCELERATOR, field, problems);
+    } else if (typeof v !== 'string') {
+      fail('a string or an object');
+    }
+  } else if (type === CONFIG) {
+    checkJSONObject(v, field, problems);
+  } else if (Array.isArray(type)) {
+    if (!Array.isArray(v)) {
+      fail('an array');
+    } else {
+      v.forEach((item, i) => checkValue(item, type[0], `${field}[${i}]`, problems));
+    }
+  } else if (!isPlainObject(v)) {
+    fail('an object');
+  } else {
+    checkObject(v, type, field, problems);
+  }
+}
+
+/** Checks that v is a plain object JSON can carry unchanged. */
+function checkJSONObject(v, field, problems) {
+  if (!isPlainObject(v)) {
+    problems.push({ field, message: `must be an object, got ${jsonType(v)}` });
+    return;
+  }
+  checkJSON(v, field, 0, problems);
+}
+
+function checkJSON(v, field, depth, problems) {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return;
+    case 'number':
+      if (!Number.isFinite(v)) problems.push({ field, message: 'must be a finite number' });
+      return;
+    case 'object':
+      if (v === null) return;
+      if (depth >= MAX_DEPTH) {
+        problems.push({ field, message: `nests deeper than ${MAX_DEPTH} levels (or holds a cycle)` });
+      } else if (Array.isArray(v)) {
+        v.forEach((item, i) => checkJSON(item, `${field}[${i}]`, depth + 1, problems));
+      } else if (isPlainObject(v)) {
+        for (const key of Object.keys(v)) checkJSON(v[key], `${field}.${key}`, depth + 1, problems);
+      } else {
+        problems.push({ field, message: `must be a JSON value, got ${jsonType(v)}` });
+      }
+      return;
+    default:
+      problems.push({ field, message: `must be a JSON value, got ${jsonType(v)}` });
+  }
+}
+
+/** A plain object: {} or Object.create(null), from any realm. */
+function isPlainObject(v) {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/** Names a value's type the way Go's JSON errors do ("bool", "array"). */
+function jsonType(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  switch (typeof v) {
+    case 'boolean':
+      return 'bool';
+    case 'object': {
+      const name = Object.getPrototypeOf(v)?.constructor?.name;
+      return isPlainObject(v) || !name ? 'object' : name;
+    }
+    default:
+      return typeof v;
+  }
+}
