@@ -6,6 +6,9 @@ import { FIGURES, figure, conditions } from './figures.js';
 import { ThroughputChart, CHART_CSS } from './chart.js';
 import { renderCompare } from './compare.js';
 
+// Start fetching and compiling the engine before anything else.
+const engine = import('./throughput.js').then((m) => m.load());
+
 const $ = (sel, root = document) => root.querySelector(sel);
 document.head.append(Object.assign(document.createElement('style'), { textContent: CHART_CSS }));
 const form = $('#inputs');
@@ -230,7 +233,7 @@ $('#add-config').addEventListener('click', () => {
 
 // A remove button lives in the panel (a tab holds no nested control).
 const removeBtn = Object.assign(document.createElement('button'), { type: 'button', id: 'remove-config', className: 'link', textContent: 'Remove this configuration' });
-$('#reset-config').after(' · ', removeBtn);
+$('#reset-config').after(removeBtn);
 removeBtn.addEventListener('click', () => {
   if (state.configs.length < 2) return;
   state.configs.splice(state.active, 1);
@@ -395,19 +398,18 @@ function fillModels() {
 async function boot() {
   F.writeForm(form, active());
   try {
-    const mod = await import('./throughput.js');
-    calc = await mod.load();
+    calc = await engine;
   } catch (e) {
     setStatus('');
     errorsEl.hidden = false;
     errorsEl.textContent = `The engine failed to load: ${e?.message ?? e}`;
     return;
   }
-  fillHardware();
-  for (const c of state.configs) c.hardware = canonicalHardware(c.hardware);
   update();
   performance.mark('throughput:first-result');
   document.documentElement.dataset.ready = 'true';
+  fillHardware();
+  for (const c of state.configs) c.hardware = canonicalHardware(c.hardware);
   const idle = window.requestIdleCallback ?? ((f) => setTimeout(f, 50));
   idle(() => fillModels());
   registerServiceWorker();
