@@ -5,6 +5,7 @@ import * as fmt from './format.js';
 import { FIGURES, figure, conditions } from './figures.js';
 import { ThroughputChart, CHART_CSS } from './chart.js';
 import { renderCompare } from './compare.js';
+import { evaluateWithRange, sweepMax } from './sweep-range.js';
 
 // Start fetching and compiling the engine before anything else.
 const engine = import('./throughput.js').then((m) => m.load());
@@ -27,13 +28,21 @@ const active = () => state.configs[state.active];
 
 // --- engine --------------------------------------------------------------
 
-/** Evaluate a request, caching by its JSON: {report} or {errors}. */
+let rangeHint; // the sweep range of the last evaluation (see sweep-range.js)
+
+/**
+ * Evaluate a request, caching by its JSON: {report} or {errors}. The sweep
+ * is extended so that the chart shows the KV ceiling and the preemption
+ * onset; no other figure depends on it.
+ */
 function evaluate(request) {
   const key = JSON.stringify(request);
   let hit = reports.get(key);
   if (!hit) {
     try {
-      hit = { report: calc.evaluate(request) };
+      const report = evaluateWithRange((r) => calc.evaluate(r), request, rangeHint);
+      if (report.sweep?.length) rangeHint = sweepMax(report);
+      hit = { report };
     } catch (e) {
       hit = { errors: Array.isArray(e?.errors) && e.errors.length ? e.errors : [{ field: '', message: String(e?.message ?? e) }] };
     }

@@ -6,7 +6,7 @@
 const CACHE = 'throughput-v1';
 const PRECACHE = [
   './', 'index.html', 'style.css', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
-  'compare.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'manifest.webmanifest', 'icon.svg',
+  'compare.js', 'sweep-range.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'manifest.webmanifest', 'icon.svg',
   'widget.js', 'throughput-calculator.js',
 ];
 

@@ -11,6 +11,7 @@
 //   </throughput-calculator>
 import * as fmt from './format.js';
 import { ThroughputChart, CHART_CSS } from './chart.js';
+import { evaluateWithRange, sweepMax } from './sweep-range.js';
 
 /** Defaults for the attributes: the page's working example. */
 export const WIDGET_DEFAULTS = Object.freeze({
@@ -95,6 +96,7 @@ export class ThroughputCalculator extends HTMLElementBase {
   #chart = null;
   #engine = null;
   #queued = false;
+  #range = undefined; // the last sweep range (sweep-range.js)
   /** The last report shown (read-only for hosts and tests). */
   report = null;
 
@@ -175,7 +177,8 @@ export class ThroughputCalculator extends HTMLElementBase {
     if (body.dataset.mode !== this.mode) this.#build(body);
     let report;
     try {
-      report = this.#engine.evaluate(this.request());
+      report = evaluateWithRange((q) => this.#engine.evaluate(q), this.request(), this.#range);
+      if (report.sweep?.length) this.#range = sweepMax(report);
     } catch (e) {
       const errs = e?.errors ?? [{ field: '', message: String(e?.message ?? e) }];
       body.querySelector('.error').textContent = errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ');

@@ -96,6 +96,16 @@ export async function evaluate(req) {
   return calc.evaluate(req);
 }
 
+/**
+ * The report the page draws for req: the same figures, with the sweep
+ * extended past the KV ceiling (www/sweep-range.js).
+ */
+export async function chartReport(req) {
+  const calc = await calculator();
+  const { evaluateWithRange } = await import(path.join(ROOT, 'www', 'sweep-range.js'));
+  return evaluateWithRange((r) => calc.evaluate(r), req);
+}
+
 /** Wait until the page has computed its first result. */
 export async function ready(page) {
   await page.waitForSelector('html[data-ready=true]', { timeout: 30000 });

@@ -47,9 +47,14 @@ test('the page opens on a working example and shows the engine report', async ()
   const want = await assertFigures(page, H.request(), 'default');
   assert.equal(want.model.name, 'Llama 3.1 8B Instruct');
   assert.match(await page.textContent('[data-v="decode.tokens_per_s"]'), /tok\/s$/);
-  // The chart has its two curves with one point per sweep entry.
+  // The chart has its two curves with one point per sweep entry, and the
+  // sweep reaches past the KV ceiling and the preemption onset.
+  const drawn = await H.chartReport(H.request());
   const d = await page.getAttribute('#chart path.agg', 'd');
-  assert.equal(d.split('L').length, want.sweep.length);
+  assert.equal(d.split('L').length, drawn.sweep.length);
+  const last = drawn.sweep.at(-1).batch_size;
+  assert.ok(last > drawn.preemption.onset_concurrency_lockstep && last > drawn.preemption.onset_concurrency, `sweep ends at ${last}`);
+  assert.equal(await page.textContent('#chart .marker.kv text'), `KV ceiling ${drawn.preemption.onset_concurrency_lockstep}`);
   assert.match(await page.textContent('#chart desc'), /aggregate throughput rises/);
   // Warnings panel hidden when there are none; status cleared.
   assert.equal(await page.isHidden('#errors'), true);
@@ -185,7 +190,7 @@ test('comparison, warnings and exports', async () => {
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.getAttribute('#tab-1', 'aria-selected'), 'true');
   assert.equal(await page.inputValue('#f-tensor_parallel_size'), '4');
-  const wantB = await H.evaluate(H.request({ model: 'llama-3.1-70b', tensor_parallel_size: 4 }));
+  const wantB = await H.chartReport(H.request({ model: 'llama-3.1-70b', tensor_parallel_size: 4 }));
 
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
   const json = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
