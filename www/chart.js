@@ -26,6 +26,7 @@ export const CHART_CSS = `
 .tc-chart .line.other.c3 { stroke: var(--o3, #4d7c0f); }
 .tc-chart .shade { fill: var(--shade, rgba(100,116,139,.14)); }
 .tc-chart .shade-label { font-size: 10.5px; }
+.tc-chart .marker text, .tc-chart .shade-label { paint-order: stroke; stroke: var(--panel, #fff); stroke-width: 3px; stroke-linejoin: round; }
 .tc-chart .marker line { stroke-width: 1.5; stroke-dasharray: 3 3; }
 .tc-chart .marker.kv line { stroke: var(--kv, #7c3aed); }
 .tc-chart .marker.kv text { fill: var(--kv, #7c3aed); }
