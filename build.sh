@@ -93,7 +93,7 @@ test)
 	test_e2e
 	;;
 bench)
-	go test -run '^$' -bench . -benchmem -count 10 ./calc/ ./hardware/ ./kvcache/
+	go test -run '^$' -bench . -benchmem -count "${COUNT:-10}" ./calc/... ./hardware/... ./kvcache/... | go run ./tools/benchmedian
 	;;
 calibrate)
 	go run ./tools/calibrate

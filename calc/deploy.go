@@ -45,6 +45,12 @@ type Deployment struct {
 	NumBlocks int64
 
 	cost costModel
+	// rankCache memoises rankParams per layer kind and MoE flag: layers of
+	// one type hold identical shapes.
+	rankCache [models.Mamba + 1][2]struct {
+		linear, other, expert float64
+		ok                    bool
+	}
 }
 
 // stage is one pipeline stage on one tensor rank.
@@ -103,6 +109,20 @@ func layerSplit(n, pp int) []int {
 // (vLLM QKVParallelLinear); MLA's q_a and kv_a projections and all norms are
 // replicated (ReplicatedLinear); routers are replicated.
 func (d *Deployment) rankParams(l models.Layer) (linear, other, expert float64) {
+	moe := 0
+	if l.MoE {
+		moe = 1
+	}
+	c := &d.rankCache[l.Kind][moe]
+	if !c.ok {
+		c.linear, c.other, c.expert = d.rankParamsOf(l)
+		c.ok = true
+	}
+	return c.linear, c.other, c.expert
+}
+
+// rankParamsOf computes rankParams for one layer type.
+func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64) {
 	m, tp := d.Model, float64(d.TP)
 	h := float64(m.Hidden)
 	switch l.Kind {
@@ -134,18 +154,10 @@ func (d *Deployment) rankParams(l models.Layer) (linear, other, expert float64) 
 	return linear, other, expert
 }
 
-func countKind(m *models.Model, k models.LayerKind) int {
-	n := 0
-	for _, l := range m.Layers {
-		if l.Kind == k {
-			n++
-		}
-	}
-	return n
-}
+func countKind(m *models.Model, k models.LayerKind) int { return m.CountKind(k) }
 
 func attnLayers(m *models.Model) int {
-	return max(1, m.NumLayers-countKind(m, models.Mamba)-countKind(m, models.LinearAttention))
+	return max(1, m.NumLayers-m.CountKind(models.Mamba)-m.CountKind(models.LinearAttention))
 }
 
 // stageWeights returns the weight bytes of one rank of stage s: its

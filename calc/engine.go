@@ -48,34 +48,34 @@ var engines = map[string]*Engine{
 	// family.
 	"vllm": {
 		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled,
-		Eff: Efficiencies{BandwidthEfficiency: 0.85, ComputeEfficiency: 0.6, PrefillEfficiency: 0.65, StepOverheadMs: 0.8},
+		Eff: Efficiencies{BandwidthEfficiency: 0.85, ComputeEfficiency: 0.36, PrefillEfficiency: 0.54, StepOverheadMs: 1.15},
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
 	// (sglang/srt/server_args.py); kernels as vLLM.
 	"sglang": {
 		Name: "sglang", Label: "SGLang", DefaultUtilization: 0.88, rule: ruleStatic,
-		Eff: Efficiencies{BandwidthEfficiency: 0.85, ComputeEfficiency: 0.6, PrefillEfficiency: 0.65, StepOverheadMs: 0.6},
+		Eff: Efficiencies{BandwidthEfficiency: 0.85, ComputeEfficiency: 0.36, PrefillEfficiency: 0.54, StepOverheadMs: 1.15},
 	},
 	// LMDeploy TurboMind: cache_max_entry_count 0.8 of the memory free
 	// after weights (lmdeploy/messages.py TurbomindEngineConfig). Decode
 	// and prefill fitted on group B LMDeploy rows (A100, Llama 2).
 	"lmdeploy": {
 		Name: "lmdeploy", Label: "LMDeploy TurboMind", DefaultUtilization: 0.8, rule: ruleFreeFraction,
-		Eff:          Efficiencies{BandwidthEfficiency: 0.81, ComputeEfficiency: 0.6, PrefillEfficiency: 0.66, StepOverheadMs: 1.35},
+		Eff:          Efficiencies{BandwidthEfficiency: 0.78, ComputeEfficiency: 0.26, PrefillEfficiency: 0.66, StepOverheadMs: 1.3},
 		runtimeBytes: 1 << 30,
 	},
 	// TensorRT-LLM: kv_cache_free_gpu_mem_fraction 0.9 (tensorrt_llm
 	// KvCacheConfig). Fitted on group B TensorRT-LLM max-throughput rows.
 	"trtllm": {
 		Name: "trtllm", Label: "TensorRT-LLM", DefaultUtilization: 0.9, rule: ruleFreeFraction,
-		Eff:          Efficiencies{BandwidthEfficiency: 0.85, ComputeEfficiency: 0.6, PrefillEfficiency: 0.7, StepOverheadMs: 0.5},
+		Eff:          Efficiencies{BandwidthEfficiency: 0.63, ComputeEfficiency: 0.36, PrefillEfficiency: 0.54, StepOverheadMs: 0.1},
 		runtimeBytes: 2 << 30,
 	},
 	// llama.cpp: allocates the KV cache for its context up front; decode
 	// fitted on group C (llama-bench tg512, batch 1).
 	"llamacpp": {
 		Name: "llamacpp", Label: "llama.cpp", DefaultUtilization: 0.95, rule: ruleFreeFraction,
-		Eff:          Efficiencies{BandwidthEfficiency: 0.9, ComputeEfficiency: 0.5, PrefillEfficiency: 0.5, StepOverheadMs: 2.5},
+		Eff:          Efficiencies{BandwidthEfficiency: 0.93, ComputeEfficiency: 0.5, PrefillEfficiency: 0.5, StepOverheadMs: 2.85},
 		runtimeBytes: 0.5 * (1 << 30),
 	},
 }

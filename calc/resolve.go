@@ -68,6 +68,8 @@ func resolve(req Request) (*Deployment, plan, error) {
 		m, err := models.FromConfig(req.ModelConfig)
 		var ce *models.ConfigError
 		switch {
+		case errors.As(err, &ce) && ce.Field == "":
+			e.add("model_config", ce.Message)
 		case errors.As(err, &ce):
 			e.add("model_config."+ce.Field, ce.Message)
 		case err != nil:

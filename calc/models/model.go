@@ -129,6 +129,9 @@ type Model struct {
 	expertBias   bool // gpt-oss expert biases
 	gatedQ       bool // Qwen3-Next output gate folded into q_proj
 	visionParams int64
+
+	kindCount [Mamba + 1]int // layers of each kind
+	moeLayers int
 }
 
 // HeadDimV returns the value head size (equal to HeadDim unless the config
@@ -144,12 +147,24 @@ func (m *Model) HeadDimV() int {
 func (m *Model) IsMoE() bool { return m.Experts > 0 && m.TopK > 0 }
 
 // MoELayers returns the number of layers whose feed-forward is MoE.
-func (m *Model) MoELayers() int {
-	n := 0
+func (m *Model) MoELayers() int { return m.moeLayers }
+
+// CountKind returns the number of layers of kind k.
+func (m *Model) CountKind(k LayerKind) int {
+	if int(k) >= len(m.kindCount) {
+		return 0
+	}
+	return m.kindCount[k]
+}
+
+// tally caches the per-kind and MoE layer counts.
+func (m *Model) tally() {
+	m.kindCount = [Mamba + 1]int{}
+	m.moeLayers = 0
 	for _, l := range m.Layers {
+		m.kindCount[l.Kind]++
 		if l.MoE {
-			n++
+			m.moeLayers++
 		}
 	}
-	return n
 }

@@ -31,6 +31,9 @@ const (
 	maxExperts = 1 << 14
 	maxVocab   = 1 << 24
 	maxContext = 1 << 30
+	// maxParams bounds the derived parameter count so that every count
+	// fits an int64 and every byte figure stays finite (1,000x DeepSeek-V3).
+	maxParams = 1e15
 )
 
 // FromConfig imports a Hugging Face config.json object (as decoded by
@@ -139,6 +142,10 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	m.Quant = q
 	if vc := top.obj("vision_config"); vc != nil {
 		m.visionParams = visionParams(vc)
+	}
+	m.tally()
+	if r := m.roughParams(); r > maxParams {
+		return nil, &ConfigError{"", "implies about " + strconv.FormatFloat(r, 'g', 3, 64) + " parameters, above the supported " + strconv.FormatFloat(maxParams, 'g', 3, 64)}
 	}
 	m.Params = m.countParams()
 	return m, nil
@@ -272,7 +279,9 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	if len(types) != 0 && len(types) != n {
 		return &ConfigError{prefix + "layer_types", "has " + strconv.Itoa(len(types)) + " entries for " + strconv.Itoa(n) + " layers"}
 	}
-	m.readSSM(c)
+	if err := m.readSSM(c, prefix); err != nil {
+		return err
+	}
 	for i := range m.Layers {
 		l := &m.Layers[i]
 		switch {
@@ -376,8 +385,9 @@ func (m *Model) placeExperts(c cfg) {
 	}
 }
 
-// readSSM reads Mamba-2 and gated-delta-net state geometry.
-func (m *Model) readSSM(c cfg) {
+// readSSM reads Mamba-2 and gated-delta-net state geometry; every size
+// must be a positive integer up to maxDim.
+func (m *Model) readSSM(c cfg, prefix string) error {
 	s := &m.SSM
 	if c.has("mamba_d_state") || c.has("ssm_state_size") || c.has("mamba_n_heads") {
 		expand := c.int(2, "mamba_expand", "expand")
@@ -395,6 +405,23 @@ func (m *Model) readSSM(c cfg) {
 		s.ValueHeadDim = c.int(128, "linear_value_head_dim")
 		s.ConvKernel = c.int(4, "linear_conv_kernel_dim")
 	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"mamba_d_state", s.DState}, {"mamba_n_groups", s.NGroups}, {"mamba_d_conv", s.ConvKernel},
+		{"mamba_d_head", s.HeadDim}, {"mamba_n_heads", s.Heads}, {"mamba_expand", s.DInner / max(m.Hidden, 1)},
+		{"linear_num_key_heads", s.KeyHeads}, {"linear_key_head_dim", s.KeyHeadDim},
+		{"linear_num_value_heads", s.ValueHeads}, {"linear_value_head_dim", s.ValueHeadDim},
+	} {
+		if f.v < 0 || f.v > maxDim/16 {
+			return &ConfigError{prefix + f.name, "must be an integer between 1 and " + strconv.Itoa(maxDim/16)}
+		}
+	}
+	if (s.DInner > 0 || s.ValueHeads > 0) && s.ConvKernel < 1 {
+		return &ConfigError{prefix + "mamba_d_conv", "must be at least 1"}
+	}
+	return nil
 }
 
 // visionParams estimates a ViT tower's parameters from its width, depth and
@@ -408,4 +435,21 @@ func visionParams(v cfg) int64 {
 		return 0
 	}
 	return l*(4*d*d+2*d*f) + 3*p*p*d
+}
+
+// roughParams returns an upper estimate of the parameter count in float64
+// (no integer overflow), used to reject absurd configs before counting.
+func (m *Model) roughParams() float64 {
+	h, n := float64(m.Hidden), float64(m.NumLayers)
+	attn := 4 * h * float64(m.Heads) * float64(max(m.HeadDim, m.QKNopeDim+m.QKRopeDim, 1))
+	if m.KVLoraRank > 0 {
+		attn += h*float64(m.QLoraRank+m.KVLoraRank) + float64(m.QLoraRank+m.KVLoraRank)*float64(m.Heads)*float64(m.HeadDim+m.HeadDimV())
+	}
+	ffn := 3 * h * float64(max(m.Intermediate, m.DenseIntermediate))
+	if m.Experts > 0 {
+		ffn += 3 * h * (float64(m.Experts)*float64(m.MoEIntermediate) + float64(m.SharedIntermediate))
+	}
+	s := m.SSM
+	mixer := 3 * h * float64(max(s.DInner, s.ValueHeads*s.ValueHeadDim, s.KeyHeads*s.KeyHeadDim)) * 2
+	return n*(attn+ffn+mixer) + 2*float64(m.Vocab)*h
 }

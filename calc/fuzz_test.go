@@ -1,0 +1,67 @@
+package calc
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"testing"
+)
+
+// FuzzEvaluateJSON feeds arbitrary JSON requests through ParseRequest and
+// Evaluate: nothing may panic, and a report never holds NaN or Inf.
+//
+//	go test -run '^$' -fuzz FuzzEvaluateJSON -fuzztime 60s ./calc/
+func FuzzEvaluateJSON(f *testing.F) {
+	seeds := []string{
+		`{"model":"llama-3.1-8b","hardware":"h100-sxm"}`,
+		`{"model":"deepseek-ai/DeepSeek-V2-Lite-Chat","hardware":"a100-sxm-80gb","kv_cache_dtype":"fp8","workload":{"input_tokens":4000,"output_tokens":1000,"concurrency":300}}`,
+		`{"model":"google/gemma-3-12b-it","hardware":"l40s","tensor_parallel_size":2,"slo":{"ttft_ms":200,"tpot_ms":30},"gpu_hour_usd":1.2}`,
+		`{"model":"openai/gpt-oss-120b","hardware":"h200","workload":{"request_rate":20},"sweep":{"points":256}}`,
+		`{"model":"Qwen/Qwen3-Next-80B-A3B-Thinking","hardware":"b200","pipeline_parallel_size":2,"block_size":32}`,
+		`{"model_config":{"model_type":"llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"max_position_embeddings":512},"hardware":{"memory_bytes":1e9,"memory_bandwidth_bytes_per_s":1e11,"peak_flops":{"bf16":1e13}}}`,
+		`{"model":"llama-3.1-8b","hardware":"rtx-4090","engine":"llamacpp","quantization":"q4_k_m","max_model_len":1e300}`,
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, err := ParseRequest(data)
+		if err != nil {
+			return
+		}
+		rep, err := Evaluate(req)
+		if err != nil {
+			if _, ok := err.(Errors); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		checkFinite(t, reflect.ValueOf(rep), "report")
+		if _, err := json.Marshal(rep); err != nil {
+			t.Fatalf("report does not marshal: %v", err)
+		}
+	})
+}
+
+func checkFinite(t *testing.T, v reflect.Value, path string) {
+	switch v.Kind() {
+	case reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			t.Fatalf("%s is %v", path, f)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			checkFinite(t, v.Elem(), path)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				checkFinite(t, v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			checkFinite(t, v.Index(i), path)
+		}
+	}
+}

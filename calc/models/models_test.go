@@ -1,0 +1,339 @@
+package models
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Every catalog entry's derived parameter count is within 1 % of the count
+// its publisher states (published_params, with its source in the entry).
+func TestCatalogParamsMatchPublished(t *testing.T) {
+	t.Parallel()
+	entries, err := Catalog()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(entries), 40)
+	for _, e := range entries {
+		t.Run(e.ID, func(t *testing.T) {
+			t.Parallel()
+			require.Positive(t, e.PublishedParams, "published_params missing")
+			require.NotEmpty(t, e.ParamsSource)
+			require.True(t, e.Source.URL != "" || e.Source.Repo != "", "entry cites no source")
+			m, err := Lookup(e.ID)
+			require.NoError(t, err)
+			rel := float64(m.Params.Total)/e.PublishedParams - 1
+			assert.LessOrEqual(t, math.Abs(rel), 0.01, "derived %d vs published %.0f (%+.2f%%)", m.Params.Total, e.PublishedParams, 100*rel)
+			assert.LessOrEqual(t, m.Params.Active, m.Params.Total)
+		})
+	}
+}
+
+// Hand-derived counts for Llama-3.1-8B (hidden 4096, 32 layers, 32 heads,
+// 8 KV heads of 128, intermediate 14336, vocab 128256, untied):
+//
+//	embedding  = 128256*4096                        =   525,336,576
+//	lm_head    = same                               =   525,336,576
+//	attention  = 32 * (2*4096*4096 + 2*4096*1024)   = 1,342,177,280
+//	mlp        = 32 * 3*4096*14336                  = 5,637,144,576
+//	norms      = 32 * 2*4096 + 4096                 =       266,240
+//	total                                           = 8,030,261,248
+//
+// which is the exact safetensors count on the Hugging Face page.
+func TestLlama31_8BBreakdown(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("llama-3.1-8b")
+	require.NoError(t, err)
+	p := m.Params
+	assert.Equal(t, int64(525_336_576), p.Embedding)
+	assert.Equal(t, int64(525_336_576), p.LMHead)
+	assert.Equal(t, int64(1_342_177_280), p.Attention)
+	assert.Equal(t, int64(5_637_144_576), p.DenseMLP)
+	assert.Equal(t, int64(266_240), p.Norms)
+	assert.Equal(t, int64(8_030_261_248), p.Total)
+	assert.Equal(t, p.Total, p.Active)
+}
+
+// Mixtral-8x7B: 8 experts of 3*4096*14336 = 176,160,768 weights, top-2.
+// Active = total - 32 layers * 6 unused experts * 176,160,768.
+func TestMixtralActiveParams(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("mistralai/Mixtral-8x7B-v0.1")
+	require.NoError(t, err)
+	assert.Equal(t, int64(176_160_768), m.Params.ExpertParams)
+	assert.Equal(t, m.Params.Total-32*6*176_160_768, m.Params.Active)
+	// Published: 46.7B total, 12.9B active (Mistral AI announcement).
+	assert.InDelta(t, 12.9e9, float64(m.Params.Active), 0.01*12.9e9)
+}
+
+// DeepSeek-V2-Lite MLA, per layer (hidden 2048, 16 heads, no q_lora,
+// nope 128, rope 64, v 128, kv_lora 512):
+//
+//	q     = 2048*16*192          = 6,291,456
+//	kv_a  = 2048*(512+64)        = 1,179,648
+//	norm  = 512
+//	kv_b  = 512*16*(128+128)     = 2,097,152
+//	o     = 16*128*2048          = 4,194,304
+//	total                        = 13,763,072
+func TestMLAAttentionParams(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("deepseek-ai/DeepSeek-V2-Lite-Chat")
+	require.NoError(t, err)
+	assert.Equal(t, int64(27*13_763_072), m.Params.Attention)
+	assert.Equal(t, MLAttention, m.Layers[0].Kind)
+	assert.False(t, m.Layers[0].MoE, "first_k_dense_replace=1 keeps layer 0 dense")
+	assert.True(t, m.Layers[1].MoE)
+	assert.Equal(t, 2*1408, m.SharedIntermediate)
+}
+
+func TestLayerPatterns(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		id      string
+		kinds   map[LayerKind]int
+		window  int
+		firstIs LayerKind
+	}{
+		{"google/gemma-2-9b-it", map[LayerKind]int{SlidingAttention: 21, FullAttention: 21}, 4096, SlidingAttention},
+		{"google/gemma-3-12b-it", map[LayerKind]int{SlidingAttention: 40, FullAttention: 8}, 1024, SlidingAttention},
+		{"openai/gpt-oss-20b", map[LayerKind]int{SlidingAttention: 12, FullAttention: 12}, 128, SlidingAttention},
+		{"mistralai/Mistral-7B-v0.1", map[LayerKind]int{SlidingAttention: 32}, 4096, SlidingAttention},
+		{"meta-llama/Llama-4-Scout-17B-16E-Instruct", map[LayerKind]int{SlidingAttention: 36, FullAttention: 12}, 8192, SlidingAttention},
+		{"Qwen/Qwen3-Next-80B-A3B-Thinking", map[LayerKind]int{LinearAttention: 36, FullAttention: 12}, 0, LinearAttention},
+		{"ibm-granite/granite-4.0-h-tiny", map[LayerKind]int{Mamba: 36, FullAttention: 4}, 0, Mamba},
+		{"Qwen/Qwen2.5-7B-Instruct", map[LayerKind]int{FullAttention: 28}, 0, FullAttention},
+	}
+	for _, tc := range tests {
+		t.Run(tc.id, func(t *testing.T) {
+			t.Parallel()
+			m, err := Lookup(tc.id)
+			require.NoError(t, err)
+			got := map[LayerKind]int{}
+			for _, l := range m.Layers {
+				got[l.Kind]++
+				if l.Kind == SlidingAttention {
+					assert.Equal(t, tc.window, l.Window)
+				}
+			}
+			assert.Equal(t, tc.kinds, got)
+			assert.Equal(t, tc.firstIs, m.Layers[0].Kind)
+		})
+	}
+}
+
+func TestQuantizationParsing(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		id          string
+		method      string
+		format      string
+		bits        float64
+		activations string
+		expertsOnly bool
+	}{
+		{"openai/gpt-oss-20b", "mxfp4", "fp4", 4.25, "", true},
+		{"RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "compressed-tensors", "fp8", 8, "fp8", false},
+		// DeepSeek-V3 block-wise fp8: 8 + 32/(128*128) bits.
+		{"deepseek-ai/DeepSeek-R1", "fp8", "fp8", 8 + 32.0/16384, "fp8", false},
+		// AWQ 4-bit, group 128, zero points: 4 + 16/128 + 4/128.
+		{"hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "awq", "int4", 4 + 20.0/128, "", false},
+		// GPTQ symmetric: no zero points: 4 + 16/128.
+		{"Qwen/Qwen2.5-32B-Instruct-GPTQ-Int4", "gptq", "int4", 4 + 16.0/128, "", false},
+		{"RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8", "compressed-tensors", "int8", 8, "int8", false},
+		// NF4 with double quantization: 4 + 8/64 + 32/(64*256).
+		{"unsloth/llama-3-8b-Instruct-bnb-4bit", "bitsandbytes", "nf4", 4 + 8.0/64 + 32.0/16384, "", false},
+		{"meta-llama/Llama-3.1-8B-Instruct", "", "", 0, "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.id, func(t *testing.T) {
+			t.Parallel()
+			m, err := Lookup(tc.id)
+			require.NoError(t, err)
+			q := m.Quant
+			assert.Equal(t, tc.method, q.Method)
+			assert.Equal(t, tc.format, q.Format)
+			assert.InDelta(t, tc.bits, q.BitsPerWeight, 1e-9)
+			assert.Equal(t, tc.activations, q.Activations)
+			assert.Equal(t, tc.expertsOnly, q.ExpertsOnly)
+		})
+	}
+}
+
+func TestNamedQuantization(t *testing.T) {
+	t.Parallel()
+	q, ok := NamedQuantization("FP8")
+	require.True(t, ok)
+	assert.Equal(t, "fp8", q.Activations)
+	// Q4_K_M: llama.cpp lists 4.58 GiB for Llama-3-8B's 8.03e9 weights:
+	// 4.58 * 2^30 * 8 / 8.03e9 = 4.90 bits.
+	q, ok = NamedQuantization("q4_k_m")
+	require.True(t, ok)
+	assert.InDelta(t, 4.58*(1<<30)*8/8.03e9, q.BitsPerWeight, 0.01)
+	assert.True(t, q.AllWeights)
+	_, ok = NamedQuantization("int3")
+	assert.False(t, ok)
+	for _, n := range QuantizationNames() {
+		_, ok := NamedQuantization(n)
+		assert.True(t, ok, n)
+	}
+}
+
+// A multimodal config is read through text_config, and transformers'
+// class defaults fill what the published file omits (gemma-3-4b-it's
+// text_config has no head counts).
+func TestTextConfigAndClassDefaults(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("google/gemma-3-4b-it")
+	require.NoError(t, err)
+	assert.Equal(t, "gemma3_text", m.Type)
+	assert.Equal(t, 8, m.Heads)
+	assert.Equal(t, 4, m.KVHeads)
+	assert.Equal(t, 256, m.HeadDim)
+	assert.Equal(t, 262208, m.Vocab)
+	assert.True(t, m.Tied)
+	assert.Positive(t, m.Params.Vision, "vision tower estimated from vision_config")
+	assert.Equal(t, m.Params.Total-m.Params.Vision, m.Params.Active)
+}
+
+func TestLookupForgiving(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"meta-llama/Llama-3.1-8B-Instruct", "META-LLAMA/LLAMA-3.1-8B-INSTRUCT", "Llama-3.1-8B-Instruct", "llama-3.1-8b", "llama 3.1 8b"} {
+		m, err := Lookup(name)
+		require.NoError(t, err, name)
+		assert.Equal(t, "meta-llama/Llama-3.1-8B-Instruct", m.ID, name)
+	}
+	_, err := Lookup("llama-9-1b")
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrUnknownModel)
+	assert.Contains(t, err.Error(), `unknown model "llama-9-1b"`)
+	assert.Contains(t, err.Error(), "did you mean")
+}
+
+func TestCatalogAliasesUnique(t *testing.T) {
+	t.Parallel()
+	entries, err := Catalog()
+	require.NoError(t, err)
+	seen := map[string]string{}
+	for _, e := range entries {
+		keys := append([]string{e.ID, e.ID[strings.LastIndexByte(e.ID, '/')+1:]}, e.Aliases...)
+		for _, k := range keys {
+			k = normName(k)
+			if prev, dup := seen[k]; dup && prev != e.ID {
+				t.Errorf("name %q claimed by %s and %s", k, prev, e.ID)
+			}
+			seen[k] = e.ID
+		}
+	}
+}
+
+// The catalog's configs agree with the shared, sourced copies in
+// ../shared/model-configs where both exist (architecture fields only).
+func TestCatalogAgreesWithSharedConfigs(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../../shared/model-configs/configs.json")
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skip("../shared/model-configs not present")
+	}
+	require.NoError(t, err)
+	var shared map[string]struct {
+		Config map[string]any `json:"config"`
+	}
+	require.NoError(t, json.Unmarshal(b, &shared))
+	pairs := map[string]string{
+		"llama-3.1-8b": "meta-llama/Meta-Llama-3.1-8B", "qwen3-30b-a3b": "Qwen/Qwen3-30B-A3B",
+		"gpt-oss-20b": "openai/gpt-oss-20b", "deepseek-v2-lite": "deepseek-ai/DeepSeek-V2-Lite-Chat",
+		"gemma2-9b": "google/gemma-2-9b-it", "mixtral-8x7b": "mistralai/Mixtral-8x7B-v0.1",
+		"llama-2-70b": "meta-llama/Llama-2-70b-hf", "codellama-7b": "codellama/CodeLlama-7b-hf",
+	}
+	for key, id := range pairs {
+		s, ok := shared[key]
+		require.True(t, ok, key)
+		want, err := FromConfig(s.Config)
+		require.NoError(t, err, key)
+		got, err := Lookup(id)
+		require.NoError(t, err, id)
+		assert.Equal(t, want.Params.Total, got.Params.Total, "%s vs shared %s", id, key)
+		assert.Equal(t, want.KVHeads, got.KVHeads, id)
+		assert.Equal(t, want.HeadDim, got.HeadDim, id)
+	}
+}
+
+func TestFromConfigErrorsNameFields(t *testing.T) {
+	t.Parallel()
+	base := func() map[string]any {
+		return map[string]any{
+			"model_type": "llama", "hidden_size": 1024.0, "num_hidden_layers": 4.0,
+			"num_attention_heads": 8.0, "num_key_value_heads": 2.0, "intermediate_size": 2048.0,
+			"vocab_size": 1000.0, "max_position_embeddings": 2048.0,
+		}
+	}
+	tests := []struct {
+		name  string
+		edit  func(map[string]any)
+		field string
+	}{
+		{"missing hidden", func(c map[string]any) { delete(c, "hidden_size"); c["model_type"] = "x" }, "hidden_size"},
+		{"negative layers", func(c map[string]any) { c["num_hidden_layers"] = -1.0 }, "num_hidden_layers"},
+		{"fractional heads", func(c map[string]any) { c["num_attention_heads"] = 2.5 }, "num_attention_heads"},
+		{"kv not divisor", func(c map[string]any) { c["num_key_value_heads"] = 3.0 }, "num_key_value_heads"},
+		{"huge vocab", func(c map[string]any) { c["vocab_size"] = 1e12 }, "vocab_size"},
+		{"string layers", func(c map[string]any) { c["num_hidden_layers"] = "many" }, "num_hidden_layers"},
+		{"bad layer_types", func(c map[string]any) { c["layer_types"] = []any{"full_attention"} }, "layer_types"},
+		{"sliding without window", func(c map[string]any) {
+			c["layer_types"] = []any{"sliding_attention", "full_attention", "full_attention", "full_attention"}
+		}, "sliding_window"},
+		{"moe topk above experts", func(c map[string]any) { c["num_local_experts"] = 4.0; c["num_experts_per_tok"] = 8.0 }, "num_experts_per_tok"},
+		{"unknown quant", func(c map[string]any) { c["quantization_config"] = map[string]any{"quant_method": "magic"} }, "quantization_config.quant_method"},
+		{"absurd size", func(c map[string]any) {
+			c["hidden_size"] = float64(1 << 20)
+			c["num_hidden_layers"] = 4096.0
+			c["num_attention_heads"] = 1024.0
+			c["num_key_value_heads"] = 1024.0
+			c["num_local_experts"] = 16384.0
+			c["num_experts_per_tok"] = 2.0
+			c["intermediate_size"] = float64(1 << 20)
+		}, ""},
+		{"nested", func(c map[string]any) {
+			c["text_config"] = map[string]any{"hidden_size": 0.0}
+		}, "text_config.hidden_size"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := base()
+			tc.edit(c)
+			_, err := FromConfig(c)
+			var ce *ConfigError
+			require.True(t, errors.As(err, &ce), "want *ConfigError, got %v", err)
+			assert.Equal(t, tc.field, ce.Field)
+			assert.ErrorIs(t, err, ErrConfig)
+		})
+	}
+	_, err := FromConfig(base())
+	assert.NoError(t, err)
+}
+
+func ExampleFromConfig() {
+	// A config.json as published (Mistral-7B-v0.1, abridged).
+	m, err := FromConfig(map[string]any{
+		"model_type": "mistral", "hidden_size": 4096.0, "intermediate_size": 14336.0,
+		"num_hidden_layers": 32.0, "num_attention_heads": 32.0, "num_key_value_heads": 8.0,
+		"vocab_size": 32000.0, "max_position_embeddings": 32768.0, "sliding_window": 4096.0,
+		"torch_dtype": "bfloat16",
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.2fB parameters\n", float64(m.Params.Total)/1e9)
+	fmt.Println(m.Layers[0].Kind, m.Layers[0].Window)
+	// Output:
+	// 7.24B parameters
+	// sliding_attention 4096
+}

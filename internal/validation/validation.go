@@ -1,0 +1,385 @@
+// Package validation compares the engine with the published measurements in
+// ../shared/validation/cases.json. It maps each case to a calc.Request,
+// evaluates it and returns the relative error of the quantity the case
+// measured. The calibration tool prints the table; calc's validation test
+// asserts the aims on it.
+package validation
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/hardware"
+)
+
+// Result is one case's comparison.
+type Result struct {
+	ID     string
+	Group  string // "A", "A-v0", "B", "C"
+	Engine string // engine profile used
+	// Metric names what was compared: "capacity_tokens", "kv_cache_gib",
+	// "step_time_ms", "output_tokens_per_s".
+	Metric    string
+	Measured  float64
+	Predicted float64
+	// Comparable is false when the case cannot be compared with a modelled
+	// figure; Reason says why.
+	Comparable bool
+	Reason     string
+	Desc       string
+	// Naive is, for group A, the capacity the formula other calculators
+	// use predicts: total * gpu_memory_utilization - weights, ignoring the
+	// activation peak and non-torch memory.
+	Naive float64
+}
+
+// RelErr returns predicted/measured - 1.
+func (r Result) RelErr() float64 { return r.Predicted/r.Measured - 1 }
+
+type rawCase struct {
+	ID                   string         `json:"id"`
+	Group                string         `json:"group"`
+	Engine               string         `json:"engine"`
+	EngineVersion        string         `json:"engine_version"`
+	Model                string         `json:"model"`
+	GPU                  string         `json:"gpu"`
+	GPUTotalGiB          float64        `json:"gpu_memory_total_gib_reported"`
+	TP                   int            `json:"tensor_parallel_size"`
+	PP                   int            `json:"pipeline_parallel_size"`
+	Dtype                string         `json:"dtype"`
+	WeightQuantization   any            `json:"weight_quantization"`
+	Quantization         string         `json:"quantization"`
+	Precision            string         `json:"precision"`
+	KVCacheDtype         string         `json:"kv_cache_dtype"`
+	GPUMemoryUtilization any            `json:"gpu_memory_utilization"`
+	MaxModelLen          any            `json:"max_model_len"`
+	BlockSize            any            `json:"block_size"`
+	BatchSize            any            `json:"batch_size"`
+	Concurrency          any            `json:"concurrency"`
+	InputLen             any            `json:"input_len"`
+	OutputLen            any            `json:"output_len"`
+	Measured             map[string]any `json:"measured"`
+}
+
+// Load reads and evaluates every case of the file at path.
+func Load(path string) ([]Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cases []rawCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		return nil, err
+	}
+	out := make([]Result, 0, len(cases))
+	for _, c := range cases {
+		r, err := evaluate(c)
+		if err != nil {
+			return nil, errors.New(c.ID + ": " + err.Error())
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func num(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(strings.Fields(x + " ")[0], 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func measured(c rawCase, key string) (float64, bool) {
+	v, ok := c.Measured[key]
+	if !ok || v == nil {
+		return 0, false
+	}
+	return num(v)
+}
+
+// modelID strips the notes some cases append to the model id.
+func modelID(s string) string { return strings.Fields(s)[0] }
+
+func evaluate(c rawCase) (Result, error) {
+	r := Result{ID: c.ID, Group: c.Group, Comparable: true}
+	req := calc.Request{Model: modelID(c.Model), Hardware: calc.HardwareRef{ID: c.GPU}}
+	if _, err := hardware.Lookup(c.GPU); err != nil && c.GPUTotalGiB > 0 {
+		// An unnamed 80 GB-class GPU: H100 figures with the logged total.
+		a, _ := hardware.Lookup("h100-sxm-80gb")
+		a.ID, a.Name = "custom", c.GPU
+		a.MemoryReportedBytes = hardware.Bytes(c.GPUTotalGiB) * hardware.GiB
+		req.Hardware = calc.HardwareRef{Custom: &a}
+	}
+	if c.TP > 1 {
+		req.TensorParallelSize = calc.Int(c.TP)
+	}
+	if c.PP > 1 {
+		req.PipelineParallelSize = calc.Int(c.PP)
+	}
+	switch {
+	case strings.HasPrefix(c.Dtype, "float32"):
+		req.Dtype = "float32"
+	case c.Dtype == "float16" || strings.HasPrefix(c.Dtype, "fp16"):
+		req.Dtype = "float16"
+	}
+	switch c.Group {
+	case "A":
+		return evalA(c, r, req)
+	case "B":
+		return evalB(c, r, req)
+	case "C":
+		return evalC(c, r, req)
+	}
+	r.Comparable, r.Reason = false, "unknown group"
+	return r, nil
+}
+
+func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
+	r.Engine = "vllm"
+	if !strings.HasPrefix(c.EngineVersion, "0.19") {
+		r.Group = "A-v0"
+	}
+	if q, ok := c.WeightQuantization.(string); ok && q == "fp8" {
+		req.Quantization = "fp8"
+	}
+	if c.KVCacheDtype == "fp8" {
+		req.KVCacheDtype = "fp8"
+	}
+	if u, ok := num(c.GPUMemoryUtilization); ok {
+		req.GPUMemoryUtilization = calc.Float(u)
+	}
+	if l, ok := num(c.MaxModelLen); ok {
+		req.MaxModelLen = calc.Int(int(l))
+	} else {
+		req.MaxModelLen = calc.Int(4096)
+	}
+	if bs, ok := num(c.BlockSize); ok {
+		req.BlockSize = calc.Int(int(bs))
+	}
+	req.Workload = &calc.Workload{InputTokens: calc.Int(512), OutputTokens: calc.Int(128)}
+	r.Desc = modelID(c.Model) + " tp" + strconv.Itoa(max(c.TP, 1)) + " pp" + strconv.Itoa(max(c.PP, 1))
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return r, err
+	}
+	switch {
+	case has(c, "gpu_kv_cache_size_tokens"):
+		r.Metric = "capacity_tokens"
+		r.Measured, _ = measured(c, "gpu_kv_cache_size_tokens")
+		r.Predicted = float64(rep.KVCache.CapacityTokens)
+		if m := rep.Memory; m.KVCacheBytes > 0 {
+			r.Naive = r.Predicted * (m.RequestedBytes - m.WeightsBytes) / m.KVCacheBytes
+		}
+	case has(c, "num_gpu_blocks_after_fix") || has(c, "num_gpu_blocks"):
+		r.Metric = "num_blocks"
+		if v, ok := measured(c, "num_gpu_blocks_after_fix"); ok {
+			r.Measured = v
+		} else {
+			r.Measured, _ = measured(c, "num_gpu_blocks")
+		}
+		r.Predicted = float64(rep.KVCache.NumBlocks)
+	case has(c, "available_kv_cache_memory_gib"):
+		r.Metric = "kv_cache_gib"
+		r.Measured, _ = measured(c, "available_kv_cache_memory_gib")
+		r.Predicted = rep.Memory.KVCacheBytes / (1 << 30)
+	default:
+		r.Comparable, r.Reason = false, "no KV figure in the source"
+	}
+	return r, nil
+}
+
+func has(c rawCase, key string) bool { _, ok := measured(c, key); return ok }
+
+func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
+	in, okIn := num(c.InputLen)
+	out, okOut := num(c.OutputLen)
+	switch {
+	case strings.HasPrefix(c.Engine, "LMDeploy"):
+		r.Engine = "lmdeploy"
+		b, _ := num(c.BatchSize)
+		req.Engine, r.Metric = "lmdeploy", "step_time_ms"
+		p50, _ := num(c.Measured["per_token_latency_s"].(map[string]any)["p50"])
+		r.Measured = p50 * 1000
+		in = max(in, 1)
+		req.Workload = &calc.Workload{InputTokens: calc.Int(int(in)), OutputTokens: calc.Int(int(out)), Concurrency: calc.Int(int(b))}
+		req.MaxModelLen = calc.Int(4096)
+		req.MaxNumSeqs = calc.Int(max(int(b), 1))
+		r.Desc = modelID(c.Model) + " b" + strconv.Itoa(int(b)) + " in" + strconv.Itoa(int(in)) + " out" + strconv.Itoa(int(out))
+		rep, err := calc.Evaluate(req)
+		if err != nil {
+			return r, err
+		}
+		if rep.Decode == nil {
+			r.Comparable, r.Reason = false, "does not fit"
+			return r, nil
+		}
+		// A static batch holds every sequence to its last token: when they
+		// do not all fit, the engine runs a smaller batch.
+		if rep.Preemption != nil && int(b) > rep.Preemption.OnsetConcurrencyLockstep {
+			r.Comparable = false
+			r.Reason = "batch " + strconv.Itoa(int(b)) + " exceeds the KV capacity (" + strconv.Itoa(rep.Preemption.OnsetConcurrencyLockstep) + " sequences of " + strconv.Itoa(int(in+out)) + " tokens)"
+		}
+		// p50 of per-token latency is read to 1 ms resolution in the source.
+		r.Predicted = rep.Decode.StepTimeMs
+		return r, nil
+	case strings.HasPrefix(c.Engine, "TensorRT"):
+		r.Engine = "trtllm"
+		req.Engine, r.Metric = "trtllm", "output_tokens_per_s"
+		r.Measured, _ = measured(c, "output_throughput_tok_s_total")
+		if strings.Contains(c.Precision, "FP8") {
+			// NVIDIA's FP8 ModelOpt checkpoints quantize the KV cache to
+			// FP8 too (hf_quant_config.json kv_cache_quant_algo), which
+			// TensorRT-LLM uses by default.
+			req.KVCacheDtype = "fp8"
+		}
+		req.Workload = &calc.Workload{InputTokens: calc.Int(int(in)), OutputTokens: calc.Int(int(out))}
+		req.MaxModelLen = calc.Int(int(in + out))
+		req.MaxNumSeqs = calc.Int(2048)
+		req.MaxNumBatchedTokens = calc.Int(8192)
+		req.GPUHourUSD = calc.Float(1)
+		r.Desc = modelID(c.Model) + " tp" + strconv.Itoa(max(c.TP, 1)) + " in" + strconv.Itoa(int(in)) + " out" + strconv.Itoa(int(out))
+		rep, err := calc.Evaluate(req)
+		if err != nil {
+			return r, err
+		}
+		if rep.Cost == nil {
+			r.Comparable, r.Reason = false, "does not fit"
+			return r, nil
+		}
+		r.Predicted = rep.Cost.TokensPerS
+		return r, nil
+	case c.Engine == "vLLM" && c.Concurrency != nil:
+		r.Engine = "vllm"
+		conc, _ := num(c.Concurrency)
+		r.Metric = "step_time_ms"
+		r.Measured, _ = measured(c, "tpot_p50_ms")
+		r.Desc = modelID(c.Model) + " conc" + strconv.Itoa(int(conc))
+		if conc > 4 {
+			r.Comparable, r.Reason = false, "TPOT at high concurrency includes interleaved prefills of unrecorded lengths"
+		}
+		// Lengths were not captured: a chat-like 1024-token context is
+		// assumed; at concurrency <= 4 the KV read is under 1 % of the step.
+		req.Workload = &calc.Workload{InputTokens: calc.Int(1024), OutputTokens: calc.Int(256), Concurrency: calc.Int(int(conc))}
+		rep, err := calc.Evaluate(req)
+		if err != nil {
+			return r, err
+		}
+		r.Predicted = rep.Decode.StepTimeMs
+		return r, nil
+	}
+	r.Engine = strings.ToLower(strings.Fields(c.Engine)[0])
+	r.Comparable = false
+	r.Reason = "online serving of ShareGPT prompts (variable lengths, multi-step scheduling): no single step to compare"
+	if !okIn || !okOut {
+		r.Desc = modelID(c.Model)
+	}
+	return r, nil
+}
+
+func evalC(c rawCase, r Result, req calc.Request) (Result, error) {
+	r.Engine = "llamacpp"
+	req.Engine = "llamacpp"
+	req.Quantization = strings.ToLower(c.Quantization)
+	req.MaxModelLen = calc.Int(4096)
+	// tg512 starts from an empty context: the mean context is 256 tokens.
+	req.Workload = &calc.Workload{InputTokens: calc.Int(1), OutputTokens: calc.Int(512), Concurrency: calc.Int(1)}
+	r.Metric = "step_time_ms"
+	tps, _ := measured(c, "decode_tok_s_tg512")
+	r.Measured = 1000 / tps
+	r.Desc = c.GPU + " " + c.Quantization
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return r, err
+	}
+	if rep.Decode == nil {
+		r.Comparable, r.Reason = false, "does not fit"
+		return r, nil
+	}
+	r.Predicted = rep.Decode.StepTimeMs
+	return r, nil
+}
+
+// Summary aggregates comparable results of one group and engine.
+type Summary struct {
+	Group, Engine, Metric string
+	N                     int
+	MedianAbsErr          float64
+	Within5, Within15     float64 // fractions of cases
+}
+
+// Summarise groups comparable results by group, engine and metric.
+func Summarise(rs []Result) []Summary {
+	type key struct{ g, e, m string }
+	byKey := map[key][]float64{}
+	for _, r := range rs {
+		if !r.Comparable {
+			continue
+		}
+		k := key{r.Group, r.Engine, r.Metric}
+		byKey[k] = append(byKey[k], math.Abs(r.RelErr()))
+	}
+	var out []Summary
+	for k, errs := range byKey {
+		sort.Float64s(errs)
+		s := Summary{Group: k.g, Engine: k.e, Metric: k.m, N: len(errs), MedianAbsErr: Median(errs)}
+		for _, e := range errs {
+			if e <= 0.05 {
+				s.Within5++
+			}
+			if e <= 0.15 {
+				s.Within15++
+			}
+		}
+		s.Within5 /= float64(len(errs))
+		s.Within15 /= float64(len(errs))
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Group != out[j].Group {
+			return out[i].Group < out[j].Group
+		}
+		return out[i].Engine < out[j].Engine
+	})
+	return out
+}
+
+// Median returns the median of sorted xs (0 for none).
+func Median(xs []float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// Objective returns the mean squared log error of the comparable results
+// of one engine (the quantity the calibration minimises).
+func Objective(rs []Result, engine string) (float64, int) {
+	var sum float64
+	n := 0
+	for _, r := range rs {
+		if !r.Comparable || r.Engine != engine || r.Measured <= 0 || r.Predicted <= 0 {
+			continue
+		}
+		l := math.Log(r.Predicted / r.Measured)
+		sum += l * l
+		n++
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return sum / float64(n), n
+}
