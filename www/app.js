@@ -6,9 +6,12 @@ import { FIGURES, figure, conditions } from './figures.js';
 import { ThroughputChart, CHART_CSS } from './chart.js';
 import { renderCompare } from './compare.js';
 import { evaluateWithRange, sweepMax } from './sweep-range.js';
+import { setText, setAttr, setHidden } from './dom.js';
 
 // Start fetching and compiling the engine before anything else.
-const engine = import('./throughput.js').then((m) => m.load());
+performance.mark('throughput:app-start');
+const engine = Promise.all([import('./throughput.js'), globalThis.__throughputWasm])
+  .then(([m, wasm]) => m.load(wasm ? { wasm } : {}));
 
 const $ = (sel, root = document) => root.querySelector(sel);
 document.head.append(Object.assign(document.createElement('style'), { textContent: CHART_CSS }));
@@ -68,6 +71,7 @@ function update() {
   if (!calc) return;
   const t0 = performance.now();
   const res = run(active());
+  const t1 = performance.now();
   const local = badInputs();
   const errors = [...local, ...(res.errors ?? [])];
   F.clearErrors(form);
@@ -75,7 +79,7 @@ function update() {
   if (unplaced.length) {
     errorsEl.hidden = false;
     errorsEl.textContent = unplaced.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('\n');
-  } else {
+  } else if (!errorsEl.hidden) {
     errorsEl.hidden = true;
     errorsEl.textContent = '';
   }
@@ -91,7 +95,8 @@ function update() {
   renderTabs();
   renderComparison();
   scheduleURL();
-  window.__throughputLastUpdateMs = performance.now() - t0;
+  // Timing of the last update, read by scripts/bench-page.mjs.
+  window.__throughputTiming = { evaluate_ms: t1 - t0, total_ms: performance.now() - t0 };
   document.dispatchEvent(new CustomEvent('throughput:updated'));
 }
 
@@ -103,10 +108,10 @@ function badInputs() {
 }
 
 function render(r) {
-  $('#report-conditions').textContent = conditions(r);
+  setText($('#report-conditions'), conditions(r));
   for (const el of valueEls) {
     const k = el.dataset.v;
-    if (k in FIGURES) el.textContent = figure(k, r);
+    if (k in FIGURES) setText(el, figure(k, r));
   }
   for (const card of document.querySelectorAll('.card[data-k]')) card.classList.toggle('absent', !r[card.dataset.k]);
   renderMemory(r);
@@ -114,11 +119,11 @@ function render(r) {
   chart.update(r, others());
   if ($('#sweep-details').open) renderSweepTable(r);
   renderAbout(r);
-  $('#model-summary').textContent = `${r.model.name}: ${fmt.params(r.model.params_total)} parameters` +
+  setText($('#model-summary'), `${r.model.name}: ${fmt.params(r.model.params_total)} parameters` +
     (r.model.params_active_per_token !== r.model.params_total ? ` (${fmt.params(r.model.params_active_per_token)} active)` : '') +
-    `, ${r.model.architecture}, ${r.model.num_hidden_layers} layers, context ${fmt.int(r.model.max_position_embeddings)}.`;
-  $('#engine-version').textContent = `v${r.version}`;
-  reportEl.setAttribute('aria-busy', 'false');
+    `, ${r.model.architecture}, ${r.model.num_hidden_layers} layers, context ${fmt.int(r.model.max_position_embeddings)}.`);
+  setText($('#engine-version'), `v${r.version}`);
+  setAttr(reportEl, 'aria-busy', 'false');
 }
 
 function renderMemory(r) {
@@ -130,13 +135,20 @@ function renderMemory(r) {
   ];
   const bar = $('#mem-bar');
   if (!bar.children.length) for (const [k] of parts) bar.append(Object.assign(document.createElement('span'), { className: `seg ${k}` }));
-  parts.forEach(([, v], i) => { bar.children[i].style.width = `${Math.min((v / total) * 100, 100)}%`; });
-  bar.setAttribute('aria-label', `Memory per GPU of ${fmt.bytes(total)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
+  parts.forEach(([, v], i) => {
+    const w = `${Math.min((v / total) * 100, 100).toFixed(2)}%`;
+    if (bar.children[i].style.width !== w) bar.children[i].style.width = w;
+  });
+  setAttr(bar, 'aria-label', `Memory per GPU of ${fmt.bytes(total)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
     `non-torch ${fmt.bytes(m.non_torch_bytes)}, KV cache ${fmt.bytes(Math.max(m.kv_cache_bytes, 0))}, left free ${fmt.bytes(Math.max(total - m.requested_bytes, 0))}.`);
   bar.classList.toggle('over', m.kv_cache_bytes < 0);
 }
 
+let shownWarnings = '';
 function renderWarnings(ws) {
+  const key = JSON.stringify(ws);
+  if (key === shownWarnings) return;
+  shownWarnings = key;
   const ul = $('#warnings');
   ul.replaceChildren(...ws.map((w) => {
     const li = document.createElement('li');
@@ -144,7 +156,7 @@ function renderWarnings(ws) {
     li.textContent = w.message;
     return li;
   }));
-  $('#warnings-panel').hidden = ws.length === 0;
+  setHidden($('#warnings-panel'), ws.length === 0);
 }
 
 function renderSweepTable(r) {
@@ -153,7 +165,11 @@ function renderSweepTable(r) {
   $('#sweep-table tbody').innerHTML = rows.join('');
 }
 
+let shownAbout = '';
 function renderAbout(r) {
+  const key = JSON.stringify([r.model, r.hardware, r.config.engine, r.config.efficiencies, r.config.max_num_seqs, r.config.max_num_batched_tokens, r.config.max_model_len]);
+  if (key === shownAbout) return;
+  shownAbout = key;
   const e = r.config.efficiencies ?? {};
   const rows = [
     ['Model', `${r.model.name} (${r.model.id})`],
@@ -182,7 +198,7 @@ function others() {
 
 function renderComparison() {
   const panel = $('#compare-panel');
-  panel.hidden = state.configs.length < 2;
+  setHidden(panel, state.configs.length < 2);
   if (panel.hidden) return;
   const cols = state.configs.map((c, i) => ({ name: tabName(i), config: c, res: run(c), active: i === state.active }));
   renderCompare($('#compare-table'), cols);
@@ -195,7 +211,7 @@ const tabName = (i) => 'ABCD'[i];
 function renderTabs() {
   const list = $('#config-tabs');
   const n = state.configs.length;
-  list.hidden = n < 2;
+  setHidden(list, n < 2);
   while (list.children.length > n) list.lastChild.remove();
   state.configs.forEach((c, i) => {
     let b = list.children[i];
@@ -209,14 +225,14 @@ function renderTabs() {
       list.append(b);
     }
     const sel = i === state.active;
-    b.setAttribute('aria-selected', String(sel));
-    b.tabIndex = sel ? 0 : -1;
-    const r = run(c).report;
-    b.textContent = `${tabName(i)} · ${S.label(c, r)}`;
+    setAttr(b, 'aria-selected', String(sel));
+    setAttr(b, 'tabindex', sel ? '0' : '-1');
+    setText(b, `${tabName(i)} · ${S.label(c, run(c).report)}`);
   });
-  $('#config-panel').setAttribute('aria-labelledby', n > 1 ? `tab-${state.active}` : '');
-  $('#add-config').disabled = n >= S.MAX_CONFIGS;
-  $('#remove-config').hidden = n < 2;
+  setAttr($('#config-panel'), 'aria-labelledby', n > 1 ? `tab-${state.active}` : null);
+  const add = $('#add-config');
+  if (add.disabled !== n >= S.MAX_CONFIGS) add.disabled = n >= S.MAX_CONFIGS;
+  setHidden($('#remove-config'), n < 2);
 }
 
 function selectConfig(i, focus = false) {
@@ -317,8 +333,8 @@ window.addEventListener('popstate', () => {
 // --- share and export ----------------------------------------------------
 
 function setStatus(text) {
-  statusEl.textContent = text;
-  statusEl.hidden = !text;
+  setText(statusEl, text);
+  if (statusEl.hidden !== !text) statusEl.hidden = !text;
 }
 
 function download(name, type, text) {
@@ -408,6 +424,7 @@ async function boot() {
   F.writeForm(form, active());
   try {
     calc = await engine;
+    performance.mark('throughput:engine-loaded');
   } catch (e) {
     setStatus('');
     errorsEl.hidden = false;

@@ -6,6 +6,7 @@
 // 256 points costs well under a millisecond. Shared by the page and the
 // widget (it works inside a shadow root).
 import * as fmt from './format.js';
+import { setAttr, setAttrs, setText } from './dom.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -45,6 +46,29 @@ function el(name, attrs = {}, parent) {
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (parent) parent.append(e);
   return e;
+}
+
+const r1 = (x) => Math.round(x * 10) / 10;
+
+/**
+ * A writer for the children of g: each call reuses the next child (or
+ * creates it) and sets what changed; done() removes the children left over.
+ */
+function pool(g) {
+  let i = 0;
+  const take = (tag, attrs, text) => {
+    let e = g.children[i++];
+    if (!e || e.localName !== tag) {
+      const n = el(tag, {});
+      if (e) g.replaceChild(n, e); else g.append(n);
+      e = n;
+    }
+    for (const k in attrs) setAttr(e, k, typeof attrs[k] === 'number' ? r1(attrs[k]) : attrs[k]);
+    if (text !== undefined) setText(e, text);
+    return e;
+  };
+  take.done = () => { while (g.children.length > i) g.lastChild.remove(); };
+  return take;
 }
 
 /** A "nice" upper bound for an axis: 1, 2, 2.5 or 5 times a power of ten. */
@@ -145,9 +169,7 @@ export class ThroughputChart {
     const narrow = W < 420;
     const H = this.compact ? this.height : narrow ? 240 : this.height;
     const m = { l: narrow ? 40 : 52, r: narrow ? 40 : 52, t: 18, b: 34 };
-    this.svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    this.svg.setAttribute('width', W);
-    this.svg.setAttribute('height', H);
+    setAttrs(this.svg, { viewBox: `0 0 ${W} ${H}`, width: W, height: H });
     const pw = Math.max(W - m.l - m.r, 10);
     const ph = H - m.t - m.b;
 
@@ -161,56 +183,52 @@ export class ThroughputChart {
     const YP = (v) => m.t + ph - (v / perMax) * ph;
     this.scale = { X, YA, YP, m, pw, ph, W, H };
 
-    // Grid and axes (a handful of elements, rebuilt).
-    this.gGrid.replaceChildren();
-    this.gAxes.replaceChildren();
+    // Grid and axes: pooled elements, written only where they change.
+    const grid = pool(this.gGrid);
+    const axes = pool(this.gAxes);
     const ticks = 4;
     for (let i = 0; i <= ticks; i++) {
       const y = m.t + ph - (i / ticks) * ph;
-      el('line', { x1: m.l, x2: m.l + pw, y1: y, y2: y }, this.gGrid);
-      el('text', { x: m.l - 6, y: y + 4, class: 'tick agg', 'text-anchor': 'end' }, this.gAxes).textContent = short((aggMax * i) / ticks);
-      el('text', { x: m.l + pw + 6, y: y + 4, class: 'tick per', 'text-anchor': 'start' }, this.gAxes).textContent = short((perMax * i) / ticks);
+      grid('line', { x1: m.l, x2: m.l + pw, y1: y, y2: y });
+      axes('text', { x: m.l - 6, y: y + 4, class: 'tick agg', 'text-anchor': 'end' }, short((aggMax * i) / ticks));
+      axes('text', { x: m.l + pw + 6, y: y + 4, class: 'tick per', 'text-anchor': 'start' }, short((perMax * i) / ticks));
     }
     const step = Math.max(1, Math.ceil(lx / Math.max(2, Math.floor(pw / 48))));
     for (let e = 0; e <= lx; e += step) {
       const x = X(2 ** e);
-      el('line', { x1: x, x2: x, y1: m.t + ph, y2: m.t + ph + 4, class: 'xtick' }, this.gAxes);
-      el('text', { x, y: m.t + ph + 16, class: 'tick', 'text-anchor': 'middle' }, this.gAxes).textContent = short(2 ** e);
+      axes('line', { x1: x, x2: x, y1: m.t + ph, y2: m.t + ph + 4, class: 'xtick' });
+      axes('text', { x, y: m.t + ph + 16, class: 'tick', 'text-anchor': 'middle' }, short(2 ** e));
     }
-    el('line', { x1: m.l, x2: m.l + pw, y1: m.t + ph, y2: m.t + ph, class: 'axis' }, this.gAxes);
-    el('text', { x: m.l + pw / 2, y: H - 4, class: 'label', 'text-anchor': 'middle' }, this.gAxes).textContent = 'batch size (concurrent sequences, log scale)';
+    axes('line', { x1: m.l, x2: m.l + pw, y1: m.t + ph, y2: m.t + ph, class: 'axis' });
+    axes('text', { x: m.l + pw / 2, y: H - 4, class: 'label', 'text-anchor': 'middle' }, 'batch size (concurrent sequences, log scale)');
     if (!this.compact || !narrow) {
-      el('text', { x: m.l - 6, y: m.t - 6, class: 'label agg', 'text-anchor': 'start' }, this.gAxes).textContent = narrow ? 'total tok/s' : 'aggregate tok/s';
-      el('text', { x: m.l + pw + 6, y: m.t - 6, class: 'label per', 'text-anchor': 'end' }, this.gAxes).textContent = narrow ? 'per user' : 'per-user tok/s';
+      axes('text', { x: m.l - 6, y: m.t - 6, class: 'label agg', 'text-anchor': 'start' }, narrow ? 'total tok/s' : 'aggregate tok/s');
+      axes('text', { x: m.l + pw + 6, y: m.t - 6, class: 'label per', 'text-anchor': 'end' }, narrow ? 'per user' : 'per-user tok/s');
     }
+    grid.done();
+    axes.done();
 
     // Lines.
     const path = (s, f) => s.map((p, i) => `${i ? 'L' : 'M'}${X(p.batch_size).toFixed(1)},${f(p).toFixed(1)}`).join('');
-    this.pathAgg.setAttribute('d', path(sweep, (p) => YA(p.tokens_per_s)));
-    this.pathPer.setAttribute('d', path(sweep, (p) => YP(p.tokens_per_s_per_sequence)));
-    this.gOthers.replaceChildren();
+    setAttr(this.pathAgg, 'd', path(sweep, (p) => YA(p.tokens_per_s)));
+    setAttr(this.pathPer, 'd', path(sweep, (p) => YP(p.tokens_per_s_per_sequence)));
+    const others = pool(this.gOthers);
     for (const o of this.others) {
-      const p = el('path', { class: `line other ${o.className ?? ''}`, d: path(o.sweep ?? [], (q) => YA(q.tokens_per_s)) }, this.gOthers);
-      el('title', {}, p).textContent = o.label;
+      const p = others('path', { class: `line other ${o.className ?? ''}`, d: path(o.sweep ?? [], (q) => YA(q.tokens_per_s)) });
+      setText(p.firstChild ?? el('title', {}, p), o.label);
     }
+    others.done();
 
     // Past the batch ceiling: shaded.
     const ceil = r?.batch_ceiling?.batch_size;
     if (ceil && ceil < xMax && sweep.length) {
       const x0 = X(ceil);
-      this.shade.setAttribute('x', x0);
-      this.shade.setAttribute('y', m.t);
-      this.shade.setAttribute('width', Math.max(m.l + pw - x0, 0));
-      this.shade.setAttribute('height', ph);
-      this.shade.removeAttribute('visibility');
-      this.shadeLabel.removeAttribute('visibility');
-      this.shadeLabel.setAttribute('x', m.l + pw - 4);
-      this.shadeLabel.setAttribute('y', m.t + ph - 6);
-      this.shadeLabel.setAttribute('text-anchor', 'end');
-      this.shadeLabel.textContent = m.l + pw - x0 > 90 ? `past ceiling: ${fmt.limitedBy(r.batch_ceiling.limited_by)}` : 'past ceiling';
+      setAttrs(this.shade, { x: r1(x0), y: m.t, width: r1(Math.max(m.l + pw - x0, 0)), height: ph, visibility: null });
+      setAttrs(this.shadeLabel, { x: m.l + pw - 4, y: m.t + ph - 6, 'text-anchor': 'end', visibility: null });
+      setText(this.shadeLabel, m.l + pw - x0 > 90 ? `past ceiling: ${fmt.limitedBy(r.batch_ceiling.limited_by)}` : 'past ceiling');
     } else {
-      this.shade.setAttribute('visibility', 'hidden');
-      this.shadeLabel.setAttribute('visibility', 'hidden');
+      setAttr(this.shade, 'visibility', 'hidden');
+      setAttr(this.shadeLabel, 'visibility', 'hidden');
     }
 
     // Markers: the KV ceiling (all sequences at their final context) and
@@ -221,12 +239,10 @@ export class ThroughputChart {
 
     const best = r?.best;
     if (best?.feasible && sweep.length) {
-      this.best.setAttribute('cx', X(best.batch_size));
-      this.best.setAttribute('cy', YA(best.tokens_per_s));
-      this.best.removeAttribute('visibility');
-    } else this.best.setAttribute('visibility', 'hidden');
+      setAttrs(this.best, { cx: r1(X(best.batch_size)), cy: r1(YA(best.tokens_per_s)), visibility: null });
+    } else setAttr(this.best, 'visibility', 'hidden');
 
-    this.desc.textContent = describe(r);
+    setText(this.desc, describe(r));
     if (this.cursor >= sweep.length) this.cursor = sweep.length - 1;
     this.#drawCursor();
   }
@@ -234,18 +250,14 @@ export class ThroughputChart {
   #marker(k, batch, text, xMax, dy) {
     const { g, line, text: t } = this.markers[k];
     const { X, m, pw, ph } = this.scale;
-    if (!(batch >= 1)) { g.setAttribute('visibility', 'hidden'); return; }
-    g.removeAttribute('visibility');
+    if (!(batch >= 1)) { setAttr(g, 'visibility', 'hidden'); return; }
+    setAttr(g, 'visibility', null);
     const off = batch > xMax;
-    const x = off ? m.l + pw : X(batch);
-    line.setAttribute('x1', x); line.setAttribute('x2', x);
-    line.setAttribute('y1', m.t); line.setAttribute('y2', m.t + ph);
-    line.setAttribute('visibility', off ? 'hidden' : 'visible');
+    const x = r1(off ? m.l + pw : X(batch));
+    setAttrs(line, { x1: x, x2: x, y1: m.t, y2: m.t + ph, visibility: off ? 'hidden' : 'visible' });
     const right = x > m.l + pw * 0.6;
-    t.setAttribute('x', right ? x - 4 : x + 4);
-    t.setAttribute('y', m.t + 12 + dy);
-    t.setAttribute('text-anchor', right ? 'end' : 'start');
-    t.textContent = off ? `${text} →` : text;
+    setAttrs(t, { x: r1(right ? x - 4 : x + 4), y: m.t + 12 + dy, 'text-anchor': right ? 'end' : 'start' });
+    setText(t, off ? `${text} →` : text);
   }
 
   #defaultCursor() {
@@ -263,7 +275,7 @@ export class ThroughputChart {
   #drawCursor(announce = false) {
     const s = this.report?.sweep ?? [];
     const p = s[this.cursor];
-    if (!p || !this.scale) { this.cur.setAttribute('visibility', 'hidden'); return; }
+    if (!p || !this.scale) { setAttr(this.cur, 'visibility', 'hidden'); return; }
     const { X, YA, YP, m, ph } = this.scale;
     const x = X(p.batch_size);
     this.cur.removeAttribute('visibility');

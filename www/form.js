@@ -48,7 +48,7 @@ export function rangeValue(range) {
 export function applyConditions(form, config) {
   for (const el of form.querySelectorAll('[data-when]')) {
     const [k, v] = el.dataset.when.split('=');
-    el.hidden = config[k] !== v;
+    if (el.hidden !== (config[k] !== v)) el.hidden = config[k] !== v;
   }
 }
 

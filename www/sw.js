@@ -5,8 +5,8 @@
 // at install so the first visit is enough.
 const CACHE = 'throughput-v1';
 const PRECACHE = [
-  './', 'index.html', 'style.css', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
-  'compare.js', 'sweep-range.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'manifest.webmanifest', 'icon.svg',
+  './', 'style.css', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
+  'compare.js', 'sweep-range.js', 'dom.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'manifest.webmanifest', 'icon.svg',
   'widget.js', 'throughput-calculator.js',
 ];
 
@@ -43,7 +43,7 @@ self.addEventListener('fetch', (event) => {
       return res;
     } catch (err) {
       const hit = await cache.match(req, { ignoreSearch: req.mode === 'navigate' }) ??
-        (req.mode === 'navigate' ? await cache.match('index.html') : undefined);
+        (req.mode === 'navigate' ? await cache.match('./') : undefined);
       if (hit) return hit;
       throw err;
     }
