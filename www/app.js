@@ -116,7 +116,9 @@ function render(r) {
   for (const card of document.querySelectorAll('.card[data-k]')) card.classList.toggle('absent', !r[card.dataset.k]);
   renderMemory(r);
   renderWarnings(r.warnings ?? []);
-  chart.update(r, others());
+  const extra = others();
+  chart.update(r, extra);
+  renderOthersLegend(extra);
   if ($('#sweep-details').open) renderSweepTable(r);
   renderAbout(r);
   setText($('#model-summary'), `${r.model.name}: ${fmt.params(r.model.params_total)} parameters` +
@@ -191,9 +193,25 @@ function others() {
   state.configs.forEach((c, i) => {
     if (i === state.active) return;
     const r = run(c).report;
-    if (r?.sweep) out.push({ label: `${tabName(i)}: ${S.label(c, r)}`, sweep: r.sweep, className: `c${i}` });
+    if (r?.sweep) out.push({ label: `${tabName(i)}: ${S.label(c, r)}`, sweep: r.sweep, className: `o${out.length + 1}` });
   });
   return out;
+}
+
+let shownOthers = '';
+/** Legend entries for the other configurations' curves. */
+function renderOthersLegend(list) {
+  const key = list.map((o) => o.label + o.className).join('|');
+  if (key === shownOthers) return;
+  shownOthers = key;
+  $('#chart-others').replaceChildren(...list.map((o) => {
+    const s = document.createElement('span');
+    s.className = `other ${o.className}`;
+    s.style.color = `var(--${o.className})`;
+    s.textContent = `━ ${o.label} (aggregate)`;
+    return s;
+  }));
+  $('#chart-others').style.display = list.length ? 'contents' : 'none';
 }
 
 function renderComparison() {
@@ -244,7 +262,7 @@ function selectConfig(i, focus = false) {
 
 $('#config-tabs').addEventListener('keydown', (e) => {
   const n = state.configs.length;
-  const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -state.active, End: n - 1 - state.active };
+  const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: -state.active, End: n - 1 - state.active };
   if (!(e.key in moves)) return;
   e.preventDefault();
   selectConfig((state.active + moves[e.key] + n) % n, true);

@@ -22,9 +22,8 @@ export const CHART_CSS = `
 .tc-chart .line.agg { stroke: var(--agg, #1d4ed8); }
 .tc-chart .line.per { stroke: var(--per, #c2410c); stroke-dasharray: 6 4; }
 .tc-chart .line.other { stroke-width: 1.6; opacity: .85; stroke: var(--o1, #0f766e); }
-.tc-chart .line.other.c0, .tc-chart .line.other.c1 { stroke: var(--o1, #0f766e); }
-.tc-chart .line.other.c2 { stroke: var(--o2, #a21caf); }
-.tc-chart .line.other.c3 { stroke: var(--o3, #4d7c0f); }
+.tc-chart .line.other.o2 { stroke: var(--o2, #a21caf); }
+.tc-chart .line.other.o3 { stroke: var(--o3, #4d7c0f); }
 .tc-chart .shade { fill: var(--shade, rgba(100,116,139,.14)); }
 .tc-chart .shade-label { font-size: 10.5px; }
 .tc-chart .marker text, .tc-chart .shade-label { paint-order: stroke; stroke: var(--panel, #fff); stroke-width: 3px; stroke-linejoin: round; }
@@ -153,7 +152,7 @@ export class ThroughputChart {
 
   /**
    * Draw a report; others are extra sweeps to overlay (comparison):
-   * [{label, sweep, className}].
+   * [{label, sweep, className}]; className o1, o2 or o3 picks the colour.
    */
   update(report, others = []) {
     this.report = report;
