@@ -8,14 +8,35 @@ func (d *Deployment) blocksPerSeq(ctx float64) int64 {
 	return d.stages[d.tight].layout.BlocksFor(int64(math.Ceil(ctx)), 1)
 }
 
+// usableBlocks is the pool a scheduler can hand out: vLLM reserves block 0
+// as the null block (vllm/v1/core/block_pool.py).
+func (d *Deployment) usableBlocks() int64 { return max(d.NumBlocks-1, 0) }
+
 // kvCapacity returns how many sequences of ctx tokens fit in the pool at
-// once: floor(num_blocks / blocks per sequence).
+// once: floor(usable blocks / blocks per sequence).
 func (d *Deployment) kvCapacity(ctx float64) int {
 	per := d.blocksPerSeq(ctx)
-	if per <= 0 || d.NumBlocks <= 0 {
+	if per <= 0 || d.usableBlocks() <= 0 {
 		return 0
 	}
-	return int(min(d.NumBlocks/per, maxSeqs))
+	return int(min(d.usableBlocks()/per, maxSeqs))
+}
+
+// fluctuationZ is how many standard deviations above its mean the number of
+// requests in flight may reach before we call preemption begun. Under
+// Poisson arrivals that number is roughly Poisson-distributed (an
+// infinite-server queue), so its standard deviation is sqrt(mean); z = 2 is
+// its 97.7th percentile.
+const fluctuationZ = 2
+
+// meanInFlightForPeak returns the mean c whose c + z*sqrt(c) equals peak:
+// the largest mean number in flight whose fluctuations stay within peak.
+func meanInFlightForPeak(peak float64) float64 {
+	if peak <= 0 {
+		return 0
+	}
+	r := (-fluctuationZ + math.Sqrt(fluctuationZ*fluctuationZ+4*peak)) / 2
+	return r * r
 }
 
 // schedulerCap is the most sequences vLLM's scheduler runs in one step:
@@ -81,6 +102,18 @@ func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool)
 func (d *Deployment) prefillMarginal(n int) float64 {
 	s := d.Step(StepLoad{PrefillTokens: n, PrefillSpan: float64(n) * float64(n+1) / 2, PrefillSeqs: 1})
 	return s.ComputeS
+}
+
+// rateForConcurrency returns the arrival rate that keeps a mean of c
+// (possibly fractional) requests in flight: Little's law with the serving
+// latency at the nearest whole batch.
+func (d *Deployment) rateForConcurrency(c float64, in, out int) float64 {
+	if c <= 0 {
+		return 0
+	}
+	b := max(int(math.Round(c)), 1)
+	r, _ := d.servingRate(b, in, out)
+	return r * c / float64(b)
 }
 
 // servingRate returns requests/s and output tokens/s of a closed loop of c

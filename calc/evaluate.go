@@ -15,10 +15,13 @@ const Version = "0.1.0"
 // not fit is a valid answer: Report.Fits is false and Warnings say why.
 func Evaluate(req Request) (Report, error) {
 	d, p, err := resolve(req)
+	sim, err := simulateOptions(req.Simulate, d, p, err)
 	if err != nil {
 		return Report{}, err
 	}
-	return d.report(p), nil
+	r := d.report(p)
+	d.simulate(&r, p, sim)
+	return r, nil
 }
 
 // report assembles every section of the answer.
@@ -92,13 +95,14 @@ func (d *Deployment) report(p plan) Report {
 
 	// Preemption onset (steady-state continuous batching).
 	meanBlocks := d.meanBlocksStaggered(in, out)
-	onset := int(min(float64(d.NumBlocks)/meanBlocks, maxSeqs))
+	onset := int(min(float64(d.usableBlocks())/meanBlocks, maxSeqs))
 	pre := &PreemptionReport{
 		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
 		Reachable: onset < schedCap,
 	}
 	if onset >= 1 {
-		pre.OnsetRequestRate, _ = d.servingRate(onset, in, out)
+		pre.SaturationRequestRate, _ = d.servingRate(onset, in, out)
+		pre.OnsetRequestRate = d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
 	}
 
 	// The decode point: the workload's concurrency, or the concurrency a
@@ -211,13 +215,15 @@ func (d *Deployment) concurrencyForRate(rate float64, in, out, capc int) int {
 // average, half-way through its output, so it recomputes in + out/2
 // tokens. First-order estimate; the simulator measures it.
 func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work float64) {
-	base := float64(in+out) / float64(out)
+	// The last sampled token is never fed back: in + out - 1 tokens are
+	// computed per request without preemption.
+	base := float64(in+out-1) / float64(out)
 	if c <= onset || onset <= 0 {
 		return 0, base
 	}
 	admit := min(c, schedCap)
 	if per := d.blocksPerSeq(float64(in + 1)); per > 0 {
-		admit = min(admit, int(min(d.NumBlocks/per, maxSeqs)))
+		admit = min(admit, int(min(d.usableBlocks()/per, maxSeqs)))
 	}
 	if admit <= onset {
 		return 0, base

@@ -211,22 +211,28 @@ func TestPreemptionMoreWorkPastOnset(t *testing.T) {
 	// Steady-state onset (sequences spread over their output) is above the
 	// lockstep one (all at their last token).
 	assert.GreaterOrEqual(t, onset, low.Preemption.OnsetConcurrencyLockstep)
-	// Work per output token below the onset: (2048 + 1024) / 1024 = 3.
-	assert.InDelta(t, 3.0, low.Preemption.WorkPerOutputToken, 1e-12)
+	// Work per output token below the onset: (2048 + 1024 - 1) / 1024 (the
+	// last sampled token is never fed back).
+	assert.InDelta(t, 3071.0/1024, low.Preemption.WorkPerOutputToken, 1e-12)
 	assert.Zero(t, low.Preemption.RecomputeOverhead)
 
 	base.Workload.Concurrency = Int(2 * onset)
 	high := eval(t, base)
 	assert.Greater(t, high.Preemption.RecomputeOverhead, 0.0)
-	assert.Greater(t, high.Preemption.WorkPerOutputToken, 3.0)
+	assert.Greater(t, high.Preemption.WorkPerOutputToken, 3071.0/1024)
 	assert.LessOrEqual(t, high.Decode.BatchSize, onset)
 	codes := map[string]bool{}
 	for _, w := range high.Warnings {
 		codes[w.Code] = true
 	}
 	assert.True(t, codes["preemption"])
-	// The onset request rate is positive and finite.
-	assert.Positive(t, high.Preemption.OnsetRequestRate)
+	// Random arrivals reach the onset before the mean does: the onset rate
+	// keeps c + 2*sqrt(c) = onset in flight, below the saturation rate.
+	pre := high.Preemption
+	assert.Positive(t, pre.OnsetRequestRate)
+	assert.Less(t, pre.OnsetRequestRate, pre.SaturationRequestRate)
+	c := meanInFlightForPeak(float64(onset))
+	assert.InDelta(t, float64(onset), c+2*math.Sqrt(c), 1e-9)
 }
 
 func TestBestUnderSLO(t *testing.T) {

@@ -30,6 +30,8 @@ type Report struct {
 	Sweep []SweepPoint `json:"sweep,omitempty"`
 	// Cost is the price per million output tokens.
 	Cost *CostReport `json:"cost,omitempty"`
+	// Simulation is the step-by-step simulation, when asked for.
+	Simulation *SimulationReport `json:"simulation,omitempty"`
 	// Warnings are conditions the user should know about, as text.
 	Warnings []Warning `json:"warnings"`
 }
@@ -213,9 +215,13 @@ type PreemptionReport struct {
 	// max_num_batched_tokens) binds before the KV cache fills, so the
 	// scheduler never preempts for memory.
 	Reachable bool `json:"reachable"`
-	// OnsetRequestRate is the arrival rate (requests/s) at which the mean
-	// number of sequences in flight reaches the onset (Little's law).
+	// OnsetRequestRate is the Poisson arrival rate (requests/s) at which
+	// the requests in flight, fluctuating around their mean c (Little's
+	// law), first reach the onset: c + 2*sqrt(c) = onset_concurrency.
 	OnsetRequestRate float64 `json:"onset_request_rate"`
+	// SaturationRequestRate is the serving rate at the onset concurrency:
+	// where output throughput levels off; arrivals above it queue.
+	SaturationRequestRate float64 `json:"saturation_request_rate"`
 	// RecomputeOverhead is the extra prefill tokens per delivered output
 	// token at the workload's concurrency (0 below the onset).
 	RecomputeOverhead float64 `json:"recompute_overhead"`

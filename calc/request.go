@@ -72,6 +72,8 @@ type Request struct {
 	GPUHourUSD *float64 `json:"gpu_hour_usd,omitempty"`
 	// Sweep controls the batch-size sweep.
 	Sweep *SweepOptions `json:"sweep,omitempty"`
+	// Simulate asks for a step-by-step simulation of the workload.
+	Simulate *SimulateOptions `json:"simulate,omitempty"`
 }
 
 // Workload describes the requests a server sees. At most one of

@@ -1,0 +1,209 @@
+package calc
+
+import (
+	"math"
+	"slices"
+
+	"github.com/modelrefs/throughput/kvcache/sched"
+)
+
+// Sweep tuning.
+const (
+	// kneeFraction defines the throughput knee: the smallest load that
+	// reaches this fraction of the sweep's best output throughput.
+	kneeFraction = 0.95
+	// onsetBisections refines a measured request-rate onset between two
+	// sweep points (2^-6 of their gap).
+	onsetBisections = 6
+)
+
+// simulate runs the simulation sp asks for and adds its section, and its
+// warnings, to r. A deployment whose pool cannot hold the workload is not
+// simulated (r already says why).
+func (d *Deployment) simulate(r *Report, p plan, sp *simPlan) {
+	if sp == nil {
+		return
+	}
+	if r.Preemption == nil || d.NumBlocks < 2 {
+		r.warn("simulation_skipped", "nothing was simulated: the KV cache cannot hold one request of the workload")
+		return
+	}
+	res, err := sched.Run(d.schedConfig(), sp.w, d.stepSeconds, d.simOptions(p, sp.timeline))
+	if err != nil {
+		r.warn("simulation_failed", "the simulation stopped: "+err.Error())
+		return
+	}
+	s := simReport(res, d.schedConfig().NumBlocks)
+	s.Arrival, s.Seed = sp.arrival, sp.seed
+	switch sp.w.Arrival {
+	case sched.Poisson:
+		s.RequestRate = sp.w.RatePerS
+	case sched.ClosedLoop:
+		s.Concurrency = sp.w.Users
+	}
+	if res.Truncated {
+		r.warn("simulation_truncated", "the simulation stopped after "+itoa(maxSimSteps)+" steps; figures cover the requests finished by then")
+	}
+	if res.Rejected > 0 {
+		r.warn("simulation_rejected", itoa(res.Rejected)+" simulated requests were longer than the KV cache holds and were dropped")
+	}
+	if sp.sweep {
+		s.Sweep = d.simSweep(p, sp, r.Preemption)
+	}
+	r.Simulation = s
+}
+
+func (d *Deployment) simOptions(p plan, timeline int) sched.Options {
+	return sched.Options{TTFTS: p.ttftS, TPOTS: p.tpotS, TimelinePoints: timeline, MaxSteps: maxSimSteps}
+}
+
+// simReport converts a result; every ratio with a zero denominator is 0.
+func simReport(res sched.Result, pool int64) *SimulationReport {
+	div := func(a, b float64) float64 {
+		if b <= 0 {
+			return 0
+		}
+		return a / b
+	}
+	out, in := float64(res.OutputTokens), float64(res.InputTokens)
+	done := float64(res.Completed)
+	s := &SimulationReport{
+		NumRequests: res.Requests, CompletedRequests: res.Completed, RejectedRequests: res.Rejected,
+		Truncated: res.Truncated, DurationS: res.DurationS, Steps: res.Steps,
+		MeanInputTokens: div(in, done), MeanOutputTokens: div(out, done),
+		TTFTMs: latencyMs(res.TTFT), TPOTMs: latencyMs(res.TPOT), E2ELatencyMs: latencyMs(res.E2E),
+		RequestsPerS: div(done, res.DurationS), OutputTokensPerS: div(out, res.DurationS),
+		TotalTokensPerS:     div(in+out, res.DurationS),
+		GoodputRequestsPerS: div(float64(res.SLOMet), res.DurationS), SLOAttainment: div(float64(res.SLOMet), done),
+		Preemptions: res.Preemptions, PreemptedRequests: res.PreemptedRequests,
+		RecomputedTokens:   res.RecomputedTokens,
+		RecomputeOverhead:  div(float64(res.RecomputedTokens), out),
+		WorkPerOutputToken: div(float64(res.ProcessedTokens), out),
+		MeanRunning:        res.MeanRunning, MeanWaiting: res.MeanWaiting,
+		MeanKVCacheUsage: res.MeanKVUsage, PeakKVCacheUsage: div(float64(res.PeakBlocks), float64(pool)),
+	}
+	if res.Preemptions > 0 {
+		s.FirstPreemptionS, s.RunningAtFirstPreemption = res.FirstPreemptionS, res.RunningAtFirstPreemption
+	}
+	if len(res.Timeline) > 0 {
+		s.Timeline = make([]SimTimelinePoint, len(res.Timeline))
+		for i, pt := range res.Timeline {
+			s.Timeline[i] = SimTimelinePoint{TimeS: pt.TimeS, DurationS: pt.DurationS, Running: pt.Running, Waiting: pt.Waiting, KVCacheUsage: pt.KVUsage}
+		}
+	}
+	return s
+}
+
+func latencyMs(s sched.Summary) LatencySummary {
+	return LatencySummary{Mean: ms(s.Mean), P50: ms(s.P50), P90: ms(s.P90), P99: ms(s.P99), Max: ms(s.Max)}
+}
+
+// simSweep runs the workload at several loads (request rates for Poisson
+// arrivals, closed-loop users otherwise), bisects the smallest load that
+// preempts, and finds the throughput knee.
+func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) *SimulationSweep {
+	w := sp.w
+	w.NumRequests = sp.sweepN
+	poisson := w.Arrival == sched.Poisson
+	if !poisson {
+		w.Arrival = sched.ClosedLoop
+	}
+	sw := &SimulationSweep{Load: "concurrency", NumRequests: w.NumRequests}
+	schedCap, _ := d.schedulerCap()
+	var loads []float64
+	ref := float64(schedCap)
+	if poisson {
+		sw.Load = "request_rate"
+		ref, _ = d.servingRate(schedCap, p.in, p.out)
+		if pre.Reachable {
+			sw.AnalyticOnset = pre.OnsetRequestRate
+			ref = pre.SaturationRequestRate
+		}
+		loads = slices.Clone(sp.rates)
+	} else {
+		if pre.Reachable {
+			sw.AnalyticOnset = float64(pre.OnsetConcurrency)
+			ref = float64(pre.OnsetConcurrency)
+		}
+		for _, u := range sp.users {
+			loads = append(loads, float64(u))
+		}
+	}
+	if len(loads) == 0 {
+		for i := 1; i <= sp.points; i++ {
+			x := ref * 2 * float64(i) / float64(sp.points)
+			if !poisson {
+				x = max(1, math.Round(x))
+			}
+			loads = append(loads, x)
+		}
+	}
+	slices.Sort(loads)
+	loads = slices.Compact(loads)
+
+	cfg := d.schedConfig()
+	opts := d.simOptions(p, 0)
+	run := func(load float64) (sched.Result, bool) {
+		if poisson {
+			w.RatePerS = load
+		} else {
+			w.Users = int(load)
+		}
+		res, err := sched.Run(cfg, w, d.stepSeconds, opts)
+		return res, err == nil
+	}
+	first := -1
+	var firstRes sched.Result
+	for _, load := range loads {
+		res, ok := run(load)
+		if !ok {
+			continue
+		}
+		s := simReport(res, cfg.NumBlocks)
+		sw.Points = append(sw.Points, SimSweepPoint{
+			Load: load, OutputTokensPerS: s.OutputTokensPerS, RequestsPerS: s.RequestsPerS,
+			GoodputRequestsPerS: s.GoodputRequestsPerS,
+			TTFTP50Ms:           s.TTFTMs.P50, TTFTP99Ms: s.TTFTMs.P99,
+			TPOTP50Ms: s.TPOTMs.P50, TPOTP99Ms: s.TPOTMs.P99,
+			E2EP50Ms: s.E2ELatencyMs.P50, E2EP99Ms: s.E2ELatencyMs.P99,
+			MeanRunning: s.MeanRunning, Preemptions: s.Preemptions, WorkPerOutputToken: s.WorkPerOutputToken,
+		})
+		sw.MaxOutputTokensPerS = max(sw.MaxOutputTokensPerS, s.OutputTokensPerS)
+		if first < 0 && res.Preemptions > 0 {
+			first, firstRes = len(sw.Points)-1, res
+		}
+	}
+	for _, pt := range sw.Points {
+		if pt.OutputTokensPerS >= kneeFraction*sw.MaxOutputTokensPerS {
+			sw.KneeLoad, sw.KneeOutputTokensPerS = pt.Load, pt.OutputTokensPerS
+			break
+		}
+	}
+	if first >= 0 {
+		lo, hi := 0.0, sw.Points[first].Load
+		if first > 0 {
+			lo = sw.Points[first-1].Load
+		}
+		for i := 0; ; i++ {
+			mid := (lo + hi) / 2
+			if !poisson {
+				mid = math.Floor(mid)
+			}
+			if mid <= lo || (poisson && i >= onsetBisections) {
+				break
+			}
+			res, ok := run(mid)
+			if ok && res.Preemptions > 0 {
+				hi, firstRes = mid, res
+			} else {
+				lo = mid
+			}
+		}
+		sw.PreemptionOnset, sw.RunningAtOnset = hi, firstRes.RunningAtFirstPreemption
+		if sw.AnalyticOnset > 0 {
+			sw.OnsetDifference = sw.PreemptionOnset - sw.AnalyticOnset
+			sw.OnsetRatio = sw.PreemptionOnset / sw.AnalyticOnset
+		}
+	}
+	return sw
+}

@@ -1,0 +1,174 @@
+package calc_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/calc"
+)
+
+func llama8B(hw string, in, out int, sim *calc.SimulateOptions) calc.Request {
+	return calc.Request{
+		Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: calc.HardwareRef{ID: hw},
+		MaxModelLen: calc.Int(8192),
+		Workload:    &calc.Workload{InputTokens: calc.Int(in), OutputTokens: calc.Int(out)},
+		Simulate:    sim,
+	}
+}
+
+// One request alone: its three steps are the cost model's prefill of 10
+// tokens (span 10*(0+11/2) = 55, one sampled) and two decodes at
+// contexts 11 and 12, so every figure follows from Deployment.Step.
+func TestSimulateOneRequestByHand(t *testing.T) {
+	t.Parallel()
+	req := llama8B("h100-sxm", 10, 3, &calc.SimulateOptions{NumRequests: calc.Int(1)})
+	d, err := calc.Resolve(req)
+	require.NoError(t, err)
+	prefill := d.Step(calc.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1}).TimeS
+	dec1 := d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 11}).TimeS
+	dec2 := d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 12}).TimeS
+
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	s := r.Simulation
+	require.NotNil(t, s)
+	const tol = 1e-9
+	assert.Equal(t, "burst", s.Arrival)
+	assert.Equal(t, int64(3), s.Steps)
+	assert.Equal(t, 1, s.CompletedRequests)
+	assert.InDelta(t, 1000*prefill, s.TTFTMs.P50, tol)
+	assert.InDelta(t, 1000*(dec1+dec2)/2, s.TPOTMs.Mean, tol)
+	assert.InDelta(t, 1000*(prefill+dec1+dec2), s.E2ELatencyMs.P99, tol)
+	assert.InDelta(t, prefill+dec1+dec2, s.DurationS, tol)
+	assert.InDelta(t, 3/(prefill+dec1+dec2), s.OutputTokensPerS, 1e-6)
+	assert.InDelta(t, 13/(prefill+dec1+dec2), s.TotalTokensPerS, 1e-6)
+	// 10 prompt tokens and 2 decodes deliver 3 tokens: (10+3-1)/3.
+	assert.InDelta(t, 4, s.WorkPerOutputToken, tol)
+	assert.Zero(t, s.Preemptions)
+	assert.Equal(t, 1.0, s.SLOAttainment)
+	// One sequence of 13 tokens holds 1 block of 16 at most.
+	assert.InDelta(t, 1/float64(r.KVCache.NumBlocks-1), s.PeakKVCacheUsage, tol)
+	assert.Len(t, s.Timeline, 3)
+}
+
+// A burst far beyond the KV cache of an L4 (about 18 sequences of 1,280
+// tokens) preempts, and the recomputation shows in the work per token.
+func TestSimulateSaturatedServerDoesMoreWork(t *testing.T) {
+	t.Parallel()
+	r, err := calc.Evaluate(llama8B("l4", 1024, 256, &calc.SimulateOptions{NumRequests: calc.Int(64)}))
+	require.NoError(t, err)
+	s := r.Simulation
+	require.NotNil(t, s)
+	assert.Equal(t, 64, s.CompletedRequests)
+	assert.Positive(t, s.Preemptions)
+	assert.Positive(t, s.RecomputedTokens)
+	out := float64(64 * 256)
+	assert.InDelta(t, float64(s.RecomputedTokens)/out, s.RecomputeOverhead, 1e-12)
+	// Without preemption the work is (1024+256-1)/256; each recomputed
+	// token adds 1/out.
+	assert.InDelta(t, 1279.0/256+s.RecomputeOverhead, s.WorkPerOutputToken, 1e-12)
+	assert.LessOrEqual(t, s.PeakKVCacheUsage, 1.0)
+	assert.InDelta(t, r.Preemption.OnsetConcurrency, s.RunningAtFirstPreemption, 3)
+	_, err = json.Marshal(r) // fails on NaN or Inf
+	assert.NoError(t, err)
+}
+
+// A closed loop of users who all start at once stays near lockstep, so
+// its measured onset sits at the lockstep estimate; the sweep bisects it
+// between the two loads given.
+func TestSimulateSweepFindsOnset(t *testing.T) {
+	t.Parallel()
+	r, err := calc.Evaluate(llama8B("l4", 1024, 256, &calc.SimulateOptions{
+		NumRequests: calc.Int(200), Arrival: "closed_loop", Concurrency: calc.Int(4),
+		Sweep: &calc.SimSweepOptions{NumRequests: calc.Int(120), Concurrencies: []int{40, 4}},
+	}))
+	require.NoError(t, err)
+	sw := r.Simulation.Sweep
+	require.NotNil(t, sw)
+	assert.Equal(t, "concurrency", sw.Load)
+	require.Len(t, sw.Points, 2)
+	assert.Equal(t, 4.0, sw.Points[0].Load)
+	assert.Zero(t, sw.Points[0].Preemptions)
+	assert.Positive(t, sw.Points[1].Preemptions)
+	assert.InDelta(t, float64(r.Preemption.OnsetConcurrencyLockstep), sw.PreemptionOnset, 2)
+	assert.Equal(t, float64(r.Preemption.OnsetConcurrency), sw.AnalyticOnset)
+	assert.Equal(t, sw.PreemptionOnset-sw.AnalyticOnset, sw.OnsetDifference)
+	assert.InDelta(t, sw.PreemptionOnset/sw.AnalyticOnset, sw.OnsetRatio, 1e-12)
+	assert.Equal(t, sw.Points[1].OutputTokensPerS, sw.MaxOutputTokensPerS)
+}
+
+// The same seed gives the same report; another seed another one.
+func TestSimulateSeeded(t *testing.T) {
+	t.Parallel()
+	sim := func(seed int64) *calc.SimulationReport {
+		r, err := calc.Evaluate(llama8B("h100-sxm", 512, 128, &calc.SimulateOptions{
+			NumRequests: calc.Int(300), Seed: &seed, Arrival: "poisson", RequestRate: calc.Float(30),
+			OutputTokens: &calc.LengthDistribution{Distribution: "exponential", Mean: calc.Float(128)},
+		}))
+		require.NoError(t, err)
+		return r.Simulation
+	}
+	assert.Equal(t, sim(1), sim(1))
+	assert.NotEqual(t, sim(1).DurationS, sim(2).DurationS)
+}
+
+func TestSimulateValidation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		json string
+		want calc.Errors
+	}{
+		{"num_requests", `{"num_requests": 0}`, calc.Errors{{"simulate.num_requests", "must be at least 1, got 0"}}},
+		{"too many", `{"num_requests": 100001}`, calc.Errors{{"simulate.num_requests", "must be at most 100000, got 100001"}}},
+		{"seed", `{"seed": -1}`, calc.Errors{{"simulate.seed", "must be at least 0, got -1"}}},
+		{"arrival", `{"arrival": "gamma"}`, calc.Errors{{"simulate.arrival", `unknown arrival "gamma"; one of poisson, closed_loop, burst`}}},
+		{"rate missing", `{"arrival": "poisson"}`, calc.Errors{{"simulate.request_rate", "is required for poisson arrivals (or give workload.request_rate)"}}},
+		{"rate zero", `{"arrival": "poisson", "request_rate": 0}`, calc.Errors{{"simulate.request_rate", "must be greater than 0, got 0"}}},
+		{"users missing", `{"arrival": "closed_loop"}`, calc.Errors{{"simulate.concurrency", "is required for closed_loop arrivals (or give workload.concurrency)"}}},
+		{"users on burst", `{"concurrency": 3}`, calc.Errors{{"simulate.concurrency", "applies to closed_loop arrivals only"}}},
+		{"rate on burst", `{"request_rate": 3}`, calc.Errors{{"simulate.request_rate", "applies to poisson arrivals only"}}},
+		{"distribution", `{"input_tokens": {"distribution": "gamma"}}`, calc.Errors{{"simulate.input_tokens.distribution", `unknown distribution "gamma"; one of constant, uniform, normal, lognormal, exponential`}}},
+		{"std missing", `{"output_tokens": {"distribution": "lognormal", "mean": 100}}`, calc.Errors{{"simulate.output_tokens.std", "is required for the lognormal distribution"}}},
+		{"std unused", `{"output_tokens": {"distribution": "exponential", "std": 3}}`, calc.Errors{{"simulate.output_tokens.std", "is not used by the exponential distribution"}}},
+		{"uniform mean", `{"input_tokens": {"distribution": "uniform", "mean": 5, "min": 1, "max": 9}}`, calc.Errors{{"simulate.input_tokens.mean", "is not used by the uniform distribution; give min and max"}}},
+		{"uniform bounds", `{"input_tokens": {"distribution": "uniform", "min": 10}}`, calc.Errors{{"simulate.input_tokens", "the uniform distribution needs min and max"}}},
+		{"min over max", `{"input_tokens": {"distribution": "normal", "std": 1, "min": 10, "max": 5}}`, calc.Errors{{"simulate.input_tokens.min", "(10) must not exceed max (5)"}}},
+		{"max over model", `{"input_tokens": {"distribution": "constant", "max": 8192}}`, calc.Errors{{"simulate.input_tokens.max", "must be at most 8191, got 8192"}}},
+		{"mean fraction", `{"input_tokens": {"distribution": "constant", "mean": 0.5}}`, calc.Errors{{"simulate.input_tokens.mean", "must be at least 1 token, got 0.5"}}},
+		{"timeline", `{"timeline_points": -1}`, calc.Errors{{"simulate.timeline_points", "must be at least 0, got -1"}}},
+		{"sweep points", `{"sweep": {"points": 1}}`, calc.Errors{{"simulate.sweep.points", "must be at least 2, got 1"}}},
+		{"sweep kind", `{"sweep": {"request_rates": [1]}}`, calc.Errors{{"simulate.sweep.request_rates", "applies to poisson arrivals only; sweep concurrencies instead"}}},
+		{"sweep load", `{"arrival": "closed_loop", "concurrency": 2, "sweep": {"concurrencies": [3, 0]}}`, calc.Errors{{"simulate.sweep.concurrencies[1]", "must be at least 1, got 0"}}},
+		{"unknown key", `{"requests": 5}`, calc.Errors{{"requests", "unknown field"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body := `{"model": "meta-llama/Llama-3.1-8B-Instruct", "hardware": "h100-sxm", "max_model_len": 8192, "simulate": ` + tt.json + `}`
+			req, err := calc.ParseRequest([]byte(body))
+			if err == nil {
+				_, err = calc.Evaluate(req)
+			}
+			assert.Equal(t, tt.want, err)
+			assert.ErrorIs(t, err, calc.ErrInvalidRequest)
+		})
+	}
+}
+
+// Simulate errors join the request's other errors.
+func TestSimulateErrorsJoinOthers(t *testing.T) {
+	t.Parallel()
+	_, err := calc.Evaluate(calc.Request{Hardware: calc.HardwareRef{ID: "h100-sxm"}, Simulate: &calc.SimulateOptions{NumRequests: calc.Int(-3)}})
+	var list calc.Errors
+	require.ErrorAs(t, err, &list)
+	var fields []string
+	for _, e := range list {
+		fields = append(fields, e.Field)
+	}
+	assert.Contains(t, fields, "model")
+	assert.Contains(t, fields, "simulate.num_requests")
+}

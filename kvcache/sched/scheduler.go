@@ -1,0 +1,321 @@
+package sched
+
+import "errors"
+
+// BlockCounter gives the KV blocks one sequence holds at contextTokens
+// tokens while newTokens of them are computed in the current step.
+// kvcache.Layout implements it. It must be non-decreasing in both
+// arguments.
+type BlockCounter interface {
+	BlocksFor(contextTokens, newTokens int64) int64
+}
+
+// Config is one serving instance: its scheduler limits and KV block pool.
+type Config struct {
+	// NumBlocks is the number of KV blocks the scheduler may hand out
+	// (vLLM: num_gpu_blocks minus the reserved null block).
+	NumBlocks int64
+	// BlockSize is the tokens per block.
+	BlockSize int
+	// MaxNumSeqs caps the running sequences (max_num_seqs).
+	MaxNumSeqs int
+	// MaxBatchedTokens is the token budget of one step
+	// (max_num_batched_tokens), shared by decodes and prefill chunks.
+	MaxBatchedTokens int
+	// Blocks counts a sequence's blocks.
+	Blocks BlockCounter
+}
+
+// ErrConfig is returned for an unusable Config or Workload.
+var ErrConfig = errors.New("sched: invalid configuration")
+
+func (c Config) validate() error {
+	if c.NumBlocks < 1 || c.BlockSize < 1 || c.MaxNumSeqs < 1 || c.MaxBatchedTokens < 1 || c.Blocks == nil {
+		return ErrConfig
+	}
+	return nil
+}
+
+// Load is the work of one step, in the terms of the cost model.
+type Load struct {
+	// DecodeSeqs sequences compute one token each, attending to
+	// DecodeContext tokens in total (a token at position p attends p+1).
+	DecodeSeqs    int
+	DecodeContext int64
+	// PrefillTokens prompt (or recomputed) tokens are computed; PrefillSpan
+	// is the sum over them of the positions each attends to (a chunk of n
+	// tokens starting at a spans n*(a+(n+1)/2)).
+	PrefillTokens int
+	PrefillSpan   float64
+	// PrefillSeqs is the number of prefills that finish this step (each
+	// samples a token).
+	PrefillSeqs int
+}
+
+// Tokens returns the tokens computed in the step.
+func (l Load) Tokens() int { return l.DecodeSeqs + l.PrefillTokens }
+
+// seq is one request's state while it is not running (and its record).
+type seq struct {
+	arrivalS, firstS, finishS float64
+	input, output             int
+	generated                 int // output tokens sampled so far
+	preemptions               int
+}
+
+// slot is a running sequence's hot state, kept in a compact array that
+// stays in cache however many requests the simulation holds.
+type slot struct {
+	id        int32
+	total     int32 // tokens known: input + generated
+	generated int32
+	output    int32
+	computed  int32 // tokens whose KV is in the cache
+	scheduled int32 // tokens scheduled in the current step
+	// heldUpTo is the largest context at which held stays valid for
+	// one-token steps (0: recount).
+	heldUpTo int32
+	held     int64
+}
+
+// Scheduled is one sequence's share of a step.
+type Scheduled struct {
+	ID, Tokens int
+}
+
+// Scheduler is vLLM v1's scheduler over a paged KV pool, without the
+// clock: Schedule decides one step, Complete applies it. Run drives it
+// with a cost model and a workload; tests drive it by hand.
+type Scheduler struct {
+	cfg       Config
+	bs        int
+	seqs      []seq
+	running   []slot
+	waiting   ring
+	free      int64
+	preempted bool
+
+	// Counters.
+	Preemptions      int
+	RecomputedTokens int64
+	ProcessedTokens  int64
+	peakUsed         int64
+	firstPreemptS    float64
+	runningAtPreempt int
+	nowS             float64
+}
+
+// NewScheduler returns a scheduler for up to capacity requests (ids 0 to
+// capacity-1).
+func NewScheduler(cfg Config, capacity int) (*Scheduler, error) {
+	if err := cfg.validate(); err != nil || capacity < 0 {
+		return nil, ErrConfig
+	}
+	return &Scheduler{
+		cfg: cfg, bs: cfg.BlockSize,
+		seqs:          make([]seq, capacity),
+		running:       make([]slot, 0, cfg.MaxNumSeqs),
+		waiting:       newRing(capacity),
+		free:          cfg.NumBlocks,
+		firstPreemptS: -1,
+	}, nil
+}
+
+// Submit appends request id (input prompt tokens, output tokens to
+// generate, both >= 1) to the waiting queue at time arrivalS.
+func (s *Scheduler) Submit(id int, arrivalS float64, input, output int) {
+	s.seqs[id] = seq{arrivalS: arrivalS, input: input, output: output}
+	s.waiting.pushBack(int32(id))
+}
+
+// FreeBlocks returns the blocks not held by any sequence.
+func (s *Scheduler) FreeBlocks() int64 { return s.cfg.NumBlocks - s.UsedBlocks() }
+
+// UsedBlocks returns the blocks held by sequences.
+func (s *Scheduler) UsedBlocks() int64 { return s.cfg.NumBlocks - s.free }
+
+// PeakBlocks returns the most blocks held at once so far.
+func (s *Scheduler) PeakBlocks() int64 { return s.peakUsed }
+
+// Running returns the running ids in scheduling order (a fresh slice).
+func (s *Scheduler) Running() []int {
+	out := make([]int, len(s.running))
+	for i := range s.running {
+		out[i] = int(s.running[i].id)
+	}
+	return out
+}
+
+// Waiting returns the waiting ids, front first (a fresh slice).
+func (s *Scheduler) Waiting() []int { return s.waiting.ids() }
+
+// Scheduled returns the step's scheduled sequences in order (a fresh
+// slice); valid between Schedule and Complete.
+func (s *Scheduler) Scheduled() []Scheduled {
+	var out []Scheduled
+	for i := range s.running {
+		if q := &s.running[i]; q.scheduled > 0 {
+			out = append(out, Scheduled{int(q.id), int(q.scheduled)})
+		}
+	}
+	return out
+}
+
+// tryAlloc grows q's blocks for n new tokens (context computed+n); it
+// fails, holding what it held, when the pool is short.
+func (s *Scheduler) tryAlloc(q *slot, n int32) bool {
+	ctx := q.computed + n
+	if n == 1 && ctx <= q.heldUpTo {
+		return true // same block count as the last one-token step
+	}
+	need := s.cfg.Blocks.BlocksFor(int64(ctx), int64(n))
+	d := need - q.held
+	if d > s.free {
+		return false
+	}
+	s.free -= d
+	s.peakUsed = max(s.peakUsed, s.cfg.NumBlocks-s.free)
+	q.held = need
+	q.heldUpTo = 0
+	if n == 1 {
+		bs := int32(s.bs)
+		q.heldUpTo = (ctx + bs - 1) / bs * bs
+	}
+	return true
+}
+
+// release frees all of q's blocks.
+func (s *Scheduler) release(q *slot) {
+	s.free += q.held
+	q.held, q.heldUpTo = 0, 0
+}
+
+// Schedule decides the next step at time nowS and returns its load (zero
+// when there is nothing to run). vLLM v1 semantics
+// (vllm/v1/core/sched/scheduler.py schedule()):
+//
+//  1. Running sequences, in admission order, each take min(tokens not yet
+//     computed, remaining budget) tokens: one for a decode, a chunk for a
+//     prefill. When the pool cannot grow a sequence, the most recently
+//     admitted running sequence is preempted (blocks freed, computed
+//     tokens dropped, put at the front of the waiting queue) until the
+//     sequence fits or is itself the victim.
+//  2. Only if nothing was preempted, waiting sequences are admitted in
+//     FCFS order while the budget lasts and fewer than max_num_seqs run:
+//     a sequence is admitted if its whole current sequence (prompt plus
+//     tokens already generated) fits in the free blocks
+//     (scheduler_reserve_full_isl); it then allocates only for its first
+//     chunk. The first one that does not fit stops admission.
+func (s *Scheduler) Schedule(nowS float64) Load {
+	s.nowS = nowS
+	s.preempted = false
+	budget := int32(s.cfg.MaxBatchedTokens)
+	var l Load
+	for i := 0; i < len(s.running) && budget > 0; i++ {
+		q := &s.running[i]
+		n := min(q.total-q.computed, budget)
+		if !(n == 1 && q.computed < q.heldUpTo) && !s.tryAlloc(q, n) {
+			// Preempt the newest until q fits or is itself the victim.
+			for s.preempt() != i && !s.tryAlloc(q, n) {
+			}
+			if i >= len(s.running) {
+				break
+			}
+		}
+		q.scheduled = n
+		budget -= n
+		s.account(&l, q, n)
+	}
+	if s.preempted {
+		return l
+	}
+	for s.waiting.len() > 0 && budget > 0 && len(s.running) < s.cfg.MaxNumSeqs {
+		id := s.waiting.front()
+		r := &s.seqs[id]
+		total := int32(r.input + r.generated)
+		n := min(total, budget)
+		q := slot{id: id, total: total, generated: int32(r.generated), output: int32(r.output)}
+		if s.cfg.Blocks.BlocksFor(int64(total), int64(n)) > s.free || !s.tryAlloc(&q, n) {
+			break
+		}
+		s.waiting.popFront()
+		q.scheduled = n
+		s.running = append(s.running, q)
+		budget -= n
+		s.account(&l, &q, n)
+	}
+	return l
+}
+
+// account adds q's n scheduled tokens to the load.
+func (s *Scheduler) account(l *Load, q *slot, n int32) {
+	c := q.computed
+	s.ProcessedTokens += int64(n)
+	if n == 1 && q.generated > 0 && c == q.total-1 {
+		l.DecodeSeqs++
+		l.DecodeContext += int64(c + 1)
+		return
+	}
+	l.PrefillTokens += int(n)
+	l.PrefillSpan += float64(n) * (float64(c) + float64(n+1)/2)
+	if c+n == q.total {
+		l.PrefillSeqs++
+	}
+}
+
+// preempt evicts the newest running sequence (the last of the list) and
+// returns its former index.
+func (s *Scheduler) preempt() int {
+	last := len(s.running) - 1
+	q := &s.running[last]
+	if s.Preemptions == 0 {
+		s.firstPreemptS = s.nowS
+		s.runningAtPreempt = len(s.running)
+	}
+	s.release(q)
+	s.RecomputedTokens += int64(q.computed)
+	r := &s.seqs[q.id]
+	r.generated = int(q.generated)
+	r.preemptions++
+	s.Preemptions++
+	s.preempted = true
+	s.waiting.pushFront(q.id)
+	s.running = s.running[:last]
+	return last
+}
+
+// Complete ends the step at time nowS: scheduled tokens become computed,
+// each sequence whose every token is computed samples one output token,
+// and sequences with all their output tokens finish and free their
+// blocks. It calls done(id) for each finished request, in running order.
+func (s *Scheduler) Complete(nowS float64, done func(id int)) {
+	w := 0
+	for i := range s.running {
+		q := &s.running[i]
+		if q.scheduled > 0 {
+			q.computed += q.scheduled
+			q.scheduled = 0
+			if q.computed == q.total {
+				q.generated++
+				q.total++
+				if q.generated == 1 {
+					s.seqs[q.id].firstS = nowS
+				}
+				if q.generated >= q.output {
+					r := &s.seqs[q.id]
+					r.generated, r.finishS = int(q.generated), nowS
+					s.release(q)
+					if done != nil {
+						done(int(q.id))
+					}
+					continue
+				}
+			}
+		}
+		if w != i {
+			s.running[w] = *q
+		}
+		w++
+	}
+	s.running = s.running[:w]
+}

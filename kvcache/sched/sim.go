@@ -1,0 +1,245 @@
+package sched
+
+import (
+	"errors"
+	"math"
+)
+
+// MaxRequests bounds one simulation.
+const MaxRequests = 100_000
+
+// DefaultMaxSteps stops a simulation that would run longer than any
+// sensible request (Result.Truncated says so).
+const DefaultMaxSteps = 1 << 25
+
+// CostFunc returns a step's duration in seconds; it must be positive and
+// finite.
+type CostFunc func(Load) float64
+
+// Options controls what a run records.
+type Options struct {
+	// TTFTS and TPOTS are the latency budget a request must meet to count
+	// towards goodput, in seconds (0: no bound).
+	TTFTS, TPOTS float64
+	// TimelinePoints caps the timeline's points (0: no timeline).
+	TimelinePoints int
+	// Records keeps one Record per request in the result.
+	Records bool
+	// MaxSteps stops the run early (0: DefaultMaxSteps).
+	MaxSteps int64
+}
+
+// Summary is a latency distribution in seconds. Percentiles interpolate
+// linearly between the closest ranks (numpy's default). With no samples
+// every field is 0.
+type Summary struct {
+	Mean, P50, P90, P99, Max float64
+}
+
+// Point is one timeline bucket: consecutive steps starting at TimeS and
+// lasting DurationS, with time-weighted means of the running sequences,
+// the waiting queue and the fraction of the block pool in use.
+type Point struct {
+	TimeS, DurationS          float64
+	Running, Waiting, KVUsage float64
+}
+
+// Record is one request's outcome (times in seconds).
+type Record struct {
+	Input, Output, Generated       int
+	ArrivalS, FirstTokenS, FinishS float64
+	Preemptions                    int
+	Rejected                       bool
+}
+
+// Result is what a run measured.
+type Result struct {
+	// Requests were generated; Completed finished; Rejected could never
+	// fit in the block pool (prompt plus output) and were dropped.
+	Requests, Completed, Rejected int
+	// Truncated is true when MaxSteps stopped the run.
+	Truncated bool
+	// DurationS runs from time zero to the last step's end.
+	DurationS float64
+	Steps     int64
+	// TTFT, TPOT (over requests with more than one output token) and E2E
+	// latency of completed requests.
+	TTFT, TPOT, E2E Summary
+	// InputTokens and OutputTokens are the completed requests' prompt and
+	// delivered output tokens. ProcessedTokens counts every token a step
+	// computed (prompts, recomputation, decodes): without preemption it is
+	// input + output - 1 per request (the last sampled token is never fed
+	// back).
+	InputTokens, OutputTokens, ProcessedTokens int64
+	// Preemptions counts evictions; PreemptedRequests the requests evicted
+	// at least once; RecomputedTokens the computed tokens they dropped
+	// (and computed again).
+	Preemptions, PreemptedRequests int
+	RecomputedTokens               int64
+	// FirstPreemptionS is when the first preemption happened (-1: none);
+	// RunningAtFirstPreemption the running sequences just before it.
+	FirstPreemptionS         float64
+	RunningAtFirstPreemption int
+	// SLOMet counts completed requests within the latency budget.
+	SLOMet int
+	// MeanRunning, MeanWaiting and MeanKVUsage are time-weighted means of
+	// the state each step runs with (after scheduling); PeakBlocks is the
+	// most blocks held at any moment, within a step's scheduling included.
+	MeanRunning, MeanWaiting, MeanKVUsage float64
+	PeakBlocks                            int64
+	Timeline                              []Point
+	Records                               []Record
+}
+
+// ErrInternal reports a broken invariant of the simulator (a bug).
+var ErrInternal = errors.New("sched: internal error")
+
+// Run simulates a workload on one serving instance: arrivals join the
+// waiting queue, Schedule decides each step, cost prices it, and the
+// clock advances by that price. An idle server jumps to the next arrival.
+// Invalid inputs return ErrConfig.
+func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
+	n := w.NumRequests
+	if n < 1 || n > MaxRequests || cost == nil || !w.valid() {
+		return Result{}, ErrConfig
+	}
+	s, err := NewScheduler(cfg, n)
+	if err != nil {
+		return Result{}, err
+	}
+	reqs := make([]request, n)
+	w.generate(reqs)
+	rejected := make([]bool, n)
+	res := Result{Requests: n, FirstPreemptionS: -1}
+	for i, r := range reqs {
+		all := int64(r.input + r.output)
+		if cfg.Blocks.BlocksFor(all, min(all, int64(cfg.MaxBatchedTokens))) > cfg.NumBlocks {
+			rejected[i] = true
+			res.Rejected++
+		}
+	}
+	maxSteps := o.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	m := newMeter(n, o)
+	next := 0
+	skip := func() {
+		for next < n && rejected[next] {
+			next++
+		}
+	}
+	skip()
+	var now float64
+	var done func(int)
+	if w.Arrival == ClosedLoop {
+		for u := 0; u < w.Users && next < n; u++ {
+			s.Submit(next, 0, reqs[next].input, reqs[next].output)
+			next++
+			skip()
+		}
+		done = func(id int) {
+			m.finish(&s.seqs[id])
+			if next < n {
+				s.Submit(next, now, reqs[next].input, reqs[next].output)
+				next++
+				skip()
+			}
+		}
+	} else {
+		done = func(id int) { m.finish(&s.seqs[id]) }
+	}
+	pool := float64(cfg.NumBlocks)
+	for {
+		if w.Arrival != ClosedLoop {
+			for next < n && reqs[next].arrivalS <= now {
+				s.Submit(next, reqs[next].arrivalS, reqs[next].input, reqs[next].output)
+				next++
+				skip()
+			}
+		}
+		l := s.Schedule(now)
+		if l.Tokens() == 0 {
+			if len(s.running) > 0 || s.waiting.len() > 0 {
+				return Result{}, ErrConfig // cannot happen: every request fits alone
+			}
+			if next < n && w.Arrival != ClosedLoop {
+				now = max(now, reqs[next].arrivalS)
+				continue
+			}
+			break
+		}
+		if res.Steps >= maxSteps {
+			res.Truncated = true
+			break
+		}
+		dt := cost(l)
+		if !(dt > 0) || math.IsInf(dt, 0) {
+			return Result{}, ErrConfig
+		}
+		used := float64(s.UsedBlocks())
+		m.step(now, dt, float64(len(s.running)), float64(s.waiting.len()), used/pool)
+		now += dt
+		res.Steps++
+		s.Complete(now, done)
+	}
+	if !res.Truncated && s.free != cfg.NumBlocks {
+		return Result{}, ErrInternal
+	}
+	res.DurationS = now
+	res.PeakBlocks = s.peakUsed
+	res.ProcessedTokens = s.ProcessedTokens
+	res.Preemptions = s.Preemptions
+	res.RecomputedTokens = s.RecomputedTokens
+	if s.Preemptions > 0 {
+		res.FirstPreemptionS = s.firstPreemptS
+		res.RunningAtFirstPreemption = s.runningAtPreempt
+	}
+	m.result(&res)
+	if o.Records {
+		res.Records = make([]Record, n)
+		for i := range reqs {
+			q := &s.seqs[i]
+			res.Records[i] = Record{
+				Input: reqs[i].input, Output: reqs[i].output, Generated: q.generated,
+				ArrivalS: q.arrivalS, FirstTokenS: q.firstS, FinishS: q.finishS,
+				Preemptions: q.preemptions, Rejected: rejected[i],
+			}
+		}
+	}
+	return res, nil
+}
+
+// valid reports whether the workload can be generated.
+func (w *Workload) valid() bool {
+	switch w.Arrival {
+	case Burst:
+	case Poisson:
+		if !(w.RatePerS > 0) || math.IsInf(w.RatePerS, 0) {
+			return false
+		}
+	case ClosedLoop:
+		if w.Users < 1 {
+			return false
+		}
+	default:
+		return false
+	}
+	return w.Input.valid() && w.Output.valid()
+}
+
+func (d Dist) valid() bool {
+	ok := func(x float64) bool { return x >= 0 && !math.IsInf(x, 0) }
+	if d.Min < 0 || d.Max < 0 || (d.Max > 0 && d.Max < d.Min) || !ok(d.Mean) || !ok(d.Std) {
+		return false
+	}
+	switch d.Kind {
+	case Constant, Normal, Exponential:
+		return true
+	case Uniform:
+		return d.Max >= max(d.Min, 1)
+	case LogNormal:
+		return d.Mean > 0
+	}
+	return false
+}
