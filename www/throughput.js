@@ -59,7 +59,7 @@ export async function load(options = {}) {
   if (!bridge) {
     throw new Error('throughput: the WebAssembly module did not start (is it throughput.wasm?)');
   }
-  return new Calculator(bridge, instance, exited);
+  return new Calculator(bridge, instance, go, exited);
 }
 
 async function instantiate(source, imports) {
@@ -121,11 +121,13 @@ async function instantiateResponse(response, imports) {
 class Calculator {
   #bridge;
   #memory;
+  #go;
   #closed = false;
 
-  constructor(bridge, instance, exited) {
+  constructor(bridge, instance, go, exited) {
     this.#bridge = bridge;
     this.#memory = instance.exports.mem;
+    this.#go = go;
     this.version = bridge.version;
     this.exited = exited;
   }
@@ -179,11 +181,15 @@ class Calculator {
 
   /**
    * Memory figures: the Go heap (runtime.ReadMemStats, after a garbage
-   * collection when gc is true) and the WebAssembly memory, in bytes.
+   * collection when gc is true) and the WebAssembly memory, in bytes, and
+   * the number of JavaScript values Go holds.
    */
   stats({ gc = false } = {}) {
     const s = JSON.parse(this.#call('stats', gc ? 'gc' : ''));
     s.wasm_memory_bytes = this.#memory.buffer.byteLength;
+    // JavaScript values Go holds references to (wasm_exec.js's table less
+    // its free ids): it grows if the bridge leaks js.Value references.
+    s.js_refs = this.#go._values.length - this.#go._idPool.length;
     return s;
   }
 
@@ -198,6 +204,11 @@ class Calculator {
       this.#closed = true;
       this.#bridge.close();
       this.#bridge = null;
+      // Go's runtime may have set timers (wasm_exec.js keeps them in
+      // _scheduledTimeouts); one firing after exit would throw.
+      for (const id of this.#go._scheduledTimeouts.values()) clearTimeout(id);
+      this.#go._scheduledTimeouts.clear();
+      this.#go = null;
     }
   }
 

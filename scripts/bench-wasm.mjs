@@ -1,0 +1,77 @@
+// Times the JavaScript bridge against native Go on the same request, in
+// interleaved rounds so that both see the same machine load:
+//   ./build.sh build && node scripts/bench-wasm.mjs [rounds]
+// Native: the Go benchmarks of wasm/js/bench_test.go (ParseRequest +
+// Evaluate + json.Marshal, and Evaluate alone). Bridge: calc.evaluate(object)
+// (boundary checks, JSON.stringify, the Go call, JSON.parse) and
+// calc.evaluateJSON(text). Also times load(): read the .wasm + compile +
+// instantiate + first evaluate. Prints medians; asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load } from '../www/throughput.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const rounds = Number(process.argv[2] || 9);
+const requestFile = join(root, 'calc/testdata/golden/dense-llama-3.1-8b-h100.request.json');
+const requestText = readFileSync(requestFile, 'utf8');
+const request = JSON.parse(requestText);
+const wasmFile = join(root, 'www/throughput.wasm');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'throughput-bench-'));
+const testBinary = join(dir, 'js.test');
+try {
+  execFileSync('go', ['test', '-c', '-o', testBinary, './wasm/js'], { cwd: root, stdio: 'inherit' });
+  const native = () => {
+    const out = execFileSync(testBinary, ['-test.run', '^$', '-test.bench', '^Benchmark(EvaluateJSON|Evaluate)$', '-test.benchtime', '300x'], { cwd: join(root, 'wasm/js'), encoding: 'utf8' });
+    const ns = (name) => Number(new RegExp(`^Benchmark${name}(-\\d+)?\\s+\\d+\\s+([\\d.]+) ns/op`, 'm').exec(out)[2]);
+    return { evaluateJSON: ns('EvaluateJSON') / 1e3, evaluate: ns('Evaluate') / 1e3 };
+  };
+
+  const calc = await load({ wasm: readFileSync(wasmFile) });
+  const points = calc.evaluate(request).sweep.length;
+  const perCall = (fn, n) => {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    return ((performance.now() - t0) / n) * 1e3; // µs
+  };
+  for (let i = 0; i < 200; i++) calc.evaluate(request); // warm up the JIT and the Go heap
+
+  const rows = [];
+  for (let r = 0; r < rounds; r++) {
+    const n = native();
+    const bridge = perCall(() => calc.evaluate(request), 300);
+    const bridgeJSON = perCall(() => calc.evaluateJSON(requestText), 300);
+    rows.push({ ...n, bridge, bridgeJSON, ratio: bridge / n.evaluateJSON });
+  }
+  calc.close();
+
+  const loads = [];
+  for (let i = 0; i < 15; i++) {
+    const t0 = performance.now();
+    const c = await load({ wasm: readFileSync(wasmFile) });
+    c.evaluate(request);
+    loads.push(performance.now() - t0);
+    c.close();
+  }
+
+  const m = (k) => median(rows.map((row) => row[k]));
+  const f = (x) => x.toFixed(1).padStart(8);
+  console.log(`request: ${requestFile.slice(root.length + 1)} (${points}-point sweep), ${rounds} interleaved rounds, medians`);
+  console.log(`native  ParseRequest+Evaluate+json.Marshal ${f(m('evaluateJSON'))} µs`);
+  console.log(`native  Evaluate alone                     ${f(m('evaluate'))} µs`);
+  console.log(`bridge  calc.evaluate(object)              ${f(m('bridge'))} µs`);
+  console.log(`bridge  calc.evaluateJSON(text)            ${f(m('bridgeJSON'))} µs`);
+  console.log(`ratio   bridge / native (median of rounds) ${f(m('ratio'))} x   (budget 4x)`);
+  console.log(`load    read + instantiate + first result  ${f(median(loads) * 1e3 / 1e3)} ms`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
