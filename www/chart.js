@@ -70,12 +70,17 @@ function pool(g) {
   return take;
 }
 
-/** A "nice" upper bound for an axis: 1, 2, 2.5 or 5 times a power of ten. */
-export function niceMax(x) {
-  if (!(x > 0)) return 1;
-  const p = 10 ** Math.floor(Math.log10(x));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= x) return m * p;
-  return 10 * p;
+/**
+ * A "nice" linear axis for values in [0, x]: a step of 1, 2, 2.5 or 5 times a
+ * power of ten and the smallest multiple of it at or above x, in 3 to 5 steps.
+ */
+export function niceScale(x) {
+  if (!(x > 0)) return { top: 1, step: 0.25, ticks: 4 };
+  const raw = x / 5;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const ticks = Math.max(1, Math.ceil(x / step - 1e-9));
+  return { top: step * ticks, step, ticks };
 }
 
 /** Short axis numbers: 12000 -> "12k", 2500000 -> "2.5M". */
@@ -174,8 +179,12 @@ export class ThroughputChart {
 
     const all = [sweep, ...this.others.map((o) => o.sweep ?? [])];
     const xMax = Math.max(2, ...all.map((s) => (s.length ? s[s.length - 1].batch_size : 2)));
-    const aggMax = niceMax(Math.max(...all.flatMap((s) => s.map((p) => p.tokens_per_s)), 1));
-    const perMax = niceMax(Math.max(...all.flatMap((s) => s.map((p) => p.tokens_per_s_per_sequence)), 1));
+    // Both axes share their tick count so the grid lines serve both.
+    const aggS = niceScale(Math.max(...all.flatMap((s) => s.map((p) => p.tokens_per_s)), 1));
+    const perS = niceScale(Math.max(...all.flatMap((s) => s.map((p) => p.tokens_per_s_per_sequence)), 1));
+    const ticks = Math.max(aggS.ticks, perS.ticks);
+    const aggMax = aggS.step * ticks;
+    const perMax = perS.step * ticks;
     const lx = Math.log2(xMax);
     const X = (b) => m.l + (Math.log2(Math.max(b, 1)) / lx) * pw;
     const YA = (v) => m.t + ph - (v / aggMax) * ph;
@@ -185,7 +194,6 @@ export class ThroughputChart {
     // Grid and axes: pooled elements, written only where they change.
     const grid = pool(this.gGrid);
     const axes = pool(this.gAxes);
-    const ticks = 4;
     for (let i = 0; i <= ticks; i++) {
       const y = m.t + ph - (i / ticks) * ph;
       grid('line', { x1: m.l, x2: m.l + pw, y1: y, y2: y });
