@@ -66,6 +66,18 @@ async function withBrowser(fn) {
 }
 
 const firstResult = (page) => page.evaluate(() => performance.getEntriesByName('throughput:first-result')[0]?.startTime);
+/** Where the time to first result goes: milestones in ms since navigation start. */
+const milestones = (page) => page.evaluate(() => {
+  const mark = (n) => performance.getEntriesByName(`throughput:${n}`)[0]?.startTime;
+  const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/throughput.wasm'));
+  return {
+    html_ms: performance.getEntriesByType('navigation')[0].responseEnd,
+    wasm_downloaded_ms: wasm?.responseEnd,
+    modules_ms: mark('app-start'),
+    engine_loaded_ms: mark('engine-loaded'),
+    first_result_ms: mark('first-result'),
+  };
+});
 const ready = (page) => page.waitForSelector('html[data-ready=true]', { timeout: 60000 });
 
 /** One cold visit: transfer (CDP) and time to first result; then warm reloads. */
@@ -80,6 +92,7 @@ async function visit(base, warmReloads = 0) {
     await page.goto(base);
     await ready(page);
     const cold = await firstResult(page);
+    const steps = await milestones(page);
     const transfers = [...sizes].map(([id, bytes]) => ({ url: urls.get(id), bytes }));
     const warm = [];
     for (let i = 0; i < warmReloads; i++) {
@@ -87,7 +100,7 @@ async function visit(base, warmReloads = 0) {
       await ready(page);
       warm.push(await firstResult(page));
     }
-    return { cold, warm, transfers };
+    return { cold, steps, warm, transfers };
   });
 }
 
@@ -184,6 +197,7 @@ try {
     first_result_ms: {
       cold_median: median(visits.map((v) => v.cold)),
       cold_runs: visits.map((v) => Math.round(v.cold)),
+      cold_milestones_median: Object.fromEntries(Object.keys(visits[0].steps).map((k) => [k, Math.round(median(visits.map((v) => v.steps[k])))])),
       warm_median: median(visits[0].warm),
       budget: BUDGET.first_result_ms,
     },
@@ -213,6 +227,9 @@ try {
     console.log(`  the page's requests up to the first result, as Chrome counted them: ${kb(transferBytes)}`);
     console.log(`Navigation to first result: cold median ${result.first_result_ms.cold_median.toFixed(0)} ms over ${RUNS} fresh profiles [${result.first_result_ms.cold_runs.join(', ')}], ` +
       `warm (reload) median ${result.first_result_ms.warm_median.toFixed(0)} ms; budget ${BUDGET.first_result_ms} ms: ${ok(result.first_result_ms.cold_median, BUDGET.first_result_ms)}`);
+    const m = result.first_result_ms.cold_milestones_median;
+    console.log(`  cold milestones (median ms since navigation): HTML ${m.html_ms}, .wasm downloaded ${m.wasm_downloaded_ms}, modules run ${m.modules_ms}, ` +
+      `engine loaded (compiled + Go started) ${m.engine_loaded_ms}, first result (first evaluate + render) ${m.first_result_ms}`);
     const s = result.slider_update_ms;
     console.log(`Slider update (${s.updates} updates: input-tokens slider 64..4096 then output-tokens slider 16..1024; sweep.points = 256 requested, ` +
       `${s.sweep_points_median} drawn (median; the engine drops duplicate batch sizes), at least ${s.sweep_points_min}): handler + layout median ${s.handler_median.toFixed(1)} ms, p95 ${s.handler_p95.toFixed(1)} ms ` +

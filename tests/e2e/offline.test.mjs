@@ -20,7 +20,7 @@ test('after one load, the page works offline', async () => {
       }
     });
     const cached = await page.evaluate(async () => (await (await caches.open('throughput-v1')).keys()).map((r) => new URL(r.url).pathname));
-    for (const f of ['/', '/app.js', '/throughput.js', '/throughput.wasm', '/wasm_exec.js', '/widget.js']) assert.ok(cached.includes(f), `${f} cached`);
+    for (const f of ['/', '/app.js', '/chart.js', '/throughput.js', '/throughput.wasm', '/wasm_exec.js', '/style.css']) assert.ok(cached.includes(f), `${f} cached`);
 
     await context.setOffline(true);
     await page.reload();
