@@ -176,7 +176,7 @@ try {
   // Warm the server's gzip cache so that compression time is not measured.
   for (const f of ['', 'throughput.wasm', 'app.js']) await fetch(new URL(f, srv.url), { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer());
 
-  log(`bench-page: ${RUNS} cold loads, ${UPDATES} slider updates, server ${srv.url}`);
+  log(`bench-page: ${RUNS} cold loads, ${UPDATES} slider updates, server ${srv.url}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
   const visits = [];
   for (let i = 0; i < RUNS; i++) visits.push(await visit(srv.url, i === 0 ? 5 : 0));
   const transfer = visits[0].transfers;
@@ -187,6 +187,7 @@ try {
   const u = await updates(srv.url);
 
   const result = {
+    machine: { cpus: os.cpus().length, load_average_at_end: os.loadavg() },
     transfer: {
       page_requests_bytes: transferBytes,
       first_visit_files_gzip_bytes: gzipTotal,

@@ -255,6 +255,7 @@ function renderTabs() {
 
 function selectConfig(i, focus = false) {
   state.active = i;
+  last = null; // "the last valid result" is per configuration
   F.writeForm(form, active());
   update();
   if (focus) $(`#tab-${i}`)?.focus();
