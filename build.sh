@@ -79,6 +79,31 @@ test_e2e() {
 	trap - EXIT
 }
 
+# test_js runs the JavaScript module's suite (www/test, node's built-in
+# runner) against a fresh build of the .wasm.
+test_js() {
+	log "go vet (GOOS=js GOARCH=wasm) ./wasm/js"
+	GOOS=js GOARCH=wasm go vet ./wasm/js
+	build_wasm
+	log "node --test www/test"
+	node --test www/test/
+}
+
+# test_pack packs www/ as the npm package, installs the tarball into a
+# temporary project and imports and evaluates from it (scripts/pack-check.mjs).
+test_pack() (
+	log "npm pack www/, install the tarball, import @modelrefs/throughput"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	(cd www && npm pack --silent --pack-destination "$tmp" >/dev/null)
+	mkdir "$tmp/app"
+	cp scripts/pack-check.mjs "$tmp/app/check.mjs"
+	cd "$tmp/app"
+	printf '{"name":"pack-check","private":true,"type":"module"}\n' >package.json
+	npm install "$tmp"/modelrefs-throughput-*.tgz --no-audit --no-fund --offline --silent
+	node check.mjs
+)
+
 cmd=${1:-help}
 case "$cmd" in
 build)
@@ -90,6 +115,8 @@ serve)
 	;;
 test)
 	test_go
+	test_js
+	test_pack
 	test_e2e
 	;;
 bench)

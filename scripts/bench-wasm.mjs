@@ -1,10 +1,11 @@
 // Times the JavaScript bridge against native Go on the same request, in
 // interleaved rounds so that both see the same machine load:
 //   ./build.sh build && node scripts/bench-wasm.mjs [rounds]
+// (WASM_FILE=path times another build of the same module.)
 // Native: the Go benchmarks of wasm/js/bench_test.go (ParseRequest +
 // Evaluate + json.Marshal, and Evaluate alone). Bridge: calc.evaluate(object)
-// (boundary checks, JSON.stringify, the Go call, JSON.parse) and
-// calc.evaluateJSON(text). Also times load(): read the .wasm + compile +
+// (boundary checks, JSON.stringify, the Go call, the report read off the
+// tape) and calc.evaluateJSON(text) (JSON text both ways). Also times load(): read the .wasm + compile +
 // instantiate + first evaluate. Prints medians; asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { load } from '../www/throughput.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const rounds = Number(process.argv[2] || 9);
+const rounds = Number(process.argv[2] || 15);
 const requestFile = join(root, 'calc/testdata/golden/dense-llama-3.1-8b-h100.request.json');
 const requestText = readFileSync(requestFile, 'utf8');
 const request = JSON.parse(requestText);
-const wasmFile = join(root, 'www/throughput.wasm');
+const wasmFile = process.env.WASM_FILE || join(root, 'www/throughput.wasm');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -33,7 +33,41 @@ func evaluate(request string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return marshal(rep)
+	return marshalReport(&rep)
+}
+
+// evaluateTape answers a JSON request with the report on the tape and
+// returns the address of the tape's header (see tape.go).
+func evaluateTape(request string) (uint32, error) {
+	req, err := calc.ParseRequest([]byte(request))
+	if err != nil {
+		return 0, err
+	}
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return 0, err
+	}
+	reportTape.reset()
+	tapeReport(&reportTape, &rep)
+	if reportTape.err != nil {
+		return 0, reportTape.err
+	}
+	return publish(&reportTape), nil
+}
+
+// reportBufferBytes is the initial capacity of a report's JSON: a report
+// with the default 64-point sweep is about 12 KB.
+const reportBufferBytes = 16 << 10
+
+// marshalReport writes the report as json.Marshal would, through the
+// generated, reflection-free encoder (report_json.go).
+func marshalReport(r *calc.Report) (string, error) {
+	w := jsonWriter{b: make([]byte, 0, reportBufferBytes)}
+	appendReport(&w, r)
+	if w.err != nil {
+		return "", w.err
+	}
+	return string(w.b), nil
 }
 
 // ModelSummary is what the bridge says about a model without a deployment:
@@ -250,6 +284,21 @@ func protect(fn func() (string, error)) (out string) {
 		}
 	}()
 	return result(fn())
+}
+
+// protectTape is protect for evaluateTape: the header address as a
+// number, or the error string.
+func protectTape(request string) (out any) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = result("", calc.Errors{{Field: "", Message: "internal error: " + panicText(v)}})
+		}
+	}()
+	ptr, err := evaluateTape(request)
+	if err != nil {
+		return result("", err)
+	}
+	return float64(ptr)
 }
 
 func panicText(v any) string {

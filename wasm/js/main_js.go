@@ -16,7 +16,8 @@ const defaultExportName = "__throughput"
 // main publishes the bridge object under the global named by os.Args[1]
 // (throughput.js passes a unique name per instance and deletes the global
 // at once), then waits until JavaScript calls close(). Each function takes
-// one string and returns a string: JSON text, or "!" and a JSON error list.
+// one string and returns a string: JSON text, or "!" and a JSON error list;
+// evaluateTape returns the address of a tape header instead of the text.
 func main() {
 	name := defaultExportName
 	if len(os.Args) > 1 && os.Args[1] != "" {
@@ -37,6 +38,18 @@ func main() {
 		bridge.Set(key, f)
 	}
 	export("evaluate", evaluate)
+	// evaluateTape returns a number, the address of the tape header, or an
+	// error string; tapeKeys is the tape's key table as JSON.
+	tapeFn := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		arg := ""
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			arg = args[0].String()
+		}
+		return protectTape(arg)
+	})
+	funcs = append(funcs, tapeFn)
+	bridge.Set("evaluateTape", tapeFn)
+	bridge.Set("tapeKeys", tapeKeysJSON())
 	export("models", func(string) (string, error) { return modelList() })
 	export("model", model)
 	export("hardware", func(string) (string, error) { return hardwareList() })

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Sizes of the browser engine: raw, gzip -9 and brotli (quality 11, node's
+# zlib) of www/throughput.wasm as ./build.sh build makes it, against the
+# budget of 1.0 MB (10^6 bytes) gzip; then the same for build variants, to
+# show what each option buys. Prints only; exits 1 when over budget.
+#   scripts/wasm-size.sh            # www/throughput.wasm and the variants
+#   VARIANTS=0 scripts/wasm-size.sh # www/throughput.wasm only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUDGET_GZIP_BYTES=1000000
+
+sizes() { # FILE -> "raw gzip brotli"
+	local raw gz br
+	raw=$(stat -c %s "$1")
+	gz=$(gzip -9 -c "$1" | wc -c)
+	br=$(node -e 'const z=require("zlib"),b=require("fs").readFileSync(process.argv[1]);process.stdout.write(String(z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11,[z.constants.BROTLI_PARAM_SIZE_HINT]:b.length}}).length))' "$1")
+	echo "$raw $gz $br"
+}
+row() { printf '%-44s %10s %10s %10s\n' "$@"; }
+
+[ -f www/throughput.wasm ] || ./build.sh build >/dev/null
+row "file (bytes)" raw "gzip -9" brotli
+read -r raw gz br < <(sizes www/throughput.wasm)
+row "www/throughput.wasm (./build.sh build)" "$raw" "$gz" "$br"
+read -r jraw jgz jbr < <(sizes www/wasm_exec.js)
+row "www/wasm_exec.js" "$jraw" "$jgz" "$jbr"
+read -r mraw mgz mbr < <(sizes www/throughput.js)
+row "www/throughput.js" "$mraw" "$mgz" "$mbr"
+
+if [ "${VARIANTS:-1}" != 0 ]; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	variant() { # NAME GO-BUILD-ARGS...
+		local name=$1
+		shift
+		GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false "$@" -o "$tmp/v.wasm" ./wasm/js
+		read -r vraw vgz vbr < <(sizes "$tmp/v.wasm")
+		row "$name" "$vraw" "$vgz" "$vbr"
+	}
+	echo
+	variant "variant: no -ldflags (symbols, DWARF)"
+	variant "variant: -ldflags='-s -w'" -ldflags='-s -w -buildid='
+	variant "variant: -s -w, -gcflags=all=-l (no inlining)" -ldflags='-s -w -buildid=' -gcflags=all=-l
+fi
+
+echo
+if [ "$gz" -le "$BUDGET_GZIP_BYTES" ]; then
+	echo "budget: gzip $gz <= $BUDGET_GZIP_BYTES bytes: ok"
+else
+	echo "budget: gzip $gz > $BUDGET_GZIP_BYTES bytes: OVER by $((gz - BUDGET_GZIP_BYTES))"
+	exit 1
+fi

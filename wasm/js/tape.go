@@ -1,0 +1,155 @@
+package main
+
+import (
+	"math"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// A tape is a report encoded for throughput.js without text: a list of
+// float64 words and one UTF-8 string blob, which JavaScript reads in place
+// from the WebAssembly memory and turns into the same object JSON.parse
+// would make of json.Marshal's output. It saves formatting and parsing
+// every number, the bridge's largest cost under WebAssembly.
+//
+// Words, each a float64 (throughput.js decodeTape reads them):
+//
+//	tapeNull | tapeFalse | tapeTrue
+//	tapeNumber  value
+//	tapeString  n        (the next n UTF-16 code units of the blob)
+//	tapeArray   n        then n values
+//	tapeObject  n        then n pairs: key index (into tapeKeys), value
+//
+// Key names are not on the tape: the generated tapeKeys (report_tape.go)
+// lists them, and JavaScript fetches that list once at load.
+type tape struct {
+	words []float64
+	blob  []byte
+	err   error
+}
+
+const (
+	tapeNull = iota
+	tapeFalse
+	tapeTrue
+	tapeNumber
+	tapeString
+	tapeArray
+	tapeObject
+)
+
+func (t *tape) reset() {
+	t.words, t.blob, t.err = t.words[:0], t.blob[:0], nil
+}
+
+//go:noinline
+func (t *tape) null() { t.words = append(t.words, tapeNull) }
+
+//go:noinline
+func (t *tape) bool(v bool) {
+	if v {
+		t.words = append(t.words, tapeTrue)
+	} else {
+		t.words = append(t.words, tapeFalse)
+	}
+}
+
+// number records v; NaN and infinities are errors, as in json.Marshal.
+//
+//go:noinline
+func (t *tape) number(v float64) {
+	if (math.IsNaN(v) || math.IsInf(v, 0)) && t.err == nil {
+		t.err = &unsupportedFloatError{v}
+	}
+	t.words = append(t.words, tapeNumber, v)
+}
+
+// string records s. Invalid UTF-8 bytes become U+FFFD one for one, as
+// json.Marshal writes them, so the UTF-16 length is exact.
+//
+//go:noinline
+func (t *tape) string(s string) {
+	n := 0
+	if utf8.ValidString(s) {
+		t.blob = append(t.blob, s...)
+		for _, r := range s {
+			n += utf16Len(r)
+		}
+	} else {
+		for _, r := range s { // ranging yields U+FFFD for each bad byte
+			t.blob = utf8.AppendRune(t.blob, r)
+			n += utf16Len(r)
+		}
+	}
+	t.words = append(t.words, tapeString, float64(n))
+}
+
+func utf16Len(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}
+
+// array starts an array of n values.
+//
+//go:noinline
+func (t *tape) array(n int) { t.words = append(t.words, tapeArray, float64(n)) }
+
+// object starts an object and returns where its key count goes; end
+// writes the count.
+//
+//go:noinline
+func (t *tape) object() int {
+	t.words = append(t.words, tapeObject, 0)
+	return len(t.words) - 1
+}
+
+//go:noinline
+func (t *tape) end(at, keys int) { t.words[at] = float64(keys) }
+
+//go:noinline
+func (t *tape) key(index int) { t.words = append(t.words, float64(index)) }
+
+// tapeHeader tells JavaScript where the tape lies in the WebAssembly
+// memory: addresses and lengths (words, bytes) of the words and the blob.
+type tapeHeader [4]uint32
+
+// reportTape is reused by every call (JavaScript reads it before the next
+// call), so a report costs no allocation here once it has grown.
+var (
+	reportTape   tape
+	reportHeader tapeHeader
+)
+
+// publish fills the header for t and returns its address.
+func publish(t *tape) uint32 {
+	reportHeader = tapeHeader{addr(t.words), uint32(len(t.words)), addrBytes(t.blob), uint32(len(t.blob))}
+	return uint32(uintptr(unsafe.Pointer(&reportHeader)))
+}
+
+func addr(s []float64) uint32 {
+	if cap(s) == 0 {
+		return 0
+	}
+	return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+}
+
+func addrBytes(s []byte) uint32 {
+	if cap(s) == 0 {
+		return 0
+	}
+	return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+}
+
+// tapeKeysJSON is the key table as a JSON array of strings.
+func tapeKeysJSON() string {
+	w := jsonWriter{b: []byte{'['}}
+	for i, k := range tapeKeys {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.string(k)
+	}
+	return string(append(w.b, ']'))
+}

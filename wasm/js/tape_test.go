@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"unicode/utf16"
+	"unsafe"
+
+	"github.com/modelrefs/throughput/calc"
+)
+
+// readTape decodes a tape as throughput.js's decodeTape does, into the
+// values encoding/json's Unmarshal makes (map[string]any, []any, float64,
+// string, bool, nil).
+func readTape(t *tape) any {
+	i := 0
+	units := utf16.Encode([]rune(string(t.blob)))
+	p := 0
+	var value func() any
+	value = func() any {
+		op := t.words[i]
+		i++
+		switch op {
+		case tapeNull:
+			return nil
+		case tapeFalse:
+			return false
+		case tapeTrue:
+			return true
+		case tapeNumber:
+			i++
+			return t.words[i-1]
+		case tapeString:
+			n := int(t.words[i])
+			i++
+			s := string(utf16.Decode(units[p : p+n]))
+			p += n
+			return s
+		case tapeArray:
+			n := int(t.words[i])
+			i++
+			a := make([]any, n)
+			for k := range a {
+				a[k] = value()
+			}
+			return a
+		case tapeObject:
+			n := int(t.words[i])
+			i++
+			o := make(map[string]any, n)
+			for range n {
+				key := tapeKeys[int(t.words[i])]
+				i++
+				o[key] = value()
+			}
+			return o
+		}
+		panic("bad tape op")
+	}
+	v := value()
+	if i != len(t.words) || p != len(units) {
+		panic("tape not consumed")
+	}
+	return v
+}
+
+// TestTapeMatchesMarshal: the tape of a report decodes to what
+// json.Unmarshal makes of json.Marshal's text, for random reports with every
+// field set and for the golden reports.
+func TestTapeMatchesMarshal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(name string, r *calc.Report) {
+		t.Helper()
+		text, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want any
+		if err := json.Unmarshal(text, &want); err != nil {
+			t.Fatal(err)
+		}
+		var tp tape
+		tapeReport(&tp, r)
+		if tp.err != nil {
+			t.Fatal(tp.err)
+		}
+		if got := readTape(&tp); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: tape decodes to\n%v\nwant\n%v", name, got, want)
+		}
+	}
+	for i := range 300 {
+		var r calc.Report
+		fill(rng, reflect.ValueOf(&r).Elem(), i%3 == 0)
+		check("random", &r)
+	}
+	for _, r := range goldenReports(t) {
+		check(r.Model.ID, &r)
+	}
+}
+
+func TestTapeStringsCountUTF16Units(t *testing.T) {
+	t.Parallel()
+	var tp tape
+	tp.string("a\xffb𝄞\u2028")
+	if got, want := tp.words[1], 6.0; got != want { // a, U+FFFD, b, 2 for U+1D11E, U+2028
+		t.Errorf("UTF-16 length %v, want %v", got, want)
+	}
+	if string(tp.blob) != "a\uFFFDb𝄞\u2028" {
+		t.Errorf("blob %q", tp.blob)
+	}
+}
+
+func TestEvaluateTapePublishesTheHeader(t *testing.T) {
+	data := goldenRequest(t, "dense-llama-3.1-8b-h100")
+	ptr, err := evaluateTape(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ptr != uint32(uintptr(unsafe.Pointer(&reportHeader))) {
+		t.Errorf("returned %#x, not the header's address", ptr)
+	}
+	h := &reportHeader
+	if h[1] != uint32(len(reportTape.words)) || h[3] != uint32(len(reportTape.blob)) || h[1] < 64*8 {
+		t.Errorf("header %v for %d words, %d bytes", *h, len(reportTape.words), len(reportTape.blob))
+	}
+	if _, err := evaluateTape(`{"model":"x"}`); err == nil {
+		t.Error("a bad request gave no error")
+	}
+}
