@@ -121,6 +121,9 @@ function render(r) {
   renderOthersLegend(extra);
   if ($('#sweep-details').open) renderSweepTable(r);
   renderAbout(r);
+  // Place for the continuous-batching simulator: when requests carry
+  // `simulate`, render r.simulation (timeline, load sweep) into
+  // #simulation-body and unhide #simulation (index.html).
   setText($('#model-summary'), `${r.model.name}: ${fmt.params(r.model.params_total)} parameters` +
     (r.model.params_active_per_token !== r.model.params_total ? ` (${fmt.params(r.model.params_active_per_token)} active)` : '') +
     `, ${r.model.architecture}, ${r.model.num_hidden_layers} layers, context ${fmt.int(r.model.max_position_embeddings)}.`);
