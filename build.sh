@@ -143,6 +143,35 @@ test_go() {
 	GOOS=js GOARCH=wasm go test -count=1 -exec="$WASM_EXEC_DIR/go_js_wasm_exec" ./hardware/... ./kvcache/... ./calc/...
 }
 
+# test_e2e runs the page and widget end-to-end tests (tests/e2e/*.test.mjs)
+# in headless Debian Chromium through playwright-core, against tools/serve on
+# a free port.
+test_e2e() {
+	log "browser end-to-end tests (tests/e2e)"
+	[ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	if ! command -v "${CHROMIUM:-/usr/bin/chromium}" >/dev/null 2>&1; then
+		log "installing Debian's chromium"
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+	fi
+	build_wasm
+	mkdir -p build
+	go build -o build/serve ./tools/serve
+	local out=build/serve.out pid url=""
+	setsid build/serve -quiet -dir www -addr 127.0.0.1:0 >"$out" 2>&1 &
+	pid=$!
+	# shellcheck disable=SC2064 # expand pid now
+	trap "kill -- -$pid 2>/dev/null || kill $pid 2>/dev/null || true" EXIT
+	for _ in $(seq 50); do
+		url=$(sed -n 's/^serving .* at \(http:[^ ]*\)$/\1/p' "$out")
+		[ -n "$url" ] && break
+		sleep 0.1
+	done
+	[ -n "$url" ] || { cat "$out" >&2; echo "tools/serve did not start" >&2; return 1; }
+	BASE_URL=$url node --test tests/e2e/
+	kill -- -"$pid" 2>/dev/null || true
+	trap - EXIT
+}
+
 # test_js runs the JavaScript module's suite (www/test, node's built-in
 # runner) against a fresh build of the .wasm.
 test_js() {
@@ -193,6 +222,7 @@ test)
 	test_go
 	test_js
 	test_pack
+	test_e2e
 	test_worker
 	;;
 bench)

@@ -1,0 +1,99 @@
+// <throughput-calculator> on a bare HTML page (no page styles, one script
+// tag), in both modes, and its fallback content when scripts are off.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as H from './helpers.mjs';
+import * as fmt from '../../www/format.js';
+
+let base;
+let b;
+before(async () => { base = await H.baseURL(); b = await H.launch(); });
+after(async () => { await b?.close(); });
+
+const FALLBACK = '<a class="fallback" href="./">Open the LLM capacity calculator</a>';
+const bare = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title>
+<script type="module" src="/widget.js"></script></head><body>${body}</body></html>`;
+
+/** Serve html at a path of the test server's origin and open it. */
+async function openBare(page, html) {
+  const url = new URL('/__bare.html', base).href;
+  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(url);
+}
+
+/** Wait for an element's first report and return the texts of its figures. */
+async function widgetFigures(page, sel) {
+  await page.waitForFunction((s) => document.querySelector(s)?.report, sel);
+  return page.$eval(sel, (el) => Object.fromEntries([...el.shadowRoot.querySelectorAll('[data-w]')].map((e) => [e.dataset.w, e.textContent])));
+}
+
+test('compact mode shows batch 1 against the large batch with the KV ceiling', async () => {
+  const { page } = b;
+  await openBare(page, bare(`<throughput-calculator id="w" model="llama-3.1-8b" hardware="h100-sxm" mode="compact" input-tokens="2000" output-tokens="500" kv-cache-dtype="fp8">${FALLBACK}</throughput-calculator>`));
+  const shown = await widgetFigures(page, '#w');
+  const want = await H.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm', kv_cache_dtype: 'fp8', workload: { input_tokens: 2000, output_tokens: 500 }, sweep: { points: 96 } });
+  const one = want.sweep[0];
+  assert.equal(one.batch_size, 1);
+  assert.equal(shown['one.per'], fmt.tokS(one.tokens_per_s_per_sequence));
+  assert.equal(shown['many.agg'], fmt.tokS(want.decode.tokens_per_s));
+  assert.equal(shown['many.per'], fmt.tokS(want.decode.tokens_per_s_per_sequence));
+  assert.ok(shown.kv.includes(`${fmt.int(want.preemption.onset_concurrency_lockstep)} sequences`), shown.kv);
+  assert.equal(await page.$eval('#w', (el) => el.shadowRoot.querySelector('form')), null, 'compact has no form');
+  // Fallback content is in the light DOM but not rendered.
+  assert.equal(await page.isVisible('a.fallback'), false);
+  assert.deepEqual(b.errors, []);
+  await H.screenshot(page.locator('#w'), 'widget-compact.png');
+});
+
+test('full mode: its controls and attributes recompute', async () => {
+  const { page } = b;
+  await openBare(page, bare(`<main style="max-width:760px;margin:20px auto;font-family:sans-serif"><h1>Blog post</h1>
+    <throughput-calculator id="w" model="qwen2.5-7b" hardware="l40s">${FALLBACK}</throughput-calculator></main>`));
+  let shown = await widgetFigures(page, '#w');
+  let want = await H.evaluate({ model: 'qwen2.5-7b', hardware: 'l40s', sweep: { points: 96 } });
+  assert.equal(shown['many.agg'], fmt.tokS(want.decode.tokens_per_s));
+  // The shadow form: tensor parallel 2.
+  await page.locator('#w').locator('input[name="tensor-parallel-size"]').fill('2');
+  assert.equal(await page.getAttribute('#w', 'tensor-parallel-size'), '2');
+  await page.waitForFunction(() => document.querySelector('#w').report.config.tensor_parallel_size === 2);
+  shown = await widgetFigures(page, '#w');
+  want = await H.evaluate({ model: 'qwen2.5-7b', hardware: 'l40s', tensor_parallel_size: 2, sweep: { points: 96 } });
+  assert.equal(shown['many.agg'], fmt.tokS(want.decode.tokens_per_s));
+  // An attribute set by the host page.
+  await page.$eval('#w', (el) => el.setAttribute('output-tokens', '1000'));
+  await page.waitForFunction(() => document.querySelector('#w').report.config.output_tokens === 1000);
+  // An invalid attribute falls back to the default rather than failing.
+  await page.$eval('#w', (el) => el.setAttribute('mode', 'nonsense'));
+  assert.equal(await page.$eval('#w', (el) => el.mode), 'full');
+  // An unknown model shows the engine's message inside the widget.
+  await page.$eval('#w', (el) => el.setAttribute('model', 'no-such-model'));
+  await page.waitForFunction(() => !document.querySelector('#w').shadowRoot.querySelector('.error').hidden);
+  assert.match(await page.$eval('#w', (el) => el.shadowRoot.querySelector('.error').textContent), /^model: unknown model "no-such-model"/);
+  await page.$eval('#w', (el) => el.setAttribute('model', 'qwen2.5-7b'));
+  await page.waitForFunction(() => document.querySelector('#w').shadowRoot.querySelector('.error').hidden);
+  assert.match(await page.$eval('#w', (el) => el.shadowRoot.querySelector('a.open').href), /\?model=qwen2\.5-7b&hardware=l40s&tensor_parallel_size=2/);
+  await H.screenshot(page.locator('#w'), 'widget-full.png');
+});
+
+test('the class module has no side effects; define() registers a tag once', async () => {
+  const { page } = b;
+  await openBare(page, '<!doctype html><title>x</title><p>empty</p>');
+  const r = await page.evaluate(async () => {
+    const { ThroughputCalculator } = await import('/throughput-calculator.js');
+    const before = customElements.get('throughput-calculator');
+    ThroughputCalculator.define('my-calc');
+    ThroughputCalculator.define('my-calc');
+    return { before: before === undefined, mine: customElements.get('my-calc') === ThroughputCalculator };
+  });
+  assert.deepEqual(r, { before: true, mine: true });
+});
+
+test('with scripts off, the fallback content shows', async () => {
+  const off = await H.launch({ javaScriptEnabled: false });
+  try {
+    await openBare(off.page, bare(`<throughput-calculator model="llama-3.1-8b">${FALLBACK}</throughput-calculator>`));
+    assert.equal(await off.page.isVisible('a.fallback'), true);
+  } finally {
+    await off.close();
+  }
+});

@@ -1,0 +1,471 @@
+// The calculator page: state in the URL, the form, the engine, the results.
+import * as S from './state.js';
+import * as F from './form.js';
+import * as fmt from './format.js';
+import { FIGURES, figure, conditions } from './figures.js';
+import { ThroughputChart, CHART_CSS } from './chart.js';
+import { renderCompare } from './compare.js';
+import { evaluateWithRange, sweepMax } from './sweep-range.js';
+import { setText, setAttr, setHidden } from './dom.js';
+
+// Start fetching and compiling the engine before anything else.
+performance.mark('throughput:app-start');
+const engine = Promise.all([import('./throughput.js'), globalThis.__throughputWasm])
+  .then(([m, wasm]) => m.load(wasm ? { wasm } : {}));
+
+const $ = (sel, root = document) => root.querySelector(sel);
+document.head.append(Object.assign(document.createElement('style'), { textContent: CHART_CSS }));
+const form = $('#inputs');
+const statusEl = $('#status');
+const errorsEl = $('#errors');
+const reportEl = $('#report');
+
+let calc = null; // the engine (throughput.js calculator)
+let state = S.fromQuery(location.search);
+const reports = new Map(); // request JSON -> {report} | {errors}
+const chart = new ThroughputChart($('#chart'), { readout: $('#chart-readout') });
+const valueEls = [...document.querySelectorAll('[data-v]')];
+
+/** The configuration the form edits. */
+const active = () => state.configs[state.active];
+
+// --- engine --------------------------------------------------------------
+
+let rangeHint; // the sweep range of the last evaluation (see sweep-range.js)
+
+/**
+ * Evaluate a request, caching by its JSON: {report} or {errors}. The sweep
+ * is extended so that the chart shows the KV ceiling and the preemption
+ * onset; no other figure depends on it.
+ */
+function evaluate(request) {
+  const key = JSON.stringify(request);
+  let hit = reports.get(key);
+  if (!hit) {
+    try {
+      const report = evaluateWithRange((r) => calc.evaluate(r), request, rangeHint);
+      if (report.sweep?.length) rangeHint = sweepMax(report);
+      hit = { report };
+    } catch (e) {
+      hit = { errors: Array.isArray(e?.errors) && e.errors.length ? e.errors : [{ field: '', message: String(e?.message ?? e) }] };
+    }
+    if (reports.size > 64) reports.delete(reports.keys().next().value);
+    reports.set(key, hit);
+  }
+  return hit;
+}
+
+/** Evaluate one configuration: {request, report?, errors?}. */
+function run(config) {
+  const { request, errors } = S.toRequest(config);
+  if (errors.length) return { request, errors };
+  return { request, ...evaluate(request) };
+}
+
+// --- rendering -----------------------------------------------------------
+
+let last = null; // the last good result of the active configuration
+
+/** Recompute and redraw everything; called on every input event. */
+function update() {
+  if (!calc) return;
+  const t0 = performance.now();
+  const res = run(active());
+  const t1 = performance.now();
+  const local = badInputs();
+  const errors = [...local, ...(res.errors ?? [])];
+  F.clearErrors(form);
+  const unplaced = F.showErrors(form, errors);
+  if (unplaced.length) {
+    errorsEl.hidden = false;
+    errorsEl.textContent = unplaced.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('\n');
+  } else if (!errorsEl.hidden) {
+    errorsEl.hidden = true;
+    errorsEl.textContent = '';
+  }
+  if (res.report && !local.length) {
+    last = res;
+    render(res.report);
+    reportEl.classList.remove('stale');
+    setStatus('');
+  } else {
+    reportEl.classList.add('stale');
+    setStatus(last ? 'Showing the last valid result: fix the highlighted field.' : 'Fix the highlighted field to see a result.');
+  }
+  renderTabs();
+  renderComparison();
+  scheduleURL();
+  // Timing of the last update, read by scripts/bench-page.mjs.
+  window.__throughputTiming = { evaluate_ms: t1 - t0, total_ms: performance.now() - t0 };
+  document.dispatchEvent(new CustomEvent('throughput:updated'));
+}
+
+/** Number inputs whose text the browser cannot read as a number. */
+function badInputs() {
+  return F.controls(form)
+    .filter((c) => c.validity?.badInput && !c.closest('[hidden]'))
+    .map((c) => ({ field: c.closest('[data-field]')?.dataset.field ?? c.name, message: 'is not a number' }));
+}
+
+function render(r) {
+  setText($('#report-conditions'), conditions(r));
+  for (const el of valueEls) {
+    const k = el.dataset.v;
+    if (k in FIGURES) setText(el, figure(k, r));
+  }
+  for (const card of document.querySelectorAll('.card[data-k]')) card.classList.toggle('absent', !r[card.dataset.k]);
+  renderMemory(r);
+  renderWarnings(r.warnings ?? []);
+  const extra = others();
+  chart.update(r, extra);
+  renderOthersLegend(extra);
+  if ($('#sweep-details').open) renderSweepTable(r);
+  renderAbout(r);
+  // Place for the continuous-batching simulator: when requests carry
+  // `simulate`, render r.simulation (timeline, load sweep) into
+  // #simulation-body and unhide #simulation (index.html).
+  setText($('#model-summary'), `${r.model.name}: ${fmt.params(r.model.params_total)} parameters` +
+    (r.model.params_active_per_token !== r.model.params_total ? ` (${fmt.params(r.model.params_active_per_token)} active)` : '') +
+    `, ${r.model.architecture}, ${r.model.num_hidden_layers} layers, context ${fmt.int(r.model.max_position_embeddings)}.`);
+  setText($('#engine-version'), `v${r.version}`);
+  setAttr(reportEl, 'aria-busy', 'false');
+}
+
+function renderMemory(r) {
+  const m = r.memory;
+  const total = m.total_bytes || 1;
+  const parts = [
+    ['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes],
+    ['kv', Math.max(m.kv_cache_bytes, 0)], ['free', Math.max(total - m.requested_bytes, 0)],
+  ];
+  const bar = $('#mem-bar');
+  if (!bar.children.length) for (const [k] of parts) bar.append(Object.assign(document.createElement('span'), { className: `seg ${k}` }));
+  parts.forEach(([, v], i) => {
+    const w = `${Math.min((v / total) * 100, 100).toFixed(2)}%`;
+    if (bar.children[i].style.width !== w) bar.children[i].style.width = w;
+  });
+  setAttr(bar, 'aria-label', `Memory per GPU of ${fmt.bytes(total)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
+    `non-torch ${fmt.bytes(m.non_torch_bytes)}, KV cache ${fmt.bytes(Math.max(m.kv_cache_bytes, 0))}, left free ${fmt.bytes(Math.max(total - m.requested_bytes, 0))}.`);
+  bar.classList.toggle('over', m.kv_cache_bytes < 0);
+}
+
+let shownWarnings = '';
+function renderWarnings(ws) {
+  const key = JSON.stringify(ws);
+  if (key === shownWarnings) return;
+  shownWarnings = key;
+  const ul = $('#warnings');
+  ul.replaceChildren(...ws.map((w) => {
+    const li = document.createElement('li');
+    li.dataset.code = w.code;
+    li.textContent = w.message;
+    return li;
+  }));
+  setHidden($('#warnings-panel'), ws.length === 0);
+}
+
+function renderSweepTable(r) {
+  const rows = (r.sweep ?? []).map((p) => `<tr><td>${fmt.int(p.batch_size)}</td><td>${fmt.int(p.context_tokens)}</td><td>${fmt.ms(p.step_time_ms)}</td>` +
+    `<td>${fmt.tokS(p.tokens_per_s)}</td><td>${fmt.tokS(p.tokens_per_s_per_sequence)}</td><td>${fmt.pct(p.kv_cache_usage)}</td><td>${p.bound}</td></tr>`);
+  $('#sweep-table tbody').innerHTML = rows.join('');
+}
+
+let shownAbout = '';
+function renderAbout(r) {
+  const key = JSON.stringify([r.model, r.hardware, r.config.engine, r.config.efficiencies, r.config.max_num_seqs, r.config.max_num_batched_tokens, r.config.max_model_len]);
+  if (key === shownAbout) return;
+  shownAbout = key;
+  const e = r.config.efficiencies ?? {};
+  const rows = [
+    ['Model', `${r.model.name} (${r.model.id})`],
+    ['Weights', `${r.model.weight_format}, quantization ${r.model.quantization}`],
+    ['Accelerator', `${r.hardware.name}: ${fmt.bytes(r.hardware.memory_bytes)}, ${fmt.num(r.hardware.memory_bandwidth_bytes_per_s / 1e12)} TB/s, ${fmt.num(r.hardware.peak_flops_per_s / 1e12)} TFLOPS ${r.hardware.compute_precision}`],
+    ['Engine', `${r.config.engine}: bandwidth efficiency ${e.bandwidth_efficiency}, compute efficiency ${e.compute_efficiency}, prefill efficiency ${e.prefill_efficiency}, step overhead ${e.step_overhead_ms} ms`],
+    ['Scheduler', `max_num_seqs ${r.config.max_num_seqs}, max_num_batched_tokens ${fmt.int(r.config.max_num_batched_tokens)}, max_model_len ${fmt.int(r.config.max_model_len)}`],
+  ];
+  $('#about').replaceChildren(...rows.map(([k, v]) => {
+    const d = document.createElement('div');
+    d.append(Object.assign(document.createElement('dt'), { textContent: k }), Object.assign(document.createElement('dd'), { textContent: v }));
+    return d;
+  }));
+}
+
+/** The other configurations' sweeps, overlaid on the chart. */
+function others() {
+  const out = [];
+  state.configs.forEach((c, i) => {
+    if (i === state.active) return;
+    const r = run(c).report;
+    if (r?.sweep) out.push({ label: `${tabName(i)}: ${S.label(c, r)}`, sweep: r.sweep, className: `o${out.length + 1}` });
+  });
+  return out;
+}
+
+let shownOthers = '';
+/** Legend entries for the other configurations' curves. */
+function renderOthersLegend(list) {
+  const key = list.map((o) => o.label + o.className).join('|');
+  if (key === shownOthers) return;
+  shownOthers = key;
+  $('#chart-others').replaceChildren(...list.map((o) => {
+    const s = document.createElement('span');
+    s.className = `other ${o.className}`;
+    s.style.color = `var(--${o.className})`;
+    s.textContent = `━ ${o.label} (aggregate)`;
+    return s;
+  }));
+  $('#chart-others').style.display = list.length ? 'contents' : 'none';
+}
+
+function renderComparison() {
+  const panel = $('#compare-panel');
+  setHidden(panel, state.configs.length < 2);
+  if (panel.hidden) return;
+  const cols = state.configs.map((c, i) => ({ name: tabName(i), config: c, res: run(c), active: i === state.active }));
+  renderCompare($('#compare-table'), cols);
+}
+
+// --- tabs (configurations) ----------------------------------------------
+
+const tabName = (i) => 'ABCD'[i];
+
+function renderTabs() {
+  const list = $('#config-tabs');
+  const n = state.configs.length;
+  setHidden(list, n < 2);
+  while (list.children.length > n) list.lastChild.remove();
+  state.configs.forEach((c, i) => {
+    let b = list.children[i];
+    if (!b) {
+      b = document.createElement('button');
+      b.type = 'button';
+      b.setAttribute('role', 'tab');
+      b.id = `tab-${i}`;
+      b.setAttribute('aria-controls', 'config-panel');
+      b.addEventListener('click', () => selectConfig(i));
+      list.append(b);
+    }
+    const sel = i === state.active;
+    setAttr(b, 'aria-selected', String(sel));
+    setAttr(b, 'tabindex', sel ? '0' : '-1');
+    setText(b, `${tabName(i)} · ${S.label(c, run(c).report)}`);
+  });
+  setAttr($('#config-panel'), 'aria-labelledby', n > 1 ? `tab-${state.active}` : null);
+  const add = $('#add-config');
+  if (add.disabled !== n >= S.MAX_CONFIGS) add.disabled = n >= S.MAX_CONFIGS;
+  setHidden($('#remove-config'), n < 2);
+}
+
+function selectConfig(i, focus = false) {
+  state.active = i;
+  last = null; // "the last valid result" is per configuration
+  F.writeForm(form, active());
+  update();
+  if (focus) $(`#tab-${i}`)?.focus();
+}
+
+$('#config-tabs').addEventListener('keydown', (e) => {
+  const n = state.configs.length;
+  const moves = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: -state.active, End: n - 1 - state.active };
+  if (!(e.key in moves)) return;
+  e.preventDefault();
+  selectConfig((state.active + moves[e.key] + n) % n, true);
+});
+
+$('#add-config').addEventListener('click', () => {
+  if (state.configs.length >= S.MAX_CONFIGS) return;
+  state.configs.push({ ...active() });
+  selectConfig(state.configs.length - 1, true);
+});
+
+// A remove button lives in the panel (a tab holds no nested control).
+const removeBtn = Object.assign(document.createElement('button'), { type: 'button', id: 'remove-config', className: 'link', textContent: 'Remove this configuration' });
+$('#reset-config').after(removeBtn);
+removeBtn.addEventListener('click', () => {
+  if (state.configs.length < 2) return;
+  state.configs.splice(state.active, 1);
+  selectConfig(Math.min(state.active, state.configs.length - 1), true);
+});
+
+$('#reset-config').addEventListener('click', () => {
+  state.configs[state.active] = S.newConfig();
+  F.writeForm(form, active());
+  update();
+});
+
+// --- form events ---------------------------------------------------------
+
+form.addEventListener('input', (e) => onControl(e.target));
+form.addEventListener('change', (e) => { if (e.target.type === 'radio' || e.target.tagName === 'SELECT') onControl(e.target); });
+form.addEventListener('submit', (e) => e.preventDefault());
+
+function onControl(t) {
+  const c = active();
+  if (t.type === 'range' && t.dataset.pair) {
+    const input = $(`#${t.dataset.pair}`);
+    input.value = F.rangeValue(t);
+    c[input.name] = input.value;
+  } else if (t.name) {
+    if (t.type === 'radio' && !t.checked) return;
+    c[t.name] = t.value;
+    const range = form.querySelector(`input[type=range][data-pair="${t.id}"]`);
+    if (range) F.syncRange(range, form);
+    if (t.name === 'hardware' && t.value === 'custom') prefillCustomHardware(c);
+  } else return;
+  F.applyConditions(form, c);
+  update();
+}
+
+/** Switching to custom figures starts from the last accelerator's. */
+function prefillCustomHardware(c) {
+  const h = last?.report?.hardware;
+  if (!h || c.hw_memory_gib) return;
+  c.hw_name = `Custom (from ${h.name})`;
+  c.hw_memory_gib = String(+(h.memory_bytes / 2 ** 30).toFixed(2));
+  c.hw_bandwidth_tbs = String(+(h.memory_bandwidth_bytes_per_s / 1e12).toFixed(3));
+  const spec = hardwareList?.find((a) => a.id === h.id);
+  c.hw_bf16_tflops = String(+((spec?.peak_flops?.bf16 ?? h.peak_flops_per_s) / 1e12).toFixed(1));
+  if (spec?.peak_flops?.fp8) c.hw_fp8_tflops = String(+(spec.peak_flops.fp8 / 1e12).toFixed(1));
+  if (spec?.interconnect?.bandwidth_bytes_per_s) c.hw_link_gbs = String(+(spec.interconnect.bandwidth_bytes_per_s / 1e9).toFixed(1));
+  F.writeForm(form, c);
+}
+
+$('#sweep-details').addEventListener('toggle', () => { if ($('#sweep-details').open && last) renderSweepTable(last.report); });
+
+// --- URL -----------------------------------------------------------------
+
+let urlTimer = 0;
+/** Write the state into the URL, at most every 150 ms (browsers throttle replaceState). */
+function scheduleURL() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => {
+    const q = S.toQuery(state);
+    const url = `${location.pathname}${q ? `?${q}` : ''}${location.hash}`;
+    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
+    document.dispatchEvent(new CustomEvent('throughput:url'));
+  }, 150);
+}
+
+window.addEventListener('popstate', () => {
+  state = S.fromQuery(location.search);
+  F.writeForm(form, active());
+  update();
+});
+
+// --- share and export ----------------------------------------------------
+
+function setStatus(text) {
+  setText(statusEl, text);
+  if (statusEl.hidden !== !text) statusEl.hidden = !text;
+}
+
+function download(name, type, text) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+$('#copy-link').addEventListener('click', async () => {
+  clearTimeout(urlTimer);
+  const q = S.toQuery(state);
+  const url = `${location.origin}${location.pathname}${q ? `?${q}` : ''}`;
+  history.replaceState(null, '', url);
+  try {
+    await navigator.clipboard.writeText(url);
+    setStatus('Link copied.');
+  } catch {
+    window.prompt('Copy this link:', url);
+  }
+});
+
+$('#export-json').addEventListener('click', () => {
+  if (last) download('throughput-report.json', 'application/json', `${JSON.stringify(last.report, null, 2)}\n`);
+});
+
+/** The sweep as CSV, one row per batch size, columns named with units. */
+export function sweepCSV(report) {
+  const cols = ['batch_size', 'context_tokens', 'step_time_ms', 'tokens_per_s', 'tokens_per_s_per_sequence', 'kv_cache_usage', 'bound'];
+  return `${[cols.join(','), ...(report.sweep ?? []).map((p) => cols.map((k) => p[k]).join(','))].join('\n')}\n`;
+}
+
+$('#export-csv').addEventListener('click', () => {
+  if (last) download('throughput-sweep.csv', 'text/csv', sweepCSV(last.report));
+});
+
+// --- catalogs ------------------------------------------------------------
+
+let hardwareList = null;
+
+function fillHardware() {
+  try { hardwareList = calc.hardware(); } catch { return; }
+  const sel = $('#f-hardware');
+  const current = active().hardware;
+  const groups = new Map();
+  for (const a of hardwareList) {
+    if (!groups.has(a.vendor)) groups.set(a.vendor, []);
+    groups.get(a.vendor).push(a);
+  }
+  const frag = document.createDocumentFragment();
+  for (const [vendor, list] of groups) {
+    const og = document.createElement('optgroup');
+    og.label = vendor || 'Other';
+    for (const a of list) og.append(new Option(`${a.name} (${fmt.bytes(a.memory_bytes).replace('.00', '')})`, a.id));
+    frag.append(og);
+  }
+  frag.append(new Option('Custom figures…', 'custom'));
+  sel.replaceChildren(frag);
+  F.selectValue(sel, canonicalHardware(current));
+}
+
+/** The catalog id for an id or alias the URL gave, else the value itself. */
+function canonicalHardware(v) {
+  if (!hardwareList || v === 'custom') return v;
+  const l = String(v).toLowerCase();
+  const hit = hardwareList.find((a) => a.id === l || a.name.toLowerCase() === l || (a.aliases ?? []).some((x) => x.toLowerCase() === l));
+  return hit?.id ?? v;
+}
+
+function fillModels() {
+  let list;
+  try { list = calc.models(); } catch { return; }
+  const dl = $('#model-list');
+  dl.replaceChildren(...list.flatMap((m) => {
+    const o = new Option(m.name, m.id);
+    o.label = `${m.name}${m.family ? ` · ${m.family}` : ''}`;
+    return [o];
+  }));
+}
+
+// --- boot ----------------------------------------------------------------
+
+async function boot() {
+  F.writeForm(form, active());
+  try {
+    calc = await engine;
+    performance.mark('throughput:engine-loaded');
+  } catch (e) {
+    setStatus('');
+    errorsEl.hidden = false;
+    errorsEl.textContent = `The engine failed to load: ${e?.message ?? e}`;
+    return;
+  }
+  update();
+  performance.mark('throughput:first-result');
+  document.documentElement.dataset.ready = 'true';
+  fillHardware();
+  for (const c of state.configs) c.hardware = canonicalHardware(c.hardware);
+  const idle = window.requestIdleCallback ?? ((f) => setTimeout(f, 50));
+  idle(() => fillModels());
+  registerServiceWorker();
+}
+
+function registerServiceWorker() {
+  if (!('serviceWorker' in navigator) || location.protocol === 'file:') return;
+  navigator.serviceWorker.register('sw.js').catch(() => { /* offline support is optional */ });
+}
+
+boot();

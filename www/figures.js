@@ -1,0 +1,84 @@
+// The text of every figure the page shows, as a function of the report.
+// Keyed like the report ("decode.tokens_per_s"); the page writes each into
+// the element with the matching data-v attribute, and the end-to-end tests
+// compute the same texts from an independently evaluated report.
+import * as fmt from './format.js';
+
+const gpus = (n) => `${n} GPU${n === 1 ? '' : 's'}`;
+
+/** key -> (report) -> text; a missing section gives '–'. */
+export const FIGURES = {
+  'best.tokens_per_s': (r) => r.best && fmt.tokS(r.best.tokens_per_s),
+  'best.tokens_per_s_per_sequence': (r) => r.best && fmt.tokS(r.best.tokens_per_s_per_sequence),
+  'best.ttft_ms': (r) => r.best && fmt.ms(r.best.ttft_ms),
+  'best.conditions': (r) => r.best && `${fmt.at(r.best.batch_size, r.best.context_tokens)}; ` +
+    (r.best.feasible ? `a larger batch is stopped by the ${fmt.limitedBy(r.best.limited_by)}` : 'even batch 1 misses the latency budget'),
+
+  'decode.tokens_per_s': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s),
+  'decode.tokens_per_s_per_sequence': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s_per_sequence),
+  'decode.step_time_ms': (r) => r.decode && fmt.ms(r.decode.step_time_ms),
+  'decode.conditions': (r) => r.decode && `${fmt.at(r.decode.batch_size, r.decode.context_tokens)}; ${r.decode.bound}-bound, KV cache ${fmt.pct(r.decode.kv_cache_usage)} used`,
+
+  'prefill.ttft_ms': (r) => r.prefill && fmt.ms(r.prefill.ttft_ms),
+  'prefill.time_ms': (r) => r.prefill && fmt.ms(r.prefill.time_ms),
+  'prefill.tokens_per_s': (r) => r.prefill && fmt.tokS(r.prefill.tokens_per_s),
+  'prefill.conditions': (r) => r.prefill && `one prompt of ${fmt.int(r.prefill.input_tokens)} tokens on an idle server, ${r.prefill.chunks} chunk${r.prefill.chunks === 1 ? '' : 's'}; ${r.prefill.bound}-bound`,
+
+  'cost.usd_per_million_output_tokens': (r) => r.cost && fmt.usd(r.cost.usd_per_million_output_tokens),
+  'cost.tokens_per_s': (r) => r.cost && fmt.tokS(r.cost.tokens_per_s),
+  'cost.num_gpus': (r) => r.cost && `${gpus(r.cost.num_gpus)} at ${fmt.usd(r.cost.gpu_hour_usd)}/h`,
+  'cost.conditions': (r) => r.cost && fmt.at(r.cost.batch_size, r.cost.context_tokens),
+
+  'memory.total_bytes': (r) => fmt.bytes(r.memory.total_bytes),
+  'memory.requested_bytes': (r) => fmt.bytes(r.memory.requested_bytes),
+  'memory.weights_bytes': (r) => fmt.bytes(r.memory.weights_bytes),
+  'memory.activation_bytes': (r) => fmt.bytes(r.memory.activation_bytes),
+  'memory.non_torch_bytes': (r) => fmt.bytes(r.memory.non_torch_bytes),
+  'memory.kv_cache_bytes': (r) => fmt.bytes(Math.max(r.memory.kv_cache_bytes, 0)),
+  'memory.free_bytes': (r) => fmt.bytes(Math.max(r.memory.total_bytes - r.memory.requested_bytes, 0)),
+  'config.gpu_memory_utilization': (r) => String(r.config.gpu_memory_utilization),
+
+  'kv_cache.bytes_per_token': (r) => fmt.bytes(r.kv_cache.bytes_per_token),
+  'kv_cache.bytes_per_token_per_gpu': (r) => fmt.bytes(r.kv_cache.bytes_per_token_per_gpu),
+  'kv_cache.num_blocks': (r) => fmt.int(r.kv_cache.num_blocks),
+  'kv_cache.block_size': (r) => fmt.int(r.kv_cache.block_size),
+  'kv_cache.capacity_tokens': (r) => `${fmt.int(r.kv_cache.capacity_tokens)} tokens`,
+  'kv_cache.max_concurrency': (r) => `${r.kv_cache.max_concurrency.toFixed(2)}×`,
+  'kv_cache.max_model_len': (r) => fmt.int(r.kv_cache.max_model_len),
+  'kv_cache.groups': (r) => (r.kv_cache.groups ?? []).map((g) => `${g.layers} ${g.kind.replaceAll('_', ' ')}${g.window ? ` (window ${fmt.int(g.window)})` : ''}`).join(', ') || '–',
+
+  'batch_ceiling.batch_size': (r) => (r.batch_ceiling.batch_size ? fmt.int(r.batch_ceiling.batch_size) : '0'),
+  'batch_ceiling.limited_by': (r) => fmt.limitedBy(r.batch_ceiling.limited_by),
+  'batch_ceiling.tokens_per_s': (r) => (r.batch_ceiling.batch_size ? fmt.tokS(r.batch_ceiling.tokens_per_s) : '–'),
+  'batch_ceiling.tokens_per_s_per_sequence': (r) => (r.batch_ceiling.batch_size ? fmt.tokS(r.batch_ceiling.tokens_per_s_per_sequence) : '–'),
+  'batch_ceiling.step_time_ms': (r) => (r.batch_ceiling.batch_size ? fmt.ms(r.batch_ceiling.step_time_ms) : '–'),
+  'batch_ceiling.conditions': (r) => `every sequence at its final context of ${fmt.int(r.batch_ceiling.context_tokens)} tokens (input + output)`,
+
+  'preemption.onset_concurrency': (r) => r.preemption && `${fmt.int(r.preemption.onset_concurrency)} sequences`,
+  'preemption.onset_concurrency_lockstep': (r) => r.preemption && `${fmt.int(r.preemption.onset_concurrency_lockstep)} sequences`,
+  'preemption.onset_request_rate': (r) => r.preemption && `${fmt.num(r.preemption.onset_request_rate)} req/s`,
+  'preemption.recompute_overhead': (r) => r.preemption && `${fmt.num(r.preemption.recompute_overhead)} tokens per output token`,
+  'preemption.conditions': (r) => r.preemption && `at concurrency ${fmt.int(r.preemption.concurrency)}, ${fmt.int(r.preemption.context_tokens)} tokens per sequence; ` +
+    (r.preemption.reachable ? 'the KV cache fills before the scheduler cap' : 'not reached: the scheduler cap binds before the KV cache fills'),
+};
+
+/** The text of one figure; '–' when its section is absent. */
+export function figure(key, report) {
+  const f = FIGURES[key];
+  if (!f || !report) return '–';
+  try {
+    const v = f(report);
+    return v == null || v === false ? '–' : v;
+  } catch {
+    return '–';
+  }
+}
+
+/** The headline conditions of a report: model, hardware, engine, workload. */
+export function conditions(r) {
+  const c = r.config;
+  const load = c.concurrency ? `concurrency ${fmt.int(c.concurrency)}` : c.request_rate ? `${fmt.num(c.request_rate)} req/s` : 'at the batch ceiling';
+  return `${r.model.name} on ${c.num_gpus > 1 ? `${c.num_gpus}× ` : ''}${r.hardware.name} ` +
+    `(TP ${c.tensor_parallel_size}, PP ${c.pipeline_parallel_size}), ${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ` +
+    `${fmt.int(c.input_tokens)} input + ${fmt.int(c.output_tokens)} output tokens, ${load}.`;
+}

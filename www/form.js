@@ -1,0 +1,106 @@
+// Binding between the configuration form and one configuration record:
+// write a record into the controls, read a control back, paired sliders,
+// conditional sections, and field errors placed next to their control.
+
+/** Controls of the form that carry a configuration value, by name. */
+export function controls(form) {
+  return [...form.querySelectorAll('input[name], select[name], textarea[name]')];
+}
+
+/** Write a configuration into the form (without firing events). */
+export function writeForm(form, config) {
+  for (const c of controls(form)) {
+    const v = config[c.name] ?? '';
+    if (c.type === 'radio') c.checked = c.value === v;
+    else if (c.tagName === 'SELECT') selectValue(c, v);
+    else c.value = v;
+  }
+  for (const r of form.querySelectorAll('input[type=range][data-pair]')) syncRange(r, form);
+  applyConditions(form, config);
+}
+
+/** Select v in a select, adding an option for a value it does not list. */
+export function selectValue(select, v) {
+  if (![...select.options].some((o) => o.value === v)) {
+    const o = new Option(v || '(default)', v);
+    o.dataset.added = '';
+    select.append(o);
+  }
+  select.value = v;
+}
+
+/** Move a range slider to its paired number input's value. */
+export function syncRange(range, root) {
+  const input = root.querySelector(`#${range.dataset.pair}`);
+  const n = Number(input?.value || input?.placeholder);
+  if (!Number.isFinite(n) || n <= 0) return;
+  range.value = range.dataset.scale === 'log2' ? String(Math.log2(n)) : String(n);
+}
+
+/** The number a range slider stands for (log2 sliders map to integers). */
+export function rangeValue(range) {
+  const v = Number(range.value);
+  if (range.dataset.scale === 'log2') return String(Math.max(1, Math.round(2 ** v)));
+  return String(Math.round(v * 100) / 100);
+}
+
+/** Show the sections whose data-when="key=value" matches the config. */
+export function applyConditions(form, config) {
+  for (const el of form.querySelectorAll('[data-when]')) {
+    const [k, v] = el.dataset.when.split('=');
+    if (el.hidden !== (config[k] !== v)) el.hidden = config[k] !== v;
+  }
+}
+
+/**
+ * The field-error target for an engine field path: the element with
+ * data-field equal to the path, or to its longest prefix
+ * ("hardware.peak_flops.bf16" -> "hardware.peak_flops.bf16",
+ * "model_config.hidden_size" -> "model_config"); null when none matches.
+ */
+export function fieldFor(root, field) {
+  const parts = String(field).split('.');
+  for (let n = parts.length; n > 0; n--) {
+    const key = parts.slice(0, n).join('.');
+    const el = root.querySelector(`[data-field="${CSS.escape(key)}"]`);
+    if (el && !el.hidden && !el.closest('[hidden]')) return el;
+  }
+  return null;
+}
+
+/** Remove every field error. */
+export function clearErrors(root) {
+  for (const p of root.querySelectorAll('.field-error')) p.remove();
+  for (const c of root.querySelectorAll('[aria-invalid]')) {
+    c.removeAttribute('aria-invalid');
+    const ids = (c.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id && !id.startsWith('err-'));
+    if (ids.length) c.setAttribute('aria-describedby', ids.join(' '));
+    else c.removeAttribute('aria-describedby');
+  }
+  for (const f of root.querySelectorAll('.field.invalid')) f.classList.remove('invalid');
+}
+
+/**
+ * Show errors ([{field, message}]) next to their controls. Returns the
+ * errors that no control matched (shown by the caller in a banner).
+ */
+export function showErrors(root, errors) {
+  const unplaced = [];
+  errors.forEach((e, i) => {
+    const f = fieldFor(root, e.field);
+    if (!f) { unplaced.push(e); return; }
+    const id = `err-${i}`;
+    const p = document.createElement('p');
+    p.className = 'field-error';
+    p.id = id;
+    p.dataset.errorField = e.field;
+    p.textContent = `${e.field}: ${e.message}`;
+    f.append(p);
+    f.classList.add('invalid');
+    for (const c of f.querySelectorAll('input:not([type=range]):not([type=radio]), select, textarea')) {
+      c.setAttribute('aria-invalid', 'true');
+      c.setAttribute('aria-describedby', [c.getAttribute('aria-describedby'), id].filter(Boolean).join(' '));
+    }
+  });
+  return unplaced;
+}

@@ -1,0 +1,223 @@
+// The page's state: one flat record of form values (strings, '' meaning
+// "the engine's default") per configuration, its URL encoding, and the
+// engine request it stands for. No DOM here, so node can test it.
+
+/** The sweep resolution the page asks for (points on the chart). */
+export const SWEEP_POINTS = 256;
+
+/** At most this many configurations are compared side by side. */
+export const MAX_CONFIGS = 4;
+
+/**
+ * The page's defaults: a working example (Llama 3.1 8B Instruct on one
+ * H100 SXM under vLLM's defaults) with a latency budget and a price so
+ * that every section of the report shows. '' means the engine's default.
+ */
+export const DEFAULTS = Object.freeze({
+  model_source: 'catalog', // or 'config': a pasted config.json
+  model: 'llama-3.1-8b',
+  model_config: '', // config.json text
+  hardware: 'h100-sxm-80gb', // catalog id, or 'custom'
+  hw_name: 'Custom accelerator',
+  hw_memory_gib: '', // GiB (2^30 bytes)
+  hw_bandwidth_tbs: '', // TB/s (10^12 bytes/s)
+  hw_bf16_tflops: '', // dense TFLOPS (10^12 FLOP/s)
+  hw_fp8_tflops: '',
+  hw_link_gbs: '', // GB/s (10^9 bytes/s) per GPU to its peers
+  engine: 'vllm',
+  tensor_parallel_size: '1',
+  pipeline_parallel_size: '1',
+  dtype: 'auto',
+  quantization: '',
+  kv_cache_dtype: 'auto',
+  gpu_memory_utilization: '0.9',
+  block_size: '16',
+  max_model_len: '',
+  max_num_seqs: '',
+  max_num_batched_tokens: '',
+  input_tokens: '1024',
+  output_tokens: '256',
+  load: 'ceiling', // 'ceiling' | 'concurrency' | 'rate'
+  concurrency: '64',
+  request_rate: '10',
+  ttft_ms: '1000',
+  tpot_ms: '50',
+  gpu_hour_usd: '2.50',
+});
+
+export const KEYS = Object.keys(DEFAULTS);
+
+/** A fresh configuration, optionally overriding some defaults. */
+export const newConfig = (over = {}) => ({ ...DEFAULTS, ...over });
+
+/** Page state: configs (1..MAX_CONFIGS) and which one the form edits. */
+export const newState = () => ({ configs: [newConfig()], active: 0 });
+
+// --- URL -----------------------------------------------------------------
+
+const b64url = {
+  encode(text) {
+    const bin = Array.from(new TextEncoder().encode(text), (c) => String.fromCharCode(c)).join('');
+    return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  },
+  decode(s) {
+    const bin = atob(s.replaceAll('-', '+').replaceAll('_', '/'));
+    return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  },
+};
+
+/**
+ * The query string for a state: only values that differ from DEFAULTS;
+ * the first configuration's keys are bare, the others are prefixed with
+ * their 1-based number ("2.tensor_parallel_size=2"). A pasted config.json
+ * travels as base64url of its minified JSON.
+ */
+export function toQuery(state) {
+  const q = new URLSearchParams();
+  state.configs.forEach((c, i) => {
+    const prefix = i === 0 ? '' : `${i + 1}.`;
+    if (i > 0) q.set(`${i + 1}`, ''); // marks the configuration even when it equals the defaults
+    for (const k of KEYS) {
+      let v = c[k] ?? '';
+      if (v === DEFAULTS[k]) continue;
+      if (k === 'model_config') {
+        if (c.model_source !== 'config') continue;
+        try { v = JSON.stringify(JSON.parse(v)); } catch { /* keep the text as typed */ }
+        v = b64url.encode(v);
+      }
+      if (k.startsWith('hw_') && c.hardware !== 'custom') continue;
+      q.set(prefix + k, v);
+    }
+  });
+  if (state.active > 0) q.set('active', String(state.active + 1));
+  return q.toString();
+}
+
+/** The state a query string stands for; unknown keys are ignored. */
+export function fromQuery(search) {
+  const q = new URLSearchParams(search);
+  const configs = [newConfig()];
+  for (let i = 2; i <= MAX_CONFIGS; i++) {
+    if (q.has(String(i)) || KEYS.some((k) => q.has(`${i}.${k}`))) configs[i - 1] = newConfig();
+  }
+  const list = configs.filter(Boolean);
+  configs.forEach((c, i) => {
+    if (!c) return;
+    const prefix = i === 0 ? '' : `${i + 1}.`;
+    for (const k of KEYS) {
+      if (!q.has(prefix + k)) continue;
+      let v = q.get(prefix + k);
+      if (k === 'model_config') {
+        try { v = b64url.decode(v); } catch { v = ''; }
+        try { v = JSON.stringify(JSON.parse(v), null, 2); } catch { /* leave as is */ }
+      }
+      c[k] = v;
+    }
+  });
+  const active = Math.min(Math.max(parseInt(q.get('active') ?? '1', 10) || 1, 1), list.length) - 1;
+  return { configs: list, active };
+}
+
+// --- request -------------------------------------------------------------
+
+const INT_KEYS = [
+  'tensor_parallel_size', 'pipeline_parallel_size', 'block_size', 'max_model_len',
+  'max_num_seqs', 'max_num_batched_tokens',
+];
+const NUM_KEYS = ['gpu_memory_utilization'];
+
+/** Number(text), or NaN-marked error when the text is not a number. */
+function number(text) {
+  const s = String(text).trim();
+  return s === '' ? undefined : Number(s);
+}
+
+/**
+ * The engine request for one configuration. Returns { request, errors }:
+ * errors are problems the page finds before the engine can (a config.json
+ * that is not JSON, a figure that is not a number), in the engine's
+ * [{field, message}] shape so they are shown the same way. Numbers are
+ * passed through as typed so that the engine's own validation (ranges,
+ * integers) names the field.
+ */
+export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
+  const errors = [];
+  const req = {};
+  const put = (obj, key, field, text) => {
+    const v = number(text);
+    if (v === undefined) return;
+    if (Number.isNaN(v)) errors.push({ field, message: `must be a number, got ${JSON.stringify(String(text))}` });
+    else obj[key] = v;
+  };
+
+  if (c.model_source === 'config') {
+    const text = String(c.model_config ?? '').trim();
+    if (!text) {
+      errors.push({ field: 'model_config', message: 'paste a Hugging Face config.json' });
+    } else {
+      try {
+        const cfg = JSON.parse(text);
+        if (cfg === null || typeof cfg !== 'object' || Array.isArray(cfg)) {
+          errors.push({ field: 'model_config', message: 'must be a JSON object (the contents of config.json)' });
+        } else {
+          req.model_config = cfg;
+        }
+      } catch (e) {
+        errors.push({ field: 'model_config', message: `is not valid JSON: ${e.message}` });
+      }
+    }
+  } else {
+    req.model = String(c.model ?? '').trim();
+  }
+
+  if (c.hardware === 'custom') {
+    const hw = { name: c.hw_name || 'Custom accelerator', peak_flops: {} };
+    const scaled = (field, text, scale, set) => {
+      const v = number(text);
+      if (v === undefined) return set(0);
+      if (Number.isNaN(v)) errors.push({ field, message: `must be a number, got ${JSON.stringify(String(text))}` });
+      else set(v * scale);
+    };
+    scaled('hardware.memory_bytes', c.hw_memory_gib, 2 ** 30, (v) => { hw.memory_bytes = Math.round(v); });
+    scaled('hardware.memory_bandwidth_bytes_per_s', c.hw_bandwidth_tbs, 1e12, (v) => { hw.memory_bandwidth_bytes_per_s = v; });
+    scaled('hardware.peak_flops.bf16', c.hw_bf16_tflops, 1e12, (v) => { hw.peak_flops.bf16 = v; });
+    scaled('hardware.peak_flops.fp8', c.hw_fp8_tflops, 1e12, (v) => { if (v) hw.peak_flops.fp8 = v; });
+    scaled('hardware.interconnect.bandwidth_bytes_per_s', c.hw_link_gbs, 1e9, (v) => {
+      if (v) hw.interconnect = { name: 'custom link', bandwidth_bytes_per_s: v, latency_s: 0 };
+    });
+    req.hardware = hw;
+  } else {
+    req.hardware = String(c.hardware ?? '');
+  }
+
+  if (c.engine) req.engine = c.engine;
+  for (const k of INT_KEYS) put(req, k, k, c[k]);
+  for (const k of NUM_KEYS) put(req, k, k, c[k]);
+  if (c.dtype && c.dtype !== 'auto') req.dtype = c.dtype;
+  if (c.quantization) req.quantization = c.quantization;
+  if (c.kv_cache_dtype) req.kv_cache_dtype = c.kv_cache_dtype;
+
+  const w = {};
+  put(w, 'input_tokens', 'workload.input_tokens', c.input_tokens);
+  put(w, 'output_tokens', 'workload.output_tokens', c.output_tokens);
+  if (c.load === 'concurrency') put(w, 'concurrency', 'workload.concurrency', c.concurrency);
+  if (c.load === 'rate') put(w, 'request_rate', 'workload.request_rate', c.request_rate);
+  if (Object.keys(w).length) req.workload = w;
+
+  const slo = {};
+  put(slo, 'ttft_ms', 'slo.ttft_ms', c.ttft_ms);
+  put(slo, 'tpot_ms', 'slo.tpot_ms', c.tpot_ms);
+  if (Object.keys(slo).length) req.slo = slo;
+
+  put(req, 'gpu_hour_usd', 'gpu_hour_usd', c.gpu_hour_usd);
+  req.sweep = { points: sweepPoints };
+  return { request: req, errors };
+}
+
+/** A short name for a configuration, for tabs and comparison columns. */
+export function label(c, report) {
+  const model = report?.model?.name ?? (c.model_source === 'config' ? 'pasted config' : c.model);
+  const hw = report?.hardware?.name ?? (c.hardware === 'custom' ? c.hw_name : c.hardware);
+  const tp = Number(c.tensor_parallel_size) * Number(c.pipeline_parallel_size || 1);
+  return `${model} · ${tp > 1 ? `${tp}× ` : ''}${hw}`;
+}

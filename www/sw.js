@@ -1,0 +1,52 @@
+// Service worker: keeps the calculator working offline after one visit.
+// Strategy: network first (so a deploy is picked up at once), falling back
+// to the cache when the network fails; every same-origin GET that succeeds
+// refreshes the cache. The page, its modules and the engine are precached
+// at install so the first visit is enough. Bump CACHE to drop old entries.
+const CACHE = 'throughput-v1';
+const PRECACHE = [
+  './', 'style.css', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
+  'compare.js', 'sweep-range.js', 'dom.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'manifest.webmanifest', 'icon.svg',
+];
+// The widget's files (widget.js, throughput-calculator.js) are cached when
+// first used, like any other same-origin file: the page does not need them.
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    // One by one, so a file missing from a deployment does not void the rest.
+    await Promise.all(PRECACHE.map((u) => cache.add(new Request(u, { cache: 'no-cache' })).catch(() => {})));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const k of await caches.keys()) if (k !== CACHE) await caches.delete(k);
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== 'GET' || url.origin !== self.location.origin) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    try {
+      const res = await fetch(req);
+      if (res.ok && res.type === 'basic' && !req.headers.has('range')) {
+        // Navigations are stored under the page's own URL without the query,
+        // so any link (?model=...) opens offline.
+        const key = req.mode === 'navigate' ? new Request(url.pathname) : req;
+        event.waitUntil(cache.put(key, res.clone()).catch(() => {}));
+      }
+      return res;
+    } catch (err) {
+      const hit = await cache.match(req, { ignoreSearch: req.mode === 'navigate' }) ??
+        (req.mode === 'navigate' ? await cache.match('./') : undefined);
+      if (hit) return hit;
+      throw err;
+    }
+  })());
+});

@@ -1,0 +1,305 @@
+// <throughput-calculator>: the calculator as an embeddable custom element.
+//
+// This module has no side effects: it defines a class and registers
+// nothing. widget.js is the entry point that calls define(). The engine
+// (throughput.js and its .wasm) is imported relative to this file, and only
+// when the first element connects.
+//
+//   <script type="module" src="https://example.org/throughput/widget.js"></script>
+//   <throughput-calculator model="llama-3.1-8b" hardware="h100-sxm" mode="compact">
+//     <a href="https://example.org/throughput/">Open the capacity calculator</a>
+//   </throughput-calculator>
+import * as fmt from './format.js';
+import { ThroughputChart, CHART_CSS } from './chart.js';
+import { evaluateWithRange, sweepMax } from './sweep-range.js';
+
+/** Defaults for the attributes: the page's working example. */
+export const WIDGET_DEFAULTS = Object.freeze({
+  model: 'llama-3.1-8b',
+  hardware: 'h100-sxm',
+  mode: 'full',
+});
+
+const MODES = ['full', 'compact'];
+const KV_DTYPES = ['auto', 'fp8', 'fp8_e4m3', 'fp8_e5m2', 'bfloat16', 'float16', 'float32'];
+const ENGINES = ['vllm', 'sglang', 'lmdeploy', 'trtllm', 'llamacpp'];
+const SWEEP_POINTS = 96;
+
+/** Integer attributes: name -> [request path, minimum]. */
+const INT_ATTRS = {
+  'tensor-parallel-size': ['tensor_parallel_size', 1],
+  'pipeline-parallel-size': ['pipeline_parallel_size', 1],
+  'input-tokens': ['workload.input_tokens', 1],
+  'output-tokens': ['workload.output_tokens', 1],
+  'max-model-len': ['max_model_len', 1],
+  'max-num-seqs': ['max_num_seqs', 1],
+};
+
+const HTMLElementBase = globalThis.HTMLElement ?? class {};
+
+let enginePromise = null;
+/** The engine, loaded once for every element on the page. */
+function engine() {
+  enginePromise ??= import('./throughput.js').then((m) => m.load());
+  return enginePromise;
+}
+
+const CSS = `
+:host { display: block; contain: content; max-width: 720px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  --bg: #ffffff; --fg: #14171c; --muted: #5b6472; --line: #d9dde4; --accent: #1d4ed8; --agg: #1d4ed8; --per: #c2410c;
+  --kv: #7c3aed; --onset: #b91c1c; --panel: #f7f8fa; --err: #b91c1c;
+  color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 12px; padding: 14px 16px; }
+:host([hidden]) { display: none; }
+@media (prefers-color-scheme: dark) {
+  :host { --bg: #161b22; --fg: #e6e9ee; --muted: #9aa4b2; --line: #2d3440; --accent: #7aa2ff; --agg: #7aa2ff; --per: #fb923c;
+    --kv: #c4b5fd; --onset: #f87171; --panel: #0e1116; --err: #fca5a5; }
+}
+* { box-sizing: border-box; }
+h2 { font-size: 1rem; margin: 0 0 2px; }
+p { margin: 0; }
+.cond, .hint { color: var(--muted); font-size: .8rem; }
+.trade { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; margin: 10px 0; }
+.side { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; }
+.side h3 { font-size: .82rem; margin: 0 0 4px; color: var(--muted); font-weight: 600; }
+.fig { font-size: 1.3rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+.fig.per { color: var(--per); }
+.fig.agg { color: var(--agg); }
+.kv { margin: 6px 0; }
+.err { color: var(--err); }
+form { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 8px 10px; margin: 10px 0 4px; }
+label { display: grid; gap: 2px; font-size: .78rem; color: var(--muted); }
+input, select { font: inherit; color: var(--fg); background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 4px 6px; width: 100%; min-width: 0; }
+input[aria-invalid=true] { border-color: var(--err); }
+.chart { margin-top: 6px; }
+a { color: var(--accent); }
+.foot { display: flex; justify-content: space-between; gap: 8px; flex-wrap: wrap; margin-top: 6px; font-size: .8rem; }
+@media (max-width: 420px) { .trade { grid-template-columns: 1fr; } }
+${CHART_CSS}`;
+
+/**
+ * The <throughput-calculator> element. Attributes (all optional; invalid
+ * values fall back to the defaults): model, hardware, tensor-parallel-size,
+ * pipeline-parallel-size, input-tokens, output-tokens, kv-cache-dtype,
+ * quantization, engine, max-model-len, max-num-seqs,
+ * gpu-memory-utilization, mode ("full" or "compact"), calculator-url.
+ */
+export class ThroughputCalculator extends HTMLElementBase {
+  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'gpu-memory-utilization', 'mode', 'calculator-url', ...Object.keys(INT_ATTRS)];
+
+  /** Register the element (once) under tag; returns the class. */
+  static define(tag = 'throughput-calculator', registry = globalThis.customElements) {
+    if (registry && !registry.get(tag)) registry.define(tag, this);
+    return this;
+  }
+
+  #root = null;
+  #chart = null;
+  #engine = null;
+  #queued = false;
+  #range = undefined; // the last sweep range (sweep-range.js)
+  /** The last report shown (read-only for hosts and tests). */
+  report = null;
+
+  get model() { return (this.getAttribute('model') ?? '').trim() || WIDGET_DEFAULTS.model; }
+  set model(v) { this.setAttribute('model', v); }
+  get hardware() { return (this.getAttribute('hardware') ?? '').trim() || WIDGET_DEFAULTS.hardware; }
+  set hardware(v) { this.setAttribute('hardware', v); }
+  get mode() { const m = this.getAttribute('mode'); return MODES.includes(m) ? m : WIDGET_DEFAULTS.mode; }
+  set mode(v) { this.setAttribute('mode', v); }
+  get kvCacheDtype() { const v = this.getAttribute('kv-cache-dtype'); return KV_DTYPES.includes(v) ? v : 'auto'; }
+  get engine() { const v = this.getAttribute('engine'); return ENGINES.includes(v) ? v : 'vllm'; }
+  get quantization() { return (this.getAttribute('quantization') ?? '').trim(); }
+  get gpuMemoryUtilization() {
+    const v = Number(this.getAttribute('gpu-memory-utilization'));
+    return v > 0 && v <= 1 ? v : undefined;
+  }
+  /** Base URL of the full calculator page (default: the widget's folder). */
+  get calculatorURL() {
+    const a = this.getAttribute('calculator-url');
+    try { return new URL(a || './', a ? document.baseURI : import.meta.url).href; } catch { return new URL('./', import.meta.url).href; }
+  }
+
+  /** An integer attribute, or undefined when absent or invalid. */
+  intAttr(name) {
+    const raw = this.getAttribute(name);
+    if (raw == null || raw.trim() === '') return undefined;
+    const v = Number(raw);
+    return Number.isInteger(v) && v >= INT_ATTRS[name][1] ? v : undefined;
+  }
+
+  /** The engine request the attributes stand for. */
+  request() {
+    const req = { model: this.model, hardware: this.hardware, sweep: { points: SWEEP_POINTS } };
+    if (this.engine !== 'vllm') req.engine = this.engine;
+    if (this.kvCacheDtype !== 'auto') req.kv_cache_dtype = this.kvCacheDtype;
+    if (this.quantization) req.quantization = this.quantization;
+    if (this.gpuMemoryUtilization) req.gpu_memory_utilization = this.gpuMemoryUtilization;
+    for (const name of Object.keys(INT_ATTRS)) {
+      const v = this.intAttr(name);
+      if (v === undefined) continue;
+      const [path] = INT_ATTRS[name];
+      if (path.startsWith('workload.')) (req.workload ??= {})[path.slice(9)] = v;
+      else req[path] = v;
+    }
+    return req;
+  }
+
+  connectedCallback() {
+    if (!this.#root) {
+      this.#root = this.attachShadow({ mode: 'open' });
+      this.#root.innerHTML = `<style>${CSS}</style><div part="body" class="body" aria-live="polite"><p class="hint">Loading the calculator…</p></div>`;
+    }
+    engine().then((e) => { this.#engine = e; this.#schedule(); }, (err) => this.#fail(err));
+  }
+
+  disconnectedCallback() { this.#chart?.disconnect(); this.#chart = null; }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue || !this.#engine) return;
+    this.#schedule();
+  }
+
+  /** Coalesce attribute changes into one render per microtask. */
+  #schedule() {
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => { this.#queued = false; if (this.isConnected) this.#render(); });
+  }
+
+  #fail(err) {
+    const body = this.#root.querySelector('.body');
+    body.innerHTML = '<p class="err"></p>';
+    body.firstChild.textContent = `The calculator could not load: ${err?.message ?? err}`;
+  }
+
+  #render() {
+    const body = this.#root.querySelector('.body');
+    if (body.dataset.mode !== this.mode) this.#build(body);
+    let report;
+    try {
+      report = evaluateWithRange((q) => this.#engine.evaluate(q), this.request(), this.#range);
+      if (report.sweep?.length) this.#range = sweepMax(report);
+    } catch (e) {
+      const errs = e?.errors ?? [{ field: '', message: String(e?.message ?? e) }];
+      body.querySelector('.error').textContent = errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ');
+      body.querySelector('.error').hidden = false;
+      this.#syncForm();
+      return;
+    }
+    body.querySelector('.error').hidden = true;
+    this.report = report;
+    this.#fill(body, report);
+    this.dispatchEvent(new CustomEvent('throughput-report', { detail: report }));
+  }
+
+  #build(body) {
+    const full = this.mode === 'full';
+    body.dataset.mode = this.mode;
+    body.innerHTML = `
+      <h2 class="title">…</h2>
+      <p class="cond conditions"></p>
+      <p class="err error" role="alert" hidden></p>
+      ${full ? `<form aria-label="Configuration">
+        <label>Model<input name="model" list="tc-models" autocomplete="off" spellcheck="false"></label>
+        <datalist id="tc-models"></datalist>
+        <label>Hardware<select name="hardware"></select></label>
+        <label>Tensor parallel<input name="tensor-parallel-size" type="number" min="1" step="1" inputmode="numeric"></label>
+        <label>Input tokens<input name="input-tokens" type="number" min="1" step="1" inputmode="numeric"></label>
+        <label>Output tokens<input name="output-tokens" type="number" min="1" step="1" inputmode="numeric"></label>
+        <label>KV cache<select name="kv-cache-dtype">${KV_DTYPES.map((d) => `<option>${d}</option>`).join('')}</select></label>
+      </form>` : ''}
+      <div class="trade">
+        <section class="side one" aria-label="Batch 1">
+          <h3>1 user (batch 1)</h3>
+          <p><span class="fig per" data-w="one.per"></span> <span class="hint">each</span></p>
+          <p class="hint"><span data-w="one.agg"></span> in total</p>
+          <p class="cond" data-w="one.cond"></p>
+        </section>
+        <section class="side many" aria-label="Large batch">
+          <h3 data-w="many.title"></h3>
+          <p><span class="fig agg" data-w="many.agg"></span> <span class="hint">in total</span></p>
+          <p class="hint"><span data-w="many.per"></span> each</p>
+          <p class="cond" data-w="many.cond"></p>
+        </section>
+      </div>
+      <p class="kv" data-w="kv"></p>
+      <div class="chart"></div>
+      <div class="foot"><span class="cond">Estimates by Throughput <span data-w="version"></span></span><a class="open" target="_blank" rel="noopener">Open in the calculator</a></div>`;
+    this.#chart?.disconnect();
+    this.#chart = new ThroughputChart(body.querySelector('.chart'), { compact: true });
+    if (full) this.#wireForm(body.querySelector('form'));
+  }
+
+  #wireForm(form) {
+    const hw = form.elements.hardware;
+    try {
+      for (const a of this.#engine.hardware()) hw.append(new Option(a.name, a.id));
+    } catch { /* keep the attribute's value only */ }
+    const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 50));
+    idle(() => {
+      try {
+        const dl = this.#root.querySelector('#tc-models');
+        dl.replaceChildren(...this.#engine.models().map((m) => new Option(m.name, m.id)));
+      } catch { /* the field still accepts any catalog id */ }
+    });
+    form.addEventListener('submit', (e) => e.preventDefault());
+    form.addEventListener('change', (e) => this.#fromForm(e.target));
+    form.addEventListener('input', (e) => { if (e.target.type === 'number') this.#fromForm(e.target); });
+    this.#syncForm();
+  }
+
+  #fromForm(t) {
+    if (!t.name) return;
+    if (t.value === '') this.removeAttribute(t.name);
+    else this.setAttribute(t.name, t.value); // attributeChangedCallback re-renders
+  }
+
+  #syncForm() {
+    const form = this.#root.querySelector('form');
+    if (!form) return;
+    const set = (name, v) => { const c = form.elements[name]; if (c && this.#root.activeElement !== c) c.value = v ?? ''; };
+    set('model', this.model);
+    const hw = form.elements.hardware;
+    const id = this.report?.hardware?.id;
+    if (id && ![...hw.options].some((o) => o.value === this.hardware)) hw.value = id;
+    else hw.value = this.hardware;
+    set('tensor-parallel-size', this.getAttribute('tensor-parallel-size') ?? '1');
+    set('input-tokens', this.getAttribute('input-tokens') ?? this.report?.config?.input_tokens);
+    set('output-tokens', this.getAttribute('output-tokens') ?? this.report?.config?.output_tokens);
+    set('kv-cache-dtype', this.kvCacheDtype);
+  }
+
+  #fill(body, r) {
+    const w = (k, text) => { const e = body.querySelector(`[data-w="${k}"]`); if (e) e.textContent = text; };
+    const c = r.config;
+    body.querySelector('.title').textContent = `${r.model.name} on ${c.num_gpus > 1 ? `${c.num_gpus}× ` : ''}${r.hardware.name}`;
+    body.querySelector('.conditions').textContent =
+      `${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ${fmt.int(c.input_tokens)} input + ${fmt.int(c.output_tokens)} output tokens per request`;
+    const one = r.sweep?.[0];
+    const many = r.decode;
+    w('one.per', one ? fmt.tokS(one.tokens_per_s_per_sequence) : '–');
+    w('one.agg', one ? fmt.tokS(one.tokens_per_s) : '–');
+    w('one.cond', one ? `${fmt.at(one.batch_size, one.context_tokens)}; step ${fmt.ms(one.step_time_ms)}` : '');
+    w('many.title', many ? `${fmt.int(many.batch_size)} users (batch ceiling: ${fmt.limitedBy(r.batch_ceiling.limited_by)})` : 'Large batch');
+    w('many.agg', many ? fmt.tokS(many.tokens_per_s) : '–');
+    w('many.per', many ? fmt.tokS(many.tokens_per_s_per_sequence) : '–');
+    w('many.cond', many ? `${fmt.at(many.batch_size, many.context_tokens)}; step ${fmt.ms(many.step_time_ms)}` : '');
+    const pre = r.preemption;
+    w('kv', r.fits || r.kv_cache.capacity_tokens
+      ? `KV cache: ${fmt.bytes(Math.max(r.memory.kv_cache_bytes, 0))} per GPU holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens` +
+        (pre ? `, so at most ${fmt.int(pre.onset_concurrency_lockstep)} sequences of ${fmt.int(pre.context_tokens)} tokens (the KV ceiling).` : '.')
+      : (r.warnings?.[0]?.message ?? 'The model does not fit.'));
+    w('version', `v${r.version}`);
+    this.#chart.update(r);
+    const q = new URLSearchParams({ model: this.model, hardware: this.hardware });
+    for (const [name, [path]] of Object.entries(INT_ATTRS)) {
+      const v = this.intAttr(name);
+      if (v !== undefined) q.set(path.replace('workload.', ''), String(v));
+    }
+    if (this.kvCacheDtype !== 'auto') q.set('kv_cache_dtype', this.kvCacheDtype);
+    body.querySelector('a.open').href = `${this.calculatorURL}?${q}`;
+    this.#syncForm();
+  }
+}
+
+export default ThroughputCalculator;
