@@ -2,9 +2,9 @@ package calc
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // Defaults, named after the vLLM engine arguments they stand for
@@ -119,30 +119,33 @@ type HardwareRef struct {
 // MarshalJSON writes the id as a string or the custom figures as an object.
 func (h HardwareRef) MarshalJSON() ([]byte, error) {
 	if h.Custom != nil {
-		return json.Marshal(h.Custom)
+		return jsonx.Marshal(h.Custom)
 	}
-	return json.Marshal(h.ID)
+	return jsonx.AppendString(nil, h.ID), nil
 }
 
 // UnmarshalJSON accepts a string id or an object of figures (unknown keys
-// in the object are rejected).
+// in the object are rejected, naming them).
 func (h *HardwareRef) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '{' {
+	switch {
+	case len(b) > 0 && b[0] == '{':
 		var a hardware.Accelerator
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&a); err != nil {
+		if err := jsonx.Unmarshal(b, &a); err != nil {
 			return err
 		}
 		*h = HardwareRef{Custom: &a}
-		return nil
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := jsonx.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*h = HardwareRef{ID: s}
+	case string(b) == "null":
+		*h = HardwareRef{}
+	default:
+		return &jsonx.Error{Msg: "must be a catalog id (a string) or an object of figures"}
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	*h = HardwareRef{ID: s}
 	return nil
 }
 

@@ -143,7 +143,7 @@ func TestSimulateValidation(t *testing.T) {
 		{"sweep points", `{"sweep": {"points": 1}}`, calc.Errors{{"simulate.sweep.points", "must be at least 2, got 1"}}},
 		{"sweep kind", `{"sweep": {"request_rates": [1]}}`, calc.Errors{{"simulate.sweep.request_rates", "applies to poisson arrivals only; sweep concurrencies instead"}}},
 		{"sweep load", `{"arrival": "closed_loop", "concurrency": 2, "sweep": {"concurrencies": [3, 0]}}`, calc.Errors{{"simulate.sweep.concurrencies[1]", "must be at least 1, got 0"}}},
-		{"unknown key", `{"requests": 5}`, calc.Errors{{"requests", "unknown field"}}},
+		{"unknown key", `{"requests": 5}`, calc.Errors{{"simulate.requests", "unknown field"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

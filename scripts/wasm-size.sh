@@ -42,9 +42,9 @@ if [ "${VARIANTS:-1}" != 0 ]; then
 	variant "variant: -ldflags='-s -w'" -ldflags='-s -w -buildid='
 	variant "variant: -s -w, -gcflags=all=-l (no inlining)" -ldflags='-s -w -buildid=' -gcflags=all=-l
 
-	# Floors: what any Go program that decodes JSON carries (runtime,
-	# syscall/js, encoding/json, which imports fmt), and the engine alone
-	# (calc.ParseRequest + Evaluate + json.Marshal) without this bridge.
+	# Floors: the Go runtime with syscall/js alone; what encoding/json
+	# (which imports fmt) would add; and the engine without this bridge
+	# (calc.ParseRequest + Evaluate; internal/jsonx decodes the JSON).
 	floor() { # NAME MAIN-BODY IMPORTS
 		mkdir -p "$tmp/$1"
 		printf 'module floor\n\ngo 1.26\n\nrequire github.com/modelrefs/throughput v0.0.0\n\nreplace github.com/modelrefs/throughput => %s\n' "$PWD" >"$tmp/$1/go.mod"
@@ -53,12 +53,15 @@ if [ "${VARIANTS:-1}" != 0 ]; then
 		read -r fraw fgz fbr < <(sizes "$tmp/f.wasm")
 		row "$1" "$fraw" "$fgz" "$fbr"
 	}
-	floor "floor: runtime + syscall/js + encoding/json" \
-		'var v map[string]any; _ = json.Unmarshal([]byte(os.Args[0]), &v); b, _ := json.Marshal(v); js.Global().Set("x", string(b))' \
-		'"encoding/json"; "os"; "syscall/js"'
+	floor "floor: runtime + syscall/js" \
+		'js.Global().Set("x", "y")' \
+		'"syscall/js"'
+	floor "floor: + encoding/json (not used)" \
+		'var v map[string]any; _ = json.Unmarshal([]byte(js.Global().Get("x").String()), &v); b, _ := json.Marshal(v); js.Global().Set("x", string(b))' \
+		'"encoding/json"; "syscall/js"'
 	floor "floor: + the engine (calc), no bridge" \
-		'r, _ := calc.ParseRequest([]byte(os.Args[0])); rep, _ := calc.Evaluate(r); b, _ := json.Marshal(rep); js.Global().Set("x", string(b))' \
-		'"encoding/json"; "os"; "syscall/js"; "github.com/modelrefs/throughput/calc"'
+		'r, _ := calc.ParseRequest([]byte(js.Global().Get("x").String())); rep, _ := calc.Evaluate(r); js.Global().Set("x", rep.Fits)' \
+		'"syscall/js"; "github.com/modelrefs/throughput/calc"'
 fi
 
 echo

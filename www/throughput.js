@@ -49,8 +49,8 @@ export async function load(options = {}) {
   }
   const go = new GoRuntime();
   const exportName = `__throughput_${++instances}_${Math.random().toString(36).slice(2)}`;
-  go.argv = ['throughput', exportName];
-  go.env = {};
+  go.argv = ['throughput'];
+  go.env = { THROUGHPUT_EXPORT: exportName };
   go.exit = () => {};
   const instance = await instantiate(options.wasm, go.importObject);
   const exited = go.run(instance); // main publishes the bridge, then waits
@@ -307,7 +307,7 @@ function stringArg(field, v) {
 function checkRequest(request, schema) {
   const problems = [];
   if (!isPlainObject(request)) {
-    problems.push({ field: '(request)', message: `must be an object, got ${jsonType(request)}` });
+    problems.push({ field: '', message: `must be an object, got ${jsonType(request)}` });
     return problems;
   }
   checkObject(request, schema, '', problems);
@@ -348,7 +348,7 @@ function checkValue(v, type, field, problems) {
       } else if (!Number.isFinite(v)) {
         problems.push({ field, message: 'must be a finite number' });
       } else if (type === 'integer' && !Number.isInteger(v)) {
-        problems.push({ field, message: `must be an integer, got number ${v}` });
+        problems.push({ field, message: `must be an integer, got ${v}` });
       }
       return;
     case 'string':
@@ -369,7 +369,7 @@ function checkValue(v, type, field, problems) {
     if (isPlainObject(v)) {
       checkObject(v, type.$string_or, field, problems);
     } else if (typeof v !== 'string') {
-      fail('a string or an object');
+      fail('a catalog id (a string) or an object of figures');
     }
   } else if (!isPlainObject(v)) {
     fail('an object');
@@ -421,17 +421,21 @@ function isPlainObject(v) {
 }
 
 /** Names a value's type the way Go's JSON errors do ("bool", "array"). */
+// jsonType names a value the way the engine's messages do ("a string",
+// "an array"; a class instance by its class).
 function jsonType(v) {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
+  if (Array.isArray(v)) return 'an array';
   switch (typeof v) {
     case 'boolean':
-      return 'bool';
+      return 'a boolean';
     case 'object': {
       const name = Object.getPrototypeOf(v)?.constructor?.name;
-      return isPlainObject(v) || !name ? 'object' : name;
+      return isPlainObject(v) || !name ? 'an object' : `a ${name}`;
     }
+    case 'undefined':
+      return 'undefined';
     default:
-      return typeof v;
+      return `a ${typeof v}`;
   }
 }

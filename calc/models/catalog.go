@@ -1,17 +1,14 @@
 package models
 
 import (
-	_ "embed"
-	"encoding/json"
 	"errors"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-)
 
-//go:embed catalog.json
-var catalogJSON []byte
+	"github.com/modelrefs/throughput/internal/jsonx"
+)
 
 // Source says where a catalog entry's config came from.
 type Source struct {
@@ -70,7 +67,7 @@ type catalog struct {
 	// entries hold every entry's metadata; their Config stays nil (the
 	// configs are decoded on first use, see model).
 	entries []Entry
-	raw     []json.RawMessage
+	raw     []jsonx.Raw
 	index   map[string]int
 	err     error
 
@@ -95,14 +92,14 @@ func loadCatalog() *catalog {
 	catOnce.Do(func() {
 		var list []struct {
 			Entry
-			Config json.RawMessage `json:"config"`
+			Config jsonx.Raw `json:"config"`
 		}
-		if err := json.Unmarshal(catalogJSON, &list); err != nil {
+		if err := jsonx.Unmarshal([]byte(catalogData), &list); err != nil {
 			cat.err = err
 			return
 		}
 		cat.entries = make([]Entry, len(list))
-		cat.raw = make([]json.RawMessage, len(list))
+		cat.raw = make([]jsonx.Raw, len(list))
 		cat.lazy = make([]struct {
 			once  sync.Once
 			full  *Entry
@@ -130,7 +127,7 @@ func (c *catalog) model(i int) (*Model, *Entry, error) {
 	l := &c.lazy[i]
 	l.once.Do(func() {
 		e := c.entries[i]
-		if err := json.Unmarshal(c.raw[i], &e.Config); err != nil {
+		if err := jsonx.Unmarshal(c.raw[i], &e.Config); err != nil {
 			l.err = errors.New("catalog entry " + e.ID + ": " + err.Error())
 			return
 		}

@@ -8,7 +8,6 @@
 package main
 
 import (
-	"encoding/json"
 	"runtime"
 	"strconv"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // errorPrefix starts every result that is an error list instead of a value:
@@ -33,7 +33,7 @@ func evaluate(request string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return marshalReport(&rep)
+	return marshal(&rep)
 }
 
 // evaluateTape answers a JSON request with the report on the tape and
@@ -53,21 +53,6 @@ func evaluateTape(request string) (uint32, error) {
 		return 0, reportTape.err
 	}
 	return publish(&reportTape), nil
-}
-
-// reportBufferBytes is the initial capacity of a report's JSON: a report
-// with the default 64-point sweep is about 12 KB.
-const reportBufferBytes = 16 << 10
-
-// marshalReport writes the report as json.Marshal would, through the
-// generated, reflection-free encoder (report_json.go).
-func marshalReport(r *calc.Report) (string, error) {
-	w := jsonWriter{b: make([]byte, 0, reportBufferBytes)}
-	appendReport(&w, r)
-	if w.err != nil {
-		return "", w.err
-	}
-	return string(w.b), nil
 }
 
 // ModelSummary is what the bridge says about a model without a deployment:
@@ -191,7 +176,7 @@ func model(name string) (string, error) {
 // evaluate does for a request's model_config.
 func importConfig(config string) (string, error) {
 	var raw map[string]any
-	if err := json.Unmarshal([]byte(config), &raw); err != nil || raw == nil {
+	if err := jsonx.Unmarshal([]byte(config), &raw); err != nil || raw == nil {
 		return "", calc.Errors{{Field: "model_config", Message: "must be a JSON object"}}
 	}
 	s, err := summarize(calc.Request{ModelConfig: raw})
@@ -276,7 +261,7 @@ func errorsJSON(err error) string {
 	if !ok {
 		list = calc.Errors{{Field: "", Message: err.Error()}}
 	}
-	b, merr := json.Marshal(list)
+	b, merr := jsonx.Marshal(list)
 	if merr != nil {
 		return `[{"field":"","message":"internal error: cannot encode an error"}]`
 	}
@@ -320,7 +305,7 @@ func panicText(v any) string {
 }
 
 func marshal(v any) (string, error) {
-	b, err := json.Marshal(v)
+	b, err := jsonx.Marshal(v)
 	if err != nil {
 		return "", err
 	}

@@ -15,7 +15,7 @@ import (
 
 // TestReportEncoderMatchesMarshal fills every field of calc.Report with
 // awkward values (escapes, tiny and huge floats, -0, nil and empty slices)
-// and checks the generated encoder writes what json.Marshal writes.
+// and checks the bridge's JSON text writes what json.Marshal writes.
 func TestReportEncoderMatchesMarshal(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -26,7 +26,7 @@ func TestReportEncoderMatchesMarshal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := marshalReport(&r)
+		got, err := marshal(&r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,9 +42,9 @@ func TestReportEncoderGolden(t *testing.T) {
 	t.Parallel()
 	for _, r := range goldenReports(t) {
 		want, _ := json.Marshal(r)
-		got, err := marshalReport(&r)
+		got, err := marshal(&r)
 		if err != nil || got != string(want) {
-			t.Errorf("%s: generated JSON differs from json.Marshal (err %v)", r.Model.ID, err)
+			t.Errorf("%s: JSON text differs from json.Marshal (err %v)", r.Model.ID, err)
 		}
 	}
 	got, err := evaluate(string(goldenRequest(t, "dense-llama-3.1-8b-h100")))

@@ -3,7 +3,7 @@
 package main
 
 import (
-	"os"
+	"syscall"
 	"syscall/js"
 
 	"github.com/modelrefs/throughput/calc"
@@ -13,15 +13,21 @@ import (
 // when go.argv names none.
 const defaultExportName = "__throughput"
 
-// main publishes the bridge object under the global named by os.Args[1]
-// (throughput.js passes a unique name per instance and deletes the global
-// at once), then waits until JavaScript calls close(). Each function takes
+// exportEnv is the environment variable (go.env) that names the global the
+// bridge object is handed over through. It is read with syscall.Getenv
+// rather than os.Args: the os package costs about 15 KB of gzip in the
+// .wasm.
+const exportEnv = "THROUGHPUT_EXPORT"
+
+// main publishes the bridge object under the global named by go.env's
+// THROUGHPUT_EXPORT (throughput.js passes a unique name per instance and
+// deletes the global at once), then waits until JavaScript calls close(). Each function takes
 // one string and returns a string: JSON text, or "!" and a JSON error list;
 // evaluateTape returns the address of a tape header instead of the text.
 func main() {
 	name := defaultExportName
-	if len(os.Args) > 1 && os.Args[1] != "" {
-		name = os.Args[1]
+	if v, ok := syscall.Getenv(exportEnv); ok && v != "" {
+		name = v
 	}
 	done := make(chan struct{})
 	var funcs []js.Func

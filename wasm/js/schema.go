@@ -1,11 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // requestSchema describes calc.Request's JSON fields for throughput.js's
@@ -18,7 +18,7 @@ import (
 //	{"key": T, ...}                            an object with these keys only
 //	{"$string_or": {...}}                      a string or that object (hardware)
 func requestSchema() string {
-	b, err := json.Marshal(schemaOf(reflect.TypeFor[calc.Request]()))
+	b, err := jsonx.Marshal(schemaOf(reflect.TypeFor[calc.Request]()))
 	if err != nil {
 		panic("wasm/js: request schema: " + err.Error())
 	}
@@ -27,7 +27,7 @@ func requestSchema() string {
 
 var (
 	hardwareRefType = reflect.TypeFor[calc.HardwareRef]()
-	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	unmarshalerType = reflect.TypeFor[jsonx.Unmarshaler]()
 )
 
 func schemaOf(t reflect.Type) any {

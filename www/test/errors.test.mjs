@@ -26,10 +26,10 @@ function throwsErrors(fn, errors) {
 
 test('a request that is not a plain object', () => {
   for (const [value, got] of [
-    [undefined, 'undefined'], [null, 'null'], ['{"model":"x"}', 'string'], [42, 'number'],
-    [[GOOD], 'array'], [new Map(), 'Map'], [new Date(0), 'Date'], [() => GOOD, 'function'],
+    [undefined, 'undefined'], [null, 'null'], ['{"model":"x"}', 'a string'], [42, 'a number'],
+    [[GOOD], 'an array'], [new Map(), 'a Map'], [new Date(0), 'a Date'], [() => GOOD, 'a function'],
   ]) {
-    throwsErrors(() => calc.evaluate(value), [{ field: '(request)', message: `must be an object, got ${got}` }]);
+    throwsErrors(() => calc.evaluate(value), [{ field: '', message: `must be an object, got ${got}` }]);
   }
   // Object.create(null) is a plain object.
   assert.equal(calc.evaluate(Object.assign(Object.create(null), GOOD)).fits, true);
@@ -70,26 +70,26 @@ test('NaN and Infinity are refused by name before JSON.stringify turns them into
 });
 
 test('wrong types, with the engine\'s wording', () => {
-  throwsErrors(() => calc.evaluate({ ...GOOD, model: 8 }), [{ field: 'model', message: 'must be a string, got number' }]);
-  throwsErrors(() => calc.evaluate({ ...GOOD, tensor_parallel_size: '2' }), [{ field: 'tensor_parallel_size', message: 'must be an integer, got string' }]);
-  throwsErrors(() => calc.evaluate({ ...GOOD, tensor_parallel_size: 1.5 }), [{ field: 'tensor_parallel_size', message: 'must be an integer, got number 1.5' }]);
-  throwsErrors(() => calc.evaluate({ ...GOOD, workload: { concurrency: true } }), [{ field: 'workload.concurrency', message: 'must be an integer, got bool' }]);
-  throwsErrors(() => calc.evaluate({ ...GOOD, gpu_hour_usd: '2.5' }), [{ field: 'gpu_hour_usd', message: 'must be a number, got string' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, model: 8 }), [{ field: 'model', message: 'must be a string, got a number' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, tensor_parallel_size: '2' }), [{ field: 'tensor_parallel_size', message: 'must be an integer, got a string' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, tensor_parallel_size: 1.5 }), [{ field: 'tensor_parallel_size', message: 'must be an integer, got 1.5' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, workload: { concurrency: true } }), [{ field: 'workload.concurrency', message: 'must be an integer, got a boolean' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, gpu_hour_usd: '2.5' }), [{ field: 'gpu_hour_usd', message: 'must be a number, got a string' }]);
   throwsErrors(() => calc.evaluate({ ...GOOD, simulate: { sweep: { request_rates: [1, '2', NaN] } } }), [
-    { field: 'simulate.sweep.request_rates[1]', message: 'must be a number, got string' },
+    { field: 'simulate.sweep.request_rates[1]', message: 'must be a number, got a string' },
     { field: 'simulate.sweep.request_rates[2]', message: 'must be a finite number' },
   ]);
-  throwsErrors(() => calc.evaluate({ ...GOOD, workload: [] }), [{ field: 'workload', message: 'must be an object, got array' }]);
-  throwsErrors(() => calc.evaluate({ ...GOOD, hardware: 80 }), [{ field: 'hardware', message: 'must be a string or an object, got number' }]);
-  throwsErrors(() => calc.evaluate({ ...GOOD, hardware: { memory_bytes: 1, memory_bandwidth_bytes_per_s: 1, peak_flops: { bf16: 1 }, aliases: 'x' } }), [{ field: 'hardware.aliases', message: 'must be an array, got string' }]);
-  throwsErrors(() => calc.evaluate({ hardware: 'h100-sxm', model_config: 'llama' }), [{ field: 'model_config', message: 'must be an object, got string' }]);
-  throwsErrors(() => calc.evaluate({ hardware: 'h100-sxm', model_config: { hidden_size: 10n } }), [{ field: 'model_config.hidden_size', message: 'must be a JSON value, got bigint' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, workload: [] }), [{ field: 'workload', message: 'must be an object, got an array' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, hardware: 80 }), [{ field: 'hardware', message: 'must be a catalog id (a string) or an object of figures, got a number' }]);
+  throwsErrors(() => calc.evaluate({ ...GOOD, hardware: { memory_bytes: 1, memory_bandwidth_bytes_per_s: 1, peak_flops: { bf16: 1 }, aliases: 'x' } }), [{ field: 'hardware.aliases', message: 'must be an array, got a string' }]);
+  throwsErrors(() => calc.evaluate({ hardware: 'h100-sxm', model_config: 'llama' }), [{ field: 'model_config', message: 'must be an object, got a string' }]);
+  throwsErrors(() => calc.evaluate({ hardware: 'h100-sxm', model_config: { hidden_size: 10n } }), [{ field: 'model_config.hidden_size', message: 'must be a JSON value, got a bigint' }]);
   // The same mistakes sent as JSON text are caught by the Go decoder, in the same words.
-  throwsErrors(() => calc.evaluateJSON('{"model":"llama-3.1-8b","hardware":"h100-sxm","tensor_parallel_size":"2"}'), [{ field: 'tensor_parallel_size', message: 'must be an integer, got string' }]);
-  throwsErrors(() => calc.evaluateJSON('{"model":"llama-3.1-8b","hardware":"h100-sxm","tensor_parallel_size":1.5}'), [{ field: 'tensor_parallel_size', message: 'must be an integer, got number 1.5' }]);
-  throwsErrors(() => calc.evaluateJSON('{"model":8,"hardware":"h100-sxm"}'), [{ field: 'model', message: 'must be a string, got number' }]);
-  throwsErrors(() => calc.evaluateJSON('[1]'), [{ field: '(request)', message: 'must be an object, got array' }]);
-  throwsErrors(() => calc.evaluateJSON('{"model":'), [{ field: '', message: 'truncated JSON' }]);
+  throwsErrors(() => calc.evaluateJSON('{"model":"llama-3.1-8b","hardware":"h100-sxm","tensor_parallel_size":"2"}'), [{ field: 'tensor_parallel_size', message: 'must be an integer, got a string' }]);
+  throwsErrors(() => calc.evaluateJSON('{"model":"llama-3.1-8b","hardware":"h100-sxm","tensor_parallel_size":1.5}'), [{ field: 'tensor_parallel_size', message: 'must be an integer, got 1.5' }]);
+  throwsErrors(() => calc.evaluateJSON('{"model":8,"hardware":"h100-sxm"}'), [{ field: 'model', message: 'must be a string, got a number' }]);
+  throwsErrors(() => calc.evaluateJSON('[1]'), [{ field: '', message: 'must be an object, got an array' }]);
+  throwsErrors(() => calc.evaluateJSON('{"model":'), [{ field: '', message: 'invalid JSON at byte 9 (in model): unexpected end of input, expected a value' }]);
   assert.throws(() => calc.evaluateJSON({}), TypeError);
 });
 
@@ -110,7 +110,7 @@ test('unknown model and unknown hardware come back from the engine with suggesti
   assert.throws(() => calc.evaluate({ ...GOOD, hardware: 'A100' }), (e) => e instanceof ThroughputError && e.errors[0].field === 'hardware' && /^ambiguous hardware "A100"; candidates: /.test(e.errors[0].message));
   assert.throws(() => calc.model('no-such-model'), (e) => e instanceof ThroughputError && e.errors[0].field === 'model' && e.errors[0].message.startsWith('unknown model "no-such-model"'));
   assert.throws(() => calc.hardwareSpec('no-such-gpu'), (e) => e instanceof ThroughputError && e.errors[0].field === 'hardware');
-  throwsErrors(() => calc.model(7), [{ field: 'model', message: 'must be a string, got number' }]);
+  throwsErrors(() => calc.model(7), [{ field: 'model', message: 'must be a string, got a number' }]);
   throwsErrors(() => calc.hardwareSpec(null), [{ field: 'hardware', message: 'must be a string, got null' }]);
 });
 
@@ -123,7 +123,7 @@ test('engine validation errors list every bad field', () => {
   const missing = [{ field: 'model_config.hidden_size', message: 'is missing or not a positive integer' }];
   throwsErrors(() => calc.importConfig({ model_type: 'llama', hidden_size: -5 }), missing);
   throwsErrors(() => calc.evaluate({ hardware: 'h100-sxm', model_config: { num_hidden_layers: 2 } }), missing);
-  throwsErrors(() => calc.importConfig([]), [{ field: 'model_config', message: 'must be an object, got array' }]);
+  throwsErrors(() => calc.importConfig([]), [{ field: 'model_config', message: 'must be an object, got an array' }]);
 });
 
 test('a Go panic is recovered as an internal error and the next call works', () => {

@@ -1,0 +1,751 @@
+// Package jsonx is a small, strict JSON codec for the engine's own types.
+// It exists for the WebAssembly build: encoding/json (with the fmt package
+// it pulls in) costs about 340 KB of the 1.0 MB gzip budget of
+// www/throughput.wasm, while this package and the reflect support it needs
+// cost about 30 KB.
+//
+// Decoding is always strict: an unknown object key, a value of the wrong
+// type, a fractional number for an integer field or trailing data is an
+// *Error naming the JSON path of the offending value ("workload.concurrency",
+// "hardware.peak_flops.bf16"). Encoding writes what encoding/json's Marshal
+// writes for the same value (same float formatting, HTML-safe string
+// escaping, sorted map keys, omitempty), so both can serve one schema.
+//
+// Supported: structs (json tags, omitempty, "-", embedded structs), pointers,
+// bool, all integer and float kinds, strings, slices, arrays, maps with
+// string keys, interface{} (decoded as map[string]any, []any, float64,
+// string, bool or nil), Raw (kept undecoded), and types implementing
+// Unmarshaler / Marshaler.
+package jsonx
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Raw is a JSON value kept undecoded (like encoding/json.RawMessage).
+type Raw []byte
+
+// Unmarshaler is implemented by types that decode themselves from a JSON
+// value (the raw bytes of that value).
+type Unmarshaler interface {
+	UnmarshalJSON([]byte) error
+}
+
+// Error is a decoding error at a JSON path.
+type Error struct {
+	// Path is the dotted path of the value ("workload.input_tokens",
+	// "sources[2].citation"); empty for the top level.
+	Path string
+	// Msg says what is wrong.
+	Msg string
+	// Offset is the byte offset in the input.
+	Offset int
+	// Unknown is true when the error is an unknown object key.
+	Unknown bool
+}
+
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// MaxDepth bounds nesting so hostile input cannot exhaust the stack.
+const MaxDepth = 64
+
+// Unmarshal decodes one JSON value from data into v (a non-nil pointer).
+func Unmarshal(data []byte, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return errors.New("jsonx: Unmarshal needs a non-nil pointer")
+	}
+	d := &decoder{data: data}
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return &Error{Msg: "empty input: expected a JSON value"}
+	}
+	if err := d.value(rv.Elem(), ""); err != nil {
+		return err
+	}
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		return &Error{Msg: "unexpected data after the JSON value", Offset: d.pos}
+	}
+	return nil
+}
+
+type decoder struct {
+	data  []byte
+	pos   int
+	depth int
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) errf(path, msg string) *Error { return &Error{Path: path, Msg: msg, Offset: d.pos} }
+
+// syntax reports malformed JSON. Such errors name no field (the document,
+// not a value, is wrong) but say where they are.
+func (d *decoder) syntax(path, what string) *Error {
+	if d.pos >= len(d.data) {
+		return d.invalid(path, "unexpected end of input, expected "+what)
+	}
+	return d.invalid(path, "expected "+what+", found "+strconv.QuoteRune(rune(d.data[d.pos])))
+}
+
+func (d *decoder) invalid(path, msg string) *Error {
+	where := ""
+	if path != "" {
+		where = " (in " + path + ")"
+	}
+	return &Error{Msg: "invalid JSON at byte " + strconv.Itoa(d.pos) + where + ": " + msg, Offset: d.pos}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+var (
+	rawType         = reflect.TypeFor[Raw]()
+	unmarshalerType = reflect.TypeFor[Unmarshaler]()
+)
+
+// kindName says what a JSON value for type t must be, for messages.
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Pointer:
+		return kindName(t.Elem())
+	}
+	return "a JSON value"
+}
+
+// found names the JSON value starting at the cursor, for messages.
+func (d *decoder) found() string {
+	if d.pos >= len(d.data) {
+		return "nothing"
+	}
+	switch c := d.data[d.pos]; {
+	case c == '"':
+		return "a string"
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	default:
+		return "invalid JSON " + strconv.QuoteRune(rune(c)) + " at byte " + strconv.Itoa(d.pos)
+	}
+}
+
+func (d *decoder) value(v reflect.Value, path string) error {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return d.syntax(path, "a value")
+	}
+	t := v.Type()
+	if t == rawType {
+		start := d.pos
+		if err := d.skip(path); err != nil {
+			return err
+		}
+		v.SetBytes(append([]byte(nil), d.data[start:d.pos]...))
+		return nil
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) && v.CanAddr() {
+		start := d.pos
+		if err := d.skip(path); err != nil {
+			return err
+		}
+		err := v.Addr().Interface().(Unmarshaler).UnmarshalJSON(d.data[start:d.pos])
+		var je *Error
+		if errors.As(err, &je) {
+			e := *je
+			e.Path = join(path, je.Path)
+			if je.Path == "" {
+				e.Path = path
+			}
+			e.Offset += start
+			return &e
+		}
+		if err != nil {
+			return &Error{Path: path, Msg: err.Error(), Offset: start}
+		}
+		return nil
+	}
+	if d.data[d.pos] == 'n' {
+		if err := d.literal("null", path); err != nil {
+			return err
+		}
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
+			v.SetZero()
+		}
+		// null leaves other kinds untouched, as encoding/json does.
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(t.Elem()))
+		}
+		return d.value(v.Elem(), path)
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return d.errf(path, "cannot decode into "+t.String())
+		}
+		x, err := d.any(path)
+		if err != nil {
+			return err
+		}
+		if x != nil {
+			v.Set(reflect.ValueOf(x))
+		} else {
+			v.SetZero()
+		}
+		return nil
+	case reflect.Struct:
+		return d.object(path, t, func(key string) (reflect.Value, bool) {
+			f, ok := fieldsOf(t).byName[key]
+			if !ok {
+				return reflect.Value{}, false
+			}
+			return fieldByIndex(v, f.index), true
+		})
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return d.errf(path, "cannot decode into "+t.String())
+		}
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(t))
+		}
+		elem := reflect.New(t.Elem()).Elem()
+		return d.objectMap(path, v, elem)
+	case reflect.Slice:
+		return d.array(path, v)
+	case reflect.String:
+		if d.data[d.pos] != '"' {
+			return d.errf(path, "must be a string, got "+d.found())
+		}
+		s, err := d.str(path)
+		if err != nil {
+			return err
+		}
+		v.SetString(s)
+		return nil
+	case reflect.Bool:
+		switch d.data[d.pos] {
+		case 't':
+			v.SetBool(true)
+			return d.literal("true", path)
+		case 'f':
+			v.SetBool(false)
+			return d.literal("false", path)
+		}
+		return d.errf(path, "must be true or false, got "+d.found())
+	case reflect.Float32, reflect.Float64:
+		f, _, err := d.number(path, t)
+		if err != nil {
+			return err
+		}
+		v.SetFloat(f)
+		return nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		f, lit, err := d.number(path, t)
+		if err != nil {
+			return err
+		}
+		if f != math.Trunc(f) || v.OverflowInt(int64(f)) || math.Abs(f) > 1<<62 {
+			return d.errf(path, "must be an integer, got "+lit)
+		}
+		v.SetInt(int64(f))
+		return nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		f, lit, err := d.number(path, t)
+		if err != nil {
+			return err
+		}
+		if f != math.Trunc(f) || f < 0 || v.OverflowUint(uint64(f)) || f > 1<<62 {
+			return d.errf(path, "must be a non-negative integer, got "+lit)
+		}
+		v.SetUint(uint64(f))
+		return nil
+	}
+	return d.errf(path, "cannot decode into "+t.String())
+}
+
+// object decodes a JSON object, handing each key's slot out by field.
+func (d *decoder) object(path string, t reflect.Type, field func(string) (reflect.Value, bool)) error {
+	if d.data[d.pos] != '{' {
+		return d.errf(path, "must be an object, got "+d.found())
+	}
+	if d.depth++; d.depth > MaxDepth {
+		return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
+	}
+	defer func() { d.depth-- }()
+	d.pos++
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return nil
+	}
+	for {
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return d.syntax(path, "an object key")
+		}
+		key, err := d.str(path)
+		if err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return d.syntax(path, "':'")
+		}
+		d.pos++
+		slot, ok := field(key)
+		if !ok {
+			return &Error{Path: join(path, key), Msg: "unknown field", Offset: d.pos, Unknown: true}
+		}
+		if err := d.value(slot, join(path, key)); err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.syntax(path, "',' or '}'")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return nil
+		default:
+			return d.syntax(path, "',' or '}'")
+		}
+	}
+}
+
+func (d *decoder) objectMap(path string, m, elem reflect.Value) error {
+	var key string
+	return d.objectKeys(path, func(k string) (reflect.Value, func()) {
+		key = k
+		elem.SetZero()
+		return elem, func() { m.SetMapIndex(reflect.ValueOf(key).Convert(m.Type().Key()), elem) }
+	})
+}
+
+// objectKeys is object for maps: each decoded value is stored by done().
+func (d *decoder) objectKeys(path string, slot func(string) (reflect.Value, func())) error {
+	var done func()
+	err := d.object(path, nil, func(k string) (reflect.Value, bool) {
+		if done != nil {
+			done()
+		}
+		var v reflect.Value
+		v, done = slot(k)
+		return v, true
+	})
+	if err == nil && done != nil {
+		done()
+	}
+	return err
+}
+
+func (d *decoder) array(path string, v reflect.Value) error {
+	if d.data[d.pos] != '[' {
+		return d.errf(path, "must be an array, got "+d.found())
+	}
+	if d.depth++; d.depth > MaxDepth {
+		return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
+	}
+	defer func() { d.depth-- }()
+	d.pos++
+	t := v.Type()
+	out := reflect.MakeSlice(t, 0, 4)
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		v.Set(out)
+		return nil
+	}
+	for i := 0; ; i++ {
+		out = reflect.Append(out, reflect.New(t.Elem()).Elem())
+		if err := d.value(out.Index(i), path+"["+strconv.Itoa(i)+"]"); err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.syntax(path, "',' or ']'")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			v.Set(out)
+			return nil
+		default:
+			return d.syntax(path, "',' or ']'")
+		}
+	}
+}
+
+// any decodes a value into map[string]any, []any, float64, string, bool or nil.
+func (d *decoder) any(path string) (any, error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return nil, d.syntax(path, "a value")
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		m := map[string]any{}
+		var key string
+		var cur any
+		slot := reflect.ValueOf(&cur).Elem()
+		err := d.objectKeys(path, func(k string) (reflect.Value, func()) {
+			key = k
+			cur = nil
+			return slot, func() { m[key] = cur }
+		})
+		return m, err
+	case c == '[':
+		var a []any
+		err := d.array(path, reflect.ValueOf(&a).Elem())
+		if a == nil {
+			a = []any{}
+		}
+		return a, err
+	case c == '"':
+		return d.str(path)
+	case c == 't':
+		return true, d.literal("true", path)
+	case c == 'f':
+		return false, d.literal("false", path)
+	case c == 'n':
+		return nil, d.literal("null", path)
+	}
+	f, _, err := d.number(path, nil)
+	return f, err
+}
+
+func (d *decoder) literal(lit, path string) error {
+	if !strings.HasPrefix(string(d.data[d.pos:min(len(d.data), d.pos+len(lit))]), lit) {
+		return d.syntax(path, lit)
+	}
+	d.pos += len(lit)
+	return nil
+}
+
+// number scans a JSON number; t (may be nil) is the target, for messages.
+func (d *decoder) number(path string, t reflect.Type) (float64, string, error) {
+	start := d.pos
+	if d.pos < len(d.data) && d.data[d.pos] == '-' {
+		d.pos++
+	}
+	digits := func() int {
+		n := 0
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+			n++
+		}
+		return n
+	}
+	intStart := d.pos
+	if digits() == 0 {
+		d.pos = start
+		if t != nil {
+			return 0, "", d.errf(path, "must be "+kindName(t)+", got "+d.found())
+		}
+		return 0, "", d.syntax(path, "a value")
+	}
+	if d.data[intStart] == '0' && d.pos-intStart > 1 {
+		return 0, "", d.invalid(path, "number with a leading zero")
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if digits() == 0 {
+			return 0, "", d.syntax(path, "a digit")
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if digits() == 0 {
+			return 0, "", d.syntax(path, "a digit")
+		}
+	}
+	lit := string(d.data[start:d.pos])
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		return 0, lit, d.errf(path, "number "+lit+" is out of range")
+	}
+	return f, lit, nil
+}
+
+// str scans a JSON string at the cursor (which is on the opening quote).
+func (d *decoder) str(path string) (string, error) {
+	d.pos++
+	start := d.pos
+	// Fast path: no escapes.
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c == '"' {
+			s := string(d.data[start:d.pos])
+			d.pos++
+			return validUTF8(s), nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", d.invalid(path, "control character in string")
+		}
+		d.pos++
+	}
+	var b strings.Builder
+	b.Write(d.data[start:d.pos])
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return validUTF8(b.String()), nil
+		case c < 0x20:
+			return "", d.invalid(path, "control character in string")
+		case c != '\\':
+			b.WriteByte(c)
+			d.pos++
+			continue
+		}
+		d.pos++
+		if d.pos >= len(d.data) {
+			break
+		}
+		e := d.data[d.pos]
+		d.pos++
+		switch e {
+		case '"', '\\', '/':
+			b.WriteByte(e)
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := d.hex4()
+			if !ok {
+				return "", d.invalid(path, "bad \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				save := d.pos
+				if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
+					d.pos += 2
+					if r2, ok := d.hex4(); ok {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							b.WriteRune(dec)
+							continue
+						}
+					}
+				}
+				d.pos = save
+				r = utf8.RuneError
+			}
+			b.WriteRune(r)
+		default:
+			return "", d.invalid(path, "bad escape \\"+string(rune(e)))
+		}
+	}
+	return "", d.syntax(path, "'\"'")
+}
+
+// validUTF8 replaces each invalid byte with U+FFFD, as encoding/json does.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if d.pos+4 > len(d.data) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(d.data[d.pos:d.pos+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	d.pos += 4
+	return rune(n), true
+}
+
+// skip scans over one value without decoding it (validating its syntax).
+func (d *decoder) skip(path string) error {
+	var x any
+	return d.value(reflect.ValueOf(&x).Elem(), path)
+}
+
+// field is one JSON-visible struct field.
+type field struct {
+	name      string
+	index     []int
+	omitEmpty bool
+}
+
+type structFields struct {
+	list   []field
+	byName map[string]field
+}
+
+var fieldCache sync.Map // reflect.Type -> *structFields
+
+// fieldsOf returns t's JSON fields: exported fields by their json tag name
+// (or Go name), "-" skipped, embedded structs flattened (outer names win).
+func fieldsOf(t reflect.Type) *structFields {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(*structFields)
+	}
+	sf := &structFields{byName: map[string]field{}}
+	var walk func(t reflect.Type, index []int, depth int)
+	walk = func(t reflect.Type, index []int, depth int) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			idx := append(append([]int(nil), index...), i)
+			if f.Anonymous && name == "" {
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft, idx, depth+1)
+					continue
+				}
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if prev, dup := sf.byName[name]; dup && len(prev.index) <= len(idx) {
+				continue
+			}
+			fl := field{name: name, index: idx, omitEmpty: strings.Contains(opts, "omitempty")}
+			sf.byName[name] = fl
+		}
+	}
+	walk(t, nil, 0)
+	// Keep declaration order (depth-first), outer fields shadowing inner.
+	var order func(t reflect.Type, index []int)
+	order = func(t reflect.Type, index []int) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			idx := append(append([]int(nil), index...), i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Anonymous && name == "" {
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					order(ft, idx)
+					continue
+				}
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if fl, ok := sf.byName[name]; ok && equalIndex(fl.index, idx) {
+				sf.list = append(sf.list, fl)
+			}
+		}
+	}
+	order(t, nil)
+	fieldCache.Store(t, sf)
+	return sf
+}
+
+func equalIndex(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldByIndex returns the field at index, allocating nil embedded pointers.
+func fieldByIndex(v reflect.Value, index []int) reflect.Value {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}

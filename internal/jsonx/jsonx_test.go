@@ -1,0 +1,214 @@
+package jsonx
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type inner struct {
+	X float64 `json:"x"`
+	Y *int    `json:"y,omitempty"`
+}
+
+type Embedded struct {
+	E string `json:"e"`
+}
+
+type sample struct {
+	Embedded
+	Name    string            `json:"name"`
+	Count   int               `json:"count,omitempty"`
+	Ratio   float64           `json:"ratio"`
+	Ptr     *float64          `json:"ptr,omitempty"`
+	Flag    bool              `json:"flag"`
+	Inner   inner             `json:"inner"`
+	List    []inner           `json:"list"`
+	Tags    map[string]int    `json:"tags,omitempty"`
+	Any     any               `json:"any"`
+	Skip    string            `json:"-"`
+	Raw     Raw               `json:"raw,omitempty"`
+	NoTag   int
+	private int
+}
+
+func TestMarshalMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	y := 7
+	p := 0.1
+	values := []any{
+		nil, true, 0, -12, uint8(200), 3.5, 1e-7, 1e21, 123456789012345678.0, 1e20, -0.0, float32(0.1),
+		"plain", "<tag> & \"quotes\" \\ \n\t\u2028 é \x01", "\xff bad utf8",
+		[]int{1, 2}, []string(nil), map[string]any{"b": 1.0, "a": []any{"x", nil, false}},
+		sample{
+			Embedded: Embedded{E: "emb"}, Name: "n", Count: 3, Ratio: 2.0 / 3, Ptr: &p, Flag: true,
+			Inner: inner{X: 1e-9, Y: &y}, List: []inner{{X: 1}, {X: 2.5}}, Tags: map[string]int{"z": 1, "a": 2},
+			Any: map[string]any{"k": []any{1.0, "v"}}, Skip: "hidden", NoTag: 4,
+		},
+		sample{},
+		&inner{X: math.MaxFloat64},
+	}
+	for _, v := range values {
+		want, err := json.Marshal(v)
+		require.NoError(t, err)
+		got, err := Marshal(v)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "%#v", v)
+	}
+	// Raw is written as is (encoding/json needs json.RawMessage for that).
+	got, err := Marshal(struct {
+		R Raw `json:"r"`
+	}{Raw(`{"r":1}`)})
+	require.NoError(t, err)
+	assert.Equal(t, `{"r":{"r":1}}`, string(got))
+	_, err = Marshal(math.NaN())
+	assert.Error(t, err)
+	_, err = Marshal(inner{X: math.Inf(1)})
+	assert.Error(t, err)
+}
+
+func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	docs := []string{
+		`{"e":"emb","name":"n","count":3,"ratio":0.5,"ptr":1.5,"flag":true,"inner":{"x":2,"y":3},"list":[{"x":1},{"x":2e3}],"tags":{"a":1},"any":{"k":[1,"v",null,true]},"NoTag":9}`,
+		`{"name":"\u00e9\ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t","list":[],"any":[]}`,
+		`{"ptr":null,"any":null,"list":null}`,
+		` { } `,
+	}
+	for _, doc := range docs {
+		var want, got sample
+		require.NoError(t, json.Unmarshal([]byte(doc), &want), doc)
+		require.NoError(t, Unmarshal([]byte(doc), &got), doc)
+		want.Raw, got.Raw = nil, nil
+		assert.Equal(t, want, got, doc)
+	}
+}
+
+func TestUnmarshalErrorsNamePaths(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		doc, path, msg string
+		unknown        bool
+	}{
+		{`{"nope":1}`, "nope", "unknown field", true},
+		{`{"inner":{"z":1}}`, "inner.z", "unknown field", true},
+		{`{"list":[{"x":1},{"q":2}]}`, "list[1].q", "unknown field", true},
+		{`{"count":"3"}`, "count", "must be an integer, got a string", false},
+		{`{"count":2.5}`, "count", "must be an integer, got 2.5", false},
+		{`{"count":1e30}`, "count", "must be an integer", false},
+		{`{"name":5}`, "name", "must be a string, got a number", false},
+		{`{"flag":"yes"}`, "flag", "must be true or false", false},
+		{`{"inner":[1]}`, "inner", "must be an object, got an array", false},
+		{`{"list":{}}`, "list", "must be an array, got an object", false},
+		{`{"ratio":x}`, "ratio", "invalid JSON 'x'", false},
+		{`{"ratio":01}`, "", "leading zero", false},
+		{`{"name":"x"`, "", "unexpected end", false},
+		{`{"name":"x"} x`, "", "unexpected data", false},
+		{``, "", "empty input", false},
+		{`{"name":"a\qb"}`, "", "bad escape", false},
+		{"{\"name\":\"a\nb\"}", "", "control character", false},
+		{`{"ratio":1e999}`, "ratio", "out of range", false},
+	}
+	for _, tc := range tests {
+		var s sample
+		err := Unmarshal([]byte(tc.doc), &s)
+		var je *Error
+		require.True(t, errors.As(err, &je), "%s: %v", tc.doc, err)
+		assert.Equal(t, tc.path, je.Path, tc.doc)
+		assert.Contains(t, je.Msg, tc.msg, tc.doc)
+		assert.Equal(t, tc.unknown, je.Unknown, tc.doc)
+	}
+}
+
+func TestRawKeepsValue(t *testing.T) {
+	t.Parallel()
+	var s struct {
+		A Raw `json:"a"`
+		B int `json:"b"`
+	}
+	require.NoError(t, Unmarshal([]byte(`{"a": {"x": [1, 2, {"y": null}]} , "b": 2}`), &s))
+	assert.Equal(t, `{"x": [1, 2, {"y": null}]}`, string(s.A))
+	assert.Equal(t, 2, s.B)
+	// A Raw is still validated.
+	assert.Error(t, Unmarshal([]byte(`{"a": {"x": [1, }, "b": 2}`), &s))
+}
+
+type hook struct{ ID string }
+
+func (h *hook) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '{' {
+		var inner struct {
+			ID string `json:"id"`
+		}
+		return Unmarshal(b, &inner)
+	}
+	return Unmarshal(b, &h.ID)
+}
+
+func TestUnmarshalerGetsPathPrefix(t *testing.T) {
+	t.Parallel()
+	var s struct {
+		H hook `json:"h"`
+	}
+	require.NoError(t, Unmarshal([]byte(`{"h":"abc"}`), &s))
+	assert.Equal(t, "abc", s.H.ID)
+	err := Unmarshal([]byte(`{"h":{"idx":1}}`), &s)
+	var je *Error
+	require.True(t, errors.As(err, &je))
+	assert.Equal(t, "h.idx", je.Path)
+	err = Unmarshal([]byte(`{"h":3}`), &s)
+	require.True(t, errors.As(err, &je))
+	assert.Equal(t, "h", je.Path)
+}
+
+func TestDepthLimit(t *testing.T) {
+	t.Parallel()
+	deep := ""
+	for i := 0; i < 200; i++ {
+		deep += "["
+	}
+	var x any
+	err := Unmarshal([]byte(deep), &x)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nesting")
+}
+
+// FuzzUnmarshalAny checks that jsonx accepts exactly the documents
+// encoding/json accepts (as generic values) and decodes them to the same
+// value, and that Marshal then writes the same bytes.
+func FuzzUnmarshalAny(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2.5,"x",null,true]}`, `"\u00e9\ud83d\ude00"`, `-0.0e+1`, `[]`, `{"a":{"b":{}}}`, `"\ud800"`, `1e400`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want, got any
+		werr := json.Unmarshal(data, &want)
+		gerr := Unmarshal(data, &got)
+		if werr != nil {
+			if gerr == nil {
+				t.Fatalf("jsonx accepted %q which encoding/json rejects: %v", data, werr)
+			}
+			return
+		}
+		if gerr != nil {
+			var je *Error
+			if errors.As(gerr, &je) && je.Msg == "nesting deeper than 64" {
+				return
+			}
+			t.Fatalf("jsonx rejected %q: %v", data, gerr)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("decoded %q as %#v, encoding/json %#v", data, got, want)
+		}
+		wb, _ := json.Marshal(want)
+		gb, err := Marshal(got)
+		if err != nil || string(wb) != string(gb) {
+			t.Fatalf("marshal %#v: %s vs %s (%v)", got, gb, wb, err)
+		}
+	})
+}
