@@ -22,17 +22,17 @@ type Embedded struct {
 
 type sample struct {
 	Embedded
-	Name    string            `json:"name"`
-	Count   int               `json:"count,omitempty"`
-	Ratio   float64           `json:"ratio"`
-	Ptr     *float64          `json:"ptr,omitempty"`
-	Flag    bool              `json:"flag"`
-	Inner   inner             `json:"inner"`
-	List    []inner           `json:"list"`
-	Tags    map[string]int    `json:"tags,omitempty"`
-	Any     any               `json:"any"`
-	Skip    string            `json:"-"`
-	Raw     Raw               `json:"raw,omitempty"`
+	Name    string         `json:"name"`
+	Count   int            `json:"count,omitempty"`
+	Ratio   float64        `json:"ratio"`
+	Ptr     *float64       `json:"ptr,omitempty"`
+	Flag    bool           `json:"flag"`
+	Inner   inner          `json:"inner"`
+	List    []inner        `json:"list"`
+	Tags    map[string]int `json:"tags,omitempty"`
+	Any     any            `json:"any"`
+	Skip    string         `json:"-"`
+	Raw     Raw            `json:"raw,omitempty"`
 	NoTag   int
 	private int
 }
