@@ -633,10 +633,91 @@ func (d *decoder) hex4() (rune, bool) {
 	return rune(n), true
 }
 
-// skip scans over one value without decoding it (validating its syntax).
+// skip scans over one value without building it, validating its syntax
+// (used for Raw fields: the catalog keeps 64 configs undecoded this way).
 func (d *decoder) skip(path string) error {
-	var x any
-	return d.value(reflect.ValueOf(&x).Elem(), path)
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return d.syntax(path, "a value")
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{' || c == '[':
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		if d.depth++; d.depth > MaxDepth {
+			return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
+		}
+		defer func() { d.depth-- }()
+		d.pos++
+		d.skipSpace()
+		if d.pos < len(d.data) && d.data[d.pos] == closer {
+			d.pos++
+			return nil
+		}
+		for {
+			if c == '{' {
+				d.skipSpace()
+				if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+					return d.syntax(path, "an object key")
+				}
+				if err := d.skipString(path); err != nil {
+					return err
+				}
+				d.skipSpace()
+				if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+					return d.syntax(path, "':'")
+				}
+				d.pos++
+			}
+			if err := d.skip(path); err != nil {
+				return err
+			}
+			d.skipSpace()
+			if d.pos >= len(d.data) {
+				return d.syntax(path, "',' or '"+string(closer)+"'")
+			}
+			switch d.data[d.pos] {
+			case ',':
+				d.pos++
+			case closer:
+				d.pos++
+				return nil
+			default:
+				return d.syntax(path, "',' or '"+string(closer)+"'")
+			}
+		}
+	case c == '"':
+		return d.skipString(path)
+	case c == 't':
+		return d.literal("true", path)
+	case c == 'f':
+		return d.literal("false", path)
+	case c == 'n':
+		return d.literal("null", path)
+	}
+	_, _, err := d.number(path, nil)
+	return err
+}
+
+// skipString scans a string without building it: escapes are checked for
+// form only when they are plain; anything unusual falls back to str.
+func (d *decoder) skipString(path string) error {
+	start := d.pos
+	for i := d.pos + 1; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return nil
+		case c == '\\' || c < 0x20:
+			d.pos = start
+			_, err := d.str(path)
+			return err
+		}
+	}
+	d.pos = len(d.data)
+	return d.syntax(path, "'\"'")
 }
 
 // field is one JSON-visible struct field.

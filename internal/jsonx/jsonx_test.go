@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -189,6 +190,16 @@ func FuzzUnmarshalAny(f *testing.F) {
 		var want, got any
 		werr := json.Unmarshal(data, &want)
 		gerr := Unmarshal(data, &got)
+		// A Raw skips the value without building it: same verdict, and
+		// it keeps the value's bytes.
+		var raw Raw
+		rerr := Unmarshal(data, &raw)
+		if (rerr == nil) != (gerr == nil) {
+			t.Fatalf("Raw and any disagree on %q: %v vs %v", data, rerr, gerr)
+		}
+		if rerr == nil && string(raw) != string(bytes.Trim(data, " \t\r\n")) {
+			t.Fatalf("Raw kept %q of %q", raw, data)
+		}
 		if werr != nil {
 			if gerr == nil {
 				t.Fatalf("jsonx accepted %q which encoding/json rejects: %v", data, werr)
