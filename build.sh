@@ -35,6 +35,13 @@ build_wasm() {
 	log "building www/throughput.wasm"
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o www/throughput.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" www/wasm_exec.js
+	# The default view's report, for the page's first paint (app.js).
+	if command -v node >/dev/null; then
+		node scripts/prerender.mjs
+	else
+		rm -f www/prerender.json
+		echo "node not found: www/prerender.json skipped (the page waits for the engine)"
+	fi
 }
 
 # build_worker writes build/worker/: app.wasm (wasm/worker), the Go

@@ -3,10 +3,10 @@
 // to the cache when the network fails; every same-origin GET that succeeds
 // refreshes the cache. The page, its modules and the engine are precached
 // at install so the first visit is enough. Bump CACHE to drop old entries.
-const CACHE = 'throughput-v1';
+const CACHE = 'throughput-v2';
 const PRECACHE = [
   './', 'style.css', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
-  'compare.js', 'sweep-range.js', 'dom.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'manifest.webmanifest', 'icon.svg',
+  'compare.js', 'sweep-range.js', 'dom.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
 ];
 // The widget's files (widget.js, throughput-calculator.js) are cached when
 // first used, like any other same-origin file: the page does not need them.
