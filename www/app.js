@@ -7,6 +7,8 @@ import { ThroughputChart, CHART_CSS } from './chart.js';
 import { renderCompare } from './compare.js';
 import { evaluateWithRange, sweepMax } from './sweep-range.js';
 import { setText, setAttr, setHidden } from './dom.js';
+import { SIM_FIGURES, simFigure, simConditions, simRequest, sweepLoadLabel, ARRIVALS } from './sim.js';
+import { LineChart } from './simchart.js';
 
 // index.html's head already compiles the engine and fetches the prerendered
 // report while the modules load; the engine is started (instantiated, Go
@@ -101,6 +103,7 @@ function update() {
   }
   renderTabs();
   renderComparison();
+  markSimulationStale();
   scheduleURL();
   // Timing of the last update, read by scripts/bench-page.mjs.
   window.__throughputTiming = { evaluate_ms: t1 - t0, total_ms: performance.now() - t0 };
@@ -128,9 +131,6 @@ function render(r) {
   renderOthersLegend(extra);
   if ($('#sweep-details').open) renderSweepTable(r);
   renderAbout(r);
-  // Place for the continuous-batching simulator: when requests carry
-  // `simulate`, render r.simulation (timeline, load sweep) into
-  // #simulation-body and unhide #simulation (index.html).
   setText($('#model-summary'), `${r.model.name}: ${fmt.params(r.model.params_total)} parameters` +
     (r.model.params_active_per_token !== r.model.params_total ? ` (${fmt.params(r.model.params_active_per_token)} active)` : '') +
     `, ${r.model.architecture}, ${r.model.num_hidden_layers} layers, context ${fmt.int(r.model.max_position_embeddings)}.`);
@@ -230,6 +230,130 @@ function renderComparison() {
   if (panel.hidden) return;
   const cols = state.configs.map((c, i) => ({ name: tabName(i), config: c, res: run(c), active: i === state.active }));
   renderCompare($('#compare-table'), cols);
+}
+
+// --- simulation ----------------------------------------------------------
+
+// The simulation runs only on the button (it costs tens of milliseconds or
+// more); when the inputs change afterwards its results are marked stale.
+const simForm = $('#sim-form');
+const simBody = $('#simulation-body');
+const simStatus = $('#sim-status');
+const simFigureEls = [...document.querySelectorAll('[data-sim]')];
+let simCharts = null;
+let simKey = ''; // the simulation request the shown results answer
+
+/** The simulation request for the active configuration, or null. */
+function currentSimRequest() {
+  if (!last) return null;
+  const opts = Object.fromEntries(new FormData(simForm));
+  return simRequest(last.request, opts, last.report);
+}
+
+function markSimulationStale() {
+  if (!simKey) return;
+  const req = currentSimRequest();
+  const stale = !req || JSON.stringify(req) !== simKey;
+  if (simBody.classList.contains('stale') !== stale) {
+    simBody.classList.toggle('stale', stale);
+    setText(simStatus, stale ? 'The inputs changed: these results are for the previous inputs. Run the simulation again to update them.' : '');
+  }
+}
+
+function syncSimForm() {
+  const arrival = $('#sim-arrival').value;
+  for (const f of simForm.querySelectorAll('[data-sim-when]')) setHidden(f, f.dataset.simWhen !== arrival);
+}
+
+simForm.addEventListener('input', () => { syncSimForm(); markSimulationStale(); });
+simForm.addEventListener('change', () => { syncSimForm(); markSimulationStale(); });
+simForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  runSimulation();
+});
+
+function runSimulation() {
+  if (!calc) return;
+  update(); // the page's result for the inputs as they are now
+  if (!last || reportEl.classList.contains('stale')) {
+    setText(simStatus, 'Fix the highlighted field before simulating.');
+    return;
+  }
+  const req = currentSimRequest();
+  const btn = $('#sim-run');
+  btn.disabled = true;
+  setAttr(simBody, 'aria-busy', 'true');
+  setText(simStatus, 'Simulating…');
+  // Let the status paint before the engine blocks the main thread.
+  setTimeout(() => {
+    const t0 = performance.now();
+    try {
+      const report = calc.evaluate(req);
+      simKey = JSON.stringify(req);
+      renderSimulation(report);
+      simBody.classList.remove('stale');
+      setText(simStatus, `Simulated in ${fmt.num(performance.now() - t0)} ms.`);
+    } catch (e) {
+      const errs = Array.isArray(e?.errors) && e.errors.length ? e.errors : [{ field: '', message: String(e?.message ?? e) }];
+      setText(simStatus, `The simulation failed: ${errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ')}`);
+    } finally {
+      btn.disabled = false;
+      setAttr(simBody, 'aria-busy', 'false');
+      document.dispatchEvent(new CustomEvent('throughput:simulated'));
+    }
+  }, 0);
+}
+
+function renderSimulation(r) {
+  const s = r.simulation;
+  setHidden(simBody, false);
+  setText($('#sim-conditions'), simConditions(s));
+  for (const el of simFigureEls) if (el.dataset.sim in SIM_FIGURES) setText(el, simFigure(el.dataset.sim, s));
+  simCharts ??= {
+    timeline: new LineChart($('#sim-timeline'), { title: 'Simulated running batch, waiting queue and KV cache use against time' }),
+    sweep: new LineChart($('#sim-sweep'), { title: 'Simulated output throughput and p99 TTFT against load' }),
+  };
+  const tl = s.timeline ?? [];
+  const kvPct = (v) => `${Math.round(v * 100)}%`;
+  simCharts.timeline.update({
+    xLabel: 'time (s)',
+    left: { label: 'sequences', className: 'agg' },
+    right: { label: 'KV cache', className: 'per', max: 1, format: kvPct },
+    series: [
+      { points: tl.map((p) => [p.time_s, p.running]), className: 'agg', title: 'running batch' },
+      { points: tl.map((p) => [p.time_s, p.waiting]), className: 'other', title: 'waiting queue' },
+      { points: tl.map((p) => [p.time_s, p.kv_cache_usage]), axis: 'right', className: 'per', title: 'KV cache in use' },
+    ],
+    markers: s.preemptions ? [{ x: s.first_preemption_s, label: `first preemption ${fmt.num(s.first_preemption_s)} s`, className: 'onset' }] : [],
+    desc: `Over ${fmt.num(s.duration_s)} s: mean batch ${fmt.num(s.mean_running)}, mean queue ${fmt.num(s.mean_waiting)}, ` +
+      `KV cache ${fmt.pct(s.mean_kv_cache_usage)} on average and ${fmt.pct(s.peak_kv_cache_usage)} at peak; ${fmt.int(s.preemptions)} preemptions.`,
+  });
+  const sw = s.sweep;
+  setHidden($('#sim-sweep'), !sw);
+  if (!sw) { setText($('#sim-sweep-conditions'), 'No load sweep.'); return; }
+  const pts = sw.points ?? [];
+  const unit = sw.load === 'request_rate' ? 'req/s' : 'users';
+  const lastLoad = pts.at(-1)?.load ?? 0;
+  simCharts.sweep.update({
+    xLabel: sweepLoadLabel(sw),
+    left: { label: 'output tok/s', className: 'agg' },
+    right: { label: 'p99 TTFT ms', className: 'per' },
+    series: [
+      { points: pts.map((p) => [p.load, p.output_tokens_per_s]), className: 'agg', title: 'output tokens per second' },
+      { points: pts.map((p) => [p.load, p.ttft_p99_ms]), axis: 'right', className: 'per', title: 'p99 time to first token' },
+    ],
+    markers: [
+      { x: sw.preemption_onset, label: `preemption ${fmt.num(sw.preemption_onset)} ${unit}`, className: 'onset' },
+      { x: sw.analytic_onset, label: `analytic ${fmt.num(sw.analytic_onset)} ${unit}`, className: 'kv' },
+    ],
+    shade: sw.preemption_onset > 0 ? { x0: sw.preemption_onset, x1: lastLoad, label: 'preempting' } : null,
+    desc: `${pts.length} loads from ${fmt.num(pts[0]?.load)} to ${fmt.num(lastLoad)} ${unit}: output throughput up to ${fmt.tokS(sw.max_output_tokens_per_s)}, ` +
+      `knee at ${fmt.num(sw.knee_load)} ${unit}; preemption measured from ${sw.preemption_onset ? `${fmt.num(sw.preemption_onset)} ${unit}` : 'no load of the sweep'}, ` +
+      `analytic estimate ${sw.analytic_onset ? `${fmt.num(sw.analytic_onset)} ${unit}` : 'not reached'}.`,
+  });
+  setText($('#sim-sweep-conditions'), `${fmt.int(sw.num_requests_per_point)} requests per load, ${ARRIVALS[s.arrival] ?? s.arrival}; ` +
+    `knee ${fmt.num(sw.knee_load)} ${unit} (${fmt.tokS(sw.knee_output_tokens_per_s)}, 95% of the best); ` +
+    `preemption onset measured ${sw.preemption_onset ? `${fmt.num(sw.preemption_onset)} ${unit}` : 'not reached'}, analytic ${sw.analytic_onset ? `${fmt.num(sw.analytic_onset)} ${unit}` : 'not reachable'}.`);
 }
 
 // --- tabs (configurations) ----------------------------------------------

@@ -6,7 +6,8 @@
 const CACHE = 'throughput-v2';
 const PRECACHE = [
   './', 'style.css', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
-  'compare.js', 'sweep-range.js', 'dom.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
+  'compare.js', 'sweep-range.js', 'dom.js', 'sim.js', 'simchart.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'prerender.json',
+  'manifest.webmanifest', 'icon.svg',
 ];
 // The widget's files (widget.js, throughput-calculator.js) are cached when
 // first used, like any other same-origin file: the page does not need them.

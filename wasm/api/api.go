@@ -30,6 +30,7 @@ func routes() []route {
 	return []route{
 		{"POST /v1/evaluate", postEvaluate, postEvaluateDoc},
 		{"GET /v1/evaluate", getEvaluate, getEvaluateDoc},
+		{"POST /v1/simulate", postSimulate, postSimulateDoc},
 		{"GET /v1/models", listModels, listModelsDoc},
 		{"GET /v1/models/{id...}", getModel, getModelDoc},
 		{"GET /v1/hardware", listHardware, listHardwareDoc},

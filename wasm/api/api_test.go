@@ -20,6 +20,7 @@ import (
 
 const (
 	evalBody   = `{"model":"meta-llama/Llama-3.1-8B-Instruct","hardware":"h100-sxm","workload":{"input_tokens":2048,"output_tokens":512},"slo":{"tpot_ms":40},"gpu_hour_usd":2.5}`
+	simBody    = `{"model":"meta-llama/Llama-3.1-8B-Instruct","hardware":"h100-sxm","workload":{"input_tokens":2048,"output_tokens":512},"simulate":{"num_requests":50,"arrival":"closed_loop","concurrency":16,"seed":7}}`
 	typeJSON   = "application/json"
 	typeProbl  = "application/problem+json"
 	llama8B    = "meta-llama/Llama-3.1-8B-Instruct"
@@ -141,6 +142,18 @@ func TestRoutes(t *testing.T) {
 			contentType: typeProbl, problemType: "not-found", contains: []string{"a100-sxm-80gb"}},
 		{name: "GET openapi", method: "GET", target: "/openapi.json", status: 200, contentType: typeJSON,
 			contains: []string{`"openapi":"3.1.0"`}},
+		{name: "POST simulate", method: "POST", target: "/v1/simulate", headers: jsonHeaders(), body: simBody,
+			status: 200, contentType: typeJSON, headersWant: map[string]string{"Cache-Control": "no-store"},
+			contains: []string{`"simulation":{`, `"num_requests":50`}},
+		{name: "400 simulate without simulate", method: "POST", target: "/v1/simulate", headers: jsonHeaders(), body: evalBody,
+			status: 400, contentType: typeProbl, problemType: "invalid-request", fields: []string{"simulate"}},
+		{name: "400 simulate invalid options", method: "POST", target: "/v1/simulate", headers: jsonHeaders(),
+			body:   `{"model":"llama-3.1-8b","hardware":"h100-sxm","simulate":{"num_requests":0}}`,
+			status: 400, contentType: typeProbl, problemType: "invalid-request", fields: []string{"simulate.num_requests"}},
+		{name: "415 simulate without Content-Type", method: "POST", target: "/v1/simulate", body: simBody,
+			status: 415, contentType: typeProbl, problemType: "unsupported-media-type"},
+		{name: "405 on simulate", method: "GET", target: "/v1/simulate", status: 405, contentType: typeProbl,
+			problemType: "method-not-allowed", headersWant: map[string]string{"Allow": "POST, OPTIONS"}},
 		{name: "GET healthz", method: "GET", target: "/healthz", status: 200, contentType: typeJSON,
 			headersWant: map[string]string{"Cache-Control": "no-store"}, contains: []string{`"status":"ok"`}},
 		{name: "HEAD models", method: "HEAD", target: "/v1/models", status: 200, contentType: typeJSON},
@@ -365,4 +378,51 @@ func TestPostEvaluateEqualsEngine(t *testing.T) {
 	got, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	assert.JSONEq(t, string(wantJSON), string(got))
+}
+
+// TestPostSimulate checks that POST /v1/simulate answers the engine's
+// report with a simulation of exactly the requested number of requests.
+func TestPostSimulate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		body     string
+		requests int
+		sweep    bool
+	}{
+		{name: "closed loop", body: simBody, requests: 50},
+		{name: "defaults", body: `{"model":"llama-3.1-8b","hardware":"h100-sxm","simulate":{}}`, requests: calc.DefaultSimulatedRequests},
+		{name: "poisson with sweep", body: `{"model":"llama-3.1-8b","hardware":"h100-sxm","simulate":{"num_requests":120,"arrival":"poisson","request_rate":5,"sweep":{"points":3}}}`,
+			requests: 120, sweep: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			req, err := calc.ParseRequest([]byte(tc.body))
+			require.NoError(t, err)
+			want, err := calc.Evaluate(req)
+			require.NoError(t, err)
+			wantJSON, err := json.Marshal(want)
+			require.NoError(t, err)
+
+			res := serve(t, "POST", "/v1/simulate", jsonHeaders(), tc.body)
+			body, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, res.StatusCode, "body: %s", body)
+			assert.JSONEq(t, string(wantJSON), string(body))
+
+			var got calc.Report
+			require.NoError(t, json.Unmarshal(body, &got))
+			require.NotNil(t, got.Simulation)
+			assert.Equal(t, tc.requests, got.Simulation.NumRequests)
+			assert.Equal(t, tc.requests, got.Simulation.CompletedRequests+got.Simulation.RejectedRequests)
+			assert.NotEmpty(t, got.Simulation.Timeline)
+			if tc.sweep {
+				require.NotNil(t, got.Simulation.Sweep)
+				assert.Len(t, got.Simulation.Sweep.Points, 3)
+			} else {
+				assert.Nil(t, got.Simulation.Sweep)
+			}
+		})
+	}
 }

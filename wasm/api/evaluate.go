@@ -27,6 +27,26 @@ func postEvaluate(w http.ResponseWriter, r *http.Request) {
 	evaluate(w, r, req, err, writeFresh)
 }
 
+// postSimulate answers POST /v1/simulate: the same body as POST
+// /v1/evaluate, which must ask for a simulation (simulate); the answer is
+// the report with its simulation section.
+func postSimulate(w http.ResponseWriter, r *http.Request) {
+	if p, ok := checkJSONType(r.Header.Get("Content-Type")); !ok {
+		writeProblem(w, p)
+		return
+	}
+	body, p, ok := readBody(w, r)
+	if !ok {
+		writeProblem(w, p)
+		return
+	}
+	req, err := calc.ParseRequest(body)
+	if err == nil && req.Simulate == nil {
+		err = calc.Errors{{Field: "simulate", Message: "is required by POST /v1/simulate (use {} for the defaults); POST /v1/evaluate takes requests without it"}}
+	}
+	evaluate(w, r, req, err, writeFresh)
+}
+
 // getEvaluate answers GET /v1/evaluate?model=...&hardware=...: the query
 // becomes the same request a POST would carry (see queryRequest).
 func getEvaluate(w http.ResponseWriter, r *http.Request) {

@@ -63,6 +63,25 @@ func exampleReport() any {
 	return r
 }
 
+// exampleSimulateRequest is the example of POST /v1/simulate: the
+// evaluate example with a small Poisson simulation.
+func exampleSimulateRequest() calc.Request {
+	req := exampleRequest()
+	req.Sweep = nil
+	req.Simulate = &calc.SimulateOptions{
+		NumRequests: calc.Int(200), Arrival: "poisson", RequestRate: calc.Float(4), TimelinePoints: calc.Int(20),
+	}
+	return req
+}
+
+func exampleSimulateReport() any {
+	r, err := calc.Evaluate(exampleSimulateRequest())
+	if err != nil {
+		panic("api: the simulate example request is invalid: " + err.Error())
+	}
+	return r
+}
+
 var (
 	postEvaluateDoc = operation{
 		summary:     "Evaluate a deployment",
@@ -70,6 +89,13 @@ var (
 		body:        reflect.TypeFor[calc.Request](), result: reflect.TypeFor[calc.Report](),
 		problems:    []int{400, 413, 415},
 		bodyExample: func() any { return exampleRequest() }, resultExample: exampleReport,
+	}
+	postSimulateDoc = operation{
+		summary:     "Simulate a deployment step by step",
+		description: "The same body as POST /v1/evaluate, which must contain simulate (a 400 naming the field simulate otherwise; {} asks for the defaults). The answer is the report with its simulation section: latency percentiles, throughput, goodput, preemptions, the timeline and, with simulate.sweep, the load sweep. A simulation costs tens of milliseconds of CPU; answers are not cached.",
+		body:        reflect.TypeFor[calc.Request](), result: reflect.TypeFor[calc.Report](),
+		problems:    []int{400, 413, 415},
+		bodyExample: func() any { return exampleSimulateRequest() }, resultExample: exampleSimulateReport,
 	}
 	getEvaluateDoc = operation{
 		summary:     "Evaluate a deployment from query parameters",

@@ -111,6 +111,12 @@ func TestOpenAPICoversRoutes(t *testing.T) {
 	post := paths["/v1/evaluate"].(map[string]any)["post"].(map[string]any)
 	example := post["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["example"]
 	assert.Equal(t, true, example.(map[string]any)["fits"], "the example report is the engine's answer")
+
+	sim := paths["/v1/simulate"].(map[string]any)["post"].(map[string]any)
+	assert.Contains(t, sim["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["example"], "simulate")
+	simExample := sim["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["example"]
+	assert.Contains(t, simExample, "simulation", "the simulate example report has its simulation section")
+	assert.Contains(t, sim["responses"], "400")
 }
 
 func TestPanicBecomesProblem(t *testing.T) {
