@@ -19,8 +19,11 @@ test('after one load, the page works offline', async () => {
         await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
       }
     });
-    const cached = await page.evaluate(async () => (await (await caches.open('throughput-v1')).keys()).map((r) => new URL(r.url).pathname));
-    for (const f of ['/', '/app.js', '/chart.js', '/throughput.js', '/throughput.wasm', '/wasm_exec.js', '/style.css']) assert.ok(cached.includes(f), `${f} cached`);
+    const cached = await page.evaluate(async () => {
+      const name = (await caches.keys()).find((k) => k.startsWith('throughput-'));
+      return (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
+    });
+    for (const f of ['/', '/app.js', '/chart.js', '/throughput.js', '/throughput.wasm', '/wasm_exec.js', '/style.css', '/prerender.json']) assert.ok(cached.includes(f), `${f} cached`);
 
     await context.setOffline(true);
     await page.reload();
