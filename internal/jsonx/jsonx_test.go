@@ -223,3 +223,24 @@ func FuzzUnmarshalAny(f *testing.F) {
 		}
 	})
 }
+
+// Floats and strings that trip up encoders, against encoding/json.
+func TestAppendFloatAndStringMatchEncodingJSON(t *testing.T) {
+	t.Parallel()
+	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1e-6, 9.99e-7, 1e-7, 1.5e-300, 1e20, 1e21, 1.2345e21,
+		1 << 53, 1<<53 + 2, -(1 << 53), 123456789012345680000, math.MaxFloat64, math.SmallestNonzeroFloat64, 85899345920, 0.85, 19.646197388671617}
+	for _, f := range floats {
+		got, err := AppendFloat(nil, f, 64)
+		want, _ := json.Marshal(f)
+		assert.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "float %v", f)
+	}
+	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := AppendFloat(nil, f, 64)
+		assert.Error(t, err, "float %v", f)
+	}
+	for _, s := range []string{"", "plain", `q"b\s`, "<a&b>", "tab\tnl\ncr\rbs\bff\f\x00\x1f\x7f", "\u2028\u2029", "bad \xff\xfe utf8", "héllo ☃ 𝄞"} {
+		want, _ := json.Marshal(s)
+		assert.Equal(t, string(want), string(AppendString(nil, s)), "string %q", s)
+	}
+}

@@ -2,8 +2,11 @@ package main
 
 import (
 	"math"
+	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // A tape is a report encoded for throughput.js without text: a list of
@@ -144,12 +147,20 @@ func addrBytes(s []byte) uint32 {
 
 // tapeKeysJSON is the key table as a JSON array of strings.
 func tapeKeysJSON() string {
-	w := jsonWriter{b: []byte{'['}}
+	b := []byte{'['}
 	for i, k := range tapeKeys {
 		if i > 0 {
-			w.b = append(w.b, ',')
+			b = append(b, ',')
 		}
-		w.string(k)
+		b = jsonx.AppendString(b, k)
 	}
-	return string(append(w.b, ']'))
+	return string(append(b, ']'))
+}
+
+// unsupportedFloatError is a NaN or infinite number in a report, which
+// JSON cannot carry (encoding/json refuses them the same way).
+type unsupportedFloatError struct{ f float64 }
+
+func (e *unsupportedFloatError) Error() string {
+	return "json: unsupported value: " + strconv.FormatFloat(e.f, 'g', -1, 64)
 }

@@ -93,35 +93,6 @@ func goldenReports(t *testing.T) []calc.Report {
 	return out
 }
 
-func TestJSONWriterFloatsAndStrings(t *testing.T) {
-	t.Parallel()
-	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1e-6, 9.99e-7, 1e-7, 1.5e-300, 1e20, 1e21, 1.2345e21,
-		1 << 53, 1<<53 + 2, -(1 << 53), 123456789012345680000, math.MaxFloat64, math.SmallestNonzeroFloat64, 85899345920, 0.85, 19.646197388671617}
-	for _, f := range floats {
-		var w jsonWriter
-		w.float(f)
-		want, _ := json.Marshal(f)
-		if string(w.b) != string(want) || w.err != nil {
-			t.Errorf("float %v: got %s, want %s", f, w.b, want)
-		}
-	}
-	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		var w jsonWriter
-		w.float(f)
-		if w.err == nil {
-			t.Errorf("float %v: no error", f)
-		}
-	}
-	for _, s := range []string{"", "plain", `q"b\s`, "<a&b>", "tab\tnl\ncr\rbs\bff\f\x00\x1f\x7f", "\u2028\u2029", "bad \xff\xfe utf8", "héllo ☃ 𝄞"} {
-		var w jsonWriter
-		w.string(s)
-		want, _ := json.Marshal(s)
-		if string(w.b) != string(want) {
-			t.Errorf("string %q: got %s, want %s", s, w.b, want)
-		}
-	}
-}
-
 var awkwardStrings = []string{"", "memory", `say "hi" \ <b>&`, "\u2028 line \n\t", "bad \xff", "ünïcödé 𝄞"}
 
 // fill sets every exported field reachable from v to a random value; with
