@@ -14,37 +14,40 @@ import (
 // postEvaluate answers POST /v1/evaluate: the engine's request JSON in,
 // its report out.
 func postEvaluate(w http.ResponseWriter, r *http.Request) {
-	if p, ok := checkJSONType(r.Header.Get("Content-Type")); !ok {
-		writeProblem(w, p)
-		return
+	if req, ok, err := postedRequest(w, r); ok {
+		evaluate(w, r, req, err, writeFresh)
 	}
-	body, p, ok := readBody(w, r)
-	if !ok {
-		writeProblem(w, p)
-		return
-	}
-	req, err := calc.ParseRequest(body)
-	evaluate(w, r, req, err, writeFresh)
 }
 
 // postSimulate answers POST /v1/simulate: the same body as POST
 // /v1/evaluate, which must ask for a simulation (simulate); the answer is
 // the report with its simulation section.
 func postSimulate(w http.ResponseWriter, r *http.Request) {
-	if p, ok := checkJSONType(r.Header.Get("Content-Type")); !ok {
-		writeProblem(w, p)
-		return
-	}
-	body, p, ok := readBody(w, r)
+	req, ok, err := postedRequest(w, r)
 	if !ok {
-		writeProblem(w, p)
 		return
 	}
-	req, err := calc.ParseRequest(body)
 	if err == nil && req.Simulate == nil {
 		err = calc.Errors{{Field: "simulate", Message: "is required by POST /v1/simulate (use {} for the defaults); POST /v1/evaluate takes requests without it"}}
 	}
 	evaluate(w, r, req, err, writeFresh)
+}
+
+// postedRequest checks a POST's content type and size and decodes its
+// body. ok is false when a problem was already written; err is the
+// request's decoding error, answered by evaluate like an engine error.
+func postedRequest(w http.ResponseWriter, r *http.Request) (req calc.Request, ok bool, err error) {
+	if p, ok := checkJSONType(r.Header.Get("Content-Type")); !ok {
+		writeProblem(w, p)
+		return req, false, nil
+	}
+	body, p, ok := readBody(w, r)
+	if !ok {
+		writeProblem(w, p)
+		return req, false, nil
+	}
+	req, err = calc.ParseRequest(body)
+	return req, true, err
 }
 
 // getEvaluate answers GET /v1/evaluate?model=...&hardware=...: the query
