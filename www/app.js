@@ -74,6 +74,7 @@ function run(config) {
 // --- rendering -----------------------------------------------------------
 
 let last = null; // the last good result of the active configuration
+let deferChart = true; // see render()
 
 /** Recompute and redraw everything; called on every input event. */
 function update() {
@@ -127,7 +128,15 @@ function render(r) {
   renderMemory(r);
   renderWarnings(r.warnings ?? []);
   const extra = others();
-  chart.update(r, extra);
+  if (deferChart) {
+    // The first paint shows the figures at once and draws the chart in the
+    // next task: building its 256-point SVG is the slowest part of a cold
+    // render.
+    deferChart = false;
+    setTimeout(() => chart.update(last?.report ?? r, others()), 0);
+  } else {
+    chart.update(r, extra);
+  }
   renderOthersLegend(extra);
   if ($('#sweep-details').open) renderSweepTable(r);
   renderAbout(r);
