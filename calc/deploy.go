@@ -127,7 +127,7 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	h := float64(m.Hidden)
 	switch l.Kind {
 	case models.Mamba, models.LinearAttention:
-		p := float64(m.Params.Mixer) / float64(max(1, countKind(m, l.Kind)))
+		p := float64(m.Params.Mixer) / float64(max(1, m.CountKind(l.Kind)))
 		linear += p / tp
 	case models.MLAttention:
 		repl := h*float64(m.QLoraRank) + h*float64(m.KVLoraRank+m.QKRopeDim)
@@ -153,8 +153,6 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	other += float64(m.Params.Norms) / float64(m.NumLayers+1)
 	return linear, other, expert
 }
-
-func countKind(m *models.Model, k models.LayerKind) int { return m.CountKind(k) }
 
 func attnLayers(m *models.Model) int {
 	return max(1, m.NumLayers-m.CountKind(models.Mamba)-m.CountKind(models.LinearAttention))

@@ -283,7 +283,7 @@ func (d *Deployment) build() error {
 		st := &d.stages[s]
 		st.lo, st.hi = split[s], split[s+1]
 		st.first, st.last = s == 0, s == d.PP-1
-		st.weightsBytes = d.weightBytesOfStage(st)
+		st.weightsBytes = d.stageWeights(st.lo, st.hi, st.first, st.last)
 		d.budget(st)
 		lay, err := kvcache.NewLayout(d.kvLayers(st.lo, st.hi), kvcache.Options{
 			TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
@@ -302,10 +302,6 @@ func (d *Deployment) build() error {
 		}
 	}
 	return nil
-}
-
-func (d *Deployment) weightBytesOfStage(st *stage) float64 {
-	return d.stageWeights(st.lo, st.hi, st.first, st.last)
 }
 
 // intField validates an optional integer: nil gives def; otherwise it must

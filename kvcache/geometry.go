@@ -17,7 +17,6 @@ package kvcache
 import (
 	"errors"
 	"math"
-	"strconv"
 )
 
 // Kind is how a layer's cache grows with the sequence.
@@ -122,5 +121,3 @@ func fieldErr(field, msg string) error { return &FieldError{Field: field, Messag
 
 // finitePos reports whether x is a finite number > 0.
 func finitePos(x float64) bool { return x > 0 && !math.IsInf(x, 0) && !math.IsNaN(x) }
-
-func itoa(n int) string { return strconv.Itoa(n) }

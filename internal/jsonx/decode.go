@@ -242,7 +242,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		}
 		return nil
 	case reflect.Struct:
-		return d.object(path, t, func(key string) (reflect.Value, bool) {
+		return d.object(path, func(key string) (reflect.Value, bool) {
 			f, ok := fieldsOf(t).byName[key]
 			if !ok {
 				return reflect.Value{}, false
@@ -312,7 +312,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 }
 
 // object decodes a JSON object, handing each key's slot out by field.
-func (d *decoder) object(path string, t reflect.Type, field func(string) (reflect.Value, bool)) error {
+func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) error {
 	if d.data[d.pos] != '{' {
 		return d.errf(path, "must be an object, got "+d.found())
 	}
@@ -375,7 +375,7 @@ func (d *decoder) objectMap(path string, m, elem reflect.Value) error {
 // objectKeys is object for maps: each decoded value is stored by done().
 func (d *decoder) objectKeys(path string, slot func(string) (reflect.Value, func())) error {
 	var done func()
-	err := d.object(path, nil, func(k string) (reflect.Value, bool) {
+	err := d.object(path, func(k string) (reflect.Value, bool) {
 		if done != nil {
 			done()
 		}
