@@ -54,11 +54,11 @@ build_worker() {
 	local out=build/worker
 	go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$out/stock"
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o "$out/app.wasm" ./wasm/worker
-	cp "$WASM_EXEC_DIR/wasm_exec.js" worker/entry.mjs worker/workerd.capnp "$out/"
+	cp "$WASM_EXEC_DIR/wasm_exec.js" worker/entry.mjs worker/request.mjs worker/workerd.capnp "$out/"
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags stockbaseline -o "$out/stock/app.wasm" ./wasm/worker
 	cp worker/workerd-stock.capnp "$out/stock/"
-	printf 'worker: app.wasm %s bytes, gzip -9 of app.wasm + entry.mjs + wasm_exec.js: %s bytes\n' \
-		"$(wc -c <"$out/app.wasm")" "$(cat "$out/app.wasm" "$out/entry.mjs" "$out/wasm_exec.js" | gzip -9 | wc -c)"
+	printf 'worker: app.wasm %s bytes, gzip -9 of app.wasm + entry.mjs + request.mjs + wasm_exec.js: %s bytes\n' \
+		"$(wc -c <"$out/app.wasm")" "$(cat "$out/app.wasm" "$out/entry.mjs" "$out/request.mjs" "$out/wasm_exec.js" | gzip -9 | wc -c)"
 }
 
 # ensure_npm installs the npm dev tools from the lockfile when missing.

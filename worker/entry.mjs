@@ -13,6 +13,7 @@
 // the Go toolchain that built app.wasm, and app.wasm (wasm/worker).
 import "./wasm_exec.js";
 import mod from "./app.wasm";
+import { goRequest, pathOf } from "./request.mjs";
 
 // API paths go to Go; everything else is a static asset when an ASSETS
 // binding exists (Workers static assets, or a workerd disk service).
@@ -89,7 +90,7 @@ async function serveGo(request, env) {
   const current = getRuntime(env);
   try {
     const { binding } = await current;
-    return await binding.handleRequest(request);
+    return await binding.handleRequest(await goRequest(request));
   } catch (err) {
     // A trap leaves the instance unusable without ending it: drop it.
     if (err instanceof WebAssembly.RuntimeError && runtime === current) runtime = null;
@@ -128,8 +129,7 @@ async function serveAsset(request, assets, url) {
 
 export default {
   async fetch(request, env) {
-    const url = new URL(request.url);
-    if (env.ASSETS && !API_PATH.test(url.pathname)) return serveAsset(request, env.ASSETS, url);
+    if (env.ASSETS && !API_PATH.test(pathOf(request.url))) return serveAsset(request, env.ASSETS, new URL(request.url));
     return serveGo(request, env);
   },
 };

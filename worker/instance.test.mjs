@@ -2,7 +2,9 @@
 // (./build.sh test runs it after building build/worker/app.wasm).
 //
 // It drives the worker's Go side the way worker/entry.mjs does (one
-// instance, binding.handleRequest), with node's Request and Response, and
+// instance, binding.handleRequest, requests through request.mjs's
+// goRequest: small bodies read beforehand, others as streams), with
+// node's Request and Response, and
 // counts the JavaScript values Go holds (go._values, less the free slots)
 // and the WebAssembly memory. syumai/workers' own body reader leaked two
 // js.Func per POST; wasm/worker/body.go replaces it.
@@ -11,6 +13,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { goRequest, pathOf, BUFFER_MAX_BYTES } from "./request.mjs";
 
 const BUILD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../build/worker");
 
@@ -32,12 +35,33 @@ async function startGo() {
 // the JavaScript values it no longer uses) every hundred requests or so.
 const body = JSON.stringify({ model: "llama-3.1-8b", hardware: "h100-sxm", workload: { input_tokens: 2048 }, gpu_hour_usd: 2 });
 
+// A POST as a client sends it (with its length: goRequest reads the body
+// beforehand) or as a stream without a length (Go reads the stream).
+function post(json, { withLength = true } = {}) {
+  const bytes = new TextEncoder().encode(json);
+  if (withLength) {
+    return new Request("http://worker/v1/evaluate", {
+      method: "POST",
+      body: bytes,
+      headers: { "Content-Type": "application/json", "Content-Length": String(bytes.length) },
+    });
+  }
+  const stream = new ReadableStream({
+    start(c) {
+      c.enqueue(bytes.subarray(0, 10)); // two chunks
+      c.enqueue(bytes.subarray(10));
+      c.close();
+    },
+  });
+  return new Request("http://worker/v1/evaluate", { method: "POST", body: stream, duplex: "half", headers: { "Content-Type": "application/json" } });
+}
+
 async function serve(binding, i) {
   const req =
     i % 4 === 3
       ? new Request("http://worker/v1/evaluate?model=llama-3.1-8b&hardware=h100-sxm&input_tokens=2048&gpu_hour_usd=2")
-      : new Request("http://worker/v1/evaluate", { method: "POST", body, headers: { "Content-Type": "application/json" } });
-  const res = await binding.handleRequest(req);
+      : post(body, { withLength: i % 4 !== 2 });
+  const res = await binding.handleRequest(await goRequest(req));
   assert.equal(res.status, 200);
   const report = await res.json();
   assert.equal(report.fits, true);
@@ -64,4 +88,32 @@ test("one Go instance answers many requests without growing", async () => {
   const grew = instance.exports.mem.buffer.byteLength - memBefore;
   assert.ok(grew <= 8 << 20, `WebAssembly memory grew by ${grew} bytes over 1500 requests`);
   assert.equal(go.exited, false);
+});
+
+test("bodies read beforehand and streamed bodies get the same answers", async () => {
+  const { binding } = await startGo();
+  const small = await goRequest(post(body));
+  assert.ok(small.body instanceof Uint8Array, "a small body with a length is read beforehand");
+  const streamed = post(body, { withLength: false });
+  assert.equal(await goRequest(streamed), streamed, "a body without a length stays a stream");
+  const a = await (await binding.handleRequest(small)).text();
+  const b = await (await binding.handleRequest(await goRequest(post(body, { withLength: false })))).text();
+  assert.equal(a, b);
+  assert.equal(JSON.parse(a).fits, true);
+
+  // Field errors come back the same way.
+  const bad = await binding.handleRequest(await goRequest(post('{"model":"llama-3.1-8b","hardware":"h100-sxm","block_size":7}')));
+  assert.equal(bad.status, 400);
+  assert.equal((await bad.json()).errors[0].field, "block_size");
+
+  // Over the limit: not read beforehand, and Go refuses it by its length.
+  const big = post(JSON.stringify({ model: "llama-3.1-8b", hardware: "h100-sxm", pad: "x".repeat(BUFFER_MAX_BYTES) }));
+  assert.equal(await goRequest(big), big);
+  assert.equal((await binding.handleRequest(big)).status, 413);
+});
+
+test("pathOf is the URL's path", () => {
+  for (const url of ["https://a.example/v1/models?x=1#f", "http://127.0.0.1:8787/v1/models", "https://a.example/v1/models#x?y", "https://a.example/healthz", "https://a.example", "https://a.example/?q=/v1/"]) {
+    assert.equal(pathOf(url), new URL(url).pathname, url);
+  }
 });

@@ -16,6 +16,7 @@ const config :Workerd.Config = (
 const api :Workerd.Worker = (
   modules = [
     (name = "entry.mjs", esModule = embed "entry.mjs"),
+    (name = "request.mjs", esModule = embed "request.mjs"),
     (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
     (name = "app.wasm", wasm = embed "app.wasm"),
   ],

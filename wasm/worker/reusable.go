@@ -39,7 +39,7 @@ func reusable(h http.Handler) http.Handler {
 			return
 		}
 		if g, ok := r.Body.(rawBodyGetter); ok {
-			r.Body = &jsBody{stream: g.GetRawJSBody()}
+			r.Body = newJSBody(g.GetRawJSBody())
 		}
 		rec := &recorder{header: w.Header(), status: http.StatusOK}
 		h.ServeHTTP(rec, r)
