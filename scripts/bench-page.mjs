@@ -10,11 +10,15 @@
 //      Budget: 1.2 MB.
 //   2. navigation to first result on localhost, cold (fresh profile, no HTTP
 //      cache, no service worker) and warm (reload): median. Budget: 500 ms.
+//      The first result is the first paint of the headline figure (Element
+//      Timing), whoever wrote it: the HTML's build-time default view, or
+//      app.js; with --query Q the page opens on ?Q, a link's own view,
+//      which only the engine can compute.
 //   3. one slider update (input- then output-tokens slider, sweep.points 256):
 //      the input handler (evaluate + DOM and SVG update) plus a forced style
 //      and layout, median and p95; and input to the next frame. Budget: 33 ms.
 //
-// Usage: node scripts/bench-page.mjs [--runs N] [--updates N] [--json]
+// Usage: node scripts/bench-page.mjs [--runs N] [--updates N] [--query Q] [--json]
 // BASE_URL=http://host:port/ measures a running server; otherwise one is
 // built (tools/serve) and started on a free port. Needs www/throughput.wasm
 // (./build.sh build) and /usr/bin/chromium. Machines here are noisy: read
@@ -33,6 +37,7 @@ const opt = (name, def) => { const i = args.indexOf(`--${name}`); return i >= 0 
 const RUNS = opt('runs', 9);
 const UPDATES = opt('updates', 240);
 const JSON_OUT = args.includes('--json');
+const QUERY = args.includes('--query') ? args[args.indexOf('--query') + 1] : '';
 const BUDGET = { transfer_bytes: 1.2e6, first_result_ms: 500, update_ms: 33 };
 const LAUNCH = {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 900 },
@@ -65,7 +70,19 @@ async function withBrowser(fn) {
   }
 }
 
-const firstResult = (page) => page.evaluate(() => performance.getEntriesByName('throughput:first-result')[0]?.startTime);
+/**
+ * When the first result was painted: the render time of the headline
+ * figure (index.html marks it elementtiming="first-result"), from the
+ * Element Timing API. Its first paint is the first result whether the
+ * figure came with the HTML (the build-time default view) or was written
+ * by app.js (a link's own view).
+ */
+const firstResult = (page) => page.evaluate(() => new Promise((resolve) => {
+  new PerformanceObserver((list) => {
+    const e = list.getEntries().find((x) => x.identifier === 'first-result');
+    if (e) resolve(e.renderTime || e.loadTime);
+  }).observe({ type: 'element', buffered: true });
+}));
 /** Where the time to first result goes: milestones in ms since navigation start. */
 const milestones = (page) => page.evaluate(() => {
   const mark = (n) => performance.getEntriesByName(`throughput:${n}`)[0]?.startTime;
@@ -73,9 +90,10 @@ const milestones = (page) => page.evaluate(() => {
   return {
     html_ms: performance.getEntriesByType('navigation')[0].responseEnd,
     wasm_downloaded_ms: wasm?.responseEnd,
+    first_contentful_paint_ms: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
     modules_ms: mark('app-start'),
     engine_loaded_ms: mark('engine-loaded'),
-    first_result_ms: mark('first-result'),
+    app_first_render_ms: mark('first-result'), // app.js's first render (the figures may have been painted before)
     first_evaluate_ms: window.__throughputTiming?.evaluate_ms, // a duration, not a milestone
   };
 });
@@ -90,7 +108,7 @@ async function visit(base, warmReloads = 0) {
     const sizes = new Map();
     cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
     cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
-    await page.goto(base);
+    await page.goto(QUERY ? `${base}?${QUERY}` : base);
     await ready(page);
     const cold = await firstResult(page);
     const steps = await milestones(page);
@@ -177,7 +195,7 @@ try {
   // Warm the server's gzip cache so that compression time is not measured.
   for (const f of ['', 'throughput.wasm', 'app.js']) await fetch(new URL(f, srv.url), { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer());
 
-  log(`bench-page: ${RUNS} cold loads, ${UPDATES} slider updates, server ${srv.url}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
+  log(`bench-page: ${RUNS} cold loads${QUERY ? ` of ?${QUERY}` : ''}, ${UPDATES} slider updates, server ${srv.url}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
   const visits = [];
   for (let i = 0; i < RUNS; i++) visits.push(await visit(srv.url, i === 0 ? 5 : 0));
   const transfer = visits[0].transfers;
@@ -231,7 +249,8 @@ try {
       `warm (reload) median ${result.first_result_ms.warm_median.toFixed(0)} ms; budget ${BUDGET.first_result_ms} ms: ${ok(result.first_result_ms.cold_median, BUDGET.first_result_ms)}`);
     const m = result.first_result_ms.cold_milestones_median;
     console.log(`  cold milestones (median ms since navigation): HTML ${m.html_ms}, .wasm downloaded ${m.wasm_downloaded_ms}, modules run ${m.modules_ms}, ` +
-      `engine loaded (compiled + Go started) ${m.engine_loaded_ms}, first result ${m.first_result_ms} (of which the engine's first evaluate ${m.first_evaluate_ms})`);
+      `engine loaded (compiled + Go started) ${m.engine_loaded_ms}, ` +
+      `first contentful paint ${m.first_contentful_paint_ms}, app.js's first render ${m.app_first_render_ms}, engine's first evaluate ${m.first_evaluate_ms} ms long`);
     const s = result.slider_update_ms;
     console.log(`Slider update (${s.updates} updates: input-tokens slider 64..4096 then output-tokens slider 16..1024; sweep.points = 256 requested, ` +
       `${s.sweep_points_median} drawn (median; the engine drops duplicate batch sizes), at least ${s.sweep_points_min}): handler + layout median ${s.handler_median.toFixed(1)} ms, p95 ${s.handler_p95.toFixed(1)} ms ` +

@@ -2,7 +2,7 @@
 import * as S from './state.js';
 import * as F from './form.js';
 import * as fmt from './format.js';
-import { FIGURES, figure, conditions } from './figures.js';
+import { FIGURES, figure, conditions, modelSummary, memoryBar } from './figures.js';
 import { ThroughputChart, CHART_CSS } from './chart.js';
 import { renderCompare } from './compare.js';
 import { evaluateWithRange, sweepMax } from './sweep-range.js';
@@ -96,7 +96,7 @@ function update() {
   if (res.report && !local.length) {
     last = res;
     render(res.report);
-    reportEl.classList.remove('stale');
+    reportEl.classList.remove('stale', 'pending');
     setStatus('');
   } else {
     reportEl.classList.add('stale');
@@ -140,29 +140,20 @@ function render(r) {
   renderOthersLegend(extra);
   if ($('#sweep-details').open) renderSweepTable(r);
   renderAbout(r);
-  setText($('#model-summary'), `${r.model.name}: ${fmt.params(r.model.params_total)} parameters` +
-    (r.model.params_active_per_token !== r.model.params_total ? ` (${fmt.params(r.model.params_active_per_token)} active)` : '') +
-    `, ${r.model.architecture}, ${r.model.num_hidden_layers} layers, context ${fmt.int(r.model.max_position_embeddings)}.`);
+  setText($('#model-summary'), modelSummary(r));
   setText($('#engine-version'), `v${r.version}`);
   setAttr(reportEl, 'aria-busy', 'false');
 }
 
 function renderMemory(r) {
-  const m = r.memory;
-  const total = m.total_bytes || 1;
-  const parts = [
-    ['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes],
-    ['kv', Math.max(m.kv_cache_bytes, 0)], ['free', Math.max(total - m.requested_bytes, 0)],
-  ];
+  const { segments, label, over } = memoryBar(r);
   const bar = $('#mem-bar');
-  if (!bar.children.length) for (const [k] of parts) bar.append(Object.assign(document.createElement('span'), { className: `seg ${k}` }));
-  parts.forEach(([, v], i) => {
-    const w = `${Math.min((v / total) * 100, 100).toFixed(2)}%`;
+  if (!bar.children.length) for (const [k] of segments) bar.append(Object.assign(document.createElement('span'), { className: `seg ${k}` }));
+  segments.forEach(([, w], i) => {
     if (bar.children[i].style.width !== w) bar.children[i].style.width = w;
   });
-  setAttr(bar, 'aria-label', `Memory per GPU of ${fmt.bytes(total)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
-    `non-torch ${fmt.bytes(m.non_torch_bytes)}, KV cache ${fmt.bytes(Math.max(m.kv_cache_bytes, 0))}, left free ${fmt.bytes(Math.max(total - m.requested_bytes, 0))}.`);
-  bar.classList.toggle('over', m.kv_cache_bytes < 0);
+  setAttr(bar, 'aria-label', label);
+  bar.classList.toggle('over', over);
 }
 
 let shownWarnings = '';

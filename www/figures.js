@@ -82,3 +82,30 @@ export function conditions(r) {
     `(TP ${c.tensor_parallel_size}, PP ${c.pipeline_parallel_size}), ${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ` +
     `${fmt.int(c.input_tokens)} input + ${fmt.int(c.output_tokens)} output tokens, ${load}.`;
 }
+
+/** The model line under the model field: name, parameters, architecture. */
+export function modelSummary(r) {
+  const m = r.model;
+  return `${m.name}: ${fmt.params(m.params_total)} parameters` +
+    (m.params_active_per_token !== m.params_total ? ` (${fmt.params(m.params_active_per_token)} active)` : '') +
+    `, ${m.architecture}, ${m.num_hidden_layers} layers, context ${fmt.int(m.max_position_embeddings)}.`;
+}
+
+/**
+ * The memory bar of one GPU: its segments ([class, width] in the order
+ * drawn; widths are CSS percentages of the reported memory), its text
+ * alternative, and whether the request overflows the memory.
+ */
+export function memoryBar(r) {
+  const m = r.memory;
+  const total = m.total_bytes || 1;
+  const kv = Math.max(m.kv_cache_bytes, 0);
+  const free = Math.max(total - m.requested_bytes, 0);
+  const parts = [['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes], ['kv', kv], ['free', free]];
+  return {
+    segments: parts.map(([k, v]) => [k, `${Math.min((v / total) * 100, 100).toFixed(2)}%`]),
+    label: `Memory per GPU of ${fmt.bytes(total)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
+      `non-torch ${fmt.bytes(m.non_torch_bytes)}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.`,
+    over: m.kv_cache_bytes < 0,
+  };
+}

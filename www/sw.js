@@ -3,9 +3,9 @@
 // to the cache when the network fails; every same-origin GET that succeeds
 // refreshes the cache. The page, its modules and the engine are precached
 // at install so the first visit is enough. Bump CACHE to drop old entries.
-const CACHE = 'throughput-v2';
+const CACHE = 'throughput-v3';
 const PRECACHE = [
-  './', 'style.css', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
+  './', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
   'compare.js', 'sweep-range.js', 'dom.js', 'sim.js', 'simchart.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'prerender.json',
   'manifest.webmanifest', 'icon.svg',
 ];

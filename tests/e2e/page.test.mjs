@@ -231,3 +231,43 @@ test('phone width and dark scheme', async () => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
 });
+
+test('the HTML alone shows the default view, and a link waits for its own', async () => {
+  // Scripts blocked: what a first visit paints before any of them runs.
+  const page = await b.context.newPage();
+  try {
+    await page.route(/\.(js|wasm)(\?|$)/, (route) => route.abort());
+    await page.goto(base);
+    const want = await H.evaluate(H.request());
+    const shown = await H.shownFigures(page);
+    assert.ok(Object.keys(shown).length >= 30, `${Object.keys(shown).length} figures in the HTML`);
+    for (const [key, text] of Object.entries(shown)) assert.equal(text, figure(key, want), `HTML figure ${key}`);
+    assert.equal(await page.textContent('#report-conditions'), conditions(want));
+    assert.equal(await page.isVisible('[data-v="decode.tokens_per_s"]'), true);
+    assert.equal(await page.isHidden('#status'), true);
+    // The form holds the same (default) configuration.
+    const S = await import('../../www/state.js');
+    for (const [name, value] of Object.entries(S.DEFAULTS)) {
+      const control = await page.$(`#inputs [name="${name}"]:not([type=radio]), #inputs [name="${name}"][type=radio]:checked`);
+      if (control) assert.equal(await control.inputValue(), value, `form field ${name}`);
+    }
+    assert.equal(await page.inputValue('input[type=range][data-pair=f-input_tokens]'), String(Math.log2(Number(S.DEFAULTS.input_tokens))));
+    // The memory bar: its segments' widths are the report's shares.
+    const mem = want.memory;
+    const width = (cls) => page.$eval(`#mem-bar .seg.${cls}`, (e) => parseFloat(e.style.width));
+    assert.ok(Math.abs((await width('weights')) - (100 * mem.weights_bytes) / mem.total_bytes) < 0.01);
+    assert.ok(Math.abs((await width('kv')) - (100 * mem.kv_cache_bytes) / mem.total_bytes) < 0.01);
+
+    // A link's view: the default figures are not shown as its own.
+    await page.goto(new URL('?input_tokens=4096', base).href);
+    assert.equal(await page.isVisible('[data-v="decode.tokens_per_s"]'), false);
+    assert.equal(await page.isVisible('#status'), true);
+  } finally {
+    await page.close();
+  }
+  // With scripts, the link's view comes from the engine.
+  const page2 = await open('?input_tokens=4096');
+  await assertFigures(page2, H.request({ workload: { input_tokens: 4096 } }), 'link');
+  assert.equal(await page2.isVisible('[data-v="decode.tokens_per_s"]'), true);
+  assert.equal(await page2.isHidden('#status'), true);
+});
