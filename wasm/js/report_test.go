@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/internal/jsongen"
 )
 
 // TestReportEncoderMatchesMarshal fills every field of calc.Report with
@@ -21,7 +21,7 @@ func TestReportEncoderMatchesMarshal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 300 {
 		var r calc.Report
-		fill(rng, reflect.ValueOf(&r).Elem(), i%3 == 0)
+		jsongen.Fill(rng, reflect.ValueOf(&r).Elem(), i%3 == 0)
 		want, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
@@ -91,59 +91,4 @@ func goldenReports(t *testing.T) []calc.Report {
 		t.Fatalf("only %d golden reports", len(out))
 	}
 	return out
-}
-
-var awkwardStrings = []string{"", "memory", `say "hi" \ <b>&`, "\u2028 line \n\t", "bad \xff", "ünïcödé 𝄞"}
-
-// fill sets every exported field reachable from v to a random value; with
-// sparse, about half the pointers and slices stay nil or empty.
-func fill(rng *rand.Rand, v reflect.Value, sparse bool) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(awkwardStrings[rng.IntN(len(awkwardStrings))])
-	case reflect.Bool:
-		v.SetBool(rng.IntN(2) == 1)
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		if rng.IntN(4) > 0 {
-			v.SetInt(rng.Int64N(1<<40) - 1<<39)
-		}
-	case reflect.Float64:
-		switch rng.IntN(6) {
-		case 0:
-		case 1:
-			v.SetFloat(math.Copysign(0, -1))
-		case 2:
-			v.SetFloat(float64(rng.Int64N(1 << 50)))
-		case 3:
-			v.SetFloat(math.Pow(10, rng.Float64()*60-30))
-		default:
-			v.SetFloat(rng.NormFloat64() * 1e6)
-		}
-	case reflect.Pointer:
-		if sparse && rng.IntN(2) == 0 {
-			return
-		}
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(rng, v.Elem(), sparse)
-	case reflect.Slice:
-		n := rng.IntN(4)
-		if sparse && n == 0 {
-			if rng.IntN(2) == 0 {
-				v.Set(reflect.MakeSlice(v.Type(), 0, 0)) // empty, not nil
-			}
-			return
-		}
-		v.Set(reflect.MakeSlice(v.Type(), n, n))
-		for i := range n {
-			fill(rng, v.Index(i), sparse)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fill(rng, v.Field(i), sparse)
-			}
-		}
-	default:
-		panic("fill: unsupported kind " + v.Kind().String())
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/internal/jsongen"
 )
 
 // readTape decodes a tape as throughput.js's decodeTape does, into the
@@ -92,7 +93,7 @@ func TestTapeMatchesMarshal(t *testing.T) {
 	}
 	for i := range 300 {
 		var r calc.Report
-		fill(rng, reflect.ValueOf(&r).Elem(), i%3 == 0)
+		jsongen.Fill(rng, reflect.ValueOf(&r).Elem(), i%3 == 0)
 		check("random", &r)
 	}
 	for _, r := range goldenReports(t) {
