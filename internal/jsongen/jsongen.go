@@ -21,6 +21,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // Field is one JSON field of a struct as encoding/json sees it.
@@ -138,20 +140,6 @@ func CustomMarshaler(t reflect.Type) bool {
 	return t.Implements(marshalerType) || t.Implements(textMarshalerType) || p.Implements(marshalerType) || p.Implements(textMarshalerType)
 }
 
-// JSONName returns a struct field's JSON key and tag options as
-// encoding/json reads them; ok is false for fields it skips.
-func JSONName(f reflect.StructField) (name, opts string, ok bool) {
-	tag := f.Tag.Get("json")
-	if !f.IsExported() || tag == "-" {
-		return "", "", false
-	}
-	name, opts, _ = strings.Cut(tag, ",")
-	if name == "" {
-		name = f.Name
-	}
-	return name, opts, true
-}
-
 // plainKey reports whether encoding/json takes name as the key as it is:
 // letters, digits and a few punctuation marks (it would fall back to the
 // Go name for some others; the generators keep to the plain ones).
@@ -172,7 +160,7 @@ func (w *Walker) fields(t reflect.Type) []Field {
 	seen := map[string]bool{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name, opts, ok := JSONName(f)
+		name, opts, ok := jsonx.FieldName(f)
 		switch {
 		case !ok:
 			continue

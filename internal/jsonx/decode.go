@@ -734,6 +734,21 @@ type structFields struct {
 
 var fieldCache sync.Map // reflect.Type -> *structFields
 
+// FieldName returns a struct field's JSON key and tag options as
+// encoding/json reads them; ok is false for the fields it skips
+// (unexported, or tagged "-").
+func FieldName(f reflect.StructField) (name, opts string, ok bool) {
+	tag := f.Tag.Get("json")
+	if !f.IsExported() || tag == "-" {
+		return "", "", false
+	}
+	name, opts, _ = strings.Cut(tag, ",")
+	if name == "" {
+		name = f.Name
+	}
+	return name, opts, true
+}
+
 // fieldsOf returns t's JSON fields: exported fields by their json tag name
 // (or Go name), "-" skipped, embedded structs flattened (outer names win).
 func fieldsOf(t reflect.Type) *structFields {

@@ -11,6 +11,7 @@ import (
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // dtsTypes maps the interfaces of www/throughput.d.ts to the Go types whose
@@ -141,7 +142,7 @@ func jsonFields(t reflect.Type) []string {
 	var out []string
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name, _, ok := jsonName(f)
+		name, _, ok := jsonx.FieldName(f)
 		switch {
 		case !ok:
 		case f.Anonymous && f.Tag.Get("json") == "":

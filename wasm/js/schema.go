@@ -2,7 +2,6 @@ package main
 
 import (
 	"reflect"
-	"strings"
 
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/internal/jsonx"
@@ -58,25 +57,11 @@ func schemaOf(t reflect.Type) any {
 	case reflect.Struct:
 		fields := map[string]any{}
 		for i := 0; i < t.NumField(); i++ {
-			if name, _, ok := jsonName(t.Field(i)); ok {
+			if name, _, ok := jsonx.FieldName(t.Field(i)); ok {
 				fields[name] = schemaOf(t.Field(i).Type)
 			}
 		}
 		return fields
 	}
 	return "any"
-}
-
-// jsonName returns a struct field's JSON key and tag options as
-// encoding/json reads them; ok is false for fields it skips.
-func jsonName(f reflect.StructField) (name, opts string, ok bool) {
-	tag := f.Tag.Get("json")
-	if !f.IsExported() || tag == "-" {
-		return "", "", false
-	}
-	name, opts, _ = strings.Cut(tag, ",")
-	if name == "" {
-		name = f.Name
-	}
-	return name, opts, true
 }
