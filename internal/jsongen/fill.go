@@ -29,8 +29,21 @@ var awkwardFloats = []float64{
 // above, floats of every magnitude and sign, large and negative integers.
 // With sparse, pointers, slices and maps are nil or empty about half the
 // time (an empty slice or map is still non-nil at times); otherwise they
-// hold values. Interfaces and channels and the like are not filled.
-func Fill(rng *rand.Rand, v reflect.Value, sparse bool) {
+// hold values, down to maxFillDepth (recursive types end there). Interfaces
+// and channels and the like are not filled.
+func Fill(rng *rand.Rand, v reflect.Value, sparse bool) { fill(rng, v, sparse, 0) }
+
+// maxFillDepth is how many pointers, slices and maps deep fill goes.
+const maxFillDepth = 5
+
+func fill(rng *rand.Rand, v reflect.Value, sparse bool, depth int) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map:
+		if depth == maxFillDepth {
+			return
+		}
+		depth++
+	}
 	switch v.Kind() {
 	case reflect.String:
 		v.SetString(awkwardStrings[rng.IntN(len(awkwardStrings))])
@@ -61,7 +74,7 @@ func Fill(rng *rand.Rand, v reflect.Value, sparse bool) {
 			return
 		}
 		v.Set(reflect.New(v.Type().Elem()))
-		Fill(rng, v.Elem(), sparse)
+		fill(rng, v.Elem(), sparse, depth)
 	case reflect.Slice:
 		n := rng.IntN(4)
 		if sparse && n == 0 {
@@ -72,11 +85,11 @@ func Fill(rng *rand.Rand, v reflect.Value, sparse bool) {
 		}
 		v.Set(reflect.MakeSlice(v.Type(), n, n))
 		for i := range n {
-			Fill(rng, v.Index(i), sparse)
+			fill(rng, v.Index(i), sparse, depth)
 		}
 	case reflect.Array:
 		for i := range v.Len() {
-			Fill(rng, v.Index(i), sparse)
+			fill(rng, v.Index(i), sparse, depth)
 		}
 	case reflect.Map:
 		n := rng.IntN(4)
@@ -89,14 +102,14 @@ func Fill(rng *rand.Rand, v reflect.Value, sparse bool) {
 		v.Set(reflect.MakeMap(v.Type()))
 		for range n {
 			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-			Fill(rng, k, sparse)
-			Fill(rng, e, sparse)
+			fill(rng, k, sparse, depth)
+			fill(rng, e, sparse, depth)
 			v.SetMapIndex(k, e)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				Fill(rng, v.Field(i), sparse)
+				fill(rng, v.Field(i), sparse, depth)
 			}
 		}
 	}
