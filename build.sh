@@ -42,6 +42,21 @@ build_wasm() {
 		rm -f www/prerender.json
 		echo "node not found: www/prerender.json skipped (the page waits for the engine)"
 	fi
+	bundle_page
+}
+
+# bundle_page writes www/app.bundle.js, the page's script: app.js and every
+# module it imports (the engine's throughput.js and wasm_exec.js too) in
+# one file, so the browser makes one request instead of a waterfall of
+# thirteen. Without esbuild (npm ci installs it) the bundle is a one-line
+# module that imports app.js, and the page loads the modules one by one.
+bundle_page() {
+	if [ -x node_modules/.bin/esbuild ]; then
+		node_modules/.bin/esbuild www/app.js --bundle --format=esm --target=es2022 --log-level=warning --outfile=www/app.bundle.js
+	else
+		printf "// esbuild is not installed (npm ci): the page loads its modules one by one.\nimport './app.js';\n" >www/app.bundle.js
+		echo "esbuild not installed (npm ci): www/app.bundle.js imports www/app.js unbundled"
+	fi
 }
 
 # build_worker writes build/worker/: app.wasm (wasm/worker), the Go

@@ -96,7 +96,8 @@ function update() {
   if (res.report && !local.length) {
     last = res;
     render(res.report);
-    reportEl.classList.remove('stale', 'pending');
+    reportEl.classList.remove('stale');
+    document.documentElement.classList.remove('pending'); // see index.html's head
     setStatus('');
   } else {
     reportEl.classList.add('stale');

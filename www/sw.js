@@ -5,9 +5,7 @@
 // at install so the first visit is enough. Bump CACHE to drop old entries.
 const CACHE = 'throughput-v3';
 const PRECACHE = [
-  './', 'app.js', 'state.js', 'form.js', 'format.js', 'figures.js', 'chart.js',
-  'compare.js', 'sweep-range.js', 'dom.js', 'sim.js', 'simchart.js', 'throughput.js', 'wasm_exec.js', 'throughput.wasm', 'prerender.json',
-  'manifest.webmanifest', 'icon.svg',
+  './', 'app.bundle.js', 'throughput.wasm', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
 ];
 // The widget's files (widget.js, throughput-calculator.js) are cached when
 // first used, like any other same-origin file: the page does not need them.

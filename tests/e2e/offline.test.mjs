@@ -23,7 +23,7 @@ test('after one load, the page works offline', async () => {
       const name = (await caches.keys()).find((k) => k.startsWith('throughput-'));
       return (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
     });
-    for (const f of ['/', '/app.js', '/chart.js', '/throughput.js', '/throughput.wasm', '/wasm_exec.js', '/prerender.json']) assert.ok(cached.includes(f), `${f} cached`);
+    for (const f of ['/', '/app.bundle.js', '/throughput.wasm', '/prerender.json']) assert.ok(cached.includes(f), `${f} cached`);
 
     await context.setOffline(true);
     await page.reload();
