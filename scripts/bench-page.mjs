@@ -44,7 +44,7 @@ const LAUNCH = {
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 };
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => { const s = xs.filter(Number.isFinite).sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 const log = (...a) => { if (!JSON_OUT) console.error(...a); };
 
@@ -78,6 +78,7 @@ async function withBrowser(fn) {
  * by app.js (a link's own view).
  */
 const firstResult = (page) => page.evaluate(() => new Promise((resolve) => {
+  setTimeout(() => resolve(NaN), 10000); // never painted: NaN, which the median skips
   new PerformanceObserver((list) => {
     const e = list.getEntries().find((x) => x.identifier === 'first-result');
     if (e) resolve(e.renderTime || e.loadTime);
