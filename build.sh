@@ -16,7 +16,9 @@ usage() {
 Usage: ./build.sh COMMAND
 
 Commands:
-  build      build the WebAssembly engine into www/ (throughput.wasm, wasm_exec.js)
+  build      build the WebAssembly engine into www/ (throughput.wasm, wasm_exec.js),
+             write the page's default view into www/index.html and
+             www/prerender.json, and bundle its script (www/app.bundle.js)
   serve      build, then serve the calculator page from www/ on 127.0.0.1 (PORT=8080)
   worker     build the API worker into build/worker/ (wasm/worker, worker/entry.mjs),
              then run it with www/ on a local workerd at 127.0.0.1:PORT (default
