@@ -77,3 +77,32 @@ test('the widget class module loads without a DOM and registers nothing', async 
   ThroughputCalculator.define('x-calc', { get: () => undefined, define: (tag, cls) => defined.push([tag, cls]) });
   assert.deepEqual(defined, [['x-calc', ThroughputCalculator]]);
 });
+
+test('the build-time page: idempotent, escaped, every slot a known figure', async () => {
+  const { writeStaticPage, escapeHTML } = await import('../../scripts/static-page.mjs');
+  const fs = await import('node:fs');
+  const { figure } = await import('../../www/figures.js');
+  const H = await import('./helpers.mjs');
+  const report = await H.evaluate(H.request());
+  const page = fs.readFileSync(new URL('../../www/index.html', import.meta.url), 'utf8');
+  const config = S.newConfig();
+  const once = writeStaticPage(page, config, report);
+  assert.equal(writeStaticPage(once, config, report), once, 'rewriting a written page changes nothing');
+  assert.equal(once, page, 'www/index.html is current: run node scripts/prerender.mjs (./build.sh build does)');
+
+  // Another configuration's form: values set in place, the old ones gone.
+  const other = writeStaticPage(page, S.newConfig({ tensor_parallel_size: '4', engine: 'sglang', load: 'concurrency', concurrency: '32' }), report);
+  assert.match(other, /<input id="f-tensor_parallel_size"[^>]* value="4">/);
+  assert.match(other, /<option value="sglang" selected>/);
+  assert.doesNotMatch(other, /<option value="vllm" selected>/);
+  assert.match(other, /<input type="radio" name="load" value="concurrency" checked>/);
+  assert.match(other, /data-pair="f-concurrency" value="5">/); // log2(32)
+  assert.doesNotMatch(other, /data-when="load=concurrency" hidden/);
+
+  // Text is escaped; a slot that is not a figure is an error.
+  const tricky = structuredClone(report);
+  tricky.model.name = 'A <b>&"model"';
+  assert.ok(writeStaticPage(page, config, tricky).includes(escapeHTML(figure('kv_cache.groups', tricky))));
+  assert.ok(writeStaticPage(page, config, tricky).includes('A &lt;b&gt;&amp;&quot;model&quot;'));
+  assert.throws(() => writeStaticPage(page.replace('data-v="kv_cache.groups"', 'data-v="kv_cache.nope"'), config, report), /kv_cache.nope/);
+});
