@@ -130,11 +130,11 @@ function render(r) {
   renderWarnings(r.warnings ?? []);
   const extra = others();
   if (deferChart) {
-    // The first paint shows the figures at once and draws the chart in the
-    // next task: building its 256-point SVG is the slowest part of a cold
-    // render.
+    // The first paint shows the figures at once and draws the chart after
+    // it (a task after the next frame): building its 256-point SVG is the
+    // slowest part of a cold render.
     deferChart = false;
-    setTimeout(() => chart.update(last?.report ?? r, others()), 0);
+    requestAnimationFrame(() => setTimeout(() => chart.update(last?.report ?? r, others()), 0));
   } else {
     chart.update(r, extra);
   }
