@@ -234,7 +234,10 @@ test('phone width and dark scheme', async () => {
 
 test('the HTML alone shows the default view, and a link waits for its own', async () => {
   // Scripts blocked: what a first visit paints before any of them runs.
-  const page = await b.context.newPage();
+  // A profile of its own, without service workers, which would fetch the
+  // scripts past page.route.
+  const own = await H.launch({ serviceWorkers: 'block' });
+  const { page } = own;
   try {
     await page.route(/\.(js|wasm)(\?|$)/, (route) => route.abort());
     await page.goto(base);
@@ -263,7 +266,7 @@ test('the HTML alone shows the default view, and a link waits for its own', asyn
     assert.equal(await page.isVisible('[data-v="decode.tokens_per_s"]'), false);
     assert.equal(await page.isVisible('#status'), true);
   } finally {
-    await page.close();
+    await own.close();
   }
   // With scripts, the link's view comes from the engine.
   const page2 = await open('?input_tokens=4096');
