@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // Query parameters of GET /v1/evaluate. Every scalar field of calc.Request
@@ -183,15 +184,9 @@ func setPath(obj map[string]any, path string, v any) {
 
 // jsonName is a struct field's JSON key, or "" when it has none.
 func jsonName(f reflect.StructField) string {
-	if !f.IsExported() {
+	name, _, ok := jsonx.FieldName(f)
+	if !ok {
 		return ""
-	}
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	switch name {
-	case "-":
-		return ""
-	case "":
-		return f.Name
 	}
 	return name
 }
