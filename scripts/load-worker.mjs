@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Load test of the Throughput worker on a local workerd (loopback only).
 //
-//   ./build.sh worker-build && node scripts/load-worker.mjs [--rate 200] [--duration 20] [--runs 1] [--only shared|stock]
+//   ./build.sh worker build && node scripts/load-worker.mjs [--rate 200] [--duration 20] [--runs 1] [--only shared|stock]
 //
 // For each entry it starts workerd (build/worker/workerd.capnp: one Go
 // instance per isolate; build/worker/stock/workerd-stock.capnp: syumai/
