@@ -9,9 +9,7 @@
 // same page) and use the texts the page itself shows (www/figures.js), so
 // a figure in the HTML is the one app.js would write.
 import { FIGURES, figure, conditions, modelSummary, memoryBar } from '../www/figures.js';
-
-/** HTML-escape text for an element or a double-quoted attribute. */
-export const escapeHTML = (s) => String(s).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+import { escapeHTML } from '../www/dom.js';
 
 /** The page with config in its form and report in its results. */
 export function writeStaticPage(html, config, report) {

@@ -3,6 +3,7 @@
 import { figure } from './figures.js';
 import * as fmt from './format.js';
 import { label } from './state.js';
+import { escapeHTML as esc } from './dom.js';
 
 /** Rows: [heading, (report) -> text, (report) -> conditions]. */
 export const ROWS = [
@@ -35,8 +36,4 @@ export function renderCompare(table, cols) {
     return `<td${c.active ? ' class="active"' : ''}>${esc(v)}${k ? `<br><span class="cond">${esc(k)}</span>` : ''}</td>`;
   }).join('')}</tr>`).join('');
   table.innerHTML = `<caption class="visually-hidden">Configurations side by side</caption>${head}<tbody>${body}</tbody>`;
-}
-
-function esc(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }

@@ -25,3 +25,8 @@ export function setAttrs(el, attrs) {
 export function setHidden(el, hidden) {
   if (el.hidden !== hidden) el.hidden = hidden;
 }
+
+/** Text escaped for HTML: element content or a double-quoted attribute. */
+export function escapeHTML(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+}

@@ -79,7 +79,8 @@ test('the widget class module loads without a DOM and registers nothing', async 
 });
 
 test('the build-time page: idempotent, escaped, every slot a known figure', async () => {
-  const { writeStaticPage, escapeHTML } = await import('../../scripts/static-page.mjs');
+  const { writeStaticPage } = await import('../../scripts/static-page.mjs');
+  const { escapeHTML } = await import('../../www/dom.js');
   const fs = await import('node:fs');
   const { figure } = await import('../../www/figures.js');
   const H = await import('./helpers.mjs');
