@@ -20,7 +20,7 @@ Commands:
              write the page's default view into www/index.html and
              www/prerender.json, and bundle its script (www/app.bundle.js)
   serve      build, then serve the calculator page from www/ on 127.0.0.1 (PORT=8080)
-  worker     build the API worker into build/worker/ (wasm/worker, worker/entry.mjs),
+  worker     build the API worker into build/worker/ (wasm/worker: Go and entry.mjs),
              then run it with www/ on a local workerd at 127.0.0.1:PORT (default
              8787); `./build.sh worker build` only builds
   test       run every test suite: go vet and gofmt, Go tests natively and under
@@ -62,7 +62,7 @@ bundle_page() {
 }
 
 # build_worker writes build/worker/: app.wasm (wasm/worker), the Go
-# toolchain's wasm_exec.js, worker/entry.mjs and the workerd config; and
+# toolchain's wasm_exec.js, wasm/worker/entry.mjs and the workerd config; and
 # build/worker/stock/: syumai/workers' stock glue (workers-assets-gen)
 # and the Go side as the adapter intends it (-tags stockbaseline), the
 # baseline scripts/load-worker.mjs compares against.
@@ -71,9 +71,9 @@ build_worker() {
 	local out=build/worker
 	go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$out/stock"
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o "$out/app.wasm" ./wasm/worker
-	cp "$WASM_EXEC_DIR/wasm_exec.js" worker/entry.mjs worker/request.mjs worker/workerd.capnp "$out/"
+	cp "$WASM_EXEC_DIR/wasm_exec.js" wasm/worker/entry.mjs wasm/worker/request.mjs wasm/worker/workerd.capnp "$out/"
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags stockbaseline -o "$out/stock/app.wasm" ./wasm/worker
-	cp worker/workerd-stock.capnp "$out/stock/"
+	cp wasm/worker/workerd-stock.capnp "$out/stock/"
 	printf 'worker: app.wasm %s bytes, gzip -9 of app.wasm + entry.mjs + request.mjs + wasm_exec.js: %s bytes\n' \
 		"$(wc -c <"$out/app.wasm")" "$(cat "$out/app.wasm" "$out/entry.mjs" "$out/request.mjs" "$out/wasm_exec.js" | gzip -9 | wc -c)"
 }
@@ -135,18 +135,18 @@ test_worker() {
 		www=$tmp/www
 	fi
 	trap 'stop_workerd; rm -rf "$WORKER_TMP"' EXIT
-	log "worker: one Go instance, many requests (node --test worker/)"
-	node --test worker/
+	log "worker: one Go instance, many requests (node --test wasm/worker/)"
+	node --test wasm/worker/
 	log "worker end-to-end on workerd"
 	start_workerd build/worker "$www"
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$www go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles)$' ./wasm/api/
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles)$' ./api/
 	stop_workerd
 	log "wrangler deploy --dry-run"
 	mkdir -p www
 	WRANGLER_SEND_METRICS=false CI=true node_modules/.bin/wrangler deploy --dry-run \
-		--config worker/wrangler.toml --outdir "$tmp/dist" </dev/null | grep -E 'Total Upload|dry-run'
+		--config wasm/worker/wrangler.toml --outdir "$tmp/dist" </dev/null | grep -E 'Total Upload|dry-run'
 	rm -rf "$tmp"
 	trap - EXIT
 }
@@ -164,7 +164,7 @@ test_go() {
 	log "go test (native)"
 	go test -count=1 ./...
 	log "go test (GOOS=js GOARCH=wasm)"
-	GOOS=js GOARCH=wasm go test -count=1 -exec="$WASM_EXEC_DIR/go_js_wasm_exec" ./hardware/... ./kvcache/... ./calc/...
+	GOOS=js GOARCH=wasm go test -count=1 -exec="$WASM_EXEC_DIR/go_js_wasm_exec" ./hardware/... ./kvcache/... ./sched/... ./models/... ./calc/...
 }
 
 # test_e2e runs the page and widget end-to-end tests (tests/e2e/*.test.mjs)
@@ -250,7 +250,7 @@ test)
 	test_worker
 	;;
 bench)
-	go test -run '^$' -bench . -benchmem -count "${COUNT:-10}" ./calc/... ./hardware/... ./kvcache/... | go run ./tools/benchmedian
+	go test -run '^$' -bench . -benchmem -count "${COUNT:-10}" ./calc/... ./hardware/... ./kvcache/... ./sched/... ./models/... | go run ./tools/benchmedian
 	;;
 calibrate)
 	go run ./tools/calibrate

@@ -3,8 +3,8 @@ package calc
 import (
 	"math"
 
-	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/kvcache"
+	"github.com/modelrefs/throughput/models"
 )
 
 // StepLoad is the work of one scheduler step: decode sequences producing

@@ -3,9 +3,9 @@ package calc
 import (
 	"math"
 
-	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/kvcache"
+	"github.com/modelrefs/throughput/models"
 )
 
 // Deployment is a resolved request: one model on tensor- and

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/modelrefs/throughput/calc/models"
+	"github.com/modelrefs/throughput/models"
 )
 
 // Version is the engine's version, reported with every result.

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/kvcache"
+	"github.com/modelrefs/throughput/models"
 )
 
 // Workload defaults: a chat-like request.

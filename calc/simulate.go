@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/kvcache"
-	"github.com/modelrefs/throughput/kvcache/sched"
+	"github.com/modelrefs/throughput/sched"
 )
 
 // Simulation defaults and bounds.

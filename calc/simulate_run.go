@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/modelrefs/throughput/kvcache/sched"
+	"github.com/modelrefs/throughput/sched"
 )
 
 // Sweep tuning.

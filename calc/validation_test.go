@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/modelrefs/throughput/internal/validation"
+	"github.com/modelrefs/throughput/calc/validation"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/modelrefs/throughput/calc"
-	"github.com/modelrefs/throughput/internal/validation"
+	"github.com/modelrefs/throughput/calc/validation"
 )
 
 func main() {

@@ -13,9 +13,9 @@ import (
 	"sync"
 
 	"github.com/modelrefs/throughput/calc"
-	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/jsonx"
+	"github.com/modelrefs/throughput/models"
 )
 
 // errorPrefix starts every result that is an error list instead of a value:

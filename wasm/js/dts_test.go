@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/modelrefs/throughput/calc"
-	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/jsonx"
+	"github.com/modelrefs/throughput/models"
 )
 
 // dtsTypes maps the interfaces of www/throughput.d.ts to the Go types whose

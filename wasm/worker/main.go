@@ -9,7 +9,7 @@ package main
 import (
 	"github.com/syumai/workers"
 
-	"github.com/modelrefs/throughput/wasm/api"
+	"github.com/modelrefs/throughput/api"
 )
 
 func main() {

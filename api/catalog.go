@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/calc"
-	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/models"
 )
 
 // ModelSummary is one model of GET /v1/models: a catalog entry without its

@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { goRequest, pathOf, BUFFER_MAX_BYTES } from "./request.mjs";
 
-const BUILD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../build/worker");
+const BUILD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../build/worker");
 
 async function startGo() {
   await import(path.join(BUILD, "wasm_exec.js"));

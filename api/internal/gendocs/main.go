@@ -25,13 +25,13 @@ import (
 // the API's schemas describe, with the prefix of their component names.
 var packages = []struct{ dir, prefix string }{
 	{"calc", ""},
-	{"calc/models", "Models"},
+	{"models", "Models"},
 	{"hardware", "Hardware"},
-	{"wasm/api", ""},
+	{"api", ""},
 }
 
 func main() {
-	root := flag.String("root", "../..", "module root")
+	root := flag.String("root", "..", "module root")
 	out := flag.String("o", "fielddocs_gen.go", "output file")
 	flag.Parse()
 	src, err := Generate(*root)

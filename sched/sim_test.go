@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modelrefs/throughput/kvcache"
-	"github.com/modelrefs/throughput/kvcache/sched"
+	"github.com/modelrefs/throughput/sched"
 )
 
 // Run, through the public entry point, on a schedule computed by hand.

@@ -11,7 +11,7 @@ import (
 // changed without `go generate ./wasm/api`.
 func TestGeneratedFileIsCurrent(t *testing.T) {
 	t.Parallel()
-	want, err := Generate("../../../..")
+	want, err := Generate("../../..")
 	require.NoError(t, err)
 	got, err := os.ReadFile("../../fielddocs_gen.go")
 	require.NoError(t, err)

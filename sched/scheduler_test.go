@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modelrefs/throughput/kvcache"
-	"github.com/modelrefs/throughput/kvcache/sched"
+	"github.com/modelrefs/throughput/sched"
 )
 
 // fullLayout is one full-attention group of bs-token blocks: a sequence

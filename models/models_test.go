@@ -236,7 +236,7 @@ func TestCatalogAliasesUnique(t *testing.T) {
 // ../shared/model-configs where both exist (architecture fields only).
 func TestCatalogAgreesWithSharedConfigs(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("../../../shared/model-configs/configs.json")
+	b, err := os.ReadFile("../../shared/model-configs/configs.json")
 	if errors.Is(err, os.ErrNotExist) {
 		t.Skip("../shared/model-configs not present")
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modelrefs/throughput/api"
 	"github.com/modelrefs/throughput/calc"
-	"github.com/modelrefs/throughput/wasm/api"
 )
 
 const (

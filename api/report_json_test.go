@@ -24,7 +24,7 @@ import (
 // (calc/testdata/golden/NAME.request.json, not the error-* ones), by name.
 func goldenRequests(t testing.TB) map[string][]byte {
 	t.Helper()
-	paths, err := filepath.Glob("../../calc/testdata/golden/*.request.json")
+	paths, err := filepath.Glob("../calc/testdata/golden/*.request.json")
 	require.NoError(t, err)
 	out := map[string][]byte{}
 	for _, p := range paths {

@@ -10,11 +10,11 @@ import (
 	"unicode"
 
 	"github.com/modelrefs/throughput/calc"
-	"github.com/modelrefs/throughput/calc/models"
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/models"
 )
 
-//go:generate go run ./internal/gendocs -root ../.. -o fielddocs_gen.go
+//go:generate go run ./internal/gendocs -root .. -o fielddocs_gen.go
 
 // The OpenAPI 3.1 document is built from the route table and, by
 // reflection, from the engine's own types, so it cannot drift from them:

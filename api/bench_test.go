@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelrefs/throughput/wasm/api"
+	"github.com/modelrefs/throughput/api"
 )
 
 func BenchmarkPostEvaluate(b *testing.B) {
