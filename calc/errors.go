@@ -1,49 +1,25 @@
 package calc
 
-import (
-	"errors"
-	"strings"
-)
+import "github.com/modelrefs/throughput/internal/fielderr"
 
-// ErrInvalidRequest is wrapped by every validation error Evaluate returns.
-var ErrInvalidRequest = errors.New("invalid request")
+// ErrInvalidRequest is wrapped by every validation error Evaluate returns
+// (it is fielderr.ErrInvalid, which every layer's field errors unwrap to).
+var ErrInvalidRequest = fielderr.ErrInvalid
 
 // FieldError is one problem with one request field. Field is the JSON path
 // of the field ("tensor_parallel_size", "workload.input_tokens",
-// "model_config.hidden_size"); Message says what is wrong with it.
-type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
-func (e FieldError) Error() string { return e.Field + ": " + e.Message }
+// "model_config.hidden_size"); Message says what is wrong with it. It is
+// the project's one field-error type (package fielderr), shared by the
+// decoder, the catalogs, the KV geometry and every door.
+type FieldError = fielderr.Error
 
 // Errors is the list of problems that stopped a request. A request that
 // cannot be evaluated returns Errors and no report.
-type Errors []FieldError
-
-func (e Errors) Error() string {
-	var b strings.Builder
-	for i, f := range e {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(f.Error())
-	}
-	return b.String()
-}
-
-// Unwrap returns ErrInvalidRequest.
-func (e Errors) Unwrap() error { return ErrInvalidRequest }
+type Errors = fielderr.Errors
 
 // errs collects field errors during validation.
-type errs struct{ list Errors }
+type errs struct{ fielderr.List }
 
-func (e *errs) add(field, msg string) { e.list = append(e.list, FieldError{field, msg}) }
+func (e *errs) add(field, msg string) { e.Add(field, msg) }
 
-func (e *errs) err() error {
-	if len(e.list) == 0 {
-		return nil
-	}
-	return e.list
-}
+func (e *errs) err() error { return e.Err() }

@@ -1,7 +1,7 @@
 package calc
 
 import (
-	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"strconv"
 
 	"github.com/modelrefs/throughput/internal/jsonx"
@@ -17,20 +17,10 @@ const MaxRequestBytes = 64 << 10
 func ParseRequest(data []byte) (Request, error) {
 	var r Request
 	if len(data) > MaxRequestBytes {
-		return r, Errors{{"", "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
+		return r, Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
 	}
 	if err := jsonx.Unmarshal(data, &r); err != nil {
-		return Request{}, Errors{jsonFieldError(err)}
+		return Request{}, fielderr.Under("", err)
 	}
 	return r, nil
-}
-
-// jsonFieldError turns a decoding error into a FieldError naming the
-// offending key by its path.
-func jsonFieldError(err error) FieldError {
-	var je *jsonx.Error
-	if errors.As(err, &je) {
-		return FieldError{je.Path, je.Msg}
-	}
-	return FieldError{"", err.Error()}
 }

@@ -2,6 +2,7 @@ package calc
 
 import (
 	"bytes"
+	"github.com/modelrefs/throughput/internal/fielderr"
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/jsonx"
@@ -144,7 +145,7 @@ func (h *HardwareRef) UnmarshalJSON(b []byte) error {
 	case string(b) == "null":
 		*h = HardwareRef{}
 	default:
-		return &jsonx.Error{Msg: "must be a catalog id (a string) or an object of figures"}
+		return fielderr.New("", "must be a catalog id (a string) or an object of figures")
 	}
 	return nil
 }

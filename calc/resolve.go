@@ -1,7 +1,7 @@
 package calc
 
 import (
-	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"strconv"
 	"strings"
@@ -66,15 +66,9 @@ func resolve(req Request) (*Deployment, plan, error) {
 		}
 	case req.ModelConfig != nil:
 		m, err := models.FromConfig(req.ModelConfig)
-		var ce *models.ConfigError
-		switch {
-		case errors.As(err, &ce) && ce.Field == "":
-			e.add("model_config", ce.Message)
-		case errors.As(err, &ce):
-			e.add("model_config."+ce.Field, ce.Message)
-		case err != nil:
-			e.add("model_config", err.Error())
-		default:
+		if err != nil {
+			e.AddErr("model_config", err)
+		} else {
 			d.Model = m
 		}
 	default:
@@ -92,9 +86,7 @@ func resolve(req Request) (*Deployment, plan, error) {
 			a.Name = "Custom accelerator"
 		}
 		probs := a.Problems()
-		for _, pr := range probs {
-			e.add("hardware."+pr.Field, pr.Message)
-		}
+		e.AddErr("hardware", probs.Err())
 		if len(probs) == 0 {
 			d.Hardware = a
 		}
@@ -239,7 +231,7 @@ func resolve(req Request) (*Deployment, plan, error) {
 	d.Precision = computePrecision(d.Quant, d.Dtype)
 	d.PeakFLOPS = d.Hardware.PeakFLOPS.For(d.Precision)
 	if d.PeakFLOPS <= 0 {
-		return nil, p, Errors{{"hardware.peak_flops", "has no figure for " + string(d.Precision) + " or a wider format"}}
+		return nil, p, fielderr.New("hardware.peak_flops", "has no figure for "+string(d.Precision)+" or a wider format")
 	}
 	if err := d.build(); err != nil {
 		return nil, p, err
@@ -289,11 +281,7 @@ func (d *Deployment) build() error {
 			TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
 		})
 		if err != nil {
-			var fe *kvcache.FieldError
-			if errors.As(err, &fe) {
-				return Errors{{fe.Field, fe.Message}}
-			}
-			return Errors{{"model", err.Error()}}
+			return fielderr.Under("", err)
 		}
 		st.layout = lay
 		st.blocks = lay.NumBlocks(st.kvBytes)

@@ -118,8 +118,8 @@ var distKinds = map[string]sched.DistKind{
 // appends its problems to prev, the error resolve returned.
 func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*simPlan, error) {
 	var e errs
-	if list, ok := prev.(Errors); ok {
-		e.list = list
+	if _, ok := prev.(Errors); ok {
+		e.AddErr("", prev)
 	} else if prev != nil {
 		return nil, prev
 	}

@@ -2,6 +2,7 @@ package hardware
 
 import (
 	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"strconv"
 	"strings"
 )
@@ -13,8 +14,9 @@ var (
 	// ErrAmbiguous: the name matches several entries that differ in memory
 	// capacity (for example "A100": 40 GB or 80 GB).
 	ErrAmbiguous = errors.New("hardware: ambiguous accelerator name")
-	// ErrInvalid: custom accelerator figures failed Validate.
-	ErrInvalid = errors.New("hardware: invalid accelerator figures")
+	// ErrInvalid: custom accelerator figures failed Validate (the
+	// project's one field-error sentinel, fielderr.ErrInvalid).
+	ErrInvalid = fielderr.ErrInvalid
 )
 
 // LookupError records a failed Lookup: the input as given, the kind
@@ -59,17 +61,3 @@ func (e *LookupError) Error() string {
 
 // Unwrap returns ErrUnknown or ErrAmbiguous.
 func (e *LookupError) Unwrap() error { return e.Err }
-
-// FieldError is one problem with custom accelerator figures: the JSON field
-// name (dotted for nested fields, e.g. "peak_flops.bf16") and what is wrong
-// with it, e.g. "must be greater than 0 (got -1)".
-type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
-// Error reads "memory_bandwidth_bytes_per_s must be greater than 0 (got 0)".
-func (e FieldError) Error() string { return e.Field + " " + e.Message }
-
-// Unwrap returns ErrInvalid.
-func (e FieldError) Unwrap() error { return ErrInvalid }

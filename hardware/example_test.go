@@ -39,6 +39,6 @@ func ExampleAccelerator_Validate() {
 	a.MemoryBandwidthBytesPerS = 500e9
 	fmt.Println(a.Validate(), a.ID)
 	// Output:
-	// memory_bandwidth_bytes_per_s must be greater than 0 (got 0)
+	// memory_bandwidth_bytes_per_s: must be greater than 0 (got 0)
 	// <nil> custom
 }

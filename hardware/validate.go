@@ -1,6 +1,7 @@
 package hardware
 
 import (
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"strconv"
 )
@@ -14,15 +15,15 @@ const MaxMemoryBytes = 10 * TB
 const CustomID = "custom"
 
 // Validate checks figures given for a custom accelerator (a request may
-// carry an object instead of a catalog id) and returns the first problem as a
-// FieldError (which wraps ErrInvalid), or nil. It fills an empty ID with
-// CustomID. Use Problems to get every problem at once.
+// carry an object instead of a catalog id) and returns every problem as
+// fielderr.Errors (which wraps ErrInvalid), or nil. It fills an empty ID
+// with CustomID.
 func (a *Accelerator) Validate() error {
 	if a.ID == "" {
 		a.ID = CustomID
 	}
 	if ps := a.Problems(); len(ps) > 0 {
-		return ps[0]
+		return ps
 	}
 	return nil
 }
@@ -37,10 +38,10 @@ func (a *Accelerator) Validate() error {
 //   - peak_flops.bf16 must be greater than 0: it is the rate every other
 //     precision falls back to (see PeakFLOPS.For); it also stands for fp16;
 //   - interconnect figures may be 0 (a single chip).
-func (a *Accelerator) Problems() []FieldError {
-	var ps []FieldError
+func (a *Accelerator) Problems() fielderr.Errors {
+	var ps fielderr.Errors
 	add := func(field, msg string, v float64) {
-		ps = append(ps, FieldError{Field: field, Message: msg + " (got " + formatFloat(v) + ")"})
+		ps = append(ps, fielderr.Error{Field: field, Message: msg + " (got " + formatFloat(v) + ")"})
 	}
 	// nonNegative reports whether v is finite and >= 0, recording a
 	// problem when it is not.

@@ -1,6 +1,7 @@
 package hardware_test
 
 import (
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"testing"
 
@@ -72,14 +73,14 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 			t.Parallel()
 			a := validCustom()
 			tt.mutate(&a)
-			want := hardware.FieldError{Field: tt.field, Message: tt.message}
-			assert.Equal(t, []hardware.FieldError{want}, a.Problems())
+			want := fielderr.Errors{{Field: tt.field, Message: tt.message}}
+			assert.Equal(t, want, a.Problems())
 
 			err := a.Validate()
 			require.Error(t, err)
-			assert.EqualError(t, err, tt.field+" "+tt.message)
+			assert.EqualError(t, err, tt.field+": "+tt.message)
 			assert.ErrorIs(t, err, hardware.ErrInvalid)
-			var fe hardware.FieldError
+			var fe fielderr.Errors
 			require.ErrorAs(t, err, &fe)
 			assert.Equal(t, want, fe)
 		})
@@ -105,7 +106,8 @@ func TestProblemsListsEveryFieldInOrder(t *testing.T) {
 		"peak_flops.fp8",
 		"interconnect.latency_s",
 	}, fields)
-	assert.EqualError(t, a.Validate(), "memory_bytes must be greater than 0 (got 0)")
+	// Validate returns every problem, as Problems lists them.
+	assert.Equal(t, a.Problems(), a.Validate())
 }
 
 func TestPeakFLOPSForFallbacks(t *testing.T) {

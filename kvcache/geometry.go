@@ -15,7 +15,7 @@
 package kvcache
 
 import (
-	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 )
 
@@ -104,20 +104,13 @@ func (l Layer) StateBytes(tp int, elemBytes float64) float64 {
 	return float64(l.StateElems) / float64(max(tp, 1)) * elemBytes
 }
 
-// ErrInvalid is wrapped by every error of this package.
-var ErrInvalid = errors.New("kvcache: invalid input")
+// ErrInvalid is wrapped by every error of this package (the project's one
+// field-error sentinel, fielderr.ErrInvalid).
+var ErrInvalid = fielderr.ErrInvalid
 
-// FieldError reports an unusable input, naming the request field.
-type FieldError struct {
-	Field, Message string
-}
-
-func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
-
-// Unwrap returns ErrInvalid.
-func (e *FieldError) Unwrap() error { return ErrInvalid }
-
-func fieldErr(field, msg string) error { return &FieldError{Field: field, Message: msg} }
+// fieldErr reports an unusable input as fielderr.Errors, naming the request
+// field.
+func fieldErr(field, msg string) error { return fielderr.New(field, msg) }
 
 // finitePos reports whether x is a finite number > 0.
 func finitePos(x float64) bool { return x > 0 && !math.IsInf(x, 0) && !math.IsNaN(x) }

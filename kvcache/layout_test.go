@@ -3,6 +3,7 @@ package kvcache
 import (
 	"errors"
 	"fmt"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -180,9 +181,10 @@ func TestNewLayoutErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := NewLayout(tc.layers, tc.opts)
-			var fe *FieldError
-			require.True(t, errors.As(err, &fe), "want *FieldError, got %v", err)
-			assert.Equal(t, tc.field, fe.Field)
+			var fe fielderr.Errors
+			require.True(t, errors.As(err, &fe), "want fielderr.Errors, got %v", err)
+			require.Len(t, fe, 1)
+			assert.Equal(t, tc.field, fe[0].Field)
 			assert.ErrorIs(t, err, ErrInvalid)
 		})
 	}

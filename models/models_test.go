@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"os"
 	"strings"
@@ -309,9 +310,10 @@ func TestFromConfigErrorsNameFields(t *testing.T) {
 			c := base()
 			tc.edit(c)
 			_, err := FromConfig(c)
-			var ce *ConfigError
-			require.True(t, errors.As(err, &ce), "want *ConfigError, got %v", err)
-			assert.Equal(t, tc.field, ce.Field)
+			var ce fielderr.Errors
+			require.True(t, errors.As(err, &ce), "want fielderr.Errors, got %v", err)
+			require.Len(t, ce, 1)
+			assert.Equal(t, tc.field, ce[0].Field)
 			assert.ErrorIs(t, err, ErrConfig)
 		})
 	}

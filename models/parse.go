@@ -1,26 +1,19 @@
 package models
 
 import (
-	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"strconv"
 	"strings"
 )
 
-// ErrConfig is the sentinel every config import error wraps.
-var ErrConfig = errors.New("invalid model config")
+// ErrConfig is the sentinel every config import error wraps (the project's
+// one field-error sentinel, fielderr.ErrInvalid).
+var ErrConfig = fielderr.ErrInvalid
 
-// ConfigError reports one unusable field of a config.json object.
-type ConfigError struct {
-	// Field is the JSON path of the field inside config.json, e.g.
-	// "hidden_size" or "text_config.num_hidden_layers".
-	Field   string
-	Message string
-}
-
-func (e *ConfigError) Error() string { return e.Field + ": " + e.Message }
-
-// Unwrap returns ErrConfig.
-func (e *ConfigError) Unwrap() error { return ErrConfig }
+// configErr reports one unusable field of a config.json object as
+// fielderr.Errors; path is the JSON path inside config.json ("hidden_size",
+// "text_config.num_attention_heads"), empty for the config as a whole.
+func configErr(path, msg string) error { return fielderr.New(path, msg) }
 
 // Limits that keep every derived figure finite and meaningful. They are far
 // beyond any published model (DeepSeek-V3: hidden 7168, 61 layers, 256
@@ -82,31 +75,31 @@ func FromConfig(raw map[string]any) (*Model, error) {
 		{"vocab_size", m.Vocab, maxVocab},
 	} {
 		if chk.v <= 0 {
-			return nil, &ConfigError{prefix + chk.name, "is missing or not a positive integer"}
+			return nil, configErr(prefix+chk.name, "is missing or not a positive integer")
 		}
 		if chk.v > chk.max {
-			return nil, &ConfigError{prefix + chk.name, "is " + strconv.Itoa(chk.v) + ", above the supported maximum " + strconv.Itoa(chk.max)}
+			return nil, configErr(prefix+chk.name, "is "+strconv.Itoa(chk.v)+", above the supported maximum "+strconv.Itoa(chk.max))
 		}
 	}
 	if m.KVHeads <= 0 || m.KVHeads > m.Heads || m.Heads%m.KVHeads != 0 {
-		return nil, &ConfigError{prefix + "num_key_value_heads", "must be a positive divisor of num_attention_heads (" + strconv.Itoa(m.Heads) + "), got " + strconv.Itoa(m.KVHeads)}
+		return nil, configErr(prefix+"num_key_value_heads", "must be a positive divisor of num_attention_heads ("+strconv.Itoa(m.Heads)+"), got "+strconv.Itoa(m.KVHeads))
 	}
 	m.HeadDim = c.int(0, "head_dim", "attention_head_dim", "kv_channels")
 	if m.HeadDim == 0 {
 		if m.Hidden%m.Heads != 0 {
-			return nil, &ConfigError{prefix + "head_dim", "is missing and hidden_size is not a multiple of num_attention_heads"}
+			return nil, configErr(prefix+"head_dim", "is missing and hidden_size is not a multiple of num_attention_heads")
 		}
 		m.HeadDim = m.Hidden / m.Heads
 	}
 	if m.HeadDim <= 0 || m.HeadDim > 4096 {
-		return nil, &ConfigError{prefix + "head_dim", "must be between 1 and 4096"}
+		return nil, configErr(prefix+"head_dim", "must be between 1 and 4096")
 	}
 	m.MaxContext = c.int(0, "max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "max_seq_len")
 	if m.MaxContext == 0 {
 		m.MaxContext = top.int(0, "max_position_embeddings")
 	}
 	if m.MaxContext <= 0 || m.MaxContext > maxContext {
-		return nil, &ConfigError{prefix + "max_position_embeddings", "is missing or not a positive integer up to " + strconv.Itoa(maxContext)}
+		return nil, configErr(prefix+"max_position_embeddings", "is missing or not a positive integer up to "+strconv.Itoa(maxContext))
 	}
 	m.Dtype = normDtype(c.str("torch_dtype"))
 	if m.Dtype == "" {
@@ -137,7 +130,7 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	}
 	q, ok := parseQuantization(qc)
 	if !ok {
-		return nil, &ConfigError{"quantization_config.quant_method", "unsupported method " + strconv.Quote(qc.str("quant_method")) + "; supported: fp8, compressed-tensors, awq, gptq, bitsandbytes, mxfp4, modelopt"}
+		return nil, configErr("quantization_config.quant_method", "unsupported method "+strconv.Quote(qc.str("quant_method"))+"; supported: fp8, compressed-tensors, awq, gptq, bitsandbytes, mxfp4, modelopt")
 	}
 	m.Quant = q
 	if vc := top.obj("vision_config"); vc != nil {
@@ -145,7 +138,7 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	}
 	m.tally()
 	if r := m.roughParams(); r > maxParams {
-		return nil, &ConfigError{"", "implies about " + strconv.FormatFloat(r, 'g', 3, 64) + " parameters, above the supported " + strconv.FormatFloat(maxParams, 'g', 3, 64)}
+		return nil, configErr("", "implies about "+strconv.FormatFloat(r, 'g', 3, 64)+" parameters, above the supported "+strconv.FormatFloat(maxParams, 'g', 3, 64))
 	}
 	m.Params = m.countParams()
 	return m, nil
@@ -220,10 +213,10 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token")
 	if m.Experts > 0 {
 		if m.Experts > maxExperts {
-			return &ConfigError{prefix + "num_experts", "is above the supported maximum " + strconv.Itoa(maxExperts)}
+			return configErr(prefix+"num_experts", "is above the supported maximum "+strconv.Itoa(maxExperts))
 		}
 		if m.TopK <= 0 || m.TopK > m.Experts {
-			return &ConfigError{prefix + "num_experts_per_tok", "must be between 1 and the number of experts (" + strconv.Itoa(m.Experts) + ")"}
+			return configErr(prefix+"num_experts_per_tok", "must be between 1 and the number of experts ("+strconv.Itoa(m.Experts)+")")
 		}
 		m.MoEIntermediate = c.int(0, "moe_intermediate_size", "expert_intermediate_size")
 		if m.MoEIntermediate == 0 {
@@ -241,16 +234,16 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 			m.SharedIntermediate = m.Intermediate // one shared expert
 		}
 		if m.MoEIntermediate <= 0 || m.MoEIntermediate > maxDim {
-			return &ConfigError{prefix + "moe_intermediate_size", "is missing or not a positive integer"}
+			return configErr(prefix+"moe_intermediate_size", "is missing or not a positive integer")
 		}
 	} else {
 		m.TopK = 0
 	}
 	if m.Intermediate <= 0 && m.Experts == 0 {
-		return &ConfigError{prefix + "intermediate_size", "is missing or not a positive integer"}
+		return configErr(prefix+"intermediate_size", "is missing or not a positive integer")
 	}
 	if m.Intermediate > maxDim {
-		return &ConfigError{prefix + "intermediate_size", "is above the supported maximum " + strconv.Itoa(maxDim)}
+		return configErr(prefix+"intermediate_size", "is above the supported maximum "+strconv.Itoa(maxDim))
 	}
 	return nil
 }
@@ -277,7 +270,7 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	window := c.int(0, "sliding_window", "sliding_window_size", "attention_window_size")
 	types := c.strs("layer_types")
 	if len(types) != 0 && len(types) != n {
-		return &ConfigError{prefix + "layer_types", "has " + strconv.Itoa(len(types)) + " entries for " + strconv.Itoa(n) + " layers"}
+		return configErr(prefix+"layer_types", "has "+strconv.Itoa(len(types))+" entries for "+strconv.Itoa(n)+" layers")
 	}
 	if err := m.readSSM(c, prefix); err != nil {
 		return err
@@ -325,7 +318,7 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 		}
 		if l.Kind == SlidingAttention && l.Window == 0 {
 			if window <= 0 {
-				return &ConfigError{prefix + "sliding_window", "is required when layers use sliding-window attention"}
+				return configErr(prefix+"sliding_window", "is required when layers use sliding-window attention")
 			}
 			l.Window = window
 		}
@@ -415,11 +408,11 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		{"linear_num_value_heads", s.ValueHeads}, {"linear_value_head_dim", s.ValueHeadDim},
 	} {
 		if f.v < 0 || f.v > maxDim/16 {
-			return &ConfigError{prefix + f.name, "must be an integer between 1 and " + strconv.Itoa(maxDim/16)}
+			return configErr(prefix+f.name, "must be an integer between 1 and "+strconv.Itoa(maxDim/16))
 		}
 	}
 	if (s.DInner > 0 || s.ValueHeads > 0) && s.ConvKernel < 1 {
-		return &ConfigError{prefix + "mamba_d_conv", "must be at least 1"}
+		return configErr(prefix+"mamba_d_conv", "must be at least 1")
 	}
 	return nil
 }

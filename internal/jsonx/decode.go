@@ -20,6 +20,7 @@ package jsonx
 
 import (
 	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"reflect"
 	"strconv"
@@ -38,25 +39,10 @@ type Unmarshaler interface {
 	UnmarshalJSON([]byte) error
 }
 
-// Error is a decoding error at a JSON path.
-type Error struct {
-	// Path is the dotted path of the value ("workload.input_tokens",
-	// "sources[2].citation"); empty for the top level.
-	Path string
-	// Msg says what is wrong.
-	Msg string
-	// Offset is the byte offset in the input.
-	Offset int
-	// Unknown is true when the error is an unknown object key.
-	Unknown bool
-}
-
-func (e *Error) Error() string {
-	if e.Path == "" {
-		return e.Msg
-	}
-	return e.Path + ": " + e.Msg
-}
+// Error is a decoding error: the JSON path of the offending value and what
+// is wrong with it. It is the project's one field-error type, and Unmarshal
+// returns it as a fielderr.Errors of one.
+type Error = fielderr.Error
 
 // MaxDepth bounds nesting so hostile input cannot exhaust the stack.
 const MaxDepth = 64
@@ -70,14 +56,14 @@ func Unmarshal(data []byte, v any) error {
 	d := &decoder{data: data}
 	d.skipSpace()
 	if d.pos >= len(d.data) {
-		return &Error{Msg: "empty input: expected a JSON value"}
+		return fielderr.New("", "empty input: expected a JSON value")
 	}
 	if err := d.value(rv.Elem(), ""); err != nil {
 		return err
 	}
 	d.skipSpace()
 	if d.pos < len(d.data) {
-		return &Error{Msg: "unexpected data after the JSON value", Offset: d.pos}
+		return fielderr.New("", "unexpected data after the JSON value at byte "+strconv.Itoa(d.pos))
 	}
 	return nil
 }
@@ -99,31 +85,26 @@ func (d *decoder) skipSpace() {
 	}
 }
 
-func (d *decoder) errf(path, msg string) *Error { return &Error{Path: path, Msg: msg, Offset: d.pos} }
+func (d *decoder) errf(path, msg string) error { return fielderr.New(path, msg) }
 
 // syntax reports malformed JSON. Such errors name no field (the document,
 // not a value, is wrong) but say where they are.
-func (d *decoder) syntax(path, what string) *Error {
+func (d *decoder) syntax(path, what string) error {
 	if d.pos >= len(d.data) {
 		return d.invalid(path, "unexpected end of input, expected "+what)
 	}
 	return d.invalid(path, "expected "+what+", found "+strconv.QuoteRune(rune(d.data[d.pos])))
 }
 
-func (d *decoder) invalid(path, msg string) *Error {
+func (d *decoder) invalid(path, msg string) error {
 	where := ""
 	if path != "" {
 		where = " (in " + path + ")"
 	}
-	return &Error{Msg: "invalid JSON at byte " + strconv.Itoa(d.pos) + where + ": " + msg, Offset: d.pos}
+	return fielderr.New("", "invalid JSON at byte "+strconv.Itoa(d.pos)+where+": "+msg)
 }
 
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
+func join(path, key string) string { return fielderr.Join(path, key) }
 
 var (
 	rawType         = reflect.TypeFor[Raw]()
@@ -195,20 +176,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 			return err
 		}
 		err := v.Addr().Interface().(Unmarshaler).UnmarshalJSON(d.data[start:d.pos])
-		var je *Error
-		if errors.As(err, &je) {
-			e := *je
-			e.Path = join(path, je.Path)
-			if je.Path == "" {
-				e.Path = path
-			}
-			e.Offset += start
-			return &e
-		}
-		if err != nil {
-			return &Error{Path: path, Msg: err.Error(), Offset: start}
-		}
-		return nil
+		return fielderr.Under(path, err)
 	}
 	if d.data[d.pos] == 'n' {
 		if err := d.literal("null", path); err != nil {
@@ -342,7 +310,7 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 		d.pos++
 		slot, ok := field(key)
 		if !ok {
-			return &Error{Path: join(path, key), Msg: "unknown field", Offset: d.pos, Unknown: true}
+			return fielderr.New(join(path, key), "unknown field")
 		}
 		if err := d.value(slot, join(path, key)); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"reflect"
 	"testing"
@@ -118,11 +119,12 @@ func TestUnmarshalErrorsNamePaths(t *testing.T) {
 	for _, tc := range tests {
 		var s sample
 		err := Unmarshal([]byte(tc.doc), &s)
-		var je *Error
-		require.True(t, errors.As(err, &je), "%s: %v", tc.doc, err)
-		assert.Equal(t, tc.path, je.Path, tc.doc)
-		assert.Contains(t, je.Msg, tc.msg, tc.doc)
-		assert.Equal(t, tc.unknown, je.Unknown, tc.doc)
+		var list fielderr.Errors
+		require.True(t, errors.As(err, &list), "%s: %v", tc.doc, err)
+		require.Len(t, list, 1, tc.doc)
+		assert.Equal(t, tc.path, list[0].Field, tc.doc)
+		assert.Contains(t, list[0].Message, tc.msg, tc.doc)
+		assert.Equal(t, tc.unknown, list[0].Message == "unknown field", tc.doc)
 	}
 }
 
@@ -159,12 +161,12 @@ func TestUnmarshalerGetsPathPrefix(t *testing.T) {
 	require.NoError(t, Unmarshal([]byte(`{"h":"abc"}`), &s))
 	assert.Equal(t, "abc", s.H.ID)
 	err := Unmarshal([]byte(`{"h":{"idx":1}}`), &s)
-	var je *Error
-	require.True(t, errors.As(err, &je))
-	assert.Equal(t, "h.idx", je.Path)
+	var list fielderr.Errors
+	require.True(t, errors.As(err, &list))
+	assert.Equal(t, "h.idx", list[0].Field)
 	err = Unmarshal([]byte(`{"h":3}`), &s)
-	require.True(t, errors.As(err, &je))
-	assert.Equal(t, "h", je.Path)
+	require.True(t, errors.As(err, &list))
+	assert.Equal(t, "h", list[0].Field)
 }
 
 func TestDepthLimit(t *testing.T) {
@@ -207,8 +209,8 @@ func FuzzUnmarshalAny(f *testing.F) {
 			return
 		}
 		if gerr != nil {
-			var je *Error
-			if errors.As(gerr, &je) && je.Msg == "nesting deeper than 64" {
+			var list fielderr.Errors
+			if errors.As(gerr, &list) && list[0].Message == "nesting deeper than 64" {
 				return
 			}
 			t.Fatalf("jsonx rejected %q: %v", data, gerr)

@@ -1,0 +1,126 @@
+// Package fielderr is the one error type every layer of Throughput reports bad
+// input with: a JSON path and what is wrong there. The JSON decoder, the
+// accelerator and model importers, the KV geometry, the engine and every
+// door (Go, the JavaScript module, HTTP) return Errors, so a problem reads
+// the same wherever it is found:
+//
+//	[{"field": "tensor_parallel_size", "message": "3 does not divide the model's 32 attention heads"}]
+//
+// It is a leaf: it imports only the standard library.
+package fielderr
+
+import (
+	"errors"
+	"strings"
+)
+
+// ErrInvalid is what every Errors unwraps to: test for bad input with
+// errors.Is(err, fielderr.ErrInvalid).
+var ErrInvalid = errors.New("invalid input")
+
+// Error is one problem with one field. Field is the JSON path of the value
+// ("workload.input_tokens", "hardware.peak_flops.bf16",
+// "model_config.text_config.hidden_size", "sources[2]"); it is empty for the
+// input as a whole. Message says what is wrong, in words a user can act on.
+type Error struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Error reads "field: message", or the message alone for the whole input.
+func (e Error) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// Errors is the list of problems that stopped an input. No layer returns a
+// partial result beside it.
+type Errors []Error
+
+// New returns the one-problem list {field, message}.
+func New(path, message string) Errors { return Errors{{path, message}} }
+
+// Error joins the problems with "; ".
+func (e Errors) Error() string {
+	var b strings.Builder
+	for i, f := range e {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(f.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrInvalid.
+func (e Errors) Unwrap() error { return ErrInvalid }
+
+// Err returns e as an error, or nil when e is empty (a nil Errors stored in
+// an error interface would not compare equal to nil).
+func (e Errors) Err() error {
+	if len(e) == 0 {
+		return nil
+	}
+	return e
+}
+
+// Join returns the path of key under prefix: "" and "a" give "a", "w" and
+// "a" give "w.a", and an index key ("[2]") is appended without a dot.
+func Join(prefix, key string) string {
+	switch {
+	case prefix == "":
+		return key
+	case key == "":
+		return prefix
+	case key[0] == '[':
+		return prefix + key
+	}
+	return prefix + "." + key
+}
+
+// Under re-roots err's problems under prefix (Join(prefix, field)). An
+// error that is not an Errors becomes one problem at prefix with its text.
+// nil stays nil.
+func Under(prefix string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var list Errors
+	if !errors.As(err, &list) {
+		return New(prefix, err.Error())
+	}
+	out := make(Errors, len(list))
+	for i, f := range list {
+		out[i] = Error{Join(prefix, f.Field), f.Message}
+	}
+	return out
+}
+
+// List collects problems as a validation goes, in the order found.
+type List struct{ errs Errors }
+
+// Add records one problem.
+func (l *List) Add(path, message string) { l.errs = append(l.errs, Error{path, message}) }
+
+// AddErr records err's problems re-rooted under prefix (see Under).
+func (l *List) AddErr(prefix string, err error) {
+	if err == nil {
+		return
+	}
+	var list Errors
+	_ = errors.As(Under(prefix, err), &list)
+	l.errs = append(l.errs, list...)
+}
+
+// Len is the number of problems so far.
+func (l *List) Len() int { return len(l.errs) }
+
+// Err returns the problems as Errors, or nil when there are none.
+func (l *List) Err() error {
+	if len(l.errs) == 0 {
+		return nil
+	}
+	return l.errs
+}
