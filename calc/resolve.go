@@ -17,17 +17,6 @@ const (
 	DefaultOutputTokens = 256
 )
 
-// Bounds that keep every figure finite; far beyond any real deployment.
-const (
-	maxParallel    = 1024
-	maxSeqs        = 1 << 20
-	maxTokens      = 1 << 24
-	maxRate        = 1e6
-	maxLatencyMs   = 1e9
-	maxPriceUSD    = 1e6
-	maxBlockTokens = 256
-)
-
 // plan is what a request asks beyond the deployment itself.
 type plan struct {
 	in, out     int
@@ -48,12 +37,40 @@ func Resolve(req Request) (*Deployment, error) {
 	return d, err
 }
 
+// resolve validates every section of the request, collecting all problems
+// before it gives up, then builds the deployment.
 func resolve(req Request) (*Deployment, plan, error) {
 	var e errs
-	var p plan
 	d := &Deployment{}
+	d.Model = resolveModel(&e, req)
+	resolveHardware(&e, req.Hardware, d)
+	resolveScheduler(&e, req, d)
+	p := resolvePlan(&e, req)
+	resolveDtypes(&e, req, d)
+	if d.Model != nil {
+		checkAgainstModel(&e, req, d, p)
+	}
+	if d.Hardware.ID != "" && (d.TP > 1 || d.PP > 1) && d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
+		e.add("tensor_parallel_size", d.Hardware.Name+" has no multi-GPU interconnect in the catalog; use 1 or give hardware.interconnect figures")
+	}
+	if err := e.err(); err != nil {
+		return nil, p, err
+	}
 
-	// Model.
+	d.Precision = computePrecision(d.Quant, d.Dtype)
+	d.PeakFLOPS = d.Hardware.PeakFLOPS.For(d.Precision)
+	if d.PeakFLOPS <= 0 {
+		return nil, p, fielderr.New("hardware.peak_flops", "has no figure for "+string(d.Precision)+" or a wider format")
+	}
+	if err := d.build(); err != nil {
+		return nil, p, err
+	}
+	d.cost = d.buildCost()
+	return d, p, nil
+}
+
+// resolveModel looks up model or imports model_config (exactly one).
+func resolveModel(e *errs, req Request) *models.Model {
 	switch {
 	case req.Model != "" && req.ModelConfig != nil:
 		e.add("model", "give either model or model_config, not both")
@@ -61,26 +78,25 @@ func resolve(req Request) (*Deployment, plan, error) {
 		m, err := models.Lookup(req.Model)
 		if err != nil {
 			e.add("model", err.Error())
-		} else {
-			d.Model = m
 		}
+		return m
 	case req.ModelConfig != nil:
 		m, err := models.FromConfig(req.ModelConfig)
-		if err != nil {
-			e.AddErr("model_config", err)
-		} else {
-			d.Model = m
-		}
+		e.AddErr("model_config", err)
+		return m
 	default:
 		e.add("model", "is required: a catalog id such as \"meta-llama/Llama-3.1-8B-Instruct\", or model_config")
 	}
+	return nil
+}
 
-	// Hardware.
+// resolveHardware looks up the catalog id or checks the custom figures.
+func resolveHardware(e *errs, ref HardwareRef, d *Deployment) {
 	switch {
-	case req.Hardware.Custom != nil:
-		a := *req.Hardware.Custom
+	case ref.Custom != nil:
+		a := *ref.Custom
 		if a.ID == "" {
-			a.ID = "custom"
+			a.ID = hardware.CustomID
 		}
 		if a.Name == "" {
 			a.Name = "Custom accelerator"
@@ -90,75 +106,73 @@ func resolve(req Request) (*Deployment, plan, error) {
 		if len(probs) == 0 {
 			d.Hardware = a
 		}
-	case strings.TrimSpace(req.Hardware.ID) == "":
+	case strings.TrimSpace(ref.ID) == "":
 		e.add("hardware", "is required: a catalog id such as \"h100-sxm\", or an object of figures")
 	default:
-		a, err := hardware.Lookup(req.Hardware.ID)
+		a, err := hardware.Lookup(ref.ID)
 		if err != nil {
 			e.add("hardware", err.Error())
 		} else {
 			d.Hardware = a
 		}
 	}
+}
 
-	// Engine.
+// resolveScheduler reads the engine profile, the parallel layout and the
+// scheduler's settings, each defaulting as the engine does.
+func resolveScheduler(e *errs, req Request, d *Deployment) {
 	eng, ok := LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
 	if !ok {
 		e.add("engine", "unknown engine "+strconv.Quote(req.Engine)+"; one of "+strings.Join(EngineNames(), ", "))
 		eng = engines[DefaultEngine]
 	}
 	d.Engine, d.Eff = eng, eng.Eff
-
-	d.TP = intField(&e, "tensor_parallel_size", req.TensorParallelSize, 1, 1, maxParallel)
-	d.PP = intField(&e, "pipeline_parallel_size", req.PipelineParallelSize, 1, 1, maxParallel)
-	d.Utilization = floatField(&e, "gpu_memory_utilization", req.GPUMemoryUtilization, eng.DefaultUtilization, 0, 1, false)
-	d.BlockSize = intField(&e, "block_size", req.BlockSize, DefaultBlockSize, 1, maxBlockTokens)
-	if req.BlockSize != nil && *req.BlockSize > 0 && *req.BlockSize&(*req.BlockSize-1) != 0 {
-		e.add("block_size", "must be a power of two (1, 8, 16, 32, 64, 128 or 256), got "+strconv.Itoa(*req.BlockSize))
-	}
-	d.MaxNumSeqs = intField(&e, "max_num_seqs", req.MaxNumSeqs, DefaultMaxNumSeqs, 1, maxSeqs)
-	d.MaxBatched = intField(&e, "max_num_batched_tokens", req.MaxNumBatchedTokens, DefaultMaxNumBatchedTokens, 1, maxTokens)
+	d.TP = e.intAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)
+	d.PP = e.intAt("pipeline_parallel_size", "Request.pipeline_parallel_size", req.PipelineParallelSize, 1)
+	d.Utilization = e.floatAt("gpu_memory_utilization", "Request.gpu_memory_utilization", req.GPUMemoryUtilization, eng.DefaultUtilization)
+	d.BlockSize = e.intAt("block_size", "Request.block_size", req.BlockSize, DefaultBlockSize)
+	d.MaxNumSeqs = e.intAt("max_num_seqs", "Request.max_num_seqs", req.MaxNumSeqs, DefaultMaxNumSeqs)
+	d.MaxBatched = e.intAt("max_num_batched_tokens", "Request.max_num_batched_tokens", req.MaxNumBatchedTokens, DefaultMaxNumBatchedTokens)
 	if req.MaxNumBatchedTokens != nil && req.MaxNumSeqs != nil && d.MaxBatched < d.MaxNumSeqs && d.MaxBatched > 0 {
 		e.add("max_num_batched_tokens", "("+strconv.Itoa(d.MaxBatched)+") must be at least max_num_seqs ("+strconv.Itoa(d.MaxNumSeqs)+"): every running sequence needs one token of the step budget")
 	}
 	if req.MaxNumBatchedTokens == nil && req.MaxNumSeqs != nil && d.MaxNumSeqs > d.MaxBatched {
 		d.MaxBatched = d.MaxNumSeqs
 	}
+}
 
-	// Workload, SLO, price, sweep.
+// resolvePlan reads the workload, the latency budget, the price and the
+// sweep.
+func resolvePlan(e *errs, req Request) plan {
+	var p plan
 	w := req.Workload
 	if w == nil {
 		w = &Workload{}
 	}
-	p.in = intField(&e, "workload.input_tokens", w.InputTokens, DefaultInputTokens, 1, maxTokens)
-	p.out = intField(&e, "workload.output_tokens", w.OutputTokens, DefaultOutputTokens, 1, maxTokens)
+	p.in = e.intAt("workload.input_tokens", "Workload.input_tokens", w.InputTokens, DefaultInputTokens)
+	p.out = e.intAt("workload.output_tokens", "Workload.output_tokens", w.OutputTokens, DefaultOutputTokens)
 	if w.Concurrency != nil && w.RequestRate != nil {
 		e.add("workload.request_rate", "give either concurrency or request_rate, not both")
 	}
-	if w.Concurrency != nil {
-		p.concurrency = intField(&e, "workload.concurrency", w.Concurrency, 1, 1, maxSeqs)
-	}
-	if w.RequestRate != nil {
-		p.rate = floatField(&e, "workload.request_rate", w.RequestRate, 1, 0, maxRate, false)
-	}
+	p.concurrency = e.intAt("workload.concurrency", "Workload.concurrency", w.Concurrency, 0)
+	p.rate = e.floatAt("workload.request_rate", "Workload.request_rate", w.RequestRate, 0)
 	if req.SLO != nil {
-		p.ttftS = floatField(&e, "slo.ttft_ms", req.SLO.TTFTMs, 0, 0, maxLatencyMs, false) / 1000
-		p.tpotS = floatField(&e, "slo.tpot_ms", req.SLO.TPOTMs, 0, 0, maxLatencyMs, false) / 1000
+		p.ttftS = e.floatAt("slo.ttft_ms", "SLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
+		p.tpotS = e.floatAt("slo.tpot_ms", "SLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
 	}
-	p.priceUSD = -1
-	if req.GPUHourUSD != nil {
-		p.priceUSD = floatField(&e, "gpu_hour_usd", req.GPUHourUSD, 0, 0, maxPriceUSD, true)
-	}
+	p.priceUSD = e.floatAt("gpu_hour_usd", "Request.gpu_hour_usd", req.GPUHourUSD, -1)
 	var sw SweepOptions
 	if req.Sweep != nil {
 		sw = *req.Sweep
 	}
-	p.sweepPoints = intField(&e, "sweep.points", sw.Points, DefaultSweepPoints, 2, MaxSweepPoints)
-	if sw.MaxBatchSize != nil {
-		p.sweepMax = intField(&e, "sweep.max_batch_size", sw.MaxBatchSize, 1, 1, maxSeqs)
-	}
+	p.sweepPoints = e.intAt("sweep.points", "SweepOptions.points", sw.Points, DefaultSweepPoints)
+	p.sweepMax = e.intAt("sweep.max_batch_size", "SweepOptions.max_batch_size", sw.MaxBatchSize, 0)
+	return p
+}
 
-	// Dtypes and quantization (need the model).
+// resolveDtypes reads the activation dtype, the weight quantization (which
+// needs the model) and the KV cache dtype.
+func resolveDtypes(e *errs, req Request, d *Deployment) {
 	d.Dtype = "bfloat16"
 	switch dt := strings.ToLower(strings.TrimSpace(req.Dtype)); dt {
 	case "", "auto":
@@ -172,7 +186,7 @@ func resolve(req Request) (*Deployment, plan, error) {
 	case "float32", "fp32", "float":
 		d.Dtype = "float32"
 	default:
-		e.add("dtype", "unknown dtype "+strconv.Quote(req.Dtype)+"; one of auto, bfloat16, float16, float32")
+		e.add("dtype", "unknown dtype "+strconv.Quote(req.Dtype)+"; one of "+strings.Join(Dtypes, ", "))
 	}
 	d.ActBytes = dtypeBytes(d.Dtype)
 	if d.Model != nil {
@@ -200,44 +214,30 @@ func resolve(req Request) (*Deployment, plan, error) {
 	case "float32", "fp32", "float":
 		d.KVDtype, d.KVBytes = kv, 4
 	default:
-		e.add("kv_cache_dtype", "unknown kv_cache_dtype "+strconv.Quote(req.KVCacheDtype)+"; one of auto, fp8, fp8_e4m3, fp8_e5m2, bfloat16, float16, float32")
+		e.add("kv_cache_dtype", "unknown kv_cache_dtype "+strconv.Quote(req.KVCacheDtype)+"; one of "+strings.Join(KVCacheDtypes, ", "))
 	}
+}
 
-	// Checks that need the model and hardware.
-	if m := d.Model; m != nil {
-		d.MaxModelLen = intField(&e, "max_model_len", req.MaxModelLen, m.MaxContext, 1, maxTokens*64)
-		if req.MaxModelLen != nil && *req.MaxModelLen > m.MaxContext {
-			e.add("max_model_len", "("+strconv.Itoa(*req.MaxModelLen)+") exceeds the model's max_position_embeddings ("+strconv.Itoa(m.MaxContext)+")")
-		}
-		if d.TP > 0 && m.Heads%d.TP != 0 {
-			e.add("tensor_parallel_size", strconv.Itoa(d.TP)+" does not divide the model's "+strconv.Itoa(m.Heads)+" attention heads")
-		} else if d.TP > 0 && m.KVLoraRank == 0 && m.KVHeads%d.TP != 0 && d.TP%m.KVHeads != 0 {
-			e.add("tensor_parallel_size", strconv.Itoa(d.TP)+" and the model's "+strconv.Itoa(m.KVHeads)+" KV heads must divide one another")
-		}
-		if d.PP > m.NumLayers {
-			e.add("pipeline_parallel_size", strconv.Itoa(d.PP)+" exceeds the model's "+strconv.Itoa(m.NumLayers)+" layers")
-		}
-		if p.in > 0 && p.out > 0 && d.MaxModelLen > 0 && p.in+p.out > d.MaxModelLen {
-			e.add("workload.output_tokens", "input_tokens + output_tokens ("+strconv.Itoa(p.in+p.out)+") exceeds max_model_len ("+strconv.Itoa(d.MaxModelLen)+")")
-		}
+// checkAgainstModel checks what needs the model: max_model_len against
+// its context, the parallel layout against its heads and layers, and the
+// workload against max_model_len.
+func checkAgainstModel(e *errs, req Request, d *Deployment, p plan) {
+	m := d.Model
+	d.MaxModelLen = e.intAt("max_model_len", "Request.max_model_len", req.MaxModelLen, m.MaxContext)
+	if req.MaxModelLen != nil && *req.MaxModelLen > m.MaxContext {
+		e.add("max_model_len", "("+strconv.Itoa(*req.MaxModelLen)+") exceeds the model's max_position_embeddings ("+strconv.Itoa(m.MaxContext)+")")
 	}
-	if d.Hardware.ID != "" && (d.TP > 1 || d.PP > 1) && d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
-		e.add("tensor_parallel_size", d.Hardware.Name+" has no multi-GPU interconnect in the catalog; use 1 or give hardware.interconnect figures")
+	if d.TP > 0 && m.Heads%d.TP != 0 {
+		e.add("tensor_parallel_size", strconv.Itoa(d.TP)+" does not divide the model's "+strconv.Itoa(m.Heads)+" attention heads")
+	} else if d.TP > 0 && m.KVLoraRank == 0 && m.KVHeads%d.TP != 0 && d.TP%m.KVHeads != 0 {
+		e.add("tensor_parallel_size", strconv.Itoa(d.TP)+" and the model's "+strconv.Itoa(m.KVHeads)+" KV heads must divide one another")
 	}
-	if err := e.err(); err != nil {
-		return nil, p, err
+	if d.PP > m.NumLayers {
+		e.add("pipeline_parallel_size", strconv.Itoa(d.PP)+" exceeds the model's "+strconv.Itoa(m.NumLayers)+" layers")
 	}
-
-	d.Precision = computePrecision(d.Quant, d.Dtype)
-	d.PeakFLOPS = d.Hardware.PeakFLOPS.For(d.Precision)
-	if d.PeakFLOPS <= 0 {
-		return nil, p, fielderr.New("hardware.peak_flops", "has no figure for "+string(d.Precision)+" or a wider format")
+	if p.in > 0 && p.out > 0 && d.MaxModelLen > 0 && p.in+p.out > d.MaxModelLen {
+		e.add("workload.output_tokens", "input_tokens + output_tokens ("+strconv.Itoa(p.in+p.out)+") exceeds max_model_len ("+strconv.Itoa(d.MaxModelLen)+")")
 	}
-	if err := d.build(); err != nil {
-		return nil, p, err
-	}
-	d.cost = d.buildCost()
-	return d, p, nil
 }
 
 // sameQuant reports whether a requested quantization names the
@@ -330,5 +330,3 @@ func floatField(e *errs, name string, v *float64, def, lo, hi float64, allowLo b
 	}
 	return def
 }
-
-func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }

@@ -132,7 +132,7 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 	}
 	sp := &simPlan{}
 	w := &sp.w
-	w.NumRequests = intField(&e, "simulate.num_requests", o.NumRequests, DefaultSimulatedRequests, 1, MaxSimulatedRequests)
+	w.NumRequests = e.intAt("simulate.num_requests", "SimulateOptions.num_requests", o.NumRequests, DefaultSimulatedRequests)
 	if o.Seed != nil {
 		switch s := *o.Seed; {
 		case s < 0:
@@ -158,20 +158,20 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 	switch sp.arrival {
 	case "poisson":
 		w.Arrival = sched.Poisson
-		w.RatePerS = floatField(&e, "simulate.request_rate", o.RequestRate, p.rate, 0, maxRate, false)
+		w.RatePerS = e.floatAt("simulate.request_rate", "SimulateOptions.request_rate", o.RequestRate, p.rate)
 		if o.RequestRate == nil && p.rate == 0 {
 			e.add("simulate.request_rate", "is required for poisson arrivals (or give workload.request_rate)")
 		}
 	case "closed_loop":
 		w.Arrival = sched.ClosedLoop
-		w.Users = intField(&e, "simulate.concurrency", o.Concurrency, p.concurrency, 1, MaxSimulatedRequests)
+		w.Users = e.intAt("simulate.concurrency", "SimulateOptions.concurrency", o.Concurrency, p.concurrency)
 		if o.Concurrency == nil && p.concurrency == 0 {
 			e.add("simulate.concurrency", "is required for closed_loop arrivals (or give workload.concurrency)")
 		}
 	case "burst":
 		w.Arrival = sched.Burst
 	default:
-		e.add("simulate.arrival", "unknown arrival "+strconv.Quote(o.Arrival)+"; one of poisson, closed_loop, burst")
+		e.add("simulate.arrival", "unknown arrival "+strconv.Quote(o.Arrival)+"; one of "+strings.Join(Arrivals, ", "))
 	}
 	if sp.arrival != "poisson" && o.RequestRate != nil {
 		e.add("simulate.request_rate", "applies to poisson arrivals only")
@@ -182,11 +182,11 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 	w.Input = lengthDist(&e, "simulate.input_tokens", o.InputTokens, p.in, maxLen-1)
 	w.Output = lengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.out, maxLen-1)
 	w.MaxTokens = maxLen
-	sp.timeline = intField(&e, "simulate.timeline_points", o.TimelinePoints, DefaultTimelinePoints, 0, MaxTimelinePoints)
+	sp.timeline = e.intAt("simulate.timeline_points", "SimulateOptions.timeline_points", o.TimelinePoints, DefaultTimelinePoints)
 	if s := o.Sweep; s != nil {
 		sp.sweep = true
-		sp.points = intField(&e, "simulate.sweep.points", s.Points, DefaultSimSweepPoints, 2, MaxSimSweepPoints)
-		sp.sweepN = intField(&e, "simulate.sweep.num_requests", s.NumRequests, min(DefaultSimSweepRequests, w.NumRequests), 1, MaxSimulatedRequests)
+		sp.points = e.intAt("simulate.sweep.points", "SimSweepOptions.points", s.Points, DefaultSimSweepPoints)
+		sp.sweepN = e.intAt("simulate.sweep.num_requests", "SimSweepOptions.num_requests", s.NumRequests, min(DefaultSimSweepRequests, w.NumRequests))
 		switch {
 		case len(s.RequestRates) > 0 && sp.arrival != "poisson":
 			e.add("simulate.sweep.request_rates", "applies to poisson arrivals only; sweep concurrencies instead")
@@ -197,10 +197,10 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 			e.add("simulate.sweep", "at most "+itoa(MaxSimSweepPoints)+" loads")
 		}
 		for i, r := range s.RequestRates {
-			sp.rates = append(sp.rates, floatField(&e, "simulate.sweep.request_rates["+itoa(i)+"]", &r, 1, 0, maxRate, false))
+			sp.rates = append(sp.rates, e.floatAt("simulate.sweep.request_rates["+itoa(i)+"]", "SimSweepOptions.request_rates", &r, 1))
 		}
 		for i, c := range s.Concurrencies {
-			sp.users = append(sp.users, intField(&e, "simulate.sweep.concurrencies["+itoa(i)+"]", &c, 1, 1, MaxSimulatedRequests))
+			sp.users = append(sp.users, e.intAt("simulate.sweep.concurrencies["+itoa(i)+"]", "SimSweepOptions.concurrencies", &c, 1))
 		}
 	}
 	if err := e.err(); err != nil {
@@ -218,7 +218,7 @@ func lengthDist(e *errs, field string, l *LengthDistribution, def, hi int) sched
 	name := strings.ToLower(strings.TrimSpace(l.Distribution))
 	kind, ok := distKinds[name]
 	if !ok {
-		e.add(field+".distribution", "unknown distribution "+strconv.Quote(l.Distribution)+"; one of constant, uniform, normal, lognormal, exponential")
+		e.add(field+".distribution", "unknown distribution "+strconv.Quote(l.Distribution)+"; one of "+strings.Join(Distributions, ", "))
 		return d
 	}
 	d.Kind = kind

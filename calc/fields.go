@@ -1,0 +1,209 @@
+package calc
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/modelrefs/throughput/models"
+)
+
+// FieldSpec is what a request field's Go type cannot say: the range of a
+// number, the values of a string, its default and its unit. The engine
+// validates with it (resolve.go, simulate.go), and package calc/contract
+// joins it to the Go types, so that every door (the JSON decoder, the
+// JavaScript module's boundary checks and exports, OpenAPI, GET query
+// parsing, the TypeScript declarations, the docs) states the same bounds.
+type FieldSpec struct {
+	// Min and Max bound a number when HasMin / HasMax; ExclusiveMin makes
+	// the lower bound strict (a rate must be greater than 0).
+	Min, Max       float64
+	HasMin, HasMax bool
+	ExclusiveMin   bool
+	// PowerOfTwo restricts an integer to powers of two (block_size).
+	PowerOfTwo bool
+	// Enum lists the accepted values of a string (lower case; the engine
+	// also accepts the aliases it documents, such as "bf16").
+	Enum []string
+	// Default is the value an omitted field takes, when it is a constant;
+	// DefaultText says how it is chosen when it depends on other fields
+	// ("the engine's own", "the model's max_position_embeddings").
+	Default     any
+	DefaultText string
+	// Unit is the number's unit, for docs and labels ("tokens", "ms").
+	Unit string
+}
+
+// Bounds that keep every figure finite; far beyond any real deployment.
+const (
+	maxParallel    = 1024
+	maxSeqs        = 1 << 20
+	maxTokens      = 1 << 24
+	maxModelLen    = maxTokens * 64
+	maxRate        = 1e6
+	maxLatencyMs   = 1e9
+	maxPriceUSD    = 1e6
+	maxBlockTokens = 256
+)
+
+// intRange is an integer in [lo, hi] with default def (nil: none).
+func intRange(lo, hi int, def any, unit string) FieldSpec {
+	return FieldSpec{Min: float64(lo), Max: float64(hi), HasMin: true, HasMax: true, Default: def, Unit: unit}
+}
+
+// positive is a number in (0, hi].
+func positive(hi float64, unit string) FieldSpec {
+	return FieldSpec{Min: 0, Max: hi, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: unit}
+}
+
+// dependent sets how a default is chosen when it is not a constant.
+func (s FieldSpec) dependent(text string) FieldSpec {
+	s.Default, s.DefaultText = nil, text
+	return s
+}
+
+// Dtypes are the values of dtype.
+var Dtypes = []string{"auto", "bfloat16", "float16", "float32"}
+
+// KVCacheDtypes are the values of kv_cache_dtype (vLLM's CacheDType,
+// vllm/config/cache.py).
+var KVCacheDtypes = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2", "bfloat16", "float16", "float32"}
+
+// Arrivals are the values of simulate.arrival.
+var Arrivals = []string{"poisson", "closed_loop", "burst"}
+
+// Distributions are the values of a length distribution.
+var Distributions = []string{"constant", "uniform", "normal", "lognormal", "exponential"}
+
+// BlockSizes are the block_size values the engine accepts: the powers of
+// two up to 256 tokens (vLLM's CacheConfig.block_size choices, 1 to 256).
+func BlockSizes() []int {
+	var out []int
+	for b := 1; b <= maxBlockTokens; b *= 2 {
+		out = append(out, b)
+	}
+	return out
+}
+
+// Fields is the request contract's table: for each field ("Type.json_key",
+// Type the Go type's name), what its Go type cannot say. A field of a
+// request type that is not listed has no bound beyond its JSON type.
+var Fields = map[string]FieldSpec{
+	"Request.engine":                 {Enum: EngineNames(), Default: DefaultEngine},
+	"Request.tensor_parallel_size":   intRange(1, maxParallel, 1, "GPUs"),
+	"Request.pipeline_parallel_size": intRange(1, maxParallel, 1, "GPUs"),
+	"Request.dtype":                  {Enum: Dtypes, Default: "auto"},
+	"Request.quantization":           {Enum: models.QuantizationNames(), DefaultText: "the checkpoint's own (none for an unquantized checkpoint)"},
+	"Request.kv_cache_dtype":         {Enum: KVCacheDtypes, Default: "auto"},
+	"Request.gpu_memory_utilization": {Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines)", Unit: "fraction of GPU memory"},
+	"Request.block_size":             {Min: 1, Max: maxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"},
+	"Request.max_model_len":          intRange(1, maxModelLen, nil, "tokens").dependent("the model's max_position_embeddings"),
+	"Request.max_num_seqs":           intRange(1, maxSeqs, DefaultMaxNumSeqs, "sequences"),
+	"Request.max_num_batched_tokens": intRange(1, maxTokens, DefaultMaxNumBatchedTokens, "tokens"),
+	"Request.gpu_hour_usd":           {Min: 0, Max: maxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"},
+
+	"Workload.input_tokens":  intRange(1, maxTokens, DefaultInputTokens, "tokens"),
+	"Workload.output_tokens": intRange(1, maxTokens, DefaultOutputTokens, "tokens"),
+	"Workload.concurrency":   intRange(1, maxSeqs, nil, "requests in flight"),
+	"Workload.request_rate":  positive(maxRate, "requests/s"),
+
+	"SLO.ttft_ms": positive(maxLatencyMs, "ms"),
+	"SLO.tpot_ms": positive(maxLatencyMs, "ms"),
+
+	"SweepOptions.points":         intRange(2, MaxSweepPoints, DefaultSweepPoints, "batch sizes"),
+	"SweepOptions.max_batch_size": intRange(1, maxSeqs, nil, "sequences").dependent("the larger of the batch ceiling and max_num_seqs"),
+
+	"SimulateOptions.num_requests":    intRange(1, MaxSimulatedRequests, DefaultSimulatedRequests, "requests"),
+	"SimulateOptions.seed":            {Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0},
+	"SimulateOptions.arrival":         {Enum: Arrivals, DefaultText: "poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst"},
+	"SimulateOptions.request_rate":    positive(maxRate, "requests/s").dependent("workload.request_rate"),
+	"SimulateOptions.concurrency":     intRange(1, MaxSimulatedRequests, nil, "users").dependent("workload.concurrency"),
+	"SimulateOptions.timeline_points": intRange(0, MaxTimelinePoints, DefaultTimelinePoints, "points"),
+
+	"LengthDistribution.distribution": {Enum: Distributions},
+	"LengthDistribution.mean":         positive(maxTokens, "tokens").dependent("the workload's length"),
+	"LengthDistribution.std":          {Min: 0, Max: maxTokens, HasMin: true, HasMax: true, Unit: "tokens"},
+	"LengthDistribution.min":          intRange(1, maxModelLen, 1, "tokens"),
+	"LengthDistribution.max":          intRange(1, maxModelLen, nil, "tokens").dependent("max_model_len - 1"),
+
+	"SimSweepOptions.points":        intRange(2, MaxSimSweepPoints, DefaultSimSweepPoints, "loads"),
+	"SimSweepOptions.num_requests":  intRange(1, MaxSimulatedRequests, nil, "requests").dependent("the smaller of 1000 and simulate.num_requests"),
+	"SimSweepOptions.request_rates": positive(maxRate, "requests/s"),
+	"SimSweepOptions.concurrencies": intRange(1, MaxSimulatedRequests, nil, "users"),
+}
+
+// spec returns the table entry for key, which must exist: a missing entry
+// is a programming error caught by every test that resolves a request.
+func spec(key string) FieldSpec {
+	s, ok := Fields[key]
+	if !ok {
+		panic("calc: no field spec " + key)
+	}
+	return s
+}
+
+// intAt validates an optional integer at path against the table entry key:
+// nil gives def; otherwise it must lie in the spec's bounds.
+func (e *errs) intAt(path, key string, v *int, def int) int {
+	if v == nil {
+		return def
+	}
+	s := spec(key)
+	x := *v
+	switch {
+	case s.HasMin && float64(x) < s.Min:
+		e.add(path, "must be at least "+fmtFloat(s.Min)+", got "+strconv.Itoa(x))
+	case s.HasMax && float64(x) > s.Max:
+		e.add(path, "must be at most "+fmtFloat(s.Max)+", got "+strconv.Itoa(x))
+	case s.PowerOfTwo && x&(x-1) != 0:
+		e.add(path, "must be a power of two ("+joinInts(BlockSizes())+"), got "+strconv.Itoa(x))
+	default:
+		return x
+	}
+	return def
+}
+
+// floatAt validates an optional number at path against the table entry
+// key: nil gives def; otherwise it must be finite and in the spec's bounds.
+func (e *errs) floatAt(path, key string, v *float64, def float64) float64 {
+	if v == nil {
+		return def
+	}
+	s := spec(key)
+	x := *v
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		e.add(path, "must be a finite number")
+	case s.HasMin && s.ExclusiveMin && x <= s.Min:
+		e.add(path, "must be greater than "+fmtFloat(s.Min)+", got "+fmtFloat(x))
+	case s.HasMin && !s.ExclusiveMin && x < s.Min:
+		e.add(path, "must be at least "+fmtFloat(s.Min)+", got "+fmtFloat(x))
+	case s.HasMax && x > s.Max:
+		e.add(path, "must be at most "+fmtFloat(s.Max)+", got "+fmtFloat(x))
+	default:
+		return x
+	}
+	return def
+}
+
+// defaultInt is the table's constant default of key.
+func defaultInt(key string) int { return spec(key).Default.(int) }
+
+func joinInts(xs []int) string {
+	var b []byte
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return string(b)
+}
+
+// fmtFloat writes a number for a message: whole numbers in full (16777216),
+// others to six significant digits.
+func fmtFloat(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 6, 64)
+}
