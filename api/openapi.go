@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/modelrefs/throughput/calc/contract"
+	_ "github.com/modelrefs/throughput/calc/contract/docs" // the field docs in the schemas
 	"net/http"
 	"reflect"
 	"slices"
@@ -13,8 +15,6 @@ import (
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/models"
 )
-
-//go:generate go run ./internal/gendocs -root .. -o fielddocs_gen.go
 
 // The OpenAPI 3.1 document is built from the route table and, by
 // reflection, from the engine's own types, so it cannot drift from them:
@@ -160,7 +160,7 @@ func fieldDoc(path string) string {
 				continue
 			}
 			if i == len(parts)-1 {
-				return fieldDocs[componentName(t)+"."+name]
+				return contract.Docs[componentName(t)+"."+name]
 			}
 			t = f.Type
 			if t.Kind() == reflect.Pointer {

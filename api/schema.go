@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/modelrefs/throughput/calc/contract"
 	"reflect"
 	"strings"
 
@@ -64,7 +65,7 @@ func (s *schemas) structSchema(t reflect.Type) obj {
 			continue
 		}
 		p := s.schemaOf(f.Type)
-		if doc := fieldDocs[name+"."+key]; doc != "" {
+		if doc := contract.Docs[name+"."+key]; doc != "" {
 			if _, isRef := p["$ref"]; isRef {
 				p = obj{"allOf": []any{p}}
 			}
@@ -76,7 +77,7 @@ func (s *schemas) structSchema(t reflect.Type) obj {
 		}
 	}
 	out := obj{"type": "object", "properties": props}
-	if doc := fieldDocs[name]; doc != "" {
+	if doc := contract.Docs[name]; doc != "" {
 		out["description"] = doc
 	}
 	if len(required) > 0 {

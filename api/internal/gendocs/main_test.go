@@ -8,12 +8,12 @@ import (
 )
 
 // TestGeneratedFileIsCurrent fails when a doc comment of a schema type
-// changed without `go generate ./wasm/api`.
+// changed without `go generate ./calc/contract/docs`.
 func TestGeneratedFileIsCurrent(t *testing.T) {
 	t.Parallel()
 	want, err := Generate("../../..")
 	require.NoError(t, err)
-	got, err := os.ReadFile("../../fielddocs_gen.go")
+	got, err := os.ReadFile("../../../calc/contract/docs/docs_gen.go")
 	require.NoError(t, err)
-	require.Equal(t, string(want), string(got), "run: go generate ./wasm/api")
+	require.Equal(t, string(want), string(got), "run: go generate ./calc/contract/docs")
 }
