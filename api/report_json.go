@@ -92,8 +92,8 @@ func appendModelInfo(w *jsonWriter, v *calc.ModelInfo) {
 func appendHardwareInfo(w *jsonWriter, v *calc.HardwareInfo) {
 	w.string(`{"id":`, v.ID)
 	w.string(`,"name":`, v.Name)
-	w.float64(`,"memory_bytes":`, v.MemoryBytes)
-	w.float64(`,"memory_reported_bytes":`, v.MemoryReportedBytes)
+	w.int(`,"memory_bytes":`, v.MemoryBytes)
+	w.int(`,"memory_reported_bytes":`, v.MemoryReportedBytes)
 	w.float64(`,"memory_bandwidth_bytes_per_s":`, v.MemoryBandwidthBytesPerS)
 	w.float64(`,"peak_flops_per_s":`, v.PeakFLOPSPerS)
 	w.string(`,"compute_precision":`, v.Precision)
@@ -128,12 +128,12 @@ func appendConfig(w *jsonWriter, v *calc.Config) {
 
 // appendMemoryReport appends a calc.MemoryReport as encoding/json does.
 func appendMemoryReport(w *jsonWriter, v *calc.MemoryReport) {
-	w.float64(`{"total_bytes":`, v.TotalBytes)
-	w.float64(`,"requested_bytes":`, v.RequestedBytes)
-	w.float64(`,"weights_bytes":`, v.WeightsBytes)
-	w.float64(`,"activation_bytes":`, v.ActivationBytes)
-	w.float64(`,"non_torch_bytes":`, v.NonTorchBytes)
-	w.float64(`,"kv_cache_bytes":`, v.KVCacheBytes)
+	w.int(`{"total_bytes":`, v.TotalBytes)
+	w.int(`,"requested_bytes":`, v.RequestedBytes)
+	w.int(`,"weights_bytes":`, v.WeightsBytes)
+	w.int(`,"activation_bytes":`, v.ActivationBytes)
+	w.int(`,"non_torch_bytes":`, v.NonTorchBytes)
+	w.int(`,"kv_cache_bytes":`, v.KVCacheBytes)
 	w.lit("}")
 }
 
@@ -176,8 +176,8 @@ func appendDecodeReport(w *jsonWriter, v *calc.DecodeReport) {
 	w.float64(`,"compute_time_ms":`, v.ComputeTimeMs)
 	w.float64(`,"communication_time_ms":`, v.CommunicationTimeMs)
 	w.float64(`,"overhead_ms":`, v.OverheadMs)
-	w.float64(`,"weights_read_bytes":`, v.WeightsReadBytes)
-	w.float64(`,"kv_read_bytes":`, v.KVReadBytes)
+	w.int(`,"weights_read_bytes":`, v.WeightsReadBytes)
+	w.int(`,"kv_read_bytes":`, v.KVReadBytes)
 	w.float64(`,"flops":`, v.FLOPs)
 	w.float64(`,"kv_cache_usage":`, v.KVCacheUsage)
 	w.lit("}")

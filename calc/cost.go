@@ -88,7 +88,7 @@ func (d *Deployment) buildCost() costModel {
 	}
 	var weights float64
 	for i := range d.stages {
-		weights += d.stages[i].weightsBytes
+		weights += float64(d.stages[i].weightsBytes)
 	}
 	vh := float64(m.Vocab) * float64(m.Hidden) / c.tp
 	embed := d.weightBytes(vh, d.Quant.AllWeights)

@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"github.com/modelrefs/throughput/internal/units"
 	"math"
 
 	"github.com/modelrefs/throughput/hardware"
@@ -57,11 +58,11 @@ type Deployment struct {
 type stage struct {
 	lo, hi         int // layers [lo, hi)
 	first, last    bool
-	weightsBytes   float64
-	activation     float64
-	nonTorch       float64
-	kvBytes        float64
-	requestedBytes float64
+	weightsBytes   units.Bytes
+	activation     units.Bytes
+	nonTorch       units.Bytes
+	kvBytes        units.Bytes
+	requestedBytes units.Bytes
 	layout         kvcache.Layout
 	blocks         int64
 }

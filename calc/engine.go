@@ -1,6 +1,9 @@
 package calc
 
-import "sort"
+import (
+	"github.com/modelrefs/throughput/internal/units"
+	"sort"
+)
 
 // memoryRule is how an engine sizes its KV pool.
 type memoryRule uint8
@@ -35,7 +38,7 @@ type Engine struct {
 	Eff Efficiencies
 	// runtimeBytes is the fixed memory a free-fraction engine keeps out
 	// of the pool besides weights (CUDA context, workspaces), in bytes.
-	runtimeBytes float64
+	runtimeBytes units.Bytes
 }
 
 // The engine profiles. Efficiencies are fitted by tools/calibrate on the
@@ -62,21 +65,21 @@ var engines = map[string]*Engine{
 	"lmdeploy": {
 		Name: "lmdeploy", Label: "LMDeploy TurboMind", DefaultUtilization: 0.8, rule: ruleFreeFraction,
 		Eff:          Efficiencies{BandwidthEfficiency: 0.78, ComputeEfficiency: 0.26, PrefillEfficiency: 0.66, StepOverheadMs: 1.3},
-		runtimeBytes: 1 << 30,
+		runtimeBytes: 1 * units.GiB,
 	},
 	// TensorRT-LLM: kv_cache_free_gpu_mem_fraction 0.9 (tensorrt_llm
 	// KvCacheConfig). Fitted on group B TensorRT-LLM max-throughput rows.
 	"trtllm": {
 		Name: "trtllm", Label: "TensorRT-LLM", DefaultUtilization: 0.9, rule: ruleFreeFraction,
 		Eff:          Efficiencies{BandwidthEfficiency: 0.63, ComputeEfficiency: 0.36, PrefillEfficiency: 0.54, StepOverheadMs: 0.1},
-		runtimeBytes: 2 << 30,
+		runtimeBytes: 2 * units.GiB,
 	},
 	// llama.cpp: allocates the KV cache for its context up front; decode
 	// fitted on group C (llama-bench tg512, batch 1).
 	"llamacpp": {
 		Name: "llamacpp", Label: "llama.cpp", DefaultUtilization: 0.95, rule: ruleFreeFraction,
 		Eff:          Efficiencies{BandwidthEfficiency: 0.93, ComputeEfficiency: 0.5, PrefillEfficiency: 0.5, StepOverheadMs: 2.85},
-		runtimeBytes: 0.5 * (1 << 30),
+		runtimeBytes: 0.5 * units.GiB,
 	},
 }
 

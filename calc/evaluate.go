@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"github.com/modelrefs/throughput/internal/units"
 	"math"
 	"strconv"
 
@@ -32,8 +33,8 @@ func (d *Deployment) report(p plan) Report {
 	r.Model = modelInfo(m, d.Quant)
 	r.Hardware = HardwareInfo{
 		ID: d.Hardware.ID, Name: d.Hardware.Name,
-		MemoryBytes:              float64(d.Hardware.MemoryBytes),
-		MemoryReportedBytes:      float64(d.Hardware.ReportedMemory()),
+		MemoryBytes:              d.Hardware.MemoryBytes.Int64(),
+		MemoryReportedBytes:      d.Hardware.ReportedMemory().Int64(),
 		MemoryBandwidthBytesPerS: d.Hardware.MemoryBandwidthBytesPerS,
 		PeakFLOPSPerS:            d.PeakFLOPS, Precision: string(d.Precision),
 	}
@@ -45,9 +46,9 @@ func (d *Deployment) report(p plan) Report {
 		Concurrency: p.concurrency, RequestRate: p.rate, Efficiencies: d.Eff,
 	}
 	r.Memory = MemoryReport{
-		TotalBytes: float64(d.Hardware.ReportedMemory()), RequestedBytes: st.requestedBytes,
-		WeightsBytes: st.weightsBytes, ActivationBytes: st.activation, NonTorchBytes: st.nonTorch,
-		KVCacheBytes: st.kvBytes,
+		TotalBytes: d.Hardware.ReportedMemory().Int64(), RequestedBytes: st.requestedBytes.Int64(),
+		WeightsBytes: st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
+		KVCacheBytes: st.kvBytes.Int64(),
 	}
 	r.KVCache = d.kvReport(st)
 	if d.BlockSize != st.layout.BlockSize {
@@ -183,7 +184,7 @@ func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *DecodeReport 
 		TokensPerS: float64(b) / s.TimeS, TokensPerSPerSequence: 1 / s.TimeS,
 		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
 		CommunicationTimeMs: ms(s.CommunicationS), OverheadMs: ms(s.OverheadS),
-		WeightsReadBytes: s.WeightsReadBytes, KVReadBytes: s.KVReadBytes, FLOPs: s.FLOPs,
+		WeightsReadBytes: units.Bytes(s.WeightsReadBytes).Int64(), KVReadBytes: units.Bytes(s.KVReadBytes).Int64(), FLOPs: s.FLOPs,
 		KVCacheUsage: d.kvUsage(b, ctx),
 	}
 }
@@ -347,7 +348,7 @@ func boundName(compute bool) string {
 
 func ms(s float64) float64 { return s * 1000 }
 
-func gib(b float64) string { return strconv.FormatFloat(b/(1<<30), 'f', 2, 64) }
+func gib(b units.Bytes) string { return strconv.FormatFloat(b.GiB(), 'f', 2, 64) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

@@ -1,6 +1,6 @@
 package calc
 
-import "github.com/modelrefs/throughput/hardware"
+import "github.com/modelrefs/throughput/internal/units"
 
 // vLLM v1 profile-run activation model, fitted on the 21 single-stage
 // start-up logs of vLLM 0.19 in ../shared/validation/cases.json (group A;
@@ -29,7 +29,7 @@ const (
 // MoE kernel's workspace: T*top_k*(max(2*I_moe/tp, hidden) + I_moe/tp)
 // elements (vllm/model_executor/layers/fused_moe: intermediate caches 1-3),
 // not fitted.
-func (d *Deployment) activationBytes(last bool) float64 {
+func (d *Deployment) activationBytes(last bool) units.Bytes {
 	m := d.Model
 	t := float64(d.MaxBatched)
 	b := d.ActBytes
@@ -49,7 +49,7 @@ func (d *Deployment) activationBytes(last bool) float64 {
 		s := float64(min(d.MaxNumSeqs, d.MaxBatched))
 		act += samplerLogitTensors * s * float64(m.Vocab) * 4
 	}
-	return act
+	return units.Bytes(act)
 }
 
 // Non-torch memory (CUDA context residue, cuBLAS and NCCL buffers) that
@@ -59,20 +59,20 @@ func (d *Deployment) activationBytes(last bool) float64 {
 // adds the communicators' buffers, 1.92 GiB + 0.045 GiB per rank (2.07 GiB
 // at tp=2, 2.13-2.21 GiB at tp=4 in the logs).
 const (
-	nonTorchInProcess = 0.25 * float64(hardware.GiB)
-	nonTorchWorker    = 0.07 * float64(hardware.GiB)
-	nonTorchTPBase    = 1.92 * float64(hardware.GiB)
-	nonTorchTPPerRank = 0.045 * float64(hardware.GiB)
+	nonTorchInProcess = 0.25 * units.GiB
+	nonTorchWorker    = 0.07 * units.GiB
+	nonTorchTPBase    = 1.92 * units.GiB
+	nonTorchTPPerRank = 0.045 * units.GiB
 )
 
 // nonTorchBytes returns the non-torch memory of one rank in bytes.
-func (d *Deployment) nonTorchBytes() float64 {
+func (d *Deployment) nonTorchBytes() units.Bytes {
 	if d.TP == 1 && d.PP == 1 {
 		return nonTorchInProcess
 	}
 	nt := nonTorchWorker
 	if d.TP > 1 {
-		nt += nonTorchTPBase + nonTorchTPPerRank*float64(d.TP)
+		nt += nonTorchTPBase + nonTorchTPPerRank*units.Bytes(d.TP)
 	}
 	return nt
 }
@@ -85,23 +85,24 @@ func (d *Deployment) nonTorchBytes() float64 {
 //
 // A negative pool is reported as 0 (the weights do not fit).
 func (d *Deployment) budget(s *stage) {
-	total := float64(d.Hardware.ReportedMemory())
+	total := d.Hardware.ReportedMemory()
+	util := units.Bytes(d.Utilization)
 	switch d.Engine.rule {
 	case ruleProfiled:
-		s.requestedBytes = total * d.Utilization
+		s.requestedBytes = total * util
 		s.activation = d.activationBytes(s.last)
 		s.nonTorch = d.nonTorchBytes()
 		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch
 	case ruleStatic:
-		s.requestedBytes = total * d.Utilization
+		s.requestedBytes = total * util
 		s.kvBytes = s.requestedBytes - s.weightsBytes
 	default:
 		s.nonTorch = d.Engine.runtimeBytes
 		free := total - s.weightsBytes - s.nonTorch
-		s.requestedBytes = s.weightsBytes + s.nonTorch + free*d.Utilization
-		s.kvBytes = free * d.Utilization
+		s.requestedBytes = s.weightsBytes + s.nonTorch + free*util
+		s.kvBytes = free * util
 	}
-	if s.kvBytes < 0 || !finite(s.kvBytes) {
+	if s.kvBytes < 0 || !finite(float64(s.kvBytes)) {
 		s.kvBytes = 0
 	}
 }

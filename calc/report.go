@@ -63,8 +63,8 @@ type ModelInfo struct {
 type HardwareInfo struct {
 	ID                       string  `json:"id"`
 	Name                     string  `json:"name"`
-	MemoryBytes              float64 `json:"memory_bytes"`
-	MemoryReportedBytes      float64 `json:"memory_reported_bytes"`
+	MemoryBytes              int64   `json:"memory_bytes"`
+	MemoryReportedBytes      int64   `json:"memory_reported_bytes"`
 	MemoryBandwidthBytesPerS float64 `json:"memory_bandwidth_bytes_per_s"`
 	// PeakFLOPSPerS is the dense peak at the precision the matmuls run in.
 	PeakFLOPSPerS float64 `json:"peak_flops_per_s"`
@@ -112,12 +112,12 @@ type Efficiencies struct {
 // stage), the way vLLM sizes it: requested = total * gpu_memory_utilization,
 // kv_cache = requested - weights - activation - non_torch.
 type MemoryReport struct {
-	TotalBytes      float64 `json:"total_bytes"`
-	RequestedBytes  float64 `json:"requested_bytes"`
-	WeightsBytes    float64 `json:"weights_bytes"`
-	ActivationBytes float64 `json:"activation_bytes"`
-	NonTorchBytes   float64 `json:"non_torch_bytes"`
-	KVCacheBytes    float64 `json:"kv_cache_bytes"`
+	TotalBytes      int64 `json:"total_bytes"`
+	RequestedBytes  int64 `json:"requested_bytes"`
+	WeightsBytes    int64 `json:"weights_bytes"`
+	ActivationBytes int64 `json:"activation_bytes"`
+	NonTorchBytes   int64 `json:"non_torch_bytes"`
+	KVCacheBytes    int64 `json:"kv_cache_bytes"`
 }
 
 // KVCacheReport is the paged cache and its capacity.
@@ -165,8 +165,8 @@ type DecodeReport struct {
 	CommunicationTimeMs float64 `json:"communication_time_ms"`
 	OverheadMs          float64 `json:"overhead_ms"`
 	// WeightsReadBytes and KVReadBytes are what one GPU reads per step.
-	WeightsReadBytes float64 `json:"weights_read_bytes"`
-	KVReadBytes      float64 `json:"kv_read_bytes"`
+	WeightsReadBytes int64 `json:"weights_read_bytes"`
+	KVReadBytes      int64 `json:"kv_read_bytes"`
 	// FLOPs is the work of one GPU per step.
 	FLOPs float64 `json:"flops"`
 	// KVCacheUsage is the fraction of the block pool the batch holds.

@@ -2,6 +2,7 @@ package calc
 
 import (
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/units"
 	"math"
 	"strconv"
 	"strings"
@@ -275,7 +276,7 @@ func (d *Deployment) build() error {
 		st := &d.stages[s]
 		st.lo, st.hi = split[s], split[s+1]
 		st.first, st.last = s == 0, s == d.PP-1
-		st.weightsBytes = d.stageWeights(st.lo, st.hi, st.first, st.last)
+		st.weightsBytes = units.Bytes(d.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
 		lay, err := kvcache.NewLayout(d.kvLayers(st.lo, st.hi), kvcache.Options{
 			TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
@@ -284,7 +285,7 @@ func (d *Deployment) build() error {
 			return fielderr.Under("", err)
 		}
 		st.layout = lay
-		st.blocks = lay.NumBlocks(st.kvBytes)
+		st.blocks = lay.NumBlocks(float64(st.kvBytes))
 		if d.NumBlocks < 0 || st.blocks < d.NumBlocks {
 			d.NumBlocks, d.tight = st.blocks, s
 		}

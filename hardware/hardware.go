@@ -2,7 +2,8 @@
 // bandwidth, dense peak throughput per precision and the tensor-parallel
 // interconnect of the chips people serve LLMs on, each figure with its source.
 //
-// It is a leaf package: it imports nothing from this module.
+// It is a leaf package: it imports nothing from this module but the units
+// its figures are in (internal/units).
 //
 // Units: memory in bytes (GB means 10^9 bytes, GiB means 2^30 bytes; both are
 // spelled out wherever a figure is quoted), bandwidth in bytes per second,
@@ -10,20 +11,19 @@
 // seconds.
 package hardware
 
-// Bytes is an amount of memory in bytes.
-type Bytes float64
+import "github.com/modelrefs/throughput/internal/units"
+
+// Bytes is an amount of memory in bytes (the engine's units.Bytes).
+type Bytes = units.Bytes
 
 // Binary and decimal byte multiples.
 const (
-	KiB Bytes = 1 << 10
-	MiB Bytes = 1 << 20
-	GiB Bytes = 1 << 30
-	GB  Bytes = 1e9
-	TB  Bytes = 1e12
+	KiB = units.KiB
+	MiB = units.MiB
+	GiB = units.GiB
+	GB  = units.GB
+	TB  = units.TB
 )
-
-// GiB returns b in gibibytes (2^30 bytes).
-func (b Bytes) GiB() float64 { return float64(b) / float64(GiB) }
 
 // Precision names a numeric format a chip's matrix units execute.
 type Precision string

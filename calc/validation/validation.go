@@ -178,7 +178,7 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 		r.Measured, _ = measured(c, "gpu_kv_cache_size_tokens")
 		r.Predicted = float64(rep.KVCache.CapacityTokens)
 		if m := rep.Memory; m.KVCacheBytes > 0 {
-			r.Naive = r.Predicted * (m.RequestedBytes - m.WeightsBytes) / m.KVCacheBytes
+			r.Naive = r.Predicted * float64(m.RequestedBytes-m.WeightsBytes) / float64(m.KVCacheBytes)
 		}
 	case has(c, "num_gpu_blocks_after_fix") || has(c, "num_gpu_blocks"):
 		r.Metric = "num_blocks"
@@ -191,7 +191,7 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	case has(c, "available_kv_cache_memory_gib"):
 		r.Metric = "kv_cache_gib"
 		r.Measured, _ = measured(c, "available_kv_cache_memory_gib")
-		r.Predicted = rep.Memory.KVCacheBytes / (1 << 30)
+		r.Predicted = float64(rep.Memory.KVCacheBytes) / (1 << 30)
 	default:
 		r.Comparable, r.Reason = false, "no KV figure in the source"
 	}
