@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/modelrefs/throughput/calc/contract"
-	_ "github.com/modelrefs/throughput/calc/contract/docs" // the field docs in the schemas
 	"net/http"
 	"reflect"
 	"slices"
@@ -12,6 +10,8 @@ import (
 	"unicode"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/contract"
+	_ "github.com/modelrefs/throughput/calc/contract/docs" // the field docs in the schemas
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/models"
 )

@@ -1,11 +1,11 @@
 package api
 
 import (
-	"github.com/modelrefs/throughput/calc/contract"
 	"reflect"
 	"strings"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/contract"
 	"github.com/modelrefs/throughput/hardware"
 )
 

@@ -1,10 +1,10 @@
 package calc
 
 import (
-	"github.com/modelrefs/throughput/internal/units"
 	"math"
 
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/models"
 )

@@ -1,8 +1,9 @@
 package calc
 
 import (
-	"github.com/modelrefs/throughput/internal/units"
 	"sort"
+
+	"github.com/modelrefs/throughput/internal/units"
 )
 
 // memoryRule is how an engine sizes its KV pool.

@@ -1,10 +1,10 @@
 package calc
 
 import (
-	"github.com/modelrefs/throughput/internal/units"
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/models"
 )
 

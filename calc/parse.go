@@ -1,9 +1,9 @@
 package calc
 
 import (
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"strconv"
 
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 

@@ -2,9 +2,9 @@ package calc
 
 import (
 	"bytes"
-	"github.com/modelrefs/throughput/internal/fielderr"
 
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 

@@ -1,13 +1,13 @@
 package calc
 
 import (
-	"github.com/modelrefs/throughput/internal/fielderr"
-	"github.com/modelrefs/throughput/internal/units"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/models"
 )

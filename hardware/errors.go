@@ -2,9 +2,10 @@ package hardware
 
 import (
 	"errors"
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"strconv"
 	"strings"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 // Sentinel errors. Test for them with errors.Is.

@@ -1,9 +1,10 @@
 package hardware
 
 import (
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"strconv"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 // MaxMemoryBytes bounds memory_bytes of a custom accelerator: 10 TB, far above

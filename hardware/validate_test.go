@@ -1,7 +1,6 @@
 package hardware_test
 
 import (
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 // validCustom is a custom accelerator that passes Validate.

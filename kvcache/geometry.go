@@ -15,8 +15,9 @@
 package kvcache
 
 import (
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 // Kind is how a layer's cache grows with the sequence.

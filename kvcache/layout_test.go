@@ -3,11 +3,12 @@ package kvcache
 import (
 	"errors"
 	"fmt"
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 func repeat(l Layer, n int) []Layer {

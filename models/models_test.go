@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"os"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 // Every catalog entry's derived parameter count is within 1 % of the count

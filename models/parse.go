@@ -1,9 +1,10 @@
 package models
 
 import (
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"strconv"
 	"strings"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 // ErrConfig is the sentinel every config import error wraps (the project's

@@ -20,7 +20,6 @@ package jsonx
 
 import (
 	"errors"
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"reflect"
 	"strconv"
@@ -28,6 +27,8 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 // Raw is a JSON value kept undecoded (like encoding/json.RawMessage).

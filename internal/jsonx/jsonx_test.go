@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 type inner struct {
