@@ -23,10 +23,14 @@ Commands:
   worker     build the API worker into build/worker/ (wasm/worker: Go and entry.mjs),
              then run it with www/ on a local workerd at 127.0.0.1:PORT (default
              8787); `./build.sh worker build` only builds
-  test       run every test suite: go vet and gofmt, Go tests natively and under
-             WebAssembly, the JavaScript module, the browser and worker end-to-end
-             tests; installs npm packages from the lockfile and Debian's chromium
-             when missing
+  generate   rewrite the generated Go files (go generate ./...: tools/gen/*);
+             `./build.sh generate --golden` also rewrites the golden reports
+             in calc/testdata/golden from the engine
+  test       run every test suite: the stale check of generated files
+             (scripts/check-generated.sh), go vet and gofmt, Go tests natively
+             and under WebAssembly, the JavaScript module, the browser and
+             worker end-to-end tests; installs npm packages from the lockfile
+             and Debian's chromium when missing
   bench      run the committed benchmarks and print medians
   calibrate  print the validation errors against ../shared/validation/cases.json
   help       show this text
@@ -242,7 +246,24 @@ worker)
 			--socket-addr "http=127.0.0.1:${PORT:-8787}" --directory-path "www=$ROOT/www"
 	fi
 	;;
+generate)
+	case "${2:-}" in
+	"" | --golden) ;;
+	*)
+		echo "unknown option for generate: $2 (want --golden or nothing)" >&2
+		exit 2
+		;;
+	esac
+	log "go generate ./..."
+	go generate ./...
+	if [ "${2:-}" = --golden ]; then
+		log "calc/testdata/golden (go test ./calc -run TestGolden -update)"
+		go test -count=1 -run '^TestGolden$' ./calc -update
+	fi
+	;;
 test)
+	log "generated files are current (scripts/check-generated.sh)"
+	scripts/check-generated.sh
 	test_go
 	test_js
 	test_pack

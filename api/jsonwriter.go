@@ -7,6 +7,11 @@ import (
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
+// report_json.go (appendReport and the rest) is generated from calc.Report's
+// types; fixture_json_test.go and fixture_types_test.go are the generator's
+// own fixture, checked against encoding/json in report_json_test.go.
+//go:generate go run ../tools/gen/reportjson -o report_json.go -fixture fixture_json_test.go -fixture-types fixture_types_test.go
+
 // appendReportJSON appends r's JSON text to b, byte for byte what
 // encoding/json's Marshal writes, without reflection: under WebAssembly
 // Marshal's reflection and float formatting were the largest cost of POST

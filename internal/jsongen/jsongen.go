@@ -1,15 +1,18 @@
 // Package jsongen is the part the generators of reflection-free report
-// encoders share (wasm/js writes the bridge's tape, wasm/api the API's JSON
-// text, each from calc.Report's types in its reportgen_test.go, run with
-// -update): which struct types a root type reaches, their JSON fields as
+// encoders share (tools/gen/tape writes the bridge's tape,
+// wasm/js/report_tape.go; tools/gen/reportjson the API's JSON text,
+// api/report_json.go; each from calc.Report's types, run by go generate):
+// which struct types a root type reaches, their JSON fields as
 // encoding/json sees them, encoding/json's omitempty test, and the
 // generated file's imports and formatting. It also fills values at random
-// for the tests that check generated encoders against encoding/json.
+// (Fill) for the tests in api and wasm/js that check the generated
+// encoders against encoding/json.
 //
-// Only tests import it; it is never linked into a binary. What it does not
-// handle (embedded fields, tag options other than omitempty, types with
-// their own MarshalJSON or MarshalText) is an error, never a silent
-// difference from encoding/json.
+// Only the generator programs and tests import it; it is never linked into
+// the engine, the bridge or the worker. What it does not handle (embedded
+// fields, tag options other than omitempty, types with their own
+// MarshalJSON or MarshalText) is an error, never a silent difference from
+// encoding/json.
 package jsongen
 
 import (
@@ -40,7 +43,7 @@ type Field struct {
 // records the first error and the packages the generated code names.
 type Walker struct {
 	// generator names the generator in error messages
-	// ("wasm/api/reportgen_test.go").
+	// ("tools/gen/reportjson").
 	generator string
 	imports   map[string]bool
 	done      map[reflect.Type]bool
@@ -49,7 +52,7 @@ type Walker struct {
 }
 
 // NewWalker starts a walk at root, a named struct type; generator names
-// the file to teach in error messages.
+// the generator to teach in error messages.
 func NewWalker(root reflect.Type, generator string) *Walker {
 	w := &Walker{generator: generator, imports: map[string]bool{}, done: map[reflect.Type]bool{}}
 	w.Need(root)

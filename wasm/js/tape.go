@@ -9,6 +9,10 @@ import (
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
+// report_tape.go (tapeKeys, tapeReport and the rest) is generated from
+// calc.Report's types.
+//go:generate go run ../../tools/gen/tape -o report_tape.go
+
 // A tape is a report encoded for throughput.js without text: a list of
 // float64 words and one UTF-8 string blob, which JavaScript reads in place
 // from the WebAssembly memory and turns into the same object JSON.parse

@@ -5,4 +5,4 @@
 // text out of its WebAssembly size budget.
 package docs
 
-//go:generate go run ../../../api/internal/gendocs -root ../../.. -o docs_gen.go
+//go:generate go run ../../../tools/gen/fielddocs -root ../../.. -o docs_gen.go
