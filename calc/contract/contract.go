@@ -89,7 +89,7 @@ type Type struct {
 // Contract is the set of types reachable from some roots, in the order
 // they are first reached (depth first, fields in declaration order).
 type Contract struct {
-	Types []*Type
+	Types  []*Type
 	byName map[string]*Type
 }
 
