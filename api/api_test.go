@@ -426,3 +426,61 @@ func TestPostSimulate(t *testing.T) {
 		})
 	}
 }
+
+// TestGetEvaluateErrorsEqualPost sends the same values as a query and as
+// a POST body: the query is written as the request's JSON and decoded by
+// calc.ParseRequest, so both answer the same field errors, nested objects
+// included.
+func TestGetEvaluateErrorsEqualPost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		query string
+		body  string
+	}{
+		{"fractional integer", "tensor_parallel_size=1.5",
+			`{"tensor_parallel_size":1.5}`},
+		{"out of range, two sections", "tensor_parallel_size=0&input_tokens=-1&slo.tpot_ms=0",
+			`{"tensor_parallel_size":0,"workload":{"input_tokens":-1},"slo":{"tpot_ms":0}}`},
+		{"a number out of float range", "gpu_hour_usd=1e400",
+			`{"gpu_hour_usd":1e400}`},
+		{"power of two and enums", "block_size=24&engine=tgi&dtype=bf17&kv_cache_dtype=int3",
+			`{"block_size":24,"engine":"tgi","dtype":"bf17","kv_cache_dtype":"int3"}`},
+		{"nested simulate objects", "simulate.arrival=poisson&simulate.input_tokens.distribution=normal&simulate.input_tokens.mean=0.5&simulate.output_tokens.distribution=zipf&simulate.sweep.points=1&simulate.num_requests=0",
+			`{"simulate":{"arrival":"poisson","num_requests":0,"input_tokens":{"distribution":"normal","mean":0.5},"output_tokens":{"distribution":"zipf"},"sweep":{"points":1}}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			get := serve(t, "GET", "/v1/evaluate?model=llama-3.1-8b&hardware=h100-sxm&"+tc.query, nil, "")
+			post := serve(t, "POST", "/v1/evaluate", jsonHeaders(), `{"model":"llama-3.1-8b","hardware":"h100-sxm",`+tc.body[1:])
+			require.Equal(t, http.StatusBadRequest, get.StatusCode)
+			require.Equal(t, http.StatusBadRequest, post.StatusCode)
+			var g, p problemBody
+			require.NoError(t, json.NewDecoder(get.Body).Decode(&g))
+			require.NoError(t, json.NewDecoder(post.Body).Decode(&p))
+			require.NotEmpty(t, p.Errors)
+			assert.Equal(t, p.Errors, g.Errors)
+		})
+	}
+}
+
+// TestGetSimulateParams: the simulation's scalars, three objects deep,
+// reach the engine from a query as from a POST body.
+func TestGetSimulateParams(t *testing.T) {
+	t.Parallel()
+	body := `{"model":"llama-3.1-8b","hardware":"h100-sxm","workload":{"input_tokens":512,"output_tokens":64},"simulate":{"num_requests":40,"seed":3,"arrival":"closed_loop","concurrency":8,"input_tokens":{"distribution":"uniform","min":100,"max":900},"timeline_points":10,"sweep":{"points":2,"num_requests":20}}}`
+	query := "model=llama-3.1-8b&hardware=h100-sxm&input_tokens=512&workload.output_tokens=64&simulate.num_requests=40&simulate.seed=3" +
+		"&simulate.arrival=closed_loop&simulate.concurrency=8&simulate.input_tokens.distribution=uniform&simulate.input_tokens.min=100" +
+		"&simulate.input_tokens.max=900&simulate.timeline_points=10&simulate.sweep.points=2&simulate.sweep.num_requests=20"
+	post := serve(t, "POST", "/v1/evaluate", jsonHeaders(), body)
+	get := serve(t, "GET", "/v1/evaluate?"+query, nil, "")
+	want, err := io.ReadAll(post.Body)
+	require.NoError(t, err)
+	got, err := io.ReadAll(get.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, post.StatusCode, "%s", want)
+	require.Equal(t, http.StatusOK, get.StatusCode, "%s", got)
+	assert.Contains(t, string(got), `"simulation":{`)
+	assert.JSONEq(t, string(want), string(got))
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/contract"
 )
 
 // document returns /openapi.json as a client sees it.
@@ -134,17 +135,117 @@ func TestQueryAliasesAreUnambiguous(t *testing.T) {
 	t.Parallel()
 	byKey, list := queryParams()
 	assert.Len(t, byKey, len(list)+len(bareAliases(list)))
-	assert.Equal(t, "workload.input_tokens", byKey["input_tokens"].path)
-	assert.Equal(t, "slo.tpot_ms", byKey["tpot_ms"].path)
-	assert.Equal(t, reflect.String, byKey["hardware"].kind)
+	assert.Equal(t, "workload.input_tokens", byKey["input_tokens"].Path)
+	assert.Equal(t, "slo.tpot_ms", byKey["tpot_ms"].Path)
+	assert.Equal(t, contract.IDOrObject, byKey["hardware"].Kind)
 }
 
-func bareAliases(list []queryParam) []string {
+func bareAliases(list []contract.Param) []string {
 	var out []string
 	for _, p := range list {
-		if group, leaf, ok := strings.Cut(p.path, "."); ok && (group == "workload" || group == "slo") {
+		if group, leaf, ok := strings.Cut(p.Path, "."); ok && (group == "workload" || group == "slo") {
 			out = append(out, leaf)
 		}
 	}
 	return out
+}
+
+// Every request type of the contract is strict in the document, the
+// custom accelerator's too, and every calc.Fields entry is stated on its
+// property: enum, bounds (exclusiveMinimum where the bound is strict),
+// default and unit, on the items of an array of numbers.
+func TestOpenAPIStatesTheRequestContract(t *testing.T) {
+	t.Parallel()
+	components := document(t)["components"].(map[string]any)["schemas"].(map[string]any)
+	for _, typ := range contract.Request().Types {
+		schema, ok := components[typ.Name].(map[string]any)
+		require.True(t, ok, "no component %s", typ.Name)
+		assert.Equal(t, false, schema["additionalProperties"], "%s must reject unknown keys", typ.Name)
+	}
+	checked := 0
+	for key, spec := range calc.Fields {
+		typeName, name, _ := strings.Cut(key, ".")
+		prop := components[typeName].(map[string]any)["properties"].(map[string]any)[name].(map[string]any)
+		target := prop
+		if prop["type"] == "array" {
+			target = prop["items"].(map[string]any)
+		}
+		if len(spec.Enum) > 0 {
+			var want []any
+			for _, e := range spec.Enum {
+				want = append(want, e)
+			}
+			assert.Equal(t, want, target["enum"], key)
+		}
+		switch {
+		case spec.HasMin && spec.ExclusiveMin:
+			assert.Equal(t, spec.Min, target["exclusiveMinimum"], key)
+			assert.NotContains(t, target, "minimum", key)
+		case spec.HasMin:
+			assert.Equal(t, spec.Min, target["minimum"], key)
+		default:
+			assert.NotContains(t, target, "minimum", key)
+		}
+		if spec.HasMax {
+			assert.Equal(t, spec.Max, target["maximum"], key)
+		}
+		if spec.Default != nil {
+			want, err := json.Marshal(spec.Default)
+			require.NoError(t, err)
+			got, err := json.Marshal(target["default"])
+			require.NoError(t, err)
+			assert.JSONEq(t, string(want), string(got), key)
+		} else {
+			assert.NotContains(t, target, "default", key)
+		}
+		if spec.Unit != "" {
+			assert.Contains(t, prop["description"], "Unit: "+spec.Unit+".", key)
+		}
+		if spec.DefaultText != "" {
+			assert.Contains(t, prop["description"], "Default: "+spec.DefaultText+".", key)
+		}
+		checked++
+	}
+	assert.Equal(t, len(calc.Fields), checked)
+
+	request := components["Request"].(map[string]any)["properties"].(map[string]any)
+	tp := request["tensor_parallel_size"].(map[string]any)
+	assert.Equal(t, "integer", tp["type"])
+	assert.Equal(t, 1.0, tp["minimum"])
+	assert.Equal(t, 1024.0, tp["maximum"])
+	assert.Equal(t, []any{1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0}, request["block_size"].(map[string]any)["enum"], "a power of two: the powers in range")
+	assert.Equal(t, 0.0, request["gpu_memory_utilization"].(map[string]any)["exclusiveMinimum"])
+	assert.Equal(t, []any{"auto", "bfloat16", "float16", "float32"}, request["dtype"].(map[string]any)["enum"])
+	assert.Equal(t, []any{"hardware"}, components["Request"].(map[string]any)["required"])
+	assert.Equal(t, []any{"distribution"}, components["LengthDistribution"].(map[string]any)["required"])
+	assert.NotContains(t, components["HardwareAccelerator"], "required", "a custom accelerator may leave out its id, name and interconnect")
+	assert.Contains(t, components["Report"].(map[string]any)["required"], "fits")
+	assert.Equal(t, "object", components["Problem"].(map[string]any)["type"])
+}
+
+// The query parameters of GET /v1/evaluate are the request contract's
+// scalar paths, each with its field's schema.
+func TestOpenAPIQueryParametersAreTheContractsParams(t *testing.T) {
+	t.Parallel()
+	paths := document(t)["paths"].(map[string]any)
+	get := paths["/v1/evaluate"].(map[string]any)["get"].(map[string]any)
+	byName := map[string]map[string]any{}
+	var names []string
+	for _, p := range get["parameters"].([]any) {
+		p := p.(map[string]any)
+		names = append(names, p["name"].(string))
+		byName[p["name"].(string)] = p
+	}
+	var want []string
+	for _, p := range contract.Request().Params("Request") {
+		want = append(want, p.Path)
+	}
+	assert.Equal(t, want, names)
+	tp := byName["tensor_parallel_size"]["schema"].(map[string]any)
+	assert.Equal(t, 1.0, tp["minimum"])
+	assert.Equal(t, 1024.0, tp["maximum"])
+	assert.Equal(t, map[string]any{"type": "string"}, byName["hardware"]["schema"], "a catalog id")
+	assert.Equal(t, []any{"poisson", "closed_loop", "burst"}, byName["simulate.arrival"]["schema"].(map[string]any)["enum"])
+	assert.Contains(t, byName["workload.input_tokens"]["description"], "Also accepted as input_tokens.")
+	assert.NotContains(t, byName["workload.input_tokens"]["schema"], "description")
 }

@@ -1,10 +1,10 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // problemTypeBase is where every problem type is documented: the type URI
@@ -57,7 +57,7 @@ func problemInternal(detail string) problem {
 // writeProblem sends p as application/problem+json. Problems are never
 // cached: the next deploy may answer differently.
 func writeProblem(w http.ResponseWriter, p problem) {
-	body, err := json.Marshal(p)
+	body, err := jsonx.Marshal(p)
 	if err != nil {
 		panic("api: marshal problem: " + err.Error())
 	}

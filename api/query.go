@@ -1,10 +1,8 @@
 package api
 
 import (
-	"encoding/json"
 	"math"
 	"net/url"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -12,20 +10,17 @@ import (
 	"sync"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/contract"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
-// Query parameters of GET /v1/evaluate. Every scalar field of calc.Request
-// is a parameter named by its JSON path ("tensor_parallel_size",
-// "workload.input_tokens", "slo.tpot_ms", "sweep.points"); the fields of
-// the groups in bareGroups may also be given without their prefix
-// ("input_tokens", "tpot_ms"). hardware is a catalog id; model_config and
-// custom hardware figures need a POST.
-type queryParam struct {
-	// path is the field's JSON path.
-	path string
-	kind reflect.Kind
-}
+// Query parameters of GET /v1/evaluate. Every scalar field of the request
+// contract (contract.Request().Params) is a parameter named by its JSON
+// path ("tensor_parallel_size", "workload.input_tokens", "slo.tpot_ms",
+// "sweep.points", "simulate.input_tokens.mean"); the fields of the groups
+// in bareGroups may also be given without their prefix ("input_tokens",
+// "tpot_ms"). hardware is a catalog id; model_config and custom hardware
+// figures need a POST.
 
 // bareGroups are the request objects whose fields may drop their prefix in
 // a query: their field names are unique within the request.
@@ -40,21 +35,27 @@ var (
 	paramsOnce sync.Once
 	// params maps every accepted query key (paths and bare names) to
 	// its parameter.
-	params map[string]queryParam
-	// paramList is every parameter in calc.Request's field order.
-	paramList []queryParam
+	params map[string]contract.Param
+	// paramList is every parameter in the contract's field order.
+	paramList []contract.Param
+	// paramIndex is each path's position in paramList.
+	paramIndex map[string]int
 )
 
 // queryParams returns the accepted keys and the parameters in field order.
-func queryParams() (map[string]queryParam, []queryParam) {
+func queryParams() (map[string]contract.Param, []contract.Param) {
 	paramsOnce.Do(func() {
-		params = map[string]queryParam{}
-		collectParams(reflect.TypeFor[calc.Request](), "", &paramList)
-		for _, p := range paramList {
-			params[p.path] = p
+		params, paramIndex = map[string]contract.Param{}, map[string]int{}
+		for _, p := range contract.Request().Params("Request") {
+			if postOnly[p.Path] != "" {
+				continue
+			}
+			paramIndex[p.Path] = len(paramList)
+			paramList = append(paramList, p)
+			params[p.Path] = p
 		}
 		for _, p := range paramList {
-			group, leaf, nested := strings.Cut(p.path, ".")
+			group, leaf, nested := strings.Cut(p.Path, ".")
 			if !nested || !slices.Contains(bareGroups, group) {
 				continue
 			}
@@ -67,45 +68,32 @@ func queryParams() (map[string]queryParam, []queryParam) {
 	return params, paramList
 }
 
-// collectParams appends the scalar fields of struct t under prefix.
-func collectParams(t reflect.Type, prefix string, out *[]queryParam) {
-	for f := range t.Fields() {
-		name := jsonName(f)
-		if name == "" {
-			continue
-		}
-		path := prefix + name
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		switch {
-		case ft == reflect.TypeFor[calc.HardwareRef]():
-			*out = append(*out, queryParam{path, reflect.String})
-		case postOnly[path] != "":
-		case ft.Kind() == reflect.Struct:
-			collectParams(ft, path+".", out)
-		case isScalar(ft.Kind()):
-			*out = append(*out, queryParam{path, ft.Kind()})
-		}
-	}
+// queryValue is one parameter's value as JSON text, at its request path.
+type queryValue struct {
+	index int // in paramList
+	path  string
+	json  []byte
 }
 
-// queryRequest turns a query into the request a POST would carry: it builds
-// the JSON object and decodes it with calc.ParseRequest, so both routes
-// validate alike. Errors name the parameter's JSON path.
+// queryRequest turns a query into the request a POST would carry: it writes
+// the request's JSON text (nested objects for dotted paths) and decodes it
+// with calc.ParseRequest, so both routes validate alike and a value the
+// decoder refuses is refused in the same words. Errors name the
+// parameter's JSON path; an unknown parameter, one given twice and a value
+// that is not of its kind at all ("two" for an integer) are the query's
+// own errors.
 func queryRequest(q url.Values) (calc.Request, error) {
 	byKey, _ := queryParams()
-	obj := map[string]any{}
 	seen := map[string]string{}
 	var errs calc.Errors
+	var vals []queryValue
 	keys := make([]string, 0, len(q))
 	for k := range q {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		vals := q[k]
+		given := q[k]
 		p, ok := byKey[k]
 		switch {
 		case postOnly[k] != "":
@@ -114,83 +102,141 @@ func queryRequest(q url.Values) (calc.Request, error) {
 		case !ok:
 			errs = append(errs, calc.FieldError{Field: k, Message: "unknown query parameter"})
 			continue
-		case len(vals) > 1:
-			errs = append(errs, calc.FieldError{Field: p.path, Message: "is given " + strconv.Itoa(len(vals)) + " times"})
+		case len(given) > 1:
+			errs = append(errs, calc.FieldError{Field: p.Path, Message: "is given " + strconv.Itoa(len(given)) + " times"})
 			continue
 		}
-		if other, dup := seen[p.path]; dup {
-			errs = append(errs, calc.FieldError{Field: p.path, Message: "is given twice, as " + other + " and " + k})
+		if other, dup := seen[p.Path]; dup {
+			errs = append(errs, calc.FieldError{Field: p.Path, Message: "is given twice, as " + other + " and " + k})
 			continue
 		}
-		seen[p.path] = k
-		v, msg := parseValue(p.kind, vals[0])
+		seen[p.Path] = k
+		text, msg := jsonValue(p.Kind, given[0])
 		if msg != "" {
-			errs = append(errs, calc.FieldError{Field: p.path, Message: msg})
+			errs = append(errs, calc.FieldError{Field: p.Path, Message: msg})
 			continue
 		}
-		setPath(obj, p.path, v)
+		vals = append(vals, queryValue{paramIndex[p.Path], p.Path, text})
 	}
 	if len(errs) > 0 {
 		return calc.Request{}, errs
 	}
-	body, err := json.Marshal(obj)
-	if err != nil {
-		return calc.Request{}, err
-	}
-	return calc.ParseRequest(body)
+	sortQueryValues(vals)
+	return calc.ParseRequest(appendObject(nil, vals))
 }
 
-// parseValue converts one query value to the JSON value of its kind, or
-// returns what is wrong with it.
-func parseValue(kind reflect.Kind, s string) (any, string) {
-	switch {
-	case kind == reflect.String:
-		return s, ""
-	case kind == reflect.Bool:
-		b, err := strconv.ParseBool(s)
-		if err != nil {
-			return nil, "must be true or false, got " + strconv.Quote(s)
+// sortQueryValues puts vals in the contract's field order.
+func sortQueryValues(vals []queryValue) {
+	sort.Slice(vals, func(i, j int) bool { return vals[i].index < vals[j].index })
+}
+
+// jsonValue is one query value as the JSON text of its kind, or what is
+// wrong with it. A number given as a JSON number is passed on as written,
+// so that the decoder judges it as it judges a POST's (1.5 for an integer,
+// 1e400); other forms strconv reads ("+2", "02", "0x10") are rewritten.
+func jsonValue(kind contract.Kind, s string) ([]byte, string) {
+	switch kind {
+	case contract.Integer:
+		if isJSONNumber(s) {
+			return []byte(s), ""
 		}
-		return b, ""
-	case kind >= reflect.Int && kind <= reflect.Uint64:
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return nil, "must be an integer, got " + strconv.Quote(s)
 		}
-		return n, ""
-	default:
+		return strconv.AppendInt(nil, n, 10), ""
+	case contract.Number:
+		if isJSONNumber(s) {
+			return []byte(s), ""
+		}
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
 			return nil, "must be a finite number, got " + strconv.Quote(s)
 		}
-		return x, ""
+		b, _ := jsonx.AppendFloat(nil, x, 64)
+		return b, ""
+	case contract.Boolean:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return nil, "must be true or false, got " + strconv.Quote(s)
+		}
+		return strconv.AppendBool(nil, b), ""
 	}
+	return jsonx.AppendString(nil, s), "" // strings, and hardware's catalog id
 }
 
-// setPath stores v at a dotted path of nested objects.
-func setPath(obj map[string]any, path string, v any) {
-	head, rest, nested := strings.Cut(path, ".")
-	if !nested {
-		obj[head] = v
-		return
+// isJSONNumber reports whether s is a number in JSON's grammar (RFC 8259
+// section 6): -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isJSONNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
 	}
-	child, ok := obj[head].(map[string]any)
-	if !ok {
-		child = map[string]any{}
-		obj[head] = child
+	if i < len(s) && s[i] == '-' {
+		i++
 	}
-	setPath(child, rest, v)
+	start := i
+	if n := digits(); n == 0 || n > 1 && s[start] == '0' {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
-// jsonName is a struct field's JSON key, or "" when it has none.
-func jsonName(f reflect.StructField) string {
-	name, _, ok := jsonx.FieldName(f)
-	if !ok {
-		return ""
+// appendObject appends the JSON object of vals, which are in the
+// contract's field order: the paths under one object are contiguous (the
+// contract lists fields depth first), so each nested object is opened
+// once, at its first path, and closed after its last.
+func appendObject(b []byte, vals []queryValue) []byte {
+	b = append(b, '{')
+	var open []string // the objects open below the top, outermost first
+	first := true     // nothing written yet in the innermost open object
+	for _, v := range vals {
+		parts := strings.Split(v.path, ".")
+		dir, leaf := parts[:len(parts)-1], parts[len(parts)-1]
+		n := 0
+		for n < len(open) && n < len(dir) && open[n] == dir[n] {
+			n++
+		}
+		for ; len(open) > n; open = open[:len(open)-1] {
+			b = append(b, '}')
+			first = false
+		}
+		for _, k := range dir[n:] {
+			if !first {
+				b = append(b, ',')
+			}
+			b = append(jsonx.AppendString(b, k), ':', '{')
+			open = append(open, k)
+			first = true
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		b = append(append(jsonx.AppendString(b, leaf), ':'), v.json...)
+		first = false
 	}
-	return name
-}
-
-func isScalar(k reflect.Kind) bool {
-	return k == reflect.String || k == reflect.Bool || k >= reflect.Int && k <= reflect.Float64
+	for range open {
+		b = append(b, '}')
+	}
+	return append(b, '}')
 }

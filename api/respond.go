@@ -3,12 +3,12 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // cacheGET is the Cache-Control of a successful GET. Every answer is a
@@ -70,7 +70,9 @@ func freeBody(buf *bodyBuffer) {
 
 // encodeBody encodes v and a newline into a buffer from bodyPool, to be
 // put back when sent: a calc.Report (or *calc.Report) through the
-// generated encoder (report_json.go), anything else through encoding/json.
+// generated encoder (report_json.go), anything else through jsonx, which
+// writes encoding/json's bytes without its size in the worker's wasm
+// (TestAnswersEncodeAsEncodingJSON).
 // Both write the same bytes; under WebAssembly the generated encoder takes
 // about half the time and allocates nothing (BenchmarkReportJSON; most of
 // what is left is formatting floats, which both do alike). A value that cannot be encoded (a NaN float)
@@ -85,7 +87,7 @@ func encodeBody(v any) *bodyBuffer {
 		buf.b, err = appendReportJSON(buf.b[:0], r)
 	default:
 		var body []byte
-		body, err = json.Marshal(v)
+		body, err = jsonx.Marshal(v)
 		buf.b = append(buf.b[:0], body...)
 	}
 	if err != nil {
@@ -95,10 +97,10 @@ func encodeBody(v any) *bodyBuffer {
 	return buf
 }
 
-// marshal is v's JSON text and a newline through encoding/json, in a
+// marshal is v's JSON text and a newline through jsonx, in a
 // slice of its own (getOpenAPI keeps it).
 func marshal(v any) []byte {
-	body, err := json.Marshal(v)
+	body, err := jsonx.Marshal(v)
 	if err != nil {
 		panic("api: marshal response: " + err.Error())
 	}

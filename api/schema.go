@@ -1,117 +1,188 @@
 package api
 
 import (
+	"math"
 	"reflect"
 	"strings"
 
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/contract"
-	"github.com/modelrefs/throughput/hardware"
 )
 
-// schemas builds JSON Schemas (OpenAPI 3.1 dialect) from Go types: a named
-// struct becomes a component and a $ref to it.
+// schemas builds the JSON Schemas (OpenAPI 3.1 dialect) of /openapi.json
+// from package calc/contract, the one description of the request and
+// report: a contract type becomes a component and a $ref to it. Request
+// types are strict (additionalProperties: false) and state their fields'
+// bounds, enums, defaults and units (calc.Fields); answer types list their
+// always-present (non-omitempty) fields as required.
 type schemas struct {
 	components obj
 }
 
-// strictTypes decode with unknown keys rejected: their schemas say so.
-var strictTypes = map[reflect.Type]bool{
-	reflect.TypeFor[calc.Request]():      true,
-	reflect.TypeFor[calc.Workload]():     true,
-	reflect.TypeFor[calc.SLO]():          true,
-	reflect.TypeFor[calc.SweepOptions](): true,
-}
+// hardwareDoc describes calc.HardwareRef, whose Go doc speaks of Go.
+const hardwareDoc = "A catalog id or name (\"h100-sxm\", \"A100 80GB SXM\"), or a custom accelerator given by its figures."
 
-// schemaOf returns the schema of t, adding components as needed.
+// schemaOf returns the $ref of Go struct type t (calc.Request, calc.Report,
+// an answer type of this package or of the catalogs), adding the components
+// of every type it reaches. The request's and the report's types come from
+// contract.Request and contract.Report, anything else from contract.Of.
 func (s *schemas) schemaOf(t reflect.Type) obj {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch {
-	case t == reflect.TypeFor[calc.HardwareRef]():
-		return obj{
-			"description": "A catalog id or name (\"h100-sxm\", \"A100 80GB SXM\"), or a custom accelerator given by its figures.",
-			"oneOf":       []any{obj{"type": "string"}, s.schemaOf(reflect.TypeFor[hardware.Accelerator]())},
-		}
-	case t.Kind() == reflect.Struct:
-		name := componentName(t)
-		if _, done := s.components[name]; !done {
-			s.components[name] = obj{} // reserve: types may recurse
-			s.components[name] = s.structSchema(t)
-		}
-		return obj{"$ref": "#/components/schemas/" + name}
-	case t.Kind() == reflect.Slice:
-		return obj{"type": "array", "items": s.schemaOf(t.Elem())}
-	case t.Kind() == reflect.Map:
-		return obj{"type": "object", "additionalProperties": s.schemaOf(t.Elem())}
-	case t.Kind() == reflect.Interface:
-		return obj{}
+	switch t {
+	case reflect.TypeFor[calc.Request]():
+		s.add(contract.Request())
+	case reflect.TypeFor[calc.Report]():
+		s.add(contract.Report())
+	default:
+		s.add(contract.Of(false, t))
 	}
-	return kindSchema(t.Kind())
+	return ref(contract.TypeName(t))
 }
 
-// structSchema lists t's JSON fields. In the answers of calc and this
-// package, fields without omitempty are required (always present); request
-// types and the hardware types, which are also custom-accelerator input,
-// list none.
-func (s *schemas) structSchema(t reflect.Type) obj {
+// add adds a component for each type of c not yet present. The request's
+// types go first (openAPIDocument adds them first), so a type that is both
+// request input and an answer (hardware.Accelerator, the custom
+// accelerator and GET /v1/hardware's entries) keeps its strict schema.
+func (s *schemas) add(c *contract.Contract) {
+	for _, t := range c.Types {
+		if _, done := s.components[componentName(t.Name)]; !done {
+			s.components[componentName(t.Name)] = typeSchema(t)
+		}
+	}
+}
+
+// calcPkg is package calc's import path. Its request types' non-omitempty
+// fields are required (hardware, a length distribution's distribution);
+// the custom accelerator's are not (its id, name and interconnect may be
+// left out).
+var calcPkg = reflect.TypeFor[calc.Request]().PkgPath()
+
+// typeSchema is the schema of one contract type: answer types require
+// their non-omitempty fields, which are always present.
+func typeSchema(t *contract.Type) obj {
 	props := obj{}
 	var required []string
-	name := componentName(t)
-	for f := range t.Fields() {
-		key := jsonName(f)
-		if key == "" {
-			continue
-		}
-		p := s.schemaOf(f.Type)
-		if doc := contract.Docs[name+"."+key]; doc != "" {
-			if _, isRef := p["$ref"]; isRef {
-				p = obj{"allOf": []any{p}}
-			}
-			p["description"] = doc
-		}
-		props[key] = p
-		if !strings.Contains(f.Tag.Get("json"), "omitempty") && !strictTypes[t] && componentName(t) == t.Name() {
-			required = append(required, key)
+	for _, f := range t.Fields {
+		props[f.Name] = fieldSchema(f)
+		if !f.Optional && (!t.Strict || t.Go.PkgPath() == calcPkg) {
+			required = append(required, f.Name)
 		}
 	}
 	out := obj{"type": "object", "properties": props}
-	if doc := contract.Docs[name]; doc != "" {
-		out["description"] = doc
+	if t.Doc != "" {
+		out["description"] = t.Doc
 	}
 	if len(required) > 0 {
 		out["required"] = required
 	}
-	if strictTypes[t] {
+	if t.Strict {
 		out["additionalProperties"] = false
 	}
 	return out
 }
 
-func kindSchema(k reflect.Kind) obj {
-	switch {
-	case k == reflect.String:
-		return obj{"type": "string"}
-	case k == reflect.Bool:
-		return obj{"type": "boolean"}
-	case k >= reflect.Int && k <= reflect.Uint64:
-		return obj{"type": "integer"}
-	case k == reflect.Float32 || k == reflect.Float64:
-		return obj{"type": "number"}
+// fieldSchema is the schema of one field: its shape, its calc.Fields
+// entry (on the items of an array of numbers) and its description (the
+// doc comment, the unit and how its default is chosen).
+func fieldSchema(f contract.Field) obj {
+	p := valueSchema(f.Value)
+	target := p
+	if f.Kind == contract.Array && f.Elem != nil && f.Elem.Kind != contract.Object {
+		target = p["items"].(obj)
 	}
-	panic("api: no schema for kind " + k.String())
+	applySpec(target, f.Spec)
+	doc := f.Doc
+	if f.Kind == contract.IDOrObject && doc == "" {
+		doc = hardwareDoc
+	}
+	if f.Spec.Unit != "" {
+		doc = sentence(doc, "Unit: "+f.Spec.Unit+".")
+	}
+	if f.Spec.DefaultText != "" {
+		doc = sentence(doc, "Default: "+f.Spec.DefaultText+".")
+	}
+	if doc == "" {
+		return p
+	}
+	if _, isRef := p["$ref"]; isRef {
+		p = obj{"allOf": []any{p}}
+	}
+	p["description"] = doc
+	return p
 }
 
-// componentName names a type's schema: calc and api types by their Go
-// name, others prefixed with their package ("HardwareAccelerator",
-// "ModelsSource") so that hardware.Source and models.Source stay apart.
-func componentName(t reflect.Type) string {
-	pkg := t.PkgPath()
-	pkg = pkg[strings.LastIndexByte(pkg, '/')+1:]
-	switch pkg {
-	case "calc", "api":
-		return t.Name()
+// valueSchema is the schema of one JSON value's shape.
+func valueSchema(v contract.Value) obj {
+	switch v.Kind {
+	case contract.Object:
+		return ref(v.Ref)
+	case contract.IDOrObject:
+		return obj{"oneOf": []any{obj{"type": "string"}, ref(v.Ref)}}
+	case contract.Array:
+		return obj{"type": "array", "items": valueSchema(*v.Elem)}
+	case contract.Map:
+		return obj{"type": "object", "additionalProperties": valueSchema(*v.Elem)}
+	case contract.Any:
+		return obj{}
 	}
-	return strings.ToUpper(pkg[:1]) + pkg[1:] + t.Name()
+	return obj{"type": string(v.Kind)}
+}
+
+// applySpec states a calc.Fields entry in JSON Schema: enum, minimum or
+// exclusiveMinimum, maximum, default, and a power of two as the enum of
+// the powers in range.
+func applySpec(p obj, s calc.FieldSpec) {
+	if len(s.Enum) > 0 {
+		enum := make([]any, len(s.Enum))
+		for i, e := range s.Enum {
+			enum[i] = e
+		}
+		p["enum"] = enum
+	}
+	if s.HasMin {
+		if s.ExclusiveMin {
+			p["exclusiveMinimum"] = s.Min
+		} else {
+			p["minimum"] = s.Min
+		}
+	}
+	if s.HasMax {
+		p["maximum"] = s.Max
+	}
+	if s.PowerOfTwo {
+		var enum []any
+		for x := 1.0; !s.HasMax || x <= s.Max; x *= 2 {
+			if !s.HasMin || x >= s.Min {
+				enum = append(enum, x)
+			}
+			if x > math.MaxInt32 {
+				break
+			}
+		}
+		p["enum"] = enum
+	}
+	if s.Default != nil {
+		p["default"] = s.Default
+	}
+}
+
+func ref(name string) obj { return obj{"$ref": "#/components/schemas/" + componentName(name)} }
+
+// componentName is a contract type's component: its contract name, with
+// a capital (the problem type of this package is "Problem").
+func componentName(name string) string {
+	if name == "" {
+		return name
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+// sentence appends s to doc, a space apart.
+func sentence(doc, s string) string {
+	if doc == "" {
+		return s
+	}
+	return doc + " " + s
 }

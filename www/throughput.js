@@ -369,7 +369,8 @@ function checkValue(v, type, field, problems) {
     if (isPlainObject(v)) {
       checkObject(v, type.$string_or, field, problems);
     } else if (typeof v !== 'string') {
-      fail('a catalog id (a string) or an object of figures');
+      // calc.HardwareRef's own words, without "got ...", as the Go decoder says it
+      problems.push({ field, message: 'must be a catalog id (a string) or an object of figures' });
     }
   } else if (!isPlainObject(v)) {
     fail('an object');
