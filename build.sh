@@ -16,13 +16,14 @@ usage() {
 Usage: ./build.sh COMMAND
 
 Commands:
-  build      build the WebAssembly engine into www/ (throughput.wasm, wasm_exec.js),
-             write the page's default view into www/index.html and
-             www/prerender.json, and bundle its script (www/app.bundle.js)
-  serve      build, then serve the calculator page from www/ on 127.0.0.1 (PORT=8080)
+  build      build the WebAssembly engine and assemble the build outputs from www/:
+             build/npm/ (the npm package) and build/site/ (the static site: the
+             prerendered page, its bundled script, the widget, the engine)
+  serve      build, then serve build/site/ on 127.0.0.1 (PORT=8080); runs npm ci
+             first when node_modules is missing
   worker     build the API worker into build/worker/ (wasm/worker: Go and entry.mjs),
-             then run it with www/ on a local workerd at 127.0.0.1:PORT (default
-             8787); `./build.sh worker build` only builds
+             then run it with build/site/ on a local workerd at 127.0.0.1:PORT
+             (default 8787); `./build.sh worker build` only builds
   generate   rewrite the generated Go files (go generate ./...: tools/gen/*);
              `./build.sh generate --golden` also rewrites the golden reports
              in calc/testdata/golden from the engine
@@ -37,32 +38,74 @@ Commands:
 USAGE
 }
 
+# build_wasm builds the WebAssembly engine and assembles build/npm/, the npm
+# package (www/module/ with the .wasm and the toolchain's wasm_exec.js, what
+# test_pack packs), then build/site/ (bundle_page). Nothing is written into
+# www/, which holds sources only.
 build_wasm() {
-	log "building www/throughput.wasm"
-	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o www/throughput.wasm ./wasm/js
-	cp "$WASM_EXEC_DIR/wasm_exec.js" www/wasm_exec.js
-	# The default view's report, for the page's first paint (app.js).
-	if command -v node >/dev/null; then
-		node scripts/prerender.mjs
-	else
-		rm -f www/prerender.json
-		echo "node not found: www/prerender.json skipped (the page waits for the engine)"
-	fi
+	log "building build/npm/ (throughput.wasm, wasm_exec.js, www/module/)"
+	rm -rf build/npm
+	mkdir -p build/npm
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js
+	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
+	cp www/module/package.json www/module/throughput.js www/module/throughput.d.ts build/npm/
 	bundle_page
 }
 
-# bundle_page writes www/app.bundle.js, the page's script: app.js and every
-# module it imports (the engine's throughput.js and wasm_exec.js too) in
-# one file, so the browser makes one request instead of a waterfall of
-# thirteen. Without esbuild (npm ci installs it) the bundle is a one-line
-# module that imports app.js, and the page loads the modules one by one.
+# bundle_page assembles build/site/, the static site that tools/serve,
+# workerd and wrangler serve (and nothing else: no sources, no tests):
+#   index.html, prerender.json   the page's default view, written from the
+#       template www/page/index.html by scripts/prerender.mjs
+#   app.bundle.js                the page's script: www/page/app.js and every
+#       module it imports, the engine's throughput.js and wasm_exec.js too, in
+#       one file, so the browser makes one request, not a waterfall of fifteen
+#   widget.js                    the embeddable element, self-contained: defines
+#       <throughput-calculator> (docs/embedding.md)
+#   throughput-calculator.js     the element's class alone, registering nothing
+#   throughput.js, wasm_exec.js, throughput.wasm   the JavaScript module and
+#       the engine, as in build/npm
+#   sw.js, manifest.webmanifest, icon.svg
+# esbuild bundles from build/src/, a copy of www/page, www/ui, www/widget and
+# of the assembled module (build/npm), so that the sources' relative imports
+# resolve, the toolchain's wasm_exec.js included. Without esbuild (npm ci
+# installs it) build/site gets those modules as they are and one-line entry
+# modules that import them, and the browser loads them one by one.
 bundle_page() {
+	log "assembling build/site/"
+	local src=build/src site=build/site d
+	rm -rf "$src" "$site"
+	mkdir -p "$src/module" "$site"
+	cp -R www/page www/ui www/widget "$src/"
+	cp build/npm/throughput.js build/npm/wasm_exec.js "$src/module/"
+	cp build/npm/throughput.wasm build/npm/throughput.js build/npm/wasm_exec.js "$site/"
+	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
-		node_modules/.bin/esbuild www/app.js --bundle --format=esm --target=es2022 --log-level=warning --outfile=www/app.bundle.js
+		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "widget=$src/widget/widget.js" \
+			"throughput-calculator=$src/widget/throughput-calculator.js" \
+			--bundle --format=esm --target=es2022 --log-level=warning --outdir="$site"
 	else
-		printf "// esbuild is not installed (npm ci): the page loads its modules one by one.\nimport './app.js';\n" >www/app.bundle.js
-		echo "esbuild not installed (npm ci): www/app.bundle.js imports www/app.js unbundled"
+		for d in page ui widget module; do
+			mkdir -p "$site/$d"
+			cp "$src/$d"/*.js "$site/$d/"
+		done
+		ln -f "$site/throughput.wasm" "$site/module/throughput.wasm" 2>/dev/null || cp "$site/throughput.wasm" "$site/module/"
+		printf "// esbuild is not installed (npm ci): the page loads its modules one by one.\nimport './page/app.js';\n" >"$site/app.bundle.js"
+		printf "// esbuild is not installed (npm ci): the widget loads its modules one by one.\nexport * from './widget/widget.js';\n" >"$site/widget.js"
+		printf "export * from './widget/throughput-calculator.js';\n" >"$site/throughput-calculator.js"
+		echo "esbuild not installed (npm ci): build/site/ loads its modules unbundled"
 	fi
+	rm -rf "$src"
+	# The default view (form and figures) in index.html, and its report.
+	if command -v node >/dev/null; then
+		node scripts/prerender.mjs
+	else
+		cp www/page/index.html "$site/index.html"
+		echo "node not found: build/site/index.html is the template, without prerender.json (the page waits for the engine)"
+	fi
+	# The service worker's cache is named after the site's files.
+	local version
+	version=$(cd "$site" && find . -type f ! -name sw.js | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
+	sed -i "s/^const VERSION = 'dev';/const VERSION = '$version';/" "$site/sw.js"
 }
 
 # build_worker writes build/worker/: app.wasm (wasm/worker), the Go
@@ -90,13 +133,13 @@ ensure_npm() {
 	fi
 }
 
-# start_workerd DIR WWW: runs workerd on a free loopback port in its own
+# start_workerd DIR SITE: runs workerd on a free loopback port in its own
 # process group and sets WORKERD_PGID and WORKERD_URL once /healthz answers.
 start_workerd() {
-	local dir=$1 www=$2 ctl
+	local dir=$1 site=$2 ctl
 	ctl=$(mktemp)
 	(cd "$dir" && exec setsid "$ROOT/node_modules/.bin/workerd" serve workerd.capnp \
-		--socket-addr http=127.0.0.1:0 --directory-path "www=$www" --control-fd 3 3>"$ctl") &
+		--socket-addr http=127.0.0.1:0 --directory-path "site=$site" --control-fd 3 3>"$ctl") &
 	WORKERD_PGID=$!
 	local port="" i
 	for i in $(seq 1 100); do
@@ -129,26 +172,26 @@ stop_workerd() {
 test_worker() {
 	ensure_npm
 	build_worker
-	local www=$ROOT/www
+	local site=$ROOT/build/site
 	WORKER_TMP=$(mktemp -d)
 	local tmp=$WORKER_TMP
-	if [ ! -f www/index.html ]; then
-		echo "www/index.html is missing: the static check serves a stand-in page from $tmp/www"
-		mkdir -p "$tmp/www"
-		printf '<!doctype html>\n<title>Throughput</title>\n' >"$tmp/www/index.html"
-		www=$tmp/www
+	if [ ! -f build/site/index.html ]; then
+		echo "build/site/index.html is missing (./build.sh build): the static check serves a stand-in page from $tmp/site"
+		mkdir -p "$tmp/site"
+		printf '<!doctype html>\n<title>Throughput</title>\n' >"$tmp/site/index.html"
+		site=$tmp/site
 	fi
 	trap 'stop_workerd; rm -rf "$WORKER_TMP"' EXIT
 	log "worker: one Go instance, many requests (node --test wasm/worker/)"
 	node --test wasm/worker/
 	log "worker end-to-end on workerd"
-	start_workerd build/worker "$www"
+	start_workerd build/worker "$site"
 	echo "workerd at $WORKERD_URL"
-	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$www go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles)$' ./api/
+	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly)$' ./api/
 	stop_workerd
-	log "wrangler deploy --dry-run"
-	mkdir -p www
+	log "wrangler deploy --dry-run (the worker and build/site/)"
+	mkdir -p build/site
 	WRANGLER_SEND_METRICS=false CI=true node_modules/.bin/wrangler deploy --dry-run \
 		--config wasm/worker/wrangler.toml --outdir "$tmp/dist" </dev/null | grep -E 'Total Upload|dry-run'
 	rm -rf "$tmp"
@@ -185,7 +228,7 @@ test_e2e() {
 	mkdir -p build
 	go build -o build/serve ./tools/serve
 	local out=build/serve.out pid url=""
-	setsid build/serve -quiet -dir www -addr 127.0.0.1:0 >"$out" 2>&1 &
+	setsid build/serve -quiet -dir build/site -addr 127.0.0.1:0 >"$out" 2>&1 &
 	pid=$!
 	# shellcheck disable=SC2064 # expand pid now
 	trap "kill -- -$pid 2>/dev/null || kill $pid 2>/dev/null || true" EXIT
@@ -201,7 +244,7 @@ test_e2e() {
 }
 
 # test_js runs the JavaScript module's suite (www/test, node's built-in
-# runner) against a fresh build of the .wasm.
+# runner) against a fresh build of the package (build/npm).
 test_js() {
 	ensure_npm # www/test/workerd.test.mjs runs the npm workerd
 	log "go vet (GOOS=js GOARCH=wasm) ./wasm/js"
@@ -211,13 +254,15 @@ test_js() {
 	node --test www/test/
 }
 
-# test_pack packs www/ as the npm package, installs the tarball into a
-# temporary project and imports and evaluates from it (scripts/pack-check.mjs).
+# test_pack packs build/npm/ (./build.sh build assembles it: test_js runs
+# first) as the npm package, installs the tarball into a temporary project and
+# imports and evaluates from it (scripts/pack-check.mjs).
 test_pack() (
-	log "npm pack www/, install the tarball, import @modelrefs/throughput"
+	log "npm pack build/npm/, install the tarball, import @modelrefs/throughput"
+	[ -f build/npm/throughput.wasm ] || build_wasm
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	(cd www && npm pack --silent --pack-destination "$tmp" >/dev/null)
+	(cd build/npm && npm pack --silent --pack-destination "$tmp" >/dev/null)
 	mkdir "$tmp/app"
 	cp scripts/pack-check.mjs "$tmp/app/check.mjs"
 	cd "$tmp/app"
@@ -232,18 +277,23 @@ build)
 	build_wasm
 	;;
 serve)
+	# The prerendered page needs happy-dom, the bundles esbuild.
+	if [ ! -d node_modules ] && command -v npm >/dev/null; then
+		log "npm ci"
+		npm ci --no-audit --no-fund || echo "npm ci failed: the page is served unbundled and waits for the engine"
+	fi
 	build_wasm
-	exec go run ./tools/serve -dir www -addr "127.0.0.1:${PORT:-8080}"
+	exec go run ./tools/serve -dir build/site -addr "127.0.0.1:${PORT:-8080}"
 	;;
 worker)
 	build_worker
 	if [ "${2:-serve}" = serve ]; then
 		ensure_npm
-		mkdir -p www
-		echo "serving the API and www/ on http://127.0.0.1:${PORT:-8787}"
+		[ -f build/site/index.html ] || build_wasm
+		echo "serving the API and build/site/ on http://127.0.0.1:${PORT:-8787}"
 		cd build/worker
 		exec "$ROOT/node_modules/.bin/workerd" serve workerd.capnp \
-			--socket-addr "http=127.0.0.1:${PORT:-8787}" --directory-path "www=$ROOT/www"
+			--socket-addr "http=127.0.0.1:${PORT:-8787}" --directory-path "site=$ROOT/build/site"
 	fi
 	;;
 generate)

@@ -12,8 +12,9 @@ import (
 )
 
 // TestStaticFiles checks, against a running worker, that non-API paths
-// serve the files of THROUGHPUT_STATIC_DIR (the worker's www/) with their
-// content type.
+// serve the files of THROUGHPUT_STATIC_DIR (the worker's static site,
+// build/site/ as ./build.sh build assembles it) with their content type,
+// and nothing from the sources.
 func TestStaticFiles(t *testing.T) {
 	t.Parallel()
 	dir := os.Getenv("THROUGHPUT_STATIC_DIR")
@@ -29,6 +30,8 @@ func TestStaticFiles(t *testing.T) {
 		{name: "index", target: "/", file: "index.html", contentType: "text/html; charset=utf-8"},
 		{name: "index by name", target: "/index.html", file: "index.html", contentType: "text/html; charset=utf-8"},
 		{name: "module", target: "/throughput.js", file: "throughput.js", contentType: "text/javascript; charset=utf-8"},
+		{name: "widget", target: "/widget.js", file: "widget.js", contentType: "text/javascript; charset=utf-8"},
+		{name: "engine", target: "/throughput.wasm", file: "throughput.wasm", contentType: "application/wasm"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,6 +47,22 @@ func TestStaticFiles(t *testing.T) {
 			assert.Equal(t, http.StatusOK, res.StatusCode)
 			assert.Equal(t, tc.contentType, res.Header.Get("Content-Type"))
 			assert.Equal(t, string(want), string(got))
+		})
+	}
+}
+
+// TestStaticFilesAreTheSiteOnly checks that the worker serves the built site
+// and not the sources beside it (the module's tests, the page's template).
+func TestStaticFilesAreTheSiteOnly(t *testing.T) {
+	t.Parallel()
+	if apiURL == "" || os.Getenv("THROUGHPUT_STATIC_DIR") == "" {
+		t.Skip("needs THROUGHPUT_API_URL and THROUGHPUT_STATIC_DIR (./build.sh test sets them)")
+	}
+	for _, target := range []string{"/test/golden.test.mjs", "/www/test/golden.test.mjs", "/page/index.html", "/module/package.json"} {
+		t.Run(target, func(t *testing.T) {
+			t.Parallel()
+			res := serve(t, "GET", target, nil, "")
+			assert.Equal(t, http.StatusNotFound, res.StatusCode)
 		})
 	}
 }

@@ -20,8 +20,8 @@
 //
 // Usage: node scripts/bench-page.mjs [--runs N] [--updates N] [--query Q] [--json]
 // BASE_URL=http://host:port/ measures a running server; otherwise one is
-// built (tools/serve) and started on a free port. Needs www/throughput.wasm
-// (./build.sh build) and /usr/bin/chromium. Machines here are noisy: read
+// built (tools/serve) and started on a free port, serving build/site/
+// (./build.sh build makes it). Needs /usr/bin/chromium. Machines here are noisy: read
 // medians, and compare figures measured in one run.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,7 +52,7 @@ async function startServer() {
   if (process.env.BASE_URL) return { url: process.env.BASE_URL.replace(/\/?$/, '/'), stop() {} };
   const bin = path.join(os.tmpdir(), `throughput-bench-serve-${process.pid}`);
   execFileSync('go', ['build', '-o', bin, './tools/serve'], { cwd: ROOT, stdio: 'inherit' });
-  const proc = spawn(bin, ['-quiet', '-dir', path.join(ROOT, 'www'), '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(bin, ['-quiet', '-dir', path.join(ROOT, 'build', 'site'), '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d) => { out += d; const m = out.match(/at (http:\/\/\S+)/); if (m) resolve(m[1]); });
@@ -126,7 +126,7 @@ async function visit(base, warmReloads = 0) {
 
 /** Gzip bytes of each file a first visit fetches (page requests + precache). */
 async function gzipSizes(base, pageURLs) {
-  const sw = fs.readFileSync(path.join(ROOT, 'www', 'sw.js'), 'utf8');
+  const sw = fs.readFileSync(path.join(ROOT, 'build', 'site', 'sw.js'), 'utf8');
   const precache = JSON.parse(`[${sw.match(/PRECACHE = \[([^\]]*)\]/)[1].replaceAll("'", '"').replace(/,\s*$/, '')}]`);
   const all = new Set([...pageURLs.map((u) => new URL(u).pathname), ...precache.map((p) => new URL(p, base).pathname), '/sw.js']);
   const rows = [];

@@ -3,7 +3,7 @@
 // JavaScript module (WebAssembly), and the same through native Go's
 // benchmark for comparison (go test -bench 'Simulate/poisson/requests=10000').
 //   node scripts/bench-sim-wasm.mjs [rounds]
-import { load } from '../www/throughput.js';
+import { load } from '../build/npm/throughput.js';
 
 const rounds = Number(process.argv[2] ?? 7);
 const calc = await load();

@@ -14,14 +14,14 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load } from '../www/throughput.js';
+import { load } from '../build/npm/throughput.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.argv[2] || 15);
 const requestFile = join(root, 'calc/testdata/golden/dense-llama-3.1-8b-h100.request.json');
 const requestText = readFileSync(requestFile, 'utf8');
 const request = JSON.parse(requestText);
-const wasmFile = process.env.WASM_FILE || join(root, 'www/throughput.wasm');
+const wasmFile = process.env.WASM_FILE || join(root, 'build/npm/throughput.wasm');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -70,7 +70,7 @@ try {
   }
   const coldScript = `
     const t0 = performance.now();
-    const { load } = await import(${JSON.stringify(new URL('../www/throughput.js', import.meta.url).href)});
+    const { load } = await import(${JSON.stringify(new URL('../build/npm/throughput.js', import.meta.url).href)});
     const { readFile } = await import('node:fs/promises');
     const c = await load({ wasm: await readFile(${JSON.stringify(wasmFile)}) });
     const t1 = performance.now();

@@ -28,8 +28,8 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const WORKERD = path.join(ROOT, "node_modules/.bin/workerd");
 const ENTRIES = {
-  shared: { dir: "build/worker", config: "workerd.capnp", label: "entry.mjs (one Go instance per isolate)", www: true, warmup: 3000 },
-  stock: { dir: "build/worker/stock", config: "workerd-stock.capnp", label: "stock shim (one Go instance per request)", www: false, warmup: 100 },
+  shared: { dir: "build/worker", config: "workerd.capnp", label: "entry.mjs (one Go instance per isolate)", site: true, warmup: 3000 },
+  stock: { dir: "build/worker/stock", config: "workerd-stock.capnp", label: "stock shim (one Go instance per request)", site: false, warmup: 100 },
 };
 const MAX_DURATION_S = 60;
 const MAX_REQUESTS = 20000;
@@ -62,9 +62,10 @@ async function startWorkerd(entry) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "throughput-load-"));
   const ctlPath = path.join(tmp, "control");
   const ctl = openSync(ctlPath, "w");
-  const www = mkdtempSync(path.join(os.tmpdir(), "throughput-www-"));
+  // The API paths never reach the static files: an empty site will do.
+  const site = mkdtempSync(path.join(os.tmpdir(), "throughput-site-"));
   const args = ["serve", entry.config, "--socket-addr", "http=127.0.0.1:0", "--control-fd", "3"];
-  if (entry.www) args.push("--directory-path", `www=${www}`);
+  if (entry.site) args.push("--directory-path", `site=${site}`);
   const child = spawn(WORKERD, args, {
     cwd: path.join(ROOT, entry.dir),
     detached: true,
@@ -76,7 +77,7 @@ async function startWorkerd(entry) {
       process.kill(-child.pid, "SIGTERM");
     } catch {}
     rmSync(tmp, { recursive: true, force: true });
-    rmSync(www, { recursive: true, force: true });
+    rmSync(site, { recursive: true, force: true });
   };
   for (let i = 0; i < 100; i++) {
     const m = readFileSync(ctlPath, "utf8").match(/"port":(\d+)/);

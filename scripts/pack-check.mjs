@@ -1,5 +1,5 @@
 // Run by ./build.sh test (test_pack) inside a temporary project where the
-// packed www/ tarball was installed: the package imports by name, finds its
+// packed build/npm/ tarball was installed: the package imports by name, finds its
 // .wasm next to itself, evaluates, reports errors as ThroughputError, and
 // ships exactly its five files.
 import assert from 'node:assert/strict';

@@ -1,23 +1,25 @@
 // The page's default view, computed at build time by the same WebAssembly
 // engine the page loads, so a first visit shows its result before the
-// engine has compiled and started:
-//   - www/index.html gets the default configuration in its form and the
-//     report's figures in its results (scripts/static-page.mjs), painted
-//     with the HTML;
-//   - www/prerender.json keeps the whole report, which app.js reads to
-//     draw the chart before the engine is up. It uses it only when the
+// engine has compiled and started. ./build.sh build runs it after
+// assembling build/npm/ (the engine) and build/site/:
+//   - build/site/prerender.json keeps the whole report, which app.js reads
+//     to draw the chart before the engine is up. It uses it only when the
 //     page opens on exactly that request (the key); the engine recomputes
-//     it once loaded.
-// ./build.sh build runs this after building the .wasm. index.html is a
-// source file too: rerunning this on it changes nothing unless the engine's
-// figures (or the default configuration) changed, and then the new page is
-// committed like any other change.
+//     it once loaded;
+//   - build/site/index.html is the template www/page/index.html with the
+//     default configuration in its form and the report's figures in its
+//     results, written by the page's own code (scripts/static-page.mjs).
+//     Without happy-dom (npm ci installs it) the template is copied as it
+//     is, and the page waits for the engine to show its figures.
+// The template is a source file and is never written.
 //   node scripts/prerender.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
-import { load } from '../www/throughput.js';
-import * as S from '../www/state.js';
-import { evaluateWithRange } from '../www/sweep-range.js';
-import { writeStaticPage } from './static-page.mjs';
+import { load } from '../build/npm/throughput.js';
+import * as S from '../www/page/state.js';
+import { evaluateWithRange } from '../www/ui/sweep-range.js';
+
+const site = new URL('../build/site/', import.meta.url);
+const template = readFileSync(new URL('../www/page/index.html', import.meta.url), 'utf8');
 
 const state = S.fromQuery('');
 const config = state.configs[state.active];
@@ -26,11 +28,17 @@ if (errors.length) throw new Error(`the default view has errors: ${JSON.stringif
 const calc = await load();
 const report = evaluateWithRange((r) => calc.evaluate(r), request, undefined);
 const out = { version: calc.version, key: JSON.stringify(request), report };
-writeFileSync(new URL('../www/prerender.json', import.meta.url), `${JSON.stringify(out)}\n`);
+writeFileSync(new URL('prerender.json', site), `${JSON.stringify(out)}\n`);
 calc.close?.();
 
-const page = new URL('../www/index.html', import.meta.url);
-const before = readFileSync(page, 'utf8');
-const after = writeStaticPage(before, config, report);
-if (after !== before) writeFileSync(page, after);
-console.log(`prerender: www/prerender.json (${JSON.stringify(out).length} bytes) and www/index.html (${after === before ? 'unchanged' : 'updated'}) for ${request.model} on ${request.hardware}`);
+let page = template;
+let how = 'the template as it is: happy-dom is not installed (npm ci)';
+try {
+  const { writeStaticPage } = await import('./static-page.mjs');
+  page = await writeStaticPage(template, config, report);
+  how = `the default view for ${request.model} on ${request.hardware}`;
+} catch (e) {
+  if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes('happy-dom')) throw e;
+}
+writeFileSync(new URL('index.html', site), page);
+console.log(`prerender: build/site/prerender.json (${JSON.stringify(out).length} bytes), build/site/index.html (${how})`);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Sizes of the browser engine: raw, gzip -9 and brotli (quality 11, node's
-# zlib) of www/throughput.wasm as ./build.sh build makes it, against the
+# zlib) of build/npm/throughput.wasm as ./build.sh build makes it (the site
+# serves the same file), against the
 # budget of 1.0 MB (10^6 bytes) gzip; then the same for build variants, to
 # show what each option buys. Prints only; exits 1 when over budget.
-#   scripts/wasm-size.sh            # www/throughput.wasm and the variants
-#   VARIANTS=0 scripts/wasm-size.sh # www/throughput.wasm only
+#   scripts/wasm-size.sh            # build/npm/throughput.wasm and the variants
+#   VARIANTS=0 scripts/wasm-size.sh # build/npm/throughput.wasm only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUDGET_GZIP_BYTES=1000000
@@ -18,14 +19,14 @@ sizes() { # FILE -> "raw gzip brotli"
 }
 row() { printf '%-44s %10s %10s %10s\n' "$@"; }
 
-[ -f www/throughput.wasm ] || ./build.sh build >/dev/null
+[ -f build/npm/throughput.wasm ] || ./build.sh build >/dev/null
 row "file (bytes)" raw "gzip -9" brotli
-read -r raw gz br < <(sizes www/throughput.wasm)
-row "www/throughput.wasm (./build.sh build)" "$raw" "$gz" "$br"
-read -r jraw jgz jbr < <(sizes www/wasm_exec.js)
-row "www/wasm_exec.js" "$jraw" "$jgz" "$jbr"
-read -r mraw mgz mbr < <(sizes www/throughput.js)
-row "www/throughput.js" "$mraw" "$mgz" "$mbr"
+read -r raw gz br < <(sizes build/npm/throughput.wasm)
+row "build/npm/throughput.wasm (./build.sh build)" "$raw" "$gz" "$br"
+read -r jraw jgz jbr < <(sizes build/npm/wasm_exec.js)
+row "build/npm/wasm_exec.js" "$jraw" "$jgz" "$jbr"
+read -r mraw mgz mbr < <(sizes build/npm/throughput.js)
+row "build/npm/throughput.js" "$mraw" "$mgz" "$mbr"
 
 if [ "${VARIANTS:-1}" != 0 ]; then
 	tmp=$(mktemp -d)

@@ -3,7 +3,9 @@
 // expected reports.
 //
 // BASE_URL names a running server (./build.sh test starts tools/serve on a
-// free port and sets it); without it the helper builds and starts one.
+// free port and sets it); without it the helper builds tools/serve and
+// serves build/site/ (./build.sh build assembles it). The expected reports
+// come from the built package, build/npm/.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +18,7 @@ export const SCREENSHOTS = path.join(ROOT, 'build', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** The request the page sends for its default state (www/state.js DEFAULTS). */
+/** The request the page sends for its default state (www/page/state.js DEFAULTS). */
 export const DEFAULT_REQUEST = Object.freeze({
   model: 'llama-3.1-8b',
   hardware: 'h100-sxm-80gb',
@@ -51,7 +53,7 @@ export async function baseURL() {
   if (server) return server.url;
   const bin = path.join(os.tmpdir(), `throughput-serve-${process.pid}`);
   execFileSync('go', ['build', '-o', bin, './tools/serve'], { cwd: ROOT, stdio: 'inherit' });
-  const proc = spawn(bin, ['-quiet', '-dir', path.join(ROOT, 'www'), '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(bin, ['-quiet', '-dir', path.join(ROOT, 'build', 'site'), '-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d) => {
@@ -84,7 +86,7 @@ let engine = null;
 /** The engine loaded in node, for expected reports. */
 export async function calculator() {
   if (!engine) {
-    const mod = await import(path.join(ROOT, 'www', 'throughput.js'));
+    const mod = await import(path.join(ROOT, 'build', 'npm', 'throughput.js'));
     engine = { mod, calc: await mod.load() };
   }
   return engine.calc;
@@ -98,11 +100,11 @@ export async function evaluate(req) {
 
 /**
  * The report the page draws for req: the same figures, with the sweep
- * extended past the KV ceiling (www/sweep-range.js).
+ * extended past the KV ceiling (www/ui/sweep-range.js).
  */
 export async function chartReport(req) {
   const calc = await calculator();
-  const { evaluateWithRange } = await import(path.join(ROOT, 'www', 'sweep-range.js'));
+  const { evaluateWithRange } = await import(path.join(ROOT, 'www', 'ui', 'sweep-range.js'));
   return evaluateWithRange((r) => calc.evaluate(r), req);
 }
 

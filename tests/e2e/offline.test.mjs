@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
-import { figure } from '../../www/figures.js';
+import { figure } from '../../www/page/figures.js';
 
 test('after one load, the page works offline', async () => {
   const base = await H.baseURL();

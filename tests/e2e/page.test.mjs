@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as H from './helpers.mjs';
-import { FIGURES, figure, conditions } from '../../www/figures.js';
+import { FIGURES, figure, conditions } from '../../www/page/figures.js';
 
 let b; // browser
 let base;
@@ -249,7 +249,7 @@ test('the HTML alone shows the default view, and a link waits for its own', asyn
     assert.equal(await page.isVisible('[data-v="decode.tokens_per_s"]'), true);
     assert.equal(await page.isHidden('#status'), true);
     // The form holds the same (default) configuration.
-    const S = await import('../../www/state.js');
+    const S = await import('../../www/page/state.js');
     for (const [name, value] of Object.entries(S.DEFAULTS)) {
       const control = await page.$(`#inputs [name="${name}"]:not([type=radio]), #inputs [name="${name}"][type=radio]:checked`);
       if (control) assert.equal(await control.inputValue(), value, `form field ${name}`);

@@ -5,8 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
-import * as fmt from '../../www/format.js';
-import { SIM_FIGURES, simFigure, simConditions } from '../../www/sim.js';
+import * as fmt from '../../www/ui/format.js';
+import { SIM_FIGURES, simFigure, simConditions } from '../../www/page/sim.js';
 
 let b;
 let base;

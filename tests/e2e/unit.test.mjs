@@ -3,9 +3,9 @@
 // loads where there is no DOM.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as S from '../../www/state.js';
-import * as fmt from '../../www/format.js';
-import { gridUp, sweepMax } from '../../www/sweep-range.js';
+import * as S from '../../www/page/state.js';
+import * as fmt from '../../www/ui/format.js';
+import { gridUp, sweepMax } from '../../www/ui/sweep-range.js';
 import { DEFAULT_REQUEST } from './helpers.mjs';
 
 test('the default state is the default request', () => {
@@ -71,39 +71,119 @@ test('sweep range', () => {
 
 test('the widget class module loads without a DOM and registers nothing', async () => {
   assert.equal(globalThis.HTMLElement, undefined);
-  const { ThroughputCalculator } = await import('../../www/throughput-calculator.js');
+  const { ThroughputCalculator } = await import('../../www/widget/throughput-calculator.js');
   assert.equal(typeof ThroughputCalculator.define, 'function');
   const defined = [];
   ThroughputCalculator.define('x-calc', { get: () => undefined, define: (tag, cls) => defined.push([tag, cls]) });
   assert.deepEqual(defined, [['x-calc', ThroughputCalculator]]);
 });
 
-test('the build-time page: idempotent, escaped, every slot a known figure', async () => {
-  const { writeStaticPage } = await import('../../scripts/static-page.mjs');
-  const { escapeHTML } = await import('../../www/dom.js');
-  const fs = await import('node:fs');
-  const { figure } = await import('../../www/figures.js');
-  const H = await import('./helpers.mjs');
-  const report = await H.evaluate(H.request());
-  const page = fs.readFileSync(new URL('../../www/index.html', import.meta.url), 'utf8');
-  const config = S.newConfig();
-  const once = writeStaticPage(page, config, report);
-  assert.equal(writeStaticPage(once, config, report), once, 'rewriting a written page changes nothing');
-  assert.equal(once, page, 'www/index.html is current: run node scripts/prerender.mjs (./build.sh build does)');
+// The page's template (www/page/index.html) and the page the build writes
+// from it (build/site/index.html, scripts/prerender.mjs with
+// scripts/static-page.mjs), read with the DOM implementation the build uses.
+const TEMPLATE = new URL('../../www/page/index.html', import.meta.url);
+const BUILT = new URL('../../build/site/index.html', import.meta.url);
 
-  // Another configuration's form: values set in place, the old ones gone.
-  const other = writeStaticPage(page, S.newConfig({ tensor_parallel_size: '4', engine: 'sglang', load: 'concurrency', concurrency: '32' }), report);
-  assert.match(other, /<input id="f-tensor_parallel_size"[^>]* value="4">/);
-  assert.match(other, /<option value="sglang" selected>/);
-  assert.doesNotMatch(other, /<option value="vllm" selected>/);
-  assert.match(other, /<input type="radio" name="load" value="concurrency" checked>/);
-  assert.match(other, /data-pair="f-concurrency" value="5">/); // log2(32)
-  assert.doesNotMatch(other, /data-when="load=concurrency" hidden/);
+async function parse(html) {
+  const { Window } = await import('happy-dom');
+  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true } });
+  const doc = new window.DOMParser().parseFromString(html, 'text/html');
+  return { doc, close: () => window.happyDOM.close() };
+}
+
+/**
+ * A control's value as an HTML parser reads the markup. Selects are read
+ * from their selected attribute: happy-dom's parser (21.0) misplaces the
+ * selectedness of options that follow a text node; browsers do not.
+ */
+function parsedValue(c) {
+  if (c.tagName !== 'SELECT') return c.value;
+  const o = c.querySelector('option[selected]') ?? c.querySelector('option');
+  return o.getAttribute('value') ?? o.textContent;
+}
+
+test('the template is a source: no computed figure, no form state', async () => {
+  const fs = await import('node:fs');
+  const { doc, close } = await parse(fs.readFileSync(TEMPLATE, 'utf8'));
+  try {
+    const slots = [...doc.querySelectorAll('[data-v]')];
+    assert.ok(slots.length >= 30, `${slots.length} figure slots`);
+    for (const el of slots) assert.equal(el.textContent, '–', `template figure ${el.dataset.v}`);
+    for (const id of ['report-conditions', 'model-summary', 'engine-version', 'mem-bar', 'warnings']) {
+      assert.equal(doc.getElementById(id).innerHTML, '', `template #${id} is empty`);
+    }
+    assert.equal(doc.querySelector('.card.absent'), null);
+    assert.equal(doc.getElementById('status').hidden, false, 'the template says the engine is loading');
+    assert.equal(doc.getElementById('report').getAttribute('aria-busy'), 'true');
+    // The form's values come from www/page/state.js DEFAULTS, written by form.js.
+    const form = doc.getElementById('inputs');
+    for (const c of form.querySelectorAll('input, select, textarea')) {
+      assert.equal(c.hasAttribute('value') && c.type !== 'radio', false, `template #${c.id || c.name} has no value`);
+      assert.equal(c.hasAttribute('checked'), false, `template ${c.name}=${c.value} is not checked`);
+    }
+    assert.equal(form.querySelector('option[selected]'), null, 'no option is selected');
+    assert.equal(form.querySelector('[data-when][hidden]'), null, 'no conditional section is hidden');
+  } finally {
+    await close();
+  }
+});
+
+test('the build-time page is filled by the page code: form.js and report.js', async () => {
+  const fs = await import('node:fs');
+  const { writeStaticPage } = await import('../../scripts/static-page.mjs');
+  const { figure, conditions, modelSummary, memoryBar } = await import('../../www/page/figures.js');
+  const H = await import('./helpers.mjs');
+  const template = fs.readFileSync(TEMPLATE, 'utf8');
+  const report = await H.chartReport(H.request());
+
+  // The default view: what the build wrote, the figures the report's.
+  const page = await writeStaticPage(template, S.newConfig(), report);
+  assert.equal(fs.readFileSync(BUILT, 'utf8'), page, 'build/site/index.html is the template filled for the default view (./build.sh build)');
+  assert.equal(fs.readFileSync(TEMPLATE, 'utf8'), template, 'the template is not written');
+  {
+    const { doc, close } = await parse(page);
+    try {
+      for (const el of doc.querySelectorAll('[data-v]')) assert.equal(el.textContent, figure(el.dataset.v, report), `figure ${el.dataset.v}`);
+      assert.equal(doc.getElementById('report-conditions').textContent, conditions(report));
+      assert.equal(doc.getElementById('model-summary').textContent, modelSummary(report));
+      assert.equal(doc.getElementById('engine-version').textContent, `v${report.version}`);
+      const segs = [...doc.querySelectorAll('#mem-bar .seg')].map((e) => [e.className.replace('seg ', ''), e.style.width]);
+      assert.deepEqual(segs, memoryBar(report).segments);
+      assert.equal(doc.getElementById('status').hidden, true);
+      assert.equal(doc.getElementById('report').getAttribute('aria-busy'), 'false');
+      for (const [name, value] of Object.entries(S.DEFAULTS)) {
+        const c = doc.querySelector(`#inputs [name="${name}"]:not([type=radio]), #inputs [name="${name}"][type=radio]:checked`);
+        if (c) assert.equal(parsedValue(c), value, `form field ${name}`);
+      }
+    } finally {
+      await close();
+    }
+  }
+
+  // Another configuration: every kind of control, as the HTML parser reads it back.
+  const other = await writeStaticPage(template, S.newConfig({ tensor_parallel_size: '4', engine: 'sglang', load: 'concurrency', concurrency: '32', hardware: 'mi300x', model_config: 'a < b' }), report);
+  {
+    const { doc, close } = await parse(other);
+    try {
+      assert.equal(doc.getElementById('f-tensor_parallel_size').getAttribute('value'), '4');
+      assert.equal(parsedValue(doc.getElementById('f-engine')), 'sglang');
+      assert.equal(doc.querySelectorAll('#f-engine option[selected]').length, 1);
+      assert.equal(doc.querySelector('input[name=load]:checked').value, 'concurrency');
+      assert.equal(doc.querySelector('input[data-pair=f-concurrency]').value, '5'); // log2(32)
+      assert.equal(doc.querySelector('[data-when="load=concurrency"]').hidden, false);
+      assert.equal(doc.querySelector('[data-when="load=rate"]').hidden, true);
+      assert.equal(parsedValue(doc.getElementById('f-hardware')), 'mi300x', 'a value the select does not list is added (form.js selectValue)');
+      assert.equal(doc.getElementById('f-model_config').value, 'a < b');
+    } finally {
+      await close();
+    }
+  }
 
   // Text is escaped; a slot that is not a figure is an error.
   const tricky = structuredClone(report);
   tricky.model.name = 'A <b>&"model"';
-  assert.ok(writeStaticPage(page, config, tricky).includes(escapeHTML(figure('kv_cache.groups', tricky))));
-  assert.ok(writeStaticPage(page, config, tricky).includes('A &lt;b&gt;&amp;&quot;model&quot;'));
-  assert.throws(() => writeStaticPage(page.replace('data-v="kv_cache.groups"', 'data-v="kv_cache.nope"'), config, report), /kv_cache.nope/);
+  const escaped = await writeStaticPage(template, S.newConfig(), tricky);
+  assert.ok(escaped.includes('A &lt;b&gt;&amp;"model"'), 'the model name is text');
+  assert.equal(escaped.includes('<b>&'), false);
+  await assert.rejects(writeStaticPage(template.replace('data-v="kv_cache.groups"', 'data-v="kv_cache.nope"'), S.newConfig(), report), /kv_cache.nope/);
 });

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
-import * as fmt from '../../www/format.js';
+import * as fmt from '../../www/ui/format.js';
 
 let base;
 let b;
@@ -73,6 +73,22 @@ test('full mode: its controls and attributes recompute', async () => {
   await page.waitForFunction(() => document.querySelector('#w').shadowRoot.querySelector('.error').hidden);
   assert.match(await page.$eval('#w', (el) => el.shadowRoot.querySelector('a.open').href), /\?model=qwen2\.5-7b&hardware=l40s&tensor_parallel_size=2/);
   await H.screenshot(page.locator('#w'), 'widget-full.png');
+});
+
+test('/widget.js is self-contained: one script, then the engine beside it', async () => {
+  const own = await H.launch();
+  try {
+    const requests = [];
+    own.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await openBare(own.page, bare(`<throughput-calculator id="w" mode="compact">${FALLBACK}</throughput-calculator>`));
+    await widgetFigures(own.page, '#w');
+    assert.deepEqual(requests.filter((p) => p !== '/__bare.html').sort(), ['/throughput.wasm', '/widget.js']);
+    // "Open in the calculator" points at the site's root, where widget.js lives.
+    assert.equal(await own.page.$eval('#w', (el) => new URL(el.calculatorURL).pathname), '/');
+    assert.deepEqual(own.errors, []);
+  } finally {
+    await own.close();
+  }
 });
 
 test('the class module has no side effects; define() registers a tag once', async () => {

@@ -1,6 +1,6 @@
 // Command serve is a small static file server for the calculator page.
 //
-//	go run ./tools/serve -dir www -addr 127.0.0.1:8080
+//	go run ./tools/serve -dir build/site -addr 127.0.0.1:8080
 //
 // It serves one directory and nothing outside it (an os.Root refuses "..",
 // absolute paths and symlinks that leave the directory), lists no
@@ -57,7 +57,7 @@ var contentTypes = map[string]string{
 }
 
 func main() {
-	dir := flag.String("dir", "www", "directory to serve")
+	dir := flag.String("dir", "build/site", "directory to serve (./build.sh build assembles build/site)")
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	quiet := flag.Bool("quiet", false, "do not log requests")
 	flag.Parse()

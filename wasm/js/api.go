@@ -1,5 +1,5 @@
 // Command js is the Throughput engine compiled to WebAssembly for
-// JavaScript (GOOS=js GOARCH=wasm): www/throughput.js loads it and calls the
+// JavaScript (GOOS=js GOARCH=wasm): www/module/throughput.js loads it and calls the
 // functions it exports. Every call takes and returns JSON text, so the
 // Request/Report schema of package calc is the contract on both sides.
 //

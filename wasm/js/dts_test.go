@@ -14,7 +14,7 @@ import (
 	"github.com/modelrefs/throughput/models"
 )
 
-// dtsTypes maps the interfaces of www/throughput.d.ts to the Go types whose
+// dtsTypes maps the interfaces of www/module/throughput.d.ts to the Go types whose
 // JSON they declare.
 var dtsTypes = map[string]reflect.Type{
 	"FieldError":         reflect.TypeFor[calc.FieldError](),
@@ -68,7 +68,7 @@ var dtsExtra = map[string][]string{"Stats": {"wasm_memory_bytes", "js_refs"}}
 // interface is mapped or known to be JS-only.
 func TestTypeScriptDeclarationsMatchGo(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("../../www/throughput.d.ts")
+	src, err := os.ReadFile("../../www/module/throughput.d.ts")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,15 @@
 # Local workerd config for Throughput's worker: the API (entry.mjs, one Go
-# instance per isolate) and www/ as static files. ./build.sh worker copies
-# it into build/worker/ beside the embedded files and overrides the socket
-# address and the www path on the command line:
-#   workerd serve workerd.capnp --socket-addr http=127.0.0.1:PORT --directory-path www=/abs/www
+# instance per isolate) and the built site (build/site/, ./build.sh build) as
+# static files. ./build.sh worker copies it into build/worker/ beside the
+# embedded files and overrides the socket address and the site's path on the
+# command line:
+#   workerd serve workerd.capnp --socket-addr http=127.0.0.1:PORT --directory-path site=/abs/build/site
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
     (name = "api", worker = .api),
-    (name = "www", disk = (path = "www", writable = false)),
+    (name = "site", disk = (path = "site", writable = false)),
   ],
   sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "api")],
 );
@@ -20,6 +21,6 @@ const api :Workerd.Worker = (
     (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
     (name = "app.wasm", wasm = embed "app.wasm"),
   ],
-  bindings = [(name = "ASSETS", service = "www")],
+  bindings = [(name = "ASSETS", service = "site")],
   compatibilityDate = "2025-09-01",
 );

@@ -3,9 +3,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { load, ThroughputError } from '../throughput.js';
+import { load, ThroughputError } from '../../build/npm/throughput.js';
 
-const wasmURL = new URL('../throughput.wasm', import.meta.url);
+const wasmURL = new URL('../../build/npm/throughput.wasm', import.meta.url);
 const GiB = 2 ** 30;
 
 let calc;

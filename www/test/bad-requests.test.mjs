@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { load, ThroughputError } from '../throughput.js';
+import { load, ThroughputError } from '../../build/npm/throughput.js';
 
 const { cases } = JSON.parse(readFileSync(new URL('../../calc/testdata/bad-requests.json', import.meta.url), 'utf8'));
 

@@ -2,7 +2,7 @@
 // field, and the instance keeps working afterwards.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { load, ThroughputError } from '../throughput.js';
+import { load, ThroughputError } from '../../build/npm/throughput.js';
 
 const GOOD = Object.freeze({ model: 'llama-3.1-8b', hardware: 'h100-sxm', sweep: { points: 2 } });
 

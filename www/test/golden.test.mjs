@@ -1,10 +1,10 @@
 // The WebAssembly engine answers the golden requests exactly as native Go
 // does: calc/golden_test.go writes calc/testdata/golden/*.{report,errors}.json
-// from the native engine; here the same requests go through www/throughput.js.
+// from the native engine; here the same requests go through the built package (build/npm/throughput.js).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { load, ThroughputError } from '../throughput.js';
+import { load, ThroughputError } from '../../build/npm/throughput.js';
 
 const dir = new URL('../../calc/testdata/golden/', import.meta.url);
 const names = readdirSync(dir).filter((f) => f.endsWith('.request.json')).map((f) => f.slice(0, -'.request.json'.length));

@@ -4,7 +4,7 @@
 // seconds on a 2-core machine; timing is not asserted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { load } from '../throughput.js';
+import { load } from '../../build/npm/throughput.js';
 
 const EVALUATIONS = 100_000;
 const WARM_UP = 2_000;

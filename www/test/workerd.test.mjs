@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const www = fileURLToPath(new URL('..', import.meta.url));
+const npm = fileURLToPath(new URL('../../build/npm/', import.meta.url));
 const workerd = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.meta.url));
 
 const WORKER = `
@@ -72,7 +72,7 @@ test('a Cloudflare worker loads the module from a WebAssembly.Module import', { 
   const dir = mkdtempSync(join(tmpdir(), 'throughput-workerd-'));
   let child;
   try {
-    for (const f of ['throughput.js', 'wasm_exec.js', 'throughput.wasm']) copyFileSync(join(www, f), join(dir, f));
+    for (const f of ['throughput.js', 'wasm_exec.js', 'throughput.wasm']) copyFileSync(join(npm, f), join(dir, f));
     writeFileSync(join(dir, 'worker.mjs'), WORKER);
     const port = await freePort();
     writeFileSync(join(dir, 'config.capnp'), config(port));

@@ -1,7 +1,7 @@
 // The continuous-batching simulation on the page: the request it sends
 // (the page's request plus `simulate`) and the figures it shows. No DOM,
 // so the end-to-end tests import it to compute what the page must show.
-import * as fmt from './format.js';
+import * as fmt from '../ui/format.js';
 
 export const SIM_DEFAULTS = Object.freeze({ num_requests: '1000', arrival: 'poisson', request_rate: '', concurrency: '', seed: '0' });
 

@@ -1,9 +1,13 @@
 // Service worker: keeps the calculator working offline after one visit.
 // Strategy: network first (so a deploy is picked up at once), falling back
 // to the cache when the network fails; every same-origin GET that succeeds
-// refreshes the cache. The page, its modules and the engine are precached
-// at install so the first visit is enough. Bump CACHE to drop old entries.
-const CACHE = 'throughput-v3';
+// refreshes the cache. The built site's page, script, engine and default
+// report (build/site/, ./build.sh build) are precached at install so the
+// first visit is enough. The build writes a hash of those files into
+// VERSION, so a deployment that changes them installs a new worker whose
+// cache replaces the old one.
+const VERSION = 'dev';
+const CACHE = `throughput-${VERSION}`;
 const PRECACHE = [
   './', 'app.bundle.js', 'throughput.wasm', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
 ];

@@ -9,9 +9,9 @@
 //   <throughput-calculator model="llama-3.1-8b" hardware="h100-sxm" mode="compact">
 //     <a href="https://example.org/throughput/">Open the capacity calculator</a>
 //   </throughput-calculator>
-import * as fmt from './format.js';
-import { ThroughputChart, CHART_CSS } from './chart.js';
-import { evaluateWithRange, sweepMax } from './sweep-range.js';
+import * as fmt from '../ui/format.js';
+import { ThroughputChart, CHART_CSS } from '../ui/chart.js';
+import { evaluateWithRange, sweepMax } from '../ui/sweep-range.js';
 
 /** Defaults for the attributes: the page's working example. */
 export const WIDGET_DEFAULTS = Object.freeze({
@@ -40,7 +40,7 @@ const HTMLElementBase = globalThis.HTMLElement ?? class {};
 let enginePromise = null;
 /** The engine, loaded once for every element on the page. */
 function engine() {
-  enginePromise ??= import('./throughput.js').then((m) => m.load());
+  enginePromise ??= import('../module/throughput.js').then((m) => m.load());
   return enginePromise;
 }
 

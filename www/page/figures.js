@@ -2,7 +2,7 @@
 // Keyed like the report ("decode.tokens_per_s"); the page writes each into
 // the element with the matching data-v attribute, and the end-to-end tests
 // compute the same texts from an independently evaluated report.
-import * as fmt from './format.js';
+import * as fmt from '../ui/format.js';
 
 const gpus = (n) => `${n} GPU${n === 1 ? '' : 's'}`;
 

@@ -3,8 +3,8 @@
 // and .per, .marker.kv and .onset, .shade) and its axis helpers, so it
 // looks like the throughput chart: series on a left and a right axis,
 // vertical markers and one shaded region.
-import { niceScale, short } from './chart.js';
-import { setAttr, setAttrs, setText } from './dom.js';
+import { niceScale, short } from '../ui/chart.js';
+import { setAttr, setAttrs, setText } from '../ui/dom.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 let uid = 0;

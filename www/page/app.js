@@ -1,12 +1,12 @@
 // The calculator page: state in the URL, the form, the engine, the results.
 import * as S from './state.js';
 import * as F from './form.js';
-import * as fmt from './format.js';
-import { FIGURES, figure, conditions, modelSummary, memoryBar } from './figures.js';
-import { ThroughputChart, CHART_CSS } from './chart.js';
+import * as fmt from '../ui/format.js';
+import { reportView } from './report.js';
+import { ThroughputChart, CHART_CSS } from '../ui/chart.js';
 import { renderCompare } from './compare.js';
-import { evaluateWithRange, sweepMax } from './sweep-range.js';
-import { setText, setAttr, setHidden } from './dom.js';
+import { evaluateWithRange, sweepMax } from '../ui/sweep-range.js';
+import { setText, setAttr, setHidden } from '../ui/dom.js';
 import { SIM_FIGURES, simFigure, simConditions, simRequest, sweepLoadLabel, ARRIVALS } from './sim.js';
 import { LineChart } from './simchart.js';
 
@@ -15,7 +15,7 @@ import { LineChart } from './simchart.js';
 // runtime started, which holds the main thread for a few hundred ms on a
 // slow machine) only after the first paint, in boot().
 performance.mark('throughput:app-start');
-const engineModule = import('./throughput.js');
+const engineModule = import('../module/throughput.js');
 const startEngine = () => Promise.all([engineModule, globalThis.__throughputWasm])
   .then(([m, wasm]) => m.load(wasm ? { wasm } : {}));
 // The default view's report, computed at build time by the same engine
@@ -33,7 +33,7 @@ let calc = null; // the engine (throughput.js calculator)
 let state = S.fromQuery(location.search);
 const reports = new Map(); // request JSON -> {report} | {errors}
 const chart = new ThroughputChart($('#chart'), { readout: $('#chart-readout') });
-const valueEls = [...document.querySelectorAll('[data-v]')];
+const renderReport = reportView(document); // report.js: figures, cards, memory bar, warnings
 
 /** The configuration the form edits. */
 const active = () => state.configs[state.active];
@@ -120,14 +120,7 @@ function badInputs() {
 }
 
 function render(r) {
-  setText($('#report-conditions'), conditions(r));
-  for (const el of valueEls) {
-    const k = el.dataset.v;
-    if (k in FIGURES) setText(el, figure(k, r));
-  }
-  for (const card of document.querySelectorAll('.card[data-k]')) card.classList.toggle('absent', !r[card.dataset.k]);
-  renderMemory(r);
-  renderWarnings(r.warnings ?? []);
+  renderReport(r);
   const extra = others();
   if (deferChart) {
     // The first paint shows the figures at once and draws the chart after
@@ -141,35 +134,6 @@ function render(r) {
   renderOthersLegend(extra);
   if ($('#sweep-details').open) renderSweepTable(r);
   renderAbout(r);
-  setText($('#model-summary'), modelSummary(r));
-  setText($('#engine-version'), `v${r.version}`);
-  setAttr(reportEl, 'aria-busy', 'false');
-}
-
-function renderMemory(r) {
-  const { segments, label, over } = memoryBar(r);
-  const bar = $('#mem-bar');
-  if (!bar.children.length) for (const [k] of segments) bar.append(Object.assign(document.createElement('span'), { className: `seg ${k}` }));
-  segments.forEach(([, w], i) => {
-    if (bar.children[i].style.width !== w) bar.children[i].style.width = w;
-  });
-  setAttr(bar, 'aria-label', label);
-  bar.classList.toggle('over', over);
-}
-
-let shownWarnings = '';
-function renderWarnings(ws) {
-  const key = JSON.stringify(ws);
-  if (key === shownWarnings) return;
-  shownWarnings = key;
-  const ul = $('#warnings');
-  ul.replaceChildren(...ws.map((w) => {
-    const li = document.createElement('li');
-    li.dataset.code = w.code;
-    li.textContent = w.message;
-    return li;
-  }));
-  setHidden($('#warnings-panel'), ws.length === 0);
 }
 
 function renderSweepTable(r) {

@@ -1,9 +1,9 @@
 // The side-by-side comparison of two to four configurations: one column
 // per configuration, one row per headline figure, each with its conditions.
 import { figure } from './figures.js';
-import * as fmt from './format.js';
+import * as fmt from '../ui/format.js';
 import { label } from './state.js';
-import { escapeHTML as esc } from './dom.js';
+import { escapeHTML as esc } from '../ui/dom.js';
 
 /** Rows: [heading, (report) -> text, (report) -> conditions]. */
 export const ROWS = [

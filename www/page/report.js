@@ -1,0 +1,69 @@
+// The report on the page: every text and state that depends on the report
+// alone (the headline conditions, each [data-v] figure, the cards present,
+// the memory bar, the warnings, the model line, the engine version). No
+// engine and no layout: app.js calls it on every update, and
+// scripts/prerender.mjs calls it at build time on the page's template (in
+// a DOM implementation), so the HTML's default view is written by this
+// very code and shows what app.js would show.
+import { FIGURES, figure, conditions, modelSummary, memoryBar } from './figures.js';
+import { setText, setAttr, setHidden } from '../ui/dom.js';
+
+/**
+ * A renderer for the report parts of doc (the page's document): returns
+ * render(report). It finds its elements once, and writes only what
+ * changed (ui/dom.js), so an update invalidates only the figures it moves.
+ */
+export function reportView(doc) {
+  const $ = (id) => doc.getElementById(id);
+  const values = [...doc.querySelectorAll('[data-v]')];
+  const cards = [...doc.querySelectorAll('.card[data-k]')];
+  const el = {
+    conditions: $('report-conditions'), bar: $('mem-bar'), warnings: $('warnings'), warningsPanel: $('warnings-panel'),
+    modelSummary: $('model-summary'), version: $('engine-version'), report: $('report'),
+  };
+  let shownWarnings = null;
+
+  function renderMemory(r) {
+    const { segments, label, over } = memoryBar(r);
+    const bar = el.bar;
+    if (!bar.children.length) {
+      for (const [k] of segments) {
+        const s = doc.createElement('span');
+        s.className = `seg ${k}`;
+        bar.append(s);
+      }
+    }
+    segments.forEach(([, w], i) => {
+      if (bar.children[i].style.width !== w) bar.children[i].style.width = w;
+    });
+    setAttr(bar, 'aria-label', label);
+    bar.classList.toggle('over', over);
+  }
+
+  function renderWarnings(ws) {
+    const key = JSON.stringify(ws);
+    if (key === shownWarnings) return;
+    shownWarnings = key;
+    el.warnings.replaceChildren(...ws.map((w) => {
+      const li = doc.createElement('li');
+      li.dataset.code = w.code;
+      li.textContent = w.message;
+      return li;
+    }));
+    setHidden(el.warningsPanel, ws.length === 0);
+  }
+
+  return function render(r) {
+    setText(el.conditions, conditions(r));
+    for (const v of values) {
+      const k = v.dataset.v;
+      if (k in FIGURES) setText(v, figure(k, r));
+    }
+    for (const card of cards) card.classList.toggle('absent', !r[card.dataset.k]);
+    renderMemory(r);
+    renderWarnings(r.warnings ?? []);
+    setText(el.modelSummary, modelSummary(r));
+    setText(el.version, `v${r.version}`);
+    setAttr(el.report, 'aria-busy', 'false');
+  };
+}
