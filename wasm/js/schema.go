@@ -1,14 +1,13 @@
 package main
 
 import (
-	"reflect"
-
-	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/contract"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // requestSchema describes calc.Request's JSON fields for throughput.js's
-// boundary checks, derived from the Go types so that the two cannot drift:
+// boundary checks, derived from the request contract (calc/contract) so
+// that the two cannot drift:
 //
 //	"integer" | "number" | "string" | "bool"   a JSON scalar
 //	"object"                                   any JSON object (model_config)
@@ -17,51 +16,38 @@ import (
 //	{"key": T, ...}                            an object with these keys only
 //	{"$string_or": {...}}                      a string or that object (hardware)
 func requestSchema() string {
-	b, err := jsonx.Marshal(schemaOf(reflect.TypeFor[calc.Request]()))
+	c := contract.Request()
+	b, err := jsonx.Marshal(schemaOf(c, c.Type("Request")))
 	if err != nil {
 		panic("wasm/js: request schema: " + err.Error())
 	}
 	return string(b)
 }
 
-var (
-	hardwareRefType = reflect.TypeFor[calc.HardwareRef]()
-	unmarshalerType = reflect.TypeFor[jsonx.Unmarshaler]()
-)
+// schemaOf is the schema of one contract type: its fields' shapes.
+func schemaOf(c *contract.Contract, t *contract.Type) map[string]any {
+	fields := make(map[string]any, len(t.Fields))
+	for _, f := range t.Fields {
+		fields[f.Name] = shapeOf(c, f.Value)
+	}
+	return fields
+}
 
-func schemaOf(t reflect.Type) any {
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == hardwareRefType {
-		// UnmarshalJSON accepts an id or hardware.Accelerator's figures.
-		return map[string]any{"$string_or": schemaOf(reflect.TypeOf(calc.HardwareRef{}.Custom))}
-	}
-	if reflect.PointerTo(t).Implements(unmarshalerType) {
-		return "any" // its own decoding: left to the engine
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
+func shapeOf(c *contract.Contract, v contract.Value) any {
+	switch v.Kind {
+	case contract.String, contract.Integer, contract.Number:
+		return string(v.Kind)
+	case contract.Boolean:
 		return "bool"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "integer"
-	case reflect.Float32, reflect.Float64:
-		return "number"
-	case reflect.Slice, reflect.Array:
-		return []any{schemaOf(t.Elem())}
-	case reflect.Map:
+	case contract.Array:
+		return []any{shapeOf(c, *v.Elem)}
+	case contract.Map:
 		return "object"
-	case reflect.Struct:
-		fields := map[string]any{}
-		for i := 0; i < t.NumField(); i++ {
-			if name, _, ok := jsonx.FieldName(t.Field(i)); ok {
-				fields[name] = schemaOf(t.Field(i).Type)
-			}
-		}
-		return fields
+	case contract.Object:
+		return schemaOf(c, c.Type(v.Ref))
+	case contract.IDOrObject:
+		// calc.HardwareRef: an id or hardware.Accelerator's figures.
+		return map[string]any{"$string_or": schemaOf(c, c.Type(v.Ref))}
 	}
-	return "any"
+	return "any" // its own decoding: left to the engine
 }

@@ -28,7 +28,7 @@ var packages = []struct{ dir, prefix string }{
 	{"models", "Models"},
 	{"hardware", "Hardware"},
 	{"api", ""},
-	{"wasm/js", ""},
+	{"wasm/js/bridge", ""},
 }
 
 func main() {
