@@ -207,22 +207,6 @@ func stats(gc bool) (string, error) {
 	})
 }
 
-// contractJSON is the engine's tables (bridge.Contract) as JSON, built
-// once: the engines and their defaults, the enumerated values and every
-// request field's bounds.
-var contractJSON struct {
-	once sync.Once
-	text string
-	err  error
-}
-
-// contractTables returns contractJSON.
-func contractTables() (string, error) {
-	c := &contractJSON
-	c.once.Do(func() { c.text, c.err = marshal(bridge.NewContract()) })
-	return c.text, c.err
-}
-
 // testPanic panics with a runtime error (index out of range). It is the
 // bridge's test-only hook, reached from JavaScript only through the
 // calculator's documented __panic() method.

@@ -1,53 +1,14 @@
 package main
 
-import (
-	"github.com/modelrefs/throughput/calc/contract"
-	"github.com/modelrefs/throughput/internal/jsonx"
-)
+//go:generate go run ../../tools/gen/jstables -o tables_gen.go
 
 // requestSchema describes calc.Request's JSON fields for throughput.js's
-// boundary checks, derived from the request contract (calc/contract) so
-// that the two cannot drift:
-//
-//	"integer" | "number" | "string" | "bool"   a JSON scalar
-//	"object"                                   any JSON object (model_config)
-//	"any"                                      not checked
-//	[T]                                        an array of T
-//	{"key": T, ...}                            an object with these keys only
-//	{"$string_or": {...}}                      a string or that object (hardware)
-func requestSchema() string {
-	c := contract.Request()
-	b, err := jsonx.Marshal(schemaOf(c, c.Type("Request")))
-	if err != nil {
-		panic("wasm/js: request schema: " + err.Error())
-	}
-	return string(b)
-}
+// boundary checks (the format is bridge.RequestSchema's). It is derived
+// from calc/contract when generated; TestTablesAreFresh fails when the
+// request changed without `go generate ./wasm/js`.
+func requestSchema() string { return requestSchemaJSON }
 
-// schemaOf is the schema of one contract type: its fields' shapes.
-func schemaOf(c *contract.Contract, t *contract.Type) map[string]any {
-	fields := make(map[string]any, len(t.Fields))
-	for _, f := range t.Fields {
-		fields[f.Name] = shapeOf(c, f.Value)
-	}
-	return fields
-}
-
-func shapeOf(c *contract.Contract, v contract.Value) any {
-	switch v.Kind {
-	case contract.String, contract.Integer, contract.Number:
-		return string(v.Kind)
-	case contract.Boolean:
-		return "bool"
-	case contract.Array:
-		return []any{shapeOf(c, *v.Elem)}
-	case contract.Map:
-		return "object"
-	case contract.Object:
-		return schemaOf(c, c.Type(v.Ref))
-	case contract.IDOrObject:
-		// calc.HardwareRef: an id or hardware.Accelerator's figures.
-		return map[string]any{"$string_or": schemaOf(c, c.Type(v.Ref))}
-	}
-	return "any" // its own decoding: left to the engine
-}
+// contractTables returns the engine's tables (bridge.Contract) as JSON:
+// the engines and their defaults, the enumerated values and every request
+// field's bounds, generated like requestSchema.
+func contractTables() (string, error) { return contractJSON, nil }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/wasm/js/bridge"
 )
 
 func TestRequestSchema(t *testing.T) {
@@ -51,4 +53,11 @@ func TestContractTables(t *testing.T) {
 		"kind": "number", "min": 0.0, "max": 1.0, "exclusive_min": true,
 		"default_text": "the engine's own (see engines)", "unit": "fraction of GPU memory",
 	}, c.Fields["gpu_memory_utilization"])
+}
+
+// The generated tables are what calc/contract derives now.
+func TestTablesAreFresh(t *testing.T) {
+	t.Parallel()
+	assert.JSONEq(t, bridge.RequestSchema(), requestSchemaJSON, "run go generate ./wasm/js")
+	assert.JSONEq(t, bridge.ContractJSON(), contractJSON, "run go generate ./wasm/js")
 }
