@@ -1,6 +1,7 @@
 package main
 
 //go:generate go run ../../tools/gen/jstables -o tables_gen.go
+//go:generate go run ../../tools/gen/dts -o ../../www/contract.d.ts
 
 // requestSchema describes calc.Request's JSON fields for throughput.js's
 // boundary checks (the format is bridge.RequestSchema's). It is derived
