@@ -87,6 +87,45 @@ var engines = map[string]*Engine{
 // DefaultEngine is the engine a request without one gets.
 const DefaultEngine = "vllm"
 
+// engineOrder is the order the profiles are presented in: vLLM first (the
+// default), then by the likeness of their memory rules.
+var engineOrder = []string{"vllm", "sglang", "lmdeploy", "trtllm", "llamacpp"}
+
+// Engines returns every engine profile, the default first, in the order a
+// user interface lists them. The profiles are shared: do not modify them.
+func Engines() []*Engine {
+	out := make([]*Engine, len(engineOrder))
+	for i, name := range engineOrder {
+		out[i] = engines[name]
+	}
+	return out
+}
+
+// EngineDefaults are the values a request's engine settings take under an
+// engine when it leaves them out.
+type EngineDefaults struct {
+	// GPUMemoryUtilization is the engine's own memory fraction (see
+	// Engine.DefaultUtilization).
+	GPUMemoryUtilization float64 `json:"gpu_memory_utilization"`
+	// BlockSize is the KV block size, in tokens.
+	BlockSize int `json:"block_size"`
+	// MaxNumSeqs is the scheduler's limit on sequences in a batch.
+	MaxNumSeqs int `json:"max_num_seqs"`
+	// MaxNumBatchedTokens is the scheduler's token budget per step.
+	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
+}
+
+// Defaults returns the values resolve gives the engine settings a request
+// under this engine leaves out.
+func (e *Engine) Defaults() EngineDefaults {
+	return EngineDefaults{
+		GPUMemoryUtilization: e.DefaultUtilization,
+		BlockSize:            defaultInt("Request.block_size"),
+		MaxNumSeqs:           defaultInt("Request.max_num_seqs"),
+		MaxNumBatchedTokens:  defaultInt("Request.max_num_batched_tokens"),
+	}
+}
+
 // EngineNames lists the engine profiles, sorted.
 func EngineNames() []string {
 	out := make([]string, 0, len(engines))

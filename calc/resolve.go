@@ -130,10 +130,11 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 	d.Engine, d.Eff = eng, eng.Eff
 	d.TP = e.intAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)
 	d.PP = e.intAt("pipeline_parallel_size", "Request.pipeline_parallel_size", req.PipelineParallelSize, 1)
-	d.Utilization = e.floatAt("gpu_memory_utilization", "Request.gpu_memory_utilization", req.GPUMemoryUtilization, eng.DefaultUtilization)
-	d.BlockSize = e.intAt("block_size", "Request.block_size", req.BlockSize, DefaultBlockSize)
-	d.MaxNumSeqs = e.intAt("max_num_seqs", "Request.max_num_seqs", req.MaxNumSeqs, DefaultMaxNumSeqs)
-	d.MaxBatched = e.intAt("max_num_batched_tokens", "Request.max_num_batched_tokens", req.MaxNumBatchedTokens, DefaultMaxNumBatchedTokens)
+	def := eng.Defaults()
+	d.Utilization = e.floatAt("gpu_memory_utilization", "Request.gpu_memory_utilization", req.GPUMemoryUtilization, def.GPUMemoryUtilization)
+	d.BlockSize = e.intAt("block_size", "Request.block_size", req.BlockSize, def.BlockSize)
+	d.MaxNumSeqs = e.intAt("max_num_seqs", "Request.max_num_seqs", req.MaxNumSeqs, def.MaxNumSeqs)
+	d.MaxBatched = e.intAt("max_num_batched_tokens", "Request.max_num_batched_tokens", req.MaxNumBatchedTokens, def.MaxNumBatchedTokens)
 	if req.MaxNumBatchedTokens != nil && req.MaxNumSeqs != nil && d.MaxBatched < d.MaxNumSeqs && d.MaxBatched > 0 {
 		e.add("max_num_batched_tokens", "("+strconv.Itoa(d.MaxBatched)+") must be at least max_num_seqs ("+strconv.Itoa(d.MaxNumSeqs)+"): every running sequence needs one token of the step budget")
 	}

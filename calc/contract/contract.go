@@ -179,16 +179,18 @@ func (w *walker) structType(t reflect.Type) *Type {
 	typ := &Type{Name: name, Go: t, Strict: w.strict, Doc: Docs[name]}
 	w.c.byName[name] = typ
 	w.c.Types = append(w.c.Types, typ)
-	w.fields(typ, t)
+	w.fields(typ, t, "")
 	return typ
 }
 
 // fields appends t's JSON fields to typ, embedded structs' fields inline
-// (as encoding/json and jsonx read them).
-func (w *walker) fields(typ *Type, t reflect.Type) {
+// (as encoding/json and jsonx read them). An inlined field without a doc
+// comment of its own under typ's name takes its embedded type's (home
+// names that type).
+func (w *walker) fields(typ *Type, t reflect.Type, home string) {
 	for f := range t.Fields() {
 		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
-			w.fields(typ, f.Type)
+			w.fields(typ, f.Type, TypeName(f.Type))
 			continue
 		}
 		name, opts, ok := jsonx.FieldName(f)
@@ -196,26 +198,30 @@ func (w *walker) fields(typ *Type, t reflect.Type) {
 			continue
 		}
 		key := typ.Name + "." + name
+		doc, ok := Docs[key]
+		if !ok && home != "" {
+			doc = Docs[home+"."+name]
+		}
 		typ.Fields = append(typ.Fields, Field{
 			Name:     name,
 			GoName:   f.Name,
 			Value:    w.value(f.Type),
 			Optional: strings.Contains(opts, "omitempty"),
 			Spec:     calc.Fields[key],
-			Doc:      Docs[key],
+			Doc:      doc,
 		})
 	}
 }
 
 // TypeName names a Go type in the contract: calc's and the doors' types
-// (api, wasm/js) by their Go name, others prefixed with their package
+// (api, wasm/js and its package bridge) by their Go name, others prefixed with their package
 // ("HardwareAccelerator", "ModelsSource") so that hardware.Source and
 // models.Source stay apart.
 func TypeName(t reflect.Type) string {
 	pkg := t.PkgPath()
 	pkg = pkg[strings.LastIndexByte(pkg, '/')+1:]
 	switch pkg {
-	case "calc", "api", "js", "main", "contract", "contract_test":
+	case "calc", "api", "js", "bridge", "main", "contract", "contract_test":
 		return t.Name()
 	}
 	return strings.ToUpper(pkg[:1]) + pkg[1:] + t.Name()

@@ -16,6 +16,7 @@ import (
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/jsonx"
 	"github.com/modelrefs/throughput/models"
+	"github.com/modelrefs/throughput/wasm/js/bridge"
 )
 
 // errorPrefix starts every result that is an error list instead of a value:
@@ -55,34 +56,13 @@ func evaluateTape(request string) (uint32, error) {
 	return publish(&reportTape), nil
 }
 
-// ModelSummary is what the bridge says about a model without a deployment:
-// the report's model section plus its KV cache cost on one GPU (tensor
-// parallel size 1), as the engine derives it.
-type ModelSummary struct {
-	calc.ModelInfo
-	Family  string   `json:"family,omitempty"`
-	Aliases []string `json:"aliases,omitempty"`
-	// KVBytesPerToken is one token's KV cache over all layers at the
-	// model dtype (kv_cache_dtype "auto"), in bytes.
-	KVBytesPerToken float64 `json:"kv_bytes_per_token"`
-	// KVBytesPerTokenFP8 is the same with kv_cache_dtype "fp8", in bytes.
-	KVBytesPerTokenFP8 float64 `json:"kv_bytes_per_token_fp8"`
-	// StateBytesPerSequence is the constant Mamba/linear-attention state of
-	// one sequence over all layers, in bytes (0 for pure attention models).
-	StateBytesPerSequence float64 `json:"state_bytes_per_sequence,omitempty"`
-	// KVGroups are the layer groups of the paged cache.
-	KVGroups []calc.KVGroup `json:"kv_groups"`
-}
-
-// ModelDetail is one model in full: the summary, the shape and parameter
-// breakdown the engine derived, and for catalog models the config.json
-// and where it came from.
-type ModelDetail struct {
-	ModelSummary
-	Shape  *models.Model  `json:"shape"`
-	Source *models.Source `json:"source,omitempty"`
-	Config map[string]any `json:"config,omitempty"`
-}
+// The bridge's own JSON types (package bridge, so that tools/gen/dts can
+// describe them).
+type (
+	ModelSummary = bridge.ModelSummary
+	ModelDetail  = bridge.ModelDetail
+	Stats        = bridge.Stats
+)
 
 // probeAccelerator is the hardware the summaries are evaluated on. Only
 // hardware-independent figures (model info, KV bytes per token) are read
@@ -212,16 +192,6 @@ func hardwareSpec(name string) (string, error) {
 		return "", calc.Errors{{Field: "hardware", Message: err.Error()}}
 	}
 	return marshal(a)
-}
-
-// Stats is the Go heap as runtime.ReadMemStats reports it, in bytes.
-type Stats struct {
-	HeapAllocBytes  uint64 `json:"heap_alloc_bytes"`
-	HeapSysBytes    uint64 `json:"heap_sys_bytes"`
-	HeapObjects     uint64 `json:"heap_objects"`
-	SysBytes        uint64 `json:"sys_bytes"`
-	TotalAllocBytes uint64 `json:"total_alloc_bytes"`
-	NumGC           uint32 `json:"num_gc"`
 }
 
 // stats reads the Go heap after a garbage collection when gc is true.

@@ -57,6 +57,7 @@ func main() {
 	bridge.Set("evaluateTape", tapeFn)
 	bridge.Set("tapeKeys", tapeKeysJSON())
 	bridge.Set("requestSchema", requestSchema())
+	export("contract", func(string) (string, error) { return contractTables() })
 	export("models", func(string) (string, error) { return modelList() })
 	export("model", model)
 	export("hardware", func(string) (string, error) { return hardwareList() })

@@ -128,6 +128,7 @@ class Calculator {
 
   #tapeKeys;
   #schema;
+  #contract = null;
 
   constructor(bridge, instance, go, exited) {
     this.#bridge = bridge;
@@ -171,6 +172,52 @@ class Calculator {
   /** One catalog model in full, by id or alias. */
   model(id) {
     return JSON.parse(this.#call('model', stringArg('model', id)));
+  }
+
+  /**
+   * The engine's tables, computed once by the engine and frozen: its
+   * engines with their defaults, the values of the enumerated fields and
+   * every request field's bounds, default and unit by JSON path.
+   */
+  contract() {
+    this.#contract ??= deepFreeze(JSON.parse(this.#call('contract', '')));
+    return this.#contract;
+  }
+
+  /** The engines, the default first: [{name, label, defaults}]. */
+  engines() {
+    return this.contract().engines;
+  }
+
+  /** The values of dtype. */
+  dtypes() {
+    return this.contract().dtypes;
+  }
+
+  /** The values of kv_cache_dtype. */
+  kvCacheDtypes() {
+    return this.contract().kv_cache_dtypes;
+  }
+
+  /** The values of quantization. */
+  quantizations() {
+    return this.contract().quantizations;
+  }
+
+  /** The values of block_size, in tokens. */
+  blockSizes() {
+    return this.contract().block_sizes;
+  }
+
+  /**
+   * Bounds, default and unit of the request fields by JSON path
+   * ("gpu_memory_utilization", "workload.input_tokens"); with a path, that
+   * field's entry or undefined.
+   */
+  fieldBounds(path) {
+    const fields = this.contract().fields;
+    if (path === undefined) return fields;
+    return Object.hasOwn(fields, path) ? fields[path] : undefined;
   }
 
   /** Every catalog accelerator, in catalog order. */
@@ -290,6 +337,15 @@ function decodeTape(buffer, header, keys) {
     }
   };
   return value();
+}
+
+/** Freezes v and everything it holds. */
+function deepFreeze(v) {
+  if (v !== null && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
 }
 
 function stringArg(field, v) {

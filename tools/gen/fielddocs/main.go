@@ -35,7 +35,7 @@ var packages = []struct{ dir, prefix string }{
 	{"models", "Models"},
 	{"hardware", "Hardware"},
 	{"api", ""},
-	{"wasm/js", ""},
+	{"wasm/js/bridge", ""},
 }
 
 // header is the first line of the file this program writes.

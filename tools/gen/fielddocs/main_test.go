@@ -43,9 +43,10 @@ type Entry struct {
 	ID string ` + "`json:\"id,omitempty\"`" + ` // ID is the model's name.
 }
 `,
-		"hardware/doc.go": "// Package hardware has no struct types here.\npackage hardware\n",
-		"api/api.go":      "package api\n",
-		"wasm/js/api.go":  "package main\n",
+		"hardware/doc.go":          "// Package hardware has no struct types here.\npackage hardware\n",
+		"api/api.go":               "package api\n",
+		"wasm/js/api.go":           "package main\n",
+		"wasm/js/bridge/bridge.go": "package bridge\n",
 	}
 	for name, src := range files {
 		path := filepath.Join(root, name)

@@ -1,0 +1,41 @@
+package calc_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/calc"
+)
+
+// Engines lists every profile once, the default first, and each profile's
+// defaults are what a request that leaves the settings out resolves to.
+func TestEnginesListEveryProfileWithItsDefaults(t *testing.T) {
+	t.Parallel()
+	list := calc.Engines()
+	require.NotEmpty(t, list)
+	assert.Equal(t, calc.DefaultEngine, list[0].Name)
+	var names []string
+	for _, e := range list {
+		names = append(names, e.Name)
+		assert.NotEmpty(t, e.Label, e.Name)
+		got, ok := calc.LookupEngine(e.Name)
+		require.True(t, ok, e.Name)
+		assert.Same(t, got, e)
+
+		rep, err := calc.Evaluate(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, Engine: e.Name})
+		require.NoError(t, err, e.Name)
+		d := e.Defaults()
+		assert.Equal(t, calc.EngineDefaults{
+			GPUMemoryUtilization: rep.Config.GPUMemoryUtilization,
+			BlockSize:            rep.Config.BlockSize,
+			MaxNumSeqs:           rep.Config.MaxNumSeqs,
+			MaxNumBatchedTokens:  rep.Config.MaxNumBatchedTokens,
+		}, d, e.Name)
+		assert.Equal(t, e.DefaultUtilization, d.GPUMemoryUtilization)
+	}
+	slices.Sort(names)
+	assert.Equal(t, calc.EngineNames(), names)
+}

@@ -1,0 +1,40 @@
+package bridge_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/wasm/js/bridge"
+)
+
+func TestContractStatesTheEngineTables(t *testing.T) {
+	t.Parallel()
+	c := bridge.NewContract()
+	assert.Equal(t, calc.DefaultEngine, c.DefaultEngine)
+	require.Len(t, c.Engines, len(calc.EngineNames()))
+	for i, e := range calc.Engines() {
+		assert.Equal(t, bridge.EngineProfile{Name: e.Name, Label: e.Label, Defaults: e.Defaults()}, c.Engines[i])
+	}
+	assert.Equal(t, calc.KVCacheDtypes, c.KVCacheDtypes)
+	assert.Contains(t, c.BlockSizes, calc.DefaultBlockSize)
+
+	// Every calc.Fields entry shows up under its JSON path, nested ones too.
+	in := c.Fields["workload.input_tokens"]
+	assert.Equal(t, "integer", in.Kind)
+	require.NotNil(t, in.Min)
+	require.NotNil(t, in.Max)
+	assert.InDelta(t, 1.0, *in.Min, 0)
+	assert.Equal(t, calc.DefaultInputTokens, in.Default)
+	assert.Equal(t, "array", c.Fields["simulate.sweep.request_rates"].Kind)
+	assert.Equal(t, calc.Distributions, c.Fields["simulate.input_tokens.distribution"].Enum)
+	assert.True(t, c.Fields["block_size"].PowerOfTwo)
+	n := 0
+	for range calc.Fields {
+		n++
+	}
+	// LengthDistribution is reached twice (input and output tokens).
+	assert.Equal(t, n+5, len(c.Fields))
+}

@@ -1,0 +1,64 @@
+// The engine's tables as the module exports them: engines with their
+// defaults, enumerated values and field bounds, and that every engine's
+// defaults are what a request that leaves them out resolves to.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../build/npm/throughput.js';
+
+let calc;
+before(async () => {
+  calc = await load();
+});
+after(() => calc.close());
+
+test('contract(): computed once, frozen, with the engine version', () => {
+  const c = calc.contract();
+  assert.equal(c, calc.contract());
+  assert.equal(c.version, calc.version);
+  assert.ok(Object.isFrozen(c) && Object.isFrozen(c.engines[0].defaults) && Object.isFrozen(c.fields.block_size));
+  assert.throws(() => { c.engines.push({}); }, TypeError);
+});
+
+test('engines(): the default first, each with the defaults the engine resolves', () => {
+  const engines = calc.engines();
+  assert.deepEqual(engines.map((e) => e.name), ['vllm', 'sglang', 'lmdeploy', 'trtllm', 'llamacpp']);
+  assert.equal(calc.contract().default_engine, 'vllm');
+  assert.deepEqual(engines[2], {
+    name: 'lmdeploy', label: 'LMDeploy TurboMind',
+    defaults: { gpu_memory_utilization: 0.8, block_size: 16, max_num_seqs: 256, max_num_batched_tokens: 8192 },
+  });
+  for (const e of engines) {
+    const r = calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm', engine: e.name });
+    assert.deepEqual(e.defaults, {
+      gpu_memory_utilization: r.config.gpu_memory_utilization, block_size: r.config.block_size,
+      max_num_seqs: r.config.max_num_seqs, max_num_batched_tokens: r.config.max_num_batched_tokens,
+    }, e.name);
+  }
+});
+
+test('value lists: each value is accepted by the engine, and a value outside them is not', () => {
+  const base = { model: 'llama-3.1-8b', hardware: 'h100-sxm' };
+  assert.deepEqual(calc.dtypes(), ['auto', 'bfloat16', 'float16', 'float32']);
+  assert.ok(calc.kvCacheDtypes().includes('fp8_e5m2'));
+  assert.ok(calc.quantizations().includes('q4_k_m'));
+  assert.deepEqual(calc.blockSizes(), [1, 2, 4, 8, 16, 32, 64, 128, 256]);
+  for (const kv_cache_dtype of calc.kvCacheDtypes()) calc.evaluate({ ...base, kv_cache_dtype });
+  for (const block_size of calc.blockSizes()) calc.evaluate({ ...base, block_size });
+  assert.throws(() => calc.evaluate({ ...base, kv_cache_dtype: 'int3' }), /kv_cache_dtype/);
+});
+
+test('fieldBounds(): every bounded request field by JSON path, and the engine enforces them', () => {
+  const all = calc.fieldBounds();
+  assert.deepEqual(calc.fieldBounds('gpu_memory_utilization'), {
+    kind: 'number', min: 0, max: 1, exclusive_min: true, default_text: "the engine's own (see engines)", unit: 'fraction of GPU memory',
+  });
+  assert.equal(all['workload.input_tokens'].default, 1024);
+  assert.deepEqual(all.engine.enum, [...calc.engines().map((e) => e.name)].sort());
+  assert.equal(all['simulate.output_tokens.distribution'].enum.length, calc.contract().distributions.length);
+  assert.equal(calc.fieldBounds('no.such.field'), undefined);
+  const base = { model: 'llama-3.1-8b', hardware: 'h100-sxm' };
+  const u = all.gpu_memory_utilization;
+  calc.evaluate({ ...base, gpu_memory_utilization: u.max });
+  assert.throws(() => calc.evaluate({ ...base, gpu_memory_utilization: u.min }), /gpu_memory_utilization: must be greater than 0/);
+  assert.throws(() => calc.evaluate({ ...base, gpu_memory_utilization: u.max + 0.01 }), /must be at most 1/);
+});
