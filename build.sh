@@ -126,8 +126,11 @@ build_worker() {
 }
 
 # ensure_npm installs the npm dev tools from the lockfile when missing.
+# A node_modules older than the lockfile (a dependency added since the
+# last install) is installed again, so a test never runs on stale packages.
 ensure_npm() {
-	if [ ! -x node_modules/.bin/workerd ]; then
+	if [ ! -x node_modules/.bin/workerd ] || [ ! -f node_modules/.package-lock.json ] ||
+		[ package-lock.json -nt node_modules/.package-lock.json ]; then
 		log "npm ci"
 		npm ci --no-audit --no-fund
 	fi
@@ -219,7 +222,7 @@ test_go() {
 # a free port.
 test_e2e() {
 	log "browser end-to-end tests (tests/e2e)"
-	[ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+	ensure_npm
 	if ! command -v "${CHROMIUM:-/usr/bin/chromium}" >/dev/null 2>&1; then
 		log "installing Debian's chromium"
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
@@ -278,9 +281,8 @@ build)
 	;;
 serve)
 	# The prerendered page needs happy-dom, the bundles esbuild.
-	if [ ! -d node_modules ] && command -v npm >/dev/null; then
-		log "npm ci"
-		npm ci --no-audit --no-fund || echo "npm ci failed: the page is served unbundled and waits for the engine"
+	if command -v npm >/dev/null; then
+		ensure_npm || echo "npm ci failed: the page is served unbundled and waits for the engine"
 	fi
 	build_wasm
 	exec go run ./tools/serve -dir build/site -addr "127.0.0.1:${PORT:-8080}"
