@@ -48,7 +48,7 @@ build_wasm() {
 	mkdir -p build/npm
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
-	cp www/module/package.json www/module/throughput.js www/module/throughput.d.ts build/npm/
+	cp www/module/package.json www/module/throughput.js www/module/throughput.d.ts www/module/contract.d.ts build/npm/
 	bundle_page
 }
 
