@@ -92,10 +92,10 @@ test('the build-time page: idempotent, escaped, every slot a known figure', asyn
   assert.equal(once, page, 'www/index.html is current: run node scripts/prerender.mjs (./build.sh build does)');
 
   // Another configuration's form: values set in place, the old ones gone.
-  const other = writeStaticPage(page, S.newConfig({ tensor_parallel_size: '4', engine: 'sglang', load: 'concurrency', concurrency: '32' }), report);
+  const other = writeStaticPage(page, S.newConfig({ tensor_parallel_size: '4', block_size: '32', load: 'concurrency', concurrency: '32' }), report);
   assert.match(other, /<input id="f-tensor_parallel_size"[^>]* value="4">/);
-  assert.match(other, /<option value="sglang" selected>/);
-  assert.doesNotMatch(other, /<option value="vllm" selected>/);
+  assert.match(other, /<option selected>32<\/option>/);
+  assert.doesNotMatch(other, /<option selected>16<\/option>/);
   assert.match(other, /<input type="radio" name="load" value="concurrency" checked>/);
   assert.match(other, /data-pair="f-concurrency" value="5">/); // log2(32)
   assert.doesNotMatch(other, /data-when="load=concurrency" hidden/);
