@@ -26,7 +26,6 @@ export const DEFAULT_REQUEST = Object.freeze({
   tensor_parallel_size: 1,
   pipeline_parallel_size: 1,
   block_size: 16,
-  gpu_memory_utilization: 0.9,
   kv_cache_dtype: 'auto',
   workload: { input_tokens: 1024, output_tokens: 256 },
   slo: { ttft_ms: 1000, tpot_ms: 50 },

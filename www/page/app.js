@@ -78,6 +78,7 @@ let deferChart = true; // see render()
 
 /** Recompute and redraw everything; called on every input event. */
 function update() {
+  showEngineDefaults();
   if (!calc && !reports.has(JSON.stringify(S.toRequest(active()).request))) return;
   const t0 = performance.now();
   const res = run(active());
@@ -492,6 +493,42 @@ $('#export-csv').addEventListener('click', () => {
   if (last) download('throughput-sweep.csv', 'text/csv', sweepCSV(last.report));
 });
 
+// --- the engine's tables ------------------------------------------------
+
+/** The engine settings an empty control leaves to the engine. */
+const ENGINE_DEFAULTS = ['gpu_memory_utilization', 'max_num_seqs', 'max_num_batched_tokens'];
+
+/**
+ * Fill the engine, dtype and KV cache selects from the engine's tables
+ * and set the utilization field's limits from its bounds.
+ */
+function fillTables() {
+  try {
+    F.fillOptions($('#f-engine'), calc.engines().map((e) => [e.name, e.label]), active().engine);
+    F.fillOptions($('#f-dtype'), calc.dtypes().map((d) => [d, d]), active().dtype);
+    F.fillOptions($('#f-kv_cache_dtype'), calc.kvCacheDtypes().map((d) => [d, d === 'auto' ? 'auto (model)' : d]), active().kv_cache_dtype);
+    F.applyBounds($('#f-gpu_memory_utilization'), calc.fieldBounds('gpu_memory_utilization'), form);
+  } catch { /* keep the page's own options */ }
+  showEngineDefaults();
+}
+
+/**
+ * Show the selected engine's defaults as the placeholders of the empty
+ * engine settings (an empty control leaves the field to the engine), and
+ * the valid utilization range beside them.
+ */
+function showEngineDefaults() {
+  if (!calc) return;
+  let e;
+  try { e = calc.engines().find((x) => x.name === active().engine); } catch { return; }
+  if (!e) return;
+  for (const k of ENGINE_DEFAULTS) setAttr($(`#f-${k}`), 'placeholder', String(e.defaults[k]));
+  const range = form.querySelector('input[type=range][data-pair="f-gpu_memory_utilization"]');
+  if (range) F.syncRange(range, form);
+  const u = e.defaults.gpu_memory_utilization;
+  setText($('#h-gpu_memory_utilization'), `Empty: ${e.label}'s default, ${u}. Valid: ${F.rangeText(calc.fieldBounds('gpu_memory_utilization'))}.`);
+}
+
 // --- catalogs ------------------------------------------------------------
 
 let hardwareList = null;
@@ -564,6 +601,7 @@ async function boot() {
   reports.clear();
   update();
   if (!performance.getEntriesByName('throughput:first-result').length) performance.mark('throughput:first-result');
+  fillTables();
   document.documentElement.dataset.ready = 'true';
   fillHardware();
   for (const c of state.configs) c.hardware = canonicalHardware(c.hardware);

@@ -104,3 +104,33 @@ export function showErrors(root, errors) {
   });
   return unplaced;
 }
+
+/** Replace a select's options by [value, text] pairs, keeping v selected. */
+export function fillOptions(select, pairs, v) {
+  select.replaceChildren(...pairs.map(([value, text]) => new Option(text, value)));
+  selectValue(select, v);
+}
+
+/**
+ * The valid range of a number field as text, from the engine's bounds
+ * (calc.fieldBounds(path)): "greater than 0, at most 1".
+ */
+export function rangeText(b) {
+  if (!b) return '';
+  const lo = b.min === undefined ? '' : `${b.exclusive_min ? 'greater than' : 'at least'} ${b.min}`;
+  const hi = b.max === undefined ? '' : `at most ${b.max}`;
+  return [lo, hi].filter(Boolean).join(', ');
+}
+
+/**
+ * Set a number input's (and its paired slider's) limits from the engine's
+ * bounds. An exclusive minimum becomes the smallest step above it.
+ */
+export function applyBounds(input, b, root) {
+  if (!input || !b) return;
+  const step = Number(input.step) || 1;
+  if (b.min !== undefined) input.min = String(b.exclusive_min ? b.min + step : b.min);
+  if (b.max !== undefined) input.max = String(b.max);
+  const range = root.querySelector(`input[type=range][data-pair="${input.id}"]`);
+  if (range && b.max !== undefined) range.max = String(b.max);
+}

@@ -30,7 +30,7 @@ export const DEFAULTS = Object.freeze({
   dtype: 'auto',
   quantization: '',
   kv_cache_dtype: 'auto',
-  gpu_memory_utilization: '0.9',
+  gpu_memory_utilization: '', // the engine's own (calc.engines() defaults)
   block_size: '16',
   max_model_len: '',
   max_num_seqs: '',

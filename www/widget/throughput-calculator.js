@@ -21,8 +21,6 @@ export const WIDGET_DEFAULTS = Object.freeze({
 });
 
 const MODES = ['full', 'compact'];
-const KV_DTYPES = ['auto', 'fp8', 'fp8_e4m3', 'fp8_e5m2', 'bfloat16', 'float16', 'float32'];
-const ENGINES = ['vllm', 'sglang', 'lmdeploy', 'trtllm', 'llamacpp'];
 const SWEEP_POINTS = 96;
 
 /** Integer attributes: name -> [request path, minimum]. */
@@ -38,11 +36,22 @@ const INT_ATTRS = {
 const HTMLElementBase = globalThis.HTMLElement ?? class {};
 
 let enginePromise = null;
+/**
+ * The engine's tables (calc.contract(): engines, value lists, bounds),
+ * once the engine has loaded; attributes are checked against them.
+ */
+let tables = null;
 /** The engine, loaded once for every element on the page. */
 function engine() {
-  enginePromise ??= import('../module/throughput.js').then((m) => m.load());
+  enginePromise ??= import('../module/throughput.js').then((m) => m.load()).then((calc) => {
+    tables = calc.contract();
+    return calc;
+  });
   return enginePromise;
 }
+
+/** v when the engine's tables list it under key (or have not loaded yet), else fallback. */
+const listed = (key, v, fallback) => (v && (!tables || tables[key].some((x) => (x.name ?? x) === v)) ? v : fallback);
 
 const CSS = `
 :host { display: block; contain: content; max-width: 720px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -106,12 +115,18 @@ export class ThroughputCalculator extends HTMLElementBase {
   set hardware(v) { this.setAttribute('hardware', v); }
   get mode() { const m = this.getAttribute('mode'); return MODES.includes(m) ? m : WIDGET_DEFAULTS.mode; }
   set mode(v) { this.setAttribute('mode', v); }
-  get kvCacheDtype() { const v = this.getAttribute('kv-cache-dtype'); return KV_DTYPES.includes(v) ? v : 'auto'; }
-  get engine() { const v = this.getAttribute('engine'); return ENGINES.includes(v) ? v : 'vllm'; }
+  get kvCacheDtype() { return listed('kv_cache_dtypes', this.getAttribute('kv-cache-dtype'), 'auto'); }
+  /** The engine attribute when the engine knows it, else the default engine. */
+  get engine() { return listed('engines', this.getAttribute('engine'), tables?.default_engine ?? 'vllm'); }
   get quantization() { return (this.getAttribute('quantization') ?? '').trim(); }
+  /** The gpu-memory-utilization attribute within the engine's bounds, else undefined (the engine's default). */
   get gpuMemoryUtilization() {
-    const v = Number(this.getAttribute('gpu-memory-utilization'));
-    return v > 0 && v <= 1 ? v : undefined;
+    const raw = this.getAttribute('gpu-memory-utilization');
+    const v = raw == null || raw.trim() === '' ? NaN : Number(raw);
+    const b = tables?.fields.gpu_memory_utilization;
+    if (!Number.isFinite(v) || !b) return undefined;
+    const aboveMin = b.min === undefined || (b.exclusive_min ? v > b.min : v >= b.min);
+    return aboveMin && (b.max === undefined || v <= b.max) ? v : undefined;
   }
   /** Base URL of the full calculator page (default: the widget's folder). */
   get calculatorURL() {
@@ -130,7 +145,7 @@ export class ThroughputCalculator extends HTMLElementBase {
   /** The engine request the attributes stand for. */
   request() {
     const req = { model: this.model, hardware: this.hardware, sweep: { points: SWEEP_POINTS } };
-    if (this.engine !== 'vllm') req.engine = this.engine;
+    if (this.engine !== tables?.default_engine) req.engine = this.engine;
     if (this.kvCacheDtype !== 'auto') req.kv_cache_dtype = this.kvCacheDtype;
     if (this.quantization) req.quantization = this.quantization;
     if (this.gpuMemoryUtilization) req.gpu_memory_utilization = this.gpuMemoryUtilization;
@@ -206,7 +221,8 @@ export class ThroughputCalculator extends HTMLElementBase {
         <label>Tensor parallel<input name="tensor-parallel-size" type="number" min="1" step="1" inputmode="numeric"></label>
         <label>Input tokens<input name="input-tokens" type="number" min="1" step="1" inputmode="numeric"></label>
         <label>Output tokens<input name="output-tokens" type="number" min="1" step="1" inputmode="numeric"></label>
-        <label>KV cache<select name="kv-cache-dtype">${KV_DTYPES.map((d) => `<option>${d}</option>`).join('')}</select></label>
+        <label>Engine<select name="engine">${tables.engines.map((e) => `<option value="${e.name}">${e.label}</option>`).join('')}</select></label>
+        <label>KV cache<select name="kv-cache-dtype">${tables.kv_cache_dtypes.map((d) => `<option>${d}</option>`).join('')}</select></label>
       </form>` : ''}
       <div class="trade">
         <section class="side one" aria-label="Batch 1">
@@ -267,6 +283,7 @@ export class ThroughputCalculator extends HTMLElementBase {
     set('input-tokens', this.getAttribute('input-tokens') ?? this.report?.config?.input_tokens);
     set('output-tokens', this.getAttribute('output-tokens') ?? this.report?.config?.output_tokens);
     set('kv-cache-dtype', this.kvCacheDtype);
+    set('engine', this.engine);
   }
 
   #fill(body, r) {
@@ -291,12 +308,15 @@ export class ThroughputCalculator extends HTMLElementBase {
       : (r.warnings?.[0]?.message ?? 'The model does not fit.'));
     w('version', `v${r.version}`);
     this.#chart.update(r);
+    const req = this.request();
     const q = new URLSearchParams({ model: this.model, hardware: this.hardware });
     for (const [name, [path]] of Object.entries(INT_ATTRS)) {
       const v = this.intAttr(name);
       if (v !== undefined) q.set(path.replace('workload.', ''), String(v));
     }
     if (this.kvCacheDtype !== 'auto') q.set('kv_cache_dtype', this.kvCacheDtype);
+    if (req.engine) q.set('engine', req.engine);
+    if (req.gpu_memory_utilization) q.set('gpu_memory_utilization', String(req.gpu_memory_utilization));
     body.querySelector('a.open').href = `${this.calculatorURL}?${q}`;
     this.#syncForm();
   }
