@@ -5,8 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
-import * as fmt from '../../www/format.js';
-import { FIGURES, figure } from '../../www/figures.js';
+import * as fmt from '../../www/ui/format.js';
+import { FIGURES, figure } from '../../www/page/figures.js';
 
 let base;
 let b;

@@ -25,7 +25,6 @@ export const DEFAULT_REQUEST = Object.freeze({
   engine: 'vllm',
   tensor_parallel_size: 1,
   pipeline_parallel_size: 1,
-  block_size: 16,
   kv_cache_dtype: 'auto',
   workload: { input_tokens: 1024, output_tokens: 256 },
   slo: { ttft_ms: 1000, tpot_ms: 50 },

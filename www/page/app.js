@@ -507,6 +507,7 @@ function fillTables() {
     F.fillOptions($('#f-engine'), calc.engines().map((e) => [e.name, e.label]), active().engine);
     F.fillOptions($('#f-dtype'), calc.dtypes().map((d) => [d, d]), active().dtype);
     F.fillOptions($('#f-kv_cache_dtype'), calc.kvCacheDtypes().map((d) => [d, d === 'auto' ? 'auto (model)' : d]), active().kv_cache_dtype);
+    F.fillOptions($('#f-block_size'), [['', 'default'], ...calc.blockSizes().map((b) => [String(b), String(b)])], active().block_size);
     F.applyBounds($('#f-gpu_memory_utilization'), calc.fieldBounds('gpu_memory_utilization'), form);
   } catch { /* keep the page's own options */ }
   showEngineDefaults();
@@ -523,6 +524,8 @@ function showEngineDefaults() {
   try { e = calc.engines().find((x) => x.name === active().engine); } catch { return; }
   if (!e) return;
   for (const k of ENGINE_DEFAULTS) setAttr($(`#f-${k}`), 'placeholder', String(e.defaults[k]));
+  const blockDefault = $('#f-block_size')?.querySelector('option[value=""]');
+  if (blockDefault) setText(blockDefault, `default (${e.defaults.block_size})`);
   const range = form.querySelector('input[type=range][data-pair="f-gpu_memory_utilization"]');
   if (range) F.syncRange(range, form);
   const u = e.defaults.gpu_memory_utilization;

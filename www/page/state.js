@@ -31,7 +31,7 @@ export const DEFAULTS = Object.freeze({
   quantization: '',
   kv_cache_dtype: 'auto',
   gpu_memory_utilization: '', // the engine's own (calc.engines() defaults)
-  block_size: '16',
+  block_size: '', // '' leaves it to the engine (calc.engines() defaults)
   max_model_len: '',
   max_num_seqs: '',
   max_num_batched_tokens: '',
