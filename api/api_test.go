@@ -484,3 +484,38 @@ func TestGetSimulateParams(t *testing.T) {
 	assert.Contains(t, string(got), `"simulation":{`)
 	assert.JSONEq(t, string(want), string(got))
 }
+
+// TestEveryEngineAnswersAsTheEngine: for every engine profile, GET and POST
+// /v1/evaluate give calc.Evaluate's report, under the engine's own
+// gpu_memory_utilization when the request leaves it out (vLLM 0.9, SGLang's
+// mem_fraction_static 0.88, LMDeploy's cache_max_entry_count 0.8,
+// TensorRT-LLM's kv_cache_free_gpu_mem_fraction 0.9, llama.cpp 0.95: the
+// defaults calc/engine.go cites). tests/e2e/engines.test.mjs checks the page
+// and the widget against the module for the same requests.
+func TestEveryEngineAnswersAsTheEngine(t *testing.T) {
+	t.Parallel()
+	wantUtil := map[string]float64{"vllm": 0.9, "sglang": 0.88, "lmdeploy": 0.8, "trtllm": 0.9, "llamacpp": 0.95}
+	require.Len(t, calc.Engines(), len(wantUtil))
+	for _, e := range calc.Engines() {
+		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel()
+			want, err := calc.Evaluate(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, Engine: e.Name})
+			require.NoError(t, err)
+			assert.Equal(t, wantUtil[e.Name], want.Config.GPUMemoryUtilization)
+			wantJSON, err := json.Marshal(want)
+			require.NoError(t, err)
+
+			get := serve(t, "GET", "/v1/evaluate?model=llama-3.1-8b&hardware=h100-sxm&engine="+e.Name, nil, "")
+			require.Equal(t, http.StatusOK, get.StatusCode)
+			got, err := io.ReadAll(get.Body)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(wantJSON), string(got), "GET")
+
+			post := serve(t, "POST", "/v1/evaluate", jsonHeaders(), `{"model":"llama-3.1-8b","hardware":"h100-sxm","engine":"`+e.Name+`"}`)
+			require.Equal(t, http.StatusOK, post.StatusCode)
+			got, err = io.ReadAll(post.Body)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(wantJSON), string(got), "POST")
+		})
+	}
+}

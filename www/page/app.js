@@ -495,6 +495,15 @@ $('#export-csv').addEventListener('click', () => {
 
 // --- the engine's tables ------------------------------------------------
 
+/**
+ * Display names of the engine's quantization values (calc.quantizations());
+ * a value missing here is shown as the engine names it.
+ */
+const QUANT_LABELS = {
+  fp8: 'fp8', int8: 'int8 (W8A8)', awq: 'AWQ int4', gptq: 'GPTQ int4', bitsandbytes: 'bitsandbytes nf4',
+  mxfp4: 'MXFP4', nvfp4: 'NVFP4', f16: 'GGUF f16',
+};
+
 /** The engine settings an empty control leaves to the engine. */
 const ENGINE_DEFAULTS = ['gpu_memory_utilization', 'max_num_seqs', 'max_num_batched_tokens'];
 
@@ -507,6 +516,9 @@ function fillTables() {
     F.fillOptions($('#f-engine'), calc.engines().map((e) => [e.name, e.label]), active().engine);
     F.fillOptions($('#f-dtype'), calc.dtypes().map((d) => [d, d]), active().dtype);
     F.fillOptions($('#f-kv_cache_dtype'), calc.kvCacheDtypes().map((d) => [d, d === 'auto' ? 'auto (model)' : d]), active().kv_cache_dtype);
+    // 'none' is the unquantized checkpoint, which "as published" already is.
+    const quants = calc.quantizations().filter((q) => q !== 'none');
+    F.fillOptions($('#f-quantization'), [['', 'as published'], ...quants.map((q) => [q, QUANT_LABELS[q] ?? (q.startsWith('q') ? `GGUF ${q}` : q)])], active().quantization);
     F.fillOptions($('#f-block_size'), [['', 'default'], ...calc.blockSizes().map((b) => [String(b), String(b)])], active().block_size);
     F.applyBounds($('#f-gpu_memory_utilization'), calc.fieldBounds('gpu_memory_utilization'), form);
   } catch { /* keep the page's own options */ }
