@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Load test of the Throughput worker on a local workerd (loopback only).
 //
-//   ./build.sh worker build && node scripts/load-worker.mjs [--rate 200] [--duration 20] [--runs 1] [--only shared|stock]
+//   ./build.sh worker build && node scripts/load-worker.mjs [--rate 200] [--duration 20] [--runs 1] [--only shared|stock] [--mix valid|hostile]
 //
 // For each entry it starts workerd (build/worker/workerd.capnp: one Go
 // instance per isolate; build/worker/stock/workerd-stock.capnp: syumai/
@@ -36,20 +36,39 @@ const MAX_REQUESTS = 20000;
 const MAX_IN_FLIGHT = 64;
 const TIMEOUT_MS = 10000;
 
-// Requests rotate through a few realistic questions.
-const BODIES = [
+// Requests rotate through a few realistic questions (--mix valid), or
+// through those, bad requests and requests at the work budget (--mix
+// hostile: what an exposed API sees). Each carries the status it must get.
+const VALID = [
   { model: "meta-llama/Llama-3.1-8B-Instruct", hardware: "h100-sxm", workload: { input_tokens: 2048, output_tokens: 512 }, slo: { tpot_ms: 40 }, gpu_hour_usd: 2.5 },
   { model: "llama-3.1-70b-instruct", hardware: "h100-sxm", tensor_parallel_size: 4, workload: { input_tokens: 1024, output_tokens: 256 } },
   { model: "mistral-7b", hardware: "a100-sxm-80gb", kv_cache_dtype: "fp8", workload: { concurrency: 64 } },
   { model: "meta-llama/Llama-3.1-8B-Instruct", hardware: "rtx-4090", engine: "sglang", slo: { ttft_ms: 500 } },
-].map((b) => JSON.stringify(b));
+].map((b) => ({ body: JSON.stringify(b), expect: 200 }));
+
+const HOSTILE = [
+  ...VALID,
+  // Invalid: each must be a 4xx naming the field, never a 5xx.
+  { body: '{"model":"llama-3.1-8b","hardware":"h100-sxm","tensor_parallel_size":3}', expect: 400 },
+  { body: '{"model":"llama-3.1-8b","hardware":{"memory_bytes":1e-300,"memory_bandwidth_bytes_per_s":1e-300,"peak_flops":{"bf16":1e-300}}}', expect: 400 },
+  { body: '{"model_config":{"model_type":"qwen2","hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8.5,"num_hidden_layers":32,"intermediate_size":11008,"vocab_size":32000,"max_position_embeddings":4096},"hardware":"h100-sxm"}', expect: 400 },
+  { body: '{"model":"llama-3.1-8b","hardware":"h100-sxm","workload":{"input_tokens":-1,"prompt_tokens":3}}', expect: 400 },
+  { body: `{"model":"${"x".repeat(20000)}","hardware":"h100-sxm"}`, expect: 400 },
+  { body: '{"model":"llama-3.1-8b","hardware":"h100-sxm"', expect: 400 },
+  // The issue's 31-second request: refused by the work budget.
+  { body: '{"model":"llama-3.1-8b","hardware":"h200","kv_cache_dtype":"fp8","max_num_seqs":1024,"workload":{"input_tokens":1,"output_tokens":16000},"simulate":{"num_requests":100000,"arrival":"burst","timeline_points":2000}}', expect: 400 },
+  // Simulations the budget accepts.
+  { body: '{"model":"llama-3.1-8b","hardware":"h100-sxm","simulate":{}}', expect: 200 },
+  { body: '{"model":"llama-3.1-8b","hardware":"h100-sxm","workload":{"input_tokens":512,"output_tokens":128},"simulate":{"num_requests":2000,"arrival":"poisson","request_rate":20}}', expect: 200 },
+];
+let BODIES = VALID;
 
 function parseArgs(argv) {
-  const opts = { rate: 200, duration: 20, runs: 1, only: "" };
+  const opts = { rate: 200, duration: 20, runs: 1, only: "", mix: "valid" };
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i].replace(/^--/, "");
     if (!(key in opts)) throw new Error(`unknown option ${argv[i]}`);
-    opts[key] = key === "only" ? argv[i + 1] : Number(argv[i + 1]);
+    opts[key] = key === "only" || key === "mix" ? argv[i + 1] : Number(argv[i + 1]);
   }
   opts.duration = Math.min(opts.duration, MAX_DURATION_S);
   opts.runs = Math.max(1, Math.min(opts.runs, 5));
@@ -108,7 +127,7 @@ function rssMiB(pid) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function post(agent, port, body) {
+function post(agent, port, { body, expect }) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const req = http.request(
@@ -116,7 +135,10 @@ function post(agent, port, body) {
       (res) => {
         let n = 0;
         res.on("data", (c) => (n += c.length));
-        res.on("end", () => resolve({ ok: res.statusCode === 200 && n > 1000, ms: performance.now() - t0, why: res.statusCode === 200 ? "short body" : `HTTP ${res.statusCode}` }));
+        res.on("end", () => {
+          const ok = res.statusCode === expect && (expect !== 200 || n > 1000);
+          resolve({ ok, ms: performance.now() - t0, status: res.statusCode, why: ok ? "" : res.statusCode === 200 ? "short body" : `HTTP ${res.statusCode} (want ${expect})` });
+        });
       },
     );
     req.on("timeout", () => req.destroy(new Error("timeout")));
@@ -134,7 +156,8 @@ function summarize(results, seconds) {
   const ms = results.filter((r) => r.ok).map((r) => r.ms).sort((a, b) => a - b);
   const why = {};
   for (const r of results) if (!r.ok) why[r.why] = (why[r.why] || 0) + 1;
-  return { n: results.length, errors: results.length - ms.length, why, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), rps: ms.length / seconds };
+  const fivexx = results.filter((r) => r.status >= 500).length;
+  return { n: results.length, errors: results.length - ms.length, fivexx, why, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), rps: ms.length / seconds };
 }
 
 async function sequential(agent, port, n) {
@@ -196,6 +219,8 @@ const median = (xs) => {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  if (opts.mix === "hostile") BODIES = HOSTILE;
+  else if (opts.mix !== "valid") throw new Error(`--mix is valid or hostile, got ${opts.mix}`);
   const names = opts.only ? [opts.only] : ["shared", "stock"];
   const rows = [];
   for (const name of names) {
@@ -213,12 +238,13 @@ async function main() {
       [`${opts.rate}/s p99 ms`]: median(runs.map((r) => r.open.p99)).toFixed(2),
       "served req/s": median(runs.map((r) => r.open.rps)).toFixed(0),
       errors: runs.map((r) => r.open.errors).join("+"),
+      "5xx": runs.map((r) => r.open.fivexx).join("+"),
       "RSS cold MiB": median(runs.map((r) => r.rssCold)).toFixed(1),
       "RSS before MiB": median(runs.map((r) => r.rssBefore)).toFixed(1),
       "RSS after MiB": median(runs.map((r) => r.rssAfter)).toFixed(1),
     });
   }
-  console.log(`POST /v1/evaluate on local workerd; ${opts.duration} s open loop at ${opts.rate} req/s; medians of ${opts.runs} run(s); ${os.cpus().length} CPUs shared, so timings are noisy`);
+  console.log(`POST /v1/evaluate on local workerd (${opts.mix} mix: ${BODIES.length} bodies); ${opts.duration} s open loop at ${opts.rate} req/s; medians of ${opts.runs} run(s); ${os.cpus().length} CPUs shared, so timings are noisy`);
   console.table(rows);
   const bad = rows.some((r) => r.errors.split("+").some((e) => e !== "0"));
   process.exitCode = names.includes("shared") && rows[0].errors.split("+").some((e) => e !== "0") ? 1 : 0;
