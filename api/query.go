@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"net/url"
 	"slices"
@@ -142,7 +143,7 @@ func jsonValue(kind contract.Kind, s string) ([]byte, string) {
 		}
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return nil, "must be an integer, got " + strconv.Quote(s)
+			return nil, "must be an integer, got " + fielderr.Quote(s)
 		}
 		return strconv.AppendInt(nil, n, 10), ""
 	case contract.Number:
@@ -151,14 +152,14 @@ func jsonValue(kind contract.Kind, s string) ([]byte, string) {
 		}
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil, "must be a finite number, got " + strconv.Quote(s)
+			return nil, "must be a finite number, got " + fielderr.Quote(s)
 		}
 		b, _ := jsonx.AppendFloat(nil, x, 64)
 		return b, ""
 	case contract.Boolean:
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			return nil, "must be true or false, got " + strconv.Quote(s)
+			return nil, "must be true or false, got " + fielderr.Quote(s)
 		}
 		return strconv.AppendBool(nil, b), ""
 	}

@@ -131,7 +131,7 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	}
 	q, ok := parseQuantization(qc)
 	if !ok {
-		return nil, configErr("quantization_config.quant_method", "unsupported method "+strconv.Quote(qc.str("quant_method"))+"; supported: fp8, compressed-tensors, awq, gptq, bitsandbytes, mxfp4, modelopt")
+		return nil, configErr("quantization_config.quant_method", "unsupported method "+fielderr.Quote(qc.str("quant_method"))+"; supported: fp8, compressed-tensors, awq, gptq, bitsandbytes, mxfp4, modelopt")
 	}
 	m.Quant = q
 	if vc := top.obj("vision_config"); vc != nil {
