@@ -22,6 +22,9 @@ func Evaluate(req Request) (Report, error) {
 	}
 	r := d.report(p)
 	d.simulate(&r, p, sim)
+	if err := checkFinite(&r); err != nil {
+		return Report{}, err
+	}
 	return r, nil
 }
 
