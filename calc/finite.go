@@ -138,3 +138,18 @@ func checkFinite(r *Report) error {
 	}
 	return nil
 }
+
+// ratio is a/b, or 0 when b is not positive or the quotient is not finite:
+// a rate over a step time that rounded to 0, a price over no throughput.
+// The input bounds keep every denominator well away from 0; this guards
+// the division anyway.
+func ratio(a, b float64) float64 {
+	if !(b > 0) {
+		return 0
+	}
+	q := a / b
+	if math.IsNaN(q) || math.IsInf(q, 0) {
+		return 0
+	}
+	return q
+}
