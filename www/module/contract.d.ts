@@ -196,7 +196,7 @@ export interface Workload {
   concurrency?: number;
   /**
    * request_rate is the arrival rate in requests per second (open loop).
-   * Range: greater than 0, at most 1000000.
+   * Range: from 0.000001 to 1000000.
    * Unit: requests/s.
    */
   request_rate?: number;
@@ -270,7 +270,7 @@ export interface SimulateOptions {
   arrival?: "poisson" | "closed_loop" | "burst";
   /**
    * request_rate is the Poisson arrival rate in requests per second (default workload.request_rate).
-   * Range: greater than 0, at most 1000000.
+   * Range: from 0.000001 to 1000000.
    * Unit: requests/s.
    * Default: workload.request_rate.
    */
@@ -354,7 +354,7 @@ export interface SimSweepOptions {
   num_requests?: number;
   /**
    * request_rates or Concurrencies give the loads explicitly instead.
-   * Range: greater than 0, at most 1000000.
+   * Range: from 0.000001 to 1000000.
    * Unit: requests/s.
    */
   request_rates?: number[];
