@@ -557,3 +557,17 @@ func TestLongIdsAreNotEchoedInFull(t *testing.T) {
 		assert.Contains(t, string(body), "…", path[:20])
 	}
 }
+
+// TestTinyRatesByGetAre400s: simulate.request_rate 1e-320 gave NaN
+// latencies and a 500 (issue 16); now a 400 naming the field, with its unit.
+func TestTinyRatesByGetAre400s(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"simulate.arrival=poisson&simulate.request_rate=1e-320", "request_rate=1e-300"} {
+		res := serve(t, "GET", "/v1/evaluate?model=llama-3.1-8b&hardware=h100-sxm&"+q, nil, "")
+		require.Equal(t, http.StatusBadRequest, res.StatusCode, q)
+		var p problemBody
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&p))
+		require.Len(t, p.Errors, 1, q)
+		assert.Contains(t, p.Errors[0].Message, "must be at least 1e-06 requests/s", q)
+	}
+}
