@@ -101,7 +101,7 @@ func queryRequest(q url.Values) (calc.Request, error) {
 			errs = append(errs, calc.FieldError{Field: k, Message: postOnly[k]})
 			continue
 		case !ok:
-			errs = append(errs, calc.FieldError{Field: k, Message: "unknown query parameter"})
+			errs = append(errs, calc.FieldError{Field: fielderr.Truncate(k), Message: "unknown query parameter"})
 			continue
 		case len(given) > 1:
 			errs = append(errs, calc.FieldError{Field: p.Path, Message: "is given " + strconv.Itoa(len(given)) + " times"})

@@ -318,7 +318,7 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 		d.pos++
 		slot, ok := field(key)
 		if !ok {
-			return fielderr.New(join(path, key), "unknown field")
+			return fielderr.New(join(path, fielderr.Truncate(key)), "unknown field")
 		}
 		if err := d.value(slot, join(path, key)); err != nil {
 			return err

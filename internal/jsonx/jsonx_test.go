@@ -279,3 +279,14 @@ func TestUnmarshalQuotesAtMost200Characters(t *testing.T) {
 	assert.Less(t, len(err.Error()), 300)
 	assert.Contains(t, err.Error(), "…")
 }
+
+// A 60 KB unknown key is named by its first 200 characters.
+func TestUnknownLongKeyIsCut(t *testing.T) {
+	t.Parallel()
+	key := strings.Repeat("k", 60<<10)
+	var s sample
+	err := Unmarshal([]byte(`{"`+key+`":1}`), &s)
+	var list fielderr.Errors
+	require.True(t, errors.As(err, &list))
+	assert.Equal(t, strings.Repeat("k", 200)+"…", list[0].Field)
+}

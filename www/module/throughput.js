@@ -369,6 +369,17 @@ function checkSize(text, field, max) {
   return text;
 }
 
+/** s cut to 200 code points with "…" after the cut (fielderr.Truncate). */
+function truncate(s) {
+  if (s.length <= 200) return s;
+  let n = 0;
+  for (let i = 0; i < s.length; n++) {
+    if (n === 200) return `${s.slice(0, i)}…`;
+    i += s.codePointAt(i) > 0xffff ? 2 : 1;
+  }
+  return s;
+}
+
 /** The length of s in UTF-8 bytes (a lone surrogate counts as U+FFFD's 3). */
 function utf8Length(s) {
   let n = 0;
@@ -420,7 +431,9 @@ function checkObject(obj, schema, path, problems) {
     if (Object.hasOwn(schema, key)) {
       checkValue(obj[key], schema[key], field, problems);
     } else {
-      problems.push({ field, message: 'unknown field' });
+      // An unknown key is named by its first 200 characters, as Go does
+      // (fielderr.Truncate).
+      problems.push({ field: path ? `${path}.${truncate(key)}` : truncate(key), message: 'unknown field' });
     }
   }
 }

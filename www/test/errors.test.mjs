@@ -178,3 +178,10 @@ test('a long unknown name is quoted to 200 characters', () => {
   const long = 'y'.repeat(5000);
   throwsErrors(() => calc.model(long), [{ field: 'model', message: `unknown model "${'y'.repeat(200)}…"` }]);
 });
+
+test('a long unknown key is named by its first 200 characters, as in Go', () => {
+  const key = 'k'.repeat(60000);
+  const want = [{ field: `${'k'.repeat(200)}…`, message: 'unknown field' }];
+  throwsErrors(() => calc.evaluate({ ...GOOD, [key]: 1 }), want);
+  throwsErrors(() => calc.evaluateJSON(`{"${key}":1}`), want);
+});
