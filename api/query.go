@@ -143,6 +143,9 @@ func jsonValue(kind contract.Kind, s string) ([]byte, string) {
 		}
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
+			if nonFinite(s) {
+				return nil, "must be a finite number"
+			}
 			return nil, "must be an integer, got " + fielderr.Quote(s)
 		}
 		return strconv.AppendInt(nil, n, 10), ""
@@ -151,6 +154,9 @@ func jsonValue(kind contract.Kind, s string) ([]byte, string) {
 			return []byte(s), ""
 		}
 		x, err := strconv.ParseFloat(s, 64)
+		if nonFinite(s) {
+			return nil, "must be a finite number" // as the decoder says of a POST's -Infinity
+		}
 		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
 			return nil, "must be a finite number, got " + fielderr.Quote(s)
 		}
@@ -240,4 +246,12 @@ func appendObject(b []byte, vals []queryValue) []byte {
 		b = append(b, '}')
 	}
 	return append(b, '}')
+}
+
+// nonFinite reports whether s spells NaN or an infinity (NaN, Inf, -Infinity,
+// in any case), which a POST's decoder answers with "must be a finite
+// number"; 1e400, which overflows, is judged as a number instead.
+func nonFinite(s string) bool {
+	x, err := strconv.ParseFloat(s, 64)
+	return err == nil && (math.IsNaN(x) || math.IsInf(x, 0))
 }
