@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/models"
 )
 
@@ -141,6 +142,27 @@ var Fields = map[string]FieldSpec{
 	"SimSweepOptions.num_requests":  intRange(1, MaxSimulatedRequests, nil, "requests").dependent("the smaller of 1000 and simulate.num_requests"),
 	"SimSweepOptions.request_rates": rate(maxRate),
 	"SimSweepOptions.concurrencies": intRange(1, MaxSimulatedRequests, nil, "users"),
+
+	// A custom accelerator's figures: hardware.Accelerator.Problems
+	// validates them (hardware/validate.go gives the reasons); these entries
+	// state the same bounds for OpenAPI and the JavaScript exports. A
+	// figure that may be 0 ("not given": memory_reported_bytes, the other
+	// precisions, the link) states only its upper bound here.
+	"HardwareAccelerator.memory_bytes":                 intRange(hardware.MinMemoryBytes, int(hardware.MaxMemoryBytes), nil, "bytes"),
+	"HardwareAccelerator.memory_bandwidth_bytes_per_s": {Min: hardware.MinMemoryBandwidth, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "bytes/s"},
+	"HardwarePeakFLOPS.bf16":                           {Min: hardware.MinPeakFLOPS, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"},
+	"HardwarePeakFLOPS.fp32":                           upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwarePeakFLOPS.tf32":                           upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwarePeakFLOPS.fp8":                            upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwarePeakFLOPS.int8":                           upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwarePeakFLOPS.fp4":                            upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwareInterconnect.bandwidth_bytes_per_s":       upTo(hardware.MaxRate, "bytes/s"),
+	"HardwareInterconnect.latency_s":                   upTo(hardware.MaxInterconnectLatency, "s"),
+}
+
+// upTo is a number in [0, hi] (0: not given).
+func upTo(hi float64, unit string) FieldSpec {
+	return FieldSpec{Min: 0, Max: hi, HasMin: true, HasMax: true, Unit: unit}
 }
 
 // spec returns the table entry for key, which must exist: a missing entry
