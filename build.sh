@@ -215,6 +215,13 @@ test_go() {
 	go test -count=1 ./...
 	log "go test (GOOS=js GOARCH=wasm)"
 	GOOS=js GOARCH=wasm go test -count=1 -exec="$WASM_EXEC_DIR/go_js_wasm_exec" ./hardware/... ./kvcache/... ./sched/... ./models/... ./calc/...
+	# A bounded fuzz run (issue 16): custom figures, model_config integers
+	# and rates; every answer must be an error naming a field or a finite
+	# report. FUZZTIME=0 skips it.
+	if [ "${FUZZTIME:-20s}" != 0 ]; then
+		log "go test -fuzz FuzzEvaluateFigures (${FUZZTIME:-20s})"
+		go test -run '^$' -fuzz '^FuzzEvaluateFigures$' -fuzztime "${FUZZTIME:-20s}" ./calc/
+	fi
 }
 
 # test_e2e runs the page and widget end-to-end tests (tests/e2e/*.test.mjs)

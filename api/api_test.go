@@ -444,6 +444,9 @@ func TestGetEvaluateErrorsEqualPost(t *testing.T) {
 			`{"tensor_parallel_size":0,"workload":{"input_tokens":-1},"slo":{"tpot_ms":0}}`},
 		{"a number out of float range", "gpu_hour_usd=1e400",
 			`{"gpu_hour_usd":1e400}`},
+		{"-Infinity for a number", "gpu_hour_usd=-Infinity", `{"gpu_hour_usd":-Infinity}`},
+		{"-Infinity for an integer", "tensor_parallel_size=-Infinity", `{"tensor_parallel_size":-Infinity}`},
+		{"NaN", "gpu_hour_usd=NaN", `{"gpu_hour_usd":NaN}`},
 		{"power of two and enums", "block_size=24&engine=tgi&dtype=bf17&kv_cache_dtype=int3",
 			`{"block_size":24,"engine":"tgi","dtype":"bf17","kv_cache_dtype":"int3"}`},
 		{"nested simulate objects", "simulate.arrival=poisson&simulate.input_tokens.distribution=normal&simulate.input_tokens.mean=0.5&simulate.output_tokens.distribution=zipf&simulate.sweep.points=1&simulate.num_requests=0",
@@ -517,5 +520,57 @@ func TestEveryEngineAnswersAsTheEngine(t *testing.T) {
 			require.NoError(t, err)
 			assert.JSONEq(t, string(wantJSON), string(got), "POST")
 		})
+	}
+}
+
+// TestIntegralFloatsAcceptedByGetAndPost: 2.0 for an integer field is 2 at
+// both doors (issue 16, point 7); 2^53+1 is refused at both.
+func TestIntegralFloatsAcceptedByGetAndPost(t *testing.T) {
+	t.Parallel()
+	get := serve(t, "GET", "/v1/evaluate?model=llama-3.1-8b&hardware=h100-sxm&tensor_parallel_size=2.0", nil, "")
+	post := serve(t, "POST", "/v1/evaluate", jsonHeaders(), `{"model":"llama-3.1-8b","hardware":"h100-sxm","tensor_parallel_size":2.0}`)
+	assert.Equal(t, http.StatusOK, get.StatusCode)
+	assert.Equal(t, http.StatusOK, post.StatusCode)
+
+	get = serve(t, "GET", "/v1/evaluate?model=llama-3.1-8b&hardware=h100-sxm&max_num_seqs=9007199254740993", nil, "")
+	post = serve(t, "POST", "/v1/evaluate", jsonHeaders(), `{"model":"llama-3.1-8b","hardware":"h100-sxm","max_num_seqs":9007199254740993}`)
+	require.Equal(t, http.StatusBadRequest, get.StatusCode)
+	require.Equal(t, http.StatusBadRequest, post.StatusCode)
+	var g, p problemBody
+	require.NoError(t, json.NewDecoder(get.Body).Decode(&g))
+	require.NoError(t, json.NewDecoder(post.Body).Decode(&p))
+	require.Len(t, p.Errors, 1)
+	assert.Equal(t, p.Errors, g.Errors)
+	assert.Equal(t, "max_num_seqs", p.Errors[0].Field)
+	assert.Contains(t, p.Errors[0].Message, "must be an integer of at most 2^53 in magnitude")
+}
+
+// TestLongIdsAreNotEchoedInFull: a 60 KB id in a URL or a 60 KB model name
+// comes back cut to 200 characters.
+func TestLongIdsAreNotEchoedInFull(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 60<<10)
+	for _, path := range []string{"/v1/models/" + long, "/v1/hardware/" + long, "/v1/evaluate?hardware=h100-sxm&model=" + long} {
+		res := serve(t, "GET", path, nil, "")
+		assert.GreaterOrEqual(t, res.StatusCode, 400, path[:20])
+		assert.Less(t, res.StatusCode, 500, path[:20])
+		body, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		assert.Less(t, len(body), 2000, path[:20])
+		assert.Contains(t, string(body), "…", path[:20])
+	}
+}
+
+// TestTinyRatesByGetAre400s: simulate.request_rate 1e-320 gave NaN
+// latencies and a 500 (issue 16); now a 400 naming the field, with its unit.
+func TestTinyRatesByGetAre400s(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"simulate.arrival=poisson&simulate.request_rate=1e-320", "request_rate=1e-300"} {
+		res := serve(t, "GET", "/v1/evaluate?model=llama-3.1-8b&hardware=h100-sxm&"+q, nil, "")
+		require.Equal(t, http.StatusBadRequest, res.StatusCode, q)
+		var p problemBody
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&p))
+		require.Len(t, p.Errors, 1, q)
+		assert.Contains(t, p.Errors[0].Message, "must be at least 1e-06 requests/s", q)
 	}
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"io"
 	"mime"
 	"net/http"
@@ -79,10 +80,10 @@ func checkJSONType(contentType string) (problem, bool) {
 	}
 	mt, params, err := mime.ParseMediaType(contentType)
 	if err != nil || mt != "application/json" {
-		return problemMediaType("Content-Type " + strconv.Quote(contentType) + " is not supported; send application/json"), false
+		return problemMediaType("Content-Type " + fielderr.Quote(contentType) + " is not supported; send application/json"), false
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
-		return problemMediaType("charset " + strconv.Quote(cs) + " is not supported; JSON must be UTF-8"), false
+		return problemMediaType("charset " + fielderr.Quote(cs) + " is not supported; JSON must be UTF-8"), false
 	}
 	return problem{}, true
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"net/url"
 	"slices"
@@ -100,7 +101,7 @@ func queryRequest(q url.Values) (calc.Request, error) {
 			errs = append(errs, calc.FieldError{Field: k, Message: postOnly[k]})
 			continue
 		case !ok:
-			errs = append(errs, calc.FieldError{Field: k, Message: "unknown query parameter"})
+			errs = append(errs, calc.FieldError{Field: fielderr.Truncate(k), Message: "unknown query parameter"})
 			continue
 		case len(given) > 1:
 			errs = append(errs, calc.FieldError{Field: p.Path, Message: "is given " + strconv.Itoa(len(given)) + " times"})
@@ -142,7 +143,10 @@ func jsonValue(kind contract.Kind, s string) ([]byte, string) {
 		}
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return nil, "must be an integer, got " + strconv.Quote(s)
+			if nonFinite(s) {
+				return nil, "must be a finite number"
+			}
+			return nil, "must be an integer, got " + fielderr.Quote(s)
 		}
 		return strconv.AppendInt(nil, n, 10), ""
 	case contract.Number:
@@ -150,15 +154,18 @@ func jsonValue(kind contract.Kind, s string) ([]byte, string) {
 			return []byte(s), ""
 		}
 		x, err := strconv.ParseFloat(s, 64)
+		if nonFinite(s) {
+			return nil, "must be a finite number" // as the decoder says of a POST's -Infinity
+		}
 		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil, "must be a finite number, got " + strconv.Quote(s)
+			return nil, "must be a finite number, got " + fielderr.Quote(s)
 		}
 		b, _ := jsonx.AppendFloat(nil, x, 64)
 		return b, ""
 	case contract.Boolean:
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			return nil, "must be true or false, got " + strconv.Quote(s)
+			return nil, "must be true or false, got " + fielderr.Quote(s)
 		}
 		return strconv.AppendBool(nil, b), ""
 	}
@@ -239,4 +246,12 @@ func appendObject(b []byte, vals []queryValue) []byte {
 		b = append(b, '}')
 	}
 	return append(b, '}')
+}
+
+// nonFinite reports whether s spells NaN or an infinity (NaN, Inf, -Infinity,
+// in any case), which a POST's decoder answers with "must be a finite
+// number"; 1e400, which overflows, is judged as a number instead.
+func nonFinite(s string) bool {
+	x, err := strconv.ParseFloat(s, 64)
+	return err == nil && (math.IsNaN(x) || math.IsInf(x, 0))
 }

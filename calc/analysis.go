@@ -127,7 +127,7 @@ func (d *Deployment) servingRate(c int, in, out int) (reqPerS, tokPerS float64) 
 	ctx := float64(in) + float64(out)/2
 	step := d.DecodeStep(c, ctx).TimeS
 	cycle := float64(out)*step + float64(c)*d.prefillMarginal(in)
-	reqPerS = float64(c) / cycle
+	reqPerS = ratio(float64(c), cycle)
 	return reqPerS, reqPerS * float64(out)
 }
 

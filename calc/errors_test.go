@@ -86,7 +86,7 @@ func TestBadRequestsNameTheirField(t *testing.T) {
 		}, "workload.output_tokens", "exceeds max_model_len"},
 		{"concurrency zero", func(r *Request) { r.Workload = &Workload{Concurrency: Int(0)} }, "workload.concurrency", "at least 1"},
 		{"rate and concurrency", func(r *Request) { r.Workload = &Workload{Concurrency: Int(4), RequestRate: Float(2)} }, "workload.request_rate", "not both"},
-		{"rate negative", func(r *Request) { r.Workload = &Workload{RequestRate: Float(-1)} }, "workload.request_rate", "greater than 0"},
+		{"rate negative", func(r *Request) { r.Workload = &Workload{RequestRate: Float(-1)} }, "workload.request_rate", "must be at least 1e-06 requests/s, got -1"},
 		{"rate NaN", func(r *Request) { r.Workload = &Workload{RequestRate: Float(math.NaN())} }, "workload.request_rate", "finite"},
 		{"ttft zero", func(r *Request) { r.SLO = &SLO{TTFTMs: Float(0)} }, "slo.ttft_ms", "greater than 0"},
 		{"tpot Inf", func(r *Request) { r.SLO = &SLO{TPOTMs: Float(math.Inf(1))} }, "slo.tpot_ms", "finite"},

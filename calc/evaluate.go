@@ -22,6 +22,9 @@ func Evaluate(req Request) (Report, error) {
 	}
 	r := d.report(p)
 	d.simulate(&r, p, sim)
+	if err := checkFinite(&r); err != nil {
+		return Report{}, err
+	}
 	return r, nil
 }
 
@@ -91,7 +94,7 @@ func (d *Deployment) report(p plan) Report {
 	cs := d.DecodeStep(ceil, mean)
 	r.BatchCeiling = BatchCeiling{
 		BatchSize: ceil, ContextTokens: in + out, LimitedBy: why, StepTimeMs: ms(cs.TimeS),
-		TokensPerS: float64(ceil) / cs.TimeS, TokensPerSPerSequence: 1 / cs.TimeS,
+		TokensPerS: ratio(float64(ceil), cs.TimeS), TokensPerSPerSequence: ratio(1, cs.TimeS),
 	}
 
 	// Preemption onset (steady-state continuous batching).
@@ -132,7 +135,7 @@ func (d *Deployment) report(p plan) Report {
 
 	pt, chunks, pbound := d.prefillTime(in, 0, 0)
 	r.Prefill = &PrefillReport{
-		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: float64(in) / pt,
+		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
 		Bound: boundName(pbound), Chunks: chunks,
 	}
 
@@ -150,7 +153,7 @@ func (d *Deployment) report(p plan) Report {
 		gpus := d.TP * d.PP
 		r.Cost = &CostReport{
 			GPUHourUSD: p.priceUSD, GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,
-			UsdPerMillionOutputTokens: p.priceUSD * float64(gpus) / 3600 / tps * 1e6,
+			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
 		}
 	}
 	d.noteQuantization(&r)
@@ -181,7 +184,7 @@ func (d *Deployment) kvReport(st *stage) KVCacheReport {
 func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *DecodeReport {
 	return &DecodeReport{
 		BatchSize: b, ContextTokens: int(math.Round(ctx)), StepTimeMs: ms(s.TimeS),
-		TokensPerS: float64(b) / s.TimeS, TokensPerSPerSequence: 1 / s.TimeS,
+		TokensPerS: ratio(float64(b), s.TimeS), TokensPerSPerSequence: ratio(1, s.TimeS),
 		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
 		CommunicationTimeMs: ms(s.CommunicationS), OverheadMs: ms(s.OverheadS),
 		WeightsReadBytes: units.Bytes(s.WeightsReadBytes).Int64(), KVReadBytes: units.Bytes(s.KVReadBytes).Int64(), FLOPs: s.FLOPs,
@@ -287,7 +290,7 @@ func (d *Deployment) sweep(p plan, ceil int, mean float64) []SweepPoint {
 		s := d.DecodeStep(b, mean)
 		out[i] = SweepPoint{
 			BatchSize: b, ContextTokens: ctx, StepTimeMs: ms(s.TimeS),
-			TokensPerS: float64(b) / s.TimeS, TokensPerSPerSequence: 1 / s.TimeS,
+			TokensPerS: ratio(float64(b), s.TimeS), TokensPerSPerSequence: ratio(1, s.TimeS),
 			KVCacheUsage: float64(b) * per, Bound: boundName(s.ComputeBound),
 		}
 	}

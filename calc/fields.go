@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/models"
 )
 
@@ -43,6 +44,13 @@ const (
 	maxLatencyMs   = 1e9
 	maxPriceUSD    = 1e6
 	maxBlockTokens = 256
+
+	// minRate is the least request rate: one request every 11.6 days
+	// (1e-6 requests/s). A real service sees far more; below it the
+	// simulated clock (num_requests / rate) and the latencies it yields
+	// leave float64's useful range (1e-320 gave NaN latencies, 1e-300 a
+	// TTFT of 1.8e22 ms), and the answer means nothing.
+	minRate = 1e-6
 )
 
 // intRange is an integer in [lo, hi] with default def (nil: none).
@@ -53,6 +61,11 @@ func intRange(lo, hi int, def any, unit string) FieldSpec {
 // positive is a number in (0, hi].
 func positive(hi float64, unit string) FieldSpec {
 	return FieldSpec{Min: 0, Max: hi, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: unit}
+}
+
+// rate is a request rate in [minRate, hi].
+func rate(hi float64) FieldSpec {
+	return FieldSpec{Min: minRate, Max: hi, HasMin: true, HasMax: true, Unit: "requests/s"}
 }
 
 // dependent sets how a default is chosen when it is not a constant.
@@ -104,7 +117,7 @@ var Fields = map[string]FieldSpec{
 	"Workload.input_tokens":  intRange(1, maxTokens, DefaultInputTokens, "tokens"),
 	"Workload.output_tokens": intRange(1, maxTokens, DefaultOutputTokens, "tokens"),
 	"Workload.concurrency":   intRange(1, maxSeqs, nil, "requests in flight"),
-	"Workload.request_rate":  positive(maxRate, "requests/s"),
+	"Workload.request_rate":  rate(maxRate),
 
 	"SLO.ttft_ms": positive(maxLatencyMs, "ms"),
 	"SLO.tpot_ms": positive(maxLatencyMs, "ms"),
@@ -115,7 +128,7 @@ var Fields = map[string]FieldSpec{
 	"SimulateOptions.num_requests":    intRange(1, MaxSimulatedRequests, DefaultSimulatedRequests, "requests"),
 	"SimulateOptions.seed":            {Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0},
 	"SimulateOptions.arrival":         {Enum: Arrivals, DefaultText: "poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst"},
-	"SimulateOptions.request_rate":    positive(maxRate, "requests/s").dependent("workload.request_rate"),
+	"SimulateOptions.request_rate":    rate(maxRate).dependent("workload.request_rate"),
 	"SimulateOptions.concurrency":     intRange(1, MaxSimulatedRequests, nil, "users").dependent("workload.concurrency"),
 	"SimulateOptions.timeline_points": intRange(0, MaxTimelinePoints, DefaultTimelinePoints, "points"),
 
@@ -127,8 +140,29 @@ var Fields = map[string]FieldSpec{
 
 	"SimSweepOptions.points":        intRange(2, MaxSimSweepPoints, DefaultSimSweepPoints, "loads"),
 	"SimSweepOptions.num_requests":  intRange(1, MaxSimulatedRequests, nil, "requests").dependent("the smaller of 1000 and simulate.num_requests"),
-	"SimSweepOptions.request_rates": positive(maxRate, "requests/s"),
+	"SimSweepOptions.request_rates": rate(maxRate),
 	"SimSweepOptions.concurrencies": intRange(1, MaxSimulatedRequests, nil, "users"),
+
+	// A custom accelerator's figures: hardware.Accelerator.Problems
+	// validates them (hardware/validate.go gives the reasons); these entries
+	// state the same bounds for OpenAPI and the JavaScript exports. A
+	// figure that may be 0 ("not given": memory_reported_bytes, the other
+	// precisions, the link) states only its upper bound here.
+	"HardwareAccelerator.memory_bytes":                 intRange(hardware.MinMemoryBytes, int(hardware.MaxMemoryBytes), nil, "bytes"),
+	"HardwareAccelerator.memory_bandwidth_bytes_per_s": {Min: hardware.MinMemoryBandwidth, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "bytes/s"},
+	"HardwarePeakFLOPS.bf16":                           {Min: hardware.MinPeakFLOPS, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"},
+	"HardwarePeakFLOPS.fp32":                           upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwarePeakFLOPS.tf32":                           upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwarePeakFLOPS.fp8":                            upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwarePeakFLOPS.int8":                           upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwarePeakFLOPS.fp4":                            upTo(hardware.MaxRate, "FLOP/s"),
+	"HardwareInterconnect.bandwidth_bytes_per_s":       upTo(hardware.MaxRate, "bytes/s"),
+	"HardwareInterconnect.latency_s":                   upTo(hardware.MaxInterconnectLatency, "s"),
+}
+
+// upTo is a number in [0, hi] (0: not given).
+func upTo(hi float64, unit string) FieldSpec {
+	return FieldSpec{Min: 0, Max: hi, HasMin: true, HasMax: true, Unit: unit}
 }
 
 // spec returns the table entry for key, which must exist: a missing entry
@@ -176,13 +210,23 @@ func (e *errs) floatAt(path, key string, v *float64, def float64) float64 {
 	case s.HasMin && s.ExclusiveMin && x <= s.Min:
 		e.add(path, "must be greater than "+fmtFloat(s.Min)+", got "+fmtFloat(x))
 	case s.HasMin && !s.ExclusiveMin && x < s.Min:
-		e.add(path, "must be at least "+fmtFloat(s.Min)+", got "+fmtFloat(x))
+		e.add(path, "must be at least "+fmtFloat(s.Min)+s.unitText()+", got "+fmtFloat(x))
 	case s.HasMax && x > s.Max:
-		e.add(path, "must be at most "+fmtFloat(s.Max)+", got "+fmtFloat(x))
+		e.add(path, "must be at most "+fmtFloat(s.Max)+s.unitText()+", got "+fmtFloat(x))
 	default:
 		return x
 	}
 	return def
+}
+
+// unitText is " " and the unit of a rate, for a bound's message
+// ("must be at least 1e-06 requests/s"); other fields' messages keep their
+// bare numbers.
+func (s FieldSpec) unitText() string {
+	if s.Unit == "requests/s" {
+		return " " + s.Unit
+	}
+	return ""
 }
 
 // defaultInt is the table's constant default of key.
@@ -200,10 +244,10 @@ func joinInts(xs []int) string {
 }
 
 // fmtFloat writes a number for a message: whole numbers in full (16777216),
-// others to six significant digits.
+// others in the shortest form that reads back as x (what the user wrote).
 func fmtFloat(x float64) string {
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }

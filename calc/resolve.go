@@ -124,7 +124,7 @@ func resolveHardware(e *errs, ref HardwareRef, d *Deployment) {
 func resolveScheduler(e *errs, req Request, d *Deployment) {
 	eng, ok := LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
 	if !ok {
-		e.add("engine", "unknown engine "+strconv.Quote(req.Engine)+"; one of "+strings.Join(EngineNames(), ", "))
+		e.add("engine", "unknown engine "+fielderr.Quote(req.Engine)+"; one of "+strings.Join(EngineNames(), ", "))
 		eng = engines[DefaultEngine]
 	}
 	d.Engine, d.Eff = eng, eng.Eff
@@ -188,7 +188,7 @@ func resolveDtypes(e *errs, req Request, d *Deployment) {
 	case "float32", "fp32", "float":
 		d.Dtype = "float32"
 	default:
-		e.add("dtype", "unknown dtype "+strconv.Quote(req.Dtype)+"; one of "+strings.Join(Dtypes, ", "))
+		e.add("dtype", "unknown dtype "+fielderr.Quote(req.Dtype)+"; one of "+strings.Join(Dtypes, ", "))
 	}
 	d.ActBytes = dtypeBytes(d.Dtype)
 	if d.Model != nil {
@@ -197,9 +197,9 @@ func resolveDtypes(e *errs, req Request, d *Deployment) {
 			named, ok := models.NamedQuantization(q)
 			switch {
 			case !ok:
-				e.add("quantization", "unknown quantization "+strconv.Quote(q)+"; one of "+strings.Join(models.QuantizationNames(), ", "))
+				e.add("quantization", "unknown quantization "+fielderr.Quote(q)+"; one of "+strings.Join(models.QuantizationNames(), ", "))
 			case d.Model.Quant.Quantized() && named.Quantized() && !sameQuant(d.Model.Quant, named):
-				e.add("quantization", "the checkpoint is already quantized ("+d.Model.Quant.Method+"); "+strconv.Quote(q)+" cannot be applied on top")
+				e.add("quantization", "the checkpoint is already quantized ("+d.Model.Quant.Method+"); "+fielderr.Quote(q)+" cannot be applied on top")
 			case !d.Model.Quant.Quantized():
 				d.Quant = named
 			}
@@ -216,7 +216,7 @@ func resolveDtypes(e *errs, req Request, d *Deployment) {
 	case "float32", "fp32", "float":
 		d.KVDtype, d.KVBytes = kv, 4
 	default:
-		e.add("kv_cache_dtype", "unknown kv_cache_dtype "+strconv.Quote(req.KVCacheDtype)+"; one of "+strings.Join(KVCacheDtypes, ", "))
+		e.add("kv_cache_dtype", "unknown kv_cache_dtype "+fielderr.Quote(req.KVCacheDtype)+"; one of "+strings.Join(KVCacheDtypes, ", "))
 	}
 }
 

@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"strconv"
 	"strings"
 
@@ -171,7 +172,7 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 	case "burst":
 		w.Arrival = sched.Burst
 	default:
-		e.add("simulate.arrival", "unknown arrival "+strconv.Quote(o.Arrival)+"; one of "+strings.Join(Arrivals, ", "))
+		e.add("simulate.arrival", "unknown arrival "+fielderr.Quote(o.Arrival)+"; one of "+strings.Join(Arrivals, ", "))
 	}
 	if sp.arrival != "poisson" && o.RequestRate != nil {
 		e.add("simulate.request_rate", "applies to poisson arrivals only")
@@ -218,7 +219,7 @@ func lengthDist(e *errs, field string, l *LengthDistribution, def, hi int) sched
 	name := strings.ToLower(strings.TrimSpace(l.Distribution))
 	kind, ok := distKinds[name]
 	if !ok {
-		e.add(field+".distribution", "unknown distribution "+strconv.Quote(l.Distribution)+"; one of "+strings.Join(Distributions, ", "))
+		e.add(field+".distribution", "unknown distribution "+fielderr.Quote(l.Distribution)+"; one of "+strings.Join(Distributions, ", "))
 		return d
 	}
 	d.Kind = kind

@@ -127,7 +127,7 @@ func TestSimulateValidation(t *testing.T) {
 		{"seed", `{"seed": -1}`, calc.Errors{{Field: "simulate.seed", Message: "must be at least 0, got -1"}}},
 		{"arrival", `{"arrival": "gamma"}`, calc.Errors{{Field: "simulate.arrival", Message: `unknown arrival "gamma"; one of poisson, closed_loop, burst`}}},
 		{"rate missing", `{"arrival": "poisson"}`, calc.Errors{{Field: "simulate.request_rate", Message: "is required for poisson arrivals (or give workload.request_rate)"}}},
-		{"rate zero", `{"arrival": "poisson", "request_rate": 0}`, calc.Errors{{Field: "simulate.request_rate", Message: "must be greater than 0, got 0"}}},
+		{"rate zero", `{"arrival": "poisson", "request_rate": 0}`, calc.Errors{{Field: "simulate.request_rate", Message: "must be at least 1e-06 requests/s, got 0"}}},
 		{"users missing", `{"arrival": "closed_loop"}`, calc.Errors{{Field: "simulate.concurrency", Message: "is required for closed_loop arrivals (or give workload.concurrency)"}}},
 		{"users on burst", `{"concurrency": 3}`, calc.Errors{{Field: "simulate.concurrency", Message: "applies to closed_loop arrivals only"}}},
 		{"rate on burst", `{"request_rate": 3}`, calc.Errors{{Field: "simulate.request_rate", Message: "applies to poisson arrivals only"}}},

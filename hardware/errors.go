@@ -2,7 +2,6 @@ package hardware
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -41,7 +40,7 @@ func (e *LookupError) Error() string {
 	} else {
 		b.WriteString("unknown hardware ")
 	}
-	b.WriteString(strconv.Quote(e.Input))
+	b.WriteString(fielderr.Quote(e.Input))
 	switch {
 	case len(e.Candidates) == 0:
 	case e.Err == ErrAmbiguous:
@@ -50,11 +49,11 @@ func (e *LookupError) Error() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(strconv.Quote(c))
+			b.WriteString(fielderr.Quote(c))
 		}
 	default:
 		b.WriteString("; did you mean ")
-		b.WriteString(strconv.Quote(e.Candidates[0]))
+		b.WriteString(fielderr.Quote(e.Candidates[0]))
 		b.WriteString("?")
 	}
 	return b.String()

@@ -12,6 +12,33 @@ import (
 // given in bits or with the unit multiplied twice.
 const MaxMemoryBytes = 10 * TB
 
+// Lower bounds on a custom accelerator's figures. A real chip is orders of
+// magnitude above each (the slowest here, an L4, has 300 GB/s, 121 TFLOP/s
+// bf16 and 24 GB; a Raspberry Pi 4's CPU manages about 10 GFLOP/s over
+// LPDDR4 at 4 GB/s), yet each keeps every derived figure finite: a time is
+// bytes or FLOPs over these rates, so a rate of 1e-300 turns a step of a few
+// GB into 1e309 s (+Inf), and a product of such times overflows sooner.
+// With these floors the longest step of the largest model the importer
+// accepts stays below about 1e15 s.
+const (
+	// MinMemoryBytes: 1 MiB; a model needs at least its weights.
+	MinMemoryBytes = 1 << 20
+	// MinMemoryBandwidth: 1 GB/s, a sixth of one DDR3 channel.
+	MinMemoryBandwidth = 1e9
+	// MinPeakFLOPS: 1 GFLOP/s for any precision given (0: not supported,
+	// falls back to bf16), below a 2010 phone's CPU.
+	MinPeakFLOPS = 1e9
+	// MinInterconnectBandwidth: 1 MB/s when given (0: a single chip),
+	// below 10 Mbit Ethernet.
+	MinInterconnectBandwidth = 1e6
+	// MaxRate bounds bandwidths and FLOP/s from above: 1e18 (1 EFLOP/s,
+	// 1 EB/s), 100x the fastest chip's fp4 FLOP/s, so that no time rounds
+	// to 0 and no throughput is 1/0.
+	MaxRate = 1e18
+	// MaxInterconnectLatency: 1 s, three WAN round trips around the Earth.
+	MaxInterconnectLatency = 1.0
+)
+
 // CustomID is the id Validate gives a custom accelerator that has none.
 const CustomID = "custom"
 
@@ -38,7 +65,12 @@ func (a *Accelerator) Validate() error {
 //   - memory_bandwidth_bytes_per_s must be greater than 0;
 //   - peak_flops.bf16 must be greater than 0: it is the rate every other
 //     precision falls back to (see PeakFLOPS.For); it also stands for fp16;
-//   - interconnect figures may be 0 (a single chip).
+//   - interconnect figures may be 0 (a single chip);
+//   - the physical bounds: memory (and reported memory, when given) at least
+//     MinMemoryBytes; bandwidth and every FLOP/s figure given between
+//     MinMemoryBandwidth / MinPeakFLOPS and MaxRate; interconnect bandwidth,
+//     when given, at least MinInterconnectBandwidth; latency at most
+//     MaxInterconnectLatency.
 func (a *Accelerator) Problems() fielderr.Errors {
 	var ps fielderr.Errors
 	add := func(field, msg string, v float64) {
@@ -68,30 +100,66 @@ func (a *Accelerator) Problems() fielderr.Errors {
 		return true
 	}
 
+	// within records a problem when a finite, non-negative, non-zero v lies
+	// outside [lo, hi]; the bounds come with their unit.
+	within := func(field string, v, lo float64, loText string, hi float64, hiText string) bool {
+		switch {
+		case v < lo:
+			ps = append(ps, fielderr.Error{Field: field, Message: "must be at least " + loText + ", got " + formatFloat(v)})
+			return false
+		case v > hi:
+			ps = append(ps, fielderr.Error{Field: field, Message: "must be at most " + hiText + ", got " + formatFloat(v)})
+			return false
+		}
+		return true
+	}
+	const (
+		rateMax  = "1e18 bytes/s (1 EB/s)"
+		flopsMax = "1e18 FLOP/s (1 EFLOP/s)"
+	)
+
 	mem := float64(a.MemoryBytes)
 	memOK := positive(fieldMemory, mem)
 	if memOK && mem > float64(MaxMemoryBytes) {
 		add(fieldMemory, "must be at most 1e+13 (10 TB)", mem)
 		memOK = false
 	}
+	if memOK {
+		memOK = within(fieldMemory, mem, MinMemoryBytes, "1048576 bytes (1 MiB)", mem, "")
+	}
 	rep := float64(a.MemoryReportedBytes)
-	if nonNegative(fieldReported, rep) && memOK && rep > mem {
+	if nonNegative(fieldReported, rep) && rep != 0 && within(fieldReported, rep, MinMemoryBytes, "1048576 bytes (1 MiB)", math.Inf(1), "") && memOK && rep > mem {
 		add(fieldReported, "must not exceed memory_bytes ("+formatFloat(mem)+")", rep)
 	}
-	positive(fieldBandwidth, a.MemoryBandwidthBytesPerS)
+	if positive(fieldBandwidth, a.MemoryBandwidthBytesPerS) {
+		within(fieldBandwidth, a.MemoryBandwidthBytesPerS, MinMemoryBandwidth, "1e9 bytes/s (1 GB/s)", MaxRate, rateMax)
+	}
 
 	f := a.PeakFLOPS
-	nonNegative("peak_flops.fp32", f.FP32)
-	nonNegative("peak_flops.tf32", f.TF32)
-	if nonNegative("peak_flops.bf16", f.BF16) && f.BF16 == 0 {
-		add("peak_flops.bf16", "must be greater than 0: every other precision falls back to it", f.BF16)
+	flops := func(field string, v float64) {
+		if nonNegative(field, v) && v != 0 {
+			within(field, v, MinPeakFLOPS, "1e9 FLOP/s (1 GFLOP/s)", MaxRate, flopsMax)
+		}
 	}
-	nonNegative("peak_flops.fp8", f.FP8)
-	nonNegative("peak_flops.int8", f.INT8)
-	nonNegative("peak_flops.fp4", f.FP4)
+	flops("peak_flops.fp32", f.FP32)
+	flops("peak_flops.tf32", f.TF32)
+	switch {
+	case !nonNegative("peak_flops.bf16", f.BF16):
+	case f.BF16 == 0:
+		add("peak_flops.bf16", "must be greater than 0: every other precision falls back to it", f.BF16)
+	default:
+		within("peak_flops.bf16", f.BF16, MinPeakFLOPS, "1e9 FLOP/s (1 GFLOP/s)", MaxRate, flopsMax)
+	}
+	flops("peak_flops.fp8", f.FP8)
+	flops("peak_flops.int8", f.INT8)
+	flops("peak_flops.fp4", f.FP4)
 
-	nonNegative("interconnect.bandwidth_bytes_per_s", a.Interconnect.BandwidthBytesPerS)
-	nonNegative(fieldLatency, a.Interconnect.LatencyS)
+	if bw := a.Interconnect.BandwidthBytesPerS; nonNegative("interconnect.bandwidth_bytes_per_s", bw) && bw != 0 {
+		within("interconnect.bandwidth_bytes_per_s", bw, MinInterconnectBandwidth, "1e6 bytes/s (1 MB/s)", MaxRate, rateMax)
+	}
+	if lat := a.Interconnect.LatencyS; nonNegative(fieldLatency, lat) {
+		within(fieldLatency, lat, 0, "", MaxInterconnectLatency, "1 s")
+	}
 	return ps
 }
 

@@ -170,3 +170,47 @@ func TestReportedMemory(t *testing.T) {
 	require.Zero(t, l40.MemoryReportedBytes, "no logged figure for the L40")
 	assert.InEpsilon(t, 48*79.19/80, l40.ReportedMemory().GiB(), relTol, "H100 ratio fallback")
 }
+
+// TestValidateRejectsTinyFigures: figures far below any real chip are
+// refused with their unit (issue 16, point 2: 1e-300 gave +Inf reports).
+func TestValidateRejectsTinyFigures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		edit func(*hardware.Accelerator)
+		want fielderr.Error
+	}{
+		{func(a *hardware.Accelerator) { a.MemoryBandwidthBytesPerS = 1e-300 },
+			fielderr.Error{Field: "memory_bandwidth_bytes_per_s", Message: "must be at least 1e9 bytes/s (1 GB/s), got 1e-300"}},
+		{func(a *hardware.Accelerator) { a.MemoryBandwidthBytesPerS = 1e300 },
+			fielderr.Error{Field: "memory_bandwidth_bytes_per_s", Message: "must be at most 1e18 bytes/s (1 EB/s), got 1e+300"}},
+		{func(a *hardware.Accelerator) { a.PeakFLOPS.BF16 = 1e-300 },
+			fielderr.Error{Field: "peak_flops.bf16", Message: "must be at least 1e9 FLOP/s (1 GFLOP/s), got 1e-300"}},
+		{func(a *hardware.Accelerator) { a.PeakFLOPS.FP8 = 5e-324 },
+			fielderr.Error{Field: "peak_flops.fp8", Message: "must be at least 1e9 FLOP/s (1 GFLOP/s), got 5e-324"}},
+		{func(a *hardware.Accelerator) { a.PeakFLOPS.FP4 = 1e30 },
+			fielderr.Error{Field: "peak_flops.fp4", Message: "must be at most 1e18 FLOP/s (1 EFLOP/s), got 1e+30"}},
+		{func(a *hardware.Accelerator) { a.Interconnect.BandwidthBytesPerS = 1e-300 },
+			fielderr.Error{Field: "interconnect.bandwidth_bytes_per_s", Message: "must be at least 1e6 bytes/s (1 MB/s), got 1e-300"}},
+		{func(a *hardware.Accelerator) { a.Interconnect.LatencyS = 1e300 },
+			fielderr.Error{Field: "interconnect.latency_s", Message: "must be at most 1 s, got 1e+300"}},
+		{func(a *hardware.Accelerator) { a.MemoryBytes = 1000; a.MemoryReportedBytes = 0 },
+			fielderr.Error{Field: "memory_bytes", Message: "must be at least 1048576 bytes (1 MiB), got 1000"}},
+		{func(a *hardware.Accelerator) { a.MemoryReportedBytes = 1 },
+			fielderr.Error{Field: "memory_reported_bytes", Message: "must be at least 1048576 bytes (1 MiB), got 1"}},
+	}
+	for _, tc := range tests {
+		a := validCustom()
+		tc.edit(&a)
+		err := a.Validate()
+		var list fielderr.Errors
+		require.ErrorAs(t, err, &list, tc.want.Field)
+		assert.Equal(t, fielderr.Errors{tc.want}, list)
+	}
+	// The floors themselves are accepted.
+	a := validCustom()
+	a.MemoryBytes, a.MemoryReportedBytes = hardware.MinMemoryBytes, 0
+	a.MemoryBandwidthBytesPerS = hardware.MinMemoryBandwidth
+	a.PeakFLOPS = hardware.PeakFLOPS{BF16: hardware.MinPeakFLOPS, FP4: hardware.MaxRate}
+	a.Interconnect = hardware.Interconnect{BandwidthBytesPerS: hardware.MinInterconnectBandwidth, LatencyS: hardware.MaxInterconnectLatency}
+	assert.NoError(t, a.Validate())
+}

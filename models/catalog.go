@@ -2,8 +2,8 @@ package models
 
 import (
 	"errors"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -49,7 +49,7 @@ type UnknownModelError struct {
 }
 
 func (e *UnknownModelError) Error() string {
-	msg := "unknown model " + strconv.Quote(e.Name)
+	msg := "unknown model " + fielderr.Quote(e.Name)
 	if len(e.Suggest) > 0 {
 		msg += "; did you mean " + strings.Join(quoteAll(e.Suggest), " or ") + "?"
 	}
@@ -62,7 +62,7 @@ func (e *UnknownModelError) Unwrap() error { return ErrUnknownModel }
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
 	for i, v := range s {
-		out[i] = strconv.Quote(v)
+		out[i] = fielderr.Quote(v)
 	}
 	return out
 }

@@ -340,3 +340,64 @@ func ExampleFromConfig() {
 	// 7.24B parameters
 	// sliding_attention 4096
 }
+
+// TestConfigIntegersAreValidated: an integer field with a fractional,
+// non-positive or out-of-range value is an error naming the field and the
+// value, not a silent default (issue 16, point 3); a field that is absent
+// (or null) keeps its default.
+func TestConfigIntegersAreValidated(t *testing.T) {
+	t.Parallel()
+	base := func() map[string]any {
+		return map[string]any{
+			"model_type": "llama", "hidden_size": 4096.0, "num_hidden_layers": 32.0,
+			"num_attention_heads": 32.0, "num_key_value_heads": 8.0, "intermediate_size": 14336.0,
+			"vocab_size": 128256.0, "max_position_embeddings": 8192.0,
+		}
+	}
+	tests := []struct {
+		key   string
+		value any
+		field string
+		msg   string
+	}{
+		{"num_key_value_heads", 8.5, "num_key_value_heads", "must be a positive integer, got 8.5"},
+		{"num_key_value_heads", 1e13, "num_key_value_heads", "must be a positive integer below 2^40, got 1e+13"},
+		{"num_key_value_heads", 0.0, "num_key_value_heads", "must be a positive integer, got 0"},
+		{"head_dim", 127.5, "head_dim", "must be a positive integer, got 127.5"},
+		{"head_dim", 1e15, "head_dim", "must be a positive integer below 2^40, got 1e+15"},
+		{"hidden_size", 1e15, "hidden_size", "must be a positive integer below 2^40, got 1e+15"},
+		{"hidden_size", true, "hidden_size", "must be a positive integer, got a boolean"},
+		{"num_experts", -2.0, "num_experts", "must be a non-negative integer, got -2"},
+		{"sliding_window", 4096.5, "sliding_window", "must be a non-negative integer, got 4096.5"},
+	}
+	for _, tc := range tests {
+		c := base()
+		c[tc.key] = tc.value
+		_, err := FromConfig(c)
+		var ce fielderr.Errors
+		require.True(t, errors.As(err, &ce), "%s=%v: want fielderr.Errors, got %v", tc.key, tc.value, err)
+		require.Len(t, ce, 1)
+		assert.Equal(t, fielderr.Error{Field: tc.field, Message: tc.msg}, ce[0])
+	}
+
+	// Under text_config, the path says so.
+	_, err := FromConfig(map[string]any{"text_config": map[string]any{"num_key_value_heads": 8.5}})
+	var ce fielderr.Errors
+	require.True(t, errors.As(err, &ce))
+	assert.Equal(t, fielderr.Error{Field: "text_config.num_key_value_heads", Message: "must be a positive integer, got 8.5"}, ce[0])
+
+	// Absent or null keeps the documented default (KV heads = attention heads).
+	c := base()
+	delete(c, "num_key_value_heads")
+	m, err := FromConfig(c)
+	require.NoError(t, err)
+	assert.Equal(t, 32, m.KVHeads)
+	c["num_key_value_heads"] = nil
+	m, err = FromConfig(c)
+	require.NoError(t, err)
+	assert.Equal(t, 32, m.KVHeads)
+	// GPTQ's group_size -1 (no grouping) is accepted.
+	c["quantization_config"] = map[string]any{"quant_method": "gptq", "bits": 4.0, "group_size": -1.0}
+	_, err = FromConfig(c)
+	assert.NoError(t, err)
+}

@@ -40,6 +40,22 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	if tc := top.obj("text_config"); tc != nil {
 		c, prefix = tc, "text_config."
 	}
+	var bad fielderr.List
+	checkInts(&bad, c, prefix, textIntFields)
+	if prefix != "" {
+		checkInts(&bad, top, "", topIntFields)
+	}
+	if vc := top.obj("vision_config"); vc != nil {
+		checkInts(&bad, vc, "vision_config.", visionIntFields)
+	}
+	if qc := top.obj("quantization_config"); qc != nil {
+		checkInts(&bad, qc, "quantization_config.", quantIntFields)
+	} else if qc := c.obj("quantization_config"); qc != nil {
+		checkInts(&bad, qc, prefix+"quantization_config.", quantIntFields)
+	}
+	if err := bad.Err(); err != nil {
+		return nil, sortedErrs(err)
+	}
 	m := &Model{ID: "custom"}
 	m.Type = c.str("model_type")
 	if m.Type == "" {
@@ -131,7 +147,7 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	}
 	q, ok := parseQuantization(qc)
 	if !ok {
-		return nil, configErr("quantization_config.quant_method", "unsupported method "+strconv.Quote(qc.str("quant_method"))+"; supported: fp8, compressed-tensors, awq, gptq, bitsandbytes, mxfp4, modelopt")
+		return nil, configErr("quantization_config.quant_method", "unsupported method "+fielderr.Quote(qc.str("quant_method"))+"; supported: fp8, compressed-tensors, awq, gptq, bitsandbytes, mxfp4, modelopt")
 	}
 	m.Quant = q
 	if vc := top.obj("vision_config"); vc != nil {

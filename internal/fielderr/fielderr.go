@@ -11,6 +11,7 @@ package fielderr
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -123,4 +124,29 @@ func (l *List) Err() error {
 		return nil
 	}
 	return l.errs
+}
+
+// MaxQuoted is how many characters of an input value a message quotes at
+// most: a 10 MB model name must not come back in a 10 MB message.
+const MaxQuoted = 200
+
+// Quote is strconv.Quote of s cut to MaxQuoted runes, with "…" after the
+// cut: every message that echoes an input value quotes it with Quote.
+func Quote(s string) string {
+	return strconv.Quote(Truncate(s))
+}
+
+// Truncate cuts s to MaxQuoted runes, appending "…" when it cuts.
+func Truncate(s string) string {
+	if len(s) <= MaxQuoted {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == MaxQuoted {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }

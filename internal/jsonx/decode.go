@@ -150,7 +150,8 @@ func (d *decoder) found() string {
 		return "a boolean"
 	case c == 'n':
 		return "null"
-	case c == '-' || c >= '0' && c <= '9':
+	case c == '-' && d.pos+1 < len(d.data) && d.data[d.pos+1] >= '0' && d.data[d.pos+1] <= '9',
+		c >= '0' && c <= '9':
 		return "a number"
 	default:
 		return "invalid JSON " + strconv.QuoteRune(rune(c)) + " at byte " + strconv.Itoa(d.pos)
@@ -261,8 +262,11 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		if err != nil {
 			return err
 		}
-		if f != math.Trunc(f) || v.OverflowInt(int64(f)) || math.Abs(f) > 1<<62 {
-			return d.errf(path, "must be an integer, got "+lit)
+		if f != math.Trunc(f) {
+			return d.errf(path, "must be an integer, got "+fielderr.Truncate(lit))
+		}
+		if !exactInt(f, lit) || v.OverflowInt(int64(f)) {
+			return d.errf(path, "must be an integer of at most 2^53 in magnitude, got "+fielderr.Truncate(lit))
 		}
 		v.SetInt(int64(f))
 		return nil
@@ -271,8 +275,11 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		if err != nil {
 			return err
 		}
-		if f != math.Trunc(f) || f < 0 || v.OverflowUint(uint64(f)) || f > 1<<62 {
-			return d.errf(path, "must be a non-negative integer, got "+lit)
+		if f != math.Trunc(f) || f < 0 {
+			return d.errf(path, "must be a non-negative integer, got "+fielderr.Truncate(lit))
+		}
+		if !exactInt(f, lit) || v.OverflowUint(uint64(f)) {
+			return d.errf(path, "must be an integer of at most 2^53 in magnitude, got "+fielderr.Truncate(lit))
 		}
 		v.SetUint(uint64(f))
 		return nil
@@ -311,7 +318,7 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 		d.pos++
 		slot, ok := field(key)
 		if !ok {
-			return fielderr.New(join(path, key), "unknown field")
+			return fielderr.New(join(path, fielderr.Truncate(key)), "unknown field")
 		}
 		if err := d.value(slot, join(path, key)); err != nil {
 			return err
@@ -459,6 +466,12 @@ func (d *decoder) number(path string, t reflect.Type) (float64, string, error) {
 	}
 	intStart := d.pos
 	if digits() == 0 {
+		if nonFinite(d.data[intStart:]) {
+			// JavaScript's spellings (-Infinity, Infinity, NaN) are not
+			// JSON; say what the value must be rather than "a number".
+			d.pos = start
+			return 0, "", d.errf(path, "must be a finite number")
+		}
 		d.pos = start
 		if t != nil {
 			return 0, "", d.errf(path, "must be "+kindName(t)+", got "+d.found())
@@ -486,7 +499,7 @@ func (d *decoder) number(path string, t reflect.Type) (float64, string, error) {
 	lit := string(d.data[start:d.pos])
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil {
-		return 0, lit, d.errf(path, "number "+lit+" is out of range")
+		return 0, lit, d.errf(path, "number "+fielderr.Truncate(lit)+" is out of range")
 	}
 	return f, lit, nil
 }
@@ -813,4 +826,28 @@ func fieldByIndex(v reflect.Value, index []int) reflect.Value {
 		v = v.Field(x)
 	}
 	return v
+}
+
+// maxExactInt is 2^53: every integer up to it in magnitude is exact in a
+// float64 (and a JavaScript number); 2^53+1 would silently read as 2^53.
+const maxExactInt = 1 << 53
+
+// exactInt reports whether the integral f, read from lit, is within
+// ±2^53 and is the integer lit spells: 9007199254740993 reads as 2^53 and
+// is refused rather than rounded.
+func exactInt(f float64, lit string) bool {
+	if math.Abs(f) < maxExactInt {
+		return true
+	}
+	if math.Abs(f) > maxExactInt {
+		return false
+	}
+	n, err := strconv.ParseInt(lit, 10, 64)
+	return err == nil && (n == maxExactInt || n == -maxExactInt)
+}
+
+// nonFinite reports whether b starts with Infinity or NaN.
+func nonFinite(b []byte) bool {
+	s := string(b[:min(len(b), 8)])
+	return strings.HasPrefix(s, "Infinity") || strings.HasPrefix(s, "NaN")
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -116,6 +117,13 @@ func TestUnmarshalErrorsNamePaths(t *testing.T) {
 		{`{"name":"a\qb"}`, "", "bad escape", false},
 		{"{\"name\":\"a\nb\"}", "", "control character", false},
 		{`{"ratio":1e999}`, "ratio", "out of range", false},
+		{`{"ratio":-Infinity}`, "ratio", "must be a finite number", false},
+		{`{"ratio":Infinity}`, "ratio", "must be a finite number", false},
+		{`{"count":-Infinity}`, "count", "must be a finite number", false},
+		{`{"count":9007199254740993}`, "count", "must be an integer of at most 2^53 in magnitude, got 9007199254740993", false},
+		{`{"count":-9007199254740993}`, "count", "must be an integer of at most 2^53 in magnitude", false},
+		{`{"count":1e16}`, "count", "must be an integer of at most 2^53 in magnitude, got 1e16", false},
+		{`{"name":-x}`, "name", "must be a string, got invalid JSON '-'", false},
 	}
 	for _, tc := range tests {
 		var s sample
@@ -246,4 +254,39 @@ func TestAppendFloatAndStringMatchEncodingJSON(t *testing.T) {
 		want, _ := json.Marshal(s)
 		assert.Equal(t, string(want), string(AppendString(nil, s)), "string %q", s)
 	}
+}
+
+func TestUnmarshalIntegersUpTo2To53(t *testing.T) {
+	t.Parallel()
+	for doc, want := range map[string]int{
+		`{"count":2.0}`:               2,
+		`{"count":9007199254740992}`:  1 << 53,
+		`{"count":-9007199254740992}`: -(1 << 53),
+		`{"count":9007199254740991}`:  1<<53 - 1,
+	} {
+		var s sample
+		require.NoError(t, Unmarshal([]byte(doc), &s), doc)
+		assert.Equal(t, want, s.Count, doc)
+	}
+}
+
+func TestUnmarshalQuotesAtMost200Characters(t *testing.T) {
+	t.Parallel()
+	lit := strings.Repeat("1", 5000) + ".5"
+	var s sample
+	err := Unmarshal([]byte(`{"count":`+lit+`}`), &s)
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 300)
+	assert.Contains(t, err.Error(), "…")
+}
+
+// A 60 KB unknown key is named by its first 200 characters.
+func TestUnknownLongKeyIsCut(t *testing.T) {
+	t.Parallel()
+	key := strings.Repeat("k", 60<<10)
+	var s sample
+	err := Unmarshal([]byte(`{"`+key+`":1}`), &s)
+	var list fielderr.Errors
+	require.True(t, errors.As(err, &list))
+	assert.Equal(t, strings.Repeat("k", 200)+"…", list[0].Field)
 }

@@ -67,6 +67,9 @@ func main() {
 	export("stats", func(arg string) (string, error) { return stats(arg == "gc") })
 	export("panic", func(arg string) (string, error) { return testPanic(len(arg) + 1) })
 	bridge.Set("version", calc.Version)
+	// The JavaScript module refuses a text over this many UTF-8 bytes before
+	// it is copied into wasm memory (issue 16), in calc.ParseRequest's words.
+	bridge.Set("maxRequestBytes", calc.MaxRequestBytes)
 
 	var closeFn js.Func
 	closeFn = js.FuncOf(func(js.Value, []js.Value) any {

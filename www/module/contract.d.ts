@@ -114,11 +114,19 @@ export interface HardwareAccelerator {
   vendor: string;
   /** aliases are extra spellings lookup accepts besides the id and name. */
   aliases?: string[];
-  /** memory_bytes is the nominal memory capacity in bytes as the vendor states it (an "80 GB" H100 has 80 GiB of HBM). */
+  /**
+   * memory_bytes is the nominal memory capacity in bytes as the vendor states it (an "80 GB" H100 has 80 GiB of HBM).
+   * Range: from 1048576 to 10000000000000.
+   * Unit: bytes.
+   */
   memory_bytes: number;
   /** memory_reported_bytes is the total the driver reports to a serving engine (cudaMemGetInfo total, torch.cuda.mem_get_info), which is what gpu_memory_utilization multiplies. Zero when unknown: see ReportedMemory. */
   memory_reported_bytes?: number;
-  /** memory_bandwidth_bytes_per_s is the peak memory bandwidth in bytes per second (datasheet). */
+  /**
+   * memory_bandwidth_bytes_per_s is the peak memory bandwidth in bytes per second (datasheet).
+   * Range: from 1000000000 to 1000000000000000000.
+   * Unit: bytes/s.
+   */
   memory_bandwidth_bytes_per_s: number;
   /** peak_flops is the dense peak per precision. */
   peak_flops: HardwarePeakFLOPS;
@@ -134,11 +142,35 @@ export interface HardwareAccelerator {
  * Unknown keys are rejected.
  */
 export interface HardwarePeakFLOPS {
+  /**
+   * Range: from 0 to 1000000000000000000.
+   * Unit: FLOP/s.
+   */
   fp32: number;
+  /**
+   * Range: from 0 to 1000000000000000000.
+   * Unit: FLOP/s.
+   */
   tf32: number;
+  /**
+   * Range: from 1000000000 to 1000000000000000000.
+   * Unit: FLOP/s.
+   */
   bf16: number;
+  /**
+   * Range: from 0 to 1000000000000000000.
+   * Unit: FLOP/s.
+   */
   fp8: number;
+  /**
+   * Range: from 0 to 1000000000000000000.
+   * Unit: FLOP/s.
+   */
   int8: number;
+  /**
+   * Range: from 0 to 1000000000000000000.
+   * Unit: FLOP/s.
+   */
   fp4: number;
 }
 
@@ -150,9 +182,17 @@ export interface HardwarePeakFLOPS {
 export interface HardwareInterconnect {
   /** name of the link, e.g. "NVLink 4 (NVSwitch)" or "PCIe 4.0 x16". */
   name: string;
-  /** bandwidth_bytes_per_s is the unidirectional bandwidth one GPU can drive to its peers, in bytes per second. */
+  /**
+   * bandwidth_bytes_per_s is the unidirectional bandwidth one GPU can drive to its peers, in bytes per second.
+   * Range: from 0 to 1000000000000000000.
+   * Unit: bytes/s.
+   */
   bandwidth_bytes_per_s: number;
-  /** latency_s is the end-to-end latency of one small all-reduce step, in seconds. */
+  /**
+   * latency_s is the end-to-end latency of one small all-reduce step, in seconds.
+   * Range: from 0 to 1.
+   * Unit: s.
+   */
   latency_s: number;
 }
 
@@ -196,7 +236,7 @@ export interface Workload {
   concurrency?: number;
   /**
    * request_rate is the arrival rate in requests per second (open loop).
-   * Range: greater than 0, at most 1000000.
+   * Range: from 0.000001 to 1000000.
    * Unit: requests/s.
    */
   request_rate?: number;
@@ -270,7 +310,7 @@ export interface SimulateOptions {
   arrival?: "poisson" | "closed_loop" | "burst";
   /**
    * request_rate is the Poisson arrival rate in requests per second (default workload.request_rate).
-   * Range: greater than 0, at most 1000000.
+   * Range: from 0.000001 to 1000000.
    * Unit: requests/s.
    * Default: workload.request_rate.
    */
@@ -354,7 +394,7 @@ export interface SimSweepOptions {
   num_requests?: number;
   /**
    * request_rates or Concurrencies give the loads explicitly instead.
-   * Range: greater than 0, at most 1000000.
+   * Range: from 0.000001 to 1000000.
    * Unit: requests/s.
    */
   request_rates?: number[];

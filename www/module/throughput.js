@@ -128,6 +128,7 @@ class Calculator {
 
   #tapeKeys;
   #schema;
+  #maxBytes;
   #contract = null;
 
   constructor(bridge, instance, go, exited) {
@@ -137,6 +138,9 @@ class Calculator {
     this.#tapeKeys = JSON.parse(bridge.tapeKeys);
     this.#schema = JSON.parse(bridge.requestSchema);
     this.version = bridge.version;
+    // calc.MaxRequestBytes: a text over it is refused here, before Go
+    // copies it into wasm memory.
+    this.#maxBytes = bridge.maxRequestBytes ?? 64 * 1024;
     this.exited = exited;
   }
 
@@ -149,7 +153,8 @@ class Calculator {
     if (this.#closed) {
       throw new Error('throughput: the calculator is closed');
     }
-    const out = this.#bridge.evaluateTape(JSON.stringify(request));
+    const text = checkSize(JSON.stringify(request), '', this.#maxBytes);
+    const out = this.#bridge.evaluateTape(text);
     if (typeof out === 'string') {
       throw new ThroughputError(JSON.parse(out.slice(1)));
     }
@@ -161,7 +166,7 @@ class Calculator {
     if (typeof json !== 'string') {
       throw new TypeError('throughput: evaluateJSON takes a string of JSON');
     }
-    return this.#call('evaluate', json);
+    return this.#call('evaluate', checkSize(json, '', this.#maxBytes));
   }
 
   /** Summaries of every catalog model, in catalog order. */
@@ -171,7 +176,7 @@ class Calculator {
 
   /** One catalog model in full, by id or alias. */
   model(id) {
-    return JSON.parse(this.#call('model', stringArg('model', id)));
+    return JSON.parse(this.#call('model', checkSize(stringArg('model', id), 'model', this.#maxBytes)));
   }
 
   /**
@@ -227,7 +232,7 @@ class Calculator {
 
   /** One catalog accelerator, by id, name or alias. */
   hardwareSpec(id) {
-    return JSON.parse(this.#call('hardwareSpec', stringArg('hardware', id)));
+    return JSON.parse(this.#call('hardwareSpec', checkSize(stringArg('hardware', id), 'hardware', this.#maxBytes)));
   }
 
   /** Derives a model from a Hugging Face config.json object. */
@@ -237,7 +242,7 @@ class Calculator {
     if (problems.length > 0) {
       throw new ThroughputError(problems);
     }
-    return JSON.parse(this.#call('importConfig', JSON.stringify(config)));
+    return JSON.parse(this.#call('importConfig', checkSize(JSON.stringify(config), '', this.#maxBytes)));
   }
 
   /** Parses the engine's model catalog if it is not yet (load() does). */
@@ -348,6 +353,48 @@ function deepFreeze(v) {
   return v;
 }
 
+/**
+ * Returns text, or throws calc.ParseRequest's error when its UTF-8 form is
+ * over max bytes; it counts without encoding, so a 10 MB text is refused
+ * before anything is copied into wasm memory. An id (field set) over the
+ * limit is refused in the same words, under its field.
+ */
+function checkSize(text, field, max) {
+  if (text.length <= max / 3) return text; // at most 3 bytes per UTF-16 unit
+  const n = utf8Length(text);
+  if (n > max) {
+    const message = field === '' ? `request is ${n} bytes, above the limit of ${max}` : `is ${n} bytes, above the limit of ${max}`;
+    throw new ThroughputError([{ field, message }]);
+  }
+  return text;
+}
+
+/** s cut to 200 code points with "…" after the cut (fielderr.Truncate). */
+function truncate(s) {
+  if (s.length <= 200) return s;
+  let n = 0;
+  for (let i = 0; i < s.length; n++) {
+    if (n === 200) return `${s.slice(0, i)}…`;
+    i += s.codePointAt(i) > 0xffff ? 2 : 1;
+  }
+  return s;
+}
+
+/** The length of s in UTF-8 bytes (a lone surrogate counts as U+FFFD's 3). */
+function utf8Length(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
 function stringArg(field, v) {
   if (typeof v !== 'string') {
     throw new ThroughputError([{ field, message: `must be a string, got ${jsonType(v)}` }]);
@@ -384,7 +431,9 @@ function checkObject(obj, schema, path, problems) {
     if (Object.hasOwn(schema, key)) {
       checkValue(obj[key], schema[key], field, problems);
     } else {
-      problems.push({ field, message: 'unknown field' });
+      // An unknown key is named by its first 200 characters, as Go does
+      // (fielderr.Truncate).
+      problems.push({ field: path ? `${path}.${truncate(key)}` : truncate(key), message: 'unknown field' });
     }
   }
 }

@@ -121,7 +121,10 @@ test('engine validation errors list every bad field', () => {
   ]);
   throwsErrors(() => calc.evaluate({ hardware: 'h100-sxm' }), [{ field: 'model', message: 'is required: a catalog id such as "meta-llama/Llama-3.1-8B-Instruct", or model_config' }]);
   const missing = [{ field: 'model_config.hidden_size', message: 'is missing or not a positive integer' }];
-  throwsErrors(() => calc.importConfig({ model_type: 'llama', hidden_size: -5 }), missing);
+  // A value that is there but not a positive integer is named with its value (issue 16).
+  throwsErrors(() => calc.importConfig({ model_type: 'llama', hidden_size: -5 }), [{ field: 'model_config.hidden_size', message: 'must be a positive integer, got -5' }]);
+  throwsErrors(() => calc.importConfig({ model_type: 'llama', hidden_size: 4096, num_key_value_heads: 8.5 }),
+    [{ field: 'model_config.num_key_value_heads', message: 'must be a positive integer, got 8.5' }]);
   throwsErrors(() => calc.evaluate({ hardware: 'h100-sxm', model_config: { num_hidden_layers: 2 } }), missing);
   throwsErrors(() => calc.importConfig([]), [{ field: 'model_config', message: 'must be an object, got an array' }]);
 });
@@ -142,4 +145,43 @@ test('a closed calculator refuses calls with a plain Error', async () => {
   assert.equal(c.closed, true);
   assert.throws(() => c.evaluate(GOOD), { name: 'Error', message: 'throughput: the calculator is closed' });
   await c.exited; // the Go program ended
+});
+
+// Issue 16, point 7: size caps on every entry point, checked in JavaScript
+// before a byte is copied into wasm memory, in calc.ParseRequest's words.
+test('a 10 MB text is refused before it reaches wasm memory', () => {
+  const before = calc.stats().wasm_memory_bytes;
+  const big = 'x'.repeat(10 * 1024 * 1024);
+  const n = big.length + 12; // {"model":"…"}
+  throwsErrors(() => calc.evaluateJSON(`{"model":"${big}"}`), [{ field: '', message: `request is ${n} bytes, above the limit of 65536` }]);
+  throwsErrors(() => calc.evaluate({ model: big, hardware: 'h100-sxm' }), [{ field: '', message: `request is ${big.length + 34} bytes, above the limit of 65536` }]);
+  throwsErrors(() => calc.importConfig({ model_type: big }), [{ field: '', message: `request is ${big.length + 17} bytes, above the limit of 65536` }]);
+  throwsErrors(() => calc.model(big), [{ field: 'model', message: `is ${big.length} bytes, above the limit of 65536` }]);
+  throwsErrors(() => calc.hardwareSpec(big), [{ field: 'hardware', message: `is ${big.length} bytes, above the limit of 65536` }]);
+  // Multi-byte characters count as UTF-8 bytes, as Go counts them.
+  const euros = '€'.repeat(30000); // 90,000 bytes in 30,000 UTF-16 units
+  throwsErrors(() => calc.model(euros), [{ field: 'model', message: 'is 90000 bytes, above the limit of 65536' }]);
+  assert.equal(calc.stats().wasm_memory_bytes, before, 'wasm memory grew');
+  assert.equal(calc.evaluate(GOOD).fits, true);
+});
+
+test('-Infinity and 2^53+1, as values and as JSON text', () => {
+  throwsErrors(() => calc.evaluate({ ...GOOD, gpu_hour_usd: -Infinity }), [{ field: 'gpu_hour_usd', message: 'must be a finite number' }]);
+  throwsErrors(() => calc.evaluateJSON('{"model":"llama-3.1-8b","hardware":"h100-sxm","gpu_hour_usd":-Infinity}'), [{ field: 'gpu_hour_usd', message: 'must be a finite number' }]);
+  throwsErrors(() => calc.evaluateJSON('{"model":"llama-3.1-8b","hardware":"h100-sxm","max_num_seqs":9007199254740993}'),
+    [{ field: 'max_num_seqs', message: 'must be an integer of at most 2^53 in magnitude, got 9007199254740993' }]);
+  // 2.0 for an integer is 2, as over HTTP.
+  assert.equal(calc.evaluateJSON('{"model":"llama-3.1-8b","hardware":"h100-sxm","tensor_parallel_size":2.0}').includes('"tensor_parallel_size":2'), true);
+});
+
+test('a long unknown name is quoted to 200 characters', () => {
+  const long = 'y'.repeat(5000);
+  throwsErrors(() => calc.model(long), [{ field: 'model', message: `unknown model "${'y'.repeat(200)}…"` }]);
+});
+
+test('a long unknown key is named by its first 200 characters, as in Go', () => {
+  const key = 'k'.repeat(60000);
+  const want = [{ field: `${'k'.repeat(200)}…`, message: 'unknown field' }];
+  throwsErrors(() => calc.evaluate({ ...GOOD, [key]: 1 }), want);
+  throwsErrors(() => calc.evaluateJSON(`{"${key}":1}`), want);
 });

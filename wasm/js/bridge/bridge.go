@@ -154,7 +154,8 @@ func NewContract() Contract {
 	walk = func(t *contract.Type, prefix string) {
 		for _, f := range t.Fields {
 			path := prefix + f.Name
-			if f.Kind == contract.Object {
+			if f.Kind == contract.Object || f.Kind == contract.IDOrObject {
+				// a custom accelerator's figures too: hardware.memory_bytes
 				walk(req.Type(f.Ref), path+".")
 				continue
 			}
