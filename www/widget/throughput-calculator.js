@@ -86,6 +86,22 @@ a { color: var(--accent); }
 ${CHART_CSS}`;
 
 /**
+ * value resolved against base when it is an http: or https: URL, else
+ * fallback (also for an empty or unparsable value). Every URL attribute goes
+ * through it, so no attribute can put a javascript: or data: URL into a link.
+ */
+export function httpURL(value, base, fallback) {
+  const v = (value ?? '').trim();
+  if (v === '') return fallback;
+  try {
+    const u = new URL(v, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
  * The <throughput-calculator> element. Attributes (all optional; invalid
  * values fall back to the defaults): model, hardware, tensor-parallel-size,
  * pipeline-parallel-size, input-tokens, output-tokens, kv-cache-dtype,
@@ -128,10 +144,14 @@ export class ThroughputCalculator extends HTMLElementBase {
     const aboveMin = b.min === undefined || (b.exclusive_min ? v > b.min : v >= b.min);
     return aboveMin && (b.max === undefined || v <= b.max) ? v : undefined;
   }
-  /** Base URL of the full calculator page (default: the widget's folder). */
+  /**
+   * Base URL of the full calculator page (default: the widget's folder). An
+   * attribute that is not an http(s) URL (javascript:, data:, blob:, ...)
+   * falls back to the default: it never reaches an href.
+   */
   get calculatorURL() {
-    const a = this.getAttribute('calculator-url');
-    try { return new URL(a || './', a ? document.baseURI : import.meta.url).href; } catch { return new URL('./', import.meta.url).href; }
+    const fallback = new URL('./', import.meta.url).href;
+    return httpURL(this.getAttribute('calculator-url'), globalThis.document?.baseURI ?? fallback, fallback);
   }
 
   /** An integer attribute, or undefined when absent or invalid. */
