@@ -85,6 +85,29 @@ a { color: var(--accent); }
 @media (max-width: 420px) { .trade { grid-template-columns: 1fr; } }
 ${CHART_CSS}`;
 
+/** One constructed sheet of CSS for every element of the document. */
+let sheet = null;
+
+/**
+ * Give root the element's styles as a constructed style sheet, which a
+ * host page's Content-Security-Policy does not govern, so an embedder needs
+ * no style-src 'unsafe-inline' (docs/embedding.md); returns '' then, or a
+ * <style> element's markup where constructed sheets are missing.
+ */
+function adoptStyles(root) {
+  try {
+    if (!sheet) {
+      const s = new CSSStyleSheet();
+      s.replaceSync(CSS);
+      sheet = s;
+    }
+    root.adoptedStyleSheets = [sheet];
+    return '';
+  } catch {
+    return `<style>${CSS}</style>`;
+  }
+}
+
 /**
  * value resolved against base when it is an http: or https: URL, else
  * fallback (also for an empty or unparsable value). Every URL attribute goes
@@ -182,7 +205,7 @@ export class ThroughputCalculator extends HTMLElementBase {
   connectedCallback() {
     if (!this.#root) {
       this.#root = this.attachShadow({ mode: 'open' });
-      this.#root.innerHTML = `<style>${CSS}</style><div part="body" class="body" aria-live="polite"><p class="hint">Loading the calculator…</p></div>`;
+      this.#root.innerHTML = `${adoptStyles(this.#root)}<div part="body" class="body" aria-live="polite"><p class="hint">Loading the calculator…</p></div>`;
     }
     engine().then((e) => { this.#engine = e; this.#schedule(); }, (err) => this.#fail(err));
   }
