@@ -86,6 +86,11 @@ function problem(status, detail) {
         "Content-Type": "application/problem+json",
         "Cache-Control": "no-store",
         "Access-Control-Allow-Origin": "*",
+        // As the Go handler's answers (api.securityHeaders).
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; sandbox",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
       },
     },
   );
