@@ -102,10 +102,42 @@ bundle_page() {
 		cp www/page/index.html "$site/index.html"
 		echo "node not found: build/site/index.html is the template, without prerender.json (the page waits for the engine)"
 	fi
-	# The service worker's cache is named after the site's files.
-	local version
-	version=$(cd "$site" && find . -type f ! -name sw.js | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
+	# The security headers (Content-Security-Policy and the rest) for
+	# tools/serve and Cloudflare's static assets: build/site/_headers.
+	write_headers "$site"
+	# The service worker's cache is named after the site's files, and it
+	# serves those files only (their names go into its FILES list).
+	local version files
+	version=$(cd "$site" && find . -type f ! -name sw.js ! -name _headers | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
+	files=$(cd "$site" && find . -type f ! -name sw.js ! -name _headers | sed 's|^\./||' | LC_ALL=C sort |
+		awk '{ printf "%s\047%s\047", (NR > 1 ? ", " : ""), $0 }')
 	sed -i "s/^const VERSION = 'dev';/const VERSION = '$version';/" "$site/sw.js"
+	FILES="$files" perl -0pi -e 's/^const FILES = \[.*?\];/const FILES = [$ENV{FILES}];/ms' "$site/sw.js"
+	grep -q "^const VERSION = '$version';" "$site/sw.js" && grep -q "^const FILES = \['" "$site/sw.js" ||
+		{ echo "build/site/sw.js: VERSION or FILES not written" >&2; return 1; }
+}
+
+# write_headers SITE writes SITE/_headers from www/page/_headers: the
+# security headers, with the CSP hashes of SITE/index.html's inline scripts
+# (computed here, so an edit of the head script cannot break the page).
+write_headers() {
+	local site=$1 hashes
+	if command -v node >/dev/null; then
+		hashes=$(node -e '
+			const fs = require("fs"), crypto = require("crypto");
+			const html = fs.readFileSync(process.argv[1], "utf8");
+			const out = [];
+			for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+				if (/\bsrc\s*=/i.test(m[1])) continue;
+				out.push(`\x27sha256-${crypto.createHash("sha256").update(m[2], "utf8").digest("base64")}\x27`);
+			}
+			process.stdout.write([...new Set(out)].join(" "));
+		' "$site/index.html")
+	else
+		hashes=""
+		echo "node not found: build/site/_headers allows no inline script (the page fetches the engine from app.js)"
+	fi
+	sed "s|INLINE_SCRIPT_HASHES|$hashes|" www/page/_headers >"$site/_headers"
 }
 
 # build_worker writes build/worker/: app.wasm (wasm/worker), the Go
@@ -191,7 +223,7 @@ test_worker() {
 	start_workerd build/worker "$site"
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly)$' ./api/
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|SecurityHeaders)$' ./api/
 	stop_workerd
 	log "wrangler deploy --dry-run (the worker and build/site/)"
 	mkdir -p build/site

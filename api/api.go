@@ -53,6 +53,15 @@ const (
 	corsMaxAgeSeconds = "86400"
 )
 
+// Security headers on every response. The API answers JSON only: nothing
+// in it is a document to render, run, frame or refer from.
+var securityHeaders = [][2]string{
+	{"X-Content-Type-Options", "nosniff"},
+	{"Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; sandbox"},
+	{"X-Frame-Options", "DENY"},
+	{"Referrer-Policy", "no-referrer"},
+}
+
 // Handler answers every route of the API.
 type Handler struct {
 	mux *http.ServeMux
@@ -67,7 +76,7 @@ func New() *Handler {
 	return &Handler{mux: mux}
 }
 
-// ServeHTTP adds CORS headers, answers preflights, turns unmatched paths
+// ServeHTTP adds CORS and security headers, answers preflights, turns unmatched paths
 // and methods into problem+json 404 and 405, and recovers a handler's
 // panic as a 500 so one bad request cannot end the process (or the
 // worker's Go instance).
@@ -75,6 +84,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
 	hdr.Set("Access-Control-Allow-Origin", "*")
 	hdr.Set("Access-Control-Expose-Headers", corsExposeHeaders)
+	for _, kv := range securityHeaders {
+		hdr.Set(kv[0], kv[1])
+	}
 	tw := &trackingWriter{ResponseWriter: w, head: r.Method == http.MethodHead}
 	defer func() {
 		if v := recover(); v != nil && !tw.wrote {

@@ -47,6 +47,12 @@ func TestStaticFiles(t *testing.T) {
 			assert.Equal(t, http.StatusOK, res.StatusCode)
 			assert.Equal(t, tc.contentType, res.Header.Get("Content-Type"))
 			assert.Equal(t, string(want), string(got))
+			// The site's _headers, applied as Cloudflare's static assets do.
+			assert.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+			assert.Equal(t, "strict-origin-when-cross-origin", res.Header.Get("Referrer-Policy"))
+			if _, err := os.Stat(filepath.Join(dir, "_headers")); err == nil {
+				assert.Contains(t, res.Header.Get("Content-Security-Policy"), "script-src 'self' 'wasm-unsafe-eval'")
+			}
 		})
 	}
 }
@@ -58,7 +64,7 @@ func TestStaticFilesAreTheSiteOnly(t *testing.T) {
 	if apiURL == "" || os.Getenv("THROUGHPUT_STATIC_DIR") == "" {
 		t.Skip("needs THROUGHPUT_API_URL and THROUGHPUT_STATIC_DIR (./build.sh test sets them)")
 	}
-	for _, target := range []string{"/test/golden.test.mjs", "/www/test/golden.test.mjs", "/page/index.html", "/module/package.json"} {
+	for _, target := range []string{"/test/golden.test.mjs", "/www/test/golden.test.mjs", "/page/index.html", "/module/package.json", "/_headers", "//_headers"} {
 		t.Run(target, func(t *testing.T) {
 			t.Parallel()
 			res := serve(t, "GET", target, nil, "")

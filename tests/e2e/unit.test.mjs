@@ -187,3 +187,26 @@ test('the build-time page is filled by the page code: form.js and report.js', as
   assert.equal(escaped.includes('<b>&'), false);
   await assert.rejects(writeStaticPage(template.replace('data-v="kv_cache.groups"', 'data-v="kv_cache.nope"'), S.newConfig(), report), /kv_cache.nope/);
 });
+
+test('URL attributes: only http(s) URLs reach a link, anything else is the default', async () => {
+  const { httpURL } = await import('../../www/widget/throughput-calculator.js');
+  const base = 'https://host.example/docs/page.html';
+  const dflt = 'https://cdn.example/throughput/';
+  for (const [value, want] of [
+    ['https://calc.example/x/', 'https://calc.example/x/'],
+    ['http://calc.example/', 'http://calc.example/'],
+    ['/calc/', 'https://host.example/calc/'],
+    ['../calc', 'https://host.example/calc'],
+    ['  https://calc.example/  ', 'https://calc.example/'],
+    ['javascript:alert(document.domain)//', dflt],
+    ['JavaScript:alert(1)', dflt],
+    [' \tjavascript:alert(1)', dflt],
+    ['java\nscript:alert(1)', dflt],
+    ['data:text/html,<script>alert(1)</script>', dflt],
+    ['vbscript:msgbox(1)', dflt],
+    ['blob:https://host.example/0', dflt],
+    ['file:///etc/passwd', dflt],
+    ['http://[::1', dflt],
+    ['', dflt], [null, dflt], [undefined, dflt],
+  ]) assert.equal(httpURL(value, base, dflt), want, JSON.stringify(value));
+});

@@ -85,6 +85,16 @@ test('/widget.js is self-contained: one script, then the engine beside it', asyn
     assert.deepEqual(requests.filter((p) => p !== '/__bare.html').sort(), ['/throughput.wasm', '/widget.js']);
     // "Open in the calculator" points at the site's root, where widget.js lives.
     assert.equal(await own.page.$eval('#w', (el) => new URL(el.calculatorURL).pathname), '/');
+    // calculator-url takes http(s) URLs only: javascript: and data: fall back to the default.
+    const open = () => own.page.$eval('#w', (el) => el.shadowRoot.querySelector('a.open').href);
+    for (const bad of ['javascript:alert(document.domain)//', 'data:text/html,<script>alert(1)</script>']) {
+      await own.page.$eval('#w', (el) => el.setAttribute('calculator-url', 'https://calc.example/'));
+      await own.page.waitForFunction(() => document.querySelector('#w').shadowRoot.querySelector('a.open').href.startsWith('https://calc.example/?'));
+      await own.page.$eval('#w', (el, v) => el.setAttribute('calculator-url', v), bad);
+      await own.page.waitForFunction(() => !document.querySelector('#w').shadowRoot.querySelector('a.open').href.startsWith('https://calc.example/'));
+      const u = new URL(await open());
+      assert.equal(u.origin + u.pathname, new URL('/', base).href, bad);
+    }
     assert.deepEqual(own.errors, []);
   } finally {
     await own.close();

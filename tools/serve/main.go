@@ -8,7 +8,11 @@
 // WebAssembly.instantiateStreaming works, compresses text and WebAssembly
 // with gzip when the client accepts it, and asks browsers to revalidate
 // every file (Cache-Control: no-cache with an ETag), because the file names
-// carry no content hash. Port 0 picks a free port; the URL it serves on is
+// carry no content hash. Every response carries X-Content-Type-Options:
+// nosniff and Referrer-Policy, and the headers that the directory's
+// _headers file (Cloudflare's format, headers.go) sets for its path: the
+// build writes build/site/_headers with the page's Content-Security-Policy,
+// so the page is served here as Cloudflare serves it. Port 0 picks a free port; the URL it serves on is
 // printed on the first line of standard output.
 package main
 
@@ -94,9 +98,10 @@ func main() {
 
 // handler serves files from root.
 type handler struct {
-	root *os.Root
-	mu   sync.Mutex
-	gz   map[string]gzEntry // gzipped bodies by name, valid for one etag
+	root    *os.Root
+	headers headerRules // the root's _headers (headers.go)
+	mu      sync.Mutex
+	gz      map[string]gzEntry // gzipped bodies by name, valid for one etag
 }
 
 type gzEntry struct {
@@ -105,6 +110,11 @@ type gzEntry struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	for _, kv := range baseHeaders {
+		hdr.Set(kv[0], kv[1])
+	}
+	applyHeaders(h.headers.get(h.root.FS()), r.URL.Path, hdr)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -116,6 +126,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f, info, err := h.open(name)
+	if name == headersFile && err == nil {
+		f.Close()
+		err = fs.ErrNotExist // the header rules, not a file of the site
+	}
 	if err != nil {
 		http.NotFound(w, r)
 		return
@@ -136,7 +150,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	ext := strings.ToLower(path.Ext(name))
-	hdr := w.Header()
 	if ct, ok := contentTypes[ext]; ok {
 		hdr.Set("Content-Type", ct)
 	} else if ct := mime.TypeByExtension(ext); ct != "" {
@@ -144,7 +157,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	etag := fmt.Sprintf(`"%x-%x"`, info.Size(), info.ModTime().UnixNano())
 	hdr.Set("Cache-Control", "no-cache")
-	hdr.Set("X-Content-Type-Options", "nosniff")
 	if path.Base(name) == "sw.js" {
 		hdr.Set("Service-Worker-Allowed", "/")
 	}

@@ -13,7 +13,7 @@
 // the Go toolchain that built app.wasm, and app.wasm (wasm/worker).
 import "./wasm_exec.js";
 import mod from "./app.wasm";
-import { goRequest, pathOf } from "./request.mjs";
+import { goRequest, pathOf, BASE_HEADERS, parseHeaders, applyHeaders } from "./request.mjs";
 
 // API paths go to Go; everything else is a static asset when an ASSETS
 // binding exists (Workers static assets, or a workerd disk service).
@@ -86,6 +86,11 @@ function problem(status, detail) {
         "Content-Type": "application/problem+json",
         "Cache-Control": "no-store",
         "Access-Control-Allow-Origin": "*",
+        // As the Go handler's answers (api.securityHeaders).
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; sandbox",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
       },
     },
   );
@@ -119,18 +124,37 @@ const TYPES = {
   txt: "text/plain; charset=utf-8",
 };
 
+// The site's _headers rules (request.mjs), read once per isolate: none
+// where the assets have no such file (Cloudflare's, which apply it before
+// the worker runs).
+let headerRules = null;
+function rulesOf(assets, url) {
+  headerRules ??= assets.fetch(new Request(new URL("/_headers", url)))
+    .then(async (res) => (res.ok ? parseHeaders(await res.text()) : []))
+    .catch(() => []);
+  return headerRules;
+}
+
 async function serveAsset(request, assets, url) {
-  if (url.pathname.endsWith("/")) {
-    url.pathname += "index.html";
-    request = new Request(url, request);
+  const path = url.pathname;
+  const rules = await rulesOf(assets, url);
+  let res;
+  if (/^\/+_headers$/.test(path)) {
+    res = new Response("Not Found", { status: 404 }); // the rules, not a file of the site
+  } else {
+    if (url.pathname.endsWith("/")) {
+      url.pathname += "index.html";
+      request = new Request(url, request);
+    }
+    res = await assets.fetch(request);
   }
-  const res = await assets.fetch(request);
   const ext = url.pathname.slice(url.pathname.lastIndexOf(".") + 1).toLowerCase();
   const type = res.headers.get("Content-Type");
-  if (!res.ok || !TYPES[ext] || (type && type !== "application/octet-stream")) return res;
   const headers = new Headers(res.headers);
-  headers.set("Content-Type", TYPES[ext]);
-  return new Response(res.body, { status: res.status, headers });
+  if (res.ok && TYPES[ext] && (!type || type === "application/octet-stream")) headers.set("Content-Type", TYPES[ext]);
+  for (const [k, v] of Object.entries(BASE_HEADERS)) headers.set(k, v);
+  applyHeaders(rules, path, headers);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
 export default {

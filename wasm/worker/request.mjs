@@ -30,3 +30,51 @@ export function pathOf(url) {
   }
   return url.slice(start, end);
 }
+
+// Static assets' headers. Cloudflare's static assets apply the site's
+// _headers file (build/site/_headers: the page's Content-Security-Policy,
+// nosniff, Referrer-Policy, framing) themselves; a workerd disk service
+// (./build.sh worker, the end-to-end tests) does not, so entry.mjs applies
+// the same file with these, and never serves it. BASE_HEADERS go on every
+// asset response, whatever the file holds.
+export const BASE_HEADERS = Object.freeze({
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+});
+
+// parseHeaders reads Cloudflare's _headers format: an unindented line is a
+// path pattern ("*" matches anything, ":name" one segment), the indented
+// "Name: value" lines below it its headers, "! Name" removes one, "#"
+// starts a comment. It returns [{pattern: RegExp, set: [[name, value]], detach: [name]}].
+export function parseHeaders(text) {
+  const rules = [];
+  for (const line of String(text).split(/\r?\n/)) {
+    const t = line.trim();
+    if (t === "" || t.startsWith("#")) continue;
+    if (line[0] !== " " && line[0] !== "\t") {
+      const re = t.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z]\w*/g, "[^/]+")).join(".*");
+      rules.push({ pattern: new RegExp(`^${re}$`), set: [], detach: [] });
+      continue;
+    }
+    const r = rules[rules.length - 1];
+    if (!r) continue;
+    if (t.startsWith("!")) { r.detach.push(t.slice(1).trim()); continue; }
+    const i = t.indexOf(":");
+    if (i > 0) r.set.push([t.slice(0, i).trim(), t.slice(i + 1).trim()]);
+  }
+  return rules;
+}
+
+// applyHeaders sets on headers (a Headers) what the rules matching path set:
+// a header several rules set is joined with ", ", as Cloudflare does.
+export function applyHeaders(rules, path, headers) {
+  const set = new Map();
+  const detach = [];
+  for (const r of rules) {
+    if (!r.pattern.test(path)) continue;
+    for (const [k, v] of r.set) set.set(k.toLowerCase(), [...(set.get(k.toLowerCase()) ?? []), v]);
+    detach.push(...r.detach);
+  }
+  for (const [k, v] of set) headers.set(k, v.join(", "));
+  for (const k of detach) headers.delete(k);
+}

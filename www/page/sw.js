@@ -1,18 +1,40 @@
-// Service worker: keeps the calculator working offline after one visit.
-// Strategy: network first (so a deploy is picked up at once), falling back
-// to the cache when the network fails; every same-origin GET that succeeds
-// refreshes the cache. The built site's page, script, engine and default
-// report (build/site/, ./build.sh build) are precached at install so the
-// first visit is enough. The build writes a hash of those files into
-// VERSION, so a deployment that changes them installs a new worker whose
-// cache replaces the old one.
+// Service worker: keeps the calculator page working offline after one visit,
+// and touches nothing else on the origin.
+//
+// What it serves (everything else goes to the network untouched: the worker
+// does not call respondWith, so a failure is the browser's own):
+//   - the site's static files, the ones the build put in build/site/
+//     (./build.sh build writes their names into FILES below): network first,
+//     so a deploy is picked up at once, falling back to the cache;
+//   - navigations to the page itself (the scope's root, "./" or
+//     "./index.html", with any query): the page computes its view from the
+//     query in the browser, so one cached app shell answers them all.
+// Never the API: /v1/..., /openapi.json and /healthz are neither answered
+// from the cache nor stored, whatever the network does (API below), and a
+// navigation to any other path (a /v1/ URL opened in a tab, a typo) is not
+// given the page's HTML.
+//
+// The build writes a hash of the site's files into VERSION, so a deployment
+// that changes them installs a new worker whose cache replaces the old one.
 const VERSION = 'dev';
 const CACHE = `throughput-${VERSION}`;
+// Fetched at install, so that the first visit is enough to work offline.
 const PRECACHE = [
   './', 'app.bundle.js', 'throughput.wasm', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
 ];
-// The widget's files (widget.js, throughput-calculator.js) are cached when
-// first used, like any other same-origin file: the page does not need them.
+// Every file of the built site, relative to the scope (the build replaces
+// this list; the source's is the bundled site's). The widget's files are
+// cached when first used: the page does not need them.
+const FILES = [
+  'index.html', 'app.bundle.js', 'throughput.wasm', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
+  'widget.js', 'throughput-calculator.js', 'throughput.js', 'wasm_exec.js',
+];
+// The API's paths, from the origin's root as the API serves them.
+const API = /^\/(?:v1(?:\/|$)|openapi\.json$|healthz$)/;
+
+const scope = () => new URL(self.registration.scope);
+const SHELL = () => [new URL('./', scope()).pathname, new URL('./index.html', scope()).pathname];
+const STATIC = () => new Set(FILES.map((f) => new URL(f, scope()).pathname));
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -25,29 +47,36 @@ self.addEventListener('install', (event) => {
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
-    for (const k of await caches.keys()) if (k !== CACHE) await caches.delete(k);
+    for (const k of await caches.keys()) if (k.startsWith('throughput-') && k !== CACHE) await caches.delete(k);
     await self.clients.claim();
   })());
 });
 
-self.addEventListener('fetch', (event) => {
-  const req = event.request;
+/**
+ * The cache key for a request the worker serves, or null for one it leaves
+ * to the network: the shell ("./") for navigations to the page, the file's
+ * own URL without its query for the site's files.
+ */
+function keyOf(req) {
+  if (req.method !== 'GET' || req.headers.has('range')) return null;
   const url = new URL(req.url);
-  if (req.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (url.origin !== self.location.origin || API.test(url.pathname)) return null;
+  if (req.mode === 'navigate') return SHELL().includes(url.pathname) ? new URL('./', scope()).href : null;
+  if (!STATIC().has(url.pathname) || SHELL().includes(url.pathname)) return null;
+  return url.origin + url.pathname;
+}
+
+self.addEventListener('fetch', (event) => {
+  const key = keyOf(event.request);
+  if (key === null) return; // the network's, untouched
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     try {
-      const res = await fetch(req);
-      if (res.ok && res.type === 'basic' && !req.headers.has('range')) {
-        // Navigations are stored under the page's own URL without the query,
-        // so any link (?model=...) opens offline.
-        const key = req.mode === 'navigate' ? new Request(url.pathname) : req;
-        event.waitUntil(cache.put(key, res.clone()).catch(() => {}));
-      }
+      const res = await fetch(event.request);
+      if (res.ok && res.type === 'basic') event.waitUntil(cache.put(key, res.clone()).catch(() => {}));
       return res;
     } catch (err) {
-      const hit = await cache.match(req, { ignoreSearch: req.mode === 'navigate' }) ??
-        (req.mode === 'navigate' ? await cache.match('./') : undefined);
+      const hit = await cache.match(key);
       if (hit) return hit;
       throw err;
     }

@@ -85,6 +85,45 @@ a { color: var(--accent); }
 @media (max-width: 420px) { .trade { grid-template-columns: 1fr; } }
 ${CHART_CSS}`;
 
+/** One constructed sheet of CSS for every element of the document. */
+let sheet = null;
+
+/**
+ * Give root the element's styles as a constructed style sheet, which a
+ * host page's Content-Security-Policy does not govern, so an embedder needs
+ * no style-src 'unsafe-inline' (docs/embedding.md); returns '' then, or a
+ * <style> element's markup where constructed sheets are missing.
+ */
+function adoptStyles(root) {
+  try {
+    if (!sheet) {
+      const s = new CSSStyleSheet();
+      s.replaceSync(CSS);
+      sheet = s;
+    }
+    root.adoptedStyleSheets = [sheet];
+    return '';
+  } catch {
+    return `<style>${CSS}</style>`;
+  }
+}
+
+/**
+ * value resolved against base when it is an http: or https: URL, else
+ * fallback (also for an empty or unparsable value). Every URL attribute goes
+ * through it, so no attribute can put a javascript: or data: URL into a link.
+ */
+export function httpURL(value, base, fallback) {
+  const v = (value ?? '').trim();
+  if (v === '') return fallback;
+  try {
+    const u = new URL(v, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /**
  * The <throughput-calculator> element. Attributes (all optional; invalid
  * values fall back to the defaults): model, hardware, tensor-parallel-size,
@@ -128,10 +167,14 @@ export class ThroughputCalculator extends HTMLElementBase {
     const aboveMin = b.min === undefined || (b.exclusive_min ? v > b.min : v >= b.min);
     return aboveMin && (b.max === undefined || v <= b.max) ? v : undefined;
   }
-  /** Base URL of the full calculator page (default: the widget's folder). */
+  /**
+   * Base URL of the full calculator page (default: the widget's folder). An
+   * attribute that is not an http(s) URL (javascript:, data:, blob:, ...)
+   * falls back to the default: it never reaches an href.
+   */
   get calculatorURL() {
-    const a = this.getAttribute('calculator-url');
-    try { return new URL(a || './', a ? document.baseURI : import.meta.url).href; } catch { return new URL('./', import.meta.url).href; }
+    const fallback = new URL('./', import.meta.url).href;
+    return httpURL(this.getAttribute('calculator-url'), globalThis.document?.baseURI ?? fallback, fallback);
   }
 
   /** An integer attribute, or undefined when absent or invalid. */
@@ -162,7 +205,7 @@ export class ThroughputCalculator extends HTMLElementBase {
   connectedCallback() {
     if (!this.#root) {
       this.#root = this.attachShadow({ mode: 'open' });
-      this.#root.innerHTML = `<style>${CSS}</style><div part="body" class="body" aria-live="polite"><p class="hint">Loading the calculator…</p></div>`;
+      this.#root.innerHTML = `${adoptStyles(this.#root)}<div part="body" class="body" aria-live="polite"><p class="hint">Loading the calculator…</p></div>`;
     }
     engine().then((e) => { this.#engine = e; this.#schedule(); }, (err) => this.#fail(err));
   }
