@@ -11,36 +11,42 @@ import (
 // runs (EstimateWork), deterministically, and a request over its budget is
 // refused with a field error instead of run.
 //
-// One work unit is one sequence-step: one running sequence walked through
+// One work unit is one sequence-step: one running sequence carried through
 // one scheduler step (scheduled, costed, completed). A step also costs a
 // fixed amount whatever its batch (the cost model, the meter, the loop),
-// about StepWorkUnits sequence-steps, so a simulation run costs
+// and a request one at its start and end (generating it, its latencies
+// and their percentiles), so a simulation run costs
 //
-//	SeqSteps + StepWorkUnits * Steps
+//	SeqSteps + StepWorkUnits*Steps + RequestWorkUnits*requests
 //
-// units, where sched.Result counts both. Measured natively on the
-// development machine (2 shared cores, go1.26, BenchmarkWorkBudget and
-// TestZZ-style probes over burst, Poisson and closed-loop runs of batch 1
-// to 1024): about 9 ns per sequence-step and 90 ns per step, i.e.
-// StepWorkUnits = 10 and NsPerWorkUnit = 9.
+// units, sched.Result counting SeqSteps and Steps. The derivation: probes
+// of runs of batch 1 to 1,024 (burst, Poisson, closed loop; 100k-token
+// prompts; preemption) on the development machine (2 shared cores,
+// go1.26, amd64) measured about 9 ns per sequence-step, 90 ns per step
+// and 160-250 ns per request, hence StepWorkUnits = 10 and
+// RequestWorkUnits = 20; BenchmarkWorkBudget, the dearest requests the
+// default budget accepts, measures 8.3 to 14 ns per unit (medians 10-12 on
+// the loaded machine), hence NsPerWorkUnit = 10.
 const (
 	// StepWorkUnits is the fixed cost of one simulated step in
 	// sequence-steps.
 	StepWorkUnits = 10
-	// RequestWorkUnits is the fixed cost of one simulated request
-	// (generating it, its latencies and their percentiles).
+	// RequestWorkUnits is the fixed cost of one simulated request in
+	// sequence-steps.
 	RequestWorkUnits = 20
 	// NsPerWorkUnit is the measured native CPU time of one work unit, in
-	// nanoseconds (WebAssembly on workerd or node is about 3-4x slower).
-	NsPerWorkUnit = 9
+	// nanoseconds (WebAssembly on workerd or node is 3-4x slower: issue
+	// 16's request took 8.3 s natively, 25 s in node, 31 s on workerd).
+	NsPerWorkUnit = 10
 	// DefaultWorkBudget is the work budget of Evaluate and of every HTTP
-	// request: 5e6 units, about 45 ms of native CPU
-	// (5e6 * NsPerWorkUnit), so no request the edge API accepts runs
-	// longer than about 50 ms natively (150-200 ms as WebAssembly). The
-	// default simulation (1,000 requests of 1024+256 tokens on Llama 3.1
-	// 8B, H100) costs about 2.7e5 units, its default 8-point sweep about
-	// 4e6 in all.
-	DefaultWorkBudget = 5e6
+	// request: 4e6 units, about 40 ms of native CPU
+	// (4e6 * NsPerWorkUnit; 45-58 ms measured on the loaded development
+	// machine), 120-160 ms as WebAssembly on workerd, so no request the
+	// edge API accepts runs longer than about 50 ms natively. The default
+	// simulation (1,000 requests of 1024+256 tokens on Llama 3.1 8B, H100
+	// SXM) costs about 2.9e5 units, with its default 8-point sweep about
+	// 2.9e6.
+	DefaultWorkBudget = 4e6
 )
 
 // workSample is how many of a run's requests the estimate draws to learn
