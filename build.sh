@@ -191,7 +191,7 @@ test_worker() {
 	start_workerd build/worker "$site"
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly)$' ./api/
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
 	stop_workerd
 	log "wrangler deploy --dry-run (the worker and build/site/)"
 	mkdir -p build/site

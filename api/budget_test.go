@@ -45,8 +45,10 @@ func checkBudgetRefusal(t *testing.T, res *http.Response) {
 
 // Every door of the API refuses issue 16's request at once, with the
 // engine's field error.
+//
+// Not parallel: on workerd one isolate runs one request's CPU at a time,
+// and the dearest accepted request of the next test would delay it.
 func TestTheExpensiveRequestIsRefusedAtOnce(t *testing.T) {
-	t.Parallel()
 	serve(t, http.MethodGet, "/healthz", nil, "") // a cold worker starts here
 	for _, c := range []struct{ method, target, body string }{
 		{http.MethodPost, "/v1/evaluate", expensiveBody},
@@ -81,8 +83,12 @@ func server(t *testing.T) string {
 // A /healthz sent while the expensive request is in flight (its body half
 // sent, so both are open at once) answers at once, and so does one sent
 // beside the dearest request the budget accepts.
+//
+// Not parallel, like the test above. On workerd (one isolate, one
+// request's CPU at a time) a /healthz beside the accepted request waits
+// for it: 0.1-0.6 s measured on the loaded 2-core machine, 31 s for issue
+// 16's request before the budget; the bound is 2 s.
 func TestHealthzAnswersBesideTheExpensiveRequest(t *testing.T) {
-	t.Parallel()
 	base := server(t)
 	get := func(path string) (int, time.Duration) {
 		start := time.Now()
@@ -146,7 +152,7 @@ func TestHealthzAnswersBesideTheExpensiveRequest(t *testing.T) {
 		slowest = max(slowest, took)
 		select {
 		case <-done:
-			assert.Less(t, slowest, time.Second, "an accepted request holds the CPU for tens of milliseconds at most")
+			assert.Less(t, slowest, 2*time.Second, "an accepted request holds the CPU for tens of milliseconds natively")
 			t.Logf("%d /healthz beside the dearest accepted request, the slowest in %v", i+1, slowest)
 			return
 		default:
