@@ -238,6 +238,13 @@ simForm.addEventListener('submit', (e) => {
   runSimulation();
 });
 
+// The simulate button's work budget, in sequence-steps: 5x the engine's
+// default (the HTTP API's, about 40 ms natively), about 0.2 s of native CPU
+// and under a second in a browser, which this page's main thread waits for
+// (calc.DefaultWorkBudget, docs/api.md "Work budget"). A larger simulation is
+// refused with the field to lower.
+const SIM_WORK_BUDGET = 2e7;
+
 function runSimulation() {
   if (!calc) return;
   update(); // the page's result for the inputs as they are now
@@ -254,7 +261,7 @@ function runSimulation() {
   setTimeout(() => {
     const t0 = performance.now();
     try {
-      const report = calc.evaluate(req);
+      const report = calc.evaluate(req, { workBudget: SIM_WORK_BUDGET });
       simKey = JSON.stringify(req);
       renderSimulation(report);
       simBody.classList.remove('stale');
