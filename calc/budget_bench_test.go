@@ -52,3 +52,21 @@ func BenchmarkWorkBudget(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRefusal prices and refuses the dearest request to price: a
+// 32-point sweep of 100,000-request runs with lognormal lengths on top of
+// a 100,000-request run (the estimate draws each length distribution's
+// first 1,024 samples once).
+func BenchmarkRefusal(b *testing.B) {
+	req := Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(4096)},
+		Simulate: &SimulateOptions{NumRequests: Int(100_000), Arrival: "poisson", RequestRate: Float(10),
+			InputTokens:  &LengthDistribution{Distribution: "lognormal", Mean: Float(1000), Std: Float(2000)},
+			OutputTokens: &LengthDistribution{Distribution: "lognormal", Mean: Float(4000), Std: Float(2000)},
+			Sweep:        &SimSweepOptions{Points: Int(32), NumRequests: Int(100_000)}}}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Evaluate(req); err == nil {
+			b.Fatal("accepted")
+		}
+	}
+}
