@@ -58,9 +58,9 @@ func (d *Deployment) simulate(r *Report, p plan, sp *simPlan) (work float64) {
 	return work
 }
 
-// runUnits is the work a run did, in work units.
+// runUnits is the work a run did, in work units (see DefaultWorkBudget).
 func runUnits(res sched.Result) float64 {
-	return float64(res.SeqSteps) + StepWorkUnits*float64(res.Steps)
+	return float64(res.SeqSteps) + StepWorkUnits*float64(res.Steps) + RequestWorkUnits*float64(res.Requests)
 }
 
 func (d *Deployment) simOptions(p plan, timeline int) sched.Options {
