@@ -146,6 +146,8 @@ func TestEvaluateWithBudget(t *testing.T) {
 	small := llama8B("h100-sxm", 1024, 256, &calc.SimulateOptions{})
 	_, err = calc.EvaluateWithBudget(small, 1000)
 	assert.Equal(t, "simulate.num_requests", refusal(t, err).Field)
+	_, err = calc.EvaluateWithBudget(llama8B("h100-sxm", 1024, 256, nil), 1)
+	assert.NoError(t, err, "the analytic report alone is never refused")
 	for _, b := range []float64{0, -1, math.NaN()} {
 		_, err = calc.EvaluateWithBudget(small, b)
 		assert.Equal(t, "", refusal(t, err).Field, "budget %v", b)
