@@ -66,6 +66,20 @@ func TestTheExpensiveRequestIsRefusedAtOnce(t *testing.T) {
 		assert.Less(t, took, refusalBound, "%s %s", c.method, c.target)
 		t.Logf("%s %s refused in %v", c.method, c.target, took)
 	}
+
+	// No request field raises the budget: the decoder refuses any key
+	// that would, by POST or GET.
+	raised := strings.Replace(expensiveBody, `{"model"`, `{"work_budget":1e12,"model"`, 1)
+	for _, res := range []*http.Response{
+		serve(t, http.MethodPost, "/v1/evaluate", jsonHeaders(), raised),
+		serve(t, http.MethodGet, "/v1/evaluate?work_budget=1e12&"+expensiveQuery, nil, ""),
+	} {
+		assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+		var p problemBody
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&p))
+		require.NotEmpty(t, p.Errors)
+		assert.Equal(t, "work_budget", p.Errors[0].Field)
+	}
 }
 
 // server is the API over a real connection: the worker when
@@ -86,8 +100,8 @@ func server(t *testing.T) string {
 //
 // Not parallel, like the test above. On workerd (one isolate, one
 // request's CPU at a time) a /healthz beside the accepted request waits
-// for it: 0.1-0.6 s measured on the loaded 2-core machine, 31 s for issue
-// 16's request before the budget; the bound is 2 s.
+// for it: 0.1-0.7 s measured on the loaded 2-core machine, against 30.8 s
+// beside issue 16's request before the budget; the bound is a generous 5 s.
 func TestHealthzAnswersBesideTheExpensiveRequest(t *testing.T) {
 	base := server(t)
 	get := func(path string) (int, time.Duration) {
@@ -152,7 +166,7 @@ func TestHealthzAnswersBesideTheExpensiveRequest(t *testing.T) {
 		slowest = max(slowest, took)
 		select {
 		case <-done:
-			assert.Less(t, slowest, 2*time.Second, "an accepted request holds the CPU for tens of milliseconds natively")
+			assert.Less(t, slowest, 5*time.Second, "an accepted request holds the CPU for tens of milliseconds natively")
 			t.Logf("%d /healthz beside the dearest accepted request, the slowest in %v", i+1, slowest)
 			return
 		default:
