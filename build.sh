@@ -81,7 +81,7 @@ bundle_page() {
 	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
 		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "widget=$src/widget/widget.js" \
-			"throughput-calculator=$src/widget/throughput-calculator.js" \
+			"throughput-calculator=$src/widget/throughput-calculator.js" "sim-worker=$src/page/sim-worker.js" \
 			--bundle --format=esm --target=es2022 --log-level=warning --outdir="$site"
 	else
 		for d in page ui widget module; do
@@ -223,7 +223,7 @@ test_worker() {
 	start_workerd build/worker "$site"
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|SecurityHeaders)$' ./api/
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
 	stop_workerd
 	log "wrangler deploy --dry-run (the worker and build/site/)"
 	mkdir -p build/site

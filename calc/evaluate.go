@@ -14,18 +14,12 @@ const Version = "0.1.0"
 // Evaluate answers a request. Invalid requests return Errors (a list of
 // FieldError naming each bad field) and a zero Report; a model that does
 // not fit is a valid answer: Report.Fits is false and Warnings say why.
+//
+// A request whose estimated work exceeds DefaultWorkBudget (a simulation
+// too large for an edge request) is refused with Errors naming the field
+// that drives the cost; EvaluateWithBudget takes another budget.
 func Evaluate(req Request) (Report, error) {
-	d, p, err := resolve(req)
-	sim, err := simulateOptions(req.Simulate, d, p, err)
-	if err != nil {
-		return Report{}, err
-	}
-	r := d.report(p)
-	d.simulate(&r, p, sim)
-	if err := checkFinite(&r); err != nil {
-		return Report{}, err
-	}
-	return r, nil
+	return EvaluateWithBudget(req, DefaultWorkBudget)
 }
 
 // report assembles every section of the answer.

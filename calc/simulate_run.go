@@ -19,20 +19,22 @@ const (
 
 // simulate runs the simulation sp asks for and adds its section, and its
 // warnings, to r. A deployment whose pool cannot hold the workload is not
-// simulated (r already says why).
-func (d *Deployment) simulate(r *Report, p plan, sp *simPlan) {
+// simulated (r already says why). It returns the work its runs did, in
+// work units (runWork; what estimateWork predicts).
+func (d *Deployment) simulate(r *Report, p plan, sp *simPlan) (work float64) {
 	if sp == nil {
-		return
+		return 0
 	}
 	if r.Preemption == nil || d.NumBlocks < 2 {
 		r.warn("simulation_skipped", "nothing was simulated: the KV cache cannot hold one request of the workload")
-		return
+		return 0
 	}
 	res, err := sched.Run(d.schedConfig(), sp.w, d.stepSeconds, d.simOptions(p, sp.timeline))
 	if err != nil {
 		r.warn("simulation_failed", "the simulation stopped: "+err.Error())
-		return
+		return 0
 	}
+	work = runUnits(res)
 	s := simReport(res, d.schedConfig().NumBlocks)
 	s.Arrival, s.Seed = sp.arrival, sp.seed
 	switch sp.w.Arrival {
@@ -48,9 +50,17 @@ func (d *Deployment) simulate(r *Report, p plan, sp *simPlan) {
 		r.warn("simulation_rejected", itoa(res.Rejected)+" simulated requests were longer than the KV cache holds and were dropped")
 	}
 	if sp.sweep {
-		s.Sweep = d.simSweep(p, sp, r.Preemption)
+		var sweepWork float64
+		s.Sweep, sweepWork = d.simSweep(p, sp, r.Preemption)
+		work += sweepWork
 	}
 	r.Simulation = s
+	return work
+}
+
+// runUnits is the work a run did, in work units (see DefaultWorkBudget).
+func runUnits(res sched.Result) float64 {
+	return float64(res.SeqSteps) + StepWorkUnits*float64(res.Steps) + RequestWorkUnits*float64(res.Requests)
 }
 
 func (d *Deployment) simOptions(p plan, timeline int) sched.Options {
@@ -101,7 +111,7 @@ func latencyMs(s sched.Summary) LatencySummary {
 // simSweep runs the workload at several loads (request rates for Poisson
 // arrivals, closed-loop users otherwise), bisects the smallest load that
 // preempts, and finds the throughput knee.
-func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) *SimulationSweep {
+func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) (_ *SimulationSweep, work float64) {
 	w := sp.w
 	w.NumRequests = sp.sweepN
 	poisson := w.Arrival == sched.Poisson
@@ -109,37 +119,11 @@ func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) *Simul
 		w.Arrival = sched.ClosedLoop
 	}
 	sw := &SimulationSweep{Load: "concurrency", NumRequests: w.NumRequests}
-	schedCap, _ := d.schedulerCap()
-	var loads []float64
-	ref := float64(schedCap)
 	if poisson {
 		sw.Load = "request_rate"
-		ref, _ = d.servingRate(schedCap, p.in, p.out)
-		if pre.Reachable {
-			sw.AnalyticOnset = pre.OnsetRequestRate
-			ref = pre.SaturationRequestRate
-		}
-		loads = slices.Clone(sp.rates)
-	} else {
-		if pre.Reachable {
-			sw.AnalyticOnset = float64(pre.OnsetConcurrency)
-			ref = float64(pre.OnsetConcurrency)
-		}
-		for _, u := range sp.users {
-			loads = append(loads, float64(u))
-		}
 	}
-	if len(loads) == 0 {
-		for i := 1; i <= sp.points; i++ {
-			x := ref * 2 * float64(i) / float64(sp.points)
-			if !poisson {
-				x = max(1, math.Round(x))
-			}
-			loads = append(loads, x)
-		}
-	}
-	slices.Sort(loads)
-	loads = slices.Compact(loads)
+	loads, onset := d.simSweepLoads(p, sp, pre)
+	sw.AnalyticOnset = onset
 
 	cfg := d.schedConfig()
 	opts := d.simOptions(p, 0)
@@ -150,6 +134,7 @@ func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) *Simul
 			w.Users = int(load)
 		}
 		res, err := sched.Run(cfg, w, d.stepSeconds, opts)
+		work += runUnits(res)
 		return res, err == nil
 	}
 	first := -1
@@ -205,5 +190,40 @@ func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) *Simul
 			sw.OnsetRatio = sw.PreemptionOnset / sw.AnalyticOnset
 		}
 	}
-	return sw
+	return sw, work
+}
+
+// simSweepLoads returns the loads a simulated sweep runs, sorted and
+// distinct, and the analytic onset it compares against (0: unreachable).
+func (d *Deployment) simSweepLoads(p plan, sp *simPlan, pre *PreemptionReport) (loads []float64, onset float64) {
+	poisson := sp.w.Arrival == sched.Poisson
+	schedCap, _ := d.schedulerCap()
+	ref := float64(schedCap)
+	if poisson {
+		ref, _ = d.servingRate(schedCap, p.in, p.out)
+		if pre.Reachable {
+			onset = pre.OnsetRequestRate
+			ref = pre.SaturationRequestRate
+		}
+		loads = slices.Clone(sp.rates)
+	} else {
+		if pre.Reachable {
+			onset = float64(pre.OnsetConcurrency)
+			ref = float64(pre.OnsetConcurrency)
+		}
+		for _, u := range sp.users {
+			loads = append(loads, float64(u))
+		}
+	}
+	if len(loads) == 0 {
+		for i := 1; i <= sp.points; i++ {
+			x := ref * 2 * float64(i) / float64(sp.points)
+			if !poisson {
+				x = max(1, math.Round(x))
+			}
+			loads = append(loads, x)
+		}
+	}
+	slices.Sort(loads)
+	return slices.Compact(loads), onset
 }

@@ -62,6 +62,11 @@ type Result struct {
 	// DurationS runs from time zero to the last step's end.
 	DurationS float64
 	Steps     int64
+	// SeqSteps is the work the run did, in sequence-steps: the sum over
+	// its steps of the sequences running in each (after scheduling).
+	// Scheduling and completing a step walk the running sequences, so
+	// the run's CPU time grows with SeqSteps (and, per step, with Steps).
+	SeqSteps int64
 	// TTFT, TPOT (over requests with more than one output token) and E2E
 	// latency of completed requests.
 	TTFT, TPOT, E2E Summary
@@ -181,6 +186,7 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		m.step(now, dt, float64(len(s.running)), float64(s.waiting.len()), used/pool)
 		now += dt
 		res.Steps++
+		res.SeqSteps += int64(len(s.running))
 		s.Complete(now, done)
 	}
 	if !res.Truncated && s.free != cfg.NumBlocks {

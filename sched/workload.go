@@ -116,3 +116,21 @@ func (w *Workload) generate(reqs []request) {
 		}
 	}
 }
+
+// Lengths calls f with the input and output lengths of the workload's
+// first n requests (at most NumRequests), exactly as a run generates
+// them, without arrival times: a cheap look at a run's work before it
+// runs.
+func (w *Workload) Lengths(n int, f func(input, output int)) {
+	seed := w.Seed
+	lengths := NewRand(splitmix64(&seed))
+	for i := 0; i < min(n, w.NumRequests); i++ {
+		in := w.Input.sample(lengths)
+		out := w.Output.sample(lengths)
+		if w.MaxTokens > 1 {
+			in = min(in, w.MaxTokens-1)
+			out = min(out, w.MaxTokens-in)
+		}
+		f(in, out)
+	}
+}

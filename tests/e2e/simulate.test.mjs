@@ -106,3 +106,31 @@ test('changing an input marks the simulation stale and does not rerun it', async
   assert.equal((await shownSimFigures(page)).preemptions, fmt.int(again.simulation.preemptions));
   assert.deepEqual(b.errors, []);
 });
+
+test('a simulation runs in a Web Worker: the page stays responsive and Cancel stops it', async () => {
+  const { page } = b;
+  await page.goto(base);
+  await H.ready(page);
+  // About 3e7 sequence-steps: over the HTTP API's budget, within the page's,
+  // and a second or more of WebAssembly.
+  await page.fill('#sim-num_requests', '100000');
+  await page.fill('#sim-request_rate', '20');
+  assert.equal(await page.isHidden('#sim-cancel'), true);
+  const simulated = page.evaluate(() => new Promise((resolve) => document.addEventListener('throughput:simulated', resolve, { once: true })));
+  await page.click('#sim-run');
+  await page.waitForSelector('#sim-cancel:not([hidden])');
+  assert.equal(await page.isDisabled('#sim-run'), true);
+  // The main thread answers while the worker simulates.
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  await page.click('#sim-cancel');
+  await simulated;
+  assert.equal(await page.textContent('#sim-status'), 'Simulation cancelled.');
+  assert.equal(await page.isDisabled('#sim-run'), false);
+  assert.equal(await page.isHidden('#sim-cancel'), true);
+
+  // The next run starts a fresh worker and finishes.
+  await page.fill('#sim-num_requests', '200');
+  await run(page);
+  assert.match(await page.textContent('#sim-status'), /^Simulated in /);
+  assert.equal(await page.isHidden('#sim-cancel'), true);
+});

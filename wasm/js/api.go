@@ -24,13 +24,16 @@ import (
 // never starts with "!".
 const errorPrefix = "!"
 
-// evaluate answers a JSON request with the JSON report.
-func evaluate(request string) (string, error) {
+// evaluate answers a JSON request with the JSON report, within budget
+// work units (calc.EvaluateWithBudget; the JavaScript module passes its
+// workBudget option, calc.DefaultWorkBudget unless the caller raised it:
+// the browser's CPU is the user's own).
+func evaluate(request string, budget float64) (string, error) {
 	req, err := calc.ParseRequest([]byte(request))
 	if err != nil {
 		return "", err
 	}
-	rep, err := calc.Evaluate(req)
+	rep, err := calc.EvaluateWithBudget(req, budget)
 	if err != nil {
 		return "", err
 	}
@@ -38,13 +41,14 @@ func evaluate(request string) (string, error) {
 }
 
 // evaluateTape answers a JSON request with the report on the tape and
-// returns the address of the tape's header (see tape.go).
-func evaluateTape(request string) (uint32, error) {
+// returns the address of the tape's header (see tape.go); budget is as
+// for evaluate.
+func evaluateTape(request string, budget float64) (uint32, error) {
 	req, err := calc.ParseRequest([]byte(request))
 	if err != nil {
 		return 0, err
 	}
-	rep, err := calc.Evaluate(req)
+	rep, err := calc.EvaluateWithBudget(req, budget)
 	if err != nil {
 		return 0, err
 	}
@@ -251,13 +255,13 @@ func protect(fn func() (string, error)) (out string) {
 
 // protectTape is protect for evaluateTape: the header address as a
 // number, or the error string.
-func protectTape(request string) (out any) {
+func protectTape(request string, budget float64) (out any) {
 	defer func() {
 		if v := recover(); v != nil {
 			out = result("", calc.Errors{{Field: "", Message: "internal error: " + panicText(v)}})
 		}
 	}()
-	ptr, err := evaluateTape(request)
+	ptr, err := evaluateTape(request, budget)
 	if err != nil {
 		return result("", err)
 	}

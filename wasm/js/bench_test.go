@@ -26,7 +26,7 @@ func readBenchRequest(b *testing.B) []byte {
 func BenchmarkEvaluateJSON(b *testing.B) {
 	data := readBenchRequest(b)
 	for b.Loop() {
-		if _, err := evaluate(string(data)); err != nil {
+		if _, err := evaluate(string(data), calc.DefaultWorkBudget); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -43,15 +43,18 @@ func main() {
 		funcs = append(funcs, f)
 		bridge.Set(key, f)
 	}
-	export("evaluate", evaluate)
+	// evaluate and evaluateTape take the request text and, optionally, the
+	// work budget (a number; calc.DefaultWorkBudget when absent).
+	evalFn := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		arg, budget := evaluateArgs(args)
+		return protect(func() (string, error) { return evaluate(arg, budget) })
+	})
+	funcs = append(funcs, evalFn)
+	bridge.Set("evaluate", evalFn)
 	// evaluateTape returns a number, the address of the tape header, or an
 	// error string; tapeKeys is the tape's key table as JSON.
 	tapeFn := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		arg := ""
-		if len(args) > 0 && args[0].Type() == js.TypeString {
-			arg = args[0].String()
-		}
-		return protectTape(arg)
+		return protectTape(evaluateArgs(args))
 	})
 	funcs = append(funcs, tapeFn)
 	bridge.Set("evaluateTape", tapeFn)
@@ -70,6 +73,7 @@ func main() {
 	// The JavaScript module refuses a text over this many UTF-8 bytes before
 	// it is copied into wasm memory (issue 16), in calc.ParseRequest's words.
 	bridge.Set("maxRequestBytes", calc.MaxRequestBytes)
+	bridge.Set("defaultWorkBudget", calc.DefaultWorkBudget)
 
 	var closeFn js.Func
 	closeFn = js.FuncOf(func(js.Value, []js.Value) any {
@@ -87,4 +91,16 @@ func main() {
 	bridge.Set("close", closeFn)
 	js.Global().Set(name, bridge)
 	<-done
+}
+
+// evaluateArgs reads an evaluate call's request text and work budget.
+func evaluateArgs(args []js.Value) (request string, budget float64) {
+	budget = calc.DefaultWorkBudget
+	if len(args) > 0 && args[0].Type() == js.TypeString {
+		request = args[0].String()
+	}
+	if len(args) > 1 && args[1].Type() == js.TypeNumber {
+		budget = args[1].Float()
+	}
+	return request, budget
 }

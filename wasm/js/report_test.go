@@ -47,7 +47,7 @@ func TestReportEncoderGolden(t *testing.T) {
 			t.Errorf("%s: JSON text differs from json.Marshal (err %v)", r.Model.ID, err)
 		}
 	}
-	got, err := evaluate(string(goldenRequest(t, "dense-llama-3.1-8b-h100")))
+	got, err := evaluate(string(goldenRequest(t, "dense-llama-3.1-8b-h100")), calc.DefaultWorkBudget)
 	if err != nil || !strings.HasPrefix(got, `{"version":"`) {
 		t.Errorf("evaluate: %.40s, %v", got, err)
 	}

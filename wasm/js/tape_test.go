@@ -115,7 +115,7 @@ func TestTapeStringsCountUTF16Units(t *testing.T) {
 
 func TestEvaluateTapePublishesTheHeader(t *testing.T) {
 	data := goldenRequest(t, "dense-llama-3.1-8b-h100")
-	ptr, err := evaluateTape(string(data))
+	ptr, err := evaluateTape(string(data), calc.DefaultWorkBudget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestEvaluateTapePublishesTheHeader(t *testing.T) {
 	if h[1] != uint32(len(reportTape.words)) || h[3] != uint32(len(reportTape.blob)) || h[1] < 64*8 {
 		t.Errorf("header %v for %d words, %d bytes", *h, len(reportTape.words), len(reportTape.blob))
 	}
-	if _, err := evaluateTape(`{"model":"x"}`); err == nil {
+	if _, err := evaluateTape(`{"model":"x"}`, calc.DefaultWorkBudget); err == nil {
 		t.Error("a bad request gave no error")
 	}
 }

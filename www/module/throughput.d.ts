@@ -68,6 +68,19 @@ export interface LoadOptions {
    * WebAssembly.Module. Default: throughput.wasm next to throughput.js.
    */
   wasm?: string | URL | Response | PromiseLike<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  /**
+   * The work budget of every evaluate, in sequence-steps: a positive number,
+   * Infinity for none. Default: defaultWorkBudget (calc.DefaultWorkBudget, the
+   * HTTP API's, about 40 ms of native CPU). A request over it throws a
+   * ThroughputError naming the field that drives the cost.
+   */
+  workBudget?: number;
+}
+
+/** Per-call options of evaluate and evaluateJSON. */
+export interface EvaluateOptions {
+  /** Overrides load()'s workBudget for this call. */
+  workBudget?: number;
 }
 
 /** Deeply read-only: the engine's tables are frozen. */
@@ -80,10 +93,14 @@ export interface Calculator {
   readonly closed: boolean;
   /** Resolves when the Go program has ended (after close()). */
   readonly exited: Promise<void>;
-  /** Throws ThroughputError for invalid requests. */
-  evaluate(request: Request): Report;
+  /** The work budget of this instance's evaluations (load's workBudget or the default). */
+  readonly workBudget: number;
+  /** The engine's default work budget (calc.DefaultWorkBudget), in sequence-steps. */
+  readonly defaultWorkBudget: number;
+  /** Throws ThroughputError for invalid requests and for requests over the work budget. */
+  evaluate(request: Request, options?: EvaluateOptions): Report;
   /** JSON text in, JSON text out (no boundary checks beyond the engine's). */
-  evaluateJSON(json: string): string;
+  evaluateJSON(json: string, options?: EvaluateOptions): string;
   /** The engine's tables, computed once and frozen. */
   contract(): Frozen<Contract>;
   /** The engines, the default first, with the defaults of the settings a request leaves out. */

@@ -42,11 +42,18 @@ const compiled = new Map(); // URL string -> Promise<WebAssembly.Module>
  * in Node.js), a Response or a promise of one, an ArrayBuffer or typed array
  * of the .wasm bytes, or a precompiled WebAssembly.Module (Cloudflare Workers
  * import .wasm files as modules). Default: throughput.wasm next to this file.
+ *
+ * options.workBudget is the work budget of every evaluate, in sequence-steps
+ * (a positive number, Infinity for none); default calc.DefaultWorkBudget, the
+ * HTTP API's (about 40 ms of native CPU). A request whose simulation would
+ * exceed it throws a ThroughputError naming the field that drives the cost.
+ * In a browser the CPU is the user's own, so a page may raise it.
  */
 export async function load(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('throughput: load(options) takes an object');
   }
+  const workBudget = checkWorkBudget(options.workBudget, 'load(options): options.workBudget');
   const go = new GoRuntime();
   const exportName = `__throughput_${++instances}_${Math.random().toString(36).slice(2)}`;
   go.argv = ['throughput'];
@@ -59,7 +66,7 @@ export async function load(options = {}) {
   if (!bridge) {
     throw new Error('throughput: the WebAssembly module did not start (is it throughput.wasm?)');
   }
-  const calc = new Calculator(bridge, instance, go, exited);
+  const calc = new Calculator(bridge, instance, go, exited, workBudget);
   calc.warm(); // parse the model catalog now, not in the first evaluate
   return calc;
 }
@@ -130,9 +137,13 @@ class Calculator {
   #schema;
   #maxBytes;
   #contract = null;
+  #workBudget;
 
-  constructor(bridge, instance, go, exited) {
+  constructor(bridge, instance, go, exited, workBudget) {
     this.#bridge = bridge;
+    this.#workBudget = workBudget ?? bridge.defaultWorkBudget;
+    /** The engine's default work budget (calc.DefaultWorkBudget), in sequence-steps. */
+    this.defaultWorkBudget = bridge.defaultWorkBudget;
     this.#memory = instance.exports.mem;
     this.#go = go;
     this.#tapeKeys = JSON.parse(bridge.tapeKeys);
@@ -144,8 +155,17 @@ class Calculator {
     this.exited = exited;
   }
 
-  /** Evaluates a request object and returns the report object. */
-  evaluate(request) {
+  /** The work budget of this instance's evaluations, in sequence-steps. */
+  get workBudget() {
+    return this.#workBudget;
+  }
+
+  /**
+   * Evaluates a request object and returns the report object.
+   * options.workBudget overrides load()'s for this call.
+   */
+  evaluate(request, options = undefined) {
+    const budget = this.#budget(options, 'evaluate');
     const problems = checkRequest(request, this.#schema);
     if (problems.length > 0) {
       throw new ThroughputError(problems);
@@ -154,7 +174,7 @@ class Calculator {
       throw new Error('throughput: the calculator is closed');
     }
     const text = checkSize(JSON.stringify(request), '', this.#maxBytes);
-    const out = this.#bridge.evaluateTape(text);
+    const out = this.#bridge.evaluateTape(text, budget);
     if (typeof out === 'string') {
       throw new ThroughputError(JSON.parse(out.slice(1)));
     }
@@ -162,11 +182,20 @@ class Calculator {
   }
 
   /** Evaluates a request given as JSON text and returns the report as JSON text. */
-  evaluateJSON(json) {
+  evaluateJSON(json, options = undefined) {
+    const budget = this.#budget(options, 'evaluateJSON');
     if (typeof json !== 'string') {
       throw new TypeError('throughput: evaluateJSON takes a string of JSON');
     }
-    return this.#call('evaluate', checkSize(json, '', this.#maxBytes));
+    return this.#call('evaluate', checkSize(json, '', this.#maxBytes), budget);
+  }
+
+  #budget(options, method) {
+    if (options === undefined) return this.#workBudget;
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`throughput: ${method}(request, options) takes an options object`);
+    }
+    return checkWorkBudget(options.workBudget, `${method}: options.workBudget`) ?? this.#workBudget;
   }
 
   /** Summaries of every catalog model, in catalog order. */
@@ -287,16 +316,25 @@ class Calculator {
     return this.#closed;
   }
 
-  #call(name, arg) {
+  #call(name, arg, extra) {
     if (this.#closed) {
       throw new Error('throughput: the calculator is closed');
     }
-    const out = this.#bridge[name](arg);
+    const out = extra === undefined ? this.#bridge[name](arg) : this.#bridge[name](arg, extra);
     if (out.charCodeAt(0) === ERROR_MARK) {
       throw new ThroughputError(JSON.parse(out.slice(1)));
     }
     return out;
   }
+}
+
+/** A work budget option: undefined, or a number > 0 (Infinity: none). */
+function checkWorkBudget(budget, what) {
+  if (budget === undefined) return undefined;
+  if (typeof budget !== 'number' || !(budget > 0)) {
+    throw new TypeError(`throughput: ${what} must be a positive number of sequence-steps (Infinity for none), got ${String(budget).slice(0, 40)}`);
+  }
+  return budget;
 }
 
 const utf8 = new TextDecoder();

@@ -238,8 +238,70 @@ simForm.addEventListener('submit', (e) => {
   runSimulation();
 });
 
+// The simulate button's work budget, in sequence-steps: 25x the engine's
+// default (the HTTP API's, about 40 ms natively), about 1 s of native CPU
+// and a few seconds in a browser. The simulation runs in a Web Worker
+// (sim-worker.js), so the page stays responsive and Cancel stops it; where
+// no worker can start it runs here, on the main thread, under the smaller
+// MAIN_THREAD_WORK_BUDGET (about 0.2 s natively). A larger simulation is
+// refused with the field to lower (docs/api.md "Work budget").
+const SIM_WORK_BUDGET = 1e8;
+const MAIN_THREAD_WORK_BUDGET = 2e7;
+
+let simWorker = null; // the Web Worker, started on the first simulation
+let simJob = null; // {id, cancel} of the simulation in flight
+let simJobs = 0;
+
+function startSimWorker() {
+  if (simWorker !== null || typeof Worker === 'undefined') return simWorker;
+  try {
+    simWorker = new Worker(new URL('./sim-worker.js', import.meta.url), { type: 'module' });
+  } catch {
+    simWorker = false; // no module workers here: the main thread it is
+  }
+  return simWorker;
+}
+
+/** Evaluates req in the worker; resolves {report} or {errors}. */
+function simulateInWorker(worker, req) {
+  const id = ++simJobs;
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      worker.removeEventListener('message', onMessage);
+      worker.removeEventListener('error', onError);
+      simJob = null;
+      resolve(answer);
+    };
+    const onMessage = ({ data }) => { if (data?.id === id) done(data); };
+    const onError = (e) => {
+      e.preventDefault?.();
+      simWorker = false; // the worker failed to start: use the main thread from now on
+      done({ retry: true });
+    };
+    worker.addEventListener('message', onMessage);
+    worker.addEventListener('error', onError);
+    simJob = {
+      id,
+      cancel() {
+        worker.terminate();
+        simWorker = null; // a fresh one next time
+        done({ cancelled: true });
+      },
+    };
+    worker.postMessage({ id, request: req, workBudget: SIM_WORK_BUDGET });
+  });
+}
+
+function simulateHere(req) {
+  try {
+    return { report: calc.evaluate(req, { workBudget: MAIN_THREAD_WORK_BUDGET }) };
+  } catch (e) {
+    return { errors: Array.isArray(e?.errors) && e.errors.length ? e.errors : [{ field: '', message: String(e?.message ?? e) }] };
+  }
+}
+
 function runSimulation() {
-  if (!calc) return;
+  if (!calc || simJob) return;
   update(); // the page's result for the inputs as they are now
   if (!last || reportEl.classList.contains('stale')) {
     setText(simStatus, 'Fix the highlighted field before simulating.');
@@ -247,28 +309,46 @@ function runSimulation() {
   }
   const req = currentSimRequest();
   const btn = $('#sim-run');
+  const cancel = $('#sim-cancel');
   btn.disabled = true;
   setAttr(simBody, 'aria-busy', 'true');
   setText(simStatus, 'Simulating…');
-  // Let the status paint before the engine blocks the main thread.
-  setTimeout(() => {
-    const t0 = performance.now();
-    try {
-      const report = calc.evaluate(req);
+  const t0 = performance.now();
+  // The elapsed time is the progress the engine can give (one synchronous call).
+  const ticker = setInterval(() => setText(simStatus, `Simulating… ${fmt.num((performance.now() - t0) / 1000)} s`), 500);
+  const finish = (answer) => {
+    clearInterval(ticker);
+    if (cancel) cancel.hidden = true;
+    if (answer.cancelled) {
+      setText(simStatus, 'Simulation cancelled.');
+    } else if (answer.errors) {
+      const errs = answer.errors;
+      setText(simStatus, `The simulation failed: ${errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ')}`);
+    } else {
       simKey = JSON.stringify(req);
-      renderSimulation(report);
+      renderSimulation(answer.report);
       simBody.classList.remove('stale');
       setText(simStatus, `Simulated in ${fmt.num(performance.now() - t0)} ms.`);
-    } catch (e) {
-      const errs = Array.isArray(e?.errors) && e.errors.length ? e.errors : [{ field: '', message: String(e?.message ?? e) }];
-      setText(simStatus, `The simulation failed: ${errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ')}`);
-    } finally {
-      btn.disabled = false;
-      setAttr(simBody, 'aria-busy', 'false');
-      document.dispatchEvent(new CustomEvent('throughput:simulated'));
     }
-  }, 0);
+    btn.disabled = false;
+    setAttr(simBody, 'aria-busy', 'false');
+    document.dispatchEvent(new CustomEvent('throughput:simulated'));
+  };
+  const worker = startSimWorker();
+  if (worker) {
+    if (cancel) cancel.hidden = false;
+    simulateInWorker(worker, req).then((answer) => {
+      if (!answer.retry) return finish(answer);
+      if (cancel) cancel.hidden = true;
+      setTimeout(() => finish(simulateHere(req)), 0);
+    });
+    return;
+  }
+  // Let the status paint before the engine blocks the main thread.
+  setTimeout(() => finish(simulateHere(req)), 0);
 }
+
+$('#sim-cancel')?.addEventListener('click', () => simJob?.cancel());
 
 function renderSimulation(r) {
   const s = r.simulation;

@@ -1,0 +1,21 @@
+// The page's simulations run here, off the main thread, so a large one
+// never freezes the page: app.js posts {id, request, workBudget} and gets
+// {id, report} or {id, errors} back; Cancel terminates this worker (the
+// engine's evaluate is synchronous, so there is nothing gentler to do).
+// The bundle (build/site/sim-worker.js) carries the module; throughput.wasm
+// is fetched next to it, from the HTTP cache the page's own fetch filled.
+import { load } from '../module/throughput.js';
+
+let engine = null;
+
+self.onmessage = async ({ data }) => {
+  const { id, request, workBudget } = data;
+  try {
+    engine ??= load();
+    const calc = await engine;
+    self.postMessage({ id, report: calc.evaluate(request, { workBudget }) });
+  } catch (e) {
+    const errors = Array.isArray(e?.errors) && e.errors.length ? e.errors : [{ field: '', message: String(e?.message ?? e) }];
+    self.postMessage({ id, errors });
+  }
+};
