@@ -25,6 +25,9 @@ type badRequest struct {
 	Errors      calc.Errors     `json:"errors"`
 	ErrorsJS    calc.Errors     `json:"errors_js"`
 	Note        string          `json:"note"`
+	// Derivation, where present, works the expected message out by hand
+	// (a figure the engine computes, such as a work estimate).
+	Derivation string `json:"derivation"`
 }
 
 func loadBadRequests(t *testing.T) []badRequest {
