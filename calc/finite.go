@@ -18,96 +18,197 @@ const (
 	extremeHuge    = 1e15        // any other figure, in its unit
 )
 
-// nonFinite returns the JSON path of the first NaN or ±Inf number in v (a
-// report, walked by reflection in field order), or "" when every number is
-// finite. Evaluate refuses to return a report that holds one: every input
-// bound and guarded division should make that impossible, and this is the
-// belt and braces behind them.
-func nonFinite(v reflect.Value, path string) string {
+// figureClass is what a number's JSON name says it measures, for the
+// extreme_input check.
+type figureClass uint8
+
+const (
+	classOther     figureClass = iota
+	classMs                    // a time in milliseconds (_ms)
+	classSeconds               // a time in seconds (_s, not per_s)
+	classTokenRate             // a token rate (tokens_per_s)
+)
+
+func classOf(name string) figureClass {
+	switch {
+	case hasSuffix(name, "_ms"):
+		return classMs
+	case hasSuffix(name, "tokens_per_s"):
+		return classTokenRate
+	case hasSuffix(name, "_s") && !hasSuffix(name, "per_s"):
+		return classSeconds
+	}
+	return classOther
+}
+
+// fieldPlan is one exported field of a struct as the walk needs it.
+type fieldPlan struct {
+	index int
+	name  string
+	class figureClass
+}
+
+// plans holds each report struct type's fields, built once from the Report
+// type (reading tags on every Evaluate cost ten times the evaluation). It
+// is read-only after init; a type it lacks (a test's) is planned on the fly.
+var plans = map[reflect.Type][]fieldPlan{}
+
+func init() { collectPlans(reflect.TypeFor[Report]()) }
+
+// collectPlans adds t's plan and those of the struct types it reaches.
+func collectPlans(t reflect.Type) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	if _, done := plans[t]; done {
+		return
+	}
+	plans[t] = makePlan(t)
+	for _, f := range plans[t] {
+		collectPlans(t.Field(f.index).Type)
+	}
+}
+
+func makePlan(t reflect.Type) []fieldPlan {
+	var out []fieldPlan
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.IsExported() {
+			name := jsonName(f)
+			out = append(out, fieldPlan{i, name, classOf(name)})
+		}
+	}
+	return out
+}
+
+func planOf(t reflect.Type) []fieldPlan {
+	if p, ok := plans[t]; ok {
+		return p
+	}
+	return makePlan(t)
+}
+
+// figureScan is one walk of a report: the first number that is not
+// finite, and the first that is finite but beyond any real deployment for
+// its class (a time above a day, a token rate below one a day), each as a
+// JSON path. The walk keeps the path as a stack of keys and indexes and
+// writes it out only for the figures found, so a clean report costs no
+// allocation.
+type figureScan struct {
+	nonFinite, extreme string
+	foundNF, foundEx   bool
+	keys               []string // field names and map keys; "" for an index
+	index              []int
+}
+
+// path writes the current position: "sweep[3].step_time_ms".
+func (s *figureScan) path() string {
+	var b []byte
+	for i, k := range s.keys {
+		if k == "" {
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(s.index[i]), 10)
+			b = append(b, ']')
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, '.')
+		}
+		b = append(b, k...)
+	}
+	return string(b)
+}
+
+func (s *figureScan) push(key string, i int) {
+	s.keys = append(s.keys, key)
+	s.index = append(s.index, i)
+}
+
+func (s *figureScan) pop() {
+	s.keys = s.keys[:len(s.keys)-1]
+	s.index = s.index[:len(s.index)-1]
+}
+
+// scan walks v by reflection in field order. Evaluate refuses a report with
+// a NaN or ±Inf: every input bound and guarded division should make that
+// impossible, and this is the belt and braces behind them. It stops at the
+// first non-finite figure.
+func (s *figureScan) scan(v reflect.Value, class figureClass) {
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
-		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-			return path
+		x := v.Float()
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			s.nonFinite, s.foundNF = s.path(), true
+			return
+		}
+		if !s.foundEx && extremeFigure(x, class) {
+			s.extreme, s.foundEx = s.path(), true
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			return nonFinite(v.Elem(), path)
+			s.scan(v.Elem(), class)
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			if p := nonFinite(v.Field(i), joinPath(path, jsonName(f))); p != "" {
-				return p
+		for _, f := range planOf(v.Type()) {
+			s.push(f.name, 0)
+			s.scan(v.Field(f.index), f.class)
+			s.pop()
+			if s.foundNF {
+				return
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if p := nonFinite(v.Index(i), path+"["+strconv.Itoa(i)+"]"); p != "" {
-				return p
+			s.push("", i)
+			s.scan(v.Index(i), classOther)
+			s.pop()
+			if s.foundNF {
+				return
 			}
 		}
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {
-			if p := nonFinite(it.Value(), joinPath(path, it.Key().String())); p != "" {
-				return p
+			s.push(it.Key().String(), 0)
+			s.scan(it.Value(), classOther)
+			s.pop()
+			if s.foundNF {
+				return
 			}
 		}
 	}
-	return ""
 }
 
-// extreme returns the JSON path of the first time (a field in _ms or _s)
-// above a day, or token rate (tokens_per_s) below one a day, or "".
-func extreme(v reflect.Value, path string) string {
-	switch v.Kind() {
-	case reflect.Float32, reflect.Float64:
-		f := math.Abs(v.Float())
-		switch {
-		case hasSuffix(path, "_ms") && f > extremeMs,
-			hasSuffix(path, "_s") && !hasSuffix(path, "per_s") && f > extremeSeconds:
-			return path
-		case hasSuffix(path, "tokens_per_s") && f > 0 && f < extremeRate:
-			return path
-		}
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			return extreme(v.Elem(), path)
-		}
-	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			if p := extreme(v.Field(i), joinPath(path, jsonName(f))); p != "" {
-				return p
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			if p := extreme(v.Index(i), path+"["+strconv.Itoa(i)+"]"); p != "" {
-				return p
-			}
-		}
+// extremeFigure reports whether finite x is beyond any real deployment for
+// its class.
+func extremeFigure(x float64, class figureClass) bool {
+	f := math.Abs(x)
+	switch class {
+	case classMs:
+		return f > extremeMs
+	case classSeconds:
+		return f > extremeSeconds
+	case classTokenRate:
+		return f > 0 && f < extremeRate
 	}
-	return ""
+	return false
+}
+
+// scanReport walks a report (or any value) once.
+func scanReport(v reflect.Value) figureScan {
+	var stack [16]string
+	var index [16]int
+	s := figureScan{keys: stack[:0], index: index[:0]}
+	s.scan(v, classOther)
+	s.keys, s.index = nil, nil
+	return s
 }
 
 func hasSuffix(s, suffix string) bool {
 	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
-}
-
-func joinPath(prefix, key string) string {
-	if prefix == "" {
-		return key
-	}
-	return prefix + "." + key
 }
 
 // jsonName is a struct field's JSON key (its tag's name, else its Go name).
@@ -129,11 +230,12 @@ func jsonName(f reflect.StructField) string {
 // refused as a field error (never returned, never a 500), and one with a
 // finite but meaningless figure gets the extreme_input warning.
 func checkFinite(r *Report) error {
-	rv := reflect.ValueOf(r).Elem()
-	if p := nonFinite(rv, ""); p != "" {
-		return Errors{{Field: "", Message: "the inputs are too extreme to evaluate: the report's " + p + " is not a finite number; bring the rates, sizes and figures closer to a real deployment"}}
+	sc := scanReport(reflect.ValueOf(r).Elem())
+	if sc.foundNF {
+		return Errors{{Field: "", Message: "the inputs are too extreme to evaluate: the report's " + sc.nonFinite + " is not a finite number; bring the rates, sizes and figures closer to a real deployment"}}
 	}
-	if p := extreme(rv, ""); p != "" {
+	if sc.foundEx {
+		p := sc.extreme
 		r.warn("extreme_input", "the inputs are valid but extreme: the report's "+p+" is beyond any real deployment (a time above a day or a rate below one token a day); check the units of the rates and figures given")
 	}
 	return nil

@@ -90,7 +90,8 @@ func FuzzEvaluateFigures(f *testing.F) {
 			}
 			return
 		}
-		if p := nonFinite(reflect.ValueOf(rep), ""); p != "" {
+		if sc := scanReport(reflect.ValueOf(rep)); sc.foundNF {
+			p := sc.nonFinite
 			t.Fatalf("report's %s is not finite", p)
 		}
 		if _, err := json.Marshal(rep); err != nil {
