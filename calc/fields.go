@@ -100,64 +100,83 @@ func BlockSizes() []int {
 // Fields is the request contract's table: for each field ("Type.json_key",
 // Type the Go type's name), what its Go type cannot say. A field of a
 // request type that is not listed has no bound beyond its JSON type.
-var Fields = map[string]FieldSpec{
-	"Request.engine":                 {Enum: EngineNames(), Default: DefaultEngine},
-	"Request.tensor_parallel_size":   intRange(1, maxParallel, 1, "GPUs"),
-	"Request.pipeline_parallel_size": intRange(1, maxParallel, 1, "GPUs"),
-	"Request.dtype":                  {Enum: Dtypes, Default: "auto"},
-	"Request.quantization":           {Enum: models.QuantizationNames(), DefaultText: "the checkpoint's own (none for an unquantized checkpoint)"},
-	"Request.kv_cache_dtype":         {Enum: KVCacheDtypes, Default: "auto"},
-	"Request.gpu_memory_utilization": {Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines)", Unit: "fraction of GPU memory"},
-	"Request.block_size":             {Min: 1, Max: maxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"},
-	"Request.max_model_len":          intRange(1, maxModelLen, nil, "tokens").dependent("the model's max_position_embeddings"),
-	"Request.max_num_seqs":           intRange(1, maxSeqs, DefaultMaxNumSeqs, "sequences"),
-	"Request.max_num_batched_tokens": intRange(1, maxTokens, DefaultMaxNumBatchedTokens, "tokens"),
-	"Request.gpu_hour_usd":           {Min: 0, Max: maxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"},
+var Fields = fieldMap(fieldList[:])
 
-	"Workload.input_tokens":  intRange(1, maxTokens, DefaultInputTokens, "tokens"),
-	"Workload.output_tokens": intRange(1, maxTokens, DefaultOutputTokens, "tokens"),
-	"Workload.concurrency":   intRange(1, maxSeqs, nil, "requests in flight"),
-	"Workload.request_rate":  rate(maxRate),
+// fieldList is Fields as a list: a loop over it at start-up is a fraction
+// of the code a map literal of this size compiles to (the browser engine's
+// size budget).
+var fieldList = [...]struct {
+	key  string
+	spec FieldSpec
+}{
+	{"Request.engine", FieldSpec{Enum: EngineNames(), Default: DefaultEngine}},
+	{"Request.tensor_parallel_size", intRange(1, maxParallel, 1, "GPUs")},
+	{"Request.pipeline_parallel_size", intRange(1, maxParallel, 1, "GPUs")},
+	{"Request.dtype", FieldSpec{Enum: Dtypes, Default: "auto"}},
+	{"Request.quantization", FieldSpec{Enum: models.QuantizationNames(), DefaultText: "the checkpoint's own (none for an unquantized checkpoint)"}},
+	{"Request.kv_cache_dtype", FieldSpec{Enum: KVCacheDtypes, Default: "auto"}},
+	{"Request.gpu_memory_utilization", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines)", Unit: "fraction of GPU memory"}},
+	{"Request.block_size", FieldSpec{Min: 1, Max: maxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"}},
+	{"Request.max_model_len", intRange(1, maxModelLen, nil, "tokens").dependent("the model's max_position_embeddings")},
+	{"Request.max_num_seqs", intRange(1, maxSeqs, DefaultMaxNumSeqs, "sequences")},
+	{"Request.max_num_batched_tokens", intRange(1, maxTokens, DefaultMaxNumBatchedTokens, "tokens")},
+	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: maxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
 
-	"SLO.ttft_ms": positive(maxLatencyMs, "ms"),
-	"SLO.tpot_ms": positive(maxLatencyMs, "ms"),
+	{"Workload.input_tokens", intRange(1, maxTokens, DefaultInputTokens, "tokens")},
+	{"Workload.output_tokens", intRange(1, maxTokens, DefaultOutputTokens, "tokens")},
+	{"Workload.concurrency", intRange(1, maxSeqs, nil, "requests in flight")},
+	{"Workload.request_rate", rate(maxRate)},
 
-	"SweepOptions.points":         intRange(2, MaxSweepPoints, DefaultSweepPoints, "batch sizes"),
-	"SweepOptions.max_batch_size": intRange(1, maxSeqs, nil, "sequences").dependent("the larger of the batch ceiling and max_num_seqs"),
+	{"SLO.ttft_ms", positive(maxLatencyMs, "ms")},
+	{"SLO.tpot_ms", positive(maxLatencyMs, "ms")},
 
-	"SimulateOptions.num_requests":    intRange(1, MaxSimulatedRequests, DefaultSimulatedRequests, "requests"),
-	"SimulateOptions.seed":            {Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0},
-	"SimulateOptions.arrival":         {Enum: Arrivals, DefaultText: "poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst"},
-	"SimulateOptions.request_rate":    rate(maxRate).dependent("workload.request_rate"),
-	"SimulateOptions.concurrency":     intRange(1, MaxSimulatedRequests, nil, "users").dependent("workload.concurrency"),
-	"SimulateOptions.timeline_points": intRange(0, MaxTimelinePoints, DefaultTimelinePoints, "points"),
+	{"SweepOptions.points", intRange(2, MaxSweepPoints, DefaultSweepPoints, "batch sizes")},
+	{"SweepOptions.max_batch_size", intRange(1, maxSeqs, nil, "sequences").dependent("the larger of the batch ceiling and max_num_seqs")},
 
-	"LengthDistribution.distribution": {Enum: Distributions},
-	"LengthDistribution.mean":         positive(maxTokens, "tokens").dependent("the workload's length"),
-	"LengthDistribution.std":          {Min: 0, Max: maxTokens, HasMin: true, HasMax: true, Unit: "tokens"},
-	"LengthDistribution.min":          intRange(1, maxModelLen, 1, "tokens"),
-	"LengthDistribution.max":          intRange(1, maxModelLen, nil, "tokens").dependent("max_model_len - 1"),
+	{"SimulateOptions.num_requests", intRange(1, MaxSimulatedRequests, DefaultSimulatedRequests, "requests")},
+	{"SimulateOptions.seed", FieldSpec{Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0}},
+	{"SimulateOptions.arrival", FieldSpec{Enum: Arrivals, DefaultText: "poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst"}},
+	{"SimulateOptions.request_rate", rate(maxRate).dependent("workload.request_rate")},
+	{"SimulateOptions.concurrency", intRange(1, MaxSimulatedRequests, nil, "users").dependent("workload.concurrency")},
+	{"SimulateOptions.timeline_points", intRange(0, MaxTimelinePoints, DefaultTimelinePoints, "points")},
 
-	"SimSweepOptions.points":        intRange(2, MaxSimSweepPoints, DefaultSimSweepPoints, "loads"),
-	"SimSweepOptions.num_requests":  intRange(1, MaxSimulatedRequests, nil, "requests").dependent("the smaller of 1000 and simulate.num_requests"),
-	"SimSweepOptions.request_rates": rate(maxRate),
-	"SimSweepOptions.concurrencies": intRange(1, MaxSimulatedRequests, nil, "users"),
+	{"LengthDistribution.distribution", FieldSpec{Enum: Distributions}},
+	{"LengthDistribution.mean", positive(maxTokens, "tokens").dependent("the workload's length")},
+	{"LengthDistribution.std", FieldSpec{Min: 0, Max: maxTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
+	{"LengthDistribution.min", intRange(1, maxModelLen, 1, "tokens")},
+	{"LengthDistribution.max", intRange(1, maxModelLen, nil, "tokens").dependent("max_model_len - 1")},
+
+	{"SimSweepOptions.points", intRange(2, MaxSimSweepPoints, DefaultSimSweepPoints, "loads")},
+	{"SimSweepOptions.num_requests", intRange(1, MaxSimulatedRequests, nil, "requests").dependent("the smaller of 1000 and simulate.num_requests")},
+	{"SimSweepOptions.request_rates", rate(maxRate)},
+	{"SimSweepOptions.concurrencies", intRange(1, MaxSimulatedRequests, nil, "users")},
 
 	// A custom accelerator's figures: hardware.Accelerator.Problems
 	// validates them (hardware/validate.go gives the reasons); these entries
 	// state the same bounds for OpenAPI and the JavaScript exports. A
 	// figure that may be 0 ("not given": memory_reported_bytes, the other
 	// precisions, the link) states only its upper bound here.
-	"HardwareAccelerator.memory_bytes":                 intRange(hardware.MinMemoryBytes, int(hardware.MaxMemoryBytes), nil, "bytes"),
-	"HardwareAccelerator.memory_bandwidth_bytes_per_s": {Min: hardware.MinMemoryBandwidth, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "bytes/s"},
-	"HardwarePeakFLOPS.bf16":                           {Min: hardware.MinPeakFLOPS, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"},
-	"HardwarePeakFLOPS.fp32":                           upTo(hardware.MaxRate, "FLOP/s"),
-	"HardwarePeakFLOPS.tf32":                           upTo(hardware.MaxRate, "FLOP/s"),
-	"HardwarePeakFLOPS.fp8":                            upTo(hardware.MaxRate, "FLOP/s"),
-	"HardwarePeakFLOPS.int8":                           upTo(hardware.MaxRate, "FLOP/s"),
-	"HardwarePeakFLOPS.fp4":                            upTo(hardware.MaxRate, "FLOP/s"),
-	"HardwareInterconnect.bandwidth_bytes_per_s":       upTo(hardware.MaxRate, "bytes/s"),
-	"HardwareInterconnect.latency_s":                   upTo(hardware.MaxInterconnectLatency, "s"),
+	{"HardwareAccelerator.memory_bytes", intRange(hardware.MinMemoryBytes, int(hardware.MaxMemoryBytes), nil, "bytes")},
+	{"HardwareAccelerator.memory_bandwidth_bytes_per_s", FieldSpec{Min: hardware.MinMemoryBandwidth, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "bytes/s"}},
+	{"HardwarePeakFLOPS.bf16", FieldSpec{Min: hardware.MinPeakFLOPS, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"}},
+	{"HardwarePeakFLOPS.fp32", upTo(hardware.MaxRate, "FLOP/s")},
+	{"HardwarePeakFLOPS.tf32", upTo(hardware.MaxRate, "FLOP/s")},
+	{"HardwarePeakFLOPS.fp8", upTo(hardware.MaxRate, "FLOP/s")},
+	{"HardwarePeakFLOPS.int8", upTo(hardware.MaxRate, "FLOP/s")},
+	{"HardwarePeakFLOPS.fp4", upTo(hardware.MaxRate, "FLOP/s")},
+	{"HardwareInterconnect.bandwidth_bytes_per_s", upTo(hardware.MaxRate, "bytes/s")},
+	{"HardwareInterconnect.latency_s", upTo(hardware.MaxInterconnectLatency, "s")},
+}
+
+func fieldMap(list []struct {
+	key  string
+	spec FieldSpec
+}) map[string]FieldSpec {
+	m := make(map[string]FieldSpec, len(list))
+	for _, e := range list {
+		m[e.key] = e.spec
+	}
+	return m
 }
 
 // upTo is a number in [0, hi] (0: not given).

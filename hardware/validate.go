@@ -72,95 +72,79 @@ func (a *Accelerator) Validate() error {
 //     when given, at least MinInterconnectBandwidth; latency at most
 //     MaxInterconnectLatency.
 func (a *Accelerator) Problems() fielderr.Errors {
-	var ps fielderr.Errors
-	add := func(field, msg string, v float64) {
-		ps = append(ps, fielderr.Error{Field: field, Message: msg + " (got " + formatFloat(v) + ")"})
-	}
-	// nonNegative reports whether v is finite and >= 0, recording a
-	// problem when it is not.
-	nonNegative := func(field string, v float64) bool {
-		switch {
-		case math.IsNaN(v) || math.IsInf(v, 0):
-			add(field, "must be a finite number", v)
-			return false
-		case v < 0:
-			add(field, "must not be negative", v)
-			return false
-		}
-		return true
-	}
-	positive := func(field string, v float64) bool {
-		if !nonNegative(field, v) {
-			return false
-		}
-		if v == 0 {
-			add(field, "must be greater than 0", v)
-			return false
-		}
-		return true
-	}
-
-	// within records a problem when a finite, non-negative, non-zero v lies
-	// outside [lo, hi]; the bounds come with their unit.
-	within := func(field string, v, lo float64, loText string, hi float64, hiText string) bool {
-		switch {
-		case v < lo:
-			ps = append(ps, fielderr.Error{Field: field, Message: "must be at least " + loText + ", got " + formatFloat(v)})
-			return false
-		case v > hi:
-			ps = append(ps, fielderr.Error{Field: field, Message: "must be at most " + hiText + ", got " + formatFloat(v)})
-			return false
-		}
-		return true
-	}
 	const (
+		memLo    = "1048576 bytes (1 MiB)"
 		rateMax  = "1e18 bytes/s (1 EB/s)"
+		flopsLo  = "1e9 FLOP/s (1 GFLOP/s)"
 		flopsMax = "1e18 FLOP/s (1 EFLOP/s)"
+		positive = "must be greater than 0"
 	)
-
+	var ps fielderr.Errors
 	mem := float64(a.MemoryBytes)
-	memOK := positive(fieldMemory, mem)
+	memOK := figureRule{field: fieldMemory, zero: positive, lo: MinMemoryBytes, loText: memLo}.check(&ps, mem)
 	if memOK && mem > float64(MaxMemoryBytes) {
-		add(fieldMemory, "must be at most 1e+13 (10 TB)", mem)
+		ps = append(ps, fielderr.Error{Field: fieldMemory, Message: "must be at most 1e+13 (10 TB) (got " + formatFloat(mem) + ")"})
 		memOK = false
 	}
-	if memOK {
-		memOK = within(fieldMemory, mem, MinMemoryBytes, "1048576 bytes (1 MiB)", mem, "")
-	}
 	rep := float64(a.MemoryReportedBytes)
-	if nonNegative(fieldReported, rep) && rep != 0 && within(fieldReported, rep, MinMemoryBytes, "1048576 bytes (1 MiB)", math.Inf(1), "") && memOK && rep > mem {
-		add(fieldReported, "must not exceed memory_bytes ("+formatFloat(mem)+")", rep)
+	if (figureRule{field: fieldReported, lo: MinMemoryBytes, loText: memLo}).check(&ps, rep) && rep != 0 && memOK && rep > mem {
+		ps = append(ps, fielderr.Error{Field: fieldReported, Message: "must not exceed memory_bytes (" + formatFloat(mem) + ") (got " + formatFloat(rep) + ")"})
 	}
-	if positive(fieldBandwidth, a.MemoryBandwidthBytesPerS) {
-		within(fieldBandwidth, a.MemoryBandwidthBytesPerS, MinMemoryBandwidth, "1e9 bytes/s (1 GB/s)", MaxRate, rateMax)
-	}
+	figureRule{field: fieldBandwidth, zero: positive, lo: MinMemoryBandwidth, loText: "1e9 bytes/s (1 GB/s)", hi: MaxRate, hiText: rateMax}.check(&ps, a.MemoryBandwidthBytesPerS)
 
 	f := a.PeakFLOPS
-	flops := func(field string, v float64) {
-		if nonNegative(field, v) && v != 0 {
-			within(field, v, MinPeakFLOPS, "1e9 FLOP/s (1 GFLOP/s)", MaxRate, flopsMax)
-		}
+	for _, p := range [...]struct {
+		field string
+		v     float64
+		zero  string
+	}{
+		{"peak_flops.fp32", f.FP32, ""},
+		{"peak_flops.tf32", f.TF32, ""},
+		{"peak_flops.bf16", f.BF16, "must be greater than 0: every other precision falls back to it"},
+		{"peak_flops.fp8", f.FP8, ""},
+		{"peak_flops.int8", f.INT8, ""},
+		{"peak_flops.fp4", f.FP4, ""},
+	} {
+		figureRule{field: p.field, zero: p.zero, lo: MinPeakFLOPS, loText: flopsLo, hi: MaxRate, hiText: flopsMax}.check(&ps, p.v)
 	}
-	flops("peak_flops.fp32", f.FP32)
-	flops("peak_flops.tf32", f.TF32)
-	switch {
-	case !nonNegative("peak_flops.bf16", f.BF16):
-	case f.BF16 == 0:
-		add("peak_flops.bf16", "must be greater than 0: every other precision falls back to it", f.BF16)
-	default:
-		within("peak_flops.bf16", f.BF16, MinPeakFLOPS, "1e9 FLOP/s (1 GFLOP/s)", MaxRate, flopsMax)
-	}
-	flops("peak_flops.fp8", f.FP8)
-	flops("peak_flops.int8", f.INT8)
-	flops("peak_flops.fp4", f.FP4)
 
-	if bw := a.Interconnect.BandwidthBytesPerS; nonNegative("interconnect.bandwidth_bytes_per_s", bw) && bw != 0 {
-		within("interconnect.bandwidth_bytes_per_s", bw, MinInterconnectBandwidth, "1e6 bytes/s (1 MB/s)", MaxRate, rateMax)
-	}
-	if lat := a.Interconnect.LatencyS; nonNegative(fieldLatency, lat) {
-		within(fieldLatency, lat, 0, "", MaxInterconnectLatency, "1 s")
-	}
+	figureRule{field: "interconnect.bandwidth_bytes_per_s", lo: MinInterconnectBandwidth, loText: "1e6 bytes/s (1 MB/s)", hi: MaxRate, hiText: rateMax}.check(&ps, a.Interconnect.BandwidthBytesPerS)
+	figureRule{field: fieldLatency, hi: MaxInterconnectLatency, hiText: "1 s"}.check(&ps, a.Interconnect.LatencyS)
 	return ps
+}
+
+// figureRule is one figure's checks, in order: finite, not negative; 0 is
+// either refused with the message zero or, when zero is "", means "not
+// given" and skips the range; then at least lo and at most hi, each checked
+// when its text (the bound with its unit) is given.
+type figureRule struct {
+	field          string
+	zero           string
+	lo, hi         float64
+	loText, hiText string
+}
+
+// check appends v's first problem to ps and reports whether it had none.
+func (r figureRule) check(ps *fielderr.Errors, v float64) bool {
+	var msg string
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		msg = "must be a finite number (got " + formatFloat(v) + ")"
+	case v < 0:
+		msg = "must not be negative (got " + formatFloat(v) + ")"
+	case v == 0 && r.zero != "":
+		msg = r.zero + " (got 0)"
+	case v == 0:
+		return true
+	case r.loText != "" && v < r.lo:
+		msg = "must be at least " + r.loText + ", got " + formatFloat(v)
+	case r.hiText != "" && v > r.hi:
+		msg = "must be at most " + r.hiText + ", got " + formatFloat(v)
+	default:
+		return true
+	}
+	*ps = append(*ps, fielderr.Error{Field: r.field, Message: msg})
+	return false
 }
 
 // formatFloat writes v in the shortest form that round-trips, integers below

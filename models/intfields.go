@@ -2,7 +2,6 @@ package models
 
 import (
 	"math"
-	"sort"
 	"strconv"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -27,38 +26,39 @@ const (
 
 // textIntFields are the integer fields the importer reads from the text
 // model's object (config.json, or its text_config), with their rule.
-var textIntFields = map[string]intRule{
-	"hidden_size": positiveInt, "n_embd": positiveInt, "d_model": positiveInt, "dim": positiveInt,
-	"num_hidden_layers": positiveInt, "n_layer": positiveInt, "num_layers": positiveInt, "n_layers": positiveInt,
-	"num_attention_heads": positiveInt, "n_head": positiveInt, "n_heads": positiveInt, "num_heads": positiveInt,
-	"num_key_value_heads": positiveInt, "n_head_kv": positiveInt, "num_kv_heads": positiveInt,
-	"multi_query_group_num": positiveInt, "n_kv_heads": positiveInt,
-	"vocab_size": positiveInt, "padded_vocab_size": positiveInt, "n_vocab": positiveInt,
-	"head_dim": positiveInt, "attention_head_dim": positiveInt, "kv_channels": positiveInt,
-	"max_position_embeddings": positiveInt, "n_positions": positiveInt, "max_sequence_length": positiveInt,
-	"seq_length": positiveInt, "max_seq_len": positiveInt,
-	"intermediate_size": positiveInt, "n_inner": positiveInt, "ffn_hidden_size": positiveInt, "ffn_dim": positiveInt,
-	"num_local_experts": nonNegativeInt, "n_routed_experts": nonNegativeInt, "num_experts": nonNegativeInt,
-	"moe_num_experts":     nonNegativeInt,
-	"num_experts_per_tok": nonNegativeInt, "experts_per_token": nonNegativeInt, "moe_topk": nonNegativeInt,
-	"num_experts_per_token": nonNegativeInt,
-	"moe_intermediate_size": positiveInt, "expert_intermediate_size": positiveInt,
-	"intermediate_size_mlp": positiveInt, "dense_intermediate_size": positiveInt,
-	"n_shared_experts": nonNegativeInt, "shared_expert_intermediate_size": nonNegativeInt,
-	"shared_intermediate_size": nonNegativeInt,
-	"kv_lora_rank":             nonNegativeInt, "q_lora_rank": nonNegativeInt,
-	"qk_nope_head_dim": nonNegativeInt, "qk_rope_head_dim": nonNegativeInt, "v_head_dim": positiveInt,
-	"sliding_window": nonNegativeInt, "sliding_window_size": nonNegativeInt, "attention_window_size": nonNegativeInt,
-	"sliding_window_pattern": nonNegativeInt, "attention_chunk_size": nonNegativeInt,
-	"full_attention_interval": nonNegativeInt,
-	"first_k_dense_replace":   nonNegativeInt, "moe_layer_freq": nonNegativeInt, "decoder_sparse_step": nonNegativeInt,
-	"interleave_moe_layer_step": nonNegativeInt,
-	"mamba_expand":              positiveInt, "expand": positiveInt, "mamba_d_state": positiveInt,
-	"ssm_state_size": positiveInt, "state_size": positiveInt, "mamba_n_groups": positiveInt, "n_groups": positiveInt,
-	"mamba_d_conv": positiveInt, "conv_kernel": positiveInt, "mamba_d_head": positiveInt,
-	"mamba_head_dim": positiveInt, "mamba_n_heads": positiveInt,
-	"linear_num_key_heads": positiveInt, "linear_key_head_dim": positiveInt, "linear_num_value_heads": positiveInt,
-	"linear_value_head_dim": positiveInt, "linear_conv_kernel_dim": positiveInt,
+var textIntFields = intFields(map[intRule][]string{
+	positiveInt: {
+		"hidden_size", "n_embd", "d_model", "dim", "num_hidden_layers", "n_layer", "num_layers", "n_layers",
+		"num_attention_heads", "n_head", "n_heads", "num_heads", "num_key_value_heads", "n_head_kv",
+		"num_kv_heads", "multi_query_group_num", "n_kv_heads", "vocab_size", "padded_vocab_size", "n_vocab",
+		"head_dim", "attention_head_dim", "kv_channels", "max_position_embeddings", "n_positions",
+		"max_sequence_length", "seq_length", "max_seq_len", "intermediate_size", "n_inner", "ffn_hidden_size",
+		"ffn_dim", "moe_intermediate_size", "expert_intermediate_size", "intermediate_size_mlp",
+		"dense_intermediate_size", "v_head_dim", "mamba_expand", "expand", "mamba_d_state", "ssm_state_size",
+		"state_size", "mamba_n_groups", "n_groups", "mamba_d_conv", "conv_kernel", "mamba_d_head",
+		"mamba_head_dim", "mamba_n_heads", "linear_num_key_heads", "linear_key_head_dim", "linear_num_value_heads",
+		"linear_value_head_dim", "linear_conv_kernel_dim",
+	},
+	nonNegativeInt: {
+		"num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts", "num_experts_per_tok",
+		"experts_per_token", "moe_topk", "num_experts_per_token", "n_shared_experts",
+		"shared_expert_intermediate_size", "shared_intermediate_size", "kv_lora_rank", "q_lora_rank",
+		"qk_nope_head_dim", "qk_rope_head_dim", "sliding_window", "sliding_window_size", "attention_window_size",
+		"sliding_window_pattern", "attention_chunk_size", "full_attention_interval", "first_k_dense_replace",
+		"moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step",
+	},
+})
+
+// intFields inverts a rule -> keys table (a map literal of this size
+// compiles to far more code in the browser engine than this loop).
+func intFields(byRule map[intRule][]string) map[string]intRule {
+	m := map[string]intRule{}
+	for rule, keys := range byRule {
+		for _, k := range keys {
+			m[k] = rule
+		}
+	}
+	return m
 }
 
 // topIntFields are read from the top object of a multimodal config.
@@ -93,11 +93,13 @@ func checkInts(l *fielderr.List, c cfg, prefix string, rules map[string]intRule)
 
 // badInt says what is wrong with v as an integer under rule, or "".
 func badInt(v any, rule intRule) string {
-	want := map[intRule]string{
-		positiveInt:    "must be a positive integer",
-		nonNegativeInt: "must be a non-negative integer",
-		minusOneOrMore: "must be -1 or a non-negative integer",
-	}[rule]
+	want, min := "must be a positive integer", 1.0
+	switch rule {
+	case nonNegativeInt:
+		want, min = "must be a non-negative integer", 0
+	case minusOneOrMore:
+		want, min = "must be -1 or a non-negative integer", -1
+	}
 	var f float64
 	switch x := v.(type) {
 	case float64:
@@ -116,7 +118,6 @@ func badInt(v any, rule intRule) string {
 		return want + ", got a " + jsonKind(v)
 	}
 	got := ", got " + strconv.FormatFloat(f, 'g', -1, 64)
-	min := map[intRule]float64{positiveInt: 1, nonNegativeInt: 0, minusOneOrMore: -1}[rule]
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || f < min:
 		return want + got
@@ -142,6 +143,12 @@ func jsonKind(v any) string {
 // iteration order.
 func sortedErrs(err error) error {
 	list := err.(fielderr.Errors)
-	sort.Slice(list, func(i, j int) bool { return list[i].Field < list[j].Field })
+	// Insertion sort: the lists are a few entries long, and sort.Slice
+	// costs the browser engine 6 KB of code.
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0 && list[j].Field < list[j-1].Field; j-- {
+			list[j], list[j-1] = list[j-1], list[j]
+		}
+	}
 	return list
 }
