@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/sched"
 )
 
@@ -123,7 +124,7 @@ func EvaluateWithBudget(req Request, budget float64) (Report, error) {
 		return Report{}, err
 	}
 	if !(budget > 0) {
-		return Report{}, Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fmtFloat(budget)}}
+		return Report{}, Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
 	}
 	r := d.report(p)
 	if err := d.checkBudget(p, sim, r.Preemption, budget); err != nil {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/models"
 )
@@ -59,7 +60,7 @@ func (d *Deployment) report(p plan) Report {
 		r.Fits = false
 		r.BatchCeiling = BatchCeiling{ContextTokens: in + out, LimitedBy: "weights_do_not_fit"}
 		need := st.weightsBytes + st.activation + st.nonTorch
-		r.warn("weights_do_not_fit", "weights and runtime memory need "+gib(need)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fmtFloat(d.Utilization)+"; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
+		r.warn("weights_do_not_fit", "weights and runtime memory need "+gib(need)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+"; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
 		return r
 	}
 	r.Fits = r.KVCache.MaxConcurrency >= 1
@@ -117,7 +118,7 @@ func (d *Deployment) report(p plan) Report {
 	r.Preemption = pre
 	running := min(batch, schedCap)
 	if batch > onset && pre.Reachable {
-		r.warn("preemption", "concurrency "+itoa(batch)+" exceeds the preemption onset ("+itoa(onset)+" sequences at "+itoa(in)+"+"+itoa(out)+" tokens): the scheduler preempts and recomputes, "+fmtFloat(round3(pre.RecomputeOverhead))+" extra prefill tokens per output token")
+		r.warn("preemption", "concurrency "+itoa(batch)+" exceeds the preemption onset ("+itoa(onset)+" sequences at "+itoa(in)+"+"+itoa(out)+" tokens): the scheduler preempts and recomputes, "+fielderr.Number(round3(pre.RecomputeOverhead))+" extra prefill tokens per output token")
 		running = min(running, onset)
 	}
 	if batch > schedCap {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/models"
 )
 
@@ -204,9 +205,9 @@ func (e *errs) intAt(path, key string, v *int, def int) int {
 	x := *v
 	switch {
 	case s.HasMin && float64(x) < s.Min:
-		e.add(path, "must be at least "+fmtFloat(s.Min)+", got "+strconv.Itoa(x))
+		e.add(path, "must be at least "+fielderr.Number(s.Min)+", got "+strconv.Itoa(x))
 	case s.HasMax && float64(x) > s.Max:
-		e.add(path, "must be at most "+fmtFloat(s.Max)+", got "+strconv.Itoa(x))
+		e.add(path, "must be at most "+fielderr.Number(s.Max)+", got "+strconv.Itoa(x))
 	case s.PowerOfTwo && x&(x-1) != 0:
 		e.add(path, "must be a power of two ("+joinInts(BlockSizes())+"), got "+strconv.Itoa(x))
 	default:
@@ -227,11 +228,11 @@ func (e *errs) floatAt(path, key string, v *float64, def float64) float64 {
 	case math.IsNaN(x) || math.IsInf(x, 0):
 		e.add(path, "must be a finite number")
 	case s.HasMin && s.ExclusiveMin && x <= s.Min:
-		e.add(path, "must be greater than "+fmtFloat(s.Min)+", got "+fmtFloat(x))
+		e.add(path, "must be greater than "+fielderr.Number(s.Min)+", got "+fielderr.Number(x))
 	case s.HasMin && !s.ExclusiveMin && x < s.Min:
-		e.add(path, "must be at least "+fmtFloat(s.Min)+s.unitText()+", got "+fmtFloat(x))
+		e.add(path, "must be at least "+fielderr.Number(s.Min)+s.unitText()+", got "+fielderr.Number(x))
 	case s.HasMax && x > s.Max:
-		e.add(path, "must be at most "+fmtFloat(s.Max)+s.unitText()+", got "+fmtFloat(x))
+		e.add(path, "must be at most "+fielderr.Number(s.Max)+s.unitText()+", got "+fielderr.Number(x))
 	default:
 		return x
 	}
@@ -260,13 +261,4 @@ func joinInts(xs []int) string {
 		b = strconv.AppendInt(b, int64(x), 10)
 	}
 	return string(b)
-}
-
-// fmtFloat writes a number for a message: whole numbers in full (16777216),
-// others in the shortest form that reads back as x (what the user wrote).
-func fmtFloat(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
 }

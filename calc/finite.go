@@ -4,6 +4,9 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // Figures beyond these are finite but mean nothing for a deployment: a step
@@ -31,11 +34,11 @@ const (
 
 func classOf(name string) figureClass {
 	switch {
-	case hasSuffix(name, "_ms"):
+	case strings.HasSuffix(name, "_ms"):
 		return classMs
-	case hasSuffix(name, "tokens_per_s"):
+	case strings.HasSuffix(name, "tokens_per_s"):
 		return classTokenRate
-	case hasSuffix(name, "_s") && !hasSuffix(name, "per_s"):
+	case strings.HasSuffix(name, "_s") && !strings.HasSuffix(name, "per_s"):
 		return classSeconds
 	}
 	return classOther
@@ -75,9 +78,9 @@ func collectPlans(t reflect.Type) {
 func makePlan(t reflect.Type) []fieldPlan {
 	var out []fieldPlan
 	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.IsExported() {
-			name := jsonName(f)
+		// The fields JSON carries, by their JSON names, as the encoders
+		// write them (json:"-" and unexported fields never reach output).
+		if name, _, ok := jsonx.FieldName(t.Field(i)); ok {
 			out = append(out, fieldPlan{i, name, classOf(name)})
 		}
 	}
@@ -205,25 +208,6 @@ func scanReport(v reflect.Value) figureScan {
 	s.scan(v, classOther)
 	s.keys, s.index = nil, nil
 	return s
-}
-
-func hasSuffix(s, suffix string) bool {
-	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
-}
-
-// jsonName is a struct field's JSON key (its tag's name, else its Go name).
-func jsonName(f reflect.StructField) string {
-	tag := f.Tag.Get("json")
-	for i := 0; i < len(tag); i++ {
-		if tag[i] == ',' {
-			tag = tag[:i]
-			break
-		}
-	}
-	if tag == "" || tag == "-" {
-		return f.Name
-	}
-	return tag
 }
 
 // checkFinite is Evaluate's last step: a report with a NaN or ±Inf is

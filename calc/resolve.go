@@ -322,11 +322,11 @@ func floatField(e *errs, name string, v *float64, def, lo, hi float64, allowLo b
 	case math.IsNaN(x) || math.IsInf(x, 0):
 		e.add(name, "must be a finite number")
 	case allowLo && x < lo:
-		e.add(name, "must be at least "+fmtFloat(lo)+", got "+fmtFloat(x))
+		e.add(name, "must be at least "+fielderr.Number(lo)+", got "+fielderr.Number(x))
 	case !allowLo && x <= lo:
-		e.add(name, "must be greater than "+fmtFloat(lo)+", got "+fmtFloat(x))
+		e.add(name, "must be greater than "+fielderr.Number(lo)+", got "+fielderr.Number(x))
 	case x > hi:
-		e.add(name, "must be at most "+fmtFloat(hi)+", got "+fmtFloat(x))
+		e.add(name, "must be at most "+fielderr.Number(hi)+", got "+fielderr.Number(x))
 	default:
 		return x
 	}

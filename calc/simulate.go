@@ -1,10 +1,10 @@
 package calc
 
 import (
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/sched"
 )
@@ -225,7 +225,7 @@ func lengthDist(e *errs, field string, l *LengthDistribution, def, hi int) sched
 	d.Kind = kind
 	d.Mean = floatField(e, field+".mean", l.Mean, float64(def), 0, float64(hi), false)
 	if l.Mean != nil && *l.Mean < 1 && *l.Mean > 0 {
-		e.add(field+".mean", "must be at least 1 token, got "+fmtFloat(*l.Mean))
+		e.add(field+".mean", "must be at least 1 token, got "+fielderr.Number(*l.Mean))
 	}
 	d.Min = intField(e, field+".min", l.Min, 1, 1, hi)
 	d.Max = intField(e, field+".max", l.Max, hi, 1, hi)

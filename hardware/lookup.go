@@ -35,6 +35,12 @@ func Lookup(name string) (Accelerator, error) {
 	if i, ok := index.exact[name]; ok {
 		return catalog[i], nil
 	}
+	if len(name) > MaxNameBytes {
+		// No accelerator is called that: refuse it without the fuzzy
+		// match, whose edit distances cost len(name) x len(key) each
+		// (a 60 KB name took 160 ms).
+		return Accelerator{}, &LookupError{Input: name, Err: ErrUnknown}
+	}
 	toks := normalize(name)
 	if len(toks) == 0 {
 		return Accelerator{}, &LookupError{Input: name, Err: ErrUnknown}
@@ -183,6 +189,12 @@ func (idx *lookupIndex) suggest(toks, sorted []string) []string {
 	}
 	return []string{catalog[best].ID}
 }
+
+// MaxNameBytes bounds the names Lookup matches loosely, in bytes: the
+// longest name in the catalog ("NVIDIA RTX 6000 Ada Generation 48GB") has
+// 35, and a marketing name with its memory type and nvidia-smi's words
+// added stays far below 128.
+const MaxNameBytes = 128
 
 // noiseWords are dropped from names: vendor and product-line words, and
 // memory types that nvidia-smi and marketing names add.

@@ -2,6 +2,7 @@ package hardware_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -200,4 +201,25 @@ func BenchmarkLookup(b *testing.B) {
 			}
 		})
 	}
+}
+
+// A name longer than any accelerator's is unknown at once, without the
+// fuzzy match (its edit distances grow with the name: a 60 KB name took
+// 160 ms); a name at the limit is still matched loosely.
+func TestLookupRefusesOverlongNamesWithoutMatching(t *testing.T) {
+	t.Parallel()
+	long := "h100 sxm " + strings.Repeat("x", hardware.MaxNameBytes)
+	_, err := hardware.Lookup(long)
+	var le *hardware.LookupError
+	require.ErrorAs(t, err, &le)
+	assert.ErrorIs(t, err, hardware.ErrUnknown)
+	assert.Empty(t, le.Candidates)
+
+	// "nvidia h100 sxm" padded with spaces to exactly MaxNameBytes bytes:
+	// normalize drops the spaces, so it is the H100 SXM.
+	atLimit := "nvidia h100 sxm" + strings.Repeat(" ", hardware.MaxNameBytes-len("nvidia h100 sxm"))
+	require.Len(t, atLimit, hardware.MaxNameBytes)
+	a, err := hardware.Lookup(atLimit)
+	require.NoError(t, err)
+	assert.Equal(t, "h100-sxm-80gb", a.ID)
 }

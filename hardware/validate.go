@@ -2,7 +2,6 @@ package hardware
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 )
@@ -83,12 +82,12 @@ func (a *Accelerator) Problems() fielderr.Errors {
 	mem := float64(a.MemoryBytes)
 	memOK := figureRule{field: fieldMemory, zero: positive, lo: MinMemoryBytes, loText: memLo}.check(&ps, mem)
 	if memOK && mem > float64(MaxMemoryBytes) {
-		ps = append(ps, fielderr.Error{Field: fieldMemory, Message: "must be at most 1e+13 (10 TB) (got " + formatFloat(mem) + ")"})
+		ps = append(ps, fielderr.Error{Field: fieldMemory, Message: "must be at most 1e+13 (10 TB) (got " + fielderr.Number(mem) + ")"})
 		memOK = false
 	}
 	rep := float64(a.MemoryReportedBytes)
 	if (figureRule{field: fieldReported, lo: MinMemoryBytes, loText: memLo}).check(&ps, rep) && rep != 0 && memOK && rep > mem {
-		ps = append(ps, fielderr.Error{Field: fieldReported, Message: "must not exceed memory_bytes (" + formatFloat(mem) + ") (got " + formatFloat(rep) + ")"})
+		ps = append(ps, fielderr.Error{Field: fieldReported, Message: "must not exceed memory_bytes (" + fielderr.Number(mem) + ") (got " + fielderr.Number(rep) + ")"})
 	}
 	figureRule{field: fieldBandwidth, zero: positive, lo: MinMemoryBandwidth, loText: "1e9 bytes/s (1 GB/s)", hi: MaxRate, hiText: rateMax}.check(&ps, a.MemoryBandwidthBytesPerS)
 
@@ -129,29 +128,20 @@ func (r figureRule) check(ps *fielderr.Errors, v float64) bool {
 	var msg string
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
-		msg = "must be a finite number (got " + formatFloat(v) + ")"
+		msg = "must be a finite number (got " + fielderr.Number(v) + ")"
 	case v < 0:
-		msg = "must not be negative (got " + formatFloat(v) + ")"
+		msg = "must not be negative (got " + fielderr.Number(v) + ")"
 	case v == 0 && r.zero != "":
 		msg = r.zero + " (got 0)"
 	case v == 0:
 		return true
 	case r.loText != "" && v < r.lo:
-		msg = "must be at least " + r.loText + ", got " + formatFloat(v)
+		msg = "must be at least " + r.loText + ", got " + fielderr.Number(v)
 	case r.hiText != "" && v > r.hi:
-		msg = "must be at most " + r.hiText + ", got " + formatFloat(v)
+		msg = "must be at most " + r.hiText + ", got " + fielderr.Number(v)
 	default:
 		return true
 	}
 	*ps = append(*ps, fielderr.Error{Field: r.field, Message: msg})
 	return false
-}
-
-// formatFloat writes v in the shortest form that round-trips, integers below
-// 1e15 in plain digits ("51539607552", "-1", "0.5", "2.5e+20", "NaN", "+Inf").
-func formatFloat(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }

@@ -219,9 +219,9 @@ func (w *walker) fields(typ *Type, t reflect.Type, home string) {
 // models.Source stay apart.
 func TypeName(t reflect.Type) string {
 	pkg := t.PkgPath()
-	pkg = pkg[strings.LastIndexByte(pkg, '/')+1:]
+	pkg = strings.TrimSuffix(pkg[strings.LastIndexByte(pkg, '/')+1:], "_test")
 	switch pkg {
-	case "calc", "api", "js", "bridge", "main", "contract", "contract_test":
+	case "calc", "api", "js", "bridge", "main", "contract":
 		return t.Name()
 	}
 	return strings.ToUpper(pkg[:1]) + pkg[1:] + t.Name()

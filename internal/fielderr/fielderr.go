@@ -11,6 +11,7 @@ package fielderr
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -149,4 +150,14 @@ func Truncate(s string) string {
 		n++
 	}
 	return s
+}
+
+// Number writes a number as every message quotes it: whole numbers below
+// 1e15 in plain digits ("16777216", "-1"), others in the shortest form that
+// reads back as x ("0.5", "1e-300", "2.5e+20", "NaN", "+Inf").
+func Number(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }
