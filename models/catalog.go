@@ -10,9 +10,10 @@ import (
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
-// catalog.json is the catalog's source of truth; catalog_data.go holds it
-// as a string constant (catalogData).
-//go:generate go run ../tools/gen/catalogdata -i catalog.json -o catalog_data.go
+// catalog/*.json (one file per family) is the catalog's source of truth;
+// catalog_data.go holds the entries joined into one array, as a string
+// constant (catalogData).
+//go:generate go run ../tools/gen/catalogdata -dir catalog -o catalog_data.go
 
 // Source says where a catalog entry's config came from.
 type Source struct {

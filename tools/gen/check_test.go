@@ -95,12 +95,15 @@ func TestCheckGeneratedFails(t *testing.T) {
 		require.NoError(t, os.WriteFile(path, append(data, suffix...), 0o644))
 	}
 	edit("api/report_json.go", "\n// edited by hand\n")
-	edit("models/catalog.json", "\n") // still the same JSON, but not the same text
+	catalogFile := filepath.Join(dir, "models/catalog/llama-2.json")
+	data, err := os.ReadFile(catalogFile)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(catalogFile, bytes.Replace(data, []byte(`"Llama 2 7B"`), []byte(`"Llama 2 7B (renamed)"`), 1), 0o644))
 	out, code = check(t, dir)
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, "\n  api/report_json.go\n")
 	assert.Contains(t, out, "\n  models/catalog_data.go\n")
-	assert.NotContains(t, out, "models/catalog.json")
+	assert.NotContains(t, out, "models/catalog/llama-2.json")
 	assert.Contains(t, out, "\n-// edited by hand\n", "the diff shows the edit, which regenerating drops")
 	assert.Contains(t, out, "run ./build.sh generate")
 }

@@ -1,15 +1,22 @@
-// Command catalogdata writes models/catalog_data.go from models/catalog.json,
-// the model catalog's source of truth: the JSON text as one string
-// constant, catalogData, rather than a go:embed file (the embed package
-// pulls io/fs and time into the WebAssembly build, about 35 KB of gzip).
+// Command catalogdata writes models/catalog_data.go from models/catalog/*.json,
+// the model catalog's source of truth (one file per family, each a JSON
+// array of entries): the entries joined into one JSON array, in file-name
+// order, as one string constant, catalogData, rather than a go:embed file
+// (the embed package pulls io/fs and time into the WebAssembly build, about
+// 35 KB of gzip).
 //
 // `go generate ./models` runs it (the directive is in models/catalog.go).
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"log"
 	"os"
+	"path/filepath"
+	"sort"
 	"strconv"
 )
 
@@ -20,13 +27,13 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("catalogdata: ")
 	pkg := flag.String("pkg", os.Getenv("GOPACKAGE"), "package of the generated file (go generate sets $GOPACKAGE)")
-	in := flag.String("i", "catalog.json", "the catalog's JSON text")
+	in := flag.String("dir", "catalog", "the folder of the catalog's JSON files, one array of entries each")
 	out := flag.String("o", "catalog_data.go", "output file")
 	flag.Parse()
 	if *pkg == "" {
 		log.Fatal("-pkg is empty (run it with go generate, or name the package)")
 	}
-	raw, err := os.ReadFile(*in)
+	raw, err := join(*in)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,4 +51,45 @@ func generate(pkg string, raw []byte) []byte {
 		"// file: the embed package pulls io/fs and time into the WebAssembly build\n" +
 		"// (about 35 KB of gzip).\n" +
 		"const catalogData = " + strconv.Quote(string(raw)) + "\n")
+}
+
+// join reads every *.json file in dir, in file-name order, each a JSON array
+// of catalog entries, and returns one JSON array holding all their entries,
+// each entry's text as written in its file.
+func join(dir string) ([]byte, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: no *.json files", dir)
+	}
+	sort.Strings(names)
+	var entries []json.RawMessage
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		var part []json.RawMessage
+		if err := json.Unmarshal(data, &part); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		entries = append(entries, part...)
+	}
+	return joinEntries(entries), nil
+}
+
+// joinEntries writes entries as one JSON array, one entry after another.
+func joinEntries(entries []json.RawMessage) []byte {
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i, e := range entries {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.Write(bytes.TrimSpace(e))
+	}
+	b.WriteString("\n]\n")
+	return b.Bytes()
 }

@@ -6,6 +6,8 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,4 +33,24 @@ func TestGenerate(t *testing.T) {
 	c, ok := pkg.Scope().Lookup("catalogData").(*types.Const)
 	require.True(t, ok, "catalogData is a constant")
 	assert.Equal(t, raw, constant.StringVal(c.Val()))
+}
+
+// TestJoin reads two family files in file-name order (b.json is written
+// first, a.json sorts first) into one array holding their three entries.
+func TestJoin(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.json"), []byte("[\n {\"id\": \"b1\"},\n {\"id\": \"b2\"}\n]\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.json"), []byte("[{\"id\": \"a1\"}]"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a catalog file"), 0o644))
+	raw, err := join(dir)
+	require.NoError(t, err)
+	assert.Equal(t, "[\n{\"id\": \"a1\"},\n{\"id\": \"b1\"},\n{\"id\": \"b2\"}\n]\n", string(raw))
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.json"), []byte("{\"id\": \"not an array\"}"), 0o644))
+	_, err = join(dir)
+	assert.ErrorContains(t, err, "c.json")
+
+	_, err = join(t.TempDir())
+	assert.ErrorContains(t, err, "no *.json files")
 }
