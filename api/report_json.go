@@ -94,6 +94,7 @@ func appendHardwareInfo(w *jsonWriter, v *calc.HardwareInfo) {
 	w.string(`,"name":`, v.Name)
 	w.int(`,"memory_bytes":`, v.MemoryBytes)
 	w.int(`,"memory_reported_bytes":`, v.MemoryReportedBytes)
+	w.bool(`,"unified_memory":`, v.UnifiedMemory)
 	w.float64(`,"memory_bandwidth_bytes_per_s":`, v.MemoryBandwidthBytesPerS)
 	w.float64(`,"peak_flops_per_s":`, v.PeakFLOPSPerS)
 	w.string(`,"compute_precision":`, v.Precision)
@@ -129,6 +130,7 @@ func appendConfig(w *jsonWriter, v *calc.Config) {
 // appendMemoryReport appends a calc.MemoryReport as encoding/json does.
 func appendMemoryReport(w *jsonWriter, v *calc.MemoryReport) {
 	w.int(`{"total_bytes":`, v.TotalBytes)
+	w.int(`,"free_bytes":`, v.FreeBytes)
 	w.int(`,"requested_bytes":`, v.RequestedBytes)
 	w.int(`,"weights_bytes":`, v.WeightsBytes)
 	w.int(`,"activation_bytes":`, v.ActivationBytes)

@@ -33,6 +33,7 @@ func (d *Deployment) report(p plan) Report {
 		ID: d.Hardware.ID, Name: d.Hardware.Name,
 		MemoryBytes:              d.Hardware.MemoryBytes.Int64(),
 		MemoryReportedBytes:      d.Hardware.ReportedMemory().Int64(),
+		UnifiedMemory:            d.Hardware.UnifiedMemory,
 		MemoryBandwidthBytesPerS: d.Hardware.MemoryBandwidthBytesPerS,
 		PeakFLOPSPerS:            d.PeakFLOPS, Precision: string(d.Precision),
 	}
@@ -44,11 +45,13 @@ func (d *Deployment) report(p plan) Report {
 		Concurrency: p.concurrency, RequestRate: p.rate, Efficiencies: d.Eff,
 	}
 	r.Memory = MemoryReport{
-		TotalBytes: d.Hardware.ReportedMemory().Int64(), RequestedBytes: st.requestedBytes.Int64(),
-		WeightsBytes: st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
+		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeBytes: d.Hardware.FreeMemory().Int64(),
+		RequestedBytes: st.requestedBytes.Int64(),
+		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
 		KVCacheBytes: st.kvBytes.Int64(),
 	}
 	r.KVCache = d.kvReport(st)
+	startable := d.freeMemoryWarnings(&r, st)
 	if d.BlockSize != st.layout.BlockSize {
 		r.warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")
 	}
@@ -63,7 +66,7 @@ func (d *Deployment) report(p plan) Report {
 		r.warn("weights_do_not_fit", "weights and runtime memory need "+gib(need)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+"; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
 		return r
 	}
-	r.Fits = r.KVCache.MaxConcurrency >= 1
+	r.Fits = r.KVCache.MaxConcurrency >= 1 && startable
 	if !r.Fits {
 		r.warn("max_model_len_too_large", "the KV cache holds "+strconv.FormatInt(r.KVCache.CapacityTokens, 10)+" tokens, fewer than one max_model_len sequence ("+itoa(d.MaxModelLen)+"); vLLM refuses to start: lower max_model_len")
 	}

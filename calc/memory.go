@@ -1,6 +1,11 @@
 package calc
 
-import "github.com/modelrefs/throughput/internal/units"
+import (
+	"math"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/units"
+)
 
 // vLLM v1 profile-run activation model, fitted on the 21 single-stage
 // start-up logs of vLLM 0.19 in ../shared/validation/cases.json (group A;
@@ -81,9 +86,13 @@ func (d *Deployment) nonTorchBytes() units.Bytes {
 //
 //	profiled (vLLM):   kv = total*util - weights - activation - non_torch
 //	static (SGLang):   kv = total*util - weights
-//	free fraction:     kv = util * (total - weights - runtime)
+//	free fraction:     kv = util * (free - weights - runtime)
 //
-// A negative pool is reported as 0 (the weights do not fit).
+// free is the memory free when the engine starts (hardware FreeMemory):
+// the total on a discrete GPU, less what the OS holds on a unified-memory
+// machine; LMDeploy and TensorRT-LLM take their fraction of the free
+// memory cudaMemGetInfo reports after loading the weights. A negative pool
+// is reported as 0 (the weights do not fit).
 func (d *Deployment) budget(s *stage) {
 	total := d.Hardware.ReportedMemory()
 	util := units.Bytes(d.Utilization)
@@ -98,11 +107,43 @@ func (d *Deployment) budget(s *stage) {
 		s.kvBytes = s.requestedBytes - s.weightsBytes
 	default:
 		s.nonTorch = d.Engine.runtimeBytes
-		free := total - s.weightsBytes - s.nonTorch
+		free := d.Hardware.FreeMemory() - s.weightsBytes - s.nonTorch
 		s.requestedBytes = s.weightsBytes + s.nonTorch + free*util
 		s.kvBytes = free * util
 	}
 	if s.kvBytes < 0 || !finite(float64(s.kvBytes)) {
 		s.kvBytes = 0
 	}
+}
+
+// freeMemoryWarnings adds the notes on free memory and applies vLLM's
+// start-up check; it reports whether the engine starts.
+//
+// vLLM compares the memory free when it starts with what it will request,
+// total x gpu_memory_utilization, and refuses to start when less is free
+// ("Free memory on device ... on startup is less than desired GPU memory
+// utilization": vllm/v1/worker/gpu_worker.py init_device; on unified-memory
+// devices free is the OS's available memory, vllm/utils/mem_utils.py
+// MemorySnapshot.measure; hardware.Accelerator.FreeMemory says more). The
+// largest utilization that starts is then free / total, rounded down to a
+// hundredth. On a DGX Spark at rest (121.69 GiB total, 101.3 GiB free)
+// that is 0.83, as its users report.
+func (d *Deployment) freeMemoryWarnings(r *Report, st *stage) bool {
+	hw := &d.Hardware
+	total, free := hw.ReportedMemory(), hw.FreeMemory()
+	if hw.UnifiedMemory {
+		msg := hw.Name + " shares its memory with the operating system: the engine sees " + gib(total) + " GiB in all"
+		if hw.MemoryFreeBytes > 0 {
+			msg += " and about " + gib(free) + " GiB free when it starts on a machine at rest; every other process takes from the same memory"
+		} else {
+			msg += "; how much is free when it starts is not known for this machine (give memory_free_bytes), and every other process takes from it"
+		}
+		r.warn("unified_memory", msg)
+	}
+	if d.Engine.rule != ruleProfiled || st.requestedBytes <= free {
+		return true
+	}
+	most := math.Floor(float64(free)/float64(total)*100) / 100
+	r.warn("free_memory_below_requested", "vLLM refuses to start: gpu_memory_utilization "+fielderr.Number(d.Utilization)+" of "+gib(total)+" GiB requests "+gib(st.requestedBytes)+" GiB, more than the "+gib(free)+" GiB free at start-up; the largest gpu_memory_utilization that starts is "+fielderr.Number(most))
+	return false
 }

@@ -1,9 +1,12 @@
 package hardware
 
 // catalog holds every entry in a stable order: NVIDIA datacenter, NVIDIA
-// GeForce and workstation, AMD, Intel, Google, Apple; within a vendor, by
-// generation. Entries are Go literals (no parsing at start-up).
-var catalog = concat(nvidiaDatacenter, nvidiaRTX, amd, intel, google, apple)
+// GeForce and workstation, NVIDIA unified-memory machines, AMD, Intel,
+// Google, AWS, Apple; within a vendor, the older lists first (each by
+// generation), then the ones added for issue 15. Entries are Go literals
+// (no parsing at start-up).
+var catalog = concat(nvidiaDatacenter, nvidiaDatacenter2026, nvidiaRTX, nvidiaWorkstation2026, nvidiaGeForce2026, nvidiaUnified,
+	amd, amd2026, intel, intel2026, google, google2026, aws, apple)
 
 // concat joins the vendor lists and clips every shared slice to its length,
 // so that an append on a returned copy reallocates instead of writing into
@@ -25,7 +28,7 @@ func concat(groups ...[]Accelerator) []Accelerator {
 }
 
 // Catalog returns every catalog entry in a stable order (NVIDIA datacenter,
-// NVIDIA RTX, AMD, Intel, Google, Apple). The slice is a fresh copy the
+// NVIDIA RTX, NVIDIA unified memory, AMD, Intel, Google, AWS, Apple). The slice is a fresh copy the
 // caller may reorder or modify; the Aliases and Sources slices inside the
 // entries are shared with the catalog and must be treated as read-only.
 func Catalog() []Accelerator {

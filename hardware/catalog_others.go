@@ -17,7 +17,7 @@ var intel = []Accelerator{
 		// 24 on-die 200 GbE RoCE ports; an 8-card server wires 21 of them
 		// all-to-all (3 per peer): 21 x 25 GB/s = 525 GB/s per direction.
 		Interconnect: Interconnect{Name: "RoCE v2 (21x 200 GbE scale-up)", BandwidthBytesPerS: 525 * gbPerS, LatencyS: AllReduceLatencyRoCES},
-		Sources:      []Source{src(citeGaudi3, datasheet...), srcLatencyRoCE},
+		Sources:      []Source{{Fields: datasheet, Citation: citeGaudi3}, srcLatencyRoCE},
 	},
 }
 
@@ -32,7 +32,7 @@ var google = []Accelerator{
 		PeakFLOPS:                PeakFLOPS{BF16: 197 * teraFLOPS, INT8: 393 * teraFLOPS},
 		// ICI: 400 GB/s bidirectional per chip over 4 ports (2D torus).
 		Interconnect: Interconnect{Name: "ICI (2D torus, 4 ports)", BandwidthBytesPerS: 200 * gbPerS, LatencyS: AllReduceLatencyICIS},
-		Sources:      []Source{src(citeTPUv5e, datasheet...), srcLatencyICI},
+		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv5e}, srcLatencyICI},
 	},
 	{
 		ID:                       "tpu-v6e",
@@ -44,7 +44,7 @@ var google = []Accelerator{
 		PeakFLOPS:                PeakFLOPS{BF16: 918 * teraFLOPS, INT8: 1836 * teraFLOPS},
 		// ICI: 800 GB/s bidirectional per chip over 4 ports (2D torus).
 		Interconnect: Interconnect{Name: "ICI (2D torus, 4 ports)", BandwidthBytesPerS: 400 * gbPerS, LatencyS: AllReduceLatencyICIS},
-		Sources:      []Source{src(citeTPUv6e, datasheet...), srcLatencyICI},
+		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv6e}, srcLatencyICI},
 	},
 }
 
@@ -52,42 +52,72 @@ var google = []Accelerator{
 // (most GPU cores and memory). The GPU may wire only
 // recommendedMaxWorkingSetSize of the unified memory, 75 % on machines with
 // 64 GB or more (sysctl iogpu.wired_limit_mb can raise it): that is
-// MemoryReportedBytes. No interconnect: one chip per machine.
+// MemoryReportedBytes. The memory is the system's (UnifiedMemory). No
+// interconnect: one chip per machine.
 var apple = []Accelerator{
 	{
 		ID:                       "m2-ultra",
 		Name:                     "Apple M2 Ultra 192GB (76-core GPU)",
 		Vendor:                   "Apple",
+		UnifiedMemory:            true,
 		MemoryBytes:              192 * GiB,
 		MemoryReportedBytes:      144 * GiB,
 		MemoryBandwidthBytesPerS: 800 * gbPerS,
 		// 76 cores x 128 ALUs x 2 x 1.398 GHz.
 		PeakFLOPS:    PeakFLOPS{FP32: 27.2 * teraFLOPS, BF16: 27.2 * teraFLOPS},
 		Interconnect: noInterconnect,
-		Sources:      []Source{src(citeM2Ultra, fieldMemory, fieldBandwidth, fieldInterconnect), src(citeAppleGPU, fieldPeakFLOPS), src(citeMetalWSet, fieldReported)},
+		Sources:      []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldInterconnect}, Citation: citeM2Ultra}, {Fields: []string{fieldPeakFLOPS}, Citation: citeAppleGPU}, {Fields: []string{fieldReported}, Citation: citeMetalWSet}},
 	},
 	{
 		ID:                       "m3-max",
 		Name:                     "Apple M3 Max 128GB (40-core GPU)",
 		Vendor:                   "Apple",
+		UnifiedMemory:            true,
 		MemoryBytes:              128 * GiB,
 		MemoryReportedBytes:      96 * GiB,
 		MemoryBandwidthBytesPerS: 400 * gbPerS,
 		// 40 cores x 128 ALUs x 2 x about 1.38 GHz.
 		PeakFLOPS:    PeakFLOPS{FP32: 14.2 * teraFLOPS, BF16: 14.2 * teraFLOPS},
 		Interconnect: noInterconnect,
-		Sources:      []Source{src(citeM3Max, fieldMemory, fieldBandwidth, fieldInterconnect), src(citeAppleGPU, fieldPeakFLOPS), src(citeMetalWSet, fieldReported)},
+		Sources:      []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldInterconnect}, Citation: citeM3Max}, {Fields: []string{fieldPeakFLOPS}, Citation: citeAppleGPU}, {Fields: []string{fieldReported}, Citation: citeMetalWSet}},
+	},
+	{
+		ID:                       "m3-ultra",
+		Name:                     "Apple M3 Ultra 512GB (80-core GPU)",
+		Vendor:                   "Apple",
+		UnifiedMemory:            true,
+		MemoryBytes:              512 * GiB,
+		MemoryReportedBytes:      384 * GiB,
+		MemoryBandwidthBytesPerS: 819 * gbPerS,
+		// Two M3 Max dies: 80 cores x 128 ALUs x 2 x about 1.38 GHz.
+		PeakFLOPS:    PeakFLOPS{FP32: 28.4 * teraFLOPS, BF16: 28.4 * teraFLOPS},
+		Interconnect: noInterconnect,
+		Sources:      []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldInterconnect}, Citation: citeM3Ultra}, {Fields: []string{fieldPeakFLOPS}, Citation: citeAppleGPU}, {Fields: []string{fieldReported}, Citation: citeMetalWSet}},
+	},
+	{
+		ID:                       "m4-pro",
+		Name:                     "Apple M4 Pro 64GB (20-core GPU)",
+		Vendor:                   "Apple",
+		UnifiedMemory:            true,
+		MemoryBytes:              64 * GiB,
+		MemoryReportedBytes:      48 * GiB,
+		MemoryBandwidthBytesPerS: 273 * gbPerS,
+		// 20 cores x 128 ALUs x 2 x about 1.58 GHz.
+		PeakFLOPS:    PeakFLOPS{FP32: 8.1 * teraFLOPS, BF16: 8.1 * teraFLOPS},
+		Interconnect: noInterconnect,
+		Sources:      []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldInterconnect}, Citation: citeM4Pro}, {Fields: []string{fieldPeakFLOPS}, Citation: citeAppleGPU}, {Fields: []string{fieldReported}, Citation: citeMetalWSet}},
 	},
 	{
 		ID:                       "m4-max",
 		Name:                     "Apple M4 Max 128GB (40-core GPU)",
 		Vendor:                   "Apple",
+		UnifiedMemory:            true,
 		MemoryBytes:              128 * GiB,
 		MemoryReportedBytes:      96 * GiB,
 		MemoryBandwidthBytesPerS: 546 * gbPerS,
 		// 40 cores x 128 ALUs x 2 x about 1.58 GHz.
 		PeakFLOPS:    PeakFLOPS{FP32: 16.2 * teraFLOPS, BF16: 16.2 * teraFLOPS},
 		Interconnect: noInterconnect,
-		Sources:      []Source{src(citeM4Max, fieldMemory, fieldBandwidth, fieldInterconnect), src(citeAppleGPU, fieldPeakFLOPS), src(citeMetalWSet, fieldReported)},
+		Sources:      []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldInterconnect}, Citation: citeM4Max}, {Fields: []string{fieldPeakFLOPS}, Citation: citeAppleGPU}, {Fields: []string{fieldReported}, Citation: citeMetalWSet}},
 	},
 }

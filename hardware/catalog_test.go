@@ -54,11 +54,20 @@ func TestCatalogHasRequiredEntries(t *testing.T) {
 		// Extras, several of them in shared/validation/cases.json group C.
 		"rtx-3070", "rtx-3080", "rtx-3080-ti", "rtx-4070-ti", "rtx-4080",
 		"v100-sxm2-32gb", "h200-nvl-141gb", "a40", "l40", "a10",
+		// Issue 15: the accelerators served in 2026.
+		"rtx-pro-6000-server", "rtx-pro-6000-workstation", "rtx-pro-6000-max-q",
+		"rtx-pro-5000", "rtx-pro-4500", "rtx-pro-4000", "b300", "gb300", "gb10",
+		"rtx-a4000", "rtx-a4500", "rtx-a5000", "rtx-4000-ada", "rtx-5000-ada",
+		"rtx-5060-ti-16gb", "rtx-5070-ti", "rtx-5080", "rtx-3060-12gb",
+		"l20", "h800-sxm-80gb", "a800-sxm-80gb", "a2", "a16", "a30",
+		"mi350x", "ryzen-ai-max-395", "jetson-agx-thor", "jetson-agx-orin-64gb",
+		"m3-ultra", "m4-pro", "tpu-v7", "gaudi-2", "arc-pro-b60", "trainium-2", "inferentia-2",
 	}
 	ids := hardware.IDs()
 	for _, id := range required {
 		assert.Contains(t, ids, id)
 	}
+	assert.GreaterOrEqual(t, len(ids), 60, "issue 15 asks for at least 60 accelerators")
 }
 
 func TestCatalogOrderIsStableAndCatalogReturnsACopy(t *testing.T) {
@@ -98,6 +107,9 @@ func TestSourcesCoverEveryFigure(t *testing.T) {
 			if a.MemoryReportedBytes > 0 {
 				want = append(want, "memory_reported_bytes")
 			}
+			if a.MemoryFreeBytes > 0 {
+				want = append(want, "memory_free_bytes")
+			}
 			if a.Interconnect.LatencyS > 0 {
 				want = append(want, "interconnect.latency_s")
 			}
@@ -114,7 +126,9 @@ func TestSourcesCoverEveryFigure(t *testing.T) {
 // slack absorbs datasheet rounding (the L40S lists 362.05 BF16 beside 733
 // FP8). GeForce Blackwell is the one exception: its FP8 entry is the
 // half-rate fp32-accumulate figure while FP4 accumulates in fp32 at full
-// rate, so FP4 may reach four times FP8.
+// rate, so FP4 may reach four times FP8. Blackwell Ultra (B300, GB300)
+// runs NVFP4 at 1.5x Blackwell's rate on the same FP8 units: three times
+// FP8 (HGX B300: 108 PF dense FP4 beside 36 PF dense FP8).
 func TestPeakFLOPSAreDenseAndConsistent(t *testing.T) {
 	t.Parallel()
 	const slack = 1.03
@@ -134,8 +148,11 @@ func TestPeakFLOPSAreDenseAndConsistent(t *testing.T) {
 		if f.FP4 > 0 {
 			require.Positive(t, f.FP8, a.ID)
 			ratio := 2.0
-			if strings.Contains(a.Name, "GeForce") {
+			switch {
+			case strings.Contains(a.Name, "GeForce"):
 				ratio = 4
+			case strings.Contains(a.Name, "B300") || strings.Contains(a.Name, "Blackwell Ultra"):
+				ratio = 3
 			}
 			assert.GreaterOrEqual(t, f.FP4*slack, f.FP8, "%s fp4 >= fp8", a.ID)
 			assert.LessOrEqual(t, f.FP4, ratio*f.FP8*slack, "%s fp4 <= %v fp8", a.ID, ratio)
@@ -195,6 +212,36 @@ func TestDatasheetSpotChecks(t *testing.T) {
 		{id: "gaudi-3", source: "Gaudi 3 white paper", memoryGiB: 128, bandwidthBPerS: 3.67e12, bf16FLOPS: 1835e12, fp8FLOPS: 1835e12, linkBytesPerS: 525e9, linkNameContain: "RoCE"},
 		// Apple M4 Max: 128GB, 546GB/s; GPU working set 75 % = 96 GiB; single chip.
 		{id: "m4-max", source: "Apple newsroom; llama.cpp Metal log", memoryGiB: 128, reportedGiB: 96, bandwidthBPerS: 546e9, bf16FLOPS: 16.2e12, linkBytesPerS: 0, linkNameContain: "none"},
+		// Issue 15's parts. RTX PRO 6000 Blackwell Workstation: 96 GB
+		// GDDR7, 1792 GB/s, 4000 AI TOPS (sparse FP4) = 2000 dense FP4,
+		// 1000 FP8, 500 BF16; PCIe 5.0 x16 = 64 GB/s per direction.
+		// Reported: PyTorch logs, 94.97 GiB.
+		{id: "rtx-pro-6000-workstation", source: "RTX PRO 6000 spec page", memoryGiB: 96, reportedGiB: 94.97, bandwidthBPerS: 1792e9, bf16FLOPS: 500e12, fp8FLOPS: 1000e12, fp4FLOPS: 2000e12, linkBytesPerS: 64e9, linkNameContain: "PCIe 5.0"},
+		// HGX B300 / 8: 8 TB/s, FP4 108 PF dense / 8 = 13.5 PF, FP8 72 PF
+		// sparse / 8 / 2 = 4.5 PF, BF16 36 / 16 = 2.25 PF; NVLink 1.8 TB/s
+		// bidirectional. Reported: vLLM log, 267.69 GiB.
+		{id: "b300", source: "HGX B300 spec page", memoryGiB: 288, reportedGiB: 267.69, bandwidthBPerS: 8e12, bf16FLOPS: 2250e12, fp8FLOPS: 4500e12, fp4FLOPS: 13500e12, linkBytesPerS: 900e9, linkNameContain: "NVLink 5"},
+		// DGX Spark: 128 GB, 273 GB/s, 1 PFLOP FP4 sparse = 500 TF dense;
+		// ConnectX-7 200 Gb/s = 25 GB/s. Reported: vLLM log, 121.69 GiB.
+		{id: "gb10", source: "DGX Spark spec page; vLLM log", memoryGiB: 128, reportedGiB: 121.69, bandwidthBPerS: 273e9, bf16FLOPS: 125e12, fp8FLOPS: 250e12, fp4FLOPS: 500e12, linkBytesPerS: 25e9, linkNameContain: "ConnectX-7"},
+		// AMD MI350X: 288 GB, 8 TB/s, FP16 4613.7 sparse = 2306.9 dense,
+		// FP8 4613.7, MXFP4 9227.5 dense; 7 xGMI links as MI355X.
+		{id: "mi350x", source: "AMD MI350X spec page", memoryGiB: 288, bandwidthBPerS: 8e12, bf16FLOPS: 2306.9e12, fp8FLOPS: 4613.7e12, fp4FLOPS: 9227.5e12, linkBytesPerS: 537.6e9, linkNameContain: "Infinity Fabric"},
+		// Cloud TPU7x: 192 GiB, 7.37 TB/s, 2307 BF16, 4614 FP8; ICI 1.2
+		// TB/s bidirectional.
+		{id: "tpu-v7", source: "Cloud TPU7x docs", memoryGiB: 192, bandwidthBPerS: 7.37e12, bf16FLOPS: 2307e12, fp8FLOPS: 4614e12, linkBytesPerS: 600e9, linkNameContain: "ICI"},
+		// H800: H100 SXM compute and bandwidth, NVLink cut to 400 GB/s
+		// bidirectional = 200 per direction.
+		{id: "h800-sxm-80gb", source: "H800 product page", memoryGiB: 80, bandwidthBPerS: 3.35e12, bf16FLOPS: 989.4e12, fp8FLOPS: 1978.9e12, linkBytesPerS: 200e9, linkNameContain: "NVLink 4"},
+		// RTX 5080: 84 SMs x 128 x 2 x 2.617 GHz = 56.28 TFLOPS FP32;
+		// fp32-accumulate BF16 2x = 112.6; FP8 4x = 225.1; 1801 AI TOPS /
+		// 2 = 900.5 FP4; 960 GB/s; PCIe 5.0.
+		{id: "rtx-5080", source: "GeForce RTX 50 spec page", memoryGiB: 16, bandwidthBPerS: 960e9, bf16FLOPS: 112.6e12, fp8FLOPS: 225.1e12, fp4FLOPS: 900.5e12, linkBytesPerS: 64e9, linkNameContain: "PCIe 5.0"},
+		// RTX A5000 datasheet: 24 GB, 768 GB/s, 222.2 TFLOPS tensor
+		// (sparse) = 111.1 dense.
+		{id: "rtx-a5000", source: "RTX A5000 datasheet", memoryGiB: 24, bandwidthBPerS: 768e9, bf16FLOPS: 111.1e12, linkBytesPerS: 32e9, linkNameContain: "PCIe 4.0"},
+		// Apple M3 Ultra: 512GB, 819GB/s; working set 75 % = 384 GiB.
+		{id: "m3-ultra", source: "Apple newsroom", memoryGiB: 512, reportedGiB: 384, bandwidthBPerS: 819e9, bf16FLOPS: 28.4e12, linkBytesPerS: 0, linkNameContain: "none"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
@@ -238,7 +285,7 @@ func TestAppleReportedMemoryIsMetalWorkingSet(t *testing.T) {
 		assert.InEpsilon(t, 0.75, float64(a.MemoryReportedBytes/a.MemoryBytes), relTol, a.ID)
 		assert.Zero(t, a.Interconnect.BandwidthBytesPerS, a.ID)
 	}
-	assert.Equal(t, 3, n)
+	assert.Equal(t, 5, n)
 }
 
 // TestGeForceUsesFP32AccumulateRate: consumer GeForce cards run fp16 with
@@ -260,4 +307,39 @@ func TestIDsAreSortedByCatalogNotAlphabet(t *testing.T) {
 	assert.False(t, slices.IsSorted(ids), "catalog order groups by vendor, not alphabet")
 	assert.Equal(t, "t4", ids[0])
 	assert.Equal(t, "m4-max", ids[len(ids)-1])
+}
+
+// TestUnifiedMemoryFigures checks the unified-memory rule's figures on
+// the catalog: the GB10's free memory is the 101.3 GiB a headless DGX
+// Spark showed at vLLM start-up (of 121.69 GiB; MiaAI-Lab issue 47); a
+// unified-memory machine without a logged total reports the DGX Spark's
+// fraction, 121.69/128 of nominal (Jetson AGX Thor: 128 GiB x 121.69/128
+// = 121.69 GiB; Orin 64 GiB: 60.845 GiB), and has it all free (no figure
+// is known); a discrete GPU has all its reported memory free.
+func TestUnifiedMemoryFigures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		id                string
+		unified           bool
+		reportedGiB, free float64
+	}{
+		{"gb10", true, 121.69, 101.3},
+		{"jetson-agx-thor", true, 121.69, 121.69},
+		{"jetson-agx-orin-64gb", true, 60.845, 60.845},
+		{"ryzen-ai-max-395", true, 96, 96},
+		{"m4-max", true, 96, 96},
+		{"h100-sxm-80gb", false, 79.19, 79.19},
+		{"l20", false, 48 * 79.19 / 80, 48 * 79.19 / 80},
+	}
+	for _, tt := range tests {
+		a, err := hardware.Lookup(tt.id)
+		require.NoError(t, err)
+		assert.Equal(t, tt.unified, a.UnifiedMemory, tt.id)
+		assert.InEpsilon(t, tt.reportedGiB, a.ReportedMemory().GiB(), relTol, tt.id)
+		assert.InEpsilon(t, tt.free, a.FreeMemory().GiB(), relTol, tt.id)
+	}
+	// A free figure above the total is clipped to it (Validate refuses
+	// such a custom accelerator; FreeMemory stays a part of the total).
+	a := hardware.Accelerator{MemoryBytes: 64 * hardware.GiB, MemoryReportedBytes: 60 * hardware.GiB, MemoryFreeBytes: 62 * hardware.GiB}
+	assert.InEpsilon(t, 60, a.FreeMemory().GiB(), relTol)
 }

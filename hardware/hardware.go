@@ -116,7 +116,7 @@ type Accelerator struct {
 	// Name is the marketing name, e.g. "NVIDIA H100 SXM5 80GB".
 	Name string `json:"name"`
 	// Vendor is the maker as it spells itself: "NVIDIA", "AMD", "Intel",
-	// "Google" or "Apple".
+	// "Google", "AWS" or "Apple".
 	Vendor string `json:"vendor"`
 	// Aliases are extra spellings lookup accepts besides the id and name.
 	Aliases []string `json:"aliases,omitempty"`
@@ -128,6 +128,17 @@ type Accelerator struct {
 	// gpu_memory_utilization multiplies. Zero when unknown: see
 	// ReportedMemory.
 	MemoryReportedBytes Bytes `json:"memory_reported_bytes,omitempty"`
+	// UnifiedMemory is true when the chip's memory is system memory shared
+	// with the CPU and the operating system (DGX Spark, Jetson, Apple
+	// silicon, Strix Halo): the engine can use only what is free when it
+	// starts, not the nominal total. See FreeMemory.
+	UnifiedMemory bool `json:"unified_memory,omitempty"`
+	// MemoryFreeBytes is the memory free to a serving engine when it
+	// starts, in bytes, on a machine at rest (the operating system, its
+	// services and the driver resident): what vLLM's start-up check
+	// compares gpu_memory_utilization x total against. Zero when unknown:
+	// see FreeMemory.
+	MemoryFreeBytes Bytes `json:"memory_free_bytes,omitempty"`
 	// MemoryBandwidthBytesPerS is the peak memory bandwidth in bytes per
 	// second (datasheet).
 	MemoryBandwidthBytesPerS float64 `json:"memory_bandwidth_bytes_per_s"`
@@ -143,13 +154,52 @@ type Accelerator struct {
 // MemoryReportedBytes when the catalog knows it, else the nominal capacity
 // less the driver's reservation, estimated as the 1 % that an 80 GiB H100
 // loses (80 GiB nominal, 79.19 GiB reported by vLLM 0.19 on H100 SXM).
+//
+// A unified-memory machine without a known figure loses more: the kernel,
+// its carve-outs and the firmware's reservations come out of the same
+// memory. Its estimate is the fraction a DGX Spark reports (121.69 GiB of
+// 128 GiB, unifiedReportedFraction).
 func (a *Accelerator) ReportedMemory() Bytes {
 	if a.MemoryReportedBytes > 0 {
 		return a.MemoryReportedBytes
 	}
+	if a.UnifiedMemory {
+		return a.MemoryBytes * unifiedReportedFraction
+	}
 	return a.MemoryBytes * driverReportedFraction
+}
+
+// FreeMemory returns the memory free to a serving engine when it starts,
+// in bytes: MemoryFreeBytes when known, else ReportedMemory (a discrete
+// GPU with nothing else on it has all of its memory free).
+//
+// The rule is vLLM's (vllm-project/vllm commit a6d5c39009eb,
+// vllm/utils/mem_utils.py MemorySnapshot.measure, and
+// vllm/v1/worker/gpu_worker.py init_device): total is cudaMemGetInfo's
+// total; on the unified-memory CUDA devices (compute capability 8.7 Orin,
+// 11.0 Thor, 12.1 GB10; later mains ask current_platform.is_integrated_gpu)
+// the free figure is psutil.virtual_memory().available, the system memory
+// the OS can still hand out, after NVIDIA's CUDA for Tegra note
+// (https://docs.nvidia.com/cuda/cuda-for-tegra-appnote/#estimating-total-allocatable-device-memory-on-an-integrated-gpu-device).
+// init_device then refuses to start ("Free memory on device ... on startup
+// is less than desired GPU memory utilization") when free < total x
+// gpu_memory_utilization. On a unified-memory machine the OS, its services
+// and every other process hold part of the total, so the largest
+// utilization that starts is free / total, not the default 0.9.
+func (a *Accelerator) FreeMemory() Bytes {
+	if a.MemoryFreeBytes > 0 {
+		return min(a.MemoryFreeBytes, a.ReportedMemory())
+	}
+	return a.ReportedMemory()
 }
 
 // driverReportedFraction is reported/nominal memory on an H100 80GB:
 // 79.19 GiB / 80 GiB (vLLM start-up logs, ../shared/validation/cases.json A001).
 const driverReportedFraction = 79.19 / 80.0
+
+// unifiedReportedFraction is reported/nominal memory on a DGX Spark (GB10,
+// 128 GiB LPDDR5x): 121.69 GiB, the total vLLM prints in its start-up
+// check on two independent 2x DGX Spark kits
+// (https://github.com/MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks/issues/47,
+// /issues/204).
+const unifiedReportedFraction = 121.69 / 128.0

@@ -205,7 +205,8 @@ var noiseWords = map[string]bool{
 	"google": true, "cloud": true,
 	"apple": true, "silicon": true,
 	"gpu": true, "tensor": true, "core": true, "accelerator": true, "generation": true,
-	"hbm": true, "hbm2": true, "hbm2e": true, "hbm3": true, "hbm3e": true,
+	"blackwell": true,
+	"hbm":       true, "hbm2": true, "hbm2e": true, "hbm3": true, "hbm3e": true,
 	"gddr6": true, "gddr6x": true, "gddr7": true, "lpddr5": true, "lpddr5x": true,
 	"ecc": true, "oam": true,
 }

@@ -83,6 +83,35 @@ func TestLookupSpellings(t *testing.T) {
 		{"Apple M2 Ultra", "m2-ultra"},
 		{"M3 Max", "m3-max"},
 		{"m4-max", "m4-max"},
+		// Issue 15's accelerators, as nvidia-smi and users spell them.
+		// "RTX PRO 6000" alone is the server edition (the one clouds
+		// rent, as "H100" is the SXM part); "Blackwell" is a noise word.
+		{"rtx pro 6000", "rtx-pro-6000-server"},
+		{"RTX PRO 6000 Blackwell", "rtx-pro-6000-server"},
+		{"NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-server"},
+		{"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "rtx-pro-6000-workstation"},
+		{"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-max-q"},
+		{"RTX PRO 5000 Blackwell", "rtx-pro-5000"},
+		{"spark", "gb10"},
+		{"dgx spark", "gb10"},
+		{"gb10", "gb10"},
+		{"NVIDIA GB10", "gb10"}, // nvidia-smi's name
+		{"NVIDIA Thor", "jetson-agx-thor"},
+		{"orin", "jetson-agx-orin-64gb"},
+		{"NVIDIA B300 SXM6 AC", "b300"},
+		{"GB300 NVL72", "gb300"},
+		{"NVIDIA RTX A5000", "rtx-a5000"},
+		{"NVIDIA RTX 4000 Ada Generation", "rtx-4000-ada"},
+		{"NVIDIA GeForce RTX 5070 Ti", "rtx-5070-ti"},
+		{"NVIDIA GeForce RTX 5080", "rtx-5080"},
+		{"NVIDIA H800", "h800-sxm-80gb"},
+		{"NVIDIA A800-SXM4-80GB", "a800-sxm-80gb"},
+		{"NVIDIA L20", "l20"},
+		{"strix halo", "ryzen-ai-max-395"},
+		{"tpu v7", "tpu-v7"},
+		{"ironwood", "tpu-v7"},
+		{"m3 ultra", "m3-ultra"},
+		{"trn2", "trainium-2"},
 		// Every gpu spelling of shared/validation/cases.json (but the one
 		// whose model is not stated).
 		{"NVIDIA H100 80GB HBM3 (SXM)", "h100-sxm-80gb"},
@@ -132,6 +161,18 @@ func TestLookupAmbiguous(t *testing.T) {
 			message:    `ambiguous hardware "nvidia a100 pcie"; candidates: "a100-pcie-40gb", "a100-pcie-80gb"`,
 		},
 		{
+			// The RTX 6000 Ada (48 GB) and the RTX PRO 6000 Blackwell
+			// editions (96 GB): guessing would halve or double the pool.
+			name:       "rtx 6000",
+			candidates: []string{"rtx-6000-ada", "rtx-pro-6000-server", "rtx-pro-6000-workstation", "rtx-pro-6000-max-q"},
+			message:    `ambiguous hardware "rtx 6000"; candidates: "rtx-6000-ada", "rtx-pro-6000-server", "rtx-pro-6000-workstation", "rtx-pro-6000-max-q"`,
+		},
+		{
+			name:       "gaudi",
+			candidates: []string{"gaudi-3", "gaudi-2"},
+			message:    `ambiguous hardware "gaudi"; candidates: "gaudi-3", "gaudi-2"`,
+		},
+		{
 			name:       "H100 NVL H200", // no entry has both; never a partial match
 			candidates: nil,
 			message:    `unknown hardware "H100 NVL H200"; did you mean "h100-nvl-94gb"?`,
@@ -169,7 +210,7 @@ func TestLookupUnknown(t *testing.T) {
 		{"rtx 4091", `unknown hardware "rtx 4091"; did you mean "rtx-4090"?`},
 		{"H100 SXM 96GB", `unknown hardware "H100 SXM 96GB"; did you mean "h100-sxm-80gb"?`},
 		{"blackwell", `unknown hardware "blackwell"`}, // a remark in a name is not matched
-		{"tpu v7", `unknown hardware "tpu v7"; did you mean "tpu-v5e"?`},
+		{"tpu v8", `unknown hardware "tpu v8"; did you mean "tpu-v7"?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

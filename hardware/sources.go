@@ -5,6 +5,7 @@ package hardware
 const (
 	fieldMemory       = "memory_bytes"
 	fieldReported     = "memory_reported_bytes"
+	fieldFree         = "memory_free_bytes"
 	fieldBandwidth    = "memory_bandwidth_bytes_per_s"
 	fieldPeakFLOPS    = "peak_flops"
 	fieldInterconnect = "interconnect"
@@ -14,19 +15,20 @@ const (
 // datasheet is the usual set of fields one vendor spec page backs.
 var datasheet = []string{fieldMemory, fieldBandwidth, fieldPeakFLOPS, fieldInterconnect}
 
-// src builds a Source; a helper keeps the catalog literals short.
-func src(citation string, fields ...string) Source {
-	return Source{Fields: fields, Citation: citation}
-}
+// The catalog's Source values are literals, not built by a helper: a
+// composite literal of constants is laid out as static data by the
+// compiler, while a function call in it makes the whole entry list
+// initialisation code, which the browser engine would carry (about 150
+// bytes of gzip per entry; scripts/wasm-size.sh).
 
 // Shared sources for the all-reduce latency estimates (see the
 // AllReduceLatency constants for the reasoning).
 var (
-	srcLatencyNVLink = src("Estimate: NCCL LL-protocol and vLLM custom all-reduce small-message latency over NVLink/NVSwitch, about 5-10 µs on 8x A100/H100 (vLLM csrc/custom_all_reduce.cuh, https://github.com/vllm-project/vllm/pull/2192; NCCL tests https://github.com/NVIDIA/nccl-tests)", fieldLatency)
-	srcLatencyPCIe   = src("Estimate: NCCL ring all-reduce small-message latency over PCIe without NVLink, about 15-25 µs (NCCL tests, https://github.com/NVIDIA/nccl-tests)", fieldLatency)
-	srcLatencyXGMI   = src("Estimate: RCCL / vLLM ROCm custom all-reduce small-message latency over Infinity Fabric (xGMI), about 10 µs (https://github.com/ROCm/rccl)", fieldLatency)
-	srcLatencyICI    = src("Estimate: small all-reduce over TPU inter-chip interconnect within one host, about 10 µs", fieldLatency)
-	srcLatencyRoCE   = src("Estimate: small all-reduce over Gaudi on-die RoCE v2 scale-up ports, about 15 µs", fieldLatency)
+	srcLatencyNVLink = Source{Fields: []string{fieldLatency}, Citation: "Estimate: NCCL LL-protocol and vLLM custom all-reduce small-message latency over NVLink/NVSwitch, about 5-10 µs on 8x A100/H100 (vLLM csrc/custom_all_reduce.cuh, https://github.com/vllm-project/vllm/pull/2192; NCCL tests https://github.com/NVIDIA/nccl-tests)"}
+	srcLatencyPCIe   = Source{Fields: []string{fieldLatency}, Citation: "Estimate: NCCL ring all-reduce small-message latency over PCIe without NVLink, about 15-25 µs (NCCL tests, https://github.com/NVIDIA/nccl-tests)"}
+	srcLatencyXGMI   = Source{Fields: []string{fieldLatency}, Citation: "Estimate: RCCL / vLLM ROCm custom all-reduce small-message latency over Infinity Fabric (xGMI), about 10 µs (https://github.com/ROCm/rccl)"}
+	srcLatencyICI    = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce over TPU inter-chip interconnect within one host, about 10 µs"}
+	srcLatencyRoCE   = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce over Gaudi on-die RoCE v2 scale-up ports, about 15 µs"}
 )
 
 // GiB-versus-GB note shared by the HBM entries: HBM stacks come in binary

@@ -61,11 +61,13 @@ func (a *Accelerator) Validate() error {
 //   - every number must be finite (no NaN or ±Inf) and not negative;
 //   - memory_bytes must be greater than 0 and at most MaxMemoryBytes;
 //   - memory_reported_bytes, when set, must not exceed memory_bytes;
+//   - memory_free_bytes, when set, must not exceed memory_reported_bytes
+//     (memory_bytes when that is not set): free memory is part of the total;
 //   - memory_bandwidth_bytes_per_s must be greater than 0;
 //   - peak_flops.bf16 must be greater than 0: it is the rate every other
 //     precision falls back to (see PeakFLOPS.For); it also stands for fp16;
 //   - interconnect figures may be 0 (a single chip);
-//   - the physical bounds: memory (and reported memory, when given) at least
+//   - the physical bounds: memory (and reported and free memory, when given) at least
 //     MinMemoryBytes; bandwidth and every FLOP/s figure given between
 //     MinMemoryBandwidth / MinPeakFLOPS and MaxRate; interconnect bandwidth,
 //     when given, at least MinInterconnectBandwidth; latency at most
@@ -88,6 +90,14 @@ func (a *Accelerator) Problems() fielderr.Errors {
 	rep := float64(a.MemoryReportedBytes)
 	if (figureRule{field: fieldReported, lo: MinMemoryBytes, loText: memLo}).check(&ps, rep) && rep != 0 && memOK && rep > mem {
 		ps = append(ps, fielderr.Error{Field: fieldReported, Message: "must not exceed memory_bytes (" + fielderr.Number(mem) + ") (got " + fielderr.Number(rep) + ")"})
+	}
+	free := float64(a.MemoryFreeBytes)
+	limit, limitField := mem, fieldMemory
+	if rep > 0 {
+		limit, limitField = rep, fieldReported
+	}
+	if (figureRule{field: fieldFree, lo: MinMemoryBytes, loText: memLo}).check(&ps, free) && free != 0 && memOK && free > limit {
+		ps = append(ps, fielderr.Error{Field: fieldFree, Message: "must not exceed " + limitField + " (" + fielderr.Number(limit) + ") (got " + fielderr.Number(free) + ")"})
 	}
 	figureRule{field: fieldBandwidth, zero: positive, lo: MinMemoryBandwidth, loText: "1e9 bytes/s (1 GB/s)", hi: MaxRate, hiText: rateMax}.check(&ps, a.MemoryBandwidthBytesPerS)
 

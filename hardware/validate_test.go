@@ -55,6 +55,16 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 		{"reported negative", func(a *hardware.Accelerator) { a.MemoryReportedBytes = -5 }, "memory_reported_bytes", "must not be negative (got -5)"},
 		{"reported above memory", func(a *hardware.Accelerator) { a.MemoryReportedBytes = 49 * hardware.GiB }, "memory_reported_bytes", "must not exceed memory_bytes (51539607552) (got 52613349376)"},
 		{"reported NaN", func(a *hardware.Accelerator) { a.MemoryReportedBytes = hardware.Bytes(nan) }, "memory_reported_bytes", "must be a finite number (got NaN)"},
+		// Free memory is part of the reported total: 47.5 GiB free of 47 GiB
+		// reported (47 x 2^30 = 50465865728 bytes) is refused; without a
+		// reported total it is measured against memory_bytes.
+		{"free above reported", func(a *hardware.Accelerator) { a.MemoryFreeBytes = 47.5 * hardware.GiB }, "memory_free_bytes", "must not exceed memory_reported_bytes (50465865728) (got 51002736640)"},
+		{"free above memory", func(a *hardware.Accelerator) {
+			a.MemoryReportedBytes = 0
+			a.MemoryFreeBytes = 49 * hardware.GiB
+		}, "memory_free_bytes", "must not exceed memory_bytes (51539607552) (got 52613349376)"},
+		{"free negative", func(a *hardware.Accelerator) { a.MemoryFreeBytes = -1 }, "memory_free_bytes", "must not be negative (got -1)"},
+		{"free below 1 MiB", func(a *hardware.Accelerator) { a.MemoryFreeBytes = 1000 }, "memory_free_bytes", "must be at least 1048576 bytes (1 MiB), got 1000"},
 		{"bandwidth zero", func(a *hardware.Accelerator) { a.MemoryBandwidthBytesPerS = 0 }, "memory_bandwidth_bytes_per_s", "must be greater than 0 (got 0)"},
 		{"bandwidth fraction", func(a *hardware.Accelerator) { a.MemoryBandwidthBytesPerS = -0.5 }, "memory_bandwidth_bytes_per_s", "must not be negative (got -0.5)"},
 		{"bandwidth -Inf", func(a *hardware.Accelerator) { a.MemoryBandwidthBytesPerS = math.Inf(-1) }, "memory_bandwidth_bytes_per_s", "must be a finite number (got -Inf)"},

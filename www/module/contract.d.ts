@@ -110,7 +110,7 @@ export interface HardwareAccelerator {
   id: string;
   /** name is the marketing name, e.g. "NVIDIA H100 SXM5 80GB". */
   name: string;
-  /** vendor is the maker as it spells itself: "NVIDIA", "AMD", "Intel", "Google" or "Apple". */
+  /** vendor is the maker as it spells itself: "NVIDIA", "AMD", "Intel", "Google", "AWS" or "Apple". */
   vendor: string;
   /** aliases are extra spellings lookup accepts besides the id and name. */
   aliases?: string[];
@@ -122,6 +122,10 @@ export interface HardwareAccelerator {
   memory_bytes: number;
   /** memory_reported_bytes is the total the driver reports to a serving engine (cudaMemGetInfo total, torch.cuda.mem_get_info), which is what gpu_memory_utilization multiplies. Zero when unknown: see ReportedMemory. */
   memory_reported_bytes?: number;
+  /** unified_memory is true when the chip's memory is system memory shared with the CPU and the operating system (DGX Spark, Jetson, Apple silicon, Strix Halo): the engine can use only what is free when it starts, not the nominal total. See FreeMemory. */
+  unified_memory?: boolean;
+  /** memory_free_bytes is the memory free to a serving engine when it starts, in bytes, on a machine at rest (the operating system, its services and the driver resident): what vLLM's start-up check compares gpu_memory_utilization x total against. Zero when unknown: see FreeMemory. */
+  memory_free_bytes?: number;
   /**
    * memory_bandwidth_bytes_per_s is the peak memory bandwidth in bytes per second (datasheet).
    * Range: from 1000000000 to 1000000000000000000.
@@ -458,6 +462,8 @@ export interface HardwareInfo {
   name: string;
   memory_bytes: number;
   memory_reported_bytes: number;
+  /** unified_memory is true when the accelerator's memory is system memory shared with the OS (memory.free_bytes is then below the total). */
+  unified_memory: boolean;
   memory_bandwidth_bytes_per_s: number;
   /** peak_flops_per_s is the dense peak at the precision the matmuls run in. */
   peak_flops_per_s: number;
@@ -500,6 +506,8 @@ export interface Efficiencies {
 /** MemoryReport is the memory budget of one GPU (the tightest pipeline stage), the way vLLM sizes it: requested = total * gpu_memory_utilization, kv_cache = requested - weights - activation - non_torch. */
 export interface MemoryReport {
   total_bytes: number;
+  /** free_bytes is the memory free to the engine when it starts: the total on a discrete GPU, less what the OS holds on a unified-memory machine (hardware.Accelerator.FreeMemory). vLLM refuses to start when requested_bytes exceeds it; engines that size their pool from free memory (LMDeploy, TensorRT-LLM, llama.cpp) start from it. */
+  free_bytes: number;
   requested_bytes: number;
   weights_bytes: number;
   activation_bytes: number;

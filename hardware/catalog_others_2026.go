@@ -1,0 +1,93 @@
+package hardware
+
+// AMD, Intel, Google and AWS parts added for issue 15; the Apple ones are
+// in the apple list (catalog_others.go), in generation order.
+
+const (
+	citeMI350X  = "AMD Instinct MI350X accelerator specifications (288 GB HBM3E, 8 TB/s; 256 CUs at 2.2 GHz: FP16 4613.7 TFLOPS sparse, FP8 4613.7, MXFP4 9227.5, FP32 matrix 144.2 dense), https://www.amd.com/en/products/accelerators/instinct/mi350/mi350x.html"
+	citeStrix   = "AMD Ryzen AI Max+ 395 specifications (up to 128 GB LPDDR5X-8000 on a 256-bit bus = 256 GB/s; Radeon 8060S, 40 RDNA 3.5 CUs up to 2.9 GHz), https://www.amd.com/en/products/processors/laptop/ryzen/ai-300-series/amd-ryzen-ai-max-plus-395.html ; FP32 = 40 x 64 x 2 (dual issue) x 2 x 2.9 GHz, FP16/BF16 WMMA = 40 x 512 x 2.9 GHz (AMD RDNA 3 ISA, https://www.amd.com/en/technologies/rdna)"
+	citeStrixGM = "AMD Variable Graphics Memory: up to 96 GB of the 128 GB dedicated to the GPU (the largest carve-out the firmware offers; the GPU reports the carve-out as its memory), https://www.amd.com/en/blogs/2025/amd-ryzen-ai-max-395-processor-breakthrough-ai-.html"
+	citeGaudi2  = "Intel Gaudi 2 AI accelerator white paper (96 GB HBM2E, 2.45 TB/s, MME BF16 432 / FP8 865 TFLOPS, 24x 100 GbE RoCE on die), https://www.intel.com/content/www/us/en/content-details/784827/gaudi-2-white-paper.html"
+	citeArcB60  = "Intel Arc Pro B60 specifications (24 GB GDDR6, 456 GB/s, 197 peak INT8 TOPS, 20 Xe2 cores at 2.4 GHz, PCIe 5.0 x8), https://www.intel.com/content/www/us/en/products/sku/243916/intel-arc-pro-b60-graphics/specifications.html ; BF16 XMX = INT8 / 2, FP32 = 20 x 128 x 2 x 2.4 GHz"
+	citeTPUv7   = "Google Cloud TPU7x (Ironwood) documentation (192 GiB HBM, 7.37 TB/s, 2307 TFLOPS BF16, 4614 TFLOPS FP8, ICI 1.2 TB/s bidirectional, 3D torus), https://cloud.google.com/tpu/docs/tpu7x ; https://blog.google/products/google-cloud/ironwood-tpu-age-of-inference/"
+	citeTrn2    = "AWS Neuron documentation, Trainium2 architecture (96 GiB HBM, 2.9 TB/s, dense FP8 1299, BF16 667, FP32 181 TFLOPS, NeuronLink-v3 1.28 TB/s per chip), https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trainium2.html"
+	citeInf2    = "AWS Neuron documentation, Inferentia2 architecture (32 GiB HBM, 820 GB/s, BF16/FP16 190 TFLOPS, INT8 380 TOPS, FP32 47.5), https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/inferentia2.html ; Inf2 instances, 192 GB/s NeuronLink, https://aws.amazon.com/ec2/instance-types/inf2/"
+	citeM3Ultra = "Apple M3 Ultra announcement (up to 512GB unified memory, 819GB/s, 80-core GPU), https://www.apple.com/newsroom/2025/03/apple-reveals-m3-ultra-taking-apple-silicon-to-a-new-extreme/"
+	citeM4Pro   = "Apple M4 Pro and M4 Max announcement (M4 Pro up to 64GB, 273GB/s, 20-core GPU), https://www.apple.com/newsroom/2024/10/apple-introduces-m4-pro-and-m4-max/"
+)
+
+// srcLatencyNeuronLink: no published small all-reduce figure.
+var srcLatencyNeuronLink = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce over AWS NeuronLink (a direct chip-to-chip torus like TPU ICI), about 10 µs"}
+
+var amd2026 = []Accelerator{
+	{
+		ID: "mi350x", Name: "AMD Instinct MI350X 288GB", Vendor: "AMD",
+		MemoryBytes: 288 * GiB, MemoryBandwidthBytesPerS: 8 * tbPerS,
+		// CDNA 4 at 2.2 GHz (air-cooled MI355X sibling); no TF32 matrix path.
+		PeakFLOPS:    PeakFLOPS{FP32: 144.2 * teraFLOPS, BF16: 2306.9 * teraFLOPS, FP8: 4613.7 * teraFLOPS, INT8: 4613.7 * teraFLOPS, FP4: 9227.5 * teraFLOPS},
+		Interconnect: xgmiCDNA4,
+		Sources:      []Source{{Fields: datasheet, Citation: citeMI350X}, srcLatencyXGMI},
+	},
+	{
+		// Strix Halo: the GPU uses the carve-out the firmware dedicates
+		// to it; the rest stays with the OS.
+		ID: "ryzen-ai-max-395", Name: "AMD Ryzen AI Max+ 395 128GB (Radeon 8060S)", Vendor: "AMD",
+		Aliases:     []string{"Strix Halo", "Ryzen AI Max+ 395", "Radeon 8060S", "gfx1151"},
+		MemoryBytes: 128 * GiB, MemoryReportedBytes: 96 * GiB, UnifiedMemory: true,
+		MemoryBandwidthBytesPerS: 256 * gbPerS,
+		PeakFLOPS:                PeakFLOPS{FP32: 29.7 * teraFLOPS, BF16: 59.4 * teraFLOPS},
+		Interconnect:             noInterconnect,
+		Sources:                  []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldPeakFLOPS, fieldInterconnect}, Citation: citeStrix}, {Fields: []string{fieldReported}, Citation: citeStrixGM}},
+	},
+}
+
+var intel2026 = []Accelerator{
+	{
+		ID: "gaudi-2", Name: "Intel Gaudi 2 96GB", Vendor: "Intel",
+		Aliases:     []string{"Gaudi2", "HL-225"},
+		MemoryBytes: 96 * GiB, MemoryBandwidthBytesPerS: 2.45 * tbPerS,
+		PeakFLOPS: PeakFLOPS{BF16: 432 * teraFLOPS, FP8: 865 * teraFLOPS},
+		// An 8-card server wires 21 of the 24 100 GbE ports all-to-all:
+		// 21 x 12.5 GB/s = 262.5 GB/s per direction.
+		Interconnect: Interconnect{Name: "RoCE v2 (21x 100 GbE scale-up)", BandwidthBytesPerS: 262.5 * gbPerS, LatencyS: AllReduceLatencyRoCES},
+		Sources:      []Source{{Fields: datasheet, Citation: citeGaudi2}, srcLatencyRoCE},
+	},
+	{
+		ID: "arc-pro-b60", Name: "Intel Arc Pro B60 24GB", Vendor: "Intel",
+		MemoryBytes: 24 * GiB, MemoryBandwidthBytesPerS: 456 * gbPerS,
+		PeakFLOPS:    PeakFLOPS{FP32: 12.29 * teraFLOPS, BF16: 98.5 * teraFLOPS, INT8: 197 * teraFLOPS},
+		Interconnect: Interconnect{Name: "PCIe 5.0 x8", BandwidthBytesPerS: pcie5x16BytesPerS / 2, LatencyS: AllReduceLatencyPCIeS},
+		Sources:      []Source{{Fields: datasheet, Citation: citeArcB60}, srcLatencyPCIe},
+	},
+}
+
+var google2026 = []Accelerator{
+	{
+		ID: "tpu-v7", Name: "Google Cloud TPU v7 (Ironwood)", Vendor: "Google",
+		Aliases:     []string{"v7", "tpu7x", "Ironwood"},
+		MemoryBytes: 192 * GiB, MemoryBandwidthBytesPerS: 7.37 * tbPerS,
+		PeakFLOPS: PeakFLOPS{BF16: 2307 * teraFLOPS, FP8: 4614 * teraFLOPS},
+		// ICI: 1.2 TB/s bidirectional per chip.
+		Interconnect: Interconnect{Name: "ICI (3D torus)", BandwidthBytesPerS: 600 * gbPerS, LatencyS: AllReduceLatencyICIS},
+		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv7}, srcLatencyICI},
+	},
+}
+
+var aws = []Accelerator{
+	{
+		ID: "trainium-2", Name: "AWS Trainium2 96GB", Vendor: "AWS",
+		Aliases:     []string{"Trainium2", "trn2"},
+		MemoryBytes: 96 * GiB, MemoryBandwidthBytesPerS: 2.9 * tbPerS,
+		PeakFLOPS:    PeakFLOPS{FP32: 181 * teraFLOPS, BF16: 667 * teraFLOPS, FP8: 1299 * teraFLOPS},
+		Interconnect: Interconnect{Name: "NeuronLink-v3 (2D torus)", BandwidthBytesPerS: 640 * gbPerS, LatencyS: AllReduceLatencyICIS},
+		Sources:      []Source{{Fields: datasheet, Citation: citeTrn2}, srcLatencyNeuronLink},
+	},
+	{
+		ID: "inferentia-2", Name: "AWS Inferentia2 32GB", Vendor: "AWS",
+		Aliases:     []string{"Inferentia2", "inf2"},
+		MemoryBytes: 32 * GiB, MemoryBandwidthBytesPerS: 820 * gbPerS,
+		PeakFLOPS:    PeakFLOPS{FP32: 47.5 * teraFLOPS, BF16: 190 * teraFLOPS, INT8: 380 * teraFLOPS},
+		Interconnect: Interconnect{Name: "NeuronLink-v2 (ring)", BandwidthBytesPerS: 96 * gbPerS, LatencyS: AllReduceLatencyICIS},
+		Sources:      []Source{{Fields: datasheet, Citation: citeInf2}, srcLatencyNeuronLink},
+	},
+}
