@@ -1,5 +1,7 @@
 package hardware
 
+//go:generate go run ../tools/gen/hwdocs -o ../docs/model-catalog.md
+
 // catalog holds every entry in a stable order: NVIDIA datacenter, NVIDIA
 // GeForce and workstation, NVIDIA unified-memory machines, AMD, Intel,
 // Google, AWS, Apple; within a vendor, the older lists first (each by
