@@ -9,37 +9,37 @@ package hardware
 // BF16 = FP4/4, TF32 = BF16/2), the 5th-generation tensor core's ratios.
 
 const (
-	citeRTXProBW = "NVIDIA RTX PRO Blackwell workstation GPU specifications (memory, bandwidth, FP32, AI TOPS = sparse FP4), https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/ ; RTX PRO 6000 Blackwell Server Edition, https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-edition/ (1597 GB/s; tensor rates scaled from the workstation edition by its FP32, 120 vs 125 TFLOPS)"
-	citeRepPro6K = "PyTorch OOM \"GPU 0 has a total capacity of 94.97 GiB\" on RTX PRO 6000 Blackwell (vLLM 0.15.1 and trainer logs, found by GitHub code search; nvidia-smi shows 97887 MiB)"
-	citeB300     = "NVIDIA HGX B300 specifications (8 GPUs; FP4 144 PF sparse / 108 PF dense, FP8 72 PF, BF16 36 PF, TF32 18 PF sparse, 2.3 TB HBM3e, NVLink 1.8 TB/s per GPU), https://www.nvidia.com/en-us/data-center/hgx/ ; DGX B300, https://www.nvidia.com/en-us/data-center/dgx-b300/"
-	citeRepB300  = "vLLM on 8x B300 SXM6: \"Free memory on device (264.8/267.69 GiB)\", nvidia-smi memory.total 275040 MiB (blog post \"Benchmarking DeepSeek-V4.1-Flash on 8x B300\", 2026-09-11, found by GitHub code search); PyTorch OOM logs agree (\"total capacity of 267.69 GiB\")"
-	citeGB300    = "NVIDIA GB300 NVL72 specifications (72 GPUs; FP4 1440 PF sparse / 1080 PF dense, FP8 720 PF, BF16 360 PF, TF32 180 PF sparse, FP32 6 PF; up to 288 GB HBM3e and 8 TB/s per GPU; NVLink 130 TB/s), https://www.nvidia.com/en-us/data-center/gb300-nvl72/"
-	citeGB10     = "NVIDIA DGX Spark specifications (GB10: 128 GB LPDDR5x unified, 273 GB/s, 1 PFLOP FP4 sparse, ConnectX-7 200 Gb/s), https://www.nvidia.com/en-us/products/workstations/dgx-spark/ ; DGX Spark user guide, https://docs.nvidia.com/dgx/dgx-spark/ ; lower formats derived at the tensor core's 1/2 per doubling"
-	citeRepGB10  = "vLLM start-up check on DGX Spark (GB10): total 121.69 GiB, free at start-up 101.3-102.2 GiB across fresh headless boots with caches dropped, \"wants 105.87 GiB\" at gpu_memory_utilization 0.87 and refuses; starts at 0.82-0.83, https://github.com/MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks/issues/47 (total also in /issues/204)"
-	citeThor     = "NVIDIA Jetson AGX Thor developer kit (T5000: 128 GB LPDDR5X, 273 GB/s, 2070 FP4 TFLOPS sparse, 2560-core Blackwell GPU, 20 SMs), https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-thor/ ; lower formats derived at 1/2 per doubling; FP32 = 2560 x 2 x 1.575 GHz"
-	citeOrin     = "NVIDIA Jetson AGX Orin 64GB (64 GB LPDDR5, 204.8 GB/s, GPU 170 INT8 TOPS sparse, 2048-core Ampere GPU at 1.3 GHz), https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-orin/ ; FP16 tensor = INT8 / 2, FP32 = 2048 x 2 x 1.3 GHz"
-	citeRTXA4000 = "NVIDIA RTX A4000 datasheet (16 GB, 448 GB/s, FP32 19.2, tensor 153.4 TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a4000/"
-	citeRTXA4500 = "NVIDIA RTX A4500 datasheet (20 GB, 640 GB/s, FP32 23.7, tensor 189.2 TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a4500/"
-	citeRTXA5000 = "NVIDIA RTX A5000 datasheet (24 GB, 768 GB/s, FP32 27.8, tensor 222.2 TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a5000/"
-	citeRTX4KAda = "NVIDIA RTX 4000 Ada Generation datasheet (20 GB, 360 GB/s, FP32 26.7, tensor 306.8 TFLOPS sparse FP8), https://www.nvidia.com/en-us/design-visualization/rtx-4000/"
-	citeRTX5KAda = "NVIDIA RTX 5000 Ada Generation datasheet (32 GB, 576 GB/s, FP32 65.3, tensor 1044.4 TFLOPS sparse FP8), https://www.nvidia.com/en-us/design-visualization/rtx-5000/"
-	citeRepA4000 = "PyTorch OOM \"GPU 0 has a total capacity of 15.61 GiB\" on an RTX A4000 16GB, https://github.com/DengKaiCQ/VGGT-Long/issues/6"
-	citeRepA30   = "PyTorch OOM \"GPU 0 has a total capacty of 23.53 GiB\" on an A30 24GB, https://github.com/google/RB-Modulation/issues/5"
-	citeL20      = "NVIDIA L20 (China export part): no English NVIDIA datasheet; product page https://www.nvidia.cn/data-center/products/l20/ and trade-press tables (48 GB GDDR6, 864 GB/s, FP32 59.8, FP16 tensor 119.5, FP8/INT8 239 TFLOPS dense, PCIe 4.0)"
-	citeH800     = "NVIDIA H800 (China export part of H100 SXM5): H100 SXM compute and 3.35 TB/s with NVLink cut to 400 GB/s bidirectional, https://www.nvidia.cn/data-center/h800/"
-	citeA800     = "NVIDIA A800 (China export part of A100 SXM4 80GB): A100 compute and 2039 GB/s with NVLink cut to 400 GB/s bidirectional, https://www.nvidia.cn/data-center/a800/"
-	citeA2       = "NVIDIA A2 Tensor Core GPU datasheet (16 GB, 200 GB/s, FP32 4.5, TF32 18*, FP16 36*, INT8 72* sparse; PCIe 4.0 x8), https://www.nvidia.com/en-us/data-center/products/a2/"
-	citeA16      = "NVIDIA A16 datasheet (board of 4 GPUs, each 16 GB and 200 GB/s; FP32 4x 4.5, TF32 4x 18*, FP16 4x 35.9*, INT8 4x 71.8* sparse; one PCIe 4.0 x16 for the board), https://www.nvidia.com/en-us/data-center/products/a16-gpu/"
-	citeA30      = "NVIDIA A30 Tensor Core GPU datasheet (24 GB HBM2, 933 GB/s, FP32 10.3, TF32 82, BF16 165, INT8 330 dense), https://www.nvidia.com/en-us/data-center/products/a30-gpu/"
+	citeRTXProBW = "NVIDIA RTX PRO Blackwell specifications (AI TOPS = sparse FP4), https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/ ; Server Edition (1597 GB/s; tensor rates scaled by its FP32, 120 vs 125 TFLOPS), https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-edition/"
+	citeRepPro6K = "PyTorch OOM \"total capacity of 94.97 GiB\" on RTX PRO 6000 Blackwell (vLLM 0.15.1 and trainer logs, found by GitHub code search)"
+	citeB300     = "NVIDIA HGX B300 specifications (8 GPUs; FP4 108 PF dense, FP8 72, BF16 36, TF32 18 PF sparse), https://www.nvidia.com/en-us/data-center/hgx/"
+	citeRepB300  = "vLLM on 8x B300 SXM6: \"Free memory on device (264.8/267.69 GiB)\" (blog post \"Benchmarking DeepSeek-V4.1-Flash on 8x B300\", 2026-09-11, found by GitHub code search)"
+	citeGB300    = "NVIDIA GB300 NVL72 specifications (72 GPUs; FP4 1080 PF dense, FP8 720, BF16 360, TF32 180 PF sparse, FP32 6 PF), https://www.nvidia.com/en-us/data-center/gb300-nvl72/"
+	citeGB10     = "NVIDIA DGX Spark specifications (1 PFLOP FP4 sparse; lower formats at 1/2 per doubling), https://www.nvidia.com/en-us/products/workstations/dgx-spark/"
+	citeRepGB10  = "vLLM start-up check on DGX Spark: total 121.69 GiB, 101.3-102.2 GiB free on fresh headless boots; 0.87 \"wants 105.87 GiB\" and is refused, 0.83 starts, https://github.com/MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks/issues/47"
+	citeThor     = "NVIDIA Jetson AGX Thor (T5000: 2070 FP4 TFLOPS sparse; lower formats at 1/2 per doubling; FP32 = 2560 x 2 x 1.575 GHz), https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-thor/"
+	citeOrin     = "NVIDIA Jetson AGX Orin 64GB (GPU 170 INT8 TOPS sparse; FP16 = INT8/2; FP32 = 2048 x 2 x 1.3 GHz), https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-orin/"
+	citeRTXA4000 = "NVIDIA RTX A4000 datasheet (tensor TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a4000/"
+	citeRTXA4500 = "NVIDIA RTX A4500 datasheet (tensor TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a4500/"
+	citeRTXA5000 = "NVIDIA RTX A5000 datasheet (tensor TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a5000/"
+	citeRTX4KAda = "NVIDIA RTX 4000 Ada Generation datasheet (tensor TFLOPS sparse FP8), https://www.nvidia.com/en-us/design-visualization/rtx-4000/"
+	citeRTX5KAda = "NVIDIA RTX 5000 Ada Generation datasheet (tensor TFLOPS sparse FP8), https://www.nvidia.com/en-us/design-visualization/rtx-5000/"
+	citeRepA4000 = "PyTorch OOM \"total capacity of 15.61 GiB\" on an RTX A4000, https://github.com/DengKaiCQ/VGGT-Long/issues/6"
+	citeRepA30   = "PyTorch OOM \"total capacty of 23.53 GiB\" on an A30, https://github.com/google/RB-Modulation/issues/5"
+	citeL20      = "NVIDIA L20 (China export part; no English datasheet), https://www.nvidia.cn/data-center/products/l20/ and trade-press tables"
+	citeH800     = "NVIDIA H800 (H100 SXM5 with NVLink cut to 400 GB/s), https://www.nvidia.cn/data-center/h800/"
+	citeA800     = "NVIDIA A800 (A100 SXM4 80GB with NVLink cut to 400 GB/s), https://www.nvidia.cn/data-center/a800/"
+	citeA2       = "NVIDIA A2 datasheet (tensor TFLOPS sparse), https://www.nvidia.com/en-us/data-center/products/a2/"
+	citeA16      = "NVIDIA A16 datasheet (4 GPUs per board; tensor TFLOPS sparse), https://www.nvidia.com/en-us/data-center/products/a16-gpu/"
+	citeA30      = "NVIDIA A30 datasheet, https://www.nvidia.com/en-us/data-center/products/a30-gpu/"
 	// citeRTX50Derived covers the GeForce RTX 50 cards below the 5090:
 	// SMs x boost clock x 128 FP32 lanes x 2, fp32-accumulate tensor
 	// rates at 2x / 4x that, FP4 from the "AI TOPS" (sparse) halved.
-	citeRTX50Derived = "NVIDIA GeForce RTX 50 series specifications (memory, bandwidth, boost clock, AI TOPS = sparse FP4), https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/ ; rates derived per SM as in the RTX Blackwell architecture whitepaper"
-	citeRTX3060      = "NVIDIA GeForce RTX 3060 specifications (12 GB, 360 GB/s, 28 SMs at 1.777 GHz), https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/ ; tensor rates per SM of the GA102 whitepaper"
+	citeRTX50Derived = "NVIDIA GeForce RTX 50 specifications (AI TOPS = sparse FP4), https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/ ; per-SM rates of the RTX Blackwell whitepaper"
+	citeRTX3060      = "NVIDIA GeForce RTX 3060 specifications, https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/ ; per-SM rates of the GA102 whitepaper"
 )
 
 // srcLatencyNIC covers two machines joined by their RDMA network ports.
-var srcLatencyNIC = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce between two hosts over RoCE v2 NICs, about 15 µs as for Gaudi's RoCE ports (an RDMA round trip adds a few µs over NVLink)"}
+var srcLatencyNIC = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce between two hosts over RoCE v2 NICs, about 15 µs as for Gaudi"}
 
 // PCIe links narrower or more shared than x16.
 var (

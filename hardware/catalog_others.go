@@ -105,7 +105,7 @@ var apple = []Accelerator{
 		// 20 cores x 128 ALUs x 2 x about 1.58 GHz.
 		PeakFLOPS:    PeakFLOPS{FP32: 8.1 * teraFLOPS, BF16: 8.1 * teraFLOPS},
 		Interconnect: noInterconnect,
-		Sources:      []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldInterconnect}, Citation: citeM4Pro}, {Fields: []string{fieldPeakFLOPS}, Citation: citeAppleGPU}, {Fields: []string{fieldReported}, Citation: citeMetalWSet}},
+		Sources:      []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldInterconnect}, Citation: citeM4Max}, {Fields: []string{fieldPeakFLOPS}, Citation: citeAppleGPU}, {Fields: []string{fieldReported}, Citation: citeMetalWSet}},
 	},
 	{
 		ID:                       "m4-max",

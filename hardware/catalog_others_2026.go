@@ -4,20 +4,19 @@ package hardware
 // in the apple list (catalog_others.go), in generation order.
 
 const (
-	citeMI350X  = "AMD Instinct MI350X accelerator specifications (288 GB HBM3E, 8 TB/s; 256 CUs at 2.2 GHz: FP16 4613.7 TFLOPS sparse, FP8 4613.7, MXFP4 9227.5, FP32 matrix 144.2 dense), https://www.amd.com/en/products/accelerators/instinct/mi350/mi350x.html"
-	citeStrix   = "AMD Ryzen AI Max+ 395 specifications (up to 128 GB LPDDR5X-8000 on a 256-bit bus = 256 GB/s; Radeon 8060S, 40 RDNA 3.5 CUs up to 2.9 GHz), https://www.amd.com/en/products/processors/laptop/ryzen/ai-300-series/amd-ryzen-ai-max-plus-395.html ; FP32 = 40 x 64 x 2 (dual issue) x 2 x 2.9 GHz, FP16/BF16 WMMA = 40 x 512 x 2.9 GHz (AMD RDNA 3 ISA, https://www.amd.com/en/technologies/rdna)"
-	citeStrixGM = "AMD Variable Graphics Memory: up to 96 GB of the 128 GB dedicated to the GPU (the largest carve-out the firmware offers; the GPU reports the carve-out as its memory), https://www.amd.com/en/blogs/2025/amd-ryzen-ai-max-395-processor-breakthrough-ai-.html"
-	citeGaudi2  = "Intel Gaudi 2 AI accelerator white paper (96 GB HBM2E, 2.45 TB/s, MME BF16 432 / FP8 865 TFLOPS, 24x 100 GbE RoCE on die), https://www.intel.com/content/www/us/en/content-details/784827/gaudi-2-white-paper.html"
-	citeArcB60  = "Intel Arc Pro B60 specifications (24 GB GDDR6, 456 GB/s, 197 peak INT8 TOPS, 20 Xe2 cores at 2.4 GHz, PCIe 5.0 x8), https://www.intel.com/content/www/us/en/products/sku/243916/intel-arc-pro-b60-graphics/specifications.html ; BF16 XMX = INT8 / 2, FP32 = 20 x 128 x 2 x 2.4 GHz"
-	citeTPUv7   = "Google Cloud TPU7x (Ironwood) documentation (192 GiB HBM, 7.37 TB/s, 2307 TFLOPS BF16, 4614 TFLOPS FP8, ICI 1.2 TB/s bidirectional, 3D torus), https://cloud.google.com/tpu/docs/tpu7x ; https://blog.google/products/google-cloud/ironwood-tpu-age-of-inference/"
-	citeTrn2    = "AWS Neuron documentation, Trainium2 architecture (96 GiB HBM, 2.9 TB/s, dense FP8 1299, BF16 667, FP32 181 TFLOPS, NeuronLink-v3 1.28 TB/s per chip), https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trainium2.html"
-	citeInf2    = "AWS Neuron documentation, Inferentia2 architecture (32 GiB HBM, 820 GB/s, BF16/FP16 190 TFLOPS, INT8 380 TOPS, FP32 47.5), https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/inferentia2.html ; Inf2 instances, 192 GB/s NeuronLink, https://aws.amazon.com/ec2/instance-types/inf2/"
-	citeM3Ultra = "Apple M3 Ultra announcement (up to 512GB unified memory, 819GB/s, 80-core GPU), https://www.apple.com/newsroom/2025/03/apple-reveals-m3-ultra-taking-apple-silicon-to-a-new-extreme/"
-	citeM4Pro   = "Apple M4 Pro and M4 Max announcement (M4 Pro up to 64GB, 273GB/s, 20-core GPU), https://www.apple.com/newsroom/2024/10/apple-introduces-m4-pro-and-m4-max/"
+	citeMI350X  = "AMD Instinct MI350X specifications (sparse and dense rates), https://www.amd.com/en/products/accelerators/instinct/mi350/mi350x.html"
+	citeStrix   = "AMD Ryzen AI Max+ 395 specifications (LPDDR5X-8000, 256-bit; 40 RDNA 3.5 CUs at 2.9 GHz: FP32 40x64x2x2x2.9 GHz, FP16 WMMA 40x512x2.9 GHz), https://www.amd.com/en/products/processors/laptop/ryzen/ai-300-series/amd-ryzen-ai-max-plus-395.html"
+	citeStrixGM = "AMD Variable Graphics Memory: up to 96 GB of 128 GB dedicated to the GPU, https://www.amd.com/en/blogs/2025/amd-ryzen-ai-max-395-processor-breakthrough-ai-.html"
+	citeGaudi2  = "Intel Gaudi 2 white paper, https://www.intel.com/content/www/us/en/content-details/784827/gaudi-2-white-paper.html"
+	citeArcB60  = "Intel Arc Pro B60 specifications (197 INT8 TOPS; BF16 = INT8/2; FP32 20x128x2x2.4 GHz), https://www.intel.com/content/www/us/en/products/sku/243916/intel-arc-pro-b60-graphics/specifications.html"
+	citeTPUv7   = "Google Cloud TPU7x (Ironwood) documentation, https://cloud.google.com/tpu/docs/tpu7x"
+	citeTrn2    = "AWS Neuron, Trainium2 architecture, https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trainium2.html"
+	citeInf2    = "AWS Neuron, Inferentia2 architecture, https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/inferentia2.html ; NeuronLink 192 GB/s, https://aws.amazon.com/ec2/instance-types/inf2/"
+	citeM3Ultra = "Apple M3 Ultra announcement, https://www.apple.com/newsroom/2025/03/apple-reveals-m3-ultra-taking-apple-silicon-to-a-new-extreme/"
 )
 
 // srcLatencyNeuronLink: no published small all-reduce figure.
-var srcLatencyNeuronLink = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce over AWS NeuronLink (a direct chip-to-chip torus like TPU ICI), about 10 µs"}
+var srcLatencyNeuronLink = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce over AWS NeuronLink, a chip-to-chip torus as TPU ICI, about 10 µs"}
 
 var amd2026 = []Accelerator{
 	{

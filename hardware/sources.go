@@ -67,7 +67,7 @@ const (
 	citeTPUv6e    = "Google Cloud TPU v6e (Trillium) documentation, https://cloud.google.com/tpu/docs/v6e"
 	citeM2Ultra   = "Apple M2 Ultra announcement (up to 192GB unified memory, 800GB/s, 76-core GPU), https://www.apple.com/newsroom/2023/06/apple-introduces-m2-ultra/"
 	citeM3Max     = "Apple M3 family announcement (M3 Max up to 128GB, 400GB/s with the 40-core GPU), https://www.apple.com/newsroom/2023/10/apple-unveils-m3-m3-pro-and-m3-max-the-most-advanced-chips-for-a-personal-computer/"
-	citeM4Max     = "Apple M4 Pro and M4 Max announcement (M4 Max up to 128GB, 546GB/s with the 40-core GPU), https://www.apple.com/newsroom/2024/10/apple-introduces-m4-pro-and-m4-max/"
+	citeM4Max     = "Apple M4 Pro and M4 Max announcement (M4 Pro up to 64GB, 273GB/s, 20-core GPU; M4 Max up to 128GB, 546GB/s with the 40-core GPU), https://www.apple.com/newsroom/2024/10/apple-introduces-m4-pro-and-m4-max/"
 	citeAppleGPU  = "Estimate: Apple publishes no GPU TFLOPS; FP32 = GPU cores x 128 ALUs x 2 (FMA) x GPU clock; FP16 runs at the FP32 rate (no matrix units outside the Neural Engine, which llama.cpp/MLX do not use)"
 	citeMetalWSet = "Metal MTLDevice.recommendedMaxWorkingSetSize is 75 % of unified memory on 64 GB+ machines: llama.cpp logs \"recommendedMaxWorkingSetSize = 73728.00 MB\" on an M2 Max 96 GB (https://github.com/ggml-org/llama.cpp/issues/3213) and \"= 103079.22 MB\" (96 GiB) on an M4 Max 128 GB"
 )
