@@ -130,7 +130,7 @@ func appendConfig(w *jsonWriter, v *calc.Config) {
 // appendMemoryReport appends a calc.MemoryReport as encoding/json does.
 func appendMemoryReport(w *jsonWriter, v *calc.MemoryReport) {
 	w.int(`{"total_bytes":`, v.TotalBytes)
-	w.int(`,"free_bytes":`, v.FreeBytes)
+	w.int(`,"free_at_start_bytes":`, v.FreeAtStartBytes)
 	w.int(`,"requested_bytes":`, v.RequestedBytes)
 	w.int(`,"weights_bytes":`, v.WeightsBytes)
 	w.int(`,"activation_bytes":`, v.ActivationBytes)

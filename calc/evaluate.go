@@ -45,7 +45,7 @@ func (d *Deployment) report(p plan) Report {
 		Concurrency: p.concurrency, RequestRate: p.rate, Efficiencies: d.Eff,
 	}
 	r.Memory = MemoryReport{
-		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeBytes: d.Hardware.FreeMemory().Int64(),
+		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeAtStartBytes: d.Hardware.FreeMemory().Int64(),
 		RequestedBytes: st.requestedBytes.Int64(),
 		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
 		KVCacheBytes: st.kvBytes.Int64(),

@@ -66,7 +66,7 @@ type HardwareInfo struct {
 	MemoryBytes         int64  `json:"memory_bytes"`
 	MemoryReportedBytes int64  `json:"memory_reported_bytes"`
 	// UnifiedMemory is true when the accelerator's memory is system memory
-	// shared with the OS (memory.free_bytes is then below the total).
+	// shared with the OS (memory.free_at_start_bytes is then below the total).
 	UnifiedMemory            bool    `json:"unified_memory"`
 	MemoryBandwidthBytesPerS float64 `json:"memory_bandwidth_bytes_per_s"`
 	// PeakFLOPSPerS is the dense peak at the precision the matmuls run in.
@@ -116,17 +116,17 @@ type Efficiencies struct {
 // kv_cache = requested - weights - activation - non_torch.
 type MemoryReport struct {
 	TotalBytes int64 `json:"total_bytes"`
-	// FreeBytes is the memory free to the engine when it starts: the total
+	// FreeAtStartBytes is the memory free to the engine when it starts: the total
 	// on a discrete GPU, less what the OS holds on a unified-memory machine
 	// (hardware.Accelerator.FreeMemory). vLLM refuses to start when
 	// requested_bytes exceeds it; engines that size their pool from free
 	// memory (LMDeploy, TensorRT-LLM, llama.cpp) start from it.
-	FreeBytes       int64 `json:"free_bytes"`
-	RequestedBytes  int64 `json:"requested_bytes"`
-	WeightsBytes    int64 `json:"weights_bytes"`
-	ActivationBytes int64 `json:"activation_bytes"`
-	NonTorchBytes   int64 `json:"non_torch_bytes"`
-	KVCacheBytes    int64 `json:"kv_cache_bytes"`
+	FreeAtStartBytes int64 `json:"free_at_start_bytes"`
+	RequestedBytes   int64 `json:"requested_bytes"`
+	WeightsBytes     int64 `json:"weights_bytes"`
+	ActivationBytes  int64 `json:"activation_bytes"`
+	NonTorchBytes    int64 `json:"non_torch_bytes"`
+	KVCacheBytes     int64 `json:"kv_cache_bytes"`
 }
 
 // KVCacheReport is the paged cache and its capacity.

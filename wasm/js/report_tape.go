@@ -57,7 +57,7 @@ var tapeKeys = []string{
 	"request_rate",
 	"efficiencies",
 	"total_bytes",
-	"free_bytes",
+	"free_at_start_bytes",
 	"requested_bytes",
 	"weights_bytes",
 	"activation_bytes",
@@ -371,8 +371,8 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	t.key(48) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(49) // free_bytes
-	t.number(float64(v.FreeBytes))
+	t.key(49) // free_at_start_bytes
+	t.number(float64(v.FreeAtStartBytes))
 	n++
 	t.key(50) // requested_bytes
 	t.number(float64(v.RequestedBytes))

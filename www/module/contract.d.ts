@@ -462,7 +462,7 @@ export interface HardwareInfo {
   name: string;
   memory_bytes: number;
   memory_reported_bytes: number;
-  /** unified_memory is true when the accelerator's memory is system memory shared with the OS (memory.free_bytes is then below the total). */
+  /** unified_memory is true when the accelerator's memory is system memory shared with the OS (memory.free_at_start_bytes is then below the total). */
   unified_memory: boolean;
   memory_bandwidth_bytes_per_s: number;
   /** peak_flops_per_s is the dense peak at the precision the matmuls run in. */
@@ -506,8 +506,8 @@ export interface Efficiencies {
 /** MemoryReport is the memory budget of one GPU (the tightest pipeline stage), the way vLLM sizes it: requested = total * gpu_memory_utilization, kv_cache = requested - weights - activation - non_torch. */
 export interface MemoryReport {
   total_bytes: number;
-  /** free_bytes is the memory free to the engine when it starts: the total on a discrete GPU, less what the OS holds on a unified-memory machine (hardware.Accelerator.FreeMemory). vLLM refuses to start when requested_bytes exceeds it; engines that size their pool from free memory (LMDeploy, TensorRT-LLM, llama.cpp) start from it. */
-  free_bytes: number;
+  /** free_at_start_bytes is the memory free to the engine when it starts: the total on a discrete GPU, less what the OS holds on a unified-memory machine (hardware.Accelerator.FreeMemory). vLLM refuses to start when requested_bytes exceeds it; engines that size their pool from free memory (LMDeploy, TensorRT-LLM, llama.cpp) start from it. */
+  free_at_start_bytes: number;
   requested_bytes: number;
   weights_bytes: number;
   activation_bytes: number;
