@@ -77,6 +77,9 @@ var aws = []Accelerator{
 		ID: "trainium-2", Name: "AWS Trainium2 96GB", Vendor: "AWS",
 		Aliases:     []string{"Trainium2", "trn2"},
 		MemoryBytes: 96 * GiB, MemoryBandwidthBytesPerS: 2.9 * tbPerS,
+		// Neuron docs: 1,299 FP8, 667 BF16/FP16/TF32, 181 FP32 TFLOPS
+		// dense; 4 NeuronLink-v3 links, 1.28 TB/s per chip (640 GB/s
+		// per direction).
 		PeakFLOPS:    PeakFLOPS{FP32: 181 * teraFLOPS, BF16: 667 * teraFLOPS, FP8: 1299 * teraFLOPS},
 		Interconnect: Interconnect{Name: "NeuronLink-v3 (2D torus)", BandwidthBytesPerS: 640 * gbPerS, LatencyS: AllReduceLatencyICIS},
 		Sources:      []Source{{Fields: datasheet, Citation: citeTrn2}, srcLatencyNeuronLink},
@@ -85,6 +88,7 @@ var aws = []Accelerator{
 		ID: "inferentia-2", Name: "AWS Inferentia2 32GB", Vendor: "AWS",
 		Aliases:     []string{"Inferentia2", "inf2"},
 		MemoryBytes: 32 * GiB, MemoryBandwidthBytesPerS: 820 * gbPerS,
+		// NeuronCore-v2 x 2: 190 FP16/BF16/cFP8/TF32, 380 INT8, 47.5 FP32.
 		PeakFLOPS:    PeakFLOPS{FP32: 47.5 * teraFLOPS, BF16: 190 * teraFLOPS, INT8: 380 * teraFLOPS},
 		Interconnect: Interconnect{Name: "NeuronLink-v2 (ring)", BandwidthBytesPerS: 96 * gbPerS, LatencyS: AllReduceLatencyICIS},
 		Sources:      []Source{{Fields: datasheet, Citation: citeInf2}, srcLatencyNeuronLink},
