@@ -9,6 +9,7 @@ package hardware
 
 const (
 	citeRepRTX3090 = "vLLM on RTX 3090: total_gpu_memory 23.58 GiB, https://github.com/vllm-project/vllm/issues/10517 (comment 2024-12-02; shared/validation/cases.json A074)"
+	citeRepRTX5090 = "PyTorch OOM \"GPU 0 has a total capacity of 31.37 GiB\" on an RTX 5090 32GB, https://github.com/Wan-Video/Wan2.1/issues/465"
 	citeRepRTX4090 = "PyTorch OOM on RTX 4090 \"23.68 GiB total capacity\", https://github.com/zai-org/CogVideo/issues/36 (other logs: 23.52-23.68 GiB)"
 	// citeDerivedRTX covers rates the whitepaper does not tabulate for a
 	// card released after it: SMs x boost clock x the per-SM rate of the
@@ -99,12 +100,13 @@ var nvidiaRTX = []Accelerator{
 		Name:                     "NVIDIA GeForce RTX 5090 32GB",
 		Vendor:                   "NVIDIA",
 		MemoryBytes:              32 * GiB,
+		MemoryReportedBytes:      31.37 * GiB,
 		MemoryBandwidthBytesPerS: 1792 * gbPerS,
 		// 170 SMs at 2.407 GHz: FP16 tensor 419 (fp16 acc) / 209.5 (fp32
 		// acc); FP8 838 / 419; FP4 1676 (3352 "AI TOPS" is sparse).
 		PeakFLOPS:    PeakFLOPS{FP32: 104.8 * teraFLOPS, TF32: 104.8 * teraFLOPS, BF16: 209.5 * teraFLOPS, FP8: 419 * teraFLOPS, INT8: 838 * teraFLOPS, FP4: 1676 * teraFLOPS},
 		Interconnect: pcie5x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeRTX50}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeRTX50}, {Fields: []string{fieldReported}, Citation: citeRepRTX5090}, srcLatencyPCIe},
 	},
 	{
 		ID:                       "rtx-6000-ada",
