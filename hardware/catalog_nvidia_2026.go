@@ -10,7 +10,7 @@ package hardware
 
 const (
 	citeRTXProBW = "NVIDIA RTX PRO Blackwell specifications (AI TOPS = sparse FP4), https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/ ; Server Edition (1597 GB/s; tensor rates scaled by its FP32, 120 vs 125 TFLOPS), https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-edition/"
-	citeRepPro6K = "PyTorch OOM \"total capacity of 94.97 GiB\" on RTX PRO 6000 Blackwell (vLLM 0.15.1 and trainer logs, found by GitHub code search)"
+	citeRepPro6K = "PyTorch OOM \"total capacity of 94.97 GiB\" on RTX PRO 6000 Blackwell (vLLM 0.15.1 and trainer logs, found by GitHub code search); nvidia-smi 97887 MiB on the Workstation Edition, https://github.com/MarcoPizeta/flash-next-rtxpro6000-bench (HARDWARE.md)"
 	citeB300     = "NVIDIA HGX B300 specifications (8 GPUs; FP4 108 PF dense, FP8 72, BF16 36, TF32 18 PF sparse), https://www.nvidia.com/en-us/data-center/hgx/"
 	citeRepB300  = "vLLM on 8x B300 SXM6: \"Free memory on device (264.8/267.69 GiB)\" (blog post \"Benchmarking DeepSeek-V4.1-Flash on 8x B300\", 2026-09-11, found by GitHub code search)"
 	citeGB300    = "NVIDIA GB300 NVL72 specifications (72 GPUs; FP4 1080 PF dense, FP8 720, BF16 360, TF32 180 PF sparse, FP32 6 PF), https://www.nvidia.com/en-us/data-center/gb300-nvl72/"
@@ -249,7 +249,12 @@ var nvidiaUnified = []Accelerator{
 		Aliases:     []string{"GB10", "DGX Spark", "NVIDIA DGX Spark", "ASUS Ascent GX10"},
 		MemoryBytes: 128 * GiB, MemoryReportedBytes: 121.69 * GiB, UnifiedMemory: true, MemoryFreeBytes: 101.3 * GiB,
 		MemoryBandwidthBytesPerS: 273 * gbPerS,
-		PeakFLOPS:                PeakFLOPS{FP32: 31 * teraFLOPS, BF16: 125 * teraFLOPS, FP8: 250 * teraFLOPS, INT8: 250 * teraFLOPS, FP4: 500 * teraFLOPS},
+		// 48 SMs (6144 CUDA cores, sm_121, the RTX 5070's count); NVIDIA
+		// gives only 1 PFLOP FP4 sparse and 31 TFLOPS FP32. BF16 and FP8
+		// follow the datacenter ratios; should GB10 accumulate fp32 at
+		// half rate as GeForce does, BF16 would be 62.5 (decode, which is
+		// bandwidth-bound at 273 GB/s, does not depend on it).
+		PeakFLOPS: PeakFLOPS{FP32: 31 * teraFLOPS, BF16: 125 * teraFLOPS, FP8: 250 * teraFLOPS, INT8: 250 * teraFLOPS, FP4: 500 * teraFLOPS},
 		// Two Sparks join over their ConnectX-7 ports: 200 Gb/s.
 		Interconnect: Interconnect{Name: "ConnectX-7 200 GbE (two machines)", BandwidthBytesPerS: 25 * gbPerS, LatencyS: AllReduceLatencyRoCES},
 		Sources:      []Source{{Fields: datasheet, Citation: citeGB10}, {Fields: []string{fieldReported, fieldFree}, Citation: citeRepGB10}, srcLatencyNIC},
