@@ -30,8 +30,12 @@ func TestCatalogParamsMatchPublished(t *testing.T) {
 			require.True(t, e.Source.URL != "" || e.Source.Repo != "", "entry cites no source")
 			m, err := Lookup(e.ID)
 			require.NoError(t, err)
-			rel := float64(m.Params.Total)/e.PublishedParams - 1
-			assert.LessOrEqual(t, math.Abs(rel), 0.01, "derived %d vs published %.0f (%+.2f%%)", m.Params.Total, e.PublishedParams, 100*rel)
+			total := m.Params.Total
+			if e.PublishedTextOnly {
+				total -= m.Params.Vision
+			}
+			rel := float64(total)/e.PublishedParams - 1
+			assert.LessOrEqual(t, math.Abs(rel), 0.01, "derived %d vs published %.0f (%+.2f%%)", total, e.PublishedParams, 100*rel)
 			assert.LessOrEqual(t, m.Params.Active, m.Params.Total)
 		})
 	}
@@ -217,20 +221,52 @@ func TestLookupForgiving(t *testing.T) {
 	assert.Contains(t, err.Error(), "did you mean")
 }
 
+// Full ids and aliases are unique across the catalog, and id suffixes
+// unique among themselves; an alias may take a name
+// that is also another entry's id suffix (the alias wins, see
+// loadCatalog), as "llama-3.1-8b" names the Instruct model while the base
+// model's id is meta-llama/Llama-3.1-8B.
 func TestCatalogAliasesUnique(t *testing.T) {
 	t.Parallel()
 	entries, err := Catalog()
 	require.NoError(t, err)
-	seen := map[string]string{}
+	named := map[string]string{}  // full ids and aliases
+	suffix := map[string]string{} // id suffixes
 	for _, e := range entries {
-		keys := append([]string{e.ID, e.ID[strings.LastIndexByte(e.ID, '/')+1:]}, e.Aliases...)
-		for _, k := range keys {
+		for _, k := range append([]string{e.ID}, e.Aliases...) {
 			k = normName(k)
-			if prev, dup := seen[k]; dup && prev != e.ID {
+			if prev, dup := named[k]; dup && prev != e.ID {
 				t.Errorf("name %q claimed by %s and %s", k, prev, e.ID)
 			}
-			seen[k] = e.ID
+			named[k] = e.ID
 		}
+	}
+	for _, e := range entries {
+		k := normName(e.ID[strings.LastIndexByte(e.ID, '/')+1:])
+		if prev, dup := suffix[k]; dup && prev != e.ID {
+			t.Errorf("id suffix %q shared by %s and %s", k, prev, e.ID)
+		}
+		suffix[k] = e.ID
+	}
+}
+
+// The Hub's current ids and the old names kept as aliases resolve to the
+// same entry.
+func TestLookupHubIDsAndOldNames(t *testing.T) {
+	t.Parallel()
+	for name, id := range map[string]string{
+		"meta-llama/Llama-3.1-8B":        "meta-llama/Llama-3.1-8B",
+		"meta-llama/Meta-Llama-3.1-8B":   "meta-llama/Llama-3.1-8B",
+		"meta-llama-3.1-8b":              "meta-llama/Llama-3.1-8B",
+		"meta-llama/Llama-3.1-70B":       "meta-llama/Llama-3.1-70B",
+		"meta-llama/Meta-Llama-3.1-70B":  "meta-llama/Llama-3.1-70B",
+		"meta-llama/Meta-Llama-3.1-405B": "meta-llama/Llama-3.1-405B",
+		"llama-3.1-8b":                   "meta-llama/Llama-3.1-8B-Instruct",
+		"Llama-3.1-8B":                   "meta-llama/Llama-3.1-8B-Instruct",
+	} {
+		m, err := Lookup(name)
+		require.NoError(t, err, name)
+		assert.Equal(t, id, m.ID, name)
 	}
 }
 
