@@ -114,6 +114,9 @@ func (d *Deployment) rankParams(l models.Layer) (linear, other, expert float64) 
 	if l.MoE {
 		moe = 1
 	}
+	if d.Model.Heterogeneous() {
+		return d.rankParamsOf(l)
+	}
 	c := &d.rankCache[l.Kind][moe]
 	if !c.ok {
 		c.linear, c.other, c.expert = d.rankParamsOf(l)
@@ -156,8 +159,8 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 			linear += float64(m.Params.SharedExperts) / float64(max(1, m.MoELayers())) / tp
 		}
 		other += float64(m.Params.Router) / float64(max(1, m.MoELayers()))
-	} else if m.Params.DenseMLP > 0 {
-		linear += float64(m.Params.DenseMLP) / float64(max(1, m.DenseLayers())) / tp
+	} else {
+		linear += float64(m.DenseMLPParamsOf(l)) / tp
 	}
 	other += float64(m.Params.Norms) / float64(m.NumLayers+1)
 	return linear, other, expert

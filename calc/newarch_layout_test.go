@@ -136,3 +136,15 @@ func TestSharedKVLayersKeepNoCache(t *testing.T) {
 	rep := eval(t, Request{ModelConfig: cfg, Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(4096)})
 	assert.InDelta(t, 4*2*2*256*2, rep.KVCache.BytesPerToken, 0)
 }
+
+// Llama 3.3 Nemotron Super 49B (DeciLM, vLLM 0.19 nemotron_nas.py): 49 of
+// its 80 blocks attend, each with 64 / n_heads_in_group 8 = 8 KV heads of
+// 128; the 31 no-op attention blocks keep no cache:
+// 49 * 2 * 8 * 128 * 2 B = 200,704 B per token, one group of 49 layers.
+func TestNemotronNASLayout(t *testing.T) {
+	t.Parallel()
+	rep := eval(t, Request{Model: "nvidia/Llama-3_3-Nemotron-Super-49B-v1", Hardware: HardwareRef{ID: "h200"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192)})
+	assert.InDelta(t, 200_704, rep.KVCache.BytesPerToken, 0)
+	assert.InDelta(t, 100_352, rep.KVCache.BytesPerTokenPerGPU, 0)
+	assert.Equal(t, []KVGroup{{Kind: "full_attention", Layers: 49}}, rep.KVCache.Groups)
+}

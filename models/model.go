@@ -76,6 +76,9 @@ type Layer struct {
 	// earlier layer of the same type and keeps none of its own (Gemma 3n and
 	// Gemma 4 num_kv_shared_layers: vLLM's kv_sharing_target_layer_name).
 	SharedKV bool
+	// Intermediate, when positive, is this layer's dense MLP width
+	// (Llama-Nemotron's per-block ffn_mult); 0 means the model's.
+	Intermediate int
 }
 
 // SSM holds the state geometry of Mamba-2 and gated-delta-net layers.
@@ -183,6 +186,30 @@ func (m *Model) IsMoE() bool { return m.Experts > 0 && m.TopK > 0 }
 
 // MoELayers returns the number of layers whose feed-forward is MoE.
 func (m *Model) MoELayers() int { return m.moeLayers }
+
+// Heterogeneous reports whether layers of one kind differ in shape (per-
+// layer MLP widths or KV heads within a kind), so that per-kind caches of
+// layer weights do not apply.
+func (m *Model) Heterogeneous() bool { return m.Type == "nemotron-nas" }
+
+// DenseMLPParamsOf returns layer l's dense feed-forward weights (0 for a
+// layer without one or with an MoE block).
+func (m *Model) DenseMLPParamsOf(l Layer) int64 {
+	if l.NoFFN || l.MoE {
+		return 0
+	}
+	inter := m.Intermediate
+	if m.IsMoE() && m.DenseIntermediate > 0 {
+		inter = m.DenseIntermediate
+	}
+	if l.Intermediate > 0 {
+		inter = l.Intermediate
+	}
+	if inter <= 0 {
+		return 0
+	}
+	return m.mlpParams(inter)
+}
 
 // DenseLayers returns the number of layers with a dense (non-MoE)
 // feed-forward block.

@@ -541,3 +541,20 @@ func TestNemotronHPatternErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.field, tc.name)
 	}
 }
+
+// DeciLM block widths: ffn_mult * 2/3 * hidden, rounded up to a multiple
+// of 256 (vLLM nemotron_nas.py _ffn_mult_to_intermediate_size). For hidden
+// 8192: 2.625 -> 14,336; 5.25 -> 28,672; 0.5 -> int(2,730.67) = 2,730 ->
+// 2,816.
+func TestNemotronNASBlockWidths(t *testing.T) {
+	t.Parallel()
+	for mult, want := range map[float64]int{2.625: 14336, 5.25: 28672, 0.5: 2816, 1.3125: 7168} {
+		assert.Equal(t, want, nasIntermediate(cfg{"ffn_mult": mult}, 8192), mult)
+	}
+	assert.Equal(t, 0, nasIntermediate(cfg{"no_op": true, "ffn_mult": 1.0}, 8192))
+	m, err := Lookup("nemotron-super-49b")
+	require.NoError(t, err)
+	assert.Equal(t, 14336, m.Layers[0].Intermediate) // block 0: ffn_mult 2.625
+	assert.Equal(t, 8, m.LayerKVHeads(m.Layers[0]))
+	assert.Equal(t, 31, m.CountKind(FeedForward))
+}

@@ -198,13 +198,7 @@ func (m *Model) countParams() Params {
 			}
 			continue
 		}
-		inter := m.Intermediate
-		if m.IsMoE() && m.DenseIntermediate > 0 {
-			inter = m.DenseIntermediate
-		}
-		if inter > 0 {
-			p.DenseMLP += m.mlpParams(inter)
-		}
+		p.DenseMLP += m.DenseMLPParamsOf(l)
 	}
 	p.Vision = m.visionParams
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision

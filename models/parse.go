@@ -239,6 +239,13 @@ func (m *Model) readFamilyDetails(c cfg) {
 // readFeedForward reads the dense MLP and MoE fields.
 func (m *Model) readFeedForward(c cfg, prefix string) error {
 	m.Intermediate = c.int(0, "intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim")
+	if m.Intermediate == 0 && m.Type == "nemotron-nas" {
+		// DeciLM sizes each layer's MLP from block_configs; the widest
+		// stands for the model (readNASLayers sets each layer's).
+		for _, b := range nasBlocks(c) {
+			m.Intermediate = max(m.Intermediate, nasIntermediate(b.obj("ffn"), m.Hidden))
+		}
+	}
 	if m.Intermediate == 0 && !m.GatedMLP {
 		m.Intermediate = 4 * m.Hidden
 	}
@@ -323,8 +330,11 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	if err := m.readSSM(c, prefix); err != nil {
 		return err
 	}
-	if m.Type == "nemotron_h" {
+	switch m.Type {
+	case "nemotron_h":
 		return m.readNemotronHLayers(c, prefix)
+	case "nemotron-nas":
+		return m.readNASLayers(c, prefix)
 	}
 	for i := range m.Layers {
 		l := &m.Layers[i]
@@ -444,6 +454,72 @@ func (m *Model) readNemotronHLayers(c cfg, prefix string) error {
 	}
 	if m.SSM.DInner == 0 && strings.IndexByte(string(kinds), 'M') >= 0 {
 		return configErr(prefix+"mamba_num_heads", "is required when "+field+" has Mamba blocks")
+	}
+	return nil
+}
+
+// nasBlocks returns a DeciLM config's block_configs objects.
+func nasBlocks(c cfg) []cfg {
+	a, _ := c["block_configs"].([]any)
+	out := make([]cfg, 0, len(a))
+	for _, v := range a {
+		if o, ok := v.(map[string]any); ok {
+			out = append(out, cfg(o))
+		}
+	}
+	return out
+}
+
+// nasIntermediate returns a DeciLM block's MLP width: ffn_mult * 2/3 of
+// hidden, rounded up to a multiple of 256 (vLLM 0.19 nemotron_nas.py
+// _ffn_mult_to_intermediate_size), or 0 for a no-op or missing MLP.
+func nasIntermediate(ffn cfg, hidden int) int {
+	if ffn == nil || ffn.boolean("no_op", false) || ffn.boolean("replace_with_linear", false) {
+		return 0
+	}
+	mult, ok := ffn.num("ffn_mult")
+	if !ok || mult <= 0 || mult > 1024 {
+		return 0
+	}
+	n := int(2 * mult * float64(hidden) / 3)
+	if r := n % 256; r != 0 {
+		n += 256 - r
+	}
+	return n
+}
+
+// readNASLayers reads a Llama-Nemotron (DeciLM, model_type nemotron-nas)
+// block list (vLLM 0.19 nemotron_nas.py DeciLMDecoderLayer): each layer's
+// attention is GQA with num_attention_heads / n_heads_in_group KV heads or
+// a no-op (no cache, no weights), and its MLP is a SwiGLU of
+// nasIntermediate width or a no-op.
+func (m *Model) readNASLayers(c cfg, prefix string) error {
+	blocks := nasBlocks(c)
+	if len(blocks) != m.NumLayers {
+		return configErr(prefix+"block_configs", "has "+strconv.Itoa(len(blocks))+" blocks for "+strconv.Itoa(m.NumLayers)+" layers")
+	}
+	for i, b := range blocks {
+		l := &m.Layers[i]
+		at := b.obj("attention")
+		switch {
+		case at == nil || at.boolean("no_op", false):
+			l.Kind = FeedForward
+		case at.boolean("replace_with_linear", false):
+			return configErr(prefix+"block_configs", "block "+strconv.Itoa(i)+" replaces attention with a linear layer, which is not supported")
+		default:
+			g := at.int(0, "n_heads_in_group")
+			if g <= 0 || m.Heads%g != 0 {
+				return configErr(prefix+"block_configs", "block "+strconv.Itoa(i)+": attention.n_heads_in_group must divide num_attention_heads ("+strconv.Itoa(m.Heads)+")")
+			}
+			l.KVHeads = m.Heads / g
+		}
+		ffn := b.obj("ffn")
+		if ffn != nil && ffn.boolean("replace_with_linear", false) {
+			return configErr(prefix+"block_configs", "block "+strconv.Itoa(i)+" replaces the MLP with a linear layer, which is not supported")
+		}
+		if l.Intermediate = nasIntermediate(ffn, m.Hidden); l.Intermediate == 0 {
+			l.NoFFN = true
+		}
 	}
 	return nil
 }

@@ -140,6 +140,7 @@ var docs = map[string]string{
 	"ModelsEntry.published_params_text_only":           "published_params_text_only is true when PublishedParams counts the text model only (a multimodal checkpoint whose publisher states the vision tower apart); tests then compare it with the total less Vision.",
 	"ModelsLayer":                                      "Layer describes one decoder layer.",
 	"ModelsLayer.HeadDim":                              "KVHeads and HeadDim, when positive, override the model's KV head count and head size for this attention layer: Gemma 4's full-attention layers use num_global_key_value_heads heads of global_head_dim (vLLM 0.19 gemma4.py Gemma4DecoderLayer).",
+	"ModelsLayer.Intermediate":                         "Intermediate, when positive, is this layer's dense MLP width (Llama-Nemotron's per-block ffn_mult); 0 means the model's.",
 	"ModelsLayer.KVHeads":                              "KVHeads and HeadDim, when positive, override the model's KV head count and head size for this attention layer: Gemma 4's full-attention layers use num_global_key_value_heads heads of global_head_dim (vLLM 0.19 gemma4.py Gemma4DecoderLayer).",
 	"ModelsLayer.MoE":                                  "MoE is true when the layer's feed-forward block is a mixture of experts.",
 	"ModelsLayer.NoFFN":                                "NoFFN is true for a layer that has a token mixer but no feed-forward block (Nemotron-H's Mamba \"M\" and attention \"*\" layers).",
