@@ -148,3 +148,22 @@ func TestNemotronNASLayout(t *testing.T) {
 	assert.InDelta(t, 100_352, rep.KVCache.BytesPerTokenPerGPU, 0)
 	assert.Equal(t, []KVGroup{{Kind: "full_attention", Layers: 49}}, rep.KVCache.Groups)
 }
+
+// A published vLLM report for Gemma 4 31B (vllm-project/vllm issue
+// #43308: cyankiwi/gemma-4-31B-it-AWQ-4bit on an A100 80GB,
+// gpu_memory_utilization 0.9): with about 50 GB of KV cache memory vLLM
+// v0.20.0 reported a "GPU KV cache size" of about 55k tokens (v0.21.0
+// changed the allocation and reported about 525k; the engine models the
+// 0.19/0.20 layout). By hand: 50 GiB / (262,144 B per page * 10 layers per
+// block) = 20,480 blocks; 20,480 / 6 groups * 16 = 54,608 tokens. The
+// report's figures are rounded ("~50 GB", "~55k"), so the check allows 5 %.
+func TestGemma4MatchesPublishedVLLMReport(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "google/gemma-4-31B-it", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	require.NoError(t, err)
+	lay := d.Layout()
+	blocks := lay.NumBlocks(50 * (1 << 30))
+	assert.Equal(t, int64(20480), blocks)
+	assert.Equal(t, int64(54_608), lay.CapacityTokens(blocks))
+	assert.InEpsilon(t, 55_000, float64(lay.CapacityTokens(blocks)), 0.05)
+}
