@@ -111,15 +111,16 @@ func (d *Deployment) buildCost() costModel {
 		}
 		var kvb, fl float64
 		w := 0
+		hdk, hdv := m.LayerHeadDims(l)
 		switch l.Kind {
-		case models.Mamba, models.LinearAttention:
+		case models.Mamba, models.LinearAttention, models.FeedForward:
 			continue
 		case models.MLAttention:
 			kvb = float64(m.KVLoraRank+m.QKRopeDim) * d.KVBytes
 			fl = 2 * float64(m.Heads) / c.tp * float64(2*m.KVLoraRank+m.QKRopeDim)
 		default:
-			kvb = float64(kvcache.HeadsPerRank(m.KVHeads, d.TP)*(m.HeadDim+m.HeadDimV())) * d.KVBytes
-			fl = 2 * float64(m.Heads) / c.tp * float64(m.HeadDim+m.HeadDimV())
+			kvb = float64(kvcache.HeadsPerRank(m.LayerKVHeads(l), d.TP)*(hdk+hdv)) * d.KVBytes
+			fl = 2 * float64(m.Heads) / c.tp * float64(hdk+hdv)
 			if l.Kind == models.SlidingAttention {
 				w = l.Window
 			}

@@ -48,7 +48,7 @@ type Deployment struct {
 	cost costModel
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
-	rankCache [models.Mamba + 1][2]struct {
+	rankCache [models.NumLayerKinds][2]struct {
 		linear, other, expert float64
 		ok                    bool
 	}
@@ -114,6 +114,9 @@ func (d *Deployment) rankParams(l models.Layer) (linear, other, expert float64) 
 	if l.MoE {
 		moe = 1
 	}
+	if d.Model.Heterogeneous() {
+		return d.rankParamsOf(l)
+	}
 	c := &d.rankCache[l.Kind][moe]
 	if !c.ok {
 		c.linear, c.other, c.expert = d.rankParamsOf(l)
@@ -130,16 +133,24 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	case models.Mamba, models.LinearAttention:
 		p := float64(m.Params.Mixer) / float64(max(1, m.CountKind(l.Kind)))
 		linear += p / tp
+	case models.FeedForward:
+		// no token mixer (Nemotron-H MLP and MoE blocks)
 	case models.MLAttention:
 		repl := h*float64(m.QLoraRank) + h*float64(m.KVLoraRank+m.QKRopeDim)
-		attn := float64(m.Params.Attention) / float64(attnLayers(m))
+		attn := float64(m.Params.Attention) / float64(m.AttentionLayers())
 		linear += repl + (attn-repl)/tp
 	default:
-		hd, nkv := float64(m.HeadDim), float64(m.KVHeads)
-		attn := float64(m.Params.Attention) / float64(attnLayers(m))
-		kv := 2 * h * hd * nkv
-		perRankKV := 2 * h * hd * float64(kvcache.HeadsPerRank(m.KVHeads, d.TP))
+		// This layer's own attention weights: Gemma 4's full and sliding
+		// layers differ in KV heads and head size.
+		hdk, _ := m.LayerHeadDims(l)
+		hd, nkv := float64(hdk), m.LayerKVHeads(l)
+		attn := float64(m.AttentionParamsOf(l))
+		kv := 2 * h * hd * float64(nkv)
+		perRankKV := 2 * h * hd * float64(kvcache.HeadsPerRank(nkv, d.TP))
 		linear += (attn-kv)/tp + perRankKV
+	}
+	if l.NoFFN {
+		return linear, other, expert
 	}
 	if l.MoE {
 		expert = float64(m.Params.ExpertParams) / tp
@@ -148,15 +159,11 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 			linear += float64(m.Params.SharedExperts) / float64(max(1, m.MoELayers())) / tp
 		}
 		other += float64(m.Params.Router) / float64(max(1, m.MoELayers()))
-	} else if m.Params.DenseMLP > 0 {
-		linear += float64(m.Params.DenseMLP) / float64(max(1, m.NumLayers-m.MoELayers())) / tp
+	} else {
+		linear += float64(m.DenseMLPParamsOf(l)) / tp
 	}
 	other += float64(m.Params.Norms) / float64(m.NumLayers+1)
 	return linear, other, expert
-}
-
-func attnLayers(m *models.Model) int {
-	return max(1, m.NumLayers-m.CountKind(models.Mamba)-m.CountKind(models.LinearAttention))
 }
 
 // stageWeights returns the weight bytes of one rank of stage s: its
@@ -198,17 +205,31 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 	m := d.Model
 	out := make([]kvcache.Layer, 0, hi-lo)
 	for _, l := range m.Layers[lo:hi] {
+		if l.SharedKV {
+			continue // reads an earlier layer's cache (kv_sharing_target_layer_name)
+		}
+		kvHeads := m.LayerKVHeads(l)
+		hdk, hdv := m.LayerHeadDims(l)
 		switch l.Kind {
+		case models.FeedForward:
+			// no mixer, no cache
 		case models.MLAttention:
 			out = append(out, kvcache.Layer{Kind: kvcache.Latent, LatentDim: m.KVLoraRank + m.QKRopeDim})
 		case models.SlidingAttention:
-			out = append(out, kvcache.Layer{Kind: kvcache.Sliding, KVHeads: m.KVHeads, HeadDimK: m.HeadDim, HeadDimV: m.HeadDimV(), Window: l.Window})
+			out = append(out, kvcache.Layer{Kind: kvcache.Sliding, KVHeads: kvHeads, HeadDimK: hdk, HeadDimV: hdv, Window: l.Window})
 		case models.Mamba:
 			s := m.SSM
 			// conv state (d_inner + 2*g*n) x (k-1) plus SSM state heads x
 			// head_dim x n (vLLM MambaStateShapeCalculator.mamba2_state_shape).
 			conv := int64(s.DInner+2*s.NGroups*s.DState) * int64(s.ConvKernel-1)
 			ssm := int64(s.Heads) * int64(s.HeadDim) * int64(s.DState)
+			// The SSM state is kept in mamba_ssm_cache_dtype where the
+			// config names one (Nemotron-H: float32); it is counted here in
+			// model-dtype elements, so a float32 state over a bf16 model
+			// weighs two elements each.
+			if s.SSMDtype != "" {
+				ssm = int64(float64(ssm) * dtypeBytes(s.SSMDtype) / d.ActBytes)
+			}
 			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv + ssm})
 		case models.LinearAttention:
 			s := m.SSM
@@ -219,7 +240,7 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 			rec := int64(s.ValueHeads) * int64(s.KeyHeadDim) * int64(s.ValueHeadDim)
 			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv + rec})
 		default:
-			out = append(out, kvcache.Layer{Kind: kvcache.Full, KVHeads: m.KVHeads, HeadDimK: m.HeadDim, HeadDimV: m.HeadDimV()})
+			out = append(out, kvcache.Layer{Kind: kvcache.Full, KVHeads: kvHeads, HeadDimK: hdk, HeadDimV: hdv})
 		}
 	}
 	return out

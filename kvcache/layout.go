@@ -19,6 +19,12 @@ type Group struct {
 	Window int
 	// Layers is the number of layers in the group.
 	Layers int
+	// BlockSize is the tokens one block of this group holds: the layout's
+	// BlockSize, or a multiple of it for an attention group whose layers
+	// cost fewer bytes per token than the widest, so that its page has the
+	// uniform size (vLLM 0.19 kv_cache_utils.py
+	// unify_kv_cache_spec_page_size: block_size * max_page // page).
+	BlockSize int
 }
 
 // Options are the inputs of NewLayout besides the layers.
@@ -60,6 +66,7 @@ type Layout struct {
 type specKey struct {
 	kind   Kind
 	window int
+	perTok float64 // bytes per token on one rank (attention kinds)
 }
 
 // NewLayout groups layers the way vLLM 0.19 does for a uniform page size:
@@ -69,7 +76,9 @@ type specKey struct {
 // smallest), and one block id covers one layer of every group. Pages are
 // BlockSize * bytes-per-token of the widest attention layer; when Mamba or
 // linear-attention states exist beside attention, the block size grows to
-// the smallest multiple of 16 whose page holds one state.
+// the smallest multiple of 16 whose page holds one state. An attention type
+// narrower than the widest holds proportionally more tokens per block
+// (Group.BlockSize) so that every page has the same size.
 //
 // Edge cases: no layers, or a non-positive TP or element size, is an error
 // naming the request field; a model without attention layers gets pages of
@@ -99,7 +108,8 @@ func NewLayout(layers []Layer, o Options) (Layout, error) {
 	counts := map[specKey]int{}
 	var order []specKey
 	for _, ly := range layers {
-		k := specKey{kind: ly.Kind}
+		b := ly.BytesPerToken(o.TP, o.ElemBytes)
+		k := specKey{kind: ly.Kind, perTok: b}
 		if ly.Kind == Sliding {
 			k.window = ly.Window
 			if ly.Window <= 0 {
@@ -110,7 +120,6 @@ func NewLayout(layers []Layer, o Options) (Layout, error) {
 			order = append(order, k)
 		}
 		counts[k]++
-		b := ly.BytesPerToken(o.TP, o.ElemBytes)
 		l.BytesPerToken += b
 		attnPerToken = math.Max(attnPerToken, b)
 		s := ly.StateBytes(o.TP, o.StateElemBytes)
@@ -142,13 +151,23 @@ func NewLayout(layers []Layer, o Options) (Layout, error) {
 	for _, k := range order {
 		n := counts[k]
 		parts := (n + g - 1) / g
+		gbs := bs
+		if k.kind != State && k.perTok > 0 && k.perTok < attnPerToken {
+			// A narrower attention type (Gemma 4's full-attention layers
+			// beside its sliding ones) fills the same page with more
+			// tokens when the widths divide; otherwise its page is padded
+			// (vLLM refuses that case).
+			if r := attnPerToken / k.perTok; r == math.Trunc(r) {
+				gbs = bs * int(r)
+			}
+		}
 		for i := 0; i < parts; i++ {
 			// layers[i::parts] of this type: sizes differ by at most one.
 			size := n / parts
 			if i < n%parts {
 				size++
 			}
-			l.Groups = append(l.Groups, Group{Kind: k.kind, Window: k.window, Layers: size})
+			l.Groups = append(l.Groups, Group{Kind: k.kind, Window: k.window, Layers: size, BlockSize: gbs})
 			l.LayersPerBlock = max(l.LayersPerBlock, size)
 		}
 	}
@@ -167,7 +186,8 @@ func (l Layout) NumBlocks(availableBytes float64) int64 {
 
 // CapacityTokens returns the token capacity vLLM logs as "GPU KV cache size"
 // for numBlocks blocks: numBlocks / len(groups) * BlockSize (integer
-// division), for the whole tensor-parallel group.
+// division; BlockSize is the smallest group block size, the one vLLM's
+// report uses), for the whole tensor-parallel group.
 func (l Layout) CapacityTokens(numBlocks int64) int64 {
 	if len(l.Groups) == 0 || numBlocks <= 0 {
 		return 0
@@ -177,13 +197,23 @@ func (l Layout) CapacityTokens(numBlocks int64) int64 {
 
 func cdiv(a, b int64) int64 { return (a + b - 1) / b }
 
+// groupBlock returns the tokens per block of group g (at least 1).
+func (l Layout) groupBlock(g Group) int64 {
+	if g.BlockSize > 0 {
+		return int64(g.BlockSize)
+	}
+	return int64(max(l.BlockSize, 1))
+}
+
 // BlocksFor returns the blocks one sequence holds at contextTokens tokens
 // while newTokens of them are being computed in the current step (1 in
 // decode, the chunk in prefill), summed over groups:
 //
-//	Full, Latent: ceil(context / BlockSize)
-//	Sliding:      min(ceil(context / BlockSize), ceil((window-1+new) / BlockSize) + 1)
+//	Full, Latent: ceil(context / B)
+//	Sliding:      min(ceil(context / B), ceil((window-1+new) / B) + 1)
 //	State:        1
+//
+// where B is the group's block size (Group.BlockSize).
 //
 // Blocks that fall out of a sliding window are freed (vLLM
 // SlidingWindowManager.remove_skipped_blocks). Context 0 holds no blocks.
@@ -191,10 +221,10 @@ func (l Layout) BlocksFor(contextTokens, newTokens int64) int64 {
 	if contextTokens <= 0 {
 		return 0
 	}
-	bs := int64(l.BlockSize)
-	full := cdiv(contextTokens, bs)
 	var n int64
 	for _, g := range l.Groups {
+		bs := l.groupBlock(g)
+		full := cdiv(contextTokens, bs)
 		switch g.Kind {
 		case Sliding:
 			n += min(full, cdiv(int64(g.Window)-1+max(newTokens, 1), bs)+1)
@@ -212,9 +242,9 @@ func (l Layout) BlocksFor(contextTokens, newTokens int64) int64 {
 // each spec's max_memory_usage_bytes in pages, where a sliding group needs
 // ceil(min(window-1+maxNumBatchedTokens, maxModelLen)/BlockSize)+1 blocks.
 func (l Layout) MaxBlocksPerRequest(maxModelLen, maxNumBatchedTokens int64) int64 {
-	bs := int64(l.BlockSize)
 	var n int64
 	for _, g := range l.Groups {
+		bs := l.groupBlock(g)
 		switch g.Kind {
 		case Sliding:
 			n += cdiv(min(int64(g.Window)-1+maxNumBatchedTokens, maxModelLen), bs) + 1

@@ -222,3 +222,31 @@ func ExampleLayout_NumBlocks() {
 	// 475136 tokens
 	// 58.00 sequences of 8192 tokens
 }
+
+// Attention types of different widths share one page size (vLLM 0.19
+// unify_kv_cache_spec_page_size): a type costing half the bytes per token
+// of the widest gets blocks of twice the tokens; one whose width does not
+// divide keeps the base block size (a padded page).
+func TestLayoutUnifiesPageSize(t *testing.T) {
+	t.Parallel()
+	wide := Layer{Kind: Sliding, Window: 1024, KVHeads: 8, HeadDimK: 256, HeadDimV: 256} // 8,192 B/token
+	half := Layer{Kind: Full, KVHeads: 2, HeadDimK: 512, HeadDimV: 512}                  // 4,096 B/token
+	odd := Layer{Kind: Full, KVHeads: 3, HeadDimK: 128, HeadDimV: 128}                   // 1,536 B/token
+	l, err := NewLayout(append(repeat(wide, 4), repeat(half, 4)...), Options{TP: 1, ElemBytes: 2})
+	require.NoError(t, err)
+	assert.InDelta(t, 16*8192.0, l.PageBytes, 0)
+	require.Len(t, l.Groups, 2)
+	assert.Equal(t, 16, l.Groups[0].BlockSize)
+	assert.Equal(t, 32, l.Groups[1].BlockSize)
+	// 1,000 tokens: ceil((1024-1+1)/16)+1 = 65 > ceil(1000/16) = 63 sliding
+	// blocks, so 63; full ceil(1000/32) = 32.
+	assert.Equal(t, int64(63+32), l.BlocksFor(1000, 1))
+	// The logged capacity uses the smallest block size: 100 blocks / 2
+	// groups * 16.
+	assert.Equal(t, int64(800), l.CapacityTokens(100))
+
+	l, err = NewLayout(append(repeat(wide, 4), repeat(odd, 4)...), Options{TP: 1, ElemBytes: 2})
+	require.NoError(t, err)
+	// 8,192 / 1,536 is not whole: the odd type keeps 16-token blocks.
+	assert.Equal(t, 16, l.Groups[1].BlockSize)
+}

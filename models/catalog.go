@@ -2,10 +2,11 @@ package models
 
 import (
 	"errors"
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
 
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
@@ -27,16 +28,20 @@ type Source struct {
 // and the parameter count its publisher states (used only to test the
 // derivation).
 type Entry struct {
-	ID              string         `json:"id"`
-	Aliases         []string       `json:"aliases,omitempty"`
-	Name            string         `json:"name"`
-	Family          string         `json:"family,omitempty"`
-	Base            string         `json:"base,omitempty"`
-	PublishedParams float64        `json:"published_params,omitempty"`
-	ParamsSource    string         `json:"params_source,omitempty"`
-	Source          Source         `json:"source"`
-	Notes           string         `json:"notes,omitempty"`
-	Config          map[string]any `json:"config"`
+	ID              string   `json:"id"`
+	Aliases         []string `json:"aliases,omitempty"`
+	Name            string   `json:"name"`
+	Family          string   `json:"family,omitempty"`
+	Base            string   `json:"base,omitempty"`
+	PublishedParams float64  `json:"published_params,omitempty"`
+	// PublishedTextOnly is true when PublishedParams counts the text model
+	// only (a multimodal checkpoint whose publisher states the vision
+	// tower apart); tests then compare it with the total less Vision.
+	PublishedTextOnly bool           `json:"published_params_text_only,omitempty"`
+	ParamsSource      string         `json:"params_source,omitempty"`
+	Source            Source         `json:"source"`
+	Notes             string         `json:"notes,omitempty"`
+	Config            map[string]any `json:"config"`
 }
 
 // ErrUnknownModel is wrapped by Lookup's error for a name not in the catalog.
@@ -113,13 +118,29 @@ func loadCatalog() *catalog {
 		}, len(list))
 		cat.index = make(map[string]int, 4*len(list))
 		for i := range list {
-			e := list[i].Entry
-			cat.entries[i], cat.raw[i] = e, list[i].Config
-			keys := append([]string{e.ID, e.ID[strings.LastIndexByte(e.ID, '/')+1:]}, e.Aliases...)
-			for _, k := range keys {
-				k = normName(k)
-				if _, dup := cat.index[k]; !dup {
-					cat.index[k] = i
+			cat.entries[i], cat.raw[i] = list[i].Entry, list[i].Config
+		}
+		// Full ids first, then aliases, then the part of each id after
+		// the "/": "meta-llama/Llama-3.1-8B" is the base model while the
+		// alias "llama-3.1-8b" names the Instruct model, as it did before
+		// the base model took the Hub's current id.
+		for pass := 0; pass < 3; pass++ {
+			for i := range cat.entries {
+				e := &cat.entries[i]
+				var keys []string
+				switch pass {
+				case 0:
+					keys = []string{e.ID}
+				case 1:
+					keys = e.Aliases
+				default:
+					keys = []string{e.ID[strings.LastIndexByte(e.ID, '/')+1:]}
+				}
+				for _, k := range keys {
+					k = normName(k)
+					if _, dup := cat.index[k]; !dup {
+						cat.index[k] = i
+					}
 				}
 			}
 		}

@@ -28,6 +28,14 @@ const (
 	// Mamba is a selective state-space layer (Mamba-2) with a constant-size
 	// convolution and SSM state per sequence.
 	Mamba
+	// FeedForward is a layer with a feed-forward block (dense MLP or MoE)
+	// and no token mixer, so no per-sequence state: Nemotron-H's "-" and
+	// "E" layers (vLLM 0.19 nemotron_h.py NemotronHMLPDecoderLayer and
+	// NemotronHMoEDecoderLayer).
+	FeedForward
+
+	// NumLayerKinds is the number of layer kinds (for arrays indexed by kind).
+	NumLayerKinds = int(FeedForward) + 1
 )
 
 // String returns the layer kind as the JSON schema spells it.
@@ -43,6 +51,8 @@ func (k LayerKind) String() string {
 		return "linear_attention"
 	case Mamba:
 		return "mamba"
+	case FeedForward:
+		return "mlp"
 	}
 	return "unknown"
 }
@@ -54,6 +64,21 @@ type Layer struct {
 	Window int
 	// MoE is true when the layer's feed-forward block is a mixture of experts.
 	MoE bool
+	// NoFFN is true for a layer that has a token mixer but no feed-forward
+	// block (Nemotron-H's Mamba "M" and attention "*" layers).
+	NoFFN bool
+	// KVHeads and HeadDim, when positive, override the model's KV head count
+	// and head size for this attention layer: Gemma 4's full-attention layers
+	// use num_global_key_value_heads heads of global_head_dim (vLLM 0.19
+	// gemma4.py Gemma4DecoderLayer).
+	KVHeads, HeadDim int
+	// SharedKV is true for an attention layer that reads the KV cache of an
+	// earlier layer of the same type and keeps none of its own (Gemma 3n and
+	// Gemma 4 num_kv_shared_layers: vLLM's kv_sharing_target_layer_name).
+	SharedKV bool
+	// Intermediate, when positive, is this layer's dense MLP width
+	// (Llama-Nemotron's per-block ffn_mult); 0 means the model's.
+	Intermediate int
 }
 
 // SSM holds the state geometry of Mamba-2 and gated-delta-net layers.
@@ -63,6 +88,11 @@ type SSM struct {
 	DInner, DState, NGroups, Heads, HeadDim, ConvKernel int
 	// Gated delta net (Qwen3-Next): key/value heads and head sizes.
 	KeyHeads, KeyHeadDim, ValueHeads, ValueHeadDim int
+	// SSMDtype is the dtype vLLM keeps the Mamba SSM (temporal) state in
+	// when the config names one (mamba_ssm_cache_dtype, read by vLLM's
+	// NemotronHForCausalLMConfig.verify_and_update_config); "" means the
+	// model dtype. The convolution state always uses the model dtype.
+	SSMDtype string
 }
 
 // Model is a decoder-only transformer's architecture.
@@ -100,6 +130,10 @@ type Model struct {
 	// DenseIntermediate is the intermediate size of the dense (non-MoE)
 	// layers of an MoE model.
 	DenseIntermediate int `json:"dense_intermediate_size,omitempty"`
+	// MoELatent is the width routed experts work in when it differs from
+	// hidden_size (Nemotron 3 Super/Ultra moe_latent_size: fc1_latent_proj
+	// maps hidden to it before the experts, fc2_latent_proj back).
+	MoELatent int `json:"moe_latent_size,omitempty"`
 
 	// Multi-head latent attention.
 	QLoraRank  int `json:"q_lora_rank,omitempty"`
@@ -128,10 +162,14 @@ type Model struct {
 	sinks        bool // gpt-oss attention sinks
 	expertBias   bool // gpt-oss expert biases
 	gatedQ       bool // Qwen3-Next output gate folded into q_proj
+	kEqV         bool // Gemma 4: full-attention layers have no v_proj (V = K)
+	routerBias   bool // router e_score_correction_bias (Nemotron-H)
+	gemma4MoE    bool // Gemma 4 MoE block beside the dense MLP
 	visionParams int64
 
-	kindCount [Mamba + 1]int // layers of each kind
-	moeLayers int
+	kindCount   [NumLayerKinds]int // layers of each kind
+	moeLayers   int
+	denseLayers int // layers with a dense feed-forward block
 }
 
 // HeadDimV returns the value head size (equal to HeadDim unless the config
@@ -149,6 +187,57 @@ func (m *Model) IsMoE() bool { return m.Experts > 0 && m.TopK > 0 }
 // MoELayers returns the number of layers whose feed-forward is MoE.
 func (m *Model) MoELayers() int { return m.moeLayers }
 
+// Heterogeneous reports whether layers of one kind differ in shape (per-
+// layer MLP widths or KV heads within a kind), so that per-kind caches of
+// layer weights do not apply.
+func (m *Model) Heterogeneous() bool { return m.Type == "nemotron-nas" }
+
+// DenseMLPParamsOf returns layer l's dense feed-forward weights (0 for a
+// layer without one or with an MoE block).
+func (m *Model) DenseMLPParamsOf(l Layer) int64 {
+	if l.NoFFN || l.MoE {
+		return 0
+	}
+	inter := m.Intermediate
+	if m.IsMoE() && m.DenseIntermediate > 0 {
+		inter = m.DenseIntermediate
+	}
+	if l.Intermediate > 0 {
+		inter = l.Intermediate
+	}
+	if inter <= 0 {
+		return 0
+	}
+	return m.mlpParams(inter)
+}
+
+// DenseLayers returns the number of layers with a dense (non-MoE)
+// feed-forward block.
+func (m *Model) DenseLayers() int { return m.denseLayers }
+
+// AttentionLayers returns the number of layers with an attention mixer
+// (full, sliding or MLA), at least 1 so it can divide.
+func (m *Model) AttentionLayers() int {
+	return max(1, m.NumLayers-m.kindCount[Mamba]-m.kindCount[LinearAttention]-m.kindCount[FeedForward])
+}
+
+// LayerKVHeads returns the KV heads of attention layer l (its override or
+// the model's).
+func (m *Model) LayerKVHeads(l Layer) int {
+	if l.KVHeads > 0 {
+		return l.KVHeads
+	}
+	return m.KVHeads
+}
+
+// LayerHeadDims returns the key and value head sizes of attention layer l.
+func (m *Model) LayerHeadDims(l Layer) (k, v int) {
+	if l.HeadDim > 0 {
+		return l.HeadDim, l.HeadDim
+	}
+	return m.HeadDim, m.HeadDimV()
+}
+
 // CountKind returns the number of layers of kind k.
 func (m *Model) CountKind(k LayerKind) int {
 	if int(k) >= len(m.kindCount) {
@@ -159,12 +248,15 @@ func (m *Model) CountKind(k LayerKind) int {
 
 // tally caches the per-kind and MoE layer counts.
 func (m *Model) tally() {
-	m.kindCount = [Mamba + 1]int{}
-	m.moeLayers = 0
+	m.kindCount = [NumLayerKinds]int{}
+	m.moeLayers, m.denseLayers = 0, 0
 	for _, l := range m.Layers {
 		m.kindCount[l.Kind]++
-		if l.MoE {
+		switch {
+		case l.MoE:
 			m.moeLayers++
+		case !l.NoFFN:
+			m.denseLayers++
 		}
 	}
 }

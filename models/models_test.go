@@ -30,8 +30,12 @@ func TestCatalogParamsMatchPublished(t *testing.T) {
 			require.True(t, e.Source.URL != "" || e.Source.Repo != "", "entry cites no source")
 			m, err := Lookup(e.ID)
 			require.NoError(t, err)
-			rel := float64(m.Params.Total)/e.PublishedParams - 1
-			assert.LessOrEqual(t, math.Abs(rel), 0.01, "derived %d vs published %.0f (%+.2f%%)", m.Params.Total, e.PublishedParams, 100*rel)
+			total := m.Params.Total
+			if e.PublishedTextOnly {
+				total -= m.Params.Vision
+			}
+			rel := float64(total)/e.PublishedParams - 1
+			assert.LessOrEqual(t, math.Abs(rel), 0.01, "derived %d vs published %.0f (%+.2f%%)", total, e.PublishedParams, 100*rel)
 			assert.LessOrEqual(t, m.Params.Active, m.Params.Total)
 		})
 	}
@@ -217,20 +221,52 @@ func TestLookupForgiving(t *testing.T) {
 	assert.Contains(t, err.Error(), "did you mean")
 }
 
+// Full ids and aliases are unique across the catalog, and id suffixes
+// unique among themselves; an alias may take a name
+// that is also another entry's id suffix (the alias wins, see
+// loadCatalog), as "llama-3.1-8b" names the Instruct model while the base
+// model's id is meta-llama/Llama-3.1-8B.
 func TestCatalogAliasesUnique(t *testing.T) {
 	t.Parallel()
 	entries, err := Catalog()
 	require.NoError(t, err)
-	seen := map[string]string{}
+	named := map[string]string{}  // full ids and aliases
+	suffix := map[string]string{} // id suffixes
 	for _, e := range entries {
-		keys := append([]string{e.ID, e.ID[strings.LastIndexByte(e.ID, '/')+1:]}, e.Aliases...)
-		for _, k := range keys {
+		for _, k := range append([]string{e.ID}, e.Aliases...) {
 			k = normName(k)
-			if prev, dup := seen[k]; dup && prev != e.ID {
+			if prev, dup := named[k]; dup && prev != e.ID {
 				t.Errorf("name %q claimed by %s and %s", k, prev, e.ID)
 			}
-			seen[k] = e.ID
+			named[k] = e.ID
 		}
+	}
+	for _, e := range entries {
+		k := normName(e.ID[strings.LastIndexByte(e.ID, '/')+1:])
+		if prev, dup := suffix[k]; dup && prev != e.ID {
+			t.Errorf("id suffix %q shared by %s and %s", k, prev, e.ID)
+		}
+		suffix[k] = e.ID
+	}
+}
+
+// The Hub's current ids and the old names kept as aliases resolve to the
+// same entry.
+func TestLookupHubIDsAndOldNames(t *testing.T) {
+	t.Parallel()
+	for name, id := range map[string]string{
+		"meta-llama/Llama-3.1-8B":        "meta-llama/Llama-3.1-8B",
+		"meta-llama/Meta-Llama-3.1-8B":   "meta-llama/Llama-3.1-8B",
+		"meta-llama-3.1-8b":              "meta-llama/Llama-3.1-8B",
+		"meta-llama/Llama-3.1-70B":       "meta-llama/Llama-3.1-70B",
+		"meta-llama/Meta-Llama-3.1-70B":  "meta-llama/Llama-3.1-70B",
+		"meta-llama/Meta-Llama-3.1-405B": "meta-llama/Llama-3.1-405B",
+		"llama-3.1-8b":                   "meta-llama/Llama-3.1-8B-Instruct",
+		"Llama-3.1-8B":                   "meta-llama/Llama-3.1-8B-Instruct",
+	} {
+		m, err := Lookup(name)
+		require.NoError(t, err, name)
+		assert.Equal(t, id, m.ID, name)
 	}
 }
 
@@ -400,4 +436,125 @@ func TestConfigIntegersAreValidated(t *testing.T) {
 	c["quantization_config"] = map[string]any{"quant_method": "gptq", "bits": 4.0, "group_size": -1.0}
 	_, err = FromConfig(c)
 	assert.NoError(t, err)
+}
+
+// Nemotron 3 Nano's breakdown by hand (hidden 2688; vLLM 0.19
+// nemotron_h.py): 23 Mamba-2 blocks, 6 attention blocks, 23 MoE blocks.
+//
+//	Mamba-2 (d_in 4096, 8 groups of d_state 128, 64 heads, conv 4):
+//	  in_proj 2688*(2*4096 + 2*8*128 + 64) = 27,697,152
+//	  conv1d (4096 + 2048) * (4 + 1 bias)  =     30,720
+//	  dt_bias, A_log, D: 3 * 64            =        192
+//	  norm 4096, out_proj 4096*2688        = 11,014,144
+//	  per block 38,742,208; 23 blocks      = 891,070,784
+//	attention (32 heads, 2 KV heads of 128, no bias):
+//	  2688*4096 + 2*2688*256 + 4096*2688   = 23,396,352; 6 blocks = 140,378,112
+//	MoE (128 experts of 1856, squared-ReLU up/down, shared 3712):
+//	  routed 23 * 128 * 2*2688*1856        = 29,374,808,064
+//	  shared 23 * 2*2688*3712              =    458,981,376
+//	  router 23 * (2688*128 + 128 bias)    =      7,916,416
+//	norms 52*2688 + 2688                   =        142,464
+//	embedding + untied head 2 * 131072*2688 =   704,643,072
+//	total                                  = 31,577,940,288
+func TestNemotronHBreakdown(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("nemotron-3-nano")
+	require.NoError(t, err)
+	p := m.Params
+	assert.Equal(t, int64(891_070_784), p.Mixer)
+	assert.Equal(t, int64(140_378_112), p.Attention)
+	assert.Equal(t, int64(29_374_808_064), p.RoutedExperts)
+	assert.Equal(t, int64(458_981_376), p.SharedExperts)
+	assert.Equal(t, int64(7_916_416), p.Router)
+	assert.Equal(t, int64(142_464), p.Norms)
+	assert.Equal(t, int64(0), p.DenseMLP)
+	assert.Equal(t, int64(31_577_940_288), p.Total)
+	// Active: 6 of 128 experts: total - 23 * 122 * 2*2688*1856.
+	assert.Equal(t, p.Total-23*122*2*2688*1856, p.Active)
+	assert.Equal(t, 23, m.CountKind(Mamba))
+	assert.Equal(t, 6, m.CountKind(FullAttention))
+	assert.Equal(t, 23, m.CountKind(FeedForward))
+}
+
+// Gemma 4 26B-A4B's attention by hand (hidden 2816, 16 heads; vLLM 0.19
+// gemma4.py):
+//
+//	sliding (8 KV heads of 256): q 2816*4096 + k, v 2*2816*2048
+//	  + o 4096*2816 + q/k norms 2*256               = 34,603,520; 25 layers
+//	full (attention_k_eq_v: 2 KV heads of 512, no v_proj):
+//	  q 2816*8192 + k 2816*1024 + o 8192*2816 + 2*512 = 49,021,952; 5 layers
+//	total 25*34,603,520 + 5*49,021,952              = 1,110,197,760
+//
+// and the MoE block beside the dense MLP: 30 * 128 experts *
+// 3*2816*704 = 22,837,985,280 routed, 30 * 3*2816*2112 = 535,265,280 in the
+// always-on dense MLP.
+func TestGemma4Breakdown(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("google/gemma-4-26B-A4B")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1_110_197_760), m.Params.Attention)
+	assert.Equal(t, int64(22_837_985_280), m.Params.RoutedExperts)
+	assert.Equal(t, int64(535_265_280), m.Params.SharedExperts)
+	full := m.Layers[5]
+	assert.Equal(t, FullAttention, full.Kind)
+	assert.Equal(t, 2, m.LayerKVHeads(full))
+	k, v := m.LayerHeadDims(full)
+	assert.Equal(t, [2]int{512, 512}, [2]int{k, v})
+	assert.Equal(t, 8, m.LayerKVHeads(m.Layers[0]))
+}
+
+// A Nemotron-H block list that does not fit the layers names its field.
+func TestNemotronHPatternErrors(t *testing.T) {
+	t.Parallel()
+	base := func() map[string]any {
+		return map[string]any{
+			"model_type": "nemotron_h", "hidden_size": 256.0, "num_hidden_layers": 4.0,
+			"num_attention_heads": 4.0, "num_key_value_heads": 2.0, "intermediate_size": 512.0,
+			"vocab_size": 1000.0, "max_position_embeddings": 4096.0,
+			"mamba_num_heads": 8.0, "mamba_head_dim": 32.0, "ssm_state_size": 16.0, "n_groups": 1.0,
+			"hybrid_override_pattern": "M*-M",
+		}
+	}
+	m, err := FromConfig(base())
+	require.NoError(t, err)
+	assert.Equal(t, []LayerKind{Mamba, FullAttention, FeedForward, Mamba}, []LayerKind{m.Layers[0].Kind, m.Layers[1].Kind, m.Layers[2].Kind, m.Layers[3].Kind})
+	assert.Equal(t, 256, m.SSM.DInner) // 8 heads * 32
+
+	for _, tc := range []struct {
+		name, field string
+		edit        func(map[string]any)
+	}{
+		{"short pattern", "hybrid_override_pattern", func(c map[string]any) { c["hybrid_override_pattern"] = "M*-" }},
+		{"unknown block", "hybrid_override_pattern", func(c map[string]any) { c["hybrid_override_pattern"] = "M*xM" }},
+		{"moe without experts", "n_routed_experts", func(c map[string]any) { c["hybrid_override_pattern"] = "M*EM" }},
+		{"no pattern", "hybrid_override_pattern", func(c map[string]any) { delete(c, "hybrid_override_pattern") }},
+		{"bad block type", "layers_block_type", func(c map[string]any) {
+			delete(c, "hybrid_override_pattern")
+			c["layers_block_type"] = []any{"mamba", "attention", "conv", "mamba"}
+		}},
+	} {
+		c := base()
+		tc.edit(c)
+		_, err := FromConfig(c)
+		require.Error(t, err, tc.name)
+		assert.ErrorIs(t, err, ErrConfig, tc.name)
+		assert.Contains(t, err.Error(), tc.field, tc.name)
+	}
+}
+
+// DeciLM block widths: ffn_mult * 2/3 * hidden, rounded up to a multiple
+// of 256 (vLLM nemotron_nas.py _ffn_mult_to_intermediate_size). For hidden
+// 8192: 2.625 -> 14,336; 5.25 -> 28,672; 0.5 -> int(2,730.67) = 2,730 ->
+// 2,816.
+func TestNemotronNASBlockWidths(t *testing.T) {
+	t.Parallel()
+	for mult, want := range map[float64]int{2.625: 14336, 5.25: 28672, 0.5: 2816, 1.3125: 7168} {
+		assert.Equal(t, want, nasIntermediate(cfg{"ffn_mult": mult}, 8192), mult)
+	}
+	assert.Equal(t, 0, nasIntermediate(cfg{"no_op": true, "ffn_mult": 1.0}, 8192))
+	m, err := Lookup("nemotron-super-49b")
+	require.NoError(t, err)
+	assert.Equal(t, 14336, m.Layers[0].Intermediate) // block 0: ffn_mult 2.625
+	assert.Equal(t, 8, m.LayerKVHeads(m.Layers[0]))
+	assert.Equal(t, 31, m.CountKind(FeedForward))
 }

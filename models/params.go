@@ -1,5 +1,7 @@
 package models
 
+import "strings"
+
 // Params is a model's parameter count by component, derived from the shapes
 // of its weight matrices. All counts are numbers of scalar weights.
 type Params struct {
@@ -36,8 +38,12 @@ type Params struct {
 // mlpParams returns one feed-forward block's weights for intermediate size
 // inter: 3*h*inter for gated (SwiGLU/GeGLU) blocks, 2*h*inter otherwise, plus
 // biases when the family has them.
-func (m *Model) mlpParams(inter int) int64 {
-	h, f := int64(m.Hidden), int64(inter)
+func (m *Model) mlpParams(inter int) int64 { return m.mlpParamsAt(m.Hidden, inter) }
+
+// mlpParamsAt is mlpParams for a block working in width hidden (the latent
+// width of Nemotron 3's routed experts).
+func (m *Model) mlpParamsAt(hidden, inter int) int64 {
+	h, f := int64(hidden), int64(inter)
 	if !m.GatedMLP {
 		p := 2 * h * f
 		if m.mlpBias {
@@ -52,16 +58,21 @@ func (m *Model) mlpParams(inter int) int64 {
 	return p
 }
 
-// attentionParams returns one attention layer's parameters.
+// AttentionParamsOf returns attention layer l's parameters.
 //
 // Standard (MHA/GQA/MQA): q = h*nh*d, k = v = h*nkv*d, o = nh*d*h, plus
-// biases and q/k norms (2*d) where the family has them.
+// biases and q/k norms (2*d) where the family has them; nkv and d are the
+// layer's own (Model.LayerKVHeads, LayerHeadDims). Gemma 4's
+// attention_k_eq_v full-attention layers have no v_proj: the checkpoint
+// holds k only and vLLM 0.19 (gemma4.py) loads it into both the K and V
+// slots, so v costs no weights.
 // MLA (DeepSeek-V2/V3, arXiv:2405.04434 section 2.1): q_a = h*r_q, q_norm =
 // r_q, q_b = r_q*nh*(d_nope+d_rope) (or q = h*nh*(d_nope+d_rope) without
 // q_lora), kv_a = h*(r_kv+d_rope), kv_norm = r_kv, kv_b =
 // r_kv*nh*(d_nope+d_v), o = nh*d_v*h.
-func (m *Model) attentionParams() int64 {
-	h, nh, nkv, d := int64(m.Hidden), int64(m.Heads), int64(m.KVHeads), int64(m.HeadDim)
+func (m *Model) AttentionParamsOf(l Layer) int64 {
+	dk, _ := m.LayerHeadDims(l)
+	h, nh, nkv, d := int64(m.Hidden), int64(m.Heads), int64(m.LayerKVHeads(l)), int64(dk)
 	if m.KVLoraRank > 0 {
 		rq, rkv := int64(m.QLoraRank), int64(m.KVLoraRank)
 		dn, dr, dv := int64(m.QKNopeDim), int64(m.QKRopeDim), int64(m.HeadDimV())
@@ -79,9 +90,13 @@ func (m *Model) attentionParams() int64 {
 	if m.gatedQ {
 		q *= 2
 	}
-	p := q + 2*h*nkv*d + nh*d*h
+	kvMats := int64(2)
+	if m.kEqV && l.Kind == FullAttention {
+		kvMats = 1
+	}
+	p := q + kvMats*h*nkv*d + nh*d*h
 	if m.attnBias {
-		p += nh*d + 2*nkv*d
+		p += nh*d + kvMats*nkv*d
 	}
 	if m.oBias {
 		p += h
@@ -133,26 +148,47 @@ func (m *Model) countParams() Params {
 	p.Norms = normVec // final norm
 	if m.IsMoE() {
 		p.ExpertParams = m.mlpParams(m.MoEIntermediate)
+		if m.MoELatent > 0 {
+			p.ExpertParams = m.mlpParamsAt(m.MoELatent, m.MoEIntermediate)
+		}
 		if m.expertBias {
 			p.ExpertParams += 2*int64(m.MoEIntermediate) + h
 		}
 	}
-	attn := m.attentionParams()
 	var activeExperts int64
 	for _, l := range m.Layers {
 		p.Norms += int64(m.normsPer) * normVec
 		switch l.Kind {
 		case Mamba, LinearAttention:
 			p.Mixer += m.mixerParams(l.Kind)
+		case FeedForward:
+			// no token mixer
 		default:
-			p.Attention += attn
+			p.Attention += m.AttentionParamsOf(l)
+		}
+		if strings.HasPrefix(m.Type, "gemma4") {
+			p.Norms++ // layer_scalar
+		}
+		if l.NoFFN {
+			continue
 		}
 		if l.MoE {
 			p.RoutedExperts += int64(m.Experts) * p.ExpertParams
 			activeExperts += int64(m.TopK) * p.ExpertParams
 			p.Router += h * int64(m.Experts)
-			if m.expertBias {
+			if m.expertBias || m.routerBias {
 				p.Router += int64(m.Experts)
+			}
+			if m.gemma4MoE {
+				// Gemma4Router.scale (h), Gemma4MoE.per_expert_scale (E) and
+				// three more norms (post_feedforward_layernorm_1/_2,
+				// pre_feedforward_layernorm_2).
+				p.Router += h + int64(m.Experts)
+				p.Norms += 3 * normVec
+			}
+			if m.MoELatent > 0 {
+				// fc1_latent_proj (h x latent) and fc2_latent_proj (latent x h).
+				p.SharedExperts += 2 * h * int64(m.MoELatent)
 			}
 			if m.SharedIntermediate > 0 {
 				p.SharedExperts += m.mlpParams(m.SharedIntermediate)
@@ -162,13 +198,7 @@ func (m *Model) countParams() Params {
 			}
 			continue
 		}
-		inter := m.Intermediate
-		if m.IsMoE() && m.DenseIntermediate > 0 {
-			inter = m.DenseIntermediate
-		}
-		if inter > 0 {
-			p.DenseMLP += m.mlpParams(inter)
-		}
+		p.DenseMLP += m.DenseMLPParamsOf(l)
 	}
 	p.Vision = m.visionParams
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision

@@ -68,6 +68,11 @@ func FromConfig(raw map[string]any) (*Model, error) {
 
 	m.Hidden = c.int(0, "hidden_size", "n_embd", "d_model", "dim")
 	m.NumLayers = c.int(0, "num_hidden_layers", "n_layer", "num_layers", "n_layers")
+	if bt := c.strs("layers_block_type"); m.NumLayers == 0 && m.Type == "nemotron_h" && len(bt) > 0 {
+		// transformers' NemotronHConfig (4.57) derives num_hidden_layers
+		// from layers_block_type; newer configs omit it.
+		m.NumLayers = len(bt)
+	}
 	m.Heads = c.int(0, "num_attention_heads", "n_head", "n_heads", "num_heads")
 	m.KVHeads = c.int(0, "num_key_value_heads", "n_head_kv", "num_kv_heads", "multi_query_group_num", "n_kv_heads")
 	if m.KVHeads == 0 {
@@ -180,8 +185,14 @@ func (m *Model) readFamilyDetails(c cfg) {
 	m.normsPer = 2
 	m.GatedMLP = true
 	switch {
-	case strings.HasPrefix(t, "gemma2"), strings.HasPrefix(t, "gemma3"):
+	case strings.HasPrefix(t, "gemma2"), strings.HasPrefix(t, "gemma3"), strings.HasPrefix(t, "gemma4"):
 		m.normsPer = 4
+	case t == "nemotron_h":
+		// One pre-norm per layer, squared-ReLU MLPs of two matrices
+		// (vLLM 0.19 nemotron_h.py NemotronHMLP: up_proj, down_proj).
+		m.normsPer = 1
+		m.GatedMLP = false
+		m.routerBias = true
 	case t == "phi", t == "phi-msft", t == "gpt2", t == "gpt_neox", t == "gpt_bigcode", t == "starcoder2", t == "falcon", t == "opt", t == "bloom":
 		m.GatedMLP = false
 		m.normBias = true
@@ -194,6 +205,11 @@ func (m *Model) readFamilyDetails(c cfg) {
 		m.attnBias = true
 	case "qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text":
 		m.qkNorm = true
+	case "gemma4", "gemma4_text":
+		// Gemma4Attention: q_norm and k_norm with weights, v_norm without;
+		// attention_k_eq_v drops v_proj on full-attention layers.
+		m.qkNorm = true
+		m.kEqV = c.boolean("attention_k_eq_v", false)
 	case "gpt_oss":
 		m.attnBias, m.oBias, m.sinks, m.expertBias = true, true, true, true
 	case "llama4_text", "llama4":
@@ -223,11 +239,18 @@ func (m *Model) readFamilyDetails(c cfg) {
 // readFeedForward reads the dense MLP and MoE fields.
 func (m *Model) readFeedForward(c cfg, prefix string) error {
 	m.Intermediate = c.int(0, "intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim")
+	if m.Intermediate == 0 && m.Type == "nemotron-nas" {
+		// DeciLM sizes each layer's MLP from block_configs; the widest
+		// stands for the model (readNASLayers sets each layer's).
+		for _, b := range nasBlocks(c) {
+			m.Intermediate = max(m.Intermediate, nasIntermediate(b.obj("ffn"), m.Hidden))
+		}
+	}
 	if m.Intermediate == 0 && !m.GatedMLP {
 		m.Intermediate = 4 * m.Hidden
 	}
 	m.Experts = c.int(0, "num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts")
-	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token")
+	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts")
 	if m.Experts > 0 {
 		if m.Experts > maxExperts {
 			return configErr(prefix+"num_experts", "is above the supported maximum "+strconv.Itoa(maxExperts))
@@ -241,6 +264,17 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 		}
 		m.DenseIntermediate = c.int(m.Intermediate, "intermediate_size_mlp", "dense_intermediate_size")
 		switch {
+		case strings.HasPrefix(m.Type, "gemma4") && c.boolean("enable_moe_block", false):
+			// Gemma 4: every layer runs its dense MLP of intermediate_size
+			// and, in parallel, the routed experts; the dense MLP acts as an
+			// always-on shared expert (vLLM 0.19 gemma4.py
+			// Gemma4DecoderLayer: mlp + router + moe).
+			m.SharedIntermediate = m.Intermediate
+			m.gemma4MoE = true
+		case c.has("moe_shared_expert_intermediate_size"):
+			// Nemotron-H: shared MLP of moe_shared_expert_intermediate_size
+			// * n_shared_experts (vLLM 0.19 nemotron_h.py NemotronHMoE).
+			m.SharedIntermediate = c.int(0, "moe_shared_expert_intermediate_size") * c.int(1, "n_shared_experts")
 		case c.has("n_shared_experts"):
 			m.SharedIntermediate = c.int(0, "n_shared_experts") * m.MoEIntermediate
 		case c.has("shared_expert_intermediate_size"):
@@ -252,6 +286,10 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 		}
 		if m.MoEIntermediate <= 0 || m.MoEIntermediate > maxDim {
 			return configErr(prefix+"moe_intermediate_size", "is missing or not a positive integer")
+		}
+		m.MoELatent = c.int(0, "moe_latent_size")
+		if m.MoELatent < 0 || m.MoELatent > maxDim {
+			return configErr(prefix+"moe_latent_size", "must be a positive integer up to "+strconv.Itoa(maxDim))
 		}
 	} else {
 		m.TopK = 0
@@ -291,6 +329,12 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	}
 	if err := m.readSSM(c, prefix); err != nil {
 		return err
+	}
+	switch m.Type {
+	case "nemotron_h":
+		return m.readNemotronHLayers(c, prefix)
+	case "nemotron-nas":
+		return m.readNASLayers(c, prefix)
 	}
 	for i := range m.Layers {
 		l := &m.Layers[i]
@@ -352,7 +396,166 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 		}
 	}
 	m.placeExperts(c)
+	m.readGemma4Layers(c)
 	return nil
+}
+
+// readNemotronHLayers reads Nemotron-H's block list: each decoder layer is
+// one block, a Mamba-2 mixer ("M" / "mamba"), an attention mixer ("*" /
+// "attention"), a dense MLP ("-" / "mlp") or an MoE ("E" / "moe"), from
+// hybrid_override_pattern or layers_block_type (vLLM 0.19 nemotron_h.py
+// ALL_DECODER_LAYER_TYPES). Mixer layers have no feed-forward block and
+// feed-forward layers no mixer, so only "*" layers keep a KV cache and only
+// "M" layers a Mamba state.
+func (m *Model) readNemotronHLayers(c cfg, prefix string) error {
+	var kinds []byte
+	field := "hybrid_override_pattern"
+	if p, ok := c["hybrid_override_pattern"].(string); ok {
+		kinds = []byte(p)
+	} else if bt := c.strs("layers_block_type"); len(bt) > 0 {
+		field = "layers_block_type"
+		for _, t := range bt {
+			switch t {
+			case "mamba":
+				kinds = append(kinds, 'M')
+			case "attention":
+				kinds = append(kinds, '*')
+			case "mlp":
+				kinds = append(kinds, '-')
+			case "moe":
+				kinds = append(kinds, 'E')
+			default:
+				return configErr(prefix+field, "has unknown block type "+fielderr.Quote(t)+"; expected mamba, attention, mlp or moe")
+			}
+		}
+	} else {
+		return configErr(prefix+field, "is required for model_type nemotron_h")
+	}
+	if len(kinds) != m.NumLayers {
+		return configErr(prefix+field, "has "+strconv.Itoa(len(kinds))+" blocks for "+strconv.Itoa(m.NumLayers)+" layers")
+	}
+	for i, k := range kinds {
+		l := &m.Layers[i]
+		switch k {
+		case 'M':
+			l.Kind, l.NoFFN = Mamba, true
+		case '*':
+			l.Kind, l.NoFFN = FullAttention, true
+		case '-':
+			l.Kind = FeedForward
+		case 'E':
+			if m.Experts == 0 {
+				return configErr(prefix+"n_routed_experts", "is required when "+field+" has MoE blocks")
+			}
+			l.Kind, l.MoE = FeedForward, true
+		default:
+			return configErr(prefix+field, "has unknown block "+fielderr.Quote(string(k))+" at position "+strconv.Itoa(i)+"; expected M, *, - or E")
+		}
+	}
+	if m.SSM.DInner == 0 && strings.IndexByte(string(kinds), 'M') >= 0 {
+		return configErr(prefix+"mamba_num_heads", "is required when "+field+" has Mamba blocks")
+	}
+	return nil
+}
+
+// nasBlocks returns a DeciLM config's block_configs objects.
+func nasBlocks(c cfg) []cfg {
+	a, _ := c["block_configs"].([]any)
+	out := make([]cfg, 0, len(a))
+	for _, v := range a {
+		if o, ok := v.(map[string]any); ok {
+			out = append(out, cfg(o))
+		}
+	}
+	return out
+}
+
+// nasIntermediate returns a DeciLM block's MLP width: ffn_mult * 2/3 of
+// hidden, rounded up to a multiple of 256 (vLLM 0.19 nemotron_nas.py
+// _ffn_mult_to_intermediate_size), or 0 for a no-op or missing MLP.
+func nasIntermediate(ffn cfg, hidden int) int {
+	if ffn == nil || ffn.boolean("no_op", false) || ffn.boolean("replace_with_linear", false) {
+		return 0
+	}
+	mult, ok := ffn.num("ffn_mult")
+	if !ok || mult <= 0 || mult > 1024 {
+		return 0
+	}
+	n := int(2 * mult * float64(hidden) / 3)
+	if r := n % 256; r != 0 {
+		n += 256 - r
+	}
+	return n
+}
+
+// readNASLayers reads a Llama-Nemotron (DeciLM, model_type nemotron-nas)
+// block list (vLLM 0.19 nemotron_nas.py DeciLMDecoderLayer): each layer's
+// attention is GQA with num_attention_heads / n_heads_in_group KV heads or
+// a no-op (no cache, no weights), and its MLP is a SwiGLU of
+// nasIntermediate width or a no-op.
+func (m *Model) readNASLayers(c cfg, prefix string) error {
+	blocks := nasBlocks(c)
+	if len(blocks) != m.NumLayers {
+		return configErr(prefix+"block_configs", "has "+strconv.Itoa(len(blocks))+" blocks for "+strconv.Itoa(m.NumLayers)+" layers")
+	}
+	for i, b := range blocks {
+		l := &m.Layers[i]
+		at := b.obj("attention")
+		switch {
+		case at == nil || at.boolean("no_op", false):
+			l.Kind = FeedForward
+		case at.boolean("replace_with_linear", false):
+			return configErr(prefix+"block_configs", "block "+strconv.Itoa(i)+" replaces attention with a linear layer, which is not supported")
+		default:
+			g := at.int(0, "n_heads_in_group")
+			if g <= 0 || m.Heads%g != 0 {
+				return configErr(prefix+"block_configs", "block "+strconv.Itoa(i)+": attention.n_heads_in_group must divide num_attention_heads ("+strconv.Itoa(m.Heads)+")")
+			}
+			l.KVHeads = m.Heads / g
+		}
+		ffn := b.obj("ffn")
+		if ffn != nil && ffn.boolean("replace_with_linear", false) {
+			return configErr(prefix+"block_configs", "block "+strconv.Itoa(i)+" replaces the MLP with a linear layer, which is not supported")
+		}
+		if l.Intermediate = nasIntermediate(ffn, m.Hidden); l.Intermediate == 0 {
+			l.NoFFN = true
+		}
+	}
+	return nil
+}
+
+// readGemma4Layers applies Gemma 4's per-layer attention geometry (vLLM
+// 0.19 gemma4.py Gemma4DecoderLayer and Gemma4Attention): full-attention
+// layers use global_head_dim, and num_global_key_value_heads heads when
+// attention_k_eq_v is set; the last num_kv_shared_layers layers read the
+// cache of the last earlier layer of their type and keep none. The same
+// sharing rule applies to Gemma 3n (vLLM gemma3n.py Gemma3nAttention).
+func (m *Model) readGemma4Layers(c cfg) {
+	g4 := strings.HasPrefix(m.Type, "gemma4")
+	if !g4 && !strings.HasPrefix(m.Type, "gemma3n") {
+		return
+	}
+	if g4 {
+		gd := c.int(0, "global_head_dim")
+		gkv := c.int(0, "num_global_key_value_heads")
+		for i := range m.Layers {
+			l := &m.Layers[i]
+			if l.Kind != FullAttention {
+				continue
+			}
+			if gd > 0 && gd <= 4096 {
+				l.HeadDim = gd
+			}
+			if m.kEqV && gkv > 0 && gkv <= m.Heads && m.Heads%gkv == 0 {
+				l.KVHeads = gkv
+			}
+		}
+	}
+	if n := c.int(0, "num_kv_shared_layers"); n > 0 && n < m.NumLayers {
+		for i := m.NumLayers - n; i < m.NumLayers; i++ {
+			m.Layers[i].SharedKV = true
+		}
+	}
 }
 
 // slidesEverywhere reports whether a config with a sliding_window applies it
@@ -399,14 +602,22 @@ func (m *Model) placeExperts(c cfg) {
 // must be a positive integer up to maxDim.
 func (m *Model) readSSM(c cfg, prefix string) error {
 	s := &m.SSM
-	if c.has("mamba_d_state") || c.has("ssm_state_size") || c.has("mamba_n_heads") {
+	if c.has("mamba_d_state") || c.has("ssm_state_size") || c.has("mamba_n_heads") || c.has("mamba_num_heads") {
 		expand := c.int(2, "mamba_expand", "expand")
 		s.DState = c.int(128, "mamba_d_state", "ssm_state_size", "state_size")
 		s.NGroups = c.int(1, "mamba_n_groups", "n_groups")
 		s.ConvKernel = c.int(4, "mamba_d_conv", "conv_kernel")
 		s.HeadDim = c.int(64, "mamba_d_head", "mamba_head_dim")
 		s.DInner = expand * m.Hidden
-		s.Heads = c.int(s.DInner/max(1, s.HeadDim), "mamba_n_heads")
+		s.Heads = c.int(s.DInner/max(1, s.HeadDim), "mamba_n_heads", "mamba_num_heads")
+		if c.has("mamba_num_heads") {
+			// Nemotron-H: the mixer width is heads * head_dim, not
+			// expand * hidden (vLLM 0.19 nemotron_h.py
+			// NemotronHMambaDecoderLayer: intermediate_size =
+			// mamba_num_heads * mamba_head_dim).
+			s.DInner = s.Heads * s.HeadDim
+		}
+		s.SSMDtype = normDtype(c.str("mamba_ssm_cache_dtype"))
 	}
 	if c.has("linear_num_value_heads") {
 		s.KeyHeads = c.int(16, "linear_num_key_heads")

@@ -857,6 +857,8 @@ export interface ModelsModel {
   shared_expert_intermediate_size?: number;
   /** dense_intermediate_size is the intermediate size of the dense (non-MoE) layers of an MoE model. */
   dense_intermediate_size?: number;
+  /** moe_latent_size is the width routed experts work in when it differs from hidden_size (Nemotron 3 Super/Ultra moe_latent_size: fc1_latent_proj maps hidden to it before the experts, fc2_latent_proj back). */
+  moe_latent_size?: number;
   /** Multi-head latent attention. */
   q_lora_rank?: number;
   kv_lora_rank?: number;
