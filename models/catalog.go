@@ -27,16 +27,19 @@ type Source struct {
 // and the parameter count its publisher states (used only to test the
 // derivation).
 type Entry struct {
-	ID              string         `json:"id"`
-	Aliases         []string       `json:"aliases,omitempty"`
-	Name            string         `json:"name"`
-	Family          string         `json:"family,omitempty"`
-	Base            string         `json:"base,omitempty"`
-	PublishedParams float64        `json:"published_params,omitempty"`
-	ParamsSource    string         `json:"params_source,omitempty"`
-	Source          Source         `json:"source"`
-	Notes           string         `json:"notes,omitempty"`
-	Config          map[string]any `json:"config"`
+	ID              string   `json:"id"`
+	Aliases         []string `json:"aliases,omitempty"`
+	Name            string   `json:"name"`
+	Family          string   `json:"family,omitempty"`
+	Base            string   `json:"base,omitempty"`
+	PublishedParams float64  `json:"published_params,omitempty"`
+	ParamsSource    string   `json:"params_source,omitempty"`
+	// PublishedIncludesMTP is true when published_params counts the
+	// multi-token-prediction layers too (Params.MTP, not in Params.Total).
+	PublishedIncludesMTP bool           `json:"published_params_include_mtp,omitempty"`
+	Source               Source         `json:"source"`
+	Notes                string         `json:"notes,omitempty"`
+	Config               map[string]any `json:"config"`
 }
 
 // ErrUnknownModel is wrapped by Lookup's error for a name not in the catalog.
