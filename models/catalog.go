@@ -35,11 +35,30 @@ type Entry struct {
 	PublishedParams float64  `json:"published_params,omitempty"`
 	ParamsSource    string   `json:"params_source,omitempty"`
 	// PublishedIncludesMTP is true when published_params counts the
+	// ParamsTolerance widens the 1 % check for a publisher that gives only
+	// a rounded count ("27B"); at most MaxParamsTolerance, and the notes
+	// must say why.
+	ParamsTolerance float64 `json:"params_tolerance,omitempty"`
 	// multi-token-prediction layers too (Params.MTP, not in Params.Total).
 	PublishedIncludesMTP bool           `json:"published_params_include_mtp,omitempty"`
 	Source               Source         `json:"source"`
 	Notes                string         `json:"notes,omitempty"`
 	Config               map[string]any `json:"config"`
+}
+
+// ParamsTolerance is how far a catalog entry's derived parameter count may
+// stray from its published count (1 %), and MaxParamsTolerance the widest
+// exemption an entry may claim (2 %, for counts published only rounded to
+// the billion).
+const (
+	ParamsTolerance    = 0.01
+	MaxParamsTolerance = 0.02
+)
+
+// Tolerance returns the relative gap allowed between the entry's derived
+// and published parameter counts.
+func (e *Entry) Tolerance() float64 {
+	return max(ParamsTolerance, min(e.ParamsTolerance, MaxParamsTolerance))
 }
 
 // ErrUnknownModel is wrapped by Lookup's error for a name not in the catalog.

@@ -37,10 +37,6 @@ import (
 	"github.com/modelrefs/throughput/models"
 )
 
-// tolerance is the largest relative gap allowed between the derived and the
-// published parameter count (the catalog's rule, TestCatalogParamsMatchPublished).
-const tolerance = 0.01
-
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "catalog:", err)
@@ -74,6 +70,7 @@ type entry struct {
 	PublishedParams    float64         `json:"published_params"`
 	ParamsSource       string          `json:"params_source"`
 	PublishedCountsMTP bool            `json:"published_params_include_mtp,omitempty"`
+	ParamsTolerance    float64         `json:"params_tolerance,omitempty"`
 	Source             models.Source   `json:"source"`
 	Notes              string          `json:"notes,omitempty"`
 	Config             json.RawMessage `json:"config"`
@@ -97,6 +94,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&e.ParamsSource, "params-source", "", "where -params was read (required)")
 	fs.BoolVar(&e.PublishedCountsMTP, "params-include-mtp", false, "the published count includes the multi-token-prediction layers")
 	fs.StringVar(&e.Notes, "notes", "", "what was trimmed, added or is unverified")
+	fs.Float64Var(&e.ParamsTolerance, "params-tolerance", 0, "a wider relative tolerance (at most 0.02) for a count published only rounded; the notes must say params_tolerance and why")
 	file := fs.String("file", "", "family file name under -dir (default: family lower-cased, spaces as dashes, .json)")
 	dir := fs.String("dir", "models/catalog", "the catalog folder")
 	replace := fs.Bool("replace", false, "replace an entry with the same id instead of refusing it")
@@ -188,7 +186,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if len(bad) > 0 {
 		return errors.New(strings.Join(bad, "\n"))
 	}
-	fmt.Fprintf(stdout, "%d entries in %s: every one parses, its derived parameters are within 1 %% of the published count, its names are unique\n", len(all), *dir)
+	fmt.Fprintf(stdout, "%d entries in %s: every one parses, its derived parameters are within its tolerance of the published count (1 %% unless justified), its names are unique\n", len(all), *dir)
 	return nil
 }
 
@@ -299,8 +297,16 @@ func validate(e entry, all []entry) error {
 			got += float64(m.Params.MTP)
 			what = "total with the MTP layers"
 		}
-		if rel := got/e.PublishedParams - 1; math.Abs(rel) > tolerance {
-			problems = append(problems, fmt.Sprintf("derived %s %s parameters is %+.2f %% off the published %s (more than 1 %%)", what, count(got), 100*rel, count(e.PublishedParams)))
+		me := models.Entry{ParamsTolerance: e.ParamsTolerance}
+		tol := me.Tolerance()
+		if e.ParamsTolerance > models.MaxParamsTolerance {
+			problems = append(problems, fmt.Sprintf("params_tolerance %g is above the most allowed, %g", e.ParamsTolerance, models.MaxParamsTolerance))
+		}
+		if e.ParamsTolerance > 0 && !strings.Contains(e.Notes, "params_tolerance") {
+			problems = append(problems, "params_tolerance is set but the notes do not justify it (name params_tolerance there)")
+		}
+		if rel := got/e.PublishedParams - 1; math.Abs(rel) > tol {
+			problems = append(problems, fmt.Sprintf("derived %s %s parameters is %+.2f %% off the published %s (more than %g %%)", what, count(got), 100*rel, count(e.PublishedParams), 100*tol))
 		}
 	}
 	if dup := collisions(e, all); len(dup) > 0 {
