@@ -214,7 +214,11 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 		case models.FeedForward:
 			// no mixer, no cache
 		case models.MLAttention:
-			out = append(out, kvcache.Layer{Kind: kvcache.Latent, LatentDim: m.KVLoraRank + m.QKRopeDim})
+			kl := kvcache.Layer{Kind: kvcache.Latent, LatentDim: m.KVLoraRank + m.QKRopeDim, RopeDim: m.QKRopeDim}
+			if m.Indexer.Heads > 0 {
+				kl.IndexerBytes = kvcache.IndexerKeyBytes(m.Indexer.HeadDim)
+			}
+			out = append(out, kl)
 		case models.SlidingAttention:
 			out = append(out, kvcache.Layer{Kind: kvcache.Sliding, KVHeads: kvHeads, HeadDimK: hdk, HeadDimV: hdv, Window: l.Window})
 		case models.Mamba:
@@ -238,7 +242,11 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 			kd, vd := s.KeyHeads*s.KeyHeadDim, s.ValueHeads*s.ValueHeadDim
 			conv := int64(2*kd+vd) * int64(s.ConvKernel-1)
 			rec := int64(s.ValueHeads) * int64(s.KeyHeadDim) * int64(s.ValueHeadDim)
-			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv + rec})
+			// Qwen3.5 keeps the recurrent state in its config's
+			// mamba_ssm_dtype (float32): vLLM's mamba_ssm_cache_dtype "auto"
+			// takes hf_text_config.mamba_ssm_dtype
+			// (vllm/model_executor/models/config.py, Qwen3.5 entry, v0.22.1).
+			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv, RecurrentElems: rec, RecurrentElemBytes: recurrentBytes(s.RecurrentDtype)})
 		default:
 			out = append(out, kvcache.Layer{Kind: kvcache.Full, KVHeads: kvHeads, HeadDimK: hdk, HeadDimV: hdv})
 		}
@@ -248,3 +256,12 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 
 // finite reports whether x is neither NaN nor infinite.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// recurrentBytes is the element size of a recurrent state whose dtype the
+// config fixes, 0 (the state dtype) when it does not.
+func recurrentBytes(dtype string) float64 {
+	if dtype == "" {
+		return 0
+	}
+	return dtypeBytes(dtype)
+}

@@ -68,6 +68,32 @@ type Layer struct {
 	// StateElems is the per-sequence state of a State layer in elements,
 	// before tensor-parallel sharding (the state is split across ranks).
 	StateElems int64
+	// RecurrentElems is the part of a State layer's state held in its own
+	// dtype of RecurrentElemBytes bytes (Qwen3.5's gated-delta-net state in
+	// float32 beside a bf16 convolution state); 0 bytes means the state
+	// dtype. Split across ranks like StateElems.
+	RecurrentElems     int64
+	RecurrentElemBytes float64
+	// IndexerBytes is the per-token key cache of a Latent layer's
+	// sparse-attention indexer, in bytes (DeepSeek-V3.2, GLM-5); it has
+	// its own fp8 format whatever the KV dtype and is replicated on every
+	// rank like the latent.
+	IndexerBytes float64
+	// RopeDim is the rotary part of LatentDim. It matters only for a
+	// sparse-attention Latent layer (IndexerBytes > 0) with a 1-byte KV
+	// dtype, which vLLM stores as fp8_ds_mla (see BytesPerToken).
+	RopeDim int
+}
+
+// IndexerKeyBytes returns the per-token bytes of DeepSeek-V3.2's indexer
+// key cache for an indexer head of headDim: headDim fp8 values plus one
+// float32 scale per 128 of them, headDim + headDim/128*4 (132 for
+// index_head_dim 128). vLLM v0.11.0 vllm/model_executor/models/deepseek_v2.py:
+// Indexer passes head_dim + head_dim // quant_block_size * 4 (quant_block_size
+// 128) to DeepseekV32IndexerCache, whose get_kv_cache_spec is an
+// MLAAttentionSpec of num_kv_heads 1, that head size and dtype uint8.
+func IndexerKeyBytes(headDim int) float64 {
+	return float64(headDim + headDim/128*4)
 }
 
 // HeadsPerRank returns the KV heads one tensor-parallel rank stores:
@@ -84,25 +110,43 @@ func HeadsPerRank(kvHeads, tp int) int {
 // tensor-parallel rank, for elements of elemBytes bytes:
 //
 //	Full, Sliding: HeadsPerRank(KVHeads, tp) * (HeadDimK + HeadDimV) * elemBytes
-//	Latent:        LatentDim * elemBytes (the latent is replicated)
+//	Latent:        LatentDim * elemBytes + IndexerBytes (replicated)
 //	State:         0 (the state does not grow with the sequence)
+//
+// A sparse-attention latent (IndexerBytes > 0) in a 1-byte KV dtype is
+// vLLM's fp8_ds_mla layout: the no-rope part in fp8 with one float32 scale
+// per 128 values, the rope part kept in bf16: r + r/128*4 + 2*rope bytes
+// (656 for DeepSeek-V3.2's 512 + 64). vLLM v0.11.0
+// vllm/model_executor/models/config.py DeepseekV32ForCausalLM turns an fp8
+// kv_cache_dtype into fp8_ds_mla; vllm/v1/kv_cache_interface.py
+// MLAAttentionSpec.real_page_size_bytes gives 656 bytes per token for it.
 func (l Layer) BytesPerToken(tp int, elemBytes float64) float64 {
 	switch l.Kind {
 	case Full, Sliding:
 		return float64(HeadsPerRank(l.KVHeads, tp)*(l.HeadDimK+l.HeadDimV)) * elemBytes
 	case Latent:
-		return float64(l.LatentDim) * elemBytes
+		if l.IndexerBytes > 0 && elemBytes == 1 {
+			r := l.LatentDim - l.RopeDim
+			return float64(r+r/128*4+2*l.RopeDim) + l.IndexerBytes
+		}
+		return float64(l.LatentDim)*elemBytes + l.IndexerBytes
 	}
 	return 0
 }
 
 // StateBytes returns the per-sequence state of a State layer on one rank,
-// in bytes: StateElems / tp * elemBytes. Zero for attention layers.
+// in bytes: (StateElems * elemBytes + RecurrentElems * RecurrentElemBytes)
+// / tp, RecurrentElemBytes defaulting to elemBytes. Zero for attention
+// layers.
 func (l Layer) StateBytes(tp int, elemBytes float64) float64 {
 	if l.Kind != State {
 		return 0
 	}
-	return float64(l.StateElems) / float64(max(tp, 1)) * elemBytes
+	rb := l.RecurrentElemBytes
+	if rb <= 0 {
+		rb = elemBytes
+	}
+	return (float64(l.StateElems)*elemBytes + float64(l.RecurrentElems)*rb) / float64(max(tp, 1))
 }
 
 // ErrInvalid is wrapped by every error of this package (the project's one

@@ -250,3 +250,32 @@ func TestLayoutUnifiesPageSize(t *testing.T) {
 	// 8,192 / 1,536 is not whole: the odd type keeps 16-token blocks.
 	assert.Equal(t, 16, l.Groups[1].BlockSize)
 }
+
+// DeepSeek-V3.2's indexer key cache: 128 fp8 values and one float32 scale
+// per 128 = 132 B per token (vLLM DeepseekV32IndexerCache, head_dim + 4).
+// A bf16 latent of 576 values costs 1,152 B beside it; an fp8 KV cache
+// stores the latent as fp8_ds_mla: 512 fp8 values, 4 float32 scales (16 B)
+// and the 64 rope values in bf16 (128 B) = 656 B. Both are replicated on
+// every tensor rank.
+func TestSparseMLABytesPerToken(t *testing.T) {
+	t.Parallel()
+	assert.InDelta(t, 132.0, IndexerKeyBytes(128), 0)
+	l := Layer{Kind: Latent, LatentDim: 576, RopeDim: 64, IndexerBytes: IndexerKeyBytes(128)}
+	assert.InDelta(t, 1152.0+132, l.BytesPerToken(1, 2), 0)
+	assert.InDelta(t, 1152.0+132, l.BytesPerToken(8, 2), 0)
+	assert.InDelta(t, 656.0+132, l.BytesPerToken(8, 1), 0)
+	// Without an indexer an fp8 latent is plain 576 B.
+	assert.InDelta(t, 576.0, Layer{Kind: Latent, LatentDim: 576, RopeDim: 64}.BytesPerToken(1, 1), 0)
+}
+
+// A state whose recurrent part has its own dtype (Qwen3.5: conv state in
+// bf16, recurrent state in float32): 30,720 conv values * 2 B + 786,432
+// recurrent values * 4 B = 3,207,168 B, halved at tp=2.
+func TestStateBytesMixedDtype(t *testing.T) {
+	t.Parallel()
+	l := Layer{Kind: State, StateElems: 30720, RecurrentElems: 786432, RecurrentElemBytes: 4}
+	assert.InDelta(t, 3_207_168.0, l.StateBytes(1, 2), 0)
+	assert.InDelta(t, 3_207_168.0/2, l.StateBytes(2, 2), 0)
+	// Without its own dtype the recurrent part takes the state dtype.
+	assert.InDelta(t, float64(30720+786432)*2, Layer{Kind: State, StateElems: 30720, RecurrentElems: 786432}.StateBytes(1, 2), 0)
+}

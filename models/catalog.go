@@ -37,11 +37,33 @@ type Entry struct {
 	// PublishedTextOnly is true when PublishedParams counts the text model
 	// only (a multimodal checkpoint whose publisher states the vision
 	// tower apart); tests then compare it with the total less Vision.
-	PublishedTextOnly bool           `json:"published_params_text_only,omitempty"`
-	ParamsSource      string         `json:"params_source,omitempty"`
-	Source            Source         `json:"source"`
-	Notes             string         `json:"notes,omitempty"`
-	Config            map[string]any `json:"config"`
+	PublishedTextOnly bool   `json:"published_params_text_only,omitempty"`
+	ParamsSource      string `json:"params_source,omitempty"`
+	// ParamsTolerance widens the 1 % check for a publisher that gives only
+	// a rounded count ("27B"); at most MaxParamsTolerance, and the notes
+	// must say why.
+	ParamsTolerance float64 `json:"params_tolerance,omitempty"`
+	// PublishedIncludesMTP is true when published_params counts the
+	// multi-token-prediction layers too (Params.MTP, not in Params.Total).
+	PublishedIncludesMTP bool           `json:"published_params_include_mtp,omitempty"`
+	Source               Source         `json:"source"`
+	Notes                string         `json:"notes,omitempty"`
+	Config               map[string]any `json:"config"`
+}
+
+// ParamsTolerance is how far a catalog entry's derived parameter count may
+// stray from its published count (1 %), and MaxParamsTolerance the widest
+// exemption an entry may claim (2 %, for counts published only rounded to
+// the billion).
+const (
+	ParamsTolerance    = 0.01
+	MaxParamsTolerance = 0.02
+)
+
+// Tolerance returns the relative gap allowed between the entry's derived
+// and published parameter counts.
+func (e *Entry) Tolerance() float64 {
+	return max(ParamsTolerance, min(e.ParamsTolerance, MaxParamsTolerance))
 }
 
 // ErrUnknownModel is wrapped by Lookup's error for a name not in the catalog.

@@ -45,7 +45,9 @@ var textIntFields = intFields(map[intRule][]string{
 		"shared_expert_intermediate_size", "shared_intermediate_size", "kv_lora_rank", "q_lora_rank",
 		"qk_nope_head_dim", "qk_rope_head_dim", "sliding_window", "sliding_window_size", "attention_window_size",
 		"sliding_window_pattern", "attention_chunk_size", "full_attention_interval", "first_k_dense_replace",
-		"moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step",
+		"moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step", "num_nextn_predict_layers",
+		"mtp_num_hidden_layers", "num_mtp_modules", "mtp_transformer_layers", "index_n_heads", "index_head_dim",
+		"index_topk",
 	},
 })
 

@@ -86,13 +86,24 @@ type SSM struct {
 	// Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState,
 	// NGroups B/C groups, convolution kernel ConvKernel.
 	DInner, DState, NGroups, Heads, HeadDim, ConvKernel int
-	// Gated delta net (Qwen3-Next): key/value heads and head sizes.
+	// Gated delta net (Qwen3-Next, Qwen3.5): key/value heads and head sizes.
 	KeyHeads, KeyHeadDim, ValueHeads, ValueHeadDim int
 	// SSMDtype is the dtype vLLM keeps the Mamba SSM (temporal) state in
 	// when the config names one (mamba_ssm_cache_dtype, read by vLLM's
 	// NemotronHForCausalLMConfig.verify_and_update_config); "" means the
 	// model dtype. The convolution state always uses the model dtype.
 	SSMDtype string
+	// RecurrentDtype is the dtype of the gated-delta-net recurrent state
+	// when the config fixes it (Qwen3.5's mamba_ssm_dtype "float32"); ""
+	// means the model dtype.
+	RecurrentDtype string
+}
+
+// Indexer is DeepSeek sparse attention's lightning indexer (DeepSeek-V3.2,
+// GLM-5): per layer it scores past tokens with Heads heads of HeadDim over
+// its own per-token key cache, and attention reads only the TopK best.
+type Indexer struct {
+	Heads, HeadDim, TopK int
 }
 
 // Model is a decoder-only transformer's architecture.
@@ -141,6 +152,14 @@ type Model struct {
 	QKNopeDim  int `json:"qk_nope_head_dim,omitempty"`
 	QKRopeDim  int `json:"qk_rope_head_dim,omitempty"`
 
+	// Indexer is the sparse-attention indexer of every MLA layer (zero when
+	// the model has none).
+	Indexer Indexer `json:"-"`
+	// MTPLayers is the number of multi-token-prediction layers the
+	// checkpoint ships beside the model (num_nextn_predict_layers,
+	// mtp_num_hidden_layers); they run only for speculative decoding.
+	MTPLayers int `json:"mtp_layers,omitempty"`
+
 	SSM SSM `json:"-"`
 
 	// Layers describes every decoder layer in order.
@@ -156,6 +175,9 @@ type Model struct {
 	attnBias     bool // q/k/v (and o for gpt-oss) biases
 	oBias        bool
 	qkNorm       bool // per-head q/k RMSNorm (Qwen3, Gemma 3)
+	qkNormFull   bool // q/k RMSNorm over all heads (MiniMax-M2 per_layer)
+	sharedGate   bool // a sigmoid gate (one h-vector) on the shared expert
+	mtpOwnHead   bool // each MTP layer stores its own embedding and LM head
 	mlpBias      bool
 	normsPer     int // norm vectors per layer (2 for Llama, 4 for Gemma 2/3)
 	normBias     bool

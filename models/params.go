@@ -26,6 +26,10 @@ type Params struct {
 	Norms int64 `json:"norms"`
 	// Vision is the estimated vision tower of a multimodal checkpoint.
 	Vision int64 `json:"vision"`
+	// MTP is the multi-token-prediction layers' weights. They are not in
+	// Total: vLLM loads them only when speculative decoding uses them
+	// (vllm/model_executor/models/deepseek_mtp.py, qwen3_next_mtp.py).
+	MTP int64 `json:"mtp"`
 	// ExpertParams is the size of one routed expert in one layer.
 	ExpertParams int64 `json:"params_per_expert"`
 	// Total is the sum of all components.
@@ -84,7 +88,7 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 		}
 		p += h*(rkv+dr) + rkv + rkv*nh*(dn+dv)
 		p += nh * dv * h
-		return p
+		return p + m.indexerParams()
 	}
 	q := h * nh * d
 	if m.gatedQ {
@@ -104,10 +108,31 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 	if m.qkNorm {
 		p += 2 * d
 	}
+	if m.qkNormFull {
+		p += nh*d + nkv*d
+	}
 	if m.sinks {
 		p += nh
 	}
 	return p
+}
+
+// indexerParams returns one layer's sparse-attention indexer weights, as
+// vLLM v0.11.0 builds them (vllm/model_executor/models/deepseek_v2.py,
+// class Indexer): wq_b = q_lora_rank*heads*head_dim, wk = h*head_dim,
+// k_norm = 2*head_dim (a LayerNorm with bias), weights_proj = h*heads.
+// Zero without an indexer.
+func (m *Model) indexerParams() int64 {
+	ix := m.Indexer
+	if ix.Heads == 0 {
+		return 0
+	}
+	h, n, d := int64(m.Hidden), int64(ix.Heads), int64(ix.HeadDim)
+	rq := int64(m.QLoraRank)
+	if rq == 0 {
+		rq = h
+	}
+	return rq*n*d + h*d + 2*d + h*n
 }
 
 // mixerParams returns one Mamba-2 or gated-delta-net layer's parameters.
@@ -192,7 +217,7 @@ func (m *Model) countParams() Params {
 			}
 			if m.SharedIntermediate > 0 {
 				p.SharedExperts += m.mlpParams(m.SharedIntermediate)
-				if m.Type == "qwen2_moe" || m.Type == "qwen3_next" {
+				if m.sharedGate {
 					p.SharedExperts += h // shared_expert_gate
 				}
 			}
@@ -201,7 +226,60 @@ func (m *Model) countParams() Params {
 		p.DenseMLP += m.DenseMLPParamsOf(l)
 	}
 	p.Vision = m.visionParams
+	p.MTP = m.mtpParams(m.mtpAttentionParams(), p)
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision
 	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts
 	return p
+}
+
+// mtpAttentionParams returns the attention weights of one MTP layer: those
+// of the model's last attention layer (an MTP layer repeats the model's
+// last decoder layer kind).
+func (m *Model) mtpAttentionParams() int64 {
+	for i := len(m.Layers) - 1; i >= 0; i-- {
+		switch m.Layers[i].Kind {
+		case Mamba, LinearAttention, FeedForward:
+			continue
+		}
+		return m.AttentionParamsOf(m.Layers[i])
+	}
+	return 0
+}
+
+// mtpParams returns the weights of the multi-token-prediction layers. Each
+// is one decoder layer of the model's last kind (full or MLA attention and,
+// in an MoE model, an MoE feed-forward) plus a projection of the
+// concatenated [embedding; hidden] (2h*h) and three RMSNorms (3h):
+// DeepSeek's enorm, hnorm and shared_head.norm (vLLM v0.11.0
+// deepseek_mtp.py DeepSeekMultiTokenPredictorLayer), Qwen3-Next's
+// pre_fc_norm_embedding, pre_fc_norm_hidden and norm (qwen3_next_mtp.py).
+// DeepSeek-style checkpoints (DeepSeek-V3, GLM-4.5) also store an embedding
+// and an LM head per MTP layer (2*vocab*h): that is how DeepSeek-V3's MTP
+// module comes to 14B (its README: 671B main model + 14B MTP = 685B).
+func (m *Model) mtpParams(attn int64, p Params) int64 {
+	n := int64(m.MTPLayers)
+	if n == 0 {
+		return 0
+	}
+	h := int64(m.Hidden)
+	layer := attn + int64(m.normsPer)*h
+	if m.IsMoE() {
+		layer += int64(m.Experts)*p.ExpertParams + h*int64(m.Experts)
+		if m.SharedIntermediate > 0 {
+			layer += m.mlpParams(m.SharedIntermediate)
+			if m.sharedGate {
+				layer += h
+			}
+		}
+		if m.expertBias {
+			layer += int64(m.Experts)
+		}
+	} else {
+		layer += m.mlpParams(m.Intermediate)
+	}
+	per := layer + 2*h*h + 3*h
+	if m.mtpOwnHead {
+		per += 2 * int64(m.Vocab) * h
+	}
+	return n * per
 }

@@ -203,7 +203,8 @@ func (m *Model) readFamilyDetails(c cfg) {
 	switch t {
 	case "qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl":
 		m.attnBias = true
-	case "qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text":
+	case "qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text",
+		"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text":
 		m.qkNorm = true
 	case "gemma4", "gemma4_text":
 		// Gemma4Attention: q_norm and k_norm with weights, v_norm without;
@@ -227,8 +228,33 @@ func (m *Model) readFamilyDetails(c cfg) {
 	if c.has("mlp_bias") {
 		m.mlpBias = c.boolean("mlp_bias", m.mlpBias)
 	}
-	if t == "qwen3_next" {
+	switch {
+	case t == "qwen3_next":
 		m.gatedQ = true
+	case c.has("attn_output_gate"):
+		// Qwen3.5: the output gate doubles q_proj (Qwen3_5Attention).
+		m.gatedQ = c.boolean("attn_output_gate", false)
+	}
+	switch t {
+	case "qwen2_moe", "qwen3_next", "qwen3_5_moe", "qwen3_5_moe_text":
+		m.sharedGate = true
+	case "deepseek_v3", "deepseek_v32", "kimi_k2", "glm4_moe", "glm_moe_dsa":
+		m.mtpOwnHead = true
+	}
+	// GLM-4.5 (use_qk_norm: per-head q/k norms) and MiniMax-M2
+	// (qk_norm_type "per_layer": one norm over all heads' q and k,
+	// MiniMaxM2Attention q_norm/k_norm of nh*d and nkv*d).
+	if c.boolean("use_qk_norm", false) {
+		if c.str("qk_norm_type") == "per_layer" {
+			m.qkNormFull = true
+		} else {
+			m.qkNorm = true
+		}
+	}
+	m.MTPLayers = c.int(0, "num_nextn_predict_layers", "mtp_num_hidden_layers")
+	if m.MTPLayers == 0 && c.boolean("use_mtp", false) {
+		// MiniMax-M2: num_mtp_modules modules of mtp_transformer_layers.
+		m.MTPLayers = c.int(0, "num_mtp_modules") * c.int(1, "mtp_transformer_layers")
 	}
 	// transformers' PretrainedConfig defaults tie_word_embeddings to true;
 	// most families override it to false in their config class.
@@ -310,6 +336,15 @@ func (m *Model) readMLA(c cfg) {
 		return
 	}
 	m.QLoraRank = c.int(0, "q_lora_rank")
+	if c.has("index_topk") {
+		// DeepSeek sparse attention (DeepSeek-V3.2, GLM-5): a lightning
+		// indexer on every layer (DeepseekV32ForCausalLM's Indexer).
+		m.Indexer = Indexer{
+			Heads:   c.int(64, "index_n_heads"),
+			HeadDim: c.int(128, "index_head_dim"),
+			TopK:    c.int(2048, "index_topk"),
+		}
+	}
 	m.QKNopeDim = c.int(128, "qk_nope_head_dim")
 	m.QKRopeDim = c.int(64, "qk_rope_head_dim")
 	m.VHeadDim = c.int(m.QKNopeDim, "v_head_dim")
@@ -625,6 +660,7 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		s.ValueHeads = c.int(32, "linear_num_value_heads")
 		s.ValueHeadDim = c.int(128, "linear_value_head_dim")
 		s.ConvKernel = c.int(4, "linear_conv_kernel_dim")
+		s.RecurrentDtype = normDtype(c.str("mamba_ssm_dtype"))
 	}
 	for _, f := range []struct {
 		name string

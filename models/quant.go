@@ -118,6 +118,9 @@ func parseQuantization(q cfg) (Quantization, bool) {
 		return Quantization{Method: "fp8", Format: "fp8", BitsPerWeight: bits, Activations: "fp8"}, true
 	case "modelopt", "modelopt_fp4":
 		algo := q.str("quant_algo")
+		if algo == "mixed_precision" {
+			return mixedModelOpt(q), true
+		}
 		if strings.Contains(algo, "fp4") || method == "modelopt_fp4" {
 			return Quantization{Method: "modelopt", Format: "fp4", BitsPerWeight: 4.5, Activations: "fp4"}, true
 		}
@@ -204,6 +207,35 @@ func parseCompressedTensors(q cfg) Quantization {
 		case ab == 4 && a.str("type") == "float":
 			out.Activations = "fp4"
 		}
+	}
+	return out
+}
+
+// mixedModelOpt reads a ModelOpt MIXED_PRECISION quantization_config, whose
+// quantized_layers name each module's algorithm (nvidia/Qwen3.6-35B-A3B-NVFP4:
+// FP8 attention, W4A16_NVFP4 feed-forwards). The engine keeps one format per
+// checkpoint, so it takes the feed-forwards' (the bulk of the weights):
+// NVFP4 when any module is NVFP4 (4.5 bits; weight-only when every NVFP4
+// module is W4A16), FP8 otherwise.
+func mixedModelOpt(q cfg) Quantization {
+	fp4, w4a16 := false, true
+	for _, v := range q.obj("quantized_layers") {
+		l, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		a := cfg(l).str("quant_algo")
+		if strings.Contains(a, "fp4") {
+			fp4 = true
+			w4a16 = w4a16 && strings.Contains(a, "w4a16")
+		}
+	}
+	if !fp4 {
+		return Quantization{Method: "modelopt", Format: "fp8", BitsPerWeight: 8, Activations: "fp8"}
+	}
+	out := Quantization{Method: "modelopt", Format: "fp4", BitsPerWeight: 4.5, Activations: "fp4"}
+	if w4a16 {
+		out.Activations = ""
 	}
 	return out
 }

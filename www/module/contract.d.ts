@@ -864,6 +864,8 @@ export interface ModelsModel {
   kv_lora_rank?: number;
   qk_nope_head_dim?: number;
   qk_rope_head_dim?: number;
+  /** mtp_layers is the number of multi-token-prediction layers the checkpoint ships beside the model (num_nextn_predict_layers, mtp_num_hidden_layers); they run only for speculative decoding. */
+  mtp_layers?: number;
   /** quantization is the weight quantization of the checkpoint. */
   quantization: ModelsQuantization;
   /** params is the derived parameter breakdown. */
@@ -907,6 +909,8 @@ export interface ModelsParams {
   norms: number;
   /** vision is the estimated vision tower of a multimodal checkpoint. */
   vision: number;
+  /** mtp is the multi-token-prediction layers' weights. They are not in Total: vLLM loads them only when speculative decoding uses them (vllm/model_executor/models/deepseek_mtp.py, qwen3_next_mtp.py). */
+  mtp: number;
   /** params_per_expert is the size of one routed expert in one layer. */
   params_per_expert: number;
   /** total is the sum of all components. */
