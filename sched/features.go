@@ -178,7 +178,7 @@ func (s *Scheduler) ownResident(id int32) int32 {
 type admission struct {
 	prefix                 int32
 	res, after, hit, ownHt int32
-	touch, fresh      int64 // blocks leaving the free queue; new prefix blocks
+	touch, fresh           int64 // blocks leaving the free queue; new prefix blocks
 }
 
 // planAdmission works out a's figures for request id whose current
