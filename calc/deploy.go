@@ -46,6 +46,7 @@ type Deployment struct {
 	NumBlocks int64
 
 	cost costModel
+	feat featureState
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
 	rankCache [models.Mamba + 1][2]struct {
@@ -142,7 +143,8 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 		linear += (attn-kv)/tp + perRankKV
 	}
 	if l.MoE {
-		expert = float64(m.Params.ExpertParams) / tp
+		// Experts spread over tp x dp ranks (data-parallel attention).
+		expert = float64(m.Params.ExpertParams) / (tp * float64(max(d.feat.dp, 1)))
 		linear += float64(m.Experts) * expert
 		if m.SharedIntermediate > 0 {
 			linear += float64(m.Params.SharedExperts) / float64(max(1, m.MoELayers())) / tp
