@@ -22,6 +22,7 @@ var tapeKeys = []string{
 	"best",
 	"sweep",
 	"cost",
+	"features",
 	"simulation",
 	"warnings",
 	"id",
@@ -61,6 +62,7 @@ var tapeKeys = []string{
 	"activation_bytes",
 	"non_torch_bytes",
 	"kv_cache_bytes",
+	"feature_bytes",
 	"bytes_per_token",
 	"bytes_per_token_per_gpu",
 	"state_bytes_per_sequence",
@@ -94,8 +96,14 @@ var tapeKeys = []string{
 	"recompute_overhead",
 	"work_per_output_token",
 	"feasible",
+	"tokens_per_s_without_speculation",
 	"gpu_hour_usd",
 	"usd_per_million_output_tokens",
+	"prefix_caching",
+	"speculative",
+	"lora",
+	"kv_offload",
+	"parallel",
 	"arrival",
 	"seed",
 	"num_requests",
@@ -118,6 +126,9 @@ var tapeKeys = []string{
 	"recomputed_tokens",
 	"first_preemption_s",
 	"running_at_first_preemption",
+	"cached_tokens",
+	"drafted_tokens",
+	"accepted_tokens",
 	"mean_running",
 	"mean_waiting",
 	"mean_kv_cache_usage",
@@ -132,6 +143,43 @@ var tapeKeys = []string{
 	"kind",
 	"layers",
 	"window",
+	"cached_tokens_per_request",
+	"shared_blocks",
+	"num_prefixes",
+	"ttft_ms_without",
+	"kv_ceiling",
+	"kv_ceiling_without",
+	"onset_concurrency_without",
+	"method",
+	"num_speculative_tokens",
+	"acceptance_rate",
+	"tokens_per_step",
+	"draft_weights_bytes",
+	"draft_time_ms",
+	"tpot_ms_without",
+	"tokens_per_s_without",
+	"speedup",
+	"batch1_speedup",
+	"crossover_batch_size",
+	"max_loras",
+	"max_lora_rank",
+	"bytes",
+	"kv_cache_bytes_without",
+	"flops_per_step",
+	"read_bytes_per_step",
+	"extra_step_time_ms",
+	"cpu_blocks",
+	"recompute_onset_concurrency",
+	"reload_ms_per_sequence",
+	"recompute_ms_per_sequence",
+	"data_parallel_size",
+	"expert_parallel",
+	"expert_parallel_size",
+	"experts_per_rank",
+	"experts_touched_per_rank",
+	"load_imbalance",
+	"all_to_all_ms",
+	"tokens_per_s_total",
 	"mean",
 	"p50",
 	"p90",
@@ -219,12 +267,17 @@ func tapeReport(t *tape, v *calc.Report) {
 		tapeCostReport(t, v.Cost)
 		n++
 	}
+	if v.Features != nil {
+		t.key(14) // features
+		tapeFeaturesReport(t, v.Features)
+		n++
+	}
 	if v.Simulation != nil {
-		t.key(14) // simulation
+		t.key(15) // simulation
 		tapeSimulationReport(t, v.Simulation)
 		n++
 	}
-	t.key(15) // warnings
+	t.key(16) // warnings
 	if v.Warnings == nil {
 		t.null()
 	} else {
@@ -240,36 +293,36 @@ func tapeReport(t *tape, v *calc.Report) {
 // tapeModelInfo records a calc.ModelInfo as an object.
 func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 	at, n := t.object(), 0
-	t.key(16) // id
+	t.key(17) // id
 	t.string(string(v.ID))
 	n++
-	t.key(17) // name
+	t.key(18) // name
 	t.string(string(v.Name))
 	n++
-	t.key(18) // architecture
+	t.key(19) // architecture
 	t.string(string(v.Architecture))
 	n++
-	t.key(19) // num_hidden_layers
+	t.key(20) // num_hidden_layers
 	t.number(float64(v.Layers))
 	n++
-	t.key(20) // params_total
+	t.key(21) // params_total
 	t.number(float64(v.ParamsTotal))
 	n++
-	t.key(21) // params_active_per_token
+	t.key(22) // params_active_per_token
 	t.number(float64(v.ParamsActive))
 	n++
-	t.key(22) // weight_format
+	t.key(23) // weight_format
 	t.string(string(v.WeightFormat))
 	n++
-	t.key(23) // quantization
+	t.key(24) // quantization
 	t.string(string(v.Quantization))
 	n++
 	if v.WeightBits != 0 {
-		t.key(24) // bits_per_quantized_weight
+		t.key(25) // bits_per_quantized_weight
 		t.number(float64(v.WeightBits))
 		n++
 	}
-	t.key(25) // max_position_embeddings
+	t.key(26) // max_position_embeddings
 	t.number(float64(v.MaxContext))
 	n++
 	t.end(at, n)
@@ -278,25 +331,25 @@ func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 // tapeHardwareInfo records a calc.HardwareInfo as an object.
 func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 	at, n := t.object(), 0
-	t.key(16) // id
+	t.key(17) // id
 	t.string(string(v.ID))
 	n++
-	t.key(17) // name
+	t.key(18) // name
 	t.string(string(v.Name))
 	n++
-	t.key(26) // memory_bytes
+	t.key(27) // memory_bytes
 	t.number(float64(v.MemoryBytes))
 	n++
-	t.key(27) // memory_reported_bytes
+	t.key(28) // memory_reported_bytes
 	t.number(float64(v.MemoryReportedBytes))
 	n++
-	t.key(28) // memory_bandwidth_bytes_per_s
+	t.key(29) // memory_bandwidth_bytes_per_s
 	t.number(float64(v.MemoryBandwidthBytesPerS))
 	n++
-	t.key(29) // peak_flops_per_s
+	t.key(30) // peak_flops_per_s
 	t.number(float64(v.PeakFLOPSPerS))
 	n++
-	t.key(30) // compute_precision
+	t.key(31) // compute_precision
 	t.string(string(v.Precision))
 	n++
 	t.end(at, n)
@@ -305,56 +358,56 @@ func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 // tapeConfig records a calc.Config as an object.
 func tapeConfig(t *tape, v *calc.Config) {
 	at, n := t.object(), 0
-	t.key(31) // engine
+	t.key(32) // engine
 	t.string(string(v.Engine))
 	n++
-	t.key(32) // tensor_parallel_size
+	t.key(33) // tensor_parallel_size
 	t.number(float64(v.TensorParallelSize))
 	n++
-	t.key(33) // pipeline_parallel_size
+	t.key(34) // pipeline_parallel_size
 	t.number(float64(v.PipelineParallelSize))
 	n++
-	t.key(34) // num_gpus
+	t.key(35) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(35) // dtype
+	t.key(36) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(36) // kv_cache_dtype
+	t.key(37) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(37) // gpu_memory_utilization
+	t.key(38) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(38) // block_size
+	t.key(39) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(39) // max_model_len
+	t.key(40) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(40) // max_num_seqs
+	t.key(41) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(41) // max_num_batched_tokens
+	t.key(42) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(42) // input_tokens
+	t.key(43) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(43) // output_tokens
+	t.key(44) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(44) // concurrency
+		t.key(45) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(45) // request_rate
+		t.key(46) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
-	t.key(46) // efficiencies
+	t.key(47) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -363,57 +416,62 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(47) // total_bytes
+	t.key(48) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(48) // requested_bytes
+	t.key(49) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(49) // weights_bytes
+	t.key(50) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(50) // activation_bytes
+	t.key(51) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(51) // non_torch_bytes
+	t.key(52) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(52) // kv_cache_bytes
+	t.key(53) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
+	if v.FeatureBytes != 0 {
+		t.key(54) // feature_bytes
+		t.number(float64(v.FeatureBytes))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(53) // bytes_per_token
+	t.key(55) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(54) // bytes_per_token_per_gpu
+	t.key(56) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(55) // state_bytes_per_sequence
+		t.key(57) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(38) // block_size
+	t.key(39) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(56) // num_blocks
+	t.key(58) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(57) // capacity_tokens
+	t.key(59) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(58) // max_concurrency
+	t.key(60) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(39) // max_model_len
+	t.key(40) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(59) // groups
+	t.key(61) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -429,46 +487,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(64) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(66) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(65) // bound
+	t.key(67) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(66) // memory_time_ms
+	t.key(68) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(67) // compute_time_ms
+	t.key(69) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(68) // communication_time_ms
+	t.key(70) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(69) // overhead_ms
+	t.key(71) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(70) // weights_read_bytes
+	t.key(72) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(71) // kv_read_bytes
+	t.key(73) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(72) // flops
+	t.key(74) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(75) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -477,22 +535,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(42) // input_tokens
+	t.key(43) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(74) // time_ms
+	t.key(76) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(75) // ttft_ms
+	t.key(77) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(65) // bound
+	t.key(67) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(76) // chunks
+	t.key(78) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -501,22 +559,22 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(77) // limited_by
+	t.key(79) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(62) // step_time_ms
+	t.key(64) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(66) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
 	t.end(at, n)
@@ -525,31 +583,31 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(78) // onset_concurrency
+	t.key(80) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(79) // onset_concurrency_lockstep
+	t.key(81) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(80) // reachable
+	t.key(82) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(81) // onset_request_rate
+	t.key(83) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(82) // saturation_request_rate
+	t.key(84) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
-	t.key(83) // recompute_overhead
+	t.key(85) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(86) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(44) // concurrency
+	t.key(45) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -558,28 +616,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(64) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(75) // ttft_ms
+	t.key(77) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(66) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(77) // limited_by
+	t.key(79) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(85) // feasible
+	t.key(87) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -588,158 +646,209 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(64) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(66) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(75) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(65) // bound
+	t.key(67) // bound
 	t.string(string(v.Bound))
 	n++
+	if v.TokensPerSWithoutSpeculation != 0 {
+		t.key(88) // tokens_per_s_without_speculation
+		t.number(float64(v.TokensPerSWithoutSpeculation))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(86) // gpu_hour_usd
+	t.key(89) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
-	t.key(34) // num_gpus
+	t.key(35) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(87) // usd_per_million_output_tokens
+	t.key(90) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
+	t.end(at, n)
+}
+
+// tapeFeaturesReport records a calc.FeaturesReport as an object.
+func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
+	at, n := t.object(), 0
+	if v.PrefixCaching != nil {
+		t.key(91) // prefix_caching
+		tapePrefixCachingReport(t, v.PrefixCaching)
+		n++
+	}
+	if v.Speculative != nil {
+		t.key(92) // speculative
+		tapeSpeculativeReport(t, v.Speculative)
+		n++
+	}
+	if v.LoRA != nil {
+		t.key(93) // lora
+		tapeLoRAReport(t, v.LoRA)
+		n++
+	}
+	if v.KVOffload != nil {
+		t.key(94) // kv_offload
+		tapeKVOffloadReport(t, v.KVOffload)
+		n++
+	}
+	if v.Parallel != nil {
+		t.key(95) // parallel
+		tapeParallelReport(t, v.Parallel)
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(88) // arrival
+	t.key(96) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(45) // request_rate
+		t.key(46) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(44) // concurrency
+		t.key(45) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(89) // seed
+	t.key(97) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(90) // num_requests
+	t.key(98) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(91) // completed_requests
+	t.key(99) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(92) // rejected_requests
+	t.key(100) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(93) // truncated
+		t.key(101) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(94) // duration_s
+	t.key(102) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(95) // steps
+	t.key(103) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(96) // mean_input_tokens
+	t.key(104) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(97) // mean_output_tokens
+	t.key(105) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(75) // ttft_ms
+	t.key(77) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(98) // tpot_ms
+	t.key(106) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(99) // e2e_latency_ms
+	t.key(107) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(100) // requests_per_s
+	t.key(108) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(101) // output_tokens_per_s
+	t.key(109) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(102) // total_tokens_per_s
+	t.key(110) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
-	t.key(103) // goodput_requests_per_s
+	t.key(111) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(104) // slo_attainment
+	t.key(112) // slo_attainment
 	t.number(float64(v.SLOAttainment))
 	n++
-	t.key(105) // preemptions
+	t.key(113) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(106) // preempted_requests
+	t.key(114) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(107) // recomputed_tokens
+	t.key(115) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(83) // recompute_overhead
+	t.key(85) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(86) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(108) // first_preemption_s
+	t.key(116) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(109) // running_at_first_preemption
+	t.key(117) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
-	t.key(110) // mean_running
+	if v.CachedTokens != 0 {
+		t.key(118) // cached_tokens
+		t.number(float64(v.CachedTokens))
+		n++
+	}
+	if v.DraftedTokens != 0 {
+		t.key(119) // drafted_tokens
+		t.number(float64(v.DraftedTokens))
+		n++
+	}
+	if v.AcceptedTokens != 0 {
+		t.key(120) // accepted_tokens
+		t.number(float64(v.AcceptedTokens))
+		n++
+	}
+	t.key(121) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(111) // mean_waiting
+	t.key(122) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(112) // mean_kv_cache_usage
+	t.key(123) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(113) // peak_kv_cache_usage
+	t.key(124) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(114) // timeline
+		t.key(125) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -757,10 +866,10 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(115) // code
+	t.key(126) // code
 	t.string(string(v.Code))
 	n++
-	t.key(116) // message
+	t.key(127) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -769,16 +878,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(117) // bandwidth_efficiency
+	t.key(128) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(118) // compute_efficiency
+	t.key(129) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(119) // prefill_efficiency
+	t.key(130) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(120) // step_overhead_ms
+	t.key(131) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -787,36 +896,195 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(121) // kind
+	t.key(132) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(122) // layers
+	t.key(133) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(123) // window
+		t.key(134) // window
 		t.number(float64(v.Window))
 		n++
 	}
 	t.end(at, n)
 }
 
+// tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
+func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
+	at, n := t.object(), 0
+	t.key(135) // cached_tokens_per_request
+	t.number(float64(v.CachedTokensPerRequest))
+	n++
+	t.key(136) // shared_blocks
+	t.number(float64(v.SharedBlocks))
+	n++
+	t.key(137) // num_prefixes
+	t.number(float64(v.NumPrefixes))
+	n++
+	t.key(77) // ttft_ms
+	t.number(float64(v.TTFTMs))
+	n++
+	t.key(138) // ttft_ms_without
+	t.number(float64(v.TTFTMsWithout))
+	n++
+	t.key(139) // kv_ceiling
+	t.number(float64(v.KVCeiling))
+	n++
+	t.key(140) // kv_ceiling_without
+	t.number(float64(v.KVCeilingWithout))
+	n++
+	t.key(80) // onset_concurrency
+	t.number(float64(v.OnsetConcurrency))
+	n++
+	t.key(141) // onset_concurrency_without
+	t.number(float64(v.OnsetConcurrencyWithout))
+	n++
+	t.end(at, n)
+}
+
+// tapeSpeculativeReport records a calc.SpeculativeReport as an object.
+func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
+	at, n := t.object(), 0
+	t.key(142) // method
+	t.string(string(v.Method))
+	n++
+	t.key(143) // num_speculative_tokens
+	t.number(float64(v.NumSpeculativeTokens))
+	n++
+	t.key(144) // acceptance_rate
+	t.number(float64(v.AcceptanceRate))
+	n++
+	t.key(145) // tokens_per_step
+	t.number(float64(v.TokensPerStep))
+	n++
+	t.key(146) // draft_weights_bytes
+	t.number(float64(v.DraftWeightsBytes))
+	n++
+	t.key(147) // draft_time_ms
+	t.number(float64(v.DraftTimeMs))
+	n++
+	t.key(106) // tpot_ms
+	t.number(float64(v.TPOTMs))
+	n++
+	t.key(148) // tpot_ms_without
+	t.number(float64(v.TPOTMsWithout))
+	n++
+	t.key(65) // tokens_per_s
+	t.number(float64(v.TokensPerS))
+	n++
+	t.key(149) // tokens_per_s_without
+	t.number(float64(v.TokensPerSWithout))
+	n++
+	t.key(150) // speedup
+	t.number(float64(v.Speedup))
+	n++
+	t.key(151) // batch1_speedup
+	t.number(float64(v.Batch1Speedup))
+	n++
+	t.key(152) // crossover_batch_size
+	t.number(float64(v.CrossoverBatchSize))
+	n++
+	t.end(at, n)
+}
+
+// tapeLoRAReport records a calc.LoRAReport as an object.
+func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
+	at, n := t.object(), 0
+	t.key(153) // max_loras
+	t.number(float64(v.MaxLoRAs))
+	n++
+	t.key(154) // max_lora_rank
+	t.number(float64(v.MaxLoRARank))
+	n++
+	t.key(155) // bytes
+	t.number(float64(v.Bytes))
+	n++
+	t.key(156) // kv_cache_bytes_without
+	t.number(float64(v.KVCacheBytesWithout))
+	n++
+	t.key(157) // flops_per_step
+	t.number(float64(v.FLOPsPerStep))
+	n++
+	t.key(158) // read_bytes_per_step
+	t.number(float64(v.ReadBytesPerStep))
+	n++
+	t.key(159) // extra_step_time_ms
+	t.number(float64(v.ExtraStepTimeMs))
+	n++
+	t.end(at, n)
+}
+
+// tapeKVOffloadReport records a calc.KVOffloadReport as an object.
+func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
+	at, n := t.object(), 0
+	t.key(160) // cpu_blocks
+	t.number(float64(v.CPUBlocks))
+	n++
+	t.key(59) // capacity_tokens
+	t.number(float64(v.CapacityTokens))
+	n++
+	t.key(161) // recompute_onset_concurrency
+	t.number(float64(v.RecomputeOnsetConcurrency))
+	n++
+	t.key(162) // reload_ms_per_sequence
+	t.number(float64(v.ReloadMsPerSequence))
+	n++
+	t.key(163) // recompute_ms_per_sequence
+	t.number(float64(v.RecomputeMsPerSequence))
+	n++
+	t.end(at, n)
+}
+
+// tapeParallelReport records a calc.ParallelReport as an object.
+func tapeParallelReport(t *tape, v *calc.ParallelReport) {
+	at, n := t.object(), 0
+	t.key(164) // data_parallel_size
+	t.number(float64(v.DataParallelSize))
+	n++
+	t.key(165) // expert_parallel
+	t.bool(bool(v.ExpertParallel))
+	n++
+	t.key(166) // expert_parallel_size
+	t.number(float64(v.ExpertParallelSize))
+	n++
+	t.key(167) // experts_per_rank
+	t.number(float64(v.ExpertsPerRank))
+	n++
+	t.key(168) // experts_touched_per_rank
+	t.number(float64(v.ExpertsTouchedPerRank))
+	n++
+	t.key(169) // load_imbalance
+	t.number(float64(v.LoadImbalance))
+	n++
+	t.key(170) // all_to_all_ms
+	t.number(float64(v.AllToAllMs))
+	n++
+	t.key(171) // tokens_per_s_total
+	t.number(float64(v.TokensPerSTotal))
+	n++
+	t.key(35) // num_gpus
+	t.number(float64(v.GPUs))
+	n++
+	t.end(at, n)
+}
+
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(124) // mean
+	t.key(172) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(125) // p50
+	t.key(173) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(126) // p90
+	t.key(174) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(127) // p99
+	t.key(175) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(128) // max
+	t.key(176) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -825,19 +1093,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(129) // time_s
+	t.key(177) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(94) // duration_s
+	t.key(102) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(130) // running
+	t.key(178) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(131) // waiting
+	t.key(179) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(75) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -846,13 +1114,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(132) // load
+	t.key(180) // load
 	t.string(string(v.Load))
 	n++
-	t.key(133) // num_requests_per_point
+	t.key(181) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(134) // points
+	t.key(182) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -862,28 +1130,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(135) // preemption_onset
+	t.key(183) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(136) // running_at_onset
+	t.key(184) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(137) // analytic_onset
+	t.key(185) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(138) // onset_difference
+	t.key(186) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(139) // onset_ratio
+	t.key(187) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(140) // knee_load
+	t.key(188) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(141) // knee_output_tokens_per_s
+	t.key(189) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(142) // max_output_tokens_per_s
+	t.key(190) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -892,43 +1160,43 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(132) // load
+	t.key(180) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(101) // output_tokens_per_s
+	t.key(109) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(100) // requests_per_s
+	t.key(108) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(103) // goodput_requests_per_s
+	t.key(111) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(143) // ttft_p50_ms
+	t.key(191) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(144) // ttft_p99_ms
+	t.key(192) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(145) // tpot_p50_ms
+	t.key(193) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(146) // tpot_p99_ms
+	t.key(194) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(147) // e2e_latency_p50_ms
+	t.key(195) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(148) // e2e_latency_p99_ms
+	t.key(196) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(110) // mean_running
+	t.key(121) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(105) // preemptions
+	t.key(113) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(86) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)
