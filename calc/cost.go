@@ -115,13 +115,14 @@ func (d *Deployment) buildCost() costModel {
 		weights -= embed // the table is gathered, not read
 	}
 	weights -= float64(m.Params.Vision) * d.ActBytes / c.tp
-	var activeLinear float64
+	var activeLinear, moeExp float64
 	classes := map[int]int{}
 	for _, l := range m.Layers {
 		lin, _, exp := d.rankParams(l)
 		if l.MoE {
 			c.moeLayers++
 			c.expertBytes = d.weightBytes(exp, true)
+			moeExp = exp
 			routed := float64(m.Experts) * exp
 			weights -= d.weightBytes(routed, true)
 			activeLinear += lin - routed + c.topK*exp
@@ -163,7 +164,7 @@ func (d *Deployment) buildCost() costModel {
 	if m.IsMoE() && (d.feat.dp > 1 || d.feat.ep) {
 		c.moeSplit = true
 		c.expertFLOPs = 2 * c.topK * c.moeLayers * float64(m.Params.ExpertParams) / c.epRanks
-		activeLinear -= c.topK * c.moeLayers * float64(m.Params.ExpertParams) / c.epRanks
+		activeLinear -= c.topK * c.moeLayers * moeExp // the share rankParams gave
 	}
 	c.linearFLOPs = 2 * activeLinear
 	c.headFLOPs = 2 * vh

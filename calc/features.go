@@ -93,6 +93,7 @@ var featureFields = [...]struct {
 	{"Request.enable_prefix_caching", FieldSpec{DefaultText: "on when the workload states a shared prefix or hit rate, else off"}},
 	{"Request.data_parallel_size", intRange(1, maxParallel, 1, "GPUs")},
 	{"Request.enable_expert_parallel", FieldSpec{Default: false}},
+	{"Request.num_redundant_experts", intRange(0, 1<<16, 0, "experts")},
 	{"Workload.shared_prefix_tokens", intRange(0, maxTokens, 0, "tokens")},
 	{"Workload.num_prefixes", intRange(1, maxSeqs, 1, "prefixes")},
 	{"Workload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
@@ -142,9 +143,9 @@ type featureState struct {
 	// KV offload: the CPU tier per rank and its link.
 	offloadBytes, offloadBW float64
 
-	// Expert and data parallelism.
-	dp int
-	ep bool
+	// Expert and data parallelism, and the redundant expert replicas.
+	dp, redundant int
+	ep            bool
 }
 
 // draftHead is a one-layer draft (EAGLE, EAGLE-3, MTP) on one rank: the
@@ -162,10 +163,14 @@ func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
 	m := d.Model
 	f.dp = e.intAt("data_parallel_size", "Request.data_parallel_size", req.DataParallelSize, 1)
 	f.ep = req.EnableExpertParallel != nil && *req.EnableExpertParallel
+	f.redundant = e.intAt("num_redundant_experts", "Request.num_redundant_experts", req.NumRedundantExperts, 0)
+	if f.redundant > 0 && !f.ep {
+		e.add("num_redundant_experts", "applies with enable_expert_parallel only")
+	}
 	if f.ep && !m.IsMoE() {
 		e.add("enable_expert_parallel", "the model has no routed experts")
-	} else if f.ep && d.TP > 0 && m.Experts%(d.TP*f.dp) != 0 {
-		e.add("enable_expert_parallel", "the model's "+itoa(m.Experts)+" experts do not divide over tensor_parallel_size x data_parallel_size = "+itoa(d.TP*f.dp)+" ranks")
+	} else if f.ep && d.TP > 0 && (m.Experts+f.redundant)%(d.TP*f.dp) != 0 {
+		e.add("enable_expert_parallel", "the model's "+itoa(m.Experts+f.redundant)+" experts (with num_redundant_experts) do not divide over tensor_parallel_size x data_parallel_size = "+itoa(d.TP*f.dp)+" ranks")
 	}
 
 	if s := req.SpeculativeConfig; s != nil {
@@ -510,22 +515,24 @@ func (d *Deployment) draftShare(lay kvcache.Layout) float64 {
 
 // draftPass is the duration of one draft forward pass over b sequences at
 // ctx tokens of context, in seconds: its reads over bandwidth or its FLOPs
-// over peak, whichever binds (no step overhead: the passes run inside the
-// step).
+// over peak, whichever binds, plus the engine's step overhead (each pass
+// launches its own kernels and samples its own token, as a step does; the
+// fitted step_overhead_ms, not a figure of its own). ngram drafts cost
+// nothing on the GPU.
 func (d *Deployment) draftPass(b, ctx float64) float64 {
 	f := &d.feat
-	if b <= 0 {
+	if b <= 0 || f.specMethod == "ngram" {
 		return 0
 	}
+	c := &d.cost
+	over := c.eff.StepOverheadMs / 1000
 	if f.draftModel != nil {
-		s := f.draftModel.DecodeStep(int(b), ctx)
-		return s.TimeS - s.OverheadS
+		return f.draftModel.DecodeStep(int(b), ctx).TimeS
 	}
 	g := f.draftLayer
-	c := &d.cost
 	bytes := g.readBytes + g.kvPerToken*b*ctx
 	flops := g.flopsPerToken*b + g.attnFLOPs*b*ctx
-	return math.Max(bytes/(c.bw*c.eff.BandwidthEfficiency), flops/(c.peak*c.eff.ComputeEfficiency))
+	return over + math.Max(bytes/(c.bw*c.eff.BandwidthEfficiency), flops/(c.peak*c.eff.ComputeEfficiency))
 }
 
 // cachedFor returns the prompt tokens of an n-token prompt served from the
@@ -836,7 +843,7 @@ func (d *Deployment) featuresReport(r *Report, p plan, kvCap, onset int, meanBlo
 		if d.Model.IsMoE() {
 			tok := float64(batch) * float64(1+f.specK)
 			pr.ExpertParallelSize = int(c.epRanks)
-			pr.ExpertsPerRank = c.experts / c.epRanks
+			pr.ExpertsPerRank = (c.experts + float64(f.redundant)) / c.epRanks
 			pr.ExpertsTouchedPerRank = distinctExperts(c.experts, c.topK, tok*c.dp) / c.epRanks
 			pr.LoadImbalance = d.loadImbalance(tok)
 		}

@@ -97,6 +97,10 @@ type Request struct {
 	// EnableExpertParallel places whole experts on each of those ranks
 	// (vLLM's --enable-expert-parallel) instead of slicing every expert.
 	EnableExpertParallel *bool `json:"enable_expert_parallel,omitempty"`
+	// NumRedundantExperts adds replicas of routed experts so that the
+	// experts divide evenly over the ranks (vLLM's EPLB
+	// num_redundant_experts; DeepSeek serves 256 + 32 over 144 GPUs).
+	NumRedundantExperts *int `json:"num_redundant_experts,omitempty"`
 }
 
 // Workload describes the requests a server sees. At most one of

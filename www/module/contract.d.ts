@@ -121,6 +121,13 @@ export interface Request {
    * @default false
    */
   enable_expert_parallel?: boolean;
+  /**
+   * num_redundant_experts adds replicas of routed experts so that the experts divide evenly over the ranks (vLLM's EPLB num_redundant_experts; DeepSeek serves 256 + 32 over 144 GPUs).
+   * Range: from 0 to 65536.
+   * Unit: experts.
+   * @default 0
+   */
+  num_redundant_experts?: number;
 }
 
 /**

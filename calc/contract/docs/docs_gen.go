@@ -253,6 +253,7 @@ var docs = map[string]string{
 	"Request.max_model_len":                            "max_model_len defaults to the model's max_position_embeddings.",
 	"Request.model":                                    "model is a catalog id (Hugging Face id, case-insensitive) or alias. Exactly one of Model and ModelConfig is required.",
 	"Request.model_config":                             "model_config is a Hugging Face config.json object, as published.",
+	"Request.num_redundant_experts":                    "num_redundant_experts adds replicas of routed experts so that the experts divide evenly over the ranks (vLLM's EPLB num_redundant_experts; DeepSeek serves 256 + 32 over 144 GPUs).",
 	"Request.quantization":                             "quantization applies online weight quantization to an unquantized checkpoint (\"fp8\", \"int8\", \"awq\", ...; GGUF types \"q4_k_m\", \"q8_0\", ... for llama.cpp). A pre-quantized checkpoint keeps its own.",
 	"Request.simulate":                                 "simulate asks for a step-by-step simulation of the workload.",
 	"Request.slo":                                      "slo is the latency budget for the best-batch search.",
