@@ -276,14 +276,16 @@ func (s *Scheduler) releaseCached(q *slot, own bool) {
 			s.free += n
 		}
 	}
-	q.held, q.heldUpTo, q.shared = 0, 0, 0
+	q.held, q.heldUpTo, q.heldN, q.shared = 0, 0, 0, 0
 }
 
 // accepted draws how many of k drafted tokens the target accepts: each
-// with probability a until the first rejection.
+// with probability a until the first rejection, so P(j >= m) = a^m. One
+// uniform u gives j = #{m <= k : u < a^m} (the powers are tabled).
 func (s *Scheduler) accepted(k int32) int32 {
+	u := s.rng.Float64()
 	var j int32
-	for j < k && s.rng.Float64() < s.spec.Acceptance {
+	for j < k && u < s.pow[j] {
 		j++
 	}
 	return j

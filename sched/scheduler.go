@@ -86,9 +86,10 @@ type slot struct {
 	spec      int32 // of which drafted tokens to verify
 	shared    int32 // blocks of a cached prefix it uses (not in held)
 	// heldUpTo is the largest context at which held stays valid for
-	// one-token steps (0: recount).
-	heldUpTo int32
-	held     int64
+	// steps of heldN new tokens (0: recount): for a fixed number of new
+	// tokens a sequence's block count only changes at block boundaries.
+	heldUpTo, heldN int32
+	held            int64
 }
 
 // Scheduled is one sequence's share of a step.
@@ -111,6 +112,7 @@ type Scheduler struct {
 	cache cache
 	spec  Speculation
 	rng   *Rand
+	pow   []float64 // a^1 .. a^k
 	la    int32
 	// drafted and acceptedN count verified and accepted drafts.
 	drafted, acceptedN int64
@@ -144,6 +146,12 @@ func NewScheduler(cfg Config, capacity int) (*Scheduler, error) {
 	}
 	if s.la > 0 {
 		s.rng = NewRand(cfg.Spec.Seed)
+		s.pow = make([]float64, s.la)
+		p := 1.0
+		for i := range s.pow {
+			p *= cfg.Spec.Acceptance
+			s.pow[i] = p
+		}
 	}
 	return s, nil
 }
@@ -192,8 +200,8 @@ func (s *Scheduler) Scheduled() []Scheduled {
 // fails, holding what it held, when the pool is short.
 func (s *Scheduler) tryAlloc(q *slot, n int32) bool {
 	ctx := q.computed + n + s.la
-	if n == 1 && ctx <= q.heldUpTo {
-		return true // same block count as the last one-token step
+	if n == q.heldN && ctx <= q.heldUpTo {
+		return true // same block count as the last step of n tokens
 	}
 	need := s.cfg.Blocks.BlocksFor(int64(ctx), int64(n)) - int64(q.shared)
 	d := max(need-q.held, 0)
@@ -207,11 +215,8 @@ func (s *Scheduler) tryAlloc(q *slot, n int32) bool {
 	need = max(need, q.held)
 	s.peakUsed = max(s.peakUsed, s.cfg.NumBlocks-s.free)
 	q.held = need
-	q.heldUpTo = 0
-	if n == 1 {
-		bs := int32(s.bs)
-		q.heldUpTo = (ctx + bs - 1) / bs * bs
-	}
+	bs := int32(s.bs)
+	q.heldUpTo, q.heldN = (ctx+bs-1)/bs*bs, n
 	return true
 }
 
@@ -223,7 +228,7 @@ func (s *Scheduler) release(q *slot, own bool) {
 		return
 	}
 	s.free += q.held
-	q.held, q.heldUpTo = 0, 0
+	q.held, q.heldUpTo, q.heldN = 0, 0, 0
 }
 
 // Schedule decides the next step at time nowS and returns its load (zero
@@ -255,7 +260,7 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 			spec = min(s.la, budget-1, q.output-q.generated-1)
 			n += spec
 		}
-		if !(n == 1 && q.computed+s.la < q.heldUpTo) && !s.tryAlloc(q, n) {
+		if !(n == q.heldN && q.computed+n+s.la <= q.heldUpTo) && !s.tryAlloc(q, n) {
 			// Preempt the newest until q fits or is itself the victim.
 			for s.preempt() != i && !s.tryAlloc(q, n) {
 			}
