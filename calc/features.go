@@ -340,7 +340,7 @@ func (d *Deployment) buildFeatures(req Request) error {
 			}
 			dm, _, err := resolve(dr)
 			if err != nil {
-				return fielderr.Under("speculative_config", renameDraftErr(err))
+				return fielderr.Under("speculative_config", err) // "model" -> "speculative_config.model"
 			}
 			f.draftModel = dm
 			for i := range dm.stages {
@@ -357,21 +357,6 @@ func (d *Deployment) buildFeatures(req Request) error {
 		f.loraBytes = units.Bytes(f.loraSlotBytes * float64(f.loras))
 	}
 	return nil
-}
-
-// renameDraftErr points a draft model's errors at its field.
-func renameDraftErr(err error) error {
-	if es, ok := err.(Errors); ok {
-		out := make(Errors, len(es))
-		for i, x := range es {
-			out[i] = x
-			if x.Field == "model" || x.Field == "" {
-				out[i].Field = "model"
-			}
-		}
-		return out
-	}
-	return err
 }
 
 // headDraft sizes a one-layer draft head on one rank. EAGLE (Li et al.
