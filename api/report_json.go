@@ -52,6 +52,10 @@ func appendReport(w *jsonWriter, v *calc.Report) {
 		w.lit(`,"cost":`)
 		appendCostReport(w, v.Cost)
 	}
+	if v.Features != nil {
+		w.lit(`,"features":`)
+		appendFeaturesReport(w, v.Features)
+	}
 	if v.Simulation != nil {
 		w.lit(`,"simulation":`)
 		appendSimulationReport(w, v.Simulation)
@@ -136,6 +140,9 @@ func appendMemoryReport(w *jsonWriter, v *calc.MemoryReport) {
 	w.int(`,"activation_bytes":`, v.ActivationBytes)
 	w.int(`,"non_torch_bytes":`, v.NonTorchBytes)
 	w.int(`,"kv_cache_bytes":`, v.KVCacheBytes)
+	if v.FeatureBytes != 0 {
+		w.int(`,"feature_bytes":`, v.FeatureBytes)
+	}
 	w.lit("}")
 }
 
@@ -243,6 +250,9 @@ func appendSweepPoint(w *jsonWriter, v *calc.SweepPoint) {
 	w.float64(`,"tokens_per_s_per_sequence":`, v.TokensPerSPerSequence)
 	w.float64(`,"kv_cache_usage":`, v.KVCacheUsage)
 	w.string(`,"bound":`, v.Bound)
+	if v.TokensPerSWithoutSpeculation != 0 {
+		w.float64(`,"tokens_per_s_without_speculation":`, v.TokensPerSWithoutSpeculation)
+	}
 	w.lit("}")
 }
 
@@ -254,6 +264,38 @@ func appendCostReport(w *jsonWriter, v *calc.CostReport) {
 	w.int(`,"batch_size":`, int64(v.BatchSize))
 	w.int(`,"context_tokens":`, int64(v.ContextTokens))
 	w.float64(`,"tokens_per_s":`, v.TokensPerS)
+	w.lit("}")
+}
+
+// appendFeaturesReport appends a calc.FeaturesReport as encoding/json does.
+func appendFeaturesReport(w *jsonWriter, v *calc.FeaturesReport) {
+	w.lit("{")
+	skip := 1
+	if v.PrefixCaching != nil {
+		w.lit(`,"prefix_caching":`[skip:])
+		appendPrefixCachingReport(w, v.PrefixCaching)
+		skip = 0
+	}
+	if v.Speculative != nil {
+		w.lit(`,"speculative":`[skip:])
+		appendSpeculativeReport(w, v.Speculative)
+		skip = 0
+	}
+	if v.LoRA != nil {
+		w.lit(`,"lora":`[skip:])
+		appendLoRAReport(w, v.LoRA)
+		skip = 0
+	}
+	if v.KVOffload != nil {
+		w.lit(`,"kv_offload":`[skip:])
+		appendKVOffloadReport(w, v.KVOffload)
+		skip = 0
+	}
+	if v.Parallel != nil {
+		w.lit(`,"parallel":`[skip:])
+		appendParallelReport(w, v.Parallel)
+		skip = 0
+	}
 	w.lit("}")
 }
 
@@ -295,6 +337,15 @@ func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
 	w.float64(`,"work_per_output_token":`, v.WorkPerOutputToken)
 	w.float64(`,"first_preemption_s":`, v.FirstPreemptionS)
 	w.int(`,"running_at_first_preemption":`, int64(v.RunningAtFirstPreemption))
+	if v.CachedTokens != 0 {
+		w.int(`,"cached_tokens":`, v.CachedTokens)
+	}
+	if v.DraftedTokens != 0 {
+		w.int(`,"drafted_tokens":`, v.DraftedTokens)
+	}
+	if v.AcceptedTokens != 0 {
+		w.int(`,"accepted_tokens":`, v.AcceptedTokens)
+	}
 	w.float64(`,"mean_running":`, v.MeanRunning)
 	w.float64(`,"mean_waiting":`, v.MeanWaiting)
 	w.float64(`,"mean_kv_cache_usage":`, v.MeanKVCacheUsage)
@@ -339,6 +390,74 @@ func appendKVGroup(w *jsonWriter, v *calc.KVGroup) {
 	if v.Window != 0 {
 		w.int(`,"window":`, int64(v.Window))
 	}
+	w.lit("}")
+}
+
+// appendPrefixCachingReport appends a calc.PrefixCachingReport as encoding/json does.
+func appendPrefixCachingReport(w *jsonWriter, v *calc.PrefixCachingReport) {
+	w.int(`{"cached_tokens_per_request":`, int64(v.CachedTokensPerRequest))
+	w.int(`,"shared_blocks":`, v.SharedBlocks)
+	w.int(`,"num_prefixes":`, int64(v.NumPrefixes))
+	w.float64(`,"ttft_ms":`, v.TTFTMs)
+	w.float64(`,"ttft_ms_without":`, v.TTFTMsWithout)
+	w.int(`,"kv_ceiling":`, int64(v.KVCeiling))
+	w.int(`,"kv_ceiling_without":`, int64(v.KVCeilingWithout))
+	w.int(`,"onset_concurrency":`, int64(v.OnsetConcurrency))
+	w.int(`,"onset_concurrency_without":`, int64(v.OnsetConcurrencyWithout))
+	w.lit("}")
+}
+
+// appendSpeculativeReport appends a calc.SpeculativeReport as encoding/json does.
+func appendSpeculativeReport(w *jsonWriter, v *calc.SpeculativeReport) {
+	w.string(`{"method":`, v.Method)
+	w.int(`,"num_speculative_tokens":`, int64(v.NumSpeculativeTokens))
+	w.float64(`,"acceptance_rate":`, v.AcceptanceRate)
+	w.float64(`,"tokens_per_step":`, v.TokensPerStep)
+	w.int(`,"draft_weights_bytes":`, v.DraftWeightsBytes)
+	w.float64(`,"draft_time_ms":`, v.DraftTimeMs)
+	w.float64(`,"tpot_ms":`, v.TPOTMs)
+	w.float64(`,"tpot_ms_without":`, v.TPOTMsWithout)
+	w.float64(`,"tokens_per_s":`, v.TokensPerS)
+	w.float64(`,"tokens_per_s_without":`, v.TokensPerSWithout)
+	w.float64(`,"speedup":`, v.Speedup)
+	w.float64(`,"batch1_speedup":`, v.Batch1Speedup)
+	w.int(`,"crossover_batch_size":`, int64(v.CrossoverBatchSize))
+	w.lit("}")
+}
+
+// appendLoRAReport appends a calc.LoRAReport as encoding/json does.
+func appendLoRAReport(w *jsonWriter, v *calc.LoRAReport) {
+	w.int(`{"max_loras":`, int64(v.MaxLoRAs))
+	w.int(`,"max_lora_rank":`, int64(v.MaxLoRARank))
+	w.int(`,"bytes":`, v.Bytes)
+	w.int(`,"kv_cache_bytes_without":`, v.KVCacheBytesWithout)
+	w.float64(`,"flops_per_step":`, v.FLOPsPerStep)
+	w.int(`,"read_bytes_per_step":`, v.ReadBytesPerStep)
+	w.float64(`,"extra_step_time_ms":`, v.ExtraStepTimeMs)
+	w.lit("}")
+}
+
+// appendKVOffloadReport appends a calc.KVOffloadReport as encoding/json does.
+func appendKVOffloadReport(w *jsonWriter, v *calc.KVOffloadReport) {
+	w.int(`{"cpu_blocks":`, v.CPUBlocks)
+	w.int(`,"capacity_tokens":`, v.CapacityTokens)
+	w.int(`,"recompute_onset_concurrency":`, int64(v.RecomputeOnsetConcurrency))
+	w.float64(`,"reload_ms_per_sequence":`, v.ReloadMsPerSequence)
+	w.float64(`,"recompute_ms_per_sequence":`, v.RecomputeMsPerSequence)
+	w.lit("}")
+}
+
+// appendParallelReport appends a calc.ParallelReport as encoding/json does.
+func appendParallelReport(w *jsonWriter, v *calc.ParallelReport) {
+	w.int(`{"data_parallel_size":`, int64(v.DataParallelSize))
+	w.bool(`,"expert_parallel":`, v.ExpertParallel)
+	w.int(`,"expert_parallel_size":`, int64(v.ExpertParallelSize))
+	w.float64(`,"experts_per_rank":`, v.ExpertsPerRank)
+	w.float64(`,"experts_touched_per_rank":`, v.ExpertsTouchedPerRank)
+	w.float64(`,"load_imbalance":`, v.LoadImbalance)
+	w.float64(`,"all_to_all_ms":`, v.AllToAllMs)
+	w.float64(`,"tokens_per_s_total":`, v.TokensPerSTotal)
+	w.int(`,"num_gpus":`, int64(v.GPUs))
 	w.lit("}")
 }
 

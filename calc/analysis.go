@@ -4,8 +4,10 @@ import "math"
 
 // blocksPerSeq returns the blocks one sequence holds at ctx tokens in
 // decode (one new token per step).
+// Speculative decoding reserves k lookahead slots per sequence
+// (allocate_slots num_lookahead_tokens).
 func (d *Deployment) blocksPerSeq(ctx float64) int64 {
-	return d.stages[d.tight].layout.BlocksFor(int64(math.Ceil(ctx)), 1)
+	return d.stages[d.tight].layout.BlocksFor(int64(math.Ceil(ctx))+int64(d.feat.specK), 1)
 }
 
 // usableBlocks is the pool a scheduler can hand out: vLLM reserves block 0
@@ -13,11 +15,15 @@ func (d *Deployment) blocksPerSeq(ctx float64) int64 {
 func (d *Deployment) usableBlocks() int64 { return max(d.NumBlocks-1, 0) }
 
 // kvCapacity returns how many sequences of ctx tokens fit in the pool at
-// once: floor(usable blocks / blocks per sequence).
+// once: floor(usable blocks / blocks per sequence), each shared prefix's
+// blocks counted once (seqsFitting).
 func (d *Deployment) kvCapacity(ctx float64) int {
 	per := d.blocksPerSeq(ctx)
 	if per <= 0 || d.usableBlocks() <= 0 {
 		return 0
+	}
+	if d.sharedBlocks() > 0 {
+		return int(min(d.seqsFitting(float64(per)), maxSeqs))
 	}
 	return int(min(d.usableBlocks()/per, maxSeqs))
 }
@@ -41,9 +47,10 @@ func meanInFlightForPeak(peak float64) float64 {
 
 // schedulerCap is the most sequences vLLM's scheduler runs in one step:
 // max_num_seqs, and one token of the max_num_batched_tokens budget each.
+// With speculative decoding each decode takes 1 + k tokens of the budget.
 func (d *Deployment) schedulerCap() (int, string) {
-	if d.MaxBatched < d.MaxNumSeqs {
-		return d.MaxBatched, "max_num_batched_tokens"
+	if byTokens := d.MaxBatched / d.specTokensPerSeq(); byTokens < d.MaxNumSeqs {
+		return max(byTokens, 1), "max_num_batched_tokens"
 	}
 	return d.MaxNumSeqs, "max_num_seqs"
 }
@@ -68,12 +75,20 @@ func (d *Deployment) meanBlocksStaggered(in, out int) float64 {
 // (vLLM v1 chunked prefill); each chunk attends to everything before it.
 // A busy server interleaves decodes of `batch` sequences at ctx tokens
 // into every chunk step.
+//
+// The prompt's cached tokens (prefix caching: cachedFor) are skipped: its
+// chunks start after them.
 func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
-	chunk := max(d.MaxBatched-batch, 1)
+	return d.prefillFrom(d.cachedFor(n), n, batch, ctx)
+}
+
+// prefillFrom is prefillTime with the first `from` tokens already cached.
+func (d *Deployment) prefillFrom(from, n, batch int, ctx float64) (float64, int, bool) {
+	chunk := max(d.MaxBatched-batch*d.specTokensPerSeq(), 1)
 	var t float64
 	chunks := 0
 	bound := false
-	for start := 0; start < n; start += chunk {
+	for start := from; start < n; start += chunk {
 		c := min(chunk, n-start)
 		last := start+c >= n
 		l := StepLoad{
@@ -83,13 +98,16 @@ func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool)
 		if last {
 			l.PrefillSeqs = 1
 		}
+		if batch > 0 {
+			l.SpecTokens = batch * d.feat.specK
+		}
 		s := d.Step(l)
 		t += s.TimeS
 		bound = bound || s.ComputeBound
 		chunks++
 		if chunks > 1<<16 {
 			// Guard: absurd prompt/chunk ratios are extrapolated.
-			t *= float64(n) / float64(start+c)
+			t *= float64(n-from) / float64(start+c-from)
 			break
 		}
 	}
@@ -99,8 +117,12 @@ func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool)
 // prefillMarginal returns the extra step time, in seconds, that prefilling
 // one prompt of n tokens adds to a server that is decoding anyway: its
 // compute (the weights are read for the decodes regardless).
+// Cached prompt tokens are not computed: n - h tokens starting at h span
+// (n-h)*(h + (n-h+1)/2).
 func (d *Deployment) prefillMarginal(n int) float64 {
-	s := d.Step(StepLoad{PrefillTokens: n, PrefillSpan: float64(n) * float64(n+1) / 2, PrefillSeqs: 1})
+	h := d.cachedFor(n)
+	c := n - h
+	s := d.Step(StepLoad{PrefillTokens: c, PrefillSpan: float64(c) * (float64(h) + float64(c+1)/2), PrefillSeqs: 1})
 	return s.ComputeS
 }
 
@@ -125,8 +147,9 @@ func (d *Deployment) servingRate(c int, in, out int) (reqPerS, tokPerS float64) 
 		return 0, 0
 	}
 	ctx := float64(in) + float64(out)/2
-	step := d.DecodeStep(c, ctx).TimeS
-	cycle := float64(out)*step + float64(c)*d.prefillMarginal(in)
+	s := d.DecodeStep(c, ctx)
+	// A step yields TokensPerSeq tokens per sequence (speculation).
+	cycle := float64(out)/s.TokensPerSeq*s.TimeS + float64(c)*d.prefillMarginal(in)
 	reqPerS = ratio(float64(c), cycle)
 	return reqPerS, reqPerS * float64(out)
 }

@@ -27,6 +27,37 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluateFeatures is BenchmarkEvaluate with prefix caching (a
+// 512-token shared prefix) and speculative decoding (EAGLE, k = 3, a = 0.7)
+// on: the speculation report adds a crossover search (budget: 50 us too).
+func BenchmarkEvaluateFeatures(b *testing.B) {
+	req := benchRequest()
+	req.Workload.SharedPrefixTokens = Int(512)
+	req.SpeculativeConfig = &SpeculativeConfig{NumSpeculativeTokens: Int(3), AcceptanceRate: Float(0.7)}
+	benchCPU(b, req)
+}
+
+// benchCPU evaluates req b.N times and reports the process CPU time per
+// call beside the wall time (the development machine is shared: wall time
+// there includes waiting for a core).
+func benchCPU(b *testing.B, req Request) {
+	b.ReportAllocs()
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Evaluate(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(cpu*1e6/float64(b.N), "cpu-us/op")
+	}
+}
+
+// BenchmarkEvaluateCPU is BenchmarkEvaluate with its CPU time per call.
+func BenchmarkEvaluateCPU(b *testing.B) { benchCPU(b, benchRequest()) }
+
 // BenchmarkEvaluateMoE is the same for a 128-expert MoE model.
 func BenchmarkEvaluateMoE(b *testing.B) {
 	req := benchRequest()

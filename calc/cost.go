@@ -24,6 +24,11 @@ type StepLoad struct {
 	// PrefillSeqs is the number of sequences whose prompt finishes this
 	// step (each samples one token through the LM head).
 	PrefillSeqs int
+	// SpecTokens is the drafted tokens the decoding sequences verify
+	// besides their own (speculative decoding): each attends to its
+	// sequence's context and is scored by the LM head; the draft's passes
+	// are added to the step.
+	SpecTokens int
 }
 
 // StepCost is the modelled duration of one step and its parts, per GPU.
@@ -42,6 +47,15 @@ type StepCost struct {
 	FLOPs float64
 	// ComputeBound is true when compute time exceeds memory time.
 	ComputeBound bool
+	// DraftS is the draft's passes (speculative decoding), in TimeS;
+	// AllToAllS the MoE dispatch and combine under expert or data
+	// parallelism, in CommunicationS; LoRAFLOPs and LoRAReadBytes the
+	// adapters' share of FLOPs and of the bytes read.
+	DraftS, AllToAllS        float64
+	LoRAFLOPs, LoRAReadBytes float64
+	// TokensPerSeq is the tokens a decode step yields per sequence: 1, or
+	// (1 - a^(k+1)) / (1 - a) with speculation (set by DecodeStep).
+	TokensPerSeq float64
 }
 
 // costModel holds per-rank constants of the step formulas, summed over
@@ -63,6 +77,11 @@ type costModel struct {
 	linkBW, linkLat  float64   // interconnect bytes/s and seconds
 	tp, pp           float64
 	eff              Efficiencies
+	// Expert and data parallelism: dp replicas' tokens reach every
+	// expert rank; expertFLOPs is 2 * top_k * one expert's share per
+	// token over the MoE layers (split out of linearFLOPs only then).
+	dp, epRanks, expertFLOPs float64
+	moeSplit                 bool
 }
 
 // buildCost precomputes the cost model. Formulas, per GPU:
@@ -96,13 +115,14 @@ func (d *Deployment) buildCost() costModel {
 		weights -= embed // the table is gathered, not read
 	}
 	weights -= float64(m.Params.Vision) * d.ActBytes / c.tp
-	var activeLinear float64
+	var activeLinear, moeExp float64
 	classes := map[int]int{}
 	for _, l := range m.Layers {
 		lin, _, exp := d.rankParams(l)
 		if l.MoE {
 			c.moeLayers++
 			c.expertBytes = d.weightBytes(exp, true)
+			moeExp = exp
 			routed := float64(m.Experts) * exp
 			weights -= d.weightBytes(routed, true)
 			activeLinear += lin - routed + c.topK*exp
@@ -140,6 +160,13 @@ func (d *Deployment) buildCost() costModel {
 		c.stateBytes += d.stages[i].layout.StateBytes
 	}
 	c.denseReadBytes = weights
+	c.dp = float64(max(d.feat.dp, 1))
+	c.epRanks = c.tp * c.dp
+	if m.IsMoE() && (d.feat.dp > 1 || d.feat.ep) {
+		c.moeSplit = true
+		c.expertFLOPs = 2 * c.topK * c.moeLayers * float64(m.Params.ExpertParams) / c.epRanks
+		activeLinear -= c.topK * c.moeLayers * moeExp // the share rankParams gave
+	}
 	c.linearFLOPs = 2 * activeLinear
 	c.headFLOPs = 2 * vh
 	if d.TP > 1 {
@@ -172,9 +199,12 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	c := &d.cost
 	b := float64(max(l.DecodeSeqs, 0))
 	n := float64(max(l.PrefillTokens, 0))
-	tokens := b + n
+	spec := float64(max(l.SpecTokens, 0))
+	tokens := b + n + spec
 	var out StepCost
-	out.WeightsReadBytes = c.denseReadBytes + c.moeLayers*c.expertBytes*distinctExperts(c.experts, c.topK, tokens)
+	// Under data parallelism the dp replicas' tokens (in lockstep, each
+	// with this load) all route to this rank's experts.
+	out.WeightsReadBytes = c.denseReadBytes + c.moeLayers*c.expertBytes*distinctExperts(c.experts, c.topK, tokens*c.dp)
 
 	var attnDecode, attnPrefill, kv float64
 	for i, w := range c.windows {
@@ -197,6 +227,23 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	sampled := b + float64(l.PrefillSeqs)
 	decodeFLOPs := c.linearFLOPs*b + attnDecode + c.headFLOPs*sampled
 	prefillFLOPs := c.linearFLOPs*n + attnPrefill
+	if spec > 0 && b > 0 {
+		// Each drafted token attends to its sequence's context (the mean)
+		// and is scored by the head.
+		decodeFLOPs += c.linearFLOPs*spec + attnDecode*spec/b + c.headFLOPs*spec
+	}
+	if c.moeSplit {
+		imb := d.loadImbalance(tokens)
+		decodeFLOPs += c.expertFLOPs * (b + spec) * c.dp * imb
+		prefillFLOPs += c.expertFLOPs * n * c.dp * imb
+	}
+	if f := &d.feat; f.loras > 0 {
+		// Each step's adapters: one slot per sequence up to max_loras.
+		out.LoRAFLOPs = f.loraFLOPs * tokens
+		out.LoRAReadBytes = f.loraSlotBytes * math.Min(float64(f.loras), b+float64(l.PrefillSeqs)+boolF(n > 0))
+		decodeFLOPs += out.LoRAFLOPs
+		out.WeightsReadBytes += out.LoRAReadBytes
+	}
 	out.FLOPs = decodeFLOPs + prefillFLOPs
 
 	out.MemoryS = (out.WeightsReadBytes + out.KVReadBytes) / (c.bw * c.eff.BandwidthEfficiency)
@@ -209,14 +256,76 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		msg := tokens * c.msgBytesPerToken
 		out.CommunicationS += (c.pp - 1) * (c.linkLat + msg/c.linkBW)
 	}
+	if c.moeSplit && c.epRanks > 1 {
+		out.AllToAllS = d.allToAll(tokens)
+		out.CommunicationS += out.AllToAllS
+	}
+	if d.feat.specK > 0 && b > 0 {
+		out.DraftS = float64(d.feat.specK) * d.draftPass(b, l.DecodeContext/b)
+	}
 	out.OverheadS = c.eff.StepOverheadMs / 1000
 	out.ComputeBound = out.ComputeS > out.MemoryS
-	out.TimeS = out.OverheadS + math.Max(out.MemoryS, out.ComputeS) + out.CommunicationS
+	out.TimeS = out.OverheadS + math.Max(out.MemoryS, out.ComputeS) + out.CommunicationS + out.DraftS
+	out.TokensPerSeq = 1
 	return out
+}
+
+// allToAll is the MoE dispatch and combine of one step on one rank, in
+// seconds: per MoE layer, each of its tokens' hidden state goes to top_k
+// experts, (EP-1)/EP of them on other ranks, and comes back:
+// 2 * (latency + tokens * top_k * h * b * (EP-1)/EP / link bandwidth)
+// (the all-to-all of DeepEP and vLLM's all2all backends).
+func (d *Deployment) allToAll(tokens float64) float64 {
+	c := &d.cost
+	if c.linkBW <= 0 {
+		return 0
+	}
+	bytes := tokens * c.topK * c.msgBytesPerToken * (c.epRanks - 1) / c.epRanks
+	return 2 * c.moeLayers * (c.linkLat + bytes/c.linkBW)
+}
+
+// loadImbalance is the busiest expert rank's share of the step's
+// token-expert assignments over the mean, when N = tokens x dp tokens
+// each pick top_k experts uniformly and experts sit on EP ranks: a rank's
+// load is about binomial with mean mu = N k / EP, and the largest of EP
+// such loads lies near mu + sqrt(2 mu ln EP) (the maximum of EP normal
+// variables), so imbalance = 1 + sqrt(2 ln(EP) / mu). Only whole experts
+// per rank (enable_expert_parallel) are imbalanced; sliced experts share
+// every token evenly. Real routers are more skewed than uniform, which
+// vLLM's EPLB (--enable-eplb) corrects by replicating hot experts.
+func (d *Deployment) loadImbalance(tokens float64) float64 {
+	c := &d.cost
+	if !d.feat.ep || c.epRanks <= 1 || tokens <= 0 {
+		return 1
+	}
+	mu := tokens * c.dp * c.topK / c.epRanks
+	return 1 + math.Sqrt(2*math.Log(c.epRanks)/mu)
+}
+
+func boolF(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // DecodeStep returns the cost of a pure decode step of batch sequences at
 // contextTokens each.
+//
+// With speculative decoding each sequence verifies k drafted tokens too,
+// and the step yields TokensPerSeq = (1 - a^(k+1)) / (1 - a) tokens per
+// sequence on average.
 func (d *Deployment) DecodeStep(batch int, contextTokens float64) StepCost {
-	return d.Step(StepLoad{DecodeSeqs: batch, DecodeContext: float64(batch) * contextTokens})
+	s := d.Step(StepLoad{DecodeSeqs: batch, DecodeContext: float64(batch) * contextTokens, SpecTokens: batch * d.feat.specK})
+	if d.feat.specK > 0 {
+		s.TokensPerSeq = d.feat.specE
+	}
+	return s
 }
+
+// decodeRate is the output tokens per second of one sequence in a decode
+// step s: tokens per step over its time.
+func decodeRate(s StepCost) float64 { return ratio(s.TokensPerSeq, s.TimeS) }
+
+// batchRate is the output tokens per second of b sequences in s.
+func batchRate(b int, s StepCost) float64 { return ratio(float64(b)*s.TokensPerSeq, s.TimeS) }

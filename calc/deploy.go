@@ -46,6 +46,7 @@ type Deployment struct {
 	NumBlocks int64
 
 	cost costModel
+	feat featureState
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
 	rankCache [models.NumLayerKinds][2]struct {
@@ -153,7 +154,12 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 		return linear, other, expert
 	}
 	if l.MoE {
-		expert = float64(m.Params.ExpertParams) / tp
+		// Experts spread over tp x dp ranks (data-parallel attention), with
+		// their redundant replicas: (E+R)/E of each expert's weights.
+		expert = float64(m.Params.ExpertParams) / (tp * float64(max(d.feat.dp, 1)))
+		if r := d.feat.redundant; r > 0 {
+			expert *= float64(m.Experts+r) / float64(m.Experts)
+		}
 		linear += float64(m.Experts) * expert
 		if m.SharedIntermediate > 0 {
 			linear += float64(m.Params.SharedExperts) / float64(max(1, m.MoELayers())) / tp

@@ -48,7 +48,7 @@ func (d *Deployment) report(p plan) Report {
 		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeAtStartBytes: d.Hardware.FreeMemory().Int64(),
 		RequestedBytes: st.requestedBytes.Int64(),
 		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
-		KVCacheBytes: st.kvBytes.Int64(),
+		KVCacheBytes: st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
 	}
 	r.KVCache = d.kvReport(st)
 	startable := d.freeMemoryWarnings(&r, st)
@@ -84,7 +84,7 @@ func (d *Deployment) report(p plan) Report {
 		ceil, why = schedCap, schedWhy
 	}
 	if p.tpotS > 0 {
-		lat := largestBatch(ceil, func(b int) bool { return d.DecodeStep(b, mean).TimeS <= p.tpotS })
+		lat := largestBatch(ceil, func(b int) bool { return d.tpot(b, mean) <= p.tpotS })
 		if lat < ceil {
 			ceil, why = max(lat, 1), "latency_budget"
 		}
@@ -92,12 +92,12 @@ func (d *Deployment) report(p plan) Report {
 	cs := d.DecodeStep(ceil, mean)
 	r.BatchCeiling = BatchCeiling{
 		BatchSize: ceil, ContextTokens: in + out, LimitedBy: why, StepTimeMs: ms(cs.TimeS),
-		TokensPerS: ratio(float64(ceil), cs.TimeS), TokensPerSPerSequence: ratio(1, cs.TimeS),
+		TokensPerS: batchRate(ceil, cs), TokensPerSPerSequence: decodeRate(cs),
 	}
 
 	// Preemption onset (steady-state continuous batching).
 	meanBlocks := d.meanBlocksStaggered(in, out)
-	onset := int(min(float64(d.usableBlocks())/meanBlocks, maxSeqs))
+	onset := d.onset(meanBlocks)
 	pre := &PreemptionReport{
 		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
 		Reachable: onset < schedCap,
@@ -136,6 +136,7 @@ func (d *Deployment) report(p plan) Report {
 		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
 		Bound: boundName(pbound), Chunks: chunks,
 	}
+	r.Features = d.featuresReport(&r, p, kvCap, onset, meanBlocks)
 
 	if p.ttftS > 0 || p.tpotS > 0 {
 		r.Best = d.best(p, in, out, mean, kvCap, schedCap, schedWhy)
@@ -148,7 +149,9 @@ func (d *Deployment) report(p plan) Report {
 			b = r.Best.BatchSize
 		}
 		_, tps := d.servingRate(b, in, out)
-		gpus := d.TP * d.PP
+		dp := max(d.feat.dp, 1)
+		tps *= float64(dp) // every data-parallel replica serves
+		gpus := d.TP * d.PP * dp
 		r.Cost = &CostReport{
 			GPUHourUSD: p.priceUSD, GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,
 			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
@@ -182,7 +185,7 @@ func (d *Deployment) kvReport(st *stage) KVCacheReport {
 func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *DecodeReport {
 	return &DecodeReport{
 		BatchSize: b, ContextTokens: int(math.Round(ctx)), StepTimeMs: ms(s.TimeS),
-		TokensPerS: ratio(float64(b), s.TimeS), TokensPerSPerSequence: ratio(1, s.TimeS),
+		TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
 		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
 		CommunicationTimeMs: ms(s.CommunicationS), OverheadMs: ms(s.OverheadS),
 		WeightsReadBytes: units.Bytes(s.WeightsReadBytes).Int64(), KVReadBytes: units.Bytes(s.KVReadBytes).Int64(), FLOPs: s.FLOPs,
@@ -192,6 +195,9 @@ func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *DecodeReport 
 
 // kvUsage is the fraction of the block pool b sequences at ctx tokens hold.
 func (d *Deployment) kvUsage(b int, ctx float64) float64 {
+	if d.sharedBlocks() > 0 {
+		return d.poolShare(b, d.blocksPerSeq(ctx))
+	}
 	return float64(int64(b)*d.blocksPerSeq(ctx)) / float64(d.NumBlocks)
 }
 
@@ -225,7 +231,7 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 	}
 	admit := min(c, schedCap)
 	if per := d.blocksPerSeq(float64(in + 1)); per > 0 {
-		admit = min(admit, int(min(d.usableBlocks()/per, maxSeqs)))
+		admit = min(admit, int(min(d.seqsFitting(float64(per)), maxSeqs)))
 	}
 	if admit <= onset {
 		return 0, base
@@ -244,7 +250,7 @@ func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int
 		hi, why = schedCap, schedWhy
 	}
 	ok := func(b int) bool {
-		if p.tpotS > 0 && d.DecodeStep(b, mean).TimeS > p.tpotS {
+		if p.tpotS > 0 && d.tpot(b, mean) > p.tpotS {
 			return false
 		}
 		if p.ttftS > 0 {
@@ -262,14 +268,14 @@ func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int
 		res.LimitedBy = "latency_budget"
 	} else if b < hi {
 		res.LimitedBy = "tpot"
-		if p.tpotS <= 0 || d.DecodeStep(b+1, mean).TimeS <= p.tpotS {
+		if p.tpotS <= 0 || d.tpot(b+1, mean) <= p.tpotS {
 			res.LimitedBy = "ttft"
 		}
 	}
 	s := d.DecodeStep(b, mean)
 	ttft, _, _ := d.prefillTime(in, b, mean)
 	res.BatchSize, res.StepTimeMs, res.TTFTMs = b, ms(s.TimeS), ms(ttft)
-	res.TokensPerS, res.TokensPerSPerSequence = float64(b)/s.TimeS, 1/s.TimeS
+	res.TokensPerS, res.TokensPerSPerSequence = float64(b)*s.TokensPerSeq/s.TimeS, s.TokensPerSeq/s.TimeS
 	return res
 }
 
@@ -283,13 +289,20 @@ func (d *Deployment) sweep(p plan, ceil int, mean float64) []SweepPoint {
 	bs := sweepBatches(p.sweepPoints, hi)
 	out := make([]SweepPoint, len(bs))
 	ctx := int(math.Round(mean))
-	per := float64(d.blocksPerSeq(mean)) / float64(d.NumBlocks)
+	perBlocks := d.blocksPerSeq(mean)
+	per := float64(perBlocks) / float64(d.NumBlocks)
 	for i, b := range bs {
 		s := d.DecodeStep(b, mean)
 		out[i] = SweepPoint{
 			BatchSize: b, ContextTokens: ctx, StepTimeMs: ms(s.TimeS),
-			TokensPerS: ratio(float64(b), s.TimeS), TokensPerSPerSequence: ratio(1, s.TimeS),
+			TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
 			KVCacheUsage: float64(b) * per, Bound: boundName(s.ComputeBound),
+		}
+		if d.sharedBlocks() > 0 {
+			out[i].KVCacheUsage = d.poolShare(b, perBlocks)
+		}
+		if d.feat.specK > 0 {
+			out[i].TokensPerSWithoutSpeculation = batchRate(b, d.plainDecode(b, mean))
 		}
 	}
 	return out

@@ -101,13 +101,13 @@ func (d *Deployment) budget(s *stage) {
 		s.requestedBytes = total * util
 		s.activation = d.activationBytes(s.last)
 		s.nonTorch = d.nonTorchBytes()
-		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch
+		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch - d.featureBytes(s)
 	case ruleStatic:
 		s.requestedBytes = total * util
-		s.kvBytes = s.requestedBytes - s.weightsBytes
+		s.kvBytes = s.requestedBytes - s.weightsBytes - d.featureBytes(s)
 	default:
 		s.nonTorch = d.Engine.runtimeBytes
-		free := d.Hardware.FreeMemory() - s.weightsBytes - s.nonTorch
+		free := d.Hardware.FreeMemory() - s.weightsBytes - s.nonTorch - d.featureBytes(s)
 		s.requestedBytes = s.weightsBytes + s.nonTorch + free*util
 		s.kvBytes = free * util
 	}

@@ -30,6 +30,8 @@ type Report struct {
 	Sweep []SweepPoint `json:"sweep,omitempty"`
 	// Cost is the price per million output tokens.
 	Cost *CostReport `json:"cost,omitempty"`
+	// Features shows what the request's serving features changed.
+	Features *FeaturesReport `json:"features,omitempty"`
 	// Simulation is the step-by-step simulation, when asked for.
 	Simulation *SimulationReport `json:"simulation,omitempty"`
 	// Warnings are conditions the user should know about, as text.
@@ -127,6 +129,9 @@ type MemoryReport struct {
 	ActivationBytes  int64 `json:"activation_bytes"`
 	NonTorchBytes    int64 `json:"non_torch_bytes"`
 	KVCacheBytes     int64 `json:"kv_cache_bytes"`
+	// FeatureBytes is the speculative draft's weights and the LoRA slots,
+	// also taken from the pool (0 without them).
+	FeatureBytes int64 `json:"feature_bytes,omitempty"`
 }
 
 // KVCacheReport is the paged cache and its capacity.
@@ -269,6 +274,10 @@ type SweepPoint struct {
 	// 1 the batch cannot run without preemption.
 	KVCacheUsage float64 `json:"kv_cache_usage"`
 	Bound        string  `json:"bound"`
+	// TokensPerSWithoutSpeculation is the same batch's rate without
+	// speculative decoding (only when it is on): where it passes
+	// tokens_per_s, speculation stops paying.
+	TokensPerSWithoutSpeculation float64 `json:"tokens_per_s_without_speculation,omitempty"`
 }
 
 // CostReport is the price of output tokens.

@@ -75,6 +75,32 @@ type Request struct {
 	Sweep *SweepOptions `json:"sweep,omitempty"`
 	// Simulate asks for a step-by-step simulation of the workload.
 	Simulate *SimulateOptions `json:"simulate,omitempty"`
+
+	// The serving features (calc/features.go, docs/MODEL.md section 10).
+	// EnablePrefixCaching is vLLM's automatic prefix caching. vLLM V1
+	// turns it on by default; here it defaults to on when the workload
+	// states a shared prefix or hit rate and off otherwise, so a plain
+	// request keeps the plain server's figures. In a simulation it also
+	// lets a preempted request find its own blocks again.
+	EnablePrefixCaching *bool `json:"enable_prefix_caching,omitempty"`
+	// SpeculativeConfig turns on speculative decoding.
+	SpeculativeConfig *SpeculativeConfig `json:"speculative_config,omitempty"`
+	// LoRA serves LoRA adapters.
+	LoRA *LoRAConfig `json:"lora,omitempty"`
+	// KVOffload adds a CPU tier to the KV cache.
+	KVOffload *KVOffload `json:"kv_offload,omitempty"`
+	// DataParallelSize is the data-parallel replicas of the attention,
+	// each with its own scheduler and batch; an MoE model's experts are
+	// spread over tensor_parallel_size x data_parallel_size ranks. The
+	// report's batch figures are per replica.
+	DataParallelSize *int `json:"data_parallel_size,omitempty"`
+	// EnableExpertParallel places whole experts on each of those ranks
+	// (vLLM's --enable-expert-parallel) instead of slicing every expert.
+	EnableExpertParallel *bool `json:"enable_expert_parallel,omitempty"`
+	// NumRedundantExperts adds replicas of routed experts so that the
+	// experts divide evenly over the ranks (vLLM's EPLB
+	// num_redundant_experts; DeepSeek serves 256 + 32 over 144 GPUs).
+	NumRedundantExperts *int `json:"num_redundant_experts,omitempty"`
 }
 
 // Workload describes the requests a server sees. At most one of
@@ -88,6 +114,14 @@ type Workload struct {
 	Concurrency *int `json:"concurrency,omitempty"`
 	// RequestRate is the arrival rate in requests per second (open loop).
 	RequestRate *float64 `json:"request_rate,omitempty"`
+	// SharedPrefixTokens is a prefix (a system prompt) at the start of
+	// every prompt, part of input_tokens, that the prefix cache serves
+	// once computed. PrefixHitRate instead gives the fraction of each
+	// prompt found in the cache. NumPrefixes is how many distinct ones the
+	// requests spread over (default 1).
+	SharedPrefixTokens *int     `json:"shared_prefix_tokens,omitempty"`
+	PrefixHitRate      *float64 `json:"prefix_hit_rate,omitempty"`
+	NumPrefixes        *int     `json:"num_prefixes,omitempty"`
 }
 
 // SLO is a latency budget.

@@ -50,8 +50,9 @@ func resolve(req Request) (*Deployment, plan, error) {
 	resolveDtypes(&e, req, d)
 	if d.Model != nil {
 		checkAgainstModel(&e, req, d, p)
+		resolveFeatures(&e, req, d, &p)
 	}
-	if d.Hardware.ID != "" && (d.TP > 1 || d.PP > 1) && d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
+	if d.Hardware.ID != "" && (d.TP > 1 || d.PP > 1 || (d.feat.dp > 1 && d.Model != nil && d.Model.IsMoE())) && d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
 		e.add("tensor_parallel_size", d.Hardware.Name+" has no multi-GPU interconnect in the catalog; use 1 or give hardware.interconnect figures")
 	}
 	if err := e.err(); err != nil {
@@ -63,10 +64,14 @@ func resolve(req Request) (*Deployment, plan, error) {
 	if d.PeakFLOPS <= 0 {
 		return nil, p, fielderr.New("hardware.peak_flops", "has no figure for "+string(d.Precision)+" or a wider format")
 	}
+	if err := d.buildFeatures(req); err != nil {
+		return nil, p, err
+	}
 	if err := d.build(); err != nil {
 		return nil, p, err
 	}
 	d.cost = d.buildCost()
+	d.feat.cachedTokens = d.cachedFor(p.in)
 	return d, p, nil
 }
 
@@ -286,7 +291,7 @@ func (d *Deployment) build() error {
 			return fielderr.Under("", err)
 		}
 		st.layout = lay
-		st.blocks = lay.NumBlocks(float64(st.kvBytes))
+		st.blocks = lay.NumBlocks(float64(st.kvBytes) * d.draftShare(lay))
 		if d.NumBlocks < 0 || st.blocks < d.NumBlocks {
 			d.NumBlocks, d.tight = st.blocks, s
 		}

@@ -263,6 +263,7 @@ func (d *Deployment) stepSeconds(l sched.Load) float64 {
 	return d.Step(StepLoad{
 		DecodeSeqs: l.DecodeSeqs, DecodeContext: float64(l.DecodeContext),
 		PrefillTokens: l.PrefillTokens, PrefillSpan: l.PrefillSpan, PrefillSeqs: l.PrefillSeqs,
+		SpecTokens: l.SpecTokens,
 	}).TimeS
 }
 
@@ -270,8 +271,19 @@ func (d *Deployment) stepSeconds(l sched.Load) float64 {
 // less vLLM's null block (block 0 is reserved, BlockPool.null_block).
 func (d *Deployment) schedConfig() sched.Config {
 	lay := d.Layout()
-	return sched.Config{
+	c := sched.Config{
 		NumBlocks: d.NumBlocks - 1, BlockSize: lay.BlockSize,
 		MaxNumSeqs: d.MaxNumSeqs, MaxBatchedTokens: d.MaxBatched, Blocks: lay,
 	}
+	f := &d.feat
+	if f.prefixOn {
+		c.Prefix = sched.PrefixCache{Enabled: true, Tokens: f.prefixTokens, Prefixes: f.prefixes, SharedGroups: max(sharedGroups(lay), 1)}
+		if sharedGroups(lay) == 0 {
+			c.Prefix.Tokens = 0 // nothing a prefix could share
+		}
+	}
+	if f.specK > 0 {
+		c.Spec = sched.Speculation{Tokens: f.specK, Acceptance: f.specAccept}
+	}
+	return c
 }

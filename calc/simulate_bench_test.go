@@ -11,10 +11,22 @@ import (
 // scheduler's cap of 256), through the report path Evaluate uses.
 func benchSim(b *testing.B, n int, arrival string) func() *SimulationReport {
 	b.Helper()
+	return benchSimOf(b, n, arrival, false)
+}
+
+// benchSimOf is benchSim, with prefix caching (a 512-token shared prefix
+// over 8 prefixes) and speculative decoding (EAGLE, k = 3, a = 0.7) on
+// when features is true.
+func benchSimOf(b *testing.B, n int, arrival string, features bool) func() *SimulationReport {
+	b.Helper()
 	req := Request{
 		Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: HardwareRef{ID: "h100-sxm"},
 		Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(256)},
 		Simulate: &SimulateOptions{NumRequests: Int(n), Arrival: arrival},
+	}
+	if features {
+		req.Workload.SharedPrefixTokens, req.Workload.NumPrefixes = Int(512), Int(8)
+		req.SpeculativeConfig = &SpeculativeConfig{NumSpeculativeTokens: Int(3), AcceptanceRate: Float(0.7)}
 	}
 	switch arrival {
 	case "poisson":
@@ -66,5 +78,21 @@ func BenchmarkSimulate(b *testing.B) {
 				b.ReportMetric(sec*1e9/float64(n), "ns/request")
 			})
 		}
+	}
+}
+
+// BenchmarkSimulateFeatures is 10,000 Poisson requests with prefix caching
+// and speculative decoding on (budget: 100 ms natively).
+func BenchmarkSimulateFeatures(b *testing.B) {
+	sim := benchSimOf(b, 10_000, "poisson", true)
+	b.ReportAllocs()
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sim()
+	}
+	b.StopTimer()
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
 	}
 }

@@ -61,6 +61,14 @@ type SimulationReport struct {
 	FirstPreemptionS         float64 `json:"first_preemption_s"`
 	RunningAtFirstPreemption int     `json:"running_at_first_preemption"`
 
+	// CachedTokens is the prompt tokens the prefix cache served (shared
+	// prefixes and preempted requests' own blocks); DraftedTokens and
+	// AcceptedTokens are speculative decoding's verified and accepted
+	// drafts (0 without the features).
+	CachedTokens   int64 `json:"cached_tokens,omitempty"`
+	DraftedTokens  int64 `json:"drafted_tokens,omitempty"`
+	AcceptedTokens int64 `json:"accepted_tokens,omitempty"`
+
 	// Time-weighted means over the steps, and the peak pool use.
 	MeanRunning      float64 `json:"mean_running"`
 	MeanWaiting      float64 `json:"mean_waiting"`

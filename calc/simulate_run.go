@@ -29,13 +29,15 @@ func (d *Deployment) simulate(r *Report, p plan, sp *simPlan) (work float64) {
 		r.warn("simulation_skipped", "nothing was simulated: the KV cache cannot hold one request of the workload")
 		return 0
 	}
-	res, err := sched.Run(d.schedConfig(), sp.w, d.stepSeconds, d.simOptions(p, sp.timeline))
+	cfg := d.schedConfig()
+	cfg.Spec.Seed = sp.w.Seed
+	res, err := sched.Run(cfg, sp.w, d.stepSeconds, d.simOptions(p, sp.timeline))
 	if err != nil {
 		r.warn("simulation_failed", "the simulation stopped: "+err.Error())
 		return 0
 	}
 	work = runUnits(res)
-	s := simReport(res, d.schedConfig().NumBlocks)
+	s := simReport(res, cfg.NumBlocks)
 	s.Arrival, s.Seed = sp.arrival, sp.seed
 	switch sp.w.Arrival {
 	case sched.Poisson:
@@ -91,6 +93,7 @@ func simReport(res sched.Result, pool int64) *SimulationReport {
 		WorkPerOutputToken: div(float64(res.ProcessedTokens), out),
 		MeanRunning:        res.MeanRunning, MeanWaiting: res.MeanWaiting,
 		MeanKVCacheUsage: res.MeanKVUsage, PeakKVCacheUsage: div(float64(res.PeakBlocks), float64(pool)),
+		CachedTokens: res.CachedTokens, DraftedTokens: res.DraftedTokens, AcceptedTokens: res.AcceptedTokens,
 	}
 	if res.Preemptions > 0 {
 		s.FirstPreemptionS, s.RunningAtFirstPreemption = res.FirstPreemptionS, res.RunningAtFirstPreemption
@@ -126,6 +129,7 @@ func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) (_ *Si
 	sw.AnalyticOnset = onset
 
 	cfg := d.schedConfig()
+	cfg.Spec.Seed = w.Seed
 	opts := d.simOptions(p, 0)
 	run := func(load float64) (sched.Result, bool) {
 		if poisson {

@@ -24,6 +24,10 @@ type Config struct {
 	MaxBatchedTokens int
 	// Blocks counts a sequence's blocks.
 	Blocks BlockCounter
+	// Prefix and Spec are prefix caching and speculative decoding
+	// (features.go); zero values leave them off.
+	Prefix PrefixCache
+	Spec   Speculation
 }
 
 // ErrConfig is returned for an unusable Config or Workload.
@@ -31,6 +35,10 @@ var ErrConfig = errors.New("sched: invalid configuration")
 
 func (c Config) validate() error {
 	if c.NumBlocks < 1 || c.BlockSize < 1 || c.MaxNumSeqs < 1 || c.MaxBatchedTokens < 1 || c.Blocks == nil {
+		return ErrConfig
+	}
+	if c.Prefix.Tokens < 0 || c.Prefix.Prefixes < 0 || c.Spec.Tokens < 0 || c.Spec.Tokens > 64 ||
+		!(c.Spec.Acceptance >= 0 && c.Spec.Acceptance <= 1) {
 		return ErrConfig
 	}
 	return nil
@@ -50,10 +58,13 @@ type Load struct {
 	// PrefillSeqs is the number of prefills that finish this step (each
 	// samples a token).
 	PrefillSeqs int
+	// SpecTokens is the drafted tokens the decodes verify besides their
+	// own (speculative decoding; 0 without).
+	SpecTokens int
 }
 
 // Tokens returns the tokens computed in the step.
-func (l Load) Tokens() int { return l.DecodeSeqs + l.PrefillTokens }
+func (l Load) Tokens() int { return l.DecodeSeqs + l.PrefillTokens + l.SpecTokens }
 
 // seq is one request's state while it is not running (and its record).
 type seq struct {
@@ -72,10 +83,13 @@ type slot struct {
 	output    int32
 	computed  int32 // tokens whose KV is in the cache
 	scheduled int32 // tokens scheduled in the current step
+	spec      int32 // of which drafted tokens to verify
+	shared    int32 // blocks of a cached prefix it uses (not in held)
 	// heldUpTo is the largest context at which held stays valid for
-	// one-token steps (0: recount).
-	heldUpTo int32
-	held     int64
+	// steps of heldN new tokens (0: recount): for a fixed number of new
+	// tokens a sequence's block count only changes at block boundaries.
+	heldUpTo, heldN int32
+	held            int64
 }
 
 // Scheduled is one sequence's share of a step.
@@ -94,6 +108,14 @@ type Scheduler struct {
 	waiting   ring
 	free      int64
 	preempted bool
+	// Features: the prefix cache, speculation's draws and its lookahead.
+	cache cache
+	spec  Speculation
+	rng   *Rand
+	pow   []float64 // a^1 .. a^k
+	la    int32
+	// drafted and acceptedN count verified and accepted drafts.
+	drafted, acceptedN int64
 
 	// Counters.
 	Preemptions      int
@@ -111,14 +133,27 @@ func NewScheduler(cfg Config, capacity int) (*Scheduler, error) {
 	if err := cfg.validate(); err != nil || capacity < 0 {
 		return nil, ErrConfig
 	}
-	return &Scheduler{
+	s := &Scheduler{
 		cfg: cfg, bs: cfg.BlockSize,
 		seqs:          make([]seq, capacity),
 		running:       make([]slot, 0, cfg.MaxNumSeqs),
 		waiting:       newRing(capacity),
 		free:          cfg.NumBlocks,
 		firstPreemptS: -1,
-	}, nil
+		cache:         newCache(cfg, capacity),
+		spec:          cfg.Spec,
+		la:            int32(cfg.Spec.Tokens),
+	}
+	if s.la > 0 {
+		s.rng = NewRand(cfg.Spec.Seed)
+		s.pow = make([]float64, s.la)
+		p := 1.0
+		for i := range s.pow {
+			p *= cfg.Spec.Acceptance
+			s.pow[i] = p
+		}
+	}
+	return s, nil
 }
 
 // Submit appends request id (input prompt tokens, output tokens to
@@ -164,30 +199,36 @@ func (s *Scheduler) Scheduled() []Scheduled {
 // tryAlloc grows q's blocks for n new tokens (context computed+n); it
 // fails, holding what it held, when the pool is short.
 func (s *Scheduler) tryAlloc(q *slot, n int32) bool {
-	ctx := q.computed + n
-	if n == 1 && ctx <= q.heldUpTo {
-		return true // same block count as the last one-token step
+	ctx := q.computed + n + s.la
+	if n == q.heldN && ctx <= q.heldUpTo {
+		return true // same block count as the last step of n tokens
 	}
-	need := s.cfg.Blocks.BlocksFor(int64(ctx), int64(n))
-	d := need - q.held
+	need := s.cfg.Blocks.BlocksFor(int64(ctx), int64(n)) - int64(q.shared)
+	d := max(need-q.held, 0)
 	if d > s.free {
 		return false
 	}
 	s.free -= d
+	if s.cache.on {
+		s.evict(d)
+	}
+	need = max(need, q.held)
 	s.peakUsed = max(s.peakUsed, s.cfg.NumBlocks-s.free)
 	q.held = need
-	q.heldUpTo = 0
-	if n == 1 {
-		bs := int32(s.bs)
-		q.heldUpTo = (ctx + bs - 1) / bs * bs
-	}
+	bs := int32(s.bs)
+	q.heldUpTo, q.heldN = (ctx+bs-1)/bs*bs, n
 	return true
 }
 
-// release frees all of q's blocks.
-func (s *Scheduler) release(q *slot) {
+// release frees all of q's blocks; own keeps its full blocks cached for
+// its return (a preemption) when prefix caching is on.
+func (s *Scheduler) release(q *slot, own bool) {
+	if s.cache.on {
+		s.releaseCached(q, own)
+		return
+	}
 	s.free += q.held
-	q.held, q.heldUpTo = 0, 0
+	q.held, q.heldUpTo, q.heldN = 0, 0, 0
 }
 
 // Schedule decides the next step at time nowS and returns its load (zero
@@ -214,7 +255,12 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 	for i := 0; i < len(s.running) && budget > 0; i++ {
 		q := &s.running[i]
 		n := min(q.total-q.computed, budget)
-		if !(n == 1 && q.computed < q.heldUpTo) && !s.tryAlloc(q, n) {
+		spec := int32(0)
+		if s.la > 0 && n == 1 && q.generated > 0 {
+			spec = min(s.la, budget-1, q.output-q.generated-1)
+			n += spec
+		}
+		if !(n == q.heldN && q.computed+n+s.la <= q.heldUpTo) && !s.tryAlloc(q, n) {
 			// Preempt the newest until q fits or is itself the victim.
 			for s.preempt() != i && !s.tryAlloc(q, n) {
 			}
@@ -222,7 +268,7 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 				break
 			}
 		}
-		q.scheduled = n
+		q.scheduled, q.spec = n, spec
 		budget -= n
 		s.account(&l, q, n)
 	}
@@ -233,9 +279,21 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 		id := s.waiting.front()
 		r := &s.seqs[id]
 		total := int32(r.input + r.generated)
-		n := min(total, budget)
 		q := slot{id: id, total: total, generated: int32(r.generated), output: int32(r.output)}
-		if s.cfg.Blocks.BlocksFor(int64(total), int64(n)) > s.free || !s.tryAlloc(&q, n) {
+		n := min(total, budget)
+		if s.cache.on {
+			a := s.planAdmission(id, total)
+			n = min(total-(a.hit+a.ownHt)*int32(s.bs), budget)
+			g := int64(s.cache.cfg.SharedGroups)
+			need := s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
+			if need > s.free-a.touch {
+				break
+			}
+			s.admitTake(id, a, &q)
+			if !s.tryAlloc(&q, n) {
+				return l // cannot happen: the check above covers the first chunk
+			}
+		} else if s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
 			break
 		}
 		s.waiting.popFront()
@@ -251,9 +309,10 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 func (s *Scheduler) account(l *Load, q *slot, n int32) {
 	c := q.computed
 	s.ProcessedTokens += int64(n)
-	if n == 1 && q.generated > 0 && c == q.total-1 {
+	if n-q.spec == 1 && q.generated > 0 && c == q.total-1 {
 		l.DecodeSeqs++
 		l.DecodeContext += int64(c + 1)
+		l.SpecTokens += int(q.spec)
 		return
 	}
 	l.PrefillTokens += int(n)
@@ -272,8 +331,8 @@ func (s *Scheduler) preempt() int {
 		s.firstPreemptS = s.nowS
 		s.runningAtPreempt = len(s.running)
 	}
-	s.release(q)
 	s.RecomputedTokens += int64(q.computed)
+	s.release(q, true)
 	r := &s.seqs[q.id]
 	r.generated = int(q.generated)
 	r.preemptions++
@@ -293,18 +352,27 @@ func (s *Scheduler) Complete(nowS float64, done func(id int)) {
 	for i := range s.running {
 		q := &s.running[i]
 		if q.scheduled > 0 {
-			q.computed += q.scheduled
-			q.scheduled = 0
+			spec := q.spec
+			q.computed += q.scheduled - spec
+			q.scheduled, q.spec = 0, 0
 			if q.computed == q.total {
-				q.generated++
-				q.total++
+				gen := int32(1)
+				if spec > 0 {
+					j := s.accepted(spec)
+					s.drafted += int64(spec)
+					s.acceptedN += int64(j)
+					gen += j
+					q.computed += j
+				}
+				q.generated += gen
+				q.total += gen
 				if q.generated == 1 {
 					s.seqs[q.id].firstS = nowS
 				}
 				if q.generated >= q.output {
 					r := &s.seqs[q.id]
 					r.generated, r.finishS = int(q.generated), nowS
-					s.release(q)
+					s.release(q, false)
 					if done != nil {
 						done(int(q.id))
 					}

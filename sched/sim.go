@@ -81,6 +81,17 @@ type Result struct {
 	// (and computed again).
 	Preemptions, PreemptedRequests int
 	RecomputedTokens               int64
+	// CachedTokens is the prompt tokens served from the prefix cache
+	// (shared prefixes, and a resumed request's own surviving blocks)
+	// instead of computed; ResumedCachedTokens those a preempted request
+	// found again on its return (RecomputedTokens leaves them out). The
+	// accounting: ProcessedTokens = sum(input + output - 1) +
+	// RecomputedTokens - (CachedTokens - ResumedCachedTokens) +
+	// DraftedTokens - AcceptedTokens.
+	CachedTokens, ResumedCachedTokens int64
+	// DraftedTokens and AcceptedTokens count speculative decoding's
+	// verified drafts and those accepted.
+	DraftedTokens, AcceptedTokens int64
 	// FirstPreemptionS is when the first preemption happened (-1: none);
 	// RunningAtFirstPreemption the running sequences just before it.
 	FirstPreemptionS         float64
@@ -118,7 +129,7 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	res := Result{Requests: n, FirstPreemptionS: -1}
 	for i, r := range reqs {
 		all := int64(r.input + r.output)
-		if cfg.Blocks.BlocksFor(all, min(all, int64(cfg.MaxBatchedTokens))) > cfg.NumBlocks {
+		if cfg.Blocks.BlocksFor(all+int64(cfg.Spec.Tokens), min(all, int64(cfg.MaxBatchedTokens))) > cfg.NumBlocks {
 			rejected[i] = true
 			res.Rejected++
 		}
@@ -197,6 +208,8 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	res.ProcessedTokens = s.ProcessedTokens
 	res.Preemptions = s.Preemptions
 	res.RecomputedTokens = s.RecomputedTokens
+	res.CachedTokens, res.ResumedCachedTokens = s.cache.hitTokens, s.cache.resumeHits
+	res.DraftedTokens, res.AcceptedTokens = s.drafted, s.acceptedN
 	if s.Preemptions > 0 {
 		res.FirstPreemptionS = s.firstPreemptS
 		res.RunningAtFirstPreemption = s.runningAtPreempt

@@ -50,6 +50,21 @@ test('requests: numbers pass through for the engine to validate; local errors na
   assert.equal(hw.interconnect.bandwidth_bytes_per_s, 450e9);
 });
 
+test('requests: the serving features map to their engine fields, off by default', () => {
+  const r = S.toRequest(S.newConfig({
+    shared_prefix_tokens: '512', num_prefixes: '4', spec_method: 'eagle', spec_tokens: '3', spec_acceptance: '0.7',
+    max_loras: '2', max_lora_rank: '8', offload_gib: '64', data_parallel_size: '2', expert_parallel: 'on',
+  })).request;
+  assert.deepEqual(r.workload, { input_tokens: 1024, output_tokens: 256, shared_prefix_tokens: 512, num_prefixes: 4 });
+  assert.deepEqual(r.speculative_config, { method: 'eagle', num_speculative_tokens: 3, acceptance_rate: 0.7 });
+  assert.deepEqual(r.lora, { max_loras: 2, max_lora_rank: 8 });
+  assert.deepEqual(r.kv_offload, { cpu_bytes: 64 * 2 ** 30 });
+  assert.equal(r.data_parallel_size, 2);
+  assert.equal(r.enable_expert_parallel, true);
+  const plain = S.toRequest(S.newConfig()).request;
+  for (const k of ['speculative_config', 'lora', 'kv_offload', 'data_parallel_size', 'enable_expert_parallel']) assert.equal(plain[k], undefined, k);
+});
+
 test('formatting', () => {
   const cases = [
     [fmt.tokS(13030.511), '13,031 tok/s'], [fmt.tokS(50.9004), '50.9 tok/s'], [fmt.ms(6.1242), '6.12 ms'],

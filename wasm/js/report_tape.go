@@ -22,6 +22,7 @@ var tapeKeys = []string{
 	"best",
 	"sweep",
 	"cost",
+	"features",
 	"simulation",
 	"warnings",
 	"id",
@@ -63,6 +64,7 @@ var tapeKeys = []string{
 	"activation_bytes",
 	"non_torch_bytes",
 	"kv_cache_bytes",
+	"feature_bytes",
 	"bytes_per_token",
 	"bytes_per_token_per_gpu",
 	"state_bytes_per_sequence",
@@ -96,8 +98,14 @@ var tapeKeys = []string{
 	"recompute_overhead",
 	"work_per_output_token",
 	"feasible",
+	"tokens_per_s_without_speculation",
 	"gpu_hour_usd",
 	"usd_per_million_output_tokens",
+	"prefix_caching",
+	"speculative",
+	"lora",
+	"kv_offload",
+	"parallel",
 	"arrival",
 	"seed",
 	"num_requests",
@@ -120,6 +128,9 @@ var tapeKeys = []string{
 	"recomputed_tokens",
 	"first_preemption_s",
 	"running_at_first_preemption",
+	"cached_tokens",
+	"drafted_tokens",
+	"accepted_tokens",
 	"mean_running",
 	"mean_waiting",
 	"mean_kv_cache_usage",
@@ -134,6 +145,43 @@ var tapeKeys = []string{
 	"kind",
 	"layers",
 	"window",
+	"cached_tokens_per_request",
+	"shared_blocks",
+	"num_prefixes",
+	"ttft_ms_without",
+	"kv_ceiling",
+	"kv_ceiling_without",
+	"onset_concurrency_without",
+	"method",
+	"num_speculative_tokens",
+	"acceptance_rate",
+	"tokens_per_step",
+	"draft_weights_bytes",
+	"draft_time_ms",
+	"tpot_ms_without",
+	"tokens_per_s_without",
+	"speedup",
+	"batch1_speedup",
+	"crossover_batch_size",
+	"max_loras",
+	"max_lora_rank",
+	"bytes",
+	"kv_cache_bytes_without",
+	"flops_per_step",
+	"read_bytes_per_step",
+	"extra_step_time_ms",
+	"cpu_blocks",
+	"recompute_onset_concurrency",
+	"reload_ms_per_sequence",
+	"recompute_ms_per_sequence",
+	"data_parallel_size",
+	"expert_parallel",
+	"expert_parallel_size",
+	"experts_per_rank",
+	"experts_touched_per_rank",
+	"load_imbalance",
+	"all_to_all_ms",
+	"tokens_per_s_total",
 	"mean",
 	"p50",
 	"p90",
@@ -221,12 +269,17 @@ func tapeReport(t *tape, v *calc.Report) {
 		tapeCostReport(t, v.Cost)
 		n++
 	}
+	if v.Features != nil {
+		t.key(14) // features
+		tapeFeaturesReport(t, v.Features)
+		n++
+	}
 	if v.Simulation != nil {
-		t.key(14) // simulation
+		t.key(15) // simulation
 		tapeSimulationReport(t, v.Simulation)
 		n++
 	}
-	t.key(15) // warnings
+	t.key(16) // warnings
 	if v.Warnings == nil {
 		t.null()
 	} else {
@@ -242,36 +295,36 @@ func tapeReport(t *tape, v *calc.Report) {
 // tapeModelInfo records a calc.ModelInfo as an object.
 func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 	at, n := t.object(), 0
-	t.key(16) // id
+	t.key(17) // id
 	t.string(string(v.ID))
 	n++
-	t.key(17) // name
+	t.key(18) // name
 	t.string(string(v.Name))
 	n++
-	t.key(18) // architecture
+	t.key(19) // architecture
 	t.string(string(v.Architecture))
 	n++
-	t.key(19) // num_hidden_layers
+	t.key(20) // num_hidden_layers
 	t.number(float64(v.Layers))
 	n++
-	t.key(20) // params_total
+	t.key(21) // params_total
 	t.number(float64(v.ParamsTotal))
 	n++
-	t.key(21) // params_active_per_token
+	t.key(22) // params_active_per_token
 	t.number(float64(v.ParamsActive))
 	n++
-	t.key(22) // weight_format
+	t.key(23) // weight_format
 	t.string(string(v.WeightFormat))
 	n++
-	t.key(23) // quantization
+	t.key(24) // quantization
 	t.string(string(v.Quantization))
 	n++
 	if v.WeightBits != 0 {
-		t.key(24) // bits_per_quantized_weight
+		t.key(25) // bits_per_quantized_weight
 		t.number(float64(v.WeightBits))
 		n++
 	}
-	t.key(25) // max_position_embeddings
+	t.key(26) // max_position_embeddings
 	t.number(float64(v.MaxContext))
 	n++
 	t.end(at, n)
@@ -280,28 +333,28 @@ func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 // tapeHardwareInfo records a calc.HardwareInfo as an object.
 func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 	at, n := t.object(), 0
-	t.key(16) // id
+	t.key(17) // id
 	t.string(string(v.ID))
 	n++
-	t.key(17) // name
+	t.key(18) // name
 	t.string(string(v.Name))
 	n++
-	t.key(26) // memory_bytes
+	t.key(27) // memory_bytes
 	t.number(float64(v.MemoryBytes))
 	n++
-	t.key(27) // memory_reported_bytes
+	t.key(28) // memory_reported_bytes
 	t.number(float64(v.MemoryReportedBytes))
 	n++
-	t.key(28) // unified_memory
+	t.key(29) // unified_memory
 	t.bool(bool(v.UnifiedMemory))
 	n++
-	t.key(29) // memory_bandwidth_bytes_per_s
+	t.key(30) // memory_bandwidth_bytes_per_s
 	t.number(float64(v.MemoryBandwidthBytesPerS))
 	n++
-	t.key(30) // peak_flops_per_s
+	t.key(31) // peak_flops_per_s
 	t.number(float64(v.PeakFLOPSPerS))
 	n++
-	t.key(31) // compute_precision
+	t.key(32) // compute_precision
 	t.string(string(v.Precision))
 	n++
 	t.end(at, n)
@@ -310,56 +363,56 @@ func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 // tapeConfig records a calc.Config as an object.
 func tapeConfig(t *tape, v *calc.Config) {
 	at, n := t.object(), 0
-	t.key(32) // engine
+	t.key(33) // engine
 	t.string(string(v.Engine))
 	n++
-	t.key(33) // tensor_parallel_size
+	t.key(34) // tensor_parallel_size
 	t.number(float64(v.TensorParallelSize))
 	n++
-	t.key(34) // pipeline_parallel_size
+	t.key(35) // pipeline_parallel_size
 	t.number(float64(v.PipelineParallelSize))
 	n++
-	t.key(35) // num_gpus
+	t.key(36) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(36) // dtype
+	t.key(37) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(37) // kv_cache_dtype
+	t.key(38) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(38) // gpu_memory_utilization
+	t.key(39) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(39) // block_size
+	t.key(40) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(40) // max_model_len
+	t.key(41) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(41) // max_num_seqs
+	t.key(42) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(42) // max_num_batched_tokens
+	t.key(43) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(43) // input_tokens
+	t.key(44) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(44) // output_tokens
+	t.key(45) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(45) // concurrency
+		t.key(46) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(46) // request_rate
+		t.key(47) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
-	t.key(47) // efficiencies
+	t.key(48) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -368,60 +421,65 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(48) // total_bytes
+	t.key(49) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(49) // free_at_start_bytes
+	t.key(50) // free_at_start_bytes
 	t.number(float64(v.FreeAtStartBytes))
 	n++
-	t.key(50) // requested_bytes
+	t.key(51) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(51) // weights_bytes
+	t.key(52) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(52) // activation_bytes
+	t.key(53) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(53) // non_torch_bytes
+	t.key(54) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(54) // kv_cache_bytes
+	t.key(55) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
+	if v.FeatureBytes != 0 {
+		t.key(56) // feature_bytes
+		t.number(float64(v.FeatureBytes))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(55) // bytes_per_token
+	t.key(57) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(56) // bytes_per_token_per_gpu
+	t.key(58) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(57) // state_bytes_per_sequence
+		t.key(59) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(39) // block_size
+	t.key(40) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(58) // num_blocks
+	t.key(60) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(59) // capacity_tokens
+	t.key(61) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(60) // max_concurrency
+	t.key(62) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(40) // max_model_len
+	t.key(41) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(61) // groups
+	t.key(63) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -437,46 +495,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(62) // batch_size
+	t.key(64) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(63) // context_tokens
+	t.key(65) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(64) // step_time_ms
+	t.key(66) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(65) // tokens_per_s
+	t.key(67) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(66) // tokens_per_s_per_sequence
+	t.key(68) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(67) // bound
+	t.key(69) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(68) // memory_time_ms
+	t.key(70) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(69) // compute_time_ms
+	t.key(71) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(70) // communication_time_ms
+	t.key(72) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(71) // overhead_ms
+	t.key(73) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(72) // weights_read_bytes
+	t.key(74) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(73) // kv_read_bytes
+	t.key(75) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(74) // flops
+	t.key(76) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(75) // kv_cache_usage
+	t.key(77) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -485,22 +543,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(43) // input_tokens
+	t.key(44) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(76) // time_ms
+	t.key(78) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(77) // ttft_ms
+	t.key(79) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(65) // tokens_per_s
+	t.key(67) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(67) // bound
+	t.key(69) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(78) // chunks
+	t.key(80) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -509,22 +567,22 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(62) // batch_size
+	t.key(64) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(63) // context_tokens
+	t.key(65) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(79) // limited_by
+	t.key(81) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(64) // step_time_ms
+	t.key(66) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(65) // tokens_per_s
+	t.key(67) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(66) // tokens_per_s_per_sequence
+	t.key(68) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
 	t.end(at, n)
@@ -533,31 +591,31 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(80) // onset_concurrency
+	t.key(82) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(81) // onset_concurrency_lockstep
+	t.key(83) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(82) // reachable
+	t.key(84) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(83) // onset_request_rate
+	t.key(85) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(84) // saturation_request_rate
+	t.key(86) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
-	t.key(85) // recompute_overhead
+	t.key(87) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(86) // work_per_output_token
+	t.key(88) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(63) // context_tokens
+	t.key(65) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(45) // concurrency
+	t.key(46) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -566,28 +624,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(62) // batch_size
+	t.key(64) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(63) // context_tokens
+	t.key(65) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(64) // step_time_ms
+	t.key(66) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(77) // ttft_ms
+	t.key(79) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(65) // tokens_per_s
+	t.key(67) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(66) // tokens_per_s_per_sequence
+	t.key(68) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(79) // limited_by
+	t.key(81) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(87) // feasible
+	t.key(89) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -596,158 +654,209 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(62) // batch_size
+	t.key(64) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(63) // context_tokens
+	t.key(65) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(64) // step_time_ms
+	t.key(66) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(65) // tokens_per_s
+	t.key(67) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(66) // tokens_per_s_per_sequence
+	t.key(68) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(75) // kv_cache_usage
+	t.key(77) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(67) // bound
+	t.key(69) // bound
 	t.string(string(v.Bound))
 	n++
+	if v.TokensPerSWithoutSpeculation != 0 {
+		t.key(90) // tokens_per_s_without_speculation
+		t.number(float64(v.TokensPerSWithoutSpeculation))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(88) // gpu_hour_usd
+	t.key(91) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
-	t.key(35) // num_gpus
+	t.key(36) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(89) // usd_per_million_output_tokens
+	t.key(92) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(62) // batch_size
+	t.key(64) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(63) // context_tokens
+	t.key(65) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(65) // tokens_per_s
+	t.key(67) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
+	t.end(at, n)
+}
+
+// tapeFeaturesReport records a calc.FeaturesReport as an object.
+func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
+	at, n := t.object(), 0
+	if v.PrefixCaching != nil {
+		t.key(93) // prefix_caching
+		tapePrefixCachingReport(t, v.PrefixCaching)
+		n++
+	}
+	if v.Speculative != nil {
+		t.key(94) // speculative
+		tapeSpeculativeReport(t, v.Speculative)
+		n++
+	}
+	if v.LoRA != nil {
+		t.key(95) // lora
+		tapeLoRAReport(t, v.LoRA)
+		n++
+	}
+	if v.KVOffload != nil {
+		t.key(96) // kv_offload
+		tapeKVOffloadReport(t, v.KVOffload)
+		n++
+	}
+	if v.Parallel != nil {
+		t.key(97) // parallel
+		tapeParallelReport(t, v.Parallel)
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(90) // arrival
+	t.key(98) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(46) // request_rate
+		t.key(47) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(45) // concurrency
+		t.key(46) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(91) // seed
+	t.key(99) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(92) // num_requests
+	t.key(100) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(93) // completed_requests
+	t.key(101) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(94) // rejected_requests
+	t.key(102) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(95) // truncated
+		t.key(103) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(96) // duration_s
+	t.key(104) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(97) // steps
+	t.key(105) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(98) // mean_input_tokens
+	t.key(106) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(99) // mean_output_tokens
+	t.key(107) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(77) // ttft_ms
+	t.key(79) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(100) // tpot_ms
+	t.key(108) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(101) // e2e_latency_ms
+	t.key(109) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(102) // requests_per_s
+	t.key(110) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(103) // output_tokens_per_s
+	t.key(111) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(104) // total_tokens_per_s
+	t.key(112) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
-	t.key(105) // goodput_requests_per_s
+	t.key(113) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(106) // slo_attainment
+	t.key(114) // slo_attainment
 	t.number(float64(v.SLOAttainment))
 	n++
-	t.key(107) // preemptions
+	t.key(115) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(108) // preempted_requests
+	t.key(116) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(109) // recomputed_tokens
+	t.key(117) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(85) // recompute_overhead
+	t.key(87) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(86) // work_per_output_token
+	t.key(88) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(110) // first_preemption_s
+	t.key(118) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(111) // running_at_first_preemption
+	t.key(119) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
-	t.key(112) // mean_running
+	if v.CachedTokens != 0 {
+		t.key(120) // cached_tokens
+		t.number(float64(v.CachedTokens))
+		n++
+	}
+	if v.DraftedTokens != 0 {
+		t.key(121) // drafted_tokens
+		t.number(float64(v.DraftedTokens))
+		n++
+	}
+	if v.AcceptedTokens != 0 {
+		t.key(122) // accepted_tokens
+		t.number(float64(v.AcceptedTokens))
+		n++
+	}
+	t.key(123) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(113) // mean_waiting
+	t.key(124) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(114) // mean_kv_cache_usage
+	t.key(125) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(115) // peak_kv_cache_usage
+	t.key(126) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(116) // timeline
+		t.key(127) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -765,10 +874,10 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(117) // code
+	t.key(128) // code
 	t.string(string(v.Code))
 	n++
-	t.key(118) // message
+	t.key(129) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -777,16 +886,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(119) // bandwidth_efficiency
+	t.key(130) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(120) // compute_efficiency
+	t.key(131) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(121) // prefill_efficiency
+	t.key(132) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(122) // step_overhead_ms
+	t.key(133) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -795,36 +904,195 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(123) // kind
+	t.key(134) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(124) // layers
+	t.key(135) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(125) // window
+		t.key(136) // window
 		t.number(float64(v.Window))
 		n++
 	}
 	t.end(at, n)
 }
 
+// tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
+func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
+	at, n := t.object(), 0
+	t.key(137) // cached_tokens_per_request
+	t.number(float64(v.CachedTokensPerRequest))
+	n++
+	t.key(138) // shared_blocks
+	t.number(float64(v.SharedBlocks))
+	n++
+	t.key(139) // num_prefixes
+	t.number(float64(v.NumPrefixes))
+	n++
+	t.key(79) // ttft_ms
+	t.number(float64(v.TTFTMs))
+	n++
+	t.key(140) // ttft_ms_without
+	t.number(float64(v.TTFTMsWithout))
+	n++
+	t.key(141) // kv_ceiling
+	t.number(float64(v.KVCeiling))
+	n++
+	t.key(142) // kv_ceiling_without
+	t.number(float64(v.KVCeilingWithout))
+	n++
+	t.key(82) // onset_concurrency
+	t.number(float64(v.OnsetConcurrency))
+	n++
+	t.key(143) // onset_concurrency_without
+	t.number(float64(v.OnsetConcurrencyWithout))
+	n++
+	t.end(at, n)
+}
+
+// tapeSpeculativeReport records a calc.SpeculativeReport as an object.
+func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
+	at, n := t.object(), 0
+	t.key(144) // method
+	t.string(string(v.Method))
+	n++
+	t.key(145) // num_speculative_tokens
+	t.number(float64(v.NumSpeculativeTokens))
+	n++
+	t.key(146) // acceptance_rate
+	t.number(float64(v.AcceptanceRate))
+	n++
+	t.key(147) // tokens_per_step
+	t.number(float64(v.TokensPerStep))
+	n++
+	t.key(148) // draft_weights_bytes
+	t.number(float64(v.DraftWeightsBytes))
+	n++
+	t.key(149) // draft_time_ms
+	t.number(float64(v.DraftTimeMs))
+	n++
+	t.key(108) // tpot_ms
+	t.number(float64(v.TPOTMs))
+	n++
+	t.key(150) // tpot_ms_without
+	t.number(float64(v.TPOTMsWithout))
+	n++
+	t.key(67) // tokens_per_s
+	t.number(float64(v.TokensPerS))
+	n++
+	t.key(151) // tokens_per_s_without
+	t.number(float64(v.TokensPerSWithout))
+	n++
+	t.key(152) // speedup
+	t.number(float64(v.Speedup))
+	n++
+	t.key(153) // batch1_speedup
+	t.number(float64(v.Batch1Speedup))
+	n++
+	t.key(154) // crossover_batch_size
+	t.number(float64(v.CrossoverBatchSize))
+	n++
+	t.end(at, n)
+}
+
+// tapeLoRAReport records a calc.LoRAReport as an object.
+func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
+	at, n := t.object(), 0
+	t.key(155) // max_loras
+	t.number(float64(v.MaxLoRAs))
+	n++
+	t.key(156) // max_lora_rank
+	t.number(float64(v.MaxLoRARank))
+	n++
+	t.key(157) // bytes
+	t.number(float64(v.Bytes))
+	n++
+	t.key(158) // kv_cache_bytes_without
+	t.number(float64(v.KVCacheBytesWithout))
+	n++
+	t.key(159) // flops_per_step
+	t.number(float64(v.FLOPsPerStep))
+	n++
+	t.key(160) // read_bytes_per_step
+	t.number(float64(v.ReadBytesPerStep))
+	n++
+	t.key(161) // extra_step_time_ms
+	t.number(float64(v.ExtraStepTimeMs))
+	n++
+	t.end(at, n)
+}
+
+// tapeKVOffloadReport records a calc.KVOffloadReport as an object.
+func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
+	at, n := t.object(), 0
+	t.key(162) // cpu_blocks
+	t.number(float64(v.CPUBlocks))
+	n++
+	t.key(61) // capacity_tokens
+	t.number(float64(v.CapacityTokens))
+	n++
+	t.key(163) // recompute_onset_concurrency
+	t.number(float64(v.RecomputeOnsetConcurrency))
+	n++
+	t.key(164) // reload_ms_per_sequence
+	t.number(float64(v.ReloadMsPerSequence))
+	n++
+	t.key(165) // recompute_ms_per_sequence
+	t.number(float64(v.RecomputeMsPerSequence))
+	n++
+	t.end(at, n)
+}
+
+// tapeParallelReport records a calc.ParallelReport as an object.
+func tapeParallelReport(t *tape, v *calc.ParallelReport) {
+	at, n := t.object(), 0
+	t.key(166) // data_parallel_size
+	t.number(float64(v.DataParallelSize))
+	n++
+	t.key(167) // expert_parallel
+	t.bool(bool(v.ExpertParallel))
+	n++
+	t.key(168) // expert_parallel_size
+	t.number(float64(v.ExpertParallelSize))
+	n++
+	t.key(169) // experts_per_rank
+	t.number(float64(v.ExpertsPerRank))
+	n++
+	t.key(170) // experts_touched_per_rank
+	t.number(float64(v.ExpertsTouchedPerRank))
+	n++
+	t.key(171) // load_imbalance
+	t.number(float64(v.LoadImbalance))
+	n++
+	t.key(172) // all_to_all_ms
+	t.number(float64(v.AllToAllMs))
+	n++
+	t.key(173) // tokens_per_s_total
+	t.number(float64(v.TokensPerSTotal))
+	n++
+	t.key(36) // num_gpus
+	t.number(float64(v.GPUs))
+	n++
+	t.end(at, n)
+}
+
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(126) // mean
+	t.key(174) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(127) // p50
+	t.key(175) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(128) // p90
+	t.key(176) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(129) // p99
+	t.key(177) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(130) // max
+	t.key(178) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -833,19 +1101,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(131) // time_s
+	t.key(179) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(96) // duration_s
+	t.key(104) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(132) // running
+	t.key(180) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(133) // waiting
+	t.key(181) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(75) // kv_cache_usage
+	t.key(77) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -854,13 +1122,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(134) // load
+	t.key(182) // load
 	t.string(string(v.Load))
 	n++
-	t.key(135) // num_requests_per_point
+	t.key(183) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(136) // points
+	t.key(184) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -870,28 +1138,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(137) // preemption_onset
+	t.key(185) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(138) // running_at_onset
+	t.key(186) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(139) // analytic_onset
+	t.key(187) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(140) // onset_difference
+	t.key(188) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(141) // onset_ratio
+	t.key(189) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(142) // knee_load
+	t.key(190) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(143) // knee_output_tokens_per_s
+	t.key(191) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(144) // max_output_tokens_per_s
+	t.key(192) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -900,43 +1168,43 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(134) // load
+	t.key(182) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(103) // output_tokens_per_s
+	t.key(111) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(102) // requests_per_s
+	t.key(110) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(105) // goodput_requests_per_s
+	t.key(113) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(145) // ttft_p50_ms
+	t.key(193) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(146) // ttft_p99_ms
+	t.key(194) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(147) // tpot_p50_ms
+	t.key(195) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(148) // tpot_p99_ms
+	t.key(196) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(149) // e2e_latency_p50_ms
+	t.key(197) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(150) // e2e_latency_p99_ms
+	t.key(198) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(112) // mean_running
+	t.key(123) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(107) // preemptions
+	t.key(115) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(86) // work_per_output_token
+	t.key(88) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)

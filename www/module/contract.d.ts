@@ -98,6 +98,36 @@ export interface Request {
   sweep?: SweepOptions;
   /** simulate asks for a step-by-step simulation of the workload. */
   simulate?: SimulateOptions;
+  /**
+   * The serving features (calc/features.go, docs/MODEL.md section 10). EnablePrefixCaching is vLLM's automatic prefix caching. vLLM V1 turns it on by default; here it defaults to on when the workload states a shared prefix or hit rate and off otherwise, so a plain request keeps the plain server's figures. In a simulation it also lets a preempted request find its own blocks again.
+   * Default: on when the workload states a shared prefix or hit rate, else off.
+   */
+  enable_prefix_caching?: boolean;
+  /** speculative_config turns on speculative decoding. */
+  speculative_config?: SpeculativeConfig;
+  /** lora serves LoRA adapters. */
+  lora?: LoRAConfig;
+  /** kv_offload adds a CPU tier to the KV cache. */
+  kv_offload?: KVOffload;
+  /**
+   * data_parallel_size is the data-parallel replicas of the attention, each with its own scheduler and batch; an MoE model's experts are spread over tensor_parallel_size x data_parallel_size ranks. The report's batch figures are per replica.
+   * Range: from 1 to 1024.
+   * Unit: GPUs.
+   * @default 1
+   */
+  data_parallel_size?: number;
+  /**
+   * enable_expert_parallel places whole experts on each of those ranks (vLLM's --enable-expert-parallel) instead of slicing every expert.
+   * @default false
+   */
+  enable_expert_parallel?: boolean;
+  /**
+   * num_redundant_experts adds replicas of routed experts so that the experts divide evenly over the ranks (vLLM's EPLB num_redundant_experts; DeepSeek serves 256 + 32 over 144 GPUs).
+   * Range: from 0 to 65536.
+   * Unit: experts.
+   * @default 0
+   */
+  num_redundant_experts?: number;
 }
 
 /**
@@ -244,6 +274,24 @@ export interface Workload {
    * Unit: requests/s.
    */
   request_rate?: number;
+  /**
+   * shared_prefix_tokens is a prefix (a system prompt) at the start of every prompt, part of input_tokens, that the prefix cache serves once computed. PrefixHitRate instead gives the fraction of each prompt found in the cache. NumPrefixes is how many distinct ones the requests spread over (default 1).
+   * Range: from 0 to 16777216.
+   * Unit: tokens.
+   * @default 0
+   */
+  shared_prefix_tokens?: number;
+  /**
+   * Range: from 0 to 1.
+   * Unit: fraction of prompt tokens.
+   */
+  prefix_hit_rate?: number;
+  /**
+   * Range: from 1 to 1048576.
+   * Unit: prefixes.
+   * @default 1
+   */
+  num_prefixes?: number;
 }
 
 /**
@@ -409,6 +457,87 @@ export interface SimSweepOptions {
   concurrencies?: number[];
 }
 
+/**
+ * SpeculativeConfig is speculative decoding (vLLM's --speculative-config): a cheap proposer drafts num_speculative_tokens tokens per sequence and the model verifies them, with its own next token, in one step.
+ *
+ * Unknown keys are rejected.
+ */
+export interface SpeculativeConfig {
+  /**
+   * method is the proposer: "eagle" (an EAGLE-1/2 head: one decoder layer on the model's features, sharing its embedding and LM head), "eagle3" (an EAGLE-3 head, with its own LM head over a 32,000-token draft vocabulary), "mtp" (the model's own multi-token-prediction module, DeepSeek-V3 style: one decoder layer of the model's), "ngram" (prompt lookup, no draft model) or "draft_model" (a smaller model, given by model). Default: draft_model when model is given, else eagle.
+   * Default: draft_model when model is given, else eagle.
+   */
+  method?: "draft_model" | "eagle" | "eagle3" | "mtp" | "ngram";
+  /** model is the draft model's catalog id, for method draft_model. */
+  model?: string;
+  /**
+   * num_speculative_tokens is k, the drafted tokens per step.
+   * Range: from 1 to 32.
+   * Unit: tokens.
+   */
+  num_speculative_tokens?: number;
+  /**
+   * acceptance_rate is the probability that one drafted token is accepted, given the ones before it were. Give it or mean_acceptance_length.
+   * Range: from 0 to 1.
+   * Unit: probability.
+   */
+  acceptance_rate?: number;
+  /**
+   * mean_acceptance_length is the mean tokens one step yields per sequence, accepted drafts plus the model's own (what vLLM and SGLang log as the mean acceptance length), between 1 and k+1.
+   * Range: from 1 to 33.
+   * Unit: tokens per step.
+   */
+  mean_acceptance_length?: number;
+}
+
+/**
+ * LoRAConfig serves LoRA adapters (vLLM's --enable-lora).
+ *
+ * Unknown keys are rejected.
+ */
+export interface LoRAConfig {
+  /**
+   * max_loras is the adapters resident on the GPU at once (vLLM's --max-loras, default 1).
+   * Range: from 1 to 1024.
+   * Unit: adapters.
+   * @default 1
+   */
+  max_loras?: number;
+  /**
+   * max_lora_rank is the largest adapter rank (--max-lora-rank, default 16): every slot is allocated at this rank.
+   * Range: from 1 to 1024.
+   * Unit: rank.
+   * @default 16
+   */
+  max_lora_rank?: number;
+  /**
+   * target_modules are the projections with adapters: any of q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj (default all: vLLM wraps every supported linear layer).
+   * Default: all seven.
+   */
+  target_modules?: ("q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "up_proj" | "down_proj")[];
+}
+
+/**
+ * KVOffload is a CPU tier for the KV cache (vLLM's native offloading, --kv-offloading-size, or LMCache): KV blocks are copied to host memory and loaded back over the host link instead of being recomputed.
+ *
+ * Unknown keys are rejected.
+ */
+export interface KVOffload {
+  /**
+   * cpu_bytes is the host memory of the tier for the whole tensor-parallel group, in bytes (vLLM: summed across its ranks).
+   * Range: greater than 0, at most 1125899906842624.
+   * Unit: bytes.
+   */
+  cpu_bytes?: number;
+  /**
+   * bandwidth_bytes_per_s is the host-to-GPU bandwidth of one GPU (default 63e9: PCIe 5.0 x16, 32 GT/s x 16 lanes x 128/130 / 8).
+   * Range: from 1000000 to 1000000000000000.
+   * Unit: bytes/s.
+   * @default 6.301538461538461e+10
+   */
+  bandwidth_bytes_per_s?: number;
+}
+
 /** Report is the answer to a Request. Every throughput figure carries the batch size and context length it holds for, and the latency beside it. Sizes are bytes, times milliseconds, rates tokens (or requests) per second; memory figures are per GPU unless the name says otherwise. */
 export interface Report {
   /** version is the engine version that computed the report. */
@@ -434,6 +563,8 @@ export interface Report {
   sweep?: SweepPoint[];
   /** cost is the price per million output tokens. */
   cost?: CostReport;
+  /** features shows what the request's serving features changed. */
+  features?: FeaturesReport;
   /** simulation is the step-by-step simulation, when asked for. */
   simulation?: SimulationReport;
   /** warnings are conditions the user should know about, as text. */
@@ -513,6 +644,8 @@ export interface MemoryReport {
   activation_bytes: number;
   non_torch_bytes: number;
   kv_cache_bytes: number;
+  /** feature_bytes is the speculative draft's weights and the LoRA slots, also taken from the pool (0 without them). */
+  feature_bytes?: number;
 }
 
 /** KVCacheReport is the paged cache and its capacity. */
@@ -633,6 +766,8 @@ export interface SweepPoint {
   /** kv_cache_usage is the fraction of the block pool the batch needs; above 1 the batch cannot run without preemption. */
   kv_cache_usage: number;
   bound: string;
+  /** tokens_per_s_without_speculation is the same batch's rate without speculative decoding (only when it is on): where it passes tokens_per_s, speculation stops paying. */
+  tokens_per_s_without_speculation?: number;
 }
 
 /** CostReport is the price of output tokens. */
@@ -644,6 +779,100 @@ export interface CostReport {
   batch_size: number;
   context_tokens: number;
   tokens_per_s: number;
+}
+
+/** FeaturesReport shows what the request's features changed, each beside the plain server's figure. */
+export interface FeaturesReport {
+  prefix_caching?: PrefixCachingReport;
+  speculative?: SpeculativeReport;
+  lora?: LoRAReport;
+  kv_offload?: KVOffloadReport;
+  parallel?: ParallelReport;
+}
+
+/** PrefixCachingReport is the capacity and TTFT the shared prefix gains. */
+export interface PrefixCachingReport {
+  /** cached_tokens_per_request is the prompt tokens each request finds in the cache (whole blocks, at most input_tokens - 1). */
+  cached_tokens_per_request: number;
+  /** shared_blocks is the blocks of one prefix, held once in the pool. */
+  shared_blocks: number;
+  num_prefixes: number;
+  /** ttft_ms and TTFTMsWithout are the idle-server time to first token with and without the cache. */
+  ttft_ms: number;
+  ttft_ms_without: number;
+  /** kv_ceiling and KVCeilingWithout are the sequences that fit at the final context with and without sharing; OnsetConcurrency(Without) the preemption onset. */
+  kv_ceiling: number;
+  kv_ceiling_without: number;
+  onset_concurrency: number;
+  onset_concurrency_without: number;
+}
+
+/** SpeculativeReport is speculative decoding at the decode point and where it stops paying. */
+export interface SpeculativeReport {
+  method: string;
+  num_speculative_tokens: number;
+  acceptance_rate: number;
+  /** tokens_per_step is (1 - a^(k+1)) / (1 - a), the mean tokens a step yields per sequence. */
+  tokens_per_step: number;
+  /** draft_weights_bytes is the draft's weights on one GPU; DraftTimeMs its k passes at the decode point. */
+  draft_weights_bytes: number;
+  draft_time_ms: number;
+  /** tpot_ms is step time / tokens per step at the decode point; TPOTMsWithout the plain server's step there. */
+  tpot_ms: number;
+  tpot_ms_without: number;
+  /** TokensPerS(Without) are the decode point's output rates; Speedup their ratio. */
+  tokens_per_s: number;
+  tokens_per_s_without: number;
+  speedup: number;
+  /** batch1_speedup is the speedup of one sequence alone. */
+  batch1_speedup: number;
+  /** crossover_batch_size is the smallest batch at which speculation no longer raises the output rate (0: it pays up to the batch ceiling). */
+  crossover_batch_size: number;
+}
+
+/** LoRAReport is the adapters' memory and their cost per step. */
+export interface LoRAReport {
+  max_loras: number;
+  max_lora_rank: number;
+  /** bytes is all slots on one GPU, taken from the KV cache. */
+  bytes: number;
+  /** kv_cache_bytes_without is the pool without the adapters. */
+  kv_cache_bytes_without: number;
+  /** FLOPsPerStep, ReadBytesPerStep and ExtraStepTimeMs are the adapters' GEMMs at the decode point (every slot in use once the batch holds max_loras sequences). */
+  flops_per_step: number;
+  read_bytes_per_step: number;
+  extra_step_time_ms: number;
+}
+
+/** KVOffloadReport is the CPU tier. */
+export interface KVOffloadReport {
+  /** cpu_blocks is the tier in blocks; CapacityTokens in tokens (whole tensor-parallel group). */
+  cpu_blocks: number;
+  capacity_tokens: number;
+  /** recompute_onset_concurrency is where preempted sequences no longer fit in the tier and must be recomputed: vLLM still preempts at preemption.onset_concurrency, but below this a preempted sequence's blocks are loaded back instead of recomputed. */
+  recompute_onset_concurrency: number;
+  /** reload_ms_per_sequence is one mean sequence's blocks over the host link; RecomputeMsPerSequence its prefill again, for comparison. */
+  reload_ms_per_sequence: number;
+  recompute_ms_per_sequence: number;
+}
+
+/** ParallelReport is expert and data parallelism for MoE. */
+export interface ParallelReport {
+  data_parallel_size: number;
+  expert_parallel: boolean;
+  /** expert_parallel_size is the ranks the experts are spread over (tensor_parallel_size x data_parallel_size). */
+  expert_parallel_size: number;
+  /** experts_per_rank is the routed experts one GPU holds (whole experts under EP; shards of all of them otherwise, reported as E/EP). */
+  experts_per_rank: number;
+  /** experts_touched_per_rank is the expected distinct local experts the decode step's tokens (over all data-parallel ranks) route to. */
+  experts_touched_per_rank: number;
+  /** load_imbalance is the busiest rank's expert tokens over the mean. */
+  load_imbalance: number;
+  /** all_to_all_ms is the dispatch and combine time of one decode step. */
+  all_to_all_ms: number;
+  /** tokens_per_s_total is the decode point's output rate over all data-parallel ranks. */
+  tokens_per_s_total: number;
+  num_gpus: number;
 }
 
 /** SimulationReport is what a step-by-step simulation of one serving instance measured. Times are from the start of the simulation; a figure with nothing to measure (no preemption, no request with two output tokens) is 0. */
@@ -688,6 +917,10 @@ export interface SimulationReport {
   /** first_preemption_s is when the first preemption happened and RunningAtFirstPreemption how many sequences ran just before it: the measured counterpart of preemption.onset_concurrency. */
   first_preemption_s: number;
   running_at_first_preemption: number;
+  /** cached_tokens is the prompt tokens the prefix cache served (shared prefixes and preempted requests' own blocks); DraftedTokens and AcceptedTokens are speculative decoding's verified and accepted drafts (0 without the features). */
+  cached_tokens?: number;
+  drafted_tokens?: number;
+  accepted_tokens?: number;
   /** Time-weighted means over the steps, and the peak pool use. */
   mean_running: number;
   mean_waiting: number;

@@ -43,6 +43,17 @@ export const DEFAULTS = Object.freeze({
   ttft_ms: '1000',
   tpot_ms: '50',
   gpu_hour_usd: '2.50',
+  // Serving features (docs/MODEL.md section 10); '' leaves each off.
+  shared_prefix_tokens: '',
+  num_prefixes: '',
+  spec_method: '', // '' = no speculative decoding
+  spec_tokens: '3',
+  spec_acceptance: '0.7',
+  max_loras: '', // '' = no LoRA
+  max_lora_rank: '',
+  offload_gib: '', // CPU tier, GiB (2^30 bytes)
+  data_parallel_size: '',
+  expert_parallel: '', // '' or 'on'
 });
 
 export const KEYS = Object.keys(DEFAULTS);
@@ -202,7 +213,30 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
   put(w, 'output_tokens', 'workload.output_tokens', c.output_tokens);
   if (c.load === 'concurrency') put(w, 'concurrency', 'workload.concurrency', c.concurrency);
   if (c.load === 'rate') put(w, 'request_rate', 'workload.request_rate', c.request_rate);
+
+  put(w, 'shared_prefix_tokens', 'workload.shared_prefix_tokens', c.shared_prefix_tokens ?? '');
+  if (w.shared_prefix_tokens !== undefined) put(w, 'num_prefixes', 'workload.num_prefixes', c.num_prefixes ?? '');
   if (Object.keys(w).length) req.workload = w;
+  if (c.spec_method) {
+    const s = { method: c.spec_method };
+    put(s, 'num_speculative_tokens', 'speculative_config.num_speculative_tokens', c.spec_tokens ?? '');
+    put(s, 'acceptance_rate', 'speculative_config.acceptance_rate', c.spec_acceptance ?? '');
+    req.speculative_config = s;
+  }
+  if (String(c.max_loras ?? '').trim()) {
+    const l = {};
+    put(l, 'max_loras', 'lora.max_loras', c.max_loras);
+    put(l, 'max_lora_rank', 'lora.max_lora_rank', c.max_lora_rank ?? '');
+    req.lora = l;
+  }
+  if (String(c.offload_gib ?? '').trim()) {
+    const o = {};
+    put(o, 'cpu_bytes', 'kv_offload.cpu_bytes', c.offload_gib);
+    if (o.cpu_bytes !== undefined) o.cpu_bytes *= 2 ** 30;
+    req.kv_offload = o;
+  }
+  put(req, 'data_parallel_size', 'data_parallel_size', c.data_parallel_size ?? '');
+  if (c.expert_parallel === 'on') req.enable_expert_parallel = true;
 
   const slo = {};
   put(slo, 'ttft_ms', 'slo.ttft_ms', c.ttft_ms);
