@@ -229,8 +229,8 @@ func ExampleLayout_NumBlocks() {
 // stores the latent as fp8_ds_mla: 512 fp8 values, 4 float32 scales (16 B)
 // and the 64 rope values in bf16 (128 B) = 656 B. Both are replicated on
 // every tensor rank. A vLLM 0.21 run of GLM-5-FP8 logged its cache tensors
-// as "[158][4372, 64, 132]" (LMCache issue #3339): 2 * (78 + 1 MTP) layer
-// tensors, 64-token blocks, and an indexer head of 132 bytes.
+// as "[158][4372, 64, 132]" (LMCache issue #3339): 64-token blocks with a
+// 132-byte head, the indexer cache's shape.
 func TestSparseMLABytesPerToken(t *testing.T) {
 	t.Parallel()
 	assert.InDelta(t, 132.0, IndexerKeyBytes(128), 0)
