@@ -256,7 +256,9 @@ func TestLayoutUnifiesPageSize(t *testing.T) {
 // A bf16 latent of 576 values costs 1,152 B beside it; an fp8 KV cache
 // stores the latent as fp8_ds_mla: 512 fp8 values, 4 float32 scales (16 B)
 // and the 64 rope values in bf16 (128 B) = 656 B. Both are replicated on
-// every tensor rank.
+// every tensor rank. A vLLM 0.21 run of GLM-5-FP8 logged its cache tensors
+// as "[158][4372, 64, 132]" (LMCache issue #3339): 64-token blocks with a
+// 132-byte head, the indexer cache's shape.
 func TestSparseMLABytesPerToken(t *testing.T) {
 	t.Parallel()
 	assert.InDelta(t, 132.0, IndexerKeyBytes(128), 0)

@@ -15,6 +15,9 @@
 // with no other entry's. It then appends the entry to the family's file
 // (-file, by default the family name lower-cased with spaces as dashes) and
 // runs `go generate ./models`, which rewrites models/catalog_data.go.
+// -hf-quant-config merges a ModelOpt hf_quant_config.json into the config
+// and -collapse-layer-lists shortens per-layer module lists; both say so in
+// the entry's notes.
 //
 // check runs the same validation over every entry already in the catalog.
 package main
@@ -99,6 +102,8 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "models/catalog", "the catalog folder")
 	replace := fs.Bool("replace", false, "replace an entry with the same id instead of refusing it")
 	noGen := fs.Bool("no-generate", false, "do not run go generate ./models afterwards")
+	hfQuant := fs.String("hf-quant-config", "", "a ModelOpt hf_quant_config.json whose quantization object becomes the config's quantization_config (quant_method modelopt)")
+	collapse := fs.Bool("collapse-layer-lists", false, "collapse the quantization_config's per-layer module lists and maps to layers.* patterns")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -123,6 +128,30 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", *configPath, err)
 	}
 	e.Config = buf.Bytes()
+	var added []string
+	if *hfQuant != "" {
+		q, err := os.ReadFile(*hfQuant)
+		if err != nil {
+			return err
+		}
+		if e.Config, err = mergeHFQuant(e.Config, q); err != nil {
+			return err
+		}
+		added = append(added, "config.json has no quantization_config; it is hf_quant_config.json's 'quantization' object with quant_method 'modelopt' added")
+	}
+	if *collapse {
+		c, changed, err := collapseLayerLists(e.Config)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *configPath, err)
+		}
+		if changed {
+			e.Config = c
+			added = append(added, "quantization_config's per-layer module lists are collapsed to patterns with layers.* (and experts.*) in place of layer and expert numbers")
+		}
+	}
+	if len(added) > 0 {
+		e.Notes = strings.TrimSpace(e.Notes + " " + strings.Join(added, ". ") + ".")
+	}
 	name := *file
 	if name == "" {
 		name = familyFile(e.Family)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,4 +155,49 @@ func mustJSON(t *testing.T, v any) []byte {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return b
+}
+
+// -hf-quant-config makes the hf_quant_config.json's quantization object the
+// config's quantization_config (quant_method modelopt first), and
+// -collapse-layer-lists names each per-layer module once: 14 entries
+// model.layers.0.self_attn* ... model.layers.13.self_attn* plus lm_head
+// become model.layers.*.self_attn* and lm_head. The notes say both.
+func TestImportModelOptAndCollapse(t *testing.T) {
+	t.Parallel()
+	dir, config := setup(t)
+	var exclude []string
+	for i := 0; i < 14; i++ {
+		exclude = append(exclude, fmt.Sprintf("model.layers.%d.self_attn*", i))
+	}
+	exclude = append(exclude, "lm_head")
+	hq, err := json.Marshal(map[string]any{
+		"producer":     map[string]any{"name": "modelopt"},
+		"quantization": map[string]any{"quant_algo": "NVFP4", "group_size": 16, "exclude_modules": exclude},
+	})
+	require.NoError(t, err)
+	hqPath := filepath.Join(t.TempDir(), "hf_quant_config.json")
+	require.NoError(t, os.WriteFile(hqPath, hq, 0o644))
+	require.NoError(t, run(importArgs(dir, config, "-hf-quant-config", hqPath, "-collapse-layer-lists"), &bytes.Buffer{}, &bytes.Buffer{}))
+
+	raw, err := os.ReadFile(filepath.Join(dir, "test-family.json"))
+	require.NoError(t, err)
+	var list []entry
+	require.NoError(t, json.Unmarshal(raw, &list))
+	var c struct {
+		Q struct {
+			Method  string   `json:"quant_method"`
+			Algo    string   `json:"quant_algo"`
+			Exclude []string `json:"exclude_modules"`
+		} `json:"quantization_config"`
+	}
+	require.NoError(t, json.Unmarshal(list[1].Config, &c))
+	assert.Equal(t, "modelopt", c.Q.Method)
+	assert.Equal(t, "NVFP4", c.Q.Algo)
+	assert.Equal(t, []string{"model.layers.*.self_attn*", "lm_head"}, c.Q.Exclude)
+	assert.Contains(t, list[1].Notes, "hf_quant_config.json's 'quantization' object")
+	assert.Contains(t, list[1].Notes, "collapsed to patterns")
+	// The engine reads it as NVFP4.
+	m, err := derive(list[1])
+	require.NoError(t, err)
+	assert.InDelta(t, 4.5, m.Quant.BitsPerWeight, 0)
 }
