@@ -73,6 +73,7 @@ type entry struct {
 	PublishedParams    float64         `json:"published_params"`
 	ParamsSource       string          `json:"params_source"`
 	PublishedCountsMTP bool            `json:"published_params_include_mtp,omitempty"`
+	PublishedTextOnly  bool            `json:"published_params_text_only,omitempty"`
 	ParamsTolerance    float64         `json:"params_tolerance,omitempty"`
 	Source             models.Source   `json:"source"`
 	Notes              string          `json:"notes,omitempty"`
@@ -313,8 +314,8 @@ func validate(e entry, all []entry) error {
 		problems = append(problems, "published_params and params_source are required")
 	}
 	for _, a := range e.Aliases {
-		if a != strings.ToLower(a) || strings.ContainsAny(a, " _/") {
-			problems = append(problems, fmt.Sprintf("alias %q must be lower-case without spaces, underscores or slashes", a))
+		if !validAlias(a) {
+			problems = append(problems, fmt.Sprintf("alias %q must be lower-case without spaces or underscores, with a slash only as a former Hub id (owner/name)", a))
 		}
 	}
 	if m, err := derive(e); err != nil {
@@ -322,6 +323,10 @@ func validate(e entry, all []entry) error {
 	} else if e.PublishedParams > 0 {
 		got := float64(m.Params.Total)
 		what := "total"
+		if e.PublishedTextOnly {
+			got -= float64(m.Params.Vision)
+			what = "text-model"
+		}
 		if e.PublishedCountsMTP {
 			got += float64(m.Params.MTP)
 			what = "total with the MTP layers"
@@ -347,33 +352,65 @@ func validate(e entry, all []entry) error {
 	return nil
 }
 
-// names returns the lookup keys of an entry as the engine normalizes them:
-// the id, the part after the /, and every alias.
-func names(e entry) []string {
-	keys := append([]string{e.ID, e.ID[strings.LastIndexByte(e.ID, '/')+1:]}, e.Aliases...)
-	for i, k := range keys {
-		keys[i] = strings.NewReplacer(" ", "-", "_", "-").Replace(strings.ToLower(strings.TrimSpace(k)))
+// validAlias reports whether a is lower-case without spaces or
+// underscores, and has at most one slash, between a non-empty owner and
+// name (a model's former Hub id, such as meta-llama/meta-llama-3.1-8b).
+func validAlias(a string) bool {
+	if a == "" || a != strings.ToLower(a) || strings.ContainsAny(a, " _") {
+		return false
 	}
+	owner, name, found := strings.Cut(a, "/")
+	return !found || (owner != "" && name != "" && !strings.Contains(name, "/"))
+}
+
+// Lookup ranks of a name, as models.Lookup resolves them: full ids first,
+// then aliases, then the part of an id after its "/".
+const (
+	rankID = iota
+	rankAlias
+	rankSuffix
+)
+
+// name is one lookup key of an entry, as the engine normalizes it, and its
+// rank.
+type name struct {
+	key  string
+	rank int
+}
+
+// names returns the lookup keys of an entry with their ranks.
+func names(e entry) map[name]bool {
+	norm := strings.NewReplacer(" ", "-", "_", "-")
+	keys := map[name]bool{}
+	add := func(k string, rank int) {
+		keys[name{norm.Replace(strings.ToLower(strings.TrimSpace(k))), rank}] = true
+	}
+	add(e.ID, rankID)
+	for _, a := range e.Aliases {
+		add(a, rankAlias)
+	}
+	add(e.ID[strings.LastIndexByte(e.ID, '/')+1:], rankSuffix)
 	return keys
 }
 
-// collisions lists the names of e that another entry of all also claims.
+// collisions lists the names of e that another entry of all claims at the
+// same rank: those are ambiguous. A name claimed at different ranks is
+// not: the lower rank wins (the alias "llama-3.1-8b" of the Instruct model
+// beats the id suffix of meta-llama/Llama-3.1-8B).
 func collisions(e entry, all []entry) []string {
-	mine := map[string]bool{}
-	for _, k := range names(e) {
-		mine[k] = true
-	}
+	mine := names(e)
 	var out []string
 	for _, o := range all {
 		if o.ID == e.ID {
 			continue
 		}
-		for _, k := range names(o) {
+		for k := range names(o) {
 			if mine[k] {
-				out = append(out, fmt.Sprintf("name %q is also claimed by %s", k, o.ID))
+				out = append(out, fmt.Sprintf("name %q is also claimed by %s", k.key, o.ID))
 			}
 		}
 	}
+	sort.Strings(out)
 	return out
 }
 

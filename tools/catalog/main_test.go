@@ -86,6 +86,22 @@ func TestImportAppendsToFamilyFile(t *testing.T) {
 	assert.Contains(t, out.String(), "2 entries")
 }
 
+// A former Hub id is a valid alias; a name one entry claims as an alias and
+// another as its id suffix is not ambiguous (the alias wins the lookup).
+func TestValidAliasAndRanks(t *testing.T) {
+	t.Parallel()
+	assert.True(t, validAlias("meta-llama/meta-llama-3.1-8b"))
+	assert.True(t, validAlias("llama-3.1-8b"))
+	assert.False(t, validAlias("/llama"))
+	assert.False(t, validAlias("meta-llama/"))
+	assert.False(t, validAlias("a_b"))
+	base := entry{ID: "meta-llama/Llama-3.1-8B"}
+	instruct := entry{ID: "meta-llama/Llama-3.1-8B-Instruct", Aliases: []string{"llama-3.1-8b"}}
+	assert.Empty(t, collisions(base, []entry{base, instruct}))
+	other := entry{ID: "someone/Llama-3.1-8B"}
+	assert.Equal(t, []string{`name "llama-3.1-8b" is also claimed by someone/Llama-3.1-8B`}, collisions(base, []entry{base, other}))
+}
+
 func TestImportRefuses(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -97,6 +113,7 @@ func TestImportRefuses(t *testing.T) {
 		{"params off", []string{"-params", "8.2e9"}, "-2.07 % off the published 8.20B (more than 1 %)"},
 		{"alias taken", []string{"-aliases", "existing-1b"}, `name "existing-1b" is also claimed by org/Existing-1B`},
 		{"upper-case alias", []string{"-aliases", "New-8B-Chat"}, `alias "New-8B-Chat" must be lower-case`},
+		{"alias with two slashes", []string{"-aliases", "org/old/name"}, `alias "org/old/name" must be lower-case without spaces or underscores, with a slash only as a former Hub id`},
 		{"id suffix taken", []string{"-id", "other/Existing-1B"}, `name "existing-1b" is also claimed by org/Existing-1B`},
 		{"duplicate id", []string{"-id", "org/Existing-1B"}, "org/Existing-1B is already in test-family.json (use -replace)"},
 		{"no source", []string{"-repo", "", "-path", "", "-source-url", ""}, "source cites neither a URL nor a repository"},
