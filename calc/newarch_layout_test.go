@@ -167,3 +167,30 @@ func TestGemma4MatchesPublishedVLLMReport(t *testing.T) {
 	assert.Equal(t, int64(54_608), lay.CapacityTokens(blocks))
 	assert.InEpsilon(t, 55_000, float64(lay.CapacityTokens(blocks)), 0.05)
 }
+
+// A pipeline stage made only of MLP blocks keeps no cache: Llama 3.3
+// Nemotron Super 49B at pp=8 has layers 60-69 all no-op attention, so
+// that stage does not bound the pool (10 layers per stage; the other
+// stages hold 2 to 10 attention layers each).
+func TestStageWithoutCacheLayers(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "nvidia/Llama-3_3-Nemotron-Super-49B-v1", Hardware: HardwareRef{ID: "h200"}, PipelineParallelSize: Int(8), MaxModelLen: Int(8192)})
+	require.NoError(t, err)
+	assert.Positive(t, d.NumBlocks)
+	assert.Empty(t, d.stages[6].layout.Groups)
+	assert.NotEqual(t, 6, d.tight)
+}
+
+// A block list with neither attention nor Mamba blocks has no cache to
+// size: the error names the model.
+func TestModelWithoutCacheLayers(t *testing.T) {
+	t.Parallel()
+	cfg := map[string]any{
+		"model_type": "nemotron_h", "hidden_size": 256.0, "num_hidden_layers": 2.0,
+		"num_attention_heads": 4.0, "intermediate_size": 512.0, "vocab_size": 1000.0,
+		"max_position_embeddings": 4096.0, "hybrid_override_pattern": "--",
+	}
+	_, err := Resolve(Request{ModelConfig: cfg, Hardware: HardwareRef{ID: "h200"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no attention or state layers")
+}

@@ -284,7 +284,13 @@ func (d *Deployment) build() error {
 		st.first, st.last = s == 0, s == d.PP-1
 		st.weightsBytes = units.Bytes(d.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
-		lay, err := kvcache.NewLayout(d.kvLayers(st.lo, st.hi), kvcache.Options{
+		layers := d.kvLayers(st.lo, st.hi)
+		if len(layers) == 0 {
+			// A stage of MLP-only blocks (a run of Llama-Nemotron's no-op
+			// attention layers) keeps no cache and does not bound the pool.
+			continue
+		}
+		lay, err := kvcache.NewLayout(layers, kvcache.Options{
 			TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
 		})
 		if err != nil {
@@ -295,6 +301,9 @@ func (d *Deployment) build() error {
 		if d.NumBlocks < 0 || st.blocks < d.NumBlocks {
 			d.NumBlocks, d.tight = st.blocks, s
 		}
+	}
+	if d.NumBlocks < 0 {
+		return fielderr.New("model", "has no attention or state layers, so no KV cache to size")
 	}
 	return nil
 }
