@@ -229,6 +229,8 @@ test_worker() {
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
 		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
+	log "OpenAPI: swagger-parser validate and redocly lint of the served /openapi.json"
+	node scripts/openapi-check.mjs "$WORKERD_URL/openapi.json"
 	stop_workerd
 	log "wrangler deploy --dry-run (the worker and build/site/)"
 	mkdir -p build/site
