@@ -93,7 +93,7 @@ var (
 	}
 	postSimulateDoc = operation{
 		summary:     "Simulate a deployment step by step",
-		description: "The same body as POST /v1/evaluate, which must contain simulate (a 400 naming the field simulate otherwise; {} asks for the defaults). The answer is the report with its simulation section: latency percentiles, throughput, goodput, preemptions, the timeline and, with simulate.sweep, the load sweep. A simulation costs tens of milliseconds of CPU; answers are not cached.",
+		description: "The same body as POST /v1/evaluate, which must contain simulate (a 400 naming the field simulate otherwise; {} asks for the defaults). The answer is the report with its simulation section: latency percentiles, throughput, preemptions, the timeline, goodput and SLO attainment when the request gives an slo (absent otherwise) and, with simulate.sweep, the load sweep. A simulation costs tens of milliseconds of CPU; answers are not cached.",
 		body:        reflect.TypeFor[calc.Request](), result: reflect.TypeFor[calc.Report](),
 		problems:    []int{400, 413, 415},
 		bodyExample: func() any { return exampleSimulateRequest() }, resultExample: exampleSimulateReport,

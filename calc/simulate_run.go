@@ -35,7 +35,7 @@ func (d *Deployment) simulate(r *Report, p plan, sp *simPlan) (work float64) {
 		return 0
 	}
 	work = runUnits(res)
-	s := simReport(res, d.schedConfig().NumBlocks)
+	s := simReport(res, d.schedConfig().NumBlocks, p.hasSLO())
 	s.Arrival, s.Seed = sp.arrival, sp.seed
 	switch sp.w.Arrival {
 	case sched.Poisson:
@@ -67,8 +67,13 @@ func (d *Deployment) simOptions(p plan, timeline int) sched.Options {
 	return sched.Options{TTFTS: p.ttftS, TPOTS: p.tpotS, TimelinePoints: timeline, MaxSteps: maxSimSteps}
 }
 
+// hasSLO reports whether the request gives a latency budget (slo.ttft_ms
+// or slo.tpot_ms) that the simulation's goodput is measured against.
+func (p plan) hasSLO() bool { return p.ttftS > 0 || p.tpotS > 0 }
+
 // simReport converts a result; every ratio with a zero denominator is 0.
-func simReport(res sched.Result, pool int64) *SimulationReport {
+// Goodput and SLO attainment are set only when slo is true.
+func simReport(res sched.Result, pool int64, slo bool) *SimulationReport {
 	div := func(a, b float64) float64 {
 		if b <= 0 {
 			return 0
@@ -84,13 +89,16 @@ func simReport(res sched.Result, pool int64) *SimulationReport {
 		TTFTMs: latencyMs(res.TTFT), TPOTMs: latencyMs(res.TPOT), E2ELatencyMs: latencyMs(res.E2E),
 		RequestsPerS: div(done, res.DurationS), OutputTokensPerS: div(out, res.DurationS),
 		TotalTokensPerS:     div(in+out, res.DurationS),
-		GoodputRequestsPerS: div(float64(res.SLOMet), res.DurationS), SLOAttainment: div(float64(res.SLOMet), done),
 		Preemptions: res.Preemptions, PreemptedRequests: res.PreemptedRequests,
 		RecomputedTokens:   res.RecomputedTokens,
 		RecomputeOverhead:  div(float64(res.RecomputedTokens), out),
 		WorkPerOutputToken: div(float64(res.ProcessedTokens), out),
 		MeanRunning:        res.MeanRunning, MeanWaiting: res.MeanWaiting,
 		MeanKVCacheUsage: res.MeanKVUsage, PeakKVCacheUsage: div(float64(res.PeakBlocks), float64(pool)),
+	}
+	if slo {
+		good, frac := div(float64(res.SLOMet), res.DurationS), div(float64(res.SLOMet), done)
+		s.GoodputRequestsPerS, s.SLOAttainment = &good, &frac
 	}
 	if res.Preemptions > 0 {
 		s.FirstPreemptionS, s.RunningAtFirstPreemption = res.FirstPreemptionS, res.RunningAtFirstPreemption
@@ -144,7 +152,7 @@ func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) (_ *Si
 		if !ok {
 			continue
 		}
-		s := simReport(res, cfg.NumBlocks)
+		s := simReport(res, cfg.NumBlocks, p.hasSLO())
 		sw.Points = append(sw.Points, SimSweepPoint{
 			Load: load, OutputTokensPerS: s.OutputTokensPerS, RequestsPerS: s.RequestsPerS,
 			GoodputRequestsPerS: s.GoodputRequestsPerS,

@@ -699,12 +699,16 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	t.key(102) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
-	t.key(103) // goodput_requests_per_s
-	t.number(float64(v.GoodputRequestsPerS))
-	n++
-	t.key(104) // slo_attainment
-	t.number(float64(v.SLOAttainment))
-	n++
+	if v.GoodputRequestsPerS != nil {
+		t.key(103) // goodput_requests_per_s
+		t.number(float64(*v.GoodputRequestsPerS))
+		n++
+	}
+	if v.SLOAttainment != nil {
+		t.key(104) // slo_attainment
+		t.number(float64(*v.SLOAttainment))
+		n++
+	}
 	t.key(105) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
@@ -901,9 +905,11 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	t.key(100) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(103) // goodput_requests_per_s
-	t.number(float64(v.GoodputRequestsPerS))
-	n++
+	if v.GoodputRequestsPerS != nil {
+		t.key(103) // goodput_requests_per_s
+		t.number(float64(*v.GoodputRequestsPerS))
+		n++
+	}
 	t.key(143) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++

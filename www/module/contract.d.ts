@@ -666,9 +666,9 @@ export interface SimulationReport {
   output_tokens_per_s: number;
   /** total_tokens_per_s counts prompt and output tokens of completed requests (vLLM's benchmark "total token throughput"). */
   total_tokens_per_s: number;
-  /** goodput_requests_per_s counts requests within the slo (ttft_ms and tpot_ms); SLOAttainment is their fraction of completed requests. Without an slo every request counts. */
-  goodput_requests_per_s: number;
-  slo_attainment: number;
+  /** goodput_requests_per_s counts requests per second within the slo (ttft_ms and tpot_ms, whichever are given); SLOAttainment is their fraction of completed requests. Both are present only when the request gives an slo: without a budget nothing is measured against one (goodput would equal requests_per_s whatever the latency). */
+  goodput_requests_per_s?: number;
+  slo_attainment?: number;
   /** preemptions counts evictions by recomputation; PreemptedRequests the requests evicted at least once. */
   preemptions: number;
   preempted_requests: number;
@@ -733,7 +733,8 @@ export interface SimSweepPoint {
   load: number;
   output_tokens_per_s: number;
   requests_per_s: number;
-  goodput_requests_per_s: number;
+  /** goodput_requests_per_s is present only when the request gives an slo (as SimulationReport's). */
+  goodput_requests_per_s?: number;
   ttft_p50_ms: number;
   ttft_p99_ms: number;
   tpot_p50_ms: number;
