@@ -127,19 +127,19 @@ type SimulationSweep struct {
 
 // SimSweepPoint is one load of the sweep.
 type SimSweepPoint struct {
-	Load                float64 `json:"load"`
-	OutputTokensPerS    float64 `json:"output_tokens_per_s"`
-	RequestsPerS        float64 `json:"requests_per_s"`
+	Load             float64 `json:"load"`
+	OutputTokensPerS float64 `json:"output_tokens_per_s"`
+	RequestsPerS     float64 `json:"requests_per_s"`
 	// GoodputRequestsPerS is present only when the request gives an slo
 	// (as SimulationReport's).
 	GoodputRequestsPerS *float64 `json:"goodput_requests_per_s,omitempty"`
-	TTFTP50Ms           float64 `json:"ttft_p50_ms"`
-	TTFTP99Ms           float64 `json:"ttft_p99_ms"`
-	TPOTP50Ms           float64 `json:"tpot_p50_ms"`
-	TPOTP99Ms           float64 `json:"tpot_p99_ms"`
-	E2EP50Ms            float64 `json:"e2e_latency_p50_ms"`
-	E2EP99Ms            float64 `json:"e2e_latency_p99_ms"`
-	MeanRunning         float64 `json:"mean_running"`
-	Preemptions         int     `json:"preemptions"`
-	WorkPerOutputToken  float64 `json:"work_per_output_token"`
+	TTFTP50Ms           float64  `json:"ttft_p50_ms"`
+	TTFTP99Ms           float64  `json:"ttft_p99_ms"`
+	TPOTP50Ms           float64  `json:"tpot_p50_ms"`
+	TPOTP99Ms           float64  `json:"tpot_p99_ms"`
+	E2EP50Ms            float64  `json:"e2e_latency_p50_ms"`
+	E2EP99Ms            float64  `json:"e2e_latency_p99_ms"`
+	MeanRunning         float64  `json:"mean_running"`
+	Preemptions         int      `json:"preemptions"`
+	WorkPerOutputToken  float64  `json:"work_per_output_token"`
 }
