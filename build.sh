@@ -53,8 +53,15 @@ build_wasm() {
 	# smaller; scripts/wasm-size.sh) at a cost docs/js-module.md measures.
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" "${WASM_ENGINE_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
-	cp www/module/package.json www/module/throughput.js www/module/throughput.d.ts www/module/contract.d.ts build/npm/
+	cp www/module/package.json www/module/README.md www/module/throughput.js www/module/throughput.d.ts www/module/contract.d.ts LICENSE build/npm/
 	bundle_page
+	# The element in the package (@modelrefs/throughput/widget and
+	# /throughput-calculator): the site's self-contained bundles, which
+	# fetch throughput.wasm from beside themselves, and their declarations.
+	cp build/site/widget.js build/site/throughput-calculator.js www/widget/widget.d.ts www/widget/throughput-calculator.d.ts build/npm/
+	if [ -d build/site/widget ]; then
+		echo "esbuild not installed (npm ci): build/npm/widget.js is not self-contained and the package is not publishable"
+	fi
 }
 
 # bundle_page assembles build/site/, the static site that tools/serve,
@@ -303,21 +310,32 @@ test_js() {
 	node --test www/test/
 }
 
-# test_pack packs build/npm/ (./build.sh build assembles it: test_js runs
-# first) as the npm package, installs the tarball into a temporary project and
-# imports and evaluates from it (scripts/pack-check.mjs).
+# test_pack checks build/npm/ (./build.sh build assembles it: test_js runs
+# first) as the npm package: `npm publish --dry-run` (what would be
+# uploaded), then packs it, installs the tarball into a temporary project,
+# imports and evaluates from it and checks the file list
+# (scripts/pack-check.mjs), and type-checks a consumer of its declarations
+# (scripts/pack-types.ts, tsc --strict).
 test_pack() (
-	log "npm pack build/npm/, install the tarball, import @modelrefs/throughput"
 	[ -f build/npm/throughput.wasm ] || build_wasm
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
+	log "npm publish --dry-run build/npm/"
+	(cd build/npm && npm publish --dry-run --json --ignore-scripts --offline 2>"$tmp/publish.err") >"$tmp/publish.json" ||
+		{ cat "$tmp/publish.err" >&2; return 1; }
+	log "npm pack build/npm/, install the tarball, import @modelrefs/throughput"
 	(cd build/npm && npm pack --silent --pack-destination "$tmp" >/dev/null)
 	mkdir "$tmp/app"
 	cp scripts/pack-check.mjs "$tmp/app/check.mjs"
+	cp scripts/pack-types.ts "$tmp/app/check-types.ts"
 	cd "$tmp/app"
 	printf '{"name":"pack-check","private":true,"type":"module"}\n' >package.json
 	npm install "$tmp"/modelrefs-throughput-*.tgz --no-audit --no-fund --offline --silent
-	node check.mjs
+	PUBLISH_JSON=$tmp/publish.json node check.mjs
+	log "tsc --strict: a consumer of the package's declarations"
+	"$ROOT/node_modules/.bin/tsc" --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext \
+		--lib es2022,dom check-types.ts
+	echo "tsc: the declarations type-check (ModelID, HardwareID, the element)"
 )
 
 cmd=${1:-help}
