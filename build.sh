@@ -32,8 +32,11 @@ Commands:
   test       run every test suite: the stale check of generated files
              (scripts/check-generated.sh), go vet and gofmt, Go tests natively
              and under WebAssembly, the JavaScript module, the browser and
-             worker end-to-end tests; installs npm packages from the lockfile
-             and Debian's chromium when missing
+             worker end-to-end tests; the ecosystem's tools: swagger-parser
+             and redocly lint on /openapi.json, npm publish --dry-run and tsc
+             on the package, wrangler deploy --dry-run (which builds first);
+             installs npm packages from the lockfile and Debian's chromium
+             when missing
   bench      run the committed benchmarks and print medians
   calibrate  print the validation errors against ../shared/validation/cases.json
   help       show this text
@@ -239,12 +242,45 @@ test_worker() {
 	log "OpenAPI: swagger-parser validate and redocly lint of the served /openapi.json"
 	node scripts/openapi-check.mjs "$WORKERD_URL/openapi.json"
 	stop_workerd
-	log "wrangler deploy --dry-run (the worker and build/site/)"
-	mkdir -p build/site
-	WRANGLER_SEND_METRICS=false CI=true node_modules/.bin/wrangler deploy --dry-run \
-		--config wasm/worker/wrangler.toml --outdir "$tmp/dist" </dev/null | grep -E 'Total Upload|dry-run'
+	test_wrangler "$tmp"
 	rm -rf "$tmp"
 	trap - EXIT
+}
+
+# test_wrangler TMP: `wrangler deploy --dry-run` as a fresh clone would run
+# it. The engine and the worker are removed first: wrangler's [build]
+# command (wasm/worker/wrangler.toml) must build them again. The assets it
+# reads must be exactly the files of build/site/ (no sources, no tests),
+# with _headers applied rather than uploaded.
+test_wrangler() {
+	local tmp=$1 out=$1/wrangler.log uploaded site f
+	log "wrangler deploy --dry-run: builds first ([build] command), uploads build/site/ only"
+	rm -f build/site/throughput.wasm build/npm/throughput.wasm build/worker/app.wasm
+	WRANGLER_LOG=debug WRANGLER_SEND_METRICS=false CI=true node_modules/.bin/wrangler deploy --dry-run \
+		--config wasm/worker/wrangler.toml --outdir "$tmp/dist" </dev/null >"$out" 2>&1 ||
+		{ cat "$out" >&2; echo "wrangler deploy --dry-run failed" >&2; return 1; }
+	grep -q '^\[custom build\] Running: ' "$out" || { echo "wrangler ran no [build] command" >&2; return 1; }
+	for f in build/site/throughput.wasm build/worker/app.wasm; do
+		[ -s "$f" ] || { echo "wrangler's [build] did not write $f" >&2; return 1; }
+	done
+	uploaded=$(awk '/ from the assets directory / { on = 1; next } on && /^\// { print substr($0, 2); next } on { exit }' "$out" |
+		grep -vx _headers | LC_ALL=C sort)
+	site=$(cd build/site && find . -type f ! -name _headers | sed 's|^\./||' | LC_ALL=C sort)
+	if [ "$uploaded" != "$site" ]; then
+		echo "wrangler's assets are not build/site/'s files:" >&2
+		diff <(echo "$site") <(echo "$uploaded") >&2 || true
+		return 1
+	fi
+	if grep -E '(^|/)(test|tests|www|src)/|\.(go|test\.mjs|map)$' <<<"$uploaded"; then
+		echo "wrangler would upload sources or tests (above)" >&2
+		return 1
+	fi
+	for f in index.html widget.js throughput.wasm throughput.js wasm_exec.js; do
+		grep -qx "$f" <<<"$uploaded" || { echo "wrangler would not upload $f" >&2; return 1; }
+	done
+	grep -q '^Ignoring asset: _headers' "$out" || { echo "wrangler would serve _headers as a file" >&2; return 1; }
+	echo "wrangler uploads $(wc -l <<<"$uploaded") files of build/site/: $(echo $uploaded)"
+	grep -E '^Total Upload' "$out"
 }
 
 test_go() {
