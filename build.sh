@@ -238,7 +238,7 @@ test_worker() {
 	start_workerd build/worker "$site"
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|StaticFilesCORS|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
 	log "OpenAPI: swagger-parser validate and redocly lint of the served /openapi.json"
 	node scripts/openapi-check.mjs "$WORKERD_URL/openapi.json"
 	stop_workerd
