@@ -22,7 +22,8 @@ Commands:
              build/npm/ (the npm package) and build/site/ (the static site: the
              prerendered page, its bundled script, the widget, the engine)
   serve      build, then serve build/site/ on 127.0.0.1 (PORT=8080); runs npm ci
-             first when node_modules is missing
+             first when the page's npm packages are missing. The server
+             replaces the script (exec): kill its PID or press Ctrl-C to stop
   worker     build the API worker into build/worker/ (wasm/worker: Go and entry.mjs),
              then run it with build/site/ on a local workerd at 127.0.0.1:PORT
              (default 8787); `./build.sh worker build` only builds
@@ -172,12 +173,13 @@ build_worker() {
 		"$(wc -c <"$out/app.wasm")" "$(cat "$out/app.wasm" "$out/entry.mjs" "$out/request.mjs" "$out/wasm_exec.js" | gzip -9 | wc -c)"
 }
 
-# ensure_npm installs the npm dev tools from the lockfile when missing.
+# ensure_npm installs the npm dev tools from the lockfile when missing
+# (the page's esbuild and happy-dom, the tests' workerd among them).
 # A node_modules older than the lockfile (a dependency added since the
 # last install) is installed again, so a test never runs on stale packages.
 ensure_npm() {
-	if [ ! -x node_modules/.bin/workerd ] || [ ! -f node_modules/.package-lock.json ] ||
-		[ package-lock.json -nt node_modules/.package-lock.json ]; then
+	if [ ! -x node_modules/.bin/workerd ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/happy-dom ] ||
+		[ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 		log "npm ci"
 		npm ci --no-audit --no-fund
 	fi
@@ -380,12 +382,18 @@ build)
 	build_wasm
 	;;
 serve)
-	# The prerendered page needs happy-dom, the bundles esbuild.
+	# The prerendered page needs happy-dom, the bundles esbuild: on a fresh
+	# clone npm ci installs them from the lockfile.
 	if command -v npm >/dev/null; then
-		ensure_npm || echo "npm ci failed: the page is served unbundled and waits for the engine"
+		ensure_npm || echo "npm ci failed: the page is served unbundled and waits for the engine" >&2
+	else
+		echo "npm not found: the page is served unbundled and waits for the engine (install Node.js and npm)" >&2
 	fi
 	build_wasm
-	exec go run ./tools/serve -dir build/site -addr "127.0.0.1:${PORT:-8080}"
+	go build "${GO_BUILD_FLAGS[@]}" -o build/serve ./tools/serve
+	# exec: the server takes this script's process id, so `kill PID` and
+	# Ctrl-C stop it, and no child is left holding the port.
+	exec build/serve -dir build/site -addr "127.0.0.1:${PORT:-8080}"
 	;;
 worker)
 	build_worker
@@ -420,6 +428,8 @@ test)
 	test_js
 	test_pack
 	test_e2e
+	log "./build.sh serve: the real page, stopped by its PID and by Ctrl-C (scripts/serve-check.sh)"
+	scripts/serve-check.sh
 	test_worker
 	;;
 bench)
