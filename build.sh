@@ -22,7 +22,8 @@ Commands:
              build/npm/ (the npm package) and build/site/ (the static site: the
              prerendered page, its bundled script, the widget, the engine)
   serve      build, then serve build/site/ on 127.0.0.1 (PORT=8080); runs npm ci
-             first when node_modules is missing
+             first when the page's npm packages are missing. The server
+             replaces the script (exec): kill its PID or press Ctrl-C to stop
   worker     build the API worker into build/worker/ (wasm/worker: Go and entry.mjs),
              then run it with build/site/ on a local workerd at 127.0.0.1:PORT
              (default 8787); `./build.sh worker build` only builds
@@ -32,8 +33,11 @@ Commands:
   test       run every test suite: the stale check of generated files
              (scripts/check-generated.sh), go vet and gofmt, Go tests natively
              and under WebAssembly, the JavaScript module, the browser and
-             worker end-to-end tests; installs npm packages from the lockfile
-             and Debian's chromium when missing
+             worker end-to-end tests; the ecosystem's tools: swagger-parser
+             and redocly lint on /openapi.json, npm publish --dry-run and tsc
+             on the package, wrangler deploy --dry-run (which builds first);
+             installs npm packages from the lockfile and Debian's chromium
+             when missing
   bench      run the committed benchmarks and print medians
   calibrate  print the validation errors against ../shared/validation/cases.json
   help       show this text
@@ -53,8 +57,15 @@ build_wasm() {
 	# smaller; scripts/wasm-size.sh) at a cost docs/js-module.md measures.
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" "${WASM_ENGINE_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
-	cp www/module/package.json www/module/throughput.js www/module/throughput.d.ts www/module/contract.d.ts build/npm/
+	cp www/module/package.json www/module/README.md www/module/throughput.js www/module/throughput.d.ts www/module/contract.d.ts LICENSE build/npm/
 	bundle_page
+	# The element in the package (@modelrefs/throughput/widget and
+	# /throughput-calculator): the site's self-contained bundles, which
+	# fetch throughput.wasm from beside themselves, and their declarations.
+	cp build/site/widget.js build/site/throughput-calculator.js www/widget/widget.d.ts www/widget/throughput-calculator.d.ts build/npm/
+	if [ -d build/site/widget ]; then
+		echo "esbuild not installed (npm ci): build/npm/widget.js is not self-contained and the package is not publishable"
+	fi
 }
 
 # bundle_page assembles build/site/, the static site that tools/serve,
@@ -162,12 +173,13 @@ build_worker() {
 		"$(wc -c <"$out/app.wasm")" "$(cat "$out/app.wasm" "$out/entry.mjs" "$out/request.mjs" "$out/wasm_exec.js" | gzip -9 | wc -c)"
 }
 
-# ensure_npm installs the npm dev tools from the lockfile when missing.
+# ensure_npm installs the npm dev tools from the lockfile when missing
+# (the page's esbuild and happy-dom, the tests' workerd among them).
 # A node_modules older than the lockfile (a dependency added since the
 # last install) is installed again, so a test never runs on stale packages.
 ensure_npm() {
-	if [ ! -x node_modules/.bin/workerd ] || [ ! -f node_modules/.package-lock.json ] ||
-		[ package-lock.json -nt node_modules/.package-lock.json ]; then
+	if [ ! -x node_modules/.bin/workerd ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/happy-dom ] ||
+		[ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 		log "npm ci"
 		npm ci --no-audit --no-fund
 	fi
@@ -228,14 +240,49 @@ test_worker() {
 	start_workerd build/worker "$site"
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|StaticFilesCORS|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
+	log "OpenAPI: swagger-parser validate and redocly lint of the served /openapi.json"
+	node scripts/openapi-check.mjs "$WORKERD_URL/openapi.json"
 	stop_workerd
-	log "wrangler deploy --dry-run (the worker and build/site/)"
-	mkdir -p build/site
-	WRANGLER_SEND_METRICS=false CI=true node_modules/.bin/wrangler deploy --dry-run \
-		--config wasm/worker/wrangler.toml --outdir "$tmp/dist" </dev/null | grep -E 'Total Upload|dry-run'
+	test_wrangler "$tmp"
 	rm -rf "$tmp"
 	trap - EXIT
+}
+
+# test_wrangler TMP: `wrangler deploy --dry-run` as a fresh clone would run
+# it. The engine and the worker are removed first: wrangler's [build]
+# command (wasm/worker/wrangler.toml) must build them again. The assets it
+# reads must be exactly the files of build/site/ (no sources, no tests),
+# with _headers applied rather than uploaded.
+test_wrangler() {
+	local tmp=$1 out=$1/wrangler.log uploaded site f
+	log "wrangler deploy --dry-run: builds first ([build] command), uploads build/site/ only"
+	rm -f build/site/throughput.wasm build/npm/throughput.wasm build/worker/app.wasm
+	WRANGLER_LOG=debug WRANGLER_SEND_METRICS=false CI=true node_modules/.bin/wrangler deploy --dry-run \
+		--config wasm/worker/wrangler.toml --outdir "$tmp/dist" </dev/null >"$out" 2>&1 ||
+		{ cat "$out" >&2; echo "wrangler deploy --dry-run failed" >&2; return 1; }
+	grep -q '^\[custom build\] Running: ' "$out" || { echo "wrangler ran no [build] command" >&2; return 1; }
+	for f in build/site/throughput.wasm build/worker/app.wasm; do
+		[ -s "$f" ] || { echo "wrangler's [build] did not write $f" >&2; return 1; }
+	done
+	uploaded=$(awk '/ from the assets directory / { on = 1; next } on && /^\// { print substr($0, 2); next } on { exit }' "$out" |
+		grep -vx _headers | LC_ALL=C sort)
+	site=$(cd build/site && find . -type f ! -name _headers | sed 's|^\./||' | LC_ALL=C sort)
+	if [ "$uploaded" != "$site" ]; then
+		echo "wrangler's assets are not build/site/'s files:" >&2
+		diff <(echo "$site") <(echo "$uploaded") >&2 || true
+		return 1
+	fi
+	if grep -E '(^|/)(test|tests|www|src)/|\.(go|test\.mjs|map)$' <<<"$uploaded"; then
+		echo "wrangler would upload sources or tests (above)" >&2
+		return 1
+	fi
+	for f in index.html widget.js throughput.wasm throughput.js wasm_exec.js; do
+		grep -qx "$f" <<<"$uploaded" || { echo "wrangler would not upload $f" >&2; return 1; }
+	done
+	grep -q '^Ignoring asset: _headers' "$out" || { echo "wrangler would serve _headers as a file" >&2; return 1; }
+	echo "wrangler uploads $(wc -l <<<"$uploaded") files of build/site/: $(echo $uploaded)"
+	grep -E '^Total Upload' "$out"
 }
 
 test_go() {
@@ -301,21 +348,32 @@ test_js() {
 	node --test www/test/
 }
 
-# test_pack packs build/npm/ (./build.sh build assembles it: test_js runs
-# first) as the npm package, installs the tarball into a temporary project and
-# imports and evaluates from it (scripts/pack-check.mjs).
+# test_pack checks build/npm/ (./build.sh build assembles it: test_js runs
+# first) as the npm package: `npm publish --dry-run` (what would be
+# uploaded), then packs it, installs the tarball into a temporary project,
+# imports and evaluates from it and checks the file list
+# (scripts/pack-check.mjs), and type-checks a consumer of its declarations
+# (scripts/pack-types.ts, tsc --strict).
 test_pack() (
-	log "npm pack build/npm/, install the tarball, import @modelrefs/throughput"
 	[ -f build/npm/throughput.wasm ] || build_wasm
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
+	log "npm publish --dry-run build/npm/"
+	(cd build/npm && npm publish --dry-run --json --ignore-scripts --offline 2>"$tmp/publish.err") >"$tmp/publish.json" ||
+		{ cat "$tmp/publish.err" >&2; return 1; }
+	log "npm pack build/npm/, install the tarball, import @modelrefs/throughput"
 	(cd build/npm && npm pack --silent --pack-destination "$tmp" >/dev/null)
 	mkdir "$tmp/app"
 	cp scripts/pack-check.mjs "$tmp/app/check.mjs"
+	cp scripts/pack-types.ts "$tmp/app/check-types.ts"
 	cd "$tmp/app"
 	printf '{"name":"pack-check","private":true,"type":"module"}\n' >package.json
 	npm install "$tmp"/modelrefs-throughput-*.tgz --no-audit --no-fund --offline --silent
-	node check.mjs
+	PUBLISH_JSON=$tmp/publish.json node check.mjs
+	log "tsc --strict: a consumer of the package's declarations"
+	"$ROOT/node_modules/.bin/tsc" --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext \
+		--lib es2022,dom check-types.ts
+	echo "tsc: the declarations type-check (ModelID, HardwareID, the element)"
 )
 
 cmd=${1:-help}
@@ -324,12 +382,18 @@ build)
 	build_wasm
 	;;
 serve)
-	# The prerendered page needs happy-dom, the bundles esbuild.
+	# The prerendered page needs happy-dom, the bundles esbuild: on a fresh
+	# clone npm ci installs them from the lockfile.
 	if command -v npm >/dev/null; then
-		ensure_npm || echo "npm ci failed: the page is served unbundled and waits for the engine"
+		ensure_npm || echo "npm ci failed: the page is served unbundled and waits for the engine" >&2
+	else
+		echo "npm not found: the page is served unbundled and waits for the engine (install Node.js and npm)" >&2
 	fi
 	build_wasm
-	exec go run ./tools/serve -dir build/site -addr "127.0.0.1:${PORT:-8080}"
+	go build "${GO_BUILD_FLAGS[@]}" -o build/serve ./tools/serve
+	# exec: the server takes this script's process id, so `kill PID` and
+	# Ctrl-C stop it, and no child is left holding the port.
+	exec build/serve -dir build/site -addr "127.0.0.1:${PORT:-8080}"
 	;;
 worker)
 	build_worker
@@ -364,6 +428,8 @@ test)
 	test_js
 	test_pack
 	test_e2e
+	log "./build.sh serve: the real page, stopped by its PID and by Ctrl-C (scripts/serve-check.sh)"
+	scripts/serve-check.sh
 	test_worker
 	;;
 bench)

@@ -93,7 +93,7 @@ var (
 	}
 	postSimulateDoc = operation{
 		summary:     "Simulate a deployment step by step",
-		description: "The same body as POST /v1/evaluate, which must contain simulate (a 400 naming the field simulate otherwise; {} asks for the defaults). The answer is the report with its simulation section: latency percentiles, throughput, goodput, preemptions, the timeline and, with simulate.sweep, the load sweep. A simulation costs tens of milliseconds of CPU; answers are not cached.",
+		description: "The same body as POST /v1/evaluate, which must contain simulate (a 400 naming the field simulate otherwise; {} asks for the defaults). The answer is the report with its simulation section: latency percentiles, throughput, preemptions, the timeline, goodput and SLO attainment when the request gives an slo (absent otherwise) and, with simulate.sweep, the load sweep. A simulation costs tens of milliseconds of CPU; answers are not cached.",
 		body:        reflect.TypeFor[calc.Request](), result: reflect.TypeFor[calc.Report](),
 		problems:    []int{400, 413, 415},
 		bodyExample: func() any { return exampleSimulateRequest() }, resultExample: exampleSimulateReport,
@@ -201,8 +201,14 @@ func openAPIDocument() obj {
 			"title":       "Throughput API",
 			"version":     calc.Version,
 			"description": "LLM-serving capacity calculator: memory, KV cache, batch ceiling, throughput, latency and cost of a model on an accelerator under a serving engine's settings. Stateless; every answer is a function of the request and the engine version. CORS is open to any origin without credentials. Errors are application/problem+json (RFC 9457) with an errors member naming the request fields.",
-			"license":     obj{"name": "See the repository"},
+			"license":     obj{"name": "Apache License 2.0", "identifier": "Apache-2.0"},
 		},
+		// The server is the origin that serves this document (the worker,
+		// or any host of api.New); a relative URL resolves against it.
+		"servers": []any{obj{"url": "/", "description": "The origin that serves this document"}},
+		// No operation needs credentials: an empty requirement list says
+		// so explicitly (OpenAPI 3.1, section 4.8.1).
+		"security":   []any{},
 		"paths":      paths,
 		"components": obj{"schemas": s.components},
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -248,4 +249,44 @@ func TestOpenAPIQueryParametersAreTheContractsParams(t *testing.T) {
 	assert.Equal(t, []any{"poisson", "closed_loop", "burst"}, byName["simulate.arrival"]["schema"].(map[string]any)["enum"])
 	assert.Contains(t, byName["workload.input_tokens"]["description"], "Also accepted as input_tokens.")
 	assert.NotContains(t, byName["workload.input_tokens"]["schema"], "description")
+}
+
+// TestOpenAPIDocumentMetadata holds the parts that OpenAPI tooling
+// (@apidevtools/swagger-parser, @redocly/cli lint: scripts/openapi-check.mjs)
+// requires of the document: an SPDX license matching the repository's
+// LICENSE, a server, an explicit empty security requirement (no
+// credentials), one component per name however it is spelled, and a
+// unique operationId per operation.
+func TestOpenAPIDocumentMetadata(t *testing.T) {
+	t.Parallel()
+	doc := document(t)
+	license := doc["info"].(map[string]any)["license"].(map[string]any)
+	assert.Equal(t, "Apache-2.0", license["identifier"])
+	assert.NotContains(t, license, "url", "OpenAPI 3.1: identifier and url are mutually exclusive")
+	text, err := os.ReadFile("../LICENSE")
+	require.NoError(t, err)
+	assert.Contains(t, string(text), "Apache License\n                           Version 2.0, January 2004")
+	assert.Equal(t, []any{map[string]any{"url": "/", "description": "The origin that serves this document"}}, doc["servers"])
+	assert.Equal(t, []any{}, doc["security"])
+
+	folded := map[string]string{}
+	for name := range doc["components"].(map[string]any)["schemas"].(map[string]any) {
+		other, dup := folded[strings.ToLower(name)]
+		assert.False(t, dup, "components %q and %q differ only in case", name, other)
+		folded[strings.ToLower(name)] = name
+	}
+	assert.Contains(t, folded, "problem")
+
+	ids := map[string]string{}
+	for path, item := range doc["paths"].(map[string]any) {
+		for method, op := range item.(map[string]any) {
+			id, _ := op.(map[string]any)["operationId"].(string)
+			require.NotEmpty(t, id, "%s %s", method, path)
+			other, dup := ids[id]
+			assert.False(t, dup, "operationId %s of %s %s and %s", id, method, path, other)
+			ids[id] = method + " " + path
+		}
+	}
+	assert.Equal(t, "getV1ModelsId", operationID("GET /v1/models/{id}"))
+	assert.Equal(t, "postV1Simulate", operationID("POST /v1/simulate"))
 }

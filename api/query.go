@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"math"
 	"net/url"
@@ -82,11 +83,13 @@ type queryValue struct {
 // decoder refuses is refused in the same words. Errors name the
 // parameter's JSON path; an unknown parameter, one given twice and a value
 // that is not of its kind at all ("two" for an integer) are the query's
-// own errors.
+// own errors. Unknown parameters hide no other error: the rest is still
+// validated, as calc.ParseRequest does for unknown keys.
 func queryRequest(q url.Values) (calc.Request, error) {
 	byKey, _ := queryParams()
 	seen := map[string]string{}
 	var errs calc.Errors
+	unknown := 0 // of errs, the unknown parameters
 	var vals []queryValue
 	keys := make([]string, 0, len(q))
 	for k := range q {
@@ -102,6 +105,7 @@ func queryRequest(q url.Values) (calc.Request, error) {
 			continue
 		case !ok:
 			errs = append(errs, calc.FieldError{Field: fielderr.Truncate(k), Message: "unknown query parameter"})
+			unknown++
 			continue
 		case len(given) > 1:
 			errs = append(errs, calc.FieldError{Field: p.Path, Message: "is given " + strconv.Itoa(len(given)) + " times"})
@@ -119,11 +123,20 @@ func queryRequest(q url.Values) (calc.Request, error) {
 		}
 		vals = append(vals, queryValue{paramIndex[p.Path], p.Path, text})
 	}
-	if len(errs) > 0 {
-		return calc.Request{}, errs
-	}
 	sortQueryValues(vals)
-	return calc.ParseRequest(appendObject(nil, vals))
+	req, err := calc.ParseRequest(appendObject(nil, vals))
+	if len(errs) == 0 {
+		return req, err
+	}
+	// Unknown parameters do not hide the others' problems. (A parameter
+	// refused here, repeated or of the wrong kind, is left out of req:
+	// validating req would call it missing.)
+	if err == nil && unknown == len(errs) {
+		err = calc.Validate(req)
+	}
+	var rest calc.Errors
+	errors.As(err, &rest)
+	return calc.Request{}, append(errs, rest...)
 }
 
 // sortQueryValues puts vals in the contract's field order.

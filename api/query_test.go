@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/calc"
 )
 
 func TestIsJSONNumber(t *testing.T) {
@@ -38,4 +40,19 @@ func TestQueryJSONText(t *testing.T) {
 	assert.Equal(t, `{"model":"m","hardware":"h\"x","workload":{"input_tokens":1e3},"slo":{"tpot_ms":30},`+
 		`"simulate":{"seed":7,"input_tokens":{"distribution":"normal","mean":1.50},"output_tokens":{"max":9},"sweep":{"points":3}}}`,
 		string(appendObject(nil, vals)))
+}
+
+// An unknown query parameter does not hide the other parameters' errors:
+// the query's own errors first (sorted by key), then the engine's, in
+// the order a POST would list them (calc.Validate).
+func TestUnknownQueryParameterHidesNothing(t *testing.T) {
+	t.Parallel()
+	q, err := url.ParseQuery("model=llama-3.1-8b&hardware=h100-sxm&colour=red&tensor_parallel_size=0&input_tokens=-1")
+	require.NoError(t, err)
+	_, err = queryRequest(q)
+	assert.Equal(t, calc.Errors{
+		{Field: "colour", Message: "unknown query parameter"},
+		{Field: "tensor_parallel_size", Message: "must be at least 1, got 0"},
+		{Field: "workload.input_tokens", Message: "must be at least 1, got -1"},
+	}, err)
 }

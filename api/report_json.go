@@ -328,8 +328,12 @@ func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
 	w.float64(`,"requests_per_s":`, v.RequestsPerS)
 	w.float64(`,"output_tokens_per_s":`, v.OutputTokensPerS)
 	w.float64(`,"total_tokens_per_s":`, v.TotalTokensPerS)
-	w.float64(`,"goodput_requests_per_s":`, v.GoodputRequestsPerS)
-	w.float64(`,"slo_attainment":`, v.SLOAttainment)
+	if v.GoodputRequestsPerS != nil {
+		w.float64(`,"goodput_requests_per_s":`, *v.GoodputRequestsPerS)
+	}
+	if v.SLOAttainment != nil {
+		w.float64(`,"slo_attainment":`, *v.SLOAttainment)
+	}
 	w.int(`,"preemptions":`, int64(v.Preemptions))
 	w.int(`,"preempted_requests":`, int64(v.PreemptedRequests))
 	w.int(`,"recomputed_tokens":`, v.RecomputedTokens)
@@ -513,7 +517,9 @@ func appendSimSweepPoint(w *jsonWriter, v *calc.SimSweepPoint) {
 	w.float64(`{"load":`, v.Load)
 	w.float64(`,"output_tokens_per_s":`, v.OutputTokensPerS)
 	w.float64(`,"requests_per_s":`, v.RequestsPerS)
-	w.float64(`,"goodput_requests_per_s":`, v.GoodputRequestsPerS)
+	if v.GoodputRequestsPerS != nil {
+		w.float64(`,"goodput_requests_per_s":`, *v.GoodputRequestsPerS)
+	}
 	w.float64(`,"ttft_p50_ms":`, v.TTFTP50Ms)
 	w.float64(`,"ttft_p99_ms":`, v.TTFTP99Ms)
 	w.float64(`,"tpot_p50_ms":`, v.TPOTP50Ms)

@@ -72,3 +72,38 @@ func TestStaticFilesAreTheSiteOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestStaticFilesCORS checks, against a running worker, what embedding
+// from another origin needs of the site's files (docs/embedding.md): CORS
+// and Cross-Origin-Resource-Policy on the element, the module, the engine
+// and the page, no X-Frame-Options (the page may be framed), and a CORS
+// preflight on a file answered 204 with the methods and asked headers.
+func TestStaticFilesCORS(t *testing.T) {
+	t.Parallel()
+	dir := os.Getenv("THROUGHPUT_STATIC_DIR")
+	if apiURL == "" || dir == "" {
+		t.Skip("needs THROUGHPUT_API_URL and THROUGHPUT_STATIC_DIR (./build.sh test sets them)")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "_headers")); err != nil {
+		t.Skipf("%s has no _headers (./build.sh build)", dir)
+	}
+	origin := map[string]string{"Origin": "http://docs.example"}
+	for _, target := range []string{"/", "/widget.js", "/throughput-calculator.js", "/throughput.js", "/wasm_exec.js", "/throughput.wasm"} {
+		res := serve(t, "GET", target, origin, "")
+		require.Equal(t, http.StatusOK, res.StatusCode, target)
+		assert.Equal(t, []string{"*"}, res.Header.Values("Access-Control-Allow-Origin"), target)
+		assert.Equal(t, "cross-origin", res.Header.Get("Cross-Origin-Resource-Policy"), target)
+		assert.Empty(t, res.Header.Get("X-Frame-Options"), target)
+	}
+	res := serve(t, "OPTIONS", "/throughput.wasm", map[string]string{
+		"Origin": "http://docs.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-test",
+	}, "")
+	assert.Equal(t, http.StatusNoContent, res.StatusCode)
+	assert.Equal(t, "*", res.Header.Get("Access-Control-Allow-Origin"))
+	assert.Equal(t, "GET, HEAD, OPTIONS", res.Header.Get("Access-Control-Allow-Methods"))
+	assert.Equal(t, "x-test", res.Header.Get("Access-Control-Allow-Headers"))
+	assert.Equal(t, "86400", res.Header.Get("Access-Control-Max-Age"))
+	assert.Equal(t, http.StatusNotFound, serve(t, "OPTIONS", "/no-such-file.js", map[string]string{
+		"Origin": "http://docs.example", "Access-Control-Request-Method": "GET",
+	}, "").StatusCode)
+}

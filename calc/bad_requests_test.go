@@ -97,3 +97,20 @@ func TestBadRequestsCoverage(t *testing.T) {
 		assert.True(t, found, "no case with a bad %s", want)
 	}
 }
+
+// Validate names the same field errors as Evaluate for a request that
+// decodes, without evaluating it, and nothing for a valid one.
+func TestValidateAsEvaluate(t *testing.T) {
+	t.Parallel()
+	req := calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, TensorParallelSize: calc.Int(3),
+		Workload: &calc.Workload{InputTokens: calc.Int(-1)}}
+	want := calc.Errors{
+		{Field: "workload.input_tokens", Message: "must be at least 1, got -1"},
+		{Field: "tensor_parallel_size", Message: "3 does not divide the model's 32 attention heads"},
+	}
+	assert.Equal(t, want, calc.Validate(req))
+	_, err := calc.Evaluate(req)
+	assert.Equal(t, want, err)
+	req.TensorParallelSize, req.Workload = calc.Int(2), nil
+	assert.NoError(t, calc.Validate(req))
+}

@@ -161,7 +161,7 @@ func TestParseRequestStrict(t *testing.T) {
 		{"unknown nested key", `{"model":"llama-3.1-8b","hardware":"h100","workload":{"input":5}}`, "workload.input", "unknown field"},
 		{"wrong type", `{"model":"llama-3.1-8b","hardware":"h100","tensor_parallel_size":"two"}`, "tensor_parallel_size", "integer"},
 		{"fraction for int", `{"model":"llama-3.1-8b","hardware":"h100","max_num_seqs":2.5}`, "max_num_seqs", "integer"},
-		{"unknown hardware key", `{"model":"llama-3.1-8b","hardware":{"id":"x","speed":3}}`, "hardware.speed", "unknown field"},
+		{"unknown hardware key", `{"model":"llama-3.1-8b","hardware":{"id":"x","memory_bytes":80000000000,"memory_bandwidth_bytes_per_s":2000000000000,"peak_flops":{"bf16":1e15},"speed":3}}`, "hardware.speed", "unknown field"},
 		{"hardware neither string nor object", `{"model":"llama-3.1-8b","hardware":5}`, "hardware", "a string) or an object"},
 		{"nested type", `{"model":"llama-3.1-8b","hardware":{"peak_flops":{"bf16":"fast"}}}`, "hardware.peak_flops.bf16", "must be a number"},
 		{"sweep type", `{"model":"llama-3.1-8b","hardware":"h100","sweep":{"points":true}}`, "sweep.points", "integer"},

@@ -3,7 +3,6 @@ package calc
 import (
 	"strconv"
 
-	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
@@ -14,13 +13,35 @@ const MaxRequestBytes = 64 << 10
 // ParseRequest decodes a JSON request strictly: unknown keys, wrong types,
 // fractional integers, trailing data and bodies over MaxRequestBytes are
 // errors naming the field by its JSON path ("workload.input_tokens").
+//
+// An unknown key does not hide the other problems: the rest of the request
+// is decoded and validated (Validate), and the errors list the unknown
+// keys first, then every other bad field, as Evaluate would name them. A
+// wrong type or malformed JSON stops decoding where it is found.
 func ParseRequest(data []byte) (Request, error) {
 	var r Request
 	if len(data) > MaxRequestBytes {
 		return r, Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
 	}
-	if err := jsonx.Unmarshal(data, &r); err != nil {
-		return Request{}, fielderr.Under("", err)
+	unknown, err := jsonx.UnmarshalKnown(data, &r)
+	if err == nil && len(unknown) == 0 {
+		return r, nil
 	}
-	return r, nil
+	var e errs
+	e.AddErr("", unknown.Err())
+	if err == nil {
+		err = Validate(r)
+	}
+	e.AddErr("", err)
+	return Request{}, e.err()
+}
+
+// Validate returns the Errors that Evaluate returns for req's fields (every
+// bad field, each named with the reason), or nil when every field is
+// valid. It does not evaluate: a request it accepts may still exceed the
+// work budget (EvaluateWithBudget).
+func Validate(req Request) error {
+	d, p, err := resolve(req)
+	_, err = simulateOptions(req.Simulate, d, p, err)
+	return err
 }

@@ -166,10 +166,14 @@ func (h *HardwareRef) UnmarshalJSON(b []byte) error {
 	switch {
 	case len(b) > 0 && b[0] == '{':
 		var a hardware.Accelerator
-		if err := jsonx.Unmarshal(b, &a); err != nil {
+		unknown, err := jsonx.UnmarshalKnown(b, &a)
+		if err != nil {
 			return err
 		}
 		*h = HardwareRef{Custom: &a}
+		if len(unknown) > 0 {
+			return jsonx.UnknownFields(unknown) // the decoder reports them with the rest
+		}
 	case len(b) > 0 && b[0] == '"':
 		var s string
 		if err := jsonx.Unmarshal(b, &s); err != nil {

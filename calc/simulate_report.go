@@ -37,11 +37,13 @@ type SimulationReport struct {
 	// TotalTokensPerS counts prompt and output tokens of completed
 	// requests (vLLM's benchmark "total token throughput").
 	TotalTokensPerS float64 `json:"total_tokens_per_s"`
-	// GoodputRequestsPerS counts requests within the slo (ttft_ms and
-	// tpot_ms); SLOAttainment is their fraction of completed requests.
-	// Without an slo every request counts.
-	GoodputRequestsPerS float64 `json:"goodput_requests_per_s"`
-	SLOAttainment       float64 `json:"slo_attainment"`
+	// GoodputRequestsPerS counts requests per second within the slo
+	// (ttft_ms and tpot_ms, whichever are given); SLOAttainment is their
+	// fraction of completed requests. Both are present only when the
+	// request gives an slo: without a budget nothing is measured against
+	// one (goodput would equal requests_per_s whatever the latency).
+	GoodputRequestsPerS *float64 `json:"goodput_requests_per_s,omitempty"`
+	SLOAttainment       *float64 `json:"slo_attainment,omitempty"`
 
 	// Preemptions counts evictions by recomputation; PreemptedRequests
 	// the requests evicted at least once.
@@ -133,17 +135,19 @@ type SimulationSweep struct {
 
 // SimSweepPoint is one load of the sweep.
 type SimSweepPoint struct {
-	Load                float64 `json:"load"`
-	OutputTokensPerS    float64 `json:"output_tokens_per_s"`
-	RequestsPerS        float64 `json:"requests_per_s"`
-	GoodputRequestsPerS float64 `json:"goodput_requests_per_s"`
-	TTFTP50Ms           float64 `json:"ttft_p50_ms"`
-	TTFTP99Ms           float64 `json:"ttft_p99_ms"`
-	TPOTP50Ms           float64 `json:"tpot_p50_ms"`
-	TPOTP99Ms           float64 `json:"tpot_p99_ms"`
-	E2EP50Ms            float64 `json:"e2e_latency_p50_ms"`
-	E2EP99Ms            float64 `json:"e2e_latency_p99_ms"`
-	MeanRunning         float64 `json:"mean_running"`
-	Preemptions         int     `json:"preemptions"`
-	WorkPerOutputToken  float64 `json:"work_per_output_token"`
+	Load             float64 `json:"load"`
+	OutputTokensPerS float64 `json:"output_tokens_per_s"`
+	RequestsPerS     float64 `json:"requests_per_s"`
+	// GoodputRequestsPerS is present only when the request gives an slo
+	// (as SimulationReport's).
+	GoodputRequestsPerS *float64 `json:"goodput_requests_per_s,omitempty"`
+	TTFTP50Ms           float64  `json:"ttft_p50_ms"`
+	TTFTP99Ms           float64  `json:"ttft_p99_ms"`
+	TPOTP50Ms           float64  `json:"tpot_p50_ms"`
+	TPOTP99Ms           float64  `json:"tpot_p99_ms"`
+	E2EP50Ms            float64  `json:"e2e_latency_p50_ms"`
+	E2EP99Ms            float64  `json:"e2e_latency_p99_ms"`
+	MeanRunning         float64  `json:"mean_running"`
+	Preemptions         int      `json:"preemptions"`
+	WorkPerOutputToken  float64  `json:"work_per_output_token"`
 }

@@ -37,7 +37,7 @@ func (d *Deployment) simulate(r *Report, p plan, sp *simPlan) (work float64) {
 		return 0
 	}
 	work = runUnits(res)
-	s := simReport(res, cfg.NumBlocks)
+	s := simReport(res, cfg.NumBlocks, p.hasSLO())
 	s.Arrival, s.Seed = sp.arrival, sp.seed
 	switch sp.w.Arrival {
 	case sched.Poisson:
@@ -69,8 +69,13 @@ func (d *Deployment) simOptions(p plan, timeline int) sched.Options {
 	return sched.Options{TTFTS: p.ttftS, TPOTS: p.tpotS, TimelinePoints: timeline, MaxSteps: maxSimSteps}
 }
 
+// hasSLO reports whether the request gives a latency budget (slo.ttft_ms
+// or slo.tpot_ms) that the simulation's goodput is measured against.
+func (p plan) hasSLO() bool { return p.ttftS > 0 || p.tpotS > 0 }
+
 // simReport converts a result; every ratio with a zero denominator is 0.
-func simReport(res sched.Result, pool int64) *SimulationReport {
+// Goodput and SLO attainment are set only when slo is true.
+func simReport(res sched.Result, pool int64, slo bool) *SimulationReport {
 	div := func(a, b float64) float64 {
 		if b <= 0 {
 			return 0
@@ -85,15 +90,18 @@ func simReport(res sched.Result, pool int64) *SimulationReport {
 		MeanInputTokens: div(in, done), MeanOutputTokens: div(out, done),
 		TTFTMs: latencyMs(res.TTFT), TPOTMs: latencyMs(res.TPOT), E2ELatencyMs: latencyMs(res.E2E),
 		RequestsPerS: div(done, res.DurationS), OutputTokensPerS: div(out, res.DurationS),
-		TotalTokensPerS:     div(in+out, res.DurationS),
-		GoodputRequestsPerS: div(float64(res.SLOMet), res.DurationS), SLOAttainment: div(float64(res.SLOMet), done),
-		Preemptions: res.Preemptions, PreemptedRequests: res.PreemptedRequests,
+		TotalTokensPerS: div(in+out, res.DurationS),
+		Preemptions:     res.Preemptions, PreemptedRequests: res.PreemptedRequests,
 		RecomputedTokens:   res.RecomputedTokens,
 		RecomputeOverhead:  div(float64(res.RecomputedTokens), out),
 		WorkPerOutputToken: div(float64(res.ProcessedTokens), out),
 		MeanRunning:        res.MeanRunning, MeanWaiting: res.MeanWaiting,
 		MeanKVCacheUsage: res.MeanKVUsage, PeakKVCacheUsage: div(float64(res.PeakBlocks), float64(pool)),
 		CachedTokens: res.CachedTokens, DraftedTokens: res.DraftedTokens, AcceptedTokens: res.AcceptedTokens,
+	}
+	if slo {
+		good, frac := div(float64(res.SLOMet), res.DurationS), div(float64(res.SLOMet), done)
+		s.GoodputRequestsPerS, s.SLOAttainment = &good, &frac
 	}
 	if res.Preemptions > 0 {
 		s.FirstPreemptionS, s.RunningAtFirstPreemption = res.FirstPreemptionS, res.RunningAtFirstPreemption
@@ -148,7 +156,7 @@ func (d *Deployment) simSweep(p plan, sp *simPlan, pre *PreemptionReport) (_ *Si
 		if !ok {
 			continue
 		}
-		s := simReport(res, cfg.NumBlocks)
+		s := simReport(res, cfg.NumBlocks, p.hasSLO())
 		sw.Points = append(sw.Points, SimSweepPoint{
 			Load: load, OutputTokensPerS: s.OutputTokensPerS, RequestsPerS: s.RequestsPerS,
 			GoodputRequestsPerS: s.GoodputRequestsPerS,

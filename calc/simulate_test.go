@@ -48,7 +48,9 @@ func TestSimulateOneRequestByHand(t *testing.T) {
 	// 10 prompt tokens and 2 decodes deliver 3 tokens: (10+3-1)/3.
 	assert.InDelta(t, 4, s.WorkPerOutputToken, tol)
 	assert.Zero(t, s.Preemptions)
-	assert.Equal(t, 1.0, s.SLOAttainment)
+	// No slo: nothing to measure goodput against.
+	assert.Nil(t, s.GoodputRequestsPerS)
+	assert.Nil(t, s.SLOAttainment)
 	// One sequence of 13 tokens holds 1 block of 16 at most.
 	assert.InDelta(t, 1/float64(r.KVCache.NumBlocks-1), s.PeakKVCacheUsage, tol)
 	assert.Len(t, s.Timeline, 3)
@@ -171,4 +173,56 @@ func TestSimulateErrorsJoinOthers(t *testing.T) {
 	}
 	assert.Contains(t, fields, "model")
 	assert.Contains(t, fields, "simulate.num_requests")
+}
+
+// Goodput and SLO attainment are measured against the slo, and only when
+// one is given. One request alone (TestSimulateOneRequestByHand's): its
+// TTFT is the prefill step, its TPOT the mean of its two decode steps, the
+// run lasts prefill + dec1 + dec2. Budgets twice those figures are met:
+// goodput 1 request / duration, attainment 1. A TPOT budget of half its
+// TPOT is missed: goodput 0, attainment 0 (a figure, not absent).
+func TestSimulateGoodputOnlyWithSLO(t *testing.T) {
+	t.Parallel()
+	req := llama8B("h100-sxm", 10, 3, &calc.SimulateOptions{NumRequests: calc.Int(1), Sweep: &calc.SimSweepOptions{Points: calc.Int(2)}})
+	d, err := calc.Resolve(req)
+	require.NoError(t, err)
+	prefill := d.Step(calc.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1}).TimeS
+	dec1 := d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 11}).TimeS
+	dec2 := d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 12}).TimeS
+	ttftMs, tpotMs, dur := 1000*prefill, 1000*(dec1+dec2)/2, prefill+dec1+dec2
+
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	require.NotNil(t, r.Simulation.Sweep)
+	assert.Nil(t, r.Simulation.GoodputRequestsPerS)
+	assert.Nil(t, r.Simulation.SLOAttainment)
+	for _, pt := range r.Simulation.Sweep.Points {
+		assert.Nil(t, pt.GoodputRequestsPerS, "sweep load %v", pt.Load)
+	}
+	b, err := json.Marshal(r.Simulation)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "goodput")
+	assert.NotContains(t, string(b), "slo_attainment")
+
+	req.Simulate.Sweep = nil
+	req.SLO = &calc.SLO{TTFTMs: calc.Float(2 * ttftMs), TPOTMs: calc.Float(2 * tpotMs)}
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	s := r.Simulation
+	require.NotNil(t, s.GoodputRequestsPerS)
+	require.NotNil(t, s.SLOAttainment)
+	assert.InDelta(t, 1/dur, *s.GoodputRequestsPerS, 1e-9)
+	assert.Equal(t, 1.0, *s.SLOAttainment)
+
+	req.SLO = &calc.SLO{TPOTMs: calc.Float(tpotMs / 2)}
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	s = r.Simulation
+	require.NotNil(t, s.GoodputRequestsPerS)
+	require.NotNil(t, s.SLOAttainment)
+	assert.Zero(t, *s.GoodputRequestsPerS)
+	assert.Zero(t, *s.SLOAttainment)
+	b, err = json.Marshal(s)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"goodput_requests_per_s":0,"slo_attainment":0,`)
 }

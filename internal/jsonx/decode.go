@@ -50,11 +50,37 @@ const MaxDepth = 64
 
 // Unmarshal decodes one JSON value from data into v (a non-nil pointer).
 func Unmarshal(data []byte, v any) error {
+	return unmarshal(&decoder{data: data}, v)
+}
+
+// UnmarshalKnown decodes like Unmarshal, except that an unknown object key
+// does not stop it: the key's value is skipped (its syntax still checked)
+// and the key is returned in unknown, in document order, so that a caller
+// can validate the rest and report every problem at once. Any other
+// problem (a wrong type, malformed JSON) stops decoding and is err, as
+// in Unmarshal; v is then partly decoded. Types that decode themselves
+// (Unmarshaler) stay strict inside their own value.
+func UnmarshalKnown(data []byte, v any) (unknown fielderr.Errors, err error) {
+	d := &decoder{data: data, unknown: fielderr.Errors{}}
+	err = unmarshal(d, v)
+	return d.unknown, err
+}
+
+// UnknownFields is what an Unmarshaler returns when its value held unknown
+// keys (from UnmarshalKnown) and it decoded the rest: UnmarshalKnown adds
+// them to its own unknown keys and goes on; Unmarshal reports them.
+type UnknownFields fielderr.Errors
+
+func (u UnknownFields) Error() string { return fielderr.Errors(u).Error() }
+
+// Unwrap lets errors.As find the list (fielderr.Errors).
+func (u UnknownFields) Unwrap() error { return fielderr.Errors(u) }
+
+func unmarshal(d *decoder, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errors.New("jsonx: Unmarshal needs a non-nil pointer")
 	}
-	d := &decoder{data: data}
 	d.skipSpace()
 	if d.pos >= len(d.data) {
 		return fielderr.New("", "empty input: expected a JSON value")
@@ -73,6 +99,9 @@ type decoder struct {
 	data  []byte
 	pos   int
 	depth int
+	// unknown collects unknown object keys (UnmarshalKnown); nil: the
+	// first one is an error (Unmarshal).
+	unknown fielderr.Errors
 }
 
 func (d *decoder) skipSpace() {
@@ -178,6 +207,11 @@ func (d *decoder) value(v reflect.Value, path string) error {
 			return err
 		}
 		err := v.Addr().Interface().(Unmarshaler).UnmarshalJSON(d.data[start:d.pos])
+		if uk, ok := err.(UnknownFields); ok && d.unknown != nil {
+			u, _ := fielderr.Under(path, fielderr.Errors(uk)).(fielderr.Errors)
+			d.unknown = append(d.unknown, u...)
+			return nil
+		}
 		return fielderr.Under(path, err)
 	}
 	if d.data[d.pos] == 'n' {
@@ -317,10 +351,16 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 		}
 		d.pos++
 		slot, ok := field(key)
-		if !ok {
+		switch {
+		case ok:
+			err = d.value(slot, join(path, key))
+		case d.unknown == nil:
 			return fielderr.New(join(path, fielderr.Truncate(key)), "unknown field")
+		default:
+			d.unknown = append(d.unknown, fielderr.Error{Field: join(path, fielderr.Truncate(key)), Message: "unknown field"})
+			err = d.skip(join(path, key))
 		}
-		if err := d.value(slot, join(path, key)); err != nil {
+		if err != nil {
 			return err
 		}
 		d.skipSpace()

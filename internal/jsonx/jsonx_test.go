@@ -290,3 +290,37 @@ func TestUnknownLongKeyIsCut(t *testing.T) {
 	require.True(t, errors.As(err, &list))
 	assert.Equal(t, strings.Repeat("k", 200)+"…", list[0].Field)
 }
+
+// UnmarshalKnown skips unknown keys, at any depth, naming each in document
+// order, and decodes everything else as Unmarshal does.
+func TestUnmarshalKnownCollectsUnknownKeys(t *testing.T) {
+	t.Parallel()
+	var s sample
+	unknown, err := UnmarshalKnown([]byte(`{"nope":{"deep":[1,{"x":"}"}]},"name":"a","inner":{"z":1,"x":7},"list":[{"q":true}],"count":3}`), &s)
+	require.NoError(t, err)
+	assert.Equal(t, fielderr.Errors{
+		{Field: "nope", Message: "unknown field"},
+		{Field: "inner.z", Message: "unknown field"},
+		{Field: "list[0].q", Message: "unknown field"},
+	}, unknown)
+	assert.Equal(t, "a", s.Name)
+	assert.Equal(t, 7.0, s.Inner.X)
+	assert.Equal(t, 3, s.Count)
+	require.Len(t, s.List, 1)
+
+	// No unknown key: an empty list, and the same value as Unmarshal.
+	var a, b sample
+	unknown, err = UnmarshalKnown([]byte(`{"name":"a","count":2}`), &a)
+	require.NoError(t, err)
+	assert.Empty(t, unknown)
+	require.NoError(t, Unmarshal([]byte(`{"name":"a","count":2}`), &b))
+	assert.Equal(t, b, a)
+
+	// A type error still stops decoding; the keys seen before it are kept.
+	unknown, err = UnmarshalKnown([]byte(`{"nope":1,"count":"3","later":2}`), &s)
+	assert.Equal(t, fielderr.Errors{{Field: "nope", Message: "unknown field"}}, unknown)
+	assert.Equal(t, fielderr.New("count", "must be an integer, got a string"), err)
+	// Malformed JSON inside an unknown key's value is still a syntax error.
+	_, err = UnmarshalKnown([]byte(`{"nope":[1,}`), &s)
+	assert.ErrorContains(t, err, "invalid JSON")
+}

@@ -31,7 +31,8 @@ test('the page runs under its Content-Security-Policy with no violation', async 
     const res = await page.goto(base);
     const h = res.headers();
     assert.match(h['content-security-policy'], /script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
-    assert.match(h['content-security-policy'], /frame-ancestors 'self'/);
+    assert.match(h['content-security-policy'], /frame-ancestors \*$/);
+    assert.equal(h['access-control-allow-origin'], '*');
     assert.equal(h['x-content-type-options'], 'nosniff');
     assert.equal(h['referrer-policy'], 'strict-origin-when-cross-origin');
     await H.ready(page);

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,12 +30,19 @@ const testHeaders = `# comment
 
 var future = time.Now().Add(time.Hour)
 
-func TestSecurityHeaders(t *testing.T) {
-	t.Parallel()
+// newHeadersHandler serves a site with testHeaders and a widget.js.
+func newHeadersHandler(t *testing.T) (*handler, string) {
+	t.Helper()
 	h, dir := newTestHandler(t)
 	www := filepath.Join(dir, "www")
 	require.NoError(t, os.WriteFile(filepath.Join(www, headersFile), []byte(testHeaders), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(www, "widget.js"), []byte("export {};"), 0o644))
+	return h, www
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
+	h, www := newHeadersHandler(t)
 	get := func(p string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://x"+p, nil))
@@ -81,7 +89,8 @@ func TestBaseHeadersWithoutHeadersFile(t *testing.T) {
 
 // TestBuiltSiteHeaders checks build/site/_headers, when built: the page's
 // CSP holds script-src 'self' 'wasm-unsafe-eval' with one hash per inline
-// script of index.html, nosniff, a Referrer-Policy and frame-ancestors.
+// script of index.html, nosniff, a Referrer-Policy, frame-ancestors and
+// the CORS headers that embedding from another origin needs.
 func TestBuiltSiteHeaders(t *testing.T) {
 	site := filepath.Join("..", "..", "build", "site")
 	if _, err := os.Stat(filepath.Join(site, headersFile)); err != nil {
@@ -96,9 +105,63 @@ func TestBuiltSiteHeaders(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code)
 	csp := rec.Header().Get("Content-Security-Policy")
 	assert.Regexp(t, `(^|; )script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]+=*'(;|$)`, csp)
-	assert.Contains(t, csp, "frame-ancestors 'self'")
+	assert.True(t, strings.HasSuffix(csp, "; frame-ancestors *"), csp)
+	// Embedding from any origin (docs/embedding.md): CORS and CORP on
+	// every file, once each, and no X-Frame-Options.
+	for _, p := range []string{"/", "/widget.js", "/throughput.wasm", "/prerender.json"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://x"+p, nil))
+		require.Equal(t, http.StatusOK, rec.Code, p)
+		assert.Equal(t, []string{"*"}, rec.Header().Values("Access-Control-Allow-Origin"), p)
+		assert.Equal(t, "cross-origin", rec.Header().Get("Cross-Origin-Resource-Policy"), p)
+		assert.Empty(t, rec.Header().Get("X-Frame-Options"), p)
+	}
 	assert.Contains(t, csp, "object-src 'none'")
 	assert.NotContains(t, csp, "INLINE_SCRIPT_HASHES")
 	assert.Equal(t, "nosniff", rec.Header().Get("X-Content-Type-Options"))
 	assert.Equal(t, "strict-origin-when-cross-origin", rec.Header().Get("Referrer-Policy"))
+}
+
+// TestPreflight: OPTIONS on a file of the site answers 204 with Allow; a
+// CORS preflight on a path whose rules allow other origins also gets the
+// methods, the asked headers and a max age (a cross-origin fetch of the
+// engine with a custom header passes); elsewhere no CORS grant, and a
+// missing file is a 404.
+func TestPreflight(t *testing.T) {
+	t.Parallel()
+	h, _ := newHeadersHandler(t)
+	options := func(p string, preflight bool) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodOptions, "http://x"+p, nil)
+		if preflight {
+			req.Header.Set("Origin", "http://other.example")
+			req.Header.Set("Access-Control-Request-Method", "GET")
+			req.Header.Set("Access-Control-Request-Headers", "x-test, range")
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	rec := options("/widget.js", true)
+	assert.Equal(t, http.StatusNoContent, rec.Code)
+	assert.Equal(t, "*", rec.Header().Get("Access-Control-Allow-Origin"))
+	assert.Equal(t, "GET, HEAD, OPTIONS", rec.Header().Get("Access-Control-Allow-Methods"))
+	assert.Equal(t, "x-test, range", rec.Header().Get("Access-Control-Allow-Headers"))
+	assert.Equal(t, "86400", rec.Header().Get("Access-Control-Max-Age"))
+	assert.Empty(t, rec.Body.String())
+
+	rec = options("/widget.js", false)
+	assert.Equal(t, http.StatusNoContent, rec.Code)
+	assert.Equal(t, "GET, HEAD, OPTIONS", rec.Header().Get("Allow"))
+	assert.Empty(t, rec.Header().Get("Access-Control-Allow-Methods"), "not a preflight")
+
+	rec = options("/index.html", true)
+	assert.Equal(t, http.StatusNoContent, rec.Code)
+	assert.Empty(t, rec.Header().Get("Access-Control-Allow-Methods"), "the rules give /index.html no CORS")
+	assert.Equal(t, http.StatusNotFound, options("/missing.js", true).Code)
+	assert.Equal(t, http.StatusNotFound, options("/_headers", true).Code)
+
+	post := httptest.NewRecorder()
+	h.ServeHTTP(post, httptest.NewRequest(http.MethodPost, "http://x/widget.js", nil))
+	assert.Equal(t, http.StatusMethodNotAllowed, post.Code)
+	assert.Equal(t, "GET, HEAD, OPTIONS", post.Header().Get("Allow"))
 }

@@ -12,8 +12,9 @@
 // nosniff and Referrer-Policy, and the headers that the directory's
 // _headers file (Cloudflare's format, headers.go) sets for its path: the
 // build writes build/site/_headers with the page's Content-Security-Policy,
-// so the page is served here as Cloudflare serves it. Port 0 picks a free port; the URL it serves on is
-// printed on the first line of standard output.
+// so the page is served here as Cloudflare serves it; OPTIONS on a file
+// answers CORS preflights (preflight). Port 0 picks a free port; the URL
+// it serves on is printed on the first line of standard output.
 package main
 
 import (
@@ -115,8 +116,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hdr.Set(kv[0], kv[1])
 	}
 	applyHeaders(h.headers.get(h.root.FS()), r.URL.Path, hdr)
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
+		w.Header().Set("Allow", allowed)
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
@@ -135,6 +136,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
+	if r.Method == http.MethodOptions {
+		preflight(w, r)
+		return
+	}
 	if info.IsDir() {
 		f.Close()
 		if !strings.HasSuffix(r.URL.Path, "/") {
@@ -177,6 +182,28 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	hdr.Set("ETag", etag)
 	http.ServeContent(w, r, "", info.ModTime(), f)
+}
+
+// allowed are the methods the server answers.
+const allowed = "GET, HEAD, OPTIONS"
+
+// preflight answers OPTIONS on a file of the site: 204 with Allow and, for
+// a CORS preflight (Access-Control-Request-Method) on a path whose _headers
+// rules allow other origins, the methods and request headers a
+// cross-origin reader may use (any header: the site takes no credentials
+// and has nothing to protect from a reader), cached for a day. As
+// wasm/worker/entry.mjs answers on workerd.
+func preflight(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("Allow", allowed)
+	if r.Header.Get("Access-Control-Request-Method") != "" && hdr.Get("Access-Control-Allow-Origin") != "" {
+		hdr.Set("Access-Control-Allow-Methods", allowed)
+		if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
+			hdr.Set("Access-Control-Allow-Headers", asked)
+		}
+		hdr.Set("Access-Control-Max-Age", "86400")
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // open opens name inside the root and stats it.

@@ -801,12 +801,16 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	t.key(112) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
-	t.key(113) // goodput_requests_per_s
-	t.number(float64(v.GoodputRequestsPerS))
-	n++
-	t.key(114) // slo_attainment
-	t.number(float64(v.SLOAttainment))
-	n++
+	if v.GoodputRequestsPerS != nil {
+		t.key(113) // goodput_requests_per_s
+		t.number(float64(*v.GoodputRequestsPerS))
+		n++
+	}
+	if v.SLOAttainment != nil {
+		t.key(114) // slo_attainment
+		t.number(float64(*v.SLOAttainment))
+		n++
+	}
 	t.key(115) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
@@ -1177,9 +1181,11 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	t.key(110) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(113) // goodput_requests_per_s
-	t.number(float64(v.GoodputRequestsPerS))
-	n++
+	if v.GoodputRequestsPerS != nil {
+		t.key(113) // goodput_requests_per_s
+		t.number(float64(*v.GoodputRequestsPerS))
+		n++
+	}
 	t.key(193) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++

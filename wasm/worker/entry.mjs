@@ -146,7 +146,8 @@ async function serveAsset(request, assets, url) {
       url.pathname += "index.html";
       request = new Request(url, request);
     }
-    res = await assets.fetch(request);
+    // OPTIONS asks whether the file exists (a HEAD), then preflight answers.
+    res = await assets.fetch(request.method === "OPTIONS" ? new Request(url, { method: "HEAD" }) : request);
   }
   const ext = url.pathname.slice(url.pathname.lastIndexOf(".") + 1).toLowerCase();
   const type = res.headers.get("Content-Type");
@@ -154,7 +155,27 @@ async function serveAsset(request, assets, url) {
   if (res.ok && TYPES[ext] && (!type || type === "application/octet-stream")) headers.set("Content-Type", TYPES[ext]);
   for (const [k, v] of Object.entries(BASE_HEADERS)) headers.set(k, v);
   applyHeaders(rules, path, headers);
+  if (request.method === "OPTIONS" && res.ok) return preflight(request, headers);
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
+// preflight answers OPTIONS on a file of the site, as tools/serve does: 204
+// with Allow and, for a CORS preflight on a path whose _headers rules
+// allow other origins, the methods and asked headers a cross-origin reader
+// may use (the site takes no credentials), cached for a day.
+function preflight(request, fileHeaders) {
+  const allowed = "GET, HEAD, OPTIONS";
+  const headers = new Headers({ Allow: allowed });
+  for (const k of ["Access-Control-Allow-Origin", "Cross-Origin-Resource-Policy", "X-Content-Type-Options", "Referrer-Policy"]) {
+    if (fileHeaders.has(k)) headers.set(k, fileHeaders.get(k));
+  }
+  if (request.headers.get("Access-Control-Request-Method") && headers.has("Access-Control-Allow-Origin")) {
+    headers.set("Access-Control-Allow-Methods", allowed);
+    const asked = request.headers.get("Access-Control-Request-Headers");
+    if (asked) headers.set("Access-Control-Allow-Headers", asked);
+    headers.set("Access-Control-Max-Age", "86400");
+  }
+  return new Response(null, { status: 204, headers });
 }
 
 export default {

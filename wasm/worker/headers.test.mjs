@@ -38,13 +38,17 @@ test("_headers: patterns, merging, detaching", () => {
   assert.equal(headersFor(rules, "/sub/q/r/x.txt")["x-seg"], undefined);
 });
 
-test("the source _headers sets the page's security headers on every path", () => {
+test("the source _headers sets the page's security and CORS headers on every path", () => {
   const rules = parseHeaders(readFileSync(new URL("../../www/page/_headers", import.meta.url), "utf8"));
   for (const p of ["/", "/index.html", "/widget.js", "/v1/nothing"]) {
     const h = headersFor(rules, p);
     assert.match(h["content-security-policy"], /script-src 'self' 'wasm-unsafe-eval'/, p);
-    assert.match(h["content-security-policy"], /frame-ancestors 'self'/, p);
+    assert.match(h["content-security-policy"], /frame-ancestors \*$/, p);
     assert.equal(h["x-content-type-options"], "nosniff", p);
     assert.equal(h["referrer-policy"], "strict-origin-when-cross-origin", p);
+    // Embedding from any origin: one value each (no rule sets them twice).
+    assert.equal(h["access-control-allow-origin"], "*", p);
+    assert.equal(h["cross-origin-resource-policy"], "cross-origin", p);
+    assert.equal(h["x-frame-options"], undefined, p);
   }
 });

@@ -10,7 +10,7 @@ import type {
   PrefillReport, BatchCeiling, PreemptionReport, BestReport, SweepPoint, CostReport, SimulationReport, LatencySummary,
   SimTimelinePoint, SimulationSweep, SimSweepPoint,
   ModelSummary, ModelDetail, ModelsModel, ModelsQuantization, ModelsParams, ModelsSource,
-  Stats as GoStats, Contract, EngineProfile, EngineDefaults, FieldBounds,
+  Stats as GoStats, Contract, EngineProfile, EngineDefaults, FieldBounds, ModelID, HardwareID,
 } from './contract.js';
 
 export type {
@@ -20,7 +20,7 @@ export type {
   PrefillReport, BatchCeiling, PreemptionReport, BestReport, SweepPoint, CostReport, SimulationReport, LatencySummary,
   SimTimelinePoint, SimulationSweep, SimSweepPoint,
   ModelSummary, ModelDetail, ModelsModel, ModelsQuantization, ModelsParams, ModelsSource,
-  Contract, EngineProfile, EngineDefaults, FieldBounds,
+  Contract, EngineProfile, EngineDefaults, FieldBounds, ModelID, HardwareID,
 };
 
 // The names these types had before contract.d.ts was generated.

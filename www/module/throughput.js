@@ -167,16 +167,23 @@ class Calculator {
   evaluate(request, options = undefined) {
     const budget = this.#budget(options, 'evaluate');
     const problems = checkRequest(request, this.#schema);
-    if (problems.length > 0) {
-      throw new ThroughputError(problems);
+    // Unknown keys alone do not stop the request: as Go's decoder does
+    // (calc.ParseRequest), the engine validates the rest, without them,
+    // and every problem is reported, the unknown keys first.
+    const unknown = problems.unknown;
+    if (problems.length > unknown.count) {
+      throw new ThroughputError([...problems]);
     }
     if (this.#closed) {
       throw new Error('throughput: the calculator is closed');
     }
-    const text = checkSize(JSON.stringify(request), '', this.#maxBytes);
+    const text = checkSize(JSON.stringify(request, unknown.count ? function (k, v) { return unknown.holders.get(this)?.has(k) ? undefined : v; } : undefined), '', this.#maxBytes);
     const out = this.#bridge.evaluateTape(text, budget);
     if (typeof out === 'string') {
-      throw new ThroughputError(JSON.parse(out.slice(1)));
+      throw new ThroughputError([...problems, ...JSON.parse(out.slice(1))]);
+    }
+    if (problems.length > 0) {
+      throw new ThroughputError([...problems]);
     }
     return decodeTape(this.#memory.buffer, out, this.#tapeKeys);
   }
@@ -269,7 +276,7 @@ class Calculator {
     const problems = [];
     checkJSONObject(config, 'model_config', problems);
     if (problems.length > 0) {
-      throw new ThroughputError(problems);
+      throw new ThroughputError([...problems]);
     }
     return JSON.parse(this.#call('importConfig', checkSize(JSON.stringify(config), '', this.#maxBytes)));
   }
@@ -447,6 +454,9 @@ function stringArg(field, v) {
 
 function checkRequest(request, schema) {
   const problems = [];
+  // The unknown keys, as the objects that hold them and their names
+  // (checkObject adds each), and how many of the problems they are.
+  problems.unknown = { holders: new Map(), count: 0 };
   if (!isPlainObject(request)) {
     problems.push({ field: '', message: `must be an object, got ${jsonType(request)}` });
     return problems;
@@ -472,6 +482,9 @@ function checkObject(obj, schema, path, problems) {
       // An unknown key is named by its first 200 characters, as Go does
       // (fielderr.Truncate).
       problems.push({ field: path ? `${path}.${truncate(key)}` : truncate(key), message: 'unknown field' });
+      if (!problems.unknown.holders.has(obj)) problems.unknown.holders.set(obj, new Set());
+      problems.unknown.holders.get(obj).add(key);
+      problems.unknown.count++;
     }
   }
 }

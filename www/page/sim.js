@@ -76,8 +76,11 @@ export const SIM_FIGURES = {
   'tpot.conditions': () => 'per output token after the first, over requests with at least two output tokens',
   output_tokens_per_s: (s) => fmt.tokS(s.output_tokens_per_s),
   'output_tokens_per_s.conditions': (s) => `${fmt.num(s.requests_per_s)} req/s completed; ${fmt.tokS(s.total_tokens_per_s)} with prompts; mean batch ${fmt.num(s.mean_running)}`,
-  goodput: (s) => `${fmt.num(s.goodput_requests_per_s)} req/s`,
-  'goodput.conditions': (s) => `${fmt.pct(s.slo_attainment)} of completed requests within the TTFT and TPOT budgets`,
+  // Goodput is in the report only when the request gives an SLO.
+  goodput: (s) => (s.goodput_requests_per_s == null ? '–' : `${fmt.num(s.goodput_requests_per_s)} req/s`),
+  'goodput.conditions': (s) => (s.slo_attainment == null
+    ? 'no TTFT or TPOT budget given: nothing to measure against'
+    : `${fmt.pct(s.slo_attainment)} of completed requests within the TTFT and TPOT budgets`),
   preemptions: (s) => fmt.int(s.preemptions),
   'preemptions.conditions': (s) => (s.preemptions
     ? `${fmt.int(s.preempted_requests)} requests evicted; first at ${fmt.num(s.first_preemption_s)} s with ${fmt.int(s.running_at_first_preemption)} running; peak KV cache ${fmt.pct(s.peak_kv_cache_usage)}`

@@ -62,3 +62,19 @@ test('fieldBounds(): every bounded request field by JSON path, and the engine en
   assert.throws(() => calc.evaluate({ ...base, gpu_memory_utilization: u.min }), /gpu_memory_utilization: must be greater than 0/);
   assert.throws(() => calc.evaluate({ ...base, gpu_memory_utilization: u.max + 0.01 }), /must be at most 1/);
 });
+
+// Goodput is measured against an SLO: without one the simulation (and
+// its sweep) carry neither goodput nor attainment; with one they do, as
+// figures between 0 and the completed rate (calc/simulate_test.go works
+// one request's by hand).
+test('simulation: goodput and slo_attainment only with an slo', () => {
+  const base = { model: 'llama-3.1-8b', hardware: 'h100-sxm', simulate: { num_requests: 50, arrival: 'poisson', request_rate: 4, sweep: { points: 2 } } };
+  const none = calc.evaluate(base).simulation;
+  assert.equal('goodput_requests_per_s' in none, false);
+  assert.equal('slo_attainment' in none, false);
+  for (const p of none.sweep.points) assert.equal('goodput_requests_per_s' in p, false);
+  const sim = calc.evaluate({ ...base, slo: { ttft_ms: 60000 } }).simulation;
+  assert.ok(sim.slo_attainment >= 0 && sim.slo_attainment <= 1, String(sim.slo_attainment));
+  assert.ok(sim.goodput_requests_per_s <= sim.requests_per_s + 1e-12);
+  assert.equal(sim.sweep.points.every((p) => typeof p.goodput_requests_per_s === 'number'), true);
+});

@@ -21,6 +21,8 @@ import (
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/contract"
 	_ "github.com/modelrefs/throughput/calc/contract/docs" // the doc comments
+	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/models"
 	"github.com/modelrefs/throughput/wasm/js/bridge"
 )
 
@@ -78,6 +80,7 @@ func Generate(types []*contract.Type) []byte {
 /** Any JSON value. */
 export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
 `)
+	writeCatalogIDs(&b)
 	for _, t := range types {
 		b.WriteString("\n")
 		doc := t.Doc
@@ -92,11 +95,60 @@ export type JSONValue = string | number | boolean | null | JSONValue[] | { [key:
 			if f.Optional {
 				opt = "?"
 			}
-			fmt.Fprintf(&b, "  %s%s: %s;\n", f.Name, opt, tsType(f.Value, f.Spec.Enum))
+			typ := tsType(f.Value, f.Spec.Enum)
+			if ids, ok := catalogFields[t.Name+"."+f.Name]; ok {
+				typ = ids + strings.TrimPrefix(typ, "string")
+			}
+			fmt.Fprintf(&b, "  %s%s: %s;\n", f.Name, opt, typ)
 		}
 		b.WriteString("}\n")
 	}
 	return b.Bytes()
+}
+
+// catalogFields are the request fields that name a catalog entry, by
+// "Type.field", and the union of the catalog's names they take (a string
+// field, or the string side of an id-or-object field).
+var catalogFields = map[string]string{"Request.model": "ModelID", "Request.hardware": "HardwareID"}
+
+// writeCatalogIDs declares ModelID and HardwareID: the names the catalogs
+// (models/catalog, hardware/catalog*.go) answer to, as string-literal
+// unions so that editors complete them, each with (string & {}) so that
+// any other string (a case variant, an id the catalog learns later, a
+// name the lookup's fuzzy match accepts) type-checks too.
+func writeCatalogIDs(b *bytes.Buffer) {
+	entries, err := models.Catalog()
+	if err != nil {
+		log.Fatal(err)
+	}
+	var modelIDs []string
+	for _, e := range entries {
+		modelIDs = append(modelIDs, e.ID, e.ID[strings.LastIndexByte(e.ID, '/')+1:])
+		modelIDs = append(modelIDs, e.Aliases...)
+	}
+	var hardwareIDs []string
+	for _, a := range hardware.Catalog() {
+		hardwareIDs = append(hardwareIDs, a.ID, a.Name)
+		hardwareIDs = append(hardwareIDs, a.Aliases...)
+	}
+	writeUnion(b, "ModelID", "A catalog model: its Hugging Face id, the id without its owner, or an alias (GET /v1/models lists them; matched case-insensitively).", modelIDs)
+	writeUnion(b, "HardwareID", "A catalog accelerator: its id, name or an alias (GET /v1/hardware lists them; the lookup also accepts near spellings such as \"h100-sxm\").", hardwareIDs)
+}
+
+// writeUnion declares type name as the union of names, each once in first
+// order, and any other string.
+func writeUnion(b *bytes.Buffer, name, doc string, names []string) {
+	b.WriteString("\n")
+	writeDoc(b, "", doc)
+	fmt.Fprintf(b, "export type %s =\n", name)
+	seen := map[string]bool{}
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			fmt.Fprintf(b, "  | %s\n", strconv.Quote(n))
+		}
+	}
+	b.WriteString("  | (string & {});\n")
 }
 
 // tsType is the TypeScript type of a JSON value; enum, when set, lists

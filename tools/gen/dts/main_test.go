@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,13 +52,18 @@ func TestEnumsBoundsAndDefaultsBecomeTypesAndJSDoc(t *testing.T) {
 	t.Parallel()
 	out := string(Generate(Types()))
 	assert.Contains(t, out, `  kv_cache_dtype?: "auto" | "fp8" | "fp8_e4m3" | "fp8_e5m2" | "bfloat16" | "float16" | "float32";`)
-	assert.Contains(t, out, "  hardware: string | HardwareAccelerator;\n")
+	// Catalog names are literal unions that still take any string.
+	assert.Contains(t, out, "  model?: ModelID;\n")
+	assert.Contains(t, out, "  hardware: HardwareID | HardwareAccelerator;\n")
+	assert.Regexp(t, `(?s)export type ModelID =\n  \| "[^\n]*\n.*  \| "meta-llama/Llama-3\.1-8B-Instruct"\n  \| "Llama-3\.1-8B-Instruct"\n.*  \| "llama-3\.1-8b"\n.*  \| \(string & \{\}\);\n`, out)
+	assert.Regexp(t, `(?s)export type HardwareID =\n.*  \| "h100-sxm-80gb"\n.*  \| \(string & \{\}\);\n`, out)
+	assert.Equal(t, 1, strings.Count(out, `  | "h100-sxm-80gb"`+"\n"), "each name once")
 	assert.Regexp(t, `Range: from 1 to 256; a power of two\.\n   \* Unit: tokens\.\n   \* @default 16\n   \*/\n  block_size\?: number;`, out)
 	assert.Contains(t, out, "export interface FieldError {\n")
 	assert.Contains(t, out, "export interface Contract {\n")
 	// Every referenced interface is declared.
 	declared := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m)^export interface (\w+)`).FindAllStringSubmatch(out, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^export (?:interface|type) (\w+)`).FindAllStringSubmatch(out, -1) {
 		declared[m[1]] = true
 	}
 	for _, m := range regexp.MustCompile(`(?m)^  \w+\??: (?:string \| )?([A-Z]\w+)(?:\[\])?;`).FindAllStringSubmatch(out, -1) {

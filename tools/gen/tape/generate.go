@@ -86,7 +86,8 @@ func (g *tapeGenerator) tapeValue(t reflect.Type, expr string, nonNil bool) {
 		b.WriteString("\ttape" + t.Name() + "(t, &" + expr + ")\n")
 	case reflect.Pointer:
 		if t.Elem().Kind() != reflect.Struct {
-			g.Fail(t, "pointer to a non-struct")
+			// A pointer to a scalar (an optional figure): null or the value.
+			jsongen.OrNull(b, expr, nonNil, "t.null()", func() { g.tapeValue(t.Elem(), "*"+expr, false) })
 			return
 		}
 		g.Need(t.Elem())

@@ -15,12 +15,13 @@ import (
 )
 
 type Fixture struct {
-	Name  string  `json:"name"`
-	Count int     `json:"count,omitempty"`
-	Ratio float64 `json:"ratio"`
-	Next  *Item   `json:"next"`
-	Items []Item  `json:"items,omitempty"`
-	Skip  bool    `json:"-"`
+	Name  string   `json:"name"`
+	Count int      `json:"count,omitempty"`
+	Ratio float64  `json:"ratio"`
+	Next  *Item    `json:"next"`
+	Opt   *float64 `json:"opt,omitempty"`
+	Items []Item   `json:"items,omitempty"`
+	Skip  bool     `json:"-"`
 }
 
 type Item struct {
@@ -52,9 +53,11 @@ func TestGenerateFixture(t *testing.T) {
 	s := string(src)
 	assert.True(t, strings.HasPrefix(s, header))
 	assert.Equal(t, []string{"tapeFixture", "tapeItem"}, funcs(t, src, "main"))
-	assert.Contains(t, s, "var tapeKeys = []string{\n\t\"name\",\n\t\"count\",\n\t\"ratio\",\n\t\"next\",\n\t\"items\",\n\t\"on\",\n}")
+	assert.Contains(t, s, "var tapeKeys = []string{\n\t\"name\",\n\t\"count\",\n\t\"ratio\",\n\t\"next\",\n\t\"opt\",\n\t\"items\",\n\t\"on\",\n}")
 	assert.NotContains(t, s, `"Skip"`)
 	assert.Contains(t, s, "if v.Count != 0 {")
+	// A pointer to a scalar: recorded as the value it points to.
+	assert.Contains(t, s, "if v.Opt != nil {\n\t\tt.key(4) // opt\n\t\tt.number(float64(*v.Opt))\n")
 }
 
 // TestGenerateReport: calc.Report's encoder starts with tapeReport.
@@ -82,7 +85,7 @@ func TestGenerateTapeFailsLoudly(t *testing.T) {
 		V []byte `json:"v"`
 	}
 	type withPointer struct {
-		V *int `json:"v"`
+		V *map[string]int `json:"v"`
 	}
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[withMap](), reflect.TypeFor[withMarshaler](), reflect.TypeFor[withBytes](), reflect.TypeFor[withPointer](),
