@@ -232,6 +232,24 @@ func TestKVOffloadDelaysRecompute(t *testing.T) {
 	// 32 layers * 8 heads * 128 * 2 (K,V) * 2 bytes) blocks.
 	assert.Equal(t, int64(math.Floor(100e9/(16*32*8*128*2*2))), o.CPUBlocks)
 	assert.Less(t, o.ReloadMsPerSequence, o.RecomputeMsPerSequence)
+
+	// In the simulator: a burst that preempts recomputes less with the
+	// tier, loads the rest back, and finishes sooner.
+	sim := func(cpu *float64) *calc.SimulationReport {
+		return eval(t, llama8b(func(r *calc.Request) {
+			r.GPUMemoryUtilization = calc.Float(0.3)
+			r.Simulate = &calc.SimulateOptions{NumRequests: calc.Int(400), Arrival: "burst", TimelinePoints: calc.Int(0)}
+			if cpu != nil {
+				r.KVOffload = &calc.KVOffload{CPUBytes: cpu}
+			}
+		})).Simulation
+	}
+	without, with := sim(nil), sim(calc.Float(100e9))
+	require.Positive(t, without.Preemptions)
+	assert.Positive(t, with.ReloadedTokens)
+	assert.Less(t, with.RecomputedTokens, without.RecomputedTokens)
+	assert.Less(t, with.DurationS, without.DurationS)
+	assert.Equal(t, 400, with.CompletedRequests)
 }
 
 // The simulator with prefix caching and speculation on: every request

@@ -94,6 +94,7 @@ func simReport(res sched.Result, pool int64) *SimulationReport {
 		MeanRunning:        res.MeanRunning, MeanWaiting: res.MeanWaiting,
 		MeanKVCacheUsage: res.MeanKVUsage, PeakKVCacheUsage: div(float64(res.PeakBlocks), float64(pool)),
 		CachedTokens: res.CachedTokens, DraftedTokens: res.DraftedTokens, AcceptedTokens: res.AcceptedTokens,
+		ReloadedTokens: res.ReloadedTokens,
 	}
 	if res.Preemptions > 0 {
 		s.FirstPreemptionS, s.RunningAtFirstPreemption = res.FirstPreemptionS, res.RunningAtFirstPreemption

@@ -129,6 +129,7 @@ var tapeKeys = []string{
 	"cached_tokens",
 	"drafted_tokens",
 	"accepted_tokens",
+	"reloaded_tokens",
 	"mean_running",
 	"mean_waiting",
 	"mean_kv_cache_usage",
@@ -835,20 +836,25 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
-	t.key(121) // mean_running
+	if v.ReloadedTokens != 0 {
+		t.key(121) // reloaded_tokens
+		t.number(float64(v.ReloadedTokens))
+		n++
+	}
+	t.key(122) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(122) // mean_waiting
+	t.key(123) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(123) // mean_kv_cache_usage
+	t.key(124) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(124) // peak_kv_cache_usage
+	t.key(125) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(125) // timeline
+		t.key(126) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -866,10 +872,10 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(126) // code
+	t.key(127) // code
 	t.string(string(v.Code))
 	n++
-	t.key(127) // message
+	t.key(128) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -878,16 +884,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(128) // bandwidth_efficiency
+	t.key(129) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(129) // compute_efficiency
+	t.key(130) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(130) // prefill_efficiency
+	t.key(131) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(131) // step_overhead_ms
+	t.key(132) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -896,14 +902,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(132) // kind
+	t.key(133) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(133) // layers
+	t.key(134) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(134) // window
+		t.key(135) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -913,31 +919,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(135) // cached_tokens_per_request
+	t.key(136) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(136) // shared_blocks
+	t.key(137) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(137) // num_prefixes
+	t.key(138) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(77) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(138) // ttft_ms_without
+	t.key(139) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(139) // kv_ceiling
+	t.key(140) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(140) // kv_ceiling_without
+	t.key(141) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(80) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(141) // onset_concurrency_without
+	t.key(142) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -946,43 +952,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(142) // method
+	t.key(143) // method
 	t.string(string(v.Method))
 	n++
-	t.key(143) // num_speculative_tokens
+	t.key(144) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(144) // acceptance_rate
+	t.key(145) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(145) // tokens_per_step
+	t.key(146) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(146) // draft_weights_bytes
+	t.key(147) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(147) // draft_time_ms
+	t.key(148) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(106) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(148) // tpot_ms_without
+	t.key(149) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(149) // tokens_per_s_without
+	t.key(150) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(150) // speedup
+	t.key(151) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(151) // batch1_speedup
+	t.key(152) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(152) // crossover_batch_size
+	t.key(153) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -991,25 +997,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(153) // max_loras
+	t.key(154) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(154) // max_lora_rank
+	t.key(155) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(155) // bytes
+	t.key(156) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(156) // kv_cache_bytes_without
+	t.key(157) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(157) // flops_per_step
+	t.key(158) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(158) // read_bytes_per_step
+	t.key(159) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(159) // extra_step_time_ms
+	t.key(160) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1018,19 +1024,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(160) // cpu_blocks
+	t.key(161) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(59) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(161) // recompute_onset_concurrency
+	t.key(162) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(162) // reload_ms_per_sequence
+	t.key(163) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(163) // recompute_ms_per_sequence
+	t.key(164) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1039,28 +1045,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(164) // data_parallel_size
+	t.key(165) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(165) // expert_parallel
+	t.key(166) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(166) // expert_parallel_size
+	t.key(167) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(167) // experts_per_rank
+	t.key(168) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(168) // experts_touched_per_rank
+	t.key(169) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(169) // load_imbalance
+	t.key(170) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(170) // all_to_all_ms
+	t.key(171) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(171) // tokens_per_s_total
+	t.key(172) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(35) // num_gpus
@@ -1072,19 +1078,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(172) // mean
+	t.key(173) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(173) // p50
+	t.key(174) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(174) // p90
+	t.key(175) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(175) // p99
+	t.key(176) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(176) // max
+	t.key(177) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1093,16 +1099,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(177) // time_s
+	t.key(178) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(102) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(178) // running
+	t.key(179) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(179) // waiting
+	t.key(180) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(75) // kv_cache_usage
@@ -1114,13 +1120,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(180) // load
+	t.key(181) // load
 	t.string(string(v.Load))
 	n++
-	t.key(181) // num_requests_per_point
+	t.key(182) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(182) // points
+	t.key(183) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1130,28 +1136,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(183) // preemption_onset
+	t.key(184) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(184) // running_at_onset
+	t.key(185) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(185) // analytic_onset
+	t.key(186) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(186) // onset_difference
+	t.key(187) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(187) // onset_ratio
+	t.key(188) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(188) // knee_load
+	t.key(189) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(189) // knee_output_tokens_per_s
+	t.key(190) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(190) // max_output_tokens_per_s
+	t.key(191) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1160,7 +1166,7 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(180) // load
+	t.key(181) // load
 	t.number(float64(v.Load))
 	n++
 	t.key(109) // output_tokens_per_s
@@ -1172,25 +1178,25 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	t.key(111) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(191) // ttft_p50_ms
+	t.key(192) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(192) // ttft_p99_ms
+	t.key(193) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(193) // tpot_p50_ms
+	t.key(194) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(194) // tpot_p99_ms
+	t.key(195) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(195) // e2e_latency_p50_ms
+	t.key(196) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(196) // e2e_latency_p99_ms
+	t.key(197) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(121) // mean_running
+	t.key(122) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
 	t.key(113) // preemptions

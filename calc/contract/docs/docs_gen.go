@@ -289,6 +289,7 @@ var docs = map[string]string{
 	"SimulationReport.mean_running":                    "Time-weighted means over the steps, and the peak pool use.",
 	"SimulationReport.preemptions":                     "preemptions counts evictions by recomputation; PreemptedRequests the requests evicted at least once.",
 	"SimulationReport.recomputed_tokens":               "recomputed_tokens were computed, dropped by a preemption and computed again; RecomputeOverhead is their number per delivered output token.",
+	"SimulationReport.reloaded_tokens":                 "reloaded_tokens were loaded back from the kv_offload tier instead of recomputed after a preemption.",
 	"SimulationReport.steps":                           "steps is the number of scheduler steps (forward passes).",
 	"SimulationReport.sweep":                           "sweep is the simulation over a range of loads.",
 	"SimulationReport.timeline":                        "timeline is the run downsampled to at most timeline_points buckets.",
