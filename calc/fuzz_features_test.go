@@ -27,9 +27,9 @@ func FuzzFeatures(f *testing.F) {
 		}
 		req := Request{
 			Model: model, Hardware: HardwareRef{ID: "h100-sxm"},
-			Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(128), SharedPrefixTokens: &prefix, NumPrefixes: &prefixes},
-			LoRA:     &LoRAConfig{MaxLoRAs: &loras, MaxLoRARank: &rank},
-			KVOffload: &KVOffload{CPUBytes: &cpu, BandwidthBytesPerS: &bw},
+			Workload:         &Workload{InputTokens: Int(1024), OutputTokens: Int(128), SharedPrefixTokens: &prefix, NumPrefixes: &prefixes},
+			LoRA:             &LoRAConfig{MaxLoRAs: &loras, MaxLoRARank: &rank},
+			KVOffload:        &KVOffload{CPUBytes: &cpu, BandwidthBytesPerS: &bw},
 			DataParallelSize: &dp, EnableExpertParallel: &ep, NumRedundantExperts: &redundant,
 			SpeculativeConfig: &SpeculativeConfig{NumSpeculativeTokens: &k, AcceptanceRate: &accept},
 		}
