@@ -252,7 +252,8 @@ func TestKVOffloadDelaysRecompute(t *testing.T) {
 	assert.Equal(t, 400, with.CompletedRequests)
 }
 
-// The simulator with prefix caching and speculation on: every request
+// The simulator with every feature on (prefix caching, speculation, LoRA,
+// the CPU tier, two data-parallel replicas): every request
 // finishes with its output, the pool never overflows, the cache serves the
 // prefix, drafts are accepted at about the stated rate, and a seed
 // repeats exactly.
@@ -262,6 +263,8 @@ func TestSimulationInvariantsWithFeatures(t *testing.T) {
 		r.Workload = &calc.Workload{InputTokens: calc.Int(1024), OutputTokens: calc.Int(256), SharedPrefixTokens: calc.Int(512), NumPrefixes: calc.Int(4)}
 		r.SpeculativeConfig = &calc.SpeculativeConfig{NumSpeculativeTokens: calc.Int(3), AcceptanceRate: calc.Float(0.7)}
 		r.LoRA = &calc.LoRAConfig{MaxLoRAs: calc.Int(2)}
+		r.KVOffload = &calc.KVOffload{CPUBytes: calc.Float(20e9)}
+		r.DataParallelSize = calc.Int(2)
 		r.Simulate = &calc.SimulateOptions{NumRequests: calc.Int(600), Arrival: "burst",
 			InputTokens: &calc.LengthDistribution{Distribution: "uniform", Min: calc.Int(600), Max: calc.Int(3000)}}
 		r.GPUMemoryUtilization = calc.Float(0.3) // a small pool, so it preempts
