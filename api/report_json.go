@@ -350,6 +350,9 @@ func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
 	if v.AcceptedTokens != 0 {
 		w.int(`,"accepted_tokens":`, v.AcceptedTokens)
 	}
+	if v.ReloadedTokens != 0 {
+		w.int(`,"reloaded_tokens":`, v.ReloadedTokens)
+	}
 	w.float64(`,"mean_running":`, v.MeanRunning)
 	w.float64(`,"mean_waiting":`, v.MeanWaiting)
 	w.float64(`,"mean_kv_cache_usage":`, v.MeanKVCacheUsage)

@@ -709,6 +709,13 @@ type ParallelReport struct {
 	GPUs            int     `json:"num_gpus"`
 }
 
+// offloadBlocks is the CPU tier in blocks of the tightest stage's layout:
+// its bytes per rank over a block's.
+func (d *Deployment) offloadBlocks() int64 {
+	lay := d.stages[d.tight].layout
+	return lay.NumBlocks(d.feat.offloadBytes / float64(d.TP) * d.draftShare(lay))
+}
+
 // tpot is the time per output token at batch b and ctx tokens of
 // context, in seconds: the decode step over the tokens it yields per
 // sequence.
@@ -806,7 +813,7 @@ func (d *Deployment) featuresReport(r *Report, p plan, kvCap, onset int, meanBlo
 	if f.offloadBytes > 0 {
 		any = true
 		lay := d.stages[d.tight].layout
-		blocks := lay.NumBlocks(f.offloadBytes / float64(d.TP) * d.draftShare(lay))
+		blocks := d.offloadBlocks()
 		blockBytes := lay.PageBytes * float64(lay.LayersPerBlock)
 		re, _, _ := d.prefillFrom(0, int(mean), 0, 0)
 		out.KVOffload = &KVOffloadReport{

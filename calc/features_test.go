@@ -232,9 +232,28 @@ func TestKVOffloadDelaysRecompute(t *testing.T) {
 	// 32 layers * 8 heads * 128 * 2 (K,V) * 2 bytes) blocks.
 	assert.Equal(t, int64(math.Floor(100e9/(16*32*8*128*2*2))), o.CPUBlocks)
 	assert.Less(t, o.ReloadMsPerSequence, o.RecomputeMsPerSequence)
+
+	// In the simulator: a burst that preempts recomputes less with the
+	// tier, loads the rest back, and finishes sooner.
+	sim := func(cpu *float64) *calc.SimulationReport {
+		return eval(t, llama8b(func(r *calc.Request) {
+			r.GPUMemoryUtilization = calc.Float(0.3)
+			r.Simulate = &calc.SimulateOptions{NumRequests: calc.Int(400), Arrival: "burst", TimelinePoints: calc.Int(0)}
+			if cpu != nil {
+				r.KVOffload = &calc.KVOffload{CPUBytes: cpu}
+			}
+		})).Simulation
+	}
+	without, with := sim(nil), sim(calc.Float(100e9))
+	require.Positive(t, without.Preemptions)
+	assert.Positive(t, with.ReloadedTokens)
+	assert.Less(t, with.RecomputedTokens, without.RecomputedTokens)
+	assert.Less(t, with.DurationS, without.DurationS)
+	assert.Equal(t, 400, with.CompletedRequests)
 }
 
-// The simulator with prefix caching and speculation on: every request
+// The simulator with every feature on (prefix caching, speculation, LoRA,
+// the CPU tier, two data-parallel replicas): every request
 // finishes with its output, the pool never overflows, the cache serves the
 // prefix, drafts are accepted at about the stated rate, and a seed
 // repeats exactly.
@@ -244,6 +263,8 @@ func TestSimulationInvariantsWithFeatures(t *testing.T) {
 		r.Workload = &calc.Workload{InputTokens: calc.Int(1024), OutputTokens: calc.Int(256), SharedPrefixTokens: calc.Int(512), NumPrefixes: calc.Int(4)}
 		r.SpeculativeConfig = &calc.SpeculativeConfig{NumSpeculativeTokens: calc.Int(3), AcceptanceRate: calc.Float(0.7)}
 		r.LoRA = &calc.LoRAConfig{MaxLoRAs: calc.Int(2)}
+		r.KVOffload = &calc.KVOffload{CPUBytes: calc.Float(20e9)}
+		r.DataParallelSize = calc.Int(2)
 		r.Simulate = &calc.SimulateOptions{NumRequests: calc.Int(600), Arrival: "burst",
 			InputTokens: &calc.LengthDistribution{Distribution: "uniform", Min: calc.Int(600), Max: calc.Int(3000)}}
 		r.GPUMemoryUtilization = calc.Float(0.3) // a small pool, so it preempts

@@ -258,13 +258,20 @@ func lengthDist(e *errs, field string, l *LengthDistribution, def, hi int) sched
 // one whose pool bounds the deployment).
 func (d *Deployment) Layout() kvcache.Layout { return d.stages[d.tight].layout }
 
-// stepSeconds adapts the deployment's cost model to the scheduler.
+// stepSeconds adapts the deployment's cost model to the scheduler. Blocks
+// loaded back from the offload tier add their bytes over the host link
+// (the step waits for them: vLLM's connector loads before the forward).
 func (d *Deployment) stepSeconds(l sched.Load) float64 {
-	return d.Step(StepLoad{
+	t := d.Step(StepLoad{
 		DecodeSeqs: l.DecodeSeqs, DecodeContext: float64(l.DecodeContext),
 		PrefillTokens: l.PrefillTokens, PrefillSpan: l.PrefillSpan, PrefillSeqs: l.PrefillSeqs,
 		SpecTokens: l.SpecTokens,
 	}).TimeS
+	if l.ReloadBlocks > 0 {
+		lay := d.Layout()
+		t += float64(l.ReloadBlocks) * lay.PageBytes * float64(lay.LayersPerBlock) / d.feat.offloadBW
+	}
+	return t
 }
 
 // schedConfig is the scheduler's view of the deployment: the block pool
@@ -284,6 +291,9 @@ func (d *Deployment) schedConfig() sched.Config {
 	}
 	if f.specK > 0 {
 		c.Spec = sched.Speculation{Tokens: f.specK, Acceptance: f.specAccept}
+	}
+	if f.offloadBytes > 0 {
+		c.Offload = sched.Offload{Blocks: d.offloadBlocks(), Groups: max(sharedGroups(lay), 1)}
 	}
 	return c
 }

@@ -70,6 +70,9 @@ type SimulationReport struct {
 	CachedTokens   int64 `json:"cached_tokens,omitempty"`
 	DraftedTokens  int64 `json:"drafted_tokens,omitempty"`
 	AcceptedTokens int64 `json:"accepted_tokens,omitempty"`
+	// ReloadedTokens were loaded back from the kv_offload tier instead of
+	// recomputed after a preemption.
+	ReloadedTokens int64 `json:"reloaded_tokens,omitempty"`
 
 	// Time-weighted means over the steps, and the peak pool use.
 	MeanRunning      float64 `json:"mean_running"`

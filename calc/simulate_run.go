@@ -98,6 +98,7 @@ func simReport(res sched.Result, pool int64, slo bool) *SimulationReport {
 		MeanRunning:        res.MeanRunning, MeanWaiting: res.MeanWaiting,
 		MeanKVCacheUsage: res.MeanKVUsage, PeakKVCacheUsage: div(float64(res.PeakBlocks), float64(pool)),
 		CachedTokens: res.CachedTokens, DraftedTokens: res.DraftedTokens, AcceptedTokens: res.AcceptedTokens,
+		ReloadedTokens: res.ReloadedTokens,
 	}
 	if slo {
 		good, frac := div(float64(res.SLOMet), res.DurationS), div(float64(res.SLOMet), done)

@@ -290,3 +290,81 @@ func (s *Scheduler) accepted(k int32) int32 {
 	}
 	return j
 }
+
+// Offload is a CPU tier for the KV cache (vLLM's offloading connector,
+// PR #29870: a preempted request's blocks, copied to host memory as they
+// fill, are loaded back when it returns instead of recomputed). The tier
+// keeps the full blocks of preempted requests, least recently stored
+// evicted first; a returning request reloads those of its own still
+// there, from its first token on, past what the GPU cache already gives
+// it. Load.ReloadBlocks says how many a step loads (its cost is the cost
+// function's).
+type Offload struct {
+	// Blocks is the tier's size in blocks; Groups the blocks one
+	// position of a sequence holds there (the full-attention groups).
+	Blocks int64
+	Groups int
+}
+
+// tier is the offload tier's state.
+type tier struct {
+	cap, used int64
+	g         int64
+	q         []tierEntry
+	head      int
+	held      []int64 // per request: blocks in the tier
+}
+
+type tierEntry struct {
+	id int32
+	n  int64
+}
+
+func newTier(o Offload, capacity int) *tier {
+	if o.Blocks <= 0 {
+		return nil
+	}
+	return &tier{cap: o.Blocks, g: int64(max(o.Groups, 1)), held: make([]int64, capacity)}
+}
+
+// store keeps the first full blocks of request id, computed tokens long,
+// evicting the oldest entries to make room.
+func (t *tier) store(id int32, computed, bs int32) {
+	n := min(int64(computed/bs)*t.g, t.cap/t.g*t.g)
+	t.drop(id)
+	if n <= 0 {
+		return
+	}
+	for t.used+n > t.cap && t.head < len(t.q) {
+		e := &t.q[t.head]
+		if t.held[e.id] == e.n {
+			t.used -= e.n
+			t.held[e.id] = 0
+		}
+		t.head++
+	}
+	if t.head > 1024 && t.head*2 > len(t.q) {
+		t.q = append(t.q[:0], t.q[t.head:]...)
+		t.head = 0
+	}
+	t.q = append(t.q, tierEntry{id, n})
+	t.held[id] = n
+	t.used += n
+}
+
+// drop forgets request id's blocks (its queue entry goes stale).
+func (t *tier) drop(id int32) {
+	t.used -= t.held[id]
+	t.held[id] = 0
+}
+
+// reload returns the positions (blocks per group) request id can load
+// back beyond the first `have` it already has, when its current sequence
+// is total tokens (at most (total-1)/bs positions are ever reused).
+func (t *tier) reload(id, total, have, bs int32) int32 {
+	if t == nil {
+		return 0
+	}
+	pos := int32(t.held[id] / t.g)
+	return max(min(pos, (total-1)/bs)-have, 0)
+}

@@ -129,6 +129,30 @@ func TestPreemptedRequestHitsItsOwnBlocks(t *testing.T) {
 	assert.Equal(t, int64(3-2), s.RecomputedTokens, "3 computed tokens dropped, 2 found again")
 }
 
+// With an offload tier and no prefix cache, the same preempted request
+// loads its one full block back from the tier (Load.ReloadBlocks 1) and
+// recomputes 4 - 2 tokens; only 3 - 2 of its dropped tokens count as
+// recomputed.
+func TestPreemptedRequestReloadsFromTier(t *testing.T) {
+	t.Parallel()
+	cfg := sched.Config{NumBlocks: 4, BlockSize: 2, MaxNumSeqs: 4, MaxBatchedTokens: 16, Blocks: fullLayout(2),
+		Offload: sched.Offload{Blocks: 100, Groups: 1}}
+	s, out := drive(t, cfg, [][2]int{{4, 3}, {3, 4}})
+	var reloads []int64
+	for _, st := range out {
+		if st.Load.ReloadBlocks > 0 {
+			reloads = append(reloads, st.Load.ReloadBlocks)
+			assert.Equal(t, 2, st.Load.PrefillTokens, "B prefills 4 - 2 tokens")
+		}
+	}
+	assert.Equal(t, []int64{1}, reloads)
+	assert.Equal(t, int64(1), s.RecomputedTokens)
+	// A tier too small for one block reloads nothing.
+	cfg.Offload.Blocks = 0
+	s, _ = drive(t, cfg, [][2]int{{4, 3}, {3, 4}})
+	assert.Equal(t, int64(3), s.RecomputedTokens)
+}
+
 // Speculation with acceptance 1 accepts every draft: k = 3 makes each
 // decode step yield 4 tokens. By hand: the prefill samples token 1; step
 // 2 drafts min(3, 9-1-1) = 3 and yields 4 (5 so far); step 3 drafts
@@ -169,11 +193,14 @@ func TestSpeculationNoneAccepted(t *testing.T) {
 // closes (Result.CachedTokens says how), and a seed repeats exactly.
 func TestInvariantsWithFeatures(t *testing.T) {
 	t.Parallel()
-	var preempting, hits, drafts int
+	var preempting, hits, drafts, reloads int
 	for seed := uint64(1); seed <= 300; seed++ {
 		cfg, w := randomCase(seed)
 		cfg.Prefix = sched.PrefixCache{Enabled: true, Tokens: int(seed % 64), Prefixes: 1 + int(seed%3), SharedGroups: 1}
 		cfg.Spec = sched.Speculation{Tokens: int(seed % 4), Acceptance: float64(seed%10) / 10, Seed: seed}
+		if seed%2 == 0 {
+			cfg.Offload = sched.Offload{Blocks: int64(seed % 97), Groups: 1}
+		}
 		r, err := sched.Run(cfg, w, linearCost, sched.Options{Records: true})
 		require.NoError(t, err, "seed %d", seed)
 		assert.LessOrEqual(t, r.PeakBlocks, cfg.NumBlocks, "seed %d", seed)
@@ -197,6 +224,9 @@ func TestInvariantsWithFeatures(t *testing.T) {
 		if r.AcceptedTokens > 0 {
 			drafts++
 		}
+		if r.ReloadedTokens > 0 {
+			reloads++
+		}
 		again, err := sched.Run(cfg, w, linearCost, sched.Options{Records: true})
 		require.NoError(t, err)
 		assert.Equal(t, r, again, "seed %d", seed)
@@ -204,4 +234,5 @@ func TestInvariantsWithFeatures(t *testing.T) {
 	assert.Greater(t, preempting, 30)
 	assert.Greater(t, hits, 100)
 	assert.Greater(t, drafts, 100)
+	assert.Greater(t, reloads, 10)
 }

@@ -26,8 +26,9 @@ type Config struct {
 	Blocks BlockCounter
 	// Prefix and Spec are prefix caching and speculative decoding
 	// (features.go); zero values leave them off.
-	Prefix PrefixCache
-	Spec   Speculation
+	Prefix  PrefixCache
+	Spec    Speculation
+	Offload Offload
 }
 
 // ErrConfig is returned for an unusable Config or Workload.
@@ -37,7 +38,7 @@ func (c Config) validate() error {
 	if c.NumBlocks < 1 || c.BlockSize < 1 || c.MaxNumSeqs < 1 || c.MaxBatchedTokens < 1 || c.Blocks == nil {
 		return ErrConfig
 	}
-	if c.Prefix.Tokens < 0 || c.Prefix.Prefixes < 0 || c.Spec.Tokens < 0 || c.Spec.Tokens > 64 ||
+	if c.Prefix.Tokens < 0 || c.Prefix.Prefixes < 0 || c.Spec.Tokens < 0 || c.Spec.Tokens > 64 || c.Offload.Blocks < 0 ||
 		!(c.Spec.Acceptance >= 0 && c.Spec.Acceptance <= 1) {
 		return ErrConfig
 	}
@@ -61,6 +62,8 @@ type Load struct {
 	// SpecTokens is the drafted tokens the decodes verify besides their
 	// own (speculative decoding; 0 without).
 	SpecTokens int
+	// ReloadBlocks is the blocks loaded back from the offload tier.
+	ReloadBlocks int64
 }
 
 // Tokens returns the tokens computed in the step.
@@ -114,8 +117,11 @@ type Scheduler struct {
 	rng   *Rand
 	pow   []float64 // a^1 .. a^k
 	la    int32
-	// drafted and acceptedN count verified and accepted drafts.
+	// drafted and acceptedN count verified and accepted drafts; tier is
+	// the offload tier (nil: none), reloaded the tokens it gave back.
 	drafted, acceptedN int64
+	tier               *tier
+	reloaded           int64
 
 	// Counters.
 	Preemptions      int
@@ -142,6 +148,7 @@ func NewScheduler(cfg Config, capacity int) (*Scheduler, error) {
 		firstPreemptS: -1,
 		cache:         newCache(cfg, capacity),
 		spec:          cfg.Spec,
+		tier:          newTier(cfg.Offload, capacity),
 		la:            int32(cfg.Spec.Tokens),
 	}
 	if s.la > 0 {
@@ -280,21 +287,39 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 		r := &s.seqs[id]
 		total := int32(r.input + r.generated)
 		q := slot{id: id, total: total, generated: int32(r.generated), output: int32(r.output)}
-		n := min(total, budget)
+		bs := int32(s.bs)
+		var re int32 // positions reloaded from the offload tier
+		if s.tier != nil && r.preemptions > 0 {
+			re = s.tier.reload(id, total, 0, bs)
+		}
+		n := min(total-re*bs, budget)
 		if s.cache.on {
 			a := s.planAdmission(id, total)
-			n = min(total-(a.hit+a.ownHt)*int32(s.bs), budget)
+			if s.tier != nil && r.preemptions > 0 {
+				re = s.tier.reload(id, total, a.hit+a.ownHt, bs)
+			}
+			n = min(total-(a.hit+a.ownHt+re)*bs, budget)
 			g := int64(s.cache.cfg.SharedGroups)
 			need := s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
 			if need > s.free-a.touch {
 				break
 			}
 			s.admitTake(id, a, &q)
+			q.computed += re * bs
 			if !s.tryAlloc(&q, n) {
 				return l // cannot happen: the check above covers the first chunk
 			}
-		} else if s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
-			break
+		} else {
+			q.computed = re * bs
+			if s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
+				break
+			}
+		}
+		if s.tier != nil && r.preemptions > 0 {
+			s.tier.drop(id)
+			l.ReloadBlocks += int64(re) * s.tier.g
+			s.RecomputedTokens -= int64(re * bs)
+			s.reloaded += int64(re * bs)
 		}
 		s.waiting.popFront()
 		q.scheduled = n
@@ -332,6 +357,9 @@ func (s *Scheduler) preempt() int {
 		s.runningAtPreempt = len(s.running)
 	}
 	s.RecomputedTokens += int64(q.computed)
+	if s.tier != nil {
+		s.tier.store(q.id, q.computed, int32(s.bs))
+	}
 	s.release(q, true)
 	r := &s.seqs[q.id]
 	r.generated = int(q.generated)

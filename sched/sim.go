@@ -89,6 +89,9 @@ type Result struct {
 	// RecomputedTokens - (CachedTokens - ResumedCachedTokens) +
 	// DraftedTokens - AcceptedTokens.
 	CachedTokens, ResumedCachedTokens int64
+	// ReloadedTokens were loaded back from the offload tier instead of
+	// recomputed (RecomputedTokens leaves them out too).
+	ReloadedTokens int64
 	// DraftedTokens and AcceptedTokens count speculative decoding's
 	// verified drafts and those accepted.
 	DraftedTokens, AcceptedTokens int64
@@ -210,6 +213,7 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	res.RecomputedTokens = s.RecomputedTokens
 	res.CachedTokens, res.ResumedCachedTokens = s.cache.hitTokens, s.cache.resumeHits
 	res.DraftedTokens, res.AcceptedTokens = s.drafted, s.acceptedN
+	res.ReloadedTokens = s.reloaded
 	if s.Preemptions > 0 {
 		res.FirstPreemptionS = s.firstPreemptS
 		res.RunningAtFirstPreemption = s.runningAtPreempt

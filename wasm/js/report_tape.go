@@ -131,6 +131,7 @@ var tapeKeys = []string{
 	"cached_tokens",
 	"drafted_tokens",
 	"accepted_tokens",
+	"reloaded_tokens",
 	"mean_running",
 	"mean_waiting",
 	"mean_kv_cache_usage",
@@ -847,20 +848,25 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
-	t.key(123) // mean_running
+	if v.ReloadedTokens != 0 {
+		t.key(123) // reloaded_tokens
+		t.number(float64(v.ReloadedTokens))
+		n++
+	}
+	t.key(124) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(124) // mean_waiting
+	t.key(125) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(125) // mean_kv_cache_usage
+	t.key(126) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(126) // peak_kv_cache_usage
+	t.key(127) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(127) // timeline
+		t.key(128) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -878,10 +884,10 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(128) // code
+	t.key(129) // code
 	t.string(string(v.Code))
 	n++
-	t.key(129) // message
+	t.key(130) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -890,16 +896,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(130) // bandwidth_efficiency
+	t.key(131) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(131) // compute_efficiency
+	t.key(132) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(132) // prefill_efficiency
+	t.key(133) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(133) // step_overhead_ms
+	t.key(134) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -908,14 +914,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(134) // kind
+	t.key(135) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(135) // layers
+	t.key(136) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(136) // window
+		t.key(137) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -925,31 +931,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(137) // cached_tokens_per_request
+	t.key(138) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(138) // shared_blocks
+	t.key(139) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(139) // num_prefixes
+	t.key(140) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(79) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(140) // ttft_ms_without
+	t.key(141) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(141) // kv_ceiling
+	t.key(142) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(142) // kv_ceiling_without
+	t.key(143) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(82) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(143) // onset_concurrency_without
+	t.key(144) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -958,43 +964,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(144) // method
+	t.key(145) // method
 	t.string(string(v.Method))
 	n++
-	t.key(145) // num_speculative_tokens
+	t.key(146) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(146) // acceptance_rate
+	t.key(147) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(147) // tokens_per_step
+	t.key(148) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(148) // draft_weights_bytes
+	t.key(149) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(149) // draft_time_ms
+	t.key(150) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(108) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(150) // tpot_ms_without
+	t.key(151) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(67) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(151) // tokens_per_s_without
+	t.key(152) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(152) // speedup
+	t.key(153) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(153) // batch1_speedup
+	t.key(154) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(154) // crossover_batch_size
+	t.key(155) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1003,25 +1009,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(155) // max_loras
+	t.key(156) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(156) // max_lora_rank
+	t.key(157) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(157) // bytes
+	t.key(158) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(158) // kv_cache_bytes_without
+	t.key(159) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(159) // flops_per_step
+	t.key(160) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(160) // read_bytes_per_step
+	t.key(161) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(161) // extra_step_time_ms
+	t.key(162) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1030,19 +1036,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(162) // cpu_blocks
+	t.key(163) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(61) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(163) // recompute_onset_concurrency
+	t.key(164) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(164) // reload_ms_per_sequence
+	t.key(165) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(165) // recompute_ms_per_sequence
+	t.key(166) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1051,28 +1057,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(166) // data_parallel_size
+	t.key(167) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(167) // expert_parallel
+	t.key(168) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(168) // expert_parallel_size
+	t.key(169) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(169) // experts_per_rank
+	t.key(170) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(170) // experts_touched_per_rank
+	t.key(171) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(171) // load_imbalance
+	t.key(172) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(172) // all_to_all_ms
+	t.key(173) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(173) // tokens_per_s_total
+	t.key(174) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(36) // num_gpus
@@ -1084,19 +1090,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(174) // mean
+	t.key(175) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(175) // p50
+	t.key(176) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(176) // p90
+	t.key(177) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(177) // p99
+	t.key(178) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(178) // max
+	t.key(179) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1105,16 +1111,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(179) // time_s
+	t.key(180) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(104) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(180) // running
+	t.key(181) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(181) // waiting
+	t.key(182) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(77) // kv_cache_usage
@@ -1126,13 +1132,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(182) // load
+	t.key(183) // load
 	t.string(string(v.Load))
 	n++
-	t.key(183) // num_requests_per_point
+	t.key(184) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(184) // points
+	t.key(185) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1142,28 +1148,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(185) // preemption_onset
+	t.key(186) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(186) // running_at_onset
+	t.key(187) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(187) // analytic_onset
+	t.key(188) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(188) // onset_difference
+	t.key(189) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(189) // onset_ratio
+	t.key(190) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(190) // knee_load
+	t.key(191) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(191) // knee_output_tokens_per_s
+	t.key(192) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(192) // max_output_tokens_per_s
+	t.key(193) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1172,7 +1178,7 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(182) // load
+	t.key(183) // load
 	t.number(float64(v.Load))
 	n++
 	t.key(111) // output_tokens_per_s
@@ -1186,25 +1192,25 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(193) // ttft_p50_ms
+	t.key(194) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(194) // ttft_p99_ms
+	t.key(195) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(195) // tpot_p50_ms
+	t.key(196) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(196) // tpot_p99_ms
+	t.key(197) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(197) // e2e_latency_p50_ms
+	t.key(198) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(198) // e2e_latency_p99_ms
+	t.key(199) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(123) // mean_running
+	t.key(124) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
 	t.key(115) // preemptions

@@ -1625,6 +1625,8 @@ export interface SimulationReport {
   cached_tokens?: number;
   drafted_tokens?: number;
   accepted_tokens?: number;
+  /** reloaded_tokens were loaded back from the kv_offload tier instead of recomputed after a preemption. */
+  reloaded_tokens?: number;
   /** Time-weighted means over the steps, and the peak pool use. */
   mean_running: number;
   mean_waiting: number;
