@@ -101,7 +101,10 @@ func (d *Deployment) budget(s *stage) {
 		s.requestedBytes = total * util
 		s.activation = d.activationBytes(s.last)
 		s.nonTorch = d.nonTorchBytes()
-		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch - d.featureBytes(s)
+		if d.Version.CUDAGraphEstimate {
+			s.cudaGraph = CUDAGraphEstimate(d.MaxNumSeqs, s.hi-s.lo)
+		}
+		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch - s.cudaGraph - d.featureBytes(s)
 	case ruleStatic:
 		s.requestedBytes = total * util
 		s.kvBytes = s.requestedBytes - s.weightsBytes - d.featureBytes(s)

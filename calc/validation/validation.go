@@ -146,7 +146,8 @@ func evaluate(c rawCase) (Result, error) {
 
 func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	r.Engine = "vllm"
-	if !strings.HasPrefix(c.EngineVersion, "0.19") {
+	req.EngineVersion = caseVersion(c.EngineVersion)
+	if req.EngineVersion != "0.19" {
 		r.Group = "A-v0"
 	}
 	if q, ok := c.WeightQuantization.(string); ok && q == "fp8" {
@@ -196,6 +197,22 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 		r.Comparable, r.Reason = false, "no KV figure in the source"
 	}
 	return r, nil
+}
+
+// caseVersion maps a case's engine_version text to the release profile:
+// "0.19.0 (...)" and "v0.11.0 (...)" to their minor, a V0-engine log (the
+// text says "V0", or a main branch of 2023) to the V0 profile.
+func caseVersion(s string) string {
+	f := strings.TrimPrefix(strings.Fields(s + " ")[0], "v")
+	if p := strings.Split(f, "."); len(p) >= 2 && p[0] == "0" {
+		if _, err := strconv.Atoi(p[1]); err == nil {
+			return p[0] + "." + p[1]
+		}
+	}
+	if strings.Contains(s, "V0") || strings.Contains(s, "2023") {
+		return "0.6"
+	}
+	return ""
 }
 
 func has(c rawCase, key string) bool { _, ok := measured(c, key); return ok }
