@@ -30,8 +30,11 @@ type EngineVersion struct {
 	// graph memory profiling is enabled (default since v0.21.0)").
 	CUDAGraphEstimate bool
 	// FullPromptAdmission: a waiting request is admitted only when its whole
-	// prompt fits in the free blocks (PR #37307); before it, when its first
-	// chunk does.
+	// prompt fits in the free blocks (PR #37307,
+	// SchedulerConfig.scheduler_reserve_full_isl, default True; modelled
+	// from 0.20, the first release after 0.19); before it, when its first
+	// chunk does. Engines without release profiles keep the whole-prompt
+	// rule, as does V0, which prefills a prompt whole.
 	FullPromptAdmission bool
 	// CapacityFromConcurrency: "GPU KV cache size" is
 	// int(max_concurrency x max_model_len) (vllm/v1/core/kv_cache_utils.py
@@ -80,7 +83,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 	}
 	if engine != "vllm" {
 		if name == "" || (engine == "sglang" && name == SGLangVersion) {
-			return EngineVersion{Name: name}, true
+			return EngineVersion{Name: name, FullPromptAdmission: true}, true
 		}
 		return EngineVersion{}, false
 	}
@@ -88,7 +91,9 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		name = DefaultEngineVersion
 	}
 	if name == vllmV0Name {
-		return EngineVersion{Name: name, V0: true}, true
+		// V0 without chunked prefill schedules a prompt whole, so it
+		// admits one only when all of it fits.
+		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true}, true
 	}
 	minor, err := strconv.Atoi(strings.TrimPrefix(name, "0."))
 	if err != nil || !strings.HasPrefix(name, "0.") || minor < vllmFirstV1 || minor > vllmNewest {

@@ -28,6 +28,10 @@ type Config struct {
 	// (features.go); zero values leave them off.
 	Prefix PrefixCache
 	Spec   Speculation
+	// FirstChunkAdmission admits a waiting sequence when its first chunk
+	// fits, as vLLM did before PR #37307 (scheduler_reserve_full_isl, on by
+	// default since); false requires its whole current sequence to fit.
+	FirstChunkAdmission bool
 }
 
 // ErrConfig is returned for an unusable Config or Workload.
@@ -245,7 +249,8 @@ func (s *Scheduler) release(q *slot, own bool) {
 //     FCFS order while the budget lasts and fewer than max_num_seqs run:
 //     a sequence is admitted if its whole current sequence (prompt plus
 //     tokens already generated) fits in the free blocks
-//     (scheduler_reserve_full_isl); it then allocates only for its first
+//     (scheduler_reserve_full_isl; its first chunk alone under
+//     Config.FirstChunkAdmission); it then allocates only for its first
 //     chunk. The first one that does not fit stops admission.
 func (s *Scheduler) Schedule(nowS float64) Load {
 	s.nowS = nowS
@@ -285,7 +290,11 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 			a := s.planAdmission(id, total)
 			n = min(total-(a.hit+a.ownHt)*int32(s.bs), budget)
 			g := int64(s.cache.cfg.SharedGroups)
-			need := s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
+			ctx := total
+			if s.cfg.FirstChunkAdmission {
+				ctx = min(total, (a.hit+a.ownHt)*int32(s.bs)+n)
+			}
+			need := s.cfg.Blocks.BlocksFor(int64(ctx+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
 			if need > s.free-a.touch {
 				break
 			}
@@ -293,7 +302,7 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 			if !s.tryAlloc(&q, n) {
 				return l // cannot happen: the check above covers the first chunk
 			}
-		} else if s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
+		} else if s.cfg.Blocks.BlocksFor(int64(s.admitContext(total, n)+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
 			break
 		}
 		s.waiting.popFront()
@@ -303,6 +312,16 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 		s.account(&l, &q, n)
 	}
 	return l
+}
+
+// admitContext is the context a waiting sequence of total tokens must fit
+// at to be admitted with a first chunk of n: all of it, or the chunk alone
+// under FirstChunkAdmission.
+func (s *Scheduler) admitContext(total, n int32) int32 {
+	if s.cfg.FirstChunkAdmission {
+		return n
+	}
+	return total
 }
 
 // account adds q's n scheduled tokens to the load.
