@@ -35,11 +35,29 @@ const (
 // elements (vllm/model_executor/layers/fused_moe: intermediate caches 1-3),
 // not fitted.
 func (d *Deployment) activationBytes(last bool) units.Bytes {
+	x := d.ActivationTerms(last)
+	return units.Bytes(actHiddenTensors*x.Hidden + actIntermediateTensors*x.Intermediate + samplerLogitTensors*x.Sampler + x.MoEWorkspace)
+}
+
+// ActivationTerms are the regressors of the activation model, in bytes:
+// one hidden-sized tensor over the profiled tokens (T * hidden * b), one
+// dense MLP intermediate per rank (T * intermediate/tp * b), one float32
+// [S, vocab] sampler tensor (0 off the last stage), and the fused MoE
+// workspace, which is not fitted. tools/calibrate -fit-memory fits the
+// three coefficients on them.
+type ActivationTerms struct {
+	Hidden, Intermediate, Sampler, MoEWorkspace float64
+}
+
+// ActivationTerms returns the activation model's regressors for one rank
+// of a stage.
+func (d *Deployment) ActivationTerms(last bool) ActivationTerms {
 	m := d.Model
 	t := float64(d.MaxBatched)
 	b := d.ActBytes
 	tp := float64(d.TP)
-	act := actHiddenTensors * t * float64(m.Hidden) * b
+	var x ActivationTerms
+	x.Hidden = t * float64(m.Hidden) * b
 	dense := m.Intermediate
 	if m.IsMoE() {
 		dense = 0
@@ -47,14 +65,13 @@ func (d *Deployment) activationBytes(last bool) units.Bytes {
 			dense = m.DenseIntermediate
 		}
 		im := float64(m.MoEIntermediate) / tp
-		act += t * float64(m.TopK) * (max(2*im, float64(m.Hidden)) + im) * b
+		x.MoEWorkspace = t * float64(m.TopK) * (max(2*im, float64(m.Hidden)) + im) * b
 	}
-	act += actIntermediateTensors * t * float64(dense) / tp * b
+	x.Intermediate = t * float64(dense) / tp * b
 	if last {
-		s := float64(min(d.MaxNumSeqs, d.MaxBatched))
-		act += samplerLogitTensors * s * float64(m.Vocab) * 4
+		x.Sampler = float64(min(d.MaxNumSeqs, d.MaxBatched)) * float64(m.Vocab) * 4
 	}
-	return units.Bytes(act)
+	return x
 }
 
 // Non-torch memory (CUDA context residue, cuBLAS and NCCL buffers) that

@@ -18,6 +18,18 @@ import (
 // get_batch_defaults, since PR #17885), the setting of the group A logs.
 const vllmH100MaxNumSeqs = 1024
 
+// rawCase is what the memory fits read of a case.
+type rawCase struct {
+	ID       string         `json:"id"`
+	Group    string         `json:"group"`
+	Model    string         `json:"model"`
+	GPU      string         `json:"gpu"`
+	TP       int            `json:"tensor_parallel_size"`
+	PP       int            `json:"pipeline_parallel_size"`
+	Quant    any            `json:"weight_quantization"`
+	Measured map[string]any `json:"measured"`
+}
+
 // graphCase is one start-up log's CUDA-graph figures.
 type graphCase struct {
 	id                  string
@@ -36,13 +48,7 @@ func fitMemory(path string) {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
 	}
-	var raw []struct {
-		ID       string         `json:"id"`
-		Group    string         `json:"group"`
-		Model    string         `json:"model"`
-		PP       int            `json:"pipeline_parallel_size"`
-		Measured map[string]any `json:"measured"`
-	}
+	var raw []rawCase
 	if err := json.Unmarshal(b, &raw); err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
@@ -89,4 +95,91 @@ func fitMemory(path string) {
 	sort.Float64s(resAct)
 	fmt.Printf("median |residual| %.2f GiB (max %.2f) against the logged estimate; %.2f GiB (max %.2f) against the graphs' captured memory\n",
 		validation.Median(res), res[len(res)-1], validation.Median(resAct), resAct[len(resAct)-1])
+	fitActivation(raw)
+}
+
+// fitActivation refits calc's three activation coefficients (hidden
+// tensors, MLP intermediate fraction, sampler tensors) by least squares on
+// the activation peaks of group A's single-stage logs, each case resolved
+// under vLLM 0.19 with the settings it ran: max_num_batched_tokens 8192
+// and max_num_seqs 1024 (the OpenAI server's defaults on an H100).
+func fitActivation(raw []rawCase) {
+	const key = "activation_peak_gib (torch peak memory increase)"
+	type row struct {
+		id string
+		x  calc.ActivationTerms
+		y  float64
+	}
+	var rows []row
+	for _, c := range raw {
+		y, ok := c.Measured[key].(float64)
+		if c.Group != "A" || !ok || c.PP > 1 {
+			continue
+		}
+		req := calc.Request{Model: strings.Fields(c.Model)[0], Hardware: calc.HardwareRef{ID: c.GPU}, EngineVersion: "0.19",
+			MaxModelLen: calc.Int(4096), MaxNumSeqs: calc.Int(vllmH100MaxNumSeqs), MaxNumBatchedTokens: calc.Int(8192)}
+		if c.TP > 1 {
+			req.TensorParallelSize = calc.Int(c.TP)
+		}
+		if q, _ := c.Quant.(string); q == "fp8" {
+			req.Quantization = "fp8"
+		}
+		d, err := calc.Resolve(req)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "calibrate:", c.ID, err)
+			os.Exit(1)
+		}
+		rows = append(rows, row{c.ID, d.ActivationTerms(true), y * (1 << 30)})
+	}
+	// Normal equations A^T A a = A^T (y - moe), three unknowns.
+	var ata [3][4]float64
+	for _, r := range rows {
+		v := [3]float64{r.x.Hidden, r.x.Intermediate, r.x.Sampler}
+		for i := range 3 {
+			for j := range 3 {
+				ata[i][j] += v[i] * v[j]
+			}
+			ata[i][3] += v[i] * (r.y - r.x.MoEWorkspace)
+		}
+	}
+	a := solve3(ata)
+	fmt.Printf("\nactivation peak: %d single-stage cases (max_num_seqs %d, max_num_batched_tokens 8192)\n", len(rows), vllmH100MaxNumSeqs)
+	fmt.Printf("  actHiddenTensors       %.3f\n  actIntermediateTensors %.3f\n  samplerLogitTensors    %.3f\n", a[0], a[1], a[2])
+	var res []float64
+	for _, r := range rows {
+		p := a[0]*r.x.Hidden + a[1]*r.x.Intermediate + a[2]*r.x.Sampler + r.x.MoEWorkspace
+		res = append(res, math.Abs(p-r.y)/(1<<30))
+		fmt.Printf("  %-5s logged %5.2f GiB  model %5.2f GiB  %+5.2f\n", r.id, r.y/(1<<30), p/(1<<30), (p-r.y)/(1<<30))
+	}
+	sort.Float64s(res)
+	fmt.Printf("median |residual| %.2f GiB (max %.2f)\n", validation.Median(res), res[len(res)-1])
+}
+
+// solve3 solves a 3x3 system given as an augmented matrix (Gaussian
+// elimination with partial pivoting).
+func solve3(m [3][4]float64) [3]float64 {
+	for c := range 3 {
+		p := c
+		for r := c + 1; r < 3; r++ {
+			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
+				p = r
+			}
+		}
+		m[c], m[p] = m[p], m[c]
+		for r := c + 1; r < 3; r++ {
+			f := m[r][c] / m[c][c]
+			for k := c; k < 4; k++ {
+				m[r][k] -= f * m[c][k]
+			}
+		}
+	}
+	var x [3]float64
+	for r := 2; r >= 0; r-- {
+		s := m[r][3]
+		for k := r + 1; k < 3; k++ {
+			s -= m[r][k] * x[k]
+		}
+		x[r] = s / m[r][r]
+	}
+	return x
 }
