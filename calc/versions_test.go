@@ -113,17 +113,19 @@ func TestCapacityFormulaChangesAfter0_19(t *testing.T) {
 }
 
 // The logs of other releases than 0.19 in group A, evaluated under their
-// own release: the V0 logs of issue #10517 (RTX 3090, max_model_len 20000:
-// 1952 blocks) and PR #2031 (Llama 2 7B on an A100: 7351 blocks), and PR
-// #10511's V0 log (53.29 GiB). Under the 0.19 profile the 20000-token case
-// was 6.9 % high; profiled at max_model_len it is within 1 %.
+// own release: the V0 logs of issue #10517 (RTX 3090, max_model_len 20000
+// and 29000: 1952 and 1478 blocks), PR #2031 (Llama 2 7B on an A100: 7351
+// blocks), PR #10511's V0 log (53.29 GiB) and the v0.11.0 log (51.38 GiB).
+// Under the 0.19 profile the two RTX 3090 cases were 6.9 % and 41 % high.
+// The activation peaks of A068, A074 and A075 are what the V0 activation
+// was fitted on, so only A070 (and A063, V1) are independent checks.
 func TestOtherReleasesAgainstTheirLogs(t *testing.T) {
 	if _, err := os.Stat(casesPath); errors.Is(err, os.ErrNotExist) {
 		t.Skip("../shared/validation/cases.json not present")
 	}
 	rs, err := validation.Load(casesPath)
 	require.NoError(t, err)
-	tol := map[string]float64{"A074": 0.01, "A070": 0.01, "A068": 0.02, "A063": 0.06}
+	tol := map[string]float64{"A074": 0.01, "A075": 0.08, "A070": 0.01, "A068": 0.03, "A063": 0.06}
 	seen := 0
 	for _, r := range rs {
 		if want, ok := tol[r.ID]; ok {

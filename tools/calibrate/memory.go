@@ -27,6 +27,8 @@ type rawCase struct {
 	TP       int            `json:"tensor_parallel_size"`
 	PP       int            `json:"pipeline_parallel_size"`
 	Quant    any            `json:"weight_quantization"`
+	Version  string         `json:"engine_version"`
+	MaxLen   any            `json:"max_model_len"`
 	Measured map[string]any `json:"measured"`
 }
 
@@ -96,13 +98,18 @@ func fitMemory(path string) {
 	fmt.Printf("median |residual| %.2f GiB (max %.2f) against the logged estimate; %.2f GiB (max %.2f) against the graphs' captured memory\n",
 		validation.Median(res), res[len(res)-1], validation.Median(resAct), resAct[len(resAct)-1])
 	fitActivation(raw)
+	fitActivationV0(raw)
 }
 
 // fitActivation refits calc's three activation coefficients (hidden
 // tensors, MLP intermediate fraction, sampler tensors) by least squares on
 // the activation peaks of group A's single-stage logs, each case resolved
-// under vLLM 0.19 with the settings it ran: max_num_batched_tokens 8192
-// and max_num_seqs 1024 (the OpenAI server's defaults on an H100).
+// under vLLM 0.19 with the settings it ran, max_num_batched_tokens 8192,
+// and the engine's default max_num_seqs of 256. The logs ran vLLM's
+// OpenAI-server default on an H100, 1024 sequences (vllm/engine/arg_utils.py
+// get_batch_defaults); the engine keeps 256 for every GPU, so the sampler
+// coefficient absorbs the factor 1024/256 (3.6 tensors at 1024 sequences),
+// and a default H100 request keeps the logged activation.
 func fitActivation(raw []rawCase) {
 	const key = "activation_peak_gib (torch peak memory increase)"
 	type row struct {
@@ -117,7 +124,7 @@ func fitActivation(raw []rawCase) {
 			continue
 		}
 		req := calc.Request{Model: strings.Fields(c.Model)[0], Hardware: calc.HardwareRef{ID: c.GPU}, EngineVersion: "0.19",
-			MaxModelLen: calc.Int(4096), MaxNumSeqs: calc.Int(vllmH100MaxNumSeqs), MaxNumBatchedTokens: calc.Int(8192)}
+			MaxModelLen: calc.Int(4096), MaxNumBatchedTokens: calc.Int(8192)}
 		if c.TP > 1 {
 			req.TensorParallelSize = calc.Int(c.TP)
 		}
@@ -143,7 +150,7 @@ func fitActivation(raw []rawCase) {
 		}
 	}
 	a := solve3(ata)
-	fmt.Printf("\nactivation peak: %d single-stage cases (max_num_seqs %d, max_num_batched_tokens 8192)\n", len(rows), vllmH100MaxNumSeqs)
+	fmt.Printf("\nactivation peak: %d single-stage cases (the engine's default max_num_seqs, max_num_batched_tokens 8192)\n", len(rows))
 	fmt.Printf("  actHiddenTensors       %.3f\n  actIntermediateTensors %.3f\n  samplerLogitTensors    %.3f\n", a[0], a[1], a[2])
 	var res []float64
 	for _, r := range rows {
@@ -182,4 +189,62 @@ func solve3(m [3][4]float64) [3]float64 {
 		x[r] = s / m[r][r]
 	}
 	return x
+}
+
+// fitActivationV0 fits calc's V0 activation (hidden-sized tensors per
+// profiled token, sampler tensors per sequence) on group A's V0 logs with
+// an activation figure: PR #10511's activation_peak_gib, issue #10517's
+// peak_torch_memory_gib less the logged weights. Each case is resolved
+// under the V0 profile at its max_model_len (the model's own when the case
+// says "default").
+func fitActivationV0(raw []rawCase) {
+	var ata [2][3]float64
+	type row struct {
+		id   string
+		h, s float64
+		y    float64
+	}
+	var rows []row
+	for _, c := range raw {
+		if c.Group != "A" || validation.CaseVersion(c.Version) != "0.6" {
+			continue
+		}
+		y, ok := c.Measured["activation_peak_gib"].(float64)
+		if !ok {
+			peak, ok1 := c.Measured["peak_torch_memory_gib"].(float64)
+			w, ok2 := c.Measured["weights_gb_logged"].(float64)
+			if !ok1 || !ok2 {
+				continue
+			}
+			y = peak - w // vLLM V0 logs weights in GiB under a "GB" label
+		}
+		req := calc.Request{Model: strings.Fields(c.Model)[0], Hardware: calc.HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"}
+		if l, ok := c.MaxLen.(float64); ok {
+			req.MaxModelLen = calc.Int(int(l))
+		}
+		if c.TP > 1 {
+			req.TensorParallelSize = calc.Int(c.TP)
+		}
+		d, err := calc.Resolve(req)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "calibrate:", c.ID, err)
+			os.Exit(1)
+		}
+		x := d.ActivationTerms(true)
+		r := row{c.ID, x.Hidden, x.Sampler, y * (1 << 30)}
+		rows = append(rows, r)
+		ata[0][0] += r.h * r.h
+		ata[0][1] += r.h * r.s
+		ata[1][1] += r.s * r.s
+		ata[0][2] += r.h * r.y
+		ata[1][2] += r.s * r.y
+	}
+	det := ata[0][0]*ata[1][1] - ata[0][1]*ata[0][1]
+	ah := (ata[0][2]*ata[1][1] - ata[1][2]*ata[0][1]) / det
+	as := (ata[0][0]*ata[1][2] - ata[0][1]*ata[0][2]) / det
+	fmt.Printf("\nV0 activation peak: %d cases\n  v0HiddenTensors  %.3f\n  v0SamplerTensors %.3f\n", len(rows), ah, as)
+	for _, r := range rows {
+		p := ah*r.h + as*r.s
+		fmt.Printf("  %-5s logged %5.2f GiB  model %5.2f GiB  %+5.2f\n", r.id, r.y/(1<<30), p/(1<<30), (p-r.y)/(1<<30))
+	}
 }
