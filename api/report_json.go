@@ -108,6 +108,9 @@ func appendHardwareInfo(w *jsonWriter, v *calc.HardwareInfo) {
 // appendConfig appends a calc.Config as encoding/json does.
 func appendConfig(w *jsonWriter, v *calc.Config) {
 	w.string(`{"engine":`, v.Engine)
+	if v.EngineVersion != "" {
+		w.string(`,"engine_version":`, v.EngineVersion)
+	}
 	w.int(`,"tensor_parallel_size":`, int64(v.TensorParallelSize))
 	w.int(`,"pipeline_parallel_size":`, int64(v.PipelineParallelSize))
 	w.int(`,"num_gpus":`, int64(v.GPUs))
@@ -140,6 +143,9 @@ func appendMemoryReport(w *jsonWriter, v *calc.MemoryReport) {
 	w.int(`,"activation_bytes":`, v.ActivationBytes)
 	w.int(`,"non_torch_bytes":`, v.NonTorchBytes)
 	w.int(`,"kv_cache_bytes":`, v.KVCacheBytes)
+	if v.CUDAGraphBytes != 0 {
+		w.int(`,"cuda_graph_bytes":`, v.CUDAGraphBytes)
+	}
 	if v.FeatureBytes != 0 {
 		w.int(`,"feature_bytes":`, v.FeatureBytes)
 	}

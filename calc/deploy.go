@@ -18,7 +18,9 @@ type Deployment struct {
 	Model    *models.Model
 	Hardware hardware.Accelerator
 	Engine   *Engine
-	Eff      Efficiencies
+	// Version is the engine release's profile (versions.go).
+	Version EngineVersion
+	Eff     Efficiencies
 
 	TP, PP int
 	// Dtype is the activation dtype; ActBytes its size in bytes.
@@ -62,6 +64,7 @@ type stage struct {
 	weightsBytes   units.Bytes
 	activation     units.Bytes
 	nonTorch       units.Bytes
+	cudaGraph      units.Bytes // the profiler's CUDA-graph estimate, when the release subtracts it
 	kvBytes        units.Bytes
 	requestedBytes units.Bytes
 	layout         kvcache.Layout

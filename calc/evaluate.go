@@ -38,7 +38,7 @@ func (d *Deployment) report(p plan) Report {
 		PeakFLOPSPerS:            d.PeakFLOPS, Precision: string(d.Precision),
 	}
 	r.Config = Config{
-		Engine: d.Engine.Name, TensorParallelSize: d.TP, PipelineParallelSize: d.PP, GPUs: d.TP * d.PP,
+		Engine: d.Engine.Name, EngineVersion: d.Version.Name, TensorParallelSize: d.TP, PipelineParallelSize: d.PP, GPUs: d.TP * d.PP,
 		Dtype: d.Dtype, KVCacheDtype: d.KVDtype, GPUMemoryUtilization: d.Utilization,
 		BlockSize: st.layout.BlockSize, MaxModelLen: d.MaxModelLen, MaxNumSeqs: d.MaxNumSeqs,
 		MaxNumBatchedTokens: d.MaxBatched, InputTokens: p.in, OutputTokens: p.out,
@@ -48,7 +48,8 @@ func (d *Deployment) report(p plan) Report {
 		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeAtStartBytes: d.Hardware.FreeMemory().Int64(),
 		RequestedBytes: st.requestedBytes.Int64(),
 		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
-		KVCacheBytes: st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
+		CUDAGraphBytes: st.cudaGraph.Int64(),
+		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
 	}
 	r.KVCache = d.kvReport(st)
 	startable := d.freeMemoryWarnings(&r, st)
@@ -170,6 +171,10 @@ func (d *Deployment) kvReport(st *stage) KVCacheReport {
 		BlockSize:           lay.BlockSize, NumBlocks: d.NumBlocks, MaxModelLen: d.MaxModelLen,
 		CapacityTokens: lay.CapacityTokens(d.NumBlocks),
 		MaxConcurrency: lay.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)),
+	}
+	if d.Version.CapacityFromConcurrency {
+		// After 0.19 vLLM logs int(max_concurrency x max_model_len).
+		k.CapacityTokens = int64(k.MaxConcurrency * float64(d.MaxModelLen))
 	}
 	for i := range d.stages {
 		k.BytesPerToken += d.stages[i].layout.BytesPerToken * float64(d.TP)

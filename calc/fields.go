@@ -111,6 +111,7 @@ var fieldList = [...]struct {
 	spec FieldSpec
 }{
 	{"Request.engine", FieldSpec{Enum: EngineNames(), Default: DefaultEngine}},
+	{"Request.engine_version", FieldSpec{Enum: EngineVersions(), Default: DefaultEngineVersion, DefaultText: "the newest vLLM release modelled (" + DefaultEngineVersion + "); SGLang's own under engine sglang"}},
 	{"Request.tensor_parallel_size", intRange(1, maxParallel, 1, "GPUs")},
 	{"Request.pipeline_parallel_size", intRange(1, maxParallel, 1, "GPUs")},
 	{"Request.dtype", FieldSpec{Enum: Dtypes, Default: "auto"}},

@@ -9,8 +9,8 @@ import (
 
 // vLLM v1 profile-run activation model, fitted on the 21 single-stage
 // start-up logs of vLLM 0.19 in ../shared/validation/cases.json (group A;
-// least squares, residuals within 0.23 GiB; tools/calibrate reproduces
-// it). vLLM measures the torch peak of a dummy forward over
+// least squares, median residual 0.05 GiB, largest 0.27 GiB;
+// `go run ./tools/calibrate -fit-memory` refits it). vLLM measures the torch peak of a dummy forward over
 // max_num_batched_tokens tokens followed by a dummy sampler run over
 // min(max_num_seqs, max_num_batched_tokens) sequences
 // (vllm/v1/worker/gpu_model_runner.py profile_run):
@@ -22,11 +22,28 @@ import (
 // the activation dtype. a_h is the number of hidden-sized tensors live at
 // the peak, a_i the fraction of one MLP intermediate, a_s the number of
 // float32 [S, vocab] tensors the sampler holds (logits, probabilities,
-// log-probabilities, sorted copies for top-k/top-p).
+// log-probabilities, sorted copies for top-k/top-p). The logs ran 1024
+// sequences (vLLM's default on a GPU of 70 GiB or more that is not an
+// A100, vllm/engine/arg_utils.py get_batch_defaults); the fit holds the
+// engine's default of 256, so a_s is 4x the tensors vLLM holds (3.6 at
+// 1024 sequences).
 const (
-	actHiddenTensors       = 1.195
-	actIntermediateTensors = 0.526
-	samplerLogitTensors    = 14.29
+	actHiddenTensors       = 1.031
+	actIntermediateTensors = 0.540
+	samplerLogitTensors    = 14.404
+)
+
+// vLLM V0's profile run (eager, unfused; vllm/worker/worker.py
+// determine_num_available_blocks at v0.6) over max(max_model_len, 2048)
+// tokens: its peak grows with the tokens and does not shrink with tensor
+// parallelism (PR #10511's log shows 1.26 GiB at tp 1 and 2), so it is
+// modelled as hidden-sized tensors per token plus the sampler's
+// [max_num_seqs, vocab] tensors. Fitted by tools/calibrate -fit-memory on
+// the three V0 logs of group A with an activation figure (A068, A074,
+// A075).
+const (
+	v0HiddenTensors  = 10.637
+	v0SamplerTensors = 4.652
 )
 
 // activationBytes returns the activation peak of one rank of a stage in
@@ -35,11 +52,32 @@ const (
 // elements (vllm/model_executor/layers/fused_moe: intermediate caches 1-3),
 // not fitted.
 func (d *Deployment) activationBytes(last bool) units.Bytes {
+	x := d.ActivationTerms(last)
+	if d.Version.V0 {
+		return units.Bytes(v0HiddenTensors*x.Hidden + v0SamplerTensors*x.Sampler + x.MoEWorkspace)
+	}
+	return units.Bytes(actHiddenTensors*x.Hidden + actIntermediateTensors*x.Intermediate + samplerLogitTensors*x.Sampler + x.MoEWorkspace)
+}
+
+// ActivationTerms are the regressors of the activation model, in bytes:
+// one hidden-sized tensor over the profiled tokens (T * hidden * b), one
+// dense MLP intermediate per rank (T * intermediate/tp * b), one float32
+// [S, vocab] sampler tensor (0 off the last stage), and the fused MoE
+// workspace, which is not fitted. tools/calibrate -fit-memory fits the
+// three coefficients on them.
+type ActivationTerms struct {
+	Hidden, Intermediate, Sampler, MoEWorkspace float64
+}
+
+// ActivationTerms returns the activation model's regressors for one rank
+// of a stage.
+func (d *Deployment) ActivationTerms(last bool) ActivationTerms {
 	m := d.Model
 	t := float64(d.MaxBatched)
 	b := d.ActBytes
 	tp := float64(d.TP)
-	act := actHiddenTensors * t * float64(m.Hidden) * b
+	var x ActivationTerms
+	x.Hidden = t * float64(m.Hidden) * b
 	dense := m.Intermediate
 	if m.IsMoE() {
 		dense = 0
@@ -47,14 +85,13 @@ func (d *Deployment) activationBytes(last bool) units.Bytes {
 			dense = m.DenseIntermediate
 		}
 		im := float64(m.MoEIntermediate) / tp
-		act += t * float64(m.TopK) * (max(2*im, float64(m.Hidden)) + im) * b
+		x.MoEWorkspace = t * float64(m.TopK) * (max(2*im, float64(m.Hidden)) + im) * b
 	}
-	act += actIntermediateTensors * t * float64(dense) / tp * b
+	x.Intermediate = t * float64(dense) / tp * b
 	if last {
-		s := float64(min(d.MaxNumSeqs, d.MaxBatched))
-		act += samplerLogitTensors * s * float64(m.Vocab) * 4
+		x.Sampler = float64(min(d.MaxNumSeqs, d.MaxBatched)) * float64(m.Vocab) * 4
 	}
-	return units.Bytes(act)
+	return x
 }
 
 // Non-torch memory (CUDA context residue, cuBLAS and NCCL buffers) that
@@ -101,7 +138,10 @@ func (d *Deployment) budget(s *stage) {
 		s.requestedBytes = total * util
 		s.activation = d.activationBytes(s.last)
 		s.nonTorch = d.nonTorchBytes()
-		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch - d.featureBytes(s)
+		if d.Version.CUDAGraphEstimate {
+			s.cudaGraph = CUDAGraphEstimate(d.MaxNumSeqs, s.hi-s.lo)
+		}
+		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch - s.cudaGraph - d.featureBytes(s)
 	case ruleStatic:
 		s.requestedBytes = total * util
 		s.kvBytes = s.requestedBytes - s.weightsBytes - d.featureBytes(s)

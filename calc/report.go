@@ -78,7 +78,10 @@ type HardwareInfo struct {
 
 // Config is the resolved setting every figure of the report holds for.
 type Config struct {
-	Engine               string  `json:"engine"`
+	Engine string `json:"engine"`
+	// EngineVersion is the engine release the figures model (the request's
+	// engine_version, resolved; empty for an engine without releases).
+	EngineVersion        string  `json:"engine_version,omitempty"`
 	TensorParallelSize   int     `json:"tensor_parallel_size"`
 	PipelineParallelSize int     `json:"pipeline_parallel_size"`
 	GPUs                 int     `json:"num_gpus"`
@@ -129,6 +132,9 @@ type MemoryReport struct {
 	ActivationBytes  int64 `json:"activation_bytes"`
 	NonTorchBytes    int64 `json:"non_torch_bytes"`
 	KVCacheBytes     int64 `json:"kv_cache_bytes"`
+	// CUDAGraphBytes is the profiler's CUDA-graph estimate, taken from the
+	// pool by the vLLM releases that subtract it (0.21 on; 0 otherwise).
+	CUDAGraphBytes int64 `json:"cuda_graph_bytes,omitempty"`
 	// FeatureBytes is the speculative draft's weights and the LoRA slots,
 	// also taken from the pool (0 without them).
 	FeatureBytes int64 `json:"feature_bytes,omitempty"`

@@ -42,6 +42,12 @@ type Request struct {
 	// Engine selects the serving engine's profile: "vllm" (default),
 	// "sglang", "lmdeploy", "trtllm" or "llamacpp".
 	Engine string `json:"engine,omitempty"`
+	// EngineVersion is the engine's release ("0.19"; "v0.19.1" reads as
+	// "0.19"): vLLM's V0 ("0.6") or a V1 release from 0.10 to the newest
+	// modelled (the default), or SGLang's. Releases differ in the memory
+	// profiler (the CUDA-graph estimate), admission and the capacity they
+	// log; docs/MODEL.md section 11 lists them.
+	EngineVersion string `json:"engine_version,omitempty"`
 
 	TensorParallelSize   *int `json:"tensor_parallel_size,omitempty"`
 	PipelineParallelSize *int `json:"pipeline_parallel_size,omitempty"`

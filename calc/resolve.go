@@ -50,6 +50,7 @@ func resolve(req Request) (*Deployment, plan, error) {
 	resolveDtypes(&e, req, d)
 	if d.Model != nil {
 		checkAgainstModel(&e, req, d, p)
+		d.applyVersionDefaults(req)
 		resolveFeatures(&e, req, d, &p)
 	}
 	if d.Hardware.ID != "" && (d.TP > 1 || d.PP > 1 || (d.feat.dp > 1 && d.Model != nil && d.Model.IsMoE())) && d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
@@ -133,6 +134,7 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 		eng = engines[DefaultEngine]
 	}
 	d.Engine, d.Eff = eng, eng.Eff
+	resolveVersion(e, req, d)
 	d.TP = e.intAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)
 	d.PP = e.intAt("pipeline_parallel_size", "Request.pipeline_parallel_size", req.PipelineParallelSize, 1)
 	def := eng.Defaults()

@@ -281,6 +281,7 @@ func (d *Deployment) schedConfig() sched.Config {
 	c := sched.Config{
 		NumBlocks: d.NumBlocks - 1, BlockSize: lay.BlockSize,
 		MaxNumSeqs: d.MaxNumSeqs, MaxBatchedTokens: d.MaxBatched, Blocks: lay,
+		FirstChunkAdmission: !d.Version.FullPromptAdmission,
 	}
 	f := &d.feat
 	if f.prefixOn {

@@ -29,6 +29,10 @@ type Config struct {
 	Prefix  PrefixCache
 	Spec    Speculation
 	Offload Offload
+	// FirstChunkAdmission admits a waiting sequence when its first chunk
+	// fits, as vLLM did before PR #37307 (scheduler_reserve_full_isl, on by
+	// default since); false requires its whole current sequence to fit.
+	FirstChunkAdmission bool
 }
 
 // ErrConfig is returned for an unusable Config or Workload.
@@ -252,7 +256,8 @@ func (s *Scheduler) release(q *slot, own bool) {
 //     FCFS order while the budget lasts and fewer than max_num_seqs run:
 //     a sequence is admitted if its whole current sequence (prompt plus
 //     tokens already generated) fits in the free blocks
-//     (scheduler_reserve_full_isl); it then allocates only for its first
+//     (scheduler_reserve_full_isl; its first chunk alone under
+//     Config.FirstChunkAdmission); it then allocates only for its first
 //     chunk. The first one that does not fit stops admission.
 func (s *Scheduler) Schedule(nowS float64) Load {
 	s.nowS = nowS
@@ -300,7 +305,8 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 			}
 			n = min(total-(a.hit+a.ownHt+re)*bs, budget)
 			g := int64(s.cache.cfg.SharedGroups)
-			need := s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
+			ctx := s.admitContext(total, (a.hit+a.ownHt+re)*bs, n)
+			need := s.cfg.Blocks.BlocksFor(int64(ctx+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
 			if need > s.free-a.touch {
 				break
 			}
@@ -311,7 +317,7 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 			}
 		} else {
 			q.computed = re * bs
-			if s.cfg.Blocks.BlocksFor(int64(total+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
+			if s.cfg.Blocks.BlocksFor(int64(s.admitContext(total, re*bs, n)+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
 				break
 			}
 		}
@@ -328,6 +334,17 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 		s.account(&l, &q, n)
 	}
 	return l
+}
+
+// admitContext is the context, in tokens, a waiting sequence of total
+// tokens must fit to be admitted with a first chunk of n after done tokens
+// it already holds (cached or reloaded): all of it, or done + n under
+// FirstChunkAdmission.
+func (s *Scheduler) admitContext(total, done, n int32) int32 {
+	if s.cfg.FirstChunkAdmission {
+		return min(total, done+n)
+	}
+	return total
 }
 
 // account adds q's n scheduled tokens to the load.

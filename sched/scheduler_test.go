@@ -164,3 +164,29 @@ func TestChunkedPrefillAndSeqCap(t *testing.T) {
 	}
 	checkSteps(t, want, steps)
 }
+
+// Admission before and after vLLM PR #37307. Five blocks of 2 tokens, a
+// 4-token budget. Step 1: A (4 in) prefills 4 tokens, 2 blocks. Step 2: A
+// decodes position 4 and takes a third block (2 free), leaving 3 tokens
+// of budget. B (6 in) needs 3 blocks for its whole prompt but only 2 for
+// its first chunk of 3: the whole-prompt rule keeps it waiting, the
+// first-chunk rule admits it with 3 tokens, filling the pool.
+func TestFirstChunkAdmission(t *testing.T) {
+	t.Parallel()
+	const A, B = 0, 1
+	for _, first := range []bool{false, true} {
+		cfg := sched.Config{NumBlocks: 5, BlockSize: 2, MaxNumSeqs: 2, MaxBatchedTokens: 4, Blocks: fullLayout(2), FirstChunkAdmission: first}
+		_, steps := drive(t, cfg, [][2]int{{4, 4}, {6, 1}})
+		require.GreaterOrEqual(t, len(steps), 2)
+		assert.Equal(t, []sched.Scheduled{{A, 4}}, steps[0].Scheduled)
+		if first {
+			assert.Equal(t, []sched.Scheduled{{A, 1}, {B, 3}}, steps[1].Scheduled)
+			assert.Equal(t, int64(0), steps[1].Free)
+			assert.Equal(t, []int{}, steps[1].Waiting)
+		} else {
+			assert.Equal(t, []sched.Scheduled{{A, 1}}, steps[1].Scheduled)
+			assert.Equal(t, int64(2), steps[1].Free)
+			assert.Equal(t, []int{B}, steps[1].Waiting)
+		}
+	}
+}

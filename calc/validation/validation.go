@@ -146,7 +146,8 @@ func evaluate(c rawCase) (Result, error) {
 
 func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	r.Engine = "vllm"
-	if !strings.HasPrefix(c.EngineVersion, "0.19") {
+	req.EngineVersion = CaseVersion(c.EngineVersion)
+	if req.EngineVersion != "0.19" {
 		r.Group = "A-v0"
 	}
 	if q, ok := c.WeightQuantization.(string); ok && q == "fp8" {
@@ -160,9 +161,9 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	}
 	if l, ok := num(c.MaxModelLen); ok {
 		req.MaxModelLen = calc.Int(int(l))
-	} else {
-		req.MaxModelLen = calc.Int(4096)
 	}
+	// A "default" max_model_len is the model's own, as in vLLM (Llama 2:
+	// 4096, Llama 3: 8192), which V0 profiled at.
 	if bs, ok := num(c.BlockSize); ok {
 		req.BlockSize = calc.Int(int(bs))
 	}
@@ -196,6 +197,22 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 		r.Comparable, r.Reason = false, "no KV figure in the source"
 	}
 	return r, nil
+}
+
+// CaseVersion maps a case's engine_version text to the release profile:
+// "0.19.0 (...)" and "v0.11.0 (...)" to their minor, a V0-engine log (the
+// text says "V0", or a main branch of 2023) to the V0 profile.
+func CaseVersion(s string) string {
+	f := strings.TrimPrefix(strings.Fields(s + " ")[0], "v")
+	if p := strings.Split(f, "."); len(p) >= 2 && p[0] == "0" {
+		if _, err := strconv.Atoi(p[1]); err == nil {
+			return p[0] + "." + p[1]
+		}
+	}
+	if strings.Contains(s, "V0") || strings.Contains(s, "2023") {
+		return "0.6"
+	}
+	return ""
 }
 
 func has(c rawCase, key string) bool { _, ok := measured(c, key); return ok }

@@ -16,7 +16,12 @@ func main() {
 	path := flag.String("cases", "../shared/validation/cases.json", "validation cases file")
 	all := flag.Bool("all", false, "also list cases that are not comparable")
 	fit := flag.String("fit", "", "fit this engine profile's efficiencies (coordinate descent on the mean squared log error) and print them")
+	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
 	flag.Parse()
+	if *fitMem {
+		fitMemory(*path)
+		return
+	}
 	if *fit != "" {
 		fitEngine(*path, *fit)
 		return

@@ -42,6 +42,7 @@ var tapeKeys = []string{
 	"peak_flops_per_s",
 	"compute_precision",
 	"engine",
+	"engine_version",
 	"tensor_parallel_size",
 	"pipeline_parallel_size",
 	"num_gpus",
@@ -64,6 +65,7 @@ var tapeKeys = []string{
 	"activation_bytes",
 	"non_torch_bytes",
 	"kv_cache_bytes",
+	"cuda_graph_bytes",
 	"feature_bytes",
 	"bytes_per_token",
 	"bytes_per_token_per_gpu",
@@ -367,53 +369,58 @@ func tapeConfig(t *tape, v *calc.Config) {
 	t.key(33) // engine
 	t.string(string(v.Engine))
 	n++
-	t.key(34) // tensor_parallel_size
+	if v.EngineVersion != "" {
+		t.key(34) // engine_version
+		t.string(string(v.EngineVersion))
+		n++
+	}
+	t.key(35) // tensor_parallel_size
 	t.number(float64(v.TensorParallelSize))
 	n++
-	t.key(35) // pipeline_parallel_size
+	t.key(36) // pipeline_parallel_size
 	t.number(float64(v.PipelineParallelSize))
 	n++
-	t.key(36) // num_gpus
+	t.key(37) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(37) // dtype
+	t.key(38) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(38) // kv_cache_dtype
+	t.key(39) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(39) // gpu_memory_utilization
+	t.key(40) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(40) // block_size
+	t.key(41) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(41) // max_model_len
+	t.key(42) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(42) // max_num_seqs
+	t.key(43) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(43) // max_num_batched_tokens
+	t.key(44) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(44) // input_tokens
+	t.key(45) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(45) // output_tokens
+	t.key(46) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(46) // concurrency
+		t.key(47) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(47) // request_rate
+		t.key(48) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
-	t.key(48) // efficiencies
+	t.key(49) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -422,29 +429,34 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(49) // total_bytes
+	t.key(50) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(50) // free_at_start_bytes
+	t.key(51) // free_at_start_bytes
 	t.number(float64(v.FreeAtStartBytes))
 	n++
-	t.key(51) // requested_bytes
+	t.key(52) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(52) // weights_bytes
+	t.key(53) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(53) // activation_bytes
+	t.key(54) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(54) // non_torch_bytes
+	t.key(55) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(55) // kv_cache_bytes
+	t.key(56) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
+	if v.CUDAGraphBytes != 0 {
+		t.key(57) // cuda_graph_bytes
+		t.number(float64(v.CUDAGraphBytes))
+		n++
+	}
 	if v.FeatureBytes != 0 {
-		t.key(56) // feature_bytes
+		t.key(58) // feature_bytes
 		t.number(float64(v.FeatureBytes))
 		n++
 	}
@@ -454,33 +466,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(57) // bytes_per_token
+	t.key(59) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(58) // bytes_per_token_per_gpu
+	t.key(60) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(59) // state_bytes_per_sequence
+		t.key(61) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(40) // block_size
+	t.key(41) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(60) // num_blocks
+	t.key(62) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(61) // capacity_tokens
+	t.key(63) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(62) // max_concurrency
+	t.key(64) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(41) // max_model_len
+	t.key(42) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(63) // groups
+	t.key(65) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -496,46 +508,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(64) // batch_size
+	t.key(66) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(65) // context_tokens
+	t.key(67) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(66) // step_time_ms
+	t.key(68) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(67) // tokens_per_s
+	t.key(69) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(68) // tokens_per_s_per_sequence
+	t.key(70) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(69) // bound
+	t.key(71) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(70) // memory_time_ms
+	t.key(72) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(71) // compute_time_ms
+	t.key(73) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(72) // communication_time_ms
+	t.key(74) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(73) // overhead_ms
+	t.key(75) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(74) // weights_read_bytes
+	t.key(76) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(75) // kv_read_bytes
+	t.key(77) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(76) // flops
+	t.key(78) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(77) // kv_cache_usage
+	t.key(79) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -544,22 +556,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(44) // input_tokens
+	t.key(45) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(78) // time_ms
+	t.key(80) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(79) // ttft_ms
+	t.key(81) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(67) // tokens_per_s
+	t.key(69) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(69) // bound
+	t.key(71) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(80) // chunks
+	t.key(82) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -568,22 +580,22 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(64) // batch_size
+	t.key(66) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(65) // context_tokens
+	t.key(67) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(81) // limited_by
+	t.key(83) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(66) // step_time_ms
+	t.key(68) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(67) // tokens_per_s
+	t.key(69) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(68) // tokens_per_s_per_sequence
+	t.key(70) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
 	t.end(at, n)
@@ -592,31 +604,31 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(82) // onset_concurrency
+	t.key(84) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(83) // onset_concurrency_lockstep
+	t.key(85) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(84) // reachable
+	t.key(86) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(85) // onset_request_rate
+	t.key(87) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(86) // saturation_request_rate
+	t.key(88) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
-	t.key(87) // recompute_overhead
+	t.key(89) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(88) // work_per_output_token
+	t.key(90) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(65) // context_tokens
+	t.key(67) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(46) // concurrency
+	t.key(47) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -625,28 +637,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(64) // batch_size
+	t.key(66) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(65) // context_tokens
+	t.key(67) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(66) // step_time_ms
+	t.key(68) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(79) // ttft_ms
+	t.key(81) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(67) // tokens_per_s
+	t.key(69) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(68) // tokens_per_s_per_sequence
+	t.key(70) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(81) // limited_by
+	t.key(83) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(89) // feasible
+	t.key(91) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -655,29 +667,29 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(64) // batch_size
+	t.key(66) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(65) // context_tokens
+	t.key(67) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(66) // step_time_ms
+	t.key(68) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(67) // tokens_per_s
+	t.key(69) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(68) // tokens_per_s_per_sequence
+	t.key(70) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(77) // kv_cache_usage
+	t.key(79) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(69) // bound
+	t.key(71) // bound
 	t.string(string(v.Bound))
 	n++
 	if v.TokensPerSWithoutSpeculation != 0 {
-		t.key(90) // tokens_per_s_without_speculation
+		t.key(92) // tokens_per_s_without_speculation
 		t.number(float64(v.TokensPerSWithoutSpeculation))
 		n++
 	}
@@ -687,22 +699,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(91) // gpu_hour_usd
+	t.key(93) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
-	t.key(36) // num_gpus
+	t.key(37) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(92) // usd_per_million_output_tokens
+	t.key(94) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(64) // batch_size
+	t.key(66) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(65) // context_tokens
+	t.key(67) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(67) // tokens_per_s
+	t.key(69) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -712,27 +724,27 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 	at, n := t.object(), 0
 	if v.PrefixCaching != nil {
-		t.key(93) // prefix_caching
+		t.key(95) // prefix_caching
 		tapePrefixCachingReport(t, v.PrefixCaching)
 		n++
 	}
 	if v.Speculative != nil {
-		t.key(94) // speculative
+		t.key(96) // speculative
 		tapeSpeculativeReport(t, v.Speculative)
 		n++
 	}
 	if v.LoRA != nil {
-		t.key(95) // lora
+		t.key(97) // lora
 		tapeLoRAReport(t, v.LoRA)
 		n++
 	}
 	if v.KVOffload != nil {
-		t.key(96) // kv_offload
+		t.key(98) // kv_offload
 		tapeKVOffloadReport(t, v.KVOffload)
 		n++
 	}
 	if v.Parallel != nil {
-		t.key(97) // parallel
+		t.key(99) // parallel
 		tapeParallelReport(t, v.Parallel)
 		n++
 	}
@@ -742,131 +754,131 @@ func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(98) // arrival
+	t.key(100) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(47) // request_rate
+		t.key(48) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(46) // concurrency
+		t.key(47) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(99) // seed
+	t.key(101) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(100) // num_requests
+	t.key(102) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(101) // completed_requests
+	t.key(103) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(102) // rejected_requests
+	t.key(104) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(103) // truncated
+		t.key(105) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(104) // duration_s
+	t.key(106) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(105) // steps
+	t.key(107) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(106) // mean_input_tokens
+	t.key(108) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(107) // mean_output_tokens
+	t.key(109) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(79) // ttft_ms
+	t.key(81) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(108) // tpot_ms
+	t.key(110) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(109) // e2e_latency_ms
+	t.key(111) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(110) // requests_per_s
+	t.key(112) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(111) // output_tokens_per_s
+	t.key(113) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(112) // total_tokens_per_s
+	t.key(114) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(113) // goodput_requests_per_s
+		t.key(115) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
 	if v.SLOAttainment != nil {
-		t.key(114) // slo_attainment
+		t.key(116) // slo_attainment
 		t.number(float64(*v.SLOAttainment))
 		n++
 	}
-	t.key(115) // preemptions
+	t.key(117) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(116) // preempted_requests
+	t.key(118) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(117) // recomputed_tokens
+	t.key(119) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(87) // recompute_overhead
+	t.key(89) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(88) // work_per_output_token
+	t.key(90) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(118) // first_preemption_s
+	t.key(120) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(119) // running_at_first_preemption
+	t.key(121) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
 	if v.CachedTokens != 0 {
-		t.key(120) // cached_tokens
+		t.key(122) // cached_tokens
 		t.number(float64(v.CachedTokens))
 		n++
 	}
 	if v.DraftedTokens != 0 {
-		t.key(121) // drafted_tokens
+		t.key(123) // drafted_tokens
 		t.number(float64(v.DraftedTokens))
 		n++
 	}
 	if v.AcceptedTokens != 0 {
-		t.key(122) // accepted_tokens
+		t.key(124) // accepted_tokens
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
 	if v.ReloadedTokens != 0 {
-		t.key(123) // reloaded_tokens
+		t.key(125) // reloaded_tokens
 		t.number(float64(v.ReloadedTokens))
 		n++
 	}
-	t.key(124) // mean_running
+	t.key(126) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(125) // mean_waiting
+	t.key(127) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(126) // mean_kv_cache_usage
+	t.key(128) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(127) // peak_kv_cache_usage
+	t.key(129) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(128) // timeline
+		t.key(130) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -884,10 +896,10 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(129) // code
+	t.key(131) // code
 	t.string(string(v.Code))
 	n++
-	t.key(130) // message
+	t.key(132) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -896,16 +908,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(131) // bandwidth_efficiency
+	t.key(133) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(132) // compute_efficiency
+	t.key(134) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(133) // prefill_efficiency
+	t.key(135) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(134) // step_overhead_ms
+	t.key(136) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -914,14 +926,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(135) // kind
+	t.key(137) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(136) // layers
+	t.key(138) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(137) // window
+		t.key(139) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -931,31 +943,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(138) // cached_tokens_per_request
+	t.key(140) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(139) // shared_blocks
+	t.key(141) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(140) // num_prefixes
+	t.key(142) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
-	t.key(79) // ttft_ms
+	t.key(81) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(141) // ttft_ms_without
+	t.key(143) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(142) // kv_ceiling
+	t.key(144) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(143) // kv_ceiling_without
+	t.key(145) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
-	t.key(82) // onset_concurrency
+	t.key(84) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(144) // onset_concurrency_without
+	t.key(146) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -964,43 +976,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(145) // method
+	t.key(147) // method
 	t.string(string(v.Method))
 	n++
-	t.key(146) // num_speculative_tokens
+	t.key(148) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(147) // acceptance_rate
+	t.key(149) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(148) // tokens_per_step
+	t.key(150) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(149) // draft_weights_bytes
+	t.key(151) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(150) // draft_time_ms
+	t.key(152) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
-	t.key(108) // tpot_ms
+	t.key(110) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(151) // tpot_ms_without
+	t.key(153) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
-	t.key(67) // tokens_per_s
+	t.key(69) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(152) // tokens_per_s_without
+	t.key(154) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(153) // speedup
+	t.key(155) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(154) // batch1_speedup
+	t.key(156) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(155) // crossover_batch_size
+	t.key(157) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1009,25 +1021,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(156) // max_loras
+	t.key(158) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(157) // max_lora_rank
+	t.key(159) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(158) // bytes
+	t.key(160) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(159) // kv_cache_bytes_without
+	t.key(161) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(160) // flops_per_step
+	t.key(162) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(161) // read_bytes_per_step
+	t.key(163) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(162) // extra_step_time_ms
+	t.key(164) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1036,19 +1048,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(163) // cpu_blocks
+	t.key(165) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
-	t.key(61) // capacity_tokens
+	t.key(63) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(164) // recompute_onset_concurrency
+	t.key(166) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(165) // reload_ms_per_sequence
+	t.key(167) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(166) // recompute_ms_per_sequence
+	t.key(168) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1057,31 +1069,31 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(167) // data_parallel_size
+	t.key(169) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(168) // expert_parallel
+	t.key(170) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(169) // expert_parallel_size
+	t.key(171) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(170) // experts_per_rank
+	t.key(172) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(171) // experts_touched_per_rank
+	t.key(173) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(172) // load_imbalance
+	t.key(174) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(173) // all_to_all_ms
+	t.key(175) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(174) // tokens_per_s_total
+	t.key(176) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
-	t.key(36) // num_gpus
+	t.key(37) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
 	t.end(at, n)
@@ -1090,19 +1102,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(175) // mean
+	t.key(177) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(176) // p50
+	t.key(178) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(177) // p90
+	t.key(179) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(178) // p99
+	t.key(180) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(179) // max
+	t.key(181) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1111,19 +1123,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(180) // time_s
+	t.key(182) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(104) // duration_s
+	t.key(106) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(181) // running
+	t.key(183) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(182) // waiting
+	t.key(184) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(77) // kv_cache_usage
+	t.key(79) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -1132,13 +1144,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(183) // load
+	t.key(185) // load
 	t.string(string(v.Load))
 	n++
-	t.key(184) // num_requests_per_point
+	t.key(186) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(185) // points
+	t.key(187) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1148,28 +1160,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(186) // preemption_onset
+	t.key(188) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(187) // running_at_onset
+	t.key(189) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(188) // analytic_onset
+	t.key(190) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(189) // onset_difference
+	t.key(191) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(190) // onset_ratio
+	t.key(192) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(191) // knee_load
+	t.key(193) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(192) // knee_output_tokens_per_s
+	t.key(194) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(193) // max_output_tokens_per_s
+	t.key(195) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1178,45 +1190,45 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(183) // load
+	t.key(185) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(111) // output_tokens_per_s
+	t.key(113) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(110) // requests_per_s
+	t.key(112) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(113) // goodput_requests_per_s
+		t.key(115) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(194) // ttft_p50_ms
+	t.key(196) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(195) // ttft_p99_ms
+	t.key(197) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(196) // tpot_p50_ms
+	t.key(198) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(197) // tpot_p99_ms
+	t.key(199) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(198) // e2e_latency_p50_ms
+	t.key(200) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(199) // e2e_latency_p99_ms
+	t.key(201) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(124) // mean_running
+	t.key(126) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(115) // preemptions
+	t.key(117) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(88) // work_per_output_token
+	t.key(90) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)

@@ -731,6 +731,11 @@ export interface Request {
    */
   engine?: "llamacpp" | "lmdeploy" | "sglang" | "trtllm" | "vllm";
   /**
+   * engine_version is the engine's release ("0.19"; "v0.19.1" reads as "0.19"): vLLM's V0 ("0.6") or a V1 release from 0.10 to the newest modelled (the default), or SGLang's. Releases differ in the memory profiler (the CUDA-graph estimate), admission and the capacity they log; docs/MODEL.md section 11 lists them.
+   * @default "0.31"
+   */
+  engine_version?: "0.6" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.5";
+  /**
    * Range: from 1 to 1024.
    * Unit: GPUs.
    * @default 1
@@ -1308,6 +1313,8 @@ export interface HardwareInfo {
 /** Config is the resolved setting every figure of the report holds for. */
 export interface Config {
   engine: string;
+  /** engine_version is the engine release the figures model (the request's engine_version, resolved; empty for an engine without releases). */
+  engine_version?: string;
   tensor_parallel_size: number;
   pipeline_parallel_size: number;
   num_gpus: number;
@@ -1348,6 +1355,8 @@ export interface MemoryReport {
   activation_bytes: number;
   non_torch_bytes: number;
   kv_cache_bytes: number;
+  /** cuda_graph_bytes is the profiler's CUDA-graph estimate, taken from the pool by the vLLM releases that subtract it (0.21 on; 0 otherwise). */
+  cuda_graph_bytes?: number;
   /** feature_bytes is the speculative draft's weights and the LoRA slots, also taken from the pool (0 without them). */
   feature_bytes?: number;
 }

@@ -1,0 +1,193 @@
+package calc
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/units"
+)
+
+// EngineVersion is what one release of an engine does differently from the
+// others in the terms the engine models: how its memory profiler sizes the
+// KV pool, how it admits a request and how it states its capacity. The
+// releases between two change points behave alike; docs/MODEL.md section
+// 11 lists each change with its source.
+type EngineVersion struct {
+	// Name is the request's engine_version value ("0.19").
+	Name string
+	// V0 is vLLM's V0 engine (the default before v0.8.0): without chunked
+	// prefill (its default up to a 32K max_model_len) max_num_batched_tokens
+	// defaults to max(max_model_len, 2048), so the profile run, and the
+	// activation peak, grows with max_model_len
+	// (vllm/engine/arg_utils.py _set_default_args_v0 at v0.6.4; vLLM issue
+	// #10517 shows the pool shrinking as max_model_len grows).
+	V0 bool
+	// CUDAGraphEstimate: the profiler subtracts its estimate of the CUDA
+	// graphs' memory from the pool (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
+	// added off by default in PR #30515, on by default since v0.21.0:
+	// vllm/v1/worker/gpu_worker.py determine_available_memory logs "CUDA
+	// graph memory profiling is enabled (default since v0.21.0)").
+	CUDAGraphEstimate bool
+	// FullPromptAdmission: a waiting request is admitted only when its whole
+	// prompt fits in the free blocks (PR #37307,
+	// SchedulerConfig.scheduler_reserve_full_isl, default True; modelled
+	// from 0.20, the first release after 0.19); before it, when its first
+	// chunk does. Engines without release profiles keep the whole-prompt
+	// rule, as does V0, which prefills a prompt whole.
+	FullPromptAdmission bool
+	// CapacityFromConcurrency: "GPU KV cache size" is
+	// int(max_concurrency x max_model_len) (vllm/v1/core/kv_cache_utils.py
+	// _report_kv_cache_config after 0.19, PRs #38364 and #40694); up to
+	// 0.19 it is num_blocks // groups x block_size.
+	CapacityFromConcurrency bool
+}
+
+// The change points of vLLM's releases, as minor versions of 0.x.
+const (
+	vllmFirstV1        = 10 // the first V1 release modelled (V1 default since 0.8)
+	vllmFullAdmission  = 20 // PR #37307
+	vllmCapacityFormat = 20 // PRs #38364 / #40694: after 0.19
+	vllmCUDAGraphOn    = 21 // default since v0.21.0
+	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
+	vllmV0Name         = "0.6"
+)
+
+// DefaultEngineVersion is the vLLM release a request without one gets: the
+// newest modelled.
+var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
+
+// SGLangVersion is the one SGLang release profiled (its memory rule,
+// mem_fraction_static, has not changed across the releases modelled).
+const SGLangVersion = "0.5"
+
+// EngineVersions lists the values of engine_version: vLLM's V0 ("0.6"),
+// its V1 releases 0.10 to the newest, and SGLang's.
+func EngineVersions() []string {
+	out := []string{vllmV0Name}
+	for v := vllmFirstV1; v <= vllmNewest; v++ {
+		out = append(out, "0."+strconv.Itoa(v))
+	}
+	return append(out, SGLangVersion)
+}
+
+// lookupVersion returns the profile of release name under engine (a
+// request's engine_version, "" for the engine's default) and whether it is
+// one. A patch release ("0.19.1", "v0.19.0") is its minor's profile.
+func lookupVersion(engine, name string) (EngineVersion, bool) {
+	name = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(name)), "v")
+	if parts := strings.Split(name, "."); len(parts) == 3 {
+		if _, err := strconv.Atoi(parts[2]); err == nil {
+			name = parts[0] + "." + parts[1]
+		}
+	}
+	if engine != "vllm" {
+		if name == "" || (engine == "sglang" && name == SGLangVersion) {
+			return EngineVersion{Name: name, FullPromptAdmission: true}, true
+		}
+		return EngineVersion{}, false
+	}
+	if name == "" {
+		name = DefaultEngineVersion
+	}
+	if name == vllmV0Name {
+		// V0 without chunked prefill schedules a prompt whole, so it
+		// admits one only when all of it fits.
+		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true}, true
+	}
+	minor, err := strconv.Atoi(strings.TrimPrefix(name, "0."))
+	if err != nil || !strings.HasPrefix(name, "0.") || minor < vllmFirstV1 || minor > vllmNewest {
+		return EngineVersion{}, false
+	}
+	return EngineVersion{
+		Name:                    name,
+		CUDAGraphEstimate:       minor >= vllmCUDAGraphOn,
+		FullPromptAdmission:     minor >= vllmFullAdmission,
+		CapacityFromConcurrency: minor >= vllmCapacityFormat,
+	}, true
+}
+
+// resolveVersion reads engine_version for the resolved engine.
+func resolveVersion(e *errs, req Request, d *Deployment) {
+	v, ok := lookupVersion(d.Engine.Name, req.EngineVersion)
+	if !ok {
+		msg := "unknown release " + fielderr.Quote(req.EngineVersion) + " of " + d.Engine.Name
+		switch d.Engine.Name {
+		case "vllm":
+			msg += "; one of " + vllmV0Name + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
+		case "sglang":
+			msg += "; one of " + SGLangVersion
+		default:
+			msg = d.Engine.Name + " has no release profiles; leave engine_version out"
+		}
+		e.add("engine_version", msg)
+		v, _ = lookupVersion(d.Engine.Name, "")
+	}
+	d.Version = v
+}
+
+// applyVersionDefaults sets what a release defaults differently once
+// max_model_len is known: V0 profiles (and batches) max(max_model_len,
+// 2048) tokens when max_num_batched_tokens is left out.
+func (d *Deployment) applyVersionDefaults(req Request) {
+	if d.Version.V0 && req.MaxNumBatchedTokens == nil {
+		d.MaxBatched = max(d.MaxModelLen, 2048, d.MaxNumSeqs)
+	}
+}
+
+// CUDA-graph memory estimate of vLLM's profiler (PR #30515,
+// vllm/v1/worker/gpu_model_runner.py profile_cudagraph_memory): it captures
+// graphs on a dummy KV cache and extrapolates to every capture size. The
+// model: each captured graph holds a fixed part (its workspace and output
+// buffers) and one piece per layer (piecewise graphs are split at every
+// attention layer, and full graphs keep per-layer attention metadata):
+//
+//	estimate = graphs x (cgPerGraph + cgPerLayer x layers of the stage)
+//
+// graphs counts the capture sizes of both modes of the default
+// FULL_AND_PIECEWISE: piecewise graphs for every size up to
+// min(2 x max_num_seqs, 512), full decode graphs for sizes up to
+// max_num_seqs (vllm/config/vllm.py default cudagraph_capture_sizes: 1, 2,
+// 4, then steps of 8 to 248, then steps of 16). The two constants are
+// fitted by `go run ./tools/calibrate -fit-memory` on the
+// cuda_graph_estimated_gib of the 23 vLLM 0.19 start-up logs of
+// ../shared/validation/cases.json group A (least squares; docs/MODEL.md
+// section 11 gives the residuals).
+const (
+	cgPerGraph = 4.133 * units.MiB
+	cgPerLayer = 0.166 * units.MiB
+)
+
+// CUDAGraphCaptures returns the number of graphs vLLM captures by default
+// for max_num_seqs (both modes).
+func CUDAGraphCaptures(maxNumSeqs int) int {
+	top := min(2*maxNumSeqs, 512)
+	n := 0
+	for _, s := range captureSizes {
+		if s <= top {
+			n++
+		}
+		if s <= maxNumSeqs {
+			n++
+		}
+	}
+	return n
+}
+
+// captureSizes are vLLM's default capture sizes up to 512.
+var captureSizes = func() []int {
+	s := []int{1, 2, 4}
+	for x := 8; x < 256; x += 8 {
+		s = append(s, x)
+	}
+	for x := 256; x <= 512; x += 16 {
+		s = append(s, x)
+	}
+	return s
+}()
+
+// CUDAGraphEstimate returns the profiler's estimate for a stage of layers
+// layers under max_num_seqs, in bytes.
+func CUDAGraphEstimate(maxNumSeqs, layers int) units.Bytes {
+	return units.Bytes(CUDAGraphCaptures(maxNumSeqs)) * (cgPerGraph + cgPerLayer*units.Bytes(layers))
+}
