@@ -40,11 +40,24 @@ func Resolve(req Request) (*Deployment, error) {
 
 // resolve validates every section of the request, collecting all problems
 // before it gives up, then builds the deployment.
-func resolve(req Request) (*Deployment, plan, error) {
+func resolve(req Request) (*Deployment, plan, error) { return resolveWith(req, nil, nil) }
+
+// resolveWith is resolve with the model and the accelerator already
+// resolved (the planner resolves them once for thousands of candidates);
+// nil resolves them from the request.
+func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator) (*Deployment, plan, error) {
 	var e errs
 	d := &Deployment{}
-	d.Model = resolveModel(&e, req)
-	resolveHardware(&e, req.Hardware, d)
+	if m != nil {
+		d.Model = m
+	} else {
+		d.Model = resolveModel(&e, req)
+	}
+	if hw != nil {
+		d.Hardware = *hw
+	} else {
+		resolveHardware(&e, req.Hardware, d)
+	}
 	resolveScheduler(&e, req, d)
 	p := resolvePlan(&e, req)
 	resolveDtypes(&e, req, d)
