@@ -46,6 +46,8 @@ type Deployment struct {
 	NumBlocks int64
 
 	cost costModel
+	// layouts is the planner's cache of KV layouts (nil: none).
+	layouts map[layoutKey]kvcache.Layout
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
 	rankCache [models.Mamba + 1][2]struct {

@@ -5,9 +5,11 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/kvcache"
 )
 
 // Plan answers a PlanRequest: every candidate deployment is resolved and
@@ -40,11 +42,16 @@ func Plan(req PlanRequest) (PlanReport, error) {
 	return r, nil
 }
 
-// candidate is one evaluated deployment; reject is set when it fails.
+// candidate is one evaluated deployment; why is set when it fails: the
+// rejection's reason code, with its figures x and y (seconds or bytes)
+// and, for reasons without a deployment, its text. The message is written
+// only for the rejections the report lists (rejection).
 type candidate struct {
-	dep    PlanDeployment
-	reject *PlanRejection
-	rank   int // how far the candidate got: a higher rank is a nearer miss
+	dep  PlanDeployment
+	why  string
+	x, y float64
+	text string
+	rank int // how far the candidate got: a higher rank is a nearer miss
 	// bestTPOT and bestTTFT are its fastest figures (batch 1), seconds.
 	bestTPOT, bestTTFT float64
 }
@@ -63,6 +70,10 @@ type planner struct {
 	ok []*PlanDeployment
 	// nearest is per accelerator the nearest miss.
 	nearest map[string]*candidate
+	// at indexes ok by layout; cur is the candidate being evaluated.
+	at      map[layout]int
+	cur     candidate
+	layouts map[layoutKey]kvcache.Layout
 	// all keeps every candidate for tests (nil unless keepAll).
 	all     []candidate
 	keepAll bool
@@ -72,7 +83,7 @@ type planner struct {
 }
 
 func (s *planSpec) search() PlanReport {
-	p := &planner{s: s, nearest: map[string]*candidate{}}
+	p := &planner{s: s, nearest: map[string]*candidate{}, at: map[layout]int{}, layouts: map[layoutKey]kvcache.Layout{}}
 	return p.run()
 }
 
@@ -82,12 +93,12 @@ func (p *planner) run() PlanReport {
 		a := &s.accels[i]
 		price, ok := s.price(a.ID)
 		if !ok {
-			p.nearest[a.ID] = &candidate{reject: &PlanRejection{Accelerator: a.ID, Reason: "no_price", Message: "no default price; set one in constraints.prices"}}
+			p.nearest[a.ID] = &candidate{why: "no_price", text: "no default price; set one in constraints.prices"}
 			continue
 		}
 		engs := enginesFor(*a, s.engines)
 		if len(engs) == 0 {
-			p.nearest[a.ID] = &candidate{reject: &PlanRejection{Accelerator: a.ID, Reason: "engine", Message: "none of the engines allowed runs on " + a.Name}}
+			p.nearest[a.ID] = &candidate{why: "engine", text: "none of the engines allowed runs on " + a.Name}
 			continue
 		}
 		for _, eng := range engs {
@@ -106,7 +117,7 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 	}
 	for _, g := range s.gpus {
 		if g > s.maxGPUs {
-			p.miss(a.ID, &candidate{rank: rankGPUs, reject: &PlanRejection{Accelerator: a.ID, Reason: "max_gpus", Message: "a replica of " + itoa(g) + " GPUs exceeds max_gpus " + itoa(s.maxGPUs)}})
+			p.miss(a.ID, &candidate{rank: rankGPUs, why: "max_gpus", text: "a replica of " + itoa(g) + " GPUs exceeds max_gpus " + itoa(s.maxGPUs)})
 			continue
 		}
 		if g > 1 && a.Interconnect.BandwidthBytesPerS <= 0 {
@@ -142,7 +153,7 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp [2]int, prec,
 			var pl plan
 			if first == nil {
 				var err error
-				d, pl, err = resolveWith(s.evaluateRequest(a.ID, eng, sp[0], sp[1], q, kv, seqs, bt), s.model, a)
+				d, pl, err = resolveWith(s.evaluateRequest(a.ID, eng, sp[0], sp[1], q, kv, seqs, bt), s.model, a, p.layouts)
 				if err != nil {
 					return true // a layout the model cannot take (heads, layers)
 				}
@@ -224,10 +235,8 @@ func (p *planner) weightsMiss(d *Deployment, prec string) *candidate {
 	}
 	// The nearest miss is the one whose weights overshoot least.
 	over := float64(st.weightsBytes) / float64(st.requestedBytes)
-	return &candidate{rank: rankWeights, bestTPOT: over, reject: &PlanRejection{
-		Accelerator: d.Hardware.ID, Reason: "weights_do_not_fit",
-		Message: "weights do not fit (" + gib1(float64(st.weightsBytes)) + " GiB > " + gib1(float64(st.requestedBytes)) + " GiB per GPU at " + d.splitText() + ", " + precText(prec) + ")",
-	}}
+	return &candidate{rank: rankWeights, bestTPOT: over, why: "weights_do_not_fit", x: float64(st.weightsBytes), y: float64(st.requestedBytes),
+		dep: PlanDeployment{TensorParallelSize: d.TP, PipelineParallelSize: d.PP, Quantization: prec}}
 }
 
 func gib1(b float64) string { return strconv.FormatFloat(b/(1<<30), 'f', 1, 64) }
@@ -239,16 +248,32 @@ func precText(prec string) string {
 	return prec + " weights"
 }
 
-func (d *Deployment) splitText() string {
-	t := itoa(d.TP*d.PP) + " GPU"
-	if d.TP*d.PP > 1 {
-		t += "s"
-	}
-	t += " (TP " + itoa(d.TP)
-	if d.PP > 1 {
-		t += ", PP " + itoa(d.PP)
+func splitText(tp, pp int) string {
+	t := itoa(tp*pp) + " GPU" + plural(tp*pp) + " (TP " + itoa(tp)
+	if pp > 1 {
+		t += ", PP " + itoa(pp)
 	}
 	return t + ")"
+}
+
+// rejection writes a rejected candidate's message.
+func (c *candidate) rejection(id string, s *planSpec) PlanRejection {
+	r := PlanRejection{Accelerator: id, Reason: c.why, Message: c.text}
+	d := &c.dep
+	switch {
+	case c.text != "":
+	case c.why == "weights_do_not_fit":
+		r.Message = "weights do not fit (" + gib1(c.x) + " GiB > " + gib1(c.y) + " GiB per GPU at " + splitText(d.TensorParallelSize, d.PipelineParallelSize) + ", " + precText(d.Quantization) + ")"
+	case c.why == "max_model_len":
+		r.Message = "the KV cache left after the weights holds fewer than one " + itoa(d.MaxModelLen) + "-token sequence on " + d.label()
+	case c.why == "max_gpus":
+		r.Message = "needs " + itoa(d.GPUs) + " GPUs > " + itoa(s.maxGPUs) + " on " + d.label()
+	case c.rank == rankLatency:
+		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " even at batch 1 on " + d.label()
+	default:
+		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " at the needed batch on " + d.label()
+	}
+	return r
 }
 
 // consider records a candidate: kept when it meets the budget, else as a
@@ -266,8 +291,21 @@ func (p *planner) consider(id string, c *candidate) {
 	if c.bestTTFT > 0 && (p.fastTTFT == 0 || c.bestTTFT < p.fastTTFT) {
 		p.fastTTFT, p.fastTTFTAt = c.bestTTFT, c.dep
 	}
-	if c.reject == nil {
-		p.ok = append(p.ok, &c.dep)
+	if c.why == "" {
+		// Of one layout under several scheduler settings, keep the best.
+		k := layoutOf(&c.dep)
+		j, seen := p.at[k]
+		switch {
+		case !seen:
+			p.at[k] = len(p.ok)
+			dep := c.dep
+			dep.Rank = len(p.ok) // search order, the last tie-break
+			p.ok = append(p.ok, &dep)
+		case better(&c.dep, p.ok[j]) < 0:
+			rank := p.ok[j].Rank
+			*p.ok[j] = c.dep
+			p.ok[j].Rank = rank
+		}
 		return
 	}
 	p.miss(id, c)
@@ -281,7 +319,8 @@ func (p *planner) miss(id string, c *candidate) {
 	// overshoot; otherwise the first of its rank (the fewest GPUs).
 	old := p.nearest[id]
 	if old == nil || c.rank > old.rank || (c.rank == rankWeights && old.rank == rankWeights && c.bestTPOT < old.bestTPOT) {
-		p.nearest[id] = c
+		cp := *c
+		p.nearest[id] = &cp
 	}
 }
 
@@ -298,11 +337,11 @@ func (p *planner) base(d *Deployment, q, prec, mode string, price float64) PlanD
 // latencyMiss is a candidate that cannot meet the budget even at batch 1.
 func (p *planner) latencyMiss(d *Deployment, dep PlanDeployment, tpot1, ttft1 float64) *candidate {
 	s := p.s
-	c := &candidate{dep: dep, rank: rankLatency, bestTPOT: tpot1, bestTTFT: ttft1}
+	c := p.tmp(candidate{dep: dep, rank: rankLatency, bestTPOT: tpot1, bestTTFT: ttft1})
 	if s.tpotS > 0 && tpot1 > s.tpotS {
-		c.reject = &PlanRejection{Accelerator: d.Hardware.ID, Reason: "tpot", Message: "TPOT " + msText(tpot1) + " > " + msText(s.tpotS) + " even at batch 1 on " + dep.label()}
+		c.why, c.x, c.y = "tpot", tpot1, s.tpotS
 	} else {
-		c.reject = &PlanRejection{Accelerator: d.Hardware.ID, Reason: "ttft", Message: "TTFT " + msText(ttft1) + " > " + msText(s.ttftS) + " even at batch 1 on " + dep.label()}
+		c.why, c.x, c.y = "ttft", ttft1, s.ttftS
 	}
 	return c
 }
@@ -318,14 +357,12 @@ func msText(sec float64) string {
 
 // fitMiss is a candidate whose KV cache cannot hold one sequence.
 func (p *planner) fitMiss(d *Deployment, dep PlanDeployment) *candidate {
-	return &candidate{dep: dep, rank: rankMaxLen, reject: &PlanRejection{Accelerator: d.Hardware.ID, Reason: "max_model_len",
-		Message: "the KV cache left after the weights holds fewer than one " + itoa(d.MaxModelLen) + "-token sequence on " + dep.label()}}
+	return p.tmp(candidate{dep: dep, rank: rankMaxLen, why: "max_model_len"})
 }
 
 // gpuMiss is a candidate that meets the budget only with too many GPUs.
 func (p *planner) gpuMiss(d *Deployment, dep PlanDeployment) *candidate {
-	return &candidate{dep: dep, rank: rankGPUs, reject: &PlanRejection{Accelerator: d.Hardware.ID, Reason: "max_gpus",
-		Message: "needs " + itoa(dep.GPUs) + " GPUs > " + itoa(p.s.maxGPUs) + " on " + dep.label()}}
+	return p.tmp(candidate{dep: dep, rank: rankGPUs, why: "max_gpus"})
 }
 
 // aggregated costs d serving the whole workload with replicas that each
@@ -392,14 +429,14 @@ func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float
 		dep.PreemptionOnsetRequestRate = float64(replicas) * d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
 	}
 	p.finish(&dep, rate, price)
-	c := &candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1}
+	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1})
 	switch {
 	case dep.GPUs > s.maxGPUs:
 		return p.gpuMiss(d, dep)
 	case s.tpotS > 0 && step > s.tpotS:
-		c.reject = &PlanRejection{Accelerator: d.Hardware.ID, Reason: "tpot", Message: "TPOT " + msText(step) + " > " + msText(s.tpotS) + " at the needed batch on " + dep.label()}
+		c.why, c.x, c.y = "tpot", step, s.tpotS
 	case s.ttftS > 0 && ttft > s.ttftS:
-		c.reject = &PlanRejection{Accelerator: d.Hardware.ID, Reason: "ttft", Message: "TTFT " + msText(ttft) + " > " + msText(s.ttftS) + " at the needed batch on " + dep.label()}
+		c.why, c.x, c.y = "ttft", ttft, s.ttftS
 	}
 	return c
 }
@@ -511,7 +548,7 @@ func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price fl
 	}
 	dep.perUsers = cOp
 	p.finish(&dep, s.rate, price)
-	c := &candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + tpot1}
+	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + tpot1})
 	if dep.GPUs > s.maxGPUs {
 		return p.gpuMiss(d, dep)
 	}
@@ -577,6 +614,37 @@ func (d *PlanDeployment) label() string {
 	return t
 }
 
+// layout is a deployment but its scheduler settings.
+type layout struct {
+	acc, eng, mode, q, kv string
+	tp, pp                int
+}
+
+func layoutOf(d *PlanDeployment) layout {
+	return layout{d.Accelerator, d.Engine, d.Mode, d.Quantization, d.KVCacheDtype, d.TensorParallelSize, d.PipelineParallelSize}
+}
+
+// better orders deployments: by cost, then GPUs, then TPOT, then search
+// order.
+func better(a, b *PlanDeployment) int {
+	switch {
+	case a.USDPerMillionOutputTokens != b.USDPerMillionOutputTokens:
+		return cmpF(a.USDPerMillionOutputTokens, b.USDPerMillionOutputTokens)
+	case a.GPUs != b.GPUs:
+		return a.GPUs - b.GPUs
+	case a.TPOTMs != b.TPOTMs:
+		return cmpF(a.TPOTMs, b.TPOTMs)
+	}
+	return a.Rank - b.Rank
+}
+
+// tmp holds the candidate being evaluated, so that evaluating one
+// allocates nothing; whatever keeps it copies it.
+func (p *planner) tmp(c candidate) *candidate {
+	p.cur = c
+	return &p.cur
+}
+
 // report ranks the deployments and writes the answer. Of candidates that
 // differ only in their scheduler settings, the cheapest is listed.
 func (p *planner) report() PlanReport {
@@ -584,37 +652,7 @@ func (p *planner) report() PlanReport {
 	r := PlanReport{Version: Version, Model: modelInfo(s.model, s.model.Quant), Candidates: s.countCandidates(),
 		Cheapest: -1, FewestGPUs: -1, LowestLatency: -1, Deployments: []PlanDeployment{}, Frontier: []PlanPoint{},
 		Rejections: []PlanRejection{}, Warnings: []Warning{}}
-	// Keep the best of each layout (found in search order, so ties keep
-	// the first), then rank by cost, GPUs, TPOT and search order.
-	type layout struct {
-		acc, eng, mode, q, kv string
-		tp, pp                int
-	}
-	better := func(a, b *PlanDeployment) int {
-		switch {
-		case a.USDPerMillionOutputTokens != b.USDPerMillionOutputTokens:
-			return cmpF(a.USDPerMillionOutputTokens, b.USDPerMillionOutputTokens)
-		case a.GPUs != b.GPUs:
-			return a.GPUs - b.GPUs
-		case a.TPOTMs != b.TPOTMs:
-			return cmpF(a.TPOTMs, b.TPOTMs)
-		}
-		return a.Rank - b.Rank
-	}
-	at := map[layout]int{}
-	var ok []*PlanDeployment
-	for i, d := range p.ok {
-		d.Rank = i // search order, the last tie-break
-		k := layout{d.Accelerator, d.Engine, d.Mode, d.Quantization, d.KVCacheDtype, d.TensorParallelSize, d.PipelineParallelSize}
-		j, seen := at[k]
-		switch {
-		case !seen:
-			at[k] = len(ok)
-			ok = append(ok, d)
-		case better(d, ok[j]) < 0:
-			ok[j] = d
-		}
-	}
+	ok := p.ok
 	slices.SortFunc(ok, better)
 	p.ok = ok
 	for i := range ok {
@@ -658,8 +696,8 @@ func (p *planner) report() PlanReport {
 		if slices.ContainsFunc(ok, func(d *PlanDeployment) bool { return d.Accelerator == a.ID }) {
 			continue
 		}
-		if c := p.nearest[a.ID]; c != nil && c.reject != nil {
-			r.Rejections = append(r.Rejections, *c.reject)
+		if c := p.nearest[a.ID]; c != nil && c.why != "" {
+			r.Rejections = append(r.Rejections, c.rejection(a.ID, s))
 		}
 	}
 	r.Feasible = len(ok) > 0

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/kvcache"
 )
 
 const llama8B = "meta-llama/Llama-3.1-8B-Instruct"
@@ -136,7 +138,7 @@ func TestPlanTooLargeSearchIsRefused(t *testing.T) {
 func planAll(t *testing.T, req PlanRequest) (PlanReport, *planner) {
 	s, err := resolvePlanRequest(req)
 	require.NoError(t, err)
-	p := &planner{s: s, nearest: map[string]*candidate{}, keepAll: true}
+	p := &planner{s: s, nearest: map[string]*candidate{}, at: map[layout]int{}, layouts: map[layoutKey]kvcache.Layout{}, keepAll: true}
 	return p.run(), p
 }
 
@@ -201,12 +203,12 @@ func TestPlanInvariants(t *testing.T) {
 		if r.Feasible {
 			win := r.Deployments[0].USDPerMillionOutputTokens
 			for _, c := range p.all {
-				if c.reject == nil || c.rank < rankLatency {
+				if c.why == "" || c.rank < rankLatency {
 					continue
 				}
 				meets := c.dep.GPUs <= p.s.maxGPUs && c.dep.TPOTMs > 0 && c.dep.TPOTMs <= *req.SLO.TPOTMs &&
 					(req.SLO.TTFTMs == nil || c.dep.TTFTMs <= *req.SLO.TTFTMs)
-				assert.False(t, meets && c.dep.USDPerMillionOutputTokens < win, "a rejected candidate is cheaper and meets the budget: %+v", c.reject)
+				assert.False(t, meets && c.dep.USDPerMillionOutputTokens < win, "a rejected candidate is cheaper and meets the budget: %s", c.why)
 			}
 		}
 	}

@@ -40,14 +40,15 @@ func Resolve(req Request) (*Deployment, error) {
 
 // resolve validates every section of the request, collecting all problems
 // before it gives up, then builds the deployment.
-func resolve(req Request) (*Deployment, plan, error) { return resolveWith(req, nil, nil) }
+func resolve(req Request) (*Deployment, plan, error) { return resolveWith(req, nil, nil, nil) }
 
 // resolveWith is resolve with the model and the accelerator already
 // resolved (the planner resolves them once for thousands of candidates);
-// nil resolves them from the request.
-func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator) (*Deployment, plan, error) {
+// nil resolves them from the request. layouts, when not nil, caches the
+// KV layouts the planner's candidates share.
+func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, layouts map[layoutKey]kvcache.Layout) (*Deployment, plan, error) {
 	var e errs
-	d := &Deployment{}
+	d := &Deployment{layouts: layouts}
 	if m != nil {
 		d.Model = m
 	} else {
@@ -292,9 +293,7 @@ func (d *Deployment) build() error {
 		st.first, st.last = s == 0, s == d.PP-1
 		st.weightsBytes = units.Bytes(d.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
-		lay, err := kvcache.NewLayout(d.kvLayers(st.lo, st.hi), kvcache.Options{
-			TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
-		})
+		lay, err := d.layoutOf(st.lo, st.hi)
 		if err != nil {
 			return fielderr.Under("", err)
 		}
@@ -305,6 +304,31 @@ func (d *Deployment) build() error {
 		}
 	}
 	return nil
+}
+
+// layoutKey is what a stage's KV layout depends on: its layers, the
+// tensor-parallel size, the element sizes and the block size (not the
+// accelerator, the engine or the scheduler).
+type layoutKey struct {
+	lo, hi, tp, block int
+	kv, act           float64
+}
+
+// layoutOf builds the KV layout of layers [lo, hi), from d.layouts when
+// the planner shares one across its candidates (the layout is read-only
+// once built).
+func (d *Deployment) layoutOf(lo, hi int) (kvcache.Layout, error) {
+	k := layoutKey{lo, hi, d.TP, d.BlockSize, d.KVBytes, d.ActBytes}
+	if l, ok := d.layouts[k]; ok {
+		return l, nil
+	}
+	lay, err := kvcache.NewLayout(d.kvLayers(lo, hi), kvcache.Options{
+		TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
+	})
+	if err == nil && d.layouts != nil {
+		d.layouts[k] = lay
+	}
+	return lay, err
 }
 
 // intField validates an optional integer: nil gives def; otherwise it must

@@ -1,7 +1,7 @@
 // Run by ./build.sh test (test_pack) inside a temporary project where the
 // packed build/npm/ tarball was installed: the package imports by name, finds its
 // .wasm next to itself, evaluates, reports errors as ThroughputError, and
-// ships exactly its six files.
+// ships exactly its seven files.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,5 +16,5 @@ assert.throws(() => calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm',
 calc.close();
 
 const pkgDir = dirname(createRequire(import.meta.url).resolve('@modelrefs/throughput/package.json'));
-assert.deepEqual(readdirSync(pkgDir).sort(), ['contract.d.ts', 'package.json', 'throughput.d.ts', 'throughput.js', 'throughput.wasm', 'wasm_exec.js']);
+assert.deepEqual(readdirSync(pkgDir).sort(), ['contract.d.ts', 'package.json', 'throughput.d.ts', 'throughput-planner.wasm', 'throughput.js', 'throughput.wasm', 'wasm_exec.js']);
 console.log(`@modelrefs/throughput ${report.version} from the tarball: ok`);

@@ -23,6 +23,7 @@ var tapeKeys = []string{
 	"sweep",
 	"cost",
 	"simulation",
+	"fixes",
 	"warnings",
 	"id",
 	"name",
@@ -123,6 +124,9 @@ var tapeKeys = []string{
 	"mean_kv_cache_usage",
 	"peak_kv_cache_usage",
 	"timeline",
+	"field",
+	"value",
+	"summary",
 	"code",
 	"message",
 	"bandwidth_efficiency",
@@ -224,7 +228,15 @@ func tapeReport(t *tape, v *calc.Report) {
 		tapeSimulationReport(t, v.Simulation)
 		n++
 	}
-	t.key(15) // warnings
+	if len(v.Fixes) > 0 {
+		t.key(15) // fixes
+		t.array(len(v.Fixes))
+		for i := range v.Fixes {
+			tapeFix(t, &v.Fixes[i])
+		}
+		n++
+	}
+	t.key(16) // warnings
 	if v.Warnings == nil {
 		t.null()
 	} else {
@@ -240,36 +252,36 @@ func tapeReport(t *tape, v *calc.Report) {
 // tapeModelInfo records a calc.ModelInfo as an object.
 func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 	at, n := t.object(), 0
-	t.key(16) // id
+	t.key(17) // id
 	t.string(string(v.ID))
 	n++
-	t.key(17) // name
+	t.key(18) // name
 	t.string(string(v.Name))
 	n++
-	t.key(18) // architecture
+	t.key(19) // architecture
 	t.string(string(v.Architecture))
 	n++
-	t.key(19) // num_hidden_layers
+	t.key(20) // num_hidden_layers
 	t.number(float64(v.Layers))
 	n++
-	t.key(20) // params_total
+	t.key(21) // params_total
 	t.number(float64(v.ParamsTotal))
 	n++
-	t.key(21) // params_active_per_token
+	t.key(22) // params_active_per_token
 	t.number(float64(v.ParamsActive))
 	n++
-	t.key(22) // weight_format
+	t.key(23) // weight_format
 	t.string(string(v.WeightFormat))
 	n++
-	t.key(23) // quantization
+	t.key(24) // quantization
 	t.string(string(v.Quantization))
 	n++
 	if v.WeightBits != 0 {
-		t.key(24) // bits_per_quantized_weight
+		t.key(25) // bits_per_quantized_weight
 		t.number(float64(v.WeightBits))
 		n++
 	}
-	t.key(25) // max_position_embeddings
+	t.key(26) // max_position_embeddings
 	t.number(float64(v.MaxContext))
 	n++
 	t.end(at, n)
@@ -278,25 +290,25 @@ func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 // tapeHardwareInfo records a calc.HardwareInfo as an object.
 func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 	at, n := t.object(), 0
-	t.key(16) // id
+	t.key(17) // id
 	t.string(string(v.ID))
 	n++
-	t.key(17) // name
+	t.key(18) // name
 	t.string(string(v.Name))
 	n++
-	t.key(26) // memory_bytes
+	t.key(27) // memory_bytes
 	t.number(float64(v.MemoryBytes))
 	n++
-	t.key(27) // memory_reported_bytes
+	t.key(28) // memory_reported_bytes
 	t.number(float64(v.MemoryReportedBytes))
 	n++
-	t.key(28) // memory_bandwidth_bytes_per_s
+	t.key(29) // memory_bandwidth_bytes_per_s
 	t.number(float64(v.MemoryBandwidthBytesPerS))
 	n++
-	t.key(29) // peak_flops_per_s
+	t.key(30) // peak_flops_per_s
 	t.number(float64(v.PeakFLOPSPerS))
 	n++
-	t.key(30) // compute_precision
+	t.key(31) // compute_precision
 	t.string(string(v.Precision))
 	n++
 	t.end(at, n)
@@ -305,56 +317,56 @@ func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 // tapeConfig records a calc.Config as an object.
 func tapeConfig(t *tape, v *calc.Config) {
 	at, n := t.object(), 0
-	t.key(31) // engine
+	t.key(32) // engine
 	t.string(string(v.Engine))
 	n++
-	t.key(32) // tensor_parallel_size
+	t.key(33) // tensor_parallel_size
 	t.number(float64(v.TensorParallelSize))
 	n++
-	t.key(33) // pipeline_parallel_size
+	t.key(34) // pipeline_parallel_size
 	t.number(float64(v.PipelineParallelSize))
 	n++
-	t.key(34) // num_gpus
+	t.key(35) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(35) // dtype
+	t.key(36) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(36) // kv_cache_dtype
+	t.key(37) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(37) // gpu_memory_utilization
+	t.key(38) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(38) // block_size
+	t.key(39) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(39) // max_model_len
+	t.key(40) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(40) // max_num_seqs
+	t.key(41) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(41) // max_num_batched_tokens
+	t.key(42) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(42) // input_tokens
+	t.key(43) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(43) // output_tokens
+	t.key(44) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(44) // concurrency
+		t.key(45) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(45) // request_rate
+		t.key(46) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
-	t.key(46) // efficiencies
+	t.key(47) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -363,22 +375,22 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(47) // total_bytes
+	t.key(48) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(48) // requested_bytes
+	t.key(49) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(49) // weights_bytes
+	t.key(50) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(50) // activation_bytes
+	t.key(51) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(51) // non_torch_bytes
+	t.key(52) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(52) // kv_cache_bytes
+	t.key(53) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	t.end(at, n)
@@ -387,33 +399,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(53) // bytes_per_token
+	t.key(54) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(54) // bytes_per_token_per_gpu
+	t.key(55) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(55) // state_bytes_per_sequence
+		t.key(56) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(38) // block_size
+	t.key(39) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(56) // num_blocks
+	t.key(57) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(57) // capacity_tokens
+	t.key(58) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(58) // max_concurrency
+	t.key(59) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(39) // max_model_len
+	t.key(40) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(59) // groups
+	t.key(60) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -429,46 +441,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(61) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(62) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(63) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(64) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(65) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(65) // bound
+	t.key(66) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(66) // memory_time_ms
+	t.key(67) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(67) // compute_time_ms
+	t.key(68) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(68) // communication_time_ms
+	t.key(69) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(69) // overhead_ms
+	t.key(70) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(70) // weights_read_bytes
+	t.key(71) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(71) // kv_read_bytes
+	t.key(72) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(72) // flops
+	t.key(73) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(74) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -477,22 +489,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(42) // input_tokens
+	t.key(43) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(74) // time_ms
+	t.key(75) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(75) // ttft_ms
+	t.key(76) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(64) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(65) // bound
+	t.key(66) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(76) // chunks
+	t.key(77) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -501,22 +513,22 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(61) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(62) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(77) // limited_by
+	t.key(78) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(62) // step_time_ms
+	t.key(63) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(64) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(65) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
 	t.end(at, n)
@@ -525,31 +537,31 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(78) // onset_concurrency
+	t.key(79) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(79) // onset_concurrency_lockstep
+	t.key(80) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(80) // reachable
+	t.key(81) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(81) // onset_request_rate
+	t.key(82) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(82) // saturation_request_rate
+	t.key(83) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
-	t.key(83) // recompute_overhead
+	t.key(84) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(85) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(61) // context_tokens
+	t.key(62) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(44) // concurrency
+	t.key(45) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -558,28 +570,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(61) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(62) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(63) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(75) // ttft_ms
+	t.key(76) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(64) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(65) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(77) // limited_by
+	t.key(78) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(85) // feasible
+	t.key(86) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -588,25 +600,25 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(61) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(62) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(63) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(64) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(65) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(74) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(65) // bound
+	t.key(66) // bound
 	t.string(string(v.Bound))
 	n++
 	t.end(at, n)
@@ -615,22 +627,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(86) // gpu_hour_usd
+	t.key(87) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
-	t.key(34) // num_gpus
+	t.key(35) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(87) // usd_per_million_output_tokens
+	t.key(88) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(60) // batch_size
+	t.key(61) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(62) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(64) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -639,107 +651,107 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(88) // arrival
+	t.key(89) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(45) // request_rate
+		t.key(46) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(44) // concurrency
+		t.key(45) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(89) // seed
+	t.key(90) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(90) // num_requests
+	t.key(91) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(91) // completed_requests
+	t.key(92) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(92) // rejected_requests
+	t.key(93) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(93) // truncated
+		t.key(94) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(94) // duration_s
+	t.key(95) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(95) // steps
+	t.key(96) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(96) // mean_input_tokens
+	t.key(97) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(97) // mean_output_tokens
+	t.key(98) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(75) // ttft_ms
+	t.key(76) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(98) // tpot_ms
+	t.key(99) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(99) // e2e_latency_ms
+	t.key(100) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(100) // requests_per_s
+	t.key(101) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(101) // output_tokens_per_s
+	t.key(102) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(102) // total_tokens_per_s
+	t.key(103) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
-	t.key(103) // goodput_requests_per_s
+	t.key(104) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(104) // slo_attainment
+	t.key(105) // slo_attainment
 	t.number(float64(v.SLOAttainment))
 	n++
-	t.key(105) // preemptions
+	t.key(106) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(106) // preempted_requests
+	t.key(107) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(107) // recomputed_tokens
+	t.key(108) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(83) // recompute_overhead
+	t.key(84) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(85) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(108) // first_preemption_s
+	t.key(109) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(109) // running_at_first_preemption
+	t.key(110) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
-	t.key(110) // mean_running
+	t.key(111) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(111) // mean_waiting
+	t.key(112) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(112) // mean_kv_cache_usage
+	t.key(113) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(113) // peak_kv_cache_usage
+	t.key(114) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(114) // timeline
+		t.key(115) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -754,13 +766,28 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	t.end(at, n)
 }
 
+// tapeFix records a calc.Fix as an object.
+func tapeFix(t *tape, v *calc.Fix) {
+	at, n := t.object(), 0
+	t.key(116) // field
+	t.string(string(v.Field))
+	n++
+	t.key(117) // value
+	t.string(string(v.Value))
+	n++
+	t.key(118) // summary
+	t.string(string(v.Summary))
+	n++
+	t.end(at, n)
+}
+
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(115) // code
+	t.key(119) // code
 	t.string(string(v.Code))
 	n++
-	t.key(116) // message
+	t.key(120) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -769,16 +796,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(117) // bandwidth_efficiency
+	t.key(121) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(118) // compute_efficiency
+	t.key(122) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(119) // prefill_efficiency
+	t.key(123) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(120) // step_overhead_ms
+	t.key(124) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -787,14 +814,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(121) // kind
+	t.key(125) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(122) // layers
+	t.key(126) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(123) // window
+		t.key(127) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -804,19 +831,19 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(124) // mean
+	t.key(128) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(125) // p50
+	t.key(129) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(126) // p90
+	t.key(130) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(127) // p99
+	t.key(131) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(128) // max
+	t.key(132) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -825,19 +852,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(129) // time_s
+	t.key(133) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(94) // duration_s
+	t.key(95) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(130) // running
+	t.key(134) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(131) // waiting
+	t.key(135) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(74) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -846,13 +873,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(132) // load
+	t.key(136) // load
 	t.string(string(v.Load))
 	n++
-	t.key(133) // num_requests_per_point
+	t.key(137) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(134) // points
+	t.key(138) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -862,28 +889,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(135) // preemption_onset
+	t.key(139) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(136) // running_at_onset
+	t.key(140) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(137) // analytic_onset
+	t.key(141) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(138) // onset_difference
+	t.key(142) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(139) // onset_ratio
+	t.key(143) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(140) // knee_load
+	t.key(144) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(141) // knee_output_tokens_per_s
+	t.key(145) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(142) // max_output_tokens_per_s
+	t.key(146) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -892,43 +919,43 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(132) // load
+	t.key(136) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(101) // output_tokens_per_s
+	t.key(102) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(100) // requests_per_s
+	t.key(101) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(103) // goodput_requests_per_s
+	t.key(104) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(143) // ttft_p50_ms
+	t.key(147) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(144) // ttft_p99_ms
+	t.key(148) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(145) // tpot_p50_ms
+	t.key(149) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(146) // tpot_p99_ms
+	t.key(150) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(147) // e2e_latency_p50_ms
+	t.key(151) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(148) // e2e_latency_p99_ms
+	t.key(152) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(110) // mean_running
+	t.key(111) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(105) // preemptions
+	t.key(106) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(85) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)
