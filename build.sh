@@ -89,7 +89,7 @@ bundle_page() {
 	cp build/npm/throughput.wasm build/npm/throughput-planner.wasm build/npm/throughput.js build/npm/wasm_exec.js "$site/"
 	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
-		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "widget=$src/widget/widget.js" \
+		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "plan.bundle=$src/page/plan.js" "widget=$src/widget/widget.js" \
 			"throughput-calculator=$src/widget/throughput-calculator.js" "sim-worker=$src/page/sim-worker.js" \
 			--bundle --format=esm --target=es2022 --log-level=warning --outdir="$site"
 	else
@@ -100,6 +100,7 @@ bundle_page() {
 		ln -f "$site/throughput.wasm" "$site/module/throughput.wasm" 2>/dev/null || cp "$site/throughput.wasm" "$site/module/"
 		ln -f "$site/throughput-planner.wasm" "$site/module/throughput-planner.wasm" 2>/dev/null || cp "$site/throughput-planner.wasm" "$site/module/"
 		printf "// esbuild is not installed (npm ci): the page loads its modules one by one.\nimport './page/app.js';\n" >"$site/app.bundle.js"
+		printf "import './page/plan.js';\n" >"$site/plan.bundle.js"
 		printf "// esbuild is not installed (npm ci): the widget loads its modules one by one.\nexport * from './widget/widget.js';\n" >"$site/widget.js"
 		printf "export * from './widget/throughput-calculator.js';\n" >"$site/throughput-calculator.js"
 		echo "esbuild not installed (npm ci): build/site/ loads its modules unbundled"
