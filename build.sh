@@ -56,6 +56,10 @@ build_wasm() {
 	# packages: that keeps it inside its 1.0 MB gzip budget (about 17 KB
 	# smaller; scripts/wasm-size.sh) at a cost docs/js-module.md measures.
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" "${WASM_ENGINE_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js
+	# The planner build adds calc.Plan (load({planner: true}); about 50 KB
+	# of gzip over the default engine's budget, so it is a second file,
+	# built with inlining: the budget is the default engine's).
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags planner -o build/npm/throughput-planner.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
 	cp www/module/package.json www/module/README.md www/module/throughput.js www/module/throughput.d.ts www/module/contract.d.ts LICENSE build/npm/
 	bundle_page
@@ -93,10 +97,10 @@ bundle_page() {
 	mkdir -p "$src/module" "$site"
 	cp -R www/page www/ui www/widget "$src/"
 	cp build/npm/throughput.js build/npm/wasm_exec.js "$src/module/"
-	cp build/npm/throughput.wasm build/npm/throughput.js build/npm/wasm_exec.js "$site/"
+	cp build/npm/throughput.wasm build/npm/throughput-planner.wasm build/npm/throughput.js build/npm/wasm_exec.js "$site/"
 	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
-		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "widget=$src/widget/widget.js" \
+		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "plan.bundle=$src/page/plan.js" "widget=$src/widget/widget.js" \
 			"throughput-calculator=$src/widget/throughput-calculator.js" "sim-worker=$src/page/sim-worker.js" \
 			--bundle --format=esm --target=es2022 --log-level=warning --outdir="$site"
 	else
@@ -105,7 +109,9 @@ bundle_page() {
 			cp "$src/$d"/*.js "$site/$d/"
 		done
 		ln -f "$site/throughput.wasm" "$site/module/throughput.wasm" 2>/dev/null || cp "$site/throughput.wasm" "$site/module/"
+		ln -f "$site/throughput-planner.wasm" "$site/module/throughput-planner.wasm" 2>/dev/null || cp "$site/throughput-planner.wasm" "$site/module/"
 		printf "// esbuild is not installed (npm ci): the page loads its modules one by one.\nimport './page/app.js';\n" >"$site/app.bundle.js"
+		printf "import './page/plan.js';\n" >"$site/plan.bundle.js"
 		printf "// esbuild is not installed (npm ci): the widget loads its modules one by one.\nexport * from './widget/widget.js';\n" >"$site/widget.js"
 		printf "export * from './widget/throughput-calculator.js';\n" >"$site/throughput-calculator.js"
 		echo "esbuild not installed (npm ci): build/site/ loads its modules unbundled"

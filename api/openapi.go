@@ -98,6 +98,13 @@ var (
 		problems:    []int{400, 413, 415},
 		bodyExample: func() any { return exampleSimulateRequest() }, resultExample: exampleSimulateReport,
 	}
+	postPlanDoc = operation{
+		summary:     "Plan a deployment for a workload and a latency budget",
+		description: "A model, a workload (request rate or concurrent users, lengths) and a latency budget (TTFT, TPOT) in; out, the deployments that meet it ranked by $ per million output tokens (accelerator, GPUs per replica, TP/PP, weight precision, KV dtype, engine, scheduler settings, replicas, aggregated or disaggregated prefill/decode), each with its launch command and the evaluate request that reproduces it; the cheapest, fewest-GPU and lowest-latency picks; the Pareto frontier; a rejection reason per accelerator. An impossible budget is an answer (feasible false). A search over 12,000 candidates, or a verification over the work budget, is a 400 naming the field. Answers are not cached.",
+		body:        reflect.TypeFor[calc.PlanRequest](), result: reflect.TypeFor[calc.PlanReport](),
+		problems:    []int{400, 413, 415},
+		bodyExample: func() any { return examplePlanRequest() },
+	}
 	getEvaluateDoc = operation{
 		summary:     "Evaluate a deployment from query parameters",
 		description: "The same as POST /v1/evaluate with the request given as query parameters: each scalar request field by its JSON path (workload.input_tokens), the fields of workload and slo also without their prefix (input_tokens, tpot_ms). hardware is a catalog id. model_config and custom hardware need a POST. Unknown or repeated parameters are a 400 naming them. Cacheable.",
@@ -183,6 +190,7 @@ func getOpenAPI(w http.ResponseWriter, r *http.Request) {
 func openAPIDocument() obj {
 	s := &schemas{components: obj{}}
 	s.add(contract.Request()) // first: the request types are strict, the custom accelerator too
+	s.add(contract.PlanRequest())
 	paths := obj{}
 	for _, rt := range routes() {
 		method, path, _ := strings.Cut(rt.pattern, " ")

@@ -60,6 +60,16 @@ func appendReport(w *jsonWriter, v *calc.Report) {
 		w.lit(`,"simulation":`)
 		appendSimulationReport(w, v.Simulation)
 	}
+	if len(v.Fixes) > 0 {
+		w.lit(`,"fixes":[`)
+		for i0 := range v.Fixes {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendFix(w, &v.Fixes[i0])
+		}
+		w.lit("]")
+	}
 	if v.Warnings == nil {
 		w.lit(`,"warnings":null`)
 	} else {
@@ -377,6 +387,14 @@ func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
 		w.lit(`,"sweep":`)
 		appendSimulationSweep(w, v.Sweep)
 	}
+	w.lit("}")
+}
+
+// appendFix appends a calc.Fix as encoding/json does.
+func appendFix(w *jsonWriter, v *calc.Fix) {
+	w.string(`{"field":`, v.Field)
+	w.string(`,"value":`, v.Value)
+	w.string(`,"summary":`, v.Summary)
 	w.lit("}")
 }
 

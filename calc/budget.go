@@ -127,6 +127,7 @@ func EvaluateWithBudget(req Request, budget float64) (Report, error) {
 		return Report{}, Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
 	}
 	r := d.report(p)
+	r.Fixes = nearestFixes(req, d, &r)
 	if err := d.checkBudget(p, sim, r.Preemption, budget); err != nil {
 		return Report{}, err
 	}

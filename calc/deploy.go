@@ -49,6 +49,8 @@ type Deployment struct {
 
 	cost costModel
 	feat featureState
+	// layouts is the planner's cache of KV layouts (nil: none).
+	layouts map[layoutKey]kvcache.Layout
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
 	rankCache [models.NumLayerKinds][2]struct {

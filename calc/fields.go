@@ -153,6 +153,29 @@ var fieldList = [...]struct {
 	{"SimSweepOptions.request_rates", rate(maxRate)},
 	{"SimSweepOptions.concurrencies", intRange(1, MaxSimulatedRequests, nil, "users")},
 
+	{"PlanRequest.limit", intRange(1, MaxPlanLimit, DefaultPlanLimit, "deployments")},
+	{"PlanWorkload.input_tokens", intRange(1, maxTokens, DefaultInputTokens, "tokens")},
+	{"PlanWorkload.output_tokens", intRange(1, maxTokens, DefaultOutputTokens, "tokens")},
+	{"PlanWorkload.concurrency", intRange(1, maxSeqs, nil, "users")},
+	{"PlanWorkload.request_rate", rate(maxRate)},
+	{"PlanSLO.ttft_ms", positive(maxLatencyMs, "ms")},
+	{"PlanSLO.tpot_ms", positive(maxLatencyMs, "ms")},
+	{"PlanSLO.ttft_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
+	{"PlanSLO.tpot_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
+	{"PlanConstraints.engines", FieldSpec{Enum: EngineNames(), DefaultText: "vllm and sglang"}},
+	{"PlanConstraints.max_gpus", intRange(1, maxParallel, nil, "GPUs")},
+	{"PlanConstraints.accelerators", FieldSpec{DefaultText: "every accelerator in the catalog"}},
+	{"PlanConstraints.prices", FieldSpec{DefaultText: "the default price table (hardware/prices.go)", Unit: "USD per GPU-hour"}},
+	{"PlanSearch.gpus_per_replica", FieldSpec{Min: 1, Max: 8, HasMin: true, HasMax: true, PowerOfTwo: true, DefaultText: "1, 2, 4, 8", Unit: "GPUs"}},
+	{"PlanSearch.precisions", FieldSpec{Enum: PlanPrecisions, DefaultText: "all four, where the chip and engine support them"}},
+	{"PlanSearch.kv_cache_dtypes", FieldSpec{Enum: planKV, DefaultText: "auto, fp8"}},
+	{"PlanSearch.max_num_seqs", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, DefaultText: "128, 512", Unit: "sequences"}},
+	{"PlanSearch.max_num_batched_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, DefaultText: "8192", Unit: "tokens"}},
+	{"PlanSearch.disaggregated", FieldSpec{Default: true}},
+	{"PlanVerify.top", intRange(1, MaxVerifyTop, DefaultVerifyTop, "deployments")},
+	{"PlanVerify.num_requests", intRange(1, MaxSimulatedRequests, DefaultVerifyRequests, "requests")},
+	{"PlanVerify.seed", FieldSpec{Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0}},
+
 	// A custom accelerator's figures: hardware.Accelerator.Problems
 	// validates them (hardware/validate.go gives the reasons); these entries
 	// state the same bounds for OpenAPI and the JavaScript exports. A

@@ -18,10 +18,25 @@ const MaxRequestBytes = 64 << 10
 // is decoded and validated (Validate), and the errors list the unknown
 // keys first, then every other bad field, as Evaluate would name them. A
 // wrong type or malformed JSON stops decoding where it is found.
-func ParseRequest(data []byte) (Request, error) {
-	var r Request
+func ParseRequest(data []byte) (Request, error) { return parseWith(data, Validate) }
+
+// ParsePlanRequest decodes a JSON plan request as strictly as
+// ParseRequest, and as ParseRequest lists every bad field beside an
+// unknown key.
+func ParsePlanRequest(data []byte) (PlanRequest, error) {
+	return parseWith(data, func(r PlanRequest) error {
+		_, err := resolvePlanRequest(r)
+		return err
+	})
+}
+
+// parseWith decodes data into a T strictly. When it holds unknown keys the
+// rest is decoded and checked by validate, so the errors name the unknown
+// keys first, then every other bad field.
+func parseWith[T any](data []byte, validate func(T) error) (T, error) {
+	var r, zero T
 	if len(data) > MaxRequestBytes {
-		return r, Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
+		return zero, Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
 	}
 	unknown, err := jsonx.UnmarshalKnown(data, &r)
 	if err == nil && len(unknown) == 0 {
@@ -30,10 +45,10 @@ func ParseRequest(data []byte) (Request, error) {
 	var e errs
 	e.AddErr("", unknown.Err())
 	if err == nil {
-		err = Validate(r)
+		err = validate(r)
 	}
 	e.AddErr("", err)
-	return Request{}, e.err()
+	return zero, e.err()
 }
 
 // Validate returns the Errors that Evaluate returns for req's fields (every

@@ -34,6 +34,10 @@ type Report struct {
 	Features *FeaturesReport `json:"features,omitempty"`
 	// Simulation is the step-by-step simulation, when asked for.
 	Simulation *SimulationReport `json:"simulation,omitempty"`
+	// Fixes are the nearest changes that make a deployment that does not
+	// fit, does not start or is overloaded work, each checked by the
+	// engine; omitted when nothing fails.
+	Fixes []Fix `json:"fixes,omitempty"`
 	// Warnings are conditions the user should know about, as text.
 	Warnings []Warning `json:"warnings"`
 }

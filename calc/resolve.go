@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -40,11 +41,25 @@ func Resolve(req Request) (*Deployment, error) {
 
 // resolve validates every section of the request, collecting all problems
 // before it gives up, then builds the deployment.
-func resolve(req Request) (*Deployment, plan, error) {
+func resolve(req Request) (*Deployment, plan, error) { return resolveWith(req, nil, nil, nil) }
+
+// resolveWith is resolve with the model and the accelerator already
+// resolved (the planner resolves them once for thousands of candidates);
+// nil resolves them from the request. layouts, when not nil, caches the
+// KV layouts the planner's candidates share.
+func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, layouts map[layoutKey]kvcache.Layout) (*Deployment, plan, error) {
 	var e errs
-	d := &Deployment{}
-	d.Model = resolveModel(&e, req)
-	resolveHardware(&e, req.Hardware, d)
+	d := &Deployment{layouts: layouts}
+	if m != nil {
+		d.Model = m
+	} else {
+		d.Model = resolveModel(&e, req)
+	}
+	if hw != nil {
+		d.Hardware = *hw
+	} else {
+		resolveHardware(&e, req.Hardware, d)
+	}
 	resolveScheduler(&e, req, d)
 	p := resolvePlan(&e, req)
 	resolveDtypes(&e, req, d)
@@ -286,15 +301,12 @@ func (d *Deployment) build() error {
 		st.first, st.last = s == 0, s == d.PP-1
 		st.weightsBytes = units.Bytes(d.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
-		layers := d.kvLayers(st.lo, st.hi)
-		if len(layers) == 0 {
+		lay, err := d.layoutOf(st.lo, st.hi)
+		if err == errNoKV {
 			// A stage of MLP-only blocks (a run of Llama-Nemotron's no-op
 			// attention layers) keeps no cache and does not bound the pool.
 			continue
 		}
-		lay, err := kvcache.NewLayout(layers, kvcache.Options{
-			TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
-		})
 		if err != nil {
 			return fielderr.Under("", err)
 		}
@@ -308,6 +320,38 @@ func (d *Deployment) build() error {
 		return fielderr.New("model", "has no attention or state layers, so no KV cache to size")
 	}
 	return nil
+}
+
+// layoutKey is what a stage's KV layout depends on: its layers, the
+// tensor-parallel size, the element sizes and the block size (not the
+// accelerator, the engine or the scheduler).
+type layoutKey struct {
+	lo, hi, tp, block int
+	kv, act           float64
+}
+
+// errNoKV is layoutOf's answer for layers that hold no KV cache or state.
+var errNoKV = errors.New("no layer holds a KV cache")
+
+// layoutOf builds the KV layout of layers [lo, hi), from d.layouts when
+// the planner shares one across its candidates (the layout is read-only
+// once built); errNoKV when none of them holds a cache.
+func (d *Deployment) layoutOf(lo, hi int) (kvcache.Layout, error) {
+	k := layoutKey{lo, hi, d.TP, d.BlockSize, d.KVBytes, d.ActBytes}
+	if l, ok := d.layouts[k]; ok {
+		return l, nil
+	}
+	layers := d.kvLayers(lo, hi)
+	if len(layers) == 0 {
+		return kvcache.Layout{}, errNoKV
+	}
+	lay, err := kvcache.NewLayout(layers, kvcache.Options{
+		TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
+	})
+	if err == nil && d.layouts != nil {
+		d.layouts[k] = lay
+	}
+	return lay, err
 }
 
 // intField validates an optional integer: nil gives def; otherwise it must

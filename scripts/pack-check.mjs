@@ -12,7 +12,8 @@ import { load, ThroughputError } from '@modelrefs/throughput';
 
 const FILES = [
   'LICENSE', 'README.md', 'contract.d.ts', 'package.json',
-  'throughput-calculator.d.ts', 'throughput-calculator.js', 'throughput.d.ts', 'throughput.js', 'throughput.wasm',
+  'throughput-calculator.d.ts', 'throughput-calculator.js', 'throughput-planner.wasm', 'throughput.d.ts', 'throughput.js',
+  'throughput.wasm',
   'wasm_exec.js', 'widget.d.ts', 'widget.js',
 ];
 

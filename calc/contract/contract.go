@@ -97,9 +97,24 @@ type Contract struct {
 func (c *Contract) Type(name string) *Type { return c.byName[name] }
 
 var (
-	requestOnce, reportOnce sync.Once
-	request, report         *Contract
+	requestOnce, reportOnce         sync.Once
+	request, report                 *Contract
+	planRequestOnce, planReportOnce sync.Once
+	planRequest, planReport         *Contract
 )
+
+// PlanRequest is the contract of calc.PlanRequest (the planner's
+// request), all strict.
+func PlanRequest() *Contract {
+	planRequestOnce.Do(func() { planRequest = Of(true, reflect.TypeFor[calc.PlanRequest]()) })
+	return planRequest
+}
+
+// PlanReport is the contract of calc.PlanReport.
+func PlanReport() *Contract {
+	planReportOnce.Do(func() { planReport = Of(false, reflect.TypeFor[calc.PlanReport]()) })
+	return planReport
+}
 
 // Request is the contract of calc.Request: every type a request reaches,
 // all strict.

@@ -60,6 +60,20 @@ func evaluateTape(request string, budget float64) (uint32, error) {
 	return publish(&reportTape), nil
 }
 
+// plan answers a JSON plan request with the JSON plan report
+// (calc.Plan).
+func plan(request string) (string, error) {
+	req, err := calc.ParsePlanRequest([]byte(request))
+	if err != nil {
+		return "", err
+	}
+	rep, err := calc.Plan(req)
+	if err != nil {
+		return "", err
+	}
+	return marshal(&rep)
+}
+
 // The bridge's own JSON types (package bridge, so that tools/gen/dts can
 // describe them).
 type (

@@ -61,6 +61,9 @@ func main() {
 	bridge.Set("tapeKeys", tapeKeysJSON())
 	bridge.Set("requestSchema", requestSchema())
 	export("contract", func(string) (string, error) { return contractTables() })
+	if planExport != nil {
+		export("plan", planExport)
+	}
 	export("models", func(string) (string, error) { return modelList() })
 	export("model", model)
 	export("hardware", func(string) (string, error) { return hardwareList() })
@@ -92,6 +95,9 @@ func main() {
 	js.Global().Set(name, bridge)
 	<-done
 }
+
+// planExport is plan in the planner build (plan_js.go), nil otherwise.
+var planExport func(string) (string, error)
 
 // evaluateArgs reads an evaluate call's request text and work budget.
 func evaluateArgs(args []js.Value) (request string, budget float64) {

@@ -1276,6 +1276,8 @@ export interface Report {
   features?: FeaturesReport;
   /** simulation is the step-by-step simulation, when asked for. */
   simulation?: SimulationReport;
+  /** fixes are the nearest changes that make a deployment that does not fit, does not start or is overloaded work, each checked by the engine; omitted when nothing fails. */
+  fixes?: Fix[];
   /** warnings are conditions the user should know about, as text. */
   warnings: Warning[];
 }
@@ -1702,9 +1704,330 @@ export interface SimSweepPoint {
   work_per_output_token: number;
 }
 
+/** Fix is one change to the request that makes a failing deployment work: the request field it sets (a JSON path), the value as text, and a sentence ("fits with fp8 weights"). */
+export interface Fix {
+  field: string;
+  value: string;
+  summary: string;
+}
+
 /** Warning is a non-fatal note with a stable code. */
 export interface Warning {
   code: string;
+  message: string;
+}
+
+/**
+ * PlanRequest asks the opposite question of Request: for a model, a workload and a latency budget, what to deploy. Plan searches accelerators, GPUs per replica, tensor/pipeline splits, weight precisions, KV-cache dtypes, engines, a small scheduler grid, replicas and aggregated against disaggregated serving (docs/MODEL.md section "The deployment planner").
+ *
+ * Unknown keys are rejected.
+ */
+export interface PlanRequest {
+  /** model is a catalog id (Hugging Face id, case-insensitive) or alias. Exactly one of Model and ModelConfig is required. */
+  model?: string;
+  /** model_config is a Hugging Face config.json object, as published. */
+  model_config?: { [key: string]: JSONValue };
+  /** workload is the traffic to carry: a request rate or a number of concurrent users (exactly one), and the request lengths. */
+  workload: PlanWorkload;
+  /** slo is the latency budget every returned deployment meets. */
+  slo: PlanSLO;
+  /** constraints narrow the search. */
+  constraints?: PlanConstraints;
+  /** search overrides the search grid. */
+  search?: PlanSearch;
+  /** verify replays the top deployments in the simulator. */
+  verify?: PlanVerify;
+  /**
+   * limit is how many deployments the report lists (default 10).
+   * Range: from 1 to 100.
+   * Unit: deployments.
+   * @default 10
+   */
+  limit?: number;
+}
+
+/**
+ * PlanWorkload is the traffic a plan must carry.
+ *
+ * Unknown keys are rejected.
+ */
+export interface PlanWorkload {
+  /**
+   * request_rate is the arrival rate in requests per second (Poisson).
+   * Range: from 0.000001 to 1000000.
+   * Unit: requests/s.
+   */
+  request_rate?: number;
+  /**
+   * concurrency is the number of users, each sending its next request when the last one finishes (closed loop).
+   * Range: from 1 to 1048576.
+   * Unit: users.
+   */
+  concurrency?: number;
+  /**
+   * input_tokens is the prompt length of each request (default 1024).
+   * Range: from 1 to 16777216.
+   * Unit: tokens.
+   * @default 1024
+   */
+  input_tokens?: number;
+  /**
+   * output_tokens is the generated length of each request (default 256).
+   * Range: from 1 to 16777216.
+   * Unit: tokens.
+   * @default 256
+   */
+  output_tokens?: number;
+  /** input_distribution and OutputDistribution make the lengths vary, as the simulator accepts them; the analytic search uses their means (default input_tokens and output_tokens) and the simulator the distributions. */
+  input_distribution?: LengthDistribution;
+  output_distribution?: LengthDistribution;
+}
+
+/**
+ * PlanSLO is a latency budget: each bound applies to the mean or to a percentile of its latency.
+ *
+ * Unknown keys are rejected.
+ */
+export interface PlanSLO {
+  /**
+   * ttft_ms bounds the time to first token, in milliseconds.
+   * Range: greater than 0, at most 1000000000.
+   * Unit: ms.
+   */
+  ttft_ms?: number;
+  /**
+   * tpot_ms bounds the time per output token, in milliseconds.
+   * Range: greater than 0, at most 1000000000.
+   * Unit: ms.
+   */
+  tpot_ms?: number;
+  /**
+   * ttft_stat and TPOTStat say which statistic a bound holds for: "mean" (default), "p50", "p90" or "p99". The analytic search holds the modelled steady-state figure to the bound; a percentile is checked by the simulator when verify is given.
+   * @default "mean"
+   */
+  ttft_stat?: "mean" | "p50" | "p90" | "p99";
+  /** @default "mean" */
+  tpot_stat?: "mean" | "p50" | "p90" | "p99";
+}
+
+/**
+ * PlanConstraints narrow the search; all are optional.
+ *
+ * Unknown keys are rejected.
+ */
+export interface PlanConstraints {
+  /**
+   * accelerators lists the catalog ids allowed (default: every accelerator in the catalog).
+   * Default: every accelerator in the catalog.
+   */
+  accelerators?: string[];
+  /**
+   * engines lists the engines allowed (default "vllm" and "sglang").
+   * Default: vllm and sglang.
+   */
+  engines?: ("llamacpp" | "lmdeploy" | "sglang" | "trtllm" | "vllm")[];
+  /**
+   * max_gpus bounds the GPUs of the whole deployment.
+   * Range: from 1 to 1024.
+   * Unit: GPUs.
+   */
+  max_gpus?: number;
+  /**
+   * prices sets the price of one GPU-hour in US dollars per accelerator id, overriding the default price table.
+   * Unit: USD per GPU-hour.
+   * Default: the default price table (hardware/prices.go).
+   */
+  prices?: { [key: string]: number };
+}
+
+/**
+ * PlanSearch overrides the search grid.
+ *
+ * Unknown keys are rejected.
+ */
+export interface PlanSearch {
+  /**
+   * gpus_per_replica lists the GPUs one replica may span, within one node's interconnect (default 1, 2, 4, 8).
+   * Range: from 1 to 8; a power of two.
+   * Unit: GPUs.
+   * Default: 1, 2, 4, 8.
+   */
+  gpus_per_replica?: number[];
+  /**
+   * precisions lists the weight precisions tried: "published" (the checkpoint's own), "fp8", "int8", "int4" (default all, where the chip and engine support them).
+   * Default: all four, where the chip and engine support them.
+   */
+  precisions?: ("published" | "fp8" | "int8" | "int4")[];
+  /**
+   * kv_cache_dtypes lists the KV-cache dtypes tried (default "auto", "fp8").
+   * Default: auto, fp8.
+   */
+  kv_cache_dtypes?: ("auto" | "fp8")[];
+  /**
+   * max_num_seqs lists the max_num_seqs values tried (default 128 and 512, either side of vLLM's 256).
+   * Range: from 1 to 1048576.
+   * Unit: sequences.
+   * Default: 128, 512.
+   */
+  max_num_seqs?: number[];
+  /**
+   * max_num_batched_tokens lists the max_num_batched_tokens values tried (default 8192).
+   * Range: from 1 to 16777216.
+   * Unit: tokens.
+   * Default: 8192.
+   */
+  max_num_batched_tokens?: number[];
+  /**
+   * disaggregated also tries separate prefill and decode pools (default true; request-rate workloads only).
+   * @default true
+   */
+  disaggregated?: boolean;
+}
+
+/**
+ * PlanVerify replays the top deployments in the simulator at their load.
+ *
+ * Unknown keys are rejected.
+ */
+export interface PlanVerify {
+  /**
+   * top is how many of the ranked deployments are simulated (default 5).
+   * Range: from 1 to 20.
+   * Unit: deployments.
+   * @default 5
+   */
+  top?: number;
+  /**
+   * num_requests is the requests simulated per deployment (default 200).
+   * Range: from 1 to 100000.
+   * Unit: requests.
+   * @default 200
+   */
+  num_requests?: number;
+  /**
+   * seed makes the simulated workload reproducible (default 0).
+   * Range: from 0 to 9007199254740992.
+   * @default 0
+   */
+  seed?: number;
+}
+
+/** PlanReport is the answer to a PlanRequest. */
+export interface PlanReport {
+  /** version is the engine version that computed the report. */
+  version: string;
+  /** model is the resolved model. */
+  model: ModelInfo;
+  /** feasible is false when no deployment meets the budget; Answer then says why and what comes closest. */
+  feasible: boolean;
+  /** answer is the plan in one sentence. */
+  answer: string;
+  /** candidates is the number of candidate deployments searched. */
+  candidates: number;
+  /** deployments are those that meet the budget, cheapest per million output tokens first, at most limit of them. */
+  deployments: PlanDeployment[];
+  /** Cheapest, FewestGPUs and LowestLatency index Deployments (-1 when none): the lowest $/M tokens, the fewest GPUs (then cheapest) and the lowest TPOT (then TTFT) among all that meet the budget. */
+  cheapest: number;
+  fewest_gpus: number;
+  lowest_latency: number;
+  /** frontier is the Pareto frontier of tokens/s per GPU against tokens/s per user among the deployments that meet the budget, by rising tokens/s per user. */
+  frontier: PlanPoint[];
+  /** rejections says, per accelerator, why none of its candidates made the list. */
+  rejections: PlanRejection[];
+  /** warnings are conditions the user should know about. */
+  warnings: Warning[];
+}
+
+/** PlanDeployment is one deployment that meets the budget. */
+export interface PlanDeployment {
+  /** rank is the position by cost, from 1. */
+  rank: number;
+  /** accelerator is the catalog id; Engine the serving engine. */
+  accelerator: string;
+  accelerator_name: string;
+  engine: string;
+  /** mode is "aggregated" (every replica prefills and decodes) or "disaggregated" (separate prefill and decode pools, xPyD). */
+  mode: string;
+  /** tensor_parallel_size and PipelineParallelSize split one replica. */
+  tensor_parallel_size: number;
+  pipeline_parallel_size: number;
+  /** quantization is the weight precision ("published" for the checkpoint's own); KVCacheDtype the cache's. */
+  quantization: string;
+  kv_cache_dtype: string;
+  max_num_seqs: number;
+  /** max_num_batched_tokens is the scheduler's token budget per step. */
+  max_num_batched_tokens: number;
+  max_model_len: number;
+  /** replicas is the number of replicas (aggregated), or of prefill plus decode instances (disaggregated: PrefillReplicas + DecodeReplicas). */
+  replicas: number;
+  prefill_replicas?: number;
+  decode_replicas?: number;
+  /** num_gpus is the whole deployment's GPU count. */
+  num_gpus: number;
+  /** gpu_hour_usd is the price of one GPU-hour used; USDPerHour the deployment's; USDPerMillionOutputTokens at the workload's load. */
+  gpu_hour_usd: number;
+  usd_per_hour: number;
+  usd_per_million_output_tokens: number;
+  /** tokens_per_s_per_gpu is the delivered output rate per GPU; TokensPerSPerUser what one request sees (1000 / TPOT). */
+  tokens_per_s_per_gpu: number;
+  tokens_per_s_per_user: number;
+  /** ttft_ms is the time to first token at the load: a prompt's chunked prefill while the replica's batch decodes alongside (aggregated), or the prefill queue, the prefill and the KV transfer (disaggregated). */
+  ttft_ms: number;
+  /** tpot_ms is one decode step at the batch the load keeps in flight. */
+  tpot_ms: number;
+  /** kv_transfer_ms is the prefill-to-decode KV transfer (disaggregated). */
+  kv_transfer_ms?: number;
+  /** batch_size is the batch one (decode) replica runs at the load. */
+  batch_size: number;
+  /** request_rate is the request rate the whole deployment carries. */
+  request_rate: number;
+  /** saturation_request_rate is the rate at which the deployment stops meeting the budget (or starts to preempt); Headroom is it over the workload's rate. */
+  saturation_request_rate: number;
+  headroom: number;
+  /** preemption_onset_request_rate is the rate at which the replicas' KV caches start to preempt (0 when their scheduler cap binds first). */
+  preemption_onset_request_rate: number;
+  /** limiter is what caps a replica's load: "tpot", "ttft", "kv_cache" (the pool at the final context), "preemption_onset", "max_num_seqs", "max_num_batched_tokens", or "prefill" (the prefill pool, disaggregated). */
+  limiter: string;
+  /** launch is the engine's command line for one replica (for a disaggregated deployment, the decode instance; the prefill instance runs the same model with the same flags). */
+  launch: string;
+  /** notes are what the command needs besides (a pre-quantized checkpoint, a KV connector). */
+  notes: string[];
+  /** evaluate is the evaluate request that reproduces a replica's figures (the decode instance, disaggregated); PrefillEvaluate the prefill instance's. */
+  evaluate: Request;
+  prefill_evaluate?: Request;
+  /** simulated is the simulator's replay of one replica at its load, when verify asked for it. */
+  simulated?: PlanSimulated;
+}
+
+/** PlanSimulated is one replica replayed by the simulator at its share of the load. */
+export interface PlanSimulated {
+  num_requests: number;
+  ttft_ms: LatencySummary;
+  tpot_ms: LatencySummary;
+  /** meets_budget is whether the simulated statistics the budget names (ttft_stat, tpot_stat) are within it. */
+  meets_budget: boolean;
+  preemptions: number;
+}
+
+/** PlanPoint is one frontier deployment. */
+export interface PlanPoint {
+  /** index is its position in Deployments, -1 when it ranked below the limit. */
+  index: number;
+  accelerator: string;
+  num_gpus: number;
+  tokens_per_s_per_gpu: number;
+  tokens_per_s_per_user: number;
+  /** usd_per_million_output_tokens is its cost. */
+  usd_per_million_output_tokens: number;
+  /** label names it ("H100 SXM x2, TP 2, fp8"). */
+  label: string;
+}
+
+/** PlanRejection is why no candidate on one accelerator made the list. */
+export interface PlanRejection {
+  accelerator: string;
+  /** reason is the stable code: "no_price", "engine", "weights_do_not_fit", "max_model_len", "tpot", "ttft", "max_gpus"; Message the text. */
+  reason: string;
   message: string;
 }
 

@@ -10,7 +10,9 @@ import type {
   PrefillReport, BatchCeiling, PreemptionReport, BestReport, SweepPoint, CostReport, SimulationReport, LatencySummary,
   SimTimelinePoint, SimulationSweep, SimSweepPoint,
   ModelSummary, ModelDetail, ModelsModel, ModelsQuantization, ModelsParams, ModelsSource,
-  Stats as GoStats, Contract, EngineProfile, EngineDefaults, FieldBounds, ModelID, HardwareID,
+  Stats as GoStats, Contract, EngineProfile, EngineDefaults, FieldBounds, ModelID, HardwareID, Fix,
+  PlanRequest, PlanWorkload, PlanSLO, PlanConstraints, PlanSearch, PlanVerify,
+  PlanReport, PlanDeployment, PlanSimulated, PlanPoint, PlanRejection,
 } from './contract.js';
 
 export type {
@@ -20,7 +22,9 @@ export type {
   PrefillReport, BatchCeiling, PreemptionReport, BestReport, SweepPoint, CostReport, SimulationReport, LatencySummary,
   SimTimelinePoint, SimulationSweep, SimSweepPoint,
   ModelSummary, ModelDetail, ModelsModel, ModelsQuantization, ModelsParams, ModelsSource,
-  Contract, EngineProfile, EngineDefaults, FieldBounds, ModelID, HardwareID,
+  Contract, EngineProfile, EngineDefaults, FieldBounds, ModelID, HardwareID, Fix,
+  PlanRequest, PlanWorkload, PlanSLO, PlanConstraints, PlanSearch, PlanVerify,
+  PlanReport, PlanDeployment, PlanSimulated, PlanPoint, PlanRejection,
 };
 
 // The names these types had before contract.d.ts was generated.
@@ -75,6 +79,8 @@ export interface LoadOptions {
    * ThroughputError naming the field that drives the cost.
    */
   workBudget?: number;
+  /** true loads throughput-planner.wasm, the engine with plan() (about 50 KB of gzip more). */
+  planner?: boolean;
 }
 
 /** Per-call options of evaluate and evaluateJSON. */
@@ -101,6 +107,15 @@ export interface Calculator {
   evaluate(request: Request, options?: EvaluateOptions): Report;
   /** JSON text in, JSON text out (no boundary checks beyond the engine's). */
   evaluateJSON(json: string, options?: EvaluateOptions): string;
+  /**
+   * Plans a deployment for a workload and a latency budget (calc.Plan). Throws ThroughputError naming every
+   * invalid field, and for a search over 12,000 candidates; an impossible budget is a report with feasible false.
+   */
+  plan(request: PlanRequest): PlanReport;
+  /** plan with JSON text in and out. */
+  planJSON(json: string): string;
+  /** Whether this engine has plan(): load({ planner: true }) loads the planner build. */
+  readonly hasPlanner: boolean;
   /** The engine's tables, computed once and frozen. */
   contract(): Frozen<Contract>;
   /** The engines, the default first, with the defaults of the settings a request leaves out. */

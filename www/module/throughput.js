@@ -43,6 +43,10 @@ const compiled = new Map(); // URL string -> Promise<WebAssembly.Module>
  * of the .wasm bytes, or a precompiled WebAssembly.Module (Cloudflare Workers
  * import .wasm files as modules). Default: throughput.wasm next to this file.
  *
+ * options.planner: true loads throughput-planner.wasm instead, the engine
+ * with plan() (calc.Plan adds about 50 KB of gzip, so the default engine
+ * leaves it out).
+ *
  * options.workBudget is the work budget of every evaluate, in sequence-steps
  * (a positive number, Infinity for none); default calc.DefaultWorkBudget, the
  * HTTP API's (about 40 ms of native CPU). A request whose simulation would
@@ -59,7 +63,7 @@ export async function load(options = {}) {
   go.argv = ['throughput'];
   go.env = { THROUGHPUT_EXPORT: exportName };
   go.exit = () => {};
-  const instance = await instantiate(options.wasm, go.importObject);
+  const instance = await instantiate(options.wasm ?? (options.planner === true ? PLANNER : undefined), go.importObject);
   const exited = go.run(instance); // main publishes the bridge, then waits
   const bridge = globalThis[exportName];
   delete globalThis[exportName];
@@ -71,6 +75,9 @@ export async function load(options = {}) {
   return calc;
 }
 
+// PLANNER stands for the planner build next to this file.
+const PLANNER = Symbol('throughput-planner.wasm');
+
 async function instantiate(source, imports) {
   if (source instanceof WebAssembly.Module) {
     return WebAssembly.instantiate(source, imports);
@@ -78,8 +85,8 @@ async function instantiate(source, imports) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     return (await WebAssembly.instantiate(source, imports)).instance;
   }
-  if (source === undefined || typeof source === 'string' || source instanceof URL) {
-    const url = source === undefined ? new URL('./throughput.wasm', import.meta.url) : new URL(source, baseURL());
+  if (source === undefined || source === PLANNER || typeof source === 'string' || source instanceof URL) {
+    const url = source === undefined || source === PLANNER ? new URL(source === PLANNER ? './throughput-planner.wasm' : './throughput.wasm', import.meta.url) : new URL(source, baseURL());
     let module = compiled.get(url.href);
     if (!module) {
       module = compileURL(url);
@@ -195,6 +202,42 @@ class Calculator {
       throw new TypeError('throughput: evaluateJSON takes a string of JSON');
     }
     return this.#call('evaluate', checkSize(json, '', this.#maxBytes), budget);
+  }
+
+  /**
+   * Plans a deployment: a plan request object (model, workload, slo,
+   * constraints, search, verify) in, the plan report object out
+   * (calc.Plan). Invalid fields throw a ThroughputError naming them; an
+   * impossible budget is a report with feasible false.
+   */
+  plan(request) {
+    this.#planner();
+    const problems = [];
+    checkJSONObject(request, '', problems);
+    if (problems.length > 0) {
+      throw new ThroughputError(problems);
+    }
+    return JSON.parse(this.#call('plan', checkSize(JSON.stringify(request), '', this.#maxBytes)));
+  }
+
+  /** Plans from a plan request given as JSON text; returns the report as JSON text. */
+  planJSON(json) {
+    this.#planner();
+    if (typeof json !== 'string') {
+      throw new TypeError('throughput: planJSON takes a string of JSON');
+    }
+    return this.#call('plan', checkSize(json, '', this.#maxBytes));
+  }
+
+  /** Whether this engine has the planner (load({planner: true})). */
+  get hasPlanner() {
+    return typeof this.#bridge.plan === 'function';
+  }
+
+  #planner() {
+    if (!this.hasPlanner) {
+      throw new Error('throughput: this engine has no planner; load({ planner: true }) loads throughput-planner.wasm');
+    }
   }
 
   #budget(options, method) {

@@ -516,6 +516,7 @@ let urlTimer = 0;
 function scheduleURL() {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {
+    if (new URLSearchParams(location.search).get('view') === 'plan') return; // the planning view's URL (plan.js)
     const q = S.toQuery(state);
     const url = `${location.pathname}${q ? `?${q}` : ''}${location.hash}`;
     if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);

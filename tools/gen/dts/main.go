@@ -43,6 +43,8 @@ func Types() []*contract.Type {
 	for _, c := range []*contract.Contract{
 		contract.Request(),
 		contract.Report(),
+		contract.PlanRequest(),
+		contract.PlanReport(),
 		contract.Of(false, reflect.TypeFor[calc.FieldError]()),
 		contract.Of(false, bridge.Types()...),
 	} {

@@ -1,0 +1,58 @@
+// The JavaScript module's planner (the planner build, load({planner: true})):
+// plan() answers every bad plan of calc/testdata/bad-plans.json with the
+// same field errors as calc.Plan (calc/bad_plans_test.go) and POST /v1/plan
+// (api/bad_requests_test.go); a good plan's winner re-evaluates through
+// evaluate() to the same figures; the default engine has no planner.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { load, ThroughputError } from '../../build/npm/throughput.js';
+
+const { cases } = JSON.parse(readFileSync(new URL('../../calc/testdata/bad-plans.json', import.meta.url), 'utf8'));
+
+let calc;
+before(async () => {
+  calc = await load({ planner: true });
+});
+after(() => calc.close());
+
+for (const c of cases) {
+  test(c.name, () => {
+    assert.throws(() => calc.plan(c.request), (e) => {
+      assert.ok(e instanceof ThroughputError, `not a ThroughputError: ${e}`);
+      assert.deepEqual(e.errors, c.errors);
+      return true;
+    });
+  });
+}
+
+test('a plan and its winner re-evaluated', () => {
+  const r = calc.plan({
+    model: 'meta-llama/Llama-3.1-8B-Instruct',
+    workload: { request_rate: 20, input_tokens: 2048, output_tokens: 500 },
+    slo: { ttft_ms: 1000, tpot_ms: 50 },
+    constraints: { accelerators: ['h100-sxm-80gb', 'l40s'] },
+  });
+  assert.equal(r.feasible, true);
+  const w = r.deployments[r.cheapest];
+  assert.ok(w.launch.length > 0);
+  const rep = calc.evaluate(w.evaluate);
+  if (w.mode === 'aggregated') {
+    assert.equal(rep.decode.step_time_ms, w.tpot_ms);
+    assert.equal(rep.decode.batch_size, w.batch_size);
+  }
+  assert.equal(rep.config.num_gpus * w.replicas, w.num_gpus);
+});
+
+test('an impossible budget is an answer', () => {
+  const r = calc.plan({ model: 'llama-3.1-8b', workload: { request_rate: 1 }, slo: { tpot_ms: 0.5 }, constraints: { accelerators: ['h100-sxm-80gb'] } });
+  assert.equal(r.feasible, false);
+  assert.match(r.answer, /^no deployment meets TPOT <= 0\.5 ms; the fastest is /);
+});
+
+test('the default engine has no planner', async () => {
+  const plain = await load();
+  assert.equal(plain.hasPlanner, false);
+  assert.throws(() => plain.plan({}), /load\(\{ planner: true \}\)/);
+  plain.close();
+});
