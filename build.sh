@@ -199,6 +199,32 @@ start_workerd() {
 	return 1
 }
 
+# start_hub runs the loopback stand-in of the Hugging Face Hub
+# (tests/hub/server.mjs, serving testdata/hub/) in its own process group
+# and sets HUB_PGID and HUB_URL.
+start_hub() {
+	local out i
+	out=$(mktemp)
+	setsid node tests/hub/server.mjs >"$out" &
+	HUB_PGID=$!
+	HUB_URL=""
+	for i in $(seq 1 100); do
+		HUB_URL=$(sed -n 's/^hub at //p' "$out")
+		[ -n "$HUB_URL" ] && break
+		sleep 0.1
+	done
+	rm -f "$out"
+	[ -n "$HUB_URL" ] || { echo "the stand-in Hub did not start" >&2; return 1; }
+}
+
+stop_hub() {
+	if [ -n "${HUB_PGID:-}" ]; then
+		kill -- "-$HUB_PGID" 2>/dev/null || true
+		wait "$HUB_PGID" 2>/dev/null || true
+		HUB_PGID=
+	fi
+}
+
 stop_workerd() {
 	if [ -n "${WORKERD_PGID:-}" ]; then
 		kill -- "-$WORKERD_PGID" 2>/dev/null || true
@@ -221,15 +247,19 @@ test_worker() {
 		printf '<!doctype html>\n<title>Throughput</title>\n' >"$tmp/site/index.html"
 		site=$tmp/site
 	fi
-	trap 'stop_workerd; rm -rf "$WORKER_TMP"' EXIT
+	trap 'stop_workerd; stop_hub; rm -rf "$WORKER_TMP"' EXIT
 	log "worker: one Go instance, many requests (node --test wasm/worker/)"
 	node --test wasm/worker/
-	log "worker end-to-end on workerd"
+	log "worker end-to-end on workerd (its Hub: tests/hub/server.mjs on loopback)"
+	start_hub
+	export THROUGHPUT_HUB_URL=$HUB_URL THROUGHPUT_HUB_TOKEN=
 	start_workerd build/worker "$site"
+	unset THROUGHPUT_HUB_URL THROUGHPUT_HUB_TOKEN
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest|HubModel)$' ./api/
 	stop_workerd
+	stop_hub
 	log "wrangler deploy --dry-run (the worker and build/site/)"
 	mkdir -p build/site
 	WRANGLER_SEND_METRICS=false CI=true node_modules/.bin/wrangler deploy --dry-run \
@@ -338,7 +368,7 @@ worker)
 		[ -f build/site/index.html ] || build_wasm
 		echo "serving the API and build/site/ on http://127.0.0.1:${PORT:-8787}"
 		cd build/worker
-		exec "$ROOT/node_modules/.bin/workerd" serve workerd.capnp \
+		THROUGHPUT_HUB_URL=${THROUGHPUT_HUB_URL:-https://huggingface.co} exec "$ROOT/node_modules/.bin/workerd" serve workerd.capnp \
 			--socket-addr "http=127.0.0.1:${PORT:-8787}" --directory-path "site=$ROOT/build/site"
 	fi
 	;;
