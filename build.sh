@@ -8,8 +8,10 @@ GOROOT_DIR=$(go env GOROOT)
 WASM_EXEC_DIR="$GOROOT_DIR/lib/wasm"
 # Reproducible builds (../shared/TOOLCHAIN.md).
 GO_BUILD_FLAGS=(-trimpath -buildvcs=false -ldflags='-s -w -buildid=')
-# The browser engine's own flags (build_wasm): no inlining in this module.
-WASM_ENGINE_FLAGS=(-gcflags='github.com/modelrefs/throughput/...=-l')
+# The browser engine's own flags (build_wasm): no inlining in this module,
+# and no embedded model catalog (-tags nocatalog: throughput.js fetches
+# catalog.json beside the engine and hands it over).
+WASM_ENGINE_FLAGS=(-gcflags='github.com/modelrefs/throughput/...=-l' -tags nocatalog)
 
 log() { printf '\n==> %s\n' "$*"; }
 
@@ -53,6 +55,9 @@ build_wasm() {
 	# smaller; scripts/wasm-size.sh) at a cost docs/js-module.md measures.
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" "${WASM_ENGINE_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
+	# The model catalog the browser engine is built without: models/catalog/
+	# joined, compact (tools/gen/catalogdata -json).
+	go run ./tools/gen/catalogdata -dir models/catalog -json build/npm/catalog.json
 	cp www/module/package.json www/module/throughput.js www/module/throughput.d.ts www/module/contract.d.ts build/npm/
 	bundle_page
 }
@@ -67,8 +72,8 @@ build_wasm() {
 #   widget.js                    the embeddable element, self-contained: defines
 #       <throughput-calculator> (docs/embedding.md)
 #   throughput-calculator.js     the element's class alone, registering nothing
-#   throughput.js, wasm_exec.js, throughput.wasm   the JavaScript module and
-#       the engine, as in build/npm
+#   throughput.js, wasm_exec.js, throughput.wasm, catalog.json   the
+#       JavaScript module, the engine and its model catalog, as in build/npm
 #   sw.js, manifest.webmanifest, icon.svg
 # esbuild bundles from build/src/, a copy of www/page, www/ui, www/widget and
 # of the assembled module (build/npm), so that the sources' relative imports
@@ -82,7 +87,7 @@ bundle_page() {
 	mkdir -p "$src/module" "$site"
 	cp -R www/page www/ui www/widget "$src/"
 	cp build/npm/throughput.js build/npm/wasm_exec.js "$src/module/"
-	cp build/npm/throughput.wasm build/npm/throughput.js build/npm/wasm_exec.js "$site/"
+	cp build/npm/throughput.wasm build/npm/throughput.js build/npm/wasm_exec.js build/npm/catalog.json "$site/"
 	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
 		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "widget=$src/widget/widget.js" \
@@ -94,6 +99,7 @@ bundle_page() {
 			cp "$src/$d"/*.js "$site/$d/"
 		done
 		ln -f "$site/throughput.wasm" "$site/module/throughput.wasm" 2>/dev/null || cp "$site/throughput.wasm" "$site/module/"
+		cp "$site/catalog.json" "$site/module/"
 		printf "// esbuild is not installed (npm ci): the page loads its modules one by one.\nimport './page/app.js';\n" >"$site/app.bundle.js"
 		printf "// esbuild is not installed (npm ci): the widget loads its modules one by one.\nexport * from './widget/widget.js';\n" >"$site/widget.js"
 		printf "export * from './widget/throughput-calculator.js';\n" >"$site/throughput-calculator.js"

@@ -16,5 +16,5 @@ assert.throws(() => calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm',
 calc.close();
 
 const pkgDir = dirname(createRequire(import.meta.url).resolve('@modelrefs/throughput/package.json'));
-assert.deepEqual(readdirSync(pkgDir).sort(), ['contract.d.ts', 'package.json', 'throughput.d.ts', 'throughput.js', 'throughput.wasm', 'wasm_exec.js']);
+assert.deepEqual(readdirSync(pkgDir).sort(), ['catalog.json', 'contract.d.ts', 'package.json', 'throughput.d.ts', 'throughput.js', 'throughput.wasm', 'wasm_exec.js']);
 console.log(`@modelrefs/throughput ${report.version} from the tarball: ok`);
