@@ -161,13 +161,15 @@ export interface Calculator {
    * when the Hub refuses ("needs a token"), has no such model, or cannot be
    * reached with nothing kept; evaluate then throws the same for that id.
    */
-  prepare(request: Request | string, options?: { token?: string }): Promise<void>;
+  prepare(request: Request | string, options?: HubOptions): Promise<void>;
   /** prepare's promise when evaluate cannot answer for the model yet, else null. */
-  pending(request: Request | string): Promise<void> | null;
+  pending(request: Request | string, options?: HubOptions): Promise<void> | null;
   /** prepare, then evaluate. */
   evaluateAsync(request: Request, options?: EvaluateOptions): Promise<Report>;
   /** Sets the Hub token of later prepare calls and forgets recorded refusals. */
   setHubToken(token: string): void;
+  /** Sets the Hub (as load's hub option) and forgets recorded refusals. */
+  setHub(hub: HubOptions | false): void;
   /** Loads the model catalog into an engine built without it (once). */
   loadCatalog(source?: LoadOptions['catalog']): Promise<void>;
   /** Test-only: panics inside Go; always throws ThroughputError "internal error: ...". */

@@ -52,8 +52,10 @@ const compiled = new Map(); // URL string -> Promise<WebAssembly.Module>
  * options.catalog is the model catalog the browser engine is built without
  * (docs/model-catalog.md): a URL or string, a Response or a promise of
  * one, its JSON text (a string starting with "["; Cloudflare Workers import
- * catalog.json as a text module), or the parsed array. Default: catalog.json next to this file,
- * fetched while the engine compiles, so that load() resolves with every
+ * catalog.json as a text module), or the parsed array. Default:
+ * catalog.json next to this file, fetched while the engine compiles (a
+ * failure leaves the catalog unloaded; an explicit catalog must load), so
+ * that load() resolves with every
  * catalog model known and evaluate stays synchronous. 'lazy' fetches it
  * only when prepare() (or evaluateAsync) first needs a model the engine
  * does not know; false never. An engine built with its catalog ignores it.
@@ -63,7 +65,7 @@ const compiled = new Map(); // URL string -> Promise<WebAssembly.Module>
  * token for gated models, sent as Authorization: Bearer }, or false for no
  * Hub. prepare() fetches {url}/{id}/resolve/main/config.json for a Hugging
  * Face id the engine does not know and keeps it (the Cache API
- * "throughput-hub" where there is one, and memory) for offline use.
+ * "throughput.hub" where there is one, and memory) for offline use.
  */
 export async function load(options = {}) {
   if (options === null || typeof options !== 'object') {
@@ -157,7 +159,8 @@ function hubStatusMessage(status, withToken) {
   return `the Hugging Face Hub answered HTTP ${status} for its config.json`;
 }
 
-const HUB_CACHE = 'throughput-hub';
+// Not "throughput-...": the page's service worker deletes its old caches by that prefix.
+const HUB_CACHE = 'throughput.hub';
 const hubMemory = new Map(); // config URL -> config.json text, for this realm
 
 /** The kept config.json text for url, or null. */
@@ -317,7 +320,7 @@ class Calculator {
     }
     if (this.#hubFetches.size > 0 && typeof request.model === 'string') {
       const refused = this.#hubFetches.get(request.model.trim().toLowerCase())?.errors;
-      if (refused) throw new ThroughputError(refused);
+      if (refused && !this.#knows(request.model)) throw new ThroughputError(refused);
     }
     const text = checkSize(JSON.stringify(request), '', this.#maxBytes);
     const out = this.#bridge.evaluateTape(text, budget);
@@ -349,7 +352,7 @@ class Calculator {
    * engine, so that evaluate can answer for it: fetches the model catalog
    * if it is not yet loaded (load's catalog: 'lazy'), and a Hugging Face id
    * outside it from the Hub (load's hub option; options.token overrides
-   * its token). Resolves when evaluate can run; rejects with a
+   * its token, options.url its URL). Resolves when evaluate can run; rejects with a
    * ThroughputError on field "model" saying why not (the Hub refused: the
    * model needs a token; no such model on the Hub; offline with nothing
    * kept). A refusal is remembered: evaluate throws it for that id until
@@ -363,20 +366,20 @@ class Calculator {
       if (this.#knows(name)) return;
     }
     const id = name.trim();
-    const hub = this.#hub && (options.token === undefined ? this.#hub : { ...this.#hub, token: String(options.token).trim() });
+    const hub = this.#hubFor(options);
     if (!hub || !isHubID(id)) return; // evaluate says "unknown model"
     const key = id.toLowerCase();
     let state = this.#hubFetches.get(key);
-    if (!state?.promise || options.token !== undefined) {
+    if (!state?.promise || state.url !== hub.url || state.token !== hub.token) {
       const promise = fetchHubConfig(id, hub).then(({ text, url }) => {
         this.#call('addModel', JSON.stringify({ id, config: JSON.parse(text), source_url: url }));
         this.#hubFetches.delete(key);
       }, (err) => {
         const errors = [{ field: 'model', message: `unknown model ${JSON.stringify(id)}: ${err.message}` }];
-        this.#hubFetches.set(key, { errors });
+        this.#hubFetches.set(key, { errors, url: hub.url, token: hub.token });
         throw new ThroughputError(errors);
       });
-      state = { promise };
+      state = { promise, url: hub.url, token: hub.token };
       this.#hubFetches.set(key, state);
     }
     return state.promise.catch((err) => {
@@ -391,17 +394,25 @@ class Calculator {
    * a user interface evaluates at once, or shows "fetching" and evaluates
    * when it settles.
    */
-  pending(request) {
+  pending(request, options = {}) {
     const name = typeof request === 'string' ? request : (isPlainObject(request) && request.model_config == null ? request.model : undefined);
     if (typeof name !== 'string' || this.#knows(name)) return null;
+    const hub = this.#hubFor(options);
     const state = this.#hubFetches.get(name.trim().toLowerCase());
-    if (state?.errors) return null; // evaluate throws the refusal
-    if (state?.promise) return state.promise;
+    const same = state && hub && state.url === hub.url && state.token === hub.token;
+    if (same && state.errors) return null; // evaluate throws the refusal
+    if (same && state.promise) return state.promise;
     const catalogMissing = !this.#bridge.catalogEmbedded && this.#catalogOption !== false && !this.#catalogLoaded;
-    if (!catalogMissing && !(this.#hub && isHubID(name.trim()))) return null;
-    const p = this.prepare(name);
+    if (!catalogMissing && !(hub && isHubID(name.trim()))) return null;
+    const p = this.prepare(name, options);
     p.catch(() => {});
     return p;
+  }
+
+  /** The Hub of a prepare call: load's (or setHub's), with options.url and options.token over it; null for none. */
+  #hubFor(options) {
+    if (!this.#hub || !options || (options.url === undefined && options.token === undefined)) return this.#hub;
+    return checkHub({ url: options.url ?? this.#hub.url, token: options.token ?? this.#hub.token });
   }
 
   /** Evaluates after prepare(request): for any Hugging Face id. */
@@ -417,6 +428,16 @@ class Calculator {
   setHubToken(token) {
     if (typeof token !== 'string') throw new TypeError('throughput: setHubToken takes a string');
     if (this.#hub) this.#hub = { ...this.#hub, token: token.trim() };
+    this.#forgetRefusals();
+  }
+
+  /** Sets the Hub (as load's options.hub) and forgets recorded refusals. */
+  setHub(hub) {
+    this.#hub = checkHub(hub);
+    this.#forgetRefusals();
+  }
+
+  #forgetRefusals() {
     for (const [k, v] of this.#hubFetches) if (v.errors) this.#hubFetches.delete(k);
   }
 
