@@ -8,8 +8,10 @@ GOROOT_DIR=$(go env GOROOT)
 WASM_EXEC_DIR="$GOROOT_DIR/lib/wasm"
 # Reproducible builds (../shared/TOOLCHAIN.md).
 GO_BUILD_FLAGS=(-trimpath -buildvcs=false -ldflags='-s -w -buildid=')
-# The browser engine's own flags (build_wasm): no inlining in this module.
-WASM_ENGINE_FLAGS=(-gcflags='github.com/modelrefs/throughput/...=-l')
+# The browser engine's own flags (build_wasm): no inlining in this module,
+# and no embedded model catalog (-tags nocatalog: throughput.js fetches
+# catalog.json beside the engine and hands it over).
+WASM_ENGINE_FLAGS=(-gcflags='github.com/modelrefs/throughput/...=-l' -tags nocatalog)
 
 log() { printf '\n==> %s\n' "$*"; }
 
@@ -59,8 +61,11 @@ build_wasm() {
 	# The planner build adds calc.Plan (load({planner: true}); about 50 KB
 	# of gzip over the default engine's budget, so it is a second file,
 	# built with inlining: the budget is the default engine's).
-	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags planner -o build/npm/throughput-planner.wasm ./wasm/js
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags planner,nocatalog -o build/npm/throughput-planner.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
+	# The model catalog the browser engine is built without: models/catalog/
+	# joined, compact (tools/gen/catalogdata -json).
+	go run ./tools/gen/catalogdata -dir models/catalog -json build/npm/catalog.json
 	cp www/module/package.json www/module/README.md www/module/throughput.js www/module/throughput.d.ts www/module/contract.d.ts LICENSE build/npm/
 	bundle_page
 	# The element in the package (@modelrefs/throughput/widget and
@@ -82,8 +87,8 @@ build_wasm() {
 #   widget.js                    the embeddable element, self-contained: defines
 #       <throughput-calculator> (docs/embedding.md)
 #   throughput-calculator.js     the element's class alone, registering nothing
-#   throughput.js, wasm_exec.js, throughput.wasm   the JavaScript module and
-#       the engine, as in build/npm
+#   throughput.js, wasm_exec.js, throughput.wasm, catalog.json   the
+#       JavaScript module, the engine and its model catalog, as in build/npm
 #   sw.js, manifest.webmanifest, icon.svg
 # esbuild bundles from build/src/, a copy of www/page, www/ui, www/widget and
 # of the assembled module (build/npm), so that the sources' relative imports
@@ -97,7 +102,7 @@ bundle_page() {
 	mkdir -p "$src/module" "$site"
 	cp -R www/page www/ui www/widget "$src/"
 	cp build/npm/throughput.js build/npm/wasm_exec.js "$src/module/"
-	cp build/npm/throughput.wasm build/npm/throughput-planner.wasm build/npm/throughput.js build/npm/wasm_exec.js "$site/"
+	cp build/npm/throughput.wasm build/npm/throughput-planner.wasm build/npm/throughput.js build/npm/wasm_exec.js build/npm/catalog.json "$site/"
 	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
 		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "plan.bundle=$src/page/plan.js" "widget=$src/widget/widget.js" \
@@ -110,6 +115,7 @@ bundle_page() {
 		done
 		ln -f "$site/throughput.wasm" "$site/module/throughput.wasm" 2>/dev/null || cp "$site/throughput.wasm" "$site/module/"
 		ln -f "$site/throughput-planner.wasm" "$site/module/throughput-planner.wasm" 2>/dev/null || cp "$site/throughput-planner.wasm" "$site/module/"
+		cp "$site/catalog.json" "$site/module/"
 		printf "// esbuild is not installed (npm ci): the page loads its modules one by one.\nimport './page/app.js';\n" >"$site/app.bundle.js"
 		printf "import './page/plan.js';\n" >"$site/plan.bundle.js"
 		printf "// esbuild is not installed (npm ci): the widget loads its modules one by one.\nexport * from './widget/widget.js';\n" >"$site/widget.js"
@@ -217,6 +223,32 @@ start_workerd() {
 	return 1
 }
 
+# start_hub runs the loopback stand-in of the Hugging Face Hub
+# (tests/hub/server.mjs, serving testdata/hub/) in its own process group
+# and sets HUB_PGID and HUB_URL.
+start_hub() {
+	local out i
+	out=$(mktemp)
+	setsid node tests/hub/server.mjs >"$out" &
+	HUB_PGID=$!
+	HUB_URL=""
+	for i in $(seq 1 100); do
+		HUB_URL=$(sed -n 's/^hub at //p' "$out")
+		[ -n "$HUB_URL" ] && break
+		sleep 0.1
+	done
+	rm -f "$out"
+	[ -n "$HUB_URL" ] || { echo "the stand-in Hub did not start" >&2; return 1; }
+}
+
+stop_hub() {
+	if [ -n "${HUB_PGID:-}" ]; then
+		kill -- "-$HUB_PGID" 2>/dev/null || true
+		wait "$HUB_PGID" 2>/dev/null || true
+		HUB_PGID=
+	fi
+}
+
 stop_workerd() {
 	if [ -n "${WORKERD_PGID:-}" ]; then
 		kill -- "-$WORKERD_PGID" 2>/dev/null || true
@@ -239,17 +271,21 @@ test_worker() {
 		printf '<!doctype html>\n<title>Throughput</title>\n' >"$tmp/site/index.html"
 		site=$tmp/site
 	fi
-	trap 'stop_workerd; rm -rf "$WORKER_TMP"' EXIT
+	trap 'stop_workerd; stop_hub; rm -rf "$WORKER_TMP"' EXIT
 	log "worker: one Go instance, many requests (node --test wasm/worker/)"
 	node --test wasm/worker/
-	log "worker end-to-end on workerd"
+	log "worker end-to-end on workerd (its Hub: tests/hub/server.mjs on loopback)"
+	start_hub
+	export THROUGHPUT_HUB_URL=$HUB_URL THROUGHPUT_HUB_TOKEN=
 	start_workerd build/worker "$site"
+	unset THROUGHPUT_HUB_URL THROUGHPUT_HUB_TOKEN
 	echo "workerd at $WORKERD_URL"
 	THROUGHPUT_API_URL=$WORKERD_URL THROUGHPUT_STATIC_DIR=$site go test -count=1 \
-		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|StaticFilesCORS|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest)$' ./api/
+		-run '^Test(Routes|Preflight|ETag|GetEvaluateEqualsEngine|PostEvaluateEqualsEngine|BodyLimitWithoutContentLength|StaticFiles|StaticFilesAreTheSiteOnly|StaticFilesCORS|SecurityHeaders|TheExpensiveRequestIsRefusedAtOnce|HealthzAnswersBesideTheExpensiveRequest|HubModel)$' ./api/
 	log "OpenAPI: swagger-parser validate and redocly lint of the served /openapi.json"
 	node scripts/openapi-check.mjs "$WORKERD_URL/openapi.json"
 	stop_workerd
+	stop_hub
 	test_wrangler "$tmp"
 	rm -rf "$tmp"
 	trap - EXIT
@@ -408,7 +444,7 @@ worker)
 		[ -f build/site/index.html ] || build_wasm
 		echo "serving the API and build/site/ on http://127.0.0.1:${PORT:-8787}"
 		cd build/worker
-		exec "$ROOT/node_modules/.bin/workerd" serve workerd.capnp \
+		THROUGHPUT_HUB_URL=${THROUGHPUT_HUB_URL:-https://huggingface.co} exec "$ROOT/node_modules/.bin/workerd" serve workerd.capnp \
 			--socket-addr "http=127.0.0.1:${PORT:-8787}" --directory-path "site=$ROOT/build/site"
 	fi
 	;;

@@ -9,6 +9,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -66,15 +67,21 @@ var securityHeaders = [][2]string{
 // Handler answers every route of the API.
 type Handler struct {
 	mux *http.ServeMux
+	hub *Hub
 }
 
-// New returns the API's handler.
-func New() *Handler {
+// New returns the API's handler, which answers for catalog models and
+// model_config only.
+func New() *Handler { return NewWithHub(nil) }
+
+// NewWithHub returns the API's handler that also answers for Hugging Face
+// ids outside the catalog, fetching their config.json from hub (nil: none).
+func NewWithHub(hub *Hub) *Handler {
 	mux := http.NewServeMux()
 	for _, rt := range routes() {
 		mux.HandleFunc(rt.pattern, rt.handle)
 	}
-	return &Handler{mux: mux}
+	return &Handler{mux: mux, hub: hub}
 }
 
 // ServeHTTP adds CORS and security headers, answers preflights, turns unmatched paths
@@ -95,6 +102,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	if _, pattern := h.mux.Handler(r); pattern != "" {
+		if h.hub != nil {
+			r = r.WithContext(context.WithValue(r.Context(), hubKey{}, h.hub))
+		}
 		h.mux.ServeHTTP(tw, r)
 		return
 	}

@@ -63,6 +63,9 @@ func getEvaluate(w http.ResponseWriter, r *http.Request) {
 func evaluate(w http.ResponseWriter, r *http.Request, req calc.Request, err error, write func(http.ResponseWriter, *http.Request, any)) {
 	var report calc.Report
 	if err == nil {
+		err = hubOf(r).resolveHubModel(r.Context(), req)
+	}
+	if err == nil {
 		report, err = calc.Evaluate(req)
 	}
 	if err != nil {

@@ -28,6 +28,11 @@ func (d *Deployment) report(p plan) Report {
 	m := d.Model
 	st := &d.stages[d.tight]
 	r := Report{Version: Version, Warnings: []Warning{}}
+	// A pasted or fetched config that omits a field gets transformers'
+	// default for its model_type (models.withDefaults), named here.
+	for _, u := range m.Defaults {
+		r.warn("config_default", u.Message())
+	}
 	r.Model = modelInfo(m, d.Quant)
 	r.Hardware = HardwareInfo{
 		ID: d.Hardware.ID, Name: d.Hardware.Name,

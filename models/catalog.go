@@ -3,6 +3,7 @@ package models
 import (
 	"errors"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -74,18 +75,28 @@ var ErrUnknownModel = errors.New("unknown model")
 type UnknownModelError struct {
 	Name    string
 	Suggest []string
+	// NotLoaded is true when no catalog was installed to look in.
+	NotLoaded bool
 }
 
 func (e *UnknownModelError) Error() string {
 	msg := "unknown model " + fielderr.Quote(e.Name)
+	if e.NotLoaded {
+		return msg + " (" + ErrCatalogNotLoaded.Error() + ")"
+	}
 	if len(e.Suggest) > 0 {
 		msg += "; did you mean " + strings.Join(quoteAll(e.Suggest), " or ") + "?"
 	}
 	return msg
 }
 
-// Unwrap returns ErrUnknownModel.
-func (e *UnknownModelError) Unwrap() error { return ErrUnknownModel }
+// Unwrap returns ErrUnknownModel, and ErrCatalogNotLoaded when NotLoaded.
+func (e *UnknownModelError) Unwrap() []error {
+	if e.NotLoaded {
+		return []error{ErrUnknownModel, ErrCatalogNotLoaded}
+	}
+	return []error{ErrUnknownModel}
+}
 
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
@@ -103,74 +114,125 @@ type catalog struct {
 	index   map[string]int
 	err     error
 
-	lazy []struct {
-		once  sync.Once
-		full  *Entry // the entry with its Config decoded
-		model *Model
-		err   error
-	}
+	lazy []lazyEntry
+}
+
+type lazyEntry struct {
+	once  sync.Once
+	full  *Entry // the entry with its Config decoded
+	model *Model
+	err   error
 }
 
 var (
 	catOnce sync.Once
-	cat     catalog
+	catMu   sync.Mutex
+	cat     *catalog // nil until the embedded data or SetCatalog installs one
 )
 
-// loadCatalog indexes the embedded catalog once. Only ids, names and
-// sources are decoded here; each config is kept as raw JSON until a lookup
-// needs it, so the first evaluation pays for one model, not for all (the
-// WebAssembly build decodes JSON about 20x slower than native code).
+// ErrCatalogNotLoaded is wrapped by Lookup's error for a name that is
+// neither registered nor known, while no catalog is installed: the browser
+// engine is built without the catalog (-tags nocatalog) and is handed it
+// by SetCatalog.
+var ErrCatalogNotLoaded = errors.New("the model catalog is not loaded")
+
+// loadCatalog returns the installed catalog: the embedded one, indexed on
+// first use, or the one SetCatalog installed; nil when there is none.
 func loadCatalog() *catalog {
 	catOnce.Do(func() {
-		var list []struct {
-			Entry
-			Config jsonx.Raw `json:"config"`
+		if catalogData != "" {
+			c := parseCatalog(catalogData)
+			catMu.Lock()
+			if cat == nil {
+				cat = c
+			}
+			catMu.Unlock()
 		}
-		if err := jsonx.Unmarshal([]byte(catalogData), &list); err != nil {
-			cat.err = err
-			return
+	})
+	catMu.Lock()
+	defer catMu.Unlock()
+	return cat
+}
+
+// CatalogEmbedded reports whether this build holds the catalog (every
+// build but the browser engine's, -tags nocatalog).
+func CatalogEmbedded() bool { return catalogData != "" }
+
+// CatalogLoaded reports whether a catalog is installed.
+func CatalogLoaded() bool { return loadCatalog() != nil }
+
+// SetCatalog installs the catalog from its JSON text (the array
+// tools/gen/catalogdata writes: build/npm/catalog.json), replacing any
+// installed one. A text that does not decode is refused and changes
+// nothing.
+func SetCatalog(data string) error {
+	c := parseCatalog(data)
+	if c.err != nil {
+		return c.err
+	}
+	catOnce.Do(func() {}) // the embedded data, if any, is not wanted now
+	catMu.Lock()
+	cat = c
+	catMu.Unlock()
+	return nil
+}
+
+// parseCatalog indexes a catalog's JSON text. Only ids, names and sources
+// are decoded here; each config is kept as raw JSON until a lookup needs
+// it, so the first evaluation pays for one model, not for all (the
+// WebAssembly build decodes JSON about 20x slower than native code).
+func parseCatalog(data string) *catalog {
+	c := &catalog{}
+	var list []struct {
+		Entry
+		Config jsonx.Raw `json:"config"`
+	}
+	if err := jsonx.Unmarshal([]byte(data), &list); err != nil {
+		c.err = errors.New("the model catalog: " + err.Error())
+		return c
+	}
+	c.entries = make([]Entry, len(list))
+	c.raw = make([]jsonx.Raw, len(list))
+	c.lazy = make([]lazyEntry, len(list))
+	c.index = make(map[string]int, 4*len(list))
+	for i := range list {
+		e := list[i].Entry
+		if e.ID == "" {
+			c.err = errors.New("the model catalog: entry " + strconv.Itoa(i) + " has no id")
+			return c
 		}
-		cat.entries = make([]Entry, len(list))
-		cat.raw = make([]jsonx.Raw, len(list))
-		cat.lazy = make([]struct {
-			once  sync.Once
-			full  *Entry
-			model *Model
-			err   error
-		}, len(list))
-		cat.index = make(map[string]int, 4*len(list))
-		for i := range list {
-			cat.entries[i], cat.raw[i] = list[i].Entry, list[i].Config
-		}
-		// Full ids first, then aliases, then the part of each id after
-		// the "/": "meta-llama/Llama-3.1-8B" is the base model while the
-		// alias "llama-3.1-8b" names the Instruct model, as it did before
-		// the base model took the Hub's current id.
-		for pass := 0; pass < 3; pass++ {
-			for i := range cat.entries {
-				e := &cat.entries[i]
-				var keys []string
-				switch pass {
-				case 0:
-					keys = []string{e.ID}
-				case 1:
-					keys = e.Aliases
-				default:
-					keys = []string{e.ID[strings.LastIndexByte(e.ID, '/')+1:]}
-				}
-				for _, k := range keys {
-					k = normName(k)
-					if _, dup := cat.index[k]; !dup {
-						cat.index[k] = i
-					}
+		c.entries[i], c.raw[i] = e, list[i].Config
+	}
+	// Full ids first, then aliases, then the part of each id after the
+	// "/": "meta-llama/Llama-3.1-8B" is the base model while the alias
+	// "llama-3.1-8b" names the Instruct model, as it did before the base
+	// model took the Hub's current id.
+	for pass := 0; pass < 3; pass++ {
+		for i := range c.entries {
+			e := &c.entries[i]
+			var keys []string
+			switch pass {
+			case 0:
+				keys = []string{e.ID}
+			case 1:
+				keys = e.Aliases
+			default:
+				keys = []string{e.ID[strings.LastIndexByte(e.ID, '/')+1:]}
+			}
+			for _, k := range keys {
+				k = normName(k)
+				if _, dup := c.index[k]; !dup {
+					c.index[k] = i
 				}
 			}
 		}
-	})
-	return &cat
+	}
+	return c
 }
 
-// model decodes and derives catalog entry i once.
+// model decodes and derives catalog entry i once. A catalog model carries
+// no Defaults: its config is the published one, and what its class
+// supplies is part of it.
 func (c *catalog) model(i int) (*Model, *Entry, error) {
 	l := &c.lazy[i]
 	l.once.Do(func() {
@@ -184,7 +246,7 @@ func (c *catalog) model(i int) (*Model, *Entry, error) {
 			l.err = errors.New("catalog entry " + e.ID + ": " + err.Error())
 			return
 		}
-		m.ID, m.Name = e.ID, e.Name
+		m.ID, m.Name, m.Defaults = e.ID, e.Name, nil
 		l.full, l.model = &e, m
 	})
 	return l.model, l.full, l.err
@@ -207,39 +269,49 @@ func normName(s string) string {
 	return b.String()
 }
 
-// Lookup returns the catalog model for an HF id (case-insensitive, with or
-// without the "owner/" prefix) or an alias. The returned Model is shared:
-// callers must not modify it.
+// Lookup returns the model for an HF id (case-insensitive, with or
+// without the "owner/" prefix) or an alias: a catalog model, or else one
+// Register added. The returned Model is shared: callers must not modify it.
 func Lookup(name string) (*Model, error) {
-	c := loadCatalog()
-	if c.err != nil {
-		return nil, c.err
-	}
-	if i, ok := c.index[normName(name)]; ok {
-		m, _, err := c.model(i)
-		return m, err
-	}
-	return nil, &UnknownModelError{Name: name, Suggest: c.suggest(name)}
+	m, _, err := lookup(name)
+	return m, err
 }
 
-// LookupEntry returns the catalog entry (config and sources) for a name.
+// LookupEntry returns the entry (config and sources) for a name, as Lookup
+// finds it.
 func LookupEntry(name string) (*Entry, error) {
+	_, e, err := lookup(name)
+	return e, err
+}
+
+func lookup(name string) (*Model, *Entry, error) {
 	c := loadCatalog()
-	if c.err != nil {
-		return nil, c.err
+	if c != nil && c.err != nil {
+		return nil, nil, c.err
 	}
-	if i, ok := c.index[normName(name)]; ok {
-		_, e, err := c.model(i)
-		return e, err
+	key := normName(name)
+	if c != nil {
+		if i, ok := c.index[key]; ok {
+			return c.model(i)
+		}
 	}
-	return nil, &UnknownModelError{Name: name, Suggest: c.suggest(name)}
+	if r := registered(key); r != nil {
+		return r.model, &r.entry, nil
+	}
+	if c == nil {
+		return nil, nil, &UnknownModelError{Name: name, NotLoaded: true}
+	}
+	return nil, nil, &UnknownModelError{Name: name, Suggest: c.suggest(name)}
 }
 
 // Catalog returns every catalog entry in catalog order, without their
-// configs (LookupEntry returns an entry with its config). The slice is
-// shared: callers must not modify it.
+// configs (LookupEntry returns an entry with its config); none while no
+// catalog is installed. The slice is shared: callers must not modify it.
 func Catalog() ([]Entry, error) {
 	c := loadCatalog()
+	if c == nil {
+		return nil, nil
+	}
 	return c.entries, c.err
 }
 

@@ -167,6 +167,10 @@ type Model struct {
 
 	// Quant is the weight quantization of the checkpoint.
 	Quant Quantization `json:"quantization"`
+	// Defaults are the values taken from transformers' defaults because
+	// the config omits them (withDefaults, FromConfig), in the order
+	// read; the report names each in a warning. Nil for catalog models.
+	Defaults []Default `json:"-"`
 
 	// Params is the derived parameter breakdown.
 	Params Params `json:"params"`

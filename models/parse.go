@@ -64,7 +64,7 @@ func FromConfig(raw map[string]any) (*Model, error) {
 			m.Type = "gemma3_text"
 		}
 	}
-	c = withDefaults(c, m.Type)
+	c, m.Defaults = withDefaults(c, m.Type, prefix)
 
 	m.Hidden = c.int(0, "hidden_size", "n_embd", "d_model", "dim")
 	m.NumLayers = c.int(0, "num_hidden_layers", "n_layer", "num_layers", "n_layers")
@@ -80,6 +80,8 @@ func FromConfig(raw map[string]any) (*Model, error) {
 			m.KVHeads = 1
 		} else {
 			m.KVHeads = m.Heads
+			m.Defaults = append(m.Defaults, Default{Field: prefix + "num_key_value_heads", Value: strconv.Itoa(m.Heads),
+				Source: "num_attention_heads, as " + className(m.Type) + " takes it (multi-head attention)"})
 		}
 	}
 	m.Vocab = c.int(0, "vocab_size", "padded_vocab_size", "n_vocab")
@@ -112,6 +114,10 @@ func FromConfig(raw map[string]any) (*Model, error) {
 			return nil, configErr(prefix+"head_dim", "is missing and hidden_size is not a multiple of num_attention_heads")
 		}
 		m.HeadDim = m.Hidden / m.Heads
+		if !c.has("kv_lora_rank") { // MLA's heads are sized by qk_*_head_dim
+			m.Defaults = append(m.Defaults, Default{Field: prefix + "head_dim", Value: strconv.Itoa(m.HeadDim),
+				Source: "hidden_size / num_attention_heads, as " + className(m.Type) + " takes it"})
+		}
 	}
 	if m.HeadDim <= 0 || m.HeadDim > 4096 {
 		return nil, configErr(prefix+"head_dim", "must be between 1 and 4096")

@@ -27,6 +27,9 @@ read -r jraw jgz jbr < <(sizes build/npm/wasm_exec.js)
 row "build/npm/wasm_exec.js" "$jraw" "$jgz" "$jbr"
 read -r mraw mgz mbr < <(sizes build/npm/throughput.js)
 row "build/npm/throughput.js" "$mraw" "$mgz" "$mbr"
+# The model catalog, fetched beside the engine (the engine is built without it).
+read -r craw cgz cbr < <(sizes build/npm/catalog.json)
+row "build/npm/catalog.json (not in the budget)" "$craw" "$cgz" "$cbr"
 
 if [ "${VARIANTS:-1}" != 0 ]; then
 	tmp=$(mktemp -d)
@@ -34,7 +37,7 @@ if [ "${VARIANTS:-1}" != 0 ]; then
 	variant() { # NAME GO-BUILD-ARGS...
 		local name=$1
 		shift
-		GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false "$@" -o "$tmp/v.wasm" ./wasm/js
+		GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false -tags nocatalog "$@" -o "$tmp/v.wasm" ./wasm/js
 		read -r vraw vgz vbr < <(sizes "$tmp/v.wasm")
 		row "$name" "$vraw" "$vgz" "$vbr"
 	}
@@ -42,6 +45,7 @@ if [ "${VARIANTS:-1}" != 0 ]; then
 	variant "variant: no -ldflags (symbols, DWARF)"
 	variant "variant: -ldflags='-s -w'" -ldflags='-s -w -buildid='
 	variant "variant: -s -w, -gcflags=all=-l (no inlining)" -ldflags='-s -w -buildid=' -gcflags=all=-l
+	variant "variant: as built, the model catalog embedded" -tags '' -ldflags='-s -w -buildid=' -gcflags='github.com/modelrefs/throughput/...=-l'
 
 	# Floors: the Go runtime with syscall/js alone; what encoding/json
 	# (which imports fmt) would add; and the engine without this bridge

@@ -75,14 +75,14 @@ test('full mode: its controls and attributes recompute', async () => {
   await H.screenshot(page.locator('#w'), 'widget-full.png');
 });
 
-test('/widget.js is self-contained: one script, then the engine beside it', async () => {
+test('/widget.js is self-contained: one script, then the engine and its model catalog beside it', async () => {
   const own = await H.launch();
   try {
     const requests = [];
     own.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     await openBare(own.page, bare(`<throughput-calculator id="w" mode="compact">${FALLBACK}</throughput-calculator>`));
     await widgetFigures(own.page, '#w');
-    assert.deepEqual(requests.filter((p) => p !== '/__bare.html').sort(), ['/throughput.wasm', '/widget.js']);
+    assert.deepEqual(requests.filter((p) => p !== '/__bare.html').sort(), ['/catalog.json', '/throughput.wasm', '/widget.js']);
     // "Open in the calculator" points at the site's root, where widget.js lives.
     assert.equal(await own.page.$eval('#w', (el) => new URL(el.calculatorURL).pathname), '/');
     // calculator-url takes http(s) URLs only: javascript: and data: fall back to the default.

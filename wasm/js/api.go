@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 	"github.com/modelrefs/throughput/models"
 	"github.com/modelrefs/throughput/wasm/js/bridge"
@@ -127,8 +128,13 @@ var catalogJSON struct {
 	}
 }
 
-// modelList returns every catalog model's summary, in catalog order.
+// modelList returns every catalog model's summary, in catalog order: an
+// empty list while no catalog is installed (the browser engine before
+// setCatalog), not kept.
 func modelList() (string, error) {
+	if !models.CatalogLoaded() {
+		return "[]", nil
+	}
 	c := &catalogJSON.models
 	c.once.Do(func() {
 		entries, err := models.Catalog()
@@ -186,6 +192,46 @@ func importConfig(config string) (string, error) {
 		return "", calc.Errors{{Field: "model_config", Message: err.Error()}}
 	}
 	return marshal(ModelDetail{ModelSummary: s, Shape: m})
+}
+
+// setCatalog installs the model catalog from its JSON text (catalog.json,
+// which throughput.js fetches: the browser engine is built without it).
+// The model list is summarized again from it.
+func setCatalog(text string) (string, error) {
+	if err := models.SetCatalog(text); err != nil {
+		return "", calc.Errors{{Field: "", Message: err.Error()}}
+	}
+	catalogJSON.models.once = sync.Once{}
+	return "", nil
+}
+
+// knows answers "1" when evaluate can look the model name up (a catalog
+// model, or one addModel registered), else "".
+func knows(name string) (string, error) {
+	if _, err := models.Lookup(name); err != nil {
+		return "", nil
+	}
+	return "1", nil
+}
+
+// addModel registers a model outside the catalog, {"id", "config",
+// "source_url"}: the config.json throughput.js fetched from the Hugging
+// Face Hub, so that evaluate finds the model by its id. It answers the
+// model's summary. Errors are the request's "model" field errors, in the
+// words of the HTTP API (api/hub.go).
+func addModel(text string) (string, error) {
+	var in struct {
+		ID        string         `json:"id"`
+		Config    map[string]any `json:"config"`
+		SourceURL string         `json:"source_url"`
+	}
+	if err := jsonx.Unmarshal([]byte(text), &in); err != nil || in.Config == nil {
+		return "", calc.Errors{{Field: "model", Message: "the config.json from the Hugging Face Hub is not a JSON object"}}
+	}
+	if _, err := models.Register(in.ID, in.Config, models.Source{URL: in.SourceURL}); err != nil {
+		return "", calc.Errors{{Field: "model", Message: "the config.json of " + fielderr.Quote(in.ID) + " from the Hugging Face Hub: " + err.Error()}}
+	}
+	return "", nil
 }
 
 // warm parses the embedded model catalog now (it is otherwise parsed by the

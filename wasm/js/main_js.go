@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/models"
 )
 
 // defaultExportName is the global the bridge object is handed over through
@@ -69,6 +70,12 @@ func main() {
 	export("hardware", func(string) (string, error) { return hardwareList() })
 	export("hardwareSpec", hardwareSpec)
 	export("importConfig", importConfig)
+	export("setCatalog", setCatalog)
+	export("knows", knows)
+	export("addModel", addModel)
+	// catalogEmbedded is false in the browser engine (-tags nocatalog):
+	// throughput.js fetches catalog.json and hands it to setCatalog.
+	bridge.Set("catalogEmbedded", models.CatalogEmbedded())
 	export("warm", func(string) (string, error) { return warm() })
 	export("stats", func(arg string) (string, error) { return stats(arg == "gc") })
 	export("panic", func(arg string) (string, error) { return testPanic(len(arg) + 1) })

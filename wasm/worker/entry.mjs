@@ -48,7 +48,13 @@ async function start(env, onEnd) {
     // GOGC=400 p99 27-31 ms; 300 26 ms; 200 20-21 ms and 150 22 ms, RSS
     // flat over 50 s; 100 p99 10 ms but RSS climbing 6 MiB/s until a
     // 355 ms collection.
+    // THROUGHPUT_HUB_URL and THROUGHPUT_HUB_TOKEN (the worker's vars and
+    // secrets) name the Hugging Face Hub that ids outside the catalog are
+    // fetched from (api.HubFromEnv; unset: none).
     go.env = { GOGC: "200" };
+    for (const k of ["THROUGHPUT_HUB_URL", "THROUGHPUT_HUB_TOKEN"]) {
+      if (typeof env?.[k] === "string") go.env[k] = env[k];
+    }
     let ready;
     const readyPromise = new Promise((resolve) => {
       ready = resolve;

@@ -4,14 +4,26 @@
 // wasm/api handler to syumai/workers, which registers it with the
 // JavaScript entry module (worker/entry.mjs, or the adapter's stock shim).
 // Build it with ./build.sh worker.
+//
+// entry.mjs passes the worker's THROUGHPUT_HUB_URL and THROUGHPUT_HUB_TOKEN
+// (wrangler.toml's vars and secrets) as the Go program's environment: the
+// Hub that Hugging Face ids outside the catalog are fetched from
+// (api.HubFromEnv).
 package main
 
 import (
+	"syscall"
+
 	"github.com/syumai/workers"
 
 	"github.com/modelrefs/throughput/api"
 )
 
 func main() {
-	workers.Serve(reusable(api.New()))
+	workers.Serve(reusable(api.NewWithHub(api.HubFromEnv(getenv))))
+}
+
+func getenv(k string) string {
+	v, _ := syscall.Getenv(k)
+	return v
 }

@@ -4,12 +4,17 @@
 # embedded files and overrides the socket address and the site's path on the
 # command line:
 #   workerd serve workerd.capnp --socket-addr http=127.0.0.1:PORT --directory-path site=/abs/build/site
+# with THROUGHPUT_HUB_URL (and THROUGHPUT_HUB_TOKEN) in its environment for
+# the Hub (./build.sh worker sets https://huggingface.co unless given one).
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
     (name = "api", worker = .api),
     (name = "site", disk = (path = "site", writable = false)),
+    # The worker's outbound fetches (the Hugging Face Hub): the public
+    # internet, and loopback, where the tests run their stand-in Hub.
+    (name = "internet", network = (allow = ["public", "local"], tlsOptions = (trustBrowserCas = true))),
   ],
   sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "api")],
 );
@@ -21,6 +26,12 @@ const api :Workerd.Worker = (
     (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
     (name = "app.wasm", wasm = embed "app.wasm"),
   ],
-  bindings = [(name = "ASSETS", service = "site")],
+  bindings = [
+    (name = "ASSETS", service = "site"),
+    # The Hub's base URL (unset: ids outside the catalog are not fetched)
+    # and a token for gated models, from workerd's environment.
+    (name = "THROUGHPUT_HUB_URL", fromEnvironment = "THROUGHPUT_HUB_URL"),
+    (name = "THROUGHPUT_HUB_TOKEN", fromEnvironment = "THROUGHPUT_HUB_TOKEN"),
+  ],
   compatibilityDate = "2025-09-01",
 );

@@ -81,7 +81,33 @@ export interface LoadOptions {
   workBudget?: number;
   /** true loads throughput-planner.wasm, the engine with plan() (about 50 KB of gzip more). */
   planner?: boolean;
+  /**
+   * The model catalog (the browser engine is built without it): a URL or
+   * string, a Response or a promise of one, its JSON text (a string starting
+   * with "["), or the parsed array. Default: catalog.json next to
+   * throughput.js, fetched while the engine compiles (a failure leaves the
+   * catalog unloaded; an explicit one rejects). 'lazy': fetched by the first
+   * prepare() that needs it; false: never.
+   */
+  catalog?: string | URL | Response | PromiseLike<Response> | JSONValue[] | 'lazy' | false;
+  /**
+   * Where Hugging Face ids outside the catalog are fetched from (prepare):
+   * default { url: DEFAULT_HUB_URL }; false for no Hub.
+   */
+  hub?: HubOptions | false;
 }
+
+export interface HubOptions {
+  /** The Hub's base URL (default https://huggingface.co); a test points it at a stand-in. */
+  url?: string;
+  /** A Hugging Face access token for gated models, sent as Authorization: Bearer. */
+  token?: string;
+}
+
+/** https://huggingface.co */
+export const DEFAULT_HUB_URL: string;
+/** Whether s has the shape of a Hugging Face model id, owner/name. */
+export function isHubID(s: unknown): boolean;
 
 /** Per-call options of evaluate and evaluateJSON. */
 export interface EvaluateOptions {
@@ -92,7 +118,7 @@ export interface EvaluateOptions {
 /** Deeply read-only: the engine's tables are frozen. */
 export type Frozen<T> = T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
 
-/** One engine instance. Every method is synchronous. */
+/** One engine instance. Every method is synchronous but prepare, evaluateAsync and loadCatalog. */
 export interface Calculator {
   /** The engine version (calc.Version). */
   readonly version: string;
@@ -143,6 +169,24 @@ export interface Calculator {
   stats(options?: { gc?: boolean }): Stats;
   /** Parses the model catalog now; load() already calls it. */
   warm(): void;
+  /**
+   * Makes the request's model (or the model id) known to evaluate: loads a
+   * lazy catalog, fetches a Hugging Face id outside it from the Hub (and
+   * keeps it for offline use). Rejects with ThroughputError (field "model")
+   * when the Hub refuses ("needs a token"), has no such model, or cannot be
+   * reached with nothing kept; evaluate then throws the same for that id.
+   */
+  prepare(request: Request | string, options?: HubOptions): Promise<void>;
+  /** prepare's promise when evaluate cannot answer for the model yet, else null. */
+  pending(request: Request | string, options?: HubOptions): Promise<void> | null;
+  /** prepare, then evaluate. */
+  evaluateAsync(request: Request, options?: EvaluateOptions): Promise<Report>;
+  /** Sets the Hub token of later prepare calls and forgets recorded refusals. */
+  setHubToken(token: string): void;
+  /** Sets the Hub (as load's hub option) and forgets recorded refusals. */
+  setHub(hub: HubOptions | false): void;
+  /** Loads the model catalog into an engine built without it (once). */
+  loadCatalog(source?: LoadOptions['catalog']): Promise<void>;
   /** Test-only: panics inside Go; always throws ThroughputError "internal error: ...". */
   __panic(): never;
   /** Releases every Go function of this instance and ends its Go program. */

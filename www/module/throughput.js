@@ -52,12 +52,35 @@ const compiled = new Map(); // URL string -> Promise<WebAssembly.Module>
  * HTTP API's (about 40 ms of native CPU). A request whose simulation would
  * exceed it throws a ThroughputError naming the field that drives the cost.
  * In a browser the CPU is the user's own, so a page may raise it.
+ *
+ * options.catalog is the model catalog the browser engine is built without
+ * (docs/model-catalog.md): a URL or string, a Response or a promise of
+ * one, its JSON text (a string starting with "["; Cloudflare Workers import
+ * catalog.json as a text module), or the parsed array. Default:
+ * catalog.json next to this file, fetched while the engine compiles (a
+ * failure leaves the catalog unloaded; an explicit catalog must load), so
+ * that load() resolves with every
+ * catalog model known and evaluate stays synchronous. 'lazy' fetches it
+ * only when prepare() (or evaluateAsync) first needs a model the engine
+ * does not know; false never. An engine built with its catalog ignores it.
+ *
+ * options.hub is where models outside the catalog come from:
+ * { url: 'https://huggingface.co' (default), token: a Hugging Face access
+ * token for gated models, sent as Authorization: Bearer }, or false for no
+ * Hub. prepare() fetches {url}/{id}/resolve/main/config.json for a Hugging
+ * Face id the engine does not know and keeps it (the Cache API
+ * "throughput.hub" where there is one, and memory) for offline use.
  */
 export async function load(options = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('throughput: load(options) takes an object');
   }
   const workBudget = checkWorkBudget(options.workBudget, 'load(options): options.workBudget');
+  const hub = checkHub(options.hub);
+  const catalogOption = options.catalog;
+  // Started before the engine compiles, unless lazy: both are fetched at once.
+  const catalogText = catalogOption === 'lazy' || catalogOption === false ? null : catalogSource(catalogOption);
+  catalogText?.catch(() => {});
   const go = new GoRuntime();
   const exportName = `__throughput_${++instances}_${Math.random().toString(36).slice(2)}`;
   go.argv = ['throughput'];
@@ -70,13 +93,128 @@ export async function load(options = {}) {
   if (!bridge) {
     throw new Error('throughput: the WebAssembly module did not start (is it throughput.wasm?)');
   }
-  const calc = new Calculator(bridge, instance, go, exited, workBudget);
+  const calc = new Calculator(bridge, instance, go, exited, workBudget, hub, catalogOption);
+  if (!bridge.catalogEmbedded && catalogText) {
+    // A catalog given explicitly must load; the default one may be
+    // missing (a bundle that did not copy catalog.json): then evaluate
+    // says the catalog is not loaded, and prepare() tries again.
+    if (catalogOption !== undefined) await calc.loadCatalog(catalogText);
+    else await calc.loadCatalog(catalogText).catch(() => {});
+  }
   calc.warm(); // parse the model catalog now, not in the first evaluate
   return calc;
 }
 
 // PLANNER stands for the planner build next to this file.
 const PLANNER = Symbol('throughput-planner.wasm');
+/** The catalog's JSON text from options.catalog (see load). */
+async function catalogSource(source) {
+  if (Array.isArray(source)) return JSON.stringify(source);
+  if (typeof source === 'string' && source.trimStart().startsWith('[')) return source; // the JSON text itself
+  if (source === undefined || typeof source === 'string' || source instanceof URL) {
+    const url = source === undefined ? new URL('./catalog.json', import.meta.url) : new URL(source, baseURL());
+    if (url.protocol === 'file:') {
+      const fsModule = 'node:fs/promises';
+      const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsModule);
+      return readFile(url, 'utf8');
+    }
+    source = fetch(url);
+  }
+  const response = await source;
+  if (typeof Response !== 'undefined' && response instanceof Response) {
+    if (!response.ok) throw new Error(`throughput: fetching ${response.url || 'the model catalog'} failed: HTTP ${response.status}`);
+    return response.text();
+  }
+  throw new TypeError('throughput: options.catalog must be a URL, string, Response, the parsed array, \'lazy\' or false');
+}
+
+/** The hub option: {url, token} or null for none. */
+function checkHub(hub) {
+  if (hub === false || hub === null) return null;
+  if (hub === undefined) return { url: DEFAULT_HUB_URL, token: '' };
+  if (typeof hub !== 'object') throw new TypeError('throughput: options.hub must be {url, token} or false');
+  const url = String(hub.url ?? DEFAULT_HUB_URL).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(url)) throw new TypeError(`throughput: options.hub.url must be an http(s) URL, got ${url.slice(0, 80)}`);
+  const token = hub.token ?? '';
+  if (typeof token !== 'string') throw new TypeError('throughput: options.hub.token must be a string');
+  return { url, token: token.trim() };
+}
+
+/** The Hugging Face Hub. */
+export const DEFAULT_HUB_URL = 'https://huggingface.co';
+
+/**
+ * Whether s has the shape of a Hugging Face model id, owner/name (the
+ * engine's models.IsHubID: letters, digits, '-', '_', '.', at most 96 per
+ * part, no '--' or '..', no '-' or '.' at either end).
+ */
+export function isHubID(s) {
+  if (typeof s !== 'string') return false;
+  const parts = s.split('/');
+  return parts.length === 2 && parts.every((p) => p.length <= 96 && /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$/.test(p) && !p.includes('--') && !p.includes('..'));
+}
+
+/** Why the Hub's answer is not a config ("" for 200): api/hub.go's words. */
+function hubStatusMessage(status, withToken) {
+  if (status === 200) return '';
+  if ((status === 401 || status === 403) && withToken) {
+    return `the Hugging Face Hub refused the token (HTTP ${status}): the model is gated or private, and the token has no access to it`;
+  }
+  if (status === 401 || status === 403) return `the model is gated or private on the Hugging Face Hub (HTTP ${status}): it needs a token`;
+  if (status === 404) return 'no such model on the Hugging Face Hub (HTTP 404)';
+  return `the Hugging Face Hub answered HTTP ${status} for its config.json`;
+}
+
+// Not "throughput-...": the page's service worker deletes its old caches by that prefix.
+const HUB_CACHE = 'throughput.hub';
+const hubMemory = new Map(); // config URL -> config.json text, for this realm
+
+/** The kept config.json text for url, or null. */
+async function hubCached(url) {
+  if (hubMemory.has(url)) return hubMemory.get(url);
+  try {
+    const hit = globalThis.caches && await (await globalThis.caches.open(HUB_CACHE)).match(url);
+    return hit ? await hit.text() : null;
+  } catch {
+    return null;
+  }
+}
+
+async function hubKeep(url, text) {
+  hubMemory.set(url, text);
+  try {
+    if (globalThis.caches) await (await globalThis.caches.open(HUB_CACHE)).put(url, new Response(text, { headers: { 'Content-Type': 'application/json' } }));
+  } catch { /* memory is enough */ }
+}
+
+/**
+ * Fetches id's config.json from the Hub (network first; the kept copy when
+ * the Hub cannot be reached or fails) and returns {text, url}; throws an
+ * Error whose message is the reason, in the API's words.
+ */
+async function fetchHubConfig(id, hub) {
+  const url = `${hub.url}/${id}/resolve/main/config.json`;
+  let res;
+  try {
+    res = await fetch(url, hub.token ? { headers: { Authorization: `Bearer ${hub.token}` } } : {});
+  } catch {
+    const kept = await hubCached(url);
+    if (kept !== null) return { text: kept, url };
+    throw new Error('the Hugging Face Hub could not be reached (offline?) and no config.json is kept for it');
+  }
+  const why = hubStatusMessage(res.status, hub.token !== '');
+  if (why) {
+    const kept = res.status >= 500 ? await hubCached(url) : null;
+    if (kept !== null) return { text: kept, url };
+    throw new Error(why);
+  }
+  const text = await res.text();
+  let cfg;
+  try { cfg = JSON.parse(text); } catch { /* below */ }
+  if (!isPlainObject(cfg) || text.length > 1 << 20) throw new Error('its config.json on the Hugging Face Hub is not a JSON object of at most 1 MiB');
+  await hubKeep(url, text);
+  return { text, url };
+}
 
 async function instantiate(source, imports) {
   if (source instanceof WebAssembly.Module) {
@@ -145,9 +283,15 @@ class Calculator {
   #maxBytes;
   #contract = null;
   #workBudget;
+  #hub;
+  #catalogOption;
+  #catalogLoading = null;
+  #hubFetches = new Map(); // id, lower-cased -> {promise} while fetching, {errors} after a refusal
 
-  constructor(bridge, instance, go, exited, workBudget) {
+  constructor(bridge, instance, go, exited, workBudget, hub = null, catalogOption = undefined) {
     this.#bridge = bridge;
+    this.#hub = hub;
+    this.#catalogOption = catalogOption;
     this.#workBudget = workBudget ?? bridge.defaultWorkBudget;
     /** The engine's default work budget (calc.DefaultWorkBudget), in sequence-steps. */
     this.defaultWorkBudget = bridge.defaultWorkBudget;
@@ -183,6 +327,10 @@ class Calculator {
     }
     if (this.#closed) {
       throw new Error('throughput: the calculator is closed');
+    }
+    if (this.#hubFetches.size > 0 && typeof request.model === 'string') {
+      const refused = this.#hubFetches.get(request.model.trim().toLowerCase())?.errors;
+      if (refused && !this.#knows(request.model)) throw new ThroughputError(refused);
     }
     const text = checkSize(JSON.stringify(request, unknown.count ? function (k, v) { return unknown.holders.get(this)?.has(k) ? undefined : v; } : undefined), '', this.#maxBytes);
     const out = this.#bridge.evaluateTape(text, budget);
@@ -246,6 +394,124 @@ class Calculator {
       throw new TypeError(`throughput: ${method}(request, options) takes an options object`);
     }
     return checkWorkBudget(options.workBudget, `${method}: options.workBudget`) ?? this.#workBudget;
+  }
+
+  /**
+   * Makes the request's model (request.model, or a model id) known to the
+   * engine, so that evaluate can answer for it: fetches the model catalog
+   * if it is not yet loaded (load's catalog: 'lazy'), and a Hugging Face id
+   * outside it from the Hub (load's hub option; options.token overrides
+   * its token, options.url its URL). Resolves when evaluate can run; rejects with a
+   * ThroughputError on field "model" saying why not (the Hub refused: the
+   * model needs a token; no such model on the Hub; offline with nothing
+   * kept). A refusal is remembered: evaluate throws it for that id until
+   * prepare is called again (with a token, back online).
+   */
+  async prepare(request, options = {}) {
+    const name = typeof request === 'string' ? request : (isPlainObject(request) && request.model_config == null ? request.model : undefined);
+    if (typeof name !== 'string' || this.#knows(name)) return;
+    if (!this.#bridge.catalogEmbedded && this.#catalogOption !== false) {
+      await this.loadCatalog();
+      if (this.#knows(name)) return;
+    }
+    const id = name.trim();
+    const hub = this.#hubFor(options);
+    if (!hub || !isHubID(id)) return; // evaluate says "unknown model"
+    const key = id.toLowerCase();
+    let state = this.#hubFetches.get(key);
+    if (!state?.promise || state.url !== hub.url || state.token !== hub.token) {
+      const promise = fetchHubConfig(id, hub).then(({ text, url }) => {
+        this.#call('addModel', JSON.stringify({ id, config: JSON.parse(text), source_url: url }));
+        this.#hubFetches.delete(key);
+      }, (err) => {
+        const errors = [{ field: 'model', message: `unknown model ${JSON.stringify(id)}: ${err.message}` }];
+        this.#hubFetches.set(key, { errors, url: hub.url, token: hub.token });
+        throw new ThroughputError(errors);
+      });
+      state = { promise, url: hub.url, token: hub.token };
+      this.#hubFetches.set(key, state);
+    }
+    return state.promise.catch((err) => {
+      if (err instanceof ThroughputError) throw err;
+      throw new ThroughputError([{ field: 'model', message: String(err?.message ?? err) }]);
+    });
+  }
+
+  /**
+   * The promise of prepare(request) when evaluate cannot answer for its
+   * model yet (the catalog or a Hub config must be fetched), else null:
+   * a user interface evaluates at once, or shows "fetching" and evaluates
+   * when it settles.
+   */
+  pending(request, options = {}) {
+    const name = typeof request === 'string' ? request : (isPlainObject(request) && request.model_config == null ? request.model : undefined);
+    if (typeof name !== 'string' || this.#knows(name)) return null;
+    const hub = this.#hubFor(options);
+    const state = this.#hubFetches.get(name.trim().toLowerCase());
+    const same = state && hub && state.url === hub.url && state.token === hub.token;
+    if (same && state.errors) return null; // evaluate throws the refusal
+    if (same && state.promise) return state.promise;
+    const catalogMissing = !this.#bridge.catalogEmbedded && this.#catalogOption !== false && !this.#catalogLoaded;
+    if (!catalogMissing && !(hub && isHubID(name.trim()))) return null;
+    const p = this.prepare(name, options);
+    p.catch(() => {});
+    return p;
+  }
+
+  /** The Hub of a prepare call: load's (or setHub's), with options.url and options.token over it; null for none. */
+  #hubFor(options) {
+    if (!this.#hub || !options || (options.url === undefined && options.token === undefined)) return this.#hub;
+    return checkHub({ url: options.url ?? this.#hub.url, token: options.token ?? this.#hub.token });
+  }
+
+  /** Evaluates after prepare(request): for any Hugging Face id. */
+  async evaluateAsync(request, options = undefined) {
+    await this.prepare(request);
+    return this.evaluate(request, options);
+  }
+
+  /**
+   * Sets the Hub's token (a Hugging Face access token; '' for none) for
+   * later prepare calls, and forgets the refusals recorded so far.
+   */
+  setHubToken(token) {
+    if (typeof token !== 'string') throw new TypeError('throughput: setHubToken takes a string');
+    if (this.#hub) this.#hub = { ...this.#hub, token: token.trim() };
+    this.#forgetRefusals();
+  }
+
+  /** Sets the Hub (as load's options.hub) and forgets recorded refusals. */
+  setHub(hub) {
+    this.#hub = checkHub(hub);
+    this.#forgetRefusals();
+  }
+
+  #forgetRefusals() {
+    for (const [k, v] of this.#hubFetches) if (v.errors) this.#hubFetches.delete(k);
+  }
+
+  /**
+   * Loads the model catalog (into an engine built without it): source as
+   * load's options.catalog, default catalog.json next to this file. Once;
+   * a failed load may be retried.
+   */
+  loadCatalog(source = undefined) {
+    if (this.#bridge.catalogEmbedded || this.#catalogLoaded) return Promise.resolve();
+    if (!this.#catalogLoading) {
+      const text = source instanceof Promise ? source : catalogSource(source ?? (this.#catalogOption === 'lazy' ? undefined : this.#catalogOption));
+      this.#catalogLoading = text.then((t) => {
+        this.#call('setCatalog', t);
+        this.#catalogLoaded = true;
+      });
+      this.#catalogLoading.catch(() => { this.#catalogLoading = null; });
+    }
+    return this.#catalogLoading;
+  }
+
+  #catalogLoaded = false;
+
+  #knows(name) {
+    return this.#call('knows', checkSize(name, 'model', this.#maxBytes)) === '1';
   }
 
   /** Summaries of every catalog model, in catalog order. */

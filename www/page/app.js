@@ -16,8 +16,19 @@ import { LineChart } from './simchart.js';
 // slow machine) only after the first paint, in boot().
 performance.mark('throughput:app-start');
 const engineModule = import('../module/throughput.js');
-const startEngine = () => Promise.all([engineModule, globalThis.__throughputWasm])
-  .then(([m, wasm]) => m.load(wasm ? { wasm } : {}));
+const startEngine = () => Promise.all([engineModule, globalThis.__throughputWasm, globalThis.__throughputCatalog])
+  .then(([m, wasm, catalog]) => m.load({ ...(wasm ? { wasm } : {}), ...(catalog ? { catalog } : {}), hub: hubSettings() }));
+
+// The Hugging Face Hub that model ids outside the catalog are fetched from
+// (the footer's settings, kept in this browser: localStorage, never the URL).
+const HUB_URL_KEY = 'throughput:hub-url';
+const HUB_TOKEN_KEY = 'throughput:hub-token';
+function stored(key) {
+  try { return localStorage.getItem(key) ?? ''; } catch { return ''; }
+}
+function hubSettings() {
+  return { url: stored(HUB_URL_KEY).trim() || 'https://huggingface.co', token: stored(HUB_TOKEN_KEY).trim() };
+}
 // The default view's report, computed at build time by the same engine
 // (scripts/prerender.mjs): shown until the engine has started.
 const prerendered = globalThis.__throughputPrerender ?? Promise.resolve(null);
@@ -64,11 +75,34 @@ function evaluate(request) {
   return hit;
 }
 
-/** Evaluate one configuration: {request, report?, errors?}. */
+/**
+ * Evaluate one configuration: {request, report?, errors?}, or {request,
+ * fetching} while the model's config.json is fetched from the Hub (the
+ * page updates again when it is in, or refused).
+ */
 function run(config) {
   const { request, errors } = S.toRequest(config);
   if (errors.length) return { request, errors };
+  const wait = calc?.pending(request);
+  if (wait) {
+    if (!waiting.has(wait)) {
+      waiting.add(wait);
+      wait.catch(() => {}).finally(() => {
+        waiting.delete(wait);
+        forgetModel(request.model);
+        update();
+      });
+    }
+    return { request, fetching: request.model };
+  }
   return { request, ...evaluate(request) };
+}
+
+const waiting = new Set(); // prepare() promises the page waits for
+
+/** Drops the cached answers for a model (a Hub fetch settled). */
+function forgetModel(model) {
+  for (const k of reports.keys()) if (JSON.parse(k).model === model) reports.delete(k);
 }
 
 // --- rendering -----------------------------------------------------------
@@ -100,6 +134,9 @@ function update() {
     reportEl.classList.remove('stale');
     document.documentElement.classList.remove('pending'); // see index.html's head
     setStatus('');
+  } else if (res.fetching && !local.length) {
+    reportEl.classList.add('stale');
+    setStatus(`Fetching the config.json of ${res.fetching} from the Hugging Face Hub…`);
   } else {
     reportEl.classList.add('stale');
     setStatus(last ? 'Showing the last valid result: fix the highlighted field.' : 'Fix the highlighted field to see a result.');
@@ -288,7 +325,7 @@ function simulateInWorker(worker, req) {
         done({ cancelled: true });
       },
     };
-    worker.postMessage({ id, request: req, workBudget: SIM_WORK_BUDGET });
+    worker.postMessage({ id, request: req, workBudget: SIM_WORK_BUDGET, hub: hubSettings() });
   });
 }
 
@@ -701,9 +738,30 @@ async function boot() {
   document.documentElement.dataset.ready = 'true';
   fillHardware();
   for (const c of state.configs) c.hardware = canonicalHardware(c.hardware);
+  bindHubSettings();
   const idle = window.requestIdleCallback ?? ((f) => setTimeout(f, 50));
   idle(() => fillModels());
   registerServiceWorker();
+}
+
+/** The footer's Hub settings: kept in localStorage, handed to the engine. */
+function bindHubSettings() {
+  const url = $('#hub-url');
+  const token = $('#hub-token');
+  if (!url || !token) return;
+  url.value = stored(HUB_URL_KEY);
+  token.value = stored(HUB_TOKEN_KEY);
+  const apply = () => {
+    try {
+      localStorage.setItem(HUB_URL_KEY, url.value.trim());
+      localStorage.setItem(HUB_TOKEN_KEY, token.value.trim());
+    } catch { /* settings last for this visit only */ }
+    try { calc?.setHub(hubSettings()); } catch (e) { setStatus(String(e?.message ?? e)); return; }
+    reports.clear();
+    update();
+  };
+  url.addEventListener('change', apply);
+  token.addEventListener('change', apply);
 }
 
 function registerServiceWorker() {

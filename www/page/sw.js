@@ -9,6 +9,8 @@
 //   - navigations to the page itself (the scope's root, "./" or
 //     "./index.html", with any query): the page computes its view from the
 //     query in the browser, so one cached app shell answers them all.
+// Nor the Hugging Face Hub's config.json files (another origin: the
+// engine's module keeps them in its own cache, "throughput.hub").
 // Never the API: /v1/..., /openapi.json and /healthz are neither answered
 // from the cache nor stored, whatever the network does (API below), and a
 // navigation to any other path (a /v1/ URL opened in a tab, a typo) is not
@@ -20,13 +22,13 @@ const VERSION = 'dev';
 const CACHE = `throughput-${VERSION}`;
 // Fetched at install, so that the first visit is enough to work offline.
 const PRECACHE = [
-  './', 'app.bundle.js', 'sim-worker.js', 'throughput.wasm', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
+  './', 'app.bundle.js', 'sim-worker.js', 'throughput.wasm', 'catalog.json', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
 ];
 // Every file of the built site, relative to the scope (the build replaces
 // this list; the source's is the bundled site's). The widget's files are
 // cached when first used: the page does not need them.
 const FILES = [
-  'index.html', 'app.bundle.js', 'throughput.wasm', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
+  'index.html', 'app.bundle.js', 'throughput.wasm', 'catalog.json', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
   'widget.js', 'throughput-calculator.js', 'throughput.js', 'wasm_exec.js',
 ];
 // The API's paths, from the origin's root as the API serves them.

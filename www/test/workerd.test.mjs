@@ -17,10 +17,11 @@ const workerd = fileURLToPath(new URL('../../node_modules/.bin/workerd', import.
 const WORKER = `
 import { load, ThroughputError } from './throughput.js';
 import wasm from './throughput.wasm';
+import catalog from './catalog.json'; // a text module: the catalog's JSON text
 let calc;
 export default {
   async fetch(request) {
-    calc ??= await load({ wasm });
+    calc ??= await load({ wasm, catalog });
     const model = new URL(request.url).searchParams.get('model');
     try {
       const r = calc.evaluate({ model, hardware: 'h100-sxm' });
@@ -43,6 +44,7 @@ const w :Workerd.Worker = (
     (name = "throughput.js", esModule = embed "throughput.js"),
     (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
     (name = "throughput.wasm", wasm = embed "throughput.wasm"),
+    (name = "catalog.json", text = embed "catalog.json"),
   ],
   compatibilityDate = "2024-09-23",
 );
@@ -72,7 +74,7 @@ test('a Cloudflare worker loads the module from a WebAssembly.Module import', { 
   const dir = mkdtempSync(join(tmpdir(), 'throughput-workerd-'));
   let child;
   try {
-    for (const f of ['throughput.js', 'wasm_exec.js', 'throughput.wasm']) copyFileSync(join(npm, f), join(dir, f));
+    for (const f of ['throughput.js', 'wasm_exec.js', 'throughput.wasm', 'catalog.json']) copyFileSync(join(npm, f), join(dir, f));
     writeFileSync(join(dir, 'worker.mjs'), WORKER);
     const port = await freePort();
     writeFileSync(join(dir, 'config.capnp'), config(port));

@@ -129,10 +129,13 @@ export function httpURL(value, base, fallback) {
  * values fall back to the defaults): model, hardware, tensor-parallel-size,
  * pipeline-parallel-size, input-tokens, output-tokens, kv-cache-dtype,
  * quantization, engine, max-model-len, max-num-seqs,
- * gpu-memory-utilization, mode ("full" or "compact"), calculator-url.
+ * gpu-memory-utilization, mode ("full" or "compact"), calculator-url,
+ * hub-url and hub-token (a model id outside the catalog is fetched from the
+ * Hugging Face Hub, https://huggingface.co unless hub-url names another;
+ * hub-token is an access token for a gated model).
  */
 export class ThroughputCalculator extends HTMLElementBase {
-  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'gpu-memory-utilization', 'mode', 'calculator-url', ...Object.keys(INT_ATTRS)];
+  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'gpu-memory-utilization', 'mode', 'calculator-url', 'hub-url', 'hub-token', ...Object.keys(INT_ATTRS)];
 
   /** Register the element (once) under tag; returns the class. */
   static define(tag = 'throughput-calculator', registry = globalThis.customElements) {
@@ -175,6 +178,19 @@ export class ThroughputCalculator extends HTMLElementBase {
   get calculatorURL() {
     const fallback = new URL('./', import.meta.url).href;
     return httpURL(this.getAttribute('calculator-url'), globalThis.document?.baseURI ?? fallback, fallback);
+  }
+
+  /**
+   * The Hub settings of this element for the engine's prepare(): hub-url
+   * when it is an http(s) URL, hub-token; {} for the engine's own.
+   */
+  hubOptions() {
+    const out = {};
+    const url = httpURL(this.getAttribute('hub-url'), globalThis.document?.baseURI ?? 'https://huggingface.co/', '');
+    if (url) out.url = url.replace(/\/+$/, '');
+    const token = (this.getAttribute('hub-token') ?? '').trim();
+    if (token) out.token = token;
+    return out;
   }
 
   /** An integer attribute, or undefined when absent or invalid. */
@@ -233,6 +249,16 @@ export class ThroughputCalculator extends HTMLElementBase {
   #render() {
     const body = this.#root.querySelector('.body');
     if (body.dataset.mode !== this.mode) this.#build(body);
+    // A model outside the catalog: its config.json is fetched first.
+    const wait = this.#engine.pending(this.request(), this.hubOptions());
+    if (wait) {
+      const status = body.querySelector('.error');
+      status.textContent = `Fetching the config.json of ${this.model} from the Hugging Face Hub…`;
+      status.hidden = false;
+      this.#syncForm();
+      wait.catch(() => {}).finally(() => this.#schedule());
+      return;
+    }
     let report;
     try {
       report = evaluateWithRange((q) => this.#engine.evaluate(q), this.request(), this.#range);

@@ -5,6 +5,12 @@
 // (the embed package pulls io/fs and time into the WebAssembly build, about
 // 35 KB of gzip).
 //
+// The file is built without the tag nocatalog: the browser engine
+// (./build.sh build) is built with it, and gets the catalog at run time
+// from catalog.json (-json FILE writes it: the same entries, compact), so
+// that the catalog's growth does not count against the engine's size
+// budget.
+//
 // `go generate ./models` runs it (the directive is in models/catalog.go).
 package main
 
@@ -29,13 +35,24 @@ func main() {
 	pkg := flag.String("pkg", os.Getenv("GOPACKAGE"), "package of the generated file (go generate sets $GOPACKAGE)")
 	in := flag.String("dir", "catalog", "the folder of the catalog's JSON files, one array of entries each")
 	out := flag.String("o", "catalog_data.go", "output file")
+	jsonOut := flag.String("json", "", "write the joined catalog, compact, to this file instead (the browser's catalog.json)")
 	flag.Parse()
-	if *pkg == "" {
+	if *pkg == "" && *jsonOut == "" {
 		log.Fatal("-pkg is empty (run it with go generate, or name the package)")
 	}
 	raw, err := join(*in)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *jsonOut != "" {
+		var b bytes.Buffer
+		if err := json.Compact(&b, raw); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(*jsonOut, b.Bytes(), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	if err := os.WriteFile(*out, generate(*pkg, raw), 0o644); err != nil {
 		log.Fatal(err)
@@ -46,6 +63,7 @@ func main() {
 // raw, the catalog's JSON text, byte for byte.
 func generate(pkg string, raw []byte) []byte {
 	return []byte(header +
+		"//go:build !nocatalog\n\n" +
 		"package " + pkg + "\n\n" +
 		"// catalogData is catalog.json as a string constant rather than a go:embed\n" +
 		"// file: the embed package pulls io/fs and time into the WebAssembly build\n" +

@@ -28,6 +28,7 @@ func TestGenerate(t *testing.T) {
 	require.NoError(t, err, "%s", src)
 	assert.Equal(t, "models", f.Name.Name)
 	assert.True(t, ast.IsGenerated(f))
+	assert.Contains(t, string(src), "\n//go:build !nocatalog\n\npackage models\n", "the browser engine (-tags nocatalog) builds without it")
 	pkg, err := new(types.Config).Check("models", fset, []*ast.File{f}, nil)
 	require.NoError(t, err)
 	c, ok := pkg.Scope().Lookup("catalogData").(*types.Const)

@@ -1,0 +1,135 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/models"
+)
+
+// DefaultHubURL is the Hugging Face Hub.
+const DefaultHubURL = "https://huggingface.co"
+
+// maxConfigBytes bounds a config.json read from the Hub (published ones
+// are a few KB; multimodal ones with long vision configs tens of KB).
+const maxConfigBytes = 1 << 20
+
+// Hub fetches the config.json of a model that is not in the catalog from
+// the Hugging Face Hub ({URL}/{id}/resolve/main/config.json), so that the
+// API answers for any Hub id as the page and the JavaScript module do. A
+// fetched config is kept (models.Register: in memory, the latest
+// models.MaxRegistered ids), so each id is fetched once per process or
+// worker isolate.
+type Hub struct {
+	// URL is the Hub's base URL, without a trailing slash
+	// (DefaultHubURL; a test points it at a loopback stand-in).
+	URL string
+	// Token, when set, is sent as "Authorization: Bearer TOKEN": a Hugging
+	// Face access token for gated models.
+	Token string
+	// Client makes the requests (http.DefaultClient when nil: in the
+	// worker, Go's js/wasm transport, which calls fetch).
+	Client *http.Client
+}
+
+// HubFromEnv returns the Hub that getenv names: THROUGHPUT_HUB_URL (the
+// base URL; "off" or unset: no Hub) and THROUGHPUT_HUB_TOKEN.
+func HubFromEnv(getenv func(string) string) *Hub {
+	u := strings.TrimRight(strings.TrimSpace(getenv("THROUGHPUT_HUB_URL")), "/")
+	if u == "" || u == "off" {
+		return nil
+	}
+	return &Hub{URL: u, Token: strings.TrimSpace(getenv("THROUGHPUT_HUB_TOKEN"))}
+}
+
+type hubKey struct{}
+
+// hubOf returns the Hub the handler carries into r's context, or nil.
+func hubOf(r *http.Request) *Hub {
+	h, _ := r.Context().Value(hubKey{}).(*Hub)
+	return h
+}
+
+// resolveHubModel makes req.Model known to the engine when it is a Hub id
+// outside the catalog and the registered models: it fetches and registers
+// the config. Any other request is left alone (the engine answers "unknown
+// model" for a name that is not a Hub id). The error is the request's
+// field error, in the words the JavaScript module uses too.
+func (h *Hub) resolveHubModel(ctx context.Context, req calc.Request) error {
+	id := strings.TrimSpace(req.Model)
+	if h == nil || req.ModelConfig != nil || !models.IsHubID(id) {
+		return nil
+	}
+	if _, err := models.Lookup(id); err == nil || !errors.Is(err, models.ErrUnknownModel) {
+		return nil
+	}
+	cfg, err := h.fetchConfig(ctx, id)
+	if err != nil {
+		return calc.Errors{{Field: "model", Message: "unknown model " + fielderr.Quote(id) + ": " + err.Error()}}
+	}
+	src := models.Source{URL: h.configURL(id)}
+	if _, err := models.Register(id, cfg, src); err != nil {
+		return calc.Errors{{Field: "model", Message: "the config.json of " + fielderr.Quote(id) + " from the Hugging Face Hub: " + err.Error()}}
+	}
+	return nil
+}
+
+func (h *Hub) configURL(id string) string { return h.URL + "/" + id + "/resolve/main/config.json" }
+
+// fetchConfig GETs the config.json of id and decodes it.
+func (h *Hub) fetchConfig(ctx context.Context, id string) (map[string]any, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.configURL(id), nil)
+	if err != nil {
+		return nil, err
+	}
+	if h.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+h.Token)
+	}
+	client := h.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, errors.New("the Hugging Face Hub could not be reached (offline?) and no config.json is kept for it")
+	}
+	defer res.Body.Close()
+	if msg := hubStatusMessage(res.StatusCode, h.Token != ""); msg != "" {
+		return nil, errors.New(msg)
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, maxConfigBytes+1))
+	if err != nil {
+		return nil, errors.New("reading its config.json from the Hugging Face Hub failed: " + err.Error())
+	}
+	var cfg map[string]any
+	if len(body) > maxConfigBytes || json.Unmarshal(body, &cfg) != nil || cfg == nil {
+		return nil, errors.New("its config.json on the Hugging Face Hub is not a JSON object of at most 1 MiB")
+	}
+	return cfg, nil
+}
+
+// hubStatusMessage says why the Hub's answer is not a config, or "" for
+// 200. www/module/throughput.js (hubStatusMessage) says the same.
+func hubStatusMessage(status int, withToken bool) string {
+	switch {
+	case status == http.StatusOK:
+		return ""
+	case (status == http.StatusUnauthorized || status == http.StatusForbidden) && withToken:
+		return "the Hugging Face Hub refused the token (HTTP " + strconv.Itoa(status) + "): the model is gated or private, and the token has no access to it"
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return "the model is gated or private on the Hugging Face Hub (HTTP " + strconv.Itoa(status) + "): it needs a token"
+	case status == http.StatusNotFound:
+		return "no such model on the Hugging Face Hub (HTTP 404)"
+	}
+	return "the Hugging Face Hub answered HTTP " + strconv.Itoa(status) + " for its config.json"
+}
