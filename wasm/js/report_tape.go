@@ -54,6 +54,8 @@ var tapeKeys = []string{
 	"output_tokens",
 	"concurrency",
 	"request_rate",
+	"ttft_budget_ms",
+	"tpot_budget_ms",
 	"efficiencies",
 	"total_bytes",
 	"requested_bytes",
@@ -86,11 +88,14 @@ var tapeKeys = []string{
 	"ttft_ms",
 	"chunks",
 	"limited_by",
+	"batch_size_without_budget",
+	"limited_by_without_budget",
 	"onset_concurrency",
 	"onset_concurrency_lockstep",
 	"reachable",
 	"onset_request_rate",
 	"saturation_request_rate",
+	"utilization",
 	"recompute_overhead",
 	"work_per_output_token",
 	"feasible",
@@ -354,7 +359,17 @@ func tapeConfig(t *tape, v *calc.Config) {
 		t.number(float64(v.RequestRate))
 		n++
 	}
-	t.key(46) // efficiencies
+	if v.TTFTBudgetMs != 0 {
+		t.key(46) // ttft_budget_ms
+		t.number(float64(v.TTFTBudgetMs))
+		n++
+	}
+	if v.TPOTBudgetMs != 0 {
+		t.key(47) // tpot_budget_ms
+		t.number(float64(v.TPOTBudgetMs))
+		n++
+	}
+	t.key(48) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -363,22 +378,22 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(47) // total_bytes
+	t.key(49) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(48) // requested_bytes
+	t.key(50) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(49) // weights_bytes
+	t.key(51) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(50) // activation_bytes
+	t.key(52) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(51) // non_torch_bytes
+	t.key(53) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(52) // kv_cache_bytes
+	t.key(54) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	t.end(at, n)
@@ -387,33 +402,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(53) // bytes_per_token
+	t.key(55) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(54) // bytes_per_token_per_gpu
+	t.key(56) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(55) // state_bytes_per_sequence
+		t.key(57) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
 	t.key(38) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(56) // num_blocks
+	t.key(58) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(57) // capacity_tokens
+	t.key(59) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(58) // max_concurrency
+	t.key(60) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
 	t.key(39) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(59) // groups
+	t.key(61) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -429,46 +444,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(64) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(66) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(65) // bound
+	t.key(67) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(66) // memory_time_ms
+	t.key(68) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(67) // compute_time_ms
+	t.key(69) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(68) // communication_time_ms
+	t.key(70) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(69) // overhead_ms
+	t.key(71) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(70) // weights_read_bytes
+	t.key(72) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(71) // kv_read_bytes
+	t.key(73) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(72) // flops
+	t.key(74) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(75) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -480,19 +495,19 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	t.key(42) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(74) // time_ms
+	t.key(76) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(75) // ttft_ms
+	t.key(77) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(65) // bound
+	t.key(67) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(76) // chunks
+	t.key(78) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -501,52 +516,65 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(77) // limited_by
+	t.key(79) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(62) // step_time_ms
+	t.key(64) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(66) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
+	t.key(80) // batch_size_without_budget
+	t.number(float64(v.BatchSizeWithoutBudget))
+	n++
+	if v.LimitedByWithoutBudget != "" {
+		t.key(81) // limited_by_without_budget
+		t.string(string(v.LimitedByWithoutBudget))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(78) // onset_concurrency
+	t.key(82) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(79) // onset_concurrency_lockstep
+	t.key(83) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(80) // reachable
+	t.key(84) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(81) // onset_request_rate
+	t.key(85) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(82) // saturation_request_rate
+	t.key(86) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
-	t.key(83) // recompute_overhead
+	if v.Utilization != 0 {
+		t.key(87) // utilization
+		t.number(float64(v.Utilization))
+		n++
+	}
+	t.key(88) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(89) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
 	t.key(44) // concurrency
@@ -558,28 +586,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(64) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(75) // ttft_ms
+	t.key(77) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(66) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(77) // limited_by
+	t.key(79) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(85) // feasible
+	t.key(90) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -588,25 +616,25 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(62) // step_time_ms
+	t.key(64) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(64) // tokens_per_s_per_sequence
+	t.key(66) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(75) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(65) // bound
+	t.key(67) // bound
 	t.string(string(v.Bound))
 	n++
 	t.end(at, n)
@@ -615,22 +643,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(86) // gpu_hour_usd
+	t.key(91) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
 	t.key(34) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(87) // usd_per_million_output_tokens
+	t.key(92) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(60) // batch_size
+	t.key(62) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(61) // context_tokens
+	t.key(63) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(63) // tokens_per_s
+	t.key(65) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -639,7 +667,7 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(88) // arrival
+	t.key(93) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
@@ -652,94 +680,94 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(89) // seed
+	t.key(94) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(90) // num_requests
+	t.key(95) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(91) // completed_requests
+	t.key(96) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(92) // rejected_requests
+	t.key(97) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(93) // truncated
+		t.key(98) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(94) // duration_s
+	t.key(99) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(95) // steps
+	t.key(100) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(96) // mean_input_tokens
+	t.key(101) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(97) // mean_output_tokens
+	t.key(102) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(75) // ttft_ms
+	t.key(77) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(98) // tpot_ms
+	t.key(103) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(99) // e2e_latency_ms
+	t.key(104) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(100) // requests_per_s
+	t.key(105) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(101) // output_tokens_per_s
+	t.key(106) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(102) // total_tokens_per_s
+	t.key(107) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
-	t.key(103) // goodput_requests_per_s
+	t.key(108) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(104) // slo_attainment
+	t.key(109) // slo_attainment
 	t.number(float64(v.SLOAttainment))
 	n++
-	t.key(105) // preemptions
+	t.key(110) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(106) // preempted_requests
+	t.key(111) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(107) // recomputed_tokens
+	t.key(112) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(83) // recompute_overhead
+	t.key(88) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(89) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(108) // first_preemption_s
+	t.key(113) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(109) // running_at_first_preemption
+	t.key(114) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
-	t.key(110) // mean_running
+	t.key(115) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(111) // mean_waiting
+	t.key(116) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(112) // mean_kv_cache_usage
+	t.key(117) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(113) // peak_kv_cache_usage
+	t.key(118) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(114) // timeline
+		t.key(119) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -757,10 +785,10 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(115) // code
+	t.key(120) // code
 	t.string(string(v.Code))
 	n++
-	t.key(116) // message
+	t.key(121) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -769,16 +797,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(117) // bandwidth_efficiency
+	t.key(122) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(118) // compute_efficiency
+	t.key(123) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(119) // prefill_efficiency
+	t.key(124) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(120) // step_overhead_ms
+	t.key(125) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -787,14 +815,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(121) // kind
+	t.key(126) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(122) // layers
+	t.key(127) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(123) // window
+		t.key(128) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -804,19 +832,19 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(124) // mean
+	t.key(129) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(125) // p50
+	t.key(130) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(126) // p90
+	t.key(131) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(127) // p99
+	t.key(132) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(128) // max
+	t.key(133) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -825,19 +853,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(129) // time_s
+	t.key(134) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(94) // duration_s
+	t.key(99) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(130) // running
+	t.key(135) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(131) // waiting
+	t.key(136) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(73) // kv_cache_usage
+	t.key(75) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -846,13 +874,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(132) // load
+	t.key(137) // load
 	t.string(string(v.Load))
 	n++
-	t.key(133) // num_requests_per_point
+	t.key(138) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(134) // points
+	t.key(139) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -862,28 +890,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(135) // preemption_onset
+	t.key(140) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(136) // running_at_onset
+	t.key(141) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(137) // analytic_onset
+	t.key(142) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(138) // onset_difference
+	t.key(143) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(139) // onset_ratio
+	t.key(144) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(140) // knee_load
+	t.key(145) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(141) // knee_output_tokens_per_s
+	t.key(146) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(142) // max_output_tokens_per_s
+	t.key(147) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -892,43 +920,43 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(132) // load
+	t.key(137) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(101) // output_tokens_per_s
+	t.key(106) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(100) // requests_per_s
+	t.key(105) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(103) // goodput_requests_per_s
+	t.key(108) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(143) // ttft_p50_ms
+	t.key(148) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(144) // ttft_p99_ms
+	t.key(149) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(145) // tpot_p50_ms
+	t.key(150) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(146) // tpot_p99_ms
+	t.key(151) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(147) // e2e_latency_p50_ms
+	t.key(152) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(148) // e2e_latency_p99_ms
+	t.key(153) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(110) // mean_running
+	t.key(115) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(105) // preemptions
+	t.key(110) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(84) // work_per_output_token
+	t.key(89) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)

@@ -10,7 +10,9 @@ func init() { contract.Docs = docs }
 // their JSON fields ("Type.json_name").
 var docs = map[string]string{
 	"BatchCeiling":                                     "BatchCeiling is the largest batch that can run at the workload's final context (input + output tokens per sequence).",
+	"BatchCeiling.batch_size_without_budget":           "batch_size_without_budget is the ceiling without the TPOT budget: the smaller of the KV cache's and the scheduler's limits. It equals BatchSize unless LimitedBy is \"latency_budget\".",
 	"BatchCeiling.limited_by":                          "limited_by is \"kv_cache\", \"max_num_seqs\", \"max_num_batched_tokens\", \"latency_budget\" or \"weights_do_not_fit\".",
+	"BatchCeiling.limited_by_without_budget":           "limited_by_without_budget is what limits BatchSizeWithoutBudget: \"kv_cache\", \"max_num_seqs\" or \"max_num_batched_tokens\".",
 	"BatchCeiling.tokens_per_s_per_sequence":           "tokens_per_s_per_sequence is what each user sees at the ceiling.",
 	"BestReport":                                       "BestReport is the best batch under the latency budget.",
 	"BestReport.feasible":                              "feasible is false when even batch 1 misses the budget.",
@@ -18,6 +20,7 @@ var docs = map[string]string{
 	"BestReport.tokens_per_s_per_sequence":             "tokens_per_s_per_sequence is what each user sees at that batch.",
 	"Config":                                           "Config is the resolved setting every figure of the report holds for.",
 	"Config.efficiencies":                              "efficiencies are the engine profile's fitted parameters used.",
+	"Config.ttft_budget_ms":                            "ttft_budget_ms and TPOTBudgetMs are the request's latency budget (slo.ttft_ms, slo.tpot_ms), when it gives one.",
 	"Contract":                                         "Contract is what the engine says about its request beyond the JSON types: the engines with their defaults, the values of the enumerated fields, and every request field's bounds, default and unit. A user interface fills its controls from it instead of repeating the engine's tables.",
 	"Contract.arrivals":                                "arrivals are the values of simulate.arrival.",
 	"Contract.block_sizes":                             "block_sizes are the values of block_size, in tokens.",
@@ -192,7 +195,8 @@ var docs = map[string]string{
 	"PreemptionReport.onset_request_rate":              "onset_request_rate is the Poisson arrival rate (requests/s) at which the requests in flight, fluctuating around their mean c (Little's law), first reach the onset: c + 2*sqrt(c) = onset_concurrency.",
 	"PreemptionReport.reachable":                       "reachable is false when the scheduler's cap (max_num_seqs or max_num_batched_tokens) binds before the KV cache fills, so the scheduler never preempts for memory.",
 	"PreemptionReport.recompute_overhead":              "recompute_overhead is the extra prefill tokens per delivered output token at the workload's concurrency (0 below the onset).",
-	"PreemptionReport.saturation_request_rate":         "saturation_request_rate is the serving rate at the onset concurrency: where output throughput levels off; arrivals above it queue.",
+	"PreemptionReport.saturation_request_rate":         "saturation_request_rate is the serving rate at the largest batch the server runs (the onset concurrency, or the scheduler's cap when that binds first): where output throughput levels off; arrivals above it queue.",
+	"PreemptionReport.utilization":                     "utilization is a request-rate workload's arrival rate over SaturationRequestRate; above 1 the server is overloaded (absent for other workloads).",
 	"PreemptionReport.work_per_output_token":           "work_per_output_token is total tokens processed (prompt, recomputed and output) per delivered output token at the workload's concurrency; it grows past the onset.",
 	"PrefillReport":                                    "PrefillReport is one prompt's prefill.",
 	"PrefillReport.chunks":                             "chunks is the number of scheduler steps the prompt takes at max_num_batched_tokens per step.",
