@@ -7,7 +7,7 @@
 // very code and shows what app.js would show.
 import { FIGURES, figure, conditions, modelSummary, memoryBar } from './figures.js';
 import { setText, setAttr, setHidden } from '../ui/dom.js';
-import { verdict } from '../ui/verdict.js';
+import { verdict, TERMS } from '../ui/verdict.js';
 
 /**
  * A renderer for the report parts of doc (the page's document): returns
@@ -23,6 +23,8 @@ export function reportView(doc) {
     modelSummary: $('model-summary'), version: $('engine-version'), report: $('report'),
     verdict: $('verdict'), short: $('mem-short'),
   };
+  // Every term is defined on hover, from the one glossary (ui/verdict.js TERMS; docs/glossary.md).
+  for (const t of doc.querySelectorAll('[data-term]')) if (TERMS[t.dataset.term]) setAttr(t, 'title', TERMS[t.dataset.term]);
   const vParts = el.verdict ? Object.fromEntries([...el.verdict.querySelectorAll('[data-verdict]')].map((e) => [e.dataset.verdict, e])) : {};
   let shownWarnings = null;
   let shownVerdict = '';

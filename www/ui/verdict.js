@@ -106,7 +106,7 @@ export function verdict(r) {
   if (rate && u > 1) {
     state = 'overloaded';
     headline = `Overloaded ${times(u)}: saturates at ${fmt.num(pre.saturation_request_rate)} req/s; ${given(rate)} req/s arrive`;
-    lines.push(`Requests queue and their TTFT grows without bound. ${onsetLine}`);
+    lines.push(`Requests queue, and their TTFT grows without bound. ${onsetLine}`);
   } else if (rate) {
     headline = `Fits: ${given(rate)} req/s of ${lengths(r)}, utilization ${Math.round(u * 100)} % of the ${fmt.num(pre.saturation_request_rate)} req/s it saturates at; ` +
       `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`;
@@ -139,7 +139,7 @@ export function verdict(r) {
         c.ttft_budget_ms && b.ttft_ms > c.ttft_budget_ms && `TTFT ${fmt.ms(b.ttft_ms)}`].filter(Boolean).join(' and ');
       lines.unshift(`Misses the budget (${budget}) even at batch 1: ${miss || 'latency over the budget'}.`);
     } else if (state === 'overloaded') {
-      lines.unshift(`Misses the budget (${budget}) at this load: the queue's wait comes before the first token.`);
+      lines.unshift(`Misses the budget (${budget}) at this load.`);
     } else if (!met) {
       lines.unshift(`Misses the budget (${budget}) at batch ${fmt.int(load)}: it holds up to batch ${fmt.int(b.batch_size)} (${fmt.tokS(b.tokens_per_s)}).`);
     } else {
