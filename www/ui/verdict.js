@@ -63,6 +63,18 @@ const lengths = (r) => `${fmt.int(r.config.input_tokens)} + ${fmt.int(r.config.o
  * start. state is one of STATES.
  */
 export function verdict(r) {
+  let v = verdicts.get(r);
+  if (!v) verdicts.set(r, (v = computeVerdict(r)));
+  return v;
+}
+
+// One verdict and one capacity answer per report object: the page asks for
+// them from several places on every update (the line, the cards, the
+// comparison).
+const verdicts = new WeakMap();
+const capacities = new WeakMap();
+
+function computeVerdict(r) {
   const c = r.config;
   const pre = r.preemption;
   const lines = [];
@@ -156,6 +168,11 @@ export function verdict(r) {
  * without the TPOT budget. null when nothing runs.
  */
 export function capacity(r) {
+  if (!capacities.has(r)) capacities.set(r, computeCapacity(r));
+  return capacities.get(r);
+}
+
+function computeCapacity(r) {
   const pre = r.preemption;
   if (!pre || !r.decode) return null;
   const bc = r.batch_ceiling;
