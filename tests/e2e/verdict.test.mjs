@@ -257,6 +257,10 @@ test('a printable summary and a link preview', async () => {
   assert.equal(await page.isVisible('#verdict'), true);
   assert.equal(await page.isVisible('#report .cards'), true);
   assert.equal(await page.isVisible('#inputs'), false);
+  // The summary names the configuration: its link (beforeprint writes it).
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  assert.equal(await text(page, '#print-link'), `This configuration: ${new URL(base).origin}/`);
+  assert.equal(await page.isVisible('#print-link'), true);
   await page.emulateMedia({ media: 'screen' });
   const meta = await page.$$eval('meta[property^="og:"], meta[name^="twitter:"]', (ms) => Object.fromEntries(ms.map((m) => [m.getAttribute('property') ?? m.name, m.content])));
   assert.equal(meta['og:title'], await page.title());

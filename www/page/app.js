@@ -597,6 +597,10 @@ document.addEventListener('click', async (e) => {
 // The printable summary: the print stylesheet (index.html) keeps the
 // verdict, the conditions and the figures and leaves the form out.
 $('#print-summary').addEventListener('click', () => window.print());
+window.addEventListener('beforeprint', () => {
+  const q = S.toQuery(state);
+  setText($('#print-link'), `This configuration: ${location.origin}${location.pathname}${q ? `?${q}` : ''}`);
+});
 
 // --- the engine's tables ------------------------------------------------
 
