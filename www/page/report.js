@@ -29,12 +29,13 @@ export function reportView(doc) {
   let shownWarnings = null;
   let shownVerdict = '';
 
+  /** ul's items are items' texts: existing items are rewritten in place, the rest added or removed. */
   function list(ul, items) {
-    ul.replaceChildren(...items.map((t) => {
-      const li = doc.createElement('li');
-      li.textContent = t;
-      return li;
-    }));
+    while (ul.children.length > items.length) ul.lastChild.remove();
+    items.forEach((t, i) => {
+      const li = ul.children[i] ?? ul.appendChild(doc.createElement('li'));
+      setText(li, t);
+    });
   }
 
   /** The verdict line (www/ui/verdict.js) and the report's state for the CSS. */
