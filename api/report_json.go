@@ -139,6 +139,12 @@ func appendConfig(w *jsonWriter, v *calc.Config) {
 	if v.RequestRate != 0 {
 		w.float64(`,"request_rate":`, v.RequestRate)
 	}
+	if v.TTFTBudgetMs != 0 {
+		w.float64(`,"ttft_budget_ms":`, v.TTFTBudgetMs)
+	}
+	if v.TPOTBudgetMs != 0 {
+		w.float64(`,"tpot_budget_ms":`, v.TPOTBudgetMs)
+	}
 	w.lit(`,"efficiencies":`)
 	appendEfficiencies(w, &v.Efficiencies)
 	w.lit("}")
@@ -227,6 +233,10 @@ func appendBatchCeiling(w *jsonWriter, v *calc.BatchCeiling) {
 	w.float64(`,"step_time_ms":`, v.StepTimeMs)
 	w.float64(`,"tokens_per_s":`, v.TokensPerS)
 	w.float64(`,"tokens_per_s_per_sequence":`, v.TokensPerSPerSequence)
+	w.int(`,"batch_size_without_budget":`, int64(v.BatchSizeWithoutBudget))
+	if v.LimitedByWithoutBudget != "" {
+		w.string(`,"limited_by_without_budget":`, v.LimitedByWithoutBudget)
+	}
 	w.lit("}")
 }
 
@@ -237,6 +247,9 @@ func appendPreemptionReport(w *jsonWriter, v *calc.PreemptionReport) {
 	w.bool(`,"reachable":`, v.Reachable)
 	w.float64(`,"onset_request_rate":`, v.OnsetRequestRate)
 	w.float64(`,"saturation_request_rate":`, v.SaturationRequestRate)
+	if v.Utilization != 0 {
+		w.float64(`,"utilization":`, v.Utilization)
+	}
 	w.float64(`,"recompute_overhead":`, v.RecomputeOverhead)
 	w.float64(`,"work_per_output_token":`, v.WorkPerOutputToken)
 	w.int(`,"context_tokens":`, int64(v.ContextTokens))

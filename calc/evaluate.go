@@ -48,6 +48,7 @@ func (d *Deployment) report(p plan) Report {
 		BlockSize: st.layout.BlockSize, MaxModelLen: d.MaxModelLen, MaxNumSeqs: d.MaxNumSeqs,
 		MaxNumBatchedTokens: d.MaxBatched, InputTokens: p.in, OutputTokens: p.out,
 		Concurrency: p.concurrency, RequestRate: p.rate, Efficiencies: d.Eff,
+		TTFTBudgetMs: ms(p.ttftS), TPOTBudgetMs: ms(p.tpotS),
 	}
 	r.Memory = MemoryReport{
 		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeAtStartBytes: d.Hardware.FreeMemory().Int64(),
@@ -89,6 +90,7 @@ func (d *Deployment) report(p plan) Report {
 	if schedCap < ceil {
 		ceil, why = schedCap, schedWhy
 	}
+	unbudgeted, unbudgetedWhy := ceil, why
 	if p.tpotS > 0 {
 		lat := largestBatch(ceil, func(b int) bool { return d.tpot(b, mean) <= p.tpotS })
 		if lat < ceil {
@@ -99,6 +101,7 @@ func (d *Deployment) report(p plan) Report {
 	r.BatchCeiling = BatchCeiling{
 		BatchSize: ceil, ContextTokens: in + out, LimitedBy: why, StepTimeMs: ms(cs.TimeS),
 		TokensPerS: batchRate(ceil, cs), TokensPerSPerSequence: decodeRate(cs),
+		BatchSizeWithoutBudget: unbudgeted, LimitedByWithoutBudget: unbudgetedWhy,
 	}
 
 	// Preemption onset (steady-state continuous batching).
@@ -109,7 +112,9 @@ func (d *Deployment) report(p plan) Report {
 		Reachable: onset < schedCap,
 	}
 	if onset >= 1 {
-		pre.SaturationRequestRate, _ = d.servingRate(onset, in, out)
+		// The server completes requests fastest at the largest batch it
+		// runs: the onset, or the scheduler's cap when that binds first.
+		pre.SaturationRequestRate, _ = d.servingRate(min(onset, schedCap), in, out)
 		pre.OnsetRequestRate = d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
 	}
 
@@ -125,9 +130,19 @@ func (d *Deployment) report(p plan) Report {
 	pre.Concurrency = batch
 	pre.RecomputeOverhead, pre.WorkPerOutputToken = d.recompute(batch, onset, in, out, schedCap)
 	r.Preemption = pre
+	// A request-rate workload is told in its own terms: the rate, not the
+	// concurrency Little's law turned it into.
+	load := "concurrency " + itoa(batch)
+	if p.rate > 0 {
+		pre.Utilization = ratio(p.rate, pre.SaturationRequestRate)
+		load = fielderr.Number(round3(p.rate)) + " req/s (about " + itoa(batch) + " requests in flight)"
+		if pre.Utilization > 1 {
+			r.warn("overloaded", fielderr.Number(round3(p.rate))+" req/s is "+fielderr.Number(round3(pre.Utilization))+"x the "+fielderr.Number(round3(pre.SaturationRequestRate))+" req/s this server completes at "+itoa(in)+"+"+itoa(out)+" tokens: requests queue and their time to first token grows without bound")
+		}
+	}
 	running := min(batch, schedCap)
 	if batch > onset && pre.Reachable {
-		r.warn("preemption", "concurrency "+itoa(batch)+" exceeds the preemption onset ("+itoa(onset)+" sequences at "+itoa(in)+"+"+itoa(out)+" tokens): the scheduler preempts and recomputes, "+fielderr.Number(round3(pre.RecomputeOverhead))+" extra prefill tokens per output token")
+		r.warn("preemption", load+" exceeds the preemption onset ("+itoa(onset)+" sequences at "+itoa(in)+"+"+itoa(out)+" tokens): the scheduler preempts and recomputes, "+fielderr.Number(round3(pre.RecomputeOverhead))+" extra prefill tokens per output token")
 		running = min(running, onset)
 	}
 	if batch > schedCap {

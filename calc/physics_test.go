@@ -309,3 +309,60 @@ func TestPipelineParallelStages(t *testing.T) {
 	assert.InDelta(t, 4.26*(1<<30), r.Memory.WeightsBytes, 0.02*4.26*(1<<30))
 	assert.Equal(t, 4, r.Config.GPUs)
 }
+
+// The TPOT budget lowers the batch ceiling, and the report keeps the
+// ceiling without it beside: the same request without the budget.
+func TestBatchCeilingWithoutBudget(t *testing.T) {
+	t.Parallel()
+	base := Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "l4"}, TensorParallelSize: Int(2)}
+	free := eval(t, base)
+	base.SLO = &SLO{TPOTMs: Float(50)}
+	tight := eval(t, base)
+	require.Equal(t, "latency_budget", tight.BatchCeiling.LimitedBy)
+	assert.Less(t, tight.BatchCeiling.BatchSize, free.BatchCeiling.BatchSize)
+	assert.Equal(t, free.BatchCeiling.BatchSize, tight.BatchCeiling.BatchSizeWithoutBudget)
+	assert.Equal(t, free.BatchCeiling.LimitedBy, tight.BatchCeiling.LimitedByWithoutBudget)
+	// Without a budget the two are the same figure.
+	assert.Equal(t, free.BatchCeiling.BatchSize, free.BatchCeiling.BatchSizeWithoutBudget)
+	// On two L4s the KV cache binds (its ceiling at input + output tokens
+	// is the lockstep onset), not max_num_seqs 256.
+	assert.Equal(t, "kv_cache", free.BatchCeiling.LimitedBy)
+	assert.Equal(t, free.Preemption.OnsetConcurrencyLockstep, free.BatchCeiling.BatchSize)
+}
+
+// A server whose scheduler cap binds before the KV cache fills saturates
+// at the cap: its closed-loop serving rate there is the cost section's
+// (prefill counted) tokens/s over the output tokens. A request rate above
+// it is reported as overloaded, in requests per second.
+func TestSaturationAtTheSchedulerCapAndOverload(t *testing.T) {
+	t.Parallel()
+	req := Request{Model: "mistral-7b", Hardware: HardwareRef{ID: "a100-sxm-80gb"}, GPUHourUSD: Float(1),
+		Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(256), RequestRate: Float(20)}}
+	r := eval(t, req)
+	pre := r.Preemption
+	require.NotNil(t, pre)
+	require.False(t, pre.Reachable)
+	require.Equal(t, "max_num_seqs", r.BatchCeiling.LimitedBy)
+	require.Equal(t, 256, r.Cost.BatchSize)
+	assert.InDelta(t, r.Cost.TokensPerS/256, pre.SaturationRequestRate, 1e-9)
+	assert.InDelta(t, 20/pre.SaturationRequestRate, pre.Utilization, 1e-12)
+	assert.Greater(t, pre.Utilization, 1.0)
+	var msg string
+	for _, w := range r.Warnings {
+		if w.Code == "overloaded" {
+			msg = w.Message
+		}
+	}
+	assert.Contains(t, msg, "20 req/s is ")
+	assert.NotContains(t, msg, "concurrency")
+	// Below saturation: utilization is the fraction, no warning.
+	req.Workload.RequestRate = Float(pre.SaturationRequestRate / 2)
+	r = eval(t, req)
+	assert.InDelta(t, 0.5, r.Preemption.Utilization, 1e-9)
+	for _, w := range r.Warnings {
+		assert.NotEqual(t, "overloaded", w.Code)
+	}
+	// A concurrency workload has no utilization.
+	req.Workload.RequestRate, req.Workload.Concurrency = nil, Int(8)
+	assert.Zero(t, eval(t, req).Preemption.Utilization)
+}

@@ -100,6 +100,10 @@ type Config struct {
 	OutputTokens         int     `json:"output_tokens"`
 	Concurrency          int     `json:"concurrency,omitempty"`
 	RequestRate          float64 `json:"request_rate,omitempty"`
+	// TTFTBudgetMs and TPOTBudgetMs are the request's latency budget
+	// (slo.ttft_ms, slo.tpot_ms), when it gives one.
+	TTFTBudgetMs float64 `json:"ttft_budget_ms,omitempty"`
+	TPOTBudgetMs float64 `json:"tpot_budget_ms,omitempty"`
 	// Efficiencies are the engine profile's fitted parameters used.
 	Efficiencies Efficiencies `json:"efficiencies"`
 }
@@ -223,6 +227,13 @@ type BatchCeiling struct {
 	TokensPerS float64 `json:"tokens_per_s"`
 	// TokensPerSPerSequence is what each user sees at the ceiling.
 	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+	// BatchSizeWithoutBudget is the ceiling without the TPOT budget: the
+	// smaller of the KV cache's and the scheduler's limits. It equals
+	// BatchSize unless LimitedBy is "latency_budget".
+	BatchSizeWithoutBudget int `json:"batch_size_without_budget"`
+	// LimitedByWithoutBudget is what limits BatchSizeWithoutBudget:
+	// "kv_cache", "max_num_seqs" or "max_num_batched_tokens".
+	LimitedByWithoutBudget string `json:"limited_by_without_budget,omitempty"`
 }
 
 // PreemptionReport says when the scheduler starts to preempt.
@@ -243,9 +254,15 @@ type PreemptionReport struct {
 	// the requests in flight, fluctuating around their mean c (Little's
 	// law), first reach the onset: c + 2*sqrt(c) = onset_concurrency.
 	OnsetRequestRate float64 `json:"onset_request_rate"`
-	// SaturationRequestRate is the serving rate at the onset concurrency:
-	// where output throughput levels off; arrivals above it queue.
+	// SaturationRequestRate is the serving rate at the largest batch the
+	// server runs (the onset concurrency, or the scheduler's cap when that
+	// binds first): where output throughput levels off; arrivals above it
+	// queue.
 	SaturationRequestRate float64 `json:"saturation_request_rate"`
+	// Utilization is a request-rate workload's arrival rate over
+	// SaturationRequestRate; above 1 the server is overloaded (absent for
+	// other workloads).
+	Utilization float64 `json:"utilization,omitempty"`
 	// RecomputeOverhead is the extra prefill tokens per delivered output
 	// token at the workload's concurrency (0 below the onset).
 	RecomputeOverhead float64 `json:"recompute_overhead"`

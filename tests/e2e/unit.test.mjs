@@ -162,6 +162,10 @@ test('the build-time page is filled by the page code: form.js and report.js', as
       assert.equal(doc.getElementById('report-conditions').textContent, conditions(report));
       assert.equal(doc.getElementById('model-summary').textContent, modelSummary(report));
       assert.equal(doc.getElementById('engine-version').textContent, `v${report.version}`);
+      // The verdict is in the HTML too, and every term on the page is defined on hover.
+      assert.equal(doc.getElementById('verdict').dataset.state, 'meets');
+      assert.match(doc.querySelector('[data-verdict=headline]').textContent, new RegExp(`^Fits: ${fmt.int(report.preemption.onset_concurrency_lockstep)} concurrent requests of 1,024 \\+ 256 tokens`));
+      for (const t of doc.querySelectorAll('[data-term]')) assert.ok(t.getAttribute('title')?.length > 10, `term ${t.dataset.term} has a definition`);
       const segs = [...doc.querySelectorAll('#mem-bar .seg')].map((e) => [e.className.replace('seg ', ''), e.style.width]);
       assert.deepEqual(segs, memoryBar(report).segments);
       assert.equal(doc.getElementById('status').hidden, true);
@@ -224,4 +228,12 @@ test('URL attributes: only http(s) URLs reach a link, anything else is the defau
     ['http://[::1', dflt],
     ['', dflt], [null, dflt], [undefined, dflt],
   ]) assert.equal(httpURL(value, base, dflt), want, JSON.stringify(value));
+});
+
+test('every term of the glossary (www/ui/verdict.js TERMS) is defined in docs/glossary.md', async () => {
+  const fs = await import('node:fs');
+  const { TERMS, STATES, BADGES } = await import('../../www/ui/verdict.js');
+  const doc = fs.readFileSync(new URL('../../docs/glossary.md', import.meta.url), 'utf8');
+  for (const [term, text] of Object.entries(TERMS)) assert.ok(doc.includes(`- **${term}**: ${text}`), `docs/glossary.md defines ${term} as the page does`);
+  for (const s of STATES) assert.ok(doc.toLowerCase().includes(`| ${BADGES[s].toLowerCase()} |`), `docs/glossary.md describes the state ${s}`);
 });

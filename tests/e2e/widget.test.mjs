@@ -21,6 +21,12 @@ async function openBare(page, html) {
   await page.goto(url);
 }
 
+/** The widget's verdict line: badge and headline, without its details. */
+const verdictText = (page, sel) => page.$eval(sel, (el) => {
+  const v = el.shadowRoot.querySelector('[data-w-verdict]');
+  return v.querySelector('.badge').textContent + v.querySelector('.vh').textContent;
+});
+
 /** Wait for an element's first report and return the texts of its figures. */
 async function widgetFigures(page, sel) {
   await page.waitForFunction((s) => document.querySelector(s)?.report, sel);
@@ -38,6 +44,10 @@ test('compact mode shows batch 1 against the large batch with the KV ceiling', a
   assert.equal(shown['many.agg'], fmt.tokS(want.decode.tokens_per_s));
   assert.equal(shown['many.per'], fmt.tokS(want.decode.tokens_per_s_per_sequence));
   assert.ok(shown.kv.includes(`${fmt.int(want.preemption.onset_concurrency_lockstep)} sequences`), shown.kv);
+  // The verdict line first: no budget, no load, so "fits" at the batch ceiling.
+  const bc = want.batch_ceiling;
+  assert.equal(await verdictText(page, '#w'), `Fits${`Fits: ${fmt.int(want.preemption.onset_concurrency_lockstep)} concurrent requests of 2,000 + 500 tokens; ` +
+    `${fmt.tokS(bc.tokens_per_s)} at batch ${fmt.int(bc.batch_size)}, TPOT ${fmt.ms(bc.step_time_ms)}`}`);
   assert.equal(await page.$eval('#w', (el) => el.shadowRoot.querySelector('form')), null, 'compact has no form');
   // Fallback content is in the light DOM but not rendered.
   assert.equal(await page.isVisible('a.fallback'), false);
@@ -68,11 +78,31 @@ test('full mode: its controls and attributes recompute', async () => {
   // An unknown model shows the engine's message inside the widget.
   await page.$eval('#w', (el) => el.setAttribute('model', 'no-such-model'));
   await page.waitForFunction(() => !document.querySelector('#w').shadowRoot.querySelector('.error').hidden);
-  assert.match(await page.$eval('#w', (el) => el.shadowRoot.querySelector('.error').textContent), /^model: unknown model "no-such-model"/);
+  assert.match(await page.$eval('#w', (el) => el.shadowRoot.querySelector('.error').textContent), /^The calculator cannot answer: model: unknown model "no-such-model"/);
+  // A clean message: no skeleton of figures, chart or verdict beside it.
+  const visible = await page.$eval('#w', (el) => ['.title', '.verdict', '.trade', '.kv', '.chart'].filter((s) => el.shadowRoot.querySelector(s).getBoundingClientRect().height > 0));
+  assert.deepEqual(visible, []);
+  assert.equal(await page.$eval('#w', (el) => el.report), null);
+  await H.screenshot(page.locator('#w'), 'widget-error.png');
   await page.$eval('#w', (el) => el.setAttribute('model', 'qwen2.5-7b'));
   await page.waitForFunction(() => document.querySelector('#w').shadowRoot.querySelector('.error').hidden);
   assert.match(await page.$eval('#w', (el) => el.shadowRoot.querySelector('a.open').href), /\?model=qwen2\.5-7b&hardware=l40s&tensor_parallel_size=2/);
   await H.screenshot(page.locator('#w'), 'widget-full.png');
+});
+
+test('a model that does not fit: the verdict says why, no empty figures', async () => {
+  const { page } = b;
+  await openBare(page, bare(`<throughput-calculator id="w" model="qwen3-30b-a3b" hardware="l40s" mode="compact">${FALLBACK}</throughput-calculator>`));
+  await widgetFigures(page, '#w');
+  const want = await H.evaluate({ model: 'qwen3-30b-a3b', hardware: 'l40s', sweep: { points: 96 } });
+  const m = want.memory;
+  const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes; // by hand: what must fit before any KV cache
+  assert.ok(need > m.requested_bytes);
+  const gib1 = (x) => `${(x / 2 ** 30).toFixed(1)} GiB`;
+  assert.equal(await verdictText(page, '#w'), `Won't startWon't start: weights need ${gib1(need)} of ${gib1(m.requested_bytes)} per GPU`);
+  const visible = await page.$eval('#w', (el) => ['.trade', '.chart'].filter((s) => el.shadowRoot.querySelector(s).getBoundingClientRect().height > 0));
+  assert.deepEqual(visible, []);
+  await H.screenshot(page.locator('#w'), 'widget-wont-start.png');
 });
 
 test('/widget.js is self-contained: one script, then the engine and its model catalog beside it', async () => {

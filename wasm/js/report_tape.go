@@ -58,6 +58,8 @@ var tapeKeys = []string{
 	"output_tokens",
 	"concurrency",
 	"request_rate",
+	"ttft_budget_ms",
+	"tpot_budget_ms",
 	"efficiencies",
 	"total_bytes",
 	"free_at_start_bytes",
@@ -93,11 +95,14 @@ var tapeKeys = []string{
 	"ttft_ms",
 	"chunks",
 	"limited_by",
+	"batch_size_without_budget",
+	"limited_by_without_budget",
 	"onset_concurrency",
 	"onset_concurrency_lockstep",
 	"reachable",
 	"onset_request_rate",
 	"saturation_request_rate",
+	"utilization",
 	"recompute_overhead",
 	"work_per_output_token",
 	"feasible",
@@ -432,7 +437,17 @@ func tapeConfig(t *tape, v *calc.Config) {
 		t.number(float64(v.RequestRate))
 		n++
 	}
-	t.key(50) // efficiencies
+	if v.TTFTBudgetMs != 0 {
+		t.key(50) // ttft_budget_ms
+		t.number(float64(v.TTFTBudgetMs))
+		n++
+	}
+	if v.TPOTBudgetMs != 0 {
+		t.key(51) // tpot_budget_ms
+		t.number(float64(v.TPOTBudgetMs))
+		n++
+	}
+	t.key(52) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -441,34 +456,34 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(51) // total_bytes
+	t.key(53) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(52) // free_at_start_bytes
+	t.key(54) // free_at_start_bytes
 	t.number(float64(v.FreeAtStartBytes))
 	n++
-	t.key(53) // requested_bytes
+	t.key(55) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(54) // weights_bytes
+	t.key(56) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(55) // activation_bytes
+	t.key(57) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(56) // non_torch_bytes
+	t.key(58) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(57) // kv_cache_bytes
+	t.key(59) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	if v.CUDAGraphBytes != 0 {
-		t.key(58) // cuda_graph_bytes
+		t.key(60) // cuda_graph_bytes
 		t.number(float64(v.CUDAGraphBytes))
 		n++
 	}
 	if v.FeatureBytes != 0 {
-		t.key(59) // feature_bytes
+		t.key(61) // feature_bytes
 		t.number(float64(v.FeatureBytes))
 		n++
 	}
@@ -478,33 +493,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(60) // bytes_per_token
+	t.key(62) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(61) // bytes_per_token_per_gpu
+	t.key(63) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(62) // state_bytes_per_sequence
+		t.key(64) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
 	t.key(42) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(63) // num_blocks
+	t.key(65) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(64) // capacity_tokens
+	t.key(66) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(65) // max_concurrency
+	t.key(67) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
 	t.key(43) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(66) // groups
+	t.key(68) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -520,46 +535,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(67) // batch_size
+	t.key(69) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(68) // context_tokens
+	t.key(70) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(69) // step_time_ms
+	t.key(71) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(70) // tokens_per_s
+	t.key(72) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(71) // tokens_per_s_per_sequence
+	t.key(73) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(72) // bound
+	t.key(74) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(73) // memory_time_ms
+	t.key(75) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(74) // compute_time_ms
+	t.key(76) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(75) // communication_time_ms
+	t.key(77) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(76) // overhead_ms
+	t.key(78) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(77) // weights_read_bytes
+	t.key(79) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(78) // kv_read_bytes
+	t.key(80) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(79) // flops
+	t.key(81) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(80) // kv_cache_usage
+	t.key(82) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -571,19 +586,19 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	t.key(46) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(81) // time_ms
+	t.key(83) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(82) // ttft_ms
+	t.key(84) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(70) // tokens_per_s
+	t.key(72) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(72) // bound
+	t.key(74) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(83) // chunks
+	t.key(85) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -592,52 +607,65 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(67) // batch_size
+	t.key(69) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(68) // context_tokens
+	t.key(70) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(84) // limited_by
+	t.key(86) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(69) // step_time_ms
+	t.key(71) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(70) // tokens_per_s
+	t.key(72) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(71) // tokens_per_s_per_sequence
+	t.key(73) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
+	t.key(87) // batch_size_without_budget
+	t.number(float64(v.BatchSizeWithoutBudget))
+	n++
+	if v.LimitedByWithoutBudget != "" {
+		t.key(88) // limited_by_without_budget
+		t.string(string(v.LimitedByWithoutBudget))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(85) // onset_concurrency
+	t.key(89) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(86) // onset_concurrency_lockstep
+	t.key(90) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(87) // reachable
+	t.key(91) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(88) // onset_request_rate
+	t.key(92) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(89) // saturation_request_rate
+	t.key(93) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
-	t.key(90) // recompute_overhead
+	if v.Utilization != 0 {
+		t.key(94) // utilization
+		t.number(float64(v.Utilization))
+		n++
+	}
+	t.key(95) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(91) // work_per_output_token
+	t.key(96) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(68) // context_tokens
+	t.key(70) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
 	t.key(48) // concurrency
@@ -649,28 +677,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(67) // batch_size
+	t.key(69) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(68) // context_tokens
+	t.key(70) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(69) // step_time_ms
+	t.key(71) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(82) // ttft_ms
+	t.key(84) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(70) // tokens_per_s
+	t.key(72) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(71) // tokens_per_s_per_sequence
+	t.key(73) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(84) // limited_by
+	t.key(86) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(92) // feasible
+	t.key(97) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -679,29 +707,29 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(67) // batch_size
+	t.key(69) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(68) // context_tokens
+	t.key(70) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(69) // step_time_ms
+	t.key(71) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(70) // tokens_per_s
+	t.key(72) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(71) // tokens_per_s_per_sequence
+	t.key(73) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(80) // kv_cache_usage
+	t.key(82) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(72) // bound
+	t.key(74) // bound
 	t.string(string(v.Bound))
 	n++
 	if v.TokensPerSWithoutSpeculation != 0 {
-		t.key(93) // tokens_per_s_without_speculation
+		t.key(98) // tokens_per_s_without_speculation
 		t.number(float64(v.TokensPerSWithoutSpeculation))
 		n++
 	}
@@ -711,22 +739,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(94) // gpu_hour_usd
+	t.key(99) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
 	t.key(38) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(95) // usd_per_million_output_tokens
+	t.key(100) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(67) // batch_size
+	t.key(69) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(68) // context_tokens
+	t.key(70) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(70) // tokens_per_s
+	t.key(72) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -736,27 +764,27 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 	at, n := t.object(), 0
 	if v.PrefixCaching != nil {
-		t.key(96) // prefix_caching
+		t.key(101) // prefix_caching
 		tapePrefixCachingReport(t, v.PrefixCaching)
 		n++
 	}
 	if v.Speculative != nil {
-		t.key(97) // speculative
+		t.key(102) // speculative
 		tapeSpeculativeReport(t, v.Speculative)
 		n++
 	}
 	if v.LoRA != nil {
-		t.key(98) // lora
+		t.key(103) // lora
 		tapeLoRAReport(t, v.LoRA)
 		n++
 	}
 	if v.KVOffload != nil {
-		t.key(99) // kv_offload
+		t.key(104) // kv_offload
 		tapeKVOffloadReport(t, v.KVOffload)
 		n++
 	}
 	if v.Parallel != nil {
-		t.key(100) // parallel
+		t.key(105) // parallel
 		tapeParallelReport(t, v.Parallel)
 		n++
 	}
@@ -766,7 +794,7 @@ func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(101) // arrival
+	t.key(106) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
@@ -779,118 +807,118 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(102) // seed
+	t.key(107) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(103) // num_requests
+	t.key(108) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(104) // completed_requests
+	t.key(109) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(105) // rejected_requests
+	t.key(110) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(106) // truncated
+		t.key(111) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(107) // duration_s
+	t.key(112) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(108) // steps
+	t.key(113) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(109) // mean_input_tokens
+	t.key(114) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(110) // mean_output_tokens
+	t.key(115) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(82) // ttft_ms
+	t.key(84) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(111) // tpot_ms
+	t.key(116) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(112) // e2e_latency_ms
+	t.key(117) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(113) // requests_per_s
+	t.key(118) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(114) // output_tokens_per_s
+	t.key(119) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(115) // total_tokens_per_s
+	t.key(120) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(116) // goodput_requests_per_s
+		t.key(121) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
 	if v.SLOAttainment != nil {
-		t.key(117) // slo_attainment
+		t.key(122) // slo_attainment
 		t.number(float64(*v.SLOAttainment))
 		n++
 	}
-	t.key(118) // preemptions
+	t.key(123) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(119) // preempted_requests
+	t.key(124) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(120) // recomputed_tokens
+	t.key(125) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(90) // recompute_overhead
+	t.key(95) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(91) // work_per_output_token
+	t.key(96) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(121) // first_preemption_s
+	t.key(126) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(122) // running_at_first_preemption
+	t.key(127) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
 	if v.CachedTokens != 0 {
-		t.key(123) // cached_tokens
+		t.key(128) // cached_tokens
 		t.number(float64(v.CachedTokens))
 		n++
 	}
 	if v.DraftedTokens != 0 {
-		t.key(124) // drafted_tokens
+		t.key(129) // drafted_tokens
 		t.number(float64(v.DraftedTokens))
 		n++
 	}
 	if v.AcceptedTokens != 0 {
-		t.key(125) // accepted_tokens
+		t.key(130) // accepted_tokens
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
 	if v.ReloadedTokens != 0 {
-		t.key(126) // reloaded_tokens
+		t.key(131) // reloaded_tokens
 		t.number(float64(v.ReloadedTokens))
 		n++
 	}
-	t.key(127) // mean_running
+	t.key(132) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(128) // mean_waiting
+	t.key(133) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(129) // mean_kv_cache_usage
+	t.key(134) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(130) // peak_kv_cache_usage
+	t.key(135) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(131) // timeline
+		t.key(136) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -908,13 +936,13 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeFix records a calc.Fix as an object.
 func tapeFix(t *tape, v *calc.Fix) {
 	at, n := t.object(), 0
-	t.key(132) // field
+	t.key(137) // field
 	t.string(string(v.Field))
 	n++
-	t.key(133) // value
+	t.key(138) // value
 	t.string(string(v.Value))
 	n++
-	t.key(134) // summary
+	t.key(139) // summary
 	t.string(string(v.Summary))
 	n++
 	t.end(at, n)
@@ -923,10 +951,10 @@ func tapeFix(t *tape, v *calc.Fix) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(135) // code
+	t.key(140) // code
 	t.string(string(v.Code))
 	n++
-	t.key(136) // message
+	t.key(141) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -935,16 +963,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(137) // bandwidth_efficiency
+	t.key(142) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(138) // compute_efficiency
+	t.key(143) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(139) // prefill_efficiency
+	t.key(144) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(140) // step_overhead_ms
+	t.key(145) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -953,14 +981,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(141) // kind
+	t.key(146) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(142) // layers
+	t.key(147) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(143) // window
+		t.key(148) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -970,31 +998,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(144) // cached_tokens_per_request
+	t.key(149) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(145) // shared_blocks
+	t.key(150) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(146) // num_prefixes
+	t.key(151) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
-	t.key(82) // ttft_ms
+	t.key(84) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(147) // ttft_ms_without
+	t.key(152) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(148) // kv_ceiling
+	t.key(153) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(149) // kv_ceiling_without
+	t.key(154) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
-	t.key(85) // onset_concurrency
+	t.key(89) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(150) // onset_concurrency_without
+	t.key(155) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1003,43 +1031,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(151) // method
+	t.key(156) // method
 	t.string(string(v.Method))
 	n++
-	t.key(152) // num_speculative_tokens
+	t.key(157) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(153) // acceptance_rate
+	t.key(158) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(154) // tokens_per_step
+	t.key(159) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(155) // draft_weights_bytes
+	t.key(160) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(156) // draft_time_ms
+	t.key(161) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
-	t.key(111) // tpot_ms
+	t.key(116) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(157) // tpot_ms_without
+	t.key(162) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
-	t.key(70) // tokens_per_s
+	t.key(72) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(158) // tokens_per_s_without
+	t.key(163) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(159) // speedup
+	t.key(164) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(160) // batch1_speedup
+	t.key(165) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(161) // crossover_batch_size
+	t.key(166) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1048,25 +1076,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(162) // max_loras
+	t.key(167) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(163) // max_lora_rank
+	t.key(168) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(164) // bytes
+	t.key(169) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(165) // kv_cache_bytes_without
+	t.key(170) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(166) // flops_per_step
+	t.key(171) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(167) // read_bytes_per_step
+	t.key(172) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(168) // extra_step_time_ms
+	t.key(173) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1075,19 +1103,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(169) // cpu_blocks
+	t.key(174) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
-	t.key(64) // capacity_tokens
+	t.key(66) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(170) // recompute_onset_concurrency
+	t.key(175) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(171) // reload_ms_per_sequence
+	t.key(176) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(172) // recompute_ms_per_sequence
+	t.key(177) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1096,28 +1124,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(173) // data_parallel_size
+	t.key(178) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(174) // expert_parallel
+	t.key(179) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(175) // expert_parallel_size
+	t.key(180) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(176) // experts_per_rank
+	t.key(181) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(177) // experts_touched_per_rank
+	t.key(182) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(178) // load_imbalance
+	t.key(183) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(179) // all_to_all_ms
+	t.key(184) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(180) // tokens_per_s_total
+	t.key(185) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(38) // num_gpus
@@ -1129,19 +1157,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(181) // mean
+	t.key(186) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(182) // p50
+	t.key(187) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(183) // p90
+	t.key(188) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(184) // p99
+	t.key(189) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(185) // max
+	t.key(190) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1150,19 +1178,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(186) // time_s
+	t.key(191) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(107) // duration_s
+	t.key(112) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(187) // running
+	t.key(192) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(188) // waiting
+	t.key(193) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(80) // kv_cache_usage
+	t.key(82) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -1171,13 +1199,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(189) // load
+	t.key(194) // load
 	t.string(string(v.Load))
 	n++
-	t.key(190) // num_requests_per_point
+	t.key(195) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(191) // points
+	t.key(196) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1187,28 +1215,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(192) // preemption_onset
+	t.key(197) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(193) // running_at_onset
+	t.key(198) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(194) // analytic_onset
+	t.key(199) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(195) // onset_difference
+	t.key(200) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(196) // onset_ratio
+	t.key(201) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(197) // knee_load
+	t.key(202) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(198) // knee_output_tokens_per_s
+	t.key(203) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(199) // max_output_tokens_per_s
+	t.key(204) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1217,45 +1245,45 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(189) // load
+	t.key(194) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(114) // output_tokens_per_s
+	t.key(119) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(113) // requests_per_s
+	t.key(118) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(116) // goodput_requests_per_s
+		t.key(121) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(200) // ttft_p50_ms
+	t.key(205) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(201) // ttft_p99_ms
+	t.key(206) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(202) // tpot_p50_ms
+	t.key(207) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(203) // tpot_p99_ms
+	t.key(208) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(204) // e2e_latency_p50_ms
+	t.key(209) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(205) // e2e_latency_p99_ms
+	t.key(210) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(127) // mean_running
+	t.key(132) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(118) // preemptions
+	t.key(123) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(91) // work_per_output_token
+	t.key(96) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)

@@ -1331,6 +1331,9 @@ export interface Config {
   output_tokens: number;
   concurrency?: number;
   request_rate?: number;
+  /** ttft_budget_ms and TPOTBudgetMs are the request's latency budget (slo.ttft_ms, slo.tpot_ms), when it gives one. */
+  ttft_budget_ms?: number;
+  tpot_budget_ms?: number;
   /** efficiencies are the engine profile's fitted parameters used. */
   efficiencies: Efficiencies;
 }
@@ -1434,6 +1437,10 @@ export interface BatchCeiling {
   tokens_per_s: number;
   /** tokens_per_s_per_sequence is what each user sees at the ceiling. */
   tokens_per_s_per_sequence: number;
+  /** batch_size_without_budget is the ceiling without the TPOT budget: the smaller of the KV cache's and the scheduler's limits. It equals BatchSize unless LimitedBy is "latency_budget". */
+  batch_size_without_budget: number;
+  /** limited_by_without_budget is what limits BatchSizeWithoutBudget: "kv_cache", "max_num_seqs" or "max_num_batched_tokens". */
+  limited_by_without_budget?: string;
 }
 
 /** PreemptionReport says when the scheduler starts to preempt. */
@@ -1446,8 +1453,10 @@ export interface PreemptionReport {
   reachable: boolean;
   /** onset_request_rate is the Poisson arrival rate (requests/s) at which the requests in flight, fluctuating around their mean c (Little's law), first reach the onset: c + 2*sqrt(c) = onset_concurrency. */
   onset_request_rate: number;
-  /** saturation_request_rate is the serving rate at the onset concurrency: where output throughput levels off; arrivals above it queue. */
+  /** saturation_request_rate is the serving rate at the largest batch the server runs (the onset concurrency, or the scheduler's cap when that binds first): where output throughput levels off; arrivals above it queue. */
   saturation_request_rate: number;
+  /** utilization is a request-rate workload's arrival rate over SaturationRequestRate; above 1 the server is overloaded (absent for other workloads). */
+  utilization?: number;
   /** recompute_overhead is the extra prefill tokens per delivered output token at the workload's concurrency (0 below the onset). */
   recompute_overhead: number;
   /** work_per_output_token is total tokens processed (prompt, recomputed and output) per delivered output token at the workload's concurrency; it grows past the onset. */

@@ -9,6 +9,7 @@ import { evaluateWithRange, sweepMax } from '../ui/sweep-range.js';
 import { setText, setAttr, setHidden } from '../ui/dom.js';
 import { SIM_FIGURES, simFigure, simConditions, simRequest, sweepLoadLabel, ARRIVALS } from './sim.js';
 import { LineChart } from './simchart.js';
+import { svgText, pngBlob } from '../ui/chart-export.js';
 
 // index.html's head already compiles the engine and fetches the prerendered
 // report while the modules load; the engine is started (instantiated, Go
@@ -39,6 +40,7 @@ const form = $('#inputs');
 const statusEl = $('#status');
 const errorsEl = $('#errors');
 const reportEl = $('#report');
+const verdictEl = $('#verdict');
 
 let calc = null; // the engine (throughput.js calculator)
 let state = S.fromQuery(location.search);
@@ -132,6 +134,7 @@ function update() {
     last = res;
     render(res.report);
     reportEl.classList.remove('stale');
+    verdictEl.classList.remove('stale');
     document.documentElement.classList.remove('pending'); // see index.html's head
     setStatus('');
   } else if (res.fetching && !local.length) {
@@ -139,6 +142,7 @@ function update() {
     setStatus(`Fetching the config.json of ${res.fetching} from the Hugging Face Hub…`);
   } else {
     reportEl.classList.add('stale');
+    verdictEl.classList.add('stale');
     setStatus(last ? 'Showing the last valid result: fix the highlighted field.' : 'Fix the highlighted field to see a result.');
   }
   renderTabs();
@@ -574,9 +578,9 @@ function setStatus(text) {
   if (statusEl.hidden !== !text) statusEl.hidden = !text;
 }
 
-function download(name, type, text) {
+function download(name, type, data) {
   const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.href = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
   a.download = name;
   document.body.append(a);
   a.click();
@@ -609,6 +613,31 @@ export function sweepCSV(report) {
 
 $('#export-csv').addEventListener('click', () => {
   if (last) download('throughput-sweep.csv', 'text/csv', sweepCSV(last.report));
+});
+
+// A chart as SVG or PNG (ui/chart-export.js): the buttons name the chart's
+// container (data-download) and the format.
+document.addEventListener('click', async (e) => {
+  const btn = e.target.closest?.('button[data-download]');
+  if (!btn) return;
+  const svg = document.getElementById(btn.dataset.download)?.querySelector('svg');
+  if (!svg) return;
+  const text = svgText(svg);
+  const name = `throughput-${btn.dataset.download}`;
+  if (btn.dataset.format === 'svg') return download(`${name}.svg`, 'image/svg+xml', text);
+  try {
+    download(`${name}.png`, 'image/png', await pngBlob(text, svg.width.baseVal.value, svg.height.baseVal.value));
+  } catch (err) {
+    setStatus(`The PNG could not be made: ${err.message}`);
+  }
+});
+
+// The printable summary: the print stylesheet (index.html) keeps the
+// verdict, the conditions and the figures and leaves the form out.
+$('#print-summary').addEventListener('click', () => window.print());
+window.addEventListener('beforeprint', () => {
+  const q = S.toQuery(state);
+  setText($('#print-link'), `This configuration: ${location.origin}${location.pathname}${q ? `?${q}` : ''}`);
 });
 
 // --- the engine's tables ------------------------------------------------

@@ -4,16 +4,19 @@ import { figure } from './figures.js';
 import * as fmt from '../ui/format.js';
 import { label } from './state.js';
 import { escapeHTML as esc } from '../ui/dom.js';
+import { verdict } from '../ui/verdict.js';
 
 /** Rows: [heading, (report) -> text, (report) -> conditions]. */
 export const ROWS = [
+  ['Verdict', (r) => verdict(r).badge, (r) => verdict(r).headline],
+  ['Price', (r) => (r.cost ? `${fmt.usd(r.cost.gpu_hour_usd * r.cost.num_gpus)}/h` : 'no price'), (r) => r.cost && `${r.cost.num_gpus} × ${fmt.usd(r.cost.gpu_hour_usd)} per GPU-hour`],
   ['GPUs', (r) => `${r.config.num_gpus} (TP ${r.config.tensor_parallel_size}, PP ${r.config.pipeline_parallel_size})`],
   ['Weights / KV dtype', (r) => `${r.model.weight_format} / ${r.config.kv_cache_dtype}`],
   ['KV cache per GPU', (r) => figure('memory.kv_cache_bytes', r)],
   ['KV capacity', (r) => figure('kv_cache.capacity_tokens', r)],
   ['Batch ceiling', (r) => `${figure('batch_ceiling.batch_size', r)} (${figure('batch_ceiling.limited_by', r)})`,
     (r) => `context ${fmt.int(r.batch_ceiling.context_tokens)}`],
-  ['Best under budget', (r) => figure('best.tokens_per_s', r), (r) => r.best && `${figure('best.tokens_per_s_per_sequence', r)} per user, ${fmt.at(r.best.batch_size, r.best.context_tokens)}`],
+  ['Best batch under the budget', (r) => figure('best.tokens_per_s', r), (r) => r.best && `${figure('best.tokens_per_s_per_sequence', r)} per user, ${fmt.at(r.best.batch_size, r.best.context_tokens)}`],
   ['At the workload', (r) => figure('decode.tokens_per_s', r), (r) => r.decode && `${figure('decode.tokens_per_s_per_sequence', r)} per user, ${fmt.at(r.decode.batch_size, r.decode.context_tokens)}`],
   ['TTFT', (r) => figure('prefill.ttft_ms', r), (r) => r.prefill && `${fmt.int(r.prefill.input_tokens)}-token prompt, idle server`],
   ['Cost per 1M output tokens', (r) => figure('cost.usd_per_million_output_tokens', r), (r) => r.cost && fmt.at(r.cost.batch_size, r.cost.context_tokens)],
@@ -21,12 +24,37 @@ export const ROWS = [
 ];
 
 /**
+ * The winner under the budget among reports (null for an invalid one): of
+ * those that start, meet their latency budget and keep up with their load,
+ * the cheapest per million output tokens when every one has a price, else
+ * the highest throughput under the budget (the best batch's, or the
+ * ceiling's without a budget). Returns {index, why}, or null when none
+ * qualifies or there is nothing to compare.
+ */
+export function winner(reports) {
+  const ok = reports.map((r, i) => [r, i]).filter(([r]) => r && ['meets', 'fits'].includes(verdict(r).state));
+  if (reports.length < 2 || !ok.length) return null;
+  const priced = ok.every(([r]) => r.cost);
+  const score = ([r]) => (priced ? -r.cost.usd_per_million_output_tokens : (r.best?.feasible ? r.best.tokens_per_s : r.batch_ceiling.tokens_per_s));
+  const [r, index] = ok.reduce((a, b) => (score(b) > score(a) ? b : a));
+  const budget = ok.some(([x]) => x.best) ? ' under the budget' : '';
+  return {
+    index,
+    why: priced ? `cheapest${budget}: ${fmt.usd(r.cost.usd_per_million_output_tokens)} per million output tokens`
+      : `fastest${budget}: ${fmt.tokS(score([r]))}`,
+  };
+}
+
+/**
  * Render cols ([{name, config, res: {report?, errors?}, active}]) into a
  * table element.
  */
 export function renderCompare(table, cols) {
-  const head = `<thead><tr><th scope="col"><span class="visually-hidden">Figure</span></th>${cols.map((c) =>
-    `<th scope="col"${c.active ? ' class="active" aria-current="true"' : ''}>${esc(c.name)}<br><span class="cond">${esc(label(c.config, c.res.report))}</span></th>`).join('')}</tr></thead>`;
+  const win = winner(cols.map((c) => c.res.report ?? null));
+  const head = `<thead><tr><th scope="col"><span class="visually-hidden">Figure</span></th>${cols.map((c, i) =>
+    `<th scope="col"${c.active ? ' class="active" aria-current="true"' : ''}${win?.index === i ? ' data-winner="true"' : ''}>${esc(c.name)}` +
+    `${win?.index === i ? ` <span class="compare-winner" title="${esc(win.why)}">★ winner</span>` : ''}<br><span class="cond">${esc(label(c.config, c.res.report))}</span>` +
+    `${win?.index === i ? `<br><span class="cond">${esc(win.why)}</span>` : ''}</th>`).join('')}</tr></thead>`;
   const body = ROWS.map(([name, val, cond]) => `<tr><th scope="row">${esc(name)}</th>${cols.map((c) => {
     const r = c.res.report;
     if (!r) return '<td class="err">invalid: see the form</td>';

@@ -3,16 +3,25 @@
 // the element with the matching data-v attribute, and the end-to-end tests
 // compute the same texts from an independently evaluated report.
 import * as fmt from '../ui/format.js';
+import { capacity, budgetText } from '../ui/verdict.js';
 
 const gpus = (n) => `${n} GPU${n === 1 ? '' : 's'}`;
 
 /** key -> (report) -> text; a missing section gives '–'. */
 export const FIGURES = {
-  'best.tokens_per_s': (r) => r.best && fmt.tokS(r.best.tokens_per_s),
-  'best.tokens_per_s_per_sequence': (r) => r.best && fmt.tokS(r.best.tokens_per_s_per_sequence),
+  'capacity.fit': (r) => capacity(r)?.fit,
+  'capacity.of': (r) => capacity(r)?.of,
+  'capacity.batch': (r) => capacity(r)?.batch,
+  'capacity.cond': (r) => capacity(r)?.cond,
+
+  // When even batch 1 misses the budget, the card says so and shows batch 1's figures as what misses.
+  'best.title': (r) => (r.best && !r.best.feasible ? 'No batch meets the budget' : 'Best batch under the budget'),
+  'best.tokens_per_s': (r) => r.best && (r.best.feasible ? fmt.tokS(r.best.tokens_per_s) : 'none'),
+  'best.tokens_per_s_per_sequence': (r) => r.best && `${r.best.feasible ? '' : 'batch 1: '}${fmt.tokS(r.best.tokens_per_s_per_sequence)}`,
   'best.ttft_ms': (r) => r.best && fmt.ms(r.best.ttft_ms),
-  'best.conditions': (r) => r.best && `${fmt.at(r.best.batch_size, r.best.context_tokens)}; ` +
-    (r.best.feasible ? `a larger batch is stopped by the ${fmt.limitedBy(r.best.limited_by)}` : 'even batch 1 misses the latency budget'),
+  'best.conditions': (r) => r.best && (r.best.feasible
+    ? `${fmt.at(r.best.batch_size, r.best.context_tokens)}; a larger batch is stopped by the ${fmt.limitedBy(r.best.limited_by)}`
+    : `even batch 1 misses the latency budget: TPOT ${fmt.ms(r.best.step_time_ms)}, TTFT ${fmt.ms(r.best.ttft_ms)} at context ${fmt.int(r.best.context_tokens)} tokens`),
 
   'decode.tokens_per_s': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s),
   'decode.tokens_per_s_per_sequence': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s_per_sequence),
@@ -28,6 +37,8 @@ export const FIGURES = {
   'cost.tokens_per_s': (r) => r.cost && fmt.tokS(r.cost.tokens_per_s),
   'cost.num_gpus': (r) => r.cost && `${gpus(r.cost.num_gpus)} at ${fmt.usd(r.cost.gpu_hour_usd)}/h`,
   'cost.conditions': (r) => r.cost && fmt.at(r.cost.batch_size, r.cost.context_tokens),
+  'cost.explain': (r) => r.cost && `${fmt.tokS(r.cost.tokens_per_s)} counts the time every request's ${fmt.int(r.config.input_tokens)}-token prefill takes from decoding; ` +
+    `decode alone at this batch would be ${fmt.tokS(r.best?.feasible ? r.best.tokens_per_s : r.batch_ceiling.tokens_per_s)}.`,
 
   'memory.total_bytes': (r) => fmt.bytes(r.memory.total_bytes),
   'memory.requested_bytes': (r) => fmt.bytes(r.memory.requested_bytes),
@@ -49,6 +60,7 @@ export const FIGURES = {
 
   'batch_ceiling.batch_size': (r) => (r.batch_ceiling.batch_size ? fmt.int(r.batch_ceiling.batch_size) : '0'),
   'batch_ceiling.limited_by': (r) => fmt.limitedBy(r.batch_ceiling.limited_by),
+  'batch_ceiling.batch_size_without_budget': (r) => (r.batch_ceiling.batch_size ? `${fmt.int(r.batch_ceiling.batch_size_without_budget)} (${fmt.limitedBy(r.batch_ceiling.limited_by_without_budget)})` : '–'),
   'batch_ceiling.tokens_per_s': (r) => (r.batch_ceiling.batch_size ? fmt.tokS(r.batch_ceiling.tokens_per_s) : '–'),
   'batch_ceiling.tokens_per_s_per_sequence': (r) => (r.batch_ceiling.batch_size ? fmt.tokS(r.batch_ceiling.tokens_per_s_per_sequence) : '–'),
   'batch_ceiling.step_time_ms': (r) => (r.batch_ceiling.batch_size ? fmt.ms(r.batch_ceiling.step_time_ms) : '–'),
@@ -56,7 +68,9 @@ export const FIGURES = {
 
   'preemption.onset_concurrency': (r) => r.preemption && `${fmt.int(r.preemption.onset_concurrency)} sequences`,
   'preemption.onset_concurrency_lockstep': (r) => r.preemption && `${fmt.int(r.preemption.onset_concurrency_lockstep)} sequences`,
-  'preemption.onset_request_rate': (r) => r.preemption && `${fmt.num(r.preemption.onset_request_rate)} req/s`,
+  'preemption.onset_request_rate': (r) => r.preemption && (r.preemption.reachable ? `${fmt.num(r.preemption.onset_request_rate)} req/s` : 'not reached'),
+  'preemption.saturation_request_rate': (r) => r.preemption && `${fmt.num(r.preemption.saturation_request_rate)} req/s`,
+  'preemption.utilization': (r) => r.preemption?.utilization && `${Math.round(r.preemption.utilization * 100)} %${r.preemption.utilization > 1 ? ' (overloaded)' : ''}`,
   'preemption.recompute_overhead': (r) => r.preemption && `${fmt.num(r.preemption.recompute_overhead)} tokens per output token`,
   'preemption.conditions': (r) => r.preemption && `at concurrency ${fmt.int(r.preemption.concurrency)}, ${fmt.int(r.preemption.context_tokens)} tokens per sequence; ` +
     (r.preemption.reachable ? 'the KV cache fills before the scheduler cap' : 'not reached: the scheduler cap binds before the KV cache fills'),
@@ -78,9 +92,10 @@ export function figure(key, report) {
 export function conditions(r) {
   const c = r.config;
   const load = c.concurrency ? `concurrency ${fmt.int(c.concurrency)}` : c.request_rate ? `${fmt.num(c.request_rate)} req/s` : 'at the batch ceiling';
+  const budget = budgetText(r);
   return `${r.model.name} on ${c.num_gpus > 1 ? `${c.num_gpus}× ` : ''}${r.hardware.name} ` +
     `(TP ${c.tensor_parallel_size}, PP ${c.pipeline_parallel_size}), ${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ` +
-    `${fmt.int(c.input_tokens)} input + ${fmt.int(c.output_tokens)} output tokens, ${load}.`;
+    `${fmt.int(c.input_tokens)} input + ${fmt.int(c.output_tokens)} output tokens, ${load}${budget ? `; budget ${budget}` : ''}.`;
 }
 
 /** The model line under the model field: name, parameters, architecture. */
@@ -93,19 +108,31 @@ export function modelSummary(r) {
 
 /**
  * The memory bar of one GPU: its segments ([class, width] in the order
- * drawn; widths are CSS percentages of the reported memory), its text
- * alternative, and whether the request overflows the memory.
+ * drawn; widths are CSS percentages of the bar), its text alternative,
+ * whether the request overflows the memory, and the shortfall: when the
+ * weights and runtime need more than gpu_memory_utilization leaves, the bar
+ * spans what they need and short ({left, width, text}) marks the part past
+ * what is available; else null.
  */
 export function memoryBar(r) {
   const m = r.memory;
-  const total = m.total_bytes || 1;
+  const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes;
+  const lacking = need > m.requested_bytes;
+  const total = Math.max(m.total_bytes, lacking ? need : 0) || 1;
   const kv = Math.max(m.kv_cache_bytes, 0);
-  const free = Math.max(total - m.requested_bytes, 0);
+  const free = lacking ? 0 : Math.max(m.total_bytes - m.requested_bytes, 0);
   const parts = [['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes], ['kv', kv], ['free', free]];
+  const pct = (v) => `${Math.min((v / total) * 100, 100).toFixed(2)}%`;
+  const short = lacking ? {
+    left: pct(m.requested_bytes), width: pct(need - m.requested_bytes),
+    text: `${fmt.bytes(need - m.requested_bytes)} short: the weights, activations and runtime need ${fmt.bytes(need)}, ` +
+      `${fmt.bytes(m.requested_bytes)} is available (${fmt.bytes(m.total_bytes)} at gpu_memory_utilization ${r.config.gpu_memory_utilization}).`,
+  } : null;
   return {
-    segments: parts.map(([k, v]) => [k, `${Math.min((v / total) * 100, 100).toFixed(2)}%`]),
-    label: `Memory per GPU of ${fmt.bytes(total)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
-      `non-torch ${fmt.bytes(m.non_torch_bytes)}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.`,
-    over: m.kv_cache_bytes < 0,
+    segments: parts.map(([k, v]) => [k, pct(v)]),
+    label: `Memory per GPU of ${fmt.bytes(m.total_bytes)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
+      `non-torch ${fmt.bytes(m.non_torch_bytes)}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.${short ? ` ${short.text}` : ''}`,
+    over: m.kv_cache_bytes < 0 || lacking,
+    short,
   };
 }

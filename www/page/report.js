@@ -7,6 +7,7 @@
 // very code and shows what app.js would show.
 import { FIGURES, figure, conditions, modelSummary, memoryBar } from './figures.js';
 import { setText, setAttr, setHidden } from '../ui/dom.js';
+import { verdict, TERMS } from '../ui/verdict.js';
 
 /**
  * A renderer for the report parts of doc (the page's document): returns
@@ -16,15 +17,44 @@ import { setText, setAttr, setHidden } from '../ui/dom.js';
 export function reportView(doc) {
   const $ = (id) => doc.getElementById(id);
   const values = [...doc.querySelectorAll('[data-v]')];
-  const cards = [...doc.querySelectorAll('.card[data-k]')];
+  const cards = [...doc.querySelectorAll('.card[data-k], .needs-fit[data-k]')];
   const el = {
     conditions: $('report-conditions'), bar: $('mem-bar'), warnings: $('warnings'), warningsPanel: $('warnings-panel'),
     modelSummary: $('model-summary'), version: $('engine-version'), report: $('report'),
+    verdict: $('verdict'), short: $('mem-short'),
   };
+  // Every term is defined on hover, from the one glossary (ui/verdict.js TERMS; docs/glossary.md).
+  for (const t of doc.querySelectorAll('[data-term]')) if (TERMS[t.dataset.term]) setAttr(t, 'title', TERMS[t.dataset.term]);
+  const vParts = el.verdict ? Object.fromEntries([...el.verdict.querySelectorAll('[data-verdict]')].map((e) => [e.dataset.verdict, e])) : {};
   let shownWarnings = null;
+  let shownVerdict = '';
+
+  /** ul's items are items' texts: existing items are rewritten in place, the rest added or removed. */
+  function list(ul, items) {
+    while (ul.children.length > items.length) ul.lastChild.remove();
+    items.forEach((t, i) => {
+      const li = ul.children[i] ?? ul.appendChild(doc.createElement('li'));
+      setText(li, t);
+    });
+  }
+
+  /** The verdict line (www/ui/verdict.js) and the report's state for the CSS. */
+  function renderVerdict(r) {
+    const v = verdict(r);
+    setAttr(el.report, 'data-state', v.state);
+    if (!el.verdict) return;
+    const key = JSON.stringify(v);
+    if (key === shownVerdict) return;
+    shownVerdict = key;
+    setAttr(el.verdict, 'data-state', v.state);
+    setText(vParts.badge, v.badge);
+    setText(vParts.headline, v.headline);
+    list(vParts.lines, v.lines);
+    list(vParts.fixes, v.fixes);
+  }
 
   function renderMemory(r) {
-    const { segments, label, over } = memoryBar(r);
+    const { segments, label, over, short } = memoryBar(r);
     const bar = el.bar;
     if (!bar.children.length) {
       for (const [k] of segments) {
@@ -38,6 +68,21 @@ export function reportView(doc) {
     });
     setAttr(bar, 'aria-label', label);
     bar.classList.toggle('over', over);
+    let mark = bar.querySelector('.short');
+    if (short && !mark) {
+      mark = doc.createElement('span');
+      mark.className = 'short';
+      mark.title = 'Past the memory available';
+      bar.append(mark);
+    }
+    if (mark) {
+      setHidden(mark, !short);
+      if (short) { mark.style.left = short.left; mark.style.width = short.width; }
+    }
+    if (el.short) {
+      setText(el.short, short?.text ?? '');
+      setHidden(el.short, !short);
+    }
   }
 
   function renderWarnings(ws) {
@@ -59,7 +104,8 @@ export function reportView(doc) {
       const k = v.dataset.v;
       if (k in FIGURES) setText(v, figure(k, r));
     }
-    for (const card of cards) card.classList.toggle('absent', !r[card.dataset.k]);
+    for (const card of cards) card.classList.toggle('absent', !r[card.dataset.k] || (Array.isArray(r[card.dataset.k]) && !r[card.dataset.k].length));
+    renderVerdict(r);
     renderMemory(r);
     renderWarnings(r.warnings ?? []);
     setText(el.modelSummary, modelSummary(r));

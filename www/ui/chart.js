@@ -341,7 +341,7 @@ export function nearest(sweep, b) {
 export function pointText(p) {
   return `Batch ${fmt.int(p.batch_size)} at context ${fmt.int(p.context_tokens)} tokens: ` +
     `${fmt.tokS(p.tokens_per_s)} aggregate, ${fmt.tokS(p.tokens_per_s_per_sequence)} per user, ` +
-    `step ${fmt.ms(p.step_time_ms)}, KV cache ${fmt.pct(p.kv_cache_usage)}${p.kv_cache_usage > 1 ? ' (over capacity)' : ''}, ${p.bound}-bound.`;
+    `TPOT ${fmt.ms(p.step_time_ms)}, KV cache ${fmt.pct(p.kv_cache_usage)}${p.kv_cache_usage > 1 ? ' (over capacity)' : ''}, ${p.bound}-bound.`;
 }
 
 /** The chart's text alternative. */

@@ -12,6 +12,10 @@
 import * as fmt from '../ui/format.js';
 import { ThroughputChart, CHART_CSS } from '../ui/chart.js';
 import { evaluateWithRange, sweepMax } from '../ui/sweep-range.js';
+import { verdict, TERMS } from '../ui/verdict.js';
+import { escapeHTML } from '../ui/dom.js';
+
+const term = (k) => escapeHTML(TERMS[k]);
 
 /** Defaults for the attributes: the page's working example. */
 export const WIDGET_DEFAULTS = Object.freeze({
@@ -56,12 +60,12 @@ const listed = (key, v, fallback) => (v && (!tables || tables[key].some((x) => (
 const CSS = `
 :host { display: block; contain: content; max-width: 720px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   --bg: #ffffff; --fg: #14171c; --muted: #5b6472; --line: #d9dde4; --accent: #1d4ed8; --agg: #1d4ed8; --per: #c2410c;
-  --kv: #7c3aed; --onset: #b91c1c; --panel: #f7f8fa; --err: #b91c1c;
+  --kv: #7c3aed; --onset: #b91c1c; --panel: #f7f8fa; --err: #b91c1c; --ok: #15803d; --warn: #b45309;
   color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 12px; padding: 14px 16px; }
 :host([hidden]) { display: none; }
 @media (prefers-color-scheme: dark) {
   :host { --bg: #161b22; --fg: #e6e9ee; --muted: #9aa4b2; --line: #2d3440; --accent: #7aa2ff; --agg: #7aa2ff; --per: #fb923c;
-    --kv: #c4b5fd; --onset: #f87171; --panel: #0e1116; --err: #fca5a5; }
+    --kv: #c4b5fd; --onset: #f87171; --panel: #0e1116; --err: #fca5a5; --ok: #4ade80; --warn: #fbbf24; }
 }
 * { box-sizing: border-box; }
 h2 { font-size: 1rem; margin: 0 0 2px; }
@@ -75,6 +79,17 @@ p { margin: 0; }
 .fig.agg { color: var(--agg); }
 .kv { margin: 6px 0; }
 .err { color: var(--err); }
+.verdict { margin: 8px 0 0; padding: 6px 10px; border-left: 5px solid var(--v, var(--line)); background: var(--panel); border-radius: 6px; }
+.verdict .vh { font-weight: 650; }
+.verdict .badge { display: inline-block; font-size: .72rem; font-weight: 700; text-transform: uppercase; padding: 0 7px; border-radius: 99px; margin-right: 6px; background: var(--v); color: var(--bg); }
+.verdict .vd { display: block; font-size: .8rem; color: var(--muted); margin-top: 2px; }
+.verdict[data-state=fits], .verdict[data-state=meets] { --v: var(--ok); }
+.verdict[data-state=misses], .verdict[data-state=overloaded] { --v: var(--warn); }
+.verdict[data-state=wont_start] { --v: var(--err); }
+abbr[title] { text-decoration: underline dotted; cursor: help; }
+.body.failed .title, .body.failed .conditions, .body.failed .verdict, .body.failed .trade, .body.failed .kv, .body.failed .terms, .body.failed .chart, .body.failed [data-w=version] { display: none; }
+.body.failed .error { margin: 6px 0; padding: 8px 10px; border: 1px solid var(--err); border-radius: 8px; }
+.body.nofit .trade, .body.nofit .chart, .body.nofit .terms { display: none; }
 form { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 8px 10px; margin: 10px 0 4px; }
 label { display: grid; gap: 2px; font-size: .78rem; color: var(--muted); }
 input, select { font: inherit; color: var(--fg); background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 4px 6px; width: 100%; min-width: 0; }
@@ -265,12 +280,15 @@ export class ThroughputCalculator extends HTMLElementBase {
       if (report.sweep?.length) this.#range = sweepMax(report);
     } catch (e) {
       const errs = e?.errors ?? [{ field: '', message: String(e?.message ?? e) }];
-      body.querySelector('.error').textContent = errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ');
+      body.querySelector('.error').textContent = `The calculator cannot answer: ${errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ')}`;
       body.querySelector('.error').hidden = false;
+      body.classList.add('failed');
+      this.report = null;
       this.#syncForm();
       return;
     }
     body.querySelector('.error').hidden = true;
+    body.classList.remove('failed');
     this.report = report;
     this.#fill(body, report);
     this.dispatchEvent(new CustomEvent('throughput-report', { detail: report }));
@@ -282,6 +300,7 @@ export class ThroughputCalculator extends HTMLElementBase {
     body.innerHTML = `
       <h2 class="title">…</h2>
       <p class="cond conditions"></p>
+      <p class="verdict" data-w-verdict><span class="badge"></span><span class="vh"></span><span class="vd"></span></p>
       <p class="err error" role="alert" hidden></p>
       ${full ? `<form aria-label="Configuration">
         <label>Model<input name="model" list="tc-models" autocomplete="off" spellcheck="false"></label>
@@ -295,19 +314,20 @@ export class ThroughputCalculator extends HTMLElementBase {
       </form>` : ''}
       <div class="trade">
         <section class="side one" aria-label="Batch 1">
-          <h3>1 user (batch 1)</h3>
+          <h3 title="${term('batch')}">1 user (batch 1)</h3>
           <p><span class="fig per" data-w="one.per"></span> <span class="hint">each</span></p>
           <p class="hint"><span data-w="one.agg"></span> in total</p>
           <p class="cond" data-w="one.cond"></p>
         </section>
         <section class="side many" aria-label="Large batch">
-          <h3 data-w="many.title"></h3>
+          <h3 data-w="many.title" title="${term('batch ceiling')}"></h3>
           <p><span class="fig agg" data-w="many.agg"></span> <span class="hint">in total</span></p>
           <p class="hint"><span data-w="many.per"></span> each</p>
           <p class="cond" data-w="many.cond"></p>
         </section>
       </div>
-      <p class="kv" data-w="kv"></p>
+      <p class="kv" data-w="kv" title="${term('KV cache')}"></p>
+      <p class="hint terms"><abbr title="${term('TPOT')}">TPOT</abbr> time per output token · <abbr title="${term('tok/s')}">tok/s</abbr> output tokens per second</p>
       <div class="chart"></div>
       <div class="foot"><span class="cond">Estimates by Throughput <span data-w="version"></span></span><a class="open" target="_blank" rel="noopener">Open in the calculator</a></div>`;
     this.#chart?.disconnect();
@@ -365,11 +385,18 @@ export class ThroughputCalculator extends HTMLElementBase {
     const many = r.decode;
     w('one.per', one ? fmt.tokS(one.tokens_per_s_per_sequence) : '–');
     w('one.agg', one ? fmt.tokS(one.tokens_per_s) : '–');
-    w('one.cond', one ? `${fmt.at(one.batch_size, one.context_tokens)}; step ${fmt.ms(one.step_time_ms)}` : '');
+    w('one.cond', one ? `${fmt.at(one.batch_size, one.context_tokens)}; TPOT ${fmt.ms(one.step_time_ms)}` : '');
     w('many.title', many ? `${fmt.int(many.batch_size)} users (batch ceiling: ${fmt.limitedBy(r.batch_ceiling.limited_by)})` : 'Large batch');
     w('many.agg', many ? fmt.tokS(many.tokens_per_s) : '–');
     w('many.per', many ? fmt.tokS(many.tokens_per_s_per_sequence) : '–');
-    w('many.cond', many ? `${fmt.at(many.batch_size, many.context_tokens)}; step ${fmt.ms(many.step_time_ms)}` : '');
+    w('many.cond', many ? `${fmt.at(many.batch_size, many.context_tokens)}; TPOT ${fmt.ms(many.step_time_ms)}` : '');
+    const v = verdict(r);
+    const ve = body.querySelector('[data-w-verdict]');
+    ve.dataset.state = v.state;
+    ve.querySelector('.badge').textContent = v.badge;
+    ve.querySelector('.vh').textContent = v.headline;
+    ve.querySelector('.vd').textContent = [...v.lines, ...(v.fixes.length ? [`Nearest fixes: ${v.fixes.join('; ')}.`] : [])].join(' ');
+    body.classList.toggle('nofit', !r.decode);
     const pre = r.preemption;
     w('kv', r.fits || r.kv_cache.capacity_tokens
       ? `KV cache: ${fmt.bytes(Math.max(r.memory.kv_cache_bytes, 0))} per GPU holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens` +

@@ -1,0 +1,269 @@
+// The verdict first (issue 14): the four questions a new user asks, each
+// answered by the line above everything, in headless Chromium. The expected
+// texts are written here from the engine's report for the same request,
+// evaluated in node, and from relations worked out by hand (what the
+// weights need, what two GPUs cost an hour, the ceiling without the
+// budget as the same request without one); never from what the page shows.
+// Also: the phone layout (the verdict and the key figures above the form)
+// and screenshots of every verdict state, desktop and phone, light and dark,
+// under build/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as H from './helpers.mjs';
+import * as fmt from '../../www/ui/format.js';
+
+let b;
+let base;
+
+before(async () => {
+  base = await H.baseURL();
+  b = await H.launch();
+});
+after(async () => { await b?.close(); });
+
+async function open(query) {
+  const { page } = b;
+  await page.goto(new URL(query, base).href);
+  await H.ready(page);
+  return page;
+}
+
+const text = (page, sel) => page.$eval(sel, (e) => e.textContent.replace(/\s+/g, ' ').trim());
+const gib1 = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+/** The verdict's parts: {state, badge, headline, lines: [..], fixes: [..]}. */
+const shownVerdict = (page) => page.$eval('#verdict', (v) => ({
+  state: v.dataset.state,
+  badge: v.querySelector('[data-verdict=badge]').textContent,
+  headline: v.querySelector('[data-verdict=headline]').textContent,
+  lines: [...v.querySelectorAll('[data-verdict=lines] li')].map((li) => li.textContent),
+  fixes: [...v.querySelectorAll('[data-verdict=fixes] li')].map((li) => li.textContent),
+}));
+
+test('(a) Llama-3.1-70B on 2×H100, TP 2, 4k in / 1k out: won\'t start, max_model_len too long', async () => {
+  const page = await open('?model=llama-3.1-70b&tensor_parallel_size=2&input_tokens=4096&output_tokens=1024');
+  const want = await H.evaluate(H.request({ model: 'llama-3.1-70b', tensor_parallel_size: 2, workload: { input_tokens: 4096, output_tokens: 1024 } }));
+  // By hand: the paged cache holds num_blocks × block_size tokens, fewer
+  // than the model's whole 131,072-token context vLLM reserves for one
+  // request, so vLLM refuses to start.
+  const cap = want.kv_cache.num_blocks * want.kv_cache.block_size;
+  assert.equal(want.kv_cache.capacity_tokens, cap);
+  assert.equal(want.config.max_model_len, 131072);
+  assert.ok(cap < 131072);
+  const v = await shownVerdict(page);
+  assert.equal(v.state, 'wont_start');
+  assert.equal(v.badge, 'Won\'t start');
+  assert.equal(v.headline, `Won't start: the KV cache holds ${fmt.int(cap)} tokens, less than one max_model_len sequence of 131,072`);
+  const fixes = want.fixes?.map((f) => f.summary);
+  if (fixes?.length) assert.deepEqual(v.fixes, fixes);
+  else assert.ok(v.fixes.some((f) => f.startsWith('lower max_model_len')), v.fixes.join('; '));
+  // The figures the server would reach are shown as conditional, and the verdict is above them.
+  const box = await page.$eval('#verdict', (e) => e.getBoundingClientRect().bottom);
+  const cards = await page.$eval('#report .cards', (e) => e.getBoundingClientRect().top);
+  assert.ok(box <= cards);
+
+  // The fix it names: max_model_len 8192 starts, and the answer is how many requests fit.
+  await page.fill('#f-max_model_len', '8192');
+  await page.waitForFunction(() => document.querySelector('#verdict').dataset.state !== 'wont_start');
+  const fixed = await H.evaluate(H.request({ model: 'llama-3.1-70b', tensor_parallel_size: 2, max_model_len: 8192, workload: { input_tokens: 4096, output_tokens: 1024 } }));
+  const v2 = await shownVerdict(page);
+  assert.match(v2.headline, new RegExp(`^Fits: ${fmt.int(fixed.preemption.onset_concurrency_lockstep)} concurrent requests of 4,096 \\+ 1,024 tokens`));
+  assert.equal(await text(page, '[data-v="capacity.fit"]'), fmt.int(fixed.preemption.onset_concurrency_lockstep));
+});
+
+test('(b) Qwen3-30B-A3B on one L40S at $1.2/h: won\'t start, the memory bar shows the shortfall', async () => {
+  const page = await open('?model=qwen3-30b-a3b&hardware=l40s&gpu_hour_usd=1.2');
+  const want = await H.evaluate(H.request({ model: 'qwen3-30b-a3b', hardware: 'l40s', gpu_hour_usd: 1.2 }));
+  const m = want.memory;
+  // By hand: weights + activations + runtime against total × utilization.
+  const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes;
+  assert.ok(Math.abs(m.requested_bytes - m.total_bytes * 0.9) < 2, 'requested = total × 0.9');
+  assert.ok(need > m.requested_bytes);
+  const v = await shownVerdict(page);
+  assert.equal(v.state, 'wont_start');
+  assert.equal(v.headline, `Won't start: weights need ${gib1(need)} of ${gib1(m.requested_bytes)} per GPU`);
+  assert.equal(gib1(need), '59.6 GiB');
+  assert.equal(gib1(m.requested_bytes), '40.0 GiB');
+  const fixes = want.fixes?.map((f) => f.summary);
+  if (fixes?.length) assert.deepEqual(v.fixes, fixes);
+  else assert.ok(v.fixes.some((f) => f.includes('tensor_parallel_size')), v.fixes.join('; '));
+  // No empty cards, no blank chart: the shortfall in words and on the bar.
+  assert.equal(await page.$$eval('#report .card', (cs) => cs.filter((c) => c.getBoundingClientRect().height > 0).length), 0);
+  assert.equal(await page.isVisible('#chart'), false);
+  assert.equal(await page.isVisible('#mem-short'), true);
+  assert.match(await text(page, '#mem-short'), new RegExp(`^${fmt.bytes(need - m.requested_bytes).replace('.', '\\.')} short`));
+  const left = await page.$eval('#mem-bar .short', (e) => parseFloat(e.style.width === '' ? 'NaN' : e.style.left));
+  assert.ok(Math.abs(left - (100 * m.requested_bytes) / need) < 0.01, `shortfall starts at ${left}%`);
+
+  // Quantized to fp8 it starts, and the cost card shows the price per million output tokens at $1.2/h.
+  await page.selectOption('#f-quantization', 'fp8');
+  await page.waitForFunction(() => document.querySelector('#verdict').dataset.state !== 'wont_start');
+  const fp8 = await H.evaluate(H.request({ model: 'qwen3-30b-a3b', hardware: 'l40s', gpu_hour_usd: 1.2, quantization: 'fp8' }));
+  // $1.2 per GPU-hour over 3,600 s, over the serving rate, per million tokens.
+  const usd = (1.2 / 3600 / fp8.cost.tokens_per_s) * 1e6;
+  assert.ok(Math.abs(usd - fp8.cost.usd_per_million_output_tokens) < 1e-9);
+  assert.equal(await text(page, '[data-v="cost.usd_per_million_output_tokens"]'), fmt.usd(usd));
+  assert.match((await shownVerdict(page)).headline, new RegExp(`^Fits: ${fmt.int(fp8.preemption.onset_concurrency_lockstep)} concurrent requests of 1,024 \\+ 256 tokens`));
+});
+
+test('(c) H100 against 2×L4 under a 50 ms TPOT budget: prices, the winner, both batch figures', async () => {
+  const page = await open('?ttft_ms=&2.hardware=l4&2.tensor_parallel_size=2&2.ttft_ms=');
+  const slo = { slo: { tpot_ms: 50 } };
+  const reqA = H.request(slo);
+  delete reqA.slo.ttft_ms;
+  const reqB = H.request({ ...slo, hardware: 'l4', tensor_parallel_size: 2 });
+  delete reqB.slo.ttft_ms;
+  const [a, l4] = [await H.evaluate(reqA), await H.evaluate(reqB)];
+  // The same L4 request without the budget: its ceiling is the "without" figure.
+  const noBudget = structuredClone(reqB);
+  delete noBudget.slo;
+  const l4free = await H.evaluate(noBudget);
+  assert.equal(l4.batch_ceiling.limited_by, 'latency_budget');
+  assert.ok(l4.batch_ceiling.batch_size < l4free.batch_ceiling.batch_size);
+
+  // The compare table: prices (GPUs × $2.50 an hour) and the winner (cheaper per million output tokens).
+  const rows = await page.$$eval('#compare-table tbody tr', (trs) => Object.fromEntries(trs.map((tr) => [tr.querySelector('th').textContent, [...tr.querySelectorAll('td')].map((td) => td.firstChild.textContent)])));
+  assert.deepEqual(rows.Price, ['$2.50/h', '$5.00/h']);
+  assert.ok(a.cost.usd_per_million_output_tokens < l4.cost.usd_per_million_output_tokens);
+  const winners = await page.$$eval('#compare-table thead th[data-winner]', (ths) => ths.map((th) => th.textContent));
+  assert.equal(winners.length, 1);
+  assert.match(winners[0], /^A ★ winner/);
+  assert.match(winners[0], new RegExp(`cheapest under the budget: \\${fmt.usd(a.cost.usd_per_million_output_tokens)} per million output tokens`));
+  assert.deepEqual(rows.Verdict, ['Meets the budget', 'Meets the budget']);
+
+  // Configuration B's own view: the verdict and both largest batches.
+  await page.click('#tab-1');
+  const v = await shownVerdict(page);
+  assert.equal(v.state, 'meets');
+  assert.equal(v.headline, `Fits: ${fmt.int(l4.preemption.onset_concurrency_lockstep)} concurrent requests of 1,024 + 256 tokens; ` +
+    `${fmt.tokS(l4.best.tokens_per_s)} at batch ${fmt.int(l4.best.batch_size)}, TPOT ${fmt.ms(l4.best.step_time_ms)}`);
+  assert.ok(l4.best.step_time_ms <= 50);
+  assert.equal(v.lines[0], `Meets the budget (TPOT ≤ 50 ms) up to batch ${fmt.int(l4.best.batch_size)}: ${fmt.tokS(l4.best.tokens_per_s)}, ` +
+    `TTFT ${fmt.ms(l4.best.ttft_ms)}; a larger batch is stopped by the TPOT budget.`);
+  assert.equal(await text(page, '[data-v="capacity.batch"]'),
+    `Largest batch ${fmt.int(l4free.batch_ceiling.batch_size)} without the budget (KV cache), ${fmt.int(l4.batch_ceiling.batch_size)} under TPOT ≤ 50 ms`);
+});
+
+test('(d) Mistral-7B on an A100 at 20 req/s: overloaded, and it never reaches preemption', async () => {
+  const page = await open('?model=mistral-7b&hardware=a100-sxm-80gb&load=rate&request_rate=20');
+  const want = await H.evaluate(H.request({ model: 'mistral-7b', hardware: 'a100-sxm-80gb', workload: { request_rate: 20 } }));
+  const pre = want.preemption;
+  // max_num_seqs (256) binds before the KV cache fills, so the server
+  // saturates at batch 256: its closed-loop rate there, which the cost
+  // section prices (256 requests per output-token cycle, prefill counted),
+  // is tokens/s over 256 output tokens each.
+  assert.equal(pre.reachable, false);
+  assert.equal(want.cost.batch_size, 256);
+  const sat = want.cost.tokens_per_s / 256;
+  assert.ok(Math.abs(sat - pre.saturation_request_rate) < 1e-9);
+  const u = 20 / sat;
+  assert.ok(u > 1);
+  const v = await shownVerdict(page);
+  assert.equal(v.state, 'overloaded');
+  assert.equal(v.headline, `Overloaded ${u.toFixed(1)}×: saturates at ${fmt.num(sat)} req/s; 20 req/s arrive`);
+  assert.ok(v.lines.some((l) => l.includes('It never preempts for memory: max_num_seqs (256) binds before the KV cache fills.')), v.lines.join(' | '));
+  assert.equal(await text(page, '[data-v="preemption.onset_request_rate"]'), 'not reached');
+  assert.equal(await text(page, '[data-v="preemption.utilization"]'), `${Math.round(u * 100)} % (overloaded)`);
+  // The warning speaks in the user's terms: the rate, not a concurrency never entered.
+  const warnings = await page.$$eval('#warnings li', (lis) => lis.map((li) => li.textContent));
+  assert.ok(warnings.some((w) => w.startsWith('20 req/s is ')), warnings.join(' | '));
+  assert.ok(warnings.every((w) => !/concurrency \d/.test(w)), warnings.join(' | '));
+
+  // At half the saturation rate it keeps up: utilization 50 %.
+  const half = +(sat / 2).toFixed(3);
+  await page.fill('#f-request_rate', String(half));
+  await page.waitForFunction(() => document.querySelector('#verdict').dataset.state !== 'overloaded');
+  assert.match((await shownVerdict(page)).headline, new RegExp(`^Fits: ${String(half).replace('.', '\\.')} req/s of 1,024 \\+ 256 tokens, utilization 50 % of the`));
+});
+
+test('the budget missed even at batch 1 is not shown as met', async () => {
+  const page = await open('?tpot_ms=5');
+  const want = await H.evaluate(H.request({ slo: { tpot_ms: 5 } }));
+  assert.equal(want.best.feasible, false);
+  const v = await shownVerdict(page);
+  assert.equal(v.state, 'misses');
+  assert.equal(v.lines[0], `Misses the budget (TPOT ≤ 5 ms, TTFT ≤ 1,000 ms) even at batch 1: TPOT ${fmt.ms(want.sweep[0].step_time_ms)}.`);
+  assert.equal(await text(page, '[data-v="best.title"]'), 'No batch meets the budget');
+  assert.equal(await text(page, '[data-v="best.tokens_per_s"]'), 'none');
+});
+
+test('phone: the verdict and the key figures come before the form', async () => {
+  const own = await H.launch({ viewport: { width: 390, height: 844 } });
+  try {
+    await own.page.goto(base);
+    await H.ready(own.page);
+    const box = (sel) => own.page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { top: r.top + scrollY, bottom: r.bottom + scrollY }; });
+    const [v, cards, form] = [await box('#verdict'), await box('#report .cards'), await box('#inputs')];
+    assert.ok(v.bottom <= cards.top, `verdict ${v.bottom} above the cards ${cards.top}`);
+    assert.ok(cards.bottom <= form.top, `cards ${cards.bottom} above the form ${form.top}`);
+    assert.ok(v.top < 844, 'the verdict is on the first screen');
+    const overflow = await own.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, 'no horizontal scrolling at 390 px');
+    // A deployment that does not start: the memory bar, which says why, comes before the form too.
+    await own.page.goto(new URL('?model=qwen3-30b-a3b&hardware=l40s', base).href);
+    await H.ready(own.page);
+    const [bar, form2] = [await box('#mem-bar'), await box('#inputs')];
+    assert.ok(bar.bottom <= form2.top, `memory bar ${bar.bottom} above the form ${form2.top}`);
+  } finally {
+    await own.close();
+  }
+});
+
+test('screenshots of every verdict state, desktop and phone, light and dark', async () => {
+  const states = {
+    fits: '?ttft_ms=&tpot_ms=',
+    wont_start: '?model=qwen3-30b-a3b&hardware=l40s&gpu_hour_usd=1.2',
+    overloaded: '?model=mistral-7b&hardware=a100-sxm-80gb&load=rate&request_rate=20',
+    meets: '',
+    misses: '?tpot_ms=5',
+  };
+  const { page } = b;
+  for (const [device, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [state, query] of Object.entries(states)) {
+        await open(query || '?');
+        assert.equal(await page.getAttribute('#verdict', 'data-state'), state, `${state} ${device} ${scheme}`);
+        await H.screenshot(page, `verdict-${state}-${device}-${scheme}.png`);
+      }
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(b.errors, []);
+});
+
+test('a chart downloads as SVG and PNG', async () => {
+  const page = await open('?');
+  const fs = await import('node:fs');
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.click('button[data-download=chart][data-format=svg]')]);
+  const doc = fs.readFileSync(await svg.path(), 'utf8');
+  assert.match(doc, /^<\?xml[^>]*>\n<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  const want = await H.chartReport(H.request());
+  // One path vertex per sweep point, as on the page.
+  assert.equal(doc.match(/<path class="line agg" d="([^"]*)"/)[1].split('L').length, want.sweep.length);
+  assert.match(doc, /<style>\.tc-chart \{ --line: /);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.click('button[data-download=chart][data-format=png]')]);
+  const bytes = fs.readFileSync(await png.path());
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG signature');
+  // Its width is twice the chart's (IHDR, big-endian at byte 16).
+  const w = await page.$eval('#chart svg', (s) => s.width.baseVal.value);
+  assert.equal(bytes.readUInt32BE(16), 2 * w);
+});
+
+test('a printable summary and a link preview', async () => {
+  const page = await open('?');
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.isVisible('#verdict'), true);
+  assert.equal(await page.isVisible('#report .cards'), true);
+  assert.equal(await page.isVisible('#inputs'), false);
+  // The summary names the configuration: its link (beforeprint writes it).
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  assert.equal(await text(page, '#print-link'), `This configuration: ${new URL(base).origin}/`);
+  assert.equal(await page.isVisible('#print-link'), true);
+  await page.emulateMedia({ media: 'screen' });
+  const meta = await page.$$eval('meta[property^="og:"], meta[name^="twitter:"]', (ms) => Object.fromEntries(ms.map((m) => [m.getAttribute('property') ?? m.name, m.content])));
+  assert.equal(meta['og:title'], await page.title());
+  assert.ok(meta['og:description'].length > 40);
+  assert.equal(meta['twitter:card'], 'summary');
+});

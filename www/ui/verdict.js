@@ -1,0 +1,188 @@
+// The verdict: one line that answers "does it run, how many requests fit,
+// can it keep up, does it meet the budget", above everything on the page
+// and in the widget. Built from the report's own fields only (no physics
+// here: every figure is the engine's), so the page, the widget and the
+// tests say the same thing.
+import * as fmt from './format.js';
+
+/**
+ * One term per quantity, each defined once: the page and the widget put
+ * these on hover (title, abbr), docs/glossary.md says the same in full.
+ */
+export const TERMS = {
+  TTFT: 'Time to first token: from a request\'s arrival to its first output token (the prompt\'s prefill, plus any wait).',
+  TPOT: 'Time per output token: the time between two output tokens of one request, one decode step of the running batch.',
+  'tok/s': 'Output tokens per second. "Aggregate" is all users together; "per user" is what one request sees (1 / TPOT).',
+  batch: 'The number of requests decoding together in one step of the server.',
+  'batch ceiling': 'The largest batch the server can run at the workload\'s final context: the smallest of the KV cache\'s room, max_num_seqs, max_num_batched_tokens and (when given) the TPOT budget.',
+  'KV cache': 'GPU memory left after the weights, activations and runtime, holding every running request\'s keys and values (vLLM\'s paged blocks).',
+  'requests that fit': 'How many requests of the workload\'s input + output tokens the KV cache holds at once, every one at its last token.',
+  'max concurrency': 'vLLM\'s start-up figure: how many sequences of max_model_len tokens the KV cache holds. Not the workload\'s lengths.',
+  preemption: 'When the KV cache runs out, vLLM evicts a running request and recomputes its prompt later: extra work, longer latency.',
+  'saturation rate': 'The request rate at which the server completes requests as fast as it can; arrivals above it queue without bound.',
+  utilization: 'The request rate over the saturation rate. Above 100 % the server is overloaded.',
+  'latency budget': 'The TTFT and TPOT limits (slo) a batch must meet; "best batch" is the largest that meets both.',
+  'serving tok/s': 'Output tokens per second with every request\'s prefill counted (what a price is paid for), below the decode-only figure.',
+};
+
+/** The verdict states, in the order they take precedence. */
+export const STATES = ['wont_start', 'overloaded', 'misses', 'meets', 'fits'];
+
+/** The badge of each state. */
+export const BADGES = {
+  wont_start: 'Won\'t start', overloaded: 'Overloaded', misses: 'Misses the budget', meets: 'Meets the budget', fits: 'Fits',
+};
+
+const gib1 = (b) => `${(b / 2 ** 30).toFixed(1)} GiB`;
+/** A value the user entered, as entered: 20 -> "20", 12.5 -> "12.5". */
+const given = (x) => (Number.isInteger(x) ? fmt.int(x) : String(+x.toPrecision(6)));
+/** "the KV cache", "the TPOT budget", but "max_num_seqs" (an engine setting). */
+const the = (code) => (String(code).startsWith('max_') ? fmt.limitedBy(code) : `the ${fmt.limitedBy(code)}`);
+const times = (x) => `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}×`;
+const code = (r, c) => (r.warnings ?? []).some((w) => w.code === c);
+
+/** The nearest fixes: the engine's (report.fixes) when it gives them, else what the warning names. */
+function fixes(r, fallback) {
+  const list = Array.isArray(r.fixes) ? r.fixes.map((f) => f?.summary).filter((s) => typeof s === 'string' && s) : [];
+  return list.length ? list : fallback;
+}
+
+/** The budget's text: "TPOT ≤ 50 ms, TTFT ≤ 1,000 ms" (the config echoes the request's slo). */
+export function budgetText(r) {
+  const c = r.config;
+  return [c.tpot_budget_ms && `TPOT ≤ ${given(c.tpot_budget_ms)} ms`, c.ttft_budget_ms && `TTFT ≤ ${given(c.ttft_budget_ms)} ms`].filter(Boolean).join(', ');
+}
+
+/** The workload's lengths: "1,024 + 256 tokens". */
+const lengths = (r) => `${fmt.int(r.config.input_tokens)} + ${fmt.int(r.config.output_tokens)} tokens`;
+
+/**
+ * The verdict of a report: {state, badge, headline, lines, fixes}.
+ * headline is one sentence; lines are its details (the budget, the
+ * preemption); fixes the nearest changes that make a failed deployment
+ * start. state is one of STATES.
+ */
+export function verdict(r) {
+  let v = verdicts.get(r);
+  if (!v) verdicts.set(r, (v = computeVerdict(r)));
+  return v;
+}
+
+// One verdict and one capacity answer per report object: the page asks for
+// them from several places on every update (the line, the cards, the
+// comparison).
+const verdicts = new WeakMap();
+const capacities = new WeakMap();
+
+function computeVerdict(r) {
+  const c = r.config;
+  const pre = r.preemption;
+  const lines = [];
+  // Won't start: the weights, one max_model_len sequence, or one request do not fit.
+  if (code(r, 'weights_do_not_fit') || (!r.fits && !r.decode && r.batch_ceiling?.limited_by === 'weights_do_not_fit')) {
+    const m = r.memory;
+    const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes;
+    return {
+      state: 'wont_start', badge: BADGES.wont_start,
+      headline: `Won't start: weights need ${gib1(need)} of ${gib1(m.requested_bytes)} per GPU`,
+      lines: [`Weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)} and runtime ${fmt.bytes(m.non_torch_bytes)} against ${fmt.bytes(m.requested_bytes)} at gpu_memory_utilization ${c.gpu_memory_utilization}: ${gib1(need - m.requested_bytes)} short.`],
+      fixes: fixes(r, ['add GPUs (tensor_parallel_size)', 'quantize the weights (fp8, AWQ or GPTQ int4)', 'pick an accelerator with more memory']),
+    };
+  }
+  if (!r.fits) {
+    return {
+      state: 'wont_start', badge: BADGES.wont_start,
+      headline: `Won't start: the KV cache holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens, less than one max_model_len sequence of ${fmt.int(c.max_model_len)}`,
+      lines: ['vLLM refuses to start when one max_model_len request cannot fit in the KV cache.'],
+      fixes: fixes(r, [`lower max_model_len (the KV cache holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens)`, 'add GPUs (tensor_parallel_size)', 'an fp8 KV cache (kv_cache_dtype)']),
+    };
+  }
+  if (!r.decode || !pre) {
+    return {
+      state: 'wont_start', badge: BADGES.wont_start,
+      headline: `Won't run: one request of ${lengths(r)} needs more KV cache than the ${fmt.int(r.kv_cache.capacity_tokens)} tokens it holds`,
+      lines: [], fixes: fixes(r, ['shorter requests', 'add GPUs (tensor_parallel_size)', 'an fp8 KV cache (kv_cache_dtype)']),
+    };
+  }
+
+  const bc = r.batch_ceiling;
+  const room = pre.onset_concurrency_lockstep;
+  const sched = Math.min(c.max_num_seqs, c.max_num_batched_tokens);
+  const rate = c.request_rate;
+  const u = pre.utilization ?? (rate && pre.saturation_request_rate ? rate / pre.saturation_request_rate : 0);
+  const onsetLine = pre.reachable
+    ? `Preemption starts above ${fmt.int(pre.onset_concurrency)} requests in flight (about ${fmt.num(pre.onset_request_rate)} req/s).`
+    : `It never preempts for memory: ${fmt.limitedBy(bc.limited_by_without_budget ?? bc.limited_by)} (${fmt.int(sched)}) binds before the KV cache fills.`;
+  let state = 'fits';
+  let headline;
+  if (rate && u > 1) {
+    state = 'overloaded';
+    headline = `Overloaded ${times(u)}: saturates at ${fmt.num(pre.saturation_request_rate)} req/s; ${given(rate)} req/s arrive`;
+    lines.push(`Requests queue, and their TTFT grows without bound. ${onsetLine}`);
+  } else if (rate) {
+    headline = `Fits: ${given(rate)} req/s of ${lengths(r)}, utilization ${Math.round(u * 100)} % of the ${fmt.num(pre.saturation_request_rate)} req/s it saturates at; ` +
+      `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`;
+    lines.push(onsetLine);
+  } else if (c.concurrency && pre.reachable && c.concurrency > pre.onset_concurrency) {
+    state = 'overloaded';
+    headline = `Overloaded: ${fmt.int(c.concurrency)} concurrent requests of ${lengths(r)}; the KV cache holds ${fmt.int(pre.onset_concurrency)} without preempting`;
+    lines.push(`The scheduler preempts and recomputes: ${fmt.num(pre.work_per_output_token)} tokens of work per output token.`);
+  } else if (c.concurrency && c.concurrency > sched) {
+    state = 'overloaded';
+    headline = `Overloaded: ${fmt.int(c.concurrency)} concurrent requests; the scheduler runs ${fmt.int(sched)} at once and the rest wait`;
+  } else if (c.concurrency) {
+    headline = `Fits: ${fmt.int(c.concurrency)} concurrent requests of ${lengths(r)} (room for ${fmt.int(room)}); ` +
+      `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`;
+  } else {
+    // Under a budget that batch 1 misses, no throughput is the answer.
+    const at = r.best ? (r.best.feasible ? r.best : null) : bc;
+    headline = `Fits: ${fmt.int(room)} concurrent requests of ${lengths(r)}` +
+      (at ? `; ${fmt.tokS(at.tokens_per_s)} at batch ${fmt.int(at.batch_size)}, TPOT ${fmt.ms(at.step_time_ms)}` : '');
+  }
+  // The budget: met at the workload's batch (or at some batch, at the ceiling).
+  const b = r.best;
+  if (b) {
+    const load = c.concurrency || rate ? r.decode.batch_size : 0;
+    const budget = budgetText(r);
+    let met = b.feasible && (!load || load <= b.batch_size);
+    if (state === 'overloaded') met = false;
+    if (!b.feasible) {
+      const miss = [c.tpot_budget_ms && b.step_time_ms > c.tpot_budget_ms && `TPOT ${fmt.ms(b.step_time_ms)}`,
+        c.ttft_budget_ms && b.ttft_ms > c.ttft_budget_ms && `TTFT ${fmt.ms(b.ttft_ms)}`].filter(Boolean).join(' and ');
+      lines.unshift(`Misses the budget (${budget}) even at batch 1: ${miss || 'latency over the budget'}.`);
+    } else if (state === 'overloaded') {
+      lines.unshift(`Misses the budget (${budget}) at this load.`);
+    } else if (!met) {
+      lines.unshift(`Misses the budget (${budget}) at batch ${fmt.int(load)}: it holds up to batch ${fmt.int(b.batch_size)} (${fmt.tokS(b.tokens_per_s)}).`);
+    } else {
+      lines.unshift(`Meets the budget (${budget}) up to batch ${fmt.int(b.batch_size)}: ${fmt.tokS(b.tokens_per_s)}, TTFT ${fmt.ms(b.ttft_ms)}; a larger batch is stopped by ${the(b.limited_by)}.`);
+    }
+    if (state !== 'overloaded') state = met ? 'meets' : 'misses';
+  }
+  return { state, badge: BADGES[state], headline, lines, fixes: [] };
+}
+
+/**
+ * The capacity answer: how many requests of the workload fit, apart from
+ * vLLM's max concurrency at max_model_len, and the largest batch with and
+ * without the TPOT budget. null when nothing runs.
+ */
+export function capacity(r) {
+  if (!capacities.has(r)) capacities.set(r, computeCapacity(r));
+  return capacities.get(r);
+}
+
+function computeCapacity(r) {
+  const pre = r.preemption;
+  if (!pre || !r.decode) return null;
+  const bc = r.batch_ceiling;
+  const without = bc.batch_size_without_budget ?? bc.batch_size;
+  return {
+    fit: fmt.int(pre.onset_concurrency_lockstep),
+    of: `requests of ${lengths(r)} in the KV cache at once`,
+    batch: bc.limited_by === 'latency_budget'
+      ? `Largest batch ${fmt.int(without)} without the budget (${fmt.limitedBy(bc.limited_by_without_budget)}), ${fmt.int(bc.batch_size)} under TPOT ≤ ${given(r.config.tpot_budget_ms)} ms`
+      : `Largest batch ${fmt.int(without)} (${fmt.limitedBy(bc.limited_by)})${r.config.tpot_budget_ms ? `, the same under TPOT ≤ ${given(r.config.tpot_budget_ms)} ms` : ''}`,
+    cond: `Max concurrency ${r.kv_cache.max_concurrency.toFixed(2)}× is vLLM's figure at max_model_len ${fmt.int(r.kv_cache.max_model_len)}, not the workload's lengths.`,
+  };
+}
