@@ -700,6 +700,10 @@ func (p *planner) report() PlanReport {
 			r.Rejections = append(r.Rejections, c.rejection(a.ID, s))
 		}
 	}
+	// Accelerators searched first; those without a price after them.
+	slices.SortStableFunc(r.Rejections, func(a, b PlanRejection) int {
+		return boolInt(a.Reason == "no_price") - boolInt(b.Reason == "no_price")
+	})
 	r.Feasible = len(ok) > 0
 	r.Answer = p.answer(ok)
 	if s.ttftStat != "mean" || s.tpotStat != "mean" {
@@ -762,6 +766,13 @@ func (p *planner) answer(ok []*PlanDeployment) string {
 		return "no deployment fits: the model's weights do not fit on any accelerator searched"
 	}
 	return "no deployment meets the budget within the constraints; the rejections say why per accelerator"
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func plural(n int) string {

@@ -23,6 +23,11 @@ assert.equal(report.kv_cache.bytes_per_token, 2 * 32 * 8 * 128 * 2);
 assert.equal(report.sweep.length, 64);
 assert.throws(() => calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm', colour: 1 }), ThroughputError);
 calc.close();
+// The planner build sits next to the default engine.
+const planner = await load({ planner: true });
+assert.equal(planner.hasPlanner, true);
+assert.equal(planner.plan({ model: 'llama-3.1-8b', workload: { request_rate: 1 }, slo: { tpot_ms: 50 }, constraints: { accelerators: ['h100-sxm'] } }).feasible, true);
+planner.close();
 
 // The element's modules load without a DOM (they register nothing there).
 const widget = await import('@modelrefs/throughput/widget');

@@ -62,3 +62,24 @@ test('plan a workload, open the winner in the calculator, see the same figures',
   assert.equal(shown['decode.step_time_ms'], ms(winner.tpot_ms));
   assert.deepEqual(errors, []);
 });
+
+test('the widget planning mode: <throughput-planner> answers as calc.Plan does', async () => {
+  const { page, errors } = b;
+  const url = new URL('/__planner.html', base).href;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>planner</title>
+<script type="module" src="/widget.js"></script></head><body>
+<throughput-planner model="llama-3.1-8b" request-rate="12" input-tokens="1024" output-tokens="256" ttft-ms="800" tpot-ms="40"
+  accelerators="h100-sxm-80gb, l40s"></throughput-planner></body></html>`;
+  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('throughput-planner')?.shadowRoot?.querySelector('table'), null, { timeout: 60000 });
+  const answer = await page.evaluate(() => document.querySelector('throughput-planner').shadowRoot.querySelector('p').textContent);
+  const want = planner.plan({
+    model: 'llama-3.1-8b', workload: { request_rate: 12, input_tokens: 1024, output_tokens: 256 },
+    slo: { ttft_ms: 800, tpot_ms: 40 }, constraints: { accelerators: ['h100-sxm-80gb', 'l40s'] }, limit: 3,
+  });
+  assert.equal(answer, want.answer);
+  const code = await page.evaluate(() => document.querySelector('throughput-planner').shadowRoot.querySelector('code').textContent);
+  assert.equal(code, want.deployments[want.cheapest].launch);
+  assert.deepEqual(errors, []);
+});
