@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 // Every catalog entry's derived parameter count is within 1 % of the count
@@ -643,4 +644,32 @@ func TestMixedPrecisionModelOpt(t *testing.T) {
 		"model.layers.0.self_attn.q_proj": map[string]any{"quant_algo": "FP8"},
 	}})
 	assert.Equal(t, "fp8", q.Format)
+}
+
+// Every row of the transformers defaults table is a JSON object of
+// numbers and booleans, one row per model_type.
+func TestTypeDefaultsDecode(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, d := range typeDefaults {
+		assert.False(t, seen[d.modelType], d.modelType)
+		seen[d.modelType] = true
+		var values cfg
+		require.NoError(t, jsonx.Unmarshal([]byte(d.values), &values), d.modelType)
+		assert.NotEmpty(t, values, d.modelType)
+		for k, v := range values {
+			switch v.(type) {
+			case float64, bool:
+			default:
+				t.Errorf("%s.%s: %T", d.modelType, k, v)
+			}
+		}
+	}
+	// The Llama row as transformers' LlamaConfig gives it.
+	d, ok := lookupDefaults("llama")
+	require.True(t, ok)
+	var llama cfg
+	require.NoError(t, jsonx.Unmarshal([]byte(d.values), &llama))
+	assert.Equal(t, 2048.0, llama["max_position_embeddings"])
+	assert.Equal(t, 32000.0, llama["vocab_size"])
 }
