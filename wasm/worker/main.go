@@ -20,7 +20,11 @@ import (
 )
 
 func main() {
-	workers.Serve(reusable(api.NewWithHub(api.HubFromEnv(getenv))))
+	hub := api.HubFromEnv(getenv)
+	if hub != nil {
+		hub.Get = hubFetch
+	}
+	workers.Serve(reusable(api.NewWithHub(hub)))
 }
 
 func getenv(k string) string {

@@ -128,7 +128,7 @@ var docs = map[string]string{
 	"HardwareSource.fields":                            "fields lists the JSON field names the source backs, e.g. [\"memory_bandwidth_bytes_per_s\", \"peak_flops\"].",
 	"Health":                                           "Health is the answer of GET /healthz.",
 	"Hub":                                              "Hub fetches the config.json of a model that is not in the catalog from the Hugging Face Hub ({URL}/{id}/resolve/main/config.json), so that the API answers for any Hub id as the page and the JavaScript module do. A fetched config is kept (models.Register: in memory, the latest models.MaxRegistered ids), so each id is fetched once per process or worker isolate.",
-	"Hub.Client":                                       "Client makes the requests (http.DefaultClient when nil: in the worker, Go's js/wasm transport, which calls fetch).",
+	"Hub.Get":                                          "Get makes the request: GET url (with token as a bearer token when set), answering the status and the body read up to limit bytes. Nil: net/http's client natively (hub_client.go); the worker sets one that calls fetch (wasm/worker/hubfetch.go), since net/http's client would add 1.3 MB of gzip (TLS and the dialers) to it.",
 	"Hub.Token":                                        "Token, when set, is sent as \"Authorization: Bearer TOKEN\": a Hugging Face access token for gated models.",
 	"Hub.URL":                                          "URL is the Hub's base URL, without a trailing slash (DefaultHubURL; a test points it at a loopback stand-in).",
 	"KVCacheReport":                                    "KVCacheReport is the paged cache and its capacity.",
