@@ -41,6 +41,9 @@ func TestKVBytesPerTokenCatalogPart4(t *testing.T) {
 		// sliding_window null (full attention): 40 * 2 * 8 * 128 * 2 =
 		// 163,840. The pixtral tower keeps no cache.
 		{"Mistral Small 3.1", "mistral-small-3.1", 163_840, 0},
+		// Seed-OSS-36B: 64 layers of 8 KV heads of head_dim 128 (not 5120 /
+		// 80 = 64): 64 * 2 * 8 * 128 * 2 = 262,144.
+		{"Seed-OSS 36B", "seed-oss-36b", 262_144, 0},
 		// Nemotron-H 8B: 4 attention blocks of 8 KV heads of 128: 4 * 2 * 8
 		// * 128 * 2 = 16,384 per token. 24 Mamba-2 blocks, d_inner =
 		// mamba_num_heads 128 * mamba_head_dim 64 = 8,192, n_groups 8,
