@@ -26,6 +26,13 @@ var typeDefaults = map[string]map[string]any{
 		"num_hidden_layers": 32.0, "num_attention_heads": 32.0, "max_position_embeddings": 2048.0,
 		"tie_word_embeddings": false,
 	},
+	// Ernie4_5Config (configuration_ernie4_5.py, transformers main at
+	// 008e574391, later than 4.50: its defaults are ERNIE-4.5-0.3B's).
+	"ernie4_5": {
+		"vocab_size": 103424.0, "hidden_size": 1024.0, "intermediate_size": 3072.0,
+		"num_hidden_layers": 18.0, "num_attention_heads": 16.0, "num_key_value_heads": 2.0,
+		"head_dim": 128.0, "max_position_embeddings": 131072.0, "tie_word_embeddings": true,
+	},
 	// MistralConfig (configuration_mistral.py).
 	"mistral": {
 		"vocab_size": 32000.0, "hidden_size": 4096.0, "intermediate_size": 14336.0,

@@ -215,6 +215,20 @@ func TestTextConfigAndClassDefaults(t *testing.T) {
 	assert.Equal(t, m.Params.Total-m.Params.Vision, m.Params.Active)
 }
 
+// ERNIE-4.5-0.3B's catalog copy omits tie_word_embeddings, which
+// Ernie4_5Config defaults to true: one 103,424 x 1,024 matrix serves as
+// embedding and LM head. By hand: embedding 105,906,176; per layer q
+// 1,024*16*128 = 2,097,152, k and v 1,024*2*128 = 262,144 each, o
+// 2,097,152, MLP 3*1,024*3,072 = 9,437,184, two norms 2,048: 14,157,824;
+// 18 layers 254,840,832; final norm 1,024. Total 360,748,032.
+func TestErnie45ClassDefaultTiesEmbeddings(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("baidu/ERNIE-4.5-0.3B-PT")
+	require.NoError(t, err)
+	assert.True(t, m.Tied)
+	assert.Equal(t, int64(360_748_032), m.Params.Total)
+}
+
 func TestLookupForgiving(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"meta-llama/Llama-3.1-8B-Instruct", "META-LLAMA/LLAMA-3.1-8B-INSTRUCT", "Llama-3.1-8B-Instruct", "llama-3.1-8b", "llama 3.1 8b"} {
