@@ -47,6 +47,9 @@ func TestKVBytesPerTokenCatalogPart4(t *testing.T) {
 		// ERNIE-4.5-0.3B: 18 layers of 2 KV heads of 128: 18 * 2 * 2 * 128
 		// * 2 = 18,432.
 		{"ERNIE 4.5 0.3B", "ernie-4.5-0.3b", 18_432, 0},
+		// ERNIE-4.5-21B-A3B: 28 layers of 4 KV heads of 128: 28 * 2 * 4 *
+		// 128 * 2 = 57,344 (the MoE blocks keep no cache).
+		{"ERNIE 4.5 21B-A3B", "ernie-4.5-21b-a3b", 57_344, 0},
 		// Nemotron-H 8B: 4 attention blocks of 8 KV heads of 128: 4 * 2 * 8
 		// * 128 * 2 = 16,384 per token. 24 Mamba-2 blocks, d_inner =
 		// mamba_num_heads 128 * mamba_head_dim 64 = 8,192, n_groups 8,

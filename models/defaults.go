@@ -33,6 +33,10 @@ var typeDefaults = map[string]map[string]any{
 		"num_hidden_layers": 18.0, "num_attention_heads": 16.0, "num_key_value_heads": 2.0,
 		"head_dim": 128.0, "max_position_embeddings": 131072.0, "tie_word_embeddings": true,
 	},
+	// ERNIE 4.5 MoE: vLLM reads max_position_embeddings with a default of
+	// 131072 (vllm/model_executor/models/ernie45_moe.py @0028a75108
+	// Ernie4_5_MoeDecoderLayer), as Ernie4_5_MoeConfig does.
+	"ernie4_5_moe": {"max_position_embeddings": 131072.0},
 	// MistralConfig (configuration_mistral.py).
 	"mistral": {
 		"vocab_size": 32000.0, "hidden_size": 4096.0, "intermediate_size": 14336.0,
