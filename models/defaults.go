@@ -44,6 +44,13 @@ var typeDefaults = []classDefaults{
 	// num_attention_heads in __post_init__ (the importer's own fallbacks,
 	// also warned).
 	{"llama", "LlamaConfig", transformersMain + "llama/configuration_llama.py", `{"vocab_size":32000,"hidden_size":4096,"intermediate_size":11008,"num_hidden_layers":32,"num_attention_heads":32,"max_position_embeddings":2048,"tie_word_embeddings":false}`},
+	// Ernie4_5Config (transformers main at 008e574391, later than 4.50:
+	// its defaults are ERNIE-4.5-0.3B's).
+	{"ernie4_5", "Ernie4_5Config", transformersMain + "ernie4_5/configuration_ernie4_5.py", `{"vocab_size":103424,"hidden_size":1024,"intermediate_size":3072,"num_hidden_layers":18,"num_attention_heads":16,"num_key_value_heads":2,"head_dim":128,"max_position_embeddings":131072,"tie_word_embeddings":true}`},
+	// ERNIE 4.5 MoE: vLLM reads max_position_embeddings with a default of
+	// 131072 (vllm/model_executor/models/ernie45_moe.py @0028a75108
+	// Ernie4_5_MoeDecoderLayer), as Ernie4_5_MoeConfig does.
+	{"ernie4_5_moe", "Ernie4_5_MoeConfig", transformersMain + "ernie4_5_moe/configuration_ernie4_5_moe.py", `{"max_position_embeddings":131072}`},
 	// MistralConfig.__init__ (max_position_embeddings 4096*32). Its
 	// sliding_window default (4096) is left out: published Mistral
 	// configs that omit it are full attention in vLLM.

@@ -216,6 +216,50 @@ func TestTextConfigAndClassDefaults(t *testing.T) {
 	assert.Equal(t, m.Params.Total-m.Params.Vision, m.Params.Active)
 }
 
+// ERNIE-4.5-0.3B's catalog copy omits tie_word_embeddings, which
+// Ernie4_5Config defaults to true: one 103,424 x 1,024 matrix serves as
+// embedding and LM head. By hand: embedding 105,906,176; per layer q
+// 1,024*16*128 = 2,097,152, k and v 1,024*2*128 = 262,144 each, o
+// 2,097,152, MLP 3*1,024*3,072 = 9,437,184, two norms 2,048: 14,157,824;
+// 18 layers 254,840,832; final norm 1,024. Total 360,748,032.
+func TestErnie45ClassDefaultTiesEmbeddings(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("baidu/ERNIE-4.5-0.3B-PT")
+	require.NoError(t, err)
+	assert.True(t, m.Tied)
+	assert.Equal(t, int64(360_748_032), m.Params.Total)
+}
+
+// ERNIE-4.5-21B-A3B places its experts by moe_layer_start_index (1) and
+// moe_layer_end_index (27) and names its top-k moe_k and its shared MLP
+// moe_num_shared_experts (vLLM ernie45_moe.py @0028a75108). By hand, with
+// h = 2,560:
+//
+//	embedding (tied)   103,424 * h                               =    264,765,440
+//	attention          28 * (2 * h*20*128 + 2 * h*4*128)         =    440,401,920
+//	norms              28 * 2 * h + h                            =        145,920
+//	dense MLP, layer 0 3 * h * 12,288                            =     94,371,840
+//	routed experts     27 * 64 * 3 * h * 1,536                   = 20,384,317,440
+//	shared MLP         27 * 3 * h * (2 * 1,536)                  =    637,009,920
+//	router + bias      27 * (h * 64 + 64)                        =      4,425,408
+//	total                                                        = 21,825,437,888
+func TestErnie45MoEPlacement(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("ernie-4.5-21b-a3b")
+	require.NoError(t, err)
+	assert.Equal(t, 27, m.MoELayers())
+	assert.Equal(t, 1, m.DenseLayers())
+	assert.False(t, m.Layers[0].MoE)
+	assert.True(t, m.Layers[27].MoE)
+	assert.Equal(t, 6, m.TopK)
+	assert.Equal(t, int64(20_384_317_440), m.Params.RoutedExperts)
+	assert.Equal(t, int64(637_009_920), m.Params.SharedExperts)
+	assert.Equal(t, int64(4_425_408), m.Params.Router)
+	assert.Equal(t, int64(94_371_840), m.Params.DenseMLP)
+	assert.Equal(t, int64(21_825_437_888), m.Params.Total)
+	assert.Equal(t, 131072, m.MaxContext, "vLLM's default for the omitted max_position_embeddings")
+}
+
 func TestLookupForgiving(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"meta-llama/Llama-3.1-8B-Instruct", "META-LLAMA/LLAMA-3.1-8B-INSTRUCT", "Llama-3.1-8B-Instruct", "llama-3.1-8b", "llama 3.1 8b"} {

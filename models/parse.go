@@ -199,6 +199,11 @@ func (m *Model) readFamilyDetails(c cfg) {
 		m.normsPer = 1
 		m.GatedMLP = false
 		m.routerBias = true
+	case t == "ernie4_5_moe":
+		// Ernie4_5_MoeMoE's gate carries e_score_correction_bias of
+		// moe_num_experts values (vLLM vllm/model_executor/models/
+		// ernie45_moe.py @0028a75108).
+		m.routerBias = true
 	case t == "phi", t == "phi-msft", t == "gpt2", t == "gpt_neox", t == "gpt_bigcode", t == "starcoder2", t == "falcon", t == "opt", t == "bloom":
 		m.GatedMLP = false
 		m.normBias = true
@@ -282,7 +287,7 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 		m.Intermediate = 4 * m.Hidden
 	}
 	m.Experts = c.int(0, "num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts")
-	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts")
+	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts", "moe_k")
 	if m.Experts > 0 {
 		if m.Experts > maxExperts {
 			return configErr(prefix+"num_experts", "is above the supported maximum "+strconv.Itoa(maxExperts))
@@ -309,6 +314,11 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 			m.SharedIntermediate = c.int(0, "moe_shared_expert_intermediate_size") * c.int(1, "n_shared_experts")
 		case c.has("n_shared_experts"):
 			m.SharedIntermediate = c.int(0, "n_shared_experts") * m.MoEIntermediate
+		case c.has("moe_num_shared_experts"):
+			// ERNIE 4.5 MoE: one shared MLP of moe_intermediate_size *
+			// moe_num_shared_experts (vLLM ernie45_moe.py @0028a75108
+			// Ernie4_5_MoeMoE.shared_experts).
+			m.SharedIntermediate = c.int(0, "moe_num_shared_experts") * m.MoEIntermediate
 		case c.has("shared_expert_intermediate_size"):
 			m.SharedIntermediate = c.int(0, "shared_expert_intermediate_size")
 		case c.has("shared_intermediate_size"): // Granite 4.0 hybrid
@@ -626,6 +636,19 @@ func (m *Model) placeExperts(c cfg) {
 	dense := map[int]bool{}
 	for _, i := range c.ints("mlp_only_layers") {
 		dense[i] = true
+	}
+	if c.has("moe_layer_start_index") || c.has("moe_layer_end_index") {
+		// ERNIE 4.5 MoE: layer i routes when moe_layer_start_index <= i
+		// <= moe_layer_end_index and (i+1) % moe_layer_interval == 0;
+		// the others run a dense MLP of intermediate_size (vLLM
+		// ernie45_moe.py @0028a75108 Ernie4_5_MoeDecoderLayer).
+		start := c.int(0, "moe_layer_start_index")
+		end := c.int(len(m.Layers)-1, "moe_layer_end_index")
+		iv := max(c.int(1, "moe_layer_interval"), 1)
+		for i := range m.Layers {
+			m.Layers[i].MoE = i >= start && i <= end && (i+1)%iv == 0
+		}
+		return
 	}
 	for i := range m.Layers {
 		moe := i >= firstDense && !dense[i]
