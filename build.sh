@@ -8,10 +8,14 @@ GOROOT_DIR=$(go env GOROOT)
 WASM_EXEC_DIR="$GOROOT_DIR/lib/wasm"
 # Reproducible builds (../shared/TOOLCHAIN.md).
 GO_BUILD_FLAGS=(-trimpath -buildvcs=false -ldflags='-s -w -buildid=')
-# The browser engine's own flags (build_wasm): no inlining in this module,
-# and no embedded model catalog (-tags nocatalog: throughput.js fetches
-# catalog.json beside the engine and hands it over).
-WASM_ENGINE_FLAGS=(-gcflags='github.com/modelrefs/throughput/...=-l' -tags nocatalog)
+# The browser engine's own flags (build_wasm), which keep it inside its
+# 1.0 MB gzip budget (scripts/wasm-size.sh): no inlining in any package
+# (-gcflags=all=-l), no embedded model catalog (-tags nocatalog:
+# throughput.js fetches catalog.json beside the engine and hands it over),
+# and no simulator (-tags nosim: the simulations run in
+# throughput-planner.wasm, the full engine, which the page loads in its
+# simulation worker).
+WASM_ENGINE_FLAGS=(-gcflags='all=-l' -tags nocatalog,nosim)
 
 log() { printf '\n==> %s\n' "$*"; }
 
@@ -58,7 +62,9 @@ build_wasm() {
 	# packages: that keeps it inside its 1.0 MB gzip budget (about 17 KB
 	# smaller; scripts/wasm-size.sh) at a cost docs/js-module.md measures.
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" "${WASM_ENGINE_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js
-	# The planner build adds calc.Plan (load({planner: true}); about 50 KB
+	# The planner build is the full engine: the simulator and calc.Plan
+	# (load({planner: true}); the page's simulation worker and planning
+	# view load it; about 100 KB
 	# of gzip over the default engine's budget, so it is a second file,
 	# built with inlining: the budget is the default engine's).
 	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags planner,nocatalog -o build/npm/throughput-planner.wasm ./wasm/js

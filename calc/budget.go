@@ -111,6 +111,14 @@ func EstimateWork(req Request) (WorkEstimate, error) {
 	return d.estimateWork(p, sim, r.Preemption), nil
 }
 
+// NoSimulatorMessage is the error on field simulate from the browser's light
+// engine (built with -tags nosim), which has no simulator.
+const NoSimulatorMessage = "this engine is the browser's light build, without the simulator: load({ planner: true }) loads the full engine (throughput-planner.wasm), which simulates"
+
+// SimulatorBuilt reports whether this build has the simulator (every build
+// but the browser's light engine).
+func SimulatorBuilt() bool { return simulatorBuilt }
+
 // EvaluateWithBudget is Evaluate with a work budget other than
 // DefaultWorkBudget (in work units; +Inf: none, though each simulation run
 // still stops after 2^25 steps). A request whose estimated work exceeds
@@ -131,7 +139,12 @@ func EvaluateWithBudget(req Request, budget float64) (Report, error) {
 	if err := d.checkBudget(p, sim, r.Preemption, budget); err != nil {
 		return Report{}, err
 	}
-	d.simulate(&r, p, sim)
+	if sim != nil && !simulatorBuilt {
+		return Report{}, Errors{{Field: "simulate", Message: NoSimulatorMessage}}
+	}
+	if simulatorBuilt {
+		d.simulate(&r, p, sim)
+	}
 	if err := checkFinite(&r); err != nil {
 		return Report{}, err
 	}

@@ -11,7 +11,7 @@ import { load } from '../build/npm/throughput.js';
 const args = process.argv.slice(2);
 const features = args.includes('--features');
 const rounds = Number(args.find((a) => a !== '--features') ?? 7);
-const calc = await load();
+const calc = await load({ planner: true }); // the full engine: the light one has no simulator
 const request = {
   model: 'meta-llama/Llama-3.1-8B-Instruct', hardware: 'h100-sxm', max_model_len: 8192,
   workload: { input_tokens: 1024, output_tokens: 256 },

@@ -44,8 +44,9 @@ if [ "${VARIANTS:-1}" != 0 ]; then
 	echo
 	variant "variant: no -ldflags (symbols, DWARF)"
 	variant "variant: -ldflags='-s -w'" -ldflags='-s -w -buildid='
-	variant "variant: -s -w, -gcflags=all=-l (no inlining)" -ldflags='-s -w -buildid=' -gcflags=all=-l
-	variant "variant: as built, the model catalog embedded" -tags '' -ldflags='-s -w -buildid=' -gcflags='github.com/modelrefs/throughput/...=-l'
+	variant "variant: -s -w, inlining only outside this module" -ldflags='-s -w -buildid=' -gcflags='github.com/modelrefs/throughput/...=-l' -tags nocatalog,nosim
+	variant "variant: as built, with the simulator" -ldflags='-s -w -buildid=' -gcflags=all=-l -tags nocatalog
+	variant "variant: as built, the model catalog embedded" -tags nosim -ldflags='-s -w -buildid=' -gcflags=all=-l
 
 	# Floors: the Go runtime with syscall/js alone; what encoding/json
 	# (which imports fmt) would add; and the engine without this bridge

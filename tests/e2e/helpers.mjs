@@ -85,7 +85,7 @@ let engine = null;
 export async function calculator() {
   if (!engine) {
     const mod = await import(path.join(ROOT, 'build', 'npm', 'throughput.js'));
-    engine = { mod, calc: await mod.load() };
+    engine = { mod, calc: await mod.load({ planner: true }) }; // the full engine: expected simulations too
   }
   return engine.calc;
 }

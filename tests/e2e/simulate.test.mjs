@@ -26,7 +26,7 @@ function shownSimFigures(page) {
 function evaluateInPage(page, req) {
   return page.evaluate(async (r) => {
     const m = await import('./throughput.js');
-    const calc = await m.load();
+    const calc = await m.load({ planner: true }); // the full engine simulates
     return calc.evaluate(r);
   }, req);
 }

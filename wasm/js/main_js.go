@@ -76,6 +76,9 @@ func main() {
 	// catalogEmbedded is false in the browser engine (-tags nocatalog):
 	// throughput.js fetches catalog.json and hands it to setCatalog.
 	bridge.Set("catalogEmbedded", models.CatalogEmbedded())
+	// simulator is false in the browser's light engine (-tags nosim):
+	// simulations need throughput-planner.wasm, the full engine.
+	bridge.Set("simulator", calc.SimulatorBuilt())
 	export("warm", func(string) (string, error) { return warm() })
 	export("stats", func(arg string) (string, error) { return stats(arg == "gc") })
 	export("panic", func(arg string) (string, error) { return testPanic(len(arg) + 1) })

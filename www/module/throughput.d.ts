@@ -79,7 +79,7 @@ export interface LoadOptions {
    * ThroughputError naming the field that drives the cost.
    */
   workBudget?: number;
-  /** true loads throughput-planner.wasm, the engine with plan() (about 50 KB of gzip more). */
+  /** true loads throughput-planner.wasm, the full engine: plan() and the simulator (the default throughput.wasm has neither). */
   planner?: boolean;
   /**
    * The model catalog (the browser engine is built without it): a URL or
@@ -142,6 +142,12 @@ export interface Calculator {
   planJSON(json: string): string;
   /** Whether this engine has plan(): load({ planner: true }) loads the planner build. */
   readonly hasPlanner: boolean;
+  /**
+   * Whether this engine simulates (a request's simulate): false for the light
+   * throughput.wasm, which refuses it on field simulate; true for
+   * load({ planner: true }), the full engine.
+   */
+  readonly simulator: boolean;
   /** The engine's tables, computed once and frozen. */
   contract(): Frozen<Contract>;
   /** The engines, the default first, with the defaults of the settings a request leaves out. */

@@ -43,9 +43,10 @@ const compiled = new Map(); // URL string -> Promise<WebAssembly.Module>
  * of the .wasm bytes, or a precompiled WebAssembly.Module (Cloudflare Workers
  * import .wasm files as modules). Default: throughput.wasm next to this file.
  *
- * options.planner: true loads throughput-planner.wasm instead, the engine
- * with plan() (calc.Plan adds about 50 KB of gzip, so the default engine
- * leaves it out).
+ * options.planner: true loads throughput-planner.wasm instead, the full
+ * engine: plan() and the simulator (a request's simulate). The default
+ * throughput.wasm is the light build the page and the widget start with,
+ * inside the 1.0 MB gzip budget: it refuses simulate on field simulate.
  *
  * options.workBudget is the work budget of every evaluate, in sequence-steps
  * (a positive number, Infinity for none); default calc.DefaultWorkBudget, the
@@ -380,6 +381,15 @@ class Calculator {
   /** Whether this engine has the planner (load({planner: true})). */
   get hasPlanner() {
     return typeof this.#bridge.plan === 'function';
+  }
+
+  /**
+   * Whether this engine has the simulator (a request's simulate): false for
+   * the light throughput.wasm, true for load({planner: true}), the full
+   * engine.
+   */
+  get simulator() {
+    return this.#bridge.simulator !== false;
   }
 
   #planner() {

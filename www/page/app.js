@@ -333,9 +333,16 @@ function simulateInWorker(worker, req) {
   });
 }
 
-function simulateHere(req) {
+// The full engine (throughput-planner.wasm), for a simulation without a
+// worker: the page's own engine is the light build, without the simulator.
+let fullEngine = null;
+
+async function simulateHere(req) {
   try {
-    return { report: calc.evaluate(req, { workBudget: MAIN_THREAD_WORK_BUDGET }) };
+    fullEngine ??= engineModule.then((m) => m.load({ planner: true, hub: hubSettings() }));
+    const full = await fullEngine;
+    await full.prepare(req);
+    return { report: full.evaluate(req, { workBudget: MAIN_THREAD_WORK_BUDGET }) };
   } catch (e) {
     return { errors: Array.isArray(e?.errors) && e.errors.length ? e.errors : [{ field: '', message: String(e?.message ?? e) }] };
   }
@@ -381,12 +388,12 @@ function runSimulation() {
     simulateInWorker(worker, req).then((answer) => {
       if (!answer.retry) return finish(answer);
       if (cancel) cancel.hidden = true;
-      setTimeout(() => finish(simulateHere(req)), 0);
+      setTimeout(() => simulateHere(req).then(finish), 0);
     });
     return;
   }
   // Let the status paint before the engine blocks the main thread.
-  setTimeout(() => finish(simulateHere(req)), 0);
+  setTimeout(() => simulateHere(req).then(finish), 0);
 }
 
 $('#sim-cancel')?.addEventListener('click', () => simJob?.cancel());

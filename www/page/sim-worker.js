@@ -2,7 +2,8 @@
 // never freezes the page: app.js posts {id, request, workBudget, hub} and gets
 // {id, report} or {id, errors} back; Cancel terminates this worker (the
 // engine's evaluate is synchronous, so there is nothing gentler to do).
-// The bundle (build/site/sim-worker.js) carries the module; throughput.wasm
+// The bundle (build/site/sim-worker.js) carries the module; the full engine,
+// throughput-planner.wasm (the light throughput.wasm has no simulator),
 // is fetched next to it, from the HTTP cache the page's own fetch filled. A
 // model outside the catalog is fetched from the page's Hub (hub: its
 // settings) or read from the copy the page's fetch kept.
@@ -13,7 +14,7 @@ let engine = null;
 self.onmessage = async ({ data }) => {
   const { id, request, workBudget, hub } = data;
   try {
-    engine ??= load();
+    engine ??= load({ planner: true }); // the full engine: the light one has no simulator
     const calc = await engine;
     if (hub) calc.setHub(hub);
     await calc.prepare(request);

@@ -152,3 +152,19 @@ test('ThroughputError is exported for instanceof checks', () => {
   assert.equal(e.message, 'model: is required');
   assert.ok(e instanceof Error);
 });
+
+test('the light engine has no simulator and says which engine has; the full one simulates', async () => {
+  const req = { model: 'llama-3.1-8b', hardware: 'h100-sxm', simulate: { num_requests: 20 } };
+  assert.equal(calc.simulator, false);
+  assert.throws(() => calc.evaluate(req), (e) => e.errors?.[0]?.field === 'simulate' && /load\(\{ planner: true \}\)/.test(e.errors[0].message));
+  // One bad call does not poison the next.
+  assert.ok(calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm' }).fits);
+  const full = await load({ planner: true });
+  try {
+    assert.equal(full.simulator, true);
+    const r = full.evaluate(req);
+    assert.equal(r.simulation.completed_requests, 20);
+  } finally {
+    full.close();
+  }
+});

@@ -13,7 +13,7 @@ const { cases } = JSON.parse(readFileSync(new URL('../../calc/testdata/bad-reque
 
 let calc;
 before(async () => {
-  calc = await load();
+  calc = await load({ planner: true }); // the full engine: these requests simulate
 });
 after(() => calc.close());
 

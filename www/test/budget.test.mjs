@@ -19,7 +19,7 @@ const sweep = {
 
 let calc;
 before(async () => {
-  calc = await load();
+  calc = await load({ planner: true }); // the full engine: these requests simulate
 });
 after(() => calc.close());
 
@@ -64,7 +64,7 @@ test('a larger budget, per call or per instance, runs what the default refuses',
   const small = refused(() => calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm', simulate: {} }, { workBudget: 1000 }));
   assert.match(small.message, /above the work budget of 1000;/);
 
-  const big = await load({ workBudget: 1e8 });
+  const big = await load({ planner: true, workBudget: 1e8 });
   try {
     assert.equal(big.workBudget, 1e8);
     assert.ok(big.evaluate(sweep).simulation.sweep);

@@ -7,7 +7,7 @@ import { load } from '../../build/npm/throughput.js';
 
 let calc;
 before(async () => {
-  calc = await load();
+  calc = await load({ planner: true }); // the full engine: these requests simulate
 });
 after(() => calc.close());
 

@@ -8,7 +8,7 @@ const GOOD = Object.freeze({ model: 'llama-3.1-8b', hardware: 'h100-sxm', sweep:
 
 let calc;
 before(async () => {
-  calc = await load();
+  calc = await load({ planner: true }); // the full engine: these requests simulate
 });
 after(() => calc.close());
 
@@ -145,7 +145,7 @@ test('a Go panic is recovered as an internal error and the next call works', () 
 });
 
 test('a closed calculator refuses calls with a plain Error', async () => {
-  const c = await load();
+  const c = await load({ planner: true });
   c.close();
   c.close(); // idempotent
   assert.equal(c.closed, true);

@@ -33,7 +33,7 @@ function assertSameJSON(got, want, path = '') {
 
 let calc;
 before(async () => {
-  calc = await load();
+  calc = await load({ planner: true }); // the full engine: these requests simulate
 });
 after(() => calc.close());
 

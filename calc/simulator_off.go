@@ -1,0 +1,8 @@
+//go:build nosim
+
+package calc
+
+// simulatorBuilt is false in the browser's light engine (-tags nosim): a
+// request with simulate is refused on field simulate, and the linker drops
+// the simulator.
+const simulatorBuilt = false
