@@ -34,6 +34,9 @@ type Report struct {
 	Features *FeaturesReport `json:"features,omitempty"`
 	// Simulation is the step-by-step simulation, when asked for.
 	Simulation *SimulationReport `json:"simulation,omitempty"`
+	// StartupLog sets the figures of the request's startup_log beside the
+	// engine's, when one is given.
+	StartupLog *StartupLogReport `json:"startup_log,omitempty"`
 	// Warnings are conditions the user should know about, as text.
 	Warnings []Warning `json:"warnings"`
 }

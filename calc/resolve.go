@@ -28,6 +28,7 @@ type plan struct {
 	priceUSD    float64 // per GPU-hour; <0 = not given
 	sweepPoints int
 	sweepMax    int
+	startupLog  *StartupLog // the parsed startup_log, nil without one
 }
 
 // Resolve validates a request and builds its deployment. Every problem is
@@ -47,6 +48,11 @@ func resolve(req Request) (*Deployment, plan, error) {
 	resolveHardware(&e, req.Hardware, d)
 	resolveScheduler(&e, req, d)
 	p := resolvePlan(&e, req)
+	if req.StartupLog != "" {
+		lg, err := ParseStartupLog(req.StartupLog)
+		e.AddErr("", err)
+		p.startupLog = &lg
+	}
 	resolveDtypes(&e, req, d)
 	if d.Model != nil {
 		checkAgainstModel(&e, req, d, p)

@@ -24,6 +24,7 @@ var tapeKeys = []string{
 	"cost",
 	"features",
 	"simulation",
+	"startup_log",
 	"warnings",
 	"id",
 	"name",
@@ -138,6 +139,9 @@ var tapeKeys = []string{
 	"mean_kv_cache_usage",
 	"peak_kv_cache_usage",
 	"timeline",
+	"release",
+	"terms",
+	"missing",
 	"code",
 	"message",
 	"bandwidth_efficiency",
@@ -203,6 +207,9 @@ var tapeKeys = []string{
 	"knee_load",
 	"knee_output_tokens_per_s",
 	"max_output_tokens_per_s",
+	"logged",
+	"predicted",
+	"error",
 	"ttft_p50_ms",
 	"ttft_p99_ms",
 	"tpot_p50_ms",
@@ -281,7 +288,12 @@ func tapeReport(t *tape, v *calc.Report) {
 		tapeSimulationReport(t, v.Simulation)
 		n++
 	}
-	t.key(16) // warnings
+	if v.StartupLog != nil {
+		t.key(16) // startup_log
+		tapeStartupLogReport(t, v.StartupLog)
+		n++
+	}
+	t.key(17) // warnings
 	if v.Warnings == nil {
 		t.null()
 	} else {
@@ -297,36 +309,36 @@ func tapeReport(t *tape, v *calc.Report) {
 // tapeModelInfo records a calc.ModelInfo as an object.
 func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 	at, n := t.object(), 0
-	t.key(17) // id
+	t.key(18) // id
 	t.string(string(v.ID))
 	n++
-	t.key(18) // name
+	t.key(19) // name
 	t.string(string(v.Name))
 	n++
-	t.key(19) // architecture
+	t.key(20) // architecture
 	t.string(string(v.Architecture))
 	n++
-	t.key(20) // num_hidden_layers
+	t.key(21) // num_hidden_layers
 	t.number(float64(v.Layers))
 	n++
-	t.key(21) // params_total
+	t.key(22) // params_total
 	t.number(float64(v.ParamsTotal))
 	n++
-	t.key(22) // params_active_per_token
+	t.key(23) // params_active_per_token
 	t.number(float64(v.ParamsActive))
 	n++
-	t.key(23) // weight_format
+	t.key(24) // weight_format
 	t.string(string(v.WeightFormat))
 	n++
-	t.key(24) // quantization
+	t.key(25) // quantization
 	t.string(string(v.Quantization))
 	n++
 	if v.WeightBits != 0 {
-		t.key(25) // bits_per_quantized_weight
+		t.key(26) // bits_per_quantized_weight
 		t.number(float64(v.WeightBits))
 		n++
 	}
-	t.key(26) // max_position_embeddings
+	t.key(27) // max_position_embeddings
 	t.number(float64(v.MaxContext))
 	n++
 	t.end(at, n)
@@ -335,28 +347,28 @@ func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 // tapeHardwareInfo records a calc.HardwareInfo as an object.
 func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 	at, n := t.object(), 0
-	t.key(17) // id
+	t.key(18) // id
 	t.string(string(v.ID))
 	n++
-	t.key(18) // name
+	t.key(19) // name
 	t.string(string(v.Name))
 	n++
-	t.key(27) // memory_bytes
+	t.key(28) // memory_bytes
 	t.number(float64(v.MemoryBytes))
 	n++
-	t.key(28) // memory_reported_bytes
+	t.key(29) // memory_reported_bytes
 	t.number(float64(v.MemoryReportedBytes))
 	n++
-	t.key(29) // unified_memory
+	t.key(30) // unified_memory
 	t.bool(bool(v.UnifiedMemory))
 	n++
-	t.key(30) // memory_bandwidth_bytes_per_s
+	t.key(31) // memory_bandwidth_bytes_per_s
 	t.number(float64(v.MemoryBandwidthBytesPerS))
 	n++
-	t.key(31) // peak_flops_per_s
+	t.key(32) // peak_flops_per_s
 	t.number(float64(v.PeakFLOPSPerS))
 	n++
-	t.key(32) // compute_precision
+	t.key(33) // compute_precision
 	t.string(string(v.Precision))
 	n++
 	t.end(at, n)
@@ -365,61 +377,61 @@ func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 // tapeConfig records a calc.Config as an object.
 func tapeConfig(t *tape, v *calc.Config) {
 	at, n := t.object(), 0
-	t.key(33) // engine
+	t.key(34) // engine
 	t.string(string(v.Engine))
 	n++
 	if v.EngineVersion != "" {
-		t.key(34) // engine_version
+		t.key(35) // engine_version
 		t.string(string(v.EngineVersion))
 		n++
 	}
-	t.key(35) // tensor_parallel_size
+	t.key(36) // tensor_parallel_size
 	t.number(float64(v.TensorParallelSize))
 	n++
-	t.key(36) // pipeline_parallel_size
+	t.key(37) // pipeline_parallel_size
 	t.number(float64(v.PipelineParallelSize))
 	n++
-	t.key(37) // num_gpus
+	t.key(38) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(38) // dtype
+	t.key(39) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(39) // kv_cache_dtype
+	t.key(40) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(40) // gpu_memory_utilization
+	t.key(41) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(41) // block_size
+	t.key(42) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(42) // max_model_len
+	t.key(43) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(43) // max_num_seqs
+	t.key(44) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(44) // max_num_batched_tokens
+	t.key(45) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(45) // input_tokens
+	t.key(46) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(46) // output_tokens
+	t.key(47) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(47) // concurrency
+		t.key(48) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(48) // request_rate
+		t.key(49) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
-	t.key(49) // efficiencies
+	t.key(50) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -428,34 +440,34 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(50) // total_bytes
+	t.key(51) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(51) // free_at_start_bytes
+	t.key(52) // free_at_start_bytes
 	t.number(float64(v.FreeAtStartBytes))
 	n++
-	t.key(52) // requested_bytes
+	t.key(53) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(53) // weights_bytes
+	t.key(54) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(54) // activation_bytes
+	t.key(55) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(55) // non_torch_bytes
+	t.key(56) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(56) // kv_cache_bytes
+	t.key(57) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	if v.CUDAGraphBytes != 0 {
-		t.key(57) // cuda_graph_bytes
+		t.key(58) // cuda_graph_bytes
 		t.number(float64(v.CUDAGraphBytes))
 		n++
 	}
 	if v.FeatureBytes != 0 {
-		t.key(58) // feature_bytes
+		t.key(59) // feature_bytes
 		t.number(float64(v.FeatureBytes))
 		n++
 	}
@@ -465,33 +477,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(59) // bytes_per_token
+	t.key(60) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(60) // bytes_per_token_per_gpu
+	t.key(61) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(61) // state_bytes_per_sequence
+		t.key(62) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(41) // block_size
+	t.key(42) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(62) // num_blocks
+	t.key(63) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(63) // capacity_tokens
+	t.key(64) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(64) // max_concurrency
+	t.key(65) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(42) // max_model_len
+	t.key(43) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(65) // groups
+	t.key(66) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -507,46 +519,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(66) // batch_size
+	t.key(67) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(67) // context_tokens
+	t.key(68) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(68) // step_time_ms
+	t.key(69) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(69) // tokens_per_s
+	t.key(70) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(70) // tokens_per_s_per_sequence
+	t.key(71) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(71) // bound
+	t.key(72) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(72) // memory_time_ms
+	t.key(73) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(73) // compute_time_ms
+	t.key(74) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(74) // communication_time_ms
+	t.key(75) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(75) // overhead_ms
+	t.key(76) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(76) // weights_read_bytes
+	t.key(77) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(77) // kv_read_bytes
+	t.key(78) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(78) // flops
+	t.key(79) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(79) // kv_cache_usage
+	t.key(80) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -555,22 +567,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(45) // input_tokens
+	t.key(46) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(80) // time_ms
+	t.key(81) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(81) // ttft_ms
+	t.key(82) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(69) // tokens_per_s
+	t.key(70) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(71) // bound
+	t.key(72) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(82) // chunks
+	t.key(83) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -579,22 +591,22 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(66) // batch_size
+	t.key(67) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(67) // context_tokens
+	t.key(68) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(83) // limited_by
+	t.key(84) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(68) // step_time_ms
+	t.key(69) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(69) // tokens_per_s
+	t.key(70) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(70) // tokens_per_s_per_sequence
+	t.key(71) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
 	t.end(at, n)
@@ -603,31 +615,31 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(84) // onset_concurrency
+	t.key(85) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(85) // onset_concurrency_lockstep
+	t.key(86) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(86) // reachable
+	t.key(87) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(87) // onset_request_rate
+	t.key(88) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(88) // saturation_request_rate
+	t.key(89) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
-	t.key(89) // recompute_overhead
+	t.key(90) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(90) // work_per_output_token
+	t.key(91) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(67) // context_tokens
+	t.key(68) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(47) // concurrency
+	t.key(48) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -636,28 +648,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(66) // batch_size
+	t.key(67) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(67) // context_tokens
+	t.key(68) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(68) // step_time_ms
+	t.key(69) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(81) // ttft_ms
+	t.key(82) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(69) // tokens_per_s
+	t.key(70) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(70) // tokens_per_s_per_sequence
+	t.key(71) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(83) // limited_by
+	t.key(84) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(91) // feasible
+	t.key(92) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -666,29 +678,29 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(66) // batch_size
+	t.key(67) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(67) // context_tokens
+	t.key(68) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(68) // step_time_ms
+	t.key(69) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(69) // tokens_per_s
+	t.key(70) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(70) // tokens_per_s_per_sequence
+	t.key(71) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(79) // kv_cache_usage
+	t.key(80) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(71) // bound
+	t.key(72) // bound
 	t.string(string(v.Bound))
 	n++
 	if v.TokensPerSWithoutSpeculation != 0 {
-		t.key(92) // tokens_per_s_without_speculation
+		t.key(93) // tokens_per_s_without_speculation
 		t.number(float64(v.TokensPerSWithoutSpeculation))
 		n++
 	}
@@ -698,22 +710,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(93) // gpu_hour_usd
+	t.key(94) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
-	t.key(37) // num_gpus
+	t.key(38) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(94) // usd_per_million_output_tokens
+	t.key(95) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(66) // batch_size
+	t.key(67) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(67) // context_tokens
+	t.key(68) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(69) // tokens_per_s
+	t.key(70) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -723,27 +735,27 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 	at, n := t.object(), 0
 	if v.PrefixCaching != nil {
-		t.key(95) // prefix_caching
+		t.key(96) // prefix_caching
 		tapePrefixCachingReport(t, v.PrefixCaching)
 		n++
 	}
 	if v.Speculative != nil {
-		t.key(96) // speculative
+		t.key(97) // speculative
 		tapeSpeculativeReport(t, v.Speculative)
 		n++
 	}
 	if v.LoRA != nil {
-		t.key(97) // lora
+		t.key(98) // lora
 		tapeLoRAReport(t, v.LoRA)
 		n++
 	}
 	if v.KVOffload != nil {
-		t.key(98) // kv_offload
+		t.key(99) // kv_offload
 		tapeKVOffloadReport(t, v.KVOffload)
 		n++
 	}
 	if v.Parallel != nil {
-		t.key(99) // parallel
+		t.key(100) // parallel
 		tapeParallelReport(t, v.Parallel)
 		n++
 	}
@@ -753,122 +765,122 @@ func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(100) // arrival
+	t.key(101) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(48) // request_rate
+		t.key(49) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(47) // concurrency
+		t.key(48) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(101) // seed
+	t.key(102) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(102) // num_requests
+	t.key(103) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(103) // completed_requests
+	t.key(104) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(104) // rejected_requests
+	t.key(105) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(105) // truncated
+		t.key(106) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(106) // duration_s
+	t.key(107) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(107) // steps
+	t.key(108) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(108) // mean_input_tokens
+	t.key(109) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(109) // mean_output_tokens
+	t.key(110) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(81) // ttft_ms
+	t.key(82) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(110) // tpot_ms
+	t.key(111) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(111) // e2e_latency_ms
+	t.key(112) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(112) // requests_per_s
+	t.key(113) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(113) // output_tokens_per_s
+	t.key(114) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(114) // total_tokens_per_s
+	t.key(115) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
-	t.key(115) // goodput_requests_per_s
+	t.key(116) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(116) // slo_attainment
+	t.key(117) // slo_attainment
 	t.number(float64(v.SLOAttainment))
 	n++
-	t.key(117) // preemptions
+	t.key(118) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(118) // preempted_requests
+	t.key(119) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(119) // recomputed_tokens
+	t.key(120) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(89) // recompute_overhead
+	t.key(90) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(90) // work_per_output_token
+	t.key(91) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(120) // first_preemption_s
+	t.key(121) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(121) // running_at_first_preemption
+	t.key(122) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
 	if v.CachedTokens != 0 {
-		t.key(122) // cached_tokens
+		t.key(123) // cached_tokens
 		t.number(float64(v.CachedTokens))
 		n++
 	}
 	if v.DraftedTokens != 0 {
-		t.key(123) // drafted_tokens
+		t.key(124) // drafted_tokens
 		t.number(float64(v.DraftedTokens))
 		n++
 	}
 	if v.AcceptedTokens != 0 {
-		t.key(124) // accepted_tokens
+		t.key(125) // accepted_tokens
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
-	t.key(125) // mean_running
+	t.key(126) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(126) // mean_waiting
+	t.key(127) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(127) // mean_kv_cache_usage
+	t.key(128) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(128) // peak_kv_cache_usage
+	t.key(129) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(129) // timeline
+		t.key(130) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -883,13 +895,42 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	t.end(at, n)
 }
 
+// tapeStartupLogReport records a calc.StartupLogReport as an object.
+func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
+	at, n := t.object(), 0
+	if v.Release != "" {
+		t.key(131) // release
+		t.string(string(v.Release))
+		n++
+	}
+	t.key(132) // terms
+	if v.Terms == nil {
+		t.null()
+	} else {
+		t.array(len(v.Terms))
+		for i := range v.Terms {
+			tapeLoggedTerm(t, &v.Terms[i])
+		}
+	}
+	n++
+	if len(v.Missing) > 0 {
+		t.key(133) // missing
+		t.array(len(v.Missing))
+		for i := range v.Missing {
+			t.string(string(v.Missing[i]))
+		}
+		n++
+	}
+	t.end(at, n)
+}
+
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(130) // code
+	t.key(134) // code
 	t.string(string(v.Code))
 	n++
-	t.key(131) // message
+	t.key(135) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -898,16 +939,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(132) // bandwidth_efficiency
+	t.key(136) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(133) // compute_efficiency
+	t.key(137) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(134) // prefill_efficiency
+	t.key(138) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(135) // step_overhead_ms
+	t.key(139) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -916,14 +957,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(136) // kind
+	t.key(140) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(137) // layers
+	t.key(141) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(138) // window
+		t.key(142) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -933,31 +974,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(139) // cached_tokens_per_request
+	t.key(143) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(140) // shared_blocks
+	t.key(144) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(141) // num_prefixes
+	t.key(145) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
-	t.key(81) // ttft_ms
+	t.key(82) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(142) // ttft_ms_without
+	t.key(146) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(143) // kv_ceiling
+	t.key(147) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(144) // kv_ceiling_without
+	t.key(148) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
-	t.key(84) // onset_concurrency
+	t.key(85) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(145) // onset_concurrency_without
+	t.key(149) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -966,43 +1007,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(146) // method
+	t.key(150) // method
 	t.string(string(v.Method))
 	n++
-	t.key(147) // num_speculative_tokens
+	t.key(151) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(148) // acceptance_rate
+	t.key(152) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(149) // tokens_per_step
+	t.key(153) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(150) // draft_weights_bytes
+	t.key(154) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(151) // draft_time_ms
+	t.key(155) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
-	t.key(110) // tpot_ms
+	t.key(111) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(152) // tpot_ms_without
+	t.key(156) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
-	t.key(69) // tokens_per_s
+	t.key(70) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(153) // tokens_per_s_without
+	t.key(157) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(154) // speedup
+	t.key(158) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(155) // batch1_speedup
+	t.key(159) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(156) // crossover_batch_size
+	t.key(160) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1011,25 +1052,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(157) // max_loras
+	t.key(161) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(158) // max_lora_rank
+	t.key(162) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(159) // bytes
+	t.key(163) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(160) // kv_cache_bytes_without
+	t.key(164) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(161) // flops_per_step
+	t.key(165) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(162) // read_bytes_per_step
+	t.key(166) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(163) // extra_step_time_ms
+	t.key(167) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1038,19 +1079,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(164) // cpu_blocks
+	t.key(168) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
-	t.key(63) // capacity_tokens
+	t.key(64) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(165) // recompute_onset_concurrency
+	t.key(169) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(166) // reload_ms_per_sequence
+	t.key(170) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(167) // recompute_ms_per_sequence
+	t.key(171) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1059,31 +1100,31 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(168) // data_parallel_size
+	t.key(172) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(169) // expert_parallel
+	t.key(173) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(170) // expert_parallel_size
+	t.key(174) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(171) // experts_per_rank
+	t.key(175) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(172) // experts_touched_per_rank
+	t.key(176) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(173) // load_imbalance
+	t.key(177) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(174) // all_to_all_ms
+	t.key(178) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(175) // tokens_per_s_total
+	t.key(179) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
-	t.key(37) // num_gpus
+	t.key(38) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
 	t.end(at, n)
@@ -1092,19 +1133,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(176) // mean
+	t.key(180) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(177) // p50
+	t.key(181) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(178) // p90
+	t.key(182) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(179) // p99
+	t.key(183) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(180) // max
+	t.key(184) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1113,19 +1154,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(181) // time_s
+	t.key(185) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(106) // duration_s
+	t.key(107) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(182) // running
+	t.key(186) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(183) // waiting
+	t.key(187) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(79) // kv_cache_usage
+	t.key(80) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -1134,13 +1175,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(184) // load
+	t.key(188) // load
 	t.string(string(v.Load))
 	n++
-	t.key(185) // num_requests_per_point
+	t.key(189) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(186) // points
+	t.key(190) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1150,29 +1191,47 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(187) // preemption_onset
+	t.key(191) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(188) // running_at_onset
+	t.key(192) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(189) // analytic_onset
+	t.key(193) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(190) // onset_difference
+	t.key(194) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(191) // onset_ratio
+	t.key(195) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(192) // knee_load
+	t.key(196) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(193) // knee_output_tokens_per_s
+	t.key(197) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(194) // max_output_tokens_per_s
+	t.key(198) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
+	n++
+	t.end(at, n)
+}
+
+// tapeLoggedTerm records a calc.LoggedTerm as an object.
+func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
+	at, n := t.object(), 0
+	t.key(19) // name
+	t.string(string(v.Name))
+	n++
+	t.key(199) // logged
+	t.number(float64(v.Logged))
+	n++
+	t.key(200) // predicted
+	t.number(float64(v.Predicted))
+	n++
+	t.key(201) // error
+	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
 }
@@ -1180,43 +1239,43 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(184) // load
+	t.key(188) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(113) // output_tokens_per_s
+	t.key(114) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(112) // requests_per_s
+	t.key(113) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(115) // goodput_requests_per_s
+	t.key(116) // goodput_requests_per_s
 	t.number(float64(v.GoodputRequestsPerS))
 	n++
-	t.key(195) // ttft_p50_ms
+	t.key(202) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(196) // ttft_p99_ms
+	t.key(203) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(197) // tpot_p50_ms
+	t.key(204) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(198) // tpot_p99_ms
+	t.key(205) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(199) // e2e_latency_p50_ms
+	t.key(206) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(200) // e2e_latency_p99_ms
+	t.key(207) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(125) // mean_running
+	t.key(126) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(117) // preemptions
+	t.key(118) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(90) // work_per_output_token
+	t.key(91) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)
