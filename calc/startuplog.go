@@ -30,8 +30,8 @@ var logTerms = []struct {
 	name    string
 	phrases []string
 }{
-	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "Loading weights took "}},
-	{"requested_gib", []string{"x gpu_memory_utilization (", "Requested memory "}},
+	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: "}},
+	{"requested_gib", []string{"x gpu_memory_utilization (", "Requested memory"}},
 	{"activation_gib", []string{"PyTorch activation peak memory takes ", "torch peak memory increase: "}},
 	{"non_torch_gib", []string{"non_torch_memory takes ", "non_torch_memory=", "non-torch forward increase memory: "}},
 	{"cuda_graph_estimate_gib", []string{"Estimated CUDA graph memory: "}},
@@ -115,7 +115,7 @@ func logFigure(name, s string) (float64, bool) {
 	switch name {
 	case "requested_gib":
 		// V0: "x gpu_memory_utilization (0.90) = 71.29GiB"; V1:
-		// "Requested memory 0.95 (util), 75.23 GiB".
+		// "Requested memory: 0.95 (util), 75.23 GiB".
 		for _, sep := range []string{") = ", "(util), "} {
 			if i := strings.Index(s, sep); i >= 0 {
 				return leadingNumber(s[i+len(sep):])
@@ -133,7 +133,8 @@ func logFigure(name, s string) (float64, bool) {
 		}
 		s = s[i+len("per request: "):]
 	case "weights_gib":
-		// "Loading weights took 4.18 seconds" is a time, not memory.
+		// "Model loading took 14.29 GiB memory and 4.66 seconds"; a time
+		// alone ("... took 4.18 seconds") is not memory.
 		if v, ok := leadingNumber(s); ok {
 			rest := strings.TrimSpace(s[numberLen(s):])
 			if strings.HasPrefix(rest, "GiB") || strings.HasPrefix(rest, "GB") {

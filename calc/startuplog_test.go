@@ -105,3 +105,17 @@ func TestStartupLogTooLarge(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "startup_log: is 1048577 bytes; at most 1048576", err.Error())
 }
+
+// V1's DEBUG-level breakdown and requested-memory lines, in the wording of
+// vllm/utils/mem_utils.py MemoryProfilingResult and gpu_worker.py
+// (figures made up for the test; the real logs in testdata are INFO level).
+func TestStartupLogReadsTheDebugBreakdown(t *testing.T) {
+	text := strings.Join([]string{
+		"(EngineCore_DP0 pid=1) DEBUG 09-28 21:12:43 [v1/worker/gpu_worker.py:290] Initial free memory: 79.11 GiB; Requested memory: 0.90 (util), 71.20 GiB",
+		"(EngineCore_DP0 pid=1) DEBUG 09-28 21:12:43 [v1/worker/gpu_worker.py:297] Memory profiling takes 14.40 seconds. Total non KV cache memory: 11.25GiB; torch peak memory increase: 1.50GiB; non-torch forward increase memory: 0.75GiB; weights memory: 9.00GiB.",
+		"(EngineCore_DP0 pid=1) INFO 09-28 21:12:43 [v1/worker/gpu_worker.py:298] Available KV cache memory: 42.75 GiB",
+	}, "\n")
+	lg, err := calc.ParseStartupLog(text)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]float64{"requested_gib": 71.20, "activation_gib": 1.50, "non_torch_gib": 0.75, "weights_gib": 9.00, "available_kv_gib": 42.75}, lg.Figures)
+}
