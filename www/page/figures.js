@@ -101,11 +101,12 @@ export function memoryBar(r) {
   const total = m.total_bytes || 1;
   const kv = Math.max(m.kv_cache_bytes, 0);
   const free = Math.max(total - m.requested_bytes, 0);
-  const parts = [['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes], ['kv', kv], ['free', free]];
+  const graphs = m.cuda_graph_bytes || 0;
+  const parts = [['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes + graphs], ['kv', kv], ['free', free]];
   return {
     segments: parts.map(([k, v]) => [k, `${Math.min((v / total) * 100, 100).toFixed(2)}%`]),
     label: `Memory per GPU of ${fmt.bytes(total)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
-      `non-torch ${fmt.bytes(m.non_torch_bytes)}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.`,
+      `non-torch ${fmt.bytes(m.non_torch_bytes)}${graphs ? `, CUDA graphs ${fmt.bytes(graphs)}` : ''}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.`,
     over: m.kv_cache_bytes < 0,
   };
 }
