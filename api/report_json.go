@@ -70,6 +70,10 @@ func appendReport(w *jsonWriter, v *calc.Report) {
 		}
 		w.lit("]")
 	}
+	if v.StartupLog != nil {
+		w.lit(`,"startup_log":`)
+		appendStartupLogReport(w, v.StartupLog)
+	}
 	if v.Warnings == nil {
 		w.lit(`,"warnings":null`)
 	} else {
@@ -411,6 +415,41 @@ func appendFix(w *jsonWriter, v *calc.Fix) {
 	w.lit("}")
 }
 
+// appendStartupLogReport appends a calc.StartupLogReport as encoding/json does.
+func appendStartupLogReport(w *jsonWriter, v *calc.StartupLogReport) {
+	w.lit("{")
+	skip := 1
+	if v.Release != "" {
+		w.string(`,"release":`[skip:], v.Release)
+		skip = 0
+	}
+	if v.Terms == nil {
+		w.lit(`,"terms":`[skip:])
+		w.lit(`null`)
+	} else {
+		w.lit(`,"terms":`[skip:])
+		w.lit(`[`)
+		for i0 := range v.Terms {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendLoggedTerm(w, &v.Terms[i0])
+		}
+		w.lit("]")
+	}
+	if len(v.Missing) > 0 {
+		w.lit(`,"missing":[`)
+		for i0 := range v.Missing {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			w.string("", v.Missing[i0])
+		}
+		w.lit("]")
+	}
+	w.lit("}")
+}
+
 // appendWarning appends a calc.Warning as encoding/json does.
 func appendWarning(w *jsonWriter, v *calc.Warning) {
 	w.string(`{"code":`, v.Code)
@@ -549,6 +588,15 @@ func appendSimulationSweep(w *jsonWriter, v *calc.SimulationSweep) {
 	w.float64(`,"knee_load":`, v.KneeLoad)
 	w.float64(`,"knee_output_tokens_per_s":`, v.KneeOutputTokensPerS)
 	w.float64(`,"max_output_tokens_per_s":`, v.MaxOutputTokensPerS)
+	w.lit("}")
+}
+
+// appendLoggedTerm appends a calc.LoggedTerm as encoding/json does.
+func appendLoggedTerm(w *jsonWriter, v *calc.LoggedTerm) {
+	w.string(`{"name":`, v.Name)
+	w.float64(`,"logged":`, v.Logged)
+	w.float64(`,"predicted":`, v.Predicted)
+	w.float64(`,"error":`, v.Error)
 	w.lit("}")
 }
 

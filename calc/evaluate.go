@@ -58,6 +58,9 @@ func (d *Deployment) report(p plan) Report {
 		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
 	}
 	r.KVCache = d.kvReport(st)
+	if p.startupLog != nil {
+		r.StartupLog = d.startupLogReport(&r, *p.startupLog)
+	}
 	startable := d.freeMemoryWarnings(&r, st)
 	if d.BlockSize != st.layout.BlockSize {
 		r.warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")

@@ -38,6 +38,9 @@ type Report struct {
 	// fit, does not start or is overloaded work, each checked by the
 	// engine; omitted when nothing fails.
 	Fixes []Fix `json:"fixes,omitempty"`
+	// StartupLog sets the figures of the request's startup_log beside the
+	// engine's, when one is given.
+	StartupLog *StartupLogReport `json:"startup_log,omitempty"`
 	// Warnings are conditions the user should know about, as text.
 	Warnings []Warning `json:"warnings"`
 }

@@ -48,6 +48,11 @@ type Request struct {
 	// profiler (the CUDA-graph estimate), admission and the capacity they
 	// log; docs/MODEL.md section 11 lists them.
 	EngineVersion string `json:"engine_version,omitempty"`
+	// StartupLog is a pasted vLLM start-up log (V0 or V1, at most 1 MiB).
+	// The report sets the figures it states (weights, activation peak,
+	// non-torch and CUDA-graph memory, KV cache GiB, tokens, blocks,
+	// maximum concurrency) beside the engine's for the same deployment.
+	StartupLog string `json:"startup_log,omitempty"`
 
 	TensorParallelSize   *int `json:"tensor_parallel_size,omitempty"`
 	PipelineParallelSize *int `json:"pipeline_parallel_size,omitempty"`

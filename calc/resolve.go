@@ -29,6 +29,7 @@ type plan struct {
 	priceUSD    float64 // per GPU-hour; <0 = not given
 	sweepPoints int
 	sweepMax    int
+	startupLog  *StartupLog // the parsed startup_log, nil without one
 }
 
 // Resolve validates a request and builds its deployment. Every problem is
@@ -62,6 +63,11 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, layouts
 	}
 	resolveScheduler(&e, req, d)
 	p := resolvePlan(&e, req)
+	if req.StartupLog != "" {
+		lg, err := ParseStartupLog(req.StartupLog)
+		e.AddErr("", err)
+		p.startupLog = &lg
+	}
 	resolveDtypes(&e, req, d)
 	if d.Model != nil {
 		checkAgainstModel(&e, req, d, p)

@@ -76,9 +76,10 @@ func EngineVersions() []string {
 // one. A patch release ("0.19.1", "v0.19.0") is its minor's profile.
 func lookupVersion(engine, name string) (EngineVersion, bool) {
 	name = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(name)), "v")
-	if parts := strings.Split(name, "."); len(parts) == 3 {
-		if _, err := strconv.Atoi(parts[2]); err == nil {
-			name = parts[0] + "." + parts[1]
+	if strings.Count(name, ".") == 2 {
+		i := strings.LastIndexByte(name, '.')
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			name = name[:i]
 		}
 	}
 	if engine != "vllm" {

@@ -25,6 +25,7 @@ var tapeKeys = []string{
 	"features",
 	"simulation",
 	"fixes",
+	"startup_log",
 	"warnings",
 	"id",
 	"name",
@@ -148,6 +149,9 @@ var tapeKeys = []string{
 	"field",
 	"value",
 	"summary",
+	"release",
+	"terms",
+	"missing",
 	"code",
 	"message",
 	"bandwidth_efficiency",
@@ -213,6 +217,9 @@ var tapeKeys = []string{
 	"knee_load",
 	"knee_output_tokens_per_s",
 	"max_output_tokens_per_s",
+	"logged",
+	"predicted",
+	"error",
 	"ttft_p50_ms",
 	"ttft_p99_ms",
 	"tpot_p50_ms",
@@ -299,7 +306,12 @@ func tapeReport(t *tape, v *calc.Report) {
 		}
 		n++
 	}
-	t.key(17) // warnings
+	if v.StartupLog != nil {
+		t.key(17) // startup_log
+		tapeStartupLogReport(t, v.StartupLog)
+		n++
+	}
+	t.key(18) // warnings
 	if v.Warnings == nil {
 		t.null()
 	} else {
@@ -315,36 +327,36 @@ func tapeReport(t *tape, v *calc.Report) {
 // tapeModelInfo records a calc.ModelInfo as an object.
 func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 	at, n := t.object(), 0
-	t.key(18) // id
+	t.key(19) // id
 	t.string(string(v.ID))
 	n++
-	t.key(19) // name
+	t.key(20) // name
 	t.string(string(v.Name))
 	n++
-	t.key(20) // architecture
+	t.key(21) // architecture
 	t.string(string(v.Architecture))
 	n++
-	t.key(21) // num_hidden_layers
+	t.key(22) // num_hidden_layers
 	t.number(float64(v.Layers))
 	n++
-	t.key(22) // params_total
+	t.key(23) // params_total
 	t.number(float64(v.ParamsTotal))
 	n++
-	t.key(23) // params_active_per_token
+	t.key(24) // params_active_per_token
 	t.number(float64(v.ParamsActive))
 	n++
-	t.key(24) // weight_format
+	t.key(25) // weight_format
 	t.string(string(v.WeightFormat))
 	n++
-	t.key(25) // quantization
+	t.key(26) // quantization
 	t.string(string(v.Quantization))
 	n++
 	if v.WeightBits != 0 {
-		t.key(26) // bits_per_quantized_weight
+		t.key(27) // bits_per_quantized_weight
 		t.number(float64(v.WeightBits))
 		n++
 	}
-	t.key(27) // max_position_embeddings
+	t.key(28) // max_position_embeddings
 	t.number(float64(v.MaxContext))
 	n++
 	t.end(at, n)
@@ -353,28 +365,28 @@ func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 // tapeHardwareInfo records a calc.HardwareInfo as an object.
 func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 	at, n := t.object(), 0
-	t.key(18) // id
+	t.key(19) // id
 	t.string(string(v.ID))
 	n++
-	t.key(19) // name
+	t.key(20) // name
 	t.string(string(v.Name))
 	n++
-	t.key(28) // memory_bytes
+	t.key(29) // memory_bytes
 	t.number(float64(v.MemoryBytes))
 	n++
-	t.key(29) // memory_reported_bytes
+	t.key(30) // memory_reported_bytes
 	t.number(float64(v.MemoryReportedBytes))
 	n++
-	t.key(30) // unified_memory
+	t.key(31) // unified_memory
 	t.bool(bool(v.UnifiedMemory))
 	n++
-	t.key(31) // memory_bandwidth_bytes_per_s
+	t.key(32) // memory_bandwidth_bytes_per_s
 	t.number(float64(v.MemoryBandwidthBytesPerS))
 	n++
-	t.key(32) // peak_flops_per_s
+	t.key(33) // peak_flops_per_s
 	t.number(float64(v.PeakFLOPSPerS))
 	n++
-	t.key(33) // compute_precision
+	t.key(34) // compute_precision
 	t.string(string(v.Precision))
 	n++
 	t.end(at, n)
@@ -383,71 +395,71 @@ func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 // tapeConfig records a calc.Config as an object.
 func tapeConfig(t *tape, v *calc.Config) {
 	at, n := t.object(), 0
-	t.key(34) // engine
+	t.key(35) // engine
 	t.string(string(v.Engine))
 	n++
 	if v.EngineVersion != "" {
-		t.key(35) // engine_version
+		t.key(36) // engine_version
 		t.string(string(v.EngineVersion))
 		n++
 	}
-	t.key(36) // tensor_parallel_size
+	t.key(37) // tensor_parallel_size
 	t.number(float64(v.TensorParallelSize))
 	n++
-	t.key(37) // pipeline_parallel_size
+	t.key(38) // pipeline_parallel_size
 	t.number(float64(v.PipelineParallelSize))
 	n++
-	t.key(38) // num_gpus
+	t.key(39) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(39) // dtype
+	t.key(40) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(40) // kv_cache_dtype
+	t.key(41) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(41) // gpu_memory_utilization
+	t.key(42) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(42) // block_size
+	t.key(43) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(43) // max_model_len
+	t.key(44) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(44) // max_num_seqs
+	t.key(45) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(45) // max_num_batched_tokens
+	t.key(46) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(46) // input_tokens
+	t.key(47) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(47) // output_tokens
+	t.key(48) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(48) // concurrency
+		t.key(49) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(49) // request_rate
+		t.key(50) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.TTFTBudgetMs != 0 {
-		t.key(50) // ttft_budget_ms
+		t.key(51) // ttft_budget_ms
 		t.number(float64(v.TTFTBudgetMs))
 		n++
 	}
 	if v.TPOTBudgetMs != 0 {
-		t.key(51) // tpot_budget_ms
+		t.key(52) // tpot_budget_ms
 		t.number(float64(v.TPOTBudgetMs))
 		n++
 	}
-	t.key(52) // efficiencies
+	t.key(53) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -456,34 +468,34 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(53) // total_bytes
+	t.key(54) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(54) // free_at_start_bytes
+	t.key(55) // free_at_start_bytes
 	t.number(float64(v.FreeAtStartBytes))
 	n++
-	t.key(55) // requested_bytes
+	t.key(56) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(56) // weights_bytes
+	t.key(57) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(57) // activation_bytes
+	t.key(58) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(58) // non_torch_bytes
+	t.key(59) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(59) // kv_cache_bytes
+	t.key(60) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	if v.CUDAGraphBytes != 0 {
-		t.key(60) // cuda_graph_bytes
+		t.key(61) // cuda_graph_bytes
 		t.number(float64(v.CUDAGraphBytes))
 		n++
 	}
 	if v.FeatureBytes != 0 {
-		t.key(61) // feature_bytes
+		t.key(62) // feature_bytes
 		t.number(float64(v.FeatureBytes))
 		n++
 	}
@@ -493,33 +505,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(62) // bytes_per_token
+	t.key(63) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(63) // bytes_per_token_per_gpu
+	t.key(64) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(64) // state_bytes_per_sequence
+		t.key(65) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(42) // block_size
+	t.key(43) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(65) // num_blocks
+	t.key(66) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(66) // capacity_tokens
+	t.key(67) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(67) // max_concurrency
+	t.key(68) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(43) // max_model_len
+	t.key(44) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(68) // groups
+	t.key(69) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -535,46 +547,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(69) // batch_size
+	t.key(70) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(70) // context_tokens
+	t.key(71) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(71) // step_time_ms
+	t.key(72) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(72) // tokens_per_s
+	t.key(73) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(73) // tokens_per_s_per_sequence
+	t.key(74) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(74) // bound
+	t.key(75) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(75) // memory_time_ms
+	t.key(76) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(76) // compute_time_ms
+	t.key(77) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(77) // communication_time_ms
+	t.key(78) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(78) // overhead_ms
+	t.key(79) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(79) // weights_read_bytes
+	t.key(80) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(80) // kv_read_bytes
+	t.key(81) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(81) // flops
+	t.key(82) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(82) // kv_cache_usage
+	t.key(83) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -583,22 +595,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(46) // input_tokens
+	t.key(47) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(83) // time_ms
+	t.key(84) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(84) // ttft_ms
+	t.key(85) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(72) // tokens_per_s
+	t.key(73) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(74) // bound
+	t.key(75) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(85) // chunks
+	t.key(86) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -607,29 +619,29 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(69) // batch_size
+	t.key(70) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(70) // context_tokens
+	t.key(71) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(86) // limited_by
+	t.key(87) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(71) // step_time_ms
+	t.key(72) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(72) // tokens_per_s
+	t.key(73) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(73) // tokens_per_s_per_sequence
+	t.key(74) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(87) // batch_size_without_budget
+	t.key(88) // batch_size_without_budget
 	t.number(float64(v.BatchSizeWithoutBudget))
 	n++
 	if v.LimitedByWithoutBudget != "" {
-		t.key(88) // limited_by_without_budget
+		t.key(89) // limited_by_without_budget
 		t.string(string(v.LimitedByWithoutBudget))
 		n++
 	}
@@ -639,36 +651,36 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(89) // onset_concurrency
+	t.key(90) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(90) // onset_concurrency_lockstep
+	t.key(91) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(91) // reachable
+	t.key(92) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(92) // onset_request_rate
+	t.key(93) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(93) // saturation_request_rate
+	t.key(94) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
 	if v.Utilization != 0 {
-		t.key(94) // utilization
+		t.key(95) // utilization
 		t.number(float64(v.Utilization))
 		n++
 	}
-	t.key(95) // recompute_overhead
+	t.key(96) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(96) // work_per_output_token
+	t.key(97) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(70) // context_tokens
+	t.key(71) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(48) // concurrency
+	t.key(49) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -677,28 +689,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(69) // batch_size
+	t.key(70) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(70) // context_tokens
+	t.key(71) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(71) // step_time_ms
+	t.key(72) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(84) // ttft_ms
+	t.key(85) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(72) // tokens_per_s
+	t.key(73) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(73) // tokens_per_s_per_sequence
+	t.key(74) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(86) // limited_by
+	t.key(87) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(97) // feasible
+	t.key(98) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -707,29 +719,29 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(69) // batch_size
+	t.key(70) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(70) // context_tokens
+	t.key(71) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(71) // step_time_ms
+	t.key(72) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(72) // tokens_per_s
+	t.key(73) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(73) // tokens_per_s_per_sequence
+	t.key(74) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(82) // kv_cache_usage
+	t.key(83) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(74) // bound
+	t.key(75) // bound
 	t.string(string(v.Bound))
 	n++
 	if v.TokensPerSWithoutSpeculation != 0 {
-		t.key(98) // tokens_per_s_without_speculation
+		t.key(99) // tokens_per_s_without_speculation
 		t.number(float64(v.TokensPerSWithoutSpeculation))
 		n++
 	}
@@ -739,22 +751,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(99) // gpu_hour_usd
+	t.key(100) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
-	t.key(38) // num_gpus
+	t.key(39) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(100) // usd_per_million_output_tokens
+	t.key(101) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(69) // batch_size
+	t.key(70) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(70) // context_tokens
+	t.key(71) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(72) // tokens_per_s
+	t.key(73) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -764,27 +776,27 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 	at, n := t.object(), 0
 	if v.PrefixCaching != nil {
-		t.key(101) // prefix_caching
+		t.key(102) // prefix_caching
 		tapePrefixCachingReport(t, v.PrefixCaching)
 		n++
 	}
 	if v.Speculative != nil {
-		t.key(102) // speculative
+		t.key(103) // speculative
 		tapeSpeculativeReport(t, v.Speculative)
 		n++
 	}
 	if v.LoRA != nil {
-		t.key(103) // lora
+		t.key(104) // lora
 		tapeLoRAReport(t, v.LoRA)
 		n++
 	}
 	if v.KVOffload != nil {
-		t.key(104) // kv_offload
+		t.key(105) // kv_offload
 		tapeKVOffloadReport(t, v.KVOffload)
 		n++
 	}
 	if v.Parallel != nil {
-		t.key(105) // parallel
+		t.key(106) // parallel
 		tapeParallelReport(t, v.Parallel)
 		n++
 	}
@@ -794,131 +806,131 @@ func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(106) // arrival
+	t.key(107) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(49) // request_rate
+		t.key(50) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(48) // concurrency
+		t.key(49) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(107) // seed
+	t.key(108) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(108) // num_requests
+	t.key(109) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(109) // completed_requests
+	t.key(110) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(110) // rejected_requests
+	t.key(111) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(111) // truncated
+		t.key(112) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(112) // duration_s
+	t.key(113) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(113) // steps
+	t.key(114) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(114) // mean_input_tokens
+	t.key(115) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(115) // mean_output_tokens
+	t.key(116) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(84) // ttft_ms
+	t.key(85) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(116) // tpot_ms
+	t.key(117) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(117) // e2e_latency_ms
+	t.key(118) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(118) // requests_per_s
+	t.key(119) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(119) // output_tokens_per_s
+	t.key(120) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(120) // total_tokens_per_s
+	t.key(121) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(121) // goodput_requests_per_s
+		t.key(122) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
 	if v.SLOAttainment != nil {
-		t.key(122) // slo_attainment
+		t.key(123) // slo_attainment
 		t.number(float64(*v.SLOAttainment))
 		n++
 	}
-	t.key(123) // preemptions
+	t.key(124) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(124) // preempted_requests
+	t.key(125) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(125) // recomputed_tokens
+	t.key(126) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(95) // recompute_overhead
+	t.key(96) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(96) // work_per_output_token
+	t.key(97) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(126) // first_preemption_s
+	t.key(127) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(127) // running_at_first_preemption
+	t.key(128) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
 	if v.CachedTokens != 0 {
-		t.key(128) // cached_tokens
+		t.key(129) // cached_tokens
 		t.number(float64(v.CachedTokens))
 		n++
 	}
 	if v.DraftedTokens != 0 {
-		t.key(129) // drafted_tokens
+		t.key(130) // drafted_tokens
 		t.number(float64(v.DraftedTokens))
 		n++
 	}
 	if v.AcceptedTokens != 0 {
-		t.key(130) // accepted_tokens
+		t.key(131) // accepted_tokens
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
 	if v.ReloadedTokens != 0 {
-		t.key(131) // reloaded_tokens
+		t.key(132) // reloaded_tokens
 		t.number(float64(v.ReloadedTokens))
 		n++
 	}
-	t.key(132) // mean_running
+	t.key(133) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(133) // mean_waiting
+	t.key(134) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(134) // mean_kv_cache_usage
+	t.key(135) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(135) // peak_kv_cache_usage
+	t.key(136) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(136) // timeline
+		t.key(137) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -936,25 +948,54 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeFix records a calc.Fix as an object.
 func tapeFix(t *tape, v *calc.Fix) {
 	at, n := t.object(), 0
-	t.key(137) // field
+	t.key(138) // field
 	t.string(string(v.Field))
 	n++
-	t.key(138) // value
+	t.key(139) // value
 	t.string(string(v.Value))
 	n++
-	t.key(139) // summary
+	t.key(140) // summary
 	t.string(string(v.Summary))
 	n++
+	t.end(at, n)
+}
+
+// tapeStartupLogReport records a calc.StartupLogReport as an object.
+func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
+	at, n := t.object(), 0
+	if v.Release != "" {
+		t.key(141) // release
+		t.string(string(v.Release))
+		n++
+	}
+	t.key(142) // terms
+	if v.Terms == nil {
+		t.null()
+	} else {
+		t.array(len(v.Terms))
+		for i := range v.Terms {
+			tapeLoggedTerm(t, &v.Terms[i])
+		}
+	}
+	n++
+	if len(v.Missing) > 0 {
+		t.key(143) // missing
+		t.array(len(v.Missing))
+		for i := range v.Missing {
+			t.string(string(v.Missing[i]))
+		}
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(140) // code
+	t.key(144) // code
 	t.string(string(v.Code))
 	n++
-	t.key(141) // message
+	t.key(145) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -963,16 +1004,16 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(142) // bandwidth_efficiency
+	t.key(146) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(143) // compute_efficiency
+	t.key(147) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(144) // prefill_efficiency
+	t.key(148) // prefill_efficiency
 	t.number(float64(v.PrefillEfficiency))
 	n++
-	t.key(145) // step_overhead_ms
+	t.key(149) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
 	t.end(at, n)
@@ -981,14 +1022,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(146) // kind
+	t.key(150) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(147) // layers
+	t.key(151) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(148) // window
+		t.key(152) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -998,31 +1039,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(149) // cached_tokens_per_request
+	t.key(153) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(150) // shared_blocks
+	t.key(154) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(151) // num_prefixes
+	t.key(155) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
-	t.key(84) // ttft_ms
+	t.key(85) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(152) // ttft_ms_without
+	t.key(156) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(153) // kv_ceiling
+	t.key(157) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(154) // kv_ceiling_without
+	t.key(158) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
-	t.key(89) // onset_concurrency
+	t.key(90) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(155) // onset_concurrency_without
+	t.key(159) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1031,43 +1072,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(156) // method
+	t.key(160) // method
 	t.string(string(v.Method))
 	n++
-	t.key(157) // num_speculative_tokens
+	t.key(161) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(158) // acceptance_rate
+	t.key(162) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(159) // tokens_per_step
+	t.key(163) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(160) // draft_weights_bytes
+	t.key(164) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(161) // draft_time_ms
+	t.key(165) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
-	t.key(116) // tpot_ms
+	t.key(117) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(162) // tpot_ms_without
+	t.key(166) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
-	t.key(72) // tokens_per_s
+	t.key(73) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(163) // tokens_per_s_without
+	t.key(167) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(164) // speedup
+	t.key(168) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(165) // batch1_speedup
+	t.key(169) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(166) // crossover_batch_size
+	t.key(170) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1076,25 +1117,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(167) // max_loras
+	t.key(171) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(168) // max_lora_rank
+	t.key(172) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(169) // bytes
+	t.key(173) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(170) // kv_cache_bytes_without
+	t.key(174) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(171) // flops_per_step
+	t.key(175) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(172) // read_bytes_per_step
+	t.key(176) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(173) // extra_step_time_ms
+	t.key(177) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1103,19 +1144,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(174) // cpu_blocks
+	t.key(178) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
-	t.key(66) // capacity_tokens
+	t.key(67) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(175) // recompute_onset_concurrency
+	t.key(179) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(176) // reload_ms_per_sequence
+	t.key(180) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(177) // recompute_ms_per_sequence
+	t.key(181) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1124,31 +1165,31 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(178) // data_parallel_size
+	t.key(182) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(179) // expert_parallel
+	t.key(183) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(180) // expert_parallel_size
+	t.key(184) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(181) // experts_per_rank
+	t.key(185) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(182) // experts_touched_per_rank
+	t.key(186) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(183) // load_imbalance
+	t.key(187) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(184) // all_to_all_ms
+	t.key(188) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(185) // tokens_per_s_total
+	t.key(189) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
-	t.key(38) // num_gpus
+	t.key(39) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
 	t.end(at, n)
@@ -1157,19 +1198,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(186) // mean
+	t.key(190) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(187) // p50
+	t.key(191) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(188) // p90
+	t.key(192) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(189) // p99
+	t.key(193) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(190) // max
+	t.key(194) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1178,19 +1219,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(191) // time_s
+	t.key(195) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(112) // duration_s
+	t.key(113) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(192) // running
+	t.key(196) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(193) // waiting
+	t.key(197) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(82) // kv_cache_usage
+	t.key(83) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -1199,13 +1240,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(194) // load
+	t.key(198) // load
 	t.string(string(v.Load))
 	n++
-	t.key(195) // num_requests_per_point
+	t.key(199) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(196) // points
+	t.key(200) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1215,29 +1256,47 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(197) // preemption_onset
+	t.key(201) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(198) // running_at_onset
+	t.key(202) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(199) // analytic_onset
+	t.key(203) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(200) // onset_difference
+	t.key(204) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(201) // onset_ratio
+	t.key(205) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(202) // knee_load
+	t.key(206) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(203) // knee_output_tokens_per_s
+	t.key(207) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(204) // max_output_tokens_per_s
+	t.key(208) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
+	n++
+	t.end(at, n)
+}
+
+// tapeLoggedTerm records a calc.LoggedTerm as an object.
+func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
+	at, n := t.object(), 0
+	t.key(20) // name
+	t.string(string(v.Name))
+	n++
+	t.key(209) // logged
+	t.number(float64(v.Logged))
+	n++
+	t.key(210) // predicted
+	t.number(float64(v.Predicted))
+	n++
+	t.key(211) // error
+	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
 }
@@ -1245,45 +1304,45 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(194) // load
+	t.key(198) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(119) // output_tokens_per_s
+	t.key(120) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(118) // requests_per_s
+	t.key(119) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(121) // goodput_requests_per_s
+		t.key(122) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(205) // ttft_p50_ms
+	t.key(212) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(206) // ttft_p99_ms
+	t.key(213) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(207) // tpot_p50_ms
+	t.key(214) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(208) // tpot_p99_ms
+	t.key(215) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(209) // e2e_latency_p50_ms
+	t.key(216) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(210) // e2e_latency_p99_ms
+	t.key(217) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(132) // mean_running
+	t.key(133) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(123) // preemptions
+	t.key(124) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(96) // work_per_output_token
+	t.key(97) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)

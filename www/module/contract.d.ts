@@ -789,6 +789,8 @@ export interface Request {
    * @default "0.31"
    */
   engine_version?: "0.6" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.5";
+  /** startup_log is a pasted vLLM start-up log (V0 or V1, at most 1 MiB). The report sets the figures it states (weights, activation peak, non-torch and CUDA-graph memory, KV cache GiB, tokens, blocks, maximum concurrency) beside the engine's for the same deployment. */
+  startup_log?: string;
   /**
    * Range: from 1 to 1024.
    * Unit: GPUs.
@@ -1332,6 +1334,8 @@ export interface Report {
   simulation?: SimulationReport;
   /** fixes are the nearest changes that make a deployment that does not fit, does not start or is overloaded work, each checked by the engine; omitted when nothing fails. */
   fixes?: Fix[];
+  /** startup_log sets the figures of the request's startup_log beside the engine's, when one is given. */
+  startup_log?: StartupLogReport;
   /** warnings are conditions the user should know about, as text. */
   warnings: Warning[];
 }
@@ -1772,6 +1776,25 @@ export interface Fix {
   field: string;
   value: string;
   summary: string;
+}
+
+/** StartupLogReport sets a pasted start-up log's figures beside the engine's for the same deployment. */
+export interface StartupLogReport {
+  /** release is the vLLM version the log names, when it does. */
+  release?: string;
+  /** terms are the figures the log states, each beside the engine's. */
+  terms: LoggedTerm[];
+  /** missing names the figures the log does not state. */
+  missing?: string[];
+}
+
+/** LoggedTerm is one logged figure and the engine's figure for it, in the unit its name ends with (GiB per GPU, tokens, blocks, or the concurrency's x). */
+export interface LoggedTerm {
+  name: string;
+  logged: number;
+  predicted: number;
+  /** error is predicted / logged - 1 (0 when the logged figure is not positive: a log can show a negative KV memory when nothing fits). */
+  error: number;
 }
 
 /** Warning is a non-fatal note with a stable code. */

@@ -1,0 +1,121 @@
+package calc_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelrefs/throughput/calc"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Real start-up logs of several vLLM releases (V0 of 2025, V1 of early
+// 2025, May 2026, 0.27.1) parse to the figures written beside each in
+// testdata/startup-logs/sources.json, read by hand from the lines.
+func TestStartupLogsParseToTheirLoggedFigures(t *testing.T) {
+	b, err := os.ReadFile("testdata/startup-logs/sources.json")
+	require.NoError(t, err)
+	var src struct {
+		Logs []struct {
+			File    string             `json:"file"`
+			Source  string             `json:"source"`
+			Error   string             `json:"error"`
+			Figures map[string]float64 `json:"figures"`
+		} `json:"logs"`
+	}
+	require.NoError(t, json.Unmarshal(b, &src))
+	require.GreaterOrEqual(t, len(src.Logs), 4)
+	for _, l := range src.Logs {
+		require.NotEmpty(t, l.Source, l.File)
+		text, err := os.ReadFile(filepath.Join("testdata/startup-logs", l.File))
+		require.NoError(t, err)
+		lg, err := calc.ParseStartupLog(string(text))
+		if l.Error != "" {
+			require.Error(t, err, l.File)
+			assert.Equal(t, l.Error, err.Error(), l.File)
+		} else {
+			require.NoError(t, err, l.File)
+		}
+		assert.Equal(t, l.Figures, lg.Figures, l.File)
+	}
+}
+
+// A log written from the engine's own figures, in vLLM 0.2x's wording
+// (two decimals of GiB, thousands commas), reads back to the same terms:
+// each logged figure is the predicted one to the log's rounding.
+func TestStartupLogRoundTrip(t *testing.T) {
+	req := calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, MaxModelLen: calc.Int(8192)}
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	gib := func(b int64) float64 { return float64(b) / (1 << 30) }
+	est := gib(int64(calc.CUDAGraphEstimate(r.Config.MaxNumSeqs, r.Model.Layers)))
+	lines := []string{
+		fmt.Sprintf("(EngineCore pid=1) INFO 09-03 03:38:47 [core.py:112] Initializing a V1 LLM engine (v0.31.0) with config: model='x'"),
+		fmt.Sprintf("(EngineCore pid=1) INFO 09-03 03:38:57 [gpu_model_runner.py:5132] Model loading took %.2f GiB memory and 4.660599 seconds", gib(r.Memory.WeightsBytes)),
+		fmt.Sprintf("(EngineCore pid=1) INFO 09-03 03:39:28 [gpu_model_runner.py:6365] Estimated CUDA graph memory: %.2f GiB total", est),
+		fmt.Sprintf("(EngineCore pid=1) INFO 09-03 03:39:29 [gpu_worker.py:466] Available KV cache memory: %.2f GiB", gib(r.Memory.KVCacheBytes)),
+		"(EngineCore pid=1) INFO 09-03 03:39:29 [kv_cache_utils.py:1733] GPU KV cache size: " + commas(r.KVCache.CapacityTokens) + " tokens",
+		fmt.Sprintf("(EngineCore pid=1) INFO 09-03 03:39:29 [kv_cache_utils.py:1734] Maximum concurrency for 8,192 tokens per request: %.2fx", r.KVCache.MaxConcurrency),
+	}
+	req.StartupLog = strings.Join(lines, "\n")
+	got, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	require.NotNil(t, got.StartupLog)
+	assert.Equal(t, "0.31.0", got.StartupLog.Release)
+	names := map[string]bool{}
+	for _, term := range got.StartupLog.Terms {
+		names[term.Name] = true
+		assert.InDelta(t, term.Predicted, term.Logged, 0.005+1e-9, term.Name)
+	}
+	for _, n := range []string{"weights_gib", "cuda_graph_estimate_gib", "available_kv_gib", "kv_cache_tokens", "max_concurrency"} {
+		assert.True(t, names[n], n)
+	}
+	assert.Contains(t, got.StartupLog.Missing, "activation_gib")
+	for _, w := range got.Warnings {
+		assert.NotEqual(t, "startup_log_release", w.Code, "the log's release is the one modelled")
+	}
+
+	// The same log under 0.19: the figures model another release than the
+	// log's, and the report says so.
+	req.EngineVersion = "0.19"
+	got, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	codes := []string{}
+	for _, w := range got.Warnings {
+		codes = append(codes, w.Code)
+	}
+	assert.Contains(t, codes, "startup_log_release")
+}
+
+func commas(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// A log too large is refused before it is read.
+func TestStartupLogTooLarge(t *testing.T) {
+	_, err := calc.ParseStartupLog(strings.Repeat("x", calc.MaxStartupLogBytes+1))
+	require.Error(t, err)
+	assert.Equal(t, "startup_log: is 1048577 bytes; at most 1048576", err.Error())
+}
+
+// V1's DEBUG-level breakdown and requested-memory lines, in the wording of
+// vllm/utils/mem_utils.py MemoryProfilingResult and gpu_worker.py
+// (figures made up for the test; the real logs in testdata are INFO level).
+func TestStartupLogReadsTheDebugBreakdown(t *testing.T) {
+	text := strings.Join([]string{
+		"(EngineCore_DP0 pid=1) DEBUG 09-28 21:12:43 [v1/worker/gpu_worker.py:290] Initial free memory: 79.11 GiB; Requested memory: 0.90 (util), 71.20 GiB",
+		"(EngineCore_DP0 pid=1) DEBUG 09-28 21:12:43 [v1/worker/gpu_worker.py:297] Memory profiling takes 14.40 seconds. Total non KV cache memory: 11.25GiB; torch peak memory increase: 1.50GiB; non-torch forward increase memory: 0.75GiB; weights memory: 9.00GiB.",
+		"(EngineCore_DP0 pid=1) INFO 09-28 21:12:43 [v1/worker/gpu_worker.py:298] Available KV cache memory: 42.75 GiB",
+	}, "\n")
+	lg, err := calc.ParseStartupLog(text)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]float64{"requested_gib": 71.20, "activation_gib": 1.50, "non_torch_gib": 0.75, "weights_gib": 9.00, "available_kv_gib": 42.75}, lg.Figures)
+}
