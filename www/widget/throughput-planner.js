@@ -27,9 +27,13 @@ const CSS = `:host { display: block; max-width: 720px; font: 14px/1.45 system-ui
 export class ThroughputPlanner extends HTMLElementBase {
   static observedAttributes = ['model', 'accelerators', ...Object.keys(NUMBERS)];
 
-  /** Registers the element under name (default throughput-planner). */
-  static define(name = 'throughput-planner') {
-    if (!customElements.get(name)) customElements.define(name, this);
+  /**
+   * Registers the element (once) under name (default throughput-planner);
+   * does nothing without a DOM (the package's modules load in Node too).
+   */
+  static define(name = 'throughput-planner', registry = globalThis.customElements) {
+    if (registry && !registry.get(name)) registry.define(name, this);
+    return this;
   }
 
   #root;
