@@ -644,3 +644,28 @@ func TestMixedPrecisionModelOpt(t *testing.T) {
 	}})
 	assert.Equal(t, "fp8", q.Format)
 }
+
+// Qwen3-VL-8B's vision tower by hand (d 1152, f 4304, 27 blocks, 2304
+// positions, patch 16, temporal patch 2, 3 channels, merge 2, out 4096, three
+// DeepStack mergers), each Linear/LayerNorm with its bias:
+//
+//	patch_embed  3*2*16*16*1152 + 1152                            =   1,770,624
+//	pos_embed    2304*1152                                        =   2,654,208
+//	block        norms 4*1152 = 4,608; qkv 1152*3456+3456 = 3,984,768;
+//	             proj 1152*1152+1152 = 1,328,256; fc1 1152*4304+4304 = 4,962,512;
+//	             fc2 4304*1152+1152 = 4,959,360; sum 15,239,504; x27 = 411,466,608
+//	merger       LayerNorm(1152) 2,304; fc1 4608*4608+4608 = 21,238,272;
+//	             fc2 4608*4096+4096 = 18,878,464                  =  40,119,040
+//	deepstack    (LayerNorm(4608) 9,216 + 21,238,272 + 18,878,464) x3 = 120,377,856
+//	total                                                         = 576,388,336
+//
+// With the text model (Qwen3-8B's shapes: 8,190,735,360) that is 8,767,123,696,
+// the Hub's safetensors count for Qwen/Qwen3-VL-8B-Instruct.
+func TestQwen3VLVisionParams(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("Qwen/Qwen3-VL-8B-Instruct")
+	require.NoError(t, err)
+	assert.Equal(t, int64(576_388_336), m.Params.Vision)
+	assert.Equal(t, int64(8_767_123_696), m.Params.Total)
+	assert.Equal(t, int64(8_190_735_360), m.Params.Total-m.Params.Vision)
+}
