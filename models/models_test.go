@@ -669,3 +669,17 @@ func TestQwen3VLVisionParams(t *testing.T) {
 	assert.Equal(t, int64(8_767_123_696), m.Params.Total)
 	assert.Equal(t, int64(8_190_735_360), m.Params.Total-m.Params.Vision)
 }
+
+// Qwen3.6-27B's tower has no DeepStack mergers (deepstack_visual_indexes is
+// empty) and a merger into 5120: patch_embed 1,770,624 + pos_embed 2,654,208 +
+// 27 blocks 411,466,608 (as above) + merger (LayerNorm 2,304 + fc1 21,238,272 +
+// fc2 4608*5120+5120 = 23,598,080) 44,838,656 = 460,730,096. With the text model
+// and its MTP layer the sum is 27,781,427,952, the total of the 1,199 tensors a
+// public report lists for the checkpoint (code index file id 62633829536).
+func TestQwen36VisionWithoutDeepStack(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("Qwen/Qwen3.6-27B")
+	require.NoError(t, err)
+	assert.Equal(t, int64(460_730_096), m.Params.Vision)
+	assert.Equal(t, int64(27_781_427_952), m.Params.Total+m.Params.MTP)
+}
