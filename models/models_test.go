@@ -331,6 +331,10 @@ func TestFromConfigErrorsNameFields(t *testing.T) {
 		{"huge vocab", func(c map[string]any) { c["vocab_size"] = 1e12 }, "vocab_size"},
 		{"string layers", func(c map[string]any) { c["num_hidden_layers"] = "many" }, "num_hidden_layers"},
 		{"bad layer_types", func(c map[string]any) { c["layer_types"] = []any{"full_attention"} }, "layer_types"},
+		{"short attn_type_list", func(c map[string]any) {
+			c["model_type"] = "minimax_m1"
+			c["attn_type_list"] = []any{0.0, 1.0}
+		}, "attn_type_list"},
 		{"sliding without window", func(c map[string]any) {
 			c["layer_types"] = []any{"sliding_attention", "full_attention", "full_attention", "full_attention"}
 		}, "sliding_window"},
@@ -682,4 +686,27 @@ func TestQwen36VisionWithoutDeepStack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(460_730_096), m.Params.Vision)
 	assert.Equal(t, int64(27_781_427_952), m.Params.Total+m.Params.MTP)
+}
+
+// MiniMax-M1 by hand (hidden 6144, 64 heads of 128 so d = 8192, 8 KV heads,
+// 32 experts of 9216, vocab 200,064, 70 lightning + 10 softmax layers):
+//
+//	lightning mixer  qkv 6144*3*8192 + gate 6144*8192 + norm 8192 + out 8192*6144
+//	                 = 150,994,944 + 50,331,648 + 8,192 + 50,331,648 = 251,666,432; x70 = 17,616,650,240
+//	softmax attn     q 50,331,648 + k 6,291,456 + v 6,291,456 + o 50,331,648 = 113,246,208; x10 = 1,132,462,080
+//	experts          80 * 32 * 3*6144*9216 = 434,865,438,720; router 80 * 6144*32 = 15,728,640
+//	embed + head     2 * 200,064*6144 = 2,458,386,432; norms (2*80 + 1) * 6144 = 989,184
+//	total                                                         456,089,655,296
+//
+// which is also the checkpoint index's 912,210,767,872 bytes read as bf16
+// with the 80 routers in float32.
+func TestMiniMaxM1LightningParams(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("MiniMaxAI/MiniMax-M1-80k")
+	require.NoError(t, err)
+	assert.Equal(t, 70, m.CountKind(LinearAttention))
+	assert.Equal(t, int64(17_616_650_240), m.Params.Mixer)
+	assert.Equal(t, int64(1_132_462_080), m.Params.Attention)
+	assert.Equal(t, int64(434_865_438_720), m.Params.RoutedExperts)
+	assert.Equal(t, int64(456_089_655_296), m.Params.Total)
 }

@@ -368,6 +368,10 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	if err := m.readSSM(c, prefix); err != nil {
 		return err
 	}
+	lightning := c.ints("attn_type_list")
+	if m.SSM.Lightning && len(lightning) != n {
+		return configErr(prefix+"attn_type_list", "has "+strconv.Itoa(len(lightning))+" entries for "+strconv.Itoa(n)+" layers")
+	}
 	switch m.Type {
 	case "nemotron_h":
 		return m.readNemotronHLayers(c, prefix)
@@ -379,6 +383,13 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 		switch {
 		case m.KVLoraRank > 0:
 			l.Kind = MLAttention
+		case m.SSM.Lightning:
+			// MiniMax-Text-01 / M1: attn_type_list 0 is a lightning
+			// (linear) attention layer, 1 a softmax attention layer (vLLM
+			// minimax_text_01.py MiniMaxText01DecoderLayer).
+			if lightning[i] == 0 {
+				l.Kind = LinearAttention
+			}
 		case len(types) == n:
 			switch t := types[i]; {
 			case strings.Contains(t, "sliding"), strings.Contains(t, "chunk"), strings.Contains(t, "local"):
@@ -656,6 +667,18 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 			s.DInner = s.Heads * s.HeadDim
 		}
 		s.SSMDtype = normDtype(c.str("mamba_ssm_cache_dtype"))
+	}
+	if m.Type == "minimax_text_01" || m.Type == "minimax_m1" {
+		// Lightning attention keeps one (heads, head_dim, head_dim) state
+		// per layer and sequence and no convolution state (vLLM
+		// vllm/model_executor/layers/mamba/mamba_utils.py
+		// MambaStateShapeCalculator.linear_attention_state_shape); it is
+		// held as a linear-attention state of heads key and value heads
+		// of head_dim with a convolution kernel of 1 (no conv state).
+		heads := c.int(0, "num_attention_heads")
+		hd := c.int(m.Hidden/max(heads, 1), "head_dim")
+		s.Lightning = true
+		s.KeyHeads, s.ValueHeads, s.KeyHeadDim, s.ValueHeadDim, s.ConvKernel = heads, heads, hd, hd, 1
 	}
 	if c.has("linear_num_value_heads") {
 		s.KeyHeads = c.int(16, "linear_num_key_heads")
