@@ -709,4 +709,17 @@ func TestMiniMaxM1LightningParams(t *testing.T) {
 	assert.Equal(t, int64(1_132_462_080), m.Params.Attention)
 	assert.Equal(t, int64(434_865_438_720), m.Params.RoutedExperts)
 	assert.Equal(t, int64(456_089_655_296), m.Params.Total)
+
+	// Without attn_type_list vLLM makes every layer softmax attention.
+	e, err := LookupEntry("MiniMaxAI/MiniMax-M1-80k")
+	require.NoError(t, err)
+	raw := map[string]any{}
+	for k, v := range e.Config {
+		raw[k] = v
+	}
+	delete(raw, "attn_type_list")
+	all, err := FromConfig(raw)
+	require.NoError(t, err)
+	assert.Equal(t, 0, all.CountKind(LinearAttention))
+	assert.Equal(t, 80, all.CountKind(FullAttention))
 }

@@ -368,8 +368,10 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	if err := m.readSSM(c, prefix); err != nil {
 		return err
 	}
+	// MiniMax: without attn_type_list every layer is softmax attention
+	// (vLLM MiniMaxText01Model's default [1] * num_hidden_layers).
 	lightning := c.ints("attn_type_list")
-	if m.SSM.Lightning && len(lightning) != n {
+	if m.SSM.Lightning && len(lightning) != 0 && len(lightning) != n {
 		return configErr(prefix+"attn_type_list", "has "+strconv.Itoa(len(lightning))+" entries for "+strconv.Itoa(n)+" layers")
 	}
 	switch m.Type {
@@ -383,7 +385,7 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 		switch {
 		case m.KVLoraRank > 0:
 			l.Kind = MLAttention
-		case m.SSM.Lightning:
+		case m.SSM.Lightning && len(lightning) == n:
 			// MiniMax-Text-01 / M1: attn_type_list 0 is a lightning
 			// (linear) attention layer, 1 a softmax attention layer (vLLM
 			// minimax_text_01.py MiniMaxText01DecoderLayer).
