@@ -250,6 +250,9 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 			s := m.SSM
 			// gated delta net: conv state (2*kd + vd) x (k-1) plus recurrent
 			// state vh x khd x vhd (vLLM gated_delta_net_state_shape).
+			// MiniMax lightning attention is read with k = 1 (no conv
+			// state) and heads x head_dim x head_dim, vLLM's
+			// linear_attention_state_shape, in the model dtype.
 			kd, vd := s.KeyHeads*s.KeyHeadDim, s.ValueHeads*s.ValueHeadDim
 			conv := int64(2*kd+vd) * int64(s.ConvKernel-1)
 			rec := int64(s.ValueHeads) * int64(s.KeyHeadDim) * int64(s.ValueHeadDim)

@@ -194,3 +194,28 @@ func TestModelWithoutCacheLayers(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no attention or state layers")
 }
+
+// MiniMax-M1 (minimax_text_01 lightning attention, vLLM
+// minimax_text_01.py; state shape from vllm/model_executor/layers/mamba/
+// mamba_utils.py linear_attention_state_shape, dtype the model's): of 80
+// layers, attn_type_list makes every 8th a softmax GQA layer (10 layers, 8
+// KV heads of 128) and the other 70 lightning layers, each with one
+// (64 heads, 128, 128) state and no convolution state. Worked by hand, bf16:
+//
+//	KV per token:  10 * 2 (K,V) * 8 heads * 128 * 2 B            =      40,960 B
+//	state/layer:   64 * 128 * 128 = 1,048,576 elems * 2 B        =   2,097,152 B
+//	state/seq:     70 * 2,097,152                                 = 146,800,640 B
+//
+// At tp=8 each rank keeps 1 KV head (10 * 2 * 1 * 128 * 2 = 5,120 B per token)
+// and 8 of the 64 state heads (262,144 B per layer), so the attention block
+// grows to 16 * ceil(262,144 / (16 * 512 B)) = 16 * 32 = 512 tokens.
+func TestMiniMaxM1LightningLayout(t *testing.T) {
+	t.Parallel()
+	rep := eval(t, Request{Model: "MiniMaxAI/MiniMax-M1-80k", Hardware: HardwareRef{ID: "h200"}, TensorParallelSize: Int(8), MaxModelLen: Int(8192)})
+	k := rep.KVCache
+	assert.InDelta(t, 40960, k.BytesPerToken, 0)
+	assert.InDelta(t, 5120, k.BytesPerTokenPerGPU, 0)
+	assert.InDelta(t, 146_800_640, k.StateBytesPerSequence, 0)
+	assert.Equal(t, 512, k.BlockSize)
+	assert.Equal(t, "hybrid+moe", rep.Model.Architecture)
+}

@@ -93,6 +93,10 @@ type SSM struct {
 	// NemotronHForCausalLMConfig.verify_and_update_config); "" means the
 	// model dtype. The convolution state always uses the model dtype.
 	SSMDtype string
+	// Lightning marks MiniMax-Text-01 / M1 lightning attention: KeyHeads
+	// = ValueHeads heads of KeyHeadDim = ValueHeadDim, ConvKernel 1, and
+	// the projections of vLLM's MiniMaxText01LinearAttention.
+	Lightning bool
 	// RecurrentDtype is the dtype of the gated-delta-net recurrent state
 	// when the config fixes it (Qwen3.5's mamba_ssm_dtype "float32"); ""
 	// means the model dtype.

@@ -376,6 +376,10 @@ func TestFromConfigErrorsNameFields(t *testing.T) {
 		{"huge vocab", func(c map[string]any) { c["vocab_size"] = 1e12 }, "vocab_size"},
 		{"string layers", func(c map[string]any) { c["num_hidden_layers"] = "many" }, "num_hidden_layers"},
 		{"bad layer_types", func(c map[string]any) { c["layer_types"] = []any{"full_attention"} }, "layer_types"},
+		{"short attn_type_list", func(c map[string]any) {
+			c["model_type"] = "minimax_m1"
+			c["attn_type_list"] = []any{0.0, 1.0}
+		}, "attn_type_list"},
 		{"sliding without window", func(c map[string]any) {
 			c["layer_types"] = []any{"sliding_attention", "full_attention", "full_attention", "full_attention"}
 		}, "sliding_window"},
@@ -716,4 +720,79 @@ func TestTypeDefaultsDecode(t *testing.T) {
 	require.NoError(t, jsonx.Unmarshal([]byte(d.values), &llama))
 	assert.Equal(t, 2048.0, llama["max_position_embeddings"])
 	assert.Equal(t, 32000.0, llama["vocab_size"])
+}
+
+// Qwen3-VL-8B's vision tower by hand (d 1152, f 4304, 27 blocks, 2304
+// positions, patch 16, temporal patch 2, 3 channels, merge 2, out 4096, three
+// DeepStack mergers), each Linear/LayerNorm with its bias:
+//
+//	patch_embed  3*2*16*16*1152 + 1152                            =   1,770,624
+//	pos_embed    2304*1152                                        =   2,654,208
+//	block        norms 4*1152 = 4,608; qkv 1152*3456+3456 = 3,984,768;
+//	             proj 1152*1152+1152 = 1,328,256; fc1 1152*4304+4304 = 4,962,512;
+//	             fc2 4304*1152+1152 = 4,959,360; sum 15,239,504; x27 = 411,466,608
+//	merger       LayerNorm(1152) 2,304; fc1 4608*4608+4608 = 21,238,272;
+//	             fc2 4608*4096+4096 = 18,878,464                  =  40,119,040
+//	deepstack    (LayerNorm(4608) 9,216 + 21,238,272 + 18,878,464) x3 = 120,377,856
+//	total                                                         = 576,388,336
+//
+// With the text model (Qwen3-8B's shapes: 8,190,735,360) that is 8,767,123,696,
+// the Hub's safetensors count for Qwen/Qwen3-VL-8B-Instruct.
+func TestQwen3VLVisionParams(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("Qwen/Qwen3-VL-8B-Instruct")
+	require.NoError(t, err)
+	assert.Equal(t, int64(576_388_336), m.Params.Vision)
+	assert.Equal(t, int64(8_767_123_696), m.Params.Total)
+	assert.Equal(t, int64(8_190_735_360), m.Params.Total-m.Params.Vision)
+}
+
+// Qwen3.6-27B's tower has no DeepStack mergers (deepstack_visual_indexes is
+// empty) and a merger into 5120: patch_embed 1,770,624 + pos_embed 2,654,208 +
+// 27 blocks 411,466,608 (as above) + merger (LayerNorm 2,304 + fc1 21,238,272 +
+// fc2 4608*5120+5120 = 23,598,080) 44,838,656 = 460,730,096. With the text model
+// and its MTP layer the sum is 27,781,427,952, the total of the 1,199 tensors a
+// public report lists for the checkpoint (code index file id 62633829536).
+func TestQwen36VisionWithoutDeepStack(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("Qwen/Qwen3.6-27B")
+	require.NoError(t, err)
+	assert.Equal(t, int64(460_730_096), m.Params.Vision)
+	assert.Equal(t, int64(27_781_427_952), m.Params.Total+m.Params.MTP)
+}
+
+// MiniMax-M1 by hand (hidden 6144, 64 heads of 128 so d = 8192, 8 KV heads,
+// 32 experts of 9216, vocab 200,064, 70 lightning + 10 softmax layers):
+//
+//	lightning mixer  qkv 6144*3*8192 + gate 6144*8192 + norm 8192 + out 8192*6144
+//	                 = 150,994,944 + 50,331,648 + 8,192 + 50,331,648 = 251,666,432; x70 = 17,616,650,240
+//	softmax attn     q 50,331,648 + k 6,291,456 + v 6,291,456 + o 50,331,648 = 113,246,208; x10 = 1,132,462,080
+//	experts          80 * 32 * 3*6144*9216 = 434,865,438,720; router 80 * 6144*32 = 15,728,640
+//	embed + head     2 * 200,064*6144 = 2,458,386,432; norms (2*80 + 1) * 6144 = 989,184
+//	total                                                         456,089,655,296
+//
+// which is also the checkpoint index's 912,210,767,872 bytes read as bf16
+// with the 80 routers in float32.
+func TestMiniMaxM1LightningParams(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("MiniMaxAI/MiniMax-M1-80k")
+	require.NoError(t, err)
+	assert.Equal(t, 70, m.CountKind(LinearAttention))
+	assert.Equal(t, int64(17_616_650_240), m.Params.Mixer)
+	assert.Equal(t, int64(1_132_462_080), m.Params.Attention)
+	assert.Equal(t, int64(434_865_438_720), m.Params.RoutedExperts)
+	assert.Equal(t, int64(456_089_655_296), m.Params.Total)
+
+	// Without attn_type_list vLLM makes every layer softmax attention.
+	e, err := LookupEntry("MiniMaxAI/MiniMax-M1-80k")
+	require.NoError(t, err)
+	raw := map[string]any{}
+	for k, v := range e.Config {
+		raw[k] = v
+	}
+	delete(raw, "attn_type_list")
+	all, err := FromConfig(raw)
+	require.NoError(t, err)
+	assert.Equal(t, 0, all.CountKind(LinearAttention))
+	assert.Equal(t, 80, all.CountKind(FullAttention))
 }

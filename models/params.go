@@ -140,6 +140,9 @@ func (m *Model) indexerParams() int64 {
 // Mamba-2 (arXiv:2405.21060; transformers' Mamba2Mixer): in_proj =
 // h*(2*d_in + 2*g*n + heads), conv = (d_in+2*g*n)*(k+1) with bias, dt_bias,
 // A_log and D = 3*heads, norm = d_in, out_proj = d_in*h.
+// Lightning attention (MiniMax-Text-01 / M1, vLLM minimax_text_01.py
+// MiniMaxText01LinearAttention): qkv_proj h*3*d, output_gate h*d, norm d,
+// out_proj d*h, where d = heads*head_dim; no biases.
 // Gated delta net (Qwen3-Next): in_proj_qkvz = h*(2*kd+2*vd), in_proj_ba =
 // h*2*vh, conv = (2*kd+vd)*k, dt_bias and A_log = 2*vh, norm = vhd,
 // out_proj = vd*h, where kd = kh*khd and vd = vh*vhd.
@@ -150,6 +153,10 @@ func (m *Model) mixerParams(kind LayerKind) int64 {
 		din, gn, nh, k := int64(s.DInner), int64(s.NGroups*s.DState), int64(s.Heads), int64(s.ConvKernel)
 		return h*(2*din+2*gn+nh) + (din+2*gn)*(k+1) + 3*nh + din + din*h
 	case LinearAttention:
+		if s.Lightning {
+			d := int64(s.ValueHeads * s.ValueHeadDim)
+			return h*3*d + h*d + d + d*h
+		}
 		kd := int64(s.KeyHeads * s.KeyHeadDim)
 		vd := int64(s.ValueHeads * s.ValueHeadDim)
 		vh, k := int64(s.ValueHeads), int64(s.ConvKernel)

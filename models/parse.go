@@ -215,7 +215,10 @@ func (m *Model) readFamilyDetails(c cfg) {
 	case "qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl":
 		m.attnBias = true
 	case "qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text",
-		"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text":
+		"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
+		// Qwen3-VL's text model is Qwen3 / Qwen3-MoE (vLLM v0.11.0
+		// qwen3_vl.py builds it from Qwen3Model / Qwen3MoeModel).
+		"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe", "qwen3_vl_moe_text":
 		m.qkNorm = true
 	case "gemma4", "gemma4_text":
 		// Gemma4Attention: q_norm and k_norm with weights, v_norm without;
@@ -381,6 +384,12 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	if err := m.readSSM(c, prefix); err != nil {
 		return err
 	}
+	// MiniMax: without attn_type_list every layer is softmax attention
+	// (vLLM MiniMaxText01Model's default [1] * num_hidden_layers).
+	lightning := c.ints("attn_type_list")
+	if m.SSM.Lightning && len(lightning) != 0 && len(lightning) != n {
+		return configErr(prefix+"attn_type_list", "has "+strconv.Itoa(len(lightning))+" entries for "+strconv.Itoa(n)+" layers")
+	}
 	switch m.Type {
 	case "nemotron_h":
 		return m.readNemotronHLayers(c, prefix)
@@ -392,6 +401,13 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 		switch {
 		case m.KVLoraRank > 0:
 			l.Kind = MLAttention
+		case m.SSM.Lightning && len(lightning) == n:
+			// MiniMax-Text-01 / M1: attn_type_list 0 is a lightning
+			// (linear) attention layer, 1 a softmax attention layer (vLLM
+			// minimax_text_01.py MiniMaxText01DecoderLayer).
+			if lightning[i] == 0 {
+				l.Kind = LinearAttention
+			}
 		case len(types) == n:
 			switch t := types[i]; {
 			case strings.Contains(t, "sliding"), strings.Contains(t, "chunk"), strings.Contains(t, "local"):
@@ -683,6 +699,18 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		}
 		s.SSMDtype = normDtype(c.str("mamba_ssm_cache_dtype"))
 	}
+	if m.Type == "minimax_text_01" || m.Type == "minimax_m1" {
+		// Lightning attention keeps one (heads, head_dim, head_dim) state
+		// per layer and sequence and no convolution state (vLLM
+		// vllm/model_executor/layers/mamba/mamba_utils.py
+		// MambaStateShapeCalculator.linear_attention_state_shape); it is
+		// held as a linear-attention state of heads key and value heads
+		// of head_dim with a convolution kernel of 1 (no conv state).
+		heads := c.int(0, "num_attention_heads")
+		hd := c.int(m.Hidden/max(heads, 1), "head_dim")
+		s.Lightning = true
+		s.KeyHeads, s.ValueHeads, s.KeyHeadDim, s.ValueHeadDim, s.ConvKernel = heads, heads, hd, hd, 1
+	}
 	if c.has("linear_num_value_heads") {
 		s.KeyHeads = c.int(16, "linear_num_key_heads")
 		s.KeyHeadDim = c.int(128, "linear_key_head_dim")
@@ -712,7 +740,12 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 
 // visionParams estimates a ViT tower's parameters from its width, depth and
 // MLP size: per block 4*d^2 attention + 2*d*f MLP, plus patch embedding.
+// A Qwen3-VL tower (vision_config with deepstack_visual_indexes) is counted
+// exactly instead, by qwen3VLVisionParams.
 func visionParams(v cfg) int64 {
+	if v.has("deepstack_visual_indexes") {
+		return qwen3VLVisionParams(v)
+	}
 	d := int64(v.int(0, "hidden_size", "width", "embed_dim"))
 	l := int64(v.int(0, "num_hidden_layers", "depth", "num_layers"))
 	f := int64(v.int(int(4*d), "intermediate_size", "mlp_dim"))
@@ -721,6 +754,39 @@ func visionParams(v cfg) int64 {
 		return 0
 	}
 	return l*(4*d*d+2*d*f) + 3*p*p*d
+}
+
+// qwen3VLVisionParams counts a Qwen3-VL vision tower (parameters) module by
+// module, as vLLM v0.11.0 builds it (vllm/model_executor/models/qwen3_vl.py,
+// Qwen3_VisionTransformer; the same modules as transformers'
+// modeling_qwen3_vl.py Qwen3VLVisionModel), for width d, MLP width f, depth
+// L, output width o (the text model's hidden size) and merge size m:
+//   - patch_embed: Conv3d(in_channels, d, kernel temporal_patch x p x p) with bias;
+//   - pos_embed: Embedding(num_position_embeddings, d);
+//   - L blocks: LayerNorm norm1/norm2 (weight and bias), attn.qkv d -> 3d and
+//     attn.proj d -> d, mlp.linear_fc1 d -> f and linear_fc2 f -> d, all with bias;
+//   - merger: LayerNorm(d), linear_fc1 m^2 d -> m^2 d, linear_fc2 m^2 d -> o, with bias;
+//   - one deepstack merger per deepstack_visual_indexes entry, the same but with
+//     its LayerNorm over m^2 d (use_postshuffle_norm).
+func qwen3VLVisionParams(v cfg) int64 {
+	d := int64(v.int(0, "hidden_size"))
+	l := int64(v.int(0, "depth", "num_hidden_layers"))
+	f := int64(v.int(int(4*d), "intermediate_size"))
+	o := int64(v.int(int(d), "out_hidden_size"))
+	p := int64(v.int(16, "patch_size"))
+	tp := int64(v.int(2, "temporal_patch_size"))
+	in := int64(v.int(3, "in_channels"))
+	ms := int64(v.int(2, "spatial_merge_size"))
+	pos := int64(v.int(0, "num_position_embeddings"))
+	deep := int64(len(v.ints("deepstack_visual_indexes")))
+	if d <= 0 || l <= 0 || d > maxDim || l > maxLayers || f > maxDim*4 || o > maxDim || p > 64 || tp > 64 || in > 64 || ms > 64 || pos > maxDim*maxDim || deep > maxLayers {
+		return 0
+	}
+	patch := in*tp*p*p*d + d
+	block := 2*2*d + (d*3*d + 3*d) + (d*d + d) + (d*f + f) + (f*d + d)
+	md := ms * ms * d
+	mlp := (md*md + md) + (md*o + o)
+	return patch + pos*d + l*block + (2*d + mlp) + deep*(2*md+mlp)
 }
 
 // roughParams returns an upper estimate of the parameter count in float64

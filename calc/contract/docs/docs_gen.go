@@ -239,6 +239,7 @@ var docs = map[string]string{
 	"ModelsSSM.Heads":                                  "Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState, NGroups B/C groups, convolution kernel ConvKernel.",
 	"ModelsSSM.KeyHeadDim":                             "Gated delta net (Qwen3-Next, Qwen3.5): key/value heads and head sizes.",
 	"ModelsSSM.KeyHeads":                               "Gated delta net (Qwen3-Next, Qwen3.5): key/value heads and head sizes.",
+	"ModelsSSM.Lightning":                              "Lightning marks MiniMax-Text-01 / M1 lightning attention: KeyHeads = ValueHeads heads of KeyHeadDim = ValueHeadDim, ConvKernel 1, and the projections of vLLM's MiniMaxText01LinearAttention.",
 	"ModelsSSM.NGroups":                                "Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState, NGroups B/C groups, convolution kernel ConvKernel.",
 	"ModelsSSM.RecurrentDtype":                         "RecurrentDtype is the dtype of the gated-delta-net recurrent state when the config fixes it (Qwen3.5's mamba_ssm_dtype \"float32\"); \"\" means the model dtype.",
 	"ModelsSSM.SSMDtype":                               "SSMDtype is the dtype vLLM keeps the Mamba SSM (temporal) state in when the config names one (mamba_ssm_cache_dtype, read by vLLM's NemotronHForCausalLMConfig.verify_and_update_config); \"\" means the model dtype. The convolution state always uses the model dtype.",
