@@ -133,7 +133,7 @@ test('the widget answers for a Hub id outside the catalog, again with the Hub un
     assert.equal(shown.agg, fmt.tokS(want.decode.tokens_per_s));
     await page.waitForFunction(() => /no such model on the Hugging Face Hub/.test(document.querySelector('#none').shadowRoot.querySelector('.error')?.textContent ?? ''));
     assert.equal(await page.$eval('#none', (el) => el.shadowRoot.querySelector('.error').textContent),
-      'model: unknown model "acme/nothing-7b": no such model on the Hugging Face Hub (HTTP 404)');
+      'The calculator cannot answer: model: unknown model "acme/nothing-7b": no such model on the Hugging Face Hub (HTTP 404)');
 
     // The Hub unreachable (every request to it fails as offline): a reload
     // answers from the config the module kept (Cache API), without the Hub.
