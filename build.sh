@@ -392,6 +392,8 @@ test_js() {
 	log "go vet (GOOS=js GOARCH=wasm) ./wasm/js"
 	GOOS=js GOARCH=wasm go vet ./wasm/js
 	build_wasm
+	log "the browser engine's size budget: 1.0 MB gzip (scripts/wasm-size.sh)"
+	VARIANTS=0 scripts/wasm-size.sh
 	log "node --test www/test"
 	node --test www/test/
 }
