@@ -22,8 +22,7 @@ const VERSION = 'dev';
 const CACHE = `throughput-${VERSION}`;
 // Fetched at install, so that the first visit is enough to work offline.
 const PRECACHE = [
-  './', 'app.bundle.js', 'sim-worker.js', 'throughput.wasm', 'throughput-planner.wasm', 'catalog.json', 'prerender.json',
-  'manifest.webmanifest', 'icon.svg',
+  './', 'app.bundle.js', 'sim-worker.js', 'throughput.wasm', 'catalog.json', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
 ];
 // Every file of the built site, relative to the scope (the build replaces
 // this list; the source's is the bundled site's). The widget's files are
