@@ -3,6 +3,7 @@ package calc
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -46,7 +47,7 @@ func fits(req Request) bool {
 	return lay.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)) >= 1
 }
 
-// fitFixes tries, for weights that do not fit: fp8 then int4 weights
+// fitFixes tries, for weights (or a KV pool) that do not fit: fp8 then int4 weights
 // (an unquantized checkpoint), the smallest tensor-parallel size that
 // fits (2 to 8, within one node), and the smallest accelerator of the
 // catalog, of the same vendor, that holds it on as many GPUs.
@@ -73,26 +74,35 @@ func fitFixes(req Request, d *Deployment) []Fix {
 		}
 	}
 	if req.Hardware.Custom == nil {
-		var best *hardware.Accelerator
+		// The larger parts of the vendor, smallest memory first: the
+		// first that fits is the answer (one resolve per part tried).
+		var larger []hardware.Accelerator
 		for _, a := range hardware.Catalog() {
-			if a.Vendor != d.Hardware.Vendor || a.MemoryBytes <= d.Hardware.MemoryBytes || (best != nil && a.MemoryBytes >= best.MemoryBytes) {
-				continue
+			if a.Vendor == d.Hardware.Vendor && a.MemoryBytes > d.Hardware.MemoryBytes {
+				larger = append(larger, a)
 			}
+		}
+		// Insertion sort, stable (catalog order among equal memory): a
+		// generic sort would cost the browser engine more code than it saves.
+		for i := 1; i < len(larger); i++ {
+			for j := i; j > 0 && larger[j].MemoryBytes < larger[j-1].MemoryBytes; j-- {
+				larger[j], larger[j-1] = larger[j-1], larger[j]
+			}
+		}
+		for _, a := range larger {
 			t := req
 			t.Hardware = HardwareRef{ID: a.ID}
 			if fits(t) {
-				best = &a
+				out = append(out, Fix{"hardware", a.ID, "fits on " + article(a.Name) + " " + a.Name})
+				break
 			}
-		}
-		if best != nil {
-			out = append(out, Fix{"hardware", best.ID, "fits on " + article(best.Name) + " " + best.Name})
 		}
 	}
 	return out
 }
 
 func article(name string) string {
-	if name != "" && (name[0] == 'A' || name[0] == 'I' || name[0] == 'E' || name[0] == 'O') {
+	if name != "" && (name[0] == 'A' || name[0] == 'I' || name[0] == 'E' || name[0] == 'O' || strings.HasPrefix(name, "NVIDIA")) { // "an NVIDIA": read en-vidia
 		return "an"
 	}
 	return "a"
@@ -100,7 +110,12 @@ func article(name string) string {
 
 // startFixes tries, for a KV pool smaller than one max_model_len
 // sequence (vLLM refuses to start): the largest max_model_len the pool
-// holds (whole blocks, at least the workload's length), and fp8 KV.
+// holds (whole blocks, at least the workload's length), fp8 KV,
+// gpu_memory_utilization 0.95 under vLLM's profiled rule (the largest
+// value vLLM's docs suggest; the rest of the GPU stays free for other
+// allocations), and then what fitFixes tries for weights that do not fit
+// (quantized weights, a larger TP, a larger accelerator), since a pool too
+// small for one sequence is the same shortfall, smaller.
 func startFixes(req Request, d *Deployment, r *Report) []Fix {
 	var out []Fix
 	in, out0 := r.Config.InputTokens, r.Config.OutputTokens
@@ -119,7 +134,14 @@ func startFixes(req Request, d *Deployment, r *Report) []Fix {
 			out = append(out, Fix{"kv_cache_dtype", "fp8", "starts with an fp8 KV cache"})
 		}
 	}
-	return out
+	if u := 0.95; d.Engine.rule == ruleProfiled && d.Utilization < u {
+		t := req
+		t.GPUMemoryUtilization = Float(u)
+		if fits(t) {
+			out = append(out, Fix{"gpu_memory_utilization", "0.95", "starts with gpu_memory_utilization 0.95"})
+		}
+	}
+	return append(out, fitFixes(req, d)...)
 }
 
 // loadFixes says, for a rate above the saturation rate or users above the

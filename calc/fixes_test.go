@@ -54,3 +54,41 @@ func TestNoFixesWhenItWorks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, r.Fixes)
 }
+
+// Llama 3.1 70B on 2xH100 at the default 0.9 under vLLM 0.31: 35.3 GB of
+// bf16 weights per GPU, activation, non-torch and the CUDA-graph estimate
+// (about 1.5 GiB) leave the KV pool a few blocks, short of one 8,192-token
+// sequence, so vLLM refuses to start. Each fix the report names, applied
+// to the request, must start (one max_model_len sequence fits); raising
+// gpu_memory_utilization to 0.95 adds 0.05 * 79.19 = 3.96 GiB to the pool,
+// 3.96 GiB / 160 KiB per token (80 layers * 8 KV heads / 2 ranks * 128 *
+// 2 * 2 B) = about 26,000 tokens.
+func TestFixesWhenThePoolHoldsNoSequence(t *testing.T) {
+	req := Request{Model: "llama-3.1-70b", Hardware: HardwareRef{ID: "h100-sxm-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192)}
+	r, err := Evaluate(req)
+	require.NoError(t, err)
+	require.False(t, r.Fits)
+	require.Less(t, r.KVCache.CapacityTokens, int64(8192))
+	byField := map[string]Fix{}
+	for _, f := range r.Fixes {
+		byField[f.Field] = f
+	}
+	require.Contains(t, byField, "gpu_memory_utilization")
+	require.Contains(t, byField, "tensor_parallel_size")
+	assert.Equal(t, "0.95", byField["gpu_memory_utilization"].Value)
+	assert.Equal(t, "4", byField["tensor_parallel_size"].Value)
+
+	hi := req
+	hi.GPUMemoryUtilization = Float(0.95)
+	fixed, err := Evaluate(hi)
+	require.NoError(t, err)
+	assert.True(t, fixed.Fits)
+	gain := fixed.KVCache.CapacityTokens - r.KVCache.CapacityTokens
+	perToken := float64(80 * 8 / 2 * 128 * 2 * 2)
+	assert.InDelta(t, 0.05*float64(fixed.Memory.TotalBytes)/perToken, float64(gain), 16) // whole blocks of 16 tokens
+	tp4 := req
+	tp4.TensorParallelSize = Int(4)
+	fixed, err = Evaluate(tp4)
+	require.NoError(t, err)
+	assert.True(t, fixed.Fits)
+}
