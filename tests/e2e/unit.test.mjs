@@ -237,3 +237,11 @@ test('every term of the glossary (www/ui/verdict.js TERMS) is defined in docs/gl
   for (const [term, text] of Object.entries(TERMS)) assert.ok(doc.includes(`- **${term}**: ${text}`), `docs/glossary.md defines ${term} as the page does`);
   for (const s of STATES) assert.ok(doc.toLowerCase().includes(`| ${BADGES[s].toLowerCase()} |`), `docs/glossary.md describes the state ${s}`);
 });
+
+test('the engine release: empty leaves it to the engine, a value reaches the request and the link', () => {
+  assert.equal('engine_version' in S.toRequest(S.newConfig()).request, false);
+  const c = S.newConfig({ engine_version: ' 0.19 ' });
+  assert.equal(S.toRequest(c).request.engine_version, '0.19');
+  const back = S.fromQuery(S.toQuery({ configs: [c], active: 0 }));
+  assert.equal(back.configs[0].engine_version.trim(), '0.19');
+});

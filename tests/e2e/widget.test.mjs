@@ -72,6 +72,13 @@ test('full mode: its controls and attributes recompute', async () => {
   // An attribute set by the host page.
   await page.$eval('#w', (el) => el.setAttribute('output-tokens', '1000'));
   await page.waitForFunction(() => document.querySelector('#w').report.config.output_tokens === 1000);
+  // The engine release: vLLM 0.19 takes no CUDA-graph estimate from the pool.
+  await page.$eval('#w', (el) => el.setAttribute('engine-version', '0.19'));
+  await page.waitForFunction(() => document.querySelector('#w').report.config.engine_version === '0.19');
+  assert.equal(await page.$eval('#w', (el) => el.report.memory.cuda_graph_bytes ?? 0), 0);
+  assert.match(await page.$eval('#w', (el) => el.shadowRoot.querySelector('a.open').href), /engine_version=0\.19/);
+  await page.$eval('#w', (el) => el.removeAttribute('engine-version'));
+  await page.waitForFunction(() => document.querySelector('#w').report.config.engine_version !== '0.19');
   // An invalid attribute falls back to the default rather than failing.
   await page.$eval('#w', (el) => el.setAttribute('mode', 'nonsense'));
   assert.equal(await page.$eval('#w', (el) => el.mode), 'full');

@@ -25,6 +25,7 @@ export const DEFAULTS = Object.freeze({
   hw_fp8_tflops: '',
   hw_link_gbs: '', // GB/s (10^9 bytes/s) per GPU to its peers
   engine: 'vllm',
+  engine_version: '', // '' = the engine's newest modelled release (calc/versions.go)
   tensor_parallel_size: '1',
   pipeline_parallel_size: '1',
   dtype: 'auto',
@@ -202,6 +203,7 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
   }
 
   if (c.engine) req.engine = c.engine;
+  if (c.engine_version?.trim()) req.engine_version = c.engine_version.trim();
   for (const k of INT_KEYS) put(req, k, k, c[k]);
   for (const k of NUM_KEYS) put(req, k, k, c[k]);
   if (c.dtype && c.dtype !== 'auto') req.dtype = c.dtype;

@@ -31,6 +31,8 @@ export declare class ThroughputCalculator extends HTMLElement {
   mode: 'full' | 'compact';
   readonly kvCacheDtype: NonNullable<Request['kv_cache_dtype']>;
   readonly engine: EngineName;
+  /** The engine-version attribute, trimmed ("" leaves the engine's newest modelled release). */
+  readonly engineVersion: string;
   readonly quantization: string;
   readonly gpuMemoryUtilization: number | undefined;
   /** Where "Open in the calculator" points (default: the folder of the script). */

@@ -143,14 +143,16 @@ export function httpURL(value, base, fallback) {
  * The <throughput-calculator> element. Attributes (all optional; invalid
  * values fall back to the defaults): model, hardware, tensor-parallel-size,
  * pipeline-parallel-size, input-tokens, output-tokens, kv-cache-dtype,
- * quantization, engine, max-model-len, max-num-seqs,
+ * quantization, engine, engine-version (a release the engine models, as
+ * the request's engine_version; one it does not model is reported as the
+ * engine's error), max-model-len, max-num-seqs,
  * gpu-memory-utilization, mode ("full" or "compact"), calculator-url,
  * hub-url and hub-token (a model id outside the catalog is fetched from the
  * Hugging Face Hub, https://huggingface.co unless hub-url names another;
  * hub-token is an access token for a gated model).
  */
 export class ThroughputCalculator extends HTMLElementBase {
-  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'gpu-memory-utilization', 'mode', 'calculator-url', 'hub-url', 'hub-token', ...Object.keys(INT_ATTRS)];
+  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'mode', 'calculator-url', 'hub-url', 'hub-token', ...Object.keys(INT_ATTRS)];
 
   /** Register the element (once) under tag; returns the class. */
   static define(tag = 'throughput-calculator', registry = globalThis.customElements) {
@@ -175,6 +177,7 @@ export class ThroughputCalculator extends HTMLElementBase {
   get kvCacheDtype() { return listed('kv_cache_dtypes', this.getAttribute('kv-cache-dtype'), 'auto'); }
   /** The engine attribute when the engine knows it, else the default engine. */
   get engine() { return listed('engines', this.getAttribute('engine'), tables?.default_engine ?? 'vllm'); }
+  get engineVersion() { return (this.getAttribute('engine-version') ?? '').trim(); }
   get quantization() { return (this.getAttribute('quantization') ?? '').trim(); }
   /** The gpu-memory-utilization attribute within the engine's bounds, else undefined (the engine's default). */
   get gpuMemoryUtilization() {
@@ -220,6 +223,7 @@ export class ThroughputCalculator extends HTMLElementBase {
   request() {
     const req = { model: this.model, hardware: this.hardware, sweep: { points: SWEEP_POINTS } };
     if (this.engine !== tables?.default_engine) req.engine = this.engine;
+    if (this.engineVersion) req.engine_version = this.engineVersion;
     if (this.kvCacheDtype !== 'auto') req.kv_cache_dtype = this.kvCacheDtype;
     if (this.quantization) req.quantization = this.quantization;
     if (this.gpuMemoryUtilization) req.gpu_memory_utilization = this.gpuMemoryUtilization;
@@ -412,6 +416,7 @@ export class ThroughputCalculator extends HTMLElementBase {
     }
     if (this.kvCacheDtype !== 'auto') q.set('kv_cache_dtype', this.kvCacheDtype);
     if (req.engine) q.set('engine', req.engine);
+    if (req.engine_version) q.set('engine_version', req.engine_version);
     if (req.gpu_memory_utilization) q.set('gpu_memory_utilization', String(req.gpu_memory_utilization));
     body.querySelector('a.open').href = `${this.calculatorURL}?${q}`;
     this.#syncForm();
