@@ -207,15 +207,35 @@ func withDecode(r Result, req calc.Request) (Result, error) {
 // evalStaticBatch replays a static batch as a burst of b requests with
 // every sequence admitted at once (max_num_seqs >= b) and compares the
 // simulated time until the last request finishes with the measured wall
-// time of the generate() call.
+// time of the generate() call (measured.batch_latency_s), or the batch's
+// output tokens over that time with the measured output tokens/s
+// (measured.output_tokens_per_s, or output_tokens_per_s_per_gpu, which is
+// that over the TP group's GPUs).
 func evalStaticBatch(c rawCase, r Result, req calc.Request, b, in, out int) (Result, error) {
-	r.Metric = "batch_latency_s"
-	r.Measured, _ = measured(c, "batch_latency_s")
+	perGPU := 1.0
+	switch {
+	case has(c, "batch_latency_s"):
+		r.Metric = "batch_latency_s"
+		r.Measured, _ = measured(c, "batch_latency_s")
+	case has(c, "output_tokens_per_s_per_gpu"):
+		r.Metric = "output_tokens_per_s"
+		r.Measured, _ = measured(c, "output_tokens_per_s_per_gpu")
+		perGPU = float64(max(c.TP, 1) * max(c.PP, 1))
+	default:
+		r.Metric = "output_tokens_per_s"
+		r.Measured, _ = measured(c, "output_tokens_per_s")
+	}
 	if req.MaxNumSeqs == nil {
 		req.MaxNumSeqs = calc.Int(max(b, 256))
 	}
 	if req.MaxModelLen == nil {
 		req.MaxModelLen = calc.Int(in + out)
+	}
+	if r.Engine == "trtllm" && req.MaxNumBatchedTokens == nil {
+		// TensorRT-LLM's static batching (gptSessionBenchmark, the
+		// pre-in-flight-batching runtime) runs every sequence's context
+		// phase in one step.
+		req.MaxNumBatchedTokens = calc.Int(max(b*in, 8192))
 	}
 	req.Workload = &calc.Workload{InputTokens: calc.Int(in), OutputTokens: calc.Int(out), Concurrency: calc.Int(b)}
 	req.Simulate = &calc.SimulateOptions{NumRequests: calc.Int(b), Arrival: "burst", TimelinePoints: calc.Int(0)}
@@ -231,6 +251,10 @@ func evalStaticBatch(c rawCase, r Result, req calc.Request, b, in, out int) (Res
 	if s.Preemptions > 0 {
 		r.Comparable, r.Reason = false, "the batch does not fit the modelled KV pool at once (preempts)"
 	}
-	r.Predicted = s.DurationS
+	if r.Metric == "batch_latency_s" {
+		r.Predicted = s.DurationS
+	} else if s.DurationS > 0 {
+		r.Predicted = float64(b*out) / s.DurationS / perGPU
+	}
 	return r, nil
 }

@@ -41,7 +41,7 @@ type publicCase struct {
 // measuredKey is the figure each kind must carry (validation.evalKind
 // compares it).
 var measuredKey = map[string][]string{
-	validation.KindStaticBatch:      {"batch_latency_s"},
+	validation.KindStaticBatch:      {"batch_latency_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu"},
 	validation.KindDecodeStep:       {"tpot_ms", "step_time_ms"},
 	validation.KindOutputThroughput: {"output_tokens_per_s"},
 	validation.KindTTFT:             {"ttft_ms"},
