@@ -30,6 +30,14 @@ import (
 //     context (measured.decode_tok_s); compared as a step time.
 //   - KindStartupKV: a vLLM start-up log's "GPU KV cache size: N tokens"
 //     (measured.gpu_kv_cache_size_tokens), as group A.
+//   - KindServing: a serving benchmark (vllm bench serve, sglang.bench_serving)
+//     replayed in the simulator with the case's arrival ("burst" for an
+//     infinite request rate, "poisson" at request_rate, "closed_loop" at
+//     concurrency), num_prompts requests and lengths (constant, or uniform
+//     from input_len_min/output_len_min to input_len/output_len); the case's
+//     "compare" names the figure: output_tokens_per_s (measured
+//     output_tokens_per_s), ttft_p50_ms or itl_p50_ms (compared with the
+//     simulated TPOT p50, the median time between a request's tokens).
 const (
 	KindStaticBatch      = "static_batch_latency"
 	KindDecodeStep       = "decode_step"
@@ -37,10 +45,14 @@ const (
 	KindTTFT             = "ttft"
 	KindLlamaBenchTG     = "llama_bench_tg"
 	KindStartupKV        = "startup_kv"
+	KindServing          = "serving_benchmark"
 )
 
 // Kinds lists every kind a public case may have.
-var Kinds = []string{KindStaticBatch, KindDecodeStep, KindOutputThroughput, KindTTFT, KindLlamaBenchTG, KindStartupKV}
+var Kinds = []string{KindStaticBatch, KindDecodeStep, KindOutputThroughput, KindTTFT, KindLlamaBenchTG, KindStartupKV, KindServing}
+
+// ServingCompares lists what a KindServing case may compare.
+var ServingCompares = []string{"output_tokens_per_s", "ttft_p50_ms", "itl_p50_ms"}
 
 // EngineProfile maps a case's engine text to the engine profile that
 // models it ("" when none does).
@@ -176,6 +188,8 @@ func evalKind(c rawCase, r Result) (Result, error) {
 		// tgN starts from an empty context: the mean context is N/2.
 		req.Workload = &calc.Workload{InputTokens: calc.Int(1), OutputTokens: calc.Int(int(out)), Concurrency: calc.Int(1)}
 		return withDecode(r, req)
+	case KindServing:
+		return evalServing(c, r, req, int(in), int(out))
 	case KindStartupKV:
 		r.Metric = "capacity_tokens"
 		r.Measured, _ = measured(c, "gpu_kv_cache_size_tokens")
@@ -255,6 +269,72 @@ func evalStaticBatch(c rawCase, r Result, req calc.Request, b, in, out int) (Res
 		r.Predicted = s.DurationS
 	} else if s.DurationS > 0 {
 		r.Predicted = float64(b*out) / s.DurationS / perGPU
+	}
+	return r, nil
+}
+
+// lengthDist is a constant length, or a uniform one from lo when lo is
+// given and below hi.
+func lengthDist(lo any, hi int) *calc.LengthDistribution {
+	if l, ok := num(lo); ok && int(l) < hi {
+		return &calc.LengthDistribution{Distribution: "uniform", Min: calc.Int(max(int(l), 1)), Max: calc.Int(hi)}
+	}
+	return &calc.LengthDistribution{Distribution: "constant", Mean: calc.Float(float64(hi))}
+}
+
+// evalServing replays a serving benchmark in the simulator (seed 0) and
+// compares the figure the case names.
+func evalServing(c rawCase, r Result, req calc.Request, in, out int) (Result, error) {
+	n, _ := num(c.NumPrompts)
+	sim := &calc.SimulateOptions{NumRequests: calc.Int(int(n)), Arrival: c.Arrival, TimelinePoints: calc.Int(0),
+		InputTokens: lengthDist(c.InputLenMin, in), OutputTokens: lengthDist(c.OutputLenMin, out)}
+	req.Workload = &calc.Workload{InputTokens: calc.Int(in), OutputTokens: calc.Int(out)}
+	switch c.Arrival {
+	case "poisson":
+		rate, _ := num(c.RequestRate)
+		sim.RequestRate = calc.Float(rate)
+	case "closed_loop":
+		sim.Concurrency = calc.Int(r.Batch)
+	}
+	if req.MaxModelLen == nil {
+		req.MaxModelLen = calc.Int(in + out)
+	}
+	req.Simulate = sim
+	load := c.Arrival
+	if c.Arrival == "poisson" {
+		load = "rate " + strconv.FormatFloat(*sim.RequestRate, 'g', -1, 64)
+	}
+	r.Desc = modelID(c.Model) + " " + r.GPU + " tp" + strconv.Itoa(r.TP) + " " + load + " in<=" + strconv.Itoa(in) + " out<=" + strconv.Itoa(out) + " (" + c.Compare + ")"
+	r.Metric = c.Compare
+	switch c.Compare {
+	case "output_tokens_per_s":
+		r.Measured, _ = measured(c, "output_tokens_per_s")
+	case "ttft_p50_ms":
+		r.Measured, _ = measured(c, "ttft_p50_ms")
+		r.Metric = "ttft_ms"
+	case "itl_p50_ms":
+		r.Measured, _ = measured(c, "itl_p50_ms")
+		r.Metric = "step_time_ms"
+	default:
+		r.Comparable, r.Reason = false, "unknown compare "+c.Compare
+		return r, nil
+	}
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return r, err
+	}
+	s := rep.Simulation
+	if s == nil || s.CompletedRequests == 0 {
+		r.Comparable, r.Reason = false, "does not fit"
+		return r, nil
+	}
+	switch c.Compare {
+	case "output_tokens_per_s":
+		r.Predicted = s.OutputTokensPerS
+	case "ttft_p50_ms":
+		r.Predicted = s.TTFTMs.P50
+	case "itl_p50_ms":
+		r.Predicted = s.TPOTMs.P50
 	}
 	return r, nil
 }

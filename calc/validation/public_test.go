@@ -47,6 +47,7 @@ var measuredKey = map[string][]string{
 	validation.KindTTFT:             {"ttft_ms"},
 	validation.KindLlamaBenchTG:     {"decode_tok_s"},
 	validation.KindStartupKV:        {"gpu_kv_cache_size_tokens"},
+	validation.KindServing:          {"output_tokens_per_s", "ttft_p50_ms", "itl_p50_ms"},
 }
 
 // keptAside are the sources that ../shared/validation/README.md keeps aside

@@ -81,6 +81,11 @@ type rawCase struct {
 	MaxNumSeqs          any            `json:"max_num_seqs"`
 	MaxNumBatchedTokens any            `json:"max_num_batched_tokens"`
 	NumPrompts          any            `json:"num_prompts"`
+	Arrival             string         `json:"arrival"`
+	RequestRate         any            `json:"request_rate"`
+	InputLenMin         any            `json:"input_len_min"`
+	OutputLenMin        any            `json:"output_len_min"`
+	Compare             string         `json:"compare"`
 	Source              map[string]any `json:"source"`
 }
 
