@@ -194,3 +194,22 @@ func TestPublicCasesEvaluate(t *testing.T) {
 		}
 	}
 }
+
+// LoadEngine evaluates exactly the cases of one engine: the same results
+// as Load filtered by engine, and none of another's.
+func TestLoadEngineKeepsOneEngine(t *testing.T) {
+	all, err := validation.Load(publicCasesPath)
+	require.NoError(t, err)
+	for _, engine := range []string{"trtllm", "llamacpp"} {
+		var want []validation.Result
+		for _, r := range all {
+			if r.Engine == engine {
+				want = append(want, r)
+			}
+		}
+		got, err := validation.LoadEngine(publicCasesPath, engine)
+		require.NoError(t, err)
+		require.NotEmpty(t, got, engine)
+		assert.Equal(t, want, got, engine)
+	}
+}

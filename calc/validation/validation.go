@@ -90,7 +90,13 @@ type rawCase struct {
 }
 
 // Load reads and evaluates every case of the file at path.
-func Load(path string) ([]Result, error) {
+func Load(path string) ([]Result, error) { return LoadEngine(path, "") }
+
+// LoadEngine reads the file at path and evaluates the cases of one engine
+// profile ("vllm", "sglang", "trtllm", "llamacpp", "lmdeploy"; "" for
+// all), so a fit of one engine's parameters does not replay the others'
+// simulations at every step.
+func LoadEngine(path, engine string) ([]Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -101,6 +107,9 @@ func Load(path string) ([]Result, error) {
 	}
 	out := make([]Result, 0, len(cases))
 	for _, c := range cases {
+		if engine != "" && EngineProfile(c.Engine) != engine {
+			continue
+		}
 		r, err := evaluate(c)
 		if err != nil {
 			return nil, errors.New(c.ID + ": " + err.Error())
@@ -113,12 +122,18 @@ func Load(path string) ([]Result, error) {
 // LoadAll loads every file of paths in turn; a file that does not exist is
 // skipped and named in missing.
 func LoadAll(paths []string) (rs []Result, missing []string, err error) {
+	return LoadAllEngine(paths, "")
+}
+
+// LoadAllEngine is LoadAll for the cases of one engine profile ("" for
+// all).
+func LoadAllEngine(paths []string, engine string) (rs []Result, missing []string, err error) {
 	for _, p := range paths {
 		if _, e := os.Stat(p); errors.Is(e, os.ErrNotExist) {
 			missing = append(missing, p)
 			continue
 		}
-		r, e := Load(p)
+		r, e := LoadEngine(p, engine)
 		if e != nil {
 			return nil, missing, errors.New(p + ": " + e.Error())
 		}

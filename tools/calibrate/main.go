@@ -155,7 +155,7 @@ func fitEngine(paths []string, name string) {
 		{"step_overhead_ms", &e.Eff.StepOverheadMs, grid(0, 4, 0.05)},
 	}
 	score := func() (float64, int) {
-		rs, _, err := validation.LoadAll(paths)
+		rs, _, err := validation.LoadAllEngine(paths, name)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "calibrate:", err)
 			os.Exit(1)
