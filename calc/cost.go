@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math"
+	"slices"
 
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/models"
@@ -116,7 +117,9 @@ func (d *Deployment) buildCost() costModel {
 	}
 	weights -= float64(m.Params.Vision) * d.ActBytes / c.tp
 	var activeLinear, moeExp float64
-	classes := map[int]int{}
+	// The window classes, in first-seen order (a planner's deployment,
+	// built again, hands its slices back for reuse).
+	c.windows, c.kvPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.attnFLOPsPerTok[:0]
 	for _, l := range m.Layers {
 		lin, _, exp := d.rankParams(l)
 		if l.MoE {
@@ -145,10 +148,9 @@ func (d *Deployment) buildCost() costModel {
 				w = l.Window
 			}
 		}
-		i, ok := classes[w]
-		if !ok {
+		i := slices.Index(c.windows, float64(w))
+		if i < 0 {
 			i = len(c.windows)
-			classes[w] = i
 			c.windows = append(c.windows, float64(w))
 			c.kvPerTok = append(c.kvPerTok, 0)
 			c.attnFLOPsPerTok = append(c.attnFLOPsPerTok, 0)
