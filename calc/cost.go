@@ -133,7 +133,7 @@ func (d *Deployment) buildCost() costModel {
 		w := 0
 		hdk, hdv := m.LayerHeadDims(l)
 		switch l.Kind {
-		case models.Mamba, models.LinearAttention, models.FeedForward:
+		case models.Mamba, models.LinearAttention, models.FeedForward, models.ShortConv:
 			continue
 		case models.MLAttention:
 			kvb = float64(m.KVLoraRank+m.QKRopeDim) * d.KVBytes

@@ -136,7 +136,7 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	m, tp := d.Model, float64(d.TP)
 	h := float64(m.Hidden)
 	switch l.Kind {
-	case models.Mamba, models.LinearAttention:
+	case models.Mamba, models.LinearAttention, models.ShortConv:
 		p := float64(m.Params.Mixer) / float64(max(1, m.CountKind(l.Kind)))
 		linear += p / tp
 	case models.FeedForward:
@@ -261,6 +261,12 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 			// takes hf_text_config.mamba_ssm_dtype
 			// (vllm/model_executor/models/config.py, Qwen3.5 entry, v0.22.1).
 			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv, RecurrentElems: rec, RecurrentElemBytes: recurrentBytes(s.RecurrentDtype)})
+		case models.ShortConv:
+			// LFM2 short convolution: a conv state of conv_dim x
+			// (conv_L_cache - 1) in the model dtype, split across ranks
+			// (vLLM mamba_utils.py short_conv_state_shape and
+			// short_conv_state_dtype).
+			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: int64(m.SSM.ConvDim) * int64(m.SSM.ConvKernel-1)})
 		default:
 			out = append(out, kvcache.Layer{Kind: kvcache.Full, KVHeads: kvHeads, HeadDimK: hdk, HeadDimV: hdv})
 		}

@@ -37,7 +37,8 @@ var textIntFields = intFields(map[intRule][]string{
 		"dense_intermediate_size", "v_head_dim", "mamba_expand", "expand", "mamba_d_state", "ssm_state_size",
 		"state_size", "mamba_n_groups", "n_groups", "mamba_d_conv", "conv_kernel", "mamba_d_head",
 		"mamba_head_dim", "mamba_n_heads", "linear_num_key_heads", "linear_key_head_dim", "linear_num_value_heads",
-		"linear_value_head_dim", "linear_conv_kernel_dim",
+		"linear_value_head_dim", "linear_conv_kernel_dim", "conv_dim", "conv_L_cache", "block_ff_dim",
+		"block_multiple_of",
 	},
 	nonNegativeInt: {
 		"num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts", "num_experts_per_tok",

@@ -146,6 +146,9 @@ func (m *Model) indexerParams() int64 {
 // Gated delta net (Qwen3-Next): in_proj_qkvz = h*(2*kd+2*vd), in_proj_ba =
 // h*2*vh, conv = (2*kd+vd)*k, dt_bias and A_log = 2*vh, norm = vhd,
 // out_proj = vd*h, where kd = kh*khd and vd = vh*vhd.
+// Short convolution (LFM2, vLLM short_conv.py ShortConv): in_proj h*3*c,
+// a depthwise conv of c*k, out_proj c*h, for c = conv_dim and k =
+// conv_L_cache; biases (conv_bias) add 3*c + c + h.
 func (m *Model) mixerParams(kind LayerKind) int64 {
 	h, s := int64(m.Hidden), m.SSM
 	switch kind {
@@ -161,6 +164,13 @@ func (m *Model) mixerParams(kind LayerKind) int64 {
 		vd := int64(s.ValueHeads * s.ValueHeadDim)
 		vh, k := int64(s.ValueHeads), int64(s.ConvKernel)
 		return h*(2*kd+2*vd) + h*2*vh + (2*kd+vd)*k + 2*vh + int64(s.ValueHeadDim) + vd*h
+	case ShortConv:
+		c, k := int64(s.ConvDim), int64(s.ConvKernel)
+		p := h*3*c + c*k + c*h
+		if m.convBias {
+			p += 3*c + c + h
+		}
+		return p
 	}
 	return 0
 }
@@ -191,7 +201,7 @@ func (m *Model) countParams() Params {
 	for _, l := range m.Layers {
 		p.Norms += int64(m.normsPer) * normVec
 		switch l.Kind {
-		case Mamba, LinearAttention:
+		case Mamba, LinearAttention, ShortConv:
 			p.Mixer += m.mixerParams(l.Kind)
 		case FeedForward:
 			// no token mixer
@@ -245,7 +255,7 @@ func (m *Model) countParams() Params {
 func (m *Model) mtpAttentionParams() int64 {
 	for i := len(m.Layers) - 1; i >= 0; i-- {
 		switch m.Layers[i].Kind {
-		case Mamba, LinearAttention, FeedForward:
+		case Mamba, LinearAttention, FeedForward, ShortConv:
 			continue
 		}
 		return m.AttentionParamsOf(m.Layers[i])

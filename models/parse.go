@@ -199,6 +199,13 @@ func (m *Model) readFamilyDetails(c cfg) {
 		m.normsPer = 1
 		m.GatedMLP = false
 		m.routerBias = true
+	case t == "lfm2":
+		// LFM2 (vLLM vllm/model_executor/models/lfm2.py): per-head
+		// q_layernorm / k_layernorm, operator_norm and ffn_norm per layer,
+		// and an LM head tied to the embedding whatever the config says
+		// (Lfm2ForCausalLM calls lm_head.tie_weights unconditionally).
+		m.qkNorm = true
+		m.convBias = c.boolean("conv_bias", false)
 	case t == "ernie4_5_moe":
 		// Ernie4_5_MoeMoE's gate carries e_score_correction_bias of
 		// moe_num_experts values (vLLM vllm/model_executor/models/
@@ -271,9 +278,13 @@ func (m *Model) readFamilyDetails(c cfg) {
 		m.MTPLayers = c.int(0, "num_mtp_modules") * c.int(1, "mtp_transformer_layers")
 	}
 	// transformers' PretrainedConfig defaults tie_word_embeddings to true;
-	// most families override it to false in their config class.
-	defTie := strings.HasPrefix(t, "gemma")
-	m.Tied = c.boolean("tie_word_embeddings", defTie)
+	// most families override it to false in their config class. Gemma's
+	// and SmolLM3's classes keep true (transformers modular_smollm3.py
+	// SmolLM3Config: tie_word_embeddings True; HuggingFaceTB/SmolLM3-3B's
+	// config.json omits it and its 3,075,098,624 parameters count one
+	// embedding matrix).
+	defTie := strings.HasPrefix(t, "gemma") || t == "smollm3"
+	m.Tied = c.boolean("tie_word_embeddings", defTie) || t == "lfm2"
 }
 
 // readFeedForward reads the dense MLP and MoE fields.
@@ -288,6 +299,9 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 	}
 	if m.Intermediate == 0 && !m.GatedMLP {
 		m.Intermediate = 4 * m.Hidden
+	}
+	if m.Type == "lfm2" {
+		m.Intermediate = lfm2FFDim(c)
 	}
 	m.Experts = c.int(0, "num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts")
 	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts", "moe_k")
@@ -346,6 +360,29 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 		return configErr(prefix+"intermediate_size", "is above the supported maximum "+strconv.Itoa(maxDim))
 	}
 	return nil
+}
+
+// lfm2FFDim returns the SwiGLU width of an LFM2 block as vLLM's Lfm2MLP
+// sizes it (vllm/model_executor/models/lfm2.py): from intermediate_size
+// (block_ff_dim in the Hub configs, which transformers' Lfm2Config reads
+// as intermediate_size) and, when block_auto_adjust_ff_dim is set,
+// int(2*f/3), times block_ffn_dim_multiplier, rounded up to a multiple of
+// block_multiple_of. LFM2-1.2B: block_ff_dim 12288 -> 8192. Absent
+// fields take transformers' Lfm2Config defaults (block_auto_adjust_ff_dim
+// true, block_ffn_dim_multiplier 1.0, block_multiple_of 256).
+func lfm2FFDim(c cfg) int {
+	f := c.int(0, "intermediate_size", "block_ff_dim")
+	if f <= 0 || f > maxDim || !c.boolean("block_auto_adjust_ff_dim", true) {
+		return f
+	}
+	f = 2 * f / 3
+	if mult, ok := c.num("block_ffn_dim_multiplier"); ok && mult > 0 && mult <= 16 {
+		f = int(mult * float64(f))
+	}
+	if mo := c.int(256, "block_multiple_of"); mo > 1 && mo <= maxDim {
+		f = mo * ((f + mo - 1) / mo)
+	}
+	return f
 }
 
 // readMLA reads DeepSeek's multi-head latent attention fields.
@@ -407,6 +444,18 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 			// minimax_text_01.py MiniMaxText01DecoderLayer).
 			if lightning[i] == 0 {
 				l.Kind = LinearAttention
+			}
+		case m.Type == "lfm2":
+			// LFM2: layer_types "conv" / "full_attention", or in older
+			// configs full_attn_idxs listing the attention layers (vLLM's
+			// Lfm2Model picks Lfm2AttentionDecoderLayer for
+			// "full_attention" and Lfm2ShortConvDecoderLayer otherwise).
+			if len(types) == n {
+				if types[i] != "full_attention" {
+					l.Kind = ShortConv
+				}
+			} else if !containsInt(c.ints("full_attn_idxs"), i) {
+				l.Kind = ShortConv
 			}
 		case len(types) == n:
 			switch t := types[i]; {
@@ -625,6 +674,16 @@ func (m *Model) readGemma4Layers(c cfg) {
 	}
 }
 
+// containsInt reports whether xs holds x.
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
 // slidesEverywhere reports whether a config with a sliding_window applies it
 // to every layer: Mistral v0.1, Phi-3 and Starcoder2 do; Qwen2/Qwen3 only
 // when use_sliding_window is true.
@@ -711,6 +770,12 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		s.Lightning = true
 		s.KeyHeads, s.ValueHeads, s.KeyHeadDim, s.ValueHeadDim, s.ConvKernel = heads, heads, hd, hd, 1
 	}
+	if m.Type == "lfm2" {
+		// LFM2 short convolutions: conv_dim channels (hidden_size when
+		// absent) and conv_L_cache taps (vLLM short_conv.py ShortConv).
+		s.ConvDim = c.int(m.Hidden, "conv_dim")
+		s.ConvKernel = c.int(3, "conv_L_cache")
+	}
 	if c.has("linear_num_value_heads") {
 		s.KeyHeads = c.int(16, "linear_num_key_heads")
 		s.KeyHeadDim = c.int(128, "linear_key_head_dim")
@@ -727,12 +792,13 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		{"mamba_d_head", s.HeadDim}, {"mamba_n_heads", s.Heads}, {"mamba_expand", s.DInner / max(m.Hidden, 1)},
 		{"linear_num_key_heads", s.KeyHeads}, {"linear_key_head_dim", s.KeyHeadDim},
 		{"linear_num_value_heads", s.ValueHeads}, {"linear_value_head_dim", s.ValueHeadDim},
+		{"conv_dim", s.ConvDim},
 	} {
 		if f.v < 0 || f.v > maxDim/16 {
 			return configErr(prefix+f.name, "must be an integer between 1 and "+strconv.Itoa(maxDim/16))
 		}
 	}
-	if (s.DInner > 0 || s.ValueHeads > 0) && s.ConvKernel < 1 {
+	if (s.DInner > 0 || s.ValueHeads > 0 || s.ConvDim > 0) && s.ConvKernel < 1 {
 		return configErr(prefix+"mamba_d_conv", "must be at least 1")
 	}
 	return nil

@@ -232,6 +232,7 @@ var docs = map[string]string{
 	"ModelsQuantization.method":                        "method is the quantization_config.quant_method (or the request's quantization), \"\" when the weights are in the model dtype.",
 	"ModelsQuantization.weight_format":                 "weight_format is the stored weight format: \"fp8\", \"int8\", \"int4\", \"fp4\", \"nf4\", or \"\" for the model dtype.",
 	"ModelsSSM":                                        "SSM holds the state geometry of Mamba-2 and gated-delta-net layers.",
+	"ModelsSSM.ConvDim":                                "ConvDim is the channel count of a ShortConv layer's convolution (LFM2 conv_dim, hidden_size when the config omits it).",
 	"ModelsSSM.ConvKernel":                             "Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState, NGroups B/C groups, convolution kernel ConvKernel.",
 	"ModelsSSM.DInner":                                 "Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState, NGroups B/C groups, convolution kernel ConvKernel.",
 	"ModelsSSM.DState":                                 "Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState, NGroups B/C groups, convolution kernel ConvKernel.",

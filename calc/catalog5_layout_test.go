@@ -1,0 +1,58 @@
+package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// KV bytes per token and state bytes per sequence of the models added for
+// 2026, part 5 (docs/model-catalog.md), worked by hand from each entry's
+// config at tensor-parallel size 1 in bf16: attention layers keep K and V,
+// layers * 2 * kv_heads * head_dim * 2 B.
+func TestKVBytesPerTokenCatalogPart5(t *testing.T) {
+	t.Parallel()
+	assertKVPerTokenAndState(t, []kvCase{
+		// LFM2-1.2B: 6 attention layers of 8 KV heads of 2048 / 32 = 64:
+		// 6 * 2 * 8 * 64 * 2 = 12,288 B per token. 10 short-conv layers,
+		// each a conv state of conv_dim 2048 x (conv_L_cache 3 - 1) in bf16
+		// (vLLM short_conv_state_shape): 2048 * 2 * 2 = 8,192 B, so 10 *
+		// 8,192 = 81,920 B per sequence.
+		{"LFM2 1.2B", "LiquidAI/LFM2-1.2B", 12_288, 81_920},
+		// SmolLM3-3B: 36 layers of 4 KV heads of 128 (NoPE layers cache
+		// like the others): 36 * 2 * 4 * 128 * 2 = 73,728.
+		{"SmolLM3 3B", "smollm3-3b", 73_728, 0},
+		// Devstral Small 2507 and Magistral Small 2509: 40 layers of 8 KV
+		// heads of 128, no sliding window: 40 * 2 * 8 * 128 * 2 = 163,840.
+		{"Devstral Small 2507", "devstral-small-2507", 163_840, 0},
+		{"Magistral Small 2509", "magistral-small-2509", 163_840, 0},
+		// ERNIE-4.5-21B-A3B-Thinking: 28 layers of 4 KV heads of 128:
+		// 28 * 2 * 4 * 128 * 2 = 57,344.
+		{"ERNIE 4.5 21B-A3B Thinking", "ernie-4.5-21b-a3b-thinking", 57_344, 0},
+	})
+}
+
+// LFM2-1.2B's paged layout: an attention page of one layer holds 16 tokens
+// of 2 * 8 * 64 * 2 = 2,048 B, 32,768 B, which already holds one 8,192 B
+// conv state, so the block stays 16 tokens (16 * ceil(8,192 / (16 *
+// 2,048)) = 16). Groups: 6 attention and 10 conv layers; 10 >= 1.25 * 6,
+// so groups of 6: one attention group and ceil(10 / 6) = 2 state groups of
+// 5 (vLLM's uniform-page grouping). At tp=2 each rank keeps 4 of the 8 KV
+// heads (6,144 B per token) and half of every conv state's channels.
+func TestLFM2Layout(t *testing.T) {
+	t.Parallel()
+	rep := eval(t, Request{Model: "lfm2-1.2b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	k := rep.KVCache
+	assert.InDelta(t, 12_288, k.BytesPerToken, 0)
+	assert.InDelta(t, 81_920, k.StateBytesPerSequence, 0)
+	assert.Equal(t, 16, k.BlockSize)
+	layers := map[string][]int{}
+	for _, g := range k.Groups {
+		layers[g.Kind] = append(layers[g.Kind], g.Layers)
+	}
+	assert.Equal(t, map[string][]int{"full_attention": {6}, "state": {5, 5}}, layers)
+	assert.Equal(t, "hybrid", rep.Model.Architecture)
+
+	rep2 := eval(t, Request{Model: "lfm2-1.2b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192), TensorParallelSize: Int(2)})
+	assert.InDelta(t, 6_144, rep2.KVCache.BytesPerTokenPerGPU, 0)
+}
