@@ -56,3 +56,32 @@ func TestLFM2Layout(t *testing.T) {
 	rep2 := eval(t, Request{Model: "lfm2-1.2b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192), TensorParallelSize: Int(2)})
 	assert.InDelta(t, 6_144, rep2.KVCache.BytesPerTokenPerGPU, 0)
 }
+
+// Gemma 4 E2B (vLLM gemma4.py): of 35 layers only the first 15 keep a
+// cache; layers 15-34 read the cache of the last earlier layer of their
+// type (num_kv_shared_layers 20, kv_sharing_target_layer_name). Of those
+// 15, layers 4, 9 and 14 are full attention (1 KV head of global_head_dim
+// 512) and 12 slide over 512 tokens (1 KV head of 256):
+//
+//	sliding: 12 * 2 * 1 * 256 * 2 B = 12 * 1,024 = 12,288 B per token
+//	full:     3 * 2 * 1 * 512 * 2 B =  3 * 2,048 =  6,144 B per token
+//	total                                         = 18,432 B per token
+//
+// Pages are 16 tokens of the widest layer (2,048 B): 32,768 B; a sliding
+// block then holds 32 tokens. 12 >= 1.25 * 3, so groups of 3: one full
+// group and four sliding groups.
+func TestGemma4E2BSharedKVLayout(t *testing.T) {
+	t.Parallel()
+	rep := eval(t, Request{Model: "gemma-4-e2b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	k := rep.KVCache
+	assert.InDelta(t, 18_432, k.BytesPerToken, 0)
+	assert.Zero(t, k.StateBytesPerSequence)
+	layers := map[string][]int{}
+	for _, g := range k.Groups {
+		layers[g.Kind] = append(layers[g.Kind], g.Layers)
+	}
+	assert.Equal(t, map[string][]int{"full_attention": {3}, "sliding_attention": {3, 3, 3, 3}}, layers)
+	// The weights hold the per-layer embeddings too: 4,647,449,891
+	// parameters (models/gemma4_ple_test.go) in bf16 = 9,294,899,782 B.
+	assert.InEpsilon(t, 9_294_899_782, rep.Memory.WeightsBytes, 1e-4)
+}

@@ -115,6 +115,9 @@ func (d *Deployment) buildCost() costModel {
 		weights -= embed // the table is gathered, not read
 	}
 	weights -= float64(m.Params.Vision) * d.ActBytes / c.tp
+	// Gemma 4's per-layer embedding table is gathered too (one row per
+	// token), not read.
+	weights -= d.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
 	var activeLinear, moeExp float64
 	classes := map[int]int{}
 	for _, l := range m.Layers {

@@ -208,6 +208,14 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 	if first && m.Params.Vision > 0 {
 		b += float64(m.Params.Vision) * d.ActBytes / float64(d.TP)
 	}
+	if first && m.Params.PerLayerEmbedding > 0 {
+		// Gemma 4's per-layer embeddings: the table is vocab-parallel
+		// like the embedding; the projections (small beside it) are
+		// held on the first stage at full size (vLLM gemma4.py builds the
+		// per-layer gate and projection as ReplicatedLinear).
+		tab := float64(m.Params.PLETable)
+		b += d.weightBytes(tab/float64(d.TP), all) + float64(m.Params.PerLayerEmbedding-m.Params.PLETable)*d.ActBytes
+	}
 	return b
 }
 

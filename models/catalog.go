@@ -46,10 +46,14 @@ type Entry struct {
 	ParamsTolerance float64 `json:"params_tolerance,omitempty"`
 	// PublishedIncludesMTP is true when published_params counts the
 	// multi-token-prediction layers too (Params.MTP, not in Params.Total).
-	PublishedIncludesMTP bool           `json:"published_params_include_mtp,omitempty"`
-	Source               Source         `json:"source"`
-	Notes                string         `json:"notes,omitempty"`
-	Config               map[string]any `json:"config"`
+	PublishedIncludesMTP bool `json:"published_params_include_mtp,omitempty"`
+	// PublishedEffective is true when published_params is an "effective"
+	// count that leaves out the per-layer embedding table
+	// (Params.PLETable) and the vision tower (Gemma 4 E2B / E4B).
+	PublishedEffective bool           `json:"published_params_effective,omitempty"`
+	Source             Source         `json:"source"`
+	Notes              string         `json:"notes,omitempty"`
+	Config             map[string]any `json:"config"`
 }
 
 // ParamsTolerance is how far a catalog entry's derived parameter count may

@@ -48,7 +48,7 @@ var textIntFields = intFields(map[intRule][]string{
 		"sliding_window_pattern", "attention_chunk_size", "full_attention_interval", "first_k_dense_replace",
 		"moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step", "num_nextn_predict_layers",
 		"mtp_num_hidden_layers", "num_mtp_modules", "mtp_transformer_layers", "index_n_heads", "index_head_dim",
-		"index_topk",
+		"index_topk", "hidden_size_per_layer_input", "vocab_size_per_layer_input",
 	},
 })
 

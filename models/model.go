@@ -204,6 +204,9 @@ type Model struct {
 	sinks        bool // gpt-oss attention sinks
 	expertBias   bool // gpt-oss expert biases
 	convBias     bool // LFM2 conv_bias: biases on the short-conv projections
+	pleDim       int  // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)
+	pleVocab     int  // Gemma 4 vocab_size_per_layer_input
+	heteroFFN    bool // per-layer MLP widths differ (Gemma 4 use_double_wide_mlp)
 	gatedQ       bool // Qwen3-Next output gate folded into q_proj
 	kEqV         bool // Gemma 4: full-attention layers have no v_proj (V = K)
 	routerBias   bool // router e_score_correction_bias (Nemotron-H)
@@ -233,7 +236,7 @@ func (m *Model) MoELayers() int { return m.moeLayers }
 // Heterogeneous reports whether layers of one kind differ in shape (per-
 // layer MLP widths or KV heads within a kind), so that per-kind caches of
 // layer weights do not apply.
-func (m *Model) Heterogeneous() bool { return m.Type == "nemotron-nas" }
+func (m *Model) Heterogeneous() bool { return m.Type == "nemotron-nas" || m.heteroFFN }
 
 // DenseMLPParamsOf returns layer l's dense feed-forward weights (0 for a
 // layer without one or with an MoE block).

@@ -26,6 +26,18 @@ type Params struct {
 	Norms int64 `json:"norms"`
 	// Vision is the estimated vision tower of a multimodal checkpoint.
 	Vision int64 `json:"vision"`
+	// PerLayerEmbedding is Gemma 4's per-layer embeddings (PLE, vLLM
+	// gemma4.py): the table embed_tokens_per_layer of
+	// vocab_size_per_layer_input x (layers x hidden_size_per_layer_input),
+	// the model-level per_layer_model_projection (hidden x that width) and
+	// per_layer_projection_norm, and in every layer per_layer_input_gate
+	// (hidden x ple), per_layer_projection (ple x hidden) and
+	// post_per_layer_input_norm (hidden). In Total; the table (PLETable),
+	// a lookup, is not in Active, as Google's "effective" count leaves it
+	// out.
+	PerLayerEmbedding int64 `json:"per_layer_embedding,omitempty"`
+	// PLETable is the embed_tokens_per_layer part of PerLayerEmbedding.
+	PLETable int64 `json:"per_layer_embedding_table,omitempty"`
 	// MTP is the multi-token-prediction layers' weights. They are not in
 	// Total: vLLM loads them only when speculative decoding uses them
 	// (vllm/model_executor/models/deepseek_mtp.py, qwen3_next_mtp.py).
@@ -244,8 +256,13 @@ func (m *Model) countParams() Params {
 	}
 	p.Vision = m.visionParams
 	p.MTP = m.mtpParams(m.mtpAttentionParams(), p)
-	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision
-	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts
+	if m.pleDim > 0 {
+		e, l := int64(m.pleDim), int64(m.NumLayers)
+		p.PLETable = int64(m.pleVocab) * e * l
+		p.PerLayerEmbedding = p.PLETable + h*e*l + e + l*(2*h*e+h)
+	}
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision + p.PerLayerEmbedding
+	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts - p.PLETable
 	return p
 }
 

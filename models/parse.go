@@ -668,8 +668,23 @@ func (m *Model) readGemma4Layers(c cfg) {
 		}
 	}
 	if n := c.int(0, "num_kv_shared_layers"); n > 0 && n < m.NumLayers {
+		// Gemma 4 use_double_wide_mlp: the KV-shared layers' MLPs are
+		// twice intermediate_size wide (Gemma4DecoderLayer).
+		wide := g4 && c.boolean("use_double_wide_mlp", false) && m.Intermediate <= maxDim/2
 		for i := m.NumLayers - n; i < m.NumLayers; i++ {
 			m.Layers[i].SharedKV = true
+			if wide {
+				m.Layers[i].Intermediate = 2 * m.Intermediate
+				m.heteroFFN = true
+			}
+		}
+	}
+	if g4 {
+		// Per-layer embeddings (Gemma4Model: embed_tokens_per_layer and
+		// its projections, counted in Params.PerLayerEmbedding).
+		if e := c.int(0, "hidden_size_per_layer_input"); e > 0 && e <= maxDim/16 {
+			m.pleDim = e
+			m.pleVocab = min(c.int(m.Vocab, "vocab_size_per_layer_input"), maxVocab)
 		}
 	}
 }
