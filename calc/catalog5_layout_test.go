@@ -29,6 +29,9 @@ func TestKVBytesPerTokenCatalogPart5(t *testing.T) {
 		// ERNIE-4.5-21B-A3B-Thinking: 28 layers of 4 KV heads of 128:
 		// 28 * 2 * 4 * 128 * 2 = 57,344.
 		{"ERNIE 4.5 21B-A3B Thinking", "ernie-4.5-21b-a3b-thinking", 57_344, 0},
+		// Ministral 3 3B Instruct: 26 layers of 8 KV heads of head_dim 128:
+		// 26 * 2 * 8 * 128 * 2 = 106,496.
+		{"Ministral 3 3B Instruct", "ministral-3-3b-instruct", 106_496, 0},
 	})
 }
 
