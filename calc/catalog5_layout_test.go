@@ -88,3 +88,42 @@ func TestGemma4E2BSharedKVLayout(t *testing.T) {
 	// parameters (models/gemma4_ple_test.go) in bf16 = 9,294,899,782 B.
 	assert.InEpsilon(t, 9_294_899_782, rep.Memory.WeightsBytes, 1e-4)
 }
+
+// OLMo 3 (model_type olmo3, served by vLLM's olmo2.py): a layer whose
+// layer_types entry is "sliding_attention" attends over sliding_window
+// tokens (Olmo2Attention: per_layer_sliding_window), the others over the
+// whole sequence. No Hub config.json of OLMo 3 was found to put in the
+// catalog, so this pastes an OLMo 3-shaped config (the toy of a public
+// parity harness: 8 layers of 512, 8 heads / 2 KV heads of 64, window 64 (its context
+// raised from 1,024 to 4,096 to fit the default workload),
+// full attention at layers 3 and 7) and checks the pattern a pasted
+// Olmo-3 config gets:
+//
+//	sliding: 6 * 2 * 2 * 64 * 2 B = 6 * 512 = 3,072 B per token
+//	full:    2 * 2 * 2 * 64 * 2 B = 2 * 512 = 1,024 B per token
+//
+// Both types are as wide, so blocks stay 16 tokens; 6 >= 1.25 * 2, so
+// groups of 2: one full group and three sliding groups of 2.
+func TestOlmo3SlidingPattern(t *testing.T) {
+	t.Parallel()
+	slide, full := "sliding_attention", "full_attention"
+	cfg := map[string]any{
+		"architectures": []any{"Olmo3ForCausalLM"}, "model_type": "olmo3",
+		"hidden_size": 512.0, "intermediate_size": 1024.0, "num_hidden_layers": 8.0,
+		"num_attention_heads": 8.0, "num_key_value_heads": 2.0, "max_position_embeddings": 4096.0,
+		"sliding_window": 64.0, "vocab_size": 1000.0, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
+		"layer_types": []any{slide, slide, slide, full, slide, slide, slide, full},
+	}
+	rep := eval(t, Request{ModelConfig: cfg, Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(4096)})
+	k := rep.KVCache
+	assert.InDelta(t, 4_096, k.BytesPerToken, 0)
+	assert.Equal(t, 16, k.BlockSize)
+	layers := map[string][]int{}
+	windows := map[int]bool{}
+	for _, g := range k.Groups {
+		layers[g.Kind] = append(layers[g.Kind], g.Layers)
+		windows[g.Window] = true
+	}
+	assert.Equal(t, map[string][]int{"full_attention": {2}, "sliding_attention": {2, 2, 2}}, layers)
+	assert.Equal(t, map[int]bool{0: true, 64: true}, windows)
+}
