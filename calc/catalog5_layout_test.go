@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/models"
 )
 
 // KV bytes per token and state bytes per sequence of the models added for
@@ -126,4 +129,59 @@ func TestOlmo3SlidingPattern(t *testing.T) {
 	}
 	assert.Equal(t, map[string][]int{"full_attention": {2}, "sliding_attention": {2, 2, 2}}, layers)
 	assert.Equal(t, map[int]bool{0: true, 64: true}, windows)
+}
+
+// Gemma 3n (vLLM gemma3n.py Gemma3nAttention): the last
+// num_kv_shared_layers layers read the cache of layer first-2 (sliding) or
+// first-1 (full) and keep none (kv_sharing_target_layer_name), so only the
+// first num_hidden_layers - num_kv_shared_layers layers cost cache. No Hub
+// config.json of Gemma 3n was found to put in the catalog; this pastes the
+// E4B-shaped text_config a public loader's tests restate (code-index file
+// id 58141470368: 35 layers of 2048, 8 heads / 2 KV heads of 256, window
+// 512, num_kv_shared_layers 15, hidden_size_per_layer_input 256), with
+// Gemma3nTextConfig's default layer_types (every 5th layer full) and
+// intermediate_size as the per-layer list Gemma 3n configs carry:
+//
+//	cached layers: 35 - 15 = 20, full at 4, 9, 14, 19, the other 16 sliding
+//	per layer:     2 * 2 * 256 * 2 B = 2,048 B per token
+//	total:         20 * 2,048 = 40,960 B per token
+//
+// Both types are as wide; 16 >= 1.25 * 4, so groups of 4: one full group
+// and four sliding groups. The per-layer embeddings count in the weights:
+// table 262,144 * 35 * 256 = 2,348,810,240.
+func TestGemma3nSharedKVLayout(t *testing.T) {
+	t.Parallel()
+	types := make([]any, 35)
+	inter := make([]any, 35)
+	for i := range types {
+		types[i] = "sliding_attention"
+		if (i+1)%5 == 0 {
+			types[i] = "full_attention"
+		}
+		inter[i] = 16384.0
+	}
+	cfg := map[string]any{
+		"architectures": []any{"Gemma3nForConditionalGeneration"}, "model_type": "gemma3n",
+		"text_config": map[string]any{
+			"model_type": "gemma3n_text", "vocab_size": 262400.0, "vocab_size_per_layer_input": 262144.0,
+			"hidden_size": 2048.0, "hidden_size_per_layer_input": 256.0, "intermediate_size": inter,
+			"num_hidden_layers": 35.0, "num_attention_heads": 8.0, "num_key_value_heads": 2.0, "head_dim": 256.0,
+			"max_position_embeddings": 32768.0, "sliding_window": 512.0, "num_kv_shared_layers": 15.0,
+			"altup_num_inputs": 4.0, "laurel_rank": 64.0, "layer_types": types,
+		},
+	}
+	rep := eval(t, Request{ModelConfig: cfg, Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	k := rep.KVCache
+	assert.InDelta(t, 40_960, k.BytesPerToken, 0)
+	layers := map[string][]int{}
+	for _, g := range k.Groups {
+		layers[g.Kind] = append(layers[g.Kind], g.Layers)
+	}
+	assert.Equal(t, map[string][]int{"full_attention": {4}, "sliding_attention": {4, 4, 4, 4}}, layers)
+
+	m, err := models.FromConfig(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2_348_810_240), m.Params.PLETable)
+	assert.Equal(t, 16384, m.Intermediate)
+	assert.False(t, m.Heterogeneous(), "every layer lists the same width")
 }

@@ -45,3 +45,30 @@ func TestGemma4E2BPerLayerEmbedding(t *testing.T) {
 	assert.True(t, m.Layers[15].SharedKV)
 	assert.False(t, m.Layers[14].SharedKV)
 }
+
+// Gemma 3n lists intermediate_size per layer (vLLM gemma3n.py takes
+// config.intermediate_size[layer_idx]): each layer gets its own width, the
+// MLP weights follow (GeGLU, 3 * h * f each), and a bad element is named
+// by its index.
+func TestPerLayerIntermediateList(t *testing.T) {
+	t.Parallel()
+	cfg := func(inter []any) map[string]any {
+		return map[string]any{
+			"model_type": "gemma3n_text", "hidden_size": 64.0, "num_hidden_layers": 2.0, "num_attention_heads": 4.0,
+			"num_key_value_heads": 1.0, "head_dim": 16.0, "vocab_size": 100.0, "max_position_embeddings": 512.0,
+			"sliding_window": 32.0, "intermediate_size": inter,
+			"layer_types": []any{"sliding_attention", "full_attention"},
+		}
+	}
+	m, err := FromConfig(cfg([]any{128.0, 256.0}))
+	require.NoError(t, err)
+	assert.Equal(t, 256, m.Intermediate)
+	assert.Equal(t, []int{128, 256}, []int{m.Layers[0].Intermediate, m.Layers[1].Intermediate})
+	assert.True(t, m.Heterogeneous())
+	// 3 * 64 * 128 + 3 * 64 * 256 = 24,576 + 49,152 = 73,728.
+	assert.Equal(t, int64(73_728), m.Params.DenseMLP)
+
+	_, err = FromConfig(cfg([]any{128.0, -1.0}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "intermediate_size[1]")
+}

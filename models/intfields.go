@@ -88,6 +88,17 @@ func checkInts(l *fielderr.List, c cfg, prefix string, rules map[string]intRule)
 		if !c.has(key) {
 			continue
 		}
+		if a, ok := c[key].([]any); ok && key == "intermediate_size" {
+			// Gemma 3n lists one MLP width per layer (vLLM gemma3n.py
+			// reads config.intermediate_size[layer_idx]).
+			for i, x := range a {
+				if msg := badInt(x, rule); msg != "" {
+					l.Add(prefix+key+"["+strconv.Itoa(i)+"]", msg)
+					break
+				}
+			}
+			continue
+		}
 		if msg := badInt(c[key], rule); msg != "" {
 			l.Add(prefix+key, msg)
 		}

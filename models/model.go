@@ -201,16 +201,17 @@ type Model struct {
 	mlpBias      bool
 	normsPer     int // norm vectors per layer (2 for Llama, 4 for Gemma 2/3)
 	normBias     bool
-	sinks        bool // gpt-oss attention sinks
-	expertBias   bool // gpt-oss expert biases
-	convBias     bool // LFM2 conv_bias: biases on the short-conv projections
-	pleDim       int  // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)
-	pleVocab     int  // Gemma 4 vocab_size_per_layer_input
-	heteroFFN    bool // per-layer MLP widths differ (Gemma 4 use_double_wide_mlp)
-	gatedQ       bool // Qwen3-Next output gate folded into q_proj
-	kEqV         bool // Gemma 4: full-attention layers have no v_proj (V = K)
-	routerBias   bool // router e_score_correction_bias (Nemotron-H)
-	gemma4MoE    bool // Gemma 4 MoE block beside the dense MLP
+	sinks        bool  // gpt-oss attention sinks
+	expertBias   bool  // gpt-oss expert biases
+	convBias     bool  // LFM2 conv_bias: biases on the short-conv projections
+	pleDim       int   // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)
+	pleVocab     int   // Gemma 4 vocab_size_per_layer_input
+	heteroFFN    bool  // per-layer MLP widths differ (Gemma 4 use_double_wide_mlp, Gemma 3n lists)
+	interList    []int // Gemma 3n's per-layer intermediate_size
+	gatedQ       bool  // Qwen3-Next output gate folded into q_proj
+	kEqV         bool  // Gemma 4: full-attention layers have no v_proj (V = K)
+	routerBias   bool  // router e_score_correction_bias (Nemotron-H)
+	gemma4MoE    bool  // Gemma 4 MoE block beside the dense MLP
 	visionParams int64
 
 	kindCount   [NumLayerKinds]int // layers of each kind

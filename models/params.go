@@ -26,8 +26,8 @@ type Params struct {
 	Norms int64 `json:"norms"`
 	// Vision is the estimated vision tower of a multimodal checkpoint.
 	Vision int64 `json:"vision"`
-	// PerLayerEmbedding is Gemma 4's per-layer embeddings (PLE, vLLM
-	// gemma4.py): the table embed_tokens_per_layer of
+	// PerLayerEmbedding is Gemma 4's and Gemma 3n's per-layer embeddings
+	// (PLE, vLLM gemma4.py and gemma3n.py): the table embed_tokens_per_layer of
 	// vocab_size_per_layer_input x (layers x hidden_size_per_layer_input),
 	// the model-level per_layer_model_projection (hidden x that width) and
 	// per_layer_projection_norm, and in every layer per_layer_input_gate

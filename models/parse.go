@@ -303,6 +303,14 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 	if m.Type == "lfm2" {
 		m.Intermediate = lfm2FFDim(c)
 	}
+	if xs := c.ints("intermediate_size"); m.Intermediate == 0 && len(xs) > 0 {
+		// A per-layer list (Gemma 3n): the widest stands for the model,
+		// readGemma4Layers sets each layer's.
+		m.interList = xs
+		for _, x := range xs {
+			m.Intermediate = max(m.Intermediate, min(x, maxDim+1))
+		}
+	}
 	m.Experts = c.int(0, "num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts")
 	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts", "moe_k")
 	if m.Experts > 0 {
@@ -645,7 +653,9 @@ func (m *Model) readNASLayers(c cfg, prefix string) error {
 // layers use global_head_dim, and num_global_key_value_heads heads when
 // attention_k_eq_v is set; the last num_kv_shared_layers layers read the
 // cache of the last earlier layer of their type and keep none. The same
-// sharing rule applies to Gemma 3n (vLLM gemma3n.py Gemma3nAttention).
+// sharing rule applies to Gemma 3n (vLLM gemma3n.py Gemma3nAttention),
+// whose configs may list intermediate_size per layer. Both families may
+// carry per-layer embeddings (hidden_size_per_layer_input).
 func (m *Model) readGemma4Layers(c cfg) {
 	g4 := strings.HasPrefix(m.Type, "gemma4")
 	if !g4 && !strings.HasPrefix(m.Type, "gemma3n") {
@@ -679,13 +689,20 @@ func (m *Model) readGemma4Layers(c cfg) {
 			}
 		}
 	}
-	if g4 {
-		// Per-layer embeddings (Gemma4Model: embed_tokens_per_layer and
-		// its projections, counted in Params.PerLayerEmbedding).
-		if e := c.int(0, "hidden_size_per_layer_input"); e > 0 && e <= maxDim/16 {
-			m.pleDim = e
-			m.pleVocab = min(c.int(m.Vocab, "vocab_size_per_layer_input"), maxVocab)
+	if len(m.interList) == m.NumLayers {
+		for i, x := range m.interList {
+			if x != m.Intermediate {
+				m.heteroFFN = true
+			}
+			m.Layers[i].Intermediate = x
 		}
+	}
+	// Per-layer embeddings (Gemma4Model and Gemma3nTextModel:
+	// embed_tokens_per_layer, per_layer_model_projection and the per-layer
+	// gates and projections, counted in Params.PerLayerEmbedding).
+	if e := c.int(0, "hidden_size_per_layer_input"); e > 0 && e <= maxDim/16 {
+		m.pleDim = e
+		m.pleVocab = min(c.int(m.Vocab, "vocab_size_per_layer_input"), maxVocab)
 	}
 }
 
