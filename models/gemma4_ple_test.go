@@ -72,3 +72,33 @@ func TestPerLayerIntermediateList(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "intermediate_size[1]")
 }
+
+// Cohere2 (Command R7B / A) without layer_types: transformers'
+// Cohere2Config slides every layer but each 4th (sliding_window_pattern
+// 4 by default), vLLM's commandr.py keeps one input_layernorm per layer
+// (parallel attention and MLP) and ties the head. For 8 layers of 64 (4
+// heads / 1 KV head of 16, MLP 128, vocabulary 100):
+//
+//	embedding  100 * 64                              =  6,400
+//	attention  8 * (2*64*64 + 2*64*16)               = 81,920
+//	MLP        8 * 3*64*128                          = 196,608
+//	norms      8 * 64 + 64                           =    576
+//	total                                            = 285,504
+func TestCohere2SlidingPatternAndParams(t *testing.T) {
+	t.Parallel()
+	m, err := FromConfig(map[string]any{
+		"model_type": "cohere2", "hidden_size": 64.0, "head_dim": 16.0, "num_hidden_layers": 8.0,
+		"intermediate_size": 128.0, "num_attention_heads": 4.0, "num_key_value_heads": 1.0, "vocab_size": 100.0,
+		"max_position_embeddings": 512.0, "sliding_window": 32.0,
+	})
+	require.NoError(t, err)
+	var kinds []LayerKind
+	for _, l := range m.Layers {
+		kinds = append(kinds, l.Kind)
+	}
+	s, f := SlidingAttention, FullAttention
+	assert.Equal(t, []LayerKind{s, s, s, f, s, s, s, f}, kinds)
+	assert.Equal(t, 32, m.Layers[0].Window)
+	assert.True(t, m.Tied)
+	assert.Equal(t, int64(285_504), m.Params.Total)
+}

@@ -206,6 +206,14 @@ func (m *Model) readFamilyDetails(c cfg) {
 		// (Lfm2ForCausalLM calls lm_head.tie_weights unconditionally).
 		m.qkNorm = true
 		m.convBias = c.boolean("conv_bias", false)
+	case t == "cohere", t == "cohere2":
+		// Command R / R7B / A (vLLM commandr.py CohereDecoderLayer): one
+		// input_layernorm per layer feeds attention and MLP in parallel;
+		// use_qk_norm adds LayerNorms over all heads (param_shape
+		// (heads, head_dim)); the head is always tied (CohereForCausalLM
+		// asserts tie_word_embeddings).
+		m.normsPer = 1
+		m.qkNormFull = c.boolean("use_qk_norm", false)
 	case t == "ernie4_5_moe":
 		// Ernie4_5_MoeMoE's gate carries e_score_correction_bias of
 		// moe_num_experts values (vLLM vllm/model_executor/models/
@@ -265,7 +273,7 @@ func (m *Model) readFamilyDetails(c cfg) {
 	// GLM-4.5 (use_qk_norm: per-head q/k norms) and MiniMax-M2
 	// (qk_norm_type "per_layer": one norm over all heads' q and k,
 	// MiniMaxM2Attention q_norm/k_norm of nh*d and nkv*d).
-	if c.boolean("use_qk_norm", false) {
+	if c.boolean("use_qk_norm", false) && !strings.HasPrefix(t, "cohere") {
 		if c.str("qk_norm_type") == "per_layer" {
 			m.qkNormFull = true
 		} else {
@@ -284,7 +292,7 @@ func (m *Model) readFamilyDetails(c cfg) {
 	// config.json omits it and its 3,075,098,624 parameters count one
 	// embedding matrix).
 	defTie := strings.HasPrefix(t, "gemma") || t == "smollm3"
-	m.Tied = c.boolean("tie_word_embeddings", defTie) || t == "lfm2"
+	m.Tied = c.boolean("tie_word_embeddings", defTie) || t == "lfm2" || t == "cohere" || t == "cohere2"
 }
 
 // readFeedForward reads the dense MLP and MoE fields.
@@ -475,6 +483,14 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 				l.Kind = Mamba
 			default:
 				l.Kind = FullAttention
+			}
+		case m.Type == "cohere2":
+			// Cohere2 configs without layer_types: transformers'
+			// Cohere2Config derives them from sliding_window_pattern
+			// (default 4), sliding unless (i+1) % pattern == 0; vLLM's
+			// CohereAttention then slides where layer_types says so.
+			if p := c.int(4, "sliding_window_pattern"); p > 0 && (i+1)%p != 0 {
+				l.Kind = SlidingAttention
 			}
 		case strings.HasPrefix(m.Type, "gemma2"):
 			// Gemma 2: even layers slide (transformers Gemma2DecoderLayer).
