@@ -47,9 +47,8 @@ type Entry struct {
 	// PublishedIncludesMTP is true when published_params counts the
 	// multi-token-prediction layers too (Params.MTP, not in Params.Total).
 	PublishedIncludesMTP bool `json:"published_params_include_mtp,omitempty"`
-	// PublishedEffective is true when published_params is an "effective"
-	// count that leaves out the per-layer embedding table
-	// (Params.PLETable) and the vision tower (Gemma 4 E2B / E4B).
+	// PublishedEffective: published_params leaves out Params.PLETable and
+	// the vision tower (Gemma 4 E2B's "effective" count).
 	PublishedEffective bool           `json:"published_params_effective,omitempty"`
 	Source             Source         `json:"source"`
 	Notes              string         `json:"notes,omitempty"`

@@ -106,8 +106,7 @@ type SSM struct {
 	// = ValueHeads heads of KeyHeadDim = ValueHeadDim, ConvKernel 1, and
 	// the projections of vLLM's MiniMaxText01LinearAttention.
 	Lightning bool
-	// ConvDim is the channel count of a ShortConv layer's convolution
-	// (LFM2 conv_dim, hidden_size when the config omits it).
+	// ConvDim is LFM2's conv_dim (ShortConv channels).
 	ConvDim int
 	// RecurrentDtype is the dtype of the gated-delta-net recurrent state
 	// when the config fixes it (Qwen3.5's mamba_ssm_dtype "float32"); ""

@@ -26,17 +26,10 @@ type Params struct {
 	Norms int64 `json:"norms"`
 	// Vision is the estimated vision tower of a multimodal checkpoint.
 	Vision int64 `json:"vision"`
-	// PerLayerEmbedding is Gemma 4's and Gemma 3n's per-layer embeddings
-	// (PLE, vLLM gemma4.py and gemma3n.py): the table embed_tokens_per_layer of
-	// vocab_size_per_layer_input x (layers x hidden_size_per_layer_input),
-	// the model-level per_layer_model_projection (hidden x that width) and
-	// per_layer_projection_norm, and in every layer per_layer_input_gate
-	// (hidden x ple), per_layer_projection (ple x hidden) and
-	// post_per_layer_input_norm (hidden). In Total; the table (PLETable),
-	// a lookup, is not in Active, as Google's "effective" count leaves it
-	// out.
+	// PerLayerEmbedding is Gemma 4 / 3n's per-layer embeddings (table and
+	// projections; see countParams), in Total.
 	PerLayerEmbedding int64 `json:"per_layer_embedding,omitempty"`
-	// PLETable is the embed_tokens_per_layer part of PerLayerEmbedding.
+	// PLETable is its lookup table, not in Active.
 	PLETable int64 `json:"per_layer_embedding_table,omitempty"`
 	// MTP is the multi-token-prediction layers' weights. They are not in
 	// Total: vLLM loads them only when speculative decoding uses them
@@ -257,6 +250,14 @@ func (m *Model) countParams() Params {
 	p.Vision = m.visionParams
 	p.MTP = m.mtpParams(m.mtpAttentionParams(), p)
 	if m.pleDim > 0 {
+		// Per-layer embeddings (vLLM gemma4.py and gemma3n.py): the table
+		// embed_tokens_per_layer of vocab_size_per_layer_input x (layers x
+		// e), per_layer_model_projection (h x layers*e) and
+		// per_layer_projection_norm (e), and in every layer
+		// per_layer_input_gate (h x e), per_layer_projection (e x h) and
+		// post_per_layer_input_norm (h), for e =
+		// hidden_size_per_layer_input. The table, a lookup, is left out of
+		// Active, as Google's "effective" count leaves it out.
 		e, l := int64(m.pleDim), int64(m.NumLayers)
 		p.PLETable = int64(m.pleVocab) * e * l
 		p.PerLayerEmbedding = p.PLETable + h*e*l + e + l*(2*h*e+h)

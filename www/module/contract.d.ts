@@ -2409,9 +2409,9 @@ export interface ModelsParams {
   norms: number;
   /** vision is the estimated vision tower of a multimodal checkpoint. */
   vision: number;
-  /** per_layer_embedding is Gemma 4's and Gemma 3n's per-layer embeddings (PLE, vLLM gemma4.py and gemma3n.py): the table embed_tokens_per_layer of vocab_size_per_layer_input x (layers x hidden_size_per_layer_input), the model-level per_layer_model_projection (hidden x that width) and per_layer_projection_norm, and in every layer per_layer_input_gate (hidden x ple), per_layer_projection (ple x hidden) and post_per_layer_input_norm (hidden). In Total; the table (PLETable), a lookup, is not in Active, as Google's "effective" count leaves it out. */
+  /** per_layer_embedding is Gemma 4 / 3n's per-layer embeddings (table and projections; see countParams), in Total. */
   per_layer_embedding?: number;
-  /** per_layer_embedding_table is the embed_tokens_per_layer part of PerLayerEmbedding. */
+  /** per_layer_embedding_table is its lookup table, not in Active. */
   per_layer_embedding_table?: number;
   /** mtp is the multi-token-prediction layers' weights. They are not in Total: vLLM loads them only when speculative decoding uses them (vllm/model_executor/models/deepseek_mtp.py, qwen3_next_mtp.py). */
   mtp: number;
