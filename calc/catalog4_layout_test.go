@@ -19,12 +19,7 @@ import (
 // bf16 when the config names no mamba_ssm_cache_dtype.
 func TestKVBytesPerTokenCatalogPart4(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name        string
-		model       string
-		perToken    float64
-		statePerSeq float64
-	}{
+	assertKVPerTokenAndState(t, []kvCase{
 		// OLMo 2 7B: 32 layers of full multi-head attention (32 KV heads of
 		// 4096 / 32 = 128): 32 * 2 * 32 * 128 * 2 = 524,288.
 		{"OLMo 2 7B MHA", "allenai/OLMo-2-1124-7B", 524_288, 0},
@@ -67,7 +62,22 @@ func TestKVBytesPerTokenCatalogPart4(t *testing.T) {
 		//   (29,184 + 983,040) * 2 B = 2,024,448 B per layer
 		//   21 * 2,024,448 = 42,513,408 B per sequence.
 		{"Nemotron 3 Nano 4B", "nemotron-3-nano-4b", 16_384, 42_513_408},
-	}
+	})
+}
+
+// kvCase is a catalog model with its hand-derived KV bytes per token and
+// state bytes per sequence (tp=1, bf16).
+type kvCase struct {
+	name        string
+	model       string
+	perToken    float64
+	statePerSeq float64
+}
+
+// assertKVPerTokenAndState resolves each model on a large accelerator at a
+// 4,096-token context and compares its layout with the hand derivation.
+func assertKVPerTokenAndState(t *testing.T, tests []kvCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -116,6 +116,9 @@ func (d *Deployment) buildCost() costModel {
 		weights -= embed // the table is gathered, not read
 	}
 	weights -= float64(m.Params.Vision) * d.ActBytes / c.tp
+	// Gemma 4's per-layer embedding table is gathered too (one row per
+	// token), not read.
+	weights -= d.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
 	var activeLinear, moeExp float64
 	// The window classes, in first-seen order (a planner's deployment,
 	// built again, hands its slices back for reuse).
@@ -136,7 +139,7 @@ func (d *Deployment) buildCost() costModel {
 		w := 0
 		hdk, hdv := m.LayerHeadDims(l)
 		switch l.Kind {
-		case models.Mamba, models.LinearAttention, models.FeedForward:
+		case models.Mamba, models.LinearAttention, models.FeedForward, models.ShortConv:
 			continue
 		case models.MLAttention:
 			kvb = float64(m.KVLoraRank+m.QKRopeDim) * d.KVBytes

@@ -138,7 +138,7 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	m, tp := d.Model, float64(d.TP)
 	h := float64(m.Hidden)
 	switch l.Kind {
-	case models.Mamba, models.LinearAttention:
+	case models.Mamba, models.LinearAttention, models.ShortConv:
 		p := float64(m.Params.Mixer) / float64(max(1, m.CountKind(l.Kind)))
 		linear += p / tp
 	case models.FeedForward:
@@ -210,6 +210,14 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 	if first && m.Params.Vision > 0 {
 		b += float64(m.Params.Vision) * d.ActBytes / float64(d.TP)
 	}
+	if first && m.Params.PerLayerEmbedding > 0 {
+		// Gemma 4's per-layer embeddings: the table is vocab-parallel
+		// like the embedding; the projections (small beside it) are
+		// held on the first stage at full size (vLLM gemma4.py builds the
+		// per-layer gate and projection as ReplicatedLinear).
+		tab := float64(m.Params.PLETable)
+		b += d.weightBytes(tab/float64(d.TP), all) + float64(m.Params.PerLayerEmbedding-m.Params.PLETable)*d.ActBytes
+	}
 	return b
 }
 
@@ -263,6 +271,12 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 			// takes hf_text_config.mamba_ssm_dtype
 			// (vllm/model_executor/models/config.py, Qwen3.5 entry, v0.22.1).
 			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv, RecurrentElems: rec, RecurrentElemBytes: recurrentBytes(s.RecurrentDtype)})
+		case models.ShortConv:
+			// LFM2 short convolution: a conv state of conv_dim x
+			// (conv_L_cache - 1) in the model dtype, split across ranks
+			// (vLLM mamba_utils.py short_conv_state_shape and
+			// short_conv_state_dtype).
+			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: int64(m.SSM.ConvDim) * int64(m.SSM.ConvKernel-1)})
 		default:
 			out = append(out, kvcache.Layer{Kind: kvcache.Full, KVHeads: kvHeads, HeadDimK: hdk, HeadDimV: hdv})
 		}

@@ -351,7 +351,7 @@ func modelInfo(m *models.Model, q models.Quantization) ModelInfo {
 		arch = "moe+mla"
 	case m.KVLoraRank > 0:
 		arch = "mla"
-	case m.SSM.DInner > 0 || m.SSM.ValueHeads > 0:
+	case m.SSM.DInner > 0 || m.SSM.ValueHeads > 0 || m.SSM.ConvDim > 0:
 		arch = "hybrid"
 		if m.IsMoE() {
 			arch = "hybrid+moe"

@@ -46,10 +46,13 @@ type Entry struct {
 	ParamsTolerance float64 `json:"params_tolerance,omitempty"`
 	// PublishedIncludesMTP is true when published_params counts the
 	// multi-token-prediction layers too (Params.MTP, not in Params.Total).
-	PublishedIncludesMTP bool           `json:"published_params_include_mtp,omitempty"`
-	Source               Source         `json:"source"`
-	Notes                string         `json:"notes,omitempty"`
-	Config               map[string]any `json:"config"`
+	PublishedIncludesMTP bool `json:"published_params_include_mtp,omitempty"`
+	// PublishedEffective: published_params leaves out Params.PLETable and
+	// the vision tower (Gemma 4 E2B's "effective" count).
+	PublishedEffective bool           `json:"published_params_effective,omitempty"`
+	Source             Source         `json:"source"`
+	Notes              string         `json:"notes,omitempty"`
+	Config             map[string]any `json:"config"`
 }
 
 // ParamsTolerance is how far a catalog entry's derived parameter count may

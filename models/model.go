@@ -33,9 +33,16 @@ const (
 	// "E" layers (vLLM 0.19 nemotron_h.py NemotronHMLPDecoderLayer and
 	// NemotronHMoEDecoderLayer).
 	FeedForward
+	// ShortConv is LFM2's gated short-convolution block: in_proj to B, C
+	// and x, a depthwise causal convolution of conv_L_cache taps over B*x,
+	// C times the result, out_proj. Its per-sequence state is the last
+	// conv_L_cache-1 inputs of the convolution (vLLM vllm/model_executor/
+	// layers/mamba/short_conv.py ShortConv, mamba_utils.py
+	// short_conv_state_shape: conv_dim x (conv_kernel - 1)).
+	ShortConv
 
 	// NumLayerKinds is the number of layer kinds (for arrays indexed by kind).
-	NumLayerKinds = int(FeedForward) + 1
+	NumLayerKinds = int(ShortConv) + 1
 )
 
 // String returns the layer kind as the JSON schema spells it.
@@ -53,6 +60,8 @@ func (k LayerKind) String() string {
 		return "mamba"
 	case FeedForward:
 		return "mlp"
+	case ShortConv:
+		return "short_conv"
 	}
 	return "unknown"
 }
@@ -97,6 +106,8 @@ type SSM struct {
 	// = ValueHeads heads of KeyHeadDim = ValueHeadDim, ConvKernel 1, and
 	// the projections of vLLM's MiniMaxText01LinearAttention.
 	Lightning bool
+	// ConvDim is LFM2's conv_dim (ShortConv channels).
+	ConvDim int
 	// RecurrentDtype is the dtype of the gated-delta-net recurrent state
 	// when the config fixes it (Qwen3.5's mamba_ssm_dtype "float32"); ""
 	// means the model dtype.
@@ -189,12 +200,17 @@ type Model struct {
 	mlpBias      bool
 	normsPer     int // norm vectors per layer (2 for Llama, 4 for Gemma 2/3)
 	normBias     bool
-	sinks        bool // gpt-oss attention sinks
-	expertBias   bool // gpt-oss expert biases
-	gatedQ       bool // Qwen3-Next output gate folded into q_proj
-	kEqV         bool // Gemma 4: full-attention layers have no v_proj (V = K)
-	routerBias   bool // router e_score_correction_bias (Nemotron-H)
-	gemma4MoE    bool // Gemma 4 MoE block beside the dense MLP
+	sinks        bool  // gpt-oss attention sinks
+	expertBias   bool  // gpt-oss expert biases
+	convBias     bool  // LFM2 conv_bias: biases on the short-conv projections
+	pleDim       int   // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)
+	pleVocab     int   // Gemma 4 vocab_size_per_layer_input
+	heteroFFN    bool  // per-layer MLP widths differ (Gemma 4 use_double_wide_mlp, Gemma 3n lists)
+	interList    []int // Gemma 3n's per-layer intermediate_size
+	gatedQ       bool  // Qwen3-Next output gate folded into q_proj
+	kEqV         bool  // Gemma 4: full-attention layers have no v_proj (V = K)
+	routerBias   bool  // router e_score_correction_bias (Nemotron-H)
+	gemma4MoE    bool  // Gemma 4 MoE block beside the dense MLP
 	visionParams int64
 
 	kindCount   [NumLayerKinds]int // layers of each kind
@@ -220,7 +236,7 @@ func (m *Model) MoELayers() int { return m.moeLayers }
 // Heterogeneous reports whether layers of one kind differ in shape (per-
 // layer MLP widths or KV heads within a kind), so that per-kind caches of
 // layer weights do not apply.
-func (m *Model) Heterogeneous() bool { return m.Type == "nemotron-nas" }
+func (m *Model) Heterogeneous() bool { return m.Type == "nemotron-nas" || m.heteroFFN }
 
 // DenseMLPParamsOf returns layer l's dense feed-forward weights (0 for a
 // layer without one or with an MoE block).
@@ -248,7 +264,7 @@ func (m *Model) DenseLayers() int { return m.denseLayers }
 // AttentionLayers returns the number of layers with an attention mixer
 // (full, sliding or MLA), at least 1 so it can divide.
 func (m *Model) AttentionLayers() int {
-	return max(1, m.NumLayers-m.kindCount[Mamba]-m.kindCount[LinearAttention]-m.kindCount[FeedForward])
+	return max(1, m.NumLayers-m.kindCount[Mamba]-m.kindCount[LinearAttention]-m.kindCount[FeedForward]-m.kindCount[ShortConv])
 }
 
 // LayerKVHeads returns the KV heads of attention layer l (its override or

@@ -35,6 +35,10 @@ func TestCatalogParamsMatchPublished(t *testing.T) {
 			if e.PublishedTextOnly {
 				got -= m.Params.Vision
 			}
+			if e.PublishedEffective {
+				require.Positive(t, m.Params.PLETable, "published_params_effective on a model without per-layer embeddings")
+				got -= m.Params.Vision + m.Params.PLETable
+			}
 			if e.PublishedIncludesMTP {
 				require.Positive(t, m.Params.MTP, "published_params_include_mtp on a model without MTP layers")
 				got += m.Params.MTP

@@ -26,6 +26,11 @@ type Params struct {
 	Norms int64 `json:"norms"`
 	// Vision is the estimated vision tower of a multimodal checkpoint.
 	Vision int64 `json:"vision"`
+	// PerLayerEmbedding is Gemma 4 / 3n's per-layer embeddings (table and
+	// projections; see countParams), in Total.
+	PerLayerEmbedding int64 `json:"per_layer_embedding,omitempty"`
+	// PLETable is its lookup table, not in Active.
+	PLETable int64 `json:"per_layer_embedding_table,omitempty"`
 	// MTP is the multi-token-prediction layers' weights. They are not in
 	// Total: vLLM loads them only when speculative decoding uses them
 	// (vllm/model_executor/models/deepseek_mtp.py, qwen3_next_mtp.py).
@@ -146,6 +151,9 @@ func (m *Model) indexerParams() int64 {
 // Gated delta net (Qwen3-Next): in_proj_qkvz = h*(2*kd+2*vd), in_proj_ba =
 // h*2*vh, conv = (2*kd+vd)*k, dt_bias and A_log = 2*vh, norm = vhd,
 // out_proj = vd*h, where kd = kh*khd and vd = vh*vhd.
+// Short convolution (LFM2, vLLM short_conv.py ShortConv): in_proj h*3*c,
+// a depthwise conv of c*k, out_proj c*h, for c = conv_dim and k =
+// conv_L_cache; biases (conv_bias) add 3*c + c + h.
 func (m *Model) mixerParams(kind LayerKind) int64 {
 	h, s := int64(m.Hidden), m.SSM
 	switch kind {
@@ -161,6 +169,13 @@ func (m *Model) mixerParams(kind LayerKind) int64 {
 		vd := int64(s.ValueHeads * s.ValueHeadDim)
 		vh, k := int64(s.ValueHeads), int64(s.ConvKernel)
 		return h*(2*kd+2*vd) + h*2*vh + (2*kd+vd)*k + 2*vh + int64(s.ValueHeadDim) + vd*h
+	case ShortConv:
+		c, k := int64(s.ConvDim), int64(s.ConvKernel)
+		p := h*3*c + c*k + c*h
+		if m.convBias {
+			p += 3*c + c + h
+		}
+		return p
 	}
 	return 0
 }
@@ -191,7 +206,7 @@ func (m *Model) countParams() Params {
 	for _, l := range m.Layers {
 		p.Norms += int64(m.normsPer) * normVec
 		switch l.Kind {
-		case Mamba, LinearAttention:
+		case Mamba, LinearAttention, ShortConv:
 			p.Mixer += m.mixerParams(l.Kind)
 		case FeedForward:
 			// no token mixer
@@ -234,8 +249,21 @@ func (m *Model) countParams() Params {
 	}
 	p.Vision = m.visionParams
 	p.MTP = m.mtpParams(m.mtpAttentionParams(), p)
-	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision
-	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts
+	if m.pleDim > 0 {
+		// Per-layer embeddings (vLLM gemma4.py and gemma3n.py): the table
+		// embed_tokens_per_layer of vocab_size_per_layer_input x (layers x
+		// e), per_layer_model_projection (h x layers*e) and
+		// per_layer_projection_norm (e), and in every layer
+		// per_layer_input_gate (h x e), per_layer_projection (e x h) and
+		// post_per_layer_input_norm (h), for e =
+		// hidden_size_per_layer_input. The table, a lookup, is left out of
+		// Active, as Google's "effective" count leaves it out.
+		e, l := int64(m.pleDim), int64(m.NumLayers)
+		p.PLETable = int64(m.pleVocab) * e * l
+		p.PerLayerEmbedding = p.PLETable + h*e*l + e + l*(2*h*e+h)
+	}
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision + p.PerLayerEmbedding
+	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts - p.PLETable
 	return p
 }
 
@@ -245,7 +273,7 @@ func (m *Model) countParams() Params {
 func (m *Model) mtpAttentionParams() int64 {
 	for i := len(m.Layers) - 1; i >= 0; i-- {
 		switch m.Layers[i].Kind {
-		case Mamba, LinearAttention, FeedForward:
+		case Mamba, LinearAttention, FeedForward, ShortConv:
 			continue
 		}
 		return m.AttentionParamsOf(m.Layers[i])

@@ -199,6 +199,21 @@ func (m *Model) readFamilyDetails(c cfg) {
 		m.normsPer = 1
 		m.GatedMLP = false
 		m.routerBias = true
+	case t == "lfm2":
+		// LFM2 (vLLM vllm/model_executor/models/lfm2.py): per-head
+		// q_layernorm / k_layernorm, operator_norm and ffn_norm per layer,
+		// and an LM head tied to the embedding whatever the config says
+		// (Lfm2ForCausalLM calls lm_head.tie_weights unconditionally).
+		m.qkNorm = true
+		m.convBias = c.boolean("conv_bias", false)
+	case t == "cohere", t == "cohere2":
+		// Command R / R7B / A (vLLM commandr.py CohereDecoderLayer): one
+		// input_layernorm per layer feeds attention and MLP in parallel;
+		// use_qk_norm adds LayerNorms over all heads (param_shape
+		// (heads, head_dim)); the head is always tied (CohereForCausalLM
+		// asserts tie_word_embeddings).
+		m.normsPer = 1
+		m.qkNormFull = c.boolean("use_qk_norm", false)
 	case t == "ernie4_5_moe":
 		// Ernie4_5_MoeMoE's gate carries e_score_correction_bias of
 		// moe_num_experts values (vLLM vllm/model_executor/models/
@@ -258,7 +273,7 @@ func (m *Model) readFamilyDetails(c cfg) {
 	// GLM-4.5 (use_qk_norm: per-head q/k norms) and MiniMax-M2
 	// (qk_norm_type "per_layer": one norm over all heads' q and k,
 	// MiniMaxM2Attention q_norm/k_norm of nh*d and nkv*d).
-	if c.boolean("use_qk_norm", false) {
+	if c.boolean("use_qk_norm", false) && !strings.HasPrefix(t, "cohere") {
 		if c.str("qk_norm_type") == "per_layer" {
 			m.qkNormFull = true
 		} else {
@@ -271,9 +286,13 @@ func (m *Model) readFamilyDetails(c cfg) {
 		m.MTPLayers = c.int(0, "num_mtp_modules") * c.int(1, "mtp_transformer_layers")
 	}
 	// transformers' PretrainedConfig defaults tie_word_embeddings to true;
-	// most families override it to false in their config class.
-	defTie := strings.HasPrefix(t, "gemma")
-	m.Tied = c.boolean("tie_word_embeddings", defTie)
+	// most families override it to false in their config class. Gemma's
+	// and SmolLM3's classes keep true (transformers modular_smollm3.py
+	// SmolLM3Config: tie_word_embeddings True; HuggingFaceTB/SmolLM3-3B's
+	// config.json omits it and its 3,075,098,624 parameters count one
+	// embedding matrix).
+	defTie := strings.HasPrefix(t, "gemma") || t == "smollm3"
+	m.Tied = c.boolean("tie_word_embeddings", defTie) || t == "lfm2" || t == "cohere" || t == "cohere2"
 }
 
 // readFeedForward reads the dense MLP and MoE fields.
@@ -288,6 +307,17 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 	}
 	if m.Intermediate == 0 && !m.GatedMLP {
 		m.Intermediate = 4 * m.Hidden
+	}
+	if m.Type == "lfm2" {
+		m.Intermediate = lfm2FFDim(c)
+	}
+	if xs := c.ints("intermediate_size"); m.Intermediate == 0 && len(xs) > 0 {
+		// A per-layer list (Gemma 3n): the widest stands for the model,
+		// readGemma4Layers sets each layer's.
+		m.interList = xs
+		for _, x := range xs {
+			m.Intermediate = max(m.Intermediate, min(x, maxDim+1))
+		}
 	}
 	m.Experts = c.int(0, "num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts")
 	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts", "moe_k")
@@ -346,6 +376,29 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 		return configErr(prefix+"intermediate_size", "is above the supported maximum "+strconv.Itoa(maxDim))
 	}
 	return nil
+}
+
+// lfm2FFDim returns the SwiGLU width of an LFM2 block as vLLM's Lfm2MLP
+// sizes it (vllm/model_executor/models/lfm2.py): from intermediate_size
+// (block_ff_dim in the Hub configs, which transformers' Lfm2Config reads
+// as intermediate_size) and, when block_auto_adjust_ff_dim is set,
+// int(2*f/3), times block_ffn_dim_multiplier, rounded up to a multiple of
+// block_multiple_of. LFM2-1.2B: block_ff_dim 12288 -> 8192. Absent
+// fields take transformers' Lfm2Config defaults (block_auto_adjust_ff_dim
+// true, block_ffn_dim_multiplier 1.0, block_multiple_of 256).
+func lfm2FFDim(c cfg) int {
+	f := c.int(0, "intermediate_size", "block_ff_dim")
+	if f <= 0 || f > maxDim || !c.boolean("block_auto_adjust_ff_dim", true) {
+		return f
+	}
+	f = 2 * f / 3
+	if mult, ok := c.num("block_ffn_dim_multiplier"); ok && mult > 0 && mult <= 16 {
+		f = int(mult * float64(f))
+	}
+	if mo := c.int(256, "block_multiple_of"); mo > 1 && mo <= maxDim {
+		f = mo * ((f + mo - 1) / mo)
+	}
+	return f
 }
 
 // readMLA reads DeepSeek's multi-head latent attention fields.
@@ -408,6 +461,18 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 			if lightning[i] == 0 {
 				l.Kind = LinearAttention
 			}
+		case m.Type == "lfm2":
+			// LFM2: layer_types "conv" / "full_attention", or in older
+			// configs full_attn_idxs listing the attention layers (vLLM's
+			// Lfm2Model picks Lfm2AttentionDecoderLayer for
+			// "full_attention" and Lfm2ShortConvDecoderLayer otherwise).
+			if len(types) == n {
+				if types[i] != "full_attention" {
+					l.Kind = ShortConv
+				}
+			} else if !containsInt(c.ints("full_attn_idxs"), i) {
+				l.Kind = ShortConv
+			}
 		case len(types) == n:
 			switch t := types[i]; {
 			case strings.Contains(t, "sliding"), strings.Contains(t, "chunk"), strings.Contains(t, "local"):
@@ -418,6 +483,14 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 				l.Kind = Mamba
 			default:
 				l.Kind = FullAttention
+			}
+		case m.Type == "cohere2":
+			// Cohere2 configs without layer_types: transformers'
+			// Cohere2Config derives them from sliding_window_pattern
+			// (default 4), sliding unless (i+1) % pattern == 0; vLLM's
+			// CohereAttention then slides where layer_types says so.
+			if p := c.int(4, "sliding_window_pattern"); p > 0 && (i+1)%p != 0 {
+				l.Kind = SlidingAttention
 			}
 		case strings.HasPrefix(m.Type, "gemma2"):
 			// Gemma 2: even layers slide (transformers Gemma2DecoderLayer).
@@ -596,7 +669,9 @@ func (m *Model) readNASLayers(c cfg, prefix string) error {
 // layers use global_head_dim, and num_global_key_value_heads heads when
 // attention_k_eq_v is set; the last num_kv_shared_layers layers read the
 // cache of the last earlier layer of their type and keep none. The same
-// sharing rule applies to Gemma 3n (vLLM gemma3n.py Gemma3nAttention).
+// sharing rule applies to Gemma 3n (vLLM gemma3n.py Gemma3nAttention),
+// whose configs may list intermediate_size per layer. Both families may
+// carry per-layer embeddings (hidden_size_per_layer_input).
 func (m *Model) readGemma4Layers(c cfg) {
 	g4 := strings.HasPrefix(m.Type, "gemma4")
 	if !g4 && !strings.HasPrefix(m.Type, "gemma3n") {
@@ -619,10 +694,42 @@ func (m *Model) readGemma4Layers(c cfg) {
 		}
 	}
 	if n := c.int(0, "num_kv_shared_layers"); n > 0 && n < m.NumLayers {
+		// Gemma 4 use_double_wide_mlp: the KV-shared layers' MLPs are
+		// twice intermediate_size wide (Gemma4DecoderLayer).
+		wide := g4 && c.boolean("use_double_wide_mlp", false) && m.Intermediate <= maxDim/2
 		for i := m.NumLayers - n; i < m.NumLayers; i++ {
 			m.Layers[i].SharedKV = true
+			if wide {
+				m.Layers[i].Intermediate = 2 * m.Intermediate
+				m.heteroFFN = true
+			}
 		}
 	}
+	if len(m.interList) == m.NumLayers {
+		for i, x := range m.interList {
+			if x != m.Intermediate {
+				m.heteroFFN = true
+			}
+			m.Layers[i].Intermediate = x
+		}
+	}
+	// Per-layer embeddings (Gemma4Model and Gemma3nTextModel:
+	// embed_tokens_per_layer, per_layer_model_projection and the per-layer
+	// gates and projections, counted in Params.PerLayerEmbedding).
+	if e := c.int(0, "hidden_size_per_layer_input"); e > 0 && e <= maxDim/16 {
+		m.pleDim = e
+		m.pleVocab = min(c.int(m.Vocab, "vocab_size_per_layer_input"), maxVocab)
+	}
+}
+
+// containsInt reports whether xs holds x.
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
 }
 
 // slidesEverywhere reports whether a config with a sliding_window applies it
@@ -711,6 +818,12 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		s.Lightning = true
 		s.KeyHeads, s.ValueHeads, s.KeyHeadDim, s.ValueHeadDim, s.ConvKernel = heads, heads, hd, hd, 1
 	}
+	if m.Type == "lfm2" {
+		// LFM2 short convolutions: conv_dim channels (hidden_size when
+		// absent) and conv_L_cache taps (vLLM short_conv.py ShortConv).
+		s.ConvDim = c.int(m.Hidden, "conv_dim")
+		s.ConvKernel = c.int(3, "conv_L_cache")
+	}
 	if c.has("linear_num_value_heads") {
 		s.KeyHeads = c.int(16, "linear_num_key_heads")
 		s.KeyHeadDim = c.int(128, "linear_key_head_dim")
@@ -727,12 +840,13 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		{"mamba_d_head", s.HeadDim}, {"mamba_n_heads", s.Heads}, {"mamba_expand", s.DInner / max(m.Hidden, 1)},
 		{"linear_num_key_heads", s.KeyHeads}, {"linear_key_head_dim", s.KeyHeadDim},
 		{"linear_num_value_heads", s.ValueHeads}, {"linear_value_head_dim", s.ValueHeadDim},
+		{"conv_dim", s.ConvDim},
 	} {
 		if f.v < 0 || f.v > maxDim/16 {
 			return configErr(prefix+f.name, "must be an integer between 1 and "+strconv.Itoa(maxDim/16))
 		}
 	}
-	if (s.DInner > 0 || s.ValueHeads > 0) && s.ConvKernel < 1 {
+	if (s.DInner > 0 || s.ValueHeads > 0 || s.ConvDim > 0) && s.ConvKernel < 1 {
 		return configErr(prefix+"mamba_d_conv", "must be at least 1")
 	}
 	return nil

@@ -74,6 +74,7 @@ type entry struct {
 	ParamsSource       string          `json:"params_source"`
 	PublishedCountsMTP bool            `json:"published_params_include_mtp,omitempty"`
 	PublishedTextOnly  bool            `json:"published_params_text_only,omitempty"`
+	PublishedEffective bool            `json:"published_params_effective,omitempty"`
 	ParamsTolerance    float64         `json:"params_tolerance,omitempty"`
 	Source             models.Source   `json:"source"`
 	Notes              string          `json:"notes,omitempty"`
@@ -97,6 +98,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	params := fs.Float64("params", 0, "the publisher's total parameter count (required)")
 	fs.StringVar(&e.ParamsSource, "params-source", "", "where -params was read (required)")
 	fs.BoolVar(&e.PublishedCountsMTP, "params-include-mtp", false, "the published count includes the multi-token-prediction layers")
+	fs.BoolVar(&e.PublishedEffective, "params-effective", false, "the published count is an effective one, without the per-layer embedding table and the vision tower (Gemma 4 E2B / E4B)")
 	fs.StringVar(&e.Notes, "notes", "", "what was trimmed, added or is unverified")
 	fs.Float64Var(&e.ParamsTolerance, "params-tolerance", 0, "a wider relative tolerance (at most 0.02) for a count published only rounded; the notes must say params_tolerance and why")
 	file := fs.String("file", "", "family file name under -dir (default: family lower-cased, spaces as dashes, .json)")
@@ -326,6 +328,10 @@ func validate(e entry, all []entry) error {
 		if e.PublishedTextOnly {
 			got -= float64(m.Params.Vision)
 			what = "text-model"
+		}
+		if e.PublishedEffective {
+			got -= float64(m.Params.Vision + m.Params.PLETable)
+			what = "effective (without the per-layer embedding table and vision tower)"
 		}
 		if e.PublishedCountsMTP {
 			got += float64(m.Params.MTP)

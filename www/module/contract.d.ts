@@ -56,6 +56,11 @@ export type ModelID =
   | "nvidia/DeepSeek-V3-0324-NVFP4"
   | "DeepSeek-V3-0324-NVFP4"
   | "deepseek-v3-0324-nvfp4"
+  | "mistralai/Devstral-Small-2507"
+  | "Devstral-Small-2507"
+  | "devstral-small-2507"
+  | "devstral-small-1.1"
+  | "devstral-small"
   | "baidu/ERNIE-4.5-0.3B-PT"
   | "ERNIE-4.5-0.3B-PT"
   | "ernie-4.5-0.3b"
@@ -64,6 +69,9 @@ export type ModelID =
   | "ERNIE-4.5-21B-A3B-PT"
   | "ernie-4.5-21b-a3b"
   | "ernie-4.5-21b-a3b-pt"
+  | "baidu/ERNIE-4.5-21B-A3B-Thinking"
+  | "ERNIE-4.5-21B-A3B-Thinking"
+  | "ernie-4.5-21b-a3b-thinking"
   | "google/gemma-2-2b-it"
   | "gemma-2-2b-it"
   | "gemma-2-2b"
@@ -110,6 +118,11 @@ export type ModelID =
   | "Gemma-4-26B-A4B-NVFP4"
   | "gemma-4-26b-a4b-nvfp4"
   | "gemma-4-26b-nvfp4"
+  | "google/gemma-4-E2B-it"
+  | "gemma-4-E2B-it"
+  | "gemma-4-e2b"
+  | "gemma-4-e2b-it"
+  | "gemma4-e2b"
   | "zai-org/GLM-4.5-Air"
   | "GLM-4.5-Air"
   | "glm-4.5-air"
@@ -189,6 +202,10 @@ export type ModelID =
   | "Kimi-K2.7-Code-NVFP4"
   | "kimi-k2.7-code-nvfp4"
   | "kimi-k2.7-code"
+  | "LiquidAI/LFM2-1.2B"
+  | "LFM2-1.2B"
+  | "lfm2-1.2b"
+  | "lfm2"
   | "inclusionAI/Ling-flash-2.0"
   | "Ling-flash-2.0"
   | "ling-flash-2.0"
@@ -298,6 +315,11 @@ export type ModelID =
   | "llama-4-maverick"
   | "llama4-maverick"
   | "llama-4-maverick-17b-128e"
+  | "mistralai/Magistral-Small-2509"
+  | "Magistral-Small-2509"
+  | "magistral-small-2509"
+  | "magistral-small-1.2"
+  | "magistral-small"
   | "MiniMaxAI/MiniMax-M1-80k"
   | "MiniMax-M1-80k"
   | "minimax-m1-80k"
@@ -326,6 +348,10 @@ export type ModelID =
   | "Ministral-3-3B-Reasoning-2512"
   | "ministral-3-3b-reasoning"
   | "ministral3-3b-reasoning"
+  | "mistralai/Ministral-3-3B-Instruct-2512"
+  | "Ministral-3-3B-Instruct-2512"
+  | "ministral-3-3b-instruct"
+  | "ministral3-3b-instruct"
   | "mistralai/Mistral-Small-24B-Instruct-2501"
   | "Mistral-Small-24B-Instruct-2501"
   | "mistral-small-24b"
@@ -641,6 +667,10 @@ export type ModelID =
   | "Seed-OSS-36B-Instruct"
   | "seed-oss-36b"
   | "seed-oss-36b-instruct"
+  | "HuggingFaceTB/SmolLM3-3B"
+  | "SmolLM3-3B"
+  | "smollm3-3b"
+  | "smollm3"
   | "stepfun-ai/Step-3.7-Flash"
   | "Step-3.7-Flash"
   | "step-3.7-flash"
@@ -2379,6 +2409,10 @@ export interface ModelsParams {
   norms: number;
   /** vision is the estimated vision tower of a multimodal checkpoint. */
   vision: number;
+  /** per_layer_embedding is Gemma 4 / 3n's per-layer embeddings (table and projections; see countParams), in Total. */
+  per_layer_embedding?: number;
+  /** per_layer_embedding_table is its lookup table, not in Active. */
+  per_layer_embedding_table?: number;
   /** mtp is the multi-token-prediction layers' weights. They are not in Total: vLLM loads them only when speculative decoding uses them (vllm/model_executor/models/deepseek_mtp.py, qwen3_next_mtp.py). */
   mtp: number;
   /** params_per_expert is the size of one routed expert in one layer. */
