@@ -25,6 +25,11 @@ type PlanRequest struct {
 	Verify *PlanVerify `json:"verify,omitempty"`
 	// Limit is how many deployments the report lists (default 10).
 	Limit *int `json:"limit,omitempty"`
+	// SpeculativeConfig runs every candidate with speculative decoding,
+	// as the evaluate request's does (its TPOT is a step over the tokens
+	// the step yields; the draft's weights and cache come out of the KV
+	// budget).
+	SpeculativeConfig *SpeculativeConfig `json:"speculative_config,omitempty"`
 }
 
 // PlanWorkload is the traffic a plan must carry.
@@ -44,6 +49,12 @@ type PlanWorkload struct {
 	// distributions.
 	InputDistribution  *LengthDistribution `json:"input_distribution,omitempty"`
 	OutputDistribution *LengthDistribution `json:"output_distribution,omitempty"`
+	// SharedPrefixTokens, PrefixHitRate and NumPrefixes state a shared
+	// prefix as the evaluate request's workload does (prefix caching):
+	// every candidate's figures, and its evaluate request, include it.
+	SharedPrefixTokens *int     `json:"shared_prefix_tokens,omitempty"`
+	PrefixHitRate      *float64 `json:"prefix_hit_rate,omitempty"`
+	NumPrefixes        *int     `json:"num_prefixes,omitempty"`
 }
 
 // PlanSLO is a latency budget: each bound applies to the mean or to a
@@ -96,6 +107,10 @@ type PlanSearch struct {
 	// Disaggregated also tries separate prefill and decode pools (default
 	// true; request-rate workloads only).
 	Disaggregated *bool `json:"disaggregated,omitempty"`
+	// ExpertParallel also tries, for an MoE model under vLLM or SGLang,
+	// replicas of data-parallel attention ranks with the experts spread
+	// over all their GPUs (default true; aggregated serving).
+	ExpertParallel *bool `json:"expert_parallel,omitempty"`
 }
 
 // PlanVerify replays the top deployments in the simulator at their load.
@@ -152,9 +167,15 @@ type PlanDeployment struct {
 	// Mode is "aggregated" (every replica prefills and decodes) or
 	// "disaggregated" (separate prefill and decode pools, xPyD).
 	Mode string `json:"mode"`
-	// TensorParallelSize and PipelineParallelSize split one replica.
-	TensorParallelSize   int `json:"tensor_parallel_size"`
-	PipelineParallelSize int `json:"pipeline_parallel_size"`
+	// TensorParallelSize and PipelineParallelSize split one replica;
+	// DataParallelSize is its data-parallel attention ranks (1 without),
+	// and ExpertParallel whether its routed experts sit whole on each of
+	// its GPUs (vLLM --enable-expert-parallel). A replica has tp x pp x dp
+	// GPUs.
+	TensorParallelSize   int  `json:"tensor_parallel_size"`
+	PipelineParallelSize int  `json:"pipeline_parallel_size"`
+	DataParallelSize     int  `json:"data_parallel_size"`
+	ExpertParallel       bool `json:"expert_parallel"`
 	// Quantization is the weight precision ("published" for the
 	// checkpoint's own); KVCacheDtype the cache's.
 	Quantization string `json:"quantization"`
