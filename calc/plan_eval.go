@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -36,10 +37,21 @@ func Plan(req PlanRequest) (PlanReport, error) {
 			return PlanReport{}, err
 		}
 	}
-	if sc := scanReport(reflect.ValueOf(&r).Elem()); sc.foundNF {
+	if sc := scanWith(reflect.ValueOf(&r).Elem(), planReportWalker()); sc.foundNF {
 		return PlanReport{}, Errors{{Field: "", Message: "the inputs are too extreme to plan: the report's " + sc.nonFinite + " is not a finite number"}}
 	}
 	return r, nil
+}
+
+// planWalker is the plan report's figure walker, built on the first plan.
+var (
+	planWalkerOnce sync.Once
+	planWalker     *walker
+)
+
+func planReportWalker() *walker {
+	planWalkerOnce.Do(func() { planWalker = walkerOf(reflect.TypeFor[PlanReport]()) })
+	return planWalker
 }
 
 // candidate is one evaluated deployment; why is set when it fails: the
