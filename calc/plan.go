@@ -2,7 +2,8 @@ package calc
 
 // PlanRequest asks the opposite question of Request: for a model, a
 // workload and a latency budget, what to deploy. Plan searches
-// accelerators, GPUs per replica, tensor/pipeline splits, weight
+// accelerators, GPUs per replica, tensor/pipeline splits (and, for an MoE
+// model, data-parallel attention with expert parallelism), weight
 // precisions, KV-cache dtypes, engines, a small scheduler grid, replicas
 // and aggregated against disaggregated serving (docs/MODEL.md section
 // "The deployment planner").

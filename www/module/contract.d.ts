@@ -1916,7 +1916,7 @@ export interface Warning {
 }
 
 /**
- * PlanRequest asks the opposite question of Request: for a model, a workload and a latency budget, what to deploy. Plan searches accelerators, GPUs per replica, tensor/pipeline splits, weight precisions, KV-cache dtypes, engines, a small scheduler grid, replicas and aggregated against disaggregated serving (docs/MODEL.md section "The deployment planner").
+ * PlanRequest asks the opposite question of Request: for a model, a workload and a latency budget, what to deploy. Plan searches accelerators, GPUs per replica, tensor/pipeline splits (and, for an MoE model, data-parallel attention with expert parallelism), weight precisions, KV-cache dtypes, engines, a small scheduler grid, replicas and aggregated against disaggregated serving (docs/MODEL.md section "The deployment planner").
  *
  * Unknown keys are rejected.
  */

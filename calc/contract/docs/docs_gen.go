@@ -300,7 +300,7 @@ var docs = map[string]string{
 	"PlanReport.rejections":                            "rejections says, per accelerator, why none of its candidates made the list.",
 	"PlanReport.version":                               "version is the engine version that computed the report.",
 	"PlanReport.warnings":                              "warnings are conditions the user should know about.",
-	"PlanRequest":                                      "PlanRequest asks the opposite question of Request: for a model, a workload and a latency budget, what to deploy. Plan searches accelerators, GPUs per replica, tensor/pipeline splits, weight precisions, KV-cache dtypes, engines, a small scheduler grid, replicas and aggregated against disaggregated serving (docs/MODEL.md section \"The deployment planner\").",
+	"PlanRequest":                                      "PlanRequest asks the opposite question of Request: for a model, a workload and a latency budget, what to deploy. Plan searches accelerators, GPUs per replica, tensor/pipeline splits (and, for an MoE model, data-parallel attention with expert parallelism), weight precisions, KV-cache dtypes, engines, a small scheduler grid, replicas and aggregated against disaggregated serving (docs/MODEL.md section \"The deployment planner\").",
 	"PlanRequest.constraints":                          "constraints narrow the search.",
 	"PlanRequest.limit":                                "limit is how many deployments the report lists (default 10).",
 	"PlanRequest.model":                                "model is a catalog id (Hugging Face id, case-insensitive) or alias. Exactly one of Model and ModelConfig is required.",
