@@ -420,7 +420,6 @@ func (p *planner) fitMiss(d *Deployment, dep PlanDeployment) *candidate {
 	return p.tmp(candidate{dep: dep, rank: rankMaxLen, why: "max_model_len"})
 }
 
-
 // aggregated costs d serving the whole workload with replicas that each
 // prefill and decode (vLLM's default). Each replica's load is capped by
 // the largest batch within the budget (d.best, as Evaluate's best
