@@ -282,7 +282,8 @@ func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int
 			return false
 		}
 		if p.ttftS > 0 {
-			if d.prefillAt(in, b, mean) > p.ttftS {
+			t, _, _ := d.prefillTime(in, b, mean)
+			if t > p.ttftS {
 				return false
 			}
 		}
@@ -300,7 +301,7 @@ func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int
 		}
 	}
 	s := d.DecodeStep(b, mean)
-	ttft := d.prefillAt(in, b, mean)
+	ttft, _, _ := d.prefillTime(in, b, mean)
 	res.BatchSize, res.StepTimeMs, res.TTFTMs = b, ms(s.TimeS), ms(ttft)
 	res.TokensPerS, res.TokensPerSPerSequence = float64(b)*s.TokensPerSeq/s.TimeS, s.TokensPerSeq/s.TimeS
 	return res

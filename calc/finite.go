@@ -61,16 +61,14 @@ type fieldPlan struct {
 }
 
 // walkers holds the walker of each report type, built once from the
-// Report and PlanReport types (reading tags on every Evaluate cost ten
-// times the evaluation). It is read-only after init; a type it lacks (a
-// test's, an interface's dynamic type) is built on the fly.
+// Report type (reading tags on every Evaluate cost ten times the
+// evaluation). It is read-only after init; a type it lacks (a test's, an
+// interface's dynamic type) is built on the fly. The plan report's is
+// built on the first plan (planReportWalker), so that the light engine,
+// which has no planner, carries none of its types.
 var walkers = map[reflect.Type]*walker{}
 
-func init() {
-	for _, t := range []reflect.Type{reflect.TypeFor[Report](), reflect.TypeFor[PlanReport]()} {
-		buildWalker(t, walkers)
-	}
-}
+func init() { buildWalker(reflect.TypeFor[Report](), walkers) }
 
 // walkerOf is t's walker, nil when no number can be reached from t.
 func walkerOf(t reflect.Type) *walker {
@@ -248,9 +246,11 @@ func extremeFigure(x float64, class figureClass) bool {
 
 // scanReport walks a report (or any value): once, and again keeping
 // the path when the first walk finds a figure to name.
-func scanReport(v reflect.Value) figureScan {
+func scanReport(v reflect.Value) figureScan { return scanWith(v, walkerOf(v.Type())) }
+
+// scanWith is scanReport with v's walker.
+func scanWith(v reflect.Value, w *walker) figureScan {
 	var s figureScan
-	w := walkerOf(v.Type())
 	s.scan(v, w, classOther)
 	if !s.foundNF && !s.foundEx {
 		return s

@@ -2,7 +2,8 @@ package calc
 
 // PlanRequest asks the opposite question of Request: for a model, a
 // workload and a latency budget, what to deploy. Plan searches
-// accelerators, GPUs per replica, tensor/pipeline splits, weight
+// accelerators, GPUs per replica, tensor/pipeline splits (and, for an MoE
+// model, data-parallel attention with expert parallelism), weight
 // precisions, KV-cache dtypes, engines, a small scheduler grid, replicas
 // and aggregated against disaggregated serving (docs/MODEL.md section
 // "The deployment planner").
@@ -25,6 +26,11 @@ type PlanRequest struct {
 	Verify *PlanVerify `json:"verify,omitempty"`
 	// Limit is how many deployments the report lists (default 10).
 	Limit *int `json:"limit,omitempty"`
+	// SpeculativeConfig runs every candidate with speculative decoding,
+	// as the evaluate request's does (its TPOT is a step over the tokens
+	// the step yields; the draft's weights and cache come out of the KV
+	// budget).
+	SpeculativeConfig *SpeculativeConfig `json:"speculative_config,omitempty"`
 }
 
 // PlanWorkload is the traffic a plan must carry.
@@ -44,6 +50,12 @@ type PlanWorkload struct {
 	// distributions.
 	InputDistribution  *LengthDistribution `json:"input_distribution,omitempty"`
 	OutputDistribution *LengthDistribution `json:"output_distribution,omitempty"`
+	// SharedPrefixTokens, PrefixHitRate and NumPrefixes state a shared
+	// prefix as the evaluate request's workload does (prefix caching):
+	// every candidate's figures, and its evaluate request, include it.
+	SharedPrefixTokens *int     `json:"shared_prefix_tokens,omitempty"`
+	PrefixHitRate      *float64 `json:"prefix_hit_rate,omitempty"`
+	NumPrefixes        *int     `json:"num_prefixes,omitempty"`
 }
 
 // PlanSLO is a latency budget: each bound applies to the mean or to a
@@ -96,6 +108,10 @@ type PlanSearch struct {
 	// Disaggregated also tries separate prefill and decode pools (default
 	// true; request-rate workloads only).
 	Disaggregated *bool `json:"disaggregated,omitempty"`
+	// ExpertParallel also tries, for an MoE model under vLLM or SGLang,
+	// replicas of data-parallel attention ranks with the experts spread
+	// over all their GPUs (default true; aggregated serving).
+	ExpertParallel *bool `json:"expert_parallel,omitempty"`
 }
 
 // PlanVerify replays the top deployments in the simulator at their load.
@@ -152,9 +168,15 @@ type PlanDeployment struct {
 	// Mode is "aggregated" (every replica prefills and decodes) or
 	// "disaggregated" (separate prefill and decode pools, xPyD).
 	Mode string `json:"mode"`
-	// TensorParallelSize and PipelineParallelSize split one replica.
-	TensorParallelSize   int `json:"tensor_parallel_size"`
-	PipelineParallelSize int `json:"pipeline_parallel_size"`
+	// TensorParallelSize and PipelineParallelSize split one replica;
+	// DataParallelSize is its data-parallel attention ranks (1 without),
+	// and ExpertParallel whether its routed experts sit whole on each of
+	// its GPUs (vLLM --enable-expert-parallel). A replica has tp x pp x dp
+	// GPUs.
+	TensorParallelSize   int  `json:"tensor_parallel_size"`
+	PipelineParallelSize int  `json:"pipeline_parallel_size"`
+	DataParallelSize     int  `json:"data_parallel_size"`
+	ExpertParallel       bool `json:"expert_parallel"`
 	// Quantization is the weight precision ("published" for the
 	// checkpoint's own); KVCacheDtype the cache's.
 	Quantization string `json:"quantization"`

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -36,10 +37,21 @@ func Plan(req PlanRequest) (PlanReport, error) {
 			return PlanReport{}, err
 		}
 	}
-	if sc := scanReport(reflect.ValueOf(&r).Elem()); sc.foundNF {
+	if sc := scanWith(reflect.ValueOf(&r).Elem(), planReportWalker()); sc.foundNF {
 		return PlanReport{}, Errors{{Field: "", Message: "the inputs are too extreme to plan: the report's " + sc.nonFinite + " is not a finite number"}}
 	}
 	return r, nil
+}
+
+// planWalker is the plan report's figure walker, built on the first plan.
+var (
+	planWalkerOnce sync.Once
+	planWalker     *walker
+)
+
+func planReportWalker() *walker {
+	planWalkerOnce.Do(func() { planWalker = walkerOf(reflect.TypeFor[PlanReport]()) })
+	return planWalker
 }
 
 // candidate is one evaluated deployment; why is set when it fails: the
@@ -146,7 +158,7 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 		if g > 1 && a.Interconnect.BandwidthBytesPerS <= 0 {
 			continue
 		}
-		for _, sp := range splits(g) {
+		for _, sp := range s.shapes(g, eng) {
 			for _, prec := range s.precisions {
 				q, ok := quantFor(prec, eng, *a, s.model)
 				if !ok {
@@ -167,7 +179,7 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 // its weights, KV layout and cost model and re-size only the memory
 // budget (withScheduler). It returns false when the weights alone
 // exceed the memory.
-func (p *planner) variants(a *hardware.Accelerator, eng string, sp [2]int, prec, q, kv string, price float64) bool {
+func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, q, kv string, price float64) bool {
 	s := p.s
 	var first *Deployment
 	p.has = [2]bool{}
@@ -178,7 +190,7 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp [2]int, prec,
 			var pl plan
 			if first == nil {
 				var err error
-				d, pl, err = resolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp[0], sp[1], q, kv, seqs, bt), s.model, a, &p.first)
+				d, pl, err = resolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
 				if err != nil {
 					return true // a layout the model cannot take (heads, layers)
 				}
@@ -194,7 +206,7 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp [2]int, prec,
 				d, pl = &p.scratch, s.plan()
 			}
 			p.consider(a.ID, p.aggregated(d, pl, q, prec, price))
-			if s.modes() == 2 {
+			if s.shapeModes(sp) == 2 {
 				p.consider(a.ID, p.disaggregated(d, pl, q, prec, price))
 			}
 		}
@@ -270,7 +282,7 @@ func (p *planner) weightsMiss(d *Deployment, prec string) *candidate {
 	// The nearest miss is the one whose weights overshoot least.
 	over := float64(st.weightsBytes) / float64(st.requestedBytes)
 	return &candidate{rank: rankWeights, bestTPOT: over, why: "weights_do_not_fit", x: float64(st.weightsBytes), y: float64(st.requestedBytes),
-		dep: PlanDeployment{TensorParallelSize: d.TP, PipelineParallelSize: d.PP, Quantization: prec}}
+		dep: PlanDeployment{TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep, Quantization: prec}}
 }
 
 func gib1(b float64) string { return strconv.FormatFloat(b/(1<<30), 'f', 1, 64) }
@@ -282,12 +294,26 @@ func precText(prec string) string {
 	return prec + " weights"
 }
 
-func splitText(tp, pp int) string {
-	t := itoa(tp*pp) + " GPU" + plural(tp*pp) + " (TP " + itoa(tp)
+func splitText(d *PlanDeployment) string {
+	tp, pp, dp := d.TensorParallelSize, d.PipelineParallelSize, max(d.DataParallelSize, 1)
+	t := itoa(tp*pp*dp) + " GPU" + plural(tp*pp*dp) + " (TP " + itoa(tp)
 	if pp > 1 {
 		t += ", PP " + itoa(pp)
 	}
-	return t + ")"
+	return t + dpText(d) + ")"
+}
+
+// dpText names a deployment's data-parallel attention and expert
+// parallelism: ", DP 8, EP 8".
+func dpText(d *PlanDeployment) string {
+	t := ""
+	if d.DataParallelSize > 1 {
+		t += ", DP " + itoa(d.DataParallelSize)
+	}
+	if d.ExpertParallel {
+		t += ", EP " + itoa(d.TensorParallelSize*max(d.DataParallelSize, 1))
+	}
+	return t
 }
 
 // rejection writes a rejected candidate's message.
@@ -297,7 +323,7 @@ func (c *candidate) rejection(id string, s *planSpec) PlanRejection {
 	switch {
 	case c.text != "":
 	case c.why == "weights_do_not_fit":
-		r.Message = "weights do not fit (" + gib1(c.x) + " GiB > " + gib1(c.y) + " GiB per GPU at " + splitText(d.TensorParallelSize, d.PipelineParallelSize) + ", " + precText(d.Quantization) + ")"
+		r.Message = "weights do not fit (" + gib1(c.x) + " GiB > " + gib1(c.y) + " GiB per GPU at " + splitText(d) + ", " + precText(d.Quantization) + ")"
 	case c.why == "max_model_len":
 		r.Message = "the KV cache left after the weights holds fewer than one " + itoa(d.MaxModelLen) + "-token sequence on " + d.label()
 	case c.why == "max_gpus":
@@ -362,7 +388,7 @@ func (p *planner) miss(id string, c *candidate) {
 func (p *planner) base(d *Deployment, q, prec, mode string, price float64) PlanDeployment {
 	return PlanDeployment{quant: q,
 		Accelerator: d.Hardware.ID, AcceleratorName: d.Hardware.Name, Engine: d.Engine.Name, Mode: mode,
-		TensorParallelSize: d.TP, PipelineParallelSize: d.PP,
+		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep,
 		Quantization: prec, KVCacheDtype: d.KVDtype, MaxNumSeqs: d.MaxNumSeqs, MaxNumBatchedTokens: d.MaxBatched,
 		MaxModelLen: d.MaxModelLen, GPUHourUSD: price,
 	}
@@ -394,11 +420,6 @@ func (p *planner) fitMiss(d *Deployment, dep PlanDeployment) *candidate {
 	return p.tmp(candidate{dep: dep, rank: rankMaxLen, why: "max_model_len"})
 }
 
-// gpuMiss is a candidate that meets the budget only with too many GPUs.
-func (p *planner) gpuMiss(d *Deployment, dep PlanDeployment) *candidate {
-	return p.tmp(candidate{dep: dep, rank: rankGPUs, why: "max_gpus"})
-}
-
 // aggregated costs d serving the whole workload with replicas that each
 // prefill and decode (vLLM's default). Each replica's load is capped by
 // the largest batch within the budget (d.best, as Evaluate's best
@@ -416,14 +437,14 @@ func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float
 	}
 	kvCap := d.kvCapacity(final)
 	schedCap, schedWhy := d.schedulerCap()
-	tpot1, _ := d.decodeTime(1, mean)
+	tpot1 := d.tpot(1, mean)
 	ttft1 := d.prefillAt(in, 1, mean)
 	best := d.best(pl, in, out, mean, kvCap, schedCap, schedWhy)
 	if !best.Feasible {
 		return p.latencyMiss(d, dep, tpot1, ttft1)
 	}
 	capB, limiter := best.BatchSize, best.LimitedBy
-	onset := int(min(float64(d.usableBlocks())/d.blocksStaggered(in, out), maxSeqs))
+	onset := d.onset(d.blocksStaggered(in, out))
 	reachable := onset < schedCap
 	if reachable && onset < capB {
 		capB, limiter = onset, "preemption_onset"
@@ -431,42 +452,50 @@ func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float
 	if limiter == "latency_budget" {
 		limiter = "tpot"
 	}
+	// A replica of dp data-parallel ranks serves dp shares of the load,
+	// each rank at the figures of one (its evaluate request's workload).
 	rMax, _ := d.servingRate(capB, in, out)
-	g := d.TP * d.PP
+	dp := max(d.feat.dp, 1)
+	g := d.TP * d.PP * dp
 	var replicas, op int
 	var rate float64
 	if s.rate > 0 {
-		replicas = max(1, int(math.Ceil(s.rate/rMax)))
+		replicas = max(1, int(math.Ceil(s.rate/(rMax*float64(dp)))))
 		for {
-			op = d.concurrencyForRate(s.rate/float64(replicas), in, out, schedCap)
+			op = d.concurrencyForRate(s.rate/float64(replicas*dp), in, out, schedCap)
 			if op <= capB || replicas > s.maxGPUs {
 				break
 			}
 			replicas++
 		}
 		rate = s.rate
-		dep.perRate = s.rate / float64(replicas)
+		dep.perRate = s.rate / float64(replicas*dp)
 	} else {
-		replicas = (s.users + capB - 1) / capB
-		op = (s.users + replicas - 1) / replicas
+		ranks := (s.users + capB - 1) / capB
+		replicas = (ranks + dp - 1) / dp
+		op = (s.users + replicas*dp - 1) / (replicas * dp)
 		r, _ := d.servingRate(op, in, out)
 		rate = r * float64(s.users) / float64(op)
 		dep.perUsers = op
 	}
 	dep.Replicas, dep.GPUs, dep.BatchSize = replicas, replicas*g, op
-	step, _ := d.decodeTime(op, mean)
+	// TPOT is a decode step over the tokens it yields per sequence (1, or
+	// more with speculative decoding).
+	step := d.tpot(op, mean)
 	ttft := d.prefillAt(in, op, mean)
 	dep.TPOTMs, dep.TTFTMs = ms(step), ms(ttft)
 	dep.Limiter = limiter
-	dep.SaturationRequestRate = float64(replicas) * rMax
+	dep.SaturationRequestRate = float64(replicas*dp) * rMax
 	if reachable && onset >= 1 {
-		dep.PreemptionOnsetRequestRate = float64(replicas) * d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
+		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
 	}
 	p.finish(&dep, rate, price)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1})
+	// A candidate over max_gpus keeps its batch-1 figures: it fits, and
+	// the answer's fastest candidate may be one.
 	switch {
 	case dep.GPUs > s.maxGPUs:
-		return p.gpuMiss(d, dep)
+		c.why = "max_gpus"
 	case s.tpotS > 0 && step > s.tpotS:
 		c.why, c.x, c.y = "tpot", step, s.tpotS
 	case s.ttftS > 0 && ttft > s.ttftS:
@@ -526,29 +555,32 @@ func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price fl
 	if schedCap < d.kvCapacity(final) {
 		_, limiter = d.schedulerCap()
 	}
-	onset := int(min(float64(d.usableBlocks())/d.blocksStaggered(in, out), maxSeqs))
+	onset := d.onset(d.blocksStaggered(in, out))
 	if onset < schedCap && onset < hi {
 		hi, limiter = onset, "kv_cache"
 	}
-	stepAt := func(c int) float64 { t, _ := d.decodeTime(c, mean); return t }
+	// tpotAt is the time per output token at batch c: a decode step over
+	// the tokens it yields per sequence (1, or more with speculation).
+	tpotAt := func(c int) float64 { return d.tpot(c, mean) }
 	cD := hi
 	if s.tpotS > 0 {
-		cD = largestBatch(hi, func(c int) bool { return stepAt(c) <= s.tpotS })
+		cD = largestBatch(hi, func(c int) bool { return tpotAt(c) <= s.tpotS })
 		if cD < hi {
 			limiter = "tpot"
 		}
 	}
-	tpot1 := stepAt(1)
-	if cD == 0 || (s.ttftS > 0 && tPre+xfer+tpot1 > s.ttftS) {
-		c := p.latencyMiss(d, dep, tpot1, tPre+xfer+tpot1)
+	tpot1 := tpotAt(1)
+	step1, _ := d.decodeTime(1, mean)
+	if cD == 0 || (s.ttftS > 0 && tPre+xfer+step1 > s.ttftS) {
+		c := p.latencyMiss(d, dep, tpot1, tPre+xfer+step1)
 		c.dep.Mode = "disaggregated"
 		return c
 	}
-	decodeRate := func(c int) float64 { return float64(c) / (float64(out) * stepAt(c)) }
+	decodeRate := func(c int) float64 { return float64(c) / (float64(out) * tpotAt(c)) }
 	D := max(1, int(math.Ceil(s.rate/decodeRate(cD))))
 	per := s.rate / float64(D)
 	cOp := min(largestBatch(cD, func(c int) bool { return decodeRate(c) < per })+1, cD)
-	step := stepAt(cOp)
+	step, _ := d.decodeTime(cOp, mean)
 	// Prefill pool: the largest utilisation whose M/D/1 wait fits the
 	// slack the TTFT budget leaves.
 	rhoMax := 1.0
@@ -569,7 +601,7 @@ func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price fl
 	g := d.TP * d.PP
 	dep.PrefillReplicas, dep.DecodeReplicas = P, D
 	dep.Replicas, dep.GPUs, dep.BatchSize = P+D, (P+D)*g, cOp
-	dep.TPOTMs, dep.TTFTMs, dep.KVTransferMs = ms(step), ms(wait+tPre+xfer+step), ms(xfer)
+	dep.TPOTMs, dep.TTFTMs, dep.KVTransferMs = ms(tpotAt(cOp)), ms(wait+tPre+xfer+step), ms(xfer)
 	prefillSat := float64(P) * rhoMax / tPre
 	decodeSat := float64(D) * decodeRate(cD)
 	dep.SaturationRequestRate = min(prefillSat, decodeSat)
@@ -582,9 +614,9 @@ func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price fl
 	}
 	dep.perUsers = cOp
 	p.finish(&dep, s.rate, price)
-	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + tpot1})
+	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + step1})
 	if dep.GPUs > s.maxGPUs {
-		return p.gpuMiss(d, dep)
+		c.why = "max_gpus"
 	}
 	return c
 }
@@ -593,24 +625,33 @@ func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price fl
 // planner reuses one for every candidate it resolves (the request is read
 // only while resolving), and a listed deployment's request has its own.
 type requestFields struct {
-	tp, pp, maxLen, seqs, batched, in, out int
-	workload                               Workload
-	slo                                    SLO
+	tp, pp, dp, maxLen, seqs, batched, in, out int
+	ep                                         bool
+	workload                                   Workload
+	slo                                        SLO
 }
 
 // evaluateRequest is the Evaluate request of one candidate replica, its
 // fields stored in f (nil: new ones).
-func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, tp, pp int, quant, kv string, seqs, bt int) Request {
+func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, sh shape, quant, kv string, seqs, bt int) Request {
 	if f == nil {
 		f = new(requestFields)
 	}
-	*f = requestFields{tp: tp, pp: pp, maxLen: s.maxModelLen, seqs: seqs, batched: max(bt, seqs), in: s.in, out: s.out}
-	f.workload = Workload{InputTokens: &f.in, OutputTokens: &f.out}
-	r := Request{
+	*f = requestFields{tp: sh.tp, pp: sh.pp, dp: sh.dp, ep: sh.ep, maxLen: s.maxModelLen, seqs: seqs, batched: max(bt, seqs), in: s.in, out: s.out}
+	w := s.req.Workload
+	f.workload = Workload{InputTokens: &f.in, OutputTokens: &f.out,
+		SharedPrefixTokens: w.SharedPrefixTokens, PrefixHitRate: w.PrefixHitRate, NumPrefixes: w.NumPrefixes}
+	r := Request{SpeculativeConfig: s.req.SpeculativeConfig,
 		Model: s.req.Model, ModelConfig: s.req.ModelConfig, Hardware: HardwareRef{ID: hw}, Engine: eng,
 		TensorParallelSize: &f.tp, PipelineParallelSize: &f.pp, Quantization: quant,
 		MaxModelLen: &f.maxLen, MaxNumSeqs: &f.seqs, MaxNumBatchedTokens: &f.batched,
 		Workload: &f.workload,
+	}
+	if sh.dp > 1 {
+		r.DataParallelSize = &f.dp
+	}
+	if sh.ep {
+		r.EnableExpertParallel = &f.ep
 	}
 	if kv != "auto" {
 		r.KVCacheDtype = kv
@@ -626,11 +667,12 @@ func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, tp, pp int,
 // at its share of the load (aggregated), or the decode instance at its
 // batch and the prefill instance (disaggregated).
 func (s *planSpec) requests(dep *PlanDeployment) {
-	r := s.evaluateRequest(nil, dep.Accelerator, dep.Engine, dep.TensorParallelSize, dep.PipelineParallelSize, dep.quant, dep.KVCacheDtype, dep.MaxNumSeqs, dep.MaxNumBatchedTokens)
+	sh := shape{dep.TensorParallelSize, dep.PipelineParallelSize, dep.DataParallelSize, dep.ExpertParallel}
+	r := s.evaluateRequest(nil, dep.Accelerator, dep.Engine, sh, dep.quant, dep.KVCacheDtype, dep.MaxNumSeqs, dep.MaxNumBatchedTokens)
 	r.GPUHourUSD = Float(dep.GPUHourUSD)
 	if dep.Mode == "disaggregated" {
 		pre := r
-		pre.Workload = &Workload{InputTokens: Int(s.in), OutputTokens: Int(s.out)}
+		pre.Workload = s.workload()
 		pre.SLO = nil
 		dep.PrefillEvaluate = &pre
 		r.SLO = nil
@@ -653,7 +695,7 @@ func (d *PlanDeployment) label() string {
 	if d.PipelineParallelSize > 1 {
 		t += ", PP " + itoa(d.PipelineParallelSize)
 	}
-	t += ", " + precText(d.Quantization)
+	t += dpText(d) + ", " + precText(d.Quantization)
 	if d.KVCacheDtype != "auto" {
 		t += ", " + d.KVCacheDtype + " KV"
 	}

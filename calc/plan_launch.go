@@ -27,9 +27,22 @@ func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
 	var cmd string
 	switch dep.Engine {
 	case "sglang":
+		if dep.DataParallelSize > 1 {
+			// SGLang's --tp-size counts every GPU of the group; with DP
+			// attention each of --dp-size ranks runs tp-size/dp-size of
+			// the attention (docs/advanced_features/dp_dpa_smg_guide.md,
+			// docs/basic_usage/deepseek_v32.md).
+			tp = itoa(dep.TensorParallelSize * dep.DataParallelSize)
+		}
 		cmd = "python -m sglang.launch_server --model-path " + model + " --tp-size " + tp
 		if dep.PipelineParallelSize > 1 {
 			cmd += " --pp-size " + pp
+		}
+		if dep.DataParallelSize > 1 {
+			cmd += " --dp-size " + itoa(dep.DataParallelSize) + " --enable-dp-attention"
+		}
+		if dep.ExpertParallel {
+			cmd += " --ep-size " + tp
 		}
 		cmd += " --context-length " + L + " --mem-fraction-static " + util + " --max-running-requests " + seqs + " --chunked-prefill-size " + bt
 		if fp8KV {
@@ -59,6 +72,15 @@ func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
 		cmd = "vllm serve " + model + " --tensor-parallel-size " + tp
 		if dep.PipelineParallelSize > 1 {
 			cmd += " --pipeline-parallel-size " + pp
+		}
+		// Data-parallel attention ranks, experts spread over tp x dp GPUs
+		// (vLLM docs/serving/data_parallel_deployment.md and
+		// expert_parallel_deployment.md).
+		if dep.DataParallelSize > 1 {
+			cmd += " --data-parallel-size " + itoa(dep.DataParallelSize)
+		}
+		if dep.ExpertParallel {
+			cmd += " --enable-expert-parallel"
 		}
 		cmd += " --max-model-len " + L + " --gpu-memory-utilization " + util + " --max-num-seqs " + seqs + " --max-num-batched-tokens " + bt
 		if fp8KV {

@@ -74,7 +74,9 @@ func (d *Deployment) marginal(n int) float64 {
 	return m.marg
 }
 
-// prefillAt is prefillTime(n, b, ctx)'s time, memoised.
+// prefillAt is prefillTime(n, b, ctx)'s time, memoised (the planner's
+// own calls; best, shared with Evaluate, calls prefillTime: memoising it
+// there bought nothing measurable and cost the light engine bytes).
 func (d *Deployment) prefillAt(n, b int, ctx float64) float64 {
 	m := d.memo
 	if m == nil || n != m.in || (ctx != m.ctx && b != 0) || b < 0 || b >= len(m.pre) {

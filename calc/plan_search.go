@@ -14,9 +14,10 @@ import (
 
 // Planner limits and defaults.
 const (
-	// MaxPlanCandidates is the largest search Plan runs: about 8 ms of
-	// native CPU per 2,000 candidates (BenchmarkPlan), so the limit keeps
-	// a plan near 50 ms natively. A larger search is refused naming it.
+	// MaxPlanCandidates is the largest search Plan runs: about 4 ms of
+	// native CPU per 1,000 candidates (BenchmarkPlan: 30 ms for 7,056),
+	// so the limit keeps a plan near 50 ms natively. A larger search is
+	// refused naming it.
 	MaxPlanCandidates = 12000
 	// DefaultPlanLimit is how many deployments a plan lists.
 	DefaultPlanLimit = 10
@@ -62,6 +63,7 @@ type planSpec struct {
 	gpus, seqs, btok []int
 	precisions, kvs  []string
 	disagg           bool
+	ep               bool // search EP/DP shapes (an MoE model)
 	limit            int
 	verifyTop        int
 	verifyN          int
@@ -151,6 +153,7 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	s.precisions = enumList(&e, "search.precisions", g.Precisions, PlanPrecisions)
 	s.kvs = enumList(&e, "search.kv_cache_dtypes", g.KVCacheDtypes, planKV)
 	s.disagg = g.Disaggregated == nil || *g.Disaggregated
+	s.ep = s.model != nil && s.model.IsMoE() && (g.ExpertParallel == nil || *g.ExpertParallel)
 	s.limit = e.intAt("limit", "PlanRequest.limit", req.Limit, DefaultPlanLimit)
 	if v := req.Verify; v != nil {
 		s.verifyTop = e.intAt("verify.top", "PlanVerify.top", v.Top, DefaultVerifyTop)
@@ -171,11 +174,36 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 		if s.in+s.out > s.model.MaxContext {
 			e.add("workload.output_tokens", "input_tokens + output_tokens ("+itoa(s.in+s.out)+") exceeds the model's max_position_embeddings ("+itoa(s.model.MaxContext)+")")
 		}
+		s.checkFeatures(&e)
 	}
 	if err := e.err(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// checkFeatures validates the workload's shared prefix and the
+// speculative config as Evaluate does (the errors name the same paths in
+// the plan request), so that no candidate fails on them later.
+func (s *planSpec) checkFeatures(e *errs) {
+	probe := &Deployment{Model: s.model, TP: 1}
+	resolvePrefix(e, Request{Workload: s.workload()}, probe, &plan{in: s.in})
+	if sc := s.req.SpeculativeConfig; sc != nil {
+		resolveSpec(e, sc, probe)
+		if probe.feat.specMethod == "draft_model" && sc.Model != "" {
+			if _, err := models.Lookup(sc.Model); err != nil {
+				e.add("speculative_config.model", err.Error())
+			}
+		}
+	}
+}
+
+// workload is a candidate's evaluate workload: the mean lengths and the
+// shared prefix.
+func (s *planSpec) workload() *Workload {
+	w := s.req.Workload
+	return &Workload{InputTokens: Int(s.in), OutputTokens: Int(s.out),
+		SharedPrefixTokens: w.SharedPrefixTokens, PrefixHitRate: w.PrefixHitRate, NumPrefixes: w.NumPrefixes}
 }
 
 // distMean is a length distribution's mean in whole tokens (uniform: the
@@ -293,13 +321,42 @@ func quantFor(prec, engine string, a hardware.Accelerator, m *models.Model) (str
 	return "", false
 }
 
-// splits are the (tp, pp) pairs of g GPUs the planner tries: all tensor
-// parallel, and for g >= 2 also two pipeline stages.
-func splits(g int) [][2]int {
+// shape is how one replica's GPUs split the model: tensor-parallel
+// ranks, pipeline stages, and data-parallel attention ranks with the
+// routed experts spread whole over all of them (expert parallelism).
+type shape struct {
+	tp, pp, dp int
+	ep         bool
+}
+
+// gpus is the replica's GPU count: tp x pp x dp.
+func (sh shape) gpus() int { return sh.tp * sh.pp * sh.dp }
+
+// shapes are the splits of g GPUs the planner tries under eng: all tensor
+// parallel, and for g >= 2 also two pipeline stages; for an MoE model
+// under vLLM or SGLang (when search.expert_parallel allows) also g
+// data-parallel attention ranks with expert parallelism over the g GPUs
+// (vLLM --data-parallel-size g --enable-expert-parallel; SGLang --dp-size
+// g --enable-dp-attention --ep-size g: the DP-attention layout both
+// engines recommend for DeepSeek-style MoE).
+func (s *planSpec) shapes(g int, eng string) []shape {
 	if g == 1 {
-		return [][2]int{{1, 1}}
+		return []shape{{1, 1, 1, false}}
 	}
-	return [][2]int{{g, 1}, {g / 2, 2}}
+	out := []shape{{g, 1, 1, false}, {g / 2, 2, 1, false}}
+	if s.ep && (eng == "vllm" || eng == "sglang") {
+		out = append(out, shape{1, 1, g, true})
+	}
+	return out
+}
+
+// shapeModes is how many serving modes a shape is searched in: EP/DP
+// shapes aggregated only (a data-parallel group is one instance).
+func (s *planSpec) shapeModes(sh shape) int {
+	if sh.dp > 1 {
+		return 1
+	}
+	return s.modes()
 }
 
 // countCandidates is the size of the search, before any is evaluated.
@@ -324,7 +381,9 @@ func (s *planSpec) countCandidates() int {
 				if g > 1 && a.Interconnect.BandwidthBytesPerS <= 0 {
 					continue
 				}
-				n += len(splits(g)) * per * kv * len(s.seqs) * len(s.btok) * s.modes()
+				for _, sh := range s.shapes(g, eng) {
+					n += per * kv * len(s.seqs) * len(s.btok) * s.shapeModes(sh)
+				}
 			}
 		}
 	}

@@ -219,10 +219,23 @@ func checkDeployment(t *testing.T, req PlanRequest, d PlanDeployment) {
 	rep, err := Evaluate(d.Evaluate)
 	require.NoError(t, err)
 	require.NotNil(t, rep.Decode)
-	near(t, rep.Decode.StepTimeMs, d.TPOTMs, "tpot")
+	// TPOT is the step over the tokens it yields per sequence (the step
+	// itself without speculation).
+	near(t, 1000/rep.Decode.TokensPerSPerSequence, d.TPOTMs, "tpot")
+	if d.Evaluate.SpeculativeConfig == nil {
+		near(t, rep.Decode.StepTimeMs, d.TPOTMs, "tpot is the step")
+	}
 	near(t, rep.Decode.TokensPerSPerSequence, d.TokensPerSPerUser, "tokens/s per user")
 	assert.Equal(t, rep.Decode.BatchSize, d.BatchSize)
-	assert.Equal(t, d.GPUs, d.Replicas*rep.Config.GPUs)
+	// A replica is tp x pp x dp GPUs; each of its dp ranks serves the
+	// evaluate request's workload.
+	ranks := d.Replicas * d.DataParallelSize
+	assert.Equal(t, d.GPUs, ranks*rep.Config.GPUs)
+	if d.DataParallelSize > 1 {
+		require.NotNil(t, rep.Features)
+		require.NotNil(t, rep.Features.Parallel)
+		assert.Equal(t, d.GPUs, d.Replicas*rep.Features.Parallel.GPUs)
+	}
 	assert.LessOrEqual(t, d.TPOTMs, *req.SLO.TPOTMs)
 	if req.SLO.TTFTMs != nil {
 		assert.LessOrEqual(t, d.TTFTMs, *req.SLO.TTFTMs)
@@ -240,13 +253,13 @@ func checkDeployment(t *testing.T, req PlanRequest, d PlanDeployment) {
 		assert.GreaterOrEqual(t, d.TTFTMs, rep.Prefill.TTFTMs-1e-9)
 		assert.LessOrEqual(t, d.TTFTMs, rep.Best.TTFTMs+1e-9)
 		if d.Limiter == "preemption_onset" {
-			near(t, float64(d.Replicas)*rep.Preemption.SaturationRequestRate, d.SaturationRequestRate, "saturation")
+			near(t, float64(ranks)*rep.Preemption.SaturationRequestRate, d.SaturationRequestRate, "saturation")
 		}
 		if rep.Preemption.Reachable {
-			near(t, float64(d.Replicas)*rep.Preemption.OnsetRequestRate, d.PreemptionOnsetRequestRate, "onset rate")
+			near(t, float64(ranks)*rep.Preemption.OnsetRequestRate, d.PreemptionOnsetRequestRate, "onset rate")
 		}
 		if req.Workload.RequestRate != nil {
-			near(t, *req.Workload.RequestRate/float64(d.Replicas), rep.Config.RequestRate, "rate per replica")
+			near(t, *req.Workload.RequestRate/float64(ranks), rep.Config.RequestRate, "rate per rank")
 		}
 	} else {
 		require.NotNil(t, d.PrefillEvaluate)
@@ -361,4 +374,159 @@ func TestPlanBadFieldsNameThemselves(t *testing.T) {
 		"constraints.prices.h100-sxm-80gb", "search.gpus_per_replica[0]", "search.precisions[0]"} {
 		assert.True(t, fields[f], "no error names %s: %v", f, errs)
 	}
+}
+
+// Hand case: expert parallelism is required. Qwen3-30B-A3B (an MoE of 128
+// routed experts) for 512 users of 512+256 tokens under a loose budget
+// (TPOT <= 1 s) on H200s, replicas of 8 GPUs, max_num_seqs 64, at most 8
+// GPUs in all. The scheduler caps each engine instance at 64 running
+// sequences (max_num_batched_tokens 8192 >= 64 leaves max_num_seqs the
+// cap); the KV cache holds far more (a sequence of 768 tokens at 48
+// layers x 4 KV heads x 128 x 2 (K, V) x 2 bytes = 98,304 bytes per
+// token is 75.5 MB, against over 100 GB free per GPU). So:
+//
+//   - TP 8 (or TP 4 x PP 2): one instance per 8 GPUs runs 64 sequences;
+//     512 users need ceil(512 / 64) = 8 replicas = 64 GPUs > 8;
+//   - TP 1 x DP 8 with EP 8: 8 data-parallel attention ranks, each its
+//     own scheduler of 64, so one replica of 8 GPUs runs 8 x 64 = 512
+//     sequences, 64 per rank; 128 experts divide over 8 ranks (16 each).
+//
+// The search is 3 candidates (the three shapes of 8 GPUs) with EP and 2
+// without; without it no deployment meets the limit.
+func TestPlanHandExpertParallelRequired(t *testing.T) {
+	req := PlanRequest{
+		Model:    "Qwen/Qwen3-30B-A3B",
+		Workload: PlanWorkload{Concurrency: Int(512), InputTokens: Int(512), OutputTokens: Int(256)},
+		SLO:      PlanSLO{TPOTMs: Float(1000)},
+		Constraints: &PlanConstraints{Accelerators: []string{"h200-sxm-141gb"}, Engines: []string{"vllm"},
+			MaxGPUs: Int(8)},
+		Search: narrow(8),
+	}
+	req.Search.MaxNumSeqs = []int{64}
+	r, err := Plan(req)
+	require.NoError(t, err)
+	assert.Equal(t, 3, r.Candidates)
+	require.True(t, r.Feasible, r.Answer)
+	w := r.Deployments[r.Cheapest]
+	assert.Equal(t, 1, w.TensorParallelSize)
+	assert.Equal(t, 8, w.DataParallelSize)
+	assert.True(t, w.ExpertParallel)
+	assert.Equal(t, 1, w.Replicas)
+	assert.Equal(t, 8, w.GPUs)
+	assert.Equal(t, 64, w.BatchSize) // 512 users / 8 ranks
+	assert.Equal(t, "max_num_seqs", w.Limiter)
+	assert.Contains(t, w.Launch, "vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 1 --data-parallel-size 8 --enable-expert-parallel ")
+	assert.Contains(t, r.Answer, "TP 1, DP 8, EP 8")
+	checkDeployment(t, req, w)
+	// The evaluate request states the shape.
+	require.NotNil(t, w.Evaluate.DataParallelSize)
+	assert.Equal(t, 8, *w.Evaluate.DataParallelSize)
+	require.NotNil(t, w.Evaluate.EnableExpertParallel)
+	assert.True(t, *w.Evaluate.EnableExpertParallel)
+	assert.Equal(t, 64, *w.Evaluate.Workload.Concurrency)
+
+	off := false
+	req.Search.ExpertParallel = &off
+	r, err = Plan(req)
+	require.NoError(t, err)
+	assert.Equal(t, 2, r.Candidates)
+	assert.False(t, r.Feasible)
+	require.Len(t, r.Rejections, 1)
+	assert.Equal(t, "max_gpus", r.Rejections[0].Reason)
+	assert.True(t, strings.HasPrefix(r.Rejections[0].Message, "needs 64 GPUs > 8 on "), r.Rejections[0].Message)
+
+	// SGLang states the same shape its way: --tp-size counts all 8 GPUs.
+	on := true
+	req.Search.ExpertParallel = &on
+	req.Constraints.Engines = []string{"sglang"}
+	r, err = Plan(req)
+	require.NoError(t, err)
+	require.True(t, r.Feasible)
+	assert.Contains(t, r.Deployments[0].Launch, "--tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8")
+}
+
+// A dense model gets no EP/DP shapes; nor does an engine other than vLLM
+// and SGLang: one accelerator, 8-GPU replicas, one setting each is TP 8
+// and TP 4 x PP 2 only.
+func TestPlanExpertParallelOnlyForMoE(t *testing.T) {
+	for _, tc := range []struct {
+		model, engine string
+		want          int
+	}{{llama8B, "vllm", 2}, {"Qwen/Qwen3-30B-A3B", "trtllm", 2}, {"Qwen/Qwen3-30B-A3B", "sglang", 3}} {
+		r, err := Plan(PlanRequest{Model: tc.model, Workload: PlanWorkload{Concurrency: Int(8)}, SLO: PlanSLO{TPOTMs: Float(100)},
+			Constraints: &PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{tc.engine}}, Search: narrow(8)})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, r.Candidates, tc.model+" "+tc.engine)
+	}
+}
+
+// Hand case: prefix caching lowers the GPUs, the cost and the TTFT. 64
+// users of Llama 3.1 8B with 16,000-token prompts and 384-token answers
+// on L40S GPUs (one per replica, max_num_seqs 256, TPOT <= 1 s). A
+// sequence at its final 16,384 tokens holds ceil(16,384 / 16) = 1,024
+// blocks of 16 tokens. With N blocks in the pool (N - 1 usable: block 0
+// is the null block), a replica runs floor((N - 1) / 1,024) sequences at
+// once without a shared prefix. With a 15,360-token system prompt shared
+// by every prompt (960 whole blocks, counted once in the pool), each
+// further sequence holds 1,024 - 960 = 64 blocks of its own, so
+// floor((N - 1 - 960) / 64) fit (vLLM's prefix cache: the blocks of one
+// prefix are one set of blocks). The prompt's cached 15,360 tokens are not
+// prefilled: 640 tokens, 4 % of the linear FLOPs of 16,000, and an
+// attention span of 640 * (15,360 + 641/2) = 10.0M token pairs against
+// 16,000 * 16,001/2 = 128M (7.8 %), so its TTFT falls well below the
+// plain one's.
+func TestPlanHandPrefixCaching(t *testing.T) {
+	req := PlanRequest{
+		Model:       llama8B,
+		Workload:    PlanWorkload{Concurrency: Int(64), InputTokens: Int(16000), OutputTokens: Int(384)},
+		SLO:         PlanSLO{TPOTMs: Float(1000)},
+		Constraints: &PlanConstraints{Accelerators: []string{"l40s"}, Engines: []string{"vllm"}},
+		Search:      narrow(1),
+	}
+	plain, err := Plan(req)
+	require.NoError(t, err)
+	require.True(t, plain.Feasible)
+	p := plain.Deployments[0]
+	rep, err := Evaluate(p.Evaluate)
+	require.NoError(t, err)
+	usable := int(rep.KVCache.NumBlocks) - 1
+	perReplica := usable / 1024
+	require.Less(t, perReplica, 64, "the pool must bind for the case to mean anything")
+	assert.Equal(t, (64+perReplica-1)/perReplica, p.Replicas)
+	assert.Equal(t, "kv_cache", p.Limiter)
+
+	req.Workload.SharedPrefixTokens = Int(15360)
+	cached, err := Plan(req)
+	require.NoError(t, err)
+	require.True(t, cached.Feasible)
+	c := cached.Deployments[0]
+	require.GreaterOrEqual(t, (usable-960)/64, 64)
+	assert.Equal(t, 1, c.Replicas)
+	assert.Equal(t, 64, c.BatchSize)
+	assert.Less(t, c.USDPerMillionOutputTokens, p.USDPerMillionOutputTokens)
+	assert.Less(t, c.TTFTMs, p.TTFTMs/5)
+	// The evaluate request carries the prefix, and reproduces the figures.
+	require.NotNil(t, c.Evaluate.Workload.SharedPrefixTokens)
+	assert.Equal(t, 15360, *c.Evaluate.Workload.SharedPrefixTokens)
+	checkDeployment(t, req, c)
+}
+
+// Speculative decoding passes through to every candidate: TPOT is the
+// step over the tokens it yields, E = (1 - 0.7^4) / (1 - 0.7) = 2.533
+// for k = 3 at acceptance 0.7, and the deployment re-evaluates to it.
+func TestPlanSpeculationPassesThrough(t *testing.T) {
+	req := PlanRequest{Model: llama8B, Workload: PlanWorkload{Concurrency: Int(4), InputTokens: Int(1024), OutputTokens: Int(256)}, SLO: PlanSLO{TPOTMs: Float(50)},
+		Constraints:       &PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{"vllm"}},
+		Search:            narrow(1),
+		SpeculativeConfig: &SpeculativeConfig{NumSpeculativeTokens: Int(3), AcceptanceRate: Float(0.7)}}
+	r, err := Plan(req)
+	require.NoError(t, err)
+	require.True(t, r.Feasible)
+	d := r.Deployments[0]
+	require.NotNil(t, d.Evaluate.SpeculativeConfig)
+	checkDeployment(t, req, d)
+	rep, err := Evaluate(d.Evaluate)
+	require.NoError(t, err)
+	e := (1 - math.Pow(0.7, 4)) / (1 - 0.7)
+	near(t, rep.Decode.StepTimeMs/e, d.TPOTMs, "tpot = step / E")
 }

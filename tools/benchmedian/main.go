@@ -1,6 +1,8 @@
 // Command benchmedian reads `go test -bench -count N` output on standard
 // input, echoes it, and prints the median ns/op, B/op and allocs/op of each
-// benchmark (shared machines are noisy: medians, not single runs).
+// benchmark, and of its CPU-time metric when it reports one (cpu-ms/op,
+// cpu-us/op: on a shared machine wall time includes waiting for a core)
+// (shared machines are noisy: medians, not single runs).
 //
 //	go test -run '^$' -bench . -benchmem -count 10 ./calc/ | go run ./tools/benchmedian
 package main
@@ -14,7 +16,11 @@ import (
 	"strings"
 )
 
-type samples struct{ ns, bytes, allocs []float64 }
+type samples struct {
+	ns, bytes, allocs []float64
+	cpu               []float64 // the cpu-* metric, in cpuUnit
+	cpuUnit           string
+}
 
 func main() {
 	byName := map[string]*samples{}
@@ -45,13 +51,21 @@ func main() {
 				s.bytes = append(s.bytes, v)
 			case "allocs/op":
 				s.allocs = append(s.allocs, v)
+			default:
+				if strings.HasPrefix(f[i+1], "cpu-") {
+					s.cpu, s.cpuUnit = append(s.cpu, v), f[i+1]
+				}
 			}
 		}
 	}
-	fmt.Printf("\n%-40s %6s %14s %10s %10s\n", "benchmark (medians)", "runs", "time/op", "B/op", "allocs/op")
+	fmt.Printf("\n%-40s %6s %14s %10s %10s %16s\n", "benchmark (medians)", "runs", "time/op", "B/op", "allocs/op", "cpu")
 	for _, name := range order {
 		s := byName[name]
-		fmt.Printf("%-40s %6d %14s %10.0f %10.0f\n", name, len(s.ns), human(median(s.ns)), median(s.bytes), median(s.allocs))
+		cpu := ""
+		if len(s.cpu) > 0 {
+			cpu = strconv.FormatFloat(median(s.cpu), 'f', 2, 64) + " " + s.cpuUnit
+		}
+		fmt.Printf("%-40s %6d %14s %10.0f %10.0f %16s\n", name, len(s.ns), human(median(s.ns)), median(s.bytes), median(s.allocs), cpu)
 	}
 }
 

@@ -1946,7 +1946,7 @@ export interface Warning {
 }
 
 /**
- * PlanRequest asks the opposite question of Request: for a model, a workload and a latency budget, what to deploy. Plan searches accelerators, GPUs per replica, tensor/pipeline splits, weight precisions, KV-cache dtypes, engines, a small scheduler grid, replicas and aggregated against disaggregated serving (docs/MODEL.md section "The deployment planner").
+ * PlanRequest asks the opposite question of Request: for a model, a workload and a latency budget, what to deploy. Plan searches accelerators, GPUs per replica, tensor/pipeline splits (and, for an MoE model, data-parallel attention with expert parallelism), weight precisions, KV-cache dtypes, engines, a small scheduler grid, replicas and aggregated against disaggregated serving (docs/MODEL.md section "The deployment planner").
  *
  * Unknown keys are rejected.
  */
@@ -1972,6 +1972,8 @@ export interface PlanRequest {
    * @default 10
    */
   limit?: number;
+  /** speculative_config runs every candidate with speculative decoding, as the evaluate request's does (its TPOT is a step over the tokens the step yields; the draft's weights and cache come out of the KV budget). */
+  speculative_config?: SpeculativeConfig;
 }
 
 /**
@@ -2009,6 +2011,24 @@ export interface PlanWorkload {
   /** input_distribution and OutputDistribution make the lengths vary, as the simulator accepts them; the analytic search uses their means (default input_tokens and output_tokens) and the simulator the distributions. */
   input_distribution?: LengthDistribution;
   output_distribution?: LengthDistribution;
+  /**
+   * SharedPrefixTokens, PrefixHitRate and NumPrefixes state a shared prefix as the evaluate request's workload does (prefix caching): every candidate's figures, and its evaluate request, include it.
+   * Range: from 0 to 16777216.
+   * Unit: tokens.
+   * @default 0
+   */
+  shared_prefix_tokens?: number;
+  /**
+   * Range: from 0 to 1.
+   * Unit: fraction of prompt tokens.
+   */
+  prefix_hit_rate?: number;
+  /**
+   * Range: from 1 to 1048576.
+   * Unit: prefixes.
+   * @default 1
+   */
+  num_prefixes?: number;
 }
 
 /**
@@ -2110,6 +2130,11 @@ export interface PlanSearch {
    * @default true
    */
   disaggregated?: boolean;
+  /**
+   * expert_parallel also tries, for an MoE model under vLLM or SGLang, replicas of data-parallel attention ranks with the experts spread over all their GPUs (default true; aggregated serving).
+   * @default true
+   */
+  expert_parallel?: boolean;
 }
 
 /**
@@ -2176,9 +2201,11 @@ export interface PlanDeployment {
   engine: string;
   /** mode is "aggregated" (every replica prefills and decodes) or "disaggregated" (separate prefill and decode pools, xPyD). */
   mode: string;
-  /** tensor_parallel_size and PipelineParallelSize split one replica. */
+  /** tensor_parallel_size and PipelineParallelSize split one replica; DataParallelSize is its data-parallel attention ranks (1 without), and ExpertParallel whether its routed experts sit whole on each of its GPUs (vLLM --enable-expert-parallel). A replica has tp x pp x dp GPUs. */
   tensor_parallel_size: number;
   pipeline_parallel_size: number;
+  data_parallel_size: number;
+  expert_parallel: boolean;
   /** quantization is the weight precision ("published" for the checkpoint's own); KVCacheDtype the cache's. */
   quantization: string;
   kv_cache_dtype: string;
