@@ -33,6 +33,9 @@ type Result struct {
 	Comparable bool
 	Reason     string
 	Desc       string
+	// Source names the document the case was read from (repository and
+	// path, or URL): the unit a leave-one-group-out check holds out.
+	Source string
 	// Naive is, for group A, the capacity the formula other calculators
 	// use predicts: total * gpu_memory_utilization - weights, ignoring the
 	// activation peak and non-torch memory.
@@ -65,27 +68,77 @@ type rawCase struct {
 	InputLen             any            `json:"input_len"`
 	OutputLen            any            `json:"output_len"`
 	Measured             map[string]any `json:"measured"`
+	Src                  map[string]any `json:"source"`
 }
 
-// Load reads and evaluates every case of the file at path.
-func Load(path string) ([]Result, error) {
-	b, err := os.ReadFile(path)
+// Case is one published measurement as read from a cases file.
+type Case struct{ raw rawCase }
+
+// ID returns the case's id.
+func (c Case) ID() string { return c.raw.ID }
+
+// Eval evaluates the case with the engine profiles as they are now.
+func (c Case) Eval() (Result, error) {
+	r, err := evaluate(c.raw)
 	if err != nil {
-		return nil, err
+		return r, errors.New(c.raw.ID + ": " + err.Error())
 	}
-	var cases []rawCase
-	if err := json.Unmarshal(b, &cases); err != nil {
-		return nil, err
+	r.Source = sourceKey(c.raw.Src)
+	return r, nil
+}
+
+// sourceKey names a case's source document: repository and path, else
+// the URL, else the repository.
+func sourceKey(src map[string]any) string {
+	str := func(k string) string { v, _ := src[k].(string); return v }
+	switch {
+	case str("repo") != "" && str("path") != "":
+		return str("repo") + "/" + str("path")
+	case str("url") != "":
+		return str("url")
 	}
-	out := make([]Result, 0, len(cases))
-	for _, c := range cases {
-		r, err := evaluate(c)
+	return str("repo")
+}
+
+// ReadCases reads the cases of every file named (each a JSON array).
+func ReadCases(paths ...string) ([]Case, error) {
+	var out []Case
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
 		if err != nil {
-			return nil, errors.New(c.ID + ": " + err.Error())
+			return nil, err
+		}
+		var raw []rawCase
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return nil, errors.New(p + ": " + err.Error())
+		}
+		for _, c := range raw {
+			out = append(out, Case{c})
+		}
+	}
+	return out, nil
+}
+
+// EvalAll evaluates every case.
+func EvalAll(cs []Case) ([]Result, error) {
+	out := make([]Result, 0, len(cs))
+	for _, c := range cs {
+		r, err := c.Eval()
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// Load reads and evaluates every case of the files at paths.
+func Load(paths ...string) ([]Result, error) {
+	cs, err := ReadCases(paths...)
+	if err != nil {
+		return nil, err
+	}
+	return EvalAll(cs)
 }
 
 func num(v any) (float64, bool) {

@@ -7,26 +7,32 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
-	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
 )
 
 func main() {
-	path := flag.String("cases", "../shared/validation/cases.json", "validation cases file")
+	path := flag.String("cases", "../shared/validation/cases.json", "validation cases files, comma-separated")
 	all := flag.Bool("all", false, "also list cases that are not comparable")
-	fit := flag.String("fit", "", "fit this engine profile's efficiencies (coordinate descent on the mean squared log error) and print them")
+	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all) from the prior by coordinate descent on the mean squared log error, and print them")
+	terms := flag.String("terms", "all", "with -fit or -logo: the terms to fit, comma-separated (the others keep the prior)")
+	logo := flag.Bool("logo", false, "leave-one-group-out: refit each engine without each source document's cases and print the held-out errors")
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
 	flag.Parse()
 	if *fitMem {
 		fitMemory(*path)
 		return
 	}
-	if *fit != "" {
-		fitEngine(*path, *fit)
+	if *fitE != "" {
+		fitEngines(*path, *fitE, *terms)
 		return
 	}
-	rs, err := validation.Load(*path)
+	if *logo {
+		leaveOneGroupOut(*path, *terms)
+		return
+	}
+	rs, err := validation.Load(strings.Split(*path, ",")...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
@@ -44,58 +50,5 @@ func main() {
 	fmt.Printf("\n%-6s %-9s %-20s %4s %14s %10s %10s\n", "group", "engine", "metric", "n", "median |err|", "<=5%", "<=15%")
 	for _, s := range validation.Summarise(rs) {
 		fmt.Printf("%-6s %-9s %-20s %4d %13.1f%% %9.0f%% %9.0f%%\n", s.Group, s.Engine, s.Metric, s.N, 100*s.MedianAbsErr, 100*s.Within5, 100*s.Within15)
-	}
-}
-
-// fitEngine minimises the engine's mean squared log error over its four
-// efficiencies by coordinate descent on fixed grids, then prints them.
-func fitEngine(path, name string) {
-	e, ok := calc.LookupEngine(name)
-	if !ok {
-		fmt.Fprintln(os.Stderr, "calibrate: unknown engine", name)
-		os.Exit(2)
-	}
-	grid := func(lo, hi, step float64) []float64 {
-		var g []float64
-		for x := lo; x <= hi+1e-9; x += step {
-			g = append(g, x)
-		}
-		return g
-	}
-	params := []struct {
-		name string
-		ptr  *float64
-		vals []float64
-	}{
-		{"bandwidth_efficiency", &e.Eff.BandwidthEfficiency, grid(0.5, 0.95, 0.01)},
-		{"compute_efficiency", &e.Eff.ComputeEfficiency, grid(0.2, 0.8, 0.02)},
-		{"prefill_efficiency", &e.Eff.PrefillEfficiency, grid(0.2, 0.8, 0.02)},
-		{"step_overhead_ms", &e.Eff.StepOverheadMs, grid(0, 4, 0.05)},
-	}
-	score := func() (float64, int) {
-		rs, err := validation.Load(path)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "calibrate:", err)
-			os.Exit(1)
-		}
-		return validation.Objective(rs, name)
-	}
-	best, n := score()
-	fmt.Printf("start: mse(log) %.5f over %d cases\n", best, n)
-	for round := 0; round < 4; round++ {
-		for _, p := range params {
-			keep := *p.ptr
-			for _, v := range p.vals {
-				*p.ptr = v
-				if s, _ := score(); s < best {
-					best, keep = s, v
-				}
-			}
-			*p.ptr = keep
-		}
-	}
-	fmt.Printf("fit:   mse(log) %.5f\n", best)
-	for _, p := range params {
-		fmt.Printf("  %-22s %.3f\n", p.name, *p.ptr)
 	}
 }
