@@ -45,12 +45,15 @@ var prior = calc.Efficiencies{
 	StepOverheadMs: 1, SequenceOverheadUs: 5, LayerOverheadUs: 8, ContextOverheadMs: 0,
 }
 
-// readCases reads the comma-separated list of case files.
-func readCases(paths string) []validation.Case {
-	cs, err := validation.ReadCases(strings.Split(paths, ",")...)
+// readCases reads the case files (a missing one is skipped with a note).
+func readCases(paths []string) []validation.Case {
+	cs, missing, err := validation.ReadCases(paths...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
+	}
+	for _, m := range missing {
+		fmt.Fprintln(os.Stderr, "calibrate: skipped (not present):", m)
 	}
 	return cs
 }
@@ -60,6 +63,9 @@ func readCases(paths string) []validation.Case {
 func engineCases(cs []validation.Case, engine string) []validation.Case {
 	var out []validation.Case
 	for _, c := range cs {
+		if p := c.Profile(); p != "" && p != engine {
+			continue
+		}
 		r, err := c.Eval()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "calibrate:", err)
@@ -174,7 +180,7 @@ func lookup(name string) *calc.Engine {
 
 // fitEngines fits each named engine ("all": every engine with cases) from
 // the prior and prints the terms and a Go literal for calc/engine.go.
-func fitEngines(paths, names, terms string) {
+func fitEngines(paths []string, names, terms string) {
 	cs := readCases(paths)
 	which := selectParams(terms)
 	if names == "all" {
@@ -212,7 +218,7 @@ func literal(e calc.Efficiencies) string {
 // model does on measurements from a source it was not fitted on. An
 // engine whose cases all come from the held-out source is predicted by the
 // prior alone.
-func leaveOneGroupOut(paths, terms string) {
+func leaveOneGroupOut(paths []string, terms string) {
 	cs := readCases(paths)
 	which := selectParams(terms)
 	type key struct{ engine, metric string }
