@@ -110,3 +110,24 @@ func TestTTFTIncludesTheContextPhaseLatency(t *testing.T) {
 	assert.Equal(t, 1, chunks)
 	assert.InDelta(t, d.Eff.ContextOverheadMs/1000+s.TimeS, got, 1e-12)
 }
+
+// vLLM's V0 engine (engine_version 0.6) runs the same kernels behind a CPU
+// path that costs more per step and per sequence: its own terms apply, and
+// a batch-64 decode step takes longer than under V1 by at least the
+// difference of those overheads.
+func TestV0EngineHasItsOwnStepTerms(t *testing.T) {
+	t.Parallel()
+	v1, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	require.NoError(t, err)
+	v0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"})
+	require.NoError(t, err)
+	assert.Equal(t, vllmV0Eff, v0.Eff)
+	assert.Equal(t, engines["vllm"].Eff, v1.Eff)
+	s0, s1 := v0.DecodeStep(64, 512), v1.DecodeStep(64, 512)
+	over := func(e Efficiencies) float64 {
+		return e.StepOverheadMs/1000 + 32*e.LayerOverheadUs/1e6 + 64*e.SequenceOverheadUs/1e6
+	}
+	assert.InDelta(t, over(v0.Eff), s0.OverheadS, 1e-12)
+	assert.InDelta(t, over(v1.Eff), s1.OverheadS, 1e-12)
+	assert.Greater(t, s0.OverheadS, s1.OverheadS)
+}

@@ -42,6 +42,9 @@ type Result struct {
 	TP    int
 	GPU   string
 	Batch int
+	// Version is the engine release profile the case ran under (vLLM's
+	// engine_version; "" for the default).
+	Version string
 	// Source names the document the case was read from (repository and
 	// path, or URL): the unit a leave-one-group-out check holds out.
 	Source string

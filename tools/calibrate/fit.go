@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
@@ -58,12 +61,64 @@ func readCases(paths []string) []validation.Case {
 	return cs
 }
 
-// engineCases returns the cases that compare a step-model figure under
-// the engine (KV-capacity cases do not depend on the efficiencies).
-func engineCases(cs []validation.Case, engine string) []validation.Case {
+// target is one set of step terms the fit can change: an engine profile's
+// Eff, or vLLM's V0 terms (EffV0) as "vllm@0.6".
+type target struct {
+	name, engine string
+	v0           bool // the cases that ran vLLM's V0 engine
+	eff          *calc.Efficiencies
+}
+
+// targets returns every fit target, or those named (comma-separated;
+// "all": every one).
+func targets(names string) []target {
+	var all []target
+	for _, n := range calc.EngineNames() {
+		e := lookup(n)
+		all = append(all, target{name: n, engine: n, eff: &e.Eff})
+		if e.EffV0 != nil {
+			all = append(all, target{name: n + "@" + v0Version, engine: n, v0: true, eff: e.EffV0})
+		}
+	}
+	if names == "all" {
+		return all
+	}
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, sglang, lmdeploy, trtllm, llamacpp)")
+}
+
+// pick returns the items of all named in the comma-separated list, in its
+// order; an unknown name exits with an error naming what it is.
+func pick[T any](list string, all []T, name func(T) string, what string) []T {
+	var out []T
+	for _, n := range strings.Split(list, ",") {
+		found := false
+		for _, x := range all {
+			if name(x) == n {
+				out, found = append(out, x), true
+			}
+		}
+		if !found {
+			fmt.Fprintln(os.Stderr, "calibrate: unknown", what, n)
+			os.Exit(2)
+		}
+	}
+	return out
+}
+
+// skipGPU names the GPUs whose cases the fits leave out (-skip-gpus).
+var skipGPU = map[string]bool{}
+
+// v0Version is the engine_version of vLLM's V0 profile.
+const v0Version = "0.6"
+
+// targetCases returns the cases that compare a step-model figure under the
+// target (KV-capacity cases do not depend on the efficiencies), with each
+// one's result under the current profiles.
+func targetCases(cs []validation.Case, t target) ([]validation.Case, []validation.Result) {
 	var out []validation.Case
+	var rs []validation.Result
 	for _, c := range cs {
-		if p := c.Profile(); p != "" && p != engine {
+		if p := c.Profile(); p != "" && p != t.engine {
 			continue
 		}
 		r, err := c.Eval()
@@ -71,11 +126,11 @@ func engineCases(cs []validation.Case, engine string) []validation.Case {
 			fmt.Fprintln(os.Stderr, "calibrate:", err)
 			os.Exit(1)
 		}
-		if r.Comparable && r.Engine == engine && speedMetric(r.Metric) {
-			out = append(out, c)
+		if r.Comparable && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] {
+			out, rs = append(out, c), append(rs, r)
 		}
 	}
-	return out
+	return out, rs
 }
 
 func speedMetric(m string) bool {
@@ -87,20 +142,19 @@ func speedMetric(m string) bool {
 const caseSD = 0.1
 
 // objective is the mean squared log error of the cases under the
-// engine's current profile plus the prior's penalty: minimising it is the
+// target's current terms plus the prior's penalty: minimising it is the
 // maximum a posteriori fit with log-normal case errors of caseSD and a
 // normal prior on each term, (caseSD^2 / n) * sum ((term - prior) / sd)^2.
 // The penalty keeps a term the cases hardly inform near its physical
 // value instead of letting it absorb another term's error.
-func objective(cs []validation.Case, engine string) float64 {
-	mse, n := meanSquaredLogError(cs, engine)
+func objective(cs []validation.Case, t target) float64 {
+	mse, n := meanSquaredLogError(cs, t.engine)
 	if n == 0 {
 		return 0
 	}
-	e := lookup(engine)
 	var pen float64
 	for _, p := range params {
-		z := (*p.ptr(&e.Eff) - *p.ptr(&prior)) / p.sd
+		z := (*p.ptr(t.eff) - *p.ptr(&prior)) / p.sd
 		pen += z * z
 	}
 	return mse + caseSD*caseSD/float64(n)*pen
@@ -109,35 +163,59 @@ func objective(cs []validation.Case, engine string) float64 {
 // meanSquaredLogError is the mean of log(predicted/measured)^2 over the
 // comparable cases of the engine, and their number.
 func meanSquaredLogError(cs []validation.Case, engine string) (float64, int) {
-	rs := make([]validation.Result, 0, len(cs))
-	for _, c := range cs {
-		if r, err := c.Eval(); err == nil {
-			rs = append(rs, r)
+	return validation.Objective(evalAll(cs), engine)
+}
+
+// evalAll evaluates the cases on every core (the profiles are not changed
+// while they run); a case that fails to evaluate is left out.
+func evalAll(cs []validation.Case) []validation.Result {
+	rs := make([]validation.Result, len(cs))
+	ok := make([]bool, len(cs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r, err := cs[i].Eval()
+				rs[i], ok[i] = r, err == nil
+			}
+		}()
+	}
+	for i := range cs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := rs[:0]
+	for i, r := range rs {
+		if ok[i] {
+			out = append(out, r)
 		}
 	}
-	return validation.Objective(rs, engine)
+	return out
 }
 
 // fit minimises the objective over the named terms by coordinate descent:
-// each round tries 17 values of each term across a window around its
-// current value (the whole range at first, halved every round, 6 rounds)
+// each round tries 9 values of each term across a window around its
+// current value (the whole range at first, halved every round, 5 rounds)
 // and keeps the best; a term moves only when that strictly lowers the
-// error, so a term no case informs keeps the prior. The profile of the
-// engine is changed in place.
-func fit(e *calc.Engine, cs []validation.Case, which []param) float64 {
-	best := objective(cs, e.Name)
-	for round := 0; round < 6; round++ {
+// objective. The target's terms are changed in place.
+func fit(t target, cs []validation.Case, which []param) float64 {
+	best := objective(cs, t)
+	for round := 0; round < 5; round++ {
 		for _, p := range which {
-			ptr := p.ptr(&e.Eff)
+			ptr := p.ptr(t.eff)
 			span := (p.hi - p.lo) / math.Pow(2, float64(round))
 			keep := *ptr
-			for i := 0; i <= 16; i++ {
-				v := keep - span/2 + span*float64(i)/16
+			for i := 0; i <= 8; i++ {
+				v := keep - span/2 + span*float64(i)/8
 				if v < p.lo || v > p.hi {
 					continue
 				}
 				*ptr = v
-				if s := objective(cs, e.Name); s < best-1e-12 {
+				if s := objective(cs, t); s < best-1e-12 {
 					best, keep = s, v
 				}
 			}
@@ -153,20 +231,7 @@ func selectParams(list string) []param {
 	if list == "" || list == "all" {
 		return params
 	}
-	var out []param
-	for _, n := range strings.Split(list, ",") {
-		found := false
-		for _, p := range params {
-			if p.name == n {
-				out, found = append(out, p), true
-			}
-		}
-		if !found {
-			fmt.Fprintln(os.Stderr, "calibrate: unknown term", n)
-			os.Exit(2)
-		}
-	}
-	return out
+	return pick(list, params, func(p param) string { return p.name }, "term")
 }
 
 func lookup(name string) *calc.Engine {
@@ -178,31 +243,30 @@ func lookup(name string) *calc.Engine {
 	return e
 }
 
-// fitEngines fits each named engine ("all": every engine with cases) from
-// the prior and prints the terms and a Go literal for calc/engine.go.
+// fitEngines fits each named target from the prior (or, fitting only some
+// terms, from the committed ones) and prints the terms and a Go literal for
+// calc/engine.go.
 func fitEngines(paths []string, names, terms string) {
 	cs := readCases(paths)
 	which := selectParams(terms)
-	if names == "all" {
-		names = strings.Join(calc.EngineNames(), ",")
-	}
-	for _, name := range strings.Split(names, ",") {
-		e := lookup(name)
-		ec := engineCases(cs, name)
+	for _, t := range targets(names) {
+		ec, _ := targetCases(cs, t)
 		if len(ec) == 0 {
-			fmt.Printf("%s: no comparable speed cases; profile left as it is\n", name)
+			fmt.Printf("%s: no comparable speed cases; terms left as they are\n", t.name)
 			continue
 		}
-		before, _ := meanSquaredLogError(ec, name)
-		e.Eff = prior
-		start, _ := meanSquaredLogError(ec, name)
-		fit(e, ec, which)
-		got, _ := meanSquaredLogError(ec, name)
-		fmt.Printf("%s: %d cases; mse(log) with the committed profile %.5f, the prior %.5f, the fit %.5f\n", name, len(ec), before, start, got)
-		for _, p := range params {
-			fmt.Printf("  %-32s %8.3f\n", p.name, *p.ptr(&e.Eff))
+		before, _ := meanSquaredLogError(ec, t.engine)
+		if terms == "" || terms == "all" {
+			*t.eff = prior // a partial fit (-terms) starts from the committed terms
 		}
-		fmt.Printf("  Eff: %s\n", literal(e.Eff))
+		start, _ := meanSquaredLogError(ec, t.engine)
+		fit(t, ec, which)
+		got, _ := meanSquaredLogError(ec, t.engine)
+		fmt.Printf("%s: %d cases; mse(log) with the committed terms %.5f, at the start %.5f, the fit %.5f\n", t.name, len(ec), before, start, got)
+		for _, p := range params {
+			fmt.Printf("  %-32s %8.3f\n", p.name, *p.ptr(t.eff))
+		}
+		fmt.Printf("  %s\n", literal(*t.eff))
 	}
 }
 
@@ -213,68 +277,79 @@ func literal(e calc.Efficiencies) string {
 		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs)
 }
 
-// leaveOneGroupOut refits each engine with one source document's cases
-// held out, from the prior, and scores the held-out cases: how the step
-// model does on measurements from a source it was not fitted on. An
-// engine whose cases all come from the held-out source is predicted by the
-// prior alone.
-func leaveOneGroupOut(paths []string, terms string) {
+// leaveOneGroupOut refits each target with one group's cases held out (by
+// "source" document, "gpu" or "tp"), from the prior, and scores the held-out cases: how the step
+// model does on measurements from a source it was not fitted on. A target
+// whose cases all come from the held-out source is predicted by the prior
+// alone.
+func leaveOneGroupOut(paths []string, names, terms, by string) {
 	cs := readCases(paths)
 	which := selectParams(terms)
-	type key struct{ engine, metric string }
+	type key struct{ target, metric string }
 	held := map[key][]float64{}
-	fmt.Printf("%-9s %-44s %5s %5s %14s\n", "engine", "held-out source", "train", "test", "median |err|")
-	for _, name := range calc.EngineNames() {
-		e := lookup(name)
-		keep := e.Eff
-		ec := engineCases(cs, name)
-		bySource := map[string][]validation.Case{}
+	fmt.Printf("%-10s %-44s %5s %5s %14s\n", "terms", "held-out source", "train", "test", "median |err|")
+	group := func(r validation.Result) string {
+		switch by {
+		case "gpu":
+			return r.GPU
+		case "tp":
+			return "tp" + strconv.Itoa(max(r.TP, 1))
+		}
+		return r.Source
+	}
+	for _, t := range targets(names) {
+		keep := *t.eff
+		ec, rs := targetCases(cs, t)
+		for i := range rs {
+			rs[i].Source = group(rs[i])
+		}
 		var sources []string
-		for _, c := range ec {
-			r, _ := c.Eval()
-			if _, ok := bySource[r.Source]; !ok {
+		seen := map[string]bool{}
+		for _, r := range rs {
+			if !seen[r.Source] {
+				seen[r.Source] = true
 				sources = append(sources, r.Source)
 			}
-			bySource[r.Source] = append(bySource[r.Source], c)
 		}
 		sort.Strings(sources)
 		for _, src := range sources {
-			var train []validation.Case
-			for _, c := range ec {
-				if r, _ := c.Eval(); r.Source != src {
+			var train, test []validation.Case
+			for i, c := range ec {
+				if rs[i].Source == src {
+					test = append(test, c)
+				} else {
 					train = append(train, c)
 				}
 			}
-			e.Eff = prior
+			*t.eff = prior
 			if len(train) > 0 {
-				fit(e, train, which)
+				fit(t, train, which)
 			}
 			var errs []float64
-			for _, c := range bySource[src] {
+			for _, c := range test {
 				r, _ := c.Eval()
-				held[key{name, r.Metric}] = append(held[key{name, r.Metric}], math.Abs(r.RelErr()))
+				k := key{t.name, validation.MetricClass(r.Metric)}
+				held[k] = append(held[k], math.Abs(r.RelErr()))
 				errs = append(errs, math.Abs(r.RelErr()))
 			}
-			sort.Float64s(errs)
-			fmt.Printf("%-9s %-44s %5d %5d %13.1f%%\n", name, short(src), len(train), len(errs), 100*validation.Median(errs))
+			fmt.Printf("%-10s %-44s %5d %5d %13.1f%%\n", t.name, short(src), len(train), len(errs), 100*validation.MedianOf(errs))
 		}
-		e.Eff = keep
+		*t.eff = keep
 	}
-	fmt.Printf("\n%-9s %-20s %4s %14s %10s %10s\n", "engine", "metric", "n", "median |err|", "<=15%", "<=20%")
+	fmt.Printf("\n%-10s %-12s %4s %14s %10s %10s\n", "terms", "metric", "n", "median |err|", "<=15%", "<=20%")
 	var keys []key
 	for k := range held {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].engine != keys[j].engine {
-			return keys[i].engine < keys[j].engine
+		if keys[i].target != keys[j].target {
+			return keys[i].target < keys[j].target
 		}
 		return keys[i].metric < keys[j].metric
 	})
 	for _, k := range keys {
 		errs := held[k]
-		sort.Float64s(errs)
-		fmt.Printf("%-9s %-20s %4d %13.1f%% %9.0f%% %9.0f%%\n", k.engine, k.metric, len(errs), 100*validation.Median(errs), 100*within(errs, 0.15), 100*within(errs, 0.20))
+		fmt.Printf("%-10s %-12s %4d %13.1f%% %9.0f%% %9.0f%%\n", k.target, k.metric, len(errs), 100*validation.MedianOf(errs), 100*within(errs, 0.15), 100*within(errs, 0.20))
 	}
 }
 

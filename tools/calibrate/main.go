@@ -21,9 +21,16 @@ func main() {
 	all := flag.Bool("all", false, "also list cases that are not comparable")
 	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all) from the prior by coordinate descent on the maximum a posteriori objective, and print them")
 	terms := flag.String("terms", "all", "with -fit or -logo: the terms to fit, comma-separated (the others keep the prior)")
-	logo := flag.Bool("logo", false, "leave-one-group-out: refit each engine without each source document's cases, from the prior, and print the held-out errors")
+	logo := flag.String("logo", "", "leave-one-group-out for these fit targets (comma-separated, or all): refit each without each group's cases, from the prior, and print the held-out errors")
+	logoBy := flag.String("logo-by", "source", "with -logo: the group held out, source (document), gpu or tp")
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
+	skip := flag.String("skip-gpus", "", "with -fit or -logo: leave out the cases on these GPUs (catalog ids, comma-separated), e.g. builds whose kernels the profile does not model")
 	flag.Parse()
+	for _, g := range strings.Split(*skip, ",") {
+		if g != "" {
+			skipGPU[g] = true
+		}
+	}
 	paths := strings.Split(*path, ",")
 	if *fitMem {
 		fitMemory(paths[0])
@@ -33,8 +40,8 @@ func main() {
 		fitEngines(paths, *fitE, *terms)
 		return
 	}
-	if *logo {
-		leaveOneGroupOut(paths, *terms)
+	if *logo != "" {
+		leaveOneGroupOut(paths, *logo, *terms, *logoBy)
 		return
 	}
 	rs, missing, err := validation.LoadAll(paths)
