@@ -460,9 +460,14 @@ func appendWarning(w *jsonWriter, v *calc.Warning) {
 // appendEfficiencies appends a calc.Efficiencies as encoding/json does.
 func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 	w.float64(`{"bandwidth_efficiency":`, v.BandwidthEfficiency)
+	w.float64(`,"attention_bandwidth_efficiency":`, v.AttentionBandwidthEfficiency)
 	w.float64(`,"compute_efficiency":`, v.ComputeEfficiency)
-	w.float64(`,"prefill_efficiency":`, v.PrefillEfficiency)
+	w.float64(`,"gemm_half_tokens":`, v.GEMMHalfTokens)
+	w.float64(`,"attention_efficiency":`, v.AttentionEfficiency)
 	w.float64(`,"step_overhead_ms":`, v.StepOverheadMs)
+	w.float64(`,"sequence_overhead_us":`, v.SequenceOverheadUs)
+	w.float64(`,"layer_overhead_us":`, v.LayerOverheadUs)
+	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
 	w.lit("}")
 }
 

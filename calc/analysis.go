@@ -77,9 +77,12 @@ func (d *Deployment) meanBlocksStaggered(in, out int) float64 {
 // into every chunk step.
 //
 // The prompt's cached tokens (prefix caching: cachedFor) are skipped: its
-// chunks start after them.
+// chunks start after them. The time includes the context phase's fixed
+// latency (context_overhead_ms: tokenisation, admission and the first
+// token's return, which no step pays), so it is the request's TTFT.
 func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
-	return d.prefillFrom(d.cachedFor(n), n, batch, ctx)
+	t, chunks, bound := d.prefillFrom(d.cachedFor(n), n, batch, ctx)
+	return d.Eff.ContextOverheadMs/1000 + t, chunks, bound
 }
 
 // prefillFrom is prefillTime with the first `from` tokens already cached.

@@ -78,6 +78,17 @@ type costModel struct {
 	linkBW, linkLat  float64   // interconnect bytes/s and seconds
 	tp, pp           float64
 	eff              Efficiencies
+	// The step's terms with the efficiencies folded in at resolve time
+	// (Step divides by these and adds them):
+	// (reciprocals: Step multiplies)
+	invWeightBW, invKVBW float64 // s/byte: 1 / the bytes/s the GEMMs' and attention's reads achieve
+	invGemmPeak          float64 // s/FLOP: 1 / the FLOP/s the GEMMs approach at large M
+	gemmHalf             float64 // tokens at which the GEMMs reach half of that
+	invAttnPeak          float64 // s/FLOP: 1 / the FLOP/s the attention kernels achieve
+	fixedS               float64 // step overhead + layers * layer overhead, seconds
+	seqS                 float64 // CPU time per scheduled sequence, seconds
+	arFixedS             float64 // all-reduces per step * latency, seconds
+	arPerTokenS          float64 // all-reduce seconds per token in the step
 	// Expert and data parallelism: dp replicas' tokens reach every
 	// expert rank; expertFLOPs is 2 * top_k * one expert's share per
 	// token over the MoE layers (split out of linearFLOPs only then).
@@ -178,7 +189,48 @@ func (d *Deployment) buildCost() costModel {
 		c.allReduces = 2 * float64(m.NumLayers)
 	}
 	c.msgBytesPerToken = float64(m.Hidden) * d.ActBytes
+	c.foldEfficiencies(d)
 	return c
+}
+
+// foldEfficiencies precomputes the step's per-deployment constants from
+// the engine's efficiencies (docs/MODEL.md section 4 gives each term's
+// source and fit):
+//
+//	weightBW    = bandwidth * bandwidth_efficiency                  (bytes/s)
+//	kvBW        = bandwidth * attention_bandwidth_efficiency        (bytes/s)
+//	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
+//	attnPeak    = peak * attention_efficiency                       (FLOP/s)
+//	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
+//	arFixedS    = 2 * layers * all-reduce latency                   (s)
+//	arPerTokenS = 2 * layers * 2(tp-1)/tp * hidden * b / bus bandwidth (s per token)
+//
+// The all-reduce is a ring's: each rank sends and receives 2(tp-1)/tp of
+// the message, at the bus bandwidth nccl-tests measures for the link
+// (hardware.Interconnect.AllReduceBusBandwidth).
+func (c *costModel) foldEfficiencies(d *Deployment) {
+	e := c.eff
+	attnBW := e.AttentionBandwidthEfficiency
+	if attnBW <= 0 {
+		attnBW = e.BandwidthEfficiency
+	}
+	attn := e.AttentionEfficiency
+	if attn <= 0 {
+		attn = e.ComputeEfficiency
+	}
+	c.invWeightBW = 1 / (c.bw * e.BandwidthEfficiency)
+	c.invKVBW = 1 / (c.bw * attnBW)
+	c.invGemmPeak = 1 / (c.peak * e.ComputeEfficiency)
+	c.gemmHalf = max(e.GEMMHalfTokens, 0)
+	c.invAttnPeak = 1 / (c.peak * attn)
+	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
+	c.seqS = e.SequenceOverheadUs / 1e6
+	if c.tp > 1 {
+		c.arFixedS = c.allReduces * c.linkLat
+		if bus := d.Hardware.Interconnect.AllReduceBusBandwidth(); bus > 0 {
+			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / bus
+		}
+	}
 }
 
 // distinctExperts returns E*(1-(1-k/E)^n): the expected number of distinct
@@ -191,15 +243,32 @@ func distinctExperts(e, k, n float64) float64 {
 	return e * (1 - math.Pow(1-k/e, n))
 }
 
-// Step returns the modelled cost of one step on this deployment.
+// Step returns the modelled cost of one step on this deployment, per GPU,
+// in seconds: the kernels of a layer run one after another, so each class
+// of kernel is its own roofline and the step is their sum:
 //
-// time = overhead + max(bytes read / (bandwidth * bandwidth_efficiency),
-// decode FLOPs / (peak * compute_efficiency) + prefill FLOPs / (peak *
-// prefill_efficiency)) + communication, where communication is, with tp > 1,
-// 2 all-reduces per layer of tokens*hidden activations, each costing
-// latency + 2(tp-1)/tp * bytes / link bandwidth (ring all-reduce), and with
-// pp > 1 one send of tokens*hidden activations between consecutive stages.
-// An empty step costs the overhead and one read of the weights.
+//	gemm      = max(weights read / weightBW,
+//	                linear FLOPs / (gemmPeak * M / (M + gemm_half_tokens)))
+//	attention = max(KV read / kvBW, decode attention FLOPs / attnPeak)
+//	            + prefill attention FLOPs / attnPeak
+//	comm      = tp > 1: 2 * layers * (latency + 2(tp-1)/tp * M*h*b / bus bandwidth)
+//	            + pp > 1: (pp-1) * (latency + M*h*b / link bandwidth)
+//	overhead  = step_overhead + layers * layer_overhead
+//	            + sequence_overhead * scheduled sequences
+//	time      = overhead + gemm + attention + comm (+ draft passes)
+//
+// with M the tokens of the step (decodes, drafted tokens and prefill
+// tokens). The GEMM efficiency saturates in M: a GEMM of M rows is tiled
+// in blocks of 64-256 rows spread over the SMs in waves, so small M pays for
+// padded tiles and partial waves (NVIDIA, "Matrix Multiplication
+// Background User's Guide", sections on tile and wave quantization,
+// https://docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication/);
+// M / (M + M_half) is the smooth form of that loss, with M_half fitted.
+// Decode attention is bound by its KV-cache reads at the attention
+// kernels' own bandwidth efficiency (FlashAttention/FlashInfer decode);
+// prefill attention by its FLOPs (FlashAttention-2/3, arXiv:2307.08691,
+// arXiv:2407.08608). An empty step costs the overhead and one read of the
+// weights.
 func (d *Deployment) Step(l StepLoad) StepCost {
 	c := &d.cost
 	b := float64(max(l.DecodeSeqs, 0))
@@ -229,33 +298,39 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	kv += 2 * c.stateBytes * (b + float64(l.PrefillSeqs))
 	out.KVReadBytes = kv
 
+	// The GEMMs (linear layers, LM head, experts, adapters) and the
+	// attention's own FLOPs.
 	sampled := b + float64(l.PrefillSeqs)
-	decodeFLOPs := c.linearFLOPs*b + attnDecode + c.headFLOPs*sampled
-	prefillFLOPs := c.linearFLOPs*n + attnPrefill
+	linFLOPs := c.linearFLOPs*tokens + c.headFLOPs*(sampled+spec)
 	if spec > 0 && b > 0 {
-		// Each drafted token attends to its sequence's context (the mean)
-		// and is scored by the head.
-		decodeFLOPs += c.linearFLOPs*spec + attnDecode*spec/b + c.headFLOPs*spec
+		// Each drafted token attends to its sequence's context (the mean).
+		attnDecode += attnDecode * spec / b
 	}
 	if c.moeSplit {
-		imb := d.loadImbalance(tokens)
-		decodeFLOPs += c.expertFLOPs * (b + spec) * c.dp * imb
-		prefillFLOPs += c.expertFLOPs * n * c.dp * imb
+		linFLOPs += c.expertFLOPs * tokens * c.dp * d.loadImbalance(tokens)
 	}
 	if f := &d.feat; f.loras > 0 {
 		// Each step's adapters: one slot per sequence up to max_loras.
 		out.LoRAFLOPs = f.loraFLOPs * tokens
 		out.LoRAReadBytes = f.loraSlotBytes * math.Min(float64(f.loras), b+float64(l.PrefillSeqs)+boolF(n > 0))
-		decodeFLOPs += out.LoRAFLOPs
+		linFLOPs += out.LoRAFLOPs
 		out.WeightsReadBytes += out.LoRAReadBytes
 	}
-	out.FLOPs = decodeFLOPs + prefillFLOPs
+	out.FLOPs = linFLOPs + attnDecode + attnPrefill
 
-	out.MemoryS = (out.WeightsReadBytes + out.KVReadBytes) / (c.bw * c.eff.BandwidthEfficiency)
-	out.ComputeS = decodeFLOPs/(c.peak*c.eff.ComputeEfficiency) + prefillFLOPs/(c.peak*c.eff.PrefillEfficiency)
+	linMem := out.WeightsReadBytes * c.invWeightBW
+	var linComp float64
+	if tokens > 0 {
+		// efficiency(M) = compute_efficiency * M / (M + gemm_half_tokens)
+		linComp = linFLOPs * (1 + c.gemmHalf/tokens) * c.invGemmPeak
+	}
+	attnMem := out.KVReadBytes * c.invKVBW
+	attnDecodeS := attnDecode * c.invAttnPeak
+	attnPrefillS := attnPrefill * c.invAttnPeak
+	out.MemoryS = linMem + attnMem
+	out.ComputeS = linComp + attnDecodeS + attnPrefillS
 	if c.tp > 1 {
-		msg := tokens * c.msgBytesPerToken
-		out.CommunicationS = c.allReduces * (c.linkLat + 2*(c.tp-1)/c.tp*msg/c.linkBW)
+		out.CommunicationS = c.arFixedS + c.arPerTokenS*tokens
 	}
 	if c.pp > 1 {
 		msg := tokens * c.msgBytesPerToken
@@ -268,9 +343,13 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	if d.feat.specK > 0 && b > 0 {
 		out.DraftS = float64(d.feat.specK) * d.draftPass(b, l.DecodeContext/b)
 	}
-	out.OverheadS = c.eff.StepOverheadMs / 1000
+	seqs := b + float64(l.PrefillSeqs)
+	if n > 0 && l.PrefillSeqs == 0 {
+		seqs++ // a chunk of a prompt that goes on next step
+	}
+	out.OverheadS = c.fixedS + c.seqS*seqs
 	out.ComputeBound = out.ComputeS > out.MemoryS
-	out.TimeS = out.OverheadS + math.Max(out.MemoryS, out.ComputeS) + out.CommunicationS + out.DraftS
+	out.TimeS = out.OverheadS + math.Max(linMem, linComp) + math.Max(attnMem, attnDecodeS) + attnPrefillS + out.CommunicationS + out.DraftS
 	out.TokensPerSeq = 1
 	return out
 }

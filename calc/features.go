@@ -763,6 +763,7 @@ func (d *Deployment) featuresReport(r *Report, p plan, kvCap, onset int, meanBlo
 	if f.cachedTokens > 0 {
 		any = true
 		ttft0, _, _ := d.prefillFrom(0, in, 0, 0)
+		ttft0 += d.Eff.ContextOverheadMs / 1000 // as prefillTime's
 		pc := &PrefixCachingReport{
 			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: d.sharedBlocks(), NumPrefixes: f.prefixes,
 			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,

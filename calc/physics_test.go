@@ -132,10 +132,16 @@ func TestDecodeStepFlatThenComputeBound(t *testing.T) {
 	big := d.DecodeStep(2048, 128)
 	assert.True(t, big.ComputeBound)
 	assert.Greater(t, big.TimeS, 3*s1.TimeS)
-	// The memory term is bytes / (bandwidth * efficiency), by hand.
-	want := (s1.WeightsReadBytes + s1.KVReadBytes) / (3.35e12 * d.Eff.BandwidthEfficiency)
-	assert.InDelta(t, want, s1.MemoryS, 1e-12)
-	assert.InDelta(t, d.Eff.StepOverheadMs/1000+s1.MemoryS, s1.TimeS, 1e-12)
+	// The memory term is the weights over the GEMMs' achieved bandwidth
+	// plus the KV read over the attention's, by hand.
+	e := d.Eff
+	wantW := s1.WeightsReadBytes / (3.35e12 * e.BandwidthEfficiency)
+	wantKV := s1.KVReadBytes / (3.35e12 * e.AttentionBandwidthEfficiency)
+	assert.InDelta(t, wantW+wantKV, s1.MemoryS, 1e-12)
+	// At batch 1 both kernels are memory-bound, so the step is the
+	// overhead (per step, per layer of 32, per sequence) plus those reads.
+	over := e.StepOverheadMs/1000 + 32*e.LayerOverheadUs/1e6 + e.SequenceOverheadUs/1e6
+	assert.InDelta(t, over+wantW+wantKV, s1.TimeS, 1e-12)
 }
 
 // MoE: a step reads the expected number of distinct experts its tokens

@@ -112,19 +112,40 @@ type Config struct {
 }
 
 // Efficiencies are the physically meaningful fitted parameters of an
-// engine profile (docs/MODEL.md says how each was fitted).
+// engine profile (docs/MODEL.md says how each was fitted). Each is one term
+// of the step model (Deployment.Step).
 type Efficiencies struct {
-	// BandwidthEfficiency is the fraction of datasheet memory bandwidth a
-	// decode step's reads achieve.
+	// BandwidthEfficiency is the fraction of datasheet memory bandwidth the
+	// GEMMs' weight reads achieve.
 	BandwidthEfficiency float64 `json:"bandwidth_efficiency"`
-	// ComputeEfficiency is the fraction of dense peak a decode step's
-	// matmuls achieve when compute-bound.
+	// AttentionBandwidthEfficiency is the fraction of datasheet memory
+	// bandwidth the decode attention kernels' KV-cache reads achieve.
+	AttentionBandwidthEfficiency float64 `json:"attention_bandwidth_efficiency"`
+	// ComputeEfficiency is the fraction of dense peak the GEMMs approach
+	// at large token counts (the ceiling of their saturating efficiency).
 	ComputeEfficiency float64 `json:"compute_efficiency"`
-	// PrefillEfficiency is the fraction of dense peak prefill achieves.
-	PrefillEfficiency float64 `json:"prefill_efficiency"`
-	// StepOverheadMs is the fixed time of every step (launches, scheduler,
-	// sampler), in milliseconds.
+	// GEMMHalfTokens is the tokens per step at which the GEMMs reach half
+	// of compute_efficiency: efficiency(M) = compute_efficiency * M / (M +
+	// gemm_half_tokens), the tile and wave quantisation of small M.
+	GEMMHalfTokens float64 `json:"gemm_half_tokens"`
+	// AttentionEfficiency is the fraction of dense peak the attention
+	// kernels (FlashAttention) reach on their FLOPs.
+	AttentionEfficiency float64 `json:"attention_efficiency"`
+	// StepOverheadMs is the fixed CPU time of every step (scheduler,
+	// input preparation, graph replay), in milliseconds.
 	StepOverheadMs float64 `json:"step_overhead_ms"`
+	// SequenceOverheadUs is the CPU time each scheduled sequence adds to a
+	// step (scheduling, block-table and sampling bookkeeping), in
+	// microseconds.
+	SequenceOverheadUs float64 `json:"sequence_overhead_us"`
+	// LayerOverheadUs is the time each decoder layer's kernels take beyond
+	// their bytes and FLOPs (launch gaps, ramp-up and tail of the short
+	// kernels of one layer), in microseconds.
+	LayerOverheadUs float64 `json:"layer_overhead_us"`
+	// ContextOverheadMs is the fixed latency of a request's context phase
+	// beyond its prefill steps (tokenisation, admission, first-token
+	// return), in milliseconds: part of TTFT, not of any step.
+	ContextOverheadMs float64 `json:"context_overhead_ms"`
 }
 
 // MemoryReport is the memory budget of one GPU (the tightest pipeline

@@ -125,6 +125,11 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		v, _ = lookupVersion(d.Engine.Name, "")
 	}
 	d.Version = v
+	if v.V0 && d.Engine.EffV0 != nil {
+		// The V0 engine's step terms (engine.go: its CPU-side scheduling,
+		// input preparation and sampling per step and per sequence).
+		d.Eff = *d.Engine.EffV0
+	}
 }
 
 // applyVersionDefaults sets what a release defaults differently once

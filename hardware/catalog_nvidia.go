@@ -204,7 +204,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 3.9 * tbPerS,
 		PeakFLOPS:                hopperNVLFLOPS,
 		// NVLink bridge: 600 GB/s bidirectional between the two cards of a pair.
-		Interconnect: Interconnect{Name: "NVLink 4 bridge (pairs)", BandwidthBytesPerS: 300 * gbPerS, LatencyS: AllReduceLatencyNVLinkS},
+		Interconnect: Interconnect{Name: "NVLink 4 bridge (pairs)", BandwidthBytesPerS: 300 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 300 * gbPerS * busEfficiencyBridge},
 		Sources:      []Source{{Fields: datasheet, Citation: citeH100}, srcLatencyNVLink},
 	},
 	{
@@ -228,7 +228,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 4.8 * tbPerS,
 		PeakFLOPS:                hopperNVLFLOPS,
 		// NVLink bridge joins 2 or 4 cards at 900 GB/s bidirectional.
-		Interconnect: Interconnect{Name: "NVLink 4 bridge (2- or 4-way)", BandwidthBytesPerS: 450 * gbPerS, LatencyS: AllReduceLatencyNVLinkS},
+		Interconnect: Interconnect{Name: "NVLink 4 bridge (2- or 4-way)", BandwidthBytesPerS: 450 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 450 * gbPerS * busEfficiencyBridge},
 		Sources:      []Source{{Fields: datasheet, Citation: citeH200}, srcLatencyNVLink},
 	},
 	{

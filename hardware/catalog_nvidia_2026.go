@@ -43,11 +43,11 @@ var srcLatencyNIC = Source{Fields: []string{fieldLatency}, Citation: "Estimate: 
 
 // PCIe links narrower or more shared than x16.
 var (
-	pcie4x8   = Interconnect{Name: "PCIe 4.0 x8", BandwidthBytesPerS: pcie4x16BytesPerS / 2, LatencyS: AllReduceLatencyPCIeS}
-	pcie4x16q = Interconnect{Name: "PCIe 4.0 x16 (shared by 4 GPUs)", BandwidthBytesPerS: pcie4x16BytesPerS / 4, LatencyS: AllReduceLatencyPCIeS}
+	pcie4x8   = Interconnect{Name: "PCIe 4.0 x8", BandwidthBytesPerS: pcie4x16BytesPerS / 2, LatencyS: AllReduceLatencyPCIeS, BusBandwidthBytesPerS: pcie4x16BytesPerS / 2 * busEfficiencyPCIe}
+	pcie4x16q = Interconnect{Name: "PCIe 4.0 x16 (shared by 4 GPUs)", BandwidthBytesPerS: pcie4x16BytesPerS / 4, LatencyS: AllReduceLatencyPCIeS, BusBandwidthBytesPerS: pcie4x16BytesPerS / 4 * busEfficiencyPCIe}
 	// NVLink 4 with the China export cut: 400 GB/s bidirectional.
-	nvlink4China = Interconnect{Name: "NVLink 4 (NVSwitch, 400 GB/s export part)", BandwidthBytesPerS: 200 * gbPerS, LatencyS: AllReduceLatencyNVLinkS}
-	nvlink3China = Interconnect{Name: "NVLink 3 (NVSwitch, 400 GB/s export part)", BandwidthBytesPerS: 200 * gbPerS, LatencyS: AllReduceLatencyNVLinkS}
+	nvlink4China = Interconnect{Name: "NVLink 4 (NVSwitch, 400 GB/s export part)", BandwidthBytesPerS: 200 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 200 * gbPerS * busEfficiencyNVLink}
+	nvlink3China = Interconnect{Name: "NVLink 3 (NVSwitch, 400 GB/s export part)", BandwidthBytesPerS: 200 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 200 * gbPerS * busEfficiencyNVLink}
 )
 
 // blackwellUltraFLOPS is the dense peak of one B300 (HGX B300 / 8): FP4

@@ -55,7 +55,7 @@ var intel2026 = []Accelerator{
 		ID: "arc-pro-b60", Name: "Intel Arc Pro B60 24GB", Vendor: "Intel",
 		MemoryBytes: 24 * GiB, MemoryBandwidthBytesPerS: 456 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 12.29 * teraFLOPS, BF16: 98.5 * teraFLOPS, INT8: 197 * teraFLOPS},
-		Interconnect: Interconnect{Name: "PCIe 5.0 x8", BandwidthBytesPerS: pcie5x16BytesPerS / 2, LatencyS: AllReduceLatencyPCIeS},
+		Interconnect: Interconnect{Name: "PCIe 5.0 x8", BandwidthBytesPerS: pcie5x16BytesPerS / 2, LatencyS: AllReduceLatencyPCIeS, BusBandwidthBytesPerS: pcie5x16BytesPerS / 2 * busEfficiencyPCIe},
 		Sources:      []Source{{Fields: datasheet, Citation: citeArcB60}, srcLatencyPCIe},
 	},
 }

@@ -97,6 +97,29 @@ type Interconnect struct {
 	// LatencyS is the end-to-end latency of one small all-reduce step, in
 	// seconds.
 	LatencyS float64 `json:"latency_s"`
+	// BusBandwidthBytesPerS is the all-reduce bus bandwidth measured on
+	// this kind of link (nccl-tests' busbw for a large ring all-reduce, in
+	// bytes per second): the line rate less NCCL's protocol overhead and,
+	// on PCIe, the host bridge's limits. 0 (custom hardware): the line rate
+	// times DefaultBusEfficiency. Not part of the JSON contract.
+	BusBandwidthBytesPerS float64 `json:"-"`
+}
+
+// DefaultBusEfficiency is the all-reduce bus bandwidth over the line rate
+// taken for a link without a measured figure: NCCL's protocol overhead is
+// about 20 % ("450GB/s is the line rate. With the protocol overhead (~20%)
+// NCCL can get an effective NVLink bandwidth of 370GB/s", NCCL maintainer,
+// https://github.com/NVIDIA/nccl-tests/issues/212).
+const DefaultBusEfficiency = 0.8
+
+// AllReduceBusBandwidth returns the bus bandwidth a ring all-reduce over
+// this link achieves, in bytes per second: the measured figure, or the
+// line rate times DefaultBusEfficiency.
+func (i Interconnect) AllReduceBusBandwidth() float64 {
+	if i.BusBandwidthBytesPerS > 0 {
+		return i.BusBandwidthBytesPerS
+	}
+	return i.BandwidthBytesPerS * DefaultBusEfficiency
 }
 
 // Source says where one or more figures of an entry come from.

@@ -21,8 +21,12 @@ const (
 	AllReduceLatencyNVLinkS = 8e-6
 	// AllReduceLatencyPCIeS is for GPUs that reach each other over PCIe
 	// only (no NVLink): NCCL ring all-reduce through the PCIe switch or the
-	// CPU root complex, about 15-25 µs for small messages; 20 µs.
-	AllReduceLatencyPCIeS = 20e-6
+	// CPU root complex. Measured: an 8-byte all_reduce_perf takes 40-42 µs
+	// on 8 RTX 4090s (https://github.com/NVIDIA/nccl/issues/1530); vLLM
+	// does not run its custom all-reduce on more than two PCIe-only GPUs
+	// (vllm/distributed/device_communicators/custom_all_reduce.py), so
+	// every decode all-reduce pays NCCL's latency; 40 µs.
+	AllReduceLatencyPCIeS = 40e-6
 	// AllReduceLatencyInfinityFabricS is for AMD Instinct GPUs on an xGMI
 	// (Infinity Fabric) mesh: RCCL and vLLM's ROCm custom all-reduce run a
 	// little slower than NVLink for small messages; 10 µs.
@@ -45,20 +49,36 @@ const (
 	pcie5x16BytesPerS = 64 * gbPerS
 )
 
+// Measured all-reduce bus bandwidth over the line rate (nccl-tests busbw,
+// large messages), by kind of link:
+//   - PCIe: 35 GB/s on 4 RTX 5090s and 28 GB/s on 8 over PCIe 5.0 x16
+//     (64 GB/s per direction; https://github.com/NVIDIA/nccl/issues/1639):
+//     35/64 = 0.55, the host bridge and CPU memory limiting (NCCL
+//     maintainer's comment there);
+//   - NVLink through NVSwitch: 370 GB/s ring busbw on H100 (450 GB/s line
+//     rate; https://github.com/NVIDIA/nccl-tests/issues/212): 0.82;
+//   - NVLink bridge pairs: 116 GB/s on two bridged H100 PCIe
+//     (https://github.com/NVIDIA/nccl/issues/1161), 0.39 of 300 GB/s.
+const (
+	busEfficiencyPCIe   = 35.0 / 64
+	busEfficiencyNVLink = 370.0 / 450
+	busEfficiencyBridge = 116.0 / 300
+)
+
 // Interconnects shared by several entries.
 var (
-	pcie3x16 = Interconnect{Name: "PCIe 3.0 x16", BandwidthBytesPerS: pcie3x16BytesPerS, LatencyS: AllReduceLatencyPCIeS}
-	pcie4x16 = Interconnect{Name: "PCIe 4.0 x16", BandwidthBytesPerS: pcie4x16BytesPerS, LatencyS: AllReduceLatencyPCIeS}
-	pcie5x16 = Interconnect{Name: "PCIe 5.0 x16", BandwidthBytesPerS: pcie5x16BytesPerS, LatencyS: AllReduceLatencyPCIeS}
+	pcie3x16 = Interconnect{Name: "PCIe 3.0 x16", BandwidthBytesPerS: pcie3x16BytesPerS, LatencyS: AllReduceLatencyPCIeS, BusBandwidthBytesPerS: pcie3x16BytesPerS * busEfficiencyPCIe}
+	pcie4x16 = Interconnect{Name: "PCIe 4.0 x16", BandwidthBytesPerS: pcie4x16BytesPerS, LatencyS: AllReduceLatencyPCIeS, BusBandwidthBytesPerS: pcie4x16BytesPerS * busEfficiencyPCIe}
+	pcie5x16 = Interconnect{Name: "PCIe 5.0 x16", BandwidthBytesPerS: pcie5x16BytesPerS, LatencyS: AllReduceLatencyPCIeS, BusBandwidthBytesPerS: pcie5x16BytesPerS * busEfficiencyPCIe}
 
 	// NVLink 2 (V100 SXM2): 300 GB/s total bidirectional per GPU.
-	nvlink2 = Interconnect{Name: "NVLink 2 (hybrid cube mesh)", BandwidthBytesPerS: 150 * gbPerS, LatencyS: AllReduceLatencyNVLinkS}
+	nvlink2 = Interconnect{Name: "NVLink 2 (hybrid cube mesh)", BandwidthBytesPerS: 150 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 150 * gbPerS * busEfficiencyNVLink}
 	// NVLink 3 (A100 SXM4): 600 GB/s total bidirectional per GPU.
-	nvlink3 = Interconnect{Name: "NVLink 3 (NVSwitch)", BandwidthBytesPerS: 300 * gbPerS, LatencyS: AllReduceLatencyNVLinkS}
+	nvlink3 = Interconnect{Name: "NVLink 3 (NVSwitch)", BandwidthBytesPerS: 300 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 300 * gbPerS * busEfficiencyNVLink}
 	// NVLink 4 (H100/H200/H20 SXM5): 900 GB/s total bidirectional per GPU.
-	nvlink4 = Interconnect{Name: "NVLink 4 (NVSwitch)", BandwidthBytesPerS: 450 * gbPerS, LatencyS: AllReduceLatencyNVLinkS}
+	nvlink4 = Interconnect{Name: "NVLink 4 (NVSwitch)", BandwidthBytesPerS: 450 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 450 * gbPerS * busEfficiencyNVLink}
 	// NVLink 5 (B200, GB200): 1.8 TB/s total bidirectional per GPU.
-	nvlink5 = Interconnect{Name: "NVLink 5 (NVSwitch)", BandwidthBytesPerS: 900 * gbPerS, LatencyS: AllReduceLatencyNVLinkS}
+	nvlink5 = Interconnect{Name: "NVLink 5 (NVSwitch)", BandwidthBytesPerS: 900 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 900 * gbPerS * busEfficiencyNVLink}
 
 	// noInterconnect is for single-chip machines (Apple silicon): there is
 	// no tensor-parallel peer to talk to.

@@ -108,6 +108,7 @@ func evalKind(c rawCase, r Result) (Result, error) {
 	req := calc.Request{Model: modelID(c.Model), Hardware: hw, Engine: r.Engine}
 	if r.Engine == "vllm" {
 		req.EngineVersion = CaseVersion(c.EngineVersion)
+		r.Version = req.EngineVersion
 	}
 	if c.TP > 1 {
 		req.TensorParallelSize = calc.Int(c.TP)

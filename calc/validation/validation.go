@@ -42,6 +42,12 @@ type Result struct {
 	TP    int
 	GPU   string
 	Batch int
+	// Version is the engine release profile the case ran under (vLLM's
+	// engine_version; "" for the default).
+	Version string
+	// Source names the document the case was read from (repository and
+	// path, or URL): the unit a leave-one-group-out check holds out.
+	Source string
 	// Naive is, for group A, the capacity the formula other calculators
 	// use predicts: total * gpu_memory_utilization - weights, ignoring the
 	// activation peak and non-torch memory.
@@ -89,6 +95,62 @@ type rawCase struct {
 	Source              map[string]any `json:"source"`
 }
 
+// Case is one published measurement as read from a cases file.
+type Case struct{ raw rawCase }
+
+// ID returns the case's id.
+func (c Case) ID() string { return c.raw.ID }
+
+// Profile returns the engine profile the case runs under
+// (EngineProfile of its engine).
+func (c Case) Profile() string { return EngineProfile(c.raw.Engine) }
+
+// Eval evaluates the case with the engine profiles as they are now.
+func (c Case) Eval() (Result, error) {
+	r, err := evaluate(c.raw)
+	if err != nil {
+		return r, errors.New(c.raw.ID + ": " + err.Error())
+	}
+	r.Source = sourceKey(c.raw.Source)
+	return r, nil
+}
+
+// sourceKey names a case's source document: repository and path, else
+// the URL, else the repository.
+func sourceKey(src map[string]any) string {
+	str := func(k string) string { v, _ := src[k].(string); return v }
+	switch {
+	case str("repo") != "" && str("path") != "":
+		return str("repo") + "/" + str("path")
+	case str("url") != "":
+		return str("url")
+	}
+	return str("repo")
+}
+
+// ReadCases reads the cases of every file named (each a JSON array); a
+// file that does not exist is skipped and named in missing.
+func ReadCases(paths ...string) (cs []Case, missing []string, err error) {
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			missing = append(missing, p)
+			continue
+		}
+		if err != nil {
+			return nil, missing, err
+		}
+		var raw []rawCase
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return nil, missing, errors.New(p + ": " + err.Error())
+		}
+		for _, c := range raw {
+			cs = append(cs, Case{c})
+		}
+	}
+	return cs, missing, nil
+}
+
 // Load reads and evaluates every case of the file at path.
 func Load(path string) ([]Result, error) { return LoadEngine(path, "") }
 
@@ -114,6 +176,7 @@ func LoadEngine(path, engine string) ([]Result, error) {
 		if err != nil {
 			return nil, errors.New(c.ID + ": " + err.Error())
 		}
+		r.Source = sourceKey(c.Source)
 		out = append(out, r)
 	}
 	return out, nil

@@ -13,23 +13,35 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
 )
 
 func main() {
 	path := flag.String("cases", "../shared/validation/cases.json,calc/validation/testdata/public-cases.json", "validation cases files, comma-separated (a missing one is skipped with a note)")
 	all := flag.Bool("all", false, "also list cases that are not comparable")
-	fit := flag.String("fit", "", "fit this engine profile's efficiencies (coordinate descent on the mean squared log error) and print them")
+	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all) from the prior by coordinate descent on the maximum a posteriori objective, and print them")
+	terms := flag.String("terms", "all", "with -fit or -logo: the terms to fit, comma-separated (the others keep the prior)")
+	logo := flag.String("logo", "", "leave-one-group-out for these fit targets (comma-separated, or all): refit each without each group's cases, from the prior, and print the held-out errors")
+	logoBy := flag.String("logo-by", "source", "with -logo: the group held out, source (document), gpu or tp")
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
+	skip := flag.String("skip-gpus", "", "with -fit or -logo: leave out the cases on these GPUs (catalog ids, comma-separated), e.g. builds whose kernels the profile does not model")
 	flag.Parse()
+	for _, g := range strings.Split(*skip, ",") {
+		if g != "" {
+			skipGPU[g] = true
+		}
+	}
 	paths := strings.Split(*path, ",")
 	if *fitMem {
 		fitMemory(paths[0])
 		return
 	}
-	if *fit != "" {
-		fitEngine(paths, *fit)
+	if *fitE != "" {
+		fitEngines(paths, *fitE, *terms)
+		return
+	}
+	if *logo != "" {
+		leaveOneGroupOut(paths, *logo, *terms, *logoBy)
 		return
 	}
 	rs, missing, err := validation.LoadAll(paths)
@@ -126,58 +138,5 @@ func aims(title string, rs []validation.Result) {
 			verdict = "met"
 		}
 		fmt.Printf("%-12s %4d %12.1f%% %5.1f%% %5.1f%% %5.1f%%  %s: %s\n", c, n, 100*med, 100*w5, 100*w15, 100*w20, aim, verdict)
-	}
-}
-
-// fitEngine minimises the engine's mean squared log error over its four
-// efficiencies by coordinate descent on fixed grids, then prints them.
-func fitEngine(paths []string, name string) {
-	e, ok := calc.LookupEngine(name)
-	if !ok {
-		fmt.Fprintln(os.Stderr, "calibrate: unknown engine", name)
-		os.Exit(2)
-	}
-	grid := func(lo, hi, step float64) []float64 {
-		var g []float64
-		for x := lo; x <= hi+1e-9; x += step {
-			g = append(g, x)
-		}
-		return g
-	}
-	params := []struct {
-		name string
-		ptr  *float64
-		vals []float64
-	}{
-		{"bandwidth_efficiency", &e.Eff.BandwidthEfficiency, grid(0.5, 0.95, 0.01)},
-		{"compute_efficiency", &e.Eff.ComputeEfficiency, grid(0.2, 0.8, 0.02)},
-		{"prefill_efficiency", &e.Eff.PrefillEfficiency, grid(0.2, 0.8, 0.02)},
-		{"step_overhead_ms", &e.Eff.StepOverheadMs, grid(0, 4, 0.05)},
-	}
-	score := func() (float64, int) {
-		rs, _, err := validation.LoadAllEngine(paths, name)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "calibrate:", err)
-			os.Exit(1)
-		}
-		return validation.Objective(rs, name)
-	}
-	best, n := score()
-	fmt.Printf("start: mse(log) %.5f over %d cases\n", best, n)
-	for round := 0; round < 4; round++ {
-		for _, p := range params {
-			keep := *p.ptr
-			for _, v := range p.vals {
-				*p.ptr = v
-				if s, _ := score(); s < best {
-					best, keep = s, v
-				}
-			}
-			*p.ptr = keep
-		}
-	}
-	fmt.Printf("fit:   mse(log) %.5f\n", best)
-	for _, p := range params {
-		fmt.Printf("  %-22s %.3f\n", p.name, *p.ptr)
 	}
 }

@@ -155,9 +155,14 @@ var tapeKeys = []string{
 	"code",
 	"message",
 	"bandwidth_efficiency",
+	"attention_bandwidth_efficiency",
 	"compute_efficiency",
-	"prefill_efficiency",
+	"gemm_half_tokens",
+	"attention_efficiency",
 	"step_overhead_ms",
+	"sequence_overhead_us",
+	"layer_overhead_us",
+	"context_overhead_ms",
 	"kind",
 	"layers",
 	"window",
@@ -1007,14 +1012,29 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	t.key(146) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(147) // compute_efficiency
+	t.key(147) // attention_bandwidth_efficiency
+	t.number(float64(v.AttentionBandwidthEfficiency))
+	n++
+	t.key(148) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(148) // prefill_efficiency
-	t.number(float64(v.PrefillEfficiency))
+	t.key(149) // gemm_half_tokens
+	t.number(float64(v.GEMMHalfTokens))
 	n++
-	t.key(149) // step_overhead_ms
+	t.key(150) // attention_efficiency
+	t.number(float64(v.AttentionEfficiency))
+	n++
+	t.key(151) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
+	n++
+	t.key(152) // sequence_overhead_us
+	t.number(float64(v.SequenceOverheadUs))
+	n++
+	t.key(153) // layer_overhead_us
+	t.number(float64(v.LayerOverheadUs))
+	n++
+	t.key(154) // context_overhead_ms
+	t.number(float64(v.ContextOverheadMs))
 	n++
 	t.end(at, n)
 }
@@ -1022,14 +1042,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(150) // kind
+	t.key(155) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(151) // layers
+	t.key(156) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(152) // window
+		t.key(157) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1039,31 +1059,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(153) // cached_tokens_per_request
+	t.key(158) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(154) // shared_blocks
+	t.key(159) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(155) // num_prefixes
+	t.key(160) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(85) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(156) // ttft_ms_without
+	t.key(161) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(157) // kv_ceiling
+	t.key(162) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(158) // kv_ceiling_without
+	t.key(163) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(90) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(159) // onset_concurrency_without
+	t.key(164) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1072,43 +1092,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(160) // method
+	t.key(165) // method
 	t.string(string(v.Method))
 	n++
-	t.key(161) // num_speculative_tokens
+	t.key(166) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(162) // acceptance_rate
+	t.key(167) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(163) // tokens_per_step
+	t.key(168) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(164) // draft_weights_bytes
+	t.key(169) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(165) // draft_time_ms
+	t.key(170) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(117) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(166) // tpot_ms_without
+	t.key(171) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(73) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(167) // tokens_per_s_without
+	t.key(172) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(168) // speedup
+	t.key(173) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(169) // batch1_speedup
+	t.key(174) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(170) // crossover_batch_size
+	t.key(175) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1117,25 +1137,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(171) // max_loras
+	t.key(176) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(172) // max_lora_rank
+	t.key(177) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(173) // bytes
+	t.key(178) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(174) // kv_cache_bytes_without
+	t.key(179) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(175) // flops_per_step
+	t.key(180) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(176) // read_bytes_per_step
+	t.key(181) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(177) // extra_step_time_ms
+	t.key(182) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1144,19 +1164,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(178) // cpu_blocks
+	t.key(183) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(67) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(179) // recompute_onset_concurrency
+	t.key(184) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(180) // reload_ms_per_sequence
+	t.key(185) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(181) // recompute_ms_per_sequence
+	t.key(186) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1165,28 +1185,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(182) // data_parallel_size
+	t.key(187) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(183) // expert_parallel
+	t.key(188) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(184) // expert_parallel_size
+	t.key(189) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(185) // experts_per_rank
+	t.key(190) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(186) // experts_touched_per_rank
+	t.key(191) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(187) // load_imbalance
+	t.key(192) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(188) // all_to_all_ms
+	t.key(193) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(189) // tokens_per_s_total
+	t.key(194) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(39) // num_gpus
@@ -1198,19 +1218,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(190) // mean
+	t.key(195) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(191) // p50
+	t.key(196) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(192) // p90
+	t.key(197) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(193) // p99
+	t.key(198) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(194) // max
+	t.key(199) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1219,16 +1239,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(195) // time_s
+	t.key(200) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(113) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(196) // running
+	t.key(201) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(197) // waiting
+	t.key(202) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(83) // kv_cache_usage
@@ -1240,13 +1260,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(198) // load
+	t.key(203) // load
 	t.string(string(v.Load))
 	n++
-	t.key(199) // num_requests_per_point
+	t.key(204) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(200) // points
+	t.key(205) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1256,28 +1276,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(201) // preemption_onset
+	t.key(206) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(202) // running_at_onset
+	t.key(207) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(203) // analytic_onset
+	t.key(208) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(204) // onset_difference
+	t.key(209) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(205) // onset_ratio
+	t.key(210) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(206) // knee_load
+	t.key(211) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(207) // knee_output_tokens_per_s
+	t.key(212) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(208) // max_output_tokens_per_s
+	t.key(213) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1289,13 +1309,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(20) // name
 	t.string(string(v.Name))
 	n++
-	t.key(209) // logged
+	t.key(214) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(210) // predicted
+	t.key(215) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(211) // error
+	t.key(216) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1304,7 +1324,7 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(198) // load
+	t.key(203) // load
 	t.number(float64(v.Load))
 	n++
 	t.key(120) // output_tokens_per_s
@@ -1318,22 +1338,22 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(212) // ttft_p50_ms
+	t.key(217) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(213) // ttft_p99_ms
+	t.key(218) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(214) // tpot_p50_ms
+	t.key(219) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(215) // tpot_p99_ms
+	t.key(220) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(216) // e2e_latency_p50_ms
+	t.key(221) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(217) // e2e_latency_p99_ms
+	t.key(222) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
 	t.key(133) // mean_running

@@ -1538,16 +1538,26 @@ export interface Config {
   efficiencies: Efficiencies;
 }
 
-/** Efficiencies are the physically meaningful fitted parameters of an engine profile (docs/MODEL.md says how each was fitted). */
+/** Efficiencies are the physically meaningful fitted parameters of an engine profile (docs/MODEL.md says how each was fitted). Each is one term of the step model (Deployment.Step). */
 export interface Efficiencies {
-  /** bandwidth_efficiency is the fraction of datasheet memory bandwidth a decode step's reads achieve. */
+  /** bandwidth_efficiency is the fraction of datasheet memory bandwidth the GEMMs' weight reads achieve. */
   bandwidth_efficiency: number;
-  /** compute_efficiency is the fraction of dense peak a decode step's matmuls achieve when compute-bound. */
+  /** attention_bandwidth_efficiency is the fraction of datasheet memory bandwidth the decode attention kernels' KV-cache reads achieve. */
+  attention_bandwidth_efficiency: number;
+  /** compute_efficiency is the fraction of dense peak the GEMMs approach at large token counts (the ceiling of their saturating efficiency). */
   compute_efficiency: number;
-  /** prefill_efficiency is the fraction of dense peak prefill achieves. */
-  prefill_efficiency: number;
-  /** step_overhead_ms is the fixed time of every step (launches, scheduler, sampler), in milliseconds. */
+  /** gemm_half_tokens is the tokens per step at which the GEMMs reach half of compute_efficiency: efficiency(M) = compute_efficiency * M / (M + gemm_half_tokens), the tile and wave quantisation of small M. */
+  gemm_half_tokens: number;
+  /** attention_efficiency is the fraction of dense peak the attention kernels (FlashAttention) reach on their FLOPs. */
+  attention_efficiency: number;
+  /** step_overhead_ms is the fixed CPU time of every step (scheduler, input preparation, graph replay), in milliseconds. */
   step_overhead_ms: number;
+  /** sequence_overhead_us is the CPU time each scheduled sequence adds to a step (scheduling, block-table and sampling bookkeeping), in microseconds. */
+  sequence_overhead_us: number;
+  /** layer_overhead_us is the time each decoder layer's kernels take beyond their bytes and FLOPs (launch gaps, ramp-up and tail of the short kernels of one layer), in microseconds. */
+  layer_overhead_us: number;
+  /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
+  context_overhead_ms: number;
 }
 
 /** MemoryReport is the memory budget of one GPU (the tightest pipeline stage), the way vLLM sizes it: requested = total * gpu_memory_utilization, kv_cache = requested - weights - activation - non_torch. */

@@ -1,0 +1,133 @@
+package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The step model's terms, each checked by hand on Llama 3.1 8B / 70B
+// (hidden 4096 / 8192, 32 / 80 layers, bf16 activations).
+
+// The GEMMs' efficiency saturates in the step's tokens M:
+// efficiency(M) = compute_efficiency * M / (M + gemm_half_tokens), so a
+// compute-bound prefill of M tokens takes linear FLOPs * (M + M_half) /
+// (M * peak * compute_efficiency).
+func TestGEMMEfficiencySaturatesInTokens(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	require.NoError(t, err)
+	e := d.Eff
+	require.Positive(t, e.GEMMHalfTokens)
+	// 2 * (8,030,261,248 - 2 * 525,336,576 embedding and head) active
+	// linear weights per token, plus the head's 2 * 128,256 * 4096 for
+	// the one sampled sequence.
+	linPerTok := 2 * (8_030_261_248.0 - 2*525_336_576)
+	head := 2 * 128256 * 4096.0
+	for _, m := range []int{512, 4096} {
+		s := d.Step(StepLoad{PrefillTokens: m, PrefillSeqs: 1})
+		mf := float64(m)
+		want := (linPerTok*mf + head) * (mf + e.GEMMHalfTokens) / (mf * 989.4e12 * e.ComputeEfficiency)
+		// ComputeS is the GEMMs plus the attention's FLOPs (span 0 here).
+		assert.InDelta(t, want, s.ComputeS, want*0.002, "M = %d", m)
+	}
+	// Per token, the larger prefill is the more efficient: 4096 tokens
+	// cost less than 8 times 512.
+	a := d.Step(StepLoad{PrefillTokens: 512, PrefillSeqs: 1}).ComputeS
+	b := d.Step(StepLoad{PrefillTokens: 4096, PrefillSeqs: 1}).ComputeS
+	assert.Less(t, b, 8*a)
+}
+
+// Tensor parallelism's all-reduce: 2 per layer, each the link's latency
+// plus a ring's 2(tp-1)/tp of the message at the measured bus bandwidth.
+// NVLink 4 (H100 SXM): 8 µs and 370 GB/s; PCIe 4.0 (L40S): 40 µs and
+// 32 GB/s * 35/64 = 17.5 GB/s.
+func TestAllReduceFromBusBandwidthAndLatency(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		gpu      string
+		lat, bus float64
+	}{
+		{"h100-sxm", 8e-6, 370e9},
+		{"l40s", 40e-6, 32e9 * 35 / 64},
+	} {
+		d, err := Resolve(Request{Model: "meta-llama/Llama-3.1-70B-Instruct", Hardware: HardwareRef{ID: c.gpu}, TensorParallelSize: Int(4), MaxModelLen: Int(4096)})
+		require.NoError(t, err)
+		for _, b := range []int{1, 64} {
+			// b tokens of 8192 bf16 values: 16,384 bytes each.
+			msg := float64(b) * 8192 * 2
+			want := 160 * (c.lat + 2*3.0/4*msg/c.bus)
+			assert.InDelta(t, want, d.DecodeStep(b, 1000).CommunicationS, want*1e-9, "%s batch %d", c.gpu, b)
+		}
+	}
+}
+
+// The terms that do not shrink with tensor parallelism (the step's and
+// the layers' fixed time, the all-reduces) keep TP from scaling linearly:
+// at batch 1, TP4 is well under twice as fast as TP2 on H100s, and on PCIe
+// cards the all-reduce latency alone (160 * 40 µs = 6.4 ms per step) is a
+// large part of the step.
+func TestTensorParallelScalesSublinearly(t *testing.T) {
+	t.Parallel()
+	step := func(gpu string, tp int) StepCost {
+		d, err := Resolve(Request{Model: "meta-llama/Llama-3.1-70B-Instruct", Hardware: HardwareRef{ID: gpu}, TensorParallelSize: Int(tp), MaxModelLen: Int(4096), Quantization: "fp8"})
+		require.NoError(t, err)
+		return d.DecodeStep(1, 1000)
+	}
+	s2, s4 := step("h100-sxm", 2), step("h100-sxm", 4)
+	assert.Less(t, s2.TimeS/s4.TimeS, 1.75)
+	assert.Greater(t, s2.TimeS/s4.TimeS, 1.0)
+	p4 := step("l40s", 4)
+	assert.GreaterOrEqual(t, p4.CommunicationS, 6.4e-3)
+	assert.Greater(t, p4.CommunicationS/p4.TimeS, 0.2)
+}
+
+// Every scheduled sequence adds the engine's sequence overhead to the
+// step: two memory-bound decode steps differ by their KV reads over the
+// attention bandwidth and (b2 - b1) sequence overheads.
+func TestSequenceOverheadPerScheduledSequence(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	require.NoError(t, err)
+	s1, s8 := d.DecodeStep(1, 128), d.DecodeStep(8, 128)
+	require.False(t, s8.ComputeBound)
+	// 7 more sequences of 128 tokens, 128 KiB of KV per token.
+	kv := 7 * 128 * 131072.0 / (3.35e12 * d.Eff.AttentionBandwidthEfficiency)
+	assert.InDelta(t, kv+7*d.Eff.SequenceOverheadUs/1e6, s8.TimeS-s1.TimeS, 1e-9)
+}
+
+// TTFT on an idle server is the context phase's fixed latency plus the
+// prompt's chunk steps: one step for a prompt within
+// max_num_batched_tokens.
+func TestTTFTIncludesTheContextPhaseLatency(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	require.NoError(t, err)
+	// 128 tokens from position 0 span 128 * (0 + 129/2).
+	s := d.Step(StepLoad{PrefillTokens: 128, PrefillSpan: 128 * 64.5, PrefillSeqs: 1})
+	got, chunks, _ := d.prefillTime(128, 0, 0)
+	assert.Equal(t, 1, chunks)
+	assert.InDelta(t, d.Eff.ContextOverheadMs/1000+s.TimeS, got, 1e-12)
+}
+
+// vLLM's V0 engine (engine_version 0.6) runs the same kernels behind a CPU
+// path that costs more per step and per sequence: its own terms apply, and
+// a batch-64 decode step takes longer than under V1 by at least the
+// difference of those overheads.
+func TestV0EngineHasItsOwnStepTerms(t *testing.T) {
+	t.Parallel()
+	v1, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	require.NoError(t, err)
+	v0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"})
+	require.NoError(t, err)
+	assert.Equal(t, vllmV0Eff, v0.Eff)
+	assert.Equal(t, engines["vllm"].Eff, v1.Eff)
+	s0, s1 := v0.DecodeStep(64, 512), v1.DecodeStep(64, 512)
+	over := func(e Efficiencies) float64 {
+		return e.StepOverheadMs/1000 + 32*e.LayerOverheadUs/1e6 + 64*e.SequenceOverheadUs/1e6
+	}
+	assert.InDelta(t, over(v0.Eff), s0.OverheadS, 1e-12)
+	assert.InDelta(t, over(v1.Eff), s1.OverheadS, 1e-12)
+	assert.Greater(t, s0.OverheadS, s1.OverheadS)
+}

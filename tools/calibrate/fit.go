@@ -1,0 +1,371 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/validation"
+)
+
+// param is one fitted term of the step model: its report name, where it
+// lives in an engine's Efficiencies, and the physically plausible range
+// the search keeps it in.
+type param struct {
+	name   string
+	ptr    func(*calc.Efficiencies) *float64
+	lo, hi float64
+	// sd is the prior's standard deviation (the prior's mean is the
+	// term's value in prior).
+	sd float64
+}
+
+// params are the step model's nine terms (docs/MODEL.md section 4).
+var params = []param{
+	{"bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.BandwidthEfficiency }, 0.4, 1, 0.1},
+	{"attention_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionBandwidthEfficiency }, 0.3, 1, 0.15},
+	{"compute_efficiency", func(e *calc.Efficiencies) *float64 { return &e.ComputeEfficiency }, 0.2, 0.95, 0.15},
+	{"gemm_half_tokens", func(e *calc.Efficiencies) *float64 { return &e.GEMMHalfTokens }, 0, 1024, 32},
+	{"attention_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionEfficiency }, 0.05, 0.9, 0.15},
+	{"step_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.StepOverheadMs }, 0, 10, 1},
+	{"sequence_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.SequenceOverheadUs }, 0, 100, 10},
+	{"layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.LayerOverheadUs }, 0, 100, 8},
+	{"context_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.ContextOverheadMs }, 0, 200, 20},
+}
+
+// prior is where every fit starts, and what a term that no case informs
+// keeps: a physically motivated profile, not fitted (docs/MODEL.md gives
+// the reasoning for each value).
+var prior = calc.Efficiencies{
+	BandwidthEfficiency: 0.8, AttentionBandwidthEfficiency: 0.7,
+	ComputeEfficiency: 0.6, GEMMHalfTokens: 16, AttentionEfficiency: 0.4,
+	StepOverheadMs: 1, SequenceOverheadUs: 5, LayerOverheadUs: 8, ContextOverheadMs: 0,
+}
+
+// readCases reads the case files (a missing one is skipped with a note).
+func readCases(paths []string) []validation.Case {
+	cs, missing, err := validation.ReadCases(paths...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "calibrate:", err)
+		os.Exit(1)
+	}
+	for _, m := range missing {
+		fmt.Fprintln(os.Stderr, "calibrate: skipped (not present):", m)
+	}
+	return cs
+}
+
+// target is one set of step terms the fit can change: an engine profile's
+// Eff, or vLLM's V0 terms (EffV0) as "vllm@0.6".
+type target struct {
+	name, engine string
+	v0           bool // the cases that ran vLLM's V0 engine
+	eff          *calc.Efficiencies
+}
+
+// targets returns every fit target, or those named (comma-separated;
+// "all": every one).
+func targets(names string) []target {
+	var all []target
+	for _, n := range calc.EngineNames() {
+		e := lookup(n)
+		all = append(all, target{name: n, engine: n, eff: &e.Eff})
+		if e.EffV0 != nil {
+			all = append(all, target{name: n + "@" + v0Version, engine: n, v0: true, eff: e.EffV0})
+		}
+	}
+	if names == "all" {
+		return all
+	}
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, sglang, lmdeploy, trtllm, llamacpp)")
+}
+
+// pick returns the items of all named in the comma-separated list, in its
+// order; an unknown name exits with an error naming what it is.
+func pick[T any](list string, all []T, name func(T) string, what string) []T {
+	var out []T
+	for _, n := range strings.Split(list, ",") {
+		found := false
+		for _, x := range all {
+			if name(x) == n {
+				out, found = append(out, x), true
+			}
+		}
+		if !found {
+			fmt.Fprintln(os.Stderr, "calibrate: unknown", what, n)
+			os.Exit(2)
+		}
+	}
+	return out
+}
+
+// skipGPU names the GPUs whose cases the fits leave out (-skip-gpus).
+var skipGPU = map[string]bool{}
+
+// v0Version is the engine_version of vLLM's V0 profile.
+const v0Version = "0.6"
+
+// targetCases returns the cases that compare a step-model figure under the
+// target (KV-capacity cases do not depend on the efficiencies), with each
+// one's result under the current profiles.
+func targetCases(cs []validation.Case, t target) ([]validation.Case, []validation.Result) {
+	var out []validation.Case
+	var rs []validation.Result
+	for _, c := range cs {
+		if p := c.Profile(); p != "" && p != t.engine {
+			continue
+		}
+		r, err := c.Eval()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "calibrate:", err)
+			os.Exit(1)
+		}
+		if r.Comparable && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] {
+			out, rs = append(out, c), append(rs, r)
+		}
+	}
+	return out, rs
+}
+
+func speedMetric(m string) bool {
+	return m != "capacity_tokens" && m != "num_blocks" && m != "kv_cache_gib"
+}
+
+// caseSD is the log error a case is expected to carry even under the right
+// terms (measurement spread, unrecorded settings): about 10 %.
+const caseSD = 0.1
+
+// objective is the mean squared log error of the cases under the
+// target's current terms plus the prior's penalty: minimising it is the
+// maximum a posteriori fit with log-normal case errors of caseSD and a
+// normal prior on each term, (caseSD^2 / n) * sum ((term - prior) / sd)^2.
+// The penalty keeps a term the cases hardly inform near its physical
+// value instead of letting it absorb another term's error.
+func objective(cs []validation.Case, t target) float64 {
+	mse, n := meanSquaredLogError(cs, t.engine)
+	if n == 0 {
+		return 0
+	}
+	var pen float64
+	for _, p := range params {
+		z := (*p.ptr(t.eff) - *p.ptr(&prior)) / p.sd
+		pen += z * z
+	}
+	return mse + caseSD*caseSD/float64(n)*pen
+}
+
+// meanSquaredLogError is the mean of log(predicted/measured)^2 over the
+// comparable cases of the engine, and their number.
+func meanSquaredLogError(cs []validation.Case, engine string) (float64, int) {
+	return validation.Objective(evalAll(cs), engine)
+}
+
+// evalAll evaluates the cases on every core (the profiles are not changed
+// while they run); a case that fails to evaluate is left out.
+func evalAll(cs []validation.Case) []validation.Result {
+	rs := make([]validation.Result, len(cs))
+	ok := make([]bool, len(cs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r, err := cs[i].Eval()
+				rs[i], ok[i] = r, err == nil
+			}
+		}()
+	}
+	for i := range cs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := rs[:0]
+	for i, r := range rs {
+		if ok[i] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// fit minimises the objective over the named terms by coordinate descent:
+// each round tries 9 values of each term across a window around its
+// current value (the whole range at first, halved every round, 5 rounds)
+// and keeps the best; a term moves only when that strictly lowers the
+// objective. The target's terms are changed in place.
+func fit(t target, cs []validation.Case, which []param) float64 {
+	best := objective(cs, t)
+	for round := 0; round < 5; round++ {
+		for _, p := range which {
+			ptr := p.ptr(t.eff)
+			span := (p.hi - p.lo) / math.Pow(2, float64(round))
+			keep := *ptr
+			for i := 0; i <= 8; i++ {
+				v := keep - span/2 + span*float64(i)/8
+				if v < p.lo || v > p.hi {
+					continue
+				}
+				*ptr = v
+				if s := objective(cs, t); s < best-1e-12 {
+					best, keep = s, v
+				}
+			}
+			*ptr = keep
+		}
+	}
+	return best
+}
+
+// selectParams returns the terms named in list (comma-separated; "" or
+// "all": every term).
+func selectParams(list string) []param {
+	if list == "" || list == "all" {
+		return params
+	}
+	return pick(list, params, func(p param) string { return p.name }, "term")
+}
+
+func lookup(name string) *calc.Engine {
+	e, ok := calc.LookupEngine(name)
+	if !ok {
+		fmt.Fprintln(os.Stderr, "calibrate: unknown engine", name)
+		os.Exit(2)
+	}
+	return e
+}
+
+// fitEngines fits each named target from the prior (or, fitting only some
+// terms, from the committed ones) and prints the terms and a Go literal for
+// calc/engine.go.
+func fitEngines(paths []string, names, terms string) {
+	cs := readCases(paths)
+	which := selectParams(terms)
+	for _, t := range targets(names) {
+		ec, _ := targetCases(cs, t)
+		if len(ec) == 0 {
+			fmt.Printf("%s: no comparable speed cases; terms left as they are\n", t.name)
+			continue
+		}
+		before, _ := meanSquaredLogError(ec, t.engine)
+		if terms == "" || terms == "all" {
+			*t.eff = prior // a partial fit (-terms) starts from the committed terms
+		}
+		start, _ := meanSquaredLogError(ec, t.engine)
+		fit(t, ec, which)
+		got, _ := meanSquaredLogError(ec, t.engine)
+		fmt.Printf("%s: %d cases; mse(log) with the committed terms %.5f, at the start %.5f, the fit %.5f\n", t.name, len(ec), before, start, got)
+		for _, p := range params {
+			fmt.Printf("  %-32s %8.3f\n", p.name, *p.ptr(t.eff))
+		}
+		fmt.Printf("  %s\n", literal(*t.eff))
+	}
+}
+
+// literal prints an Efficiencies as the Go literal calc/engine.go holds.
+func literal(e calc.Efficiencies) string {
+	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g}",
+		e.BandwidthEfficiency, e.AttentionBandwidthEfficiency, e.ComputeEfficiency, e.GEMMHalfTokens, e.AttentionEfficiency,
+		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs)
+}
+
+// leaveOneGroupOut refits each target with one group's cases held out (by
+// "source" document, "gpu" or "tp"), from the prior, and scores the held-out cases: how the step
+// model does on measurements from a source it was not fitted on. A target
+// whose cases all come from the held-out source is predicted by the prior
+// alone.
+func leaveOneGroupOut(paths []string, names, terms, by string) {
+	cs := readCases(paths)
+	which := selectParams(terms)
+	type key struct{ target, metric string }
+	held := map[key][]float64{}
+	fmt.Printf("%-10s %-44s %5s %5s %14s\n", "terms", "held-out source", "train", "test", "median |err|")
+	group := func(r validation.Result) string {
+		switch by {
+		case "gpu":
+			return r.GPU
+		case "tp":
+			return "tp" + strconv.Itoa(max(r.TP, 1))
+		}
+		return r.Source
+	}
+	for _, t := range targets(names) {
+		keep := *t.eff
+		ec, rs := targetCases(cs, t)
+		for i := range rs {
+			rs[i].Source = group(rs[i])
+		}
+		var sources []string
+		seen := map[string]bool{}
+		for _, r := range rs {
+			if !seen[r.Source] {
+				seen[r.Source] = true
+				sources = append(sources, r.Source)
+			}
+		}
+		sort.Strings(sources)
+		for _, src := range sources {
+			var train, test []validation.Case
+			for i, c := range ec {
+				if rs[i].Source == src {
+					test = append(test, c)
+				} else {
+					train = append(train, c)
+				}
+			}
+			*t.eff = prior
+			if len(train) > 0 {
+				fit(t, train, which)
+			}
+			var errs []float64
+			for _, c := range test {
+				r, _ := c.Eval()
+				k := key{t.name, validation.MetricClass(r.Metric)}
+				held[k] = append(held[k], math.Abs(r.RelErr()))
+				errs = append(errs, math.Abs(r.RelErr()))
+			}
+			fmt.Printf("%-10s %-44s %5d %5d %13.1f%%\n", t.name, short(src), len(train), len(errs), 100*validation.MedianOf(errs))
+		}
+		*t.eff = keep
+	}
+	fmt.Printf("\n%-10s %-12s %4s %14s %10s %10s\n", "terms", "metric", "n", "median |err|", "<=15%", "<=20%")
+	var keys []key
+	for k := range held {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].target != keys[j].target {
+			return keys[i].target < keys[j].target
+		}
+		return keys[i].metric < keys[j].metric
+	})
+	for _, k := range keys {
+		errs := held[k]
+		fmt.Printf("%-10s %-12s %4d %13.1f%% %9.0f%% %9.0f%%\n", k.target, k.metric, len(errs), 100*validation.MedianOf(errs), 100*within(errs, 0.15), 100*within(errs, 0.20))
+	}
+}
+
+func within(errs []float64, tol float64) float64 {
+	n := 0
+	for _, e := range errs {
+		if e <= tol {
+			n++
+		}
+	}
+	return float64(n) / float64(max(len(errs), 1))
+}
+
+func short(s string) string {
+	if len(s) > 44 {
+		return "…" + s[len(s)-43:]
+	}
+	return s
+}
