@@ -58,6 +58,7 @@ func (d *Deployment) report(p plan) Report {
 		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
 	}
 	r.KVCache = d.kvReport(st)
+	r.Calibration = p.calReport
 	if p.startupLog != nil {
 		r.StartupLog = d.startupLogReport(&r, *p.startupLog)
 	}
@@ -181,6 +182,7 @@ func (d *Deployment) report(p plan) Report {
 			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
 		}
 	}
+	d.bands(&r, kvCap, schedCap)
 	d.noteQuantization(&r)
 	return r
 }

@@ -37,6 +37,9 @@ type Result struct {
 	// use predicts: total * gpu_memory_utilization - weights, ignoring the
 	// activation peak and non-torch memory.
 	Naive float64
+	// Key is the band regime the case's residual is filed under (an empty
+	// Family: none).
+	Key BandKey
 }
 
 // RelErr returns predicted/measured - 1.
@@ -196,6 +199,7 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	default:
 		r.Comparable, r.Reason = false, "no KV figure in the source"
 	}
+	r.Key = keyOf(&rep, calc.BandKV, 0)
 	return r, nil
 }
 
@@ -248,6 +252,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 		}
 		// p50 of per-token latency is read to 1 ms resolution in the source.
 		r.Predicted = rep.Decode.StepTimeMs
+		r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
 		return r, nil
 	case strings.HasPrefix(c.Engine, "TensorRT"):
 		r.Engine = "trtllm"
@@ -274,6 +279,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 			return r, nil
 		}
 		r.Predicted = rep.Cost.TokensPerS
+		r.Key = keyOf(&rep, calc.BandStep, rep.Cost.BatchSize)
 		return r, nil
 	case c.Engine == "vLLM" && c.Concurrency != nil:
 		r.Engine = "vllm"
@@ -292,6 +298,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 			return r, err
 		}
 		r.Predicted = rep.Decode.StepTimeMs
+		r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
 		return r, nil
 	}
 	r.Engine = strings.ToLower(strings.Fields(c.Engine)[0])
@@ -323,6 +330,7 @@ func evalC(c rawCase, r Result, req calc.Request) (Result, error) {
 		return r, nil
 	}
 	r.Predicted = rep.Decode.StepTimeMs
+	r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
 	return r, nil
 }
 
@@ -399,4 +407,17 @@ func Objective(rs []Result, engine string) (float64, int) {
 		return 0, 0
 	}
 	return sum / float64(n), n
+}
+
+// LoadFiles reads and evaluates the cases of every file, in order.
+func LoadFiles(paths []string) ([]Result, error) {
+	var out []Result
+	for _, p := range paths {
+		rs, err := Load(p)
+		if err != nil {
+			return nil, errors.New(p + ": " + err.Error())
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
 }

@@ -17,7 +17,23 @@ func main() {
 	all := flag.Bool("all", false, "also list cases that are not comparable")
 	fit := flag.String("fit", "", "fit this engine profile's efficiencies (coordinate descent on the mean squared log error) and print them")
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
+	bands := flag.Bool("bands", false, "write the error-band table (80 % prediction intervals of the validation residuals) to -o and print its leave-one-out coverage")
+	bandsOut := flag.String("o", "calc/bands_gen.go", "with -bands: the Go file to write")
+	coverage := flag.Bool("coverage", false, "print the leave-one-out coverage of the error bands per engine and family")
 	flag.Parse()
+	if *bands {
+		writeBands(*path, *bandsOut)
+		return
+	}
+	if *coverage {
+		rs, err := validation.LoadFiles(caseFiles(moduleRoot(), *path))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "calibrate:", err)
+			os.Exit(1)
+		}
+		printCoverage(rs)
+		return
+	}
 	if *fitMem {
 		fitMemory(*path)
 		return

@@ -1,0 +1,92 @@
+//go:build !nosim
+
+package calc
+
+import "math"
+
+// bandWhy says why a band was doubled, by its flags' lowest bit.
+var bandWhy = [...]string{
+	"the request lies outside the published cases that validate it, in",
+	"too few published cases of the engine: the range is every engine's",
+	"no published measurement of it yet: the range is the step time's",
+}
+
+// bandDims name the regime dimensions of the BandOutside... flags.
+var bandDims = [...]string{" release or batch", " tensor_parallel_size", " gpu", " engine"}
+
+// bands sets the report's ranges from its figures, and warns once per
+// family whose band was doubled. kvCap and schedCap are the ceiling's KV
+// and scheduler limits at the final context.
+func (d *Deployment) bands(r *Report, kvCap, schedCap int) {
+	e := 0
+	for i, n := range engineOrder {
+		if n == d.Engine.Name {
+			e = i
+		}
+	}
+	tp, g := min(max(d.TP-1, 0), 1), gpuIdx(&d.Hardware)
+	figs := [...]struct {
+		f    int
+		name string
+		x    float64
+	}{
+		{0, "kv_cache.capacity_tokens", float64(r.KVCache.CapacityTokens)},
+		{0, "preemption.onset_concurrency", float64(r.Preemption.OnsetConcurrency)},
+		{0, "batch_ceiling.batch_size", float64(kvCap)},
+		{1, "decode.step_time_ms", r.Decode.StepTimeMs},
+		{1, "decode.tokens_per_s", r.Decode.TokensPerS},
+		{2, "prefill.ttft_ms", r.Prefill.TTFTMs},
+	}
+	var step [2]float64 // the step band's ln range
+	warned, ceil := 0, -1
+	for n, fg := range figs {
+		x := releaseIdx(d.Engine.Name, d.Version)
+		if fg.f > 0 {
+			x = batchIdx(max(r.Decode.BatchSize*(2-fg.f), 1)) // TTFT: a prompt alone
+		}
+		i := BandIndex(e, fg.f, x, tp, g) * bandEntryBytes
+		if i+bandEntryBytes > len(bandData) || bandData[i+4] == 255 {
+			continue
+		}
+		s := bandData[i:]
+		lo, hi := float64(int16(uint16(s[0])|uint16(s[1])<<8))/1000, float64(int16(uint16(s[2])|uint16(s[3])<<8))/1000
+		if n == 3 {
+			step = [2]float64{lo, hi}
+		}
+		if n == 4 { // a rate: its residual is its time's inverse
+			lo, hi = -hi, -lo
+		}
+		b := Band{Figure: fg.name, Low: fg.x * math.Exp(lo), High: fg.x * math.Exp(hi), Basis: bandBasis[s[4]], Widened: s[5]&7 != 0}
+		if fg.f == 0 {
+			b.Low, b.High = math.Floor(b.Low), math.Floor(b.High)
+		}
+		if n == 2 {
+			// The ceiling is the smaller of the KV limit, which moves with
+			// the capacity, and the scheduler's cap, which is exact.
+			b.Low, b.High = min(max(b.Low, 1), float64(schedCap)), min(max(b.High, 1), float64(schedCap))
+			ceil = len(r.Bands)
+			r.Bands = append(r.Bands, b)
+			continue
+		}
+		if w := s[5] & 7; w != 0 && warned&(1<<fg.f) == 0 {
+			warned |= 1 << fg.f
+			why := bandWhy[min(int(w&-w)>>1, 2)]
+			for j, dim := range bandDims {
+				if s[5]&(BandOutsideRegime<<j) != 0 {
+					why += dim
+				}
+			}
+			r.warn("band_outside_validation", "the "+BandFamilies[fg.f]+" range is doubled: "+why)
+		}
+		r.Bands = append(r.Bands, b)
+	}
+	if c := r.BatchCeiling; ceil >= 0 && c.LimitedBy == "latency_budget" {
+		// Under a TPOT budget the ceiling is the largest batch whose step
+		// meets it; to first order (a step time proportional to the batch)
+		// it moves as the inverse of the step time's error: ceiling /
+		// exp(hi) to ceiling / exp(lo), within the KV and scheduler range.
+		b := &r.Bands[ceil]
+		x := float64(c.BatchSize)
+		b.Low, b.High = min(b.Low, max(math.Floor(x*math.Exp(-step[1])), 1)), min(b.High, max(math.Floor(x*math.Exp(-step[0])), 1))
+	}
+}
