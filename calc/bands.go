@@ -6,7 +6,7 @@ import (
 	"github.com/modelrefs/throughput/hardware"
 )
 
-//go:generate go run ../tools/calibrate -bands -o bands_gen.go
+//go:generate go run ../tools/calibrate -bands -o bands_gen.go -js ../www/module/bands-table.js
 
 // Error bands (docs/MODEL.md section 7): each headline figure gets an 80 %
 // prediction interval from the validation residuals of its engine, metric

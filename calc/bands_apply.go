@@ -4,7 +4,7 @@ package calc
 
 import "math"
 
-// bandWhy says why a band was doubled, by its flags' lowest bit.
+// bandWhy says why a band was doubled.
 var bandWhy = [...]string{
 	"the request lies outside the published cases that validate it, in",
 	"too few published cases of the engine: the range is every engine's",
@@ -15,9 +15,10 @@ var bandWhy = [...]string{
 var bandDims = [...]string{" release or batch", " tensor_parallel_size", " gpu", " engine"}
 
 // bands sets the report's ranges from its figures, and warns once per
-// family whose band was doubled. kvCap and schedCap are the ceiling's KV
-// and scheduler limits at the final context.
-func (d *Deployment) bands(r *Report, kvCap, schedCap int) {
+// family whose band was doubled. It reads the report alone, so that the
+// JavaScript module's computeBands (www/module/throughput.js), which adds
+// them to the light engine's reports, is the same rule.
+func (d *Deployment) bands(r *Report) {
 	e := 0
 	for i, n := range engineOrder {
 		if n == d.Engine.Name {
@@ -32,7 +33,7 @@ func (d *Deployment) bands(r *Report, kvCap, schedCap int) {
 	}{
 		{0, "kv_cache.capacity_tokens", float64(r.KVCache.CapacityTokens)},
 		{0, "preemption.onset_concurrency", float64(r.Preemption.OnsetConcurrency)},
-		{0, "batch_ceiling.batch_size", float64(kvCap)},
+		{0, "batch_ceiling.batch_size", float64(r.Preemption.OnsetConcurrencyLockstep)}, // the KV limit at the final context
 		{1, "decode.step_time_ms", r.Decode.StepTimeMs},
 		{1, "decode.tokens_per_s", r.Decode.TokensPerS},
 		{2, "prefill.ttft_ms", r.Prefill.TTFTMs},
@@ -62,15 +63,27 @@ func (d *Deployment) bands(r *Report, kvCap, schedCap int) {
 		}
 		if n == 2 {
 			// The ceiling is the smaller of the KV limit, which moves with
-			// the capacity, and the scheduler's cap, which is exact.
-			b.Low, b.High = min(max(b.Low, 1), float64(schedCap)), min(max(b.High, 1), float64(schedCap))
+			// the capacity, and the scheduler's cap, which is exact (where
+			// the KV cache binds, max_num_seqs stands for the cap).
+			sched := float64(r.Config.MaxNumSeqs)
+			if c := r.BatchCeiling; c.LimitedByWithoutBudget != "kv_cache" {
+				sched = float64(c.BatchSizeWithoutBudget)
+			}
+			b.Low, b.High = min(max(b.Low, 1), sched), min(max(b.High, 1), sched)
 			ceil = len(r.Bands)
 			r.Bands = append(r.Bands, b)
 			continue
 		}
 		if w := s[5] & 7; w != 0 && warned&(1<<fg.f) == 0 {
 			warned |= 1 << fg.f
-			why := bandWhy[min(int(w&-w)>>1, 2)]
+			wi := 1 // the reason shown: no cases of the family, else outside the domain, else other engines'
+			if w&BandOutside != 0 {
+				wi = 0
+			}
+			if w&BandFromStep != 0 {
+				wi = 2
+			}
+			why := bandWhy[wi]
 			for j, dim := range bandDims {
 				if s[5]&(BandOutsideRegime<<j) != 0 {
 					why += dim

@@ -7,4 +7,4 @@ package calc
 // table (www/module/bands-table.js, written with bands_gen.go; its
 // computeBands is bands_apply.go's, and www/test/bands.test.mjs checks the
 // two agree).
-func (d *Deployment) bands(*Report, int, int) {}
+func (d *Deployment) bands(*Report) {}

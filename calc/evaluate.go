@@ -182,8 +182,8 @@ func (d *Deployment) report(p plan) Report {
 			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
 		}
 	}
-	d.bands(&r, kvCap, schedCap)
 	d.noteQuantization(&r)
+	d.bands(&r)
 	return r
 }
 

@@ -19,10 +19,11 @@ func main() {
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
 	bands := flag.Bool("bands", false, "write the error-band table (80 % prediction intervals of the validation residuals) to -o and print its leave-one-out coverage")
 	bandsOut := flag.String("o", "calc/bands_gen.go", "with -bands: the Go file to write")
+	bandsJS := flag.String("js", "", "with -bands: also write the table as an ES module (www/module/bands-table.js) for the JavaScript module")
 	coverage := flag.Bool("coverage", false, "print the leave-one-out coverage of the error bands per engine and family")
 	flag.Parse()
 	if *bands {
-		writeBands(*path, *bandsOut)
+		writeBands(*path, *bandsOut, *bandsJS)
 		return
 	}
 	if *coverage {
