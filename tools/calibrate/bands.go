@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/calc"
-	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/calc/validation"
+	"github.com/modelrefs/throughput/hardware"
 )
 
 // caseFiles are the validation files the bands are computed from,
