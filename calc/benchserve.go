@@ -10,20 +10,6 @@ import (
 	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
-// BenchResult is what one `vllm bench serve` summary block states, read
-// by ParseBenchServe.
-type BenchResult struct {
-	// Concurrency is the mean number of requests in flight: SGLang's
-	// measured "Concurrency", else vLLM's "Maximum request concurrency",
-	// else Little's law (ConcurrencyFrom says which).
-	Concurrency     float64
-	ConcurrencyFrom string
-	// InputTokens and OutputTokens are the mean lengths per request.
-	InputTokens, OutputTokens float64
-	// TPOTMs is the median TPOT (the mean when no median is printed).
-	TPOTMs float64
-}
-
 // The lines of the summary block that ParseBenchServe reads
 // (vllm/benchmarks/serve.py; benchmarks/benchmark_serving.py before
 // `vllm bench serve`): the key before the colon, the number after.

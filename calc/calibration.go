@@ -32,6 +32,20 @@ type CalibrationPoint struct {
 // read (each costs the fit a few step evaluations per iteration).
 const maxCalibrationPoints = 64
 
+// BenchResult is what one `vllm bench serve` summary block states, read
+// by ParseBenchServe.
+type BenchResult struct {
+	// Concurrency is the mean number of requests in flight: SGLang's
+	// measured "Concurrency", else vLLM's "Maximum request concurrency",
+	// else Little's law (ConcurrencyFrom says which).
+	Concurrency     float64
+	ConcurrencyFrom string
+	// InputTokens and OutputTokens are the mean lengths per request.
+	InputTokens, OutputTokens float64
+	// TPOTMs is the median TPOT (the mean when no median is printed).
+	TPOTMs float64
+}
+
 // calPoint is one measured step, resolved.
 type calPoint struct {
 	source string

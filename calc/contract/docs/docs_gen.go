@@ -19,7 +19,7 @@ var docs = map[string]string{
 	"BatchCeiling.limited_by":                          "limited_by is \"kv_cache\", \"max_num_seqs\", \"max_num_batched_tokens\", \"latency_budget\" or \"weights_do_not_fit\".",
 	"BatchCeiling.limited_by_without_budget":           "limited_by_without_budget is what limits BatchSizeWithoutBudget: \"kv_cache\", \"max_num_seqs\" or \"max_num_batched_tokens\".",
 	"BatchCeiling.tokens_per_s_per_sequence":           "tokens_per_s_per_sequence is what each user sees at the ceiling.",
-	"BenchResult":                                      "BenchResult is what one `vllm bench serve` summary block states.",
+	"BenchResult":                                      "BenchResult is what one `vllm bench serve` summary block states, read by ParseBenchServe.",
 	"BenchResult.Concurrency":                          "Concurrency is the mean number of requests in flight: SGLang's measured \"Concurrency\", else vLLM's \"Maximum request concurrency\", else Little's law (ConcurrencyFrom says which).",
 	"BenchResult.InputTokens":                          "InputTokens and OutputTokens are the mean lengths per request.",
 	"BenchResult.OutputTokens":                         "InputTokens and OutputTokens are the mean lengths per request.",
