@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,8 +25,16 @@ func TestBandsCoverAbout80PercentLeaveOneOut(t *testing.T) {
 	if _, err := os.Stat(casesPath); errors.Is(err, os.ErrNotExist) {
 		t.Skip("../shared/validation/cases.json not present")
 	}
-	rs, err := validation.Load(casesPath)
+	// The files tools/calibrate -bands reads: the shared cases and the
+	// project's own.
+	files, _ := filepath.Glob("validation/testdata/cases*.json")
+	rs, err := validation.LoadFiles(append([]string{casesPath}, files...))
 	require.NoError(t, err)
+	for _, r := range rs {
+		if r.Comparable {
+			assert.NotEmpty(t, r.Key.Family, "%s (%s, %s) has no band regime: set Result.Key in calc/validation", r.ID, r.Engine, r.Metric)
+		}
+	}
 	rows := validation.Coverage(rs)
 	require.NotEmpty(t, rows)
 	total := rows[len(rows)-1]
