@@ -1,6 +1,8 @@
 // Command calibrate prints the engine's error against every published
 // measurement in ../shared/validation/cases.json, case by case and
-// summarised per group and engine. `./build.sh calibrate` runs it.
+// summarised per group and engine, and the leave-one-out coverage of the
+// error bands per engine. `./build.sh calibrate` runs it; -bands writes
+// the band table (go generate ./calc runs that).
 package main
 
 import (
@@ -62,6 +64,8 @@ func main() {
 	for _, s := range validation.Summarise(rs) {
 		fmt.Printf("%-6s %-9s %-20s %4d %13.1f%% %9.0f%% %9.0f%%\n", s.Group, s.Engine, s.Metric, s.N, 100*s.MedianAbsErr, 100*s.Within5, 100*s.Within15)
 	}
+	fmt.Println("\nError bands (docs/MODEL.md section 7):")
+	printCoverage(rs)
 }
 
 // fitEngine minimises the engine's mean squared log error over its four
