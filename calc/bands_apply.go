@@ -38,7 +38,7 @@ func (d *Deployment) bands(r *Report) {
 		{1, "decode.tokens_per_s", r.Decode.TokensPerS},
 		{2, "prefill.ttft_ms", r.Prefill.TTFTMs},
 	}
-	var step [2]float64 // the step band's ln range
+	var step [2]int // the step band's ln range, in thousandths
 	warned, ceil := 0, -1
 	for n, fg := range figs {
 		x := releaseIdx(d.Engine.Name, d.Version)
@@ -50,14 +50,14 @@ func (d *Deployment) bands(r *Report) {
 			continue
 		}
 		s := bandData[i:]
-		lo, hi := float64(int16(uint16(s[0])|uint16(s[1])<<8))/1000, float64(int16(uint16(s[2])|uint16(s[3])<<8))/1000
+		lo, hi := int(int16(uint16(s[0])|uint16(s[1])<<8)), int(int16(uint16(s[2])|uint16(s[3])<<8))
 		if n == 3 {
-			step = [2]float64{lo, hi}
+			step = [2]int{lo, hi}
 		}
 		if n == 4 { // a rate: its residual is its time's inverse
 			lo, hi = -hi, -lo
 		}
-		b := Band{Figure: fg.name, Low: fg.x * math.Exp(lo), High: fg.x * math.Exp(hi), Basis: bandBasis[s[4]], Widened: s[5]&7 != 0}
+		b := Band{Figure: fg.name, Low: fg.x * bandExp(lo), High: fg.x * bandExp(hi), Basis: bandBasis[s[4]], Widened: s[5]&7 != 0}
 		if fg.f == 0 {
 			b.Low, b.High = math.Floor(b.Low), math.Floor(b.High)
 		}
@@ -100,6 +100,24 @@ func (d *Deployment) bands(r *Report) {
 		// exp(hi) to ceiling / exp(lo), within the KV and scheduler range.
 		b := &r.Bands[ceil]
 		x := float64(c.BatchSize)
-		b.Low, b.High = min(b.Low, max(math.Floor(x*math.Exp(-step[1])), 1)), min(b.High, max(math.Floor(x*math.Exp(-step[0])), 1))
+		b.Low, b.High = min(b.Low, max(math.Floor(x*bandExp(-step[1])), 1)), min(b.High, max(math.Floor(x*bandExp(-step[0])), 1))
 	}
+}
+
+// bandExp is exp(m/1000) by arithmetic alone: a Taylor series of
+// exp(x/1024) (9 terms, Horner), squared ten times; relative error about
+// 1e-13. math.Exp is assembly on amd64 and Go elsewhere, and the
+// JavaScript module has Math.exp: this gives the same bits in native Go,
+// WebAssembly and the module's copy (throughput.js bandExp). The
+// conversions stop the compiler fusing a multiply and an add.
+func bandExp(m int) float64 {
+	y := float64(m) / 1000 / 1024
+	s := 1.0
+	for k := 9; k >= 1; k-- {
+		s = 1 + float64(y*s)/float64(k)
+	}
+	for i := 0; i < 10; i++ {
+		s = float64(s * s)
+	}
+	return s
 }

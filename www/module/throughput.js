@@ -753,12 +753,12 @@ function addBands(r) {
     const x = f === 0 ? release : batchIdx(Math.max(r.decode.batch_size * (2 - f), 1));
     const i = ((((e * 3 + f) * 4 + x) * 2 + tp) * 4 + g) * 6;
     if (i + 6 > BAND_DATA.length || BAND_DATA.charCodeAt(i + 4) === 255) return;
-    let lo = int16(i) / 1000;
-    let hi = int16(i + 2) / 1000;
+    let lo = int16(i);
+    let hi = int16(i + 2);
     const flags = BAND_DATA.charCodeAt(i + 5);
     if (n === 3) step = [lo, hi];
     if (n === 4) [lo, hi] = [-hi, -lo];
-    const b = { figure, low: x0 * Math.exp(lo), high: x0 * Math.exp(hi), basis: BAND_BASIS[BAND_DATA.charCodeAt(i + 4)] };
+    const b = { figure, low: x0 * bandExp(lo), high: x0 * bandExp(hi), basis: BAND_BASIS[BAND_DATA.charCodeAt(i + 4)] };
     if (flags & 7) b.widened = true;
     if (f === 0) [b.low, b.high] = [Math.floor(b.low), Math.floor(b.high)];
     if (n === 2) {
@@ -782,11 +782,20 @@ function addBands(r) {
   if (ceil >= 0 && r.batch_ceiling.limited_by === 'latency_budget') {
     const b = bands[ceil];
     const x = r.batch_ceiling.batch_size;
-    b.low = Math.min(b.low, Math.max(Math.floor(x * Math.exp(-step[1])), 1));
-    b.high = Math.min(b.high, Math.max(Math.floor(x * Math.exp(-step[0])), 1));
+    b.low = Math.min(b.low, Math.max(Math.floor(x * bandExp(-step[1])), 1));
+    b.high = Math.min(b.high, Math.max(Math.floor(x * bandExp(-step[0])), 1));
   }
   if (bands.length) r.bands = bands;
   return r;
+}
+
+/** exp(m/1000) with calc/bands_apply.go's bandExp operations, so the bits are Go's. */
+function bandExp(m) {
+  const y = m / 1000 / 1024;
+  let s = 1;
+  for (let k = 9; k >= 1; k--) s = 1 + (y * s) / k;
+  for (let i = 0; i < 10; i++) s *= s;
+  return s;
 }
 
 /** Freezes v and everything it holds. */
