@@ -74,6 +74,20 @@ func appendReport(w *jsonWriter, v *calc.Report) {
 		w.lit(`,"startup_log":`)
 		appendStartupLogReport(w, v.StartupLog)
 	}
+	if len(v.Bands) > 0 {
+		w.lit(`,"bands":[`)
+		for i0 := range v.Bands {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendBand(w, &v.Bands[i0])
+		}
+		w.lit("]")
+	}
+	if v.Calibration != nil {
+		w.lit(`,"calibration":`)
+		appendCalibrationReport(w, v.Calibration)
+	}
 	if v.Warnings == nil {
 		w.lit(`,"warnings":null`)
 	} else {
@@ -450,6 +464,50 @@ func appendStartupLogReport(w *jsonWriter, v *calc.StartupLogReport) {
 	w.lit("}")
 }
 
+// appendBand appends a calc.Band as encoding/json does.
+func appendBand(w *jsonWriter, v *calc.Band) {
+	w.string(`{"figure":`, v.Figure)
+	w.float64(`,"low":`, v.Low)
+	w.float64(`,"high":`, v.High)
+	w.string(`,"basis":`, v.Basis)
+	if v.Widened {
+		w.bool(`,"widened":`, v.Widened)
+	}
+	w.lit("}")
+}
+
+// appendCalibrationReport appends a calc.CalibrationReport as encoding/json does.
+func appendCalibrationReport(w *jsonWriter, v *calc.CalibrationReport) {
+	if v.Fitted == nil {
+		w.lit(`{"fitted":null`)
+	} else {
+		w.lit(`{"fitted":[`)
+		for i0 := range v.Fitted {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			w.string("", v.Fitted[i0])
+		}
+		w.lit("]")
+	}
+	w.lit(`,"profile":`)
+	appendEfficiencies(w, &v.Profile)
+	if v.Points == nil {
+		w.lit(`,"points":null`)
+	} else {
+		w.lit(`,"points":[`)
+		for i0 := range v.Points {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendCalibrationFitPoint(w, &v.Points[i0])
+		}
+		w.lit("]")
+	}
+	w.float64(`,"rms_error":`, v.RMSError)
+	w.lit("}")
+}
+
 // appendWarning appends a calc.Warning as encoding/json does.
 func appendWarning(w *jsonWriter, v *calc.Warning) {
 	w.string(`{"code":`, v.Code)
@@ -602,6 +660,17 @@ func appendLoggedTerm(w *jsonWriter, v *calc.LoggedTerm) {
 	w.float64(`,"logged":`, v.Logged)
 	w.float64(`,"predicted":`, v.Predicted)
 	w.float64(`,"error":`, v.Error)
+	w.lit("}")
+}
+
+// appendCalibrationFitPoint appends a calc.CalibrationFitPoint as encoding/json does.
+func appendCalibrationFitPoint(w *jsonWriter, v *calc.CalibrationFitPoint) {
+	w.string(`{"source":`, v.Source)
+	w.int(`,"batch_size":`, int64(v.BatchSize))
+	w.int(`,"context_tokens":`, int64(v.ContextTokens))
+	w.float64(`,"measured_ms":`, v.MeasuredMs)
+	w.float64(`,"profile_ms":`, v.ProfileMs)
+	w.float64(`,"predicted_ms":`, v.PredictedMs)
 	w.lit("}")
 }
 

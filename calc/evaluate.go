@@ -58,6 +58,7 @@ func (d *Deployment) report(p plan) Report {
 		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
 	}
 	r.KVCache = d.kvReport(st)
+	r.Calibration = p.calReport
 	if p.startupLog != nil {
 		r.StartupLog = d.startupLogReport(&r, *p.startupLog)
 	}
@@ -182,6 +183,7 @@ func (d *Deployment) report(p plan) Report {
 		}
 	}
 	d.noteQuantization(&r)
+	d.bands(&r)
 	return r
 }
 

@@ -101,7 +101,7 @@ func BlockSizes() []int {
 // Fields is the request contract's table: for each field ("Type.json_key",
 // Type the Go type's name), what its Go type cannot say. A field of a
 // request type that is not listed has no bound beyond its JSON type.
-var Fields = fieldMap(append(fieldList[:], featureFields[:]...))
+var Fields = fieldMap(append(append(fieldList[:], featureFields[:]...), calibrationFields[:]...))
 
 // fieldList is Fields as a list: a loop over it at start-up is a fraction
 // of the code a map literal of this size compiles to (the browser engine's

@@ -41,6 +41,12 @@ type Report struct {
 	// StartupLog sets the figures of the request's startup_log beside the
 	// engine's, when one is given.
 	StartupLog *StartupLogReport `json:"startup_log,omitempty"`
+	// Bands are the 80 % prediction intervals of the headline figures,
+	// one per figure that has one (docs/MODEL.md section 7).
+	Bands []Band `json:"bands,omitempty"`
+	// Calibration is the fit to the request's calibration, when one is
+	// given.
+	Calibration *CalibrationReport `json:"calibration,omitempty"`
 	// Warnings are conditions the user should know about, as text.
 	Warnings []Warning `json:"warnings"`
 }

@@ -53,6 +53,11 @@ type Request struct {
 	// non-torch and CUDA-graph memory, KV cache GiB, tokens, blocks,
 	// maximum concurrency) beside the engine's for the same deployment.
 	StartupLog string `json:"startup_log,omitempty"`
+	// Calibration is what was measured on the user's own server (vllm
+	// bench serve results, or batch and TPOT pairs); the deployment's
+	// bandwidth efficiency and step overhead are fitted to it and drive
+	// every figure.
+	Calibration *Calibration `json:"calibration,omitempty"`
 
 	TensorParallelSize   *int `json:"tensor_parallel_size,omitempty"`
 	PipelineParallelSize *int `json:"pipeline_parallel_size,omitempty"`

@@ -29,7 +29,9 @@ type plan struct {
 	priceUSD    float64 // per GPU-hour; <0 = not given
 	sweepPoints int
 	sweepMax    int
-	startupLog  *StartupLog // the parsed startup_log, nil without one
+	startupLog  *StartupLog        // the parsed startup_log, nil without one
+	cal         []calPoint         // the calibration's measured steps
+	calReport   *CalibrationReport // their fit, nil without a calibration
 }
 
 // Resolve validates a request and builds its deployment. Every problem is
@@ -75,6 +77,7 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 		e.AddErr("", err)
 		p.startupLog = &lg
 	}
+	p.cal = resolveCalibration(&e, req.Calibration, float64(p.in)+float64(p.out)/2)
 	resolveDtypes(&e, req, d)
 	if d.Model != nil {
 		checkAgainstModel(&e, req, d, p)
@@ -100,6 +103,9 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 		return nil, p, err
 	}
 	d.cost = d.buildCost()
+	if len(p.cal) > 0 {
+		p.calReport = d.calibrate(p.cal)
+	}
 	d.feat.cachedTokens = d.cachedFor(p.in)
 	return d, p, nil
 }

@@ -339,3 +339,23 @@ func evalServing(c rawCase, r Result, req calc.Request, in, out int) (Result, er
 	}
 	return r, nil
 }
+
+// publicKey is the band regime a public case's residual is filed under:
+// its engine, its family (the KV capacity of a start-up log, a TTFT, and
+// every other timed figure under the step time, whose inverse a
+// throughput is), its TP bucket, its GPU's class and its batch bucket (the
+// release class for the KV family), as keyOf files the shared cases.
+func publicKey(r Result) BandKey {
+	gpu := "custom"
+	if a, err := hardware.Lookup(r.GPU); err == nil {
+		gpu = calc.GPUClass(&a)
+	}
+	k := BandKey{Engine: r.Engine, Family: calc.BandStep, TP: calc.TPBucket(r.TP), GPU: gpu, Regime: calc.BatchBucket(max(r.Batch, 1))}
+	switch r.Metric {
+	case "ttft_ms":
+		k.Family = calc.BandTTFT
+	case "capacity_tokens":
+		k.Family, k.Regime = calc.BandKV, calc.ReleaseClass(r.Engine, r.Version)
+	}
+	return k
+}

@@ -52,6 +52,9 @@ type Result struct {
 	// use predicts: total * gpu_memory_utilization - weights, ignoring the
 	// activation peak and non-torch memory.
 	Naive float64
+	// Key is the band regime the case's residual is filed under (an empty
+	// Family: none).
+	Key BandKey
 }
 
 // RelErr returns predicted/measured - 1.
@@ -230,7 +233,11 @@ func modelID(s string) string { return strings.Fields(s)[0] }
 func evaluate(c rawCase) (Result, error) {
 	r := Result{ID: c.ID, Group: c.Group, Comparable: true}
 	if c.Kind != "" {
-		return evalKind(c, r)
+		res, err := evalKind(c, r)
+		if err == nil && res.Comparable {
+			res.Key = publicKey(res)
+		}
+		return res, err
 	}
 	r.TP, r.GPU = max(c.TP, 1), c.GPU
 	if a, err := hardware.Lookup(c.GPU); err == nil {
@@ -314,6 +321,7 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	default:
 		r.Comparable, r.Reason = false, "no KV figure in the source"
 	}
+	r.Key = keyOf(&rep, calc.BandKV, 0)
 	return r, nil
 }
 
@@ -383,6 +391,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 		}
 		// p50 of per-token latency is read to 1 ms resolution in the source.
 		r.Predicted = rep.Decode.StepTimeMs
+		r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
 		return r, nil
 	case strings.HasPrefix(c.Engine, "TensorRT"):
 		r.Engine = "trtllm"
@@ -409,6 +418,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 			return r, nil
 		}
 		r.Predicted = rep.Cost.TokensPerS
+		r.Key = keyOf(&rep, calc.BandStep, rep.Cost.BatchSize)
 		return r, nil
 	case c.Engine == "vLLM" && c.Concurrency != nil:
 		r.Engine = "vllm"
@@ -427,6 +437,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 			return r, err
 		}
 		r.Predicted = rep.Decode.StepTimeMs
+		r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
 		return r, nil
 	}
 	r.Engine = strings.ToLower(strings.Fields(c.Engine)[0])
@@ -458,6 +469,7 @@ func evalC(c rawCase, r Result, req calc.Request) (Result, error) {
 		return r, nil
 	}
 	r.Predicted = rep.Decode.StepTimeMs
+	r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
 	return r, nil
 }
 
@@ -632,4 +644,17 @@ func Objective(rs []Result, engine string) (float64, int) {
 		return 0, 0
 	}
 	return sum / float64(n), n
+}
+
+// LoadFiles reads and evaluates the cases of every file, in order.
+func LoadFiles(paths []string) ([]Result, error) {
+	var out []Result
+	for _, p := range paths {
+		rs, err := Load(p)
+		if err != nil {
+			return nil, errors.New(p + ": " + err.Error())
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
 }

@@ -245,3 +245,24 @@ test('the engine release: empty leaves it to the engine, a value reaches the req
   const back = S.fromQuery(S.toQuery({ configs: [c], active: 0 }));
   assert.equal(back.configs[0].engine_version.trim(), '0.19');
 });
+
+test('a calibration travels in the link and becomes calibration.points', () => {
+  const state = { configs: [S.newConfig({ calibration: '1:7.4, 32:11.8@1152' })], active: 0 };
+  const back = S.fromQuery(S.toQuery(state));
+  assert.equal(back.configs[0].calibration, '1:7.4, 32:11.8@1152');
+  const { request, errors } = S.toRequest(back.configs[0]);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(request.calibration, { points: [{ batch_size: 1, tpot_ms: 7.4 }, { batch_size: 32, tpot_ms: 11.8, context_tokens: 1152 }] });
+  const bad = S.toRequest(S.newConfig({ calibration: '32 11.8' }));
+  assert.equal(bad.errors[0].field, 'calibration');
+  assert.equal(bad.request.calibration, undefined);
+  // The report's fitted points written back as the field's text.
+  assert.equal(S.calibrationText([{ batch_size: 8, measured_ms: 10.51, context_tokens: 371 }]), '8:10.51@371');
+});
+
+test('a band is written after its figure in the figure\'s unit, once', () => {
+  const r = { bands: [{ figure: 'decode.step_time_ms', low: 10.94, high: 14.07, basis: 'x' }, { figure: 'prefill.ttft_ms', low: 20, high: 40, basis: 'y', widened: true }] };
+  assert.equal(fmt.range(r, 'decode.step_time_ms', fmt.ms), `(80 %: ${fmt.num(10.94)}–${fmt.ms(14.07)})`);
+  assert.equal(fmt.range(r, 'prefill.ttft_ms', fmt.ms), `(80 %: ${fmt.num(20)}–${fmt.ms(40)}, widened)`);
+  assert.equal(fmt.range(r, 'kv_cache.capacity_tokens', fmt.int), '');
+});

@@ -3,7 +3,9 @@
 // public cases (calc/validation/testdata/public-cases.json), case by case,
 // summarised per group, engine and metric, then broken down by engine and
 // tensor-parallel size, GPU and batch bucket, and checked against the aims
-// of issue 12 per metric class. `./build.sh calibrate` runs it.
+// of issue 12 per metric class, and the leave-one-out coverage of the
+// error bands per engine. `./build.sh calibrate` runs it; -bands writes
+// the band table (go generate ./calc runs that).
 package main
 
 import (
@@ -25,7 +27,24 @@ func main() {
 	logoBy := flag.String("logo-by", "source", "with -logo: the group held out, source (document), gpu or tp")
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
 	skip := flag.String("skip-gpus", "", "with -fit or -logo: leave out the cases on these GPUs (catalog ids, comma-separated), e.g. builds whose kernels the profile does not model")
+	bands := flag.Bool("bands", false, "write the error-band table (80 % prediction intervals of the validation residuals) to -o and print its leave-one-out coverage")
+	bandsOut := flag.String("o", "calc/bands_gen.go", "with -bands: the Go file to write")
+	bandsJS := flag.String("js", "", "with -bands: also write the table as an ES module (www/module/bands-table.js) for the JavaScript module")
+	coverage := flag.Bool("coverage", false, "print the leave-one-out coverage of the error bands per engine and family")
 	flag.Parse()
+	if *bands {
+		writeBands(*path, *bandsOut, *bandsJS)
+		return
+	}
+	if *coverage {
+		rs, err := validation.LoadFiles(caseFiles(moduleRoot(), *path))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "calibrate:", err)
+			os.Exit(1)
+		}
+		printCoverage(rs)
+		return
+	}
 	for _, g := range strings.Split(*skip, ",") {
 		if g != "" {
 			skipGPU[g] = true
@@ -74,6 +93,8 @@ func main() {
 		}
 	}
 	aims("the public cases (calc/validation/testdata/public-cases.json)", public)
+	fmt.Println("\nError bands (docs/MODEL.md section 7):")
+	printCoverage(rs)
 }
 
 // table prints summaries under a title; the first column is the group and

@@ -26,6 +26,8 @@ var tapeKeys = []string{
 	"simulation",
 	"fixes",
 	"startup_log",
+	"bands",
+	"calibration",
 	"warnings",
 	"id",
 	"name",
@@ -152,6 +154,15 @@ var tapeKeys = []string{
 	"release",
 	"terms",
 	"missing",
+	"figure",
+	"low",
+	"high",
+	"basis",
+	"widened",
+	"fitted",
+	"profile",
+	"points",
+	"rms_error",
 	"code",
 	"message",
 	"bandwidth_efficiency",
@@ -213,7 +224,6 @@ var tapeKeys = []string{
 	"waiting",
 	"load",
 	"num_requests_per_point",
-	"points",
 	"preemption_onset",
 	"running_at_onset",
 	"analytic_onset",
@@ -225,6 +235,10 @@ var tapeKeys = []string{
 	"logged",
 	"predicted",
 	"error",
+	"source",
+	"measured_ms",
+	"profile_ms",
+	"predicted_ms",
 	"ttft_p50_ms",
 	"ttft_p99_ms",
 	"tpot_p50_ms",
@@ -316,7 +330,20 @@ func tapeReport(t *tape, v *calc.Report) {
 		tapeStartupLogReport(t, v.StartupLog)
 		n++
 	}
-	t.key(18) // warnings
+	if len(v.Bands) > 0 {
+		t.key(18) // bands
+		t.array(len(v.Bands))
+		for i := range v.Bands {
+			tapeBand(t, &v.Bands[i])
+		}
+		n++
+	}
+	if v.Calibration != nil {
+		t.key(19) // calibration
+		tapeCalibrationReport(t, v.Calibration)
+		n++
+	}
+	t.key(20) // warnings
 	if v.Warnings == nil {
 		t.null()
 	} else {
@@ -332,36 +359,36 @@ func tapeReport(t *tape, v *calc.Report) {
 // tapeModelInfo records a calc.ModelInfo as an object.
 func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 	at, n := t.object(), 0
-	t.key(19) // id
+	t.key(21) // id
 	t.string(string(v.ID))
 	n++
-	t.key(20) // name
+	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(21) // architecture
+	t.key(23) // architecture
 	t.string(string(v.Architecture))
 	n++
-	t.key(22) // num_hidden_layers
+	t.key(24) // num_hidden_layers
 	t.number(float64(v.Layers))
 	n++
-	t.key(23) // params_total
+	t.key(25) // params_total
 	t.number(float64(v.ParamsTotal))
 	n++
-	t.key(24) // params_active_per_token
+	t.key(26) // params_active_per_token
 	t.number(float64(v.ParamsActive))
 	n++
-	t.key(25) // weight_format
+	t.key(27) // weight_format
 	t.string(string(v.WeightFormat))
 	n++
-	t.key(26) // quantization
+	t.key(28) // quantization
 	t.string(string(v.Quantization))
 	n++
 	if v.WeightBits != 0 {
-		t.key(27) // bits_per_quantized_weight
+		t.key(29) // bits_per_quantized_weight
 		t.number(float64(v.WeightBits))
 		n++
 	}
-	t.key(28) // max_position_embeddings
+	t.key(30) // max_position_embeddings
 	t.number(float64(v.MaxContext))
 	n++
 	t.end(at, n)
@@ -370,28 +397,28 @@ func tapeModelInfo(t *tape, v *calc.ModelInfo) {
 // tapeHardwareInfo records a calc.HardwareInfo as an object.
 func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 	at, n := t.object(), 0
-	t.key(19) // id
+	t.key(21) // id
 	t.string(string(v.ID))
 	n++
-	t.key(20) // name
+	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(29) // memory_bytes
+	t.key(31) // memory_bytes
 	t.number(float64(v.MemoryBytes))
 	n++
-	t.key(30) // memory_reported_bytes
+	t.key(32) // memory_reported_bytes
 	t.number(float64(v.MemoryReportedBytes))
 	n++
-	t.key(31) // unified_memory
+	t.key(33) // unified_memory
 	t.bool(bool(v.UnifiedMemory))
 	n++
-	t.key(32) // memory_bandwidth_bytes_per_s
+	t.key(34) // memory_bandwidth_bytes_per_s
 	t.number(float64(v.MemoryBandwidthBytesPerS))
 	n++
-	t.key(33) // peak_flops_per_s
+	t.key(35) // peak_flops_per_s
 	t.number(float64(v.PeakFLOPSPerS))
 	n++
-	t.key(34) // compute_precision
+	t.key(36) // compute_precision
 	t.string(string(v.Precision))
 	n++
 	t.end(at, n)
@@ -400,71 +427,71 @@ func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
 // tapeConfig records a calc.Config as an object.
 func tapeConfig(t *tape, v *calc.Config) {
 	at, n := t.object(), 0
-	t.key(35) // engine
+	t.key(37) // engine
 	t.string(string(v.Engine))
 	n++
 	if v.EngineVersion != "" {
-		t.key(36) // engine_version
+		t.key(38) // engine_version
 		t.string(string(v.EngineVersion))
 		n++
 	}
-	t.key(37) // tensor_parallel_size
+	t.key(39) // tensor_parallel_size
 	t.number(float64(v.TensorParallelSize))
 	n++
-	t.key(38) // pipeline_parallel_size
+	t.key(40) // pipeline_parallel_size
 	t.number(float64(v.PipelineParallelSize))
 	n++
-	t.key(39) // num_gpus
+	t.key(41) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(40) // dtype
+	t.key(42) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(41) // kv_cache_dtype
+	t.key(43) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(42) // gpu_memory_utilization
+	t.key(44) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(43) // block_size
+	t.key(45) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(44) // max_model_len
+	t.key(46) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(45) // max_num_seqs
+	t.key(47) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(46) // max_num_batched_tokens
+	t.key(48) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(47) // input_tokens
+	t.key(49) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(48) // output_tokens
+	t.key(50) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(49) // concurrency
+		t.key(51) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(50) // request_rate
+		t.key(52) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.TTFTBudgetMs != 0 {
-		t.key(51) // ttft_budget_ms
+		t.key(53) // ttft_budget_ms
 		t.number(float64(v.TTFTBudgetMs))
 		n++
 	}
 	if v.TPOTBudgetMs != 0 {
-		t.key(52) // tpot_budget_ms
+		t.key(54) // tpot_budget_ms
 		t.number(float64(v.TPOTBudgetMs))
 		n++
 	}
-	t.key(53) // efficiencies
+	t.key(55) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -473,34 +500,34 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(54) // total_bytes
+	t.key(56) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(55) // free_at_start_bytes
+	t.key(57) // free_at_start_bytes
 	t.number(float64(v.FreeAtStartBytes))
 	n++
-	t.key(56) // requested_bytes
+	t.key(58) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(57) // weights_bytes
+	t.key(59) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(58) // activation_bytes
+	t.key(60) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(59) // non_torch_bytes
+	t.key(61) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(60) // kv_cache_bytes
+	t.key(62) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	if v.CUDAGraphBytes != 0 {
-		t.key(61) // cuda_graph_bytes
+		t.key(63) // cuda_graph_bytes
 		t.number(float64(v.CUDAGraphBytes))
 		n++
 	}
 	if v.FeatureBytes != 0 {
-		t.key(62) // feature_bytes
+		t.key(64) // feature_bytes
 		t.number(float64(v.FeatureBytes))
 		n++
 	}
@@ -510,33 +537,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(63) // bytes_per_token
+	t.key(65) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(64) // bytes_per_token_per_gpu
+	t.key(66) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(65) // state_bytes_per_sequence
+		t.key(67) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(43) // block_size
+	t.key(45) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(66) // num_blocks
+	t.key(68) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(67) // capacity_tokens
+	t.key(69) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(68) // max_concurrency
+	t.key(70) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(44) // max_model_len
+	t.key(46) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(69) // groups
+	t.key(71) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -552,46 +579,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(70) // batch_size
+	t.key(72) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(71) // context_tokens
+	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(72) // step_time_ms
+	t.key(74) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(73) // tokens_per_s
+	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(74) // tokens_per_s_per_sequence
+	t.key(76) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(75) // bound
+	t.key(77) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(76) // memory_time_ms
+	t.key(78) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(77) // compute_time_ms
+	t.key(79) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(78) // communication_time_ms
+	t.key(80) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(79) // overhead_ms
+	t.key(81) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(80) // weights_read_bytes
+	t.key(82) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(81) // kv_read_bytes
+	t.key(83) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(82) // flops
+	t.key(84) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(83) // kv_cache_usage
+	t.key(85) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -600,22 +627,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(47) // input_tokens
+	t.key(49) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(84) // time_ms
+	t.key(86) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(85) // ttft_ms
+	t.key(87) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(73) // tokens_per_s
+	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(75) // bound
+	t.key(77) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(86) // chunks
+	t.key(88) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -624,29 +651,29 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(70) // batch_size
+	t.key(72) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(71) // context_tokens
+	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(87) // limited_by
+	t.key(89) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(72) // step_time_ms
+	t.key(74) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(73) // tokens_per_s
+	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(74) // tokens_per_s_per_sequence
+	t.key(76) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(88) // batch_size_without_budget
+	t.key(90) // batch_size_without_budget
 	t.number(float64(v.BatchSizeWithoutBudget))
 	n++
 	if v.LimitedByWithoutBudget != "" {
-		t.key(89) // limited_by_without_budget
+		t.key(91) // limited_by_without_budget
 		t.string(string(v.LimitedByWithoutBudget))
 		n++
 	}
@@ -656,36 +683,36 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(90) // onset_concurrency
+	t.key(92) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(91) // onset_concurrency_lockstep
+	t.key(93) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(92) // reachable
+	t.key(94) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(93) // onset_request_rate
+	t.key(95) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(94) // saturation_request_rate
+	t.key(96) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
 	if v.Utilization != 0 {
-		t.key(95) // utilization
+		t.key(97) // utilization
 		t.number(float64(v.Utilization))
 		n++
 	}
-	t.key(96) // recompute_overhead
+	t.key(98) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(97) // work_per_output_token
+	t.key(99) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(71) // context_tokens
+	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(49) // concurrency
+	t.key(51) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -694,28 +721,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(70) // batch_size
+	t.key(72) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(71) // context_tokens
+	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(72) // step_time_ms
+	t.key(74) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(85) // ttft_ms
+	t.key(87) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(73) // tokens_per_s
+	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(74) // tokens_per_s_per_sequence
+	t.key(76) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(87) // limited_by
+	t.key(89) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(98) // feasible
+	t.key(100) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -724,29 +751,29 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(70) // batch_size
+	t.key(72) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(71) // context_tokens
+	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(72) // step_time_ms
+	t.key(74) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(73) // tokens_per_s
+	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(74) // tokens_per_s_per_sequence
+	t.key(76) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(83) // kv_cache_usage
+	t.key(85) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(75) // bound
+	t.key(77) // bound
 	t.string(string(v.Bound))
 	n++
 	if v.TokensPerSWithoutSpeculation != 0 {
-		t.key(99) // tokens_per_s_without_speculation
+		t.key(101) // tokens_per_s_without_speculation
 		t.number(float64(v.TokensPerSWithoutSpeculation))
 		n++
 	}
@@ -756,22 +783,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(100) // gpu_hour_usd
+	t.key(102) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
-	t.key(39) // num_gpus
+	t.key(41) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(101) // usd_per_million_output_tokens
+	t.key(103) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(70) // batch_size
+	t.key(72) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(71) // context_tokens
+	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(73) // tokens_per_s
+	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -781,27 +808,27 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 	at, n := t.object(), 0
 	if v.PrefixCaching != nil {
-		t.key(102) // prefix_caching
+		t.key(104) // prefix_caching
 		tapePrefixCachingReport(t, v.PrefixCaching)
 		n++
 	}
 	if v.Speculative != nil {
-		t.key(103) // speculative
+		t.key(105) // speculative
 		tapeSpeculativeReport(t, v.Speculative)
 		n++
 	}
 	if v.LoRA != nil {
-		t.key(104) // lora
+		t.key(106) // lora
 		tapeLoRAReport(t, v.LoRA)
 		n++
 	}
 	if v.KVOffload != nil {
-		t.key(105) // kv_offload
+		t.key(107) // kv_offload
 		tapeKVOffloadReport(t, v.KVOffload)
 		n++
 	}
 	if v.Parallel != nil {
-		t.key(106) // parallel
+		t.key(108) // parallel
 		tapeParallelReport(t, v.Parallel)
 		n++
 	}
@@ -811,131 +838,131 @@ func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(107) // arrival
+	t.key(109) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(50) // request_rate
+		t.key(52) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(49) // concurrency
+		t.key(51) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(108) // seed
+	t.key(110) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(109) // num_requests
+	t.key(111) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(110) // completed_requests
+	t.key(112) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(111) // rejected_requests
+	t.key(113) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(112) // truncated
+		t.key(114) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(113) // duration_s
+	t.key(115) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(114) // steps
+	t.key(116) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(115) // mean_input_tokens
+	t.key(117) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(116) // mean_output_tokens
+	t.key(118) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(85) // ttft_ms
+	t.key(87) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(117) // tpot_ms
+	t.key(119) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(118) // e2e_latency_ms
+	t.key(120) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(119) // requests_per_s
+	t.key(121) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(120) // output_tokens_per_s
+	t.key(122) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(121) // total_tokens_per_s
+	t.key(123) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(122) // goodput_requests_per_s
+		t.key(124) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
 	if v.SLOAttainment != nil {
-		t.key(123) // slo_attainment
+		t.key(125) // slo_attainment
 		t.number(float64(*v.SLOAttainment))
 		n++
 	}
-	t.key(124) // preemptions
+	t.key(126) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(125) // preempted_requests
+	t.key(127) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(126) // recomputed_tokens
+	t.key(128) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(96) // recompute_overhead
+	t.key(98) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(97) // work_per_output_token
+	t.key(99) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(127) // first_preemption_s
+	t.key(129) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(128) // running_at_first_preemption
+	t.key(130) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
 	if v.CachedTokens != 0 {
-		t.key(129) // cached_tokens
+		t.key(131) // cached_tokens
 		t.number(float64(v.CachedTokens))
 		n++
 	}
 	if v.DraftedTokens != 0 {
-		t.key(130) // drafted_tokens
+		t.key(132) // drafted_tokens
 		t.number(float64(v.DraftedTokens))
 		n++
 	}
 	if v.AcceptedTokens != 0 {
-		t.key(131) // accepted_tokens
+		t.key(133) // accepted_tokens
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
 	if v.ReloadedTokens != 0 {
-		t.key(132) // reloaded_tokens
+		t.key(134) // reloaded_tokens
 		t.number(float64(v.ReloadedTokens))
 		n++
 	}
-	t.key(133) // mean_running
+	t.key(135) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(134) // mean_waiting
+	t.key(136) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(135) // mean_kv_cache_usage
+	t.key(137) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(136) // peak_kv_cache_usage
+	t.key(138) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(137) // timeline
+		t.key(139) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -953,13 +980,13 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeFix records a calc.Fix as an object.
 func tapeFix(t *tape, v *calc.Fix) {
 	at, n := t.object(), 0
-	t.key(138) // field
+	t.key(140) // field
 	t.string(string(v.Field))
 	n++
-	t.key(139) // value
+	t.key(141) // value
 	t.string(string(v.Value))
 	n++
-	t.key(140) // summary
+	t.key(142) // summary
 	t.string(string(v.Summary))
 	n++
 	t.end(at, n)
@@ -969,11 +996,11 @@ func tapeFix(t *tape, v *calc.Fix) {
 func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	at, n := t.object(), 0
 	if v.Release != "" {
-		t.key(141) // release
+		t.key(143) // release
 		t.string(string(v.Release))
 		n++
 	}
-	t.key(142) // terms
+	t.key(144) // terms
 	if v.Terms == nil {
 		t.null()
 	} else {
@@ -984,7 +1011,7 @@ func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	}
 	n++
 	if len(v.Missing) > 0 {
-		t.key(143) // missing
+		t.key(145) // missing
 		t.array(len(v.Missing))
 		for i := range v.Missing {
 			t.string(string(v.Missing[i]))
@@ -994,13 +1021,68 @@ func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	t.end(at, n)
 }
 
+// tapeBand records a calc.Band as an object.
+func tapeBand(t *tape, v *calc.Band) {
+	at, n := t.object(), 0
+	t.key(146) // figure
+	t.string(string(v.Figure))
+	n++
+	t.key(147) // low
+	t.number(float64(v.Low))
+	n++
+	t.key(148) // high
+	t.number(float64(v.High))
+	n++
+	t.key(149) // basis
+	t.string(string(v.Basis))
+	n++
+	if v.Widened {
+		t.key(150) // widened
+		t.bool(bool(v.Widened))
+		n++
+	}
+	t.end(at, n)
+}
+
+// tapeCalibrationReport records a calc.CalibrationReport as an object.
+func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
+	at, n := t.object(), 0
+	t.key(151) // fitted
+	if v.Fitted == nil {
+		t.null()
+	} else {
+		t.array(len(v.Fitted))
+		for i := range v.Fitted {
+			t.string(string(v.Fitted[i]))
+		}
+	}
+	n++
+	t.key(152) // profile
+	tapeEfficiencies(t, &v.Profile)
+	n++
+	t.key(153) // points
+	if v.Points == nil {
+		t.null()
+	} else {
+		t.array(len(v.Points))
+		for i := range v.Points {
+			tapeCalibrationFitPoint(t, &v.Points[i])
+		}
+	}
+	n++
+	t.key(154) // rms_error
+	t.number(float64(v.RMSError))
+	n++
+	t.end(at, n)
+}
+
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(144) // code
+	t.key(155) // code
 	t.string(string(v.Code))
 	n++
-	t.key(145) // message
+	t.key(156) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -1009,31 +1091,31 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(146) // bandwidth_efficiency
+	t.key(157) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(147) // attention_bandwidth_efficiency
+	t.key(158) // attention_bandwidth_efficiency
 	t.number(float64(v.AttentionBandwidthEfficiency))
 	n++
-	t.key(148) // compute_efficiency
+	t.key(159) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(149) // gemm_half_tokens
+	t.key(160) // gemm_half_tokens
 	t.number(float64(v.GEMMHalfTokens))
 	n++
-	t.key(150) // attention_efficiency
+	t.key(161) // attention_efficiency
 	t.number(float64(v.AttentionEfficiency))
 	n++
-	t.key(151) // step_overhead_ms
+	t.key(162) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
-	t.key(152) // sequence_overhead_us
+	t.key(163) // sequence_overhead_us
 	t.number(float64(v.SequenceOverheadUs))
 	n++
-	t.key(153) // layer_overhead_us
+	t.key(164) // layer_overhead_us
 	t.number(float64(v.LayerOverheadUs))
 	n++
-	t.key(154) // context_overhead_ms
+	t.key(165) // context_overhead_ms
 	t.number(float64(v.ContextOverheadMs))
 	n++
 	t.end(at, n)
@@ -1042,14 +1124,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(155) // kind
+	t.key(166) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(156) // layers
+	t.key(167) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(157) // window
+		t.key(168) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1059,31 +1141,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(158) // cached_tokens_per_request
+	t.key(169) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(159) // shared_blocks
+	t.key(170) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(160) // num_prefixes
+	t.key(171) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
-	t.key(85) // ttft_ms
+	t.key(87) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(161) // ttft_ms_without
+	t.key(172) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(162) // kv_ceiling
+	t.key(173) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(163) // kv_ceiling_without
+	t.key(174) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
-	t.key(90) // onset_concurrency
+	t.key(92) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(164) // onset_concurrency_without
+	t.key(175) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1092,43 +1174,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(165) // method
+	t.key(176) // method
 	t.string(string(v.Method))
 	n++
-	t.key(166) // num_speculative_tokens
+	t.key(177) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(167) // acceptance_rate
+	t.key(178) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(168) // tokens_per_step
+	t.key(179) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(169) // draft_weights_bytes
+	t.key(180) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(170) // draft_time_ms
+	t.key(181) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
-	t.key(117) // tpot_ms
+	t.key(119) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(171) // tpot_ms_without
+	t.key(182) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
-	t.key(73) // tokens_per_s
+	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(172) // tokens_per_s_without
+	t.key(183) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(173) // speedup
+	t.key(184) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(174) // batch1_speedup
+	t.key(185) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(175) // crossover_batch_size
+	t.key(186) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1137,25 +1219,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(176) // max_loras
+	t.key(187) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(177) // max_lora_rank
+	t.key(188) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(178) // bytes
+	t.key(189) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(179) // kv_cache_bytes_without
+	t.key(190) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(180) // flops_per_step
+	t.key(191) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(181) // read_bytes_per_step
+	t.key(192) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(182) // extra_step_time_ms
+	t.key(193) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1164,19 +1246,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(183) // cpu_blocks
+	t.key(194) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
-	t.key(67) // capacity_tokens
+	t.key(69) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(184) // recompute_onset_concurrency
+	t.key(195) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(185) // reload_ms_per_sequence
+	t.key(196) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(186) // recompute_ms_per_sequence
+	t.key(197) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1185,31 +1267,31 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(187) // data_parallel_size
+	t.key(198) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(188) // expert_parallel
+	t.key(199) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(189) // expert_parallel_size
+	t.key(200) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(190) // experts_per_rank
+	t.key(201) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(191) // experts_touched_per_rank
+	t.key(202) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(192) // load_imbalance
+	t.key(203) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(193) // all_to_all_ms
+	t.key(204) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(194) // tokens_per_s_total
+	t.key(205) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
-	t.key(39) // num_gpus
+	t.key(41) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
 	t.end(at, n)
@@ -1218,19 +1300,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(195) // mean
+	t.key(206) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(196) // p50
+	t.key(207) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(197) // p90
+	t.key(208) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(198) // p99
+	t.key(209) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(199) // max
+	t.key(210) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1239,19 +1321,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(200) // time_s
+	t.key(211) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(113) // duration_s
+	t.key(115) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(201) // running
+	t.key(212) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(202) // waiting
+	t.key(213) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(83) // kv_cache_usage
+	t.key(85) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -1260,13 +1342,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(203) // load
+	t.key(214) // load
 	t.string(string(v.Load))
 	n++
-	t.key(204) // num_requests_per_point
+	t.key(215) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(205) // points
+	t.key(153) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1276,28 +1358,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(206) // preemption_onset
+	t.key(216) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(207) // running_at_onset
+	t.key(217) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(208) // analytic_onset
+	t.key(218) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(209) // onset_difference
+	t.key(219) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(210) // onset_ratio
+	t.key(220) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(211) // knee_load
+	t.key(221) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(212) // knee_output_tokens_per_s
+	t.key(222) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(213) // max_output_tokens_per_s
+	t.key(223) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1306,17 +1388,41 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 // tapeLoggedTerm records a calc.LoggedTerm as an object.
 func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	at, n := t.object(), 0
-	t.key(20) // name
+	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(214) // logged
+	t.key(224) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(215) // predicted
+	t.key(225) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(216) // error
+	t.key(226) // error
 	t.number(float64(v.Error))
+	n++
+	t.end(at, n)
+}
+
+// tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
+func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
+	at, n := t.object(), 0
+	t.key(227) // source
+	t.string(string(v.Source))
+	n++
+	t.key(72) // batch_size
+	t.number(float64(v.BatchSize))
+	n++
+	t.key(73) // context_tokens
+	t.number(float64(v.ContextTokens))
+	n++
+	t.key(228) // measured_ms
+	t.number(float64(v.MeasuredMs))
+	n++
+	t.key(229) // profile_ms
+	t.number(float64(v.ProfileMs))
+	n++
+	t.key(230) // predicted_ms
+	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
 }
@@ -1324,45 +1430,45 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(203) // load
+	t.key(214) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(120) // output_tokens_per_s
+	t.key(122) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(119) // requests_per_s
+	t.key(121) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(122) // goodput_requests_per_s
+		t.key(124) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(217) // ttft_p50_ms
+	t.key(231) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(218) // ttft_p99_ms
+	t.key(232) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(219) // tpot_p50_ms
+	t.key(233) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(220) // tpot_p99_ms
+	t.key(234) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(221) // e2e_latency_p50_ms
+	t.key(235) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(222) // e2e_latency_p99_ms
+	t.key(236) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(133) // mean_running
+	t.key(135) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(124) // preemptions
+	t.key(126) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(97) // work_per_output_token
+	t.key(99) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)

@@ -933,6 +933,8 @@ export interface Request {
   engine_version?: "0.6" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.5";
   /** startup_log is a pasted vLLM start-up log (V0 or V1, at most 1 MiB). The report sets the figures it states (weights, activation peak, non-torch and CUDA-graph memory, KV cache GiB, tokens, blocks, maximum concurrency) beside the engine's for the same deployment. */
   startup_log?: string;
+  /** calibration is what was measured on the user's own server (vllm bench serve results, or batch and TPOT pairs); the deployment's bandwidth efficiency and step overhead are fitted to it and drive every figure. */
+  calibration?: Calibration;
   /**
    * Range: from 1 to 1024.
    * Unit: GPUs.
@@ -1147,6 +1149,45 @@ export interface HardwareSource {
   fields: string[];
   /** citation is a datasheet title, URL or document reference. */
   citation: string;
+}
+
+/**
+ * Calibration is what a user measured on their own deployment; the engine fits that deployment's bandwidth efficiency and step overhead to it, and every figure of the report (and the simulation) uses the fitted terms (docs/MODEL.md section 7, "Calibrating from your own server").
+ *
+ * Unknown keys are rejected.
+ */
+export interface Calibration {
+  /** bench_serve is the pasted summary of one or more `vllm bench serve` runs (each "Serving Benchmark Result" block; SGLang's bench_serving prints the same block), at most 1 MiB. Each run gives one measured step: its concurrency, its median TPOT, at its mean context. */
+  bench_serve?: string;
+  /** points are measured decode steps: a batch size and its time per output token. */
+  points?: CalibrationPoint[];
+}
+
+/**
+ * CalibrationPoint is one measured decode step.
+ *
+ * Unknown keys are rejected.
+ */
+export interface CalibrationPoint {
+  /**
+   * batch_size is the sequences decoding together (the benchmark's concurrency).
+   * Range: from 1 to 1048576.
+   * Unit: sequences.
+   */
+  batch_size?: number;
+  /**
+   * tpot_ms is the measured time per output token (one decode step), in milliseconds.
+   * Range: greater than 0, at most 1000000000.
+   * Unit: ms.
+   */
+  tpot_ms?: number;
+  /**
+   * context_tokens is each sequence's mean context during the measurement (default: the workload's input + output/2).
+   * Range: from 1 to 1073741824.
+   * Unit: tokens.
+   * Default: the workload's input_tokens + output_tokens/2.
+   */
+  context_tokens?: number;
 }
 
 /**
@@ -1478,6 +1519,10 @@ export interface Report {
   fixes?: Fix[];
   /** startup_log sets the figures of the request's startup_log beside the engine's, when one is given. */
   startup_log?: StartupLogReport;
+  /** bands are the 80 % prediction intervals of the headline figures, one per figure that has one (docs/MODEL.md section 7). */
+  bands?: Band[];
+  /** calibration is the fit to the request's calibration, when one is given. */
+  calibration?: CalibrationReport;
   /** warnings are conditions the user should know about, as text. */
   warnings: Warning[];
 }
@@ -1947,6 +1992,42 @@ export interface LoggedTerm {
   predicted: number;
   /** error is predicted / logged - 1 (0 when the logged figure is not positive: a log can show a negative KV memory when nothing fits). */
   error: number;
+}
+
+/** Band is one headline figure's 80 % prediction interval (docs/MODEL.md section 7): the range in which the measured value of a deployment like this one fell for 80 % of the published cases of its engine, metric and regime (BandCoverage). */
+export interface Band {
+  /** figure is the report figure the range is for: "kv_cache.capacity_tokens", "decode.step_time_ms", "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size" or "preemption.onset_concurrency". */
+  figure: string;
+  low: number;
+  high: number;
+  /** basis names the validation cases the range comes from: the engine (or "all engines"), the family and the regime, and their count. */
+  basis: string;
+  /** widened is true when the range was doubled: the request lies outside the validated domain, or the cases are other engines' or another family's (a warning says which). */
+  widened?: boolean;
+}
+
+/** CalibrationReport is the fit of the step model to the request's calibration: the measured steps, the terms fitted, and the engine profile's efficiencies before and after. config.efficiencies and every figure of the report hold the fitted terms. */
+export interface CalibrationReport {
+  /** fitted names the terms fitted: "bandwidth_efficiency" and, with two or more batch sizes, "step_overhead_ms". */
+  fitted: string[];
+  /** profile is the engine profile's efficiencies, before the fit. */
+  profile: Efficiencies;
+  /** points are the measured steps beside the step model's, before and after the fit. */
+  points: CalibrationFitPoint[];
+  /** rms_error is the root mean square of ln(predicted / measured) over the points after the fit (0: exact). */
+  rms_error: number;
+}
+
+/** CalibrationFitPoint is one measured step and the model's. */
+export interface CalibrationFitPoint {
+  /** source is "bench_serve N" (the Nth result) or "points[i]". */
+  source: string;
+  batch_size: number;
+  context_tokens: number;
+  measured_ms: number;
+  /** profile_ms is the step time under the engine profile; PredictedMs under the fitted terms. */
+  profile_ms: number;
+  predicted_ms: number;
 }
 
 /** Warning is a non-fatal note with a stable code. */

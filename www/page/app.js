@@ -65,7 +65,10 @@ function evaluate(request) {
   let hit = reports.get(key);
   if (!hit) {
     try {
-      const report = evaluateWithRange((r) => calc.evaluate(r), request, rangeHint);
+      // A calibrated request is fitted by the full engine: the light one
+      // leaves the fit out (its size budget).
+      const engine = request.calibration ? fullCalc : calc;
+      const report = evaluateWithRange((r) => engine.evaluate(r), request, rangeHint);
       if (report.sweep?.length) rangeHint = sweepMax(report);
       hit = { report };
     } catch (e) {
@@ -85,6 +88,10 @@ function evaluate(request) {
 function run(config) {
   const { request, errors } = S.toRequest(config);
   if (errors.length) return { request, errors };
+  if (request.calibration && !fullCalc) {
+    loadFull().then(() => update(), () => {});
+    return { request, loading: true };
+  }
   const wait = calc?.pending(request);
   if (wait) {
     if (!waiting.has(wait)) {
@@ -137,6 +144,9 @@ function update() {
     verdictEl.classList.remove('stale');
     document.documentElement.classList.remove('pending'); // see index.html's head
     setStatus('');
+  } else if (res.loading && !local.length) {
+    reportEl.classList.add('stale');
+    setStatus('Loading the full engine to fit the calibration…');
   } else if (res.fetching && !local.length) {
     reportEl.classList.add('stale');
     setStatus(`Fetching the config.json of ${res.fetching} from the Hugging Face Hub…`);
@@ -336,11 +346,38 @@ function simulateInWorker(worker, req) {
 // The full engine (throughput-planner.wasm), for a simulation without a
 // worker: the page's own engine is the light build, without the simulator.
 let fullEngine = null;
+let fullCalc = null; // the full engine once loaded: it evaluates calibrated requests
+
+/** Loads the full engine (once); resolves it. */
+function loadFull() {
+  fullEngine ??= engineModule.then((m) => m.load({ planner: true, hub: hubSettings() }));
+  return fullEngine.then((f) => { fullCalc = f; return f; });
+}
+
+// "Read the results": the full engine reads the pasted vllm bench serve
+// summaries (calc.ParseBenchServe) and the fit's measured steps become the
+// configuration's calibration, which travels in the link.
+$('#bench-fit')?.addEventListener('click', async () => {
+  const status = $('#bench-status');
+  const text = $('#f-bench').value;
+  const { request } = S.toRequest({ ...active(), calibration: '' });
+  request.calibration = { bench_serve: text };
+  status.textContent = 'Reading…';
+  try {
+    const full = await loadFull();
+    const r = full.evaluate(request);
+    active().calibration = S.calibrationText(r.calibration.points);
+    F.writeForm(form, active());
+    status.textContent = `Read ${r.calibration.points.length} result${r.calibration.points.length === 1 ? '' : 's'}.`;
+    update();
+  } catch (e) {
+    status.textContent = Array.isArray(e?.errors) ? e.errors.map((x) => x.message).join('; ') : String(e?.message ?? e);
+  }
+});
 
 async function simulateHere(req) {
   try {
-    fullEngine ??= engineModule.then((m) => m.load({ planner: true, hub: hubSettings() }));
-    const full = await fullEngine;
+    const full = await loadFull();
     await full.prepare(req);
     return { report: full.evaluate(req, { workBudget: MAIN_THREAD_WORK_BUDGET }) };
   } catch (e) {

@@ -72,6 +72,21 @@ export const FIGURES = {
   'preemption.saturation_request_rate': (r) => r.preemption && `${fmt.num(r.preemption.saturation_request_rate)} req/s`,
   'preemption.utilization': (r) => r.preemption?.utilization && `${Math.round(r.preemption.utilization * 100)} %${r.preemption.utilization > 1 ? ' (overloaded)' : ''}`,
   'preemption.recompute_overhead': (r) => r.preemption && `${fmt.num(r.preemption.recompute_overhead)} tokens per output token`,
+  'calibration.summary': (r) => (!r.calibration ? '' : (() => {
+    const e = r.config.efficiencies;
+    const p = r.calibration.profile;
+    return `Fitted: bandwidth efficiency ${e.bandwidth_efficiency.toFixed(3)} (profile ${p.bandwidth_efficiency}), ` +
+      `step overhead ${fmt.num(e.step_overhead_ms)} ms (profile ${p.step_overhead_ms} ms), rms error ${(100 * r.calibration.rms_error).toFixed(1)} %.`;
+  })()),
+
+  // The 80 % ranges beside the headline figures (report.bands).
+  'range.decode.tokens_per_s': (r) => fmt.range(r, 'decode.tokens_per_s', fmt.tokS),
+  'range.decode.step_time_ms': (r) => fmt.range(r, 'decode.step_time_ms', fmt.ms),
+  'range.prefill.ttft_ms': (r) => fmt.range(r, 'prefill.ttft_ms', fmt.ms),
+  'range.kv_cache.capacity_tokens': (r) => fmt.range(r, 'kv_cache.capacity_tokens', (x) => `${fmt.int(x)} tokens`),
+  'range.batch_ceiling.batch_size': (r) => fmt.range(r, 'batch_ceiling.batch_size', fmt.int),
+  'range.preemption.onset_concurrency': (r) => fmt.range(r, 'preemption.onset_concurrency', (x) => `${fmt.int(x)} sequences`),
+
   'preemption.conditions': (r) => r.preemption && `at concurrency ${fmt.int(r.preemption.concurrency)}, ${fmt.int(r.preemption.context_tokens)} tokens per sequence; ` +
     (r.preemption.reachable ? 'the KV cache fills before the scheduler cap' : 'not reached: the scheduler cap binds before the KV cache fills'),
 };

@@ -55,6 +55,8 @@ export const DEFAULTS = Object.freeze({
   offload_gib: '', // CPU tier, GiB (2^30 bytes)
   data_parallel_size: '',
   expert_parallel: '', // '' or 'on'
+  // Measured decode steps "batch:tpot_ms[@context], ..." (calibration.points).
+  calibration: '',
 });
 
 export const KEYS = Object.keys(DEFAULTS);
@@ -246,8 +248,32 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
   if (Object.keys(slo).length) req.slo = slo;
 
   put(req, 'gpu_hour_usd', 'gpu_hour_usd', c.gpu_hour_usd);
+  const cal = calibrationPoints(c.calibration ?? '');
+  if (cal.error) errors.push({ field: 'calibration', message: cal.error });
+  else if (cal.points.length) req.calibration = { points: cal.points };
   req.sweep = { points: sweepPoints };
   return { request: req, errors };
+}
+
+/**
+ * The calibration.points of the text "batch:tpot_ms[@context], ...":
+ * {points} or {error}.
+ */
+export function calibrationPoints(text) {
+  const points = [];
+  for (const part of String(text).split(/[,;\s]+/).filter(Boolean)) {
+    const m = /^(\d+):([0-9.]+(?:e-?\d+)?)(?:@(\d+))?$/i.exec(part);
+    if (!m) return { points, error: `write batch:TPOT ms pairs, optionally @context, e.g. 1:7.4, 32:11.8@1152; got ${JSON.stringify(part)}` };
+    const p = { batch_size: Number(m[1]), tpot_ms: Number(m[2]) };
+    if (m[3]) p.context_tokens = Number(m[3]);
+    points.push(p);
+  }
+  return { points };
+}
+
+/** The text of calibration.points (the report's fitted points). */
+export function calibrationText(points) {
+  return points.map((p) => `${p.batch_size}:${+p.measured_ms.toFixed(3)}@${p.context_tokens}`).join(', ');
 }
 
 /** A short name for a configuration, for tabs and comparison columns. */

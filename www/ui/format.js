@@ -75,3 +75,19 @@ export const LIMITS = {
 
 /** limitedBy("kv_cache") -> "KV cache"; unknown codes pass through. */
 export const limitedBy = (code) => LIMITS[code] ?? String(code ?? '').replaceAll('_', ' ');
+
+/**
+ * The report's 80 % range of a figure (report.bands, docs/MODEL.md section
+ * 7) in the figure's format f, its unit once: "(10.9–14.1 ms)", with
+ * "widened" when the request lies outside the validated cases; '' without
+ * one.
+ */
+export function range(r, figure, f) {
+  const b = r?.bands?.find((x) => x.figure === figure);
+  if (!b) return '';
+  let lo = f(b.low);
+  const hi = f(b.high);
+  const unit = (s) => s.slice(s.lastIndexOf(' '));
+  if (lo.includes(' ') && unit(lo) === unit(hi)) lo = lo.slice(0, lo.lastIndexOf(' '));
+  return `(80 %: ${lo === hi ? hi : `${lo}–${hi}`}${b.widened ? ', widened' : ''})`;
+}

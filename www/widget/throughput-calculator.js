@@ -70,7 +70,7 @@ const CSS = `
 * { box-sizing: border-box; }
 h2 { font-size: 1rem; margin: 0 0 2px; }
 p { margin: 0; }
-.cond, .hint { color: var(--muted); font-size: .8rem; }
+.cond, .hint, .range { color: var(--muted); font-size: .8rem; }
 .trade { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; margin: 10px 0; }
 .side { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; }
 .side h3 { font-size: .82rem; margin: 0 0 4px; color: var(--muted); font-weight: 600; }
@@ -326,6 +326,7 @@ export class ThroughputCalculator extends HTMLElementBase {
         <section class="side many" aria-label="Large batch">
           <h3 data-w="many.title" title="${term('batch ceiling')}"></h3>
           <p><span class="fig agg" data-w="many.agg"></span> <span class="hint">in total</span></p>
+          <p class="range" data-w="many.range" title="80 % prediction intervals from the published measurements (docs/MODEL.md section 7)"></p>
           <p class="hint"><span data-w="many.per"></span> each</p>
           <p class="cond" data-w="many.cond"></p>
         </section>
@@ -392,6 +393,7 @@ export class ThroughputCalculator extends HTMLElementBase {
     w('one.cond', one ? `${fmt.at(one.batch_size, one.context_tokens)}; TPOT ${fmt.ms(one.step_time_ms)}` : '');
     w('many.title', many ? `${fmt.int(many.batch_size)} users (batch ceiling: ${fmt.limitedBy(r.batch_ceiling.limited_by)})` : 'Large batch');
     w('many.agg', many ? fmt.tokS(many.tokens_per_s) : '–');
+    w('many.range', many ? [fmt.range(r, 'decode.tokens_per_s', fmt.tokS), fmt.range(r, 'decode.step_time_ms', fmt.ms) && `TPOT ${fmt.range(r, 'decode.step_time_ms', fmt.ms)}`].filter(Boolean).join(' · ') : '');
     w('many.per', many ? fmt.tokS(many.tokens_per_s_per_sequence) : '–');
     w('many.cond', many ? `${fmt.at(many.batch_size, many.context_tokens)}; TPOT ${fmt.ms(many.step_time_ms)}` : '');
     const v = verdict(r);
@@ -403,7 +405,7 @@ export class ThroughputCalculator extends HTMLElementBase {
     body.classList.toggle('nofit', !r.decode);
     const pre = r.preemption;
     w('kv', r.fits || r.kv_cache.capacity_tokens
-      ? `KV cache: ${fmt.bytes(Math.max(r.memory.kv_cache_bytes, 0))} per GPU holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens` +
+      ? `KV cache: ${fmt.bytes(Math.max(r.memory.kv_cache_bytes, 0))} per GPU holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens ${fmt.range(r, 'kv_cache.capacity_tokens', fmt.int)}`.trimEnd() +
         (pre ? `, so at most ${fmt.int(pre.onset_concurrency_lockstep)} sequences of ${fmt.int(pre.context_tokens)} tokens (the KV ceiling).` : '.')
       : (r.warnings?.[0]?.message ?? 'The model does not fit.'));
     w('version', `v${r.version}`);

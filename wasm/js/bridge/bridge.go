@@ -159,6 +159,10 @@ func NewContract() Contract {
 				walk(req.Type(f.Ref), path+".")
 				continue
 			}
+			if f.Kind == contract.Array && f.Elem != nil && f.Elem.Kind == contract.Object {
+				walk(req.Type(f.Elem.Ref), path+"[].") // calibration.points[].batch_size
+				continue
+			}
 			if _, ok := calc.Fields[t.Name+"."+f.Name]; ok {
 				c.Fields[path] = bounds(f)
 			}
