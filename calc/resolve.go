@@ -301,6 +301,17 @@ func (d *Deployment) build() error {
 	split := layerSplit(m.NumLayers, d.PP)
 	d.stages = make([]stage, d.PP)
 	d.NumBlocks = -1
+	// A release that groups across pipeline stages lays the whole model
+	// out once (EngineVersion.GlobalKVGroups); an error (no cache at all)
+	// leaves each stage to say it below.
+	var global []kvcache.Layout
+	if d.Version.GlobalKVGroups && d.PP > 1 {
+		stages := make([][]kvcache.Layer, d.PP)
+		for s := range stages {
+			stages[s] = d.kvLayers(split[s], split[s+1])
+		}
+		global, _ = kvcache.NewStageLayouts(stages, d.layoutOptions())
+	}
 	for s := range d.stages {
 		st := &d.stages[s]
 		st.lo, st.hi = split[s], split[s+1]
@@ -308,6 +319,9 @@ func (d *Deployment) build() error {
 		st.weightsBytes = units.Bytes(d.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
 		lay, err := d.layoutOf(st.lo, st.hi)
+		if global != nil && err == nil {
+			lay = global[s]
+		}
 		if err == errNoKV {
 			// A stage of MLP-only blocks (a run of Llama-Nemotron's no-op
 			// attention layers) keeps no cache and does not bound the pool.
@@ -329,11 +343,18 @@ func (d *Deployment) build() error {
 }
 
 // layoutKey is what a stage's KV layout depends on: its layers, the
-// tensor-parallel size, the element sizes and the block size (not the
-// accelerator, the engine or the scheduler).
+// tensor-parallel size, the element sizes, the block size and the
+// release's grouping rules (rules: MaxOverMin x 100, +1 with UniformType;
+// not the accelerator or the scheduler).
 type layoutKey struct {
-	lo, hi, tp, block int
-	kv, act           float64
+	lo, hi, tp, block, rules int
+	kv, act                  float64
+}
+
+// layoutOptions are the kvcache options of d.
+func (d *Deployment) layoutOptions() kvcache.Options {
+	r := d.Version.KVRules
+	return kvcache.Options{TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize, Rules: &r}
 }
 
 // errNoKV is layoutOf's answer for layers that hold no KV cache or state.
@@ -343,7 +364,11 @@ var errNoKV = errors.New("no layer holds a KV cache")
 // the planner shares one across its candidates (the layout is read-only
 // once built); errNoKV when none of them holds a cache.
 func (d *Deployment) layoutOf(lo, hi int) (kvcache.Layout, error) {
-	k := layoutKey{lo, hi, d.TP, d.BlockSize, d.KVBytes, d.ActBytes}
+	r := d.Version.KVRules
+	k := layoutKey{lo, hi, d.TP, d.BlockSize, int(r.MaxOverMin * 100), d.KVBytes, d.ActBytes}
+	if r.UniformType {
+		k.rules++
+	}
 	if l, ok := d.layouts[k]; ok {
 		return l, nil
 	}
@@ -351,9 +376,7 @@ func (d *Deployment) layoutOf(lo, hi int) (kvcache.Layout, error) {
 	if len(layers) == 0 {
 		return kvcache.Layout{}, errNoKV
 	}
-	lay, err := kvcache.NewLayout(layers, kvcache.Options{
-		TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
-	})
+	lay, err := kvcache.NewLayout(layers, d.layoutOptions())
 	if err == nil && d.layouts != nil {
 		d.layouts[k] = lay
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
+	"github.com/modelrefs/throughput/kvcache"
 )
 
 // EngineVersion is what one release of an engine does differently from the
@@ -41,6 +42,19 @@ type EngineVersion struct {
 	// _report_kv_cache_config after 0.19, PRs #38364 and #40694); up to
 	// 0.19 it is num_blocks // groups x block_size.
 	CapacityFromConcurrency bool
+	// KVRules are the release's KV-cache grouping rules
+	// (vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size
+	// and get_kv_cache_groups): the group size is the largest layer type's
+	// count when under MaxOverMin times the smallest's (none before PR
+	// #29303, 1.25 from 0.12, 1.5 from 0.18 by PR #36684); layers of one
+	// kind and different widths share one group from 0.11 (PR #25101,
+	// UniformTypeKVCacheSpecs).
+	KVRules kvcache.Rules
+	// GlobalKVGroups: the layers are grouped once over the whole model and
+	// each pipeline stage holds its share of every group (PR #23974, from
+	// 0.11: get_kv_cache_configs merges the workers' specs); before it every
+	// stage grouped its own layers.
+	GlobalKVGroups bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -49,6 +63,10 @@ const (
 	vllmFullAdmission  = 20 // PR #37307
 	vllmCapacityFormat = 20 // PRs #38364 / #40694: after 0.19
 	vllmCUDAGraphOn    = 21 // default since v0.21.0
+	vllmUniformType    = 11 // PR #25101 (2025-09-19), after v0.10.2 (2025-09-13)
+	vllmGlobalGroups   = 11 // PR #23974 (2025-09-14), after v0.10.2
+	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
+	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
 	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
 	vllmV0Name         = "0.6"
 )
@@ -84,7 +102,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 	}
 	if engine != "vllm" {
 		if name == "" || (engine == "sglang" && name == SGLangVersion) {
-			return EngineVersion{Name: name, FullPromptAdmission: true}, true
+			return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules}, true
 		}
 		return EngineVersion{}, false
 	}
@@ -94,7 +112,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 	if name == vllmV0Name {
 		// V0 without chunked prefill schedules a prompt whole, so it
 		// admits one only when all of it fits.
-		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true}, true
+		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules}, true
 	}
 	minor, err := strconv.Atoi(strings.TrimPrefix(name, "0."))
 	if err != nil || !strings.HasPrefix(name, "0.") || minor < vllmFirstV1 || minor > vllmNewest {
@@ -105,7 +123,27 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		CUDAGraphEstimate:       minor >= vllmCUDAGraphOn,
 		FullPromptAdmission:     minor >= vllmFullAdmission,
 		CapacityFromConcurrency: minor >= vllmCapacityFormat,
+		KVRules:                 kvRules(minor),
+		GlobalKVGroups:          minor >= vllmGlobalGroups,
 	}, true
+}
+
+// otherKVRules group the layers of engines without vLLM V1 release profiles
+// (V0, SGLang, the others): vLLM 0.12-0.17's rules, the ones the engine
+// applied everywhere before releases were modelled, kept so their figures
+// do not move.
+var otherKVRules = kvcache.Rules{MaxOverMin: 1.25}
+
+// kvRules returns vLLM 0.minor's KV grouping rules.
+func kvRules(minor int) kvcache.Rules {
+	r := kvcache.Rules{UniformType: minor >= vllmUniformType}
+	switch {
+	case minor >= vllmMaxOverMin15:
+		r.MaxOverMin = 1.5
+	case minor >= vllmMaxOverMin125:
+		r.MaxOverMin = 1.25
+	}
+	return r
 }
 
 // resolveVersion reads engine_version for the resolved engine.
