@@ -52,7 +52,7 @@ type Deployment struct {
 	cost costModel
 	feat featureState
 	// layouts is the planner's cache of KV layouts (nil: none).
-	layouts map[layoutKey]kvcache.Layout
+	layouts map[layoutKey][]kvcache.Layout
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
 	rankCache [models.NumLayerKinds][2]struct {

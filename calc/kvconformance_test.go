@@ -213,18 +213,8 @@ func TestVLLMKVConformance(t *testing.T) {
 			t.Run(name+"/"+c.cite, func(t *testing.T) {
 				r := v.KVRules
 				o := kvcache.Options{TP: 1, ElemBytes: c.elem, BlockSize: 16, Rules: &r}
-				var lays []kvcache.Layout
-				if v.GlobalKVGroups {
-					var err error
-					lays, err = kvcache.NewStageLayouts(c.stages, o)
-					require.NoError(t, err, "read at %s", cut)
-				} else {
-					for _, st := range c.stages {
-						l, err := kvcache.NewLayout(st, o)
-						require.NoError(t, err)
-						lays = append(lays, l)
-					}
-				}
+				lays, err := kvcache.NewStageLayouts(c.stages, o)
+				require.NoError(t, err, "read at %s", cut)
 				blocks := int64(-1)
 				for _, l := range lays {
 					if b := l.NumBlocks(c.mem); blocks < 0 || b < blocks {

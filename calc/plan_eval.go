@@ -73,7 +73,7 @@ type planner struct {
 	// at indexes ok by layout; cur is the candidate being evaluated.
 	at      map[layout]int
 	cur     candidate
-	layouts map[layoutKey]kvcache.Layout
+	layouts map[layoutKey][]kvcache.Layout
 	// all keeps every candidate for tests (nil unless keepAll).
 	all     []candidate
 	keepAll bool
@@ -83,7 +83,7 @@ type planner struct {
 }
 
 func (s *planSpec) search() PlanReport {
-	p := &planner{s: s, nearest: map[string]*candidate{}, at: map[layout]int{}, layouts: map[layoutKey]kvcache.Layout{}}
+	p := &planner{s: s, nearest: map[string]*candidate{}, at: map[layout]int{}, layouts: map[layoutKey][]kvcache.Layout{}}
 	return p.run()
 }
 

@@ -138,7 +138,7 @@ func TestPlanTooLargeSearchIsRefused(t *testing.T) {
 func planAll(t *testing.T, req PlanRequest) (PlanReport, *planner) {
 	s, err := resolvePlanRequest(req)
 	require.NoError(t, err)
-	p := &planner{s: s, nearest: map[string]*candidate{}, at: map[layout]int{}, layouts: map[layoutKey]kvcache.Layout{}, keepAll: true}
+	p := &planner{s: s, nearest: map[string]*candidate{}, at: map[layout]int{}, layouts: map[layoutKey][]kvcache.Layout{}, keepAll: true}
 	return p.run(), p
 }
 

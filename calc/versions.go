@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/kvcache"
@@ -48,13 +49,11 @@ type EngineVersion struct {
 	// count when under MaxOverMin times the smallest's (none before PR
 	// #29303, 1.25 from 0.12, 1.5 from 0.18 by PR #36684); layers of one
 	// kind and different widths share one group from 0.11 (PR #25101,
-	// UniformTypeKVCacheSpecs).
+	// UniformTypeKVCacheSpecs); before 0.11 each pipeline stage grouped its
+	// own layers, since PR #23974 the whole model is grouped once and each
+	// stage holds its share of every group (get_kv_cache_configs merges the
+	// workers' specs).
 	KVRules kvcache.Rules
-	// GlobalKVGroups: the layers are grouped once over the whole model and
-	// each pipeline stage holds its share of every group (PR #23974, from
-	// 0.11: get_kv_cache_configs merges the workers' specs); before it every
-	// stage grouped its own layers.
-	GlobalKVGroups bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -124,7 +123,6 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		FullPromptAdmission:     minor >= vllmFullAdmission,
 		CapacityFromConcurrency: minor >= vllmCapacityFormat,
 		KVRules:                 kvRules(minor),
-		GlobalKVGroups:          minor >= vllmGlobalGroups,
 	}, true
 }
 
@@ -132,11 +130,11 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 // (V0, SGLang, the others): vLLM 0.12-0.17's rules, the ones the engine
 // applied everywhere before releases were modelled, kept so their figures
 // do not move.
-var otherKVRules = kvcache.Rules{MaxOverMin: 1.25}
+var otherKVRules = kvcache.Rules{MaxOverMin: 1.25, StageGroups: true}
 
 // kvRules returns vLLM 0.minor's KV grouping rules.
 func kvRules(minor int) kvcache.Rules {
-	r := kvcache.Rules{UniformType: minor >= vllmUniformType}
+	r := kvcache.Rules{UniformType: minor >= vllmUniformType, StageGroups: minor < vllmGlobalGroups}
 	switch {
 	case minor >= vllmMaxOverMin15:
 		r.MaxOverMin = 1.5
@@ -163,6 +161,27 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		v, _ = lookupVersion(d.Engine.Name, "")
 	}
 	d.Version = v
+}
+
+// vllmBatchDefaults returns the max_num_seqs and max_num_batched_tokens
+// that vLLM's OpenAI server (vllm serve, UsageContext.OPENAI_API_SERVER)
+// gives a V1 deployment on hw when the request leaves them out: 1024 and
+// 8192 on an accelerator that reports 70 GiB or more and is not an A100,
+// 256 and 2048 on the others (a large token budget slows the A100, PR
+// #17885); TPUs take a token budget by chip, v6e 1024, v5e 512, v5p 256
+// (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, the same values
+// from v0.10.0 to the newest main read, 2026-05-24).
+func vllmBatchDefaults(hw *hardware.Accelerator) (seqs, tokens int) {
+	seqs, tokens = 256, 2048
+	if hw.ReportedMemory() >= 70*units.GiB && !strings.Contains(strings.ToLower(hw.Name+hw.ID), "a100") {
+		seqs, tokens = 1024, 8192
+	}
+	for i, chip := range []string{"tpu-v6e", "tpu-v5e", "tpu-v5p"} {
+		if strings.HasPrefix(hw.ID, chip) {
+			tokens = 1024 >> i
+		}
+	}
+	return seqs, tokens
 }
 
 // applyVersionDefaults sets what a release defaults differently once
