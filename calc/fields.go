@@ -126,8 +126,8 @@ var fieldList = [...]struct {
 	{"Request.gpu_memory_utilization", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines)", Unit: "fraction of GPU memory"}},
 	{"Request.block_size", FieldSpec{Min: 1, Max: maxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"}},
 	{"Request.max_model_len", intRange(1, maxModelLen, nil, "tokens").dependent("the model's max_position_embeddings")},
-	{"Request.max_num_seqs", intRange(1, maxSeqs, DefaultMaxNumSeqs, "sequences").explained("vLLM V1: 1024 on an accelerator of 70 GiB or more that is not an A100, else 256; 256 otherwise")},
-	{"Request.max_num_batched_tokens", intRange(1, maxTokens, DefaultMaxNumBatchedTokens, "tokens").explained("vLLM V1: 8192 on an accelerator of 70 GiB or more that is not an A100, else 2048 (TPU v6e 1024, v5e 512, v5p 256); 8192 otherwise")},
+	{"Request.max_num_seqs", intRange(1, maxSeqs, DefaultMaxNumSeqs, "sequences").explained("vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256")},
+	{"Request.max_num_batched_tokens", intRange(1, maxTokens, DefaultMaxNumBatchedTokens, "tokens").explained("vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048")},
 	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: maxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
 
 	{"Workload.input_tokens", intRange(1, maxTokens, DefaultInputTokens, "tokens")},

@@ -332,19 +332,20 @@ func (d *Deployment) build() error {
 
 // layoutKey is what a model's stage layouts depend on besides the model:
 // the pipeline and tensor-parallel sizes, the element sizes, the block
-// size and the release (its grouping rules; not the accelerator or the
+// size and the release's grouping rules (not the accelerator or the
 // scheduler).
 type layoutKey struct {
 	pp, tp, block int
 	kv, act       float64
-	release       string
+	rules         kvcache.Rules
 }
 
 // stageLayouts returns the KV layout of every pipeline stage (split),
 // from d.layouts when the planner shares them across its candidates (they
 // are read-only once built); all empty when no layer holds a cache.
 func (d *Deployment) stageLayouts(split []int) ([]kvcache.Layout, error) {
-	k := layoutKey{d.PP, d.TP, d.BlockSize, d.KVBytes, d.ActBytes, d.Engine.Name + d.Version.Name}
+	r := d.Version.KVRules
+	k := layoutKey{d.PP, d.TP, d.BlockSize, d.KVBytes, d.ActBytes, r}
 	if l, ok := d.layouts[k]; ok {
 		return l, nil
 	}
@@ -357,7 +358,6 @@ func (d *Deployment) stageLayouts(split []int) ([]kvcache.Layout, error) {
 	if n == 0 {
 		return make([]kvcache.Layout, d.PP), nil
 	}
-	r := d.Version.KVRules
 	lays, err := kvcache.NewStageLayouts(stages, kvcache.Options{TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize, Rules: &r})
 	if err == nil && d.layouts != nil {
 		d.layouts[k] = lays

@@ -49,10 +49,10 @@ type EngineVersion struct {
 	// count when under MaxOverMin times the smallest's (none before PR
 	// #29303, 1.25 from 0.12, 1.5 from 0.18 by PR #36684); layers of one
 	// kind and different widths share one group from 0.11 (PR #25101,
-	// UniformTypeKVCacheSpecs); before 0.11 each pipeline stage grouped its
-	// own layers, since PR #23974 the whole model is grouped once and each
-	// stage holds its share of every group (get_kv_cache_configs merges the
-	// workers' specs).
+	// UniformTypeKVCacheSpecs). Every release is modelled grouping the
+	// whole model once, each pipeline stage holding its share of every group
+	// (get_kv_cache_configs since PR #23974, 0.11; 0.10 grouped each stage
+	// alone and asserted that the stages agree, unify_kv_cache_configs).
 	KVRules kvcache.Rules
 }
 
@@ -63,7 +63,6 @@ const (
 	vllmCapacityFormat = 20 // PRs #38364 / #40694: after 0.19
 	vllmCUDAGraphOn    = 21 // default since v0.21.0
 	vllmUniformType    = 11 // PR #25101 (2025-09-19), after v0.10.2 (2025-09-13)
-	vllmGlobalGroups   = 11 // PR #23974 (2025-09-14), after v0.10.2
 	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
 	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
 	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
@@ -130,11 +129,11 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 // (V0, SGLang, the others): vLLM 0.12-0.17's rules, the ones the engine
 // applied everywhere before releases were modelled, kept so their figures
 // do not move.
-var otherKVRules = kvcache.Rules{MaxOverMin: 1.25, StageGroups: true}
+var otherKVRules = kvcache.Rules{MaxOverMin: 1.25}
 
 // kvRules returns vLLM 0.minor's KV grouping rules.
 func kvRules(minor int) kvcache.Rules {
-	r := kvcache.Rules{UniformType: minor >= vllmUniformType, StageGroups: minor < vllmGlobalGroups}
+	r := kvcache.Rules{UniformType: minor >= vllmUniformType}
 	switch {
 	case minor >= vllmMaxOverMin15:
 		r.MaxOverMin = 1.5
@@ -173,13 +172,15 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 // from v0.10.0 to the newest main read, 2026-05-24).
 func vllmBatchDefaults(hw *hardware.Accelerator) (seqs, tokens int) {
 	seqs, tokens = 256, 2048
-	if hw.ReportedMemory() >= 70*units.GiB && !strings.Contains(strings.ToLower(hw.Name+hw.ID), "a100") {
+	switch id := hw.ID; {
+	case hw.ReportedMemory() >= 70*units.GiB && !strings.Contains(id, "a100"):
 		seqs, tokens = 1024, 8192
-	}
-	for i, chip := range []string{"tpu-v6e", "tpu-v5e", "tpu-v5p"} {
-		if strings.HasPrefix(hw.ID, chip) {
-			tokens = 1024 >> i
-		}
+	case strings.HasPrefix(id, "tpu-v6e"):
+		tokens = 1024
+	case strings.HasPrefix(id, "tpu-v5e"):
+		tokens = 512
+	case strings.HasPrefix(id, "tpu-v5p"):
+		tokens = 256
 	}
 	return seqs, tokens
 }

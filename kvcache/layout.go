@@ -44,9 +44,6 @@ type Rules struct {
 	// UniformTypeKVCacheSpecs, PR #25101). Without it each width is its own
 	// type.
 	UniformType bool
-	// StageGroups: each pipeline stage groups its own layers (vLLM before
-	// PR #23974) rather than the whole model once (NewStageLayouts).
-	StageGroups bool
 }
 
 // NewestRules are the grouping rules of the newest release modelled.
@@ -130,19 +127,6 @@ func NewLayout(layers []Layer, o Options) (Layout, error) {
 // stage's layers; LayersPerBlock is the stage's largest group. A stage
 // without layers gets an empty Layout (LayersPerBlock 0).
 func NewStageLayouts(stages [][]Layer, o Options) ([]Layout, error) {
-	if o.Rules != nil && o.Rules.StageGroups && len(stages) > 1 {
-		out := make([]Layout, len(stages))
-		for s := range stages {
-			if len(stages[s]) > 0 {
-				ls, err := NewStageLayouts(stages[s:s+1], o)
-				if err != nil {
-					return nil, err
-				}
-				out[s] = ls[0]
-			}
-		}
-		return out, nil
-	}
 	if o.TP < 1 {
 		return nil, fieldErr("tensor_parallel_size", "must be at least 1")
 	}
