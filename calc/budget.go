@@ -254,8 +254,19 @@ func (d *Deployment) sweepWork(p plan, sp *simPlan, pre *PreemptionReport, st le
 // naming the field that drives the cost and the value that would fit. The
 // cost of a run is linear in its requests: when the main run alone is over
 // the budget, it names simulate.num_requests, else the sweep's.
+//
+// A sweep left at its default size (simulate.sweep.num_requests not given)
+// is not refused: it runs the most requests a load, in two significant
+// digits, that keep it within the budget (vLLM's 1024 default sequences on
+// an H100 make the default sweep preempt, and bisect, past 4e6
+// sequence-steps); the report's simulation.sweep.num_requests gives the
+// count.
 func (d *Deployment) checkBudget(p plan, sp *simPlan, pre *PreemptionReport, budget float64) error {
 	est := d.estimateWork(p, sp, pre)
+	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.sweepAuto {
+		sp.sweepN = fitN(sp.sweepN, left/est.Sweep)
+		est = d.estimateWork(p, sp, pre)
+	}
 	if est.Total <= budget || est.Simulation+est.Sweep == 0 {
 		return nil // the analytic report alone is never refused
 	}
@@ -282,13 +293,16 @@ func (d *Deployment) checkBudget(p plan, sp *simPlan, pre *PreemptionReport, bud
 
 // fit scales n by f (< 1) and rounds down to two significant digits,
 // at least 1, written with thousands separators ("2,900").
-func fit(n int, f float64) string {
+func fit(n int, f float64) string { return thousands(int64(fitN(n, f))) }
+
+// fitN is fit's number.
+func fitN(n int, f float64) int {
 	x := math.Floor(float64(n) * f)
 	if x >= 100 {
 		p := math.Pow(10, math.Floor(math.Log10(x))-1)
 		x = math.Floor(x/p) * p
 	}
-	return thousands(int64(max(x, 1)))
+	return int(max(x, 1))
 }
 
 func thousands(n int64) string {

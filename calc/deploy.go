@@ -1,6 +1,8 @@
 package calc
 
 import (
+	"strings"
+
 	"math"
 
 	"github.com/modelrefs/throughput/hardware"
@@ -51,7 +53,7 @@ type Deployment struct {
 	feat featureState
 	// layouts is the planner's cache of KV layouts (nil: none); memo its
 	// memoised step times of one layout (nil: none, plan_memo.go).
-	layouts map[layoutKey]kvcache.Layout
+	layouts map[layoutKey][]kvcache.Layout
 	memo    *stepMemo
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
@@ -241,7 +243,14 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 			}
 			out = append(out, kl)
 		case models.SlidingAttention:
-			out = append(out, kvcache.Layer{Kind: kvcache.Sliding, KVHeads: kvHeads, HeadDimK: hdk, HeadDimV: hdv, Window: l.Window})
+			k := kvcache.Sliding
+			if strings.HasPrefix(m.Type, "llama4") {
+				// Llama 4's local layers attend within chunks of
+				// attention_chunk_size (models/parse.go reads it into
+				// Window): vLLM's ChunkedLocalAttentionSpec.
+				k = kvcache.ChunkedLocal
+			}
+			out = append(out, kvcache.Layer{Kind: k, KVHeads: kvHeads, HeadDimK: hdk, HeadDimV: hdv, Window: l.Window})
 		case models.Mamba:
 			s := m.SSM
 			// conv state (d_inner + 2*g*n) x (k-1) plus SSM state heads x

@@ -28,6 +28,12 @@ func TestEnginesListEveryProfileWithItsDefaults(t *testing.T) {
 		rep, err := calc.Evaluate(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, Engine: e.Name})
 		require.NoError(t, err, e.Name)
 		d := e.Defaults()
+		if e.Name == "vllm" {
+			// vLLM's batch defaults follow the GPU: 1024 sequences and
+			// 8192 tokens on an H100 (TestVLLMBatchDefaultsFollowTheGPU).
+			assert.Equal(t, []int{1024, 8192}, []int{rep.Config.MaxNumSeqs, rep.Config.MaxNumBatchedTokens})
+			d.MaxNumSeqs, d.MaxNumBatchedTokens = rep.Config.MaxNumSeqs, rep.Config.MaxNumBatchedTokens
+		}
 		assert.Equal(t, calc.EngineDefaults{
 			GPUMemoryUtilization: rep.Config.GPUMemoryUtilization,
 			BlockSize:            rep.Config.BlockSize,

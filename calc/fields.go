@@ -75,6 +75,12 @@ func (s FieldSpec) dependent(text string) FieldSpec {
 	return s
 }
 
+// explained keeps a constant default and says when another applies.
+func (s FieldSpec) explained(text string) FieldSpec {
+	s.DefaultText = text
+	return s
+}
+
 // Dtypes are the values of dtype.
 var Dtypes = []string{"auto", "bfloat16", "float16", "float32"}
 
@@ -120,8 +126,8 @@ var fieldList = [...]struct {
 	{"Request.gpu_memory_utilization", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines)", Unit: "fraction of GPU memory"}},
 	{"Request.block_size", FieldSpec{Min: 1, Max: maxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"}},
 	{"Request.max_model_len", intRange(1, maxModelLen, nil, "tokens").dependent("the model's max_position_embeddings")},
-	{"Request.max_num_seqs", intRange(1, maxSeqs, DefaultMaxNumSeqs, "sequences")},
-	{"Request.max_num_batched_tokens", intRange(1, maxTokens, DefaultMaxNumBatchedTokens, "tokens")},
+	{"Request.max_num_seqs", intRange(1, maxSeqs, DefaultMaxNumSeqs, "sequences").explained("vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256")},
+	{"Request.max_num_batched_tokens", intRange(1, maxTokens, DefaultMaxNumBatchedTokens, "tokens").explained("vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048")},
 	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: maxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
 
 	{"Workload.input_tokens", intRange(1, maxTokens, DefaultInputTokens, "tokens")},
@@ -149,7 +155,7 @@ var fieldList = [...]struct {
 	{"LengthDistribution.max", intRange(1, maxModelLen, nil, "tokens").dependent("max_model_len - 1")},
 
 	{"SimSweepOptions.points", intRange(2, MaxSimSweepPoints, DefaultSimSweepPoints, "loads")},
-	{"SimSweepOptions.num_requests", intRange(1, MaxSimulatedRequests, nil, "requests").dependent("the smaller of 1000 and simulate.num_requests")},
+	{"SimSweepOptions.num_requests", intRange(1, MaxSimulatedRequests, nil, "requests").dependent("the smaller of 1000 and simulate.num_requests, lowered to fit the work budget")},
 	{"SimSweepOptions.request_rates", rate(maxRate)},
 	{"SimSweepOptions.concurrencies", intRange(1, MaxSimulatedRequests, nil, "users")},
 

@@ -55,16 +55,18 @@ func TestNoFixesWhenItWorks(t *testing.T) {
 	assert.Nil(t, r.Fixes)
 }
 
-// Llama 3.1 70B on 2xH100 at the default 0.9 under vLLM 0.31: 35.3 GB of
+// Llama 3.1 70B on 2xH100 at the default 0.9 under vLLM 0.31 with 512
+// sequences (at vLLM's H100 default of 1024 the sampler's profile tensors
+// and the CUDA-graph estimate take the whole pool): 35.3 GB of
 // bf16 weights per GPU, activation, non-torch and the CUDA-graph estimate
-// (about 1.5 GiB) leave the KV pool a few blocks, short of one 8,192-token
+// (about 1.7 GiB) leave the KV pool 4,048 tokens, short of one 8,192-token
 // sequence, so vLLM refuses to start. Each fix the report names, applied
 // to the request, must start (one max_model_len sequence fits); raising
 // gpu_memory_utilization to 0.95 adds 0.05 * 79.19 = 3.96 GiB to the pool,
 // 3.96 GiB / 160 KiB per token (80 layers * 8 KV heads / 2 ranks * 128 *
 // 2 * 2 B) = about 26,000 tokens.
 func TestFixesWhenThePoolHoldsNoSequence(t *testing.T) {
-	req := Request{Model: "llama-3.1-70b", Hardware: HardwareRef{ID: "h100-sxm-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192)}
+	req := Request{Model: "llama-3.1-70b", Hardware: HardwareRef{ID: "h100-sxm-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192), MaxNumSeqs: Int(512)}
 	r, err := Evaluate(req)
 	require.NoError(t, err)
 	require.False(t, r.Fits)

@@ -23,14 +23,13 @@ import (
 // the peak, a_i the fraction of one MLP intermediate, a_s the number of
 // float32 [S, vocab] tensors the sampler holds (logits, probabilities,
 // log-probabilities, sorted copies for top-k/top-p). The logs ran 1024
-// sequences (vLLM's default on a GPU of 70 GiB or more that is not an
-// A100, vllm/engine/arg_utils.py get_batch_defaults); the fit holds the
-// engine's default of 256, so a_s is 4x the tensors vLLM holds (3.6 at
-// 1024 sequences).
+// sequences, vLLM's default on a GPU of 70 GiB or more that is not an A100
+// (vllm/engine/arg_utils.py get_batch_defaults, vllmBatchDefaults), which
+// is the default the fit resolves them with.
 const (
 	actHiddenTensors       = 1.031
 	actIntermediateTensors = 0.540
-	samplerLogitTensors    = 14.404
+	samplerLogitTensors    = 3.601
 )
 
 // vLLM V0's profile run (eager, unfused; vllm/worker/worker.py

@@ -182,10 +182,11 @@ func TestTensorParallelSplitsWeightsAndAddsAllReduce(t *testing.T) {
 
 func TestBatchCeilingReasons(t *testing.T) {
 	t.Parallel()
-	// Short sequences on a big GPU: max_num_seqs (256) binds.
+	// Short sequences on a big GPU: max_num_seqs binds, vLLM's 1024 on an
+	// H100 (79.19 GiB reported, not an A100; get_batch_defaults).
 	r := eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Workload: &Workload{InputTokens: Int(128), OutputTokens: Int(128)}})
 	assert.Equal(t, "max_num_seqs", r.BatchCeiling.LimitedBy)
-	assert.Equal(t, 256, r.BatchCeiling.BatchSize)
+	assert.Equal(t, 1024, r.BatchCeiling.BatchSize)
 	// Long sequences: the KV cache binds at floor(blocks / blocks per seq).
 	r = eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, MaxModelLen: Int(32768), Workload: &Workload{InputTokens: Int(16000), OutputTokens: Int(2000)}})
 	assert.Equal(t, "kv_cache", r.BatchCeiling.LimitedBy)

@@ -86,7 +86,7 @@ type planner struct {
 	nearest map[string]*candidate
 	// cur is the candidate being evaluated.
 	cur     candidate
-	layouts map[layoutKey]kvcache.Layout
+	layouts map[layoutKey][]kvcache.Layout
 	// best is, for the layout being searched, the best deployment of
 	// each mode (aggregated, disaggregated) that meets the budget; seen
 	// counts the layouts met so far (their search order).
@@ -114,7 +114,7 @@ func newPlanner(s *planSpec) *planner {
 	for _, n := range s.seqs {
 		top = max(top, n)
 	}
-	p := &planner{s: s, nearest: make(map[string]*candidate, len(s.accels)), layouts: map[layoutKey]kvcache.Layout{},
+	p := &planner{s: s, nearest: make(map[string]*candidate, len(s.accels)), layouts: map[layoutKey][]kvcache.Layout{},
 		ok: make([]PlanDeployment, 0, s.countCandidates()/(len(s.seqs)*len(s.btok))), memo: newStepMemo(s.in, s.out, min(top, 4096)+1)}
 	p.first.layouts = p.layouts
 	return p

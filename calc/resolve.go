@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -172,6 +171,9 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 	d.TP = e.intAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)
 	d.PP = e.intAt("pipeline_parallel_size", "Request.pipeline_parallel_size", req.PipelineParallelSize, 1)
 	def := eng.Defaults()
+	if eng.Name == "vllm" && !d.Version.V0 && d.Hardware.ID != "" {
+		def.MaxNumSeqs, def.MaxNumBatchedTokens = vllmBatchDefaults(&d.Hardware)
+	}
 	d.Utilization = e.floatAt("gpu_memory_utilization", "Request.gpu_memory_utilization", req.GPUMemoryUtilization, def.GPUMemoryUtilization)
 	d.BlockSize = e.intAt("block_size", "Request.block_size", req.BlockSize, def.BlockSize)
 	d.MaxNumSeqs = e.intAt("max_num_seqs", "Request.max_num_seqs", req.MaxNumSeqs, def.MaxNumSeqs)
@@ -319,23 +321,23 @@ func (d *Deployment) build() error {
 		d.stages = make([]stage, d.PP)
 	}
 	d.NumBlocks = -1
+	lays, err := d.stageLayouts(split)
+	if err != nil {
+		return fielderr.Under("", err)
+	}
 	for s := range d.stages {
 		st := &d.stages[s]
 		st.lo, st.hi = split[s], split[s+1]
 		st.first, st.last = s == 0, s == d.PP-1
 		st.weightsBytes = units.Bytes(d.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
-		lay, err := d.layoutOf(st.lo, st.hi)
-		if err == errNoKV {
+		if lays[s].LayersPerBlock == 0 {
 			// A stage of MLP-only blocks (a run of Llama-Nemotron's no-op
 			// attention layers) keeps no cache and does not bound the pool.
 			continue
 		}
-		if err != nil {
-			return fielderr.Under("", err)
-		}
-		st.layout = lay
-		st.blocks = lay.NumBlocks(float64(st.kvBytes) * d.draftShare(lay))
+		st.layout = lays[s]
+		st.blocks = st.layout.NumBlocks(float64(st.kvBytes) * d.draftShare(st.layout))
 		if d.NumBlocks < 0 || st.blocks < d.NumBlocks {
 			d.NumBlocks, d.tight = st.blocks, s
 		}
@@ -346,36 +348,39 @@ func (d *Deployment) build() error {
 	return nil
 }
 
-// layoutKey is what a stage's KV layout depends on: its layers, the
-// tensor-parallel size, the element sizes and the block size (not the
-// accelerator, the engine or the scheduler).
+// layoutKey is what a model's stage layouts depend on besides the model:
+// the pipeline and tensor-parallel sizes, the element sizes, the block
+// size and the release's grouping rules (not the accelerator or the
+// scheduler).
 type layoutKey struct {
-	lo, hi, tp, block int
-	kv, act           float64
+	pp, tp, block int
+	kv, act       float64
+	rules         kvcache.Rules
 }
 
-// errNoKV is layoutOf's answer for layers that hold no KV cache or state.
-var errNoKV = errors.New("no layer holds a KV cache")
-
-// layoutOf builds the KV layout of layers [lo, hi), from d.layouts when
-// the planner shares one across its candidates (the layout is read-only
-// once built); errNoKV when none of them holds a cache.
-func (d *Deployment) layoutOf(lo, hi int) (kvcache.Layout, error) {
-	k := layoutKey{lo, hi, d.TP, d.BlockSize, d.KVBytes, d.ActBytes}
+// stageLayouts returns the KV layout of every pipeline stage (split),
+// from d.layouts when the planner shares them across its candidates (they
+// are read-only once built); all empty when no layer holds a cache.
+func (d *Deployment) stageLayouts(split []int) ([]kvcache.Layout, error) {
+	r := d.Version.KVRules
+	k := layoutKey{d.PP, d.TP, d.BlockSize, d.KVBytes, d.ActBytes, r}
 	if l, ok := d.layouts[k]; ok {
 		return l, nil
 	}
-	layers := d.kvLayers(lo, hi)
-	if len(layers) == 0 {
-		return kvcache.Layout{}, errNoKV
+	stages := make([][]kvcache.Layer, d.PP)
+	n := 0
+	for s := range stages {
+		stages[s] = d.kvLayers(split[s], split[s+1])
+		n += len(stages[s])
 	}
-	lay, err := kvcache.NewLayout(layers, kvcache.Options{
-		TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize,
-	})
+	if n == 0 {
+		return make([]kvcache.Layout, d.PP), nil
+	}
+	lays, err := kvcache.NewStageLayouts(stages, kvcache.Options{TP: d.TP, ElemBytes: d.KVBytes, StateElemBytes: d.ActBytes, BlockSize: d.BlockSize, Rules: &r})
 	if err == nil && d.layouts != nil {
-		d.layouts[k] = lay
+		d.layouts[k] = lays
 	}
-	return lay, err
+	return lays, err
 }
 
 // intField validates an optional integer: nil gives def; otherwise it must

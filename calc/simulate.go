@@ -102,11 +102,14 @@ type simPlan struct {
 	timeline int
 	sweep    bool
 	sweepN   int
-	points   int
-	rates    []float64
-	users    []int
-	arrival  string
-	seed     int64
+	// sweepAuto: simulate.sweep.num_requests was left out (checkBudget may
+	// lower sweepN to fit the work budget).
+	sweepAuto bool
+	points    int
+	rates     []float64
+	users     []int
+	arrival   string
+	seed      int64
 }
 
 var distKinds = map[string]sched.DistKind{
@@ -188,6 +191,7 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 		sp.sweep = true
 		sp.points = e.intAt("simulate.sweep.points", "SimSweepOptions.points", s.Points, DefaultSimSweepPoints)
 		sp.sweepN = e.intAt("simulate.sweep.num_requests", "SimSweepOptions.num_requests", s.NumRequests, min(DefaultSimSweepRequests, w.NumRequests))
+		sp.sweepAuto = s.NumRequests == nil
 		switch {
 		case len(s.RequestRates) > 0 && sp.arrival != "poisson":
 			e.add("simulate.sweep.request_rates", "applies to poisson arrivals only; sweep concurrencies instead")

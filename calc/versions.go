@@ -4,8 +4,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
+	"github.com/modelrefs/throughput/kvcache"
 )
 
 // EngineVersion is what one release of an engine does differently from the
@@ -41,6 +43,17 @@ type EngineVersion struct {
 	// _report_kv_cache_config after 0.19, PRs #38364 and #40694); up to
 	// 0.19 it is num_blocks // groups x block_size.
 	CapacityFromConcurrency bool
+	// KVRules are the release's KV-cache grouping rules
+	// (vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size
+	// and get_kv_cache_groups): the group size is the largest layer type's
+	// count when under MaxOverMin times the smallest's (none before PR
+	// #29303, 1.25 from 0.12, 1.5 from 0.18 by PR #36684); layers of one
+	// kind and different widths share one group from 0.11 (PR #25101,
+	// UniformTypeKVCacheSpecs). Every release is modelled grouping the
+	// whole model once, each pipeline stage holding its share of every group
+	// (get_kv_cache_configs since PR #23974, 0.11; 0.10 grouped each stage
+	// alone and asserted that the stages agree, unify_kv_cache_configs).
+	KVRules kvcache.Rules
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -49,6 +62,9 @@ const (
 	vllmFullAdmission  = 20 // PR #37307
 	vllmCapacityFormat = 20 // PRs #38364 / #40694: after 0.19
 	vllmCUDAGraphOn    = 21 // default since v0.21.0
+	vllmUniformType    = 11 // PR #25101 (2025-09-19), after v0.10.2 (2025-09-13)
+	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
+	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
 	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
 	vllmV0Name         = "0.6"
 )
@@ -84,7 +100,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 	}
 	if engine != "vllm" {
 		if name == "" || (engine == "sglang" && name == SGLangVersion) {
-			return EngineVersion{Name: name, FullPromptAdmission: true}, true
+			return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules}, true
 		}
 		return EngineVersion{}, false
 	}
@@ -94,7 +110,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 	if name == vllmV0Name {
 		// V0 without chunked prefill schedules a prompt whole, so it
 		// admits one only when all of it fits.
-		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true}, true
+		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules}, true
 	}
 	minor, err := strconv.Atoi(strings.TrimPrefix(name, "0."))
 	if err != nil || !strings.HasPrefix(name, "0.") || minor < vllmFirstV1 || minor > vllmNewest {
@@ -105,7 +121,26 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		CUDAGraphEstimate:       minor >= vllmCUDAGraphOn,
 		FullPromptAdmission:     minor >= vllmFullAdmission,
 		CapacityFromConcurrency: minor >= vllmCapacityFormat,
+		KVRules:                 kvRules(minor),
 	}, true
+}
+
+// otherKVRules group the layers of engines without vLLM V1 release profiles
+// (V0, SGLang, the others): vLLM 0.12-0.17's rules, the ones the engine
+// applied everywhere before releases were modelled, kept so their figures
+// do not move.
+var otherKVRules = kvcache.Rules{MaxOverMin: 1.25}
+
+// kvRules returns vLLM 0.minor's KV grouping rules.
+func kvRules(minor int) kvcache.Rules {
+	r := kvcache.Rules{UniformType: minor >= vllmUniformType}
+	switch {
+	case minor >= vllmMaxOverMin15:
+		r.MaxOverMin = 1.5
+	case minor >= vllmMaxOverMin125:
+		r.MaxOverMin = 1.25
+	}
+	return r
 }
 
 // resolveVersion reads engine_version for the resolved engine.
@@ -130,6 +165,29 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		// input preparation and sampling per step and per sequence).
 		d.Eff = *d.Engine.EffV0
 	}
+}
+
+// vllmBatchDefaults returns the max_num_seqs and max_num_batched_tokens
+// that vLLM's OpenAI server (vllm serve, UsageContext.OPENAI_API_SERVER)
+// gives a V1 deployment on hw when the request leaves them out: 1024 and
+// 8192 on an accelerator that reports 70 GiB or more and is not an A100,
+// 256 and 2048 on the others (a large token budget slows the A100, PR
+// #17885); TPUs take a token budget by chip, v6e 1024, v5e 512, v5p 256
+// (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, the same values
+// from v0.10.0 to the newest main read, 2026-05-24).
+func vllmBatchDefaults(hw *hardware.Accelerator) (seqs, tokens int) {
+	seqs, tokens = 256, 2048
+	switch id := hw.ID; {
+	case hw.ReportedMemory() >= 70*units.GiB && !strings.Contains(id, "a100"):
+		seqs, tokens = 1024, 8192
+	case strings.HasPrefix(id, "tpu-v6e"):
+		tokens = 1024
+	case strings.HasPrefix(id, "tpu-v5e"):
+		tokens = 512
+	case strings.HasPrefix(id, "tpu-v5p"):
+		tokens = 256
+	}
+	return seqs, tokens
 }
 
 // applyVersionDefaults sets what a release defaults differently once

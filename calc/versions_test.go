@@ -27,10 +27,11 @@ func TestCUDAGraphCapturesCountsBothModes(t *testing.T) {
 }
 
 // The same deployment under 0.19 and 0.21: the pool differs by exactly the
-// CUDA-graph estimate, 86 graphs x (4.133 MiB + 32 layers x 0.166 MiB)
-// = 812.27 MiB for Llama 3.1 8B at the default max_num_seqs of 256.
+// CUDA-graph estimate, 102 graphs x (4.133 MiB + 32 layers x 0.166 MiB)
+// = 963.41 MiB for Llama 3.1 8B on an H100 at vLLM's default max_num_seqs
+// there, 1024 (every capture size in both modes).
 func TestCUDAGraphEstimateIsTakenFromThePoolFrom0_21(t *testing.T) {
-	want := 86 * (4.133 + 32*0.166) * (1 << 20)
+	want := 102 * (4.133 + 32*0.166) * (1 << 20)
 	old, err := calc.Evaluate(l8Version("0.19"))
 	require.NoError(t, err)
 	cur, err := calc.Evaluate(l8Version("0.21"))
@@ -51,13 +52,13 @@ func TestCUDAGraphEstimateIsTakenFromThePoolFrom0_21(t *testing.T) {
 }
 
 // The estimate is per pipeline stage: two stages of 16 layers each hold
-// 86 x (4.133 + 16 x 0.166) MiB.
+// 102 x (4.133 + 16 x 0.166) MiB.
 func TestCUDAGraphEstimateFollowsTheStage(t *testing.T) {
 	req := l8Version("0.31")
 	req.PipelineParallelSize = calc.Int(2)
 	r, err := calc.Evaluate(req)
 	require.NoError(t, err)
-	assert.InDelta(t, 86*(4.133+16*0.166)*(1<<20), float64(r.Memory.CUDAGraphBytes), 1)
+	assert.InDelta(t, 102*(4.133+16*0.166)*(1<<20), float64(r.Memory.CUDAGraphBytes), 1)
 }
 
 func TestEngineVersionIsEchoedResolved(t *testing.T) {
@@ -134,4 +135,36 @@ func TestOtherReleasesAgainstTheirLogs(t *testing.T) {
 		}
 	}
 	assert.Equal(t, len(tol), seen)
+}
+
+// vLLM's OpenAI-server batch defaults by accelerator (PR #17885,
+// vllm/engine/arg_utils.py get_batch_defaults): 1024 sequences and 8192
+// tokens on an H100 (79.19 GiB reported) or an MI300X (192 GB), 256 and
+// 2048 on an A100 80GB (excluded by name: a large token budget slows it)
+// and on an L4 (24 GB, under 70 GiB); a TPU v6e keeps 256 sequences and a
+// 1024-token budget. V0 and other engines keep their own; a request's
+// own values win.
+func TestVLLMBatchDefaultsFollowTheGPU(t *testing.T) {
+	for _, c := range []struct {
+		hw, engine, version string
+		seqs, tokens        int
+	}{
+		{"h100-sxm", "vllm", "", 1024, 8192},
+		{"mi300x", "vllm", "0.10", 1024, 8192},
+		{"a100-sxm-80gb", "vllm", "0.19", 256, 2048},
+		{"l4", "vllm", "0.31", 256, 2048},
+		{"tpu-v6e", "vllm", "", 256, 1024},
+		{"h100-sxm", "sglang", "", calc.DefaultMaxNumSeqs, calc.DefaultMaxNumBatchedTokens},
+	} {
+		d, err := calc.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: c.hw}, Engine: c.engine, EngineVersion: c.version, MaxModelLen: calc.Int(8192)})
+		require.NoError(t, err, c.hw)
+		assert.Equal(t, []int{c.seqs, c.tokens}, []int{d.MaxNumSeqs, d.MaxBatched}, "%s %s %s", c.hw, c.engine, c.version)
+	}
+	d, err := calc.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "l4"}, MaxNumSeqs: calc.Int(64), MaxNumBatchedTokens: calc.Int(4096)})
+	require.NoError(t, err)
+	assert.Equal(t, []int{64, 4096}, []int{d.MaxNumSeqs, d.MaxBatched})
+	// V0: max(max_model_len, 2048) tokens, its own rule.
+	d, err = calc.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "l4"}, EngineVersion: "0.6", MaxModelLen: calc.Int(8192)})
+	require.NoError(t, err)
+	assert.Equal(t, []int{calc.DefaultMaxNumSeqs, 8192}, []int{d.MaxNumSeqs, d.MaxBatched})
 }

@@ -26,8 +26,7 @@ type Kind uint8
 const (
 	// Full keeps K and V for every token.
 	Full Kind = iota
-	// Sliding keeps K and V for the last Window tokens (sliding-window and
-	// chunked-local attention).
+	// Sliding keeps K and V for the last Window tokens.
 	Sliding
 	// Latent keeps one compressed latent per token shared by all heads
 	// (DeepSeek MLA); it is replicated, not split, across tensor ranks.
@@ -35,6 +34,11 @@ const (
 	// State keeps a constant-size recurrent state per sequence (Mamba,
 	// linear attention).
 	State
+	// ChunkedLocal keeps K and V for the tokens of the current chunk of
+	// Window tokens (Llama 4's attention_chunk_size): vLLM's
+	// ChunkedLocalAttentionSpec, its own kind of group since PR #19351
+	// (v0.10.0).
+	ChunkedLocal
 )
 
 // String returns the kind's schema name.
@@ -48,6 +52,8 @@ func (k Kind) String() string {
 		return "mla"
 	case State:
 		return "state"
+	case ChunkedLocal:
+		return "chunked_local_attention"
 	}
 	return "unknown"
 }
@@ -56,11 +62,13 @@ func (k Kind) String() string {
 // tensor-parallel sharding).
 type Layer struct {
 	Kind Kind
-	// KVHeads is the number of key/value heads (Full, Sliding).
+	// KVHeads is the number of key/value heads (Full, Sliding,
+	// ChunkedLocal).
 	KVHeads int
 	// HeadDimK and HeadDimV are the key and value head sizes (Full, Sliding).
 	HeadDimK, HeadDimV int
-	// Window is the span in tokens of a Sliding layer.
+	// Window is the span in tokens of a Sliding layer, the chunk of a
+	// ChunkedLocal one.
 	Window int
 	// LatentDim is the per-token latent width of a Latent layer
 	// (kv_lora_rank + qk_rope_head_dim).
@@ -109,7 +117,7 @@ func HeadsPerRank(kvHeads, tp int) int {
 // BytesPerToken returns the cache bytes one token costs in this layer on one
 // tensor-parallel rank, for elements of elemBytes bytes:
 //
-//	Full, Sliding: HeadsPerRank(KVHeads, tp) * (HeadDimK + HeadDimV) * elemBytes
+//	Full, Sliding, ChunkedLocal: HeadsPerRank(KVHeads, tp) * (HeadDimK + HeadDimV) * elemBytes
 //	Latent:        LatentDim * elemBytes + IndexerBytes (replicated)
 //	State:         0 (the state does not grow with the sequence)
 //
@@ -122,7 +130,7 @@ func HeadsPerRank(kvHeads, tp int) int {
 // MLAAttentionSpec.real_page_size_bytes gives 656 bytes per token for it.
 func (l Layer) BytesPerToken(tp int, elemBytes float64) float64 {
 	switch l.Kind {
-	case Full, Sliding:
+	case Full, Sliding, ChunkedLocal:
 		return float64(HeadsPerRank(l.KVHeads, tp)*(l.HeadDimK+l.HeadDimV)) * elemBytes
 	case Latent:
 		if l.IndexerBytes > 0 && elemBytes == 1 {

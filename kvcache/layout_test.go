@@ -281,3 +281,167 @@ func TestStateBytesMixedDtype(t *testing.T) {
 	// Without its own dtype the recurrent part takes the state dtype.
 	assert.InDelta(t, float64(30720+786432)*2, Layer{Kind: State, StateElems: 30720, RecurrentElems: 786432}.StateBytes(1, 2), 0)
 }
+
+// heldBlocks is what a sequence holds in vLLM right after a step of new
+// tokens is allocated on top of ctx-new computed ones: ceil(ctx/B) per group
+// less the blocks SingleTypeKVCacheManager.remove_skipped_blocks has freed,
+// floor(skipped/B), where get_num_skipped_tokens(c) is max(0, c-window+1)
+// for a sliding window and floor(c/chunk)*chunk for chunked-local attention
+// (vllm/v1/core/single_type_kv_cache_manager.py, v0.10.0 to v0.22).
+func heldBlocks(l Layout, ctx, new int64) int64 {
+	c := max(ctx-new, 0)
+	var n int64
+	for _, g := range l.Groups {
+		bs, w := int64(g.BlockSize), int64(g.Window)
+		n += (ctx + bs - 1) / bs
+		switch g.Kind {
+		case ChunkedLocal:
+			n -= c / w * w / bs
+		case Sliding:
+			n -= max(0, c-w+1) / bs
+		}
+	}
+	return n
+}
+
+// vLLM's tests/v1/core/test_single_type_kv_cache_manager.py at v0.10.0 to
+// v0.22 (test_sliding_window_remove_skipped_blocks,
+// test_chunked_local_attention_remove_skipped_blocks): block size 2, window
+// or chunk 4, a table of 11 blocks (22 tokens); the blocks still held after
+// remove_skipped_blocks(num_computed) are 11 less the null blocks the test
+// asserts.
+func TestVLLMRemoveSkippedBlocks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		kind  Kind
+		freed map[int64]int64 // num_computed -> blocks freed
+	}{
+		// computed 0, 4: none; 5, 6: block 1000; 7: 1000-1001; 11: 1000-1003.
+		{Sliding, map[int64]int64{0: 0, 4: 0, 5: 1, 6: 1, 7: 2, 11: 4}},
+		// computed 0: none; 4 and 6: the chunk before token 4 (2 blocks);
+		// 12: tokens 0-11 (6 blocks).
+		{ChunkedLocal, map[int64]int64{0: 0, 4: 2, 6: 2, 12: 6}},
+	} {
+		l, err := NewLayout([]Layer{{Kind: c.kind, KVHeads: 1, HeadDimK: 1, HeadDimV: 1, Window: 4}}, Options{TP: 1, ElemBytes: 4, BlockSize: 2})
+		require.NoError(t, err)
+		for computed, freed := range c.freed {
+			assert.Equal(t, 11-freed, heldBlocks(l, 22, 22-computed), "%v computed %d", c.kind, computed)
+		}
+	}
+}
+
+// BlocksFor is the most blocks a sequence has held so far: the running
+// maximum of heldBlocks (what vLLM holds right after a step's allocation),
+// computed here by brute force over every context. A chunk that is not a
+// multiple of the block (6 over 4) gets the bound instead, at least the
+// running maximum.
+func TestBlocksForIsPeakOfHeldBlocks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		window, block int
+		chunked       bool
+	}{{4, 2, false}, {5, 2, false}, {64, 16, false}, {4097, 16, false}, {4, 2, true}, {6, 4, true}, {8192, 16, true}} {
+		ly := Layer{Kind: Sliding, KVHeads: 1, HeadDimK: 8, HeadDimV: 8, Window: c.window}
+		if c.chunked {
+			ly.Kind = ChunkedLocal
+		}
+		l, err := NewLayout([]Layer{ly}, Options{TP: 1, ElemBytes: 2, BlockSize: c.block})
+		require.NoError(t, err)
+		for _, n := range []int64{1, 2, 3, 7} {
+			var peak int64
+			for ctx := int64(1); ctx <= int64(3*c.window+40); ctx++ {
+				peak = max(peak, heldBlocks(l, ctx, n))
+				msg := fmt.Sprintf("window %d block %d chunked %v new %d ctx %d", c.window, c.block, c.chunked, n, ctx)
+				if c.chunked && c.window%c.block != 0 {
+					require.GreaterOrEqual(t, l.BlocksFor(ctx, n), peak, msg)
+					require.GreaterOrEqual(t, l.BlocksFor(ctx+1, n), l.BlocksFor(ctx, n), msg)
+					continue
+				}
+				require.Equal(t, peak, l.BlocksFor(ctx, n), msg)
+			}
+		}
+	}
+}
+
+// Window 4, 2-token blocks, 2 new tokens a step: vLLM holds
+// ceil(L/2) - floor((L-2-3)/2) = 3 blocks at every L >= 5 (L = 6: 3 - 0,
+// L = 7: 4 - 1, L = 9: 5 - 2), one less than the bound
+// ceil((4-1+2)/2) + 1 = 4 the engine used before.
+func TestSlidingBlocksAtBlockBoundary(t *testing.T) {
+	t.Parallel()
+	ly := Layer{Kind: Sliding, KVHeads: 1, HeadDimK: 8, HeadDimV: 8, Window: 4}
+	l, err := NewLayout([]Layer{ly}, Options{TP: 1, ElemBytes: 2, BlockSize: 2})
+	require.NoError(t, err)
+	for _, ctx := range []int64{6, 7, 9, 100} {
+		assert.Equal(t, int64(3), l.BlocksFor(ctx, 2), "ctx %d", ctx)
+	}
+	// vLLM's admission bound keeps the +1: ceil(min(3+8192, 4096)/2)+1.
+	assert.Equal(t, int64(2049), l.MaxBlocksPerRequest(4096, 8192))
+}
+
+// Chunked-local attention (Llama 4, chunk 8192) is its own kind: a request
+// reserves ceil(min(chunk + max_num_batched_tokens, max_model_len) / B)
+// blocks, without the sliding window's extra block: ceil(16384/16) = 1024
+// at 8192 batched tokens and max_model_len 131072.
+func TestChunkedLocalMaxBlocks(t *testing.T) {
+	t.Parallel()
+	ly := Layer{Kind: ChunkedLocal, KVHeads: 8, HeadDimK: 128, HeadDimV: 128, Window: 8192}
+	l, err := NewLayout([]Layer{ly}, Options{TP: 1, ElemBytes: 2})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1024), l.MaxBlocksPerRequest(131072, 8192))
+	assert.Equal(t, ChunkedLocal, l.Groups[0].Kind)
+	// A sequence 100 tokens into its third chunk holds that chunk's
+	// ceil(100/16) = 7 blocks.
+	assert.Equal(t, int64(7), heldBlocks(l, 2*8192+100, 1))
+}
+
+// Layers of one kind but different widths (Llama-Nemotron's blocks of
+// different KV heads): one group whose block holds a page of each layer
+// (vLLM UniformTypeKVCacheSpecs); without Rules.UniformType, one group per
+// width with the narrower holding more tokens per block.
+func TestUniformTypeGroups(t *testing.T) {
+	t.Parallel()
+	wide := Layer{Kind: Full, KVHeads: 8, HeadDimK: 128, HeadDimV: 128}   // 4096 B a token
+	narrow := Layer{Kind: Full, KVHeads: 4, HeadDimK: 128, HeadDimV: 128} // 2048 B a token
+	layers := append(repeat(wide, 3), repeat(narrow, 2)...)
+	l, err := NewLayout(layers, Options{TP: 1, ElemBytes: 2})
+	require.NoError(t, err)
+	require.Len(t, l.Groups, 1)
+	// A block: 16 x (3 x 4096 + 2 x 2048) = 262144 B.
+	assert.InDelta(t, 262144, l.PageBytes, 0)
+	assert.Equal(t, int64(100), l.NumBlocks(100*262144))
+	assert.Equal(t, int64(1600), l.CapacityTokens(100))
+
+	old, err := NewLayout(layers, Options{TP: 1, ElemBytes: 2, Rules: &Rules{MaxOverMin: 1.25}})
+	require.NoError(t, err)
+	// Types of 3 and 2 layers: 3 >= 1.25 x 2, group size 2: wide splits
+	// into 2 + 1, narrow stays one group of 32-token blocks.
+	require.Len(t, old.Groups, 3)
+	assert.Equal(t, 32, old.Groups[2].BlockSize)
+}
+
+// Pipeline stages grouped once over the model (vLLM since PR #23974):
+// stage 0 holds 2 full layers, stage 1 2 sliding ones; both stages see both
+// groups, so a sequence holds full and sliding blocks from one pool and the
+// capacity is num_blocks // 2 groups x 16.
+func TestStageLayoutsGroupWholeModel(t *testing.T) {
+	t.Parallel()
+	full := Layer{Kind: Full, KVHeads: 2, HeadDimK: 64, HeadDimV: 64}
+	slide := Layer{Kind: Sliding, KVHeads: 2, HeadDimK: 64, HeadDimV: 64, Window: 32}
+	ls, err := NewStageLayouts([][]Layer{repeat(full, 2), repeat(slide, 2)}, Options{TP: 1, ElemBytes: 4})
+	require.NoError(t, err)
+	require.Len(t, ls, 2)
+	for s, l := range ls {
+		require.Len(t, l.Groups, 2, "stage %d", s)
+		assert.Equal(t, 2, l.LayersPerBlock)
+		// 20 pages of 16 x 1024 B over 2 layers a block: 10 blocks.
+		assert.Equal(t, int64(10), l.NumBlocks(20*16*1024))
+		assert.Equal(t, int64(80), l.CapacityTokens(10))
+	}
+	assert.Equal(t, 2, ls[0].Groups[0].Layers)
+	assert.Equal(t, 0, ls[0].Groups[1].Layers)
+	// At 100 tokens of context a sequence holds ceil(100/16) = 7 full
+	// blocks and min(7, ceil((32-1+1+15)/16)) = 3 sliding ones (3 from
+	// context 49: ceil(49/16) - floor((48-31)/16) = 4 - 1).
+	assert.Equal(t, int64(10), ls[0].BlocksFor(100, 1))
+}

@@ -105,11 +105,9 @@ func fitMemory(path string) {
 // tensors, MLP intermediate fraction, sampler tensors) by least squares on
 // the activation peaks of group A's single-stage logs, each case resolved
 // under vLLM 0.19 with the settings it ran, max_num_batched_tokens 8192,
-// and the engine's default max_num_seqs of 256. The logs ran vLLM's
-// OpenAI-server default on an H100, 1024 sequences (vllm/engine/arg_utils.py
-// get_batch_defaults); the engine keeps 256 for every GPU, so the sampler
-// coefficient absorbs the factor 1024/256 (3.6 tensors at 1024 sequences),
-// and a default H100 request keeps the logged activation.
+// and the engine's default max_num_seqs: on the logs' H100 that is vLLM's
+// OpenAI-server default of 1024 sequences, as they ran
+// (vllm/engine/arg_utils.py get_batch_defaults, calc's vllmBatchDefaults).
 func fitActivation(raw []rawCase) {
 	const key = "activation_peak_gib (torch peak memory increase)"
 	type row struct {

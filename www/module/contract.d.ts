@@ -1389,7 +1389,7 @@ export interface SimSweepOptions {
    * num_requests is the requests per point (default the smaller of 1000 and simulate.num_requests).
    * Range: from 1 to 100000.
    * Unit: requests.
-   * Default: the smaller of 1000 and simulate.num_requests.
+   * Default: the smaller of 1000 and simulate.num_requests, lowered to fit the work budget.
    */
   num_requests?: number;
   /**
