@@ -183,7 +183,7 @@ func (d *Deployment) buildCost() costModel {
 		case models.Mamba, models.LinearAttention, models.FeedForward:
 			continue
 		case models.MLAttention:
-			if m.IsDeepSeekV4() {
+			if models.DeepSeekV4Built && m.IsDeepSeekV4() {
 				for _, r := range v4Reads(m, l, c.tp) {
 					c.addAttnClass(classes, r.window, r.bytes, r.flops)
 				}

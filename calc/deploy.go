@@ -153,7 +153,7 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	case models.FeedForward:
 		// no token mixer (Nemotron-H MLP and MoE blocks)
 	case models.MLAttention:
-		if m.IsDeepSeekV4() {
+		if models.DeepSeekV4Built && m.IsDeepSeekV4() {
 			// fused_wqa_wkv, the compressors and the indexer's
 			// weights_proj are replicated; wq_b, wo_a and wo_b are split
 			// (vLLM deepseek_v4.py DeepseekV4Attention).
@@ -208,7 +208,11 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 		lin, oth, exp := d.rankParams(l)
 		if expertsOnly {
 			routed := float64(m.Experts) * exp
-			b += d.weightBytes(routed, true) + d.restBytes(lin-routed) + d.weightBytes(oth, false)
+			if models.DeepSeekV4Built && d.Quant.RestBitsPerWeight > 0 {
+				b += d.weightBytes(routed, true) + d.restBytes(lin-routed) + d.weightBytes(oth, false)
+			} else {
+				b += d.weightBytes(routed, true) + d.weightBytes(lin-routed+oth, false)
+			}
 		} else {
 			b += d.weightBytes(lin, true) + d.weightBytes(oth, false)
 		}
@@ -244,13 +248,9 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 		case models.FeedForward:
 			// no mixer, no cache
 		case models.MLAttention:
-			if m.IsDeepSeekV4() {
-				kl := kvcache.Layer{Kind: kvcache.Compressed, Window: m.V4.Window, LatentDim: m.HeadDim, RopeDim: m.QKRopeDim, Compress: l.Compress}
-				if l.Compress == 4 {
-					kl.IndexerBytes = kvcache.IndexerKeyBytes(m.Indexer.HeadDim)
-					kl.IndexerHeadDim = m.Indexer.HeadDim
-				}
-				out = append(out, kl)
+			if models.DeepSeekV4Built && m.IsDeepSeekV4() {
+				out = append(out, kvcache.Layer{Kind: kvcache.Compressed, Window: m.V4.Window, LatentDim: m.HeadDim, RopeDim: m.QKRopeDim, Compress: l.Compress,
+					IndexerBytes: kvcache.IndexerKeyBytes(m.Indexer.HeadDim), IndexerHeadDim: m.Indexer.HeadDim})
 				continue
 			}
 			kl := kvcache.Layer{Kind: kvcache.Latent, LatentDim: m.KVLoraRank + m.QKRopeDim, RopeDim: m.QKRopeDim}

@@ -1,6 +1,9 @@
 package kvcache
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // DeepSeek-V4's cache, as vLLM v0.27.1 lays it out (the release whose
 // code is cited below; vLLM added DeepSeek-V4 in the 0.2x series):
@@ -36,78 +39,24 @@ const (
 	v4StateDtypeB = 4   // compressor states are float32
 )
 
-// v4StateBlock is the compressor state's rows per block for a compress
-// ratio (CompressorStateCache: 4 for ratio 4, 8 for ratio 128).
-func v4StateBlock(ratio int) int {
-	if ratio == 4 {
-		return 4
-	}
-	return 8
-}
-
-// v4Coff is the compressor's overlap factor: 2 for ratio 4, 1 otherwise.
-func v4Coff(ratio int) int {
-	if ratio == 4 {
-		return 2
-	}
-	return 1
-}
-
 // v4Page rounds a page of slots entries of size bytes up to a multiple of
 // 576 bytes.
 func v4Page(slots int, size float64) float64 {
 	return math.Ceil(float64(slots)*size/v4PageAlign) * v4PageAlign
 }
 
-// v4Bucket is one of vLLM's DeepSeek-V4 spec buckets: the pages of its
-// layers by page size (in first-seen order) and the sliding window and
-// block size shared by them.
-type v4Bucket struct {
-	kind          Kind
-	window, block int
-	pages         []float64 // distinct page sizes
-	counts        []int     // layers of each page size
-	layers        int       // model layers with a spec in the bucket
-}
-
-func (b *v4Bucket) add(page float64) {
-	for i, p := range b.pages {
-		if p == page {
-			b.counts[i]++
-			return
-		}
-	}
-	b.pages = append(b.pages, page)
-	b.counts = append(b.counts, 1)
-}
-
-// tuples is the bucket's number of layer tuples: one tuple holds one layer
-// of each page size, so there are as many as the most common size has
-// layers (UniformTypeKVCacheSpecs.get_num_layer_tuples).
-func (b *v4Bucket) tuples() int {
-	n := 0
-	for _, c := range b.counts {
-		n = max(n, c)
-	}
-	return n
-}
-
 // approximateGCD returns vLLM's padding-minimising tuple count: the d in
 // [lower, max(values)] whose sum of (d - x mod d) mod d is least, ties to
 // the larger d (vllm/v1/core/kv_cache_utils.py _approximate_gcd, v0.27.1).
+// Zero values (absent buckets) are skipped.
 func approximateGCD(values []int, lower int) int {
-	lo, hi := max(lower, 1), 0
-	for _, v := range values {
-		hi = max(hi, v)
-	}
-	if lo > hi {
-		return lo
-	}
-	best, bestPad := lo, -1
-	for d := lo; d <= hi; d++ {
+	best, bestPad := max(lower, 1), -1
+	for d := best; d <= slices.Max(values); d++ {
 		pad := 0
 		for _, x := range values {
-			pad += (d - x%d) % d
+			if x > 0 {
+				pad += (d - x%d) % d
+			}
 		}
 		if bestPad < 0 || pad <= bestPad {
 			best, bestPad = d, pad
@@ -124,9 +73,12 @@ func approximateGCD(values []int, lower int) int {
 //     indexer keys) into one full-attention bucket, the sliding-window
 //     specs by (block size, window): the SWA caches (64, 128), the ratio-4
 //     compressor states (4, 8) and the ratio-128 states (8, 128).
-//  2. Each bucket counts its layer tuples (Bucket.tuples); d =
-//     approximateGCD(tuples, lower bound the full bucket's); a bucket of t
-//     tuples splits into ceil(t/d) groups, tuples dealt round-robin.
+//  2. A bucket has as many layer tuples as its most common page size has
+//     layers (one tuple holds one page of each size): max(n4, n128) in the
+//     full bucket, every layer in the SWA bucket, n4 attention/indexer
+//     state pairs, n128 states. d = approximateGCD(tuples, lower bound the
+//     full bucket's); a bucket of t tuples splits into ceil(t/d) groups,
+//     tuples dealt round-robin.
 //  3. One block id covers, in one group, one page of each of its layers;
 //     groups overlap in one slab, so a block is as wide as the widest
 //     group: PageBytes = max over groups of the sum of their pages, and
@@ -138,99 +90,64 @@ func approximateGCD(values []int, lower int) int {
 //     DeepSeek-V4-Flash.
 //
 // The full group's blocks hold 256 tokens, the SWA groups' 64, the state
-// groups' 4 and 8 (Group.BlockSize); a request holds ceil(len/256) full
-// blocks and a sliding group's share of its window (MaxBlocksPerRequest).
+// groups' 4 and 8 rows (Group.BlockSize). The layers must share the first
+// one's window, latent and indexer sizes (one model's layers do).
 func newV4Layout(layers []Layer) (Layout, error) {
-	full := &v4Bucket{kind: Latent, block: v4MainBlock}
-	var swa []*v4Bucket // in first-seen order of (block, window)
-	bucket := func(block, window int) *v4Bucket {
-		for _, b := range swa {
-			if b.block == block && b.window == window {
-				return b
-			}
-		}
-		b := &v4Bucket{kind: Sliding, block: block, window: window}
-		swa = append(swa, b)
-		return b
-	}
-	var l Layout
+	f := layers[0]
+	var n4, n128 int
 	for _, ly := range layers {
-		if ly.Kind != Compressed {
-			return Layout{}, fieldErr("model", "mixes DeepSeek-V4 compressed layers with other kinds")
-		}
-		if ly.Window <= 0 || ly.LatentDim <= ly.RopeDim {
-			return Layout{}, fieldErr("model", "DeepSeek-V4 layer without a sliding window or latent size")
-		}
-		sw := bucket(v4SWABlock, ly.Window)
-		sw.add(v4Page(v4SWABlock, v4EntryBytes))
-		sw.layers++
-		l.StateBytes += float64(ly.Window) * v4EntryBytes
 		r := ly.Compress
-		if r <= 1 {
-			continue
+		ly.Compress = f.Compress
+		if ly != f || f.Window <= 0 || f.LatentDim <= 0 || (r != 0 && r != 4 && r != 128) {
+			return Layout{}, fieldErr("model", "DeepSeek-V4 layers need a window, a latent size and compress ratios of 0, 4 or 128")
 		}
-		if r != 4 && r != 128 {
-			return Layout{}, fieldErr("model", "DeepSeek-V4 compress ratio must be 4 or 128")
-		}
-		coff := v4Coff(r)
-		full.add(v4Page(v4MainBlock/r, v4EntryBytes))
-		full.layers++
-		l.BytesPerToken += v4EntryBytes / float64(r)
-		st := bucket(v4StateBlock(r), coff*r)
-		row := float64(2*coff*ly.LatentDim) * v4StateDtypeB
-		st.add(v4Page(v4StateBlock(r), row))
-		st.layers++
-		l.StateBytes += float64(coff*r) * row
-		if r == 4 && ly.IndexerBytes > 0 {
-			full.add(v4Page(v4MainBlock/r, ly.IndexerBytes))
-			l.BytesPerToken += ly.IndexerBytes / float64(r)
-			irow := float64(2*coff*ly.IndexerHeadDim) * v4StateDtypeB
-			st.add(v4Page(v4StateBlock(r), irow))
-			l.StateBytes += float64(coff*r) * irow
+		if r == 4 {
+			n4++
+		} else if r == 128 {
+			n128++
 		}
 	}
-	buckets := swa
-	lower := 1
-	if len(full.pages) > 0 {
-		buckets = append([]*v4Bucket{full}, swa...)
-		lower = full.tuples()
+	n, w, dim := len(layers), float64(f.Window), float64(f.LatentDim)
+	idx := f.IndexerBytes
+	swaP := v4Page(v4SWABlock, v4EntryBytes)
+	c4P := v4Page(v4MainBlock/4, v4EntryBytes)
+	idxP := v4Page(v4MainBlock/4, idx)
+	c128P := v4Page(v4MainBlock/128, v4EntryBytes)
+	// Compressor states: float32 rows of 2*coff*head_dim (coff 2 for ratio
+	// 4, 1 for 128), blocks of 4 and 8 rows, windows of coff*ratio rows.
+	st4P := v4Page(4, 16*dim) + v4Page(4, 16*float64(f.IndexerHeadDim))
+	st128P := v4Page(8, 8*dim)
+	l := Layout{
+		BlockSize: v4MainBlock, LayersPerBlock: 1,
+		BytesPerToken: float64(n4)*(v4EntryBytes+idx)/4 + float64(n128)*v4EntryBytes/128,
+		StateBytes: float64(n)*w*v4EntryBytes + float64(n4)*8*16*(dim+float64(f.IndexerHeadDim)) +
+			float64(n128)*128*8*dim,
 	}
-	values := make([]int, len(buckets))
-	for i, b := range buckets {
-		values[i] = b.tuples()
-	}
-	d := approximateGCD(values, lower)
-	l.BlockSize = v4SWABlock
-	if len(full.pages) > 0 {
-		l.BlockSize = v4MainBlock
-		var tuple float64
-		for _, p := range full.pages {
-			tuple += p
+	t0 := max(n4, n128)
+	d := approximateGCD([]int{t0, n, n4, n128}, t0)
+	if t0 > 0 {
+		l.CheckBytesPerBlock = float64(d) * (c4P + idxP + c128P)
+		if n4 == 0 {
+			l.CheckBytesPerBlock = float64(d) * c128P
+		} else if n128 == 0 {
+			l.CheckBytesPerBlock = float64(d) * (c4P + idxP)
 		}
-		l.CheckBytesPerBlock = float64(d) * tuple
+		l.PageBytes = float64(n4)*(c4P+idxP) + float64(n128)*c128P
+		l.Groups = append(l.Groups, Group{Kind: Latent, Layers: n4 + n128, BlockSize: v4MainBlock})
+	} else {
+		l.BlockSize = v4SWABlock
 	}
-	l.LayersPerBlock = 1
-	for _, b := range buckets {
-		t := b.tuples()
-		parts := (t + d - 1) / d
+	for _, b := range [3]struct {
+		t, window, block int
+		page             float64
+	}{{n, f.Window, v4SWABlock, swaP}, {n4, 8, 4, st4P}, {n128, 128, 8, st128P}} {
+		parts := (b.t + d - 1) / d
 		for i := 0; i < parts; i++ {
-			// tuples[i::parts]: each page size contributes its layers
-			// dealt round-robin over the parts.
-			var sum float64
-			for j, p := range b.pages {
-				sum += float64(b.counts[j]/parts+boolInt(i < b.counts[j]%parts)) * p
-			}
-			layersIn := b.layers/parts + boolInt(i < b.layers%parts)
-			l.PageBytes = math.Max(l.PageBytes, sum)
-			l.Groups = append(l.Groups, Group{Kind: b.kind, Window: b.window, Layers: layersIn, BlockSize: b.block})
+			// tuples[i::parts]
+			k := b.t/parts + min(1, max(0, b.t%parts-i))
+			l.PageBytes = math.Max(l.PageBytes, float64(k)*b.page)
+			l.Groups = append(l.Groups, Group{Kind: Sliding, Window: b.window, Layers: k, BlockSize: b.block})
 		}
 	}
 	return l, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -1,3 +1,5 @@
+//go:build !nosim
+
 package kvcache
 
 import (
@@ -13,10 +15,7 @@ import (
 func v4Layers(ratios []int, idx float64) []Layer {
 	out := make([]Layer, len(ratios))
 	for i, r := range ratios {
-		out[i] = Layer{Kind: Compressed, Window: 128, LatentDim: 512, RopeDim: 64, Compress: r}
-		if r == 4 {
-			out[i].IndexerBytes, out[i].IndexerHeadDim = idx, 128
-		}
+		out[i] = Layer{Kind: Compressed, Window: 128, LatentDim: 512, RopeDim: 64, Compress: r, IndexerBytes: idx, IndexerHeadDim: 128}
 	}
 	return out
 }

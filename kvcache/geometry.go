@@ -90,8 +90,10 @@ type Layer struct {
 	// Compress is a Compressed layer's compress ratio (0 for a
 	// sliding-window-only layer, 4 or 128).
 	Compress int
-	// IndexerHeadDim is the indexer head size of a ratio-4 Compressed
-	// layer (its compressor state is 2*2*IndexerHeadDim float32 wide).
+	// IndexerHeadDim is a Compressed layer's indexer head size (the
+	// model's; used on ratio-4 layers, whose indexer compressor state is
+	// 2*2*IndexerHeadDim float32 wide), and IndexerBytes there the
+	// indexer's key size.
 	IndexerHeadDim int
 	// RopeDim is the rotary part of LatentDim. It matters only for a
 	// sparse-attention Latent layer (IndexerBytes > 0) with a 1-byte KV
@@ -147,7 +149,7 @@ func (l Layer) BytesPerToken(tp int, elemBytes float64) float64 {
 		}
 		return float64(l.LatentDim)*elemBytes + l.IndexerBytes
 	case Compressed:
-		if l.Compress <= 1 {
+		if !v4Built || l.Compress <= 1 {
 			return 0
 		}
 		b := float64(v4EntryBytes) / float64(l.Compress)

@@ -116,7 +116,7 @@ func NewLayout(layers []Layer, o Options) (Layout, error) {
 	if o.StateElemBytes <= 0 {
 		o.StateElemBytes = o.ElemBytes
 	}
-	if layers[0].Kind == Compressed {
+	if v4Built && layers[0].Kind == Compressed {
 		return newV4Layout(layers)
 	}
 	bs := o.BlockSize

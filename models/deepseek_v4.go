@@ -1,7 +1,5 @@
 package models
 
-import "strconv"
-
 // V4 is DeepSeek-V4's attention and residual geometry (model_type
 // deepseek_v4; vLLM vllm/model_executor/models/deepseek_v4.py and
 // vllm/model_executor/layers/deepseek_v4_attention.py, as of v0.27.1):
@@ -21,6 +19,12 @@ type V4 struct {
 // IsDeepSeekV4 reports whether the model is DeepSeek-V4.
 func (m *Model) IsDeepSeekV4() bool { return m.Type == "deepseek_v4" }
 
+// Built reports whether this build models the entry's architecture: the
+// browser's light engine leaves DeepSeek-V4 out (DeepSeekV4Built), and
+// the catalog files every deepseek_v4 entry under the family "DeepSeek-V4"
+// (models/catalog/deepseek-v4.json; TestDeepSeekV4FamilyHoldsEveryV4Entry).
+func (e *Entry) Built() bool { return DeepSeekV4Built || e.Family != "DeepSeek-V4" }
+
 // readV4 reads DeepSeek-V4's fields: the per-layer compress_ratios (one
 // entry per decoder layer, and one more for the MTP layer in the published
 // configs), the indexer of the ratio-4 layers, and the output and
@@ -34,49 +38,47 @@ func (m *Model) readV4(c cfg, prefix string) error {
 		Window:     c.int(0, "sliding_window"),
 		HashLayers: c.int(0, "num_hash_layers"),
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"o_lora_rank", v.OLoraRank}, {"o_groups", v.OGroups}, {"sliding_window", v.Window}, {"q_lora_rank", c.int(0, "q_lora_rank")}} {
-		if f.v <= 0 || f.v > maxDim {
-			return configErr(prefix+f.name, "is missing or not a positive integer up to "+strconv.Itoa(maxDim)+" (required for model_type deepseek_v4)")
-		}
+	m.QLoraRank = c.int(0, "q_lora_rank")
+	m.QKRopeDim = c.int(64, "qk_rope_head_dim")
+	m.Indexer = Indexer{Heads: c.int(64, "index_n_heads"), HeadDim: c.int(128, "index_head_dim"), TopK: c.int(512, "index_topk")}
+	ix, bad := m.Indexer, ""
+	switch {
+	case v.OLoraRank <= 0 || v.OLoraRank > maxDim:
+		bad = "o_lora_rank"
+	case v.OGroups <= 0 || m.Heads%v.OGroups != 0:
+		bad = "o_groups"
+	case v.Window <= 0 || v.Window > maxDim:
+		bad = "sliding_window"
+	case m.QLoraRank <= 0 || m.QLoraRank > maxDim:
+		bad = "q_lora_rank"
+	case m.QKRopeDim <= 0 || m.QKRopeDim >= m.HeadDim:
+		bad = "qk_rope_head_dim"
+	case min(ix.Heads, ix.HeadDim, ix.TopK) <= 0 || max(ix.Heads, ix.HeadDim) > 4096 || ix.TopK > maxDim:
+		bad = "index_n_heads"
+	case v.HCMult < 1 || v.HCMult > 64:
+		bad = "hc_mult"
+	case v.HashLayers < 0 || v.HashLayers > m.NumLayers:
+		bad = "num_hash_layers"
 	}
-	if v.HCMult < 1 || v.HCMult > 64 {
-		return configErr(prefix+"hc_mult", "must be between 1 and 64")
-	}
-	if v.HashLayers < 0 || v.HashLayers > m.NumLayers {
-		return configErr(prefix+"num_hash_layers", "must be between 0 and num_hidden_layers")
-	}
-	if m.Heads%v.OGroups != 0 {
-		return configErr(prefix+"o_groups", "must divide num_attention_heads ("+strconv.Itoa(m.Heads)+")")
-	}
-	if m.QKRopeDim = c.int(64, "qk_rope_head_dim"); m.QKRopeDim <= 0 || m.QKRopeDim >= m.HeadDim {
-		return configErr(prefix+"qk_rope_head_dim", "must be positive and below head_dim")
+	if bad != "" {
+		return configErr(prefix+bad, "is missing or out of range for model_type deepseek_v4 (o_groups must divide the heads, qk_rope_head_dim stay below head_dim)")
 	}
 	ratios := c.ints("compress_ratios")
 	if len(ratios) < m.NumLayers {
-		return configErr(prefix+"compress_ratios", "has "+strconv.Itoa(len(ratios))+" entries for "+strconv.Itoa(m.NumLayers)+" layers")
+		return configErr(prefix+"compress_ratios", "needs one entry (0, 4 or 128) per layer")
 	}
 	m.V4 = v
-	m.QLoraRank = c.int(0, "q_lora_rank")
 	m.QKNopeDim = m.HeadDim - m.QKRopeDim
 	m.VHeadDim = m.HeadDim
-	m.Indexer = Indexer{Heads: c.int(64, "index_n_heads"), HeadDim: c.int(128, "index_head_dim"), TopK: c.int(512, "index_topk")}
-	if m.Indexer.Heads <= 0 || m.Indexer.Heads > maxDim/16 || m.Indexer.HeadDim <= 0 || m.Indexer.HeadDim > 4096 || m.Indexer.TopK <= 0 {
-		return configErr(prefix+"index_n_heads", "index_n_heads, index_head_dim and index_topk must be positive")
-	}
 	for i := range m.Layers {
 		r := ratios[i]
-		switch r {
-		case 0, 1:
+		if r == 1 {
 			r = 0
-		case 4, 128:
-		default:
-			return configErr(prefix+"compress_ratios", "entry "+strconv.Itoa(i)+" is "+strconv.Itoa(r)+"; vLLM's DeepSeek-V4 supports 0, 4 and 128")
 		}
-		m.Layers[i].Kind = MLAttention
-		m.Layers[i].Compress = r
+		if r != 0 && r != 4 && r != 128 {
+			return configErr(prefix+"compress_ratios", "needs one entry (0, 4 or 128) per layer")
+		}
+		m.Layers[i] = Layer{Kind: MLAttention, Compress: r}
 	}
 	return nil
 }

@@ -1,3 +1,5 @@
+//go:build !nosim
+
 package models
 
 import (
@@ -118,7 +120,7 @@ func TestDeepSeekV4ConfigErrors(t *testing.T) {
 		c[field] = bad
 		_, err := FromConfig(c)
 		require.ErrorIs(t, err, ErrConfig, field)
-		assert.Contains(t, err.Error(), field)
+		assert.Contains(t, err.Error(), field+":", field)
 	}
 	c := map[string]any{}
 	for k, v := range e.Config {
@@ -130,4 +132,18 @@ func TestDeepSeekV4ConfigErrors(t *testing.T) {
 	_, err = FromConfig(c)
 	require.ErrorIs(t, err, ErrConfig)
 	assert.Contains(t, err.Error(), "compress_ratios")
+}
+
+// Entry.Built keys on the family: every deepseek_v4 entry must be in the
+// "DeepSeek-V4" family and no other model there.
+func TestDeepSeekV4FamilyHoldsEveryV4Entry(t *testing.T) {
+	t.Parallel()
+	entries, err := Catalog()
+	require.NoError(t, err)
+	for _, e := range entries {
+		m, err := Lookup(e.ID)
+		require.NoError(t, err)
+		assert.Equal(t, m.IsDeepSeekV4(), e.Family == "DeepSeek-V4", e.ID)
+		assert.True(t, e.Built(), e.ID)
+	}
 }

@@ -227,7 +227,9 @@ func (m *Model) MoELayers() int { return m.moeLayers }
 // Heterogeneous reports whether layers of one kind differ in shape (per-
 // layer MLP widths or KV heads within a kind, DeepSeek-V4's per-layer
 // compressors), so that per-kind caches of layer weights do not apply.
-func (m *Model) Heterogeneous() bool { return m.Type == "nemotron-nas" || m.IsDeepSeekV4() }
+func (m *Model) Heterogeneous() bool {
+	return m.Type == "nemotron-nas" || DeepSeekV4Built && m.IsDeepSeekV4()
+}
 
 // DenseMLPParamsOf returns layer l's dense feed-forward weights (0 for a
 // layer without one or with an MoE block).

@@ -75,7 +75,7 @@ func (m *Model) mlpParamsAt(hidden, inter int) int64 {
 // q_lora), kv_a = h*(r_kv+d_rope), kv_norm = r_kv, kv_b =
 // r_kv*nh*(d_nope+d_v), o = nh*d_v*h.
 func (m *Model) AttentionParamsOf(l Layer) int64 {
-	if m.IsDeepSeekV4() {
+	if DeepSeekV4Built && m.IsDeepSeekV4() {
 		return m.v4AttentionParams(l)
 	}
 	dk, _ := m.LayerHeadDims(l)
@@ -191,7 +191,7 @@ func (m *Model) countParams() Params {
 		}
 	}
 	var activeExperts int64
-	v4 := m.IsDeepSeekV4()
+	v4 := DeepSeekV4Built && m.IsDeepSeekV4()
 	if v4 {
 		p.Norms += m.v4HCHeadParams()
 	}
