@@ -46,6 +46,8 @@ Commands:
              when missing
   bench      run the committed benchmarks and print medians
   calibrate  print the validation errors against ../shared/validation/cases.json
+             and calc/validation/testdata/public-cases.json, by engine, TP,
+             GPU and batch bucket, and against issue 12's aims
   help       show this text
 USAGE
 }

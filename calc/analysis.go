@@ -147,9 +147,9 @@ func (d *Deployment) servingRate(c int, in, out int) (reqPerS, tokPerS float64) 
 		return 0, 0
 	}
 	ctx := float64(in) + float64(out)/2
-	s := d.DecodeStep(c, ctx)
+	t, tok := d.decodeTime(c, ctx)
 	// A step yields TokensPerSeq tokens per sequence (speculation).
-	cycle := float64(out)/s.TokensPerSeq*s.TimeS + float64(c)*d.prefillMarginal(in)
+	cycle := float64(out)/tok*t + float64(c)*d.marginal(in)
 	reqPerS = ratio(float64(c), cycle)
 	return reqPerS, reqPerS * float64(out)
 }

@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math"
+	"slices"
 
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/models"
@@ -86,11 +87,10 @@ type costModel struct {
 
 // addAttnClass adds one layer's attention reads to the class of span w
 // (0 = the whole context): kvb cache bytes and fl FLOPs per attended token.
-func (c *costModel) addAttnClass(classes map[int]int, w int, kvb, fl float64) {
-	i, ok := classes[w]
-	if !ok {
+func (c *costModel) addAttnClass(w int, kvb, fl float64) {
+	i := slices.Index(c.windows, float64(w))
+	if i < 0 {
 		i = len(c.windows)
-		classes[w] = i
 		c.windows = append(c.windows, float64(w))
 		c.kvPerTok = append(c.kvPerTok, 0)
 		c.attnFLOPsPerTok = append(c.attnFLOPsPerTok, 0)
@@ -163,7 +163,9 @@ func (d *Deployment) buildCost() costModel {
 	}
 	weights -= float64(m.Params.Vision) * d.ActBytes / c.tp
 	var activeLinear, moeExp float64
-	classes := map[int]int{}
+	// The window classes, in first-seen order (a planner's deployment,
+	// built again, hands its slices back for reuse).
+	c.windows, c.kvPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.attnFLOPsPerTok[:0]
 	for _, l := range m.Layers {
 		lin, _, exp := d.rankParams(l)
 		if l.MoE {
@@ -185,7 +187,7 @@ func (d *Deployment) buildCost() costModel {
 		case models.MLAttention:
 			if models.DeepSeekV4Built && m.IsDeepSeekV4() {
 				for _, r := range v4Reads(m, l, c.tp) {
-					c.addAttnClass(classes, r.window, r.bytes, r.flops)
+					c.addAttnClass(r.window, r.bytes, r.flops)
 				}
 				continue
 			}
@@ -198,7 +200,7 @@ func (d *Deployment) buildCost() costModel {
 				w = l.Window
 			}
 		}
-		c.addAttnClass(classes, w, kvb, fl)
+		c.addAttnClass(w, kvb, fl)
 	}
 	for i := range d.stages {
 		c.stateBytes += d.stages[i].layout.StateBytes

@@ -49,8 +49,10 @@ type Deployment struct {
 
 	cost costModel
 	feat featureState
-	// layouts is the planner's cache of KV layouts (nil: none).
+	// layouts is the planner's cache of KV layouts (nil: none); memo its
+	// memoised step times of one layout (nil: none, plan_memo.go).
 	layouts map[layoutKey]kvcache.Layout
+	memo    *stepMemo
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
 	rankCache [models.NumLayerKinds][2]struct {

@@ -291,8 +291,7 @@ func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int
 			return false
 		}
 		if p.ttftS > 0 {
-			t, _, _ := d.prefillTime(in, b, mean)
-			if t > p.ttftS {
+			if d.prefillAt(in, b, mean) > p.ttftS {
 				return false
 			}
 		}
@@ -310,7 +309,7 @@ func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int
 		}
 	}
 	s := d.DecodeStep(b, mean)
-	ttft, _, _ := d.prefillTime(in, b, mean)
+	ttft := d.prefillAt(in, b, mean)
 	res.BatchSize, res.StepTimeMs, res.TTFTMs = b, ms(s.TimeS), ms(ttft)
 	res.TokensPerS, res.TokensPerSPerSequence = float64(b)*s.TokensPerSeq/s.TimeS, s.TokensPerSeq/s.TimeS
 	return res

@@ -722,8 +722,8 @@ func (d *Deployment) offloadBlocks() int64 {
 // context, in seconds: the decode step over the tokens it yields per
 // sequence.
 func (d *Deployment) tpot(b int, ctx float64) float64 {
-	s := d.DecodeStep(b, ctx)
-	return s.TimeS / s.TokensPerSeq
+	t, tok := d.decodeTime(b, ctx)
+	return t / tok
 }
 
 // onset is the preemption onset for sequences of meanBlocks blocks on
@@ -739,6 +739,7 @@ func (d *Deployment) onset(meanBlocks float64) int {
 // figures a report shows beside them (same pool and memory).
 func (d *Deployment) without(spec, lora bool) *Deployment {
 	c := *d
+	c.memo = nil // other figures than d's
 	if spec {
 		c.feat.specK, c.feat.specE = 0, 1
 	}

@@ -44,71 +44,104 @@ func classOf(name string) figureClass {
 	return classOther
 }
 
+// walker is how the scan visits one type: only the parts from which a
+// number can be reached (an int, string or bool field is never read).
+type walker struct {
+	kind   reflect.Kind
+	fields []fieldPlan // struct: the JSON fields that can hold a number
+	elem   *walker     // pointer, slice, array, map: the element's
+}
+
 // fieldPlan is one exported field of a struct as the walk needs it.
 type fieldPlan struct {
 	index int
 	name  string
 	class figureClass
+	w     *walker
 }
 
-// plans holds each report struct type's fields, built once from the Report
-// type (reading tags on every Evaluate cost ten times the evaluation). It
-// is read-only after init; a type it lacks (a test's) is planned on the fly.
-var plans = map[reflect.Type][]fieldPlan{}
+// walkers holds the walker of each report type, built once from the
+// Report and PlanReport types (reading tags on every Evaluate cost ten
+// times the evaluation). It is read-only after init; a type it lacks (a
+// test's, an interface's dynamic type) is built on the fly.
+var walkers = map[reflect.Type]*walker{}
 
-func init() { collectPlans(reflect.TypeFor[Report]()) }
-
-// collectPlans adds t's plan and those of the struct types it reaches.
-func collectPlans(t reflect.Type) {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return
-	}
-	if _, done := plans[t]; done {
-		return
-	}
-	plans[t] = makePlan(t)
-	for _, f := range plans[t] {
-		collectPlans(t.Field(f.index).Type)
+func init() {
+	for _, t := range []reflect.Type{reflect.TypeFor[Report](), reflect.TypeFor[PlanReport]()} {
+		buildWalker(t, walkers)
 	}
 }
 
-func makePlan(t reflect.Type) []fieldPlan {
-	var out []fieldPlan
-	for i := range t.NumField() {
-		// The fields JSON carries, by their JSON names, as the encoders
-		// write them (json:"-" and unexported fields never reach output).
-		if name, _, ok := jsonx.FieldName(t.Field(i)); ok {
-			out = append(out, fieldPlan{i, name, classOf(name)})
+// walkerOf is t's walker, nil when no number can be reached from t.
+func walkerOf(t reflect.Type) *walker {
+	if w, ok := walkers[t]; ok {
+		return w
+	}
+	return buildWalker(t, map[reflect.Type]*walker{})
+}
+
+// buildWalker builds t's walker into built (which breaks cycles: a type
+// being built is taken to hold numbers).
+func buildWalker(t reflect.Type, built map[reflect.Type]*walker) *walker {
+	if w, ok := walkers[t]; ok {
+		return w
+	}
+	if w, ok := built[t]; ok {
+		return w
+	}
+	w := &walker{kind: t.Kind()}
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Interface:
+		return w
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		built[t] = w
+		if w.elem = buildWalker(t.Elem(), built); w.elem == nil {
+			built[t] = nil
+			return nil
 		}
+		return w
+	case reflect.Struct:
+		built[t] = w
+		for i := range t.NumField() {
+			// The fields JSON carries, by their JSON names, as the encoders
+			// write them (json:"-" and unexported fields never reach output).
+			name, _, ok := jsonx.FieldName(t.Field(i))
+			if !ok {
+				continue
+			}
+			if fw := buildWalker(t.Field(i).Type, built); fw != nil {
+				w.fields = append(w.fields, fieldPlan{i, name, classOf(name), fw})
+			}
+		}
+		if len(w.fields) == 0 {
+			built[t] = nil
+			return nil
+		}
+		return w
 	}
-	return out
-}
-
-func planOf(t reflect.Type) []fieldPlan {
-	if p, ok := plans[t]; ok {
-		return p
-	}
-	return makePlan(t)
+	return nil
 }
 
 // figureScan is one walk of a report: the first number that is not
 // finite, and the first that is finite but beyond any real deployment for
 // its class (a time above a day, a token rate below one a day), each as a
-// JSON path. The walk keeps the path as a stack of keys and indexes and
-// writes it out only for the figures found, so a clean report costs no
+// JSON path. A first walk only looks; when it finds either, a second one
+// (track) keeps the path as a stack of keys and indexes and writes it out
+// for the figures found, so a clean report costs one plain walk and no
 // allocation.
 type figureScan struct {
 	nonFinite, extreme string
 	foundNF, foundEx   bool
+	track              bool
 	keys               []string // field names and map keys; "" for an index
 	index              []int
 }
 
 // path writes the current position: "sweep[3].step_time_ms".
 func (s *figureScan) path() string {
+	if !s.track {
+		return ""
+	}
 	var b []byte
 	for i, k := range s.keys {
 		if k == "" {
@@ -126,21 +159,28 @@ func (s *figureScan) path() string {
 }
 
 func (s *figureScan) push(key string, i int) {
-	s.keys = append(s.keys, key)
-	s.index = append(s.index, i)
+	if s.track {
+		s.keys = append(s.keys, key)
+		s.index = append(s.index, i)
+	}
 }
 
 func (s *figureScan) pop() {
-	s.keys = s.keys[:len(s.keys)-1]
-	s.index = s.index[:len(s.index)-1]
+	if s.track {
+		s.keys = s.keys[:len(s.keys)-1]
+		s.index = s.index[:len(s.index)-1]
+	}
 }
 
-// scan walks v by reflection in field order. Evaluate refuses a report with
-// a NaN or ±Inf: every input bound and guarded division should make that
-// impossible, and this is the belt and braces behind them. It stops at the
-// first non-finite figure.
-func (s *figureScan) scan(v reflect.Value, class figureClass) {
-	switch v.Kind() {
+// scan walks v by reflection in field order, as w says. Evaluate refuses
+// a report with a NaN or ±Inf: every input bound and guarded division
+// should make that impossible, and this is the belt and braces behind
+// them. It stops at the first non-finite figure.
+func (s *figureScan) scan(v reflect.Value, w *walker, class figureClass) {
+	if w == nil {
+		return
+	}
+	switch w.kind {
 	case reflect.Float32, reflect.Float64:
 		x := v.Float()
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -150,14 +190,20 @@ func (s *figureScan) scan(v reflect.Value, class figureClass) {
 		if !s.foundEx && extremeFigure(x, class) {
 			s.extreme, s.foundEx = s.path(), true
 		}
-	case reflect.Pointer, reflect.Interface:
+	case reflect.Pointer:
 		if !v.IsNil() {
-			s.scan(v.Elem(), class)
+			s.scan(v.Elem(), w.elem, class)
+		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			e := v.Elem()
+			s.scan(e, walkerOf(e.Type()), class)
 		}
 	case reflect.Struct:
-		for _, f := range planOf(v.Type()) {
+		for i := range w.fields {
+			f := &w.fields[i]
 			s.push(f.name, 0)
-			s.scan(v.Field(f.index), f.class)
+			s.scan(v.Field(f.index), f.w, f.class)
 			s.pop()
 			if s.foundNF {
 				return
@@ -166,7 +212,7 @@ func (s *figureScan) scan(v reflect.Value, class figureClass) {
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
 			s.push("", i)
-			s.scan(v.Index(i), classOther)
+			s.scan(v.Index(i), w.elem, classOther)
 			s.pop()
 			if s.foundNF {
 				return
@@ -176,7 +222,7 @@ func (s *figureScan) scan(v reflect.Value, class figureClass) {
 		it := v.MapRange()
 		for it.Next() {
 			s.push(it.Key().String(), 0)
-			s.scan(it.Value(), classOther)
+			s.scan(it.Value(), w.elem, classOther)
 			s.pop()
 			if s.foundNF {
 				return
@@ -200,12 +246,19 @@ func extremeFigure(x float64, class figureClass) bool {
 	return false
 }
 
-// scanReport walks a report (or any value) once.
+// scanReport walks a report (or any value): once, and again keeping
+// the path when the first walk finds a figure to name.
 func scanReport(v reflect.Value) figureScan {
+	var s figureScan
+	w := walkerOf(v.Type())
+	s.scan(v, w, classOther)
+	if !s.foundNF && !s.foundEx {
+		return s
+	}
 	var stack [16]string
 	var index [16]int
-	s := figureScan{keys: stack[:0], index: index[:0]}
-	s.scan(v, classOther)
+	s = figureScan{track: true, keys: stack[:0], index: index[:0]}
+	s.scan(v, w, classOther)
 	s.keys, s.index = nil, nil
 	return s
 }

@@ -66,14 +66,27 @@ const (
 
 // planner is one search's state.
 type planner struct {
-	s  *planSpec
-	ok []*PlanDeployment
+	s *planSpec
+	// ok holds, per layout, the best scheduler setting that meets the
+	// budget, by value (pointers into it are taken only to rank them).
+	ok []PlanDeployment
 	// nearest is per accelerator the nearest miss.
 	nearest map[string]*candidate
-	// at indexes ok by layout; cur is the candidate being evaluated.
-	at      map[layout]int
+	// cur is the candidate being evaluated.
 	cur     candidate
 	layouts map[layoutKey]kvcache.Layout
+	// best is, for the layout being searched, the best deployment of
+	// each mode (aggregated, disaggregated) that meets the budget; seen
+	// counts the layouts met so far (their search order).
+	best [2]PlanDeployment
+	has  [2]bool
+	seen int
+	// first is the layout's deployment, resolved in place, and scratch
+	// the one variants re-sizes for each other scheduler setting; memo
+	// their memoised step times; req holds a candidate's request fields.
+	first, scratch Deployment
+	memo           stepMemo
+	req            requestFields
 	// all keeps every candidate for tests (nil unless keepAll).
 	all     []candidate
 	keepAll bool
@@ -82,10 +95,20 @@ type planner struct {
 	fastTPOTAt, fastTTFTAt PlanDeployment
 }
 
-func (s *planSpec) search() PlanReport {
-	p := &planner{s: s, nearest: map[string]*candidate{}, at: map[layout]int{}, layouts: map[layoutKey]kvcache.Layout{}}
-	return p.run()
+// newPlanner sizes a search's state: ok holds at most one deployment
+// per layout and mode, the candidates over the scheduler grid.
+func newPlanner(s *planSpec) *planner {
+	top := 0
+	for _, n := range s.seqs {
+		top = max(top, n)
+	}
+	p := &planner{s: s, nearest: make(map[string]*candidate, len(s.accels)), layouts: map[layoutKey]kvcache.Layout{},
+		ok: make([]PlanDeployment, 0, s.countCandidates()/(len(s.seqs)*len(s.btok))), memo: newStepMemo(s.in, s.out, min(top, 4096)+1)}
+	p.first.layouts = p.layouts
+	return p
 }
+
+func (s *planSpec) search() PlanReport { return newPlanner(s).run() }
 
 func (p *planner) run() PlanReport {
 	s := p.s
@@ -146,14 +169,16 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 // exceed the memory.
 func (p *planner) variants(a *hardware.Accelerator, eng string, sp [2]int, prec, q, kv string, price float64) bool {
 	s := p.s
-	var first, scratch *Deployment
+	var first *Deployment
+	p.has = [2]bool{}
+	defer p.keepBest()
 	for _, seqs := range s.seqs {
 		for _, bt := range s.btok {
 			var d *Deployment
 			var pl plan
 			if first == nil {
 				var err error
-				d, pl, err = resolveWith(s.evaluateRequest(a.ID, eng, sp[0], sp[1], q, kv, seqs, bt), s.model, a, p.layouts)
+				d, pl, err = resolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp[0], sp[1], q, kv, seqs, bt), s.model, a, &p.first)
 				if err != nil {
 					return true // a layout the model cannot take (heads, layers)
 				}
@@ -162,12 +187,11 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp [2]int, prec,
 					return false
 				}
 				first = d
+				p.memo.reset()
+				first.memo = &p.memo
 			} else {
-				if scratch == nil {
-					scratch = &Deployment{}
-				}
-				first.withScheduler(scratch, seqs, max(bt, seqs))
-				d, pl = scratch, s.plan()
+				first.withScheduler(&p.scratch, seqs, max(bt, seqs))
+				d, pl = &p.scratch, s.plan()
 			}
 			p.consider(a.ID, p.aggregated(d, pl, q, prec, price))
 			if s.modes() == 2 {
@@ -176,6 +200,16 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp [2]int, prec,
 		}
 	}
 	return true
+}
+
+// keepBest keeps the layout's best deployment of each mode.
+func (p *planner) keepBest() {
+	for i := range p.best {
+		if p.has[i] {
+			p.ok = append(p.ok, p.best[i])
+		}
+	}
+	p.has = [2]bool{}
 }
 
 // withScheduler is d under other max_num_seqs and max_num_batched_tokens:
@@ -292,19 +326,19 @@ func (p *planner) consider(id string, c *candidate) {
 		p.fastTTFT, p.fastTTFTAt = c.bestTTFT, c.dep
 	}
 	if c.why == "" {
-		// Of one layout under several scheduler settings, keep the best.
-		k := layoutOf(&c.dep)
-		j, seen := p.at[k]
+		// Of one layout under several scheduler settings (searched
+		// together by variants), keep the best; Rank is the layout's
+		// search order, the last tie-break.
+		i := boolInt(c.dep.Mode == "disaggregated")
 		switch {
-		case !seen:
-			p.at[k] = len(p.ok)
-			dep := c.dep
-			dep.Rank = len(p.ok) // search order, the last tie-break
-			p.ok = append(p.ok, &dep)
-		case better(&c.dep, p.ok[j]) < 0:
-			rank := p.ok[j].Rank
-			*p.ok[j] = c.dep
-			p.ok[j].Rank = rank
+		case !p.has[i]:
+			p.best[i], p.has[i] = c.dep, true
+			p.best[i].Rank = p.seen
+			p.seen++
+		case better(&c.dep, &p.best[i]) < 0:
+			rank := p.best[i].Rank
+			p.best[i] = c.dep
+			p.best[i].Rank = rank
 		}
 		return
 	}
@@ -382,14 +416,14 @@ func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float
 	}
 	kvCap := d.kvCapacity(final)
 	schedCap, schedWhy := d.schedulerCap()
-	tpot1 := d.DecodeStep(1, mean).TimeS
-	ttft1, _, _ := d.prefillTime(in, 1, mean)
+	tpot1, _ := d.decodeTime(1, mean)
+	ttft1 := d.prefillAt(in, 1, mean)
 	best := d.best(pl, in, out, mean, kvCap, schedCap, schedWhy)
 	if !best.Feasible {
 		return p.latencyMiss(d, dep, tpot1, ttft1)
 	}
 	capB, limiter := best.BatchSize, best.LimitedBy
-	onset := int(min(float64(d.usableBlocks())/d.meanBlocksStaggered(in, out), maxSeqs))
+	onset := int(min(float64(d.usableBlocks())/d.blocksStaggered(in, out), maxSeqs))
 	reachable := onset < schedCap
 	if reachable && onset < capB {
 		capB, limiter = onset, "preemption_onset"
@@ -420,8 +454,8 @@ func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float
 		dep.perUsers = op
 	}
 	dep.Replicas, dep.GPUs, dep.BatchSize = replicas, replicas*g, op
-	step := d.DecodeStep(op, mean).TimeS
-	ttft, _, _ := d.prefillTime(in, op, mean)
+	step, _ := d.decodeTime(op, mean)
+	ttft := d.prefillAt(in, op, mean)
 	dep.TPOTMs, dep.TTFTMs = ms(step), ms(ttft)
 	dep.Limiter = limiter
 	dep.SaturationRequestRate = float64(replicas) * rMax
@@ -485,18 +519,18 @@ func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price fl
 	if !d.servesOne(final) {
 		return p.fitMiss(d, dep)
 	}
-	tPre, _, _ := d.prefillTime(in, 0, 0)
+	tPre := d.prefillAt(in, 0, 0)
 	xfer := link.LatencyS + float64(in)*d.stages[d.tight].layout.BytesPerToken/link.BandwidthBytesPerS
 	schedCap, _ := d.schedulerCap()
 	hi, limiter := min(d.kvCapacity(final), schedCap), "kv_cache"
 	if schedCap < d.kvCapacity(final) {
 		_, limiter = d.schedulerCap()
 	}
-	onset := int(min(float64(d.usableBlocks())/d.meanBlocksStaggered(in, out), maxSeqs))
+	onset := int(min(float64(d.usableBlocks())/d.blocksStaggered(in, out), maxSeqs))
 	if onset < schedCap && onset < hi {
 		hi, limiter = onset, "kv_cache"
 	}
-	stepAt := func(c int) float64 { return d.DecodeStep(c, mean).TimeS }
+	stepAt := func(c int) float64 { t, _ := d.decodeTime(c, mean); return t }
 	cD := hi
 	if s.tpotS > 0 {
 		cD = largestBatch(hi, func(c int) bool { return stepAt(c) <= s.tpotS })
@@ -555,19 +589,35 @@ func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price fl
 	return c
 }
 
-// evaluateRequest is the Evaluate request of one candidate replica.
-func (s *planSpec) evaluateRequest(hw, eng string, tp, pp int, quant, kv string, seqs, bt int) Request {
+// requestFields holds what an evaluate request's pointers point to: the
+// planner reuses one for every candidate it resolves (the request is read
+// only while resolving), and a listed deployment's request has its own.
+type requestFields struct {
+	tp, pp, maxLen, seqs, batched, in, out int
+	workload                               Workload
+	slo                                    SLO
+}
+
+// evaluateRequest is the Evaluate request of one candidate replica, its
+// fields stored in f (nil: new ones).
+func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, tp, pp int, quant, kv string, seqs, bt int) Request {
+	if f == nil {
+		f = new(requestFields)
+	}
+	*f = requestFields{tp: tp, pp: pp, maxLen: s.maxModelLen, seqs: seqs, batched: max(bt, seqs), in: s.in, out: s.out}
+	f.workload = Workload{InputTokens: &f.in, OutputTokens: &f.out}
 	r := Request{
 		Model: s.req.Model, ModelConfig: s.req.ModelConfig, Hardware: HardwareRef{ID: hw}, Engine: eng,
-		TensorParallelSize: Int(tp), PipelineParallelSize: Int(pp), Quantization: quant,
-		MaxModelLen: Int(s.maxModelLen), MaxNumSeqs: Int(seqs), MaxNumBatchedTokens: Int(max(bt, seqs)),
-		Workload: &Workload{InputTokens: Int(s.in), OutputTokens: Int(s.out)},
+		TensorParallelSize: &f.tp, PipelineParallelSize: &f.pp, Quantization: quant,
+		MaxModelLen: &f.maxLen, MaxNumSeqs: &f.seqs, MaxNumBatchedTokens: &f.batched,
+		Workload: &f.workload,
 	}
 	if kv != "auto" {
 		r.KVCacheDtype = kv
 	}
 	if s.req.SLO.TTFTMs != nil || s.req.SLO.TPOTMs != nil {
-		r.SLO = &SLO{TTFTMs: s.req.SLO.TTFTMs, TPOTMs: s.req.SLO.TPOTMs}
+		f.slo = SLO{TTFTMs: s.req.SLO.TTFTMs, TPOTMs: s.req.SLO.TPOTMs}
+		r.SLO = &f.slo
 	}
 	return r
 }
@@ -576,7 +626,7 @@ func (s *planSpec) evaluateRequest(hw, eng string, tp, pp int, quant, kv string,
 // at its share of the load (aggregated), or the decode instance at its
 // batch and the prefill instance (disaggregated).
 func (s *planSpec) requests(dep *PlanDeployment) {
-	r := s.evaluateRequest(dep.Accelerator, dep.Engine, dep.TensorParallelSize, dep.PipelineParallelSize, dep.quant, dep.KVCacheDtype, dep.MaxNumSeqs, dep.MaxNumBatchedTokens)
+	r := s.evaluateRequest(nil, dep.Accelerator, dep.Engine, dep.TensorParallelSize, dep.PipelineParallelSize, dep.quant, dep.KVCacheDtype, dep.MaxNumSeqs, dep.MaxNumBatchedTokens)
 	r.GPUHourUSD = Float(dep.GPUHourUSD)
 	if dep.Mode == "disaggregated" {
 		pre := r
@@ -614,16 +664,6 @@ func (d *PlanDeployment) label() string {
 	return t
 }
 
-// layout is a deployment but its scheduler settings.
-type layout struct {
-	acc, eng, mode, q, kv string
-	tp, pp                int
-}
-
-func layoutOf(d *PlanDeployment) layout {
-	return layout{d.Accelerator, d.Engine, d.Mode, d.Quantization, d.KVCacheDtype, d.TensorParallelSize, d.PipelineParallelSize}
-}
-
 // better orders deployments: by cost, then GPUs, then TPOT, then search
 // order.
 func better(a, b *PlanDeployment) int {
@@ -652,9 +692,11 @@ func (p *planner) report() PlanReport {
 	r := PlanReport{Version: Version, Model: modelInfo(s.model, s.model.Quant), Candidates: s.countCandidates(),
 		Cheapest: -1, FewestGPUs: -1, LowestLatency: -1, Deployments: []PlanDeployment{}, Frontier: []PlanPoint{},
 		Rejections: []PlanRejection{}, Warnings: []Warning{}}
-	ok := p.ok
+	ok := make([]*PlanDeployment, len(p.ok))
+	for i := range p.ok {
+		ok[i] = &p.ok[i]
+	}
 	slices.SortFunc(ok, better)
-	p.ok = ok
 	for i := range ok {
 		ok[i].Rank = i + 1
 	}

@@ -8,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/modelrefs/throughput/kvcache"
 )
 
 const llama8B = "meta-llama/Llama-3.1-8B-Instruct"
@@ -138,7 +136,8 @@ func TestPlanTooLargeSearchIsRefused(t *testing.T) {
 func planAll(t *testing.T, req PlanRequest) (PlanReport, *planner) {
 	s, err := resolvePlanRequest(req)
 	require.NoError(t, err)
-	p := &planner{s: s, nearest: map[string]*candidate{}, at: map[layout]int{}, layouts: map[layoutKey]kvcache.Layout{}, keepAll: true}
+	p := newPlanner(s)
+	p.keepAll = true
 	return p.run(), p
 }
 

@@ -46,11 +46,18 @@ func resolve(req Request) (*Deployment, plan, error) { return resolveWith(req, n
 
 // resolveWith is resolve with the model and the accelerator already
 // resolved (the planner resolves them once for thousands of candidates);
-// nil resolves them from the request. layouts, when not nil, caches the
-// KV layouts the planner's candidates share.
-func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, layouts map[layoutKey]kvcache.Layout) (*Deployment, plan, error) {
+// nil resolves them from the request. into, when not nil, is a
+// deployment the planner owns, built again in place: its KV layout cache
+// (layouts) is kept, and its stage and cost-model slices are reused.
+func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *Deployment) (*Deployment, plan, error) {
 	var e errs
-	d := &Deployment{layouts: layouts}
+	d := into
+	if d == nil {
+		d = &Deployment{}
+	} else {
+		*d = Deployment{layouts: d.layouts, stages: d.stages[:0],
+			cost: costModel{windows: d.cost.windows[:0], kvPerTok: d.cost.kvPerTok[:0], attnFLOPsPerTok: d.cost.attnFLOPsPerTok[:0]}}
+	}
 	if m != nil {
 		d.Model = m
 	} else {
@@ -299,7 +306,12 @@ func computePrecision(q models.Quantization, dtype string) hardware.Precision {
 func (d *Deployment) build() error {
 	m := d.Model
 	split := layerSplit(m.NumLayers, d.PP)
-	d.stages = make([]stage, d.PP)
+	if cap(d.stages) >= d.PP {
+		d.stages = d.stages[:d.PP] // a planner's deployment, built again
+		clear(d.stages)
+	} else {
+		d.stages = make([]stage, d.PP)
+	}
 	d.NumBlocks = -1
 	for s := range d.stages {
 		st := &d.stages[s]

@@ -1,6 +1,9 @@
 package kvcache
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // DefaultBlockSize is vLLM's default block_size in tokens (CacheConfig).
 const DefaultBlockSize = 16
@@ -128,8 +131,11 @@ func NewLayout(layers []Layer, o Options) (Layout, error) {
 	}
 	var l Layout
 	var attnPerToken, statePerSeq float64
-	counts := map[specKey]int{}
-	var order []specKey
+	// The layer types in first-seen order and their counts (a model has a
+	// handful: a linear search beats a map).
+	var orderBuf [8]specKey
+	var countBuf [8]int
+	order, counts := orderBuf[:0], countBuf[:0]
 	for _, ly := range layers {
 		b := ly.BytesPerToken(o.TP, o.ElemBytes)
 		k := specKey{kind: ly.Kind, perTok: b}
@@ -139,10 +145,12 @@ func NewLayout(layers []Layer, o Options) (Layout, error) {
 				return Layout{}, fieldErr("model", "sliding-window layer without a window")
 			}
 		}
-		if counts[k] == 0 {
-			order = append(order, k)
+		i := slices.Index(order, k)
+		if i < 0 {
+			i = len(order)
+			order, counts = append(order, k), append(counts, 0)
 		}
-		counts[k]++
+		counts[i]++
 		l.BytesPerToken += b
 		attnPerToken = math.Max(attnPerToken, b)
 		s := ly.StateBytes(o.TP, o.StateElemBytes)
@@ -163,16 +171,16 @@ func NewLayout(layers []Layer, o Options) (Layout, error) {
 	l.BlockSize = bs
 
 	minN, maxN := len(layers), 0
-	for _, k := range order {
-		minN = min(minN, counts[k])
-		maxN = max(maxN, counts[k])
+	for _, n := range counts {
+		minN = min(minN, n)
+		maxN = max(maxN, n)
 	}
 	g := minN
 	if float64(maxN) < 1.25*float64(minN) {
 		g = maxN
 	}
-	for _, k := range order {
-		n := counts[k]
+	for j, k := range order {
+		n := counts[j]
 		parts := (n + g - 1) / g
 		gbs := bs
 		if k.kind != State && k.perTok > 0 && k.perTok < attnPerToken {

@@ -33,6 +33,15 @@ type Result struct {
 	Comparable bool
 	Reason     string
 	Desc       string
+	// Kind is a public case's kind (see KindStaticBatch); "" for the
+	// cases of ../shared/validation/cases.json.
+	Kind string
+	// TP, GPU and Batch are the case's tensor-parallel size, GPU (catalog
+	// id where the case gives one) and batch or concurrency (0 when not
+	// fixed), for the tables by engine, TP, GPU and batch bucket.
+	TP    int
+	GPU   string
+	Batch int
 	// Naive is, for group A, the capacity the formula other calculators
 	// use predicts: total * gpu_memory_utilization - weights, ignoring the
 	// activation peak and non-torch memory.
@@ -65,10 +74,29 @@ type rawCase struct {
 	InputLen             any            `json:"input_len"`
 	OutputLen            any            `json:"output_len"`
 	Measured             map[string]any `json:"measured"`
+	// Fields of the public cases (testdata/public-cases.json).
+	Kind                string         `json:"kind"`
+	GPUID               string         `json:"gpu_id"`
+	NumGPUs             int            `json:"num_gpus"`
+	MaxNumSeqs          any            `json:"max_num_seqs"`
+	MaxNumBatchedTokens any            `json:"max_num_batched_tokens"`
+	NumPrompts          any            `json:"num_prompts"`
+	Arrival             string         `json:"arrival"`
+	RequestRate         any            `json:"request_rate"`
+	InputLenMin         any            `json:"input_len_min"`
+	OutputLenMin        any            `json:"output_len_min"`
+	Compare             string         `json:"compare"`
+	Source              map[string]any `json:"source"`
 }
 
 // Load reads and evaluates every case of the file at path.
-func Load(path string) ([]Result, error) {
+func Load(path string) ([]Result, error) { return LoadEngine(path, "") }
+
+// LoadEngine reads the file at path and evaluates the cases of one engine
+// profile ("vllm", "sglang", "trtllm", "llamacpp", "lmdeploy"; "" for
+// all), so a fit of one engine's parameters does not replay the others'
+// simulations at every step.
+func LoadEngine(path, engine string) ([]Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -79,6 +107,9 @@ func Load(path string) ([]Result, error) {
 	}
 	out := make([]Result, 0, len(cases))
 	for _, c := range cases {
+		if engine != "" && EngineProfile(c.Engine) != engine {
+			continue
+		}
 		r, err := evaluate(c)
 		if err != nil {
 			return nil, errors.New(c.ID + ": " + err.Error())
@@ -86,6 +117,29 @@ func Load(path string) ([]Result, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// LoadAll loads every file of paths in turn; a file that does not exist is
+// skipped and named in missing.
+func LoadAll(paths []string) (rs []Result, missing []string, err error) {
+	return LoadAllEngine(paths, "")
+}
+
+// LoadAllEngine is LoadAll for the cases of one engine profile ("" for
+// all).
+func LoadAllEngine(paths []string, engine string) (rs []Result, missing []string, err error) {
+	for _, p := range paths {
+		if _, e := os.Stat(p); errors.Is(e, os.ErrNotExist) {
+			missing = append(missing, p)
+			continue
+		}
+		r, e := LoadEngine(p, engine)
+		if e != nil {
+			return nil, missing, errors.New(p + ": " + e.Error())
+		}
+		rs = append(rs, r...)
+	}
+	return rs, missing, nil
 }
 
 func num(v any) (float64, bool) {
@@ -112,6 +166,18 @@ func modelID(s string) string { return strings.Fields(s)[0] }
 
 func evaluate(c rawCase) (Result, error) {
 	r := Result{ID: c.ID, Group: c.Group, Comparable: true}
+	if c.Kind != "" {
+		return evalKind(c, r)
+	}
+	r.TP, r.GPU = max(c.TP, 1), c.GPU
+	if a, err := hardware.Lookup(c.GPU); err == nil {
+		r.GPU = a.ID
+	}
+	if b, ok := num(c.BatchSize); ok {
+		r.Batch = int(b)
+	} else if b, ok := num(c.Concurrency); ok {
+		r.Batch = int(b)
+	}
 	req := calc.Request{Model: modelID(c.Model), Hardware: calc.HardwareRef{ID: c.GPU}}
 	if _, err := hardware.Lookup(c.GPU); err != nil && c.GPUTotalGiB > 0 {
 		// An unnamed 80 GB-class GPU: H100 figures with the logged total.
@@ -153,20 +219,9 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	if q, ok := c.WeightQuantization.(string); ok && q == "fp8" {
 		req.Quantization = "fp8"
 	}
-	if c.KVCacheDtype == "fp8" {
-		req.KVCacheDtype = "fp8"
-	}
-	if u, ok := num(c.GPUMemoryUtilization); ok {
-		req.GPUMemoryUtilization = calc.Float(u)
-	}
-	if l, ok := num(c.MaxModelLen); ok {
-		req.MaxModelLen = calc.Int(int(l))
-	}
 	// A "default" max_model_len is the model's own, as in vLLM (Llama 2:
 	// 4096, Llama 3: 8192), which V0 profiled at.
-	if bs, ok := num(c.BlockSize); ok {
-		req.BlockSize = calc.Int(int(bs))
-	}
+	applyMemory(c, &req)
 	req.Workload = &calc.Workload{InputTokens: calc.Int(512), OutputTokens: calc.Int(128)}
 	r.Desc = modelID(c.Model) + " tp" + strconv.Itoa(max(c.TP, 1)) + " pp" + strconv.Itoa(max(c.PP, 1))
 	rep, err := calc.Evaluate(req)
@@ -213,6 +268,23 @@ func CaseVersion(s string) string {
 		return "0.6"
 	}
 	return ""
+}
+
+// applyMemory sets the request's KV dtype, gpu_memory_utilization,
+// max_model_len and block size from the case, where it gives them.
+func applyMemory(c rawCase, req *calc.Request) {
+	if c.KVCacheDtype == "fp8" {
+		req.KVCacheDtype = "fp8"
+	}
+	if u, ok := num(c.GPUMemoryUtilization); ok {
+		req.GPUMemoryUtilization = calc.Float(u)
+	}
+	if l, ok := num(c.MaxModelLen); ok {
+		req.MaxModelLen = calc.Int(int(l))
+	}
+	if bs, ok := num(c.BlockSize); ok {
+		req.BlockSize = calc.Int(int(bs))
+	}
 }
 
 func has(c rawCase, key string) bool { _, ok := measured(c, key); return ok }
@@ -331,24 +403,42 @@ type Summary struct {
 	Group, Engine, Metric string
 	N                     int
 	MedianAbsErr          float64
-	Within5, Within15     float64 // fractions of cases
+	// MedianErr is the median signed error (predicted/measured - 1):
+	// negative when the engine is optimistic about a time.
+	MedianErr                   float64
+	Within5, Within15, Within20 float64 // fractions of cases
 }
 
 // Summarise groups comparable results by group, engine and metric.
 func Summarise(rs []Result) []Summary {
+	return Breakdown(rs, func(r Result) string { return "" })
+}
+
+// Breakdown groups comparable results by group, engine, metric and the
+// label by returns (a TP size, a GPU, a batch bucket); the label is put in
+// Group after the group, separated by a space.
+func Breakdown(rs []Result, by func(Result) string) []Summary {
 	type key struct{ g, e, m string }
-	byKey := map[key][]float64{}
+	abs := map[key][]float64{}
+	signed := map[key][]float64{}
 	for _, r := range rs {
 		if !r.Comparable {
 			continue
 		}
-		k := key{r.Group, r.Engine, r.Metric}
-		byKey[k] = append(byKey[k], math.Abs(r.RelErr()))
+		g := r.Group
+		if l := by(r); l != "" {
+			g += " " + l
+		}
+		k := key{g, r.Engine, r.Metric}
+		abs[k] = append(abs[k], math.Abs(r.RelErr()))
+		signed[k] = append(signed[k], r.RelErr())
 	}
 	var out []Summary
-	for k, errs := range byKey {
+	for k, errs := range abs {
 		sort.Float64s(errs)
-		s := Summary{Group: k.g, Engine: k.e, Metric: k.m, N: len(errs), MedianAbsErr: Median(errs)}
+		sg := signed[k]
+		sort.Float64s(sg)
+		s := Summary{Group: k.g, Engine: k.e, Metric: k.m, N: len(errs), MedianAbsErr: Median(errs), MedianErr: Median(sg)}
 		for _, e := range errs {
 			if e <= 0.05 {
 				s.Within5++
@@ -356,18 +446,98 @@ func Summarise(rs []Result) []Summary {
 			if e <= 0.15 {
 				s.Within15++
 			}
+			if e <= 0.20 {
+				s.Within20++
+			}
 		}
-		s.Within5 /= float64(len(errs))
-		s.Within15 /= float64(len(errs))
+		n := float64(len(errs))
+		s.Within5, s.Within15, s.Within20 = s.Within5/n, s.Within15/n, s.Within20/n
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Group != out[j].Group {
-			return out[i].Group < out[j].Group
+		a, b := out[i], out[j]
+		if a.Engine != b.Engine {
+			return a.Engine < b.Engine
 		}
-		return out[i].Engine < out[j].Engine
+		if a.Metric != b.Metric {
+			return a.Metric < b.Metric
+		}
+		return labelLess(a.Group, b.Group)
 	})
 	return out
+}
+
+// labelLess orders labels by their text, numbers within them by value
+// ("A tp2" before "A tp16", "B b1-4" before "B b17-64").
+func labelLess(a, b string) bool {
+	if x, y := numPrefixSplit(a), numPrefixSplit(b); x.head == y.head && x.ok && y.ok && x.n != y.n {
+		return x.n < y.n
+	}
+	return a < b
+}
+
+type split struct {
+	head string
+	n    int
+	ok   bool
+}
+
+// numPrefixSplit splits "B tp16" into ("B tp", 16) at its first digit run.
+func numPrefixSplit(s string) split {
+	i := strings.IndexAny(s, "0123456789")
+	if i < 0 {
+		return split{head: s}
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	n, err := strconv.Atoi(s[i:j])
+	return split{head: s[:i], n: n, ok: err == nil}
+}
+
+// MetricClass is the quantity a metric measures, as the aims of issue 12
+// state them: "kv_capacity" (tokens, blocks, GiB), "decode_step" (time per
+// output token), "throughput" (output tokens/s, or a static batch's wall
+// time, which is its output tokens over throughput) and "ttft".
+func MetricClass(metric string) string {
+	switch metric {
+	case "capacity_tokens", "num_blocks", "kv_cache_gib":
+		return "kv_capacity"
+	case "step_time_ms":
+		return "decode_step"
+	case "output_tokens_per_s", "batch_latency_s":
+		return "throughput"
+	case "ttft_ms":
+		return "ttft"
+	}
+	return metric
+}
+
+// BatchBucket labels a batch or concurrency: "b1", "b2-4", "b5-16",
+// "b17-64", "b65-256", "b257+", or "b?" when the case fixes none.
+func BatchBucket(b int) string {
+	switch {
+	case b <= 0:
+		return "b?"
+	case b == 1:
+		return "b1"
+	case b <= 4:
+		return "b2-4"
+	case b <= 16:
+		return "b5-16"
+	case b <= 64:
+		return "b17-64"
+	case b <= 256:
+		return "b65-256"
+	}
+	return "b257+"
+}
+
+// MedianOf returns the median of xs, which it sorts (0 for none).
+func MedianOf(xs []float64) float64 {
+	sort.Float64s(xs)
+	return Median(xs)
 }
 
 // Median returns the median of sorted xs (0 for none).

@@ -1,35 +1,44 @@
 // Command calibrate prints the engine's error against every published
-// measurement in ../shared/validation/cases.json, case by case and
-// summarised per group and engine. `./build.sh calibrate` runs it.
+// measurement in ../shared/validation/cases.json and in the project's own
+// public cases (calc/validation/testdata/public-cases.json), case by case,
+// summarised per group, engine and metric, then broken down by engine and
+// tensor-parallel size, GPU and batch bucket, and checked against the aims
+// of issue 12 per metric class. `./build.sh calibrate` runs it.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
 )
 
 func main() {
-	path := flag.String("cases", "../shared/validation/cases.json", "validation cases file")
+	path := flag.String("cases", "../shared/validation/cases.json,calc/validation/testdata/public-cases.json", "validation cases files, comma-separated (a missing one is skipped with a note)")
 	all := flag.Bool("all", false, "also list cases that are not comparable")
 	fit := flag.String("fit", "", "fit this engine profile's efficiencies (coordinate descent on the mean squared log error) and print them")
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
 	flag.Parse()
+	paths := strings.Split(*path, ",")
 	if *fitMem {
-		fitMemory(*path)
+		fitMemory(paths[0])
 		return
 	}
 	if *fit != "" {
-		fitEngine(*path, *fit)
+		fitEngine(paths, *fit)
 		return
 	}
-	rs, err := validation.Load(*path)
+	rs, missing, err := validation.LoadAll(paths)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
+	}
+	for _, m := range missing {
+		fmt.Fprintln(os.Stderr, "calibrate: skipped (not present):", m)
 	}
 	fmt.Printf("%-5s %-6s %-9s %-20s %12s %12s %8s  %s\n", "id", "group", "engine", "metric", "measured", "predicted", "error", "case")
 	for _, r := range rs {
@@ -41,15 +50,88 @@ func main() {
 		}
 		fmt.Printf("%-5s %-6s %-9s %-20s %12.4g %12.4g %+7.1f%%  %s\n", r.ID, r.Group, r.Engine, r.Metric, r.Measured, r.Predicted, 100*r.RelErr(), r.Desc)
 	}
-	fmt.Printf("\n%-6s %-9s %-20s %4s %14s %10s %10s\n", "group", "engine", "metric", "n", "median |err|", "<=5%", "<=15%")
-	for _, s := range validation.Summarise(rs) {
-		fmt.Printf("%-6s %-9s %-20s %4d %13.1f%% %9.0f%% %9.0f%%\n", s.Group, s.Engine, s.Metric, s.N, 100*s.MedianAbsErr, 100*s.Within5, 100*s.Within15)
+	table("group, engine and metric", validation.Summarise(rs))
+	table("by engine and tensor-parallel size", validation.Breakdown(rs, func(r validation.Result) string { return "tp" + strconv.Itoa(max(r.TP, 1)) }))
+	table("by engine and GPU", validation.Breakdown(rs, func(r validation.Result) string { return r.GPU }))
+	table("by engine and batch bucket", validation.Breakdown(rs, func(r validation.Result) string { return validation.BatchBucket(r.Batch) }))
+	aims("all comparable cases", rs)
+	var public []validation.Result
+	for _, r := range rs {
+		if r.Kind != "" {
+			public = append(public, r)
+		}
+	}
+	aims("the public cases (calc/validation/testdata/public-cases.json)", public)
+}
+
+// table prints summaries under a title; the first column is the group and
+// the breakdown's label.
+func table(title string, ss []validation.Summary) {
+	fmt.Printf("\n%s\n%-34s %-9s %-20s %4s %13s %11s %6s %6s %6s\n", title, "group", "engine", "metric", "n", "median |err|", "median err", "<=5%", "<=15%", "<=20%")
+	for _, s := range ss {
+		fmt.Printf("%-34s %-9s %-20s %4d %12.1f%% %+10.1f%% %5.0f%% %5.0f%% %5.0f%%\n", s.Group, s.Engine, s.Metric, s.N, 100*s.MedianAbsErr, 100*s.MedianErr, 100*s.Within5, 100*s.Within15, 100*s.Within20)
+	}
+}
+
+// aims checks every comparable case, by metric class, against issue 12's
+// "Done means": KV capacity median error <= 3 % and >= 90 % within 5 %;
+// decode step and throughput within 15 % on >= 80 %; TTFT within 20 % on
+// >= 80 %.
+func aims(title string, rs []validation.Result) {
+	byClass := map[string][]validation.Result{}
+	for _, r := range rs {
+		if r.Comparable {
+			c := validation.MetricClass(r.Metric)
+			byClass[c] = append(byClass[c], r)
+		}
+	}
+	fmt.Printf("\naims (issue 12), %s, by metric class\n%-12s %4s %13s %6s %6s %6s  %s\n", title, "class", "n", "median |err|", "<=5%", "<=15%", "<=20%", "aim")
+	for _, c := range []string{"kv_capacity", "decode_step", "throughput", "ttft"} {
+		ss := validation.Breakdown(byClass[c], func(validation.Result) string { return "" })
+		if len(byClass[c]) == 0 {
+			fmt.Printf("%-12s %4d\n", c, 0)
+			continue
+		}
+		// One summary over the class: fold the per-engine rows.
+		var n int
+		var w5, w15, w20 float64
+		var errs []float64
+		for _, r := range byClass[c] {
+			e := r.RelErr()
+			if e < 0 {
+				e = -e
+			}
+			errs = append(errs, e)
+		}
+		for _, s := range ss {
+			n += s.N
+			w5 += s.Within5 * float64(s.N)
+			w15 += s.Within15 * float64(s.N)
+			w20 += s.Within20 * float64(s.N)
+		}
+		w5, w15, w20 = w5/float64(n), w15/float64(n), w20/float64(n)
+		med := validation.MedianOf(errs)
+		var aim string
+		var met bool
+		switch c {
+		case "kv_capacity":
+			aim, met = "median <= 3 % and >= 90 % within 5 %", med <= 0.03 && w5 >= 0.9
+		case "ttft":
+			aim, met = ">= 80 % within 20 %", w20 >= 0.8
+		default:
+			aim, met = ">= 80 % within 15 %", w15 >= 0.8
+		}
+		verdict := "NOT MET"
+		if met {
+			verdict = "met"
+		}
+		fmt.Printf("%-12s %4d %12.1f%% %5.1f%% %5.1f%% %5.1f%%  %s: %s\n", c, n, 100*med, 100*w5, 100*w15, 100*w20, aim, verdict)
 	}
 }
 
 // fitEngine minimises the engine's mean squared log error over its four
 // efficiencies by coordinate descent on fixed grids, then prints them.
-func fitEngine(path, name string) {
+func fitEngine(paths []string, name string) {
 	e, ok := calc.LookupEngine(name)
 	if !ok {
 		fmt.Fprintln(os.Stderr, "calibrate: unknown engine", name)
@@ -73,7 +155,7 @@ func fitEngine(path, name string) {
 		{"step_overhead_ms", &e.Eff.StepOverheadMs, grid(0, 4, 0.05)},
 	}
 	score := func() (float64, int) {
-		rs, err := validation.Load(path)
+		rs, _, err := validation.LoadAllEngine(paths, name)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "calibrate:", err)
 			os.Exit(1)

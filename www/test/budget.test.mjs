@@ -36,14 +36,12 @@ test('the default budget is the engine\'s (the HTTP API\'s)', () => {
 });
 
 test('issue 16\'s request is refused at once, naming the field and the limit', () => {
-  const start = performance.now();
   const e = refused(() => calc.evaluate(expensive));
-  const took = performance.now() - start;
   assert.equal(e.field, 'simulate.num_requests');
   assert.equal(e.message, 'the simulation (100,000 requests of about 16,000 output tokens) needs about 1.7e9 sequence-steps, ' +
     'above the work budget of 4e6; lower simulate.num_requests to about 230, or workload.output_tokens');
-  // A generous bound on what takes microseconds (the machine is shared).
-  assert.ok(took < 500, `refused in ${took} ms`);
+  // How fast the refusal is lives in the benchmarks (scripts/load-worker.mjs),
+  // not here: tests make no timing assertions.
   const j = refused(() => calc.evaluateJSON(JSON.stringify(expensive)));
   assert.deepEqual(j, e);
 });

@@ -1,0 +1,229 @@
+package validation_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelrefs/throughput/calc/validation"
+	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/models"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// publicCase is the part of a public case the well-formedness test reads.
+type publicCase struct {
+	ID            string         `json:"id"`
+	Group         string         `json:"group"`
+	Kind          string         `json:"kind"`
+	Engine        string         `json:"engine"`
+	EngineVersion string         `json:"engine_version"`
+	Model         string         `json:"model"`
+	Precision     string         `json:"precision"`
+	GPU           string         `json:"gpu"`
+	GPUID         string         `json:"gpu_id"`
+	NumGPUs       int            `json:"num_gpus"`
+	TP            int            `json:"tensor_parallel_size"`
+	BatchSize     any            `json:"batch_size"`
+	Concurrency   any            `json:"concurrency"`
+	InputLen      any            `json:"input_len"`
+	OutputLen     any            `json:"output_len"`
+	Scenario      string         `json:"scenario"`
+	Measured      map[string]any `json:"measured"`
+	Source        map[string]any `json:"source"`
+}
+
+// measuredKey is the figure each kind must carry (validation.evalKind
+// compares it).
+var measuredKey = map[string][]string{
+	validation.KindStaticBatch:      {"batch_latency_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu"},
+	validation.KindDecodeStep:       {"tpot_ms", "step_time_ms"},
+	validation.KindOutputThroughput: {"output_tokens_per_s"},
+	validation.KindTTFT:             {"ttft_ms"},
+	validation.KindLlamaBenchTG:     {"decode_tok_s"},
+	validation.KindStartupKV:        {"gpu_kv_cache_size_tokens"},
+	validation.KindServing:          {"output_tokens_per_s", "ttft_p50_ms", "itl_p50_ms"},
+}
+
+// keptAside are the sources that ../shared/validation/README.md keeps aside
+// (matched against a case's source repo, path and url, lower-cased).
+var keptAside = []string{
+	"inference-sim/training", "inference-sim/sim-to-real-accuracy-validation",
+	"casys-kaist/llmservingsim", "99sono/dockerbuildfiles", "noonghunna/club-3090",
+	"vllm/issues/51041", "vllm/issues/21348", "lmcache/issues/3430",
+	"sgl-project/sgl-cookbook", "gpustack/gpustack", "semianalysisai/inferencex",
+	"pegainfer-project/pegainfer", "vllm-project/recipes", "sglang/pull/31044",
+	"silicon_refs.csv", "ai-dynamo/dynamo",
+}
+
+// Paths from this package's directory.
+const (
+	publicCasesPath = "testdata/public-cases.json"
+	sharedCasesPath = "../../../shared/validation/cases.json"
+)
+
+var hex40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+func loadPublic(t *testing.T) []publicCase {
+	t.Helper()
+	b, err := os.ReadFile(publicCasesPath)
+	require.NoError(t, err)
+	var cs []publicCase
+	require.NoError(t, json.Unmarshal(b, &cs))
+	return cs
+}
+
+func positive(v any) bool {
+	f, ok := v.(float64)
+	return ok && f > 0
+}
+
+// Every public case is well formed and sourced: its fields are present, its
+// model and GPU resolve in the catalogs, its measured figure is there, and
+// its source names a repository file at a commit (or a URL with a date or
+// commit) outside the kept-aside sources.
+func TestPublicCasesWellFormed(t *testing.T) {
+	cs := loadPublic(t)
+	require.GreaterOrEqual(t, len(cs), 60)
+	ids := map[string]bool{}
+	for _, c := range cs {
+		t.Run(c.ID, func(t *testing.T) {
+			assert.Regexp(t, `^P[ABC]\d{3}$`, c.ID)
+			assert.False(t, ids[c.ID], "duplicate id")
+			ids[c.ID] = true
+			assert.Contains(t, []string{"A", "B", "C"}, c.Group)
+			assert.Contains(t, validation.Kinds, c.Kind)
+			assert.NotEmpty(t, validation.EngineProfile(c.Engine), "engine %q has no profile", c.Engine)
+			assert.NotEmpty(t, c.EngineVersion)
+			assert.NotEmpty(t, c.Scenario)
+			_, err := models.Lookup(strings.Fields(c.Model + " ")[0])
+			assert.NoError(t, err, "model")
+			a, err := hardware.Lookup(c.GPUID)
+			if assert.NoError(t, err, "gpu_id") {
+				assert.Equal(t, c.GPUID, a.ID, "gpu_id must be a catalog id")
+			}
+			assert.NotEmpty(t, c.GPU)
+			assert.GreaterOrEqual(t, c.TP, 1)
+			assert.GreaterOrEqual(t, c.NumGPUs, c.TP)
+			if c.Kind != validation.KindStartupKV {
+				assert.NotEmpty(t, c.Precision)
+				assert.True(t, positive(c.OutputLen), "output_len")
+			}
+			switch c.Kind {
+			case validation.KindStaticBatch, validation.KindDecodeStep, validation.KindOutputThroughput, validation.KindTTFT:
+				assert.True(t, positive(c.InputLen), "input_len")
+				assert.True(t, positive(c.BatchSize) || positive(c.Concurrency), "batch_size or concurrency")
+			}
+			found := false
+			for _, k := range measuredKey[c.Kind] {
+				found = found || positive(c.Measured[k])
+			}
+			assert.True(t, found, "measured %v", measuredKey[c.Kind])
+			src := c.Source
+			repo, _ := src["repo"].(string)
+			path, _ := src["path"].(string)
+			url, _ := src["url"].(string)
+			commit, _ := src["commit"].(string)
+			date, _ := src["date"].(string)
+			if repo != "" {
+				assert.NotEmpty(t, path, "source.path")
+				assert.Regexp(t, hex40, commit, "source.commit")
+			} else {
+				assert.NotEmpty(t, url, "source.url")
+				assert.True(t, hex40.MatchString(commit) || date != "", "source.date or source.commit")
+			}
+			where := strings.ToLower(repo + " " + path + " " + url)
+			for _, k := range keptAside {
+				assert.NotContains(t, where, k, "kept-aside source")
+			}
+		})
+	}
+}
+
+// No public case comes from a document that ../shared/validation/cases.json
+// cites (the rest of those tables is kept aside).
+func TestPublicCasesAvoidCitedDocuments(t *testing.T) {
+	b, err := os.ReadFile(sharedCasesPath)
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skip("../shared/validation/cases.json not present")
+	}
+	require.NoError(t, err)
+	var shared []publicCase
+	require.NoError(t, json.Unmarshal(b, &shared))
+	var cited []string
+	for _, c := range shared {
+		repo, _ := c.Source["repo"].(string)
+		path, _ := c.Source["path"].(string)
+		url, _ := c.Source["url"].(string)
+		if repo != "" && path != "" {
+			cited = append(cited, strings.ToLower(repo+"/"+strings.Fields(path)[0]))
+		}
+		if url != "" {
+			cited = append(cited, strings.ToLower(url))
+		}
+	}
+	require.NotEmpty(t, cited)
+	for _, c := range loadPublic(t) {
+		repo, _ := c.Source["repo"].(string)
+		path, _ := c.Source["path"].(string)
+		url, _ := c.Source["url"].(string)
+		doc := strings.ToLower(repo + "/" + path)
+		assert.False(t, slices.Contains(cited, doc), "%s: %s is cited by cases.json", c.ID, doc)
+		if url != "" {
+			assert.False(t, slices.Contains(cited, strings.ToLower(url)), "%s: %s is cited by cases.json", c.ID, url)
+		}
+	}
+}
+
+// Every public case evaluates without error (a comparable figure or a
+// reason why not).
+func TestPublicCasesEvaluate(t *testing.T) {
+	skipUnderWasm(t)
+	rs, err := validation.Load(publicCasesPath)
+	require.NoError(t, err)
+	for _, r := range rs {
+		if r.Comparable {
+			assert.Greater(t, r.Measured, 0.0, r.ID)
+			assert.Greater(t, r.Predicted, 0.0, r.ID)
+		} else {
+			assert.NotEmpty(t, r.Reason, r.ID)
+		}
+	}
+}
+
+// LoadEngine evaluates exactly the cases of one engine: the same results
+// as Load filtered by engine, and none of another's.
+func TestLoadEngineKeepsOneEngine(t *testing.T) {
+	skipUnderWasm(t)
+	all, err := validation.Load(publicCasesPath)
+	require.NoError(t, err)
+	for _, engine := range []string{"trtllm", "llamacpp"} {
+		var want []validation.Result
+		for _, r := range all {
+			if r.Engine == engine {
+				want = append(want, r)
+			}
+		}
+		got, err := validation.LoadEngine(publicCasesPath, engine)
+		require.NoError(t, err)
+		require.NotEmpty(t, got, engine)
+		assert.Equal(t, want, got, engine)
+	}
+}
+
+// skipUnderWasm skips a test that replays every public case's simulation:
+// about 40 s under GOOS=js for what the native run already checks (the
+// engine's wasm and native results agree, TestStreamGolden and the golden
+// reports check that).
+func skipUnderWasm(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS == "js" {
+		t.Skip("the native run evaluates the public cases")
+	}
+}
