@@ -96,6 +96,52 @@ type costModel struct {
 	moeSplit                 bool
 }
 
+// addAttnClass adds one layer's attention reads to the class of span w
+// (0 = the whole context): kvb cache bytes and fl FLOPs per attended token.
+func (c *costModel) addAttnClass(w int, kvb, fl float64) {
+	i := slices.Index(c.windows, float64(w))
+	if i < 0 {
+		i = len(c.windows)
+		c.windows = append(c.windows, float64(w))
+		c.kvPerTok = append(c.kvPerTok, 0)
+		c.attnFLOPsPerTok = append(c.attnFLOPsPerTok, 0)
+	}
+	c.kvPerTok[i] += kvb
+	c.attnFLOPsPerTok[i] += fl
+}
+
+// attnRead is one stream of cache a decode step reads: over the last
+// window tokens (0 = all), bytes and FLOPs per token of it.
+type attnRead struct {
+	window       int
+	bytes, flops float64
+}
+
+// v4Reads returns what one DeepSeek-V4 layer reads per decoded token, from
+// its cache layout (kvcache newV4Layout): every layer attends its
+// sliding window of 584-byte latents; a ratio-128 layer attends every
+// compressed latent (one per 128 tokens); a ratio-4 layer scores every
+// indexer key (one per 4 tokens, index_n_heads x index_head_dim FLOPs
+// each, the indexer replicated on every rank) and attends the index_topk
+// latents it picks, which reads like a window of index_topk*4 tokens at a
+// quarter latent each. Attention on a latent of head_dim d costs
+// 2*heads/tp*2d FLOPs (scores and values over the shared 512-wide K = V).
+func v4Reads(m *models.Model, l models.Layer, tp float64) []attnRead {
+	const entry = 584 // fp8_ds_mla latent (kvcache newV4Layout)
+	per := 2 * float64(m.Heads) / tp * float64(2*m.HeadDim)
+	out := []attnRead{{window: m.V4.Window, bytes: entry, flops: per}}
+	switch l.Compress {
+	case 128:
+		out = append(out, attnRead{bytes: entry / 128.0, flops: per / 128})
+	case 4:
+		ix := m.Indexer
+		out = append(out,
+			attnRead{bytes: kvcache.IndexerKeyBytes(ix.HeadDim) / 4, flops: 2 * float64(ix.Heads*ix.HeadDim) / 4},
+			attnRead{window: ix.TopK * 4, bytes: entry / 4.0, flops: per / 4})
+	}
+	return out
+}
+
 // buildCost precomputes the cost model. Formulas, per GPU:
 //
 //	weights read  = dense weights (all but the embedding table and the
@@ -153,6 +199,12 @@ func (d *Deployment) buildCost() costModel {
 		case models.Mamba, models.LinearAttention, models.FeedForward, models.ShortConv:
 			continue
 		case models.MLAttention:
+			if models.DeepSeekV4Built && m.IsDeepSeekV4() {
+				for _, r := range v4Reads(m, l, c.tp) {
+					c.addAttnClass(r.window, r.bytes, r.flops)
+				}
+				continue
+			}
 			kvb = float64(m.KVLoraRank+m.QKRopeDim) * d.KVBytes
 			fl = 2 * float64(m.Heads) / c.tp * float64(2*m.KVLoraRank+m.QKRopeDim)
 		default:
@@ -162,15 +214,7 @@ func (d *Deployment) buildCost() costModel {
 				w = l.Window
 			}
 		}
-		i := slices.Index(c.windows, float64(w))
-		if i < 0 {
-			i = len(c.windows)
-			c.windows = append(c.windows, float64(w))
-			c.kvPerTok = append(c.kvPerTok, 0)
-			c.attnFLOPsPerTok = append(c.attnFLOPsPerTok, 0)
-		}
-		c.kvPerTok[i] += kvb
-		c.attnFLOPsPerTok[i] += fl
+		c.addAttnClass(w, kvb, fl)
 	}
 	for i := range d.stages {
 		c.stateBytes += d.stages[i].layout.StateBytes

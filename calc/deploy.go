@@ -95,6 +95,17 @@ func (d *Deployment) weightBytes(n float64, quantizable bool) float64 {
 	return n * d.ActBytes
 }
 
+// restBytes returns the bytes of n non-expert linear weights of an
+// experts-only quantized checkpoint: in Quant.RestBitsPerWeight when the
+// checkpoint stores them quantized too (DeepSeek-V4's block fp8), else in
+// the model dtype.
+func (d *Deployment) restBytes(n float64) float64 {
+	if d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
+		return n * d.Quant.RestBitsPerWeight / 8
+	}
+	return n * d.ActBytes
+}
+
 // layerSplit returns the first layer of each pipeline stage: layers are
 // split as evenly as possible, earlier stages taking the remainder last
 // (vLLM get_pp_indices).
@@ -146,6 +157,14 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	case models.FeedForward:
 		// no token mixer (Nemotron-H MLP and MoE blocks)
 	case models.MLAttention:
+		if models.DeepSeekV4Built && m.IsDeepSeekV4() {
+			// fused_wqa_wkv, the compressors and the indexer's
+			// weights_proj are replicated; wq_b, wo_a and wo_b are split
+			// (vLLM deepseek_v4.py DeepseekV4Attention).
+			repl := float64(m.V4ReplicatedParams(l))
+			linear += repl + (float64(m.AttentionParamsOf(l))-repl)/tp
+			break
+		}
 		repl := h*float64(m.QLoraRank) + h*float64(m.KVLoraRank+m.QKRopeDim)
 		attn := float64(m.Params.Attention) / float64(m.AttentionLayers())
 		linear += repl + (attn-repl)/tp
@@ -193,7 +212,11 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 		lin, oth, exp := d.rankParams(l)
 		if expertsOnly {
 			routed := float64(m.Experts) * exp
-			b += d.weightBytes(routed, true) + d.weightBytes(lin-routed+oth, false)
+			if models.DeepSeekV4Built && d.Quant.RestBitsPerWeight > 0 {
+				b += d.weightBytes(routed, true) + d.restBytes(lin-routed) + d.weightBytes(oth, false)
+			} else {
+				b += d.weightBytes(routed, true) + d.weightBytes(lin-routed+oth, false)
+			}
 		} else {
 			b += d.weightBytes(lin, true) + d.weightBytes(oth, false)
 		}
@@ -237,6 +260,11 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 		case models.FeedForward:
 			// no mixer, no cache
 		case models.MLAttention:
+			if models.DeepSeekV4Built && m.IsDeepSeekV4() {
+				out = append(out, kvcache.Layer{Kind: kvcache.Compressed, Window: m.V4.Window, LatentDim: m.HeadDim, RopeDim: m.QKRopeDim, Compress: l.Compress,
+					IndexerBytes: kvcache.IndexerKeyBytes(m.Indexer.HeadDim), IndexerHeadDim: m.Indexer.HeadDim})
+				continue
+			}
 			kl := kvcache.Layer{Kind: kvcache.Latent, LatentDim: m.KVLoraRank + m.QKRopeDim, RopeDim: m.QKRopeDim}
 			if m.Indexer.Heads > 0 {
 				kl.IndexerBytes = kvcache.IndexerKeyBytes(m.Indexer.HeadDim)

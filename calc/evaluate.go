@@ -63,7 +63,9 @@ func (d *Deployment) report(p plan) Report {
 		r.StartupLog = d.startupLogReport(&r, *p.startupLog)
 	}
 	startable := d.freeMemoryWarnings(&r, st)
-	if d.BlockSize != st.layout.BlockSize {
+	if d.BlockSize != st.layout.BlockSize && models.DeepSeekV4Built && d.Model.IsDeepSeekV4() {
+		r.warn("block_size_adjusted", "block_size is "+itoa(st.layout.BlockSize)+" tokens, not "+itoa(d.BlockSize)+": DeepSeek-V4's compressed and indexer caches use 256-token blocks, its sliding-window cache 64 and its compressor states 4 and 8 (as vLLM does)")
+	} else if d.BlockSize != st.layout.BlockSize {
 		r.warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")
 	}
 
@@ -80,6 +82,13 @@ func (d *Deployment) report(p plan) Report {
 	r.Fits = r.KVCache.MaxConcurrency >= 1 && startable
 	if !r.Fits {
 		r.warn("max_model_len_too_large", "the KV cache holds "+strconv.FormatInt(r.KVCache.CapacityTokens, 10)+" tokens, fewer than one max_model_len sequence ("+itoa(d.MaxModelLen)+"); vLLM refuses to start: lower max_model_len")
+	} else if models.DeepSeekV4Built && st.layout.CheckBytesPerBlock > 0 {
+		// DeepSeek-V4: vLLM's start-up check prices blocks above their
+		// packed width (kvcache Layout.CheckBytesPerBlock).
+		if need := st.layout.RequestCheckBytes(int64(d.MaxModelLen), int64(d.MaxBatched)); need > float64(st.kvBytes) {
+			r.Fits = false
+			r.warn("max_model_len_too_large", "one max_model_len ("+itoa(d.MaxModelLen)+") request needs "+gib(units.Bytes(need))+" GiB of KV cache by vLLM's start-up check, more than the "+gib(st.kvBytes)+" GiB available; vLLM refuses to start: lower max_model_len or max_num_batched_tokens")
+		}
 	}
 	if d.blocksPerSeq(final) > d.NumBlocks {
 		r.BatchCeiling = BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
@@ -339,7 +348,10 @@ func (d *Deployment) sweep(p plan, ceil int, mean float64) []SweepPoint {
 }
 
 func (d *Deployment) noteQuantization(r *Report) {
-	if d.Quant.ExpertsOnly {
+	if models.DeepSeekV4Built && d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
+		// DeepSeek-V4: MXFP4/NVFP4 experts, block-fp8 linear layers.
+		r.warn("experts_only_quantization", "the MoE experts are stored in "+d.Quant.Format+" ("+fielderr.Number(d.Quant.BitsPerWeight)+" bits) and the other linear layers in "+fielderr.Number(d.Quant.RestBitsPerWeight)+"-bit "+d.Quant.Method+"; embeddings stay in "+d.Dtype)
+	} else if d.Quant.ExpertsOnly {
 		r.warn("experts_only_quantization", "only the MoE experts are quantized ("+d.Quant.Method+"); attention and embeddings stay in "+d.Dtype)
 	}
 	if d.Precision == "fp8" && d.Hardware.PeakFLOPS.FP8 == 0 {
@@ -350,7 +362,7 @@ func (d *Deployment) noteQuantization(r *Report) {
 func modelInfo(m *models.Model, q models.Quantization) ModelInfo {
 	arch := "dense"
 	switch {
-	case m.KVLoraRank > 0 && m.IsMoE():
+	case (m.KVLoraRank > 0 || models.DeepSeekV4Built && m.IsDeepSeekV4()) && m.IsMoE():
 		arch = "moe+mla"
 	case m.KVLoraRank > 0:
 		arch = "mla"

@@ -39,6 +39,12 @@ const (
 	// ChunkedLocalAttentionSpec, its own kind of group since PR #19351
 	// (v0.10.0).
 	ChunkedLocal
+	// Compressed is a DeepSeek-V4 attention layer: a sliding window of
+	// latents, plus (Compress 4 or 128) a compressed latent stream, an
+	// indexer's keys (ratio 4) and the compressors' states; see
+	// newV4Layout. Only a layer's input kind: its caches form Latent and
+	// Sliding groups.
+	Compressed
 )
 
 // String returns the kind's schema name.
@@ -54,6 +60,8 @@ func (k Kind) String() string {
 		return "state"
 	case ChunkedLocal:
 		return "chunked_local_attention"
+	case Compressed:
+		return "compressed_mla"
 	}
 	return "unknown"
 }
@@ -87,6 +95,14 @@ type Layer struct {
 	// its own fp8 format whatever the KV dtype and is replicated on every
 	// rank like the latent.
 	IndexerBytes float64
+	// Compress is a Compressed layer's compress ratio (0 for a
+	// sliding-window-only layer, 4 or 128).
+	Compress int
+	// IndexerHeadDim is a Compressed layer's indexer head size (the
+	// model's; used on ratio-4 layers, whose indexer compressor state is
+	// 2*2*IndexerHeadDim float32 wide), and IndexerBytes there the
+	// indexer's key size.
+	IndexerHeadDim int
 	// RopeDim is the rotary part of LatentDim. It matters only for a
 	// sparse-attention Latent layer (IndexerBytes > 0) with a 1-byte KV
 	// dtype, which vLLM stores as fp8_ds_mla (see BytesPerToken).
@@ -120,6 +136,8 @@ func HeadsPerRank(kvHeads, tp int) int {
 //	Full, Sliding, ChunkedLocal: HeadsPerRank(KVHeads, tp) * (HeadDimK + HeadDimV) * elemBytes
 //	Latent:        LatentDim * elemBytes + IndexerBytes (replicated)
 //	State:         0 (the state does not grow with the sequence)
+//	Compressed:    584/Compress + IndexerBytes/4 for ratio 4 (the
+//	               compressed streams; the window and states are bounded)
 //
 // A sparse-attention latent (IndexerBytes > 0) in a 1-byte KV dtype is
 // vLLM's fp8_ds_mla layout: the no-rope part in fp8 with one float32 scale
@@ -138,6 +156,15 @@ func (l Layer) BytesPerToken(tp int, elemBytes float64) float64 {
 			return float64(r+r/128*4+2*l.RopeDim) + l.IndexerBytes
 		}
 		return float64(l.LatentDim)*elemBytes + l.IndexerBytes
+	case Compressed:
+		if !v4Built || l.Compress <= 1 {
+			return 0
+		}
+		b := float64(v4EntryBytes) / float64(l.Compress)
+		if l.Compress == 4 {
+			b += l.IndexerBytes / 4
+		}
+		return b
 	}
 	return 0
 }

@@ -86,6 +86,26 @@ type Layout struct {
 	// StateBytes is the unpaged per-sequence state over this stage's State
 	// layers on one rank, in bytes.
 	StateBytes float64
+	// CheckBytesPerBlock, when positive, is what vLLM's start-up check
+	// (_check_enough_kv_cache_memory) prices each block of a
+	// max_model_len request at, where that differs from one block's
+	// PageBytes * LayersPerBlock (DeepSeek-V4's packed layout; see
+	// newV4Layout).
+	CheckBytesPerBlock float64
+}
+
+// RequestCheckBytes returns the KV memory vLLM's start-up check requires
+// for one request of maxModelLen tokens with maxNumBatchedTokens in
+// flight: MaxBlocksPerRequest blocks at CheckBytesPerBlock each (or
+// PageBytes * LayersPerBlock). vLLM refuses to start when the pool is
+// smaller ("To serve at least one request with the model's max seq len
+// ... KV cache is needed").
+func (l Layout) RequestCheckBytes(maxModelLen, maxNumBatchedTokens int64) float64 {
+	per := l.CheckBytesPerBlock
+	if per <= 0 {
+		per = l.PageBytes * float64(l.LayersPerBlock)
+	}
+	return float64(l.MaxBlocksPerRequest(maxModelLen, maxNumBatchedTokens)) * per
 }
 
 type specKey struct {
@@ -135,6 +155,18 @@ func NewStageLayouts(stages [][]Layer, o Options) ([]Layout, error) {
 	}
 	if o.StateElemBytes <= 0 {
 		o.StateElemBytes = o.ElemBytes
+	}
+	if v4Built && len(stages) > 0 && len(stages[0]) > 0 && stages[0][0].Kind == Compressed {
+		// DeepSeek-V4's packed layout (deepseek_v4.go), per stage.
+		out := make([]Layout, len(stages))
+		for i, st := range stages {
+			l, err := newV4Layout(st)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = l
+		}
+		return out, nil
 	}
 	rules := NewestRules
 	if o.Rules != nil {

@@ -85,6 +85,10 @@ type Layer struct {
 	// earlier layer of the same type and keeps none of its own (Gemma 3n and
 	// Gemma 4 num_kv_shared_layers: vLLM's kv_sharing_target_layer_name).
 	SharedKV bool
+	// Compress is a DeepSeek-V4 layer's compress ratio: 4 (compressed
+	// sparse attention with an indexer), 128 (heavily compressed
+	// attention) or 0 (sliding window only).
+	Compress int
 	// Intermediate, when positive, is this layer's dense MLP width
 	// (Llama-Nemotron's per-block ffn_mult); 0 means the model's.
 	Intermediate int
@@ -177,6 +181,9 @@ type Model struct {
 
 	SSM SSM `json:"-"`
 
+	// V4 is DeepSeek-V4's attention geometry (zero for other models).
+	V4 V4 `json:"-"`
+
 	// Layers describes every decoder layer in order.
 	Layers []Layer `json:"-"`
 
@@ -234,9 +241,11 @@ func (m *Model) IsMoE() bool { return m.Experts > 0 && m.TopK > 0 }
 func (m *Model) MoELayers() int { return m.moeLayers }
 
 // Heterogeneous reports whether layers of one kind differ in shape (per-
-// layer MLP widths or KV heads within a kind), so that per-kind caches of
-// layer weights do not apply.
-func (m *Model) Heterogeneous() bool { return m.Type == "nemotron-nas" || m.heteroFFN }
+// layer MLP widths or KV heads within a kind, DeepSeek-V4's per-layer
+// compressors), so that per-kind caches of layer weights do not apply.
+func (m *Model) Heterogeneous() bool {
+	return m.Type == "nemotron-nas" || m.heteroFFN || DeepSeekV4Built && m.IsDeepSeekV4()
+}
 
 // DenseMLPParamsOf returns layer l's dense feed-forward weights (0 for a
 // layer without one or with an MoE block).

@@ -80,6 +80,9 @@ func (m *Model) mlpParamsAt(hidden, inter int) int64 {
 // q_lora), kv_a = h*(r_kv+d_rope), kv_norm = r_kv, kv_b =
 // r_kv*nh*(d_nope+d_v), o = nh*d_v*h.
 func (m *Model) AttentionParamsOf(l Layer) int64 {
+	if DeepSeekV4Built && m.IsDeepSeekV4() {
+		return m.v4AttentionParams(l)
+	}
 	dk, _ := m.LayerHeadDims(l)
 	h, nh, nkv, d := int64(m.Hidden), int64(m.Heads), int64(m.LayerKVHeads(l)), int64(dk)
 	if m.KVLoraRank > 0 {
@@ -203,8 +206,17 @@ func (m *Model) countParams() Params {
 		}
 	}
 	var activeExperts int64
-	for _, l := range m.Layers {
+	v4 := DeepSeekV4Built && m.IsDeepSeekV4()
+	if v4 {
+		p.Norms += m.v4HCHeadParams()
+	}
+	for i, l := range m.Layers {
 		p.Norms += int64(m.normsPer) * normVec
+		if v4 {
+			// Hyper-connection mixing weights (fp32, never quantized)
+			// are counted with the norms.
+			p.Norms += m.v4HCParams()
+		}
 		switch l.Kind {
 		case Mamba, LinearAttention, ShortConv:
 			p.Mixer += m.mixerParams(l.Kind)
@@ -222,7 +234,11 @@ func (m *Model) countParams() Params {
 		if l.MoE {
 			p.RoutedExperts += int64(m.Experts) * p.ExpertParams
 			activeExperts += int64(m.TopK) * p.ExpertParams
-			p.Router += h * int64(m.Experts)
+			if v4 {
+				p.Router += m.v4RouterParams(i)
+			} else {
+				p.Router += h * int64(m.Experts)
+			}
 			if m.expertBias || m.routerBias {
 				p.Router += int64(m.Experts)
 			}
@@ -261,6 +277,9 @@ func (m *Model) countParams() Params {
 		e, l := int64(m.pleDim), int64(m.NumLayers)
 		p.PLETable = int64(m.pleVocab) * e * l
 		p.PerLayerEmbedding = p.PLETable + h*e*l + e + l*(2*h*e+h)
+	}
+	if v4 {
+		p.MTP = m.v4MTPParams(p)
 	}
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision + p.PerLayerEmbedding
 	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts - p.PLETable

@@ -161,6 +161,9 @@ func FromConfig(raw map[string]any) (*Model, error) {
 		return nil, configErr("quantization_config.quant_method", "unsupported method "+fielderr.Quote(qc.str("quant_method"))+"; supported: fp8, compressed-tensors, awq, gptq, bitsandbytes, mxfp4, modelopt")
 	}
 	m.Quant = q
+	if DeepSeekV4Built && m.IsDeepSeekV4() {
+		m.Quant = v4Quantization(q, qc, c.str("expert_dtype"))
+	}
 	if vc := top.obj("vision_config"); vc != nil {
 		m.visionParams = visionParams(vc)
 	}
@@ -444,6 +447,15 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 		return configErr(prefix+"attn_type_list", "has "+strconv.Itoa(len(lightning))+" entries for "+strconv.Itoa(n)+" layers")
 	}
 	switch m.Type {
+	case "deepseek_v4":
+		if !DeepSeekV4Built {
+			return configErr(prefix+"model_type", "deepseek_v4 needs the full engine (load({ planner: true }) or the API), not the light engine")
+		}
+		if err := m.readV4(c, prefix); err != nil {
+			return err
+		}
+		m.placeExperts(c)
+		return nil
 	case "nemotron_h":
 		return m.readNemotronHLayers(c, prefix)
 	case "nemotron-nas":

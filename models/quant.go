@@ -17,6 +17,11 @@ type Quantization struct {
 	// ExpertsOnly is true when only the MoE expert weights are quantized
 	// (gpt-oss's MXFP4 checkpoints).
 	ExpertsOnly bool `json:"experts_only,omitempty"`
+	// RestBitsPerWeight, with ExpertsOnly, is the storage cost in bits of
+	// the other linear weights when they are quantized too, in another
+	// format (DeepSeek-V4: MXFP4 experts, block-fp8 attention and shared
+	// experts); 0 means the model dtype.
+	RestBitsPerWeight float64 `json:"rest_bits_per_weight,omitempty"`
 	// AllWeights is true when embeddings and the LM head are quantized too
 	// (GGUF files).
 	AllWeights bool `json:"all_weights,omitempty"`
@@ -155,6 +160,28 @@ func parseQuantization(q cfg) (Quantization, bool) {
 		return Quantization{Method: "mxfp4", Format: "fp4", BitsPerWeight: 4.25, ExpertsOnly: experts}, true
 	}
 	return Quantization{}, false
+}
+
+// v4Quantization returns DeepSeek-V4's mixed checkpoint format. Its
+// quant_method "fp8" covers the linear and attention weights (128x128
+// block fp8); the routed experts are stored as config.json's expert_dtype
+// says: "fp4" (the default) is MXFP4, 4.25 bits (vLLM
+// vllm/model_executor/models/deepseek_v4.py DeepseekV4FP8Config:
+// Mxfp4MoEMethod for expert_dtype fp4, Fp8MoEMethod for fp8), and a
+// ModelOpt export with moe_quant_algo NVFP4 (nvidia/DeepSeek-V4-*-NVFP4)
+// stores them as NVFP4, 4.5 bits.
+func v4Quantization(q Quantization, qc cfg, expertDtype string) Quantization {
+	if q.Method != "fp8" {
+		return q
+	}
+	rest := q.BitsPerWeight
+	switch {
+	case qc.str("moe_quant_algo") == "nvfp4":
+		return Quantization{Method: "fp8", Format: "fp4", BitsPerWeight: 4.5, ExpertsOnly: true, RestBitsPerWeight: rest, Activations: "fp8"}
+	case expertDtype == "" || expertDtype == "fp4":
+		return Quantization{Method: "fp8", Format: "fp4", BitsPerWeight: 4.25, ExpertsOnly: true, RestBitsPerWeight: rest, Activations: "fp8"}
+	}
+	return q
 }
 
 func intFormat(bits float64) string {

@@ -128,7 +128,8 @@ var catalogJSON struct {
 	}
 }
 
-// modelList returns every catalog model's summary, in catalog order: an
+// modelList returns the summary of every catalog model this build models
+// (the light engine leaves DeepSeek-V4 out), in catalog order: an
 // empty list while no catalog is installed (the browser engine before
 // setCatalog), not kept.
 func modelList() (string, error) {
@@ -142,15 +143,18 @@ func modelList() (string, error) {
 			c.err = err
 			return
 		}
-		out := make([]ModelSummary, len(entries))
-		for i, e := range entries {
+		out := make([]ModelSummary, 0, len(entries))
+		for _, e := range entries {
+			if !e.Built() {
+				continue // DeepSeek-V4 is in the full engine only
+			}
 			s, err := summarize(calc.Request{Model: e.ID})
 			if err != nil {
 				c.err = err
 				return
 			}
 			s.Family, s.Aliases = e.Family, e.Aliases
-			out[i] = s
+			out = append(out, s)
 		}
 		c.text, c.err = marshal(out)
 	})

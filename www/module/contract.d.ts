@@ -56,6 +56,18 @@ export type ModelID =
   | "nvidia/DeepSeek-V3-0324-NVFP4"
   | "DeepSeek-V3-0324-NVFP4"
   | "deepseek-v3-0324-nvfp4"
+  | "deepseek-ai/DeepSeek-V4-Flash"
+  | "DeepSeek-V4-Flash"
+  | "deepseek-v4-flash"
+  | "deepseek-ai/DeepSeek-V4-Pro"
+  | "DeepSeek-V4-Pro"
+  | "deepseek-v4-pro"
+  | "nvidia/DeepSeek-V4-Flash-NVFP4"
+  | "DeepSeek-V4-Flash-NVFP4"
+  | "deepseek-v4-flash-nvfp4"
+  | "nvidia/DeepSeek-V4-Pro-NVFP4"
+  | "DeepSeek-V4-Pro-NVFP4"
+  | "deepseek-v4-pro-nvfp4"
   | "mistralai/Devstral-Small-2507"
   | "Devstral-Small-2507"
   | "devstral-small-2507"
@@ -2500,6 +2512,8 @@ export interface ModelsQuantization {
   bits_per_weight?: number;
   /** experts_only is true when only the MoE expert weights are quantized (gpt-oss's MXFP4 checkpoints). */
   experts_only?: boolean;
+  /** RestBitsPerWeight, with ExpertsOnly, is the storage cost in bits of the other linear weights when they are quantized too, in another format (DeepSeek-V4: MXFP4 experts, block-fp8 attention and shared experts); 0 means the model dtype. */
+  rest_bits_per_weight?: number;
   /** all_weights is true when embeddings and the LM head are quantized too (GGUF files). */
   all_weights?: boolean;
   /** activation_format is the format the matmuls run in when it differs from the model dtype: "fp8" (W8A8-FP8), "int8" (W8A8-INT8) or "" (weight-only quantization dequantizes to the model dtype). */

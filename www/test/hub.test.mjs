@@ -118,7 +118,8 @@ test("the catalog loads lazily with catalog: 'lazy', and from its JSON text or a
     assert.ok(p instanceof Promise);
     await p;
     assert.equal(lazy.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm' }).model.id, 'meta-llama/Llama-3.1-8B-Instruct');
-    const n = JSON.parse(text).length;
+    // The light engine lists every entry but DeepSeek-V4's (the full engine models it).
+    const n = JSON.parse(text).filter((e) => e.config.model_type !== 'deepseek_v4').length;
     assert.equal(lazy.models().length, n);
     for (const catalog of [text, JSON.parse(text)]) {
       const c = await load({ catalog, hub: false });
