@@ -41,6 +41,11 @@ type EngineVersion struct {
 	// _report_kv_cache_config after 0.19, PRs #38364 and #40694); up to
 	// 0.19 it is num_blocks // groups x block_size.
 	CapacityFromConcurrency bool
+	// MoELoRA is vLLM's fused-MoE LoRA: --enable-lora wraps the routed
+	// experts too (vllm/lora/layers/fused_moe.py FusedMoEWithLoRA, PR
+	// #21229, shipped in the 0.11 patch releases); before it they were
+	// not wrapped.
+	MoELoRA bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -49,6 +54,7 @@ const (
 	vllmFullAdmission  = 20 // PR #37307
 	vllmCapacityFormat = 20 // PRs #38364 / #40694: after 0.19
 	vllmCUDAGraphOn    = 21 // default since v0.21.0
+	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
 	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
 	vllmV0Name         = "0.6"
 )
@@ -105,6 +111,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		CUDAGraphEstimate:       minor >= vllmCUDAGraphOn,
 		FullPromptAdmission:     minor >= vllmFullAdmission,
 		CapacityFromConcurrency: minor >= vllmCapacityFormat,
+		MoELoRA:                 minor >= vllmMoELoRA,
 	}, true
 }
 

@@ -1389,9 +1389,9 @@ export interface LoRAConfig {
   max_lora_rank?: number;
   /**
    * target_modules are the projections with adapters: any of q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj (default all: vLLM wraps every supported linear layer).
-   * Default: all seven.
+   * Default: every one the model has.
    */
-  target_modules?: ("q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "up_proj" | "down_proj")[];
+  target_modules?: ("q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "up_proj" | "down_proj" | "q_a_proj" | "q_b_proj" | "kv_a_proj_with_mqa" | "kv_b_proj" | "in_proj" | "out_proj")[];
 }
 
 /**
