@@ -66,6 +66,12 @@ type KVOffload struct {
 	// BandwidthBytesPerS is the host-to-GPU bandwidth of one GPU (default
 	// 63e9: PCIe 5.0 x16, 32 GT/s x 16 lanes x 128/130 / 8).
 	BandwidthBytesPerS *float64 `json:"bandwidth_bytes_per_s,omitempty"`
+	// AsyncLoad is whether blocks load back while the running batch
+	// computes (default true: vLLM's native offloading connector reports
+	// its loads as async, load_kv_async, and copies on its own CUDA
+	// stream); false: the connector loads them before the forward, which
+	// waits (LMCache's non-async retrieve).
+	AsyncLoad *bool `json:"async_load,omitempty"`
 }
 
 // Speculative methods (vLLM SpeculativeConfig.method names).
@@ -111,6 +117,7 @@ var featureFields = [...]struct {
 	{"LoRAConfig.target_modules", FieldSpec{Enum: LoRAModules, DefaultText: "every one the model has"}},
 	{"KVOffload.cpu_bytes", positive(1<<50, "bytes")},
 	{"KVOffload.bandwidth_bytes_per_s", FieldSpec{Min: 1e6, Max: 1e15, HasMin: true, HasMax: true, Default: pcie5x16, Unit: "bytes/s"}},
+	{"KVOffload.async_load", FieldSpec{Default: true}},
 }
 
 // featureState is a resolved request's features, with the per-rank
@@ -145,8 +152,10 @@ type featureState struct {
 	loraFLOPs       float64
 	loraSlotBytes   float64
 
-	// KV offload: the CPU tier per rank and its link.
+	// KV offload: the CPU tier per rank and its link, and whether loads
+	// wait for the forward (a synchronous connector).
 	offloadBytes, offloadBW float64
+	offloadSync             bool
 
 	// Expert and data parallelism, and the redundant expert replicas.
 	dp, redundant int
@@ -215,6 +224,7 @@ func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
 		}
 		f.offloadBytes = e.floatAt("kv_offload.cpu_bytes", "KVOffload.cpu_bytes", o.CPUBytes, 0)
 		f.offloadBW = e.floatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, pcie5x16)
+		f.offloadSync = o.AsyncLoad != nil && !*o.AsyncLoad
 	}
 	resolvePrefix(e, req, d, p)
 }

@@ -1413,6 +1413,11 @@ export interface KVOffload {
    * @default 6.301538461538461e+10
    */
   bandwidth_bytes_per_s?: number;
+  /**
+   * async_load is whether blocks load back while the running batch computes (default true: vLLM's native offloading connector reports its loads as async, load_kv_async, and copies on its own CUDA stream); false: the connector loads them before the forward, which waits (LMCache's non-async retrieve).
+   * @default true
+   */
+  async_load?: boolean;
 }
 
 /** Report is the answer to a Request. Every throughput figure carries the batch size and context length it holds for, and the latency beside it. Sizes are bytes, times milliseconds, rates tokens (or requests) per second; memory figures are per GPU unless the name says otherwise. */

@@ -57,6 +57,7 @@ export const DEFAULTS = Object.freeze({
   lora_modules: '', // comma-separated target modules; '' = all seven
   offload_gib: '', // CPU tier, GiB (2^30 bytes)
   offload_gbs: '', // host link, GB/s (10^9 bytes/s); '' = the engine's default (PCIe 5.0 x16)
+  offload_sync: '', // '' = loads overlap the forward (vLLM's connector), 'on' = they wait for it
   data_parallel_size: '',
   expert_parallel: '', // '' or 'on'
   num_redundant_experts: '',
@@ -246,6 +247,7 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
     if (o.cpu_bytes !== undefined) o.cpu_bytes *= 2 ** 30;
     put(o, 'bandwidth_bytes_per_s', 'kv_offload.bandwidth_bytes_per_s', c.offload_gbs ?? '');
     if (o.bandwidth_bytes_per_s !== undefined) o.bandwidth_bytes_per_s *= 1e9;
+    if (c.offload_sync === 'on') o.async_load = false;
     req.kv_offload = o;
   }
   put(req, 'data_parallel_size', 'data_parallel_size', c.data_parallel_size ?? '');

@@ -140,6 +140,7 @@ var docs = map[string]string{
 	"KVCacheReport.state_bytes_per_sequence":           "state_bytes_per_sequence is the constant Mamba/linear-attention state of one sequence over all layers and ranks.",
 	"KVGroup":                                          "KVGroup is one layer group of the paged cache.",
 	"KVOffload":                                        "KVOffload is a CPU tier for the KV cache (vLLM's native offloading, --kv-offloading-size, or LMCache): KV blocks are copied to host memory and loaded back over the host link instead of being recomputed.",
+	"KVOffload.async_load":                             "async_load is whether blocks load back while the running batch computes (default true: vLLM's native offloading connector reports its loads as async, load_kv_async, and copies on its own CUDA stream); false: the connector loads them before the forward, which waits (LMCache's non-async retrieve).",
 	"KVOffload.bandwidth_bytes_per_s":                  "bandwidth_bytes_per_s is the host-to-GPU bandwidth of one GPU (default 63e9: PCIe 5.0 x16, 32 GT/s x 16 lanes x 128/130 / 8).",
 	"KVOffload.cpu_bytes":                              "cpu_bytes is the host memory of the tier for the whole tensor-parallel group, in bytes (vLLM: summed across its ranks).",
 	"KVOffloadReport":                                  "KVOffloadReport is the CPU tier.",
