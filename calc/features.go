@@ -66,13 +66,24 @@ type KVOffload struct {
 	// BandwidthBytesPerS is the host-to-GPU bandwidth of one GPU (default
 	// 63e9: PCIe 5.0 x16, 32 GT/s x 16 lanes x 128/130 / 8).
 	BandwidthBytesPerS *float64 `json:"bandwidth_bytes_per_s,omitempty"`
+	// AsyncLoad is whether blocks load back while the running batch
+	// computes (default true: vLLM's native offloading connector reports
+	// its loads as async, load_kv_async, and copies on its own CUDA
+	// stream); false: the connector loads them before the forward, which
+	// waits (LMCache's non-async retrieve).
+	AsyncLoad *bool `json:"async_load,omitempty"`
 }
 
 // Speculative methods (vLLM SpeculativeConfig.method names).
 var SpecMethods = []string{"draft_model", "eagle", "eagle3", "mtp", "ngram"}
 
-// LoRAModules are the projections LoRA adapters can target.
-var LoRAModules = []string{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"}
+// LoRAModules are the projections LoRA adapters can target, by the names
+// of vLLM's modules: standard attention (q, k, v, o), MLA's (q_a, q_b,
+// kv_a_proj_with_mqa, kv_b, o), a Mamba-2 mixer's (in_proj, out_proj) and
+// the MLP's, routed experts included (gate, up, down). A module a layer
+// does not have adds nothing there.
+var LoRAModules = []string{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
+	"q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "in_proj", "out_proj"}
 
 const (
 	maxSpecTokens = 32
@@ -103,9 +114,10 @@ var featureFields = [...]struct {
 	{"SpeculativeConfig.mean_acceptance_length", FieldSpec{Min: 1, Max: maxSpecTokens + 1, HasMin: true, HasMax: true, Unit: "tokens per step"}},
 	{"LoRAConfig.max_loras", intRange(1, 1024, 1, "adapters")},
 	{"LoRAConfig.max_lora_rank", intRange(1, 1024, 16, "rank")},
-	{"LoRAConfig.target_modules", FieldSpec{Enum: LoRAModules, DefaultText: "all seven"}},
+	{"LoRAConfig.target_modules", FieldSpec{Enum: LoRAModules, DefaultText: "every one the model has"}},
 	{"KVOffload.cpu_bytes", positive(1<<50, "bytes")},
 	{"KVOffload.bandwidth_bytes_per_s", FieldSpec{Min: 1e6, Max: 1e15, HasMin: true, HasMax: true, Default: pcie5x16, Unit: "bytes/s"}},
+	{"KVOffload.async_load", FieldSpec{Default: true}},
 }
 
 // featureState is a resolved request's features, with the per-rank
@@ -140,8 +152,10 @@ type featureState struct {
 	loraFLOPs       float64
 	loraSlotBytes   float64
 
-	// KV offload: the CPU tier per rank and its link.
+	// KV offload: the CPU tier per rank and its link, and whether loads
+	// wait for the forward (a synchronous connector).
 	offloadBytes, offloadBW float64
+	offloadSync             bool
 
 	// Expert and data parallelism, and the redundant expert replicas.
 	dp, redundant int
@@ -195,8 +209,13 @@ func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
 				f.loraModules = append(f.loraModules, n)
 			}
 		}
-		if m.KVLoraRank > 0 || m.SSM.DInner > 0 || m.SSM.ValueHeads > 0 {
-			e.add("lora", "LoRA is modelled for standard attention models only")
+		switch {
+		case m.SSM.ValueHeads > 0 || m.SSM.Lightning:
+			e.add("lora", "LoRA is not modelled for gated-delta-net or lightning-attention layers")
+		case f.ep && m.IsMoE() && d.Version.MoELoRA:
+			// vllm/lora/layers/fused_moe.py FusedMoEWithLoRA.__init__:
+			// assert not base_layer.use_ep.
+			e.add("lora", "vLLM's fused-MoE LoRA does not support enable_expert_parallel")
 		}
 	}
 	if o := req.KVOffload; o != nil {
@@ -205,6 +224,7 @@ func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
 		}
 		f.offloadBytes = e.floatAt("kv_offload.cpu_bytes", "KVOffload.cpu_bytes", o.CPUBytes, 0)
 		f.offloadBW = e.floatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, pcie5x16)
+		f.offloadSync = o.AsyncLoad != nil && !*o.AsyncLoad
 	}
 	resolvePrefix(e, req, d, p)
 }
@@ -434,45 +454,105 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 // slot, lora_a [max_lora_rank, input] and lora_b [output, max_lora_rank]
 // per packed slice, in the model dtype (vllm/lora/layers/base_linear.py
 // create_lora_weights, vLLM 0.19): a column-parallel layer (q, k, v, gate,
-// up) keeps its full input and 1/tp of its output, a row-parallel one (o,
-// down) 1/tp of its input and its full output. A token costs 2 * r *
-// (input + output) FLOPs per module (the shrink and expand GEMMs).
+// up, MLA's q_b and kv_b, a Mamba mixer's in_proj) keeps its full input
+// and 1/tp of its output, a row-parallel one (o, down, out_proj) 1/tp of
+// its input and its full output, a replicated one (MLA's q_a and
+// kv_a_proj_with_mqa) both in full. A token costs 2 * r * (input + output)
+// FLOPs per module (the shrink and expand GEMMs). Routed experts, from the
+// release with fused-MoE LoRA (EngineVersion.MoELoRA), hold per slot and
+// per local expert w13 lora_a [2, r, h], w13 lora_b [2, I/tp, r], w2
+// lora_a [r, I/tp] and w2 lora_b [h, r] (vllm/lora/layers/fused_moe.py
+// FusedMoEWithLoRA._create_lora_a_weights / _create_lora_b_weights, main
+// at 0002540c): all E experts are allocated, a token runs top_k of them.
 func (d *Deployment) loraPerSlot() (bytes, flops float64) {
 	m := d.Model
 	tp := float64(d.TP)
 	h := float64(m.Hidden)
-	r := float64(d.feat.loraRank)
-	q := float64(m.Heads*m.HeadDim) / tp
-	kv := float64(kvcache.HeadsPerRank(m.KVHeads, d.TP) * m.HeadDim)
-	inter := float64(m.Intermediate) / tp
-	if m.IsMoE() {
-		inter = float64(m.DenseIntermediate) / tp // experts are not wrapped
-	}
-	var perLayer float64 // elements in + out per rank, over the modules
-	dense := 0
-	for _, l := range m.Layers {
-		if !l.MoE {
-			dense++
-		}
-	}
+	on := map[string]bool{}
 	for _, mod := range d.feat.loraModules {
-		var e, layers float64
-		layers = float64(len(m.Layers))
-		switch mod {
-		case "q_proj":
-			e = h + q
-		case "k_proj", "v_proj":
-			e = h + kv
-		case "o_proj":
-			e = q + h
-		case "gate_proj", "up_proj":
-			e, layers = h+inter, float64(dense)
-		case "down_proj":
-			e, layers = inter+h, float64(dense)
-		}
-		perLayer += e * layers
+		on[mod] = true
 	}
-	return r * perLayer * d.ActBytes, 2 * r * perLayer
+	// held and active are elements in + out per rank over the modules:
+	// held are allocated, active run per token.
+	var held, active float64
+	add := func(mod string, in, out float64) {
+		if on[mod] {
+			held += in + out
+			active += in + out
+		}
+	}
+	// A non-gated MLP (relu², GELU) has no gate_proj; vLLM's fused-MoE
+	// LoRA then allocates one w13 slice (_w13_slices = 1).
+	gated := m.GatedMLP
+	mlp := func(inter float64) {
+		if gated {
+			add("gate_proj", h, inter/tp)
+		}
+		add("up_proj", h, inter/tp)
+		add("down_proj", inter/tp, h)
+	}
+	for _, l := range m.Layers {
+		switch l.Kind {
+		case models.MLAttention:
+			hq := float64(m.Heads) / tp
+			if m.QLoraRank > 0 {
+				add("q_a_proj", h, float64(m.QLoraRank))
+				add("q_b_proj", float64(m.QLoraRank), hq*float64(m.QKNopeDim+m.QKRopeDim))
+			} else {
+				add("q_proj", h, hq*float64(m.QKNopeDim+m.QKRopeDim))
+			}
+			add("kv_a_proj_with_mqa", h, float64(m.KVLoraRank+m.QKRopeDim))
+			add("kv_b_proj", float64(m.KVLoraRank), hq*float64(m.QKNopeDim+m.HeadDimV()))
+			add("o_proj", hq*float64(m.HeadDimV()), h)
+		case models.Mamba:
+			s := m.SSM
+			add("in_proj", h, float64(2*s.DInner+2*s.NGroups*s.DState+s.Heads)/tp)
+			add("out_proj", float64(s.DInner)/tp, h)
+		case models.FullAttention, models.SlidingAttention:
+			hdk, hdv := m.LayerHeadDims(l)
+			q := float64(m.Heads*hdk) / tp
+			kvh := float64(kvcache.HeadsPerRank(m.LayerKVHeads(l), d.TP))
+			add("q_proj", h, q)
+			add("k_proj", h, kvh*float64(hdk))
+			add("v_proj", h, kvh*float64(hdv))
+			add("o_proj", float64(m.Heads*hdv)/tp, h)
+		}
+		switch {
+		case l.NoFFN:
+		case l.MoE:
+			if m.SharedIntermediate > 0 {
+				mlp(float64(m.SharedIntermediate))
+			}
+			if !d.Version.MoELoRA {
+				continue // experts not wrapped before fused-MoE LoRA
+			}
+			eh := h
+			if m.MoELatent > 0 {
+				eh = float64(m.MoELatent)
+			}
+			inter := float64(m.MoEIntermediate) / tp
+			for _, e := range [...]struct {
+				mod     string
+				in, out float64
+			}{{"gate_proj", eh, inter}, {"up_proj", eh, inter}, {"down_proj", inter, eh}} {
+				if on[e.mod] && (gated || e.mod != "gate_proj") {
+					held += float64(m.Experts) * (e.in + e.out)
+					active += float64(m.TopK) * (e.in + e.out)
+				}
+			}
+		default:
+			inter := float64(m.Intermediate)
+			if m.IsMoE() && m.DenseIntermediate > 0 {
+				inter = float64(m.DenseIntermediate)
+			}
+			if l.Intermediate > 0 {
+				inter = float64(l.Intermediate)
+			}
+			mlp(inter)
+		}
+	}
+	r := float64(d.feat.loraRank)
+	return r * held * d.ActBytes, 2 * r * active
 }
 
 // featureBytes are the features' weights on stage s of one rank, taken

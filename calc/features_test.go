@@ -289,3 +289,75 @@ func TestSimulationInvariantsWithFeatures(t *testing.T) {
 	b := eval(t, req)
 	assert.Equal(t, a.Simulation, b.Simulation)
 }
+
+// LoRA on an MoE model, by hand: Mixtral 8x7B at tp 1, rank 16, one slot.
+// Per layer, attention q 4096+4096, k and v 4096+1024 each, o 4096+4096
+// = 26,624 elements; the routed experts, wrapped by vLLM's fused-MoE LoRA
+// (vllm/lora/layers/fused_moe.py: w13 a [2, r, h], w13 b [2, I, r], w2 a
+// [r, I], w2 b [h, r] per expert), 8 x (2 x (4096+14336) + 14336+4096) =
+// 8 x 55,296 = 442,368. So 32 x (26,624 + 442,368) x 16 x 2 bytes =
+// 480,247,808 bytes. A token runs top-2 experts: 2 x 16 x (26,624 + 2 x
+// 55,296) x 32 FLOPs. Before fused-MoE LoRA (engine_version 0.10) only
+// attention is wrapped: 32 x 26,624 x 16 x 2 = 27,262,976 bytes.
+func TestLoRAOnMoEByHand(t *testing.T) {
+	t.Parallel()
+	base := calc.Request{Model: "mistralai/Mixtral-8x7B-v0.1", Hardware: calc.HardwareRef{ID: "h200"},
+		LoRA: &calc.LoRAConfig{MaxLoRAs: calc.Int(1)}}
+	rep := eval(t, base)
+	l := rep.Features.LoRA
+	require.NotNil(t, l)
+	assert.Equal(t, int64(32*(26624+442368)*16*2), l.Bytes)
+	assert.Equal(t, int64(480247808), l.Bytes)
+	assert.InDelta(t, 2*16*(26624+2*55296)*32*float64(rep.Decode.BatchSize), l.FLOPsPerStep, 1)
+
+	old := base
+	old.EngineVersion = "0.10"
+	assert.Equal(t, int64(27262976), eval(t, old).Features.LoRA.Bytes)
+
+	// Expert parallelism with LoRA: vLLM asserts it away (FusedMoEWithLoRA:
+	// "EP support for Fused MoE LoRA is not implemented yet").
+	ep := base
+	ep.DataParallelSize = calc.Int(2)
+	yes := true
+	ep.EnableExpertParallel = &yes
+	_, err := calc.Evaluate(ep)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "lora: vLLM's fused-MoE LoRA does not support enable_expert_parallel")
+}
+
+// LoRA on MLA, by hand: DeepSeek-V2-Lite (hidden 2048, 16 heads, no
+// q_lora_rank, kv_lora_rank 512, rope 64, nope 128, v 128, 27 layers), the
+// attention modules only, rank 16, one slot at tp 1:
+//
+//	q_proj              2048 + 16 x (128+64)  = 5,120
+//	kv_a_proj_with_mqa  2048 + 512 + 64       = 2,624  (replicated)
+//	kv_b_proj           512 + 16 x (128+128)  = 4,608
+//	o_proj              16 x 128 + 2048       = 4,096
+//
+// 16,448 elements x 27 layers x 16 x 2 bytes = 14,211,072 bytes; at tp 2
+// every part but kv_a's and the full sides halves: q 2048+1536, kv_a
+// 2,624, kv_b 512+2048, o 1024+2048 = 11,840 x 27 x 32 = 10,229,760.
+func TestLoRAOnMLAByHand(t *testing.T) {
+	t.Parallel()
+	req := calc.Request{Model: "deepseek-v2-lite", Hardware: calc.HardwareRef{ID: "h100-sxm"},
+		LoRA: &calc.LoRAConfig{TargetModules: []string{"q_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"}}}
+	assert.Equal(t, int64(14211072), eval(t, req).Features.LoRA.Bytes)
+	req.TensorParallelSize = calc.Int(2)
+	assert.Equal(t, int64(11840*27*16*2), eval(t, req).Features.LoRA.Bytes)
+}
+
+// LoRA on a hybrid, by hand: Nemotron-H 8B (hidden 4096; pattern
+// M-M-M-M*-... of 24 Mamba-2, 4 attention and 24 MLP blocks; d_inner 2 x
+// 4096 = 8192, 8 groups of state 128, 128 heads), the Mamba mixers only,
+// rank 16, one slot: in_proj 4096 + (2 x 8192 + 2 x 8 x 128 + 128) =
+// 22,656 and out_proj 8192 + 4096 = 12,288 per Mamba layer:
+// 24 x 34,944 x 16 x 2 = 26,836,992 bytes. Its relu² MLP has no gate:
+// up and down alone, 2 x (4096 + 21504) x 24 x 16 x 2 = 39,321,600 bytes.
+func TestLoRAOnHybridByHand(t *testing.T) {
+	t.Parallel()
+	req := calc.Request{Model: "nemotron-h-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"},
+		LoRA: &calc.LoRAConfig{TargetModules: []string{"in_proj", "out_proj"}}}
+	assert.Equal(t, int64(26836992), eval(t, req).Features.LoRA.Bytes)
+	req.LoRA.TargetModules = []string{"gate_proj", "up_proj", "down_proj"}
+	assert.Equal(t, int64(39321600), eval(t, req).Features.LoRA.Bytes)
+}

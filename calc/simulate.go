@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -262,20 +263,41 @@ func lengthDist(e *errs, field string, l *LengthDistribution, def, hi int) sched
 // one whose pool bounds the deployment).
 func (d *Deployment) Layout() kvcache.Layout { return d.stages[d.tight].layout }
 
-// stepSeconds adapts the deployment's cost model to the scheduler. Blocks
-// loaded back from the offload tier add their bytes over the host link
-// (the step waits for them: vLLM's connector loads before the forward).
+// stepSeconds adapts the deployment's cost model to the scheduler. With a
+// CPU tier, the host link carries, per step, the blocks loaded back
+// (host to GPU) and the KV the step writes, copied to the tier as blocks
+// fill (GPU to host, the other direction of the full-duplex link), both
+// at offloadBW. vLLM's native offloading connector overlaps both with
+// compute: its loads are asynchronous (OffloadingConnectorScheduler.
+// get_num_new_matched_tokens returns load_kv_async = True, so the request
+// waits in WAITING_FOR_REMOTE_KVS while the batch runs; vllm/distributed/
+// kv_transfer/kv_connector/v1/offloading_connector.py) and its stores are
+// submitted after the forward and polled (get_finished); each direction
+// has its own handler, its transfers in order on CUDA streams of their own
+// (vllm/v1/kv_offload/worker/cpu_gpu.py SingleDirectionOffloadingHandler).
+// So the step lasts
+// max(compute, load, store): a transfer shorter than the forward is
+// hidden, a longer one sets the pace (the returning request's tokens
+// arrive with its blocks). A synchronous connector (async_load false)
+// loads before the forward: compute + load, stores still overlapped.
 func (d *Deployment) stepSeconds(l sched.Load) float64 {
 	t := d.Step(StepLoad{
 		DecodeSeqs: l.DecodeSeqs, DecodeContext: float64(l.DecodeContext),
 		PrefillTokens: l.PrefillTokens, PrefillSpan: l.PrefillSpan, PrefillSeqs: l.PrefillSeqs,
 		SpecTokens: l.SpecTokens,
 	}).TimeS
-	if l.ReloadBlocks > 0 {
-		lay := d.Layout()
-		t += float64(l.ReloadBlocks) * lay.PageBytes * float64(lay.LayersPerBlock) / d.feat.offloadBW
+	f := &d.feat
+	if f.offloadBytes <= 0 {
+		return t
 	}
-	return t
+	lay := d.Layout()
+	block := lay.PageBytes * float64(lay.LayersPerBlock) // bytes of one block, all its layers
+	load := float64(l.ReloadBlocks) * block / f.offloadBW
+	store := float64(l.PrefillTokens+l.DecodeSeqs) * block / float64(lay.BlockSize) / f.offloadBW
+	if f.offloadSync {
+		return math.Max(t+load, store)
+	}
+	return math.Max(t, math.Max(load, store))
 }
 
 // schedConfig is the scheduler's view of the deployment: the block pool

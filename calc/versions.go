@@ -54,6 +54,11 @@ type EngineVersion struct {
 	// (get_kv_cache_configs since PR #23974, 0.11; 0.10 grouped each stage
 	// alone and asserted that the stages agree, unify_kv_cache_configs).
 	KVRules kvcache.Rules
+	// MoELoRA is vLLM's fused-MoE LoRA: --enable-lora wraps the routed
+	// experts too (vllm/lora/layers/fused_moe.py FusedMoEWithLoRA, PR
+	// #21229, shipped in the 0.11 patch releases); before it they were
+	// not wrapped.
+	MoELoRA bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -65,6 +70,7 @@ const (
 	vllmUniformType    = 11 // PR #25101 (2025-09-19), after v0.10.2 (2025-09-13)
 	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
 	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
+	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
 	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
 	vllmV0Name         = "0.6"
 )
@@ -122,6 +128,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		FullPromptAdmission:     minor >= vllmFullAdmission,
 		CapacityFromConcurrency: minor >= vllmCapacityFormat,
 		KVRules:                 kvRules(minor),
+		MoELoRA:                 minor >= vllmMoELoRA,
 	}, true
 }
 

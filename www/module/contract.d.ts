@@ -1472,9 +1472,9 @@ export interface LoRAConfig {
   max_lora_rank?: number;
   /**
    * target_modules are the projections with adapters: any of q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj (default all: vLLM wraps every supported linear layer).
-   * Default: all seven.
+   * Default: every one the model has.
    */
-  target_modules?: ("q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "up_proj" | "down_proj")[];
+  target_modules?: ("q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "up_proj" | "down_proj" | "q_a_proj" | "q_b_proj" | "kv_a_proj_with_mqa" | "kv_b_proj" | "in_proj" | "out_proj")[];
 }
 
 /**
@@ -1496,6 +1496,11 @@ export interface KVOffload {
    * @default 6.301538461538461e+10
    */
   bandwidth_bytes_per_s?: number;
+  /**
+   * async_load is whether blocks load back while the running batch computes (default true: vLLM's native offloading connector reports its loads as async, load_kv_async, and copies on its own CUDA stream); false: the connector loads them before the forward, which waits (LMCache's non-async retrieve).
+   * @default true
+   */
+  async_load?: boolean;
 }
 
 /** Report is the answer to a Request. Every throughput figure carries the batch size and context length it holds for, and the latency beside it. Sizes are bytes, times milliseconds, rates tokens (or requests) per second; memory figures are per GPU unless the name says otherwise. */

@@ -44,11 +44,15 @@ export function rangeValue(range) {
   return String(Math.round(v * 100) / 100);
 }
 
-/** Show the sections whose data-when="key=value" matches the config. */
+/**
+ * Show the sections whose data-when matches the config: "key=value" when
+ * the key has that value, "key!=value" when it has another.
+ */
 export function applyConditions(form, config) {
   for (const el of form.querySelectorAll('[data-when]')) {
     const [k, v] = el.dataset.when.split('=');
-    if (el.hidden !== (config[k] !== v)) el.hidden = config[k] !== v;
+    const hide = k.endsWith('!') ? (config[k.slice(0, -1)] ?? '') === v : config[k] !== v;
+    if (el.hidden !== hide) el.hidden = hide;
   }
 }
 
@@ -56,10 +60,11 @@ export function applyConditions(form, config) {
  * The field-error target for an engine field path: the element with
  * data-field equal to the path, or to its longest prefix
  * ("hardware.peak_flops.bf16" -> "hardware.peak_flops.bf16",
- * "model_config.hidden_size" -> "model_config"); null when none matches.
+ * "model_config.hidden_size" -> "model_config"; a list's index is dropped:
+ * "lora.target_modules[1]" -> "lora.target_modules"); null when none matches.
  */
 export function fieldFor(root, field) {
-  const parts = String(field).split('.');
+  const parts = String(field).replace(/\[\d+\]/g, '').split('.');
   for (let n = parts.length; n > 0; n--) {
     const key = parts.slice(0, n).join('.');
     const el = root.querySelector(`[data-field="${CSS.escape(key)}"]`);

@@ -8,6 +8,7 @@
 import { FIGURES, figure, conditions, modelSummary, memoryBar } from './figures.js';
 import { setText, setAttr, setHidden } from '../ui/dom.js';
 import { verdict, TERMS } from '../ui/verdict.js';
+import { featureFacts } from '../ui/features.js';
 
 /**
  * A renderer for the report parts of doc (the page's document): returns
@@ -22,11 +23,46 @@ export function reportView(doc) {
     conditions: $('report-conditions'), bar: $('mem-bar'), warnings: $('warnings'), warningsPanel: $('warnings-panel'),
     modelSummary: $('model-summary'), version: $('engine-version'), report: $('report'),
     verdict: $('verdict'), short: $('mem-short'),
+    features: $('features'), featuresPanel: $('features-panel'), noSpec: $('chart-nospec'),
   };
   // Every term is defined on hover, from the one glossary (ui/verdict.js TERMS; docs/glossary.md).
   for (const t of doc.querySelectorAll('[data-term]')) if (TERMS[t.dataset.term]) setAttr(t, 'title', TERMS[t.dataset.term]);
   const vParts = el.verdict ? Object.fromEntries([...el.verdict.querySelectorAll('[data-verdict]')].map((e) => [e.dataset.verdict, e])) : {};
   let shownWarnings = null;
+  let shownFeatures = '';
+
+  /**
+   * The features panel (ui/features.js): one list of facts per feature
+   * that is on, rebuilt only when its text changes; hidden when none is.
+   */
+  function renderFeatures(r) {
+    const list = featureFacts(r);
+    if (el.noSpec) setHidden(el.noSpec, !r.features?.speculative);
+    if (!el.features) return;
+    const key = JSON.stringify(list);
+    if (key === shownFeatures) return;
+    shownFeatures = key;
+    setHidden(el.featuresPanel, list.length === 0);
+    el.features.replaceChildren(...list.map((f) => {
+      const sec = doc.createElement('section');
+      sec.dataset.feature = f.key;
+      const h = doc.createElement('h4');
+      h.textContent = f.name;
+      const dl = doc.createElement('dl');
+      dl.className = 'facts';
+      for (const [k, v] of f.facts) {
+        const row = doc.createElement('div');
+        const dt = doc.createElement('dt');
+        const dd = doc.createElement('dd');
+        dt.textContent = k;
+        dd.textContent = v;
+        row.append(dt, dd);
+        dl.append(row);
+      }
+      sec.append(h, dl);
+      return sec;
+    }));
+  }
   let shownVerdict = '';
 
   /** ul's items are items' texts: existing items are rewritten in place, the rest added or removed. */
@@ -49,7 +85,7 @@ export function reportView(doc) {
     setAttr(el.verdict, 'data-state', v.state);
     setText(vParts.badge, v.badge);
     setText(vParts.headline, v.headline);
-    list(vParts.lines, v.lines);
+    list(vParts.lines, v.features?.length ? [...v.lines, ...v.features] : v.lines);
     list(vParts.fixes, v.fixes);
   }
 
@@ -108,6 +144,7 @@ export function reportView(doc) {
     renderVerdict(r);
     renderMemory(r);
     renderWarnings(r.warnings ?? []);
+    renderFeatures(r);
     setText(el.modelSummary, modelSummary(r));
     setText(el.version, `v${r.version}`);
     setAttr(el.report, 'aria-busy', 'false');

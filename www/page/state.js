@@ -46,17 +46,23 @@ export const DEFAULTS = Object.freeze({
   gpu_hour_usd: '2.50',
   // Serving features (docs/MODEL.md section 10); '' leaves each off.
   shared_prefix_tokens: '',
+  prefix_hit_rate: '', // fraction of each prompt (instead of shared_prefix_tokens)
   num_prefixes: '',
   spec_method: '', // '' = no speculative decoding
+  spec_model: '', // the draft model's catalog id, for spec_method draft_model
   spec_tokens: '3',
   spec_acceptance: '0.7',
   max_loras: '', // '' = no LoRA
   max_lora_rank: '',
+  lora_modules: '', // comma-separated target modules; '' = all seven
   offload_gib: '', // CPU tier, GiB (2^30 bytes)
+  offload_gbs: '', // host link, GB/s (10^9 bytes/s); '' = the engine's default (PCIe 5.0 x16)
+  offload_sync: '', // '' = loads overlap the forward (vLLM's connector), 'on' = they wait for it
   data_parallel_size: '',
   expert_parallel: '', // '' or 'on'
   // Measured decode steps "batch:tpot_ms[@context], ..." (calibration.points).
   calibration: '',
+  num_redundant_experts: '',
 });
 
 export const KEYS = Object.keys(DEFAULTS);
@@ -219,10 +225,12 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
   if (c.load === 'rate') put(w, 'request_rate', 'workload.request_rate', c.request_rate);
 
   put(w, 'shared_prefix_tokens', 'workload.shared_prefix_tokens', c.shared_prefix_tokens ?? '');
-  if (w.shared_prefix_tokens !== undefined) put(w, 'num_prefixes', 'workload.num_prefixes', c.num_prefixes ?? '');
+  put(w, 'prefix_hit_rate', 'workload.prefix_hit_rate', c.prefix_hit_rate ?? '');
+  if (w.shared_prefix_tokens !== undefined || w.prefix_hit_rate !== undefined) put(w, 'num_prefixes', 'workload.num_prefixes', c.num_prefixes ?? '');
   if (Object.keys(w).length) req.workload = w;
   if (c.spec_method) {
     const s = { method: c.spec_method };
+    if (c.spec_method === 'draft_model') s.model = String(c.spec_model ?? '').trim();
     put(s, 'num_speculative_tokens', 'speculative_config.num_speculative_tokens', c.spec_tokens ?? '');
     put(s, 'acceptance_rate', 'speculative_config.acceptance_rate', c.spec_acceptance ?? '');
     req.speculative_config = s;
@@ -231,16 +239,22 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
     const l = {};
     put(l, 'max_loras', 'lora.max_loras', c.max_loras);
     put(l, 'max_lora_rank', 'lora.max_lora_rank', c.max_lora_rank ?? '');
+    const mods = String(c.lora_modules ?? '').split(/[\s,]+/).filter(Boolean);
+    if (mods.length) l.target_modules = mods;
     req.lora = l;
   }
   if (String(c.offload_gib ?? '').trim()) {
     const o = {};
     put(o, 'cpu_bytes', 'kv_offload.cpu_bytes', c.offload_gib);
     if (o.cpu_bytes !== undefined) o.cpu_bytes *= 2 ** 30;
+    put(o, 'bandwidth_bytes_per_s', 'kv_offload.bandwidth_bytes_per_s', c.offload_gbs ?? '');
+    if (o.bandwidth_bytes_per_s !== undefined) o.bandwidth_bytes_per_s *= 1e9;
+    if (c.offload_sync === 'on') o.async_load = false;
     req.kv_offload = o;
   }
   put(req, 'data_parallel_size', 'data_parallel_size', c.data_parallel_size ?? '');
   if (c.expert_parallel === 'on') req.enable_expert_parallel = true;
+  put(req, 'num_redundant_experts', 'num_redundant_experts', c.num_redundant_experts ?? '');
 
   const slo = {};
   put(slo, 'ttft_ms', 'slo.ttft_ms', c.ttft_ms);

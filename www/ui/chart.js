@@ -1,7 +1,9 @@
 // An SVG chart of a report's batch-size sweep: aggregate throughput (left
 // axis) and the speed one user feels (right axis) against batch size on a
 // log scale, with the KV ceiling and the preemption onset marked and the
-// region past the batch ceiling shaded. No dependencies; the elements are
+// region past the batch ceiling shaded; with speculative decoding, the
+// plain server's aggregate beside it and the batch where speculation stops
+// paying. No dependencies; the elements are
 // built once and only their attributes change on update, so a redraw at
 // 256 points costs well under a millisecond. Shared by the page and the
 // widget (it works inside a shadow root).
@@ -32,6 +34,9 @@ export const CHART_CSS = `
 .tc-chart .marker.kv text { fill: var(--kv, #7c3aed); }
 .tc-chart .marker.onset line { stroke: var(--onset, #b91c1c); }
 .tc-chart .marker.onset text { fill: var(--onset, #b91c1c); }
+.tc-chart .line.nospec { stroke: var(--spec, #0f766e); stroke-width: 1.6; stroke-dasharray: 2 3; }
+.tc-chart .marker.spec line { stroke: var(--spec, #0f766e); }
+.tc-chart .marker.spec text { fill: var(--spec, #0f766e); }
 .tc-chart .best { fill: var(--panel, #fff); stroke: var(--agg, #1d4ed8); stroke-width: 2.5; }
 .tc-chart .cursor line { stroke: var(--fg, #14171c); stroke-opacity: .4; }
 .tc-chart .cursor .agg { fill: var(--agg, #1d4ed8); }
@@ -120,8 +125,9 @@ export class ThroughputChart {
     this.gOthers = el('g', { class: 'others' }, svg);
     this.pathAgg = el('path', { class: 'line agg' }, svg);
     this.pathPer = el('path', { class: 'line per' }, svg);
+    this.pathNoSpec = el('path', { class: 'line nospec' }, svg);
     this.markers = {};
-    for (const k of ['kv', 'onset']) {
+    for (const k of ['kv', 'onset', 'spec']) {
       const g = el('g', { class: `marker ${k}` }, svg);
       this.markers[k] = { g, line: el('line', {}, g), text: el('text', {}, g) };
     }
@@ -180,7 +186,7 @@ export class ThroughputChart {
     const all = [sweep, ...this.others.map((o) => o.sweep ?? [])];
     const xMax = Math.max(2, ...all.map((s) => (s.length ? s[s.length - 1].batch_size : 2)));
     // Both axes share their tick count so the grid lines serve both.
-    const aggS = niceScale(Math.max(...all.flatMap((s) => s.map((p) => p.tokens_per_s)), 1));
+    const aggS = niceScale(Math.max(...all.flatMap((s) => s.map((p) => Math.max(p.tokens_per_s, p.tokens_per_s_without_speculation || 0))), 1));
     const perS = niceScale(Math.max(...all.flatMap((s) => s.map((p) => p.tokens_per_s_per_sequence)), 1));
     const ticks = Math.max(aggS.ticks, perS.ticks);
     const aggMax = aggS.step * ticks;
@@ -219,6 +225,9 @@ export class ThroughputChart {
     const path = (s, f) => s.map((p, i) => `${i ? 'L' : 'M'}${X(p.batch_size).toFixed(1)},${f(p).toFixed(1)}`).join('');
     setAttr(this.pathAgg, 'd', path(sweep, (p) => YA(p.tokens_per_s)));
     setAttr(this.pathPer, 'd', path(sweep, (p) => YP(p.tokens_per_s_per_sequence)));
+    // Speculative decoding: the plain server's aggregate (every sweep point carries it).
+    const spec = r?.features?.speculative;
+    setAttr(this.pathNoSpec, 'd', spec ? path(sweep, (p) => YA(p.tokens_per_s_without_speculation ?? 0)) : '');
     const others = pool(this.gOthers);
     for (const o of this.others) {
       const p = others('path', { class: `line other ${o.className ?? ''}`, d: path(o.sweep ?? [], (q) => YA(q.tokens_per_s)) });
@@ -243,6 +252,7 @@ export class ThroughputChart {
     const pre = r?.preemption;
     this.#marker('kv', pre?.onset_concurrency_lockstep, `KV ceiling ${fmt.int(pre?.onset_concurrency_lockstep)}`, xMax, 0);
     this.#marker('onset', pre?.onset_concurrency, `preemption ${fmt.int(pre?.onset_concurrency)}`, xMax, 14);
+    this.#marker('spec', spec?.crossover_batch_size, `speculation stops paying ${fmt.int(spec?.crossover_batch_size)}`, xMax, 28);
 
     const best = r?.best;
     if (best?.feasible && sweep.length) {
@@ -341,7 +351,8 @@ export function nearest(sweep, b) {
 export function pointText(p) {
   return `Batch ${fmt.int(p.batch_size)} at context ${fmt.int(p.context_tokens)} tokens: ` +
     `${fmt.tokS(p.tokens_per_s)} aggregate, ${fmt.tokS(p.tokens_per_s_per_sequence)} per user, ` +
-    `TPOT ${fmt.ms(p.step_time_ms)}, KV cache ${fmt.pct(p.kv_cache_usage)}${p.kv_cache_usage > 1 ? ' (over capacity)' : ''}, ${p.bound}-bound.`;
+    `TPOT ${fmt.ms(p.step_time_ms)}, KV cache ${fmt.pct(p.kv_cache_usage)}${p.kv_cache_usage > 1 ? ' (over capacity)' : ''}, ${p.bound}-bound` +
+    (p.tokens_per_s_without_speculation ? `; ${fmt.tokS(p.tokens_per_s_without_speculation)} without speculation.` : '.');
 }
 
 /** The chart's text alternative. */
@@ -355,5 +366,7 @@ export function describe(r) {
     `while per-user speed falls from ${fmt.tokS(a.tokens_per_s_per_sequence)} to ${fmt.tokS(z.tokens_per_s_per_sequence)}.`;
   if (r.batch_ceiling?.batch_size) t += ` Batch ceiling ${fmt.int(r.batch_ceiling.batch_size)} (${fmt.limitedBy(r.batch_ceiling.limited_by)}).`;
   if (r.preemption) t += ` KV ceiling ${fmt.int(r.preemption.onset_concurrency_lockstep)}, preemption onset ${fmt.int(r.preemption.onset_concurrency)} sequences.`;
+  const spec = r.features?.speculative;
+  if (spec) t += spec.crossover_batch_size ? ` Speculative decoding raises throughput below batch ${fmt.int(spec.crossover_batch_size)} and lowers it from there.` : ' Speculative decoding raises throughput at every batch shown.';
   return t;
 }

@@ -4,6 +4,7 @@
 // here: every figure is the engine's), so the page, the widget and the
 // tests say the same thing.
 import * as fmt from './format.js';
+import { featureFacts } from './features.js';
 
 /**
  * One term per quantity, each defined once: the page and the widget put
@@ -57,10 +58,12 @@ export function budgetText(r) {
 const lengths = (r) => `${fmt.int(r.config.input_tokens)} + ${fmt.int(r.config.output_tokens)} tokens`;
 
 /**
- * The verdict of a report: {state, badge, headline, lines, fixes}.
- * headline is one sentence; lines are its details (the budget, the
- * preemption); fixes the nearest changes that make a failed deployment
- * start. state is one of STATES.
+ * The verdict of a report: {state, badge, headline, lines, fixes,
+ * features}. headline is one sentence; lines are its details (the budget,
+ * the preemption); fixes the nearest changes that make a failed deployment
+ * start; features one sentence per serving feature that is on, what it
+ * changed (ui/features.js; absent when the deployment does not run).
+ * state is one of STATES.
  */
 export function verdict(r) {
   let v = verdicts.get(r);
@@ -159,7 +162,8 @@ function computeVerdict(r) {
     }
     if (state !== 'overloaded') state = met ? 'meets' : 'misses';
   }
-  return { state, badge: BADGES[state], headline, lines, fixes: [] };
+  // What each serving feature that is on changed (ui/features.js).
+  return { state, badge: BADGES[state], headline, lines, fixes: [], features: featureFacts(r).map((f) => f.summary) };
 }
 
 /**

@@ -37,6 +37,8 @@ export declare class ThroughputCalculator extends HTMLElement {
   readonly gpuMemoryUtilization: number | undefined;
   /** Where "Open in the calculator" points (default: the folder of the script). */
   readonly calculatorURL: string;
+  /** The serving features' attributes that are set and valid, as [attribute, value] pairs (docs/embedding.md). */
+  featureAttrs(): Array<[string, number | string | boolean]>;
   /** The engine request the attributes stand for. */
   request(): Request;
   addEventListener<K extends keyof ThroughputCalculatorEventMap>(type: K, listener: (this: ThroughputCalculator, ev: ThroughputCalculatorEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;

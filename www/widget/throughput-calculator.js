@@ -37,6 +37,26 @@ const INT_ATTRS = {
   'max-num-seqs': ['max_num_seqs', 1],
 };
 
+/**
+ * The serving features' attributes (docs/MODEL.md section 10): name ->
+ * [request path, kind, minimum, the page's URL key, scale]. Each is off
+ * when absent; an invalid value is left out (the feature stays off).
+ */
+const FEATURE_ATTRS = {
+  'shared-prefix-tokens': ['workload.shared_prefix_tokens', 'int', 1, 'shared_prefix_tokens'],
+  'prefix-hit-rate': ['workload.prefix_hit_rate', 'num', 0, 'prefix_hit_rate'],
+  'num-prefixes': ['workload.num_prefixes', 'int', 1, 'num_prefixes'],
+  'spec-method': ['speculative_config.method', 'text', 0, 'spec_method'],
+  'num-speculative-tokens': ['speculative_config.num_speculative_tokens', 'int', 1, 'spec_tokens'],
+  'acceptance-rate': ['speculative_config.acceptance_rate', 'num', 0, 'spec_acceptance'],
+  'max-loras': ['lora.max_loras', 'int', 1, 'max_loras'],
+  'max-lora-rank': ['lora.max_lora_rank', 'int', 1, 'max_lora_rank'],
+  'kv-offload-gib': ['kv_offload.cpu_bytes', 'num', 0, 'offload_gib', 2 ** 30],
+  'data-parallel-size': ['data_parallel_size', 'int', 1, 'data_parallel_size'],
+  'enable-expert-parallel': ['enable_expert_parallel', 'bool', 0, 'expert_parallel'],
+};
+const SPEC_METHODS = ['eagle', 'eagle3', 'mtp', 'ngram'];
+
 const HTMLElementBase = globalThis.HTMLElement ?? class {};
 
 let enginePromise = null;
@@ -149,10 +169,15 @@ export function httpURL(value, base, fallback) {
  * gpu-memory-utilization, mode ("full" or "compact"), calculator-url,
  * hub-url and hub-token (a model id outside the catalog is fetched from the
  * Hugging Face Hub, https://huggingface.co unless hub-url names another;
- * hub-token is an access token for a gated model).
+ * hub-token is an access token for a gated model). The serving features:
+ * shared-prefix-tokens or prefix-hit-rate and num-prefixes (prefix
+ * caching), spec-method (eagle, eagle3, mtp, ngram) with
+ * num-speculative-tokens (default 3) and acceptance-rate (default 0.7),
+ * max-loras and max-lora-rank, kv-offload-gib (a CPU tier),
+ * data-parallel-size and enable-expert-parallel.
  */
 export class ThroughputCalculator extends HTMLElementBase {
-  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'mode', 'calculator-url', 'hub-url', 'hub-token', ...Object.keys(INT_ATTRS)];
+  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'mode', 'calculator-url', 'hub-url', 'hub-token', ...Object.keys(INT_ATTRS), ...Object.keys(FEATURE_ATTRS)];
 
   /** Register the element (once) under tag; returns the class. */
   static define(tag = 'throughput-calculator', registry = globalThis.customElements) {
@@ -219,6 +244,20 @@ export class ThroughputCalculator extends HTMLElementBase {
     return Number.isInteger(v) && v >= INT_ATTRS[name][1] ? v : undefined;
   }
 
+  /** The serving features' attributes that are set and valid: [[name, value], ...]. */
+  featureAttrs() {
+    const out = [];
+    for (const [name, [, kind, lo]] of Object.entries(FEATURE_ATTRS)) {
+      const raw = (this.getAttribute(name) ?? '').trim();
+      if (raw === '') continue;
+      if (kind === 'bool') { if (raw !== 'false') out.push([name, true]); continue; }
+      if (kind === 'text') { if (SPEC_METHODS.includes(raw)) out.push([name, raw]); continue; }
+      const v = Number(raw);
+      if (Number.isFinite(v) && v >= lo && (kind === 'num' || Number.isInteger(v))) out.push([name, v]);
+    }
+    return out;
+  }
+
   /** The engine request the attributes stand for. */
   request() {
     const req = { model: this.model, hardware: this.hardware, sweep: { points: SWEEP_POINTS } };
@@ -234,6 +273,14 @@ export class ThroughputCalculator extends HTMLElementBase {
       if (path.startsWith('workload.')) (req.workload ??= {})[path.slice(9)] = v;
       else req[path] = v;
     }
+    for (const [name, v] of this.featureAttrs()) {
+      const [path, , , , scale] = FEATURE_ATTRS[name];
+      const [a, b] = path.split('.');
+      if (b) (req[a] ??= {})[b] = scale ? v * scale : v;
+      else req[a] = v;
+    }
+    const s = req.speculative_config;
+    if (s) { s.num_speculative_tokens ??= 3; s.acceptance_rate ??= 0.7; }
     return req;
   }
 
@@ -332,6 +379,7 @@ export class ThroughputCalculator extends HTMLElementBase {
         </section>
       </div>
       <p class="kv" data-w="kv" title="${term('KV cache')}"></p>
+      <p class="cond feats" data-w="features" hidden></p>
       <p class="hint terms"><abbr title="${term('TPOT')}">TPOT</abbr> time per output token · <abbr title="${term('tok/s')}">tok/s</abbr> output tokens per second</p>
       <div class="chart"></div>
       <div class="foot"><span class="cond">Estimates by Throughput <span data-w="version"></span></span><a class="open" target="_blank" rel="noopener">Open in the calculator</a></div>`;
@@ -403,6 +451,9 @@ export class ThroughputCalculator extends HTMLElementBase {
     ve.querySelector('.vh').textContent = v.headline;
     ve.querySelector('.vd').textContent = [...v.lines, ...(v.fixes.length ? [`Nearest fixes: ${v.fixes.join('; ')}.`] : [])].join(' ');
     body.classList.toggle('nofit', !r.decode);
+    const feats = body.querySelector('[data-w=features]');
+    feats.textContent = (v.features ?? []).join(' ');
+    feats.hidden = !v.features?.length;
     const pre = r.preemption;
     w('kv', r.fits || r.kv_cache.capacity_tokens
       ? `KV cache: ${fmt.bytes(Math.max(r.memory.kv_cache_bytes, 0))} per GPU holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens ${fmt.range(r, 'kv_cache.capacity_tokens', fmt.int)}`.trimEnd() +
@@ -420,6 +471,12 @@ export class ThroughputCalculator extends HTMLElementBase {
     if (req.engine) q.set('engine', req.engine);
     if (req.engine_version) q.set('engine_version', req.engine_version);
     if (req.gpu_memory_utilization) q.set('gpu_memory_utilization', String(req.gpu_memory_utilization));
+    for (const [name, v] of this.featureAttrs()) q.set(FEATURE_ATTRS[name][3], v === true ? 'on' : String(v));
+    if (req.speculative_config) {
+      q.set('spec_tokens', String(req.speculative_config.num_speculative_tokens));
+      q.set('spec_acceptance', String(req.speculative_config.acceptance_rate));
+      if (!q.has('spec_method')) q.set('spec_method', 'eagle');
+    }
     body.querySelector('a.open').href = `${this.calculatorURL}?${q}`;
     this.#syncForm();
   }
