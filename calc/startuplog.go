@@ -1,3 +1,5 @@
+//go:build !nosim
+
 package calc
 
 import (
@@ -7,20 +9,6 @@ import (
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
 )
-
-// MaxStartupLogBytes bounds startup_log: a start-up log is a few hundred
-// lines; a megabyte is far beyond one.
-const MaxStartupLogBytes = 1 << 20
-
-// StartupLog is what a vLLM start-up log states about memory and capacity,
-// read by ParseStartupLog. A figure the log does not state is absent from
-// Figures.
-type StartupLog struct {
-	// Release is the vLLM version the log names, when it does ("0.22.0").
-	Release string
-	// Figures holds each figure the log states, by its name (logTerms).
-	Figures map[string]float64
-}
 
 // The figures a start-up log may state, in report order, each with the
 // phrases vLLM logs it under (V1: gpu_model_runner.py, gpu_worker.py,
@@ -171,29 +159,6 @@ func numberLen(s string) int {
 		n--
 	}
 	return n
-}
-
-// StartupLogReport sets a pasted start-up log's figures beside the
-// engine's for the same deployment.
-type StartupLogReport struct {
-	// Release is the vLLM version the log names, when it does.
-	Release string `json:"release,omitempty"`
-	// Terms are the figures the log states, each beside the engine's.
-	Terms []LoggedTerm `json:"terms"`
-	// Missing names the figures the log does not state.
-	Missing []string `json:"missing,omitempty"`
-}
-
-// LoggedTerm is one logged figure and the engine's figure for it, in the
-// unit its name ends with (GiB per GPU, tokens, blocks, or the
-// concurrency's x).
-type LoggedTerm struct {
-	Name      string  `json:"name"`
-	Logged    float64 `json:"logged"`
-	Predicted float64 `json:"predicted"`
-	// Error is predicted / logged - 1 (0 when the logged figure is not
-	// positive: a log can show a negative KV memory when nothing fits).
-	Error float64 `json:"error"`
 }
 
 // startupLogReport compares the parsed log with the report's figures.

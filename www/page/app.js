@@ -65,9 +65,10 @@ function evaluate(request) {
   let hit = reports.get(key);
   if (!hit) {
     try {
-      // A calibrated request is fitted by the full engine: the light one
-      // leaves the fit out (its size budget).
-      const engine = request.calibration ? fullCalc : calc;
+      // A calibrated request, or one with a start-up log, goes to the
+      // full engine: the light one leaves the fit and the log reader out
+      // (its size budget).
+      const engine = needsFull(request) ? fullCalc : calc;
       const report = evaluateWithRange((r) => engine.evaluate(r), request, rangeHint);
       if (report.sweep?.length) rangeHint = sweepMax(report);
       hit = { report };
@@ -80,6 +81,11 @@ function evaluate(request) {
   return hit;
 }
 
+/** Whether a request needs the full engine (see evaluate). */
+function needsFull(request) {
+  return Boolean(request.calibration || request.startup_log);
+}
+
 /**
  * Evaluate one configuration: {request, report?, errors?}, or {request,
  * fetching} while the model's config.json is fetched from the Hub (the
@@ -88,7 +94,7 @@ function evaluate(request) {
 function run(config) {
   const { request, errors } = S.toRequest(config);
   if (errors.length) return { request, errors };
-  if (request.calibration && !fullCalc) {
+  if (needsFull(request) && !fullCalc) {
     loadFull().then(() => update(), () => {});
     return { request, loading: true };
   }
