@@ -44,13 +44,24 @@ type BandDomain struct {
 
 // keyOf is the band regime of a report's figure of family at batch b.
 func keyOf(rep *calc.Report, family string, b int) BandKey {
+	id := rep.Hardware.ID
+	if id == hardware.CustomID {
+		id = ""
+	}
+	return bandKey(rep.Config.Engine, rep.Config.EngineVersion, id, family, rep.Config.TensorParallelSize, b)
+}
+
+// bandKey files a figure of family under its engine, its TP bucket, its
+// GPU's class ("custom" for an accelerator outside the catalog) and its
+// regime: the batch bucket of b, or for the KV family the release class.
+func bandKey(engine, version, gpuID, family string, tp, b int) BandKey {
 	gpu := "custom"
-	if a, err := hardware.Lookup(rep.Hardware.ID); err == nil && rep.Hardware.ID != hardware.CustomID {
+	if a, err := hardware.Lookup(gpuID); gpuID != "" && err == nil {
 		gpu = calc.GPUClass(&a)
 	}
-	k := BandKey{Engine: rep.Config.Engine, Family: family, TP: calc.TPBucket(rep.Config.TensorParallelSize), GPU: gpu, Regime: calc.BatchBucket(b)}
+	k := BandKey{Engine: engine, Family: family, TP: calc.TPBucket(tp), GPU: gpu, Regime: calc.BatchBucket(b)}
 	if family == calc.BandKV {
-		k.Regime = calc.ReleaseClass(rep.Config.Engine, rep.Config.EngineVersion)
+		k.Regime = calc.ReleaseClass(engine, version)
 	}
 	return k
 }

@@ -346,16 +346,12 @@ func evalServing(c rawCase, r Result, req calc.Request, in, out int) (Result, er
 // throughput is), its TP bucket, its GPU's class and its batch bucket (the
 // release class for the KV family), as keyOf files the shared cases.
 func publicKey(r Result) BandKey {
-	gpu := "custom"
-	if a, err := hardware.Lookup(r.GPU); err == nil {
-		gpu = calc.GPUClass(&a)
-	}
-	k := BandKey{Engine: r.Engine, Family: calc.BandStep, TP: calc.TPBucket(r.TP), GPU: gpu, Regime: calc.BatchBucket(max(r.Batch, 1))}
+	family := calc.BandStep
 	switch r.Metric {
 	case "ttft_ms":
-		k.Family = calc.BandTTFT
+		family = calc.BandTTFT
 	case "capacity_tokens":
-		k.Family, k.Regime = calc.BandKV, calc.ReleaseClass(r.Engine, r.Version)
+		family = calc.BandKV
 	}
-	return k
+	return bandKey(r.Engine, r.Version, r.GPU, family, r.TP, max(r.Batch, 1))
 }
