@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,6 +25,50 @@ func TestCheckFiniteRefusesNaNAndInf(t *testing.T) {
 	require.NoError(t, checkFinite(&r))
 	require.Len(t, r.Warnings, 1)
 	assert.Equal(t, "extreme_input", r.Warnings[0].Code)
+}
+
+// The plain walk reads a flat struct's floats at their offsets (a sweep
+// point, the decode report); what it finds must be what the reflective,
+// path-keeping walk names: the first non-finite figure, or the first
+// extreme one, by its JSON path, at any index and in any field.
+func TestCheckFiniteFlatStructs(t *testing.T) {
+	t.Parallel()
+	sweep := make([]SweepPoint, 5)
+	sweep[4].TokensPerSWithoutSpeculation = math.Inf(-1)
+	r := Report{Sweep: sweep}
+	require.ErrorContains(t, checkFinite(&r), "the report's sweep[4].tokens_per_s_without_speculation is not a finite number")
+
+	// 1e-6 tokens/s is below one a day (1/86,400 = 1.16e-5): extreme, not
+	// an error, and named by its path.
+	sweep = make([]SweepPoint, 3)
+	sweep[2].TokensPerS = 1e-6
+	r = Report{Sweep: sweep}
+	require.NoError(t, checkFinite(&r))
+	require.Len(t, r.Warnings, 1)
+	assert.Contains(t, r.Warnings[0].Message, "the report's sweep[2].tokens_per_s is beyond any real deployment")
+
+	r = Report{Decode: &DecodeReport{KVCacheUsage: math.NaN()}}
+	require.ErrorContains(t, checkFinite(&r), "the report's decode.kv_cache_usage is not a finite number")
+
+	// A float32 field is read as a float32.
+	type point struct {
+		N  int     `json:"n"`
+		X  float32 `json:"x_ms"`
+		Y  float64 `json:"y"`
+		ID string  `json:"id"`
+	}
+	pts := []point{{X: 1, Y: 2}, {X: float32(math.Inf(1))}}
+	sc := scanReport(reflect.ValueOf(&pts).Elem())
+	assert.True(t, sc.foundNF)
+	assert.Equal(t, "[1].x_ms", sc.nonFinite)
+	pts[1].X = 3
+	sc = scanReport(reflect.ValueOf(&pts).Elem())
+	assert.False(t, sc.foundNF)
+	assert.False(t, sc.foundEx)
+	pts[0].X = 2 * extremeMs // a float32 holds 1.728e8 exactly enough
+	sc = scanReport(reflect.ValueOf(&pts).Elem())
+	assert.True(t, sc.foundEx)
+	assert.Equal(t, "[0].x_ms", sc.extreme)
 }
 
 func TestRatioGuardsZeroAndOverflow(t *testing.T) {
