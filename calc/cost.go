@@ -84,6 +84,7 @@ type costModel struct {
 	invWeightBW, invKVBW float64 // s/byte: 1 / the bytes/s the GEMMs' and attention's reads achieve
 	invGemmPeak          float64 // s/FLOP: 1 / the FLOP/s the GEMMs approach at large M
 	gemmHalf             float64 // tokens at which the GEMMs reach half of that
+	invVectorPeak        float64 // s/FLOP: 1 / the FLOP/s GEMV kernels reach on the FP32 vector units (0: no FP32 figure)
 	invAttnPeak          float64 // s/FLOP: 1 / the FLOP/s the attention kernels achieve
 	fixedS               float64 // step overhead + layers * layer overhead, seconds
 	seqS                 float64 // CPU time per scheduled sequence, seconds
@@ -244,6 +245,7 @@ func (d *Deployment) buildCost() costModel {
 //	weightBW    = bandwidth * bandwidth_efficiency                  (bytes/s)
 //	kvBW        = bandwidth * attention_bandwidth_efficiency        (bytes/s)
 //	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
+//	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
 //	attnPeak    = peak * attention_efficiency                       (FLOP/s)
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
 //	arFixedS    = 2 * layers * all-reduce latency                   (s)
@@ -266,6 +268,12 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	c.invKVBW = 1 / (c.bw * attnBW)
 	c.invGemmPeak = 1 / (c.peak * e.ComputeEfficiency)
 	c.gemmHalf = max(e.GEMMHalfTokens, 0)
+	c.invVectorPeak = 0
+	if fp32 := d.Hardware.PeakFLOPS.FP32; fp32 > 0 && fp32 >= c.peak {
+		// No matrix units for the precision (an Apple GPU: its FP16 peak
+		// is its FP32 peak): nothing to pad (Step).
+		c.invVectorPeak = 1 / (fp32 * e.ComputeEfficiency)
+	}
 	c.invAttnPeak = 1 / (c.peak * attn)
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
@@ -365,8 +373,18 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	linMem := out.WeightsReadBytes * c.invWeightBW
 	var linComp float64
 	if tokens > 0 {
-		// efficiency(M) = compute_efficiency * M / (M + gemm_half_tokens)
+		// efficiency(M) = compute_efficiency * M / (M + gemm_half_tokens):
+		// a matrix-unit GEMM pads a few tokens to its tile (fitted on
+		// tensor-core GPUs, docs/MODEL.md section 4).
 		linComp = linFLOPs * (1 + c.gemmHalf/tokens) * c.invGemmPeak
+		if c.invVectorPeak > 0 {
+			// A GPU without matrix units for the precision (an Apple GPU,
+			// whose FP16 peak is its FP32 peak) runs the GEMMs on its
+			// vector units, with no tile to pad: at one token its
+			// GEMV kernels (llama.cpp's Metal kernel_mul_mv_*) are
+			// bound by the weights' read, not by 17 tokens of padding.
+			linComp = linFLOPs * c.invVectorPeak
+		}
 	}
 	attnMem := out.KVReadBytes * c.invKVBW
 	attnDecodeS := attnDecode * c.invAttnPeak

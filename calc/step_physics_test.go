@@ -131,3 +131,32 @@ func TestV0EngineHasItsOwnStepTerms(t *testing.T) {
 	assert.InDelta(t, over(v1.Eff), s1.OverheadS, 1e-12)
 	assert.Greater(t, s0.OverheadS, s1.OverheadS)
 }
+
+// A GPU without matrix units for the precision (an Apple GPU: its FP16
+// peak is its FP32 peak) runs the GEMMs on its vector units, where a few
+// tokens pad nothing: one decoding sequence of Llama 3.1 8B on an M3 Max
+// (14.2 TFLOP/s FP32 = FP16) costs its FLOPs at peak * compute_efficiency,
+// not 1 + gemm_half_tokens = 17 times that, and the step is bound by the
+// weights' read, as llama.cpp's Metal decode is. A tensor-core GPU keeps
+// the tile padding: the RTX 4090's 165.2 TFLOP/s FP16 tensor peak.
+func TestVectorUnitsPadNoTile(t *testing.T) {
+	t.Parallel()
+	linPerTok := 2 * (8_030_261_248.0 - 2*525_336_576)
+	head := 2 * 128256 * 4096.0
+	load := StepLoad{DecodeSeqs: 1, DecodeContext: 0}
+
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "m3-max"}, Engine: "llamacpp"})
+	require.NoError(t, err)
+	s := d.Step(load)
+	want := (linPerTok + head) / (14.2e12 * d.Eff.ComputeEfficiency)
+	assert.InDelta(t, want, s.ComputeS, want*0.002)
+	// 16.06e9 bf16 bytes read at 400 GB/s * 0.85 take 47 ms; the FLOPs
+	// at 14.2e12 * 0.53 take 2.0 ms.
+	assert.False(t, s.ComputeBound)
+
+	d, err = Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
+	require.NoError(t, err)
+	s = d.Step(load)
+	want = (linPerTok + head) * (1 + d.Eff.GEMMHalfTokens) / (165.2e12 * d.Eff.ComputeEfficiency)
+	assert.InDelta(t, want, s.ComputeS, want*0.002)
+}

@@ -87,6 +87,20 @@ test('changing inputs changes the figures to the engine report', async () => {
   assert.equal(await page.textContent('[data-v="cost.usd_per_million_output_tokens"]'), '–');
 });
 
+test('a model the light engine leaves to the full engine (DeepSeek-V4) is answered by the full engine', async () => {
+  const page = await open();
+  await page.fill('#f-model', 'deepseek-ai/DeepSeek-V4-Flash');
+  await page.fill('#f-tensor_parallel_size', '4');
+  await page.selectOption('#f-hardware', 'h200-sxm-141gb');
+  const req = H.request({ model: 'deepseek-ai/DeepSeek-V4-Flash', hardware: 'h200-sxm-141gb', tensor_parallel_size: 4 });
+  const want = await H.evaluate(req); // the node engine is the full one
+  await page.waitForFunction((t) => document.querySelector('[data-v="kv_cache.capacity_tokens"]').textContent === t, figure('kv_cache.capacity_tokens', want), { timeout: 30000 });
+  await assertFigures(page, req, 'DeepSeek-V4-Flash');
+  assert.equal(await page.isHidden('#errors'), true, 'no error shown');
+  // Once loaded, the full engine's model list, with the V4 entries, fills the picker.
+  assert.ok(await page.$$eval('#model-list option', (os) => os.some((o) => o.value === 'deepseek-ai/DeepSeek-V4-Flash')));
+});
+
 test('a URL reproduces the view', async () => {
   const page = await open();
   await page.fill('#f-model', 'qwen2.5-7b');

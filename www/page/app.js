@@ -81,9 +81,21 @@ function evaluate(request) {
   return hit;
 }
 
-/** Whether a request needs the full engine (see evaluate). */
+/**
+ * Whether a request needs the full engine (see evaluate): a calibration or
+ * a start-up log, or a model the light engine has refused as needing it
+ * (DeepSeek-V4: its parameter model and packed KV layout are the full
+ * engine's, for the light engine's size budget).
+ */
 function needsFull(request) {
-  return Boolean(request.calibration || request.startup_log);
+  return Boolean(request.calibration || request.startup_log || fullOnlyModels.has(String(request.model).toLowerCase()));
+}
+
+const fullOnlyModels = new Set(); // models (lower case) the light engine refused as needing the full engine
+
+/** Whether errors are the light engine's refusal of a model it leaves to the full engine. */
+function refusedForFull(errors) {
+  return (errors ?? []).some((e) => e.field?.startsWith('model') && e.message.includes('needs the full engine'));
 }
 
 /**
@@ -110,7 +122,17 @@ function run(config) {
     }
     return { request, fetching: request.model };
   }
-  return { request, ...evaluate(request) };
+  const hit = evaluate(request);
+  if (!needsFull(request) && refusedForFull(hit.errors)) {
+    // The light engine leaves this model to the full engine: answer from
+    // that one, loading it first.
+    fullOnlyModels.add(String(request.model).toLowerCase());
+    reports.delete(JSON.stringify(request));
+    if (fullCalc) return { request, ...evaluate(request) };
+    loadFull().then(() => { fillModels(); update(); }, () => {});
+    return { request, loading: true };
+  }
+  return { request, ...hit };
 }
 
 const waiting = new Set(); // prepare() promises the page waits for
@@ -152,7 +174,7 @@ function update() {
     setStatus('');
   } else if (res.loading && !local.length) {
     reportEl.classList.add('stale');
-    setStatus('Loading the full engine to fit the calibration…');
+    setStatus(res.request.calibration ? 'Loading the full engine to fit the calibration…' : 'Loading the full engine, which this request needs…');
   } else if (res.fetching && !local.length) {
     reportEl.classList.add('stale');
     setStatus(`Fetching the config.json of ${res.fetching} from the Hugging Face Hub…`);
@@ -776,7 +798,9 @@ function canonicalHardware(v) {
 
 function fillModels() {
   let list;
-  try { list = calc.models(); } catch { return; }
+  // The full engine's list once it is loaded: it also holds the models the
+  // light engine leaves out (DeepSeek-V4).
+  try { list = (fullCalc ?? calc).models(); } catch { return; }
   const dl = $('#model-list');
   dl.replaceChildren(...list.flatMap((m) => {
     const o = new Option(m.name, m.id);
