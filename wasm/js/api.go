@@ -210,10 +210,16 @@ func setCatalog(text string) (string, error) {
 }
 
 // knows answers "1" when evaluate can look the model name up (a catalog
-// model, or one addModel registered), else "".
+// model, or one addModel registered), else "": then throughput.js may
+// fetch it from the Hub.
 func knows(name string) (string, error) {
 	if _, err := models.Lookup(name); err != nil {
-		return "", nil
+		if _, unknown := err.(*models.UnknownModelError); unknown {
+			return "", nil
+		}
+		// The catalog holds it but this build cannot model it (the light
+		// engine and DeepSeek-V4): evaluate says so, naming the full
+		// engine; there is nothing to fetch from the Hub.
 	}
 	return "1", nil
 }

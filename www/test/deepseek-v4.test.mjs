@@ -18,6 +18,19 @@ test('the light engine refuses DeepSeek-V4 and names the full engine', async () 
   }
 });
 
+test('with a Hub, the light engine still knows DeepSeek-V4 is a catalog model: nothing to fetch, and the error names the full engine', async () => {
+  // A Hub URL nothing listens on: a fetch would fail as "could not be reached".
+  const calc = await load({ hub: { url: 'http://127.0.0.1:9' } });
+  try {
+    const request = { model: 'deepseek-ai/DeepSeek-V4-Flash', hardware: 'b300' };
+    assert.equal(calc.pending(request), null);
+    assert.throws(() => calc.evaluate(request),
+      (e) => e instanceof ThroughputError && e.errors[0].field.startsWith('model') && /needs the full engine/.test(e.errors[0].message));
+  } finally {
+    calc.close();
+  }
+});
+
 test('the full engine evaluates DeepSeek-V4-Flash with its packed cache', async () => {
   const calc = await load({ planner: true, hub: false });
   try {
