@@ -44,7 +44,7 @@ type publicCase struct {
 var measuredKey = map[string][]string{
 	validation.KindStaticBatch:      {"batch_latency_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu"},
 	validation.KindDecodeStep:       {"tpot_ms", "step_time_ms"},
-	validation.KindOutputThroughput: {"output_tokens_per_s"},
+	validation.KindOutputThroughput: {"output_tokens_per_s", "output_tokens_per_s_per_gpu"},
 	validation.KindTTFT:             {"ttft_ms"},
 	validation.KindLlamaBenchTG:     {"decode_tok_s"},
 	validation.KindStartupKV:        {"gpu_kv_cache_size_tokens"},
