@@ -147,24 +147,7 @@ func evalKind(c rawCase, r Result) (Result, error) {
 		req.Workload = &calc.Workload{InputTokens: calc.Int(int(in)), OutputTokens: calc.Int(int(out)), Concurrency: calc.Int(int(b))}
 		return withDecode(r, req)
 	case KindOutputThroughput:
-		r.Metric = "output_tokens_per_s"
-		r.Measured, _ = measured(c, "output_tokens_per_s")
-		n := 8 * int(b)
-		if p, ok := num(c.NumPrompts); ok {
-			n = int(p)
-		}
-		req.Workload = &calc.Workload{InputTokens: calc.Int(int(in)), OutputTokens: calc.Int(int(out)), Concurrency: calc.Int(int(b))}
-		req.Simulate = &calc.SimulateOptions{NumRequests: calc.Int(n), Arrival: "closed_loop", Concurrency: calc.Int(int(b)), TimelinePoints: calc.Int(0)}
-		rep, err := calc.Evaluate(req)
-		if err != nil {
-			return r, err
-		}
-		if rep.Simulation == nil || rep.Simulation.CompletedRequests == 0 {
-			r.Comparable, r.Reason = false, "does not fit"
-			return r, nil
-		}
-		r.Predicted = rep.Simulation.OutputTokensPerS
-		return r, nil
+		return evalOutputThroughput(c, r, req, int(b), int(in), int(out))
 	case KindTTFT:
 		r.Metric = "ttft_ms"
 		r.Measured, _ = measured(c, "ttft_ms")
@@ -203,6 +186,79 @@ func evalKind(c rawCase, r Result) (Result, error) {
 		return r, nil
 	}
 	r.Comparable, r.Reason = false, "unknown kind "+c.Kind
+	return r, nil
+}
+
+// evalOutputThroughput replays a closed loop of concurrency users (the
+// case's batch_size or concurrency) issuing num_prompts requests (8 x
+// concurrency when not given) of input_len and output_len tokens, and
+// compares the simulated output tokens/s with measured.output_tokens_per_s,
+// or with measured.output_tokens_per_s_per_gpu (the figure over every GPU
+// of the deployment, as trtllm-bench's "Per GPU Output Throughput"
+// reports it).
+//
+// With data_parallel_size d > 1 the concurrency and num_prompts are the
+// whole deployment's, as trtllm-bench's --concurrency and --num_requests
+// are: each replica has its own scheduler, so one replica is simulated
+// with concurrency / d users and num_prompts / d requests, and its
+// tokens/s over its tensor_parallel_size x pipeline_parallel_size GPUs is
+// the per-GPU figure (the replicas are alike; attention-DP load imbalance
+// is not modelled).
+// replayWaves is the most waves of a closed loop that evalOutputThroughput
+// replays, and replayBudget its work budget (sequence-steps; four waves of
+// 896 sequences of 2,048 tokens are 7.3e6).
+const (
+	replayWaves  = 4
+	replayBudget = 4 * calc.DefaultWorkBudget
+)
+
+func evalOutputThroughput(c rawCase, r Result, req calc.Request, b, in, out int) (Result, error) {
+	r.Metric = "output_tokens_per_s"
+	perGPU := 1.0
+	if v, ok := measured(c, "output_tokens_per_s_per_gpu"); ok {
+		r.Measured = v
+		perGPU = float64(max(c.TP, 1) * max(c.PP, 1))
+	} else {
+		r.Measured, _ = measured(c, "output_tokens_per_s")
+	}
+	dp := 1
+	if d, ok := num(c.DataParallelSize); ok && d > 1 {
+		dp = int(d)
+		req.DataParallelSize = calc.Int(dp)
+	}
+	if c.EnableExpertParallel {
+		ep := true
+		req.EnableExpertParallel = &ep
+	}
+	n := 8 * b
+	if p, ok := num(c.NumPrompts); ok {
+		n = int(p)
+	}
+	b, n = max(b/dp, 1), max(n/dp, 1)
+	// A closed loop of constant lengths settles after its first wave of
+	// b requests; four waves stand for the source's longer run (a
+	// trtllm-bench run of 49,152 requests is 16 waves of its 3,072).
+	n = min(n, replayWaves*b)
+	r.Batch = b
+	if req.MaxModelLen == nil {
+		req.MaxModelLen = calc.Int(in + out)
+	}
+	if dp > 1 {
+		r.Desc += " dp" + strconv.Itoa(dp)
+	}
+	req.Workload = &calc.Workload{InputTokens: calc.Int(in), OutputTokens: calc.Int(out), Concurrency: calc.Int(b)}
+	req.Simulate = &calc.SimulateOptions{NumRequests: calc.Int(n), Arrival: "closed_loop", Concurrency: calc.Int(b), TimelinePoints: calc.Int(0)}
+	// The replay is offline tooling: four waves of several hundred
+	// 2,048-token sequences exceed the HTTP work budget.
+	rep, err := calc.EvaluateWithBudget(req, replayBudget)
+	if err != nil {
+		return r, err
+	}
+	if rep.Simulation == nil || rep.Simulation.CompletedRequests == 0 {
+		r.Comparable, r.Reason = false, "does not fit"
+		return r, nil
+	}
+	r.Predicted = rep.Simulation.OutputTokensPerS / perGPU
 	return r, nil
 }
 

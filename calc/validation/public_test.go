@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/models"
@@ -44,7 +45,7 @@ type publicCase struct {
 var measuredKey = map[string][]string{
 	validation.KindStaticBatch:      {"batch_latency_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu"},
 	validation.KindDecodeStep:       {"tpot_ms", "step_time_ms"},
-	validation.KindOutputThroughput: {"output_tokens_per_s"},
+	validation.KindOutputThroughput: {"output_tokens_per_s", "output_tokens_per_s_per_gpu"},
 	validation.KindTTFT:             {"ttft_ms"},
 	validation.KindLlamaBenchTG:     {"decode_tok_s"},
 	validation.KindStartupKV:        {"gpu_kv_cache_size_tokens"},
@@ -226,4 +227,34 @@ func skipUnderWasm(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("the native run evaluates the public cases")
 	}
+}
+
+// A data-parallel output_throughput case replays one replica: PB277's
+// 3,072 users over data_parallel_size 8 are 3072 / 8 = 384 per replica, its
+// 49,152 requests 6,144 per replica, cut to four waves (4 x 384 = 1,536),
+// and the replica's tokens/s over its one GPU (TP 1) is the per-GPU figure
+// trtllm-bench reports (4548.0105 tokens/s/GPU).
+func TestDataParallelThroughputReplaysOneReplica(t *testing.T) {
+	skipUnderWasm(t)
+	rs, err := validation.Load(publicCasesPath)
+	require.NoError(t, err)
+	i := slices.IndexFunc(rs, func(r validation.Result) bool { return r.ID == "PB277" })
+	require.GreaterOrEqual(t, i, 0)
+	r := rs[i]
+	require.True(t, r.Comparable, r.Reason)
+	assert.Equal(t, 384, r.Batch)
+	assert.InDelta(t, 4548.0105, r.Measured, 1e-9)
+	ep := true
+	req := calc.Request{
+		Model: "nvidia/DeepSeek-V3-0324-NVFP4", Hardware: calc.HardwareRef{ID: "b200"}, Engine: "trtllm",
+		DataParallelSize: calc.Int(8), EnableExpertParallel: &ep,
+		MaxNumSeqs: calc.Int(384), MaxNumBatchedTokens: calc.Int(1536), MaxModelLen: calc.Int(1024 + 2048),
+		Workload: &calc.Workload{InputTokens: calc.Int(1024), OutputTokens: calc.Int(2048), Concurrency: calc.Int(384)},
+		Simulate: &calc.SimulateOptions{NumRequests: calc.Int(4 * 384), Arrival: "closed_loop", Concurrency: calc.Int(384), TimelinePoints: calc.Int(0)},
+	}
+	rep, err := calc.EvaluateWithBudget(req, 4*calc.DefaultWorkBudget)
+	require.NoError(t, err)
+	require.NotNil(t, rep.Simulation)
+	assert.Equal(t, 4*384, rep.Simulation.CompletedRequests)
+	assert.InDelta(t, rep.Simulation.OutputTokensPerS, r.Predicted, 1e-9*r.Predicted)
 }

@@ -84,18 +84,24 @@ type rawCase struct {
 	OutputLen            any            `json:"output_len"`
 	Measured             map[string]any `json:"measured"`
 	// Fields of the public cases (testdata/public-cases.json).
-	Kind                string         `json:"kind"`
-	GPUID               string         `json:"gpu_id"`
-	NumGPUs             int            `json:"num_gpus"`
-	MaxNumSeqs          any            `json:"max_num_seqs"`
-	MaxNumBatchedTokens any            `json:"max_num_batched_tokens"`
-	NumPrompts          any            `json:"num_prompts"`
-	Arrival             string         `json:"arrival"`
-	RequestRate         any            `json:"request_rate"`
-	InputLenMin         any            `json:"input_len_min"`
-	OutputLenMin        any            `json:"output_len_min"`
-	Compare             string         `json:"compare"`
-	Source              map[string]any `json:"source"`
+	Kind                string `json:"kind"`
+	GPUID               string `json:"gpu_id"`
+	NumGPUs             int    `json:"num_gpus"`
+	MaxNumSeqs          any    `json:"max_num_seqs"`
+	MaxNumBatchedTokens any    `json:"max_num_batched_tokens"`
+	NumPrompts          any    `json:"num_prompts"`
+	Arrival             string `json:"arrival"`
+	RequestRate         any    `json:"request_rate"`
+	InputLenMin         any    `json:"input_len_min"`
+	OutputLenMin        any    `json:"output_len_min"`
+	Compare             string `json:"compare"`
+	// DataParallelSize and EnableExpertParallel describe a deployment of
+	// data-parallel replicas (TensorRT-LLM's attention DP, vLLM's
+	// --data-parallel-size), each with its own scheduler and batch, with
+	// the MoE experts spread over them when EnableExpertParallel is set.
+	DataParallelSize     any            `json:"data_parallel_size"`
+	EnableExpertParallel bool           `json:"enable_expert_parallel"`
+	Source               map[string]any `json:"source"`
 }
 
 // Case is one published measurement as read from a cases file.
