@@ -35,6 +35,18 @@ func TestKVBytesPerTokenCatalogPart6(t *testing.T) {
 		// Gemma 2B: 18 layers of 1 KV head (multi-query) of 256:
 		// 18 * 2 * 1 * 256 * 2 = 18,432.
 		{"Gemma 2B", "google/gemma-2b", 18_432, 0},
+		// Gemma 7B: 28 layers of 16 KV heads (multi-head) of 256:
+		// 28 * 2 * 16 * 256 * 2 = 458,752.
+		{"Gemma 7B", "gemma-7b", 458_752, 0},
+		// Mixtral 8x7B Instruct FP8 (NVIDIA): 32 layers of 8 KV heads of
+		// 128 in bf16 (the checkpoint's FP8 covers weights only here):
+		// 32 * 2 * 8 * 128 * 2 = 131,072.
+		{"Mixtral 8x7B Instruct FP8", "nvidia/Mixtral-8x7B-Instruct-v0.1-FP8", 131_072, 0},
+		// Qwen2.5 Coder 7B / 32B Instruct: 28 layers of 4 KV heads and 64
+		// layers of 8 KV heads, of 128: 28 * 2 * 4 * 128 * 2 = 57,344 and
+		// 64 * 2 * 8 * 128 * 2 = 262,144.
+		{"Qwen2.5 Coder 7B Instruct", "qwen2.5-coder-7b", 57_344, 0},
+		{"Qwen2.5 Coder 32B Instruct", "qwen2.5-coder-32b", 262_144, 0},
 		// DeepSeek-R1-0528 (and its NVFP4 exports): 61 MLA layers of
 		// 512 + 64 values: 61 * 576 * 2 = 70,272.
 		{"DeepSeek-R1-0528", "deepseek-r1-0528", 70_272, 0},
