@@ -196,7 +196,9 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	} else {
 		linear += float64(m.DenseMLPParamsOf(l)) / tp
 	}
-	other += float64(m.Params.Norms) / float64(m.NumLayers+1)
+	// The layer's share of the norms: all but the final norm (hidden
+	// values, which stageWeights adds on the last stage).
+	other += max(float64(m.Params.Norms-int64(m.Hidden)), 0) / float64(m.NumLayers)
 	return linear, other, expert
 }
 
