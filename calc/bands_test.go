@@ -31,7 +31,9 @@ func TestBandsCoverAbout80PercentLeaveOneOut(t *testing.T) {
 	rs, err := validation.LoadFiles(append([]string{casesPath}, files...))
 	require.NoError(t, err)
 	for _, r := range rs {
-		if r.Comparable {
+		// A replayed ShareGPT run (validation/sharegpt.go) files no
+		// residual: it mixes the step model with an assumed length spread.
+		if r.Comparable && !r.Replay {
 			assert.NotEmpty(t, r.Key.Family, "%s (%s, %s) has no band regime: set Result.Key in calc/validation", r.ID, r.Engine, r.Metric)
 		}
 	}

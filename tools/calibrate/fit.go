@@ -126,7 +126,9 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 			fmt.Fprintln(os.Stderr, "calibrate:", err)
 			os.Exit(1)
 		}
-		if r.Comparable && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] {
+		// A replay (a ShareGPT serving run, its lengths drawn from an
+		// assumed spread) is compared, not fitted.
+		if r.Comparable && !r.Replay && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] {
 			out, rs = append(out, c), append(rs, r)
 		}
 	}
