@@ -308,6 +308,8 @@ func (d *Deployment) schedConfig() sched.Config {
 		NumBlocks: d.NumBlocks - 1, BlockSize: lay.BlockSize,
 		MaxNumSeqs: d.MaxNumSeqs, MaxBatchedTokens: d.MaxBatched, Blocks: lay,
 		FirstChunkAdmission: !d.Version.FullPromptAdmission,
+		// SGLang runs prefills alone, first (sched.Config.PrefillFirst).
+		PrefillFirst: d.Engine.Name == "sglang",
 	}
 	f := &d.feat
 	if f.prefixOn {

@@ -33,6 +33,14 @@ type Config struct {
 	// fits, as vLLM did before PR #37307 (scheduler_reserve_full_isl, on by
 	// default since); false requires its whole current sequence to fit.
 	FirstChunkAdmission bool
+	// PrefillFirst runs a step of prefills alone whenever one can be
+	// formed, and decodes only when none can: SGLang's policy
+	// (sgl-project/sglang@0003215c python/sglang/srt/managers/scheduler.py
+	// get_next_batch_to_run: "Run prefill first if possible"; with
+	// server_args enable_mixed_chunk False, its default, a prefill batch
+	// carries no decodes). False is vLLM's: decodes first, prefills in the
+	// same step.
+	PrefillFirst bool
 }
 
 // ErrConfig is returned for an unusable Config or Workload.
@@ -259,13 +267,64 @@ func (s *Scheduler) release(q *slot, own bool) {
 //     (scheduler_reserve_full_isl; its first chunk alone under
 //     Config.FirstChunkAdmission); it then allocates only for its first
 //     chunk. The first one that does not fit stops admission.
+//
+// Under Config.PrefillFirst (SGLang) a step is a prefill step whenever a
+// running prompt has chunks left or a waiting sequence can be admitted:
+// the running prompts' chunks and the admissions, as above, with no
+// decode; otherwise it is a decode step of the running sequences alone.
 func (s *Scheduler) Schedule(nowS float64) Load {
 	s.nowS = nowS
 	s.preempted = false
+	if !s.cfg.PrefillFirst {
+		return s.step(stepMixed)
+	}
+	if s.prefillPending() {
+		// An admission that does not fit leaves nothing behind, so a
+		// prefill step that schedules nothing falls through to decode.
+		if l := s.step(stepPrefill); l.PrefillTokens > 0 || s.preempted {
+			return l
+		}
+	}
+	return s.step(stepDecode)
+}
+
+// stepKind is what a step may schedule: everything (vLLM), or prefills
+// alone, or decodes alone (Config.PrefillFirst).
+type stepKind uint8
+
+const (
+	stepMixed stepKind = iota
+	stepPrefill
+	stepDecode
+)
+
+// prefillPending reports whether a prefill step could have work: a running
+// prompt with chunks left, or a waiting sequence and a free seat.
+func (s *Scheduler) prefillPending() bool {
+	if s.waiting.len() > 0 && len(s.running) < s.cfg.MaxNumSeqs {
+		return true
+	}
+	for i := range s.running {
+		if !s.running[i].decoding() {
+			return true
+		}
+	}
+	return false
+}
+
+// decoding reports whether q's next step computes one token after its
+// prompt: a decode (with its drafts), not a prompt chunk.
+func (q *slot) decoding() bool { return q.generated > 0 && q.total-q.computed == 1 }
+
+// step schedules one step of the given kind (see Schedule).
+func (s *Scheduler) step(kind stepKind) Load {
 	budget := int32(s.cfg.MaxBatchedTokens)
 	var l Load
 	for i := 0; i < len(s.running) && budget > 0; i++ {
 		q := &s.running[i]
+		if kind != stepMixed && q.decoding() != (kind == stepDecode) {
+			continue // a decode in a prefill step, or a prompt chunk in a decode step
+		}
 		n := min(q.total-q.computed, budget)
 		spec := int32(0)
 		if s.la > 0 && n == 1 && q.generated > 0 {
@@ -284,7 +343,7 @@ func (s *Scheduler) Schedule(nowS float64) Load {
 		budget -= n
 		s.account(&l, q, n)
 	}
-	if s.preempted {
+	if s.preempted || kind == stepDecode {
 		return l
 	}
 	for s.waiting.len() > 0 && budget > 0 && len(s.running) < s.cfg.MaxNumSeqs {

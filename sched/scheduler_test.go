@@ -190,3 +190,35 @@ func TestFirstChunkAdmission(t *testing.T) {
 		}
 	}
 }
+
+// SGLang's prefill-first policy (Config.PrefillFirst): a step that can
+// prefill carries no decode, and decodes run when nothing can be
+// prefilled. Budget 6 tokens, blocks of 4, ample pool; A = 4-token prompt,
+// 2 outputs; B = 8-token prompt, 1 output, both waiting at 0. By hand:
+//
+//	step 1, prefill: A's 4 tokens, then B's first chunk of 6 - 4 = 2
+//	step 2, prefill: B's remaining 6 tokens (A, decoding, waits)
+//	         B samples its one output token and finishes
+//	step 3, decode:  A's second token; A finishes
+//
+// Under vLLM's mixed policy step 2 would carry A's decode beside 5 of B's
+// tokens, and B would need a third step.
+func TestPrefillFirstRunsPrefillsAlone(t *testing.T) {
+	t.Parallel()
+	cfg := sched.Config{NumBlocks: 100, BlockSize: 4, MaxNumSeqs: 4, MaxBatchedTokens: 6, Blocks: fullLayout(4), PrefillFirst: true}
+	_, got := drive(t, cfg, [][2]int{{4, 2}, {8, 1}})
+	require.Len(t, got, 3)
+	assert.Equal(t, sched.Load{PrefillTokens: 6, PrefillSpan: 4*(0+2.5) + 2*(0+1.5), PrefillSeqs: 1}, got[0].Load)
+	assert.Equal(t, []sched.Scheduled{{ID: 0, Tokens: 4}, {ID: 1, Tokens: 2}}, got[0].Scheduled)
+	assert.Equal(t, sched.Load{PrefillTokens: 6, PrefillSpan: 6 * (2 + 3.5), PrefillSeqs: 1}, got[1].Load)
+	assert.Equal(t, []int{1}, got[1].Finished)
+	assert.Equal(t, sched.Load{DecodeSeqs: 1, DecodeContext: 5}, got[2].Load)
+	assert.Equal(t, []int{0}, got[2].Finished)
+
+	cfg.PrefillFirst = false
+	_, mixed := drive(t, cfg, [][2]int{{4, 2}, {8, 1}})
+	require.Len(t, mixed, 3)
+	// Step 2 mixes A's decode (context 5) with 5 of B's tokens.
+	assert.Equal(t, sched.Load{DecodeSeqs: 1, DecodeContext: 5, PrefillTokens: 5, PrefillSpan: 5 * (2 + 3)}, mixed[1].Load)
+	assert.Equal(t, []int{0}, mixed[1].Finished)
+}
