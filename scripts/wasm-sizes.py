@@ -14,6 +14,7 @@ an estimate of what removing them would save, not an exact one.
 import argparse
 import gzip
 import re
+import signal
 import sys
 from collections import defaultdict
 
@@ -160,4 +161,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under | head
     sys.exit(main())
