@@ -12,9 +12,9 @@ var calibrationFields = [...]struct {
 	key  string
 	spec FieldSpec
 }{
-	{"CalibrationPoint.batch_size", intRange(1, maxSeqs, nil, "sequences")},
-	{"CalibrationPoint.tpot_ms", positive(maxLatencyMs, "ms")},
-	{"CalibrationPoint.context_tokens", intRange(1, maxModelLen, nil, "tokens").dependent("the workload's input_tokens + output_tokens/2")},
+	{"CalibrationPoint.batch_size", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Unit: "sequences"}},
+	{"CalibrationPoint.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"CalibrationPoint.context_tokens", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "the workload's input_tokens + output_tokens/2", Unit: "tokens"}},
 }
 
 // resolveCalibration validates the calibration part and returns its

@@ -54,33 +54,6 @@ const (
 	minRate = 1e-6
 )
 
-// intRange is an integer in [lo, hi] with default def (nil: none).
-func intRange(lo, hi int, def any, unit string) FieldSpec {
-	return FieldSpec{Min: float64(lo), Max: float64(hi), HasMin: true, HasMax: true, Default: def, Unit: unit}
-}
-
-// positive is a number in (0, hi].
-func positive(hi float64, unit string) FieldSpec {
-	return FieldSpec{Min: 0, Max: hi, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: unit}
-}
-
-// rate is a request rate in [minRate, hi].
-func rate(hi float64) FieldSpec {
-	return FieldSpec{Min: minRate, Max: hi, HasMin: true, HasMax: true, Unit: "requests/s"}
-}
-
-// dependent sets how a default is chosen when it is not a constant.
-func (s FieldSpec) dependent(text string) FieldSpec {
-	s.Default, s.DefaultText = nil, text
-	return s
-}
-
-// explained keeps a constant default and says when another applies.
-func (s FieldSpec) explained(text string) FieldSpec {
-	s.DefaultText = text
-	return s
-}
-
 // Dtypes are the values of dtype.
 var Dtypes = []string{"auto", "bfloat16", "float16", "float32"}
 
@@ -111,65 +84,70 @@ var Fields = fieldMap(append(append(fieldList[:], featureFields[:]...), calibrat
 
 // fieldList is Fields as a list: a loop over it at start-up is a fraction
 // of the code a map literal of this size compiles to (the browser engine's
-// size budget).
+// size budget). Its rows are literals, not built by helper functions: the
+// compiler lays out a literal as static data, while each call (the browser
+// engine is built without inlining) was initialisation code: calc.init
+// was 19 KB of wasm code, 5 KB with literals. An integer field is {Min: lo, Max: hi, HasMin: true, HasMax: true};
+// a rate's least value is minRate; DefaultText says how a default is chosen
+// when it is not a constant.
 var fieldList = [...]struct {
 	key  string
 	spec FieldSpec
 }{
 	{"Request.engine", FieldSpec{Enum: EngineNames(), Default: DefaultEngine}},
 	{"Request.engine_version", FieldSpec{Enum: EngineVersions(), Default: DefaultEngineVersion, DefaultText: "the newest vLLM release modelled (" + DefaultEngineVersion + "); SGLang's own under engine sglang"}},
-	{"Request.tensor_parallel_size", intRange(1, maxParallel, 1, "GPUs")},
-	{"Request.pipeline_parallel_size", intRange(1, maxParallel, 1, "GPUs")},
+	{"Request.tensor_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
+	{"Request.pipeline_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.dtype", FieldSpec{Enum: Dtypes, Default: "auto"}},
 	{"Request.quantization", FieldSpec{Enum: models.QuantizationNames(), DefaultText: "the checkpoint's own (none for an unquantized checkpoint)"}},
 	{"Request.kv_cache_dtype", FieldSpec{Enum: KVCacheDtypes, Default: "auto"}},
 	{"Request.gpu_memory_utilization", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines)", Unit: "fraction of GPU memory"}},
 	{"Request.block_size", FieldSpec{Min: 1, Max: maxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"}},
-	{"Request.max_model_len", intRange(1, maxModelLen, nil, "tokens").dependent("the model's max_position_embeddings")},
-	{"Request.max_num_seqs", intRange(1, maxSeqs, DefaultMaxNumSeqs, "sequences").explained("vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256")},
-	{"Request.max_num_batched_tokens", intRange(1, maxTokens, DefaultMaxNumBatchedTokens, "tokens").explained("vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048")},
+	{"Request.max_model_len", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "the model's max_position_embeddings", Unit: "tokens"}},
+	{"Request.max_num_seqs", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: DefaultMaxNumSeqs, DefaultText: "vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256", Unit: "sequences"}},
+	{"Request.max_num_batched_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultMaxNumBatchedTokens, DefaultText: "vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048", Unit: "tokens"}},
 	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: maxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
 
-	{"Workload.input_tokens", intRange(1, maxTokens, DefaultInputTokens, "tokens")},
-	{"Workload.output_tokens", intRange(1, maxTokens, DefaultOutputTokens, "tokens")},
-	{"Workload.concurrency", intRange(1, maxSeqs, nil, "requests in flight")},
-	{"Workload.request_rate", rate(maxRate)},
+	{"Workload.input_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},
+	{"Workload.output_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultOutputTokens, Unit: "tokens"}},
+	{"Workload.concurrency", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Unit: "requests in flight"}},
+	{"Workload.request_rate", FieldSpec{Min: minRate, Max: maxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
 
-	{"SLO.ttft_ms", positive(maxLatencyMs, "ms")},
-	{"SLO.tpot_ms", positive(maxLatencyMs, "ms")},
+	{"SLO.ttft_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"SLO.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
 
-	{"SweepOptions.points", intRange(2, MaxSweepPoints, DefaultSweepPoints, "batch sizes")},
-	{"SweepOptions.max_batch_size", intRange(1, maxSeqs, nil, "sequences").dependent("the larger of the batch ceiling and max_num_seqs")},
+	{"SweepOptions.points", FieldSpec{Min: 2, Max: MaxSweepPoints, HasMin: true, HasMax: true, Default: DefaultSweepPoints, Unit: "batch sizes"}},
+	{"SweepOptions.max_batch_size", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, DefaultText: "the larger of the batch ceiling and max_num_seqs", Unit: "sequences"}},
 
-	{"SimulateOptions.num_requests", intRange(1, MaxSimulatedRequests, DefaultSimulatedRequests, "requests")},
+	{"SimulateOptions.num_requests", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, Default: DefaultSimulatedRequests, Unit: "requests"}},
 	{"SimulateOptions.seed", FieldSpec{Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0}},
 	{"SimulateOptions.arrival", FieldSpec{Enum: Arrivals, DefaultText: "poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst"}},
-	{"SimulateOptions.request_rate", rate(maxRate).dependent("workload.request_rate")},
-	{"SimulateOptions.concurrency", intRange(1, MaxSimulatedRequests, nil, "users").dependent("workload.concurrency")},
-	{"SimulateOptions.timeline_points", intRange(0, MaxTimelinePoints, DefaultTimelinePoints, "points")},
+	{"SimulateOptions.request_rate", FieldSpec{Min: minRate, Max: maxRate, HasMin: true, HasMax: true, DefaultText: "workload.request_rate", Unit: "requests/s"}},
+	{"SimulateOptions.concurrency", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, DefaultText: "workload.concurrency", Unit: "users"}},
+	{"SimulateOptions.timeline_points", FieldSpec{Max: MaxTimelinePoints, HasMin: true, HasMax: true, Default: DefaultTimelinePoints, Unit: "points"}},
 
 	{"LengthDistribution.distribution", FieldSpec{Enum: Distributions}},
-	{"LengthDistribution.mean", positive(maxTokens, "tokens").dependent("the workload's length")},
+	{"LengthDistribution.mean", FieldSpec{Max: maxTokens, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the workload's length", Unit: "tokens"}},
 	{"LengthDistribution.std", FieldSpec{Min: 0, Max: maxTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
-	{"LengthDistribution.min", intRange(1, maxModelLen, 1, "tokens")},
-	{"LengthDistribution.max", intRange(1, maxModelLen, nil, "tokens").dependent("max_model_len - 1")},
+	{"LengthDistribution.min", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, Default: 1, Unit: "tokens"}},
+	{"LengthDistribution.max", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "max_model_len - 1", Unit: "tokens"}},
 
-	{"SimSweepOptions.points", intRange(2, MaxSimSweepPoints, DefaultSimSweepPoints, "loads")},
-	{"SimSweepOptions.num_requests", intRange(1, MaxSimulatedRequests, nil, "requests").dependent("the smaller of 1000 and simulate.num_requests, lowered to fit the work budget")},
-	{"SimSweepOptions.request_rates", rate(maxRate)},
-	{"SimSweepOptions.concurrencies", intRange(1, MaxSimulatedRequests, nil, "users")},
+	{"SimSweepOptions.points", FieldSpec{Min: 2, Max: MaxSimSweepPoints, HasMin: true, HasMax: true, Default: DefaultSimSweepPoints, Unit: "loads"}},
+	{"SimSweepOptions.num_requests", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, DefaultText: "the smaller of 1000 and simulate.num_requests, lowered to fit the work budget", Unit: "requests"}},
+	{"SimSweepOptions.request_rates", FieldSpec{Min: minRate, Max: maxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
+	{"SimSweepOptions.concurrencies", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, Unit: "users"}},
 
-	{"PlanRequest.limit", intRange(1, MaxPlanLimit, DefaultPlanLimit, "deployments")},
-	{"PlanWorkload.input_tokens", intRange(1, maxTokens, DefaultInputTokens, "tokens")},
-	{"PlanWorkload.output_tokens", intRange(1, maxTokens, DefaultOutputTokens, "tokens")},
-	{"PlanWorkload.concurrency", intRange(1, maxSeqs, nil, "users")},
-	{"PlanWorkload.request_rate", rate(maxRate)},
-	{"PlanSLO.ttft_ms", positive(maxLatencyMs, "ms")},
-	{"PlanSLO.tpot_ms", positive(maxLatencyMs, "ms")},
+	{"PlanRequest.limit", FieldSpec{Min: 1, Max: MaxPlanLimit, HasMin: true, HasMax: true, Default: DefaultPlanLimit, Unit: "deployments"}},
+	{"PlanWorkload.input_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},
+	{"PlanWorkload.output_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultOutputTokens, Unit: "tokens"}},
+	{"PlanWorkload.concurrency", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Unit: "users"}},
+	{"PlanWorkload.request_rate", FieldSpec{Min: minRate, Max: maxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
+	{"PlanSLO.ttft_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"PlanSLO.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
 	{"PlanSLO.ttft_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
 	{"PlanSLO.tpot_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
 	{"PlanConstraints.engines", FieldSpec{Enum: EngineNames(), DefaultText: "vllm and sglang"}},
-	{"PlanConstraints.max_gpus", intRange(1, maxParallel, nil, "GPUs")},
+	{"PlanConstraints.max_gpus", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Unit: "GPUs"}},
 	{"PlanConstraints.accelerators", FieldSpec{DefaultText: "every accelerator in the catalog"}},
 	{"PlanConstraints.prices", FieldSpec{DefaultText: "the default price table (hardware/prices.go)", Unit: "USD per GPU-hour"}},
 	{"PlanSearch.gpus_per_replica", FieldSpec{Min: 1, Max: 8, HasMin: true, HasMax: true, PowerOfTwo: true, DefaultText: "1, 2, 4, 8", Unit: "GPUs"}},
@@ -179,11 +157,11 @@ var fieldList = [...]struct {
 	{"PlanSearch.max_num_batched_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, DefaultText: "8192", Unit: "tokens"}},
 	{"PlanSearch.disaggregated", FieldSpec{Default: true}},
 	{"PlanSearch.expert_parallel", FieldSpec{Default: true}},
-	{"PlanWorkload.shared_prefix_tokens", intRange(0, maxTokens, 0, "tokens")},
-	{"PlanWorkload.num_prefixes", intRange(1, maxSeqs, 1, "prefixes")},
+	{"PlanWorkload.shared_prefix_tokens", FieldSpec{Max: maxTokens, HasMin: true, HasMax: true, Default: 0, Unit: "tokens"}},
+	{"PlanWorkload.num_prefixes", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
 	{"PlanWorkload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
-	{"PlanVerify.top", intRange(1, MaxVerifyTop, DefaultVerifyTop, "deployments")},
-	{"PlanVerify.num_requests", intRange(1, MaxSimulatedRequests, DefaultVerifyRequests, "requests")},
+	{"PlanVerify.top", FieldSpec{Min: 1, Max: MaxVerifyTop, HasMin: true, HasMax: true, Default: DefaultVerifyTop, Unit: "deployments"}},
+	{"PlanVerify.num_requests", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, Default: DefaultVerifyRequests, Unit: "requests"}},
 	{"PlanVerify.seed", FieldSpec{Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0}},
 
 	// A custom accelerator's figures: hardware.Accelerator.Problems
@@ -191,16 +169,16 @@ var fieldList = [...]struct {
 	// state the same bounds for OpenAPI and the JavaScript exports. A
 	// figure that may be 0 ("not given": memory_reported_bytes, the other
 	// precisions, the link) states only its upper bound here.
-	{"HardwareAccelerator.memory_bytes", intRange(hardware.MinMemoryBytes, int(hardware.MaxMemoryBytes), nil, "bytes")},
+	{"HardwareAccelerator.memory_bytes", FieldSpec{Min: hardware.MinMemoryBytes, Max: float64(int(hardware.MaxMemoryBytes)), HasMin: true, HasMax: true, Unit: "bytes"}},
 	{"HardwareAccelerator.memory_bandwidth_bytes_per_s", FieldSpec{Min: hardware.MinMemoryBandwidth, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "bytes/s"}},
 	{"HardwarePeakFLOPS.bf16", FieldSpec{Min: hardware.MinPeakFLOPS, Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"}},
-	{"HardwarePeakFLOPS.fp32", upTo(hardware.MaxRate, "FLOP/s")},
-	{"HardwarePeakFLOPS.tf32", upTo(hardware.MaxRate, "FLOP/s")},
-	{"HardwarePeakFLOPS.fp8", upTo(hardware.MaxRate, "FLOP/s")},
-	{"HardwarePeakFLOPS.int8", upTo(hardware.MaxRate, "FLOP/s")},
-	{"HardwarePeakFLOPS.fp4", upTo(hardware.MaxRate, "FLOP/s")},
-	{"HardwareInterconnect.bandwidth_bytes_per_s", upTo(hardware.MaxRate, "bytes/s")},
-	{"HardwareInterconnect.latency_s", upTo(hardware.MaxInterconnectLatency, "s")},
+	{"HardwarePeakFLOPS.fp32", FieldSpec{Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"}},
+	{"HardwarePeakFLOPS.tf32", FieldSpec{Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"}},
+	{"HardwarePeakFLOPS.fp8", FieldSpec{Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"}},
+	{"HardwarePeakFLOPS.int8", FieldSpec{Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"}},
+	{"HardwarePeakFLOPS.fp4", FieldSpec{Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "FLOP/s"}},
+	{"HardwareInterconnect.bandwidth_bytes_per_s", FieldSpec{Max: hardware.MaxRate, HasMin: true, HasMax: true, Unit: "bytes/s"}},
+	{"HardwareInterconnect.latency_s", FieldSpec{Max: hardware.MaxInterconnectLatency, HasMin: true, HasMax: true, Unit: "s"}},
 }
 
 func fieldMap(list []struct {
@@ -212,11 +190,6 @@ func fieldMap(list []struct {
 		m[e.key] = e.spec
 	}
 	return m
-}
-
-// upTo is a number in [0, hi] (0: not given).
-func upTo(hi float64, unit string) FieldSpec {
-	return FieldSpec{Min: 0, Max: hi, HasMin: true, HasMax: true, Unit: unit}
 }
 
 // spec returns the table entry for key, which must exist: a missing entry

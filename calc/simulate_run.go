@@ -2,7 +2,6 @@ package calc
 
 import (
 	"math"
-	"slices"
 
 	"github.com/modelrefs/throughput/sched"
 )
@@ -218,7 +217,7 @@ func (d *Deployment) simSweepLoads(p plan, sp *simPlan, pre *PreemptionReport) (
 			onset = pre.OnsetRequestRate
 			ref = pre.SaturationRequestRate
 		}
-		loads = slices.Clone(sp.rates)
+		loads = append([]float64(nil), sp.rates...)
 	} else {
 		if pre.Reachable {
 			onset = float64(pre.OnsetConcurrency)
@@ -237,6 +236,25 @@ func (d *Deployment) simSweepLoads(p plan, sp *simPlan, pre *PreemptionReport) (
 			loads = append(loads, x)
 		}
 	}
-	slices.Sort(loads)
-	return slices.Compact(loads), onset
+	return sortedDistinct(loads), onset
+}
+
+// sortedDistinct sorts xs in place, ascending, and drops repeats. An
+// insertion sort: a sweep has at most MaxSimSweepPoints loads, and
+// slices.Sort and slices.Compact on float64 (an instantiation used nowhere
+// else in the browser's light engine, which estimates a sweep's work) cost
+// that engine about 4 KB of gzip.
+func sortedDistinct(xs []float64) []float64 {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != out[len(out)-1] {
+			out = append(out, x)
+		}
+	}
+	return out
 }

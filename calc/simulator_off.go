@@ -6,3 +6,7 @@ package calc
 // request with simulate is refused on field simulate, and the linker drops
 // the simulator.
 const simulatorBuilt = false
+
+// FullEngine is false in the light engine (simulator_on.go says what it
+// leaves out).
+const FullEngine = false

@@ -5,10 +5,10 @@ package hardware
 // catalog holds every entry in a stable order: NVIDIA datacenter, NVIDIA
 // GeForce and workstation, NVIDIA unified-memory machines, AMD, Intel,
 // Google, AWS, Apple; within a vendor, the older lists first (each by
-// generation), then the ones added for issue 15. Entries are Go literals
-// (no parsing at start-up).
-var catalog = concat(nvidiaDatacenter, nvidiaDatacenter2026, nvidiaRTX, nvidiaWorkstation2026, nvidiaGeForce2026, nvidiaUnified,
-	amd, amd2026, intel, intel2026, google, google2026, aws, apple)
+// generation), then the ones added for issue 15, then the later additions
+// (catalog_more.go). Entries are Go literals (no parsing at start-up).
+var catalog = concat(nvidiaDatacenter, nvidiaDatacenter2026, nvidiaGH200, nvidiaRTX, nvidiaWorkstation2026, nvidiaGeForce2026, nvidiaGeForceMore, nvidiaUnified,
+	amd, amd2026, intel, intel2026, google, google2026, aws, apple, appleMore)
 
 // concat joins the vendor lists and clips every shared slice to its length,
 // so that an append on a returned copy reallocates instead of writing into

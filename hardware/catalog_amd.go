@@ -37,7 +37,7 @@ var amd = []Accelerator{
 		// aggregate): about 400 GB/s per GCD, 200 per direction; the
 		// topology between the 8 GCDs of a node is not uniform.
 		Interconnect: Interconnect{Name: "Infinity Fabric (xGMI)", BandwidthBytesPerS: 200 * gbPerS, LatencyS: AllReduceLatencyInfinityFabricS},
-		Sources:      []Source{{Fields: datasheet, Citation: citeMI250X}, srcLatencyXGMI},
+		Sources:      []Source{{Fields: datasheet, Citation: citeMI250X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
 	},
 	{
 		ID:                       "mi300x",
@@ -48,7 +48,7 @@ var amd = []Accelerator{
 		MemoryBandwidthBytesPerS: 5.3 * tbPerS,
 		PeakFLOPS:                cdna3FLOPS,
 		Interconnect:             xgmiCDNA3,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeMI300X}, {Fields: []string{fieldReported}, Citation: citeRepMI300X}, srcLatencyXGMI},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeMI300X}, {Fields: []string{fieldReported}, Citation: citeRepMI300X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
 	},
 	{
 		ID:                       "mi325x",
@@ -58,7 +58,7 @@ var amd = []Accelerator{
 		MemoryBandwidthBytesPerS: 6 * tbPerS,
 		PeakFLOPS:                cdna3FLOPS,
 		Interconnect:             xgmiCDNA3,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeMI325X}, srcLatencyXGMI},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeMI325X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
 	},
 	{
 		ID:                       "mi355x",
@@ -71,6 +71,6 @@ var amd = []Accelerator{
 		// the TF32 matrix path (TF32 falls back to FP32).
 		PeakFLOPS:    PeakFLOPS{FP32: 157.3 * teraFLOPS, BF16: 2516.6 * teraFLOPS, FP8: 5033.2 * teraFLOPS, INT8: 5033.2 * teraFLOPS, FP4: 10066.3 * teraFLOPS},
 		Interconnect: xgmiCDNA4,
-		Sources:      []Source{{Fields: datasheet, Citation: citeMI355X}, srcLatencyXGMI},
+		Sources:      []Source{{Fields: datasheet, Citation: citeMI355X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
 	},
 }

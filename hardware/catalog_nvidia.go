@@ -35,7 +35,7 @@ var nvidiaDatacenter = []Accelerator{
 		// tensor rate (65 TFLOPS, dense: Turing has no sparsity).
 		PeakFLOPS:    PeakFLOPS{FP32: 8.1 * teraFLOPS, BF16: 65 * teraFLOPS, INT8: 130 * teraFLOPS},
 		Interconnect: pcie3x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeT4}, {Fields: []string{fieldReported}, Citation: citeRepT4}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeT4}, {Fields: []string{fieldReported}, Citation: citeRepT4}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "a10",
@@ -46,7 +46,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 600 * gbPerS,
 		PeakFLOPS:                PeakFLOPS{FP32: 31.2 * teraFLOPS, TF32: 62.5 * teraFLOPS, BF16: 125 * teraFLOPS, INT8: 250 * teraFLOPS},
 		Interconnect:             pcie4x16,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeA10}, {Fields: []string{fieldReported}, Citation: citeRepA10}, srcLatencyPCIe},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeA10}, {Fields: []string{fieldReported}, Citation: citeRepA10}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "a10g",
@@ -60,7 +60,7 @@ var nvidiaDatacenter = []Accelerator{
 		// rate (fp32 accumulate at half rate). No published INT8 figure.
 		PeakFLOPS:    PeakFLOPS{FP32: 35 * teraFLOPS, TF32: 35 * teraFLOPS, BF16: 70 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeA10G}, {Fields: []string{fieldReported}, Citation: citeRepA10G}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeA10G}, {Fields: []string{fieldReported}, Citation: citeRepA10G}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "l4",
@@ -72,7 +72,7 @@ var nvidiaDatacenter = []Accelerator{
 		// Datasheet (sparse): TF32 120, BF16 242, FP8 485, INT8 485.
 		PeakFLOPS:    PeakFLOPS{FP32: 30.3 * teraFLOPS, TF32: 60 * teraFLOPS, BF16: 121 * teraFLOPS, FP8: 242.5 * teraFLOPS, INT8: 242.5 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeL4}, {Fields: []string{fieldReported}, Citation: citeRepL4}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeL4}, {Fields: []string{fieldReported}, Citation: citeRepL4}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "l40s",
@@ -84,7 +84,7 @@ var nvidiaDatacenter = []Accelerator{
 		// Datasheet (sparse): TF32 366, BF16 733, FP8 1466, INT8 1466.
 		PeakFLOPS:    PeakFLOPS{FP32: 91.6 * teraFLOPS, TF32: 183 * teraFLOPS, BF16: 362.05 * teraFLOPS, FP8: 733 * teraFLOPS, INT8: 733 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeL40S}, {Fields: []string{fieldReported}, Citation: citeRepL40S}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeL40S}, {Fields: []string{fieldReported}, Citation: citeRepL40S}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "l40",
@@ -95,7 +95,7 @@ var nvidiaDatacenter = []Accelerator{
 		// Datasheet (sparse): TF32 181, BF16 362, FP8 724, INT8 724.
 		PeakFLOPS:    PeakFLOPS{FP32: 90.5 * teraFLOPS, TF32: 90.5 * teraFLOPS, BF16: 181 * teraFLOPS, FP8: 362 * teraFLOPS, INT8: 362 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeL40}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeL40}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "a40",
@@ -108,7 +108,7 @@ var nvidiaDatacenter = []Accelerator{
 		// An NVLink bridge (112.5 GB/s bidirectional) joins pairs only;
 		// tensor parallelism beyond two cards runs over PCIe.
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeA40}, {Fields: []string{fieldReported}, Citation: citeRepA40}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeA40}, {Fields: []string{fieldReported}, Citation: citeRepA40}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "v100-sxm2-32gb",
@@ -121,7 +121,7 @@ var nvidiaDatacenter = []Accelerator{
 		// path); BF16 holds the fp16 tensor rate.
 		PeakFLOPS:    PeakFLOPS{FP32: 15.7 * teraFLOPS, BF16: 125 * teraFLOPS},
 		Interconnect: nvlink2,
-		Sources:      []Source{{Fields: datasheet, Citation: citeV100}, srcLatencyNVLink},
+		Sources:      []Source{{Fields: datasheet, Citation: citeV100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:                       "a100-pcie-40gb",
@@ -133,7 +133,7 @@ var nvidiaDatacenter = []Accelerator{
 		PeakFLOPS:                a100FLOPS,
 		// An NVLink bridge joins pairs only; TP beyond two runs over PCIe.
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeA100}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "a100-pcie-80gb",
@@ -144,7 +144,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 1935 * gbPerS,
 		PeakFLOPS:                a100FLOPS,
 		Interconnect:             pcie4x16,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, srcLatencyPCIe},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:                       "a100-sxm-40gb",
@@ -155,7 +155,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 1555 * gbPerS,
 		PeakFLOPS:                a100FLOPS,
 		Interconnect:             nvlink3,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, srcLatencyNVLink},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:                       "a100-sxm-80gb",
@@ -167,7 +167,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 2039 * gbPerS,
 		PeakFLOPS:                a100FLOPS,
 		Interconnect:             nvlink3,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, {Fields: []string{fieldReported}, Citation: citeRepA100}, srcLatencyNVLink},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, {Fields: []string{fieldReported}, Citation: citeRepA100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:                       "h100-pcie-80gb",
@@ -179,7 +179,7 @@ var nvidiaDatacenter = []Accelerator{
 		// Datasheet (sparse): TF32 756, BF16 1513, FP8 3026, INT8 3026.
 		PeakFLOPS:    PeakFLOPS{FP32: 51 * teraFLOPS, TF32: 378 * teraFLOPS, BF16: 756.5 * teraFLOPS, FP8: 1513 * teraFLOPS, INT8: 1513 * teraFLOPS},
 		Interconnect: pcie5x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeH100}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeH100}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID:     "h100-sxm-80gb",
@@ -193,7 +193,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 3.35 * tbPerS,
 		PeakFLOPS:                hopperSXMFLOPS,
 		Interconnect:             nvlink4,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeH100}, {Fields: []string{fieldReported}, Citation: citeRepH100}, srcLatencyNVLink},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeH100}, {Fields: []string{fieldReported}, Citation: citeRepH100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:                       "h100-nvl-94gb",
@@ -205,7 +205,7 @@ var nvidiaDatacenter = []Accelerator{
 		PeakFLOPS:                hopperNVLFLOPS,
 		// NVLink bridge: 600 GB/s bidirectional between the two cards of a pair.
 		Interconnect: Interconnect{Name: "NVLink 4 bridge (pairs)", BandwidthBytesPerS: 300 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 300 * gbPerS * busEfficiencyBridge},
-		Sources:      []Source{{Fields: datasheet, Citation: citeH100}, srcLatencyNVLink},
+		Sources:      []Source{{Fields: datasheet, Citation: citeH100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:                       "h200-sxm-141gb",
@@ -217,7 +217,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 4.8 * tbPerS,
 		PeakFLOPS:                hopperSXMFLOPS,
 		Interconnect:             nvlink4,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeH200}, {Fields: []string{fieldReported}, Citation: citeRepH200}, srcLatencyNVLink},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeH200}, {Fields: []string{fieldReported}, Citation: citeRepH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:                       "h200-nvl-141gb",
@@ -229,7 +229,7 @@ var nvidiaDatacenter = []Accelerator{
 		PeakFLOPS:                hopperNVLFLOPS,
 		// NVLink bridge joins 2 or 4 cards at 900 GB/s bidirectional.
 		Interconnect: Interconnect{Name: "NVLink 4 bridge (2- or 4-way)", BandwidthBytesPerS: 450 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 450 * gbPerS * busEfficiencyBridge},
-		Sources:      []Source{{Fields: datasheet, Citation: citeH200}, srcLatencyNVLink},
+		Sources:      []Source{{Fields: datasheet, Citation: citeH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:                       "h20",
@@ -239,7 +239,7 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 4 * tbPerS,
 		PeakFLOPS:                PeakFLOPS{FP32: 44 * teraFLOPS, TF32: 74 * teraFLOPS, BF16: 148 * teraFLOPS, FP8: 296 * teraFLOPS, INT8: 296 * teraFLOPS},
 		Interconnect:             nvlink4,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeH20}, srcLatencyNVLink},
+		Sources:                  []Source{{Fields: datasheet, Citation: citeH20}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:     "b200",
@@ -255,7 +255,7 @@ var nvidiaDatacenter = []Accelerator{
 		// TF32 18 PF, INT8 72 POPS; FP32 600 TF.
 		PeakFLOPS:    PeakFLOPS{FP32: 75 * teraFLOPS, TF32: 1125 * teraFLOPS, BF16: 2250 * teraFLOPS, FP8: 4500 * teraFLOPS, INT8: 4500 * teraFLOPS, FP4: 9000 * teraFLOPS},
 		Interconnect: nvlink5,
-		Sources:      []Source{{Fields: datasheet, Citation: citeB200}, {Fields: []string{fieldReported}, Citation: citeRepB200}, srcLatencyNVLink},
+		Sources:      []Source{{Fields: datasheet, Citation: citeB200}, {Fields: []string{fieldReported}, Citation: citeRepB200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID:     "gb200",
@@ -270,7 +270,7 @@ var nvidiaDatacenter = []Accelerator{
 		// 10 PF, TF32 5 PF, INT8 20 POPS; FP32 160 TF.
 		PeakFLOPS:    PeakFLOPS{FP32: 80 * teraFLOPS, TF32: 1250 * teraFLOPS, BF16: 2500 * teraFLOPS, FP8: 5000 * teraFLOPS, INT8: 5000 * teraFLOPS, FP4: 10000 * teraFLOPS},
 		Interconnect: nvlink5,
-		Sources:      []Source{{Fields: datasheet, Citation: citeGB200}, srcLatencyNVLink},
+		Sources:      []Source{{Fields: datasheet, Citation: citeGB200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 }
 

@@ -38,8 +38,8 @@ const (
 	citeRTX3060      = "NVIDIA GeForce RTX 3060 specifications, https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/ ; per-SM rates of the GA102 whitepaper"
 )
 
-// srcLatencyNIC covers two machines joined by their RDMA network ports.
-var srcLatencyNIC = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce between two hosts over RoCE v2 NICs, about 15 µs as for Gaudi"}
+// {Fields: latencyFields, Citation: citeLatencyNIC} covers two machines joined by their RDMA network ports.
+const citeLatencyNIC = "Estimate: small all-reduce between two hosts over RoCE v2 NICs, about 15 µs as for Gaudi"
 
 // PCIe links narrower or more shared than x16.
 var (
@@ -69,7 +69,7 @@ var nvidiaDatacenter2026 = []Accelerator{
 		MemoryBytes: 16 * GiB, MemoryBandwidthBytesPerS: 200 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 4.5 * teraFLOPS, TF32: 9 * teraFLOPS, BF16: 18 * teraFLOPS, INT8: 36 * teraFLOPS},
 		Interconnect: pcie4x8,
-		Sources:      []Source{{Fields: datasheet, Citation: citeA2}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeA2}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		// One of the four GPUs of the board, as software sees them.
@@ -77,7 +77,7 @@ var nvidiaDatacenter2026 = []Accelerator{
 		MemoryBytes: 16 * GiB, MemoryBandwidthBytesPerS: 200 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 4.5 * teraFLOPS, TF32: 9 * teraFLOPS, BF16: 17.95 * teraFLOPS, INT8: 35.9 * teraFLOPS},
 		Interconnect: pcie4x16q,
-		Sources:      []Source{{Fields: datasheet, Citation: citeA16}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeA16}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "a30", Name: "NVIDIA A30 24GB", Vendor: "NVIDIA",
@@ -85,28 +85,28 @@ var nvidiaDatacenter2026 = []Accelerator{
 		PeakFLOPS: PeakFLOPS{FP32: 10.3 * teraFLOPS, TF32: 82 * teraFLOPS, BF16: 165 * teraFLOPS, INT8: 330 * teraFLOPS},
 		// An NVLink bridge (200 GB/s) joins pairs only.
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeA30}, {Fields: []string{fieldReported}, Citation: citeRepA30}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeA30}, {Fields: []string{fieldReported}, Citation: citeRepA30}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "l20", Name: "NVIDIA L20 48GB", Vendor: "NVIDIA",
 		MemoryBytes: 48 * GiB, MemoryBandwidthBytesPerS: 864 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 59.8 * teraFLOPS, TF32: 59.8 * teraFLOPS, BF16: 119.5 * teraFLOPS, FP8: 239 * teraFLOPS, INT8: 239 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeL20}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeL20}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "a800-sxm-80gb", Name: "NVIDIA A800 SXM4 80GB", Vendor: "NVIDIA",
 		Aliases:     []string{"A800", "A800-SXM4-80GB"},
 		MemoryBytes: 80 * GiB, MemoryBandwidthBytesPerS: 2039 * gbPerS,
 		PeakFLOPS: a100FLOPS, Interconnect: nvlink3China,
-		Sources: []Source{{Fields: datasheet, Citation: citeA800}, srcLatencyNVLink},
+		Sources: []Source{{Fields: datasheet, Citation: citeA800}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		ID: "h800-sxm-80gb", Name: "NVIDIA H800 SXM5 80GB", Vendor: "NVIDIA",
 		Aliases:     []string{"H800", "H800 80GB HBM3"},
 		MemoryBytes: 80 * GiB, MemoryBandwidthBytesPerS: 3.35 * tbPerS,
 		PeakFLOPS: hopperSXMFLOPS, Interconnect: nvlink4China,
-		Sources: []Source{{Fields: datasheet, Citation: citeH800}, srcLatencyNVLink},
+		Sources: []Source{{Fields: datasheet, Citation: citeH800}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		// 288 GiB of HBM3e (8 stacks of 36 GiB), of which the driver
@@ -115,7 +115,7 @@ var nvidiaDatacenter2026 = []Accelerator{
 		Aliases:     []string{"B300", "HGX B300", "DGX B300", "B300 SXM6 AC"},
 		MemoryBytes: 288 * GiB, MemoryReportedBytes: 267.69 * GiB, MemoryBandwidthBytesPerS: 8 * tbPerS,
 		PeakFLOPS: blackwellUltraFLOPS, Interconnect: nvlink5,
-		Sources: []Source{{Fields: datasheet, Citation: citeB300}, {Fields: []string{fieldReported}, Citation: citeRepB300}, srcLatencyNVLink},
+		Sources: []Source{{Fields: datasheet, Citation: citeB300}, {Fields: []string{fieldReported}, Citation: citeRepB300}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 	{
 		// One of the two Blackwell Ultra GPUs of a GB300 superchip in an
@@ -126,7 +126,7 @@ var nvidiaDatacenter2026 = []Accelerator{
 		MemoryBytes: 288 * GiB, MemoryBandwidthBytesPerS: 8 * tbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 83.3 * teraFLOPS, TF32: 1250 * teraFLOPS, BF16: 2500 * teraFLOPS, FP8: 5000 * teraFLOPS, FP4: 15000 * teraFLOPS},
 		Interconnect: nvlink5,
-		Sources:      []Source{{Fields: datasheet, Citation: citeGB300}, srcLatencyNVLink},
+		Sources:      []Source{{Fields: datasheet, Citation: citeGB300}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 }
 
@@ -136,14 +136,14 @@ var nvidiaWorkstation2026 = []Accelerator{
 		MemoryBytes: 16 * GiB, MemoryReportedBytes: 15.61 * GiB, MemoryBandwidthBytesPerS: 448 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 19.2 * teraFLOPS, TF32: 38.35 * teraFLOPS, BF16: 76.7 * teraFLOPS, INT8: 153.4 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeRTXA4000}, {Fields: []string{fieldReported}, Citation: citeRepA4000}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeRTXA4000}, {Fields: []string{fieldReported}, Citation: citeRepA4000}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-a4500", Name: "NVIDIA RTX A4500 20GB", Vendor: "NVIDIA",
 		MemoryBytes: 20 * GiB, MemoryBandwidthBytesPerS: 640 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 23.7 * teraFLOPS, TF32: 47.3 * teraFLOPS, BF16: 94.6 * teraFLOPS, INT8: 189.2 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeRTXA4500}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeRTXA4500}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-a5000", Name: "NVIDIA RTX A5000 24GB", Vendor: "NVIDIA",
@@ -151,21 +151,21 @@ var nvidiaWorkstation2026 = []Accelerator{
 		PeakFLOPS: PeakFLOPS{FP32: 27.8 * teraFLOPS, TF32: 55.55 * teraFLOPS, BF16: 111.1 * teraFLOPS, INT8: 222.2 * teraFLOPS},
 		// An NVLink bridge (112.5 GB/s bidirectional) joins pairs only.
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeRTXA5000}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeRTXA5000}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-4000-ada", Name: "NVIDIA RTX 4000 Ada Generation 20GB", Vendor: "NVIDIA",
 		MemoryBytes: 20 * GiB, MemoryBandwidthBytesPerS: 360 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 26.7 * teraFLOPS, TF32: 38.35 * teraFLOPS, BF16: 76.7 * teraFLOPS, FP8: 153.4 * teraFLOPS, INT8: 153.4 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeRTX4KAda}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeRTX4KAda}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-5000-ada", Name: "NVIDIA RTX 5000 Ada Generation 32GB", Vendor: "NVIDIA",
 		MemoryBytes: 32 * GiB, MemoryBandwidthBytesPerS: 576 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 65.3 * teraFLOPS, TF32: 130.55 * teraFLOPS, BF16: 261.1 * teraFLOPS, FP8: 522.2 * teraFLOPS, INT8: 522.2 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeRTX5KAda}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeRTX5KAda}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		// "RTX PRO 6000" alone names this edition, the one clouds rent.
@@ -173,38 +173,38 @@ var nvidiaWorkstation2026 = []Accelerator{
 		Aliases:     []string{"RTX PRO 6000", "RTX PRO 6000 Blackwell", "RTX PRO 6000 Server"},
 		MemoryBytes: 96 * GiB, MemoryReportedBytes: 94.97 * GiB, MemoryBandwidthBytesPerS: 1597 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 120 * teraFLOPS, TF32: 240 * teraFLOPS, BF16: 480 * teraFLOPS, FP8: 960 * teraFLOPS, INT8: 960 * teraFLOPS, FP4: 1920 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, {Fields: []string{fieldReported}, Citation: citeRepPro6K}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, {Fields: []string{fieldReported}, Citation: citeRepPro6K}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-pro-6000-workstation", Name: "NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB", Vendor: "NVIDIA",
 		Aliases:     []string{"RTX PRO 6000 Workstation", "RTX PRO 6000 Blackwell Workstation Edition"},
 		MemoryBytes: 96 * GiB, MemoryReportedBytes: 94.97 * GiB, MemoryBandwidthBytesPerS: 1792 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 125 * teraFLOPS, TF32: 250 * teraFLOPS, BF16: 500 * teraFLOPS, FP8: 1000 * teraFLOPS, INT8: 1000 * teraFLOPS, FP4: 2000 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, {Fields: []string{fieldReported}, Citation: citeRepPro6K}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, {Fields: []string{fieldReported}, Citation: citeRepPro6K}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-pro-6000-max-q", Name: "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition 96GB", Vendor: "NVIDIA",
 		MemoryBytes: 96 * GiB, MemoryBandwidthBytesPerS: 1792 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 110 * teraFLOPS, TF32: 219.4 * teraFLOPS, BF16: 438.9 * teraFLOPS, FP8: 877.75 * teraFLOPS, INT8: 877.75 * teraFLOPS, FP4: 1755.5 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-pro-5000", Name: "NVIDIA RTX PRO 5000 Blackwell 48GB", Vendor: "NVIDIA",
 		MemoryBytes: 48 * GiB, MemoryBandwidthBytesPerS: 1344 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 73.7 * teraFLOPS, TF32: 129 * teraFLOPS, BF16: 258 * teraFLOPS, FP8: 516 * teraFLOPS, INT8: 516 * teraFLOPS, FP4: 1032 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-pro-4500", Name: "NVIDIA RTX PRO 4500 Blackwell 32GB", Vendor: "NVIDIA",
 		MemoryBytes: 32 * GiB, MemoryBandwidthBytesPerS: 896 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 54.9 * teraFLOPS, TF32: 105.4 * teraFLOPS, BF16: 210.9 * teraFLOPS, FP8: 421.75 * teraFLOPS, INT8: 421.75 * teraFLOPS, FP4: 843.5 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		ID: "rtx-pro-4000", Name: "NVIDIA RTX PRO 4000 Blackwell 24GB", Vendor: "NVIDIA",
 		MemoryBytes: 24 * GiB, MemoryBandwidthBytesPerS: 672 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 46.9 * teraFLOPS, TF32: 77.9 * teraFLOPS, BF16: 155.9 * teraFLOPS, FP8: 311.75 * teraFLOPS, INT8: 311.75 * teraFLOPS, FP4: 623.5 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTXProBW}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 }
 
@@ -215,28 +215,28 @@ var nvidiaGeForce2026 = []Accelerator{
 		// 28 SMs at 1.777 GHz: FP32 12.74; fp32-accumulate tensor 25.5.
 		PeakFLOPS:    PeakFLOPS{FP32: 12.74 * teraFLOPS, TF32: 12.74 * teraFLOPS, BF16: 25.5 * teraFLOPS, INT8: 102 * teraFLOPS},
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeRTX3060}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeRTX3060}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		// 36 SMs at 2.572 GHz; 759 AI TOPS.
 		ID: "rtx-5060-ti-16gb", Name: "NVIDIA GeForce RTX 5060 Ti 16GB", Vendor: "NVIDIA",
 		MemoryBytes: 16 * GiB, MemoryBandwidthBytesPerS: 448 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 23.7 * teraFLOPS, TF32: 23.7 * teraFLOPS, BF16: 47.4 * teraFLOPS, FP8: 94.8 * teraFLOPS, INT8: 189.6 * teraFLOPS, FP4: 379.5 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTX50Derived}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTX50Derived}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		// 70 SMs at 2.452 GHz; 1406 AI TOPS.
 		ID: "rtx-5070-ti", Name: "NVIDIA GeForce RTX 5070 Ti 16GB", Vendor: "NVIDIA",
 		MemoryBytes: 16 * GiB, MemoryBandwidthBytesPerS: 896 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 43.9 * teraFLOPS, TF32: 43.9 * teraFLOPS, BF16: 87.9 * teraFLOPS, FP8: 175.8 * teraFLOPS, INT8: 351.5 * teraFLOPS, FP4: 703 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTX50Derived}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTX50Derived}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 	{
 		// 84 SMs at 2.617 GHz; 1801 AI TOPS.
 		ID: "rtx-5080", Name: "NVIDIA GeForce RTX 5080 16GB", Vendor: "NVIDIA",
 		MemoryBytes: 16 * GiB, MemoryBandwidthBytesPerS: 960 * gbPerS,
 		PeakFLOPS: PeakFLOPS{FP32: 56.3 * teraFLOPS, TF32: 56.3 * teraFLOPS, BF16: 112.6 * teraFLOPS, FP8: 225.1 * teraFLOPS, INT8: 450.2 * teraFLOPS, FP4: 900.5 * teraFLOPS}, Interconnect: pcie5x16,
-		Sources: []Source{{Fields: datasheet, Citation: citeRTX50Derived}, srcLatencyPCIe},
+		Sources: []Source{{Fields: datasheet, Citation: citeRTX50Derived}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 }
 
@@ -257,7 +257,7 @@ var nvidiaUnified = []Accelerator{
 		PeakFLOPS: PeakFLOPS{FP32: 31 * teraFLOPS, BF16: 125 * teraFLOPS, FP8: 250 * teraFLOPS, INT8: 250 * teraFLOPS, FP4: 500 * teraFLOPS},
 		// Two Sparks join over their ConnectX-7 ports: 200 Gb/s.
 		Interconnect: Interconnect{Name: "ConnectX-7 200 GbE (two machines)", BandwidthBytesPerS: 25 * gbPerS, LatencyS: AllReduceLatencyRoCES},
-		Sources:      []Source{{Fields: datasheet, Citation: citeGB10}, {Fields: []string{fieldReported, fieldFree}, Citation: citeRepGB10}, srcLatencyNIC},
+		Sources:      []Source{{Fields: datasheet, Citation: citeGB10}, {Fields: []string{fieldReported, fieldFree}, Citation: citeRepGB10}, {Fields: latencyFields, Citation: citeLatencyNIC}},
 	},
 	{
 		ID: "jetson-agx-thor", Name: "NVIDIA Jetson AGX Thor (T5000) 128GB", Vendor: "NVIDIA",

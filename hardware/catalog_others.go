@@ -17,7 +17,7 @@ var intel = []Accelerator{
 		// 24 on-die 200 GbE RoCE ports; an 8-card server wires 21 of them
 		// all-to-all (3 per peer): 21 x 25 GB/s = 525 GB/s per direction.
 		Interconnect: Interconnect{Name: "RoCE v2 (21x 200 GbE scale-up)", BandwidthBytesPerS: 525 * gbPerS, LatencyS: AllReduceLatencyRoCES},
-		Sources:      []Source{{Fields: datasheet, Citation: citeGaudi3}, srcLatencyRoCE},
+		Sources:      []Source{{Fields: datasheet, Citation: citeGaudi3}, {Fields: latencyFields, Citation: citeLatencyRoCE}},
 	},
 }
 
@@ -32,7 +32,7 @@ var google = []Accelerator{
 		PeakFLOPS:                PeakFLOPS{BF16: 197 * teraFLOPS, INT8: 393 * teraFLOPS},
 		// ICI: 400 GB/s bidirectional per chip over 4 ports (2D torus).
 		Interconnect: Interconnect{Name: "ICI (2D torus, 4 ports)", BandwidthBytesPerS: 200 * gbPerS, LatencyS: AllReduceLatencyICIS},
-		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv5e}, srcLatencyICI},
+		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv5e}, {Fields: latencyFields, Citation: citeLatencyICI}},
 	},
 	{
 		ID:                       "tpu-v6e",
@@ -44,7 +44,7 @@ var google = []Accelerator{
 		PeakFLOPS:                PeakFLOPS{BF16: 918 * teraFLOPS, INT8: 1836 * teraFLOPS},
 		// ICI: 800 GB/s bidirectional per chip over 4 ports (2D torus).
 		Interconnect: Interconnect{Name: "ICI (2D torus, 4 ports)", BandwidthBytesPerS: 400 * gbPerS, LatencyS: AllReduceLatencyICIS},
-		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv6e}, srcLatencyICI},
+		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv6e}, {Fields: latencyFields, Citation: citeLatencyICI}},
 	},
 }
 

@@ -15,8 +15,8 @@ const (
 	citeM3Ultra = "Apple M3 Ultra announcement, https://www.apple.com/newsroom/2025/03/apple-reveals-m3-ultra-taking-apple-silicon-to-a-new-extreme/"
 )
 
-// srcLatencyNeuronLink: no published small all-reduce figure.
-var srcLatencyNeuronLink = Source{Fields: []string{fieldLatency}, Citation: "Estimate: small all-reduce over AWS NeuronLink, a chip-to-chip torus as TPU ICI, about 10 µs"}
+// {Fields: latencyFields, Citation: citeLatencyNeuronLink}: no published small all-reduce figure.
+const citeLatencyNeuronLink = "Estimate: small all-reduce over AWS NeuronLink, a chip-to-chip torus as TPU ICI, about 10 µs"
 
 var amd2026 = []Accelerator{
 	{
@@ -25,7 +25,7 @@ var amd2026 = []Accelerator{
 		// CDNA 4 at 2.2 GHz (air-cooled MI355X sibling); no TF32 matrix path.
 		PeakFLOPS:    PeakFLOPS{FP32: 144.2 * teraFLOPS, BF16: 2306.9 * teraFLOPS, FP8: 4613.7 * teraFLOPS, INT8: 4613.7 * teraFLOPS, FP4: 9227.5 * teraFLOPS},
 		Interconnect: xgmiCDNA4,
-		Sources:      []Source{{Fields: datasheet, Citation: citeMI350X}, srcLatencyXGMI},
+		Sources:      []Source{{Fields: datasheet, Citation: citeMI350X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
 	},
 	{
 		// Strix Halo: the GPU uses the carve-out the firmware dedicates
@@ -49,14 +49,14 @@ var intel2026 = []Accelerator{
 		// An 8-card server wires 21 of the 24 100 GbE ports all-to-all:
 		// 21 x 12.5 GB/s = 262.5 GB/s per direction.
 		Interconnect: Interconnect{Name: "RoCE v2 (21x 100 GbE scale-up)", BandwidthBytesPerS: 262.5 * gbPerS, LatencyS: AllReduceLatencyRoCES},
-		Sources:      []Source{{Fields: datasheet, Citation: citeGaudi2}, srcLatencyRoCE},
+		Sources:      []Source{{Fields: datasheet, Citation: citeGaudi2}, {Fields: latencyFields, Citation: citeLatencyRoCE}},
 	},
 	{
 		ID: "arc-pro-b60", Name: "Intel Arc Pro B60 24GB", Vendor: "Intel",
 		MemoryBytes: 24 * GiB, MemoryBandwidthBytesPerS: 456 * gbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 12.29 * teraFLOPS, BF16: 98.5 * teraFLOPS, INT8: 197 * teraFLOPS},
 		Interconnect: Interconnect{Name: "PCIe 5.0 x8", BandwidthBytesPerS: pcie5x16BytesPerS / 2, LatencyS: AllReduceLatencyPCIeS, BusBandwidthBytesPerS: pcie5x16BytesPerS / 2 * busEfficiencyPCIe},
-		Sources:      []Source{{Fields: datasheet, Citation: citeArcB60}, srcLatencyPCIe},
+		Sources:      []Source{{Fields: datasheet, Citation: citeArcB60}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 }
 
@@ -68,7 +68,7 @@ var google2026 = []Accelerator{
 		PeakFLOPS: PeakFLOPS{BF16: 2307 * teraFLOPS, FP8: 4614 * teraFLOPS},
 		// ICI: 1.2 TB/s bidirectional per chip.
 		Interconnect: Interconnect{Name: "ICI (3D torus)", BandwidthBytesPerS: 600 * gbPerS, LatencyS: AllReduceLatencyICIS},
-		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv7}, srcLatencyICI},
+		Sources:      []Source{{Fields: datasheet, Citation: citeTPUv7}, {Fields: latencyFields, Citation: citeLatencyICI}},
 	},
 }
 
@@ -82,7 +82,7 @@ var aws = []Accelerator{
 		// per direction).
 		PeakFLOPS:    PeakFLOPS{FP32: 181 * teraFLOPS, BF16: 667 * teraFLOPS, FP8: 1299 * teraFLOPS},
 		Interconnect: Interconnect{Name: "NeuronLink-v3 (2D torus)", BandwidthBytesPerS: 640 * gbPerS, LatencyS: AllReduceLatencyICIS},
-		Sources:      []Source{{Fields: datasheet, Citation: citeTrn2}, srcLatencyNeuronLink},
+		Sources:      []Source{{Fields: datasheet, Citation: citeTrn2}, {Fields: latencyFields, Citation: citeLatencyNeuronLink}},
 	},
 	{
 		ID: "inferentia-2", Name: "AWS Inferentia2 32GB", Vendor: "AWS",
@@ -91,6 +91,6 @@ var aws = []Accelerator{
 		// NeuronCore-v2 x 2: 190 FP16/BF16/cFP8/TF32, 380 INT8, 47.5 FP32.
 		PeakFLOPS:    PeakFLOPS{FP32: 47.5 * teraFLOPS, BF16: 190 * teraFLOPS, INT8: 380 * teraFLOPS},
 		Interconnect: Interconnect{Name: "NeuronLink-v2 (ring)", BandwidthBytesPerS: 96 * gbPerS, LatencyS: AllReduceLatencyICIS},
-		Sources:      []Source{{Fields: datasheet, Citation: citeInf2}, srcLatencyNeuronLink},
+		Sources:      []Source{{Fields: datasheet, Citation: citeInf2}, {Fields: latencyFields, Citation: citeLatencyNeuronLink}},
 	},
 }

@@ -1,7 +1,6 @@
 package hardware
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -10,14 +9,26 @@ import (
 // Sentinel errors. Test for them with errors.Is.
 var (
 	// ErrUnknown: no catalog entry matches the name.
-	ErrUnknown = errors.New("hardware: unknown accelerator")
+	ErrUnknown error = &sentinel{"hardware: unknown accelerator"}
 	// ErrAmbiguous: the name matches several entries that differ in memory
 	// capacity (for example "A100": 40 GB or 80 GB).
-	ErrAmbiguous = errors.New("hardware: ambiguous accelerator name")
+	ErrAmbiguous error = &sentinel{"hardware: ambiguous accelerator name"}
 	// ErrInvalid: custom accelerator figures failed Validate (the
 	// project's one field-error sentinel, fielderr.ErrInvalid).
 	ErrInvalid = fielderr.ErrInvalid
 )
+
+// sentinel is errors.New's kind of error, written as a literal: a call
+// among the package's initialisers (errors.New here, before the catalog in
+// initialisation order) makes the compiler stop copying one package-level
+// value into another statically, and without inlining (the browser
+// engine's -gcflags=all=-l) every catalog entry's shared datasheet,
+// latencyFields, PeakFLOPS and Interconnect values were then copied in by
+// initialisation code: hardware.init was 26 KB of wasm code, 2 KB without
+// the call (4 KB of the browser engine's gzip; scripts/wasm-sizes.py).
+type sentinel struct{ text string }
+
+func (e *sentinel) Error() string { return e.text }
 
 // LookupError records a failed Lookup: the input as given, the kind
 // (ErrUnknown or ErrAmbiguous, returned by Unwrap) and the catalog ids worth

@@ -112,6 +112,22 @@ func TestLookupSpellings(t *testing.T) {
 		{"ironwood", "tpu-v7"},
 		{"m3 ultra", "m3-ultra"},
 		{"trn2", "trainium-2"},
+		// catalog_more.go's parts.
+		{"NVIDIA GH200 480GB", "gh200-96gb"}, // nvidia-smi's name of the HBM3 part
+		{"GH200 144GB", "gh200-144gb"},
+		{"NVIDIA GH200 144G HBM3e", "gh200-144gb"},
+		{"NVIDIA GeForce RTX 4070", "rtx-4070"},
+		{"NVIDIA GeForce RTX 4070 SUPER", "rtx-4070-super"},
+		{"RTX 4080 Super", "rtx-4080-super"},
+		{"NVIDIA GeForce RTX 4060 Ti", "rtx-4060-ti-16gb"},
+		{"RTX 3060 Ti", "rtx-3060-ti"},
+		{"NVIDIA GeForce RTX 3070 Ti", "rtx-3070-ti"},
+		{"M1", "m1"},
+		{"Apple M1 Max", "m1-max"},
+		{"apple m2", "m2"},
+		{"M2 Pro", "m2-pro"},
+		{"m3 pro", "m3-pro"},
+		{"Apple M4", "m4"},
 		// Every gpu spelling of shared/validation/cases.json (but the one
 		// whose model is not stated).
 		{"NVIDIA H100 80GB HBM3 (SXM)", "h100-sxm-80gb"},
@@ -171,6 +187,12 @@ func TestLookupAmbiguous(t *testing.T) {
 			name:       "gaudi",
 			candidates: []string{"gaudi-3", "gaudi-2"},
 			message:    `ambiguous hardware "gaudi"; candidates: "gaudi-3", "gaudi-2"`,
+		},
+		{
+			// The two GH200 memory parts: 96 GB HBM3 and 144 GB HBM3e.
+			name:       "GH200",
+			candidates: []string{"gh200-96gb", "gh200-144gb"},
+			message:    `ambiguous hardware "GH200"; candidates: "gh200-96gb", "gh200-144gb"`,
 		},
 		{
 			name:       "H100 NVL H200", // no entry has both; never a partial match

@@ -41,6 +41,8 @@ type sample struct {
 	private int
 }
 
+type keyName string
+
 func TestMarshalMatchesEncodingJSON(t *testing.T) {
 	t.Parallel()
 	y := 7
@@ -56,6 +58,8 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 		},
 		sample{},
 		&inner{X: math.MaxFloat64},
+		// Keys of a named string type, sorted as strings.
+		map[keyName]int{"b": 2, "a": 1, "": 0, "é": 3, "B": 4},
 	}
 	for _, v := range values {
 		want, err := json.Marshal(v)

@@ -312,7 +312,7 @@ func tapeReport(t *tape, v *calc.Report) {
 		tapeFeaturesReport(t, v.Features)
 		n++
 	}
-	if v.Simulation != nil {
+	if calc.FullEngine && v.Simulation != nil {
 		t.key(15) // simulation
 		tapeSimulationReport(t, v.Simulation)
 		n++
@@ -325,12 +325,12 @@ func tapeReport(t *tape, v *calc.Report) {
 		}
 		n++
 	}
-	if v.StartupLog != nil {
+	if calc.FullEngine && v.StartupLog != nil {
 		t.key(17) // startup_log
 		tapeStartupLogReport(t, v.StartupLog)
 		n++
 	}
-	if len(v.Bands) > 0 {
+	if calc.FullEngine && len(v.Bands) > 0 {
 		t.key(18) // bands
 		t.array(len(v.Bands))
 		for i := range v.Bands {
@@ -338,7 +338,7 @@ func tapeReport(t *tape, v *calc.Report) {
 		}
 		n++
 	}
-	if v.Calibration != nil {
+	if calc.FullEngine && v.Calibration != nil {
 		t.key(19) // calibration
 		tapeCalibrationReport(t, v.Calibration)
 		n++

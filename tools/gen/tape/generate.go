@@ -48,6 +48,17 @@ func (g *tapeGenerator) key(name string) string {
 	return strconv.Itoa(i)
 }
 
+// fullEngineOnly are the report fields only the full engine fills
+// (calc.FullEngine says why): their writer runs under that constant, so
+// that the light engine's linker drops it (about 4 KB of the light
+// engine's gzip; scripts/wasm-size.sh).
+var fullEngineOnly = map[string]bool{
+	"calc.Report.Simulation":  true,
+	"calc.Report.StartupLog":  true,
+	"calc.Report.Bands":       true,
+	"calc.Report.Calibration": true,
+}
+
 func (g *tapeGenerator) structFunc(t reflect.Type, fields []jsongen.Field) {
 	name := g.TypeName(t)
 	tp := &g.tape
@@ -55,8 +66,16 @@ func (g *tapeGenerator) structFunc(t reflect.Type, fields []jsongen.Field) {
 	tp.WriteString("func tape" + t.Name() + "(t *tape, v *" + name + ") {\n\tat, n := t.object(), 0\n")
 	for _, f := range fields {
 		expr := "v." + f.GoName
+		guard := ""
+		if fullEngineOnly[name+"."+f.GoName] {
+			if !f.OmitEmpty {
+				g.Fail(t, "field "+f.GoName+" is full-engine only but not omitempty")
+				return
+			}
+			guard = "calc.FullEngine && "
+		}
 		if f.OmitEmpty {
-			tp.WriteString("\tif " + g.NotEmpty(f.Type, expr) + " {\n")
+			tp.WriteString("\tif " + guard + g.NotEmpty(f.Type, expr) + " {\n")
 		}
 		tp.WriteString("\tt.key(" + g.key(f.Name) + ") // " + f.Name + "\n")
 		g.tapeValue(f.Type, expr, f.OmitEmpty)

@@ -69,6 +69,12 @@ func TestGenerateReport(t *testing.T) {
 	require.NotEmpty(t, fs)
 	assert.Equal(t, "tapeReport", fs[0])
 	assert.Contains(t, string(src), "func tapeReport(t *tape, v *calc.Report) {")
+	// The fields only the full engine fills are written under
+	// calc.FullEngine, which is false in the light engine (-tags nosim).
+	for _, cond := range []string{"v.Simulation != nil", "v.StartupLog != nil", "len(v.Bands) > 0", "v.Calibration != nil"} {
+		assert.Contains(t, string(src), "\tif calc.FullEngine && "+cond+" {\n", cond)
+	}
+	assert.Len(t, fullEngineOnly, 4)
 }
 
 // TestGenerateTapeFailsLoudly: what the tape cannot record as
