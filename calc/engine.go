@@ -42,6 +42,10 @@ type Engine struct {
 	// the same process as the model, step by step (nil: Eff for every
 	// release).
 	EffV0 *Efficiencies
+	// EffMetal are the engine's terms on an Apple GPU, where it runs its
+	// Metal back end (ggml-metal's kernels, not the CUDA ones Eff was
+	// fitted on); nil: Eff on every accelerator.
+	EffMetal *Efficiencies
 	// runtimeBytes is the fixed memory a free-fraction engine keeps out
 	// of the pool besides weights (CUDA context, workspaces), in bytes.
 	runtimeBytes units.Bytes
@@ -92,9 +96,11 @@ var engines = map[string]*Engine{
 	// public F16 -pg runs on A100/H100 of 2024 builds leaves both sets
 	// 20 % off (docs/MODEL.md section 7), so they are reported, not
 	// fitted, as are the HIP builds' cases (MI300X, Ryzen AI Max+ 395).
+	// On Apple GPUs the Metal back end has its own terms, llamacppMetalEff.
 	"llamacpp": {
 		Name: "llamacpp", Label: "llama.cpp", DefaultUtilization: 0.95, rule: ruleFreeFraction,
 		Eff:          Efficiencies{BandwidthEfficiency: 0.85, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.53, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 1.33, SequenceOverheadUs: 5, LayerOverheadUs: 9.0, ContextOverheadMs: 0},
+		EffMetal:     &llamacppMetalEff,
 		runtimeBytes: 0.5 * units.GiB,
 	},
 }
@@ -107,6 +113,21 @@ var engines = map[string]*Engine{
 // 0.7 ms and 5 µs. The ROCm build's MI300X cases are left out: its kernels
 // (hipBLASLt, ROCm attention) are not these.
 var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.87, AttentionBandwidthEfficiency: 0.69, ComputeEfficiency: 0.35, GEMMHalfTokens: 16, AttentionEfficiency: 0.39, StepOverheadMs: 3.4, SequenceOverheadUs: 53, LayerOverheadUs: 5.7, ContextOverheadMs: 0}
+
+// llamacppMetalEff are llama.cpp's step terms on an Apple GPU (the Metal
+// back end, chosen in resolve by the accelerator's vendor), fitted by
+// `go run ./tools/calibrate -fit llamacpp@metal` on the 13 llama.cpp cases
+// on Apple GPUs of the public cases (calc/validation/testdata/public-cases.json:
+// llama-bench tg32/tg128 and pp512/pp4096 on M2 Ultra and M3 Max from
+// llama.cpp PRs #2917, #3084, #10171, #10238 and issue #10444, 2023-2024
+// builds): mean squared log error 0.052 under the CUDA terms (decode median
+// |err| 22 %, every case optimistic; prefill 16 %), 0.014 fitted (decode
+// 11 %, prefill 7 %); held out by source document (`-logo llamacpp@metal`)
+// decode 18 %, prefill 16 %. Metal reads the weights at 0.71 of the
+// bandwidth against CUDA's 0.85 and costs more per step (2.2 ms) and per
+// layer (12.7 us) in kernel launches; its prefill GEMMs (simdgroup matrix
+// kernels on the FP32 = FP16 vector peak) reach the prior's 0.6.
+var llamacppMetalEff = Efficiencies{BandwidthEfficiency: 0.711, AttentionBandwidthEfficiency: 0.695, ComputeEfficiency: 0.6, GEMMHalfTokens: 16, AttentionEfficiency: 0.473, StepOverheadMs: 2.17, SequenceOverheadUs: 5, LayerOverheadUs: 12.7, ContextOverheadMs: 0}
 
 // DefaultEngine is the engine a request without one gets.
 const DefaultEngine = "vllm"

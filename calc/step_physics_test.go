@@ -150,8 +150,9 @@ func TestVectorUnitsPadNoTile(t *testing.T) {
 	s := d.Step(load)
 	want := (linPerTok + head) / (14.2e12 * d.Eff.ComputeEfficiency)
 	assert.InDelta(t, want, s.ComputeS, want*0.002)
-	// 16.06e9 bf16 bytes read at 400 GB/s * 0.85 take 47 ms; the FLOPs
-	// at 14.2e12 * 0.53 take 2.0 ms.
+	// 15.01e9 bf16 bytes read at 400 GB/s * 0.711 (llama.cpp's Metal
+	// terms, llamacppMetalEff) take 53 ms; the FLOPs at 14.2e12 * 0.6
+	// take 1.8 ms.
 	assert.False(t, s.ComputeBound)
 
 	d, err = Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
@@ -159,4 +160,38 @@ func TestVectorUnitsPadNoTile(t *testing.T) {
 	s = d.Step(load)
 	want = (linPerTok + head) * (1 + d.Eff.GEMMHalfTokens) / (165.2e12 * d.Eff.ComputeEfficiency)
 	assert.InDelta(t, want, s.ComputeS, want*0.002)
+}
+
+// llama.cpp on an Apple GPU runs its Metal back end, with its own fitted
+// terms (llamacppMetalEff, `calibrate -fit llamacpp@metal`); the GeForce
+// cards keep the CUDA profile. One decoding sequence of Llama 3.1 8B in
+// BF16 on an M3 Max (400 GB/s) from an empty context reads every weight
+// but the input embedding table (one row of it is gathered),
+// 2 * (8,030,261,248 - 128256 * 4096) = 15.00985e9 bytes, and no KV cache:
+//
+//	weights  15.00985e9 B / (400e9 B/s * 0.711) = 52.777 ms
+//	overhead 2.17 ms + 32 layers * 12.7 us + 1 sequence * 5 us
+//	         = 2.17 + 0.4064 + 0.005            =  2.581 ms
+//	step                                        = 55.359 ms (18.1 tok/s)
+//
+// The FLOPs, 15.0e9 at 14.2e12 * 0.6, take 1.8 ms: the step is the read.
+// Under the CUDA terms (0.85, 1.33 ms, 9.0 us) it would be 44.15 + 1.62 =
+// 45.77 ms.
+func TestLlamaCppMetalTerms(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "m3-max"}, Engine: "llamacpp"})
+	require.NoError(t, err)
+	assert.Equal(t, llamacppMetalEff, d.Eff)
+	assert.Equal(t, 0.711, d.Eff.BandwidthEfficiency)
+	assert.Equal(t, 2.17, d.Eff.StepOverheadMs)
+	assert.Equal(t, 12.7, d.Eff.LayerOverheadUs)
+	assert.Equal(t, 5.0, d.Eff.SequenceOverheadUs)
+	s := d.Step(StepLoad{DecodeSeqs: 1, DecodeContext: 0})
+	assert.InDelta(t, 2*(8_030_261_248.0-128256*4096), s.WeightsReadBytes, 1e6)
+	assert.InDelta(t, 2.581e-3, s.OverheadS, 1e-6)
+	assert.InDelta(t, 55.359e-3, s.TimeS, 55.359e-3*0.001)
+
+	g, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
+	require.NoError(t, err)
+	assert.Equal(t, engines["llamacpp"].Eff, g.Eff, "a GeForce card keeps the CUDA profile")
 }

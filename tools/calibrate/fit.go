@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
+	"github.com/modelrefs/throughput/hardware"
 )
 
 // param is one fitted term of the step model: its report name, where it
@@ -62,10 +63,12 @@ func readCases(paths []string) []validation.Case {
 }
 
 // target is one set of step terms the fit can change: an engine profile's
-// Eff, or vLLM's V0 terms (EffV0) as "vllm@0.6".
+// Eff, vLLM's V0 terms (EffV0) as "vllm@0.6", or an engine's terms on
+// Apple GPUs (EffMetal) as "llamacpp@metal".
 type target struct {
 	name, engine string
 	v0           bool // the cases that ran vLLM's V0 engine
+	metal        bool // the cases on Apple GPUs, under the engine's Metal terms
 	eff          *calc.Efficiencies
 }
 
@@ -79,11 +82,14 @@ func targets(names string) []target {
 		if e.EffV0 != nil {
 			all = append(all, target{name: n + "@" + v0Version, engine: n, v0: true, eff: e.EffV0})
 		}
+		if e.EffMetal != nil {
+			all = append(all, target{name: n + "@metal", engine: n, metal: true, eff: e.EffMetal})
+		}
 	}
 	if names == "all" {
 		return all
 	}
-	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, sglang, lmdeploy, trtllm, llamacpp)")
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal)")
 }
 
 // pick returns the items of all named in the comma-separated list, in its
@@ -128,11 +134,23 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 		}
 		// A replay (a ShareGPT serving run, its lengths drawn from an
 		// assumed spread) is compared, not fitted.
-		if r.Comparable && !r.Replay && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] {
+		if r.Comparable && !r.Replay && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && metalCase(r) == t.metal && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] {
 			out, rs = append(out, c), append(rs, r)
 		}
 	}
 	return out, rs
+}
+
+// metalCase reports whether a case runs under its engine's Metal terms:
+// an Apple GPU under an engine that has them (calc resolves them by the
+// accelerator's vendor).
+func metalCase(r validation.Result) bool {
+	e, ok := calc.LookupEngine(r.Engine)
+	if !ok || e.EffMetal == nil {
+		return false
+	}
+	a, err := hardware.Lookup(r.GPU)
+	return err == nil && a.Vendor == "Apple"
 }
 
 func speedMetric(m string) bool {

@@ -87,6 +87,7 @@ var docs = map[string]string{
 	"Engine":                                           "Engine is a serving engine's profile: its memory rule and the fitted, physically meaningful efficiencies of its kernels. docs/MODEL.md lists the data each was fitted on (../shared/validation/cases.json).",
 	"Engine.DefaultUtilization":                        "DefaultUtilization is the default of gpu_memory_utilization, which means the engine's own memory fraction (see memoryRule).",
 	"Engine.Eff":                                       "Eff are the engine's efficiencies.",
+	"Engine.EffMetal":                                  "EffMetal are the engine's terms on an Apple GPU, where it runs its Metal back end (ggml-metal's kernels, not the CUDA ones Eff was fitted on); nil: Eff on every accelerator.",
 	"Engine.EffV0":                                     "EffV0 are vLLM's under its V0 engine (engine_version 0.6): the same kernels, a CPU path that scheduled, prepared inputs and sampled in the same process as the model, step by step (nil: Eff for every release).",
 	"Engine.Label":                                     "Label is the engine's display name.",
 	"Engine.Name":                                      "Name is the request's engine value.",
