@@ -311,6 +311,11 @@ func (d *Deployment) schedConfig() sched.Config {
 		// SGLang runs prefills alone, first (sched.Config.PrefillFirst).
 		PrefillFirst: d.Engine.Name == "sglang",
 	}
+	if d.Model.IsMoE() && d.feat.dp > 1 {
+		// Attention data parallel over experts shared by the ranks: every
+		// MoE layer runs on all of them at once (sched.Config.LockstepRanks).
+		c.LockstepRanks = d.feat.dp
+	}
 	f := &d.feat
 	if f.prefixOn {
 		c.Prefix = sched.PrefixCache{Enabled: true, Tokens: f.prefixTokens, Prefixes: f.prefixes, SharedGroups: max(sharedGroups(lay), 1)}

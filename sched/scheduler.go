@@ -41,6 +41,16 @@ type Config struct {
 	// carries no decodes). False is vLLM's: decodes first, prefills in the
 	// same step.
 	PrefillFirst bool
+	// LockstepRanks is the number of data-parallel ranks that run every
+	// MoE layer together (attention data parallel with the experts shared
+	// over the ranks; 0 or 1: none). A step then lasts as long as the
+	// slowest rank's (Run): an idle or decoding rank waits for one that
+	// prefills. vLLM's data-parallel MoE ranks run dummy forward passes to
+	// stay aligned (vllm-project/vllm docs/serving/data_parallel_deployment.md,
+	// "the forward passes must be aligned"), SGLang's DP attention syncs
+	// every batch before the MoE (scheduler prepare_mlp_sync_batch), and
+	// TensorRT-LLM's attention DP exchanges tokens in each MoE layer.
+	LockstepRanks int
 }
 
 // ErrConfig is returned for an unusable Config or Workload.
@@ -50,7 +60,7 @@ func (c Config) validate() error {
 	if c.NumBlocks < 1 || c.BlockSize < 1 || c.MaxNumSeqs < 1 || c.MaxBatchedTokens < 1 || c.Blocks == nil {
 		return ErrConfig
 	}
-	if c.Prefix.Tokens < 0 || c.Prefix.Prefixes < 0 || c.Spec.Tokens < 0 || c.Spec.Tokens > 64 || c.Offload.Blocks < 0 ||
+	if c.Prefix.Tokens < 0 || c.Prefix.Prefixes < 0 || c.Spec.Tokens < 0 || c.Spec.Tokens > 64 || c.Offload.Blocks < 0 || c.LockstepRanks < 0 || c.LockstepRanks > 1024 ||
 		!(c.Spec.Acceptance >= 0 && c.Spec.Acceptance <= 1) {
 		return ErrConfig
 	}

@@ -169,6 +169,10 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		done = func(id int) { m.finish(&s.seqs[id]) }
 	}
 	pool := float64(cfg.NumBlocks)
+	var ls *lockstep
+	if cfg.LockstepRanks > 1 {
+		ls = &lockstep{others: cfg.LockstepRanks - 1, rng: NewRand(w.Seed ^ lockstepSeed)}
+	}
 	for {
 		if w.Arrival != ClosedLoop {
 			for next < n && reqs[next].arrivalS <= now {
@@ -195,6 +199,9 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		dt := cost(l)
 		if !(dt > 0) || math.IsInf(dt, 0) {
 			return Result{}, ErrConfig
+		}
+		if ls != nil {
+			dt = ls.step(dt)
 		}
 		used := float64(s.UsedBlocks())
 		m.step(now, dt, float64(len(s.running)), float64(s.waiting.len()), used/pool)
@@ -231,6 +238,39 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// lockstep prices a step of one of Config.LockstepRanks alike ranks that
+// run each MoE layer together: the step lasts as long as the slowest
+// rank's. The run simulates one rank; each of the others' steps is drawn
+// from this rank's last lockstepHistory steps (the ranks serve alike
+// shares of the load, each on its own schedule, so in steady state one
+// rank's recent steps are a sample of what the others run now). Seconds.
+type lockstep struct {
+	others int
+	hist   [lockstepHistory]float64
+	n      int
+	rng    *Rand
+}
+
+// lockstepHistory is how many recent steps stand for the other ranks';
+// lockstepSeed separates its draws from the workload's streams.
+const (
+	lockstepHistory = 256
+	lockstepSeed    = 0x6c6f636b73746570 // "lockstep"
+)
+
+// step returns the lockstep duration of a step that takes dt on this rank.
+func (ls *lockstep) step(dt float64) float64 {
+	m := dt
+	if h := min(ls.n, lockstepHistory); h > 0 {
+		for range ls.others {
+			m = max(m, ls.hist[ls.rng.Uint64()%uint64(h)])
+		}
+	}
+	ls.hist[ls.n%lockstepHistory] = dt
+	ls.n++
+	return m
 }
 
 // valid reports whether the workload can be generated.

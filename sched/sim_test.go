@@ -215,3 +215,44 @@ func TestRunRejectsInvalid(t *testing.T) {
 	_, err := sched.Run(cfg, ok, func(sched.Load) float64 { return 0 }, sched.Options{})
 	assert.ErrorIs(t, err, sched.ErrConfig)
 }
+
+// Data-parallel ranks that run each MoE layer together (LockstepRanks) wait
+// for the slowest: a decode step on this rank lasts as long as another
+// rank's prefill. One request of a 4-token prompt and 3 output tokens;
+// a prefill step costs 10 s, a decode step 1 s. Alone: 10 + 1 + 1 = 12 s.
+// In lockstep with 1,000 other ranks, each of whose steps is drawn from
+// this rank's earlier ones ({10} before step 2, {10, 1} before step 3),
+// the 10-s prefill is drawn at both decodes (missing it in 1,000 draws
+// has probability 2^-1000): 10 + 10 + 10 = 30 s, the first token still at
+// 10 s. With every step alike (1 s), lockstep changes nothing.
+func TestRunLockstepWaitsForTheSlowestRank(t *testing.T) {
+	t.Parallel()
+	cfg := sched.Config{NumBlocks: 100, BlockSize: 4, MaxNumSeqs: 4, MaxBatchedTokens: 64, Blocks: fullLayout(4)}
+	w := sched.Workload{NumRequests: 1, Arrival: sched.Burst,
+		Input: sched.Dist{Kind: sched.Constant, Mean: 4}, Output: sched.Dist{Kind: sched.Constant, Mean: 3}}
+	cost := func(l sched.Load) float64 {
+		if l.PrefillTokens > 0 {
+			return 10
+		}
+		return 1
+	}
+	alone, err := sched.Run(cfg, w, cost, sched.Options{})
+	require.NoError(t, err)
+	assert.InDelta(t, 12, alone.DurationS, tol)
+
+	cfg.LockstepRanks = 1001
+	locked, err := sched.Run(cfg, w, cost, sched.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), locked.Steps)
+	assert.InDelta(t, 30, locked.DurationS, tol)
+	assert.InDelta(t, 10, locked.TTFT.P50, tol)
+
+	flat := func(sched.Load) float64 { return 1 }
+	cfg.LockstepRanks = 0
+	a, err := sched.Run(cfg, w, flat, sched.Options{})
+	require.NoError(t, err)
+	cfg.LockstepRanks = 8
+	b, err := sched.Run(cfg, w, flat, sched.Options{})
+	require.NoError(t, err)
+	assert.InDelta(t, a.DurationS, b.DurationS, tol)
+}
