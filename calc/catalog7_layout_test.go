@@ -1,0 +1,30 @@
+package calc
+
+import "testing"
+
+// KV bytes per token of the Mistral 3 / 4 entries added in part 7
+// (docs/model-catalog.md), worked by hand from each entry's config at
+// tensor-parallel size 1 in bf16: layers * 2 (K and V) * kv_heads *
+// head_dim * 2 B; MLA layers keep one latent of kv_lora_rank +
+// qk_rope_head_dim values (vLLM MLACommonImpl; Mistral Large 3 and
+// Mistral Small 4 run as DeepSeek-V3-style MLA models, vLLM
+// models/mistral_large_3.py over deepseek_v2.py).
+func TestKVBytesPerTokenCatalogPart7(t *testing.T) {
+	t.Parallel()
+	assertKVPerTokenAndState(t, []kvCase{
+		// Mistral Large 3: 61 MLA layers of 512 + 64 values:
+		// 61 * 576 * 2 = 70,272 (the same latent as DeepSeek-V3).
+		{"Mistral Large 3", "mistralai/Mistral-Large-3-675B-Instruct-2512", 70_272, 0},
+		// Mistral Small 4: 36 MLA layers of 256 + 64 values:
+		// 36 * 320 * 2 = 23,040.
+		{"Mistral Small 4", "mistral-small-4", 23_040, 0},
+		// Ministral 3 8B: 34 layers of 8 KV heads of head_dim 128:
+		// 34 * 2 * 8 * 128 * 2 = 139,264.
+		{"Ministral 3 8B Base", "mistralai/Ministral-3-8B-Base-2512", 139_264, 0},
+		{"Ministral 3 8B Reasoning", "ministral-3-8b-reasoning", 139_264, 0},
+		// Ministral 3 14B: 40 layers of 8 KV heads of head_dim 128:
+		// 40 * 2 * 8 * 128 * 2 = 163,840.
+		{"Ministral 3 14B Base", "mistralai/Ministral-3-14B-Base-2512", 163_840, 0},
+		{"Ministral 3 14B Reasoning", "ministral-3-14b-reasoning", 163_840, 0},
+	})
+}
