@@ -2,7 +2,7 @@ package calc
 
 import "testing"
 
-// KV bytes per token of the Mistral 3 / 4 entries added in part 7
+// KV bytes per token of the Mistral 3 / 4 and Phi-4 reasoning entries added in part 7
 // (docs/model-catalog.md), worked by hand from each entry's config at
 // tensor-parallel size 1 in bf16: layers * 2 (K and V) * kv_heads *
 // head_dim * 2 B; MLA layers keep one latent of kv_lora_rank +
@@ -26,5 +26,12 @@ func TestKVBytesPerTokenCatalogPart7(t *testing.T) {
 		// 40 * 2 * 8 * 128 * 2 = 163,840.
 		{"Ministral 3 14B Base", "mistralai/Ministral-3-14B-Base-2512", 163_840, 0},
 		{"Ministral 3 14B Reasoning", "ministral-3-14b-reasoning", 163_840, 0},
+		// Phi-4-reasoning (-plus): 40 layers of 10 KV heads of 5120 / 40 =
+		// 128: 40 * 2 * 10 * 128 * 2 = 204,800.
+		{"Phi-4-reasoning", "microsoft/Phi-4-reasoning", 204_800, 0},
+		{"Phi-4-reasoning-plus", "phi-4-reasoning-plus", 204_800, 0},
+		// Phi-4-mini-reasoning: 32 layers of 8 KV heads of 3072 / 24 = 128:
+		// 32 * 2 * 8 * 128 * 2 = 131,072.
+		{"Phi-4-mini-reasoning", "phi-4-mini-reasoning", 131_072, 0},
 	})
 }
