@@ -2,7 +2,7 @@ package calc
 
 import "testing"
 
-// KV bytes per token of the Mistral 3 / 4 and Phi-4 reasoning entries added in part 7
+// KV bytes per token of the Mistral 3 / 4, Phi-4 reasoning and OLMo 3 entries added in part 7
 // (docs/model-catalog.md), worked by hand from each entry's config at
 // tensor-parallel size 1 in bf16: layers * 2 (K and V) * kv_heads *
 // head_dim * 2 B; MLA layers keep one latent of kv_lora_rank +
@@ -33,5 +33,12 @@ func TestKVBytesPerTokenCatalogPart7(t *testing.T) {
 		// Phi-4-mini-reasoning: 32 layers of 8 KV heads of 3072 / 24 = 128:
 		// 32 * 2 * 8 * 128 * 2 = 131,072.
 		{"Phi-4-mini-reasoning", "phi-4-mini-reasoning", 131_072, 0},
+		// OLMo 3 7B: 32 layers (24 sliding, 8 full, all as wide) of 32 KV
+		// heads (MHA) of 128: 32 * 2 * 32 * 128 * 2 = 524,288.
+		{"OLMo 3 7B", "allenai/Olmo-3-1025-7B", 524_288, 0},
+		{"OLMo 3 7B Think", "olmo-3-7b-think", 524_288, 0},
+		// OLMo 3 32B: 64 layers (48 sliding, 16 full) of 8 KV heads of 128:
+		// 64 * 2 * 8 * 128 * 2 = 262,144.
+		{"OLMo 3 32B", "allenai/Olmo-3-1125-32B", 262_144, 0},
 	})
 }
