@@ -1,0 +1,44 @@
+package calc
+
+import "testing"
+
+// KV bytes per token of the Mistral 3 / 4, Phi-4 reasoning and OLMo 3 entries added in part 7
+// (docs/model-catalog.md), worked by hand from each entry's config at
+// tensor-parallel size 1 in bf16: layers * 2 (K and V) * kv_heads *
+// head_dim * 2 B; MLA layers keep one latent of kv_lora_rank +
+// qk_rope_head_dim values (vLLM MLACommonImpl; Mistral Large 3 and
+// Mistral Small 4 run as DeepSeek-V3-style MLA models, vLLM
+// models/mistral_large_3.py over deepseek_v2.py).
+func TestKVBytesPerTokenCatalogPart7(t *testing.T) {
+	t.Parallel()
+	assertKVPerTokenAndState(t, []kvCase{
+		// Mistral Large 3: 61 MLA layers of 512 + 64 values:
+		// 61 * 576 * 2 = 70,272 (the same latent as DeepSeek-V3).
+		{"Mistral Large 3", "mistralai/Mistral-Large-3-675B-Instruct-2512", 70_272, 0},
+		// Mistral Small 4: 36 MLA layers of 256 + 64 values:
+		// 36 * 320 * 2 = 23,040.
+		{"Mistral Small 4", "mistral-small-4", 23_040, 0},
+		// Ministral 3 8B: 34 layers of 8 KV heads of head_dim 128:
+		// 34 * 2 * 8 * 128 * 2 = 139,264.
+		{"Ministral 3 8B Base", "mistralai/Ministral-3-8B-Base-2512", 139_264, 0},
+		{"Ministral 3 8B Reasoning", "ministral-3-8b-reasoning", 139_264, 0},
+		// Ministral 3 14B: 40 layers of 8 KV heads of head_dim 128:
+		// 40 * 2 * 8 * 128 * 2 = 163,840.
+		{"Ministral 3 14B Base", "mistralai/Ministral-3-14B-Base-2512", 163_840, 0},
+		{"Ministral 3 14B Reasoning", "ministral-3-14b-reasoning", 163_840, 0},
+		// Phi-4-reasoning (-plus): 40 layers of 10 KV heads of 5120 / 40 =
+		// 128: 40 * 2 * 10 * 128 * 2 = 204,800.
+		{"Phi-4-reasoning", "microsoft/Phi-4-reasoning", 204_800, 0},
+		{"Phi-4-reasoning-plus", "phi-4-reasoning-plus", 204_800, 0},
+		// Phi-4-mini-reasoning: 32 layers of 8 KV heads of 3072 / 24 = 128:
+		// 32 * 2 * 8 * 128 * 2 = 131,072.
+		{"Phi-4-mini-reasoning", "phi-4-mini-reasoning", 131_072, 0},
+		// OLMo 3 7B: 32 layers (24 sliding, 8 full, all as wide) of 32 KV
+		// heads (MHA) of 128: 32 * 2 * 32 * 128 * 2 = 524,288.
+		{"OLMo 3 7B", "allenai/Olmo-3-1025-7B", 524_288, 0},
+		{"OLMo 3 7B Think", "olmo-3-7b-think", 524_288, 0},
+		// OLMo 3 32B: 64 layers (48 sliding, 16 full) of 8 KV heads of 128:
+		// 64 * 2 * 8 * 128 * 2 = 262,144.
+		{"OLMo 3 32B", "allenai/Olmo-3-1125-32B", 262_144, 0},
+	})
+}
