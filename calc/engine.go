@@ -46,6 +46,12 @@ type Engine struct {
 	// Metal back end (ggml-metal's kernels, not the CUDA ones Eff was
 	// fitted on); nil: Eff on every accelerator.
 	EffMetal *Efficiencies
+	// EffROCm are vLLM's on an AMD accelerator (its ROCm build), under
+	// the V1 and the V0 engine alike: other kernels (hipBLASLt GEMMs,
+	// AITER and ROCm attention) and other launch costs (HIP graphs, RCCL),
+	// so their own fitted terms (nil: Eff and EffV0 on every vendor;
+	// chosen by rocmEff, engine_rocm.go).
+	EffROCm *Efficiencies
 	// runtimeBytes is the fixed memory a free-fraction engine keeps out
 	// of the pool besides weights (CUDA context, workspaces), in bytes.
 	runtimeBytes units.Bytes
@@ -59,11 +65,12 @@ type Engine struct {
 var engines = map[string]*Engine{
 	// vLLM (V1 engine). Memory: group A (22 start-up logs). Speed: group B
 	// vLLM rows (TPOT at concurrency 1 and 4 on H100); the V0 engine
-	// (engine_version 0.6) has its own terms, vllmV0Eff.
+	// (engine_version 0.6) has its own terms, vllmV0Eff, and the ROCm
+	// build on AMD accelerators its own, vllmROCmEff (engine_rocm.go).
 	"vllm": {
 		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled,
 		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
-		EffV0: &vllmV0Eff,
+		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff,
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
 	// (sglang/srt/server_args.py); no comparable speed cases, so vLLM's
@@ -106,12 +113,13 @@ var engines = map[string]*Engine{
 }
 
 // vllmV0Eff are vLLM's step terms under the V0 engine (engine_version
-// 0.6), fitted by `go run ./tools/calibrate -fit vllm@0.6 -skip-gpus mi300x`
-// on the 114 comparable V0 static batches on A100 and H100 of the public
-// cases (calc/validation/testdata/public-cases.json, LLM-Inference-Bench):
-// V0's CPU path costs 3.4 ms per step and 53 µs per sequence against V1's
-// 0.7 ms and 5 µs. The ROCm build's MI300X cases are left out: its kernels
-// (hipBLASLt, ROCm attention) are not these.
+// 0.6), fitted by `go run ./tools/calibrate -fit vllm@0.6` on the 114
+// comparable V0 static batches on A100 and H100 of the public cases
+// (calc/validation/testdata/public-cases.json, LLM-Inference-Bench): V0's
+// CPU path costs 3.4 ms per step and 53 µs per sequence against V1's 0.7
+// ms and 5 µs. The ROCm build's MI300X cases are not among them: its
+// kernels (hipBLASLt, ROCm attention) are not these, and they run under
+// vllmROCmEff (the fit leaves every AMD case to -fit vllm@rocm).
 var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.87, AttentionBandwidthEfficiency: 0.69, ComputeEfficiency: 0.35, GEMMHalfTokens: 16, AttentionEfficiency: 0.39, StepOverheadMs: 3.4, SequenceOverheadUs: 53, LayerOverheadUs: 5.7, ContextOverheadMs: 0}
 
 // llamacppMetalEff are llama.cpp's step terms on an Apple GPU (the Metal

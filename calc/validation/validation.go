@@ -51,6 +51,9 @@ type Result struct {
 	// Source names the document the case was read from (repository and
 	// path, or URL): the unit a leave-one-group-out check holds out.
 	Source string
+	// Model is the case's checkpoint (its Hugging Face id), a unit a
+	// leave-one-group-out check can hold out.
+	Model string
 	// Naive is, for group A, the capacity the formula other calculators
 	// use predicts: total * gpu_memory_utilization - weights, ignoring the
 	// activation peak and non-torch memory.
@@ -141,7 +144,7 @@ func (c Case) EvalAll() ([]Result, error) {
 		return nil, errors.New(c.raw.ID + ": " + err.Error())
 	}
 	for i := range rs {
-		rs[i].Source = sourceKey(c.raw.Source)
+		rs[i].Source, rs[i].Model = sourceKey(c.raw.Source), modelID(c.raw.Model)
 	}
 	return rs, nil
 }

@@ -63,12 +63,15 @@ func readCases(paths []string) []validation.Case {
 }
 
 // target is one set of step terms the fit can change: an engine profile's
-// Eff, vLLM's V0 terms (EffV0) as "vllm@0.6", or an engine's terms on
-// Apple GPUs (EffMetal) as "llamacpp@metal".
+// Eff, vLLM's V0 terms (EffV0) as "vllm@0.6", an engine's terms on Apple
+// GPUs (EffMetal) as "llamacpp@metal", or on AMD accelerators (EffROCm) as
+// "vllm@rocm", fitted on the V1 cases (the V0 ones on AMD, which calc gives
+// the same terms, are held out).
 type target struct {
 	name, engine string
 	v0           bool // the cases that ran vLLM's V0 engine
 	metal        bool // the cases on Apple GPUs, under the engine's Metal terms
+	rocm         bool // the cases on AMD accelerators, under the engine's ROCm terms
 	eff          *calc.Efficiencies
 }
 
@@ -82,6 +85,9 @@ func targets(names string) []target {
 		if e.EffV0 != nil {
 			all = append(all, target{name: n + "@" + v0Version, engine: n, v0: true, eff: e.EffV0})
 		}
+		if e.EffROCm != nil {
+			all = append(all, target{name: n + "@rocm", engine: n, rocm: true, eff: e.EffROCm})
+		}
 		if e.EffMetal != nil {
 			all = append(all, target{name: n + "@metal", engine: n, metal: true, eff: e.EffMetal})
 		}
@@ -89,7 +95,7 @@ func targets(names string) []target {
 	if names == "all" {
 		return all
 	}
-	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal)")
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal)")
 }
 
 // pick returns the items of all named in the comma-separated list, in its
@@ -114,6 +120,20 @@ func pick[T any](list string, all []T, name func(T) string, what string) []T {
 // skipGPU names the GPUs whose cases the fits leave out (-skip-gpus).
 var skipGPU = map[string]bool{}
 
+// skipSources are substrings of the source documents whose cases the fits
+// leave out (-skip-sources).
+var skipSources []string
+
+// skippedSource reports whether a case's source names one of skipSources.
+func skippedSource(src string) bool {
+	for _, s := range skipSources {
+		if strings.Contains(src, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // v0Version is the engine_version of vLLM's V0 profile.
 const v0Version = "0.6"
 
@@ -134,7 +154,7 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 		}
 		// A replay (a ShareGPT serving run, its lengths drawn from an
 		// assumed spread) is compared, not fitted.
-		if r.Comparable && !r.Replay && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && metalCase(r) == t.metal && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] {
+		if r.Comparable && !r.Replay && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
 			out, rs = append(out, c), append(rs, r)
 		}
 	}
@@ -151,6 +171,18 @@ func metalCase(r validation.Result) bool {
 	}
 	a, err := hardware.Lookup(r.GPU)
 	return err == nil && a.Vendor == "Apple"
+}
+
+// rocmCase reports whether a case runs under its engine's ROCm terms: an
+// AMD accelerator under an engine that has them (calc resolves them by the
+// accelerator's vendor, engine_rocm.go).
+func rocmCase(r validation.Result) bool {
+	e, ok := calc.LookupEngine(r.Engine)
+	if !ok || e.EffROCm == nil {
+		return false
+	}
+	a, err := hardware.Lookup(r.GPU)
+	return err == nil && a.Vendor == "AMD"
 }
 
 func speedMetric(m string) bool {
@@ -276,8 +308,8 @@ func fitEngines(paths []string, names, terms string) {
 			continue
 		}
 		before, _ := meanSquaredLogError(ec, t.engine)
-		if terms == "" || terms == "all" {
-			*t.eff = prior // a partial fit (-terms) starts from the committed terms
+		if terms == "" || terms == "all" || t.rocm {
+			*t.eff = start(t, terms) // a partial fit (-terms) starts from the committed terms
 		}
 		start, _ := meanSquaredLogError(ec, t.engine)
 		fit(t, ec, which)
@@ -290,6 +322,17 @@ func fitEngines(paths []string, names, terms string) {
 	}
 }
 
+// start returns the terms a fit of t from scratch starts from: the prior,
+// or for the ROCm terms' partial fit (-terms) the engine's vendor-neutral
+// V1 terms, so that the fit does not depend on what is committed and the
+// terms it leaves alone are the CUDA build's.
+func start(t target, terms string) calc.Efficiencies {
+	if t.rocm && terms != "" && terms != "all" {
+		return lookup(t.engine).Eff
+	}
+	return prior
+}
+
 // literal prints an Efficiencies as the Go literal calc/engine.go holds.
 func literal(e calc.Efficiencies) string {
 	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g}",
@@ -300,6 +343,8 @@ func literal(e calc.Efficiencies) string {
 // leaveOneGroupOut refits each target with one group's cases held out (by
 // "source" document, "gpu" or "tp"), from the prior, and scores the held-out cases: how the step
 // model does on measurements from a source it was not fitted on. A target
+// "model" (checkpoint), "version" (engine release profile) or "tp"), from the prior, and scores the held-out
+// cases. A target
 // whose cases all come from the held-out source is predicted by the prior
 // alone.
 func leaveOneGroupOut(paths []string, names, terms, by string) {
@@ -314,6 +359,10 @@ func leaveOneGroupOut(paths []string, names, terms, by string) {
 			return r.GPU
 		case "tp":
 			return "tp" + strconv.Itoa(max(r.TP, 1))
+		case "model":
+			return r.Model
+		case "version":
+			return r.Engine + "@" + r.Version
 		}
 		return r.Source
 	}
@@ -341,7 +390,7 @@ func leaveOneGroupOut(paths []string, names, terms, by string) {
 					train = append(train, c)
 				}
 			}
-			*t.eff = prior
+			*t.eff = start(t, terms)
 			if len(train) > 0 {
 				fit(t, train, which)
 			}

@@ -21,12 +21,13 @@ import (
 func main() {
 	path := flag.String("cases", "../shared/validation/cases.json,calc/validation/testdata/public-cases.json", "validation cases files, comma-separated (a missing one is skipped with a note)")
 	all := flag.Bool("all", false, "also list cases that are not comparable")
-	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all; vllm@0.6 is vLLM's V0 terms, llamacpp@metal llama.cpp's on Apple GPUs) from the prior by coordinate descent on the maximum a posteriori objective, and print them")
+	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all; vllm@0.6 is vLLM's V0 terms, vllm@rocm vLLM V1's on AMD accelerators, llamacpp@metal llama.cpp's on Apple GPUs) from the prior by coordinate descent on the maximum a posteriori objective, and print them")
 	terms := flag.String("terms", "all", "with -fit or -logo: the terms to fit, comma-separated (the others keep the prior)")
 	logo := flag.String("logo", "", "leave-one-group-out for these fit targets (comma-separated, or all): refit each without each group's cases, from the prior, and print the held-out errors")
-	logoBy := flag.String("logo-by", "source", "with -logo: the group held out, source (document), gpu or tp")
+	logoBy := flag.String("logo-by", "source", "with -logo: the group held out, source (document), gpu, model (checkpoint), version (engine release profile) or tp")
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
 	skip := flag.String("skip-gpus", "", "with -fit or -logo: leave out the cases on these GPUs (catalog ids, comma-separated), e.g. builds whose kernels the profile does not model")
+	skipSrc := flag.String("skip-sources", "", "with -fit or -logo: leave out the cases whose source document (repository/path or URL) contains one of these strings (comma-separated), e.g. LLM-Inference-Bench")
 	bands := flag.Bool("bands", false, "write the error-band table (80 % prediction intervals of the validation residuals) to -o and print its leave-one-out coverage")
 	bandsOut := flag.String("o", "calc/bands_gen.go", "with -bands: the Go file to write")
 	bandsJS := flag.String("js", "", "with -bands: also write the table as an ES module (www/module/bands-table.js) for the JavaScript module")
@@ -48,6 +49,11 @@ func main() {
 	for _, g := range strings.Split(*skip, ",") {
 		if g != "" {
 			skipGPU[g] = true
+		}
+	}
+	for _, s := range strings.Split(*skipSrc, ",") {
+		if s != "" {
+			skipSources = append(skipSources, s)
 		}
 	}
 	paths := strings.Split(*path, ",")

@@ -1,0 +1,62 @@
+package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// vLLM on an AMD accelerator takes the ROCm build's step terms
+// (vllmROCmEff), under V1 and V0 alike; on an NVIDIA one the CUDA build's.
+// One decode step of Llama 3.1 8B (bf16) on one MI300X at batch 1 and 1024
+// tokens of context, from the fitted terms:
+//
+//	weights read = 16,060,522,496 B (8,030,261,248 params x 2)
+//	               - 128,256 x 4,096 x 2 = 1,050,673,152 B (the embedding
+//	               table, gathered, not read) = 15,009,849,344 B
+//	gemm         = 15,009,849,344 / (5.3e12 B/s x 0.525) = 5.394375 ms
+//	               (the GEMM FLOPs, about 15 GFLOP x (1 + 16/1) / (1307.4e12
+//	               x 0.6) = 0.33 ms, are below it)
+//	KV read      = 32 layers x 8 KV heads x (128 + 128) x 2 B x 1,024
+//	               tokens = 134,217,728 B
+//	attention    = 134,217,728 / (5.3e12 x 0.306) = 0.082758 ms
+//	overhead     = 3.29 ms + 32 x 7.6 us + 1 x 36.2 us = 3.5694 ms
+//	step         = 5.394375 + 0.082758 + 3.5694 = 9.046534 ms
+//
+// where the CUDA build's terms (bandwidth 0.82, KV 0.70, 0.71 ms, 5 us)
+// would give 3.453716 + 0.036177 + 0.9582 = 4.448093 ms.
+func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
+	t.Parallel()
+	mi, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}})
+	require.NoError(t, err)
+	assert.Equal(t, vllmROCmEff, mi.Eff)
+	h, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	require.NoError(t, err)
+	assert.Equal(t, engines["vllm"].Eff, h.Eff)
+	assert.NotEqual(t, vllmROCmEff, h.Eff)
+
+	s := mi.DecodeStep(1, 1024)
+	assert.InDelta(t, 15009849344, s.WeightsReadBytes, 0.5)
+	assert.InDelta(t, 134217728, s.KVReadBytes, 0.5)
+	gemm := 15009849344 / (5.3e12 * 0.525)
+	attn := 134217728 / (5.3e12 * 0.306)
+	over := 3.29e-3 + 32*7.6e-6 + 36.2e-6
+	assert.InDelta(t, over, s.OverheadS, 1e-12)
+	assert.InDelta(t, gemm+attn+over, s.TimeS, 1e-9)
+	assert.InDelta(t, 9.046534e-3, s.TimeS, 1e-9)
+
+	// V0 on ROCm: the same terms (the 0.7.3 V0 MI300X cases, held out of
+	// the fit, support them); V0 on an H100: the CUDA V0 terms.
+	mi0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.6"})
+	require.NoError(t, err)
+	assert.Equal(t, vllmROCmEff, mi0.Eff)
+	h0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"})
+	require.NoError(t, err)
+	assert.Equal(t, vllmV0Eff, h0.Eff)
+
+	// Another engine on the MI300X keeps its own terms.
+	sg, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, Engine: "sglang"})
+	require.NoError(t, err)
+	assert.Equal(t, engines["sglang"].Eff, sg.Eff)
+}
