@@ -95,7 +95,7 @@ func targets(names string) []target {
 	if names == "all" {
 		return all
 	}
-	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal)")
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
 }
 
 // pick returns the items of all named in the comma-separated list, in its
