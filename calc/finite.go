@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
@@ -50,14 +51,20 @@ type walker struct {
 	kind   reflect.Kind
 	fields []fieldPlan // struct: the JSON fields that can hold a number
 	elem   *walker     // pointer, slice, array, map: the element's
+	// flat: a struct whose numbers are all its own float fields (a sweep
+	// point, a band): the plain walk reads them at their offsets, without
+	// reflecting per field, which is most of a clean report's walk.
+	flat bool
+	size uintptr // the struct's size, for a slice of flat structs
 }
 
 // fieldPlan is one exported field of a struct as the walk needs it.
 type fieldPlan struct {
-	index int
-	name  string
-	class figureClass
-	w     *walker
+	index  int
+	name   string
+	class  figureClass
+	w      *walker
+	offset uintptr // the field's offset in its struct
 }
 
 // walkers holds the walker of each report type, built once from the
@@ -108,12 +115,18 @@ func buildWalker(t reflect.Type, built map[reflect.Type]*walker) *walker {
 				continue
 			}
 			if fw := buildWalker(t.Field(i).Type, built); fw != nil {
-				w.fields = append(w.fields, fieldPlan{i, name, classOf(name), fw})
+				w.fields = append(w.fields, fieldPlan{i, name, classOf(name), fw, t.Field(i).Offset})
 			}
 		}
 		if len(w.fields) == 0 {
 			built[t] = nil
 			return nil
+		}
+		w.flat, w.size = true, t.Size()
+		for _, f := range w.fields {
+			if f.w.kind != reflect.Float64 && f.w.kind != reflect.Float32 {
+				w.flat = false
+			}
 		}
 		return w
 	}
@@ -198,6 +211,10 @@ func (s *figureScan) scan(v reflect.Value, w *walker, class figureClass) {
 			s.scan(e, walkerOf(e.Type()), class)
 		}
 	case reflect.Struct:
+		if w.flat && !s.track && v.CanAddr() {
+			s.flatScan(v.Addr().UnsafePointer(), w)
+			return
+		}
 		for i := range w.fields {
 			f := &w.fields[i]
 			s.push(f.name, 0)
@@ -208,6 +225,15 @@ func (s *figureScan) scan(v reflect.Value, w *walker, class figureClass) {
 			}
 		}
 	case reflect.Slice, reflect.Array:
+		if e := w.elem; w.kind == reflect.Slice && e.kind == reflect.Struct && e.flat && !s.track {
+			base := v.UnsafePointer()
+			for i := range v.Len() {
+				if s.flatScan(unsafe.Add(base, uintptr(i)*e.size), e); s.foundNF {
+					return
+				}
+			}
+			return
+		}
 		for i := range v.Len() {
 			s.push("", i)
 			s.scan(v.Index(i), w.elem, classOther)
@@ -225,6 +251,27 @@ func (s *figureScan) scan(v reflect.Value, w *walker, class figureClass) {
 			if s.foundNF {
 				return
 			}
+		}
+	}
+}
+
+// flatScan is the plain walk (no path kept) of a flat struct at p: each
+// float field read at its offset, as the reflective walk would read it.
+func (s *figureScan) flatScan(p unsafe.Pointer, w *walker) {
+	for i := range w.fields {
+		f := &w.fields[i]
+		var x float64
+		if f.w.kind == reflect.Float32 {
+			x = float64(*(*float32)(unsafe.Add(p, f.offset)))
+		} else {
+			x = *(*float64)(unsafe.Add(p, f.offset))
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			s.foundNF = true
+			return
+		}
+		if !s.foundEx && extremeFigure(x, f.class) {
+			s.foundEx = true
 		}
 	}
 }
