@@ -330,6 +330,10 @@ func (d *Deployment) sweep(p plan, ceil int, mean float64) []SweepPoint {
 	ctx := int(math.Round(mean))
 	perBlocks := d.blocksPerSeq(mean)
 	per := float64(perBlocks) / float64(d.NumBlocks)
+	var plain *Deployment // the deployment without speculation, copied once
+	if d.feat.specK > 0 {
+		plain = d.without(true, false)
+	}
 	for i, b := range bs {
 		s := d.DecodeStep(b, mean)
 		out[i] = SweepPoint{
@@ -340,8 +344,8 @@ func (d *Deployment) sweep(p plan, ceil int, mean float64) []SweepPoint {
 		if d.sharedBlocks() > 0 {
 			out[i].KVCacheUsage = d.poolShare(b, perBlocks)
 		}
-		if d.feat.specK > 0 {
-			out[i].TokensPerSWithoutSpeculation = batchRate(b, d.plainDecode(b, mean))
+		if plain != nil {
+			out[i].TokensPerSWithoutSpeculation = batchRate(b, plain.DecodeStep(b, mean))
 		}
 	}
 	return out

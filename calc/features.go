@@ -829,11 +829,6 @@ func (d *Deployment) without(spec, lora bool) *Deployment {
 	return &c
 }
 
-// plainDecode is the decode step at batch b without speculation.
-func (d *Deployment) plainDecode(b int, ctx float64) StepCost {
-	return d.without(true, false).DecodeStep(b, ctx)
-}
-
 // featuresReport fills the features section (nil when none is on).
 func (d *Deployment) featuresReport(r *Report, p plan, kvCap, onset int, meanBlocks float64) *FeaturesReport {
 	f := &d.feat
@@ -858,9 +853,10 @@ func (d *Deployment) featuresReport(r *Report, p plan, kvCap, onset int, meanBlo
 	}
 	if f.specK > 0 {
 		any = true
+		plain := d.without(true, false) // copied once for every comparison below
 		s := d.DecodeStep(batch, mean)
-		s0 := d.plainDecode(batch, mean)
-		b1, b10 := d.DecodeStep(1, mean), d.plainDecode(1, mean)
+		s0 := plain.DecodeStep(batch, mean)
+		b1, b10 := d.DecodeStep(1, mean), plain.DecodeStep(1, mean)
 		sr := &SpeculativeReport{
 			Method: f.specMethod, NumSpeculativeTokens: f.specK, AcceptanceRate: f.specAccept, TokensPerStep: f.specE,
 			DraftWeightsBytes: f.draftBytes.Int64(), DraftTimeMs: ms(s.DraftS),
@@ -870,7 +866,7 @@ func (d *Deployment) featuresReport(r *Report, p plan, kvCap, onset int, meanBlo
 		}
 		sr.Speedup = ratio(sr.TokensPerS, sr.TokensPerSWithout)
 		hi := max(kvCap, d.MaxNumSeqs)
-		pays := func(b int) bool { return decodeRate(d.DecodeStep(b, mean)) > decodeRate(d.plainDecode(b, mean)) }
+		pays := func(b int) bool { return decodeRate(d.DecodeStep(b, mean)) > decodeRate(plain.DecodeStep(b, mean)) }
 		if last := largestBatch(hi, pays); last < hi {
 			sr.CrossoverBatchSize = last + 1
 		}
