@@ -165,24 +165,25 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 // an Apple GPU under an engine that has them (calc resolves them by the
 // accelerator's vendor).
 func metalCase(r validation.Result) bool {
-	e, ok := calc.LookupEngine(r.Engine)
-	if !ok || e.EffMetal == nil {
-		return false
-	}
-	a, err := hardware.Lookup(r.GPU)
-	return err == nil && a.Vendor == "Apple"
+	return backendCase(r, "Apple", func(e *calc.Engine) bool { return e.EffMetal != nil })
 }
 
 // rocmCase reports whether a case runs under its engine's ROCm terms: an
 // AMD accelerator under an engine that has them (calc resolves them by the
 // accelerator's vendor, engine_rocm.go).
 func rocmCase(r validation.Result) bool {
+	return backendCase(r, "AMD", func(e *calc.Engine) bool { return e.EffROCm != nil })
+}
+
+// backendCase reports whether r's accelerator is of vendor and its engine
+// has terms of its own there (has).
+func backendCase(r validation.Result, vendor string, has func(*calc.Engine) bool) bool {
 	e, ok := calc.LookupEngine(r.Engine)
-	if !ok || e.EffROCm == nil {
+	if !ok || !has(e) {
 		return false
 	}
 	a, err := hardware.Lookup(r.GPU)
-	return err == nil && a.Vendor == "AMD"
+	return err == nil && a.Vendor == vendor
 }
 
 func speedMetric(m string) bool {
