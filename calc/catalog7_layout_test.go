@@ -1,6 +1,10 @@
 package calc
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
 
 // KV bytes per token of the Mistral 3 / 4, Phi-4 reasoning and OLMo 3 entries added in part 7
 // (docs/model-catalog.md), worked by hand from each entry's config at
@@ -41,4 +45,36 @@ func TestKVBytesPerTokenCatalogPart7(t *testing.T) {
 		// 64 * 2 * 8 * 128 * 2 = 262,144.
 		{"OLMo 3 32B", "allenai/Olmo-3-1125-32B", 262_144, 0},
 	})
+}
+
+// TensorRT-LLM keeps the KV cache in the format the checkpoint quantized it
+// to: nvidia/Qwen3-30B-A3B-NVFP4's hf_quant_config says kv_cache_quant_algo
+// FP8. Qwen3-30B-A3B: 48 layers, 4 KV heads of 128, so
+//
+//	fp8:  48 x 2 (K and V) x 4 x 128 x 1 B = 49,152 B per token
+//	bf16: 48 x 2 x 4 x 128 x 2 B           = 98,304 B per token
+//
+// TensorRT-LLM with kv_cache_dtype left out: fp8, with a warning naming the
+// checkpoint; asked for bfloat16: bf16; vLLM's "auto" is the model dtype.
+func TestTensorRTLLMTakesTheCheckpointsFP8KVCache(t *testing.T) {
+	t.Parallel()
+	req := Request{Model: "nvidia/Qwen3-30B-A3B-NVFP4", Hardware: HardwareRef{ID: "b200"}, Engine: "trtllm"}
+	r := eval(t, req)
+	assert.InDelta(t, 49_152, r.KVCache.BytesPerToken, 0)
+	codes := map[string]bool{}
+	for _, w := range r.Warnings {
+		codes[w.Code] = true
+	}
+	assert.True(t, codes["kv_cache_dtype_from_checkpoint"])
+
+	req.KVCacheDtype = "bfloat16"
+	r = eval(t, req)
+	assert.InDelta(t, 98_304, r.KVCache.BytesPerToken, 0)
+
+	req.KVCacheDtype, req.Engine = "", "vllm"
+	r = eval(t, req)
+	assert.InDelta(t, 98_304, r.KVCache.BytesPerToken, 0)
+	for _, w := range r.Warnings {
+		assert.NotEqual(t, "kv_cache_dtype_from_checkpoint", w.Code)
+	}
 }

@@ -61,6 +61,9 @@ type Deployment struct {
 		linear, other, expert float64
 		ok                    bool
 	}
+	// kvFromCheckpoint is true when the KV dtype is the checkpoint's
+	// (TensorRT-LLM and kv_cache_quant_algo FP8, resolveDtypes).
+	kvFromCheckpoint bool
 }
 
 // stage is one pipeline stage on one tensor rank.

@@ -256,6 +256,11 @@ func resolveDtypes(e *errs, req Request, d *Deployment) {
 	d.KVBytes = d.ActBytes
 	switch kv := strings.ToLower(strings.TrimSpace(req.KVCacheDtype)); kv {
 	case "", "auto":
+		if d.Engine != nil && d.Engine.Name == "trtllm" && d.Quant.KVCacheFP8 {
+			// TensorRT-LLM keeps the cache in the format the checkpoint
+			// quantized it to (models.Quantization.KVCacheFP8).
+			d.KVDtype, d.KVBytes, d.kvFromCheckpoint = "fp8", 1, true
+		}
 	case "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla":
 		d.KVDtype, d.KVBytes = kv, 1
 	case "bfloat16", "float16", "half", "bf16", "fp16":

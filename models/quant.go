@@ -22,6 +22,12 @@ type Quantization struct {
 	// format (DeepSeek-V4: MXFP4 experts, block-fp8 attention and shared
 	// experts); 0 means the model dtype.
 	RestBitsPerWeight float64 `json:"rest_bits_per_weight,omitempty"`
+	// KVCacheFP8 is true when the checkpoint quantizes the KV cache to
+	// fp8 too (a ModelOpt hf_quant_config's kv_cache_quant_algo "FP8"):
+	// TensorRT-LLM then keeps its cache in fp8 unless told otherwise
+	// (tensorrt_llm QuantConfig.kv_cache_quant_algo sets QuantMode
+	// FP8_KV_CACHE; calc applies it for engine "trtllm").
+	KVCacheFP8 bool `json:"-"`
 	// AllWeights is true when embeddings and the LM head are quantized too
 	// (GGUF files).
 	AllWeights bool `json:"all_weights,omitempty"`
@@ -126,10 +132,11 @@ func parseQuantization(q cfg) (Quantization, bool) {
 		if algo == "mixed_precision" {
 			return mixedModelOpt(q), true
 		}
+		kv := strings.EqualFold(q.str("kv_cache_quant_algo"), "fp8")
 		if strings.Contains(algo, "fp4") || method == "modelopt_fp4" {
-			return Quantization{Method: "modelopt", Format: "fp4", BitsPerWeight: 4.5, Activations: "fp4"}, true
+			return Quantization{Method: "modelopt", Format: "fp4", BitsPerWeight: 4.5, Activations: "fp4", KVCacheFP8: kv}, true
 		}
-		return Quantization{Method: "modelopt", Format: "fp8", BitsPerWeight: 8, Activations: "fp8"}, true
+		return Quantization{Method: "modelopt", Format: "fp8", BitsPerWeight: 8, Activations: "fp8", KVCacheFP8: kv}, true
 	case "compressed-tensors":
 		return parseCompressedTensors(q), true
 	case "awq", "awq_marlin":
