@@ -46,11 +46,10 @@ type Engine struct {
 	// Metal back end (ggml-metal's kernels, not the CUDA ones Eff was
 	// fitted on); nil: Eff on every accelerator.
 	EffMetal *Efficiencies
-	// EffROCm are vLLM's on an AMD accelerator (its ROCm build), under
-	// the V1 and the V0 engine alike: other kernels (hipBLASLt GEMMs,
-	// AITER and ROCm attention) and other launch costs (HIP graphs, RCCL),
-	// so their own fitted terms (nil: Eff and EffV0 on every vendor;
-	// chosen by rocmEff, engine_rocm.go).
+	// EffROCm are the engine's terms on an AMD accelerator, where it runs
+	// its ROCm/HIP build (vLLM: hipBLASLt GEMMs, AITER and ROCm attention,
+	// HIP graphs, RCCL; llama.cpp: ggml-cuda's kernels built for HIP),
+	// under every release; nil: Eff (and EffV0) on every vendor.
 	EffROCm *Efficiencies
 	// runtimeBytes is the fixed memory a free-fraction engine keeps out
 	// of the pool besides weights (CUDA context, workspaces), in bytes.
@@ -159,6 +158,20 @@ var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.87, AttentionBandwidthEffici
 // layer (12.7 us) in kernel launches; its prefill GEMMs (simdgroup matrix
 // kernels on the FP32 = FP16 vector peak) reach the prior's 0.6.
 var llamacppMetalEff = Efficiencies{BandwidthEfficiency: 0.711, AttentionBandwidthEfficiency: 0.695, ComputeEfficiency: 0.6, GEMMHalfTokens: 16, AttentionEfficiency: 0.473, StepOverheadMs: 2.17, SequenceOverheadUs: 5, LayerOverheadUs: 12.7, ContextOverheadMs: 0}
+
+// VendorEff returns the engine's terms for the back end it runs on an
+// accelerator of vendor (Deployment.Hardware.Vendor): EffMetal on "Apple",
+// EffROCm on "AMD", nil elsewhere or when the engine has none. resolve
+// applies them over the release's terms; tools/calibrate fits them.
+func (e *Engine) VendorEff(vendor string) *Efficiencies {
+	switch vendor {
+	case "Apple":
+		return e.EffMetal
+	case "AMD":
+		return e.EffROCm
+	}
+	return nil
+}
 
 // DefaultEngine is the engine a request without one gets.
 const DefaultEngine = "vllm"

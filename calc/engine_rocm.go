@@ -35,16 +35,3 @@ package calc
 // these terms can take (a fit that adds them drives three terms to their
 // bounds), so they are reported, not fitted (docs/MODEL.md section 7).
 var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEfficiency: 0.306, ComputeEfficiency: 0.6, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 3.29, SequenceOverheadUs: 36.2, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
-
-// rocmEff returns the engine's ROCm step terms when the deployment runs on
-// an AMD accelerator (Vendor "AMD", catalog or custom) and the engine has
-// them, under every release (V0 and V1), or nil: the vendor-neutral Eff /
-// EffV0 stand. The terms were fitted on MI300X (CDNA 3) alone; the other
-// AMD accelerators take them as the nearest evidence (their own bandwidth
-// and peaks enter through the hardware figures).
-func rocmEff(d *Deployment) *Efficiencies {
-	if d.Hardware.Vendor != "AMD" {
-		return nil
-	}
-	return d.Engine.EffROCm
-}

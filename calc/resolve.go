@@ -167,11 +167,12 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 		eng = engines[DefaultEngine]
 	}
 	d.Engine, d.Eff = eng, eng.Eff
-	if eng.EffMetal != nil && d.Hardware.Vendor == "Apple" {
-		// An Apple GPU runs the engine's Metal back end (engine.go).
-		d.Eff = *eng.EffMetal
+	resolveVersion(e, req, d) // the release's terms (V0's own)
+	if b := eng.VendorEff(d.Hardware.Vendor); b != nil {
+		// The accelerator vendor's back end (Metal on Apple, ROCm/HIP on
+		// AMD) has its own fitted terms, under every release (engine.go).
+		d.Eff = *b
 	}
-	resolveVersion(e, req, d)
 	d.TP = e.intAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)
 	d.PP = e.intAt("pipeline_parallel_size", "Request.pipeline_parallel_size", req.PipelineParallelSize, 1)
 	def := eng.Defaults()

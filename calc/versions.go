@@ -172,9 +172,6 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		// input preparation and sampling per step and per sequence).
 		d.Eff = *d.Engine.EffV0
 	}
-	if eff := rocmEff(d); eff != nil {
-		d.Eff = *eff // the ROCm build's kernels and launch costs (engine_rocm.go)
-	}
 }
 
 // vllmBatchDefaults returns the max_num_seqs and max_num_batched_tokens

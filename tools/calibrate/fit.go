@@ -162,24 +162,18 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 }
 
 // metalCase reports whether a case runs under its engine's Metal terms:
-// an Apple GPU under an engine that has them (calc resolves them by the
-// accelerator's vendor).
-func metalCase(r validation.Result) bool {
-	return backendCase(r, "Apple", func(e *calc.Engine) bool { return e.EffMetal != nil })
-}
+// an Apple GPU under an engine that has them (calc.Engine.VendorEff).
+func metalCase(r validation.Result) bool { return vendorCase(r, "Apple") }
 
 // rocmCase reports whether a case runs under its engine's ROCm terms: an
-// AMD accelerator under an engine that has them (calc resolves them by the
-// accelerator's vendor, engine_rocm.go).
-func rocmCase(r validation.Result) bool {
-	return backendCase(r, "AMD", func(e *calc.Engine) bool { return e.EffROCm != nil })
-}
+// AMD accelerator under an engine that has them (calc.Engine.VendorEff).
+func rocmCase(r validation.Result) bool { return vendorCase(r, "AMD") }
 
-// backendCase reports whether r's accelerator is of vendor and its engine
-// has terms of its own there (has).
-func backendCase(r validation.Result, vendor string, has func(*calc.Engine) bool) bool {
+// vendorCase reports whether r's accelerator is of vendor and its engine
+// has terms of its own for that vendor's back end, as calc resolves them.
+func vendorCase(r validation.Result, vendor string) bool {
 	e, ok := calc.LookupEngine(r.Engine)
-	if !ok || !has(e) {
+	if !ok || e.VendorEff(vendor) == nil {
 		return false
 	}
 	a, err := hardware.Lookup(r.GPU)

@@ -88,7 +88,7 @@ var docs = map[string]string{
 	"Engine.DefaultUtilization":                        "DefaultUtilization is the default of gpu_memory_utilization, which means the engine's own memory fraction (see memoryRule).",
 	"Engine.Eff":                                       "Eff are the engine's efficiencies.",
 	"Engine.EffMetal":                                  "EffMetal are the engine's terms on an Apple GPU, where it runs its Metal back end (ggml-metal's kernels, not the CUDA ones Eff was fitted on); nil: Eff on every accelerator.",
-	"Engine.EffROCm":                                   "EffROCm are vLLM's on an AMD accelerator (its ROCm build), under the V1 and the V0 engine alike: other kernels (hipBLASLt GEMMs, AITER and ROCm attention) and other launch costs (HIP graphs, RCCL), so their own fitted terms (nil: Eff and EffV0 on every vendor; chosen by rocmEff, engine_rocm.go).",
+	"Engine.EffROCm":                                   "EffROCm are the engine's terms on an AMD accelerator, where it runs its ROCm/HIP build (vLLM: hipBLASLt GEMMs, AITER and ROCm attention, HIP graphs, RCCL; llama.cpp: ggml-cuda's kernels built for HIP), under every release; nil: Eff (and EffV0) on every vendor.",
 	"Engine.EffV0":                                     "EffV0 are vLLM's under its V0 engine (engine_version 0.6): the same kernels, a CPU path that scheduled, prepared inputs and sampled in the same process as the model, step by step (nil: Eff for every release).",
 	"Engine.Label":                                     "Label is the engine's display name.",
 	"Engine.Name":                                      "Name is the request's engine value.",
