@@ -171,7 +171,7 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	pool := float64(cfg.NumBlocks)
 	var ls *lockstep
 	if cfg.LockstepRanks > 1 {
-		ls = &lockstep{others: cfg.LockstepRanks - 1, rng: NewRand(w.Seed ^ lockstepSeed)}
+		ls = newLockstep(cfg.LockstepRanks, w.Seed)
 	}
 	for {
 		if w.Arrival != ClosedLoop {
@@ -246,9 +246,15 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 // from this rank's last lockstepHistory steps (the ranks serve alike
 // shares of the load, each on its own schedule, so in steady state one
 // rank's recent steps are a sample of what the others run now). Seconds.
+//
+// The largest of k = ranks - 1 uniform draws from h values is drawn at
+// once: its rank in the sorted history is floor(h * u^(1/k)) for u
+// uniform in [0, 1), since P(rank <= i) = ((i+1)/h)^k is k draws' law. So
+// a step costs one draw and one sorted insertion whatever the rank count.
 type lockstep struct {
-	others int
-	hist   [lockstepHistory]float64
+	others float64 // k
+	ring   [lockstepHistory]float64
+	sorted []float64 // the ring's values, ascending
 	n      int
 	rng    *Rand
 }
@@ -260,17 +266,63 @@ const (
 	lockstepSeed    = 0x6c6f636b73746570 // "lockstep"
 )
 
+func newLockstep(ranks int, seed uint64) *lockstep {
+	return &lockstep{others: float64(ranks - 1), sorted: make([]float64, 0, lockstepHistory), rng: NewRand(seed ^ lockstepSeed)}
+}
+
 // step returns the lockstep duration of a step that takes dt on this rank.
 func (ls *lockstep) step(dt float64) float64 {
 	m := dt
-	if h := min(ls.n, lockstepHistory); h > 0 {
-		for range ls.others {
-			m = max(m, ls.hist[ls.rng.Uint64()%uint64(h)])
+	if len(ls.sorted) > 0 {
+		m = max(m, ls.drawMax())
+	}
+	if ls.n >= lockstepHistory {
+		ls.remove(ls.ring[ls.n%lockstepHistory])
+	}
+	ls.ring[ls.n%lockstepHistory] = dt
+	ls.n++
+	ls.insert(dt)
+	return m
+}
+
+// drawMax draws the largest of the other ranks' steps from the (non-empty)
+// history: the value of rank floor(h * u^(1/k)).
+func (ls *lockstep) drawMax() float64 {
+	h := len(ls.sorted)
+	r := 0 // u = 0: the smallest
+	if u := ls.rng.Float64(); u > 0 {
+		r = min(int(float64(h)*exp(ln(u)/ls.others)), h-1)
+	}
+	return ls.sorted[r]
+}
+
+// insert adds x to the sorted history.
+func (ls *lockstep) insert(x float64) {
+	i := sortedIndex(ls.sorted, x)
+	ls.sorted = append(ls.sorted, 0)
+	copy(ls.sorted[i+1:], ls.sorted[i:])
+	ls.sorted[i] = x
+}
+
+// remove takes one x out of the sorted history.
+func (ls *lockstep) remove(x float64) {
+	i := sortedIndex(ls.sorted, x)
+	copy(ls.sorted[i:], ls.sorted[i+1:])
+	ls.sorted = ls.sorted[:len(ls.sorted)-1]
+}
+
+// sortedIndex is the first index of a whose value is not below x.
+func sortedIndex(a []float64, x float64) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if a[mid] < x {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
 	}
-	ls.hist[ls.n%lockstepHistory] = dt
-	ls.n++
-	return m
+	return lo
 }
 
 // valid reports whether the workload can be generated.
