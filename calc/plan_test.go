@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 const llama8B = "meta-llama/Llama-3.1-8B-Instruct"
@@ -529,4 +531,38 @@ func TestPlanSpeculationPassesThrough(t *testing.T) {
 	require.NoError(t, err)
 	e := (1 - math.Pow(0.7, 4)) / (1 - 0.7)
 	near(t, rep.Decode.StepTimeMs/e, d.TPOTMs, "tpot = step / E")
+}
+
+// Under TensorRT-LLM, nvidia/Qwen3-30B-A3B-NVFP4's "auto" cache is the
+// checkpoint's fp8 (kv_cache_quant_algo FP8), so the default search's
+// "auto" and "fp8" are one layout: every deployment says fp8 and none is
+// listed twice. Its vLLM search keeps both: "auto" is bf16 there (98,304 B
+// per token against fp8's 49,152).
+func TestPlanTriesEachResolvedKVDtypeOnce(t *testing.T) {
+	t.Parallel()
+	req := PlanRequest{Model: "nvidia/Qwen3-30B-A3B-NVFP4",
+		Workload:    PlanWorkload{InputTokens: Int(1024), OutputTokens: Int(256), RequestRate: Float(5)},
+		SLO:         PlanSLO{TPOTMs: Float(100)},
+		Constraints: &PlanConstraints{Accelerators: []string{"b200"}, Engines: []string{"trtllm"}, Prices: map[string]float64{"b200": 5}},
+		Limit:       Int(100)}
+	r, err := Plan(req)
+	require.NoError(t, err)
+	require.NotEmpty(t, r.Deployments)
+	seen := map[string]bool{}
+	for _, d := range r.Deployments {
+		assert.Equal(t, "fp8", d.KVCacheDtype)
+		b, err := jsonx.Marshal(d) // the whole deployment: two alike are one listed twice
+		require.NoError(t, err)
+		assert.False(t, seen[string(b)], "deployment listed twice: %s", b)
+		seen[string(b)] = true
+	}
+
+	req.Constraints.Engines = []string{"vllm"}
+	r, err = Plan(req)
+	require.NoError(t, err)
+	kvs := map[string]bool{}
+	for _, d := range r.Deployments {
+		kvs[d.KVCacheDtype] = true
+	}
+	assert.True(t, kvs["auto"] && kvs["fp8"], "vLLM keeps both: %v", kvs)
 }
