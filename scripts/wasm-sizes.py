@@ -19,6 +19,15 @@ import sys
 from collections import defaultdict
 
 
+def limits(b, k):
+    """Skips a limits record (flags, min, and max when flags & 1); returns the offset after it."""
+    flags = b[k]
+    _, k = leb(b, k + 1)
+    if flags & 1:
+        _, k = leb(b, k)
+    return k
+
+
 def leb(b, i):
     r = s = 0
     while True:
@@ -75,18 +84,9 @@ def parse(path):
                     _, k = leb(b, k)
                     nimports += 1
                 elif kind == 1:
-                    k += 1
-                    flags = b[k]
-                    k += 1
-                    _, k = leb(b, k)
-                    if flags & 1:
-                        _, k = leb(b, k)
+                    k = limits(b, k + 1)  # a table: its reftype, then limits
                 elif kind == 2:
-                    flags = b[k]
-                    k += 1
-                    _, k = leb(b, k)
-                    if flags & 1:
-                        _, k = leb(b, k)
+                    k = limits(b, k)  # a memory: limits
                 elif kind == 3:
                     k += 2
         elif sid == 10:
