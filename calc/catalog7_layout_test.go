@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // KV bytes per token of the Mistral 3 / 4, Phi-4 reasoning and OLMo 3 entries added in part 7
@@ -77,4 +78,37 @@ func TestTensorRTLLMTakesTheCheckpointsFP8KVCache(t *testing.T) {
 	for _, w := range r.Warnings {
 		assert.NotEqual(t, "kv_cache_dtype_from_checkpoint", w.Code)
 	}
+}
+
+// NVIDIA's two DeepSeek-R1 NVFP4 exports differ only in their exclusion
+// lists: the first keeps all of self_attn in bf16 ("model.layers.*.self_attn*"),
+// v2 only q_a/q_b/kv_a/kv_b, so its o_proj is fp4. On one of 8 tensor
+// ranks, per layer (DeepSeek-V3 shapes: 128 heads, v_head_dim 128, hidden
+// 7168; q_a_layernorm 1536 and kv_a_layernorm 512, which v1's self_attn*
+// keeps too):
+//
+//	o_proj        128*128*7168 / 8 = 14,680,064 params
+//	MLA norms     (1536+512) / 8    =        256 params
+//	bytes         (2 - 4.5/8) = 1.4375 per param more in bf16 than NVFP4
+//	61 layers     61 * 14,680,320 * 1.4375 = 1,287,280,560 bytes
+func TestNVFP4ExclusionListsKeepAttentionInBF16(t *testing.T) {
+	t.Parallel()
+	req := Request{Model: "nvidia/DeepSeek-R1-FP4", Hardware: HardwareRef{ID: "b200"}, TensorParallelSize: Int(8)}
+	v1 := eval(t, req)
+	req.Model = "nvidia/DeepSeek-R1-FP4-v2"
+	v2 := eval(t, req)
+	assert.InDelta(t, 1_287_280_560, float64(v1.Memory.WeightsBytes-v2.Memory.WeightsBytes), 64)
+	codes := map[string]bool{}
+	for _, w := range v1.Warnings {
+		codes[w.Code] = true
+	}
+	assert.True(t, codes["unquantized_modules"])
+
+	// The attention kept in bf16 is read every step: v1's decode step
+	// reads those extra bytes.
+	d1, err := Resolve(Request{Model: "nvidia/DeepSeek-R1-FP4", Hardware: HardwareRef{ID: "b200"}, TensorParallelSize: Int(8)})
+	require.NoError(t, err)
+	d2, err := Resolve(Request{Model: "nvidia/DeepSeek-R1-FP4-v2", Hardware: HardwareRef{ID: "b200"}, TensorParallelSize: Int(8)})
+	require.NoError(t, err)
+	assert.InDelta(t, 1_287_280_560, d1.DecodeStep(1, 1024).WeightsReadBytes-d2.DecodeStep(1, 1024).WeightsReadBytes, 64)
 }

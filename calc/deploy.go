@@ -172,13 +172,7 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 		attn := float64(m.Params.Attention) / float64(m.AttentionLayers())
 		linear += repl + (attn-repl)/tp
 	default:
-		// This layer's own attention weights: Gemma 4's full and sliding
-		// layers differ in KV heads and head size.
-		hdk, _ := m.LayerHeadDims(l)
-		hd, nkv := float64(hdk), m.LayerKVHeads(l)
-		attn := float64(m.AttentionParamsOf(l))
-		kv := 2 * h * hd * float64(nkv)
-		perRankKV := 2 * h * hd * float64(kvcache.HeadsPerRank(nkv, d.TP))
+		attn, kv, perRankKV, _ := d.attentionParams(l)
 		linear += (attn-kv)/tp + perRankKV
 	}
 	if l.NoFFN {
@@ -205,6 +199,119 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	return linear, other, expert
 }
 
+// attentionParams returns a (non-MLA) attention layer's weights, its K/V
+// projections' share of them, those projections' weights on one tensor
+// rank (split by head, replicated when tp exceeds the KV heads: vLLM
+// QKVParallelLinear), and its head size. This layer's own: Gemma 4's full
+// and sliding layers differ in KV heads and head size.
+func (d *Deployment) attentionParams(l models.Layer) (attn, kv, perRankKV, headDim float64) {
+	m := d.Model
+	h := float64(m.Hidden)
+	hdk, _ := m.LayerHeadDims(l)
+	hd, nkv := float64(hdk), m.LayerKVHeads(l)
+	attn = float64(m.AttentionParamsOf(l))
+	kv = 2 * h * hd * float64(nkv)
+	perRankKV = 2 * h * hd * float64(kvcache.HeadsPerRank(nkv, d.TP))
+	return attn, kv, perRankKV, hd
+}
+
+// keptRankParams returns the weights of layer l, on one tensor rank, that
+// the checkpoint leaves in the model dtype (l.Keep, from its
+// exclude_modules or ignore list), split as rankParamsOf splits them: MLA's
+// q_a and kv_a projections replicated, K/V by head, the rest by tp. The
+// routed experts are never excluded by the checkpoints the engine reads
+// (their fp4/fp8 storage is the point of the format).
+//
+// Units: parameters. Source: vLLM v0.19.0
+// vllm/model_executor/layers/quantization/modelopt.py get_quant_method
+// (an excluded LinearBase gets UnquantizedLinearMethod).
+func (d *Deployment) keptRankParams(l models.Layer) float64 {
+	k := l.Keep
+	if k == 0 || !d.Quant.Quantized() {
+		return 0
+	}
+	m, tp := d.Model, float64(d.TP)
+	h := float64(m.Hidden)
+	nh := float64(m.Heads)
+	var p float64
+	switch l.Kind {
+	case models.Mamba, models.LinearAttention, models.ShortConv:
+		if k&models.KeepMixer != 0 {
+			p += float64(m.Params.Mixer) / float64(max(1, m.CountKind(l.Kind))) / tp
+		}
+	case models.FeedForward:
+	case models.MLAttention:
+		if models.DeepSeekV4Built && m.IsDeepSeekV4() {
+			break
+		}
+		rq, rkv := float64(m.QLoraRank), float64(m.KVLoraRank)
+		dn, dr, dv := float64(m.QKNopeDim), float64(m.QKRopeDim), float64(m.HeadDimV())
+		qa, kva := h*rq, h*(rkv+dr)
+		qb := rq * nh * (dn + dr)
+		if rq == 0 {
+			qb = h * nh * (dn + dr)
+		}
+		kvb, o := rkv*nh*(dn+dv), nh*dv*h
+		attn := float64(m.Params.Attention) / float64(m.AttentionLayers())
+		rest := attn - qa - kva - qb - kvb - o
+		p += pick(k, models.KeepQA, qa) + pick(k, models.KeepKV, kva) +
+			(pick(k, models.KeepQ, qb)+pick(k, models.KeepKVB, kvb)+pick(k, models.KeepO, o)+pick(k, models.KeepAttnRest, rest))/tp
+	default:
+		attn, kv, perRankKV, hd := d.attentionParams(l)
+		o := nh * hd * h
+		q := attn - kv - o // q_proj (gated: twice), biases and norms
+		p += pick(k, models.KeepKV, perRankKV) + (pick(k, models.KeepQ, q)+pick(k, models.KeepO, o))/tp
+	}
+	if l.NoFFN {
+		return p
+	}
+	if l.MoE {
+		if m.SharedIntermediate > 0 && k&models.KeepShared != 0 {
+			p += float64(m.Params.SharedExperts) / float64(max(1, m.MoELayers())) / tp
+		}
+	} else if k&models.KeepMLP != 0 {
+		p += float64(m.DenseMLPParamsOf(l)) / tp
+	}
+	return p
+}
+
+// keptGroups names the weight groups the checkpoint keeps in the model
+// dtype in any layer, for the report's warning ("" when none).
+func (d *Deployment) keptGroups() string {
+	if !d.Quant.Quantized() {
+		return ""
+	}
+	var all models.Keep
+	for _, l := range d.Model.Layers {
+		all |= l.Keep
+	}
+	if all == 0 {
+		return ""
+	}
+	var names []string
+	if all&(models.KeepQ|models.KeepQA|models.KeepKV|models.KeepKVB|models.KeepO|models.KeepAttnRest) != 0 {
+		names = append(names, "attention projections")
+	}
+	if all&models.KeepMixer != 0 {
+		names = append(names, "linear-attention mixers")
+	}
+	if all&models.KeepShared != 0 {
+		names = append(names, "shared experts")
+	}
+	if all&models.KeepMLP != 0 {
+		names = append(names, "dense feed-forwards")
+	}
+	return strings.Join(names, ", ")
+}
+
+// pick returns n when k holds group g, else 0.
+func pick(k, g models.Keep, n float64) float64 {
+	if k&g != 0 {
+		return n
+	}
+	return 0
+}
+
 // stageWeights returns the weight bytes of one rank of stage s: its
 // layers, plus the embedding (first stage) and LM head (last stage; a tied
 // head costs nothing extra unless the stages differ, when vLLM's last rank
@@ -215,6 +322,10 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 	expertsOnly := d.Quant.ExpertsOnly
 	for _, l := range m.Layers[lo:hi] {
 		lin, oth, exp := d.rankParams(l)
+		if kept := d.keptRankParams(l); kept > 0 {
+			b += kept * d.ActBytes
+			lin -= kept
+		}
 		if expertsOnly {
 			routed := float64(m.Experts) * exp
 			if models.DeepSeekV4Built && d.Quant.RestBitsPerWeight > 0 {

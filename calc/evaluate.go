@@ -358,6 +358,9 @@ func (d *Deployment) noteQuantization(r *Report) {
 	} else if d.Quant.ExpertsOnly {
 		r.warn("experts_only_quantization", "only the MoE experts are quantized ("+d.Quant.Method+"); attention and embeddings stay in "+d.Dtype)
 	}
+	if g := d.keptGroups(); g != "" {
+		r.warn("unquantized_modules", "the checkpoint leaves "+g+" unquantized (its exclusion list): they are counted in "+d.Dtype)
+	}
 	if d.kvFromCheckpoint {
 		r.warn("kv_cache_dtype_from_checkpoint", "the checkpoint quantizes the KV cache to fp8 (kv_cache_quant_algo FP8) and TensorRT-LLM keeps it so: the cache is fp8; give kv_cache_dtype to choose another")
 	}

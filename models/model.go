@@ -92,6 +92,9 @@ type Layer struct {
 	// Intermediate, when positive, is this layer's dense MLP width
 	// (Llama-Nemotron's per-block ffn_mult); 0 means the model's.
 	Intermediate int
+	// Keep is the layer's weight groups that a quantized checkpoint leaves
+	// in the model dtype (Quantization.Excluded; models/exclude.go).
+	Keep Keep
 }
 
 // SSM holds the state geometry of Mamba-2 and gated-delta-net layers.

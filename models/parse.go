@@ -163,6 +163,8 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	m.Quant = q
 	if DeepSeekV4Built && m.IsDeepSeekV4() {
 		m.Quant = v4Quantization(q, qc, c.str("expert_dtype"))
+	} else {
+		m.markKept()
 	}
 	if vc := top.obj("vision_config"); vc != nil {
 		m.visionParams = visionParams(vc)

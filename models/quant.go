@@ -28,6 +28,11 @@ type Quantization struct {
 	// (tensorrt_llm QuantConfig.kv_cache_quant_algo sets QuantMode
 	// FP8_KV_CACHE; calc applies it for engine "trtllm").
 	KVCacheFP8 bool `json:"-"`
+	// Excluded lists the modules the checkpoint leaves unquantized, as its
+	// quantization_config gives them (ModelOpt exclude_modules or ignore,
+	// compressed-tensors ignore): fnmatch wildcards, or "re:" regular
+	// expressions. markKept turns them into each layer's Keep.
+	Excluded []string `json:"-"`
 	// AllWeights is true when embeddings and the LM head are quantized too
 	// (GGUF files).
 	AllWeights bool `json:"all_weights,omitempty"`
@@ -133,10 +138,16 @@ func parseQuantization(q cfg) (Quantization, bool) {
 			return mixedModelOpt(q), true
 		}
 		kv := strings.EqualFold(q.str("kv_cache_quant_algo"), "fp8")
-		if strings.Contains(algo, "fp4") || method == "modelopt_fp4" {
-			return Quantization{Method: "modelopt", Format: "fp4", BitsPerWeight: 4.5, Activations: "fp4", KVCacheFP8: kv}, true
+		// exclude_modules in hf_quant_config.json, ignore in config.json
+		// (vLLM ModelOptQuantConfigBase.from_config).
+		ex := q.strs("exclude_modules")
+		if ex == nil {
+			ex = q.strs("ignore")
 		}
-		return Quantization{Method: "modelopt", Format: "fp8", BitsPerWeight: 8, Activations: "fp8", KVCacheFP8: kv}, true
+		if strings.Contains(algo, "fp4") || method == "modelopt_fp4" {
+			return Quantization{Method: "modelopt", Format: "fp4", BitsPerWeight: 4.5, Activations: "fp4", KVCacheFP8: kv, Excluded: ex}, true
+		}
+		return Quantization{Method: "modelopt", Format: "fp8", BitsPerWeight: 8, Activations: "fp8", KVCacheFP8: kv, Excluded: ex}, true
 	case "compressed-tensors":
 		return parseCompressedTensors(q), true
 	case "awq", "awq_marlin":
@@ -210,7 +221,7 @@ func parseCompressedTensors(q cfg) Quantization {
 			break
 		}
 	}
-	out := Quantization{Method: "compressed-tensors"}
+	out := Quantization{Method: "compressed-tensors", Excluded: q.strs("ignore")}
 	if w == nil {
 		out.Format, out.BitsPerWeight, out.Activations = "fp8", 8, "fp8"
 		return out

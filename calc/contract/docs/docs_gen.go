@@ -228,6 +228,7 @@ var docs = map[string]string{
 	"ModelsLayer.HeadDim":                              "KVHeads and HeadDim, when positive, override the model's KV head count and head size for this attention layer: Gemma 4's full-attention layers use num_global_key_value_heads heads of global_head_dim (vLLM 0.19 gemma4.py Gemma4DecoderLayer).",
 	"ModelsLayer.Intermediate":                         "Intermediate, when positive, is this layer's dense MLP width (Llama-Nemotron's per-block ffn_mult); 0 means the model's.",
 	"ModelsLayer.KVHeads":                              "KVHeads and HeadDim, when positive, override the model's KV head count and head size for this attention layer: Gemma 4's full-attention layers use num_global_key_value_heads heads of global_head_dim (vLLM 0.19 gemma4.py Gemma4DecoderLayer).",
+	"ModelsLayer.Keep":                                 "Keep is the layer's weight groups that a quantized checkpoint leaves in the model dtype (Quantization.Excluded; models/exclude.go).",
 	"ModelsLayer.MoE":                                  "MoE is true when the layer's feed-forward block is a mixture of experts.",
 	"ModelsLayer.NoFFN":                                "NoFFN is true for a layer that has a token mixer but no feed-forward block (Nemotron-H's Mamba \"M\" and attention \"*\" layers).",
 	"ModelsLayer.SharedKV":                             "SharedKV is true for an attention layer that reads the KV cache of an earlier layer of the same type and keeps none of its own (Gemma 3n and Gemma 4 num_kv_shared_layers: vLLM's kv_sharing_target_layer_name).",
