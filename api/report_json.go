@@ -525,6 +525,9 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 	w.float64(`,"step_overhead_ms":`, v.StepOverheadMs)
 	w.float64(`,"sequence_overhead_us":`, v.SequenceOverheadUs)
 	w.float64(`,"layer_overhead_us":`, v.LayerOverheadUs)
+	if v.SMBytesPerCycle != 0 {
+		w.float64(`,"sm_bytes_per_cycle":`, v.SMBytesPerCycle)
+	}
 	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
 	w.lit("}")
 }

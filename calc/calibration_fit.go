@@ -78,6 +78,13 @@ func (d *Deployment) calibrate(pts []calPoint) *CalibrationReport {
 	if two {
 		rep.Fitted = append(rep.Fitted, "step_overhead_ms")
 	}
+	if d.Eff.SMBytesPerCycle > 0 {
+		// The measured steps say what rate the weights stream at: fit
+		// the efficiency of that rate, uncapped, from the capped one
+		// (weightBandwidth).
+		d.Eff.BandwidthEfficiency = weightBandwidth(d, d.Eff) / d.Hardware.MemoryBandwidthBytesPerS
+		d.Eff.SMBytesPerCycle = 0
+	}
 	prof := d.Eff
 	set := func(x, o float64) {
 		d.Eff.BandwidthEfficiency, d.Eff.StepOverheadMs = 1/x, o

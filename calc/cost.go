@@ -242,7 +242,8 @@ func (d *Deployment) buildCost() costModel {
 // the engine's efficiencies (docs/MODEL.md section 4 gives each term's
 // source and fit):
 //
-//	weightBW    = bandwidth * bandwidth_efficiency                  (bytes/s)
+//	weightBW    = min(bandwidth * bandwidth_efficiency,
+//	                  sm_bytes_per_cycle * SMs * boost clock)       (bytes/s)
 //	kvBW        = bandwidth * attention_bandwidth_efficiency        (bytes/s)
 //	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
 //	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
@@ -264,7 +265,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	if attn <= 0 {
 		attn = e.ComputeEfficiency
 	}
-	c.invWeightBW = 1 / (c.bw * e.BandwidthEfficiency)
+	c.invWeightBW = 1 / weightBandwidth(d, e)
 	c.invKVBW = 1 / (c.bw * attnBW)
 	c.invGemmPeak = 1 / (c.peak * e.ComputeEfficiency)
 	c.gemmHalf = max(e.GEMMHalfTokens, 0)
@@ -283,6 +284,26 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / bus
 		}
 	}
+}
+
+// weightBandwidth returns the rate in bytes/s at which a step's kernels
+// stream the weights: the datasheet bandwidth times bandwidth_efficiency,
+// capped, where the engine's terms give sm_bytes_per_cycle and the catalog
+// gives the chip's SMs and clock, at sm_bytes_per_cycle bytes per SM per
+// cycle. The cap is the issue limit of kernels that run on the CUDA cores
+// rather than the DRAM: llama.cpp's matrix-vector kernels dequantize and
+// dot each weight in registers (ggml-cuda mmv.cu / mmvq.cu), so on an HBM
+// chip, whose bandwidth per SM-cycle is 2-4x a GeForce card's (H100 SXM
+// 3.35e12 B/s over 132 x 1.98e9 SM-cycles/s: 12.8 bytes per SM-cycle; RTX
+// 4090: 1.01e12 over 128 x 2.52e9: 3.1), they cannot draw the bandwidth.
+func weightBandwidth(d *Deployment, e Efficiencies) float64 {
+	bw := d.Hardware.MemoryBandwidthBytesPerS * e.BandwidthEfficiency
+	if e.SMBytesPerCycle > 0 {
+		if sm := d.Hardware.SMCyclesPerS(); sm > 0 {
+			bw = min(bw, e.SMBytesPerCycle*sm)
+		}
+	}
+	return bw
 }
 
 // distinctExperts returns E*(1-(1-k/E)^n): the expected number of distinct

@@ -98,14 +98,16 @@ var engines = map[string]*Engine{
 	},
 	// llama.cpp: allocates the KV cache for its context up front. Speed:
 	// `calibrate -fit llamacpp -cases ../shared/validation/cases.json`,
-	// group C (llama-bench tg512 on GeForce cards). A fit that adds the
-	// public F16 -pg runs on A100/H100 of 2024 builds leaves both sets
-	// 20 % off (docs/MODEL.md section 7), so they are reported, not
-	// fitted, as are the HIP builds' cases (MI300X, Ryzen AI Max+ 395).
-	// On Apple GPUs the Metal back end has its own terms, llamacppMetalEff.
+	// group C (llama-bench tg512 on GeForce cards); its matrix-vector
+	// kernels' per-SM issue limit, SMBytesPerCycle, by `calibrate -fit
+	// llamacpp -terms sm_bytes_per_cycle` on those and the public F16 -pg
+	// runs on A100/H100 (2024 builds, PC001-PC012), which were 33 %
+	// optimistic without it (docs/MODEL.md section 4). The HIP builds have
+	// their own terms (llamacppROCmEff) and so do Apple GPUs (Metal,
+	// llamacppMetalEff).
 	"llamacpp": {
 		Name: "llamacpp", Label: "llama.cpp", DefaultUtilization: 0.95, rule: ruleFreeFraction,
-		Eff:          Efficiencies{BandwidthEfficiency: 0.85, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.53, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 1.33, SequenceOverheadUs: 5, LayerOverheadUs: 9.0, ContextOverheadMs: 0},
+		Eff:          Efficiencies{BandwidthEfficiency: 0.85, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.53, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 1.33, SequenceOverheadUs: 5, LayerOverheadUs: 9.0, ContextOverheadMs: 0, SMBytesPerCycle: 6},
 		EffMetal:     &llamacppMetalEff,
 		EffROCm:      &llamacppROCmEff,
 		runtimeBytes: 0.5 * units.GiB,

@@ -599,7 +599,7 @@ func (d *Deployment) draftPass(b, ctx float64) float64 {
 	g := f.draftLayer
 	bytes := g.readBytes + g.kvPerToken*b*ctx
 	flops := g.flopsPerToken*b + g.attnFLOPs*b*ctx
-	return over + math.Max(bytes/(c.bw*c.eff.BandwidthEfficiency), flops/(c.peak*c.eff.ComputeEfficiency))
+	return over + math.Max(bytes*c.invWeightBW, flops/(c.peak*c.eff.ComputeEfficiency))
 }
 
 // cachedFor returns the prompt tokens of an n-token prompt served from the

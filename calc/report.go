@@ -148,6 +148,12 @@ type Efficiencies struct {
 	// their bytes and FLOPs (launch gaps, ramp-up and tail of the short
 	// kernels of one layer), in microseconds.
 	LayerOverheadUs float64 `json:"layer_overhead_us"`
+	// SMBytesPerCycle, when positive, caps the weight streaming at this
+	// many bytes per streaming multiprocessor per clock cycle on chips
+	// whose SMs and clock the catalog gives (weightBandwidth): the issue
+	// limit of matrix-vector kernels that run on the CUDA cores (llama.cpp).
+	// 0: no cap.
+	SMBytesPerCycle float64 `json:"sm_bytes_per_cycle,omitempty"`
 	// ContextOverheadMs is the fixed latency of a request's context phase
 	// beyond its prefill steps (tokenisation, admission, first-token
 	// return), in milliseconds: part of TTFT, not of any step.

@@ -46,7 +46,8 @@ var nvidiaGH200 = []Accelerator{
 		// GPU-to-GPU: 18 NVLink 4 links, 900 GB/s bidirectional (NVL32
 		// and the 2- and 4-superchip nodes), as the H100 SXM.
 		Interconnect: nvlink4,
-		Sources:      []Source{{Fields: datasheet, Citation: citeGH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:          132, BoostClockHz: 1.98 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeGH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMH100}},
 	},
 	{
 		ID: "gh200-144gb", Name: "NVIDIA GH200 Grace Hopper Superchip 144GB (HBM3e)", Vendor: "NVIDIA",
@@ -54,7 +55,8 @@ var nvidiaGH200 = []Accelerator{
 		MemoryBytes: 144 * GiB, MemoryBandwidthBytesPerS: 4.9 * tbPerS,
 		PeakFLOPS:    hopperSXMFLOPS,
 		Interconnect: nvlink4,
-		Sources:      []Source{{Fields: datasheet, Citation: citeGH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:          132, BoostClockHz: 1.98 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeGH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMH100}},
 	},
 }
 

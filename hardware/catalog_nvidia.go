@@ -35,7 +35,8 @@ var nvidiaDatacenter = []Accelerator{
 		// tensor rate (65 TFLOPS, dense: Turing has no sparsity).
 		PeakFLOPS:    PeakFLOPS{FP32: 8.1 * teraFLOPS, BF16: 65 * teraFLOPS, INT8: 130 * teraFLOPS},
 		Interconnect: pcie3x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeT4}, {Fields: []string{fieldReported}, Citation: citeRepT4}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
+		SMs:          40, BoostClockHz: 1.59 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeT4}, {Fields: []string{fieldReported}, Citation: citeRepT4}, {Fields: latencyFields, Citation: citeLatencyPCIe}, {Fields: smFields, Citation: citeSMT4}},
 	},
 	{
 		ID:                       "a10",
@@ -121,7 +122,8 @@ var nvidiaDatacenter = []Accelerator{
 		// path); BF16 holds the fp16 tensor rate.
 		PeakFLOPS:    PeakFLOPS{FP32: 15.7 * teraFLOPS, BF16: 125 * teraFLOPS},
 		Interconnect: nvlink2,
-		Sources:      []Source{{Fields: datasheet, Citation: citeV100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:          80, BoostClockHz: 1.53 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeV100}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMVolta}},
 	},
 	{
 		ID:                       "a100-pcie-40gb",
@@ -133,7 +135,8 @@ var nvidiaDatacenter = []Accelerator{
 		PeakFLOPS:                a100FLOPS,
 		// An NVLink bridge joins pairs only; TP beyond two runs over PCIe.
 		Interconnect: pcie4x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
+		SMs:          108, BoostClockHz: 1.41 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyPCIe}, {Fields: smFields, Citation: citeSMA100}},
 	},
 	{
 		ID:                       "a100-pcie-80gb",
@@ -144,7 +147,8 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 1935 * gbPerS,
 		PeakFLOPS:                a100FLOPS,
 		Interconnect:             pcie4x16,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
+		SMs:                      108, BoostClockHz: 1.41 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyPCIe}, {Fields: smFields, Citation: citeSMA100}},
 	},
 	{
 		ID:                       "a100-sxm-40gb",
@@ -155,7 +159,8 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 1555 * gbPerS,
 		PeakFLOPS:                a100FLOPS,
 		Interconnect:             nvlink3,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:                      108, BoostClockHz: 1.41 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeA100}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMA100}},
 	},
 	{
 		ID:                       "a100-sxm-80gb",
@@ -167,7 +172,8 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 2039 * gbPerS,
 		PeakFLOPS:                a100FLOPS,
 		Interconnect:             nvlink3,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeA100}, {Fields: []string{fieldReported}, Citation: citeRepA100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:                      108, BoostClockHz: 1.41 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeA100}, {Fields: []string{fieldReported}, Citation: citeRepA100}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMA100}},
 	},
 	{
 		ID:                       "h100-pcie-80gb",
@@ -179,7 +185,8 @@ var nvidiaDatacenter = []Accelerator{
 		// Datasheet (sparse): TF32 756, BF16 1513, FP8 3026, INT8 3026.
 		PeakFLOPS:    PeakFLOPS{FP32: 51 * teraFLOPS, TF32: 378 * teraFLOPS, BF16: 756.5 * teraFLOPS, FP8: 1513 * teraFLOPS, INT8: 1513 * teraFLOPS},
 		Interconnect: pcie5x16,
-		Sources:      []Source{{Fields: datasheet, Citation: citeH100}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
+		SMs:          114, BoostClockHz: 1.755 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeH100}, {Fields: latencyFields, Citation: citeLatencyPCIe}, {Fields: smFields, Citation: citeSMH100}},
 	},
 	{
 		ID:     "h100-sxm-80gb",
@@ -193,7 +200,8 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 3.35 * tbPerS,
 		PeakFLOPS:                hopperSXMFLOPS,
 		Interconnect:             nvlink4,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeH100}, {Fields: []string{fieldReported}, Citation: citeRepH100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:                      132, BoostClockHz: 1.98 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeH100}, {Fields: []string{fieldReported}, Citation: citeRepH100}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMH100}},
 	},
 	{
 		ID:                       "h100-nvl-94gb",
@@ -205,7 +213,8 @@ var nvidiaDatacenter = []Accelerator{
 		PeakFLOPS:                hopperNVLFLOPS,
 		// NVLink bridge: 600 GB/s bidirectional between the two cards of a pair.
 		Interconnect: Interconnect{Name: "NVLink 4 bridge (pairs)", BandwidthBytesPerS: 300 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 300 * gbPerS * busEfficiencyBridge},
-		Sources:      []Source{{Fields: datasheet, Citation: citeH100}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:          132, BoostClockHz: 1.776 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeH100}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMH100}},
 	},
 	{
 		ID:                       "h200-sxm-141gb",
@@ -217,7 +226,8 @@ var nvidiaDatacenter = []Accelerator{
 		MemoryBandwidthBytesPerS: 4.8 * tbPerS,
 		PeakFLOPS:                hopperSXMFLOPS,
 		Interconnect:             nvlink4,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeH200}, {Fields: []string{fieldReported}, Citation: citeRepH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:                      132, BoostClockHz: 1.98 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeH200}, {Fields: []string{fieldReported}, Citation: citeRepH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMH100}},
 	},
 	{
 		ID:                       "h200-nvl-141gb",
@@ -229,7 +239,8 @@ var nvidiaDatacenter = []Accelerator{
 		PeakFLOPS:                hopperNVLFLOPS,
 		// NVLink bridge joins 2 or 4 cards at 900 GB/s bidirectional.
 		Interconnect: Interconnect{Name: "NVLink 4 bridge (2- or 4-way)", BandwidthBytesPerS: 450 * gbPerS, LatencyS: AllReduceLatencyNVLinkS, BusBandwidthBytesPerS: 450 * gbPerS * busEfficiencyBridge},
-		Sources:      []Source{{Fields: datasheet, Citation: citeH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:          132, BoostClockHz: 1.776 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeH200}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMH100}},
 	},
 	{
 		ID:                       "h20",
@@ -255,7 +266,8 @@ var nvidiaDatacenter = []Accelerator{
 		// TF32 18 PF, INT8 72 POPS; FP32 600 TF.
 		PeakFLOPS:    PeakFLOPS{FP32: 75 * teraFLOPS, TF32: 1125 * teraFLOPS, BF16: 2250 * teraFLOPS, FP8: 4500 * teraFLOPS, INT8: 4500 * teraFLOPS, FP4: 9000 * teraFLOPS},
 		Interconnect: nvlink5,
-		Sources:      []Source{{Fields: datasheet, Citation: citeB200}, {Fields: []string{fieldReported}, Citation: citeRepB200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs:          148, BoostClockHz: 1.98 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeB200}, {Fields: []string{fieldReported}, Citation: citeRepB200}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMB200}},
 	},
 	{
 		ID:     "gb200",

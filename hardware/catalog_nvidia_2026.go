@@ -99,14 +99,16 @@ var nvidiaDatacenter2026 = []Accelerator{
 		Aliases:     []string{"A800", "A800-SXM4-80GB"},
 		MemoryBytes: 80 * GiB, MemoryBandwidthBytesPerS: 2039 * gbPerS,
 		PeakFLOPS: a100FLOPS, Interconnect: nvlink3China,
-		Sources: []Source{{Fields: datasheet, Citation: citeA800}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs: 108, BoostClockHz: 1.41 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeA800}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMA100}},
 	},
 	{
 		ID: "h800-sxm-80gb", Name: "NVIDIA H800 SXM5 80GB", Vendor: "NVIDIA",
 		Aliases:     []string{"H800", "H800 80GB HBM3"},
 		MemoryBytes: 80 * GiB, MemoryBandwidthBytesPerS: 3.35 * tbPerS,
 		PeakFLOPS: hopperSXMFLOPS, Interconnect: nvlink4China,
-		Sources: []Source{{Fields: datasheet, Citation: citeH800}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		SMs: 132, BoostClockHz: 1.98 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeH800}, {Fields: latencyFields, Citation: citeLatencyNVLink}, {Fields: smFields, Citation: citeSMH100}},
 	},
 	{
 		// 288 GiB of HBM3e (8 stacks of 36 GiB), of which the driver

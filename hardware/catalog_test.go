@@ -117,6 +117,9 @@ func TestSourcesCoverEveryFigure(t *testing.T) {
 			if a.Interconnect.LatencyS > 0 {
 				want = append(want, "interconnect.latency_s")
 			}
+			if a.SMs > 0 || a.BoostClockHz > 0 {
+				want = append(want, "sms", "boost_clock_hz")
+			}
 			for _, f := range want {
 				assert.True(t, covered[f], "no source backs %s", f)
 			}
@@ -375,4 +378,33 @@ func TestUnifiedMemoryFigures(t *testing.T) {
 	// such a custom accelerator; FreeMemory stays a part of the total).
 	a := hardware.Accelerator{MemoryBytes: 64 * hardware.GiB, MemoryReportedBytes: 60 * hardware.GiB, MemoryFreeBytes: 62 * hardware.GiB}
 	assert.InEpsilon(t, 60, a.FreeMemory().GiB(), relTol)
+}
+
+// A chip's FP32 peak is its SMs x FP32 cores per SM x 2 (a fused
+// multiply-add) x boost clock. The SM counts and clocks the catalog gives
+// are checked against the FP32 peaks it takes from the datasheets, with the
+// cores per SM of each architecture's whitepaper: 64 on Volta, Turing and
+// GA100 (A100), 128 on GA10x, Ada, Hopper and Blackwell.
+func TestSMCountsAndClocksGiveTheFP32Peak(t *testing.T) {
+	t.Parallel()
+	coresPerSM := map[string]float64{
+		"v100-sxm2-32gb": 64, "t4": 64,
+		"a100-pcie-40gb": 64, "a100-pcie-80gb": 64, "a100-sxm-40gb": 64, "a100-sxm-80gb": 64, "a800-sxm-80gb": 64,
+	}
+	n := 0
+	for _, a := range hardware.Catalog() {
+		if a.SMs == 0 && a.BoostClockHz == 0 {
+			continue
+		}
+		n++
+		require.Positive(t, a.SMs, a.ID)
+		require.Positive(t, a.BoostClockHz, a.ID)
+		cores, ok := coresPerSM[a.ID]
+		if !ok {
+			cores = 128
+		}
+		assert.InEpsilon(t, a.PeakFLOPS.FP32, float64(a.SMs)*cores*2*a.BoostClockHz, 0.03, a.ID)
+		assert.InDelta(t, float64(a.SMs)*a.BoostClockHz, a.SMCyclesPerS(), 1, a.ID)
+	}
+	assert.GreaterOrEqual(t, n, 26)
 }

@@ -169,8 +169,25 @@ type Accelerator struct {
 	PeakFLOPS PeakFLOPS `json:"peak_flops"`
 	// Interconnect is the tensor-parallel link.
 	Interconnect Interconnect `json:"interconnect"`
+	// SMs is the number of streaming multiprocessors (NVIDIA) the chip
+	// runs its kernels on; 0 when the catalog does not give it.
+	SMs int `json:"sms,omitempty"`
+	// BoostClockHz is their boost clock in hertz (the clock the datasheet
+	// peak rates assume); 0 when not given.
+	BoostClockHz float64 `json:"boost_clock_hz,omitempty"`
 	// Sources cites every figure above.
 	Sources []Source `json:"sources,omitempty"`
+}
+
+// SMCyclesPerS returns the streaming multiprocessors' cycles per second,
+// SMs x BoostClockHz: what a kernel whose rate is set by per-SM issue, not
+// by DRAM, scales with (calc's llama.cpp weight-streaming limit). 0 when
+// either figure is unknown.
+func (a *Accelerator) SMCyclesPerS() float64 {
+	if a.SMs <= 0 || a.BoostClockHz <= 0 {
+		return 0
+	}
+	return float64(a.SMs) * a.BoostClockHz
 }
 
 // ReportedMemory returns the total memory a serving engine sees, in bytes:

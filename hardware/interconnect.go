@@ -6,6 +6,7 @@ const (
 	teraFLOPS = 1e12 // operations per second
 	gbPerS    = 1e9  // bytes per second (decimal GB, as every datasheet quotes bandwidth)
 	tbPerS    = 1e12 // bytes per second (decimal TB)
+	ghz       = 1e9  // hertz
 )
 
 // All-reduce latency estimates, in seconds, for one small (decode-sized,

@@ -10,6 +10,8 @@ const (
 	fieldPeakFLOPS    = "peak_flops"
 	fieldInterconnect = "interconnect"
 	fieldLatency      = "interconnect.latency_s"
+	fieldSMs          = "sms"
+	fieldClock        = "boost_clock_hz"
 )
 
 // datasheet is the usual set of fields one vendor spec page backs.
@@ -77,4 +79,16 @@ const (
 	citeM4Max     = "Apple M4 Pro and M4 Max announcement (M4 Pro up to 64GB, 273GB/s, 20-core GPU; M4 Max up to 128GB, 546GB/s with the 40-core GPU), https://www.apple.com/newsroom/2024/10/apple-introduces-m4-pro-and-m4-max/"
 	citeAppleGPU  = "Estimate: Apple publishes no GPU TFLOPS; FP32 = GPU cores x 128 ALUs x 2 (FMA) x GPU clock; FP16 runs at the FP32 rate (no matrix units outside the Neural Engine, which llama.cpp/MLX do not use)"
 	citeMetalWSet = "Metal MTLDevice.recommendedMaxWorkingSetSize is 75 % of unified memory on 64 GB+ machines: llama.cpp logs \"recommendedMaxWorkingSetSize = 73728.00 MB\" on an M2 Max 96 GB (https://github.com/ggml-org/llama.cpp/issues/3213) and \"= 103079.22 MB\" (96 GiB) on an M4 Max 128 GB"
+)
+
+// Streaming-multiprocessor counts and boost clocks (sms, boost_clock_hz).
+var smFields = []string{fieldSMs, fieldClock}
+
+const (
+	citeSMVolta   = "NVIDIA Tesla V100 GPU Architecture whitepaper (2017), Table 1: Tesla V100 SXM2 80 SMs (5120 FP32 cores), GPU boost clock 1530 MHz, https://images.nvidia.com/content/volta-architecture/pdf/volta-architecture-whitepaper.pdf"
+	citeSMT4      = "NVIDIA T4 datasheet: 2,560 CUDA cores (40 Turing SMs of 64), 8.1 TFLOPS FP32; boost clock = 8.1e12 / (2 x 2560) = 1.59 GHz, https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/t4-tensor-core-datasheet-951643.pdf"
+	citeSMA100    = "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), Table 1: A100 108 SMs (6912 FP32 cores), GPU boost clock 1410 MHz (every A100 and the A800, the same GA100 configuration at 19.5 TFLOPS FP32), https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf"
+	citeSMH100    = "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), Table 3: H100 SXM5 132 SMs (16896 FP32 cores), H100 PCIe 114 SMs (14592); H200, H800 and GH200 carry the SXM5 configuration. Boost clock = datasheet FP32 peak / (2 x 128 FP32 cores x SMs): 67 TFLOPS -> 1.98 GHz (SXM5), 51 -> 1.75 GHz (PCIe), 60 -> 1.78 GHz (NVL), https://resources.nvidia.com/en-us-tensor-core"
+	citeSMB200    = "B200: 148 SMs (https://glennklockwood.com/garden/processors/B200); boost clock = FP32 peak 75 TFLOPS / (2 x 128 FP32 cores x 148) = 1.98 GHz"
+	citeSMGeForce = "NVIDIA GeForce RTX 30/40/50 series and RTX A6000 / RTX 6000 Ada spec pages: CUDA cores and boost clock (SMs = CUDA cores / 128 FP32 cores per Ampere GA10x, Ada and Blackwell SM), https://www.nvidia.com/en-us/geforce/graphics-cards/ ; RTX A6000 10752 cores and RTX 6000 Ada 18176 cores, boost clock = datasheet FP32 peak / (2 x cores)"
 )

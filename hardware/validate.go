@@ -36,6 +36,13 @@ const (
 	MaxRate = 1e18
 	// MaxInterconnectLatency: 1 s, three WAN round trips around the Earth.
 	MaxInterconnectLatency = 1.0
+	// MaxSMs bounds sms: 100,000, 500x the largest chip's 170 (0: not
+	// given).
+	MaxSMs = 100_000
+	// MinClockHz and MaxClockHz bound boost_clock_hz when given: 1 MHz to
+	// 10 GHz, around the 1.4-2.6 GHz of today's GPUs.
+	MinClockHz = 1e6
+	MaxClockHz = 1e10
 )
 
 // CustomID is the id Validate gives a custom accelerator that has none.
@@ -67,6 +74,8 @@ func (a *Accelerator) Validate() error {
 //   - peak_flops.bf16 must be greater than 0: it is the rate every other
 //     precision falls back to (see PeakFLOPS.For); it also stands for fp16;
 //   - interconnect figures may be 0 (a single chip);
+//   - sms and boost_clock_hz may be 0 (not given); sms at most MaxSMs,
+//     boost_clock_hz between MinClockHz and MaxClockHz;
 //   - the physical bounds: memory (and reported and free memory, when given) at least
 //     MinMemoryBytes; bandwidth and every FLOP/s figure given between
 //     MinMemoryBandwidth / MinPeakFLOPS and MaxRate; interconnect bandwidth,
@@ -119,6 +128,8 @@ func (a *Accelerator) Problems() fielderr.Errors {
 
 	figureRule{field: "interconnect.bandwidth_bytes_per_s", lo: MinInterconnectBandwidth, loText: "1e6 bytes/s (1 MB/s)", hi: MaxRate, hiText: rateMax}.check(&ps, a.Interconnect.BandwidthBytesPerS)
 	figureRule{field: fieldLatency, hi: MaxInterconnectLatency, hiText: "1 s"}.check(&ps, a.Interconnect.LatencyS)
+	figureRule{field: fieldSMs, hi: MaxSMs, hiText: "100000"}.check(&ps, float64(a.SMs))
+	figureRule{field: fieldClock, lo: MinClockHz, loText: "1e6 Hz (1 MHz)", hi: MaxClockHz, hiText: "1e10 Hz (10 GHz)"}.check(&ps, a.BoostClockHz)
 	return ps
 }
 

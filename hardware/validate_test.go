@@ -77,6 +77,10 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 		{"fp4 negative", func(a *hardware.Accelerator) { a.PeakFLOPS.FP4 = -3 }, "peak_flops.fp4", "must not be negative (got -3)"},
 		{"link bandwidth negative", func(a *hardware.Accelerator) { a.Interconnect.BandwidthBytesPerS = -1 }, "interconnect.bandwidth_bytes_per_s", "must not be negative (got -1)"},
 		{"link latency NaN", func(a *hardware.Accelerator) { a.Interconnect.LatencyS = nan }, "interconnect.latency_s", "must be a finite number (got NaN)"},
+		{"sms negative", func(a *hardware.Accelerator) { a.SMs = -4 }, "sms", "must not be negative (got -4)"},
+		{"sms too many", func(a *hardware.Accelerator) { a.SMs = 1 << 30 }, "sms", "must be at most 100000, got 1073741824"},
+		{"clock NaN", func(a *hardware.Accelerator) { a.BoostClockHz = nan }, "boost_clock_hz", "must be a finite number (got NaN)"},
+		{"clock in GHz", func(a *hardware.Accelerator) { a.BoostClockHz = 1.98 }, "boost_clock_hz", "must be at least 1e6 Hz (1 MHz), got 1.98"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,21 +23,29 @@ type param struct {
 	ptr    func(*calc.Efficiencies) *float64
 	lo, hi float64
 	// sd is the prior's standard deviation (the prior's mean is the
-	// term's value in prior).
+	// term's value in prior); +Inf is a flat prior.
 	sd float64
+	// named is true for a term fitted only when -terms names it: one
+	// that describes some engines' kernels only (sm_bytes_per_cycle:
+	// llama.cpp's CUDA-core matrix-vector kernels), which a fit of
+	// "all" terms leaves as it is.
+	named bool
 }
 
-// params are the step model's nine terms (docs/MODEL.md section 4).
+// params are the step model's terms (docs/MODEL.md section 4).
 var params = []param{
-	{"bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.BandwidthEfficiency }, 0.4, 1, 0.1},
-	{"attention_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionBandwidthEfficiency }, 0.3, 1, 0.15},
-	{"compute_efficiency", func(e *calc.Efficiencies) *float64 { return &e.ComputeEfficiency }, 0.2, 0.95, 0.15},
-	{"gemm_half_tokens", func(e *calc.Efficiencies) *float64 { return &e.GEMMHalfTokens }, 0, 1024, 32},
-	{"attention_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionEfficiency }, 0.05, 0.9, 0.15},
-	{"step_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.StepOverheadMs }, 0, 10, 1},
-	{"sequence_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.SequenceOverheadUs }, 0, 100, 10},
-	{"layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.LayerOverheadUs }, 0, 100, 8},
-	{"context_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.ContextOverheadMs }, 0, 200, 20},
+	{"bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.BandwidthEfficiency }, 0.4, 1, 0.1, false},
+	{"attention_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionBandwidthEfficiency }, 0.3, 1, 0.15, false},
+	{"compute_efficiency", func(e *calc.Efficiencies) *float64 { return &e.ComputeEfficiency }, 0.2, 0.95, 0.15, false},
+	{"gemm_half_tokens", func(e *calc.Efficiencies) *float64 { return &e.GEMMHalfTokens }, 0, 1024, 32, false},
+	{"attention_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionEfficiency }, 0.05, 0.9, 0.15, false},
+	{"step_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.StepOverheadMs }, 0, 10, 1, false},
+	{"sequence_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.SequenceOverheadUs }, 0, 100, 10, false},
+	{"layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.LayerOverheadUs }, 0, 100, 8, false},
+	{"context_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.ContextOverheadMs }, 0, 200, 20, false},
+	// 0 is no cap; a flat prior, since the cap's absence is not "near"
+	// any value of it.
+	{"sm_bytes_per_cycle", func(e *calc.Efficiencies) *float64 { return &e.SMBytesPerCycle }, 0, 32, math.Inf(1), true},
 }
 
 // prior is where every fit starts, and what a term that no case informs
@@ -276,7 +284,13 @@ func fit(t target, cs []validation.Case, which []param) float64 {
 // "all": every term).
 func selectParams(list string) []param {
 	if list == "" || list == "all" {
-		return params
+		var out []param
+		for _, p := range params {
+			if !p.named {
+				out = append(out, p)
+			}
+		}
+		return out
 	}
 	return pick(list, params, func(p param) string { return p.name }, "term")
 }
@@ -330,9 +344,9 @@ func start(t target, terms string) calc.Efficiencies {
 
 // literal prints an Efficiencies as the Go literal calc/engine.go holds.
 func literal(e calc.Efficiencies) string {
-	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g}",
+	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g, SMBytesPerCycle: %.3g}",
 		e.BandwidthEfficiency, e.AttentionBandwidthEfficiency, e.ComputeEfficiency, e.GEMMHalfTokens, e.AttentionEfficiency,
-		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs)
+		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs, e.SMBytesPerCycle)
 }
 
 // leaveOneGroupOut refits each target with one group's cases held out (by

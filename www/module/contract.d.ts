@@ -1317,6 +1317,10 @@ export interface HardwareAccelerator {
   peak_flops: HardwarePeakFLOPS;
   /** interconnect is the tensor-parallel link. */
   interconnect: HardwareInterconnect;
+  /** sms is the number of streaming multiprocessors (NVIDIA) the chip runs its kernels on; 0 when the catalog does not give it. */
+  sms?: number;
+  /** boost_clock_hz is their boost clock in hertz (the clock the datasheet peak rates assume); 0 when not given. */
+  boost_clock_hz?: number;
   /** sources cites every figure above. */
   sources?: HardwareSource[];
 }
@@ -1848,6 +1852,8 @@ export interface Efficiencies {
   sequence_overhead_us: number;
   /** layer_overhead_us is the time each decoder layer's kernels take beyond their bytes and FLOPs (launch gaps, ramp-up and tail of the short kernels of one layer), in microseconds. */
   layer_overhead_us: number;
+  /** SMBytesPerCycle, when positive, caps the weight streaming at this many bytes per streaming multiprocessor per clock cycle on chips whose SMs and clock the catalog gives (weightBandwidth): the issue limit of matrix-vector kernels that run on the CUDA cores (llama.cpp). 0: no cap. */
+  sm_bytes_per_cycle?: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
 }
