@@ -32,30 +32,60 @@ const (
 	samplerLogitTensors    = 3.601
 )
 
+// The releases whose dummy sampler sorts the vocabulary
+// (EngineVersion.SamplerSort: V1 before PR #33538's Triton top-k/top-p,
+// and V0) hold samplerSortTensors float32 [S, vocab] tensors at the
+// sampler's peak instead of samplerLogitTensors. Counted from the code:
+// the bfloat16 logits (0.5), their float32 copy (1), sort's values (1)
+// and int64 indices (2), its int64 iota input (2) and the radix sort's
+// alternate key and value buffers (3), 9.5 in all; fitted by
+// tools/calibrate -fit-memory on the logs of such releases with an
+// activation figure whose peak is the sampler's (A063, vLLM v0.11.0;
+// A068 and A069, V0 of December 2024).
+const samplerSortTensors = 9.40
+
 // vLLM V0's profile run (eager, unfused; vllm/worker/worker.py
 // determine_num_available_blocks at v0.6) over max(max_model_len, 2048)
-// tokens: its peak grows with the tokens and does not shrink with tensor
-// parallelism (PR #10511's log shows 1.26 GiB at tp 1 and 2), so it is
-// modelled as hidden-sized tensors per token plus the sampler's
-// [max_num_seqs, vocab] tensors. Fitted by tools/calibrate -fit-memory on
-// the three V0 logs of group A with an activation figure (A068, A074,
-// A075).
-const (
-	v0HiddenTensors  = 10.637
-	v0SamplerTensors = 4.652
-)
+// tokens. Its forward frees each layer's tensors before the sampler runs,
+// so the peak is the larger of the forward's (hidden-sized tensors per
+// profiled token, which do not shrink with tensor parallelism: PR
+// #10511's log shows 1.26 GiB at tp 1 and 2) and the sampler's (the
+// forward's output [T, hidden], still held, plus samplerSortTensors
+// float32 [S, vocab] tensors):
+//
+//	activation_v0 = max(v0HiddenTensors * T*h*b, T*h*b + samplerSortTensors * S*vocab*4)
+//
+// v0HiddenTensors is fitted by tools/calibrate -fit-memory on the V0 logs
+// whose peak is the forward's (A074, A075: issue #10517 at max_model_len
+// 20000 and 29000).
+const v0HiddenTensors = 13.537
+
+// samplerTensors returns the release's float32 [S, vocab] tensors at the
+// dummy sampler's peak.
+func (d *Deployment) samplerTensors() float64 {
+	if d.Version.SamplerSort {
+		return samplerSortTensors
+	}
+	return samplerLogitTensors
+}
 
 // activationBytes returns the activation peak of one rank of a stage in
 // bytes. Only the last stage runs the sampler. MoE layers add the fused
 // MoE kernel's workspace: T*top_k*(max(2*I_moe/tp, hidden) + I_moe/tp)
 // elements (vllm/model_executor/layers/fused_moe: intermediate caches 1-3),
-// not fitted.
+// not fitted. Under EngineVersion.NCCLRecordStream the forward also holds
+// its all-reduce outputs (ActivationTerms.AllReduceHeld).
 func (d *Deployment) activationBytes(last bool) units.Bytes {
 	x := d.ActivationTerms(last)
 	if d.Version.V0 {
-		return units.Bytes(v0HiddenTensors*x.Hidden + v0SamplerTensors*x.Sampler + x.MoEWorkspace)
+		forward := v0HiddenTensors*x.Hidden + x.AllReduceHeld
+		sampler := 0.0
+		if last {
+			sampler = x.Hidden + samplerSortTensors*x.Sampler
+		}
+		return units.Bytes(max(forward, sampler) + x.MoEWorkspace)
 	}
-	return units.Bytes(actHiddenTensors*x.Hidden + actIntermediateTensors*x.Intermediate + samplerLogitTensors*x.Sampler + x.MoEWorkspace)
+	return units.Bytes(actHiddenTensors*x.Hidden + actIntermediateTensors*x.Intermediate + d.samplerTensors()*x.Sampler + x.MoEWorkspace)
 }
 
 // ActivationTerms are the regressors of the activation model, in bytes:
@@ -63,9 +93,12 @@ func (d *Deployment) activationBytes(last bool) units.Bytes {
 // dense MLP intermediate per rank (T * intermediate/tp * b), one float32
 // [S, vocab] sampler tensor (0 off the last stage), and the fused MoE
 // workspace, which is not fitted. tools/calibrate -fit-memory fits the
-// three coefficients on them.
+// coefficients on them. AllReduceHeld is what a release with
+// EngineVersion.NCCLRecordStream holds of the forward's all-reduce
+// outputs under tensor parallelism: two [T, hidden] tensors per layer of
+// the stage (0 otherwise; not fitted).
 type ActivationTerms struct {
-	Hidden, Intermediate, Sampler, MoEWorkspace float64
+	Hidden, Intermediate, Sampler, MoEWorkspace, AllReduceHeld float64
 }
 
 // ActivationTerms returns the activation model's regressors for one rank
@@ -77,6 +110,9 @@ func (d *Deployment) ActivationTerms(last bool) ActivationTerms {
 	tp := float64(d.TP)
 	var x ActivationTerms
 	x.Hidden = t * float64(m.Hidden) * b
+	if d.Version.NCCLRecordStream && d.TP > 1 {
+		x.AllReduceHeld = 2 * float64(m.NumLayers) / float64(max(d.PP, 1)) * x.Hidden
+	}
 	dense := m.Intermediate
 	if m.IsMoE() {
 		dense = 0
@@ -185,4 +221,11 @@ func (d *Deployment) freeMemoryWarnings(r *Report, st *stage) bool {
 	most := math.Floor(float64(free)/float64(total)*100) / 100
 	r.warn("free_memory_below_requested", "vLLM refuses to start: gpu_memory_utilization "+fielderr.Number(d.Utilization)+" of "+gib(total)+" GiB requests "+gib(st.requestedBytes)+" GiB, more than the "+gib(free)+" GiB free at start-up; the largest gpu_memory_utilization that starts is "+fielderr.Number(most))
 	return false
+}
+
+// V1ForwardBytes is the V1 activation model less its sampler term: the
+// forward's share of the peak for regressors x (tools/calibrate
+// -fit-memory subtracts it from a log's peak to fit the sampler's).
+func V1ForwardBytes(x ActivationTerms) float64 {
+	return actHiddenTensors*x.Hidden + actIntermediateTensors*x.Intermediate + x.MoEWorkspace
 }

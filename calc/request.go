@@ -43,7 +43,7 @@ type Request struct {
 	// "sglang", "lmdeploy", "trtllm" or "llamacpp".
 	Engine string `json:"engine,omitempty"`
 	// EngineVersion is the engine's release ("0.19"; "v0.19.1" reads as
-	// "0.19"): vLLM's V0 ("0.6") or a V1 release from 0.10 to the newest
+	// "0.19"): vLLM's V0 ("0.6"; December 2023's "0.2") or a V1 release from 0.10 to the newest
 	// modelled (the default), or SGLang's. Releases differ in the memory
 	// profiler (the CUDA-graph estimate), admission and the capacity they
 	// log; docs/MODEL.md section 11 lists them.

@@ -59,6 +59,36 @@ type EngineVersion struct {
 	// #21229, shipped in the 0.11 patch releases); before it they were
 	// not wrapped.
 	MoELoRA bool
+	// SamplerSort: the profile run's dummy sampler (every sequence with a
+	// top_k of vocab-1 and a top_p, 0.9 in gpu_model_runner.py
+	// _dummy_sampler_run, 0.99 in V0's model_runner.py profile_run) filters with PyTorch's sort-based top-k /
+	// top-p (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p,
+	// V0's vllm/model_executor/layers/sampler.py _apply_top_k_top_p):
+	// logits.sort over the whole vocabulary holds the sorted values, int64
+	// indices and the radix sort's double buffers beside the float32
+	// logits, about ten float32 [S, vocab] tensors at its peak (PR #32558
+	// measured 1.25 GB for its PyTorch path at 256 x 131072). From PR
+	// #33538 a batch of 8 or more rows takes the Triton kernel, which
+	// masks in place; the 0.19 logs the V1 activation was fitted on ran
+	// it. Modelled through 0.16 (the PR was opened on 2026-02-02; its
+	// first release is assumed to be 0.17, cut in March 2026), and for V0.
+	// At 0.10-0.11.0 FlashInfer's sampler was the default where
+	// flashinfer imported (PR #26859 turned it off after v0.11.0); the
+	// v0.11.0 log of group A (A063) shows the sort's peak, so the sort is
+	// modelled there too.
+	SamplerSort bool
+	// NCCLRecordStream: vLLM of December 2023 (engine_version 0.2, PR
+	// #2031 onwards) takes the profile's peak as total - free after the
+	// dummy forward (vllm/worker/worker.py profile_num_available_blocks),
+	// so it counts the memory PyTorch's caching allocator reserved, and
+	// under tensor parallelism every all-reduce input stays reserved for
+	// the whole forward: ProcessGroupNCCL record_stream()s it on the NCCL
+	// stream, and the allocator cannot reuse a block freed while that
+	// stream's work is still queued behind the CPU (vLLM issue #2248;
+	// v0.2.7 set TORCH_NCCL_AVOID_RECORD_STREAMS=1, which ends it). The
+	// forward's peak then holds two [T, hidden] all-reduce outputs per
+	// layer (the row-parallel o_proj and down_proj of every layer).
+	NCCLRecordStream bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -72,7 +102,9 @@ const (
 	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
 	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
 	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
+	vllmTritonSampler  = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
 	vllmV0Name         = "0.6"
+	vllmV02Name        = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
 )
 
 // DefaultEngineVersion is the vLLM release a request without one gets: the
@@ -83,10 +115,11 @@ var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
 // mem_fraction_static, has not changed across the releases modelled).
 const SGLangVersion = "0.5"
 
-// EngineVersions lists the values of engine_version: vLLM's V0 ("0.6"),
-// its V1 releases 0.10 to the newest, and SGLang's.
+// EngineVersions lists the values of engine_version: vLLM's V0 of
+// December 2023 ("0.2") and of 2024 ("0.6"), its V1 releases 0.10 to the
+// newest, and SGLang's.
 func EngineVersions() []string {
-	out := []string{vllmV0Name}
+	out := []string{vllmV02Name, vllmV0Name}
 	for v := vllmFirstV1; v <= vllmNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}
@@ -113,10 +146,11 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 	if name == "" {
 		name = DefaultEngineVersion
 	}
-	if name == vllmV0Name {
+	if name == vllmV0Name || name == vllmV02Name {
 		// V0 without chunked prefill schedules a prompt whole, so it
 		// admits one only when all of it fits.
-		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules}, true
+		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules,
+			SamplerSort: true, NCCLRecordStream: name == vllmV02Name}, true
 	}
 	minor, err := strconv.Atoi(strings.TrimPrefix(name, "0."))
 	if err != nil || !strings.HasPrefix(name, "0.") || minor < vllmFirstV1 || minor > vllmNewest {
@@ -129,6 +163,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		CapacityFromConcurrency: minor >= vllmCapacityFormat,
 		KVRules:                 kvRules(minor),
 		MoELoRA:                 minor >= vllmMoELoRA,
+		SamplerSort:             minor < vllmTritonSampler,
 	}, true
 }
 
@@ -157,7 +192,7 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		msg := "unknown release " + fielderr.Quote(req.EngineVersion) + " of " + d.Engine.Name
 		switch d.Engine.Name {
 		case "vllm":
-			msg += "; one of " + vllmV0Name + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
+			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
 		case "sglang":
 			msg += "; one of " + SGLangVersion
 		default:

@@ -62,7 +62,7 @@ func TestCUDAGraphEstimateFollowsTheStage(t *testing.T) {
 }
 
 func TestEngineVersionIsEchoedResolved(t *testing.T) {
-	for in, want := range map[string]string{"": calc.DefaultEngineVersion, "0.19": "0.19", "v0.19.1": "0.19", "0.6": "0.6"} {
+	for in, want := range map[string]string{"": calc.DefaultEngineVersion, "0.19": "0.19", "v0.19.1": "0.19", "0.6": "0.6", "0.2": "0.2"} {
 		r, err := calc.Evaluate(l8Version(in))
 		require.NoError(t, err, in)
 		assert.Equal(t, want, r.Config.EngineVersion, in)
@@ -115,18 +115,22 @@ func TestCapacityFormulaChangesAfter0_19(t *testing.T) {
 
 // The logs of other releases than 0.19 in group A, evaluated under their
 // own release: the V0 logs of issue #10517 (RTX 3090, max_model_len 20000
-// and 29000: 1952 and 1478 blocks), PR #2031 (Llama 2 7B on an A100: 7351
-// blocks), PR #10511's V0 log (53.29 GiB) and the v0.11.0 log (51.38 GiB).
-// Under the 0.19 profile the two RTX 3090 cases were 6.9 % and 41 % high.
-// The activation peaks of A068, A074 and A075 are what the V0 activation
-// was fitted on, so only A070 (and A063, V1) are independent checks.
+// and 29000: 1952 and 1478 blocks), PR #2031 (on A100s, Llama 2 7B at tp 1:
+// 7351 blocks; Llama 2 70B at tp 4: 20865), PR #10511's V0 log (53.29 GiB)
+// and the v0.11.0 log (51.38 GiB). Under the 0.19 profile the two RTX 3090
+// cases were 6.9 % and 41 % high; under the V0 profile of 2024 the 70B
+// case was 42 % high, and the v0.11.0 log 5.3 % high under the 0.19
+// sampler. The activation peaks of A063, A068, A074 and A075 are what the
+// sorting sampler and the V0 forward were fitted on; A074 and A075 stay
+// about 3 % high because their logs show 0.35 GiB of non-torch memory
+// against the modelled 0.25. A070 and A071 are independent checks.
 func TestOtherReleasesAgainstTheirLogs(t *testing.T) {
 	if _, err := os.Stat(casesPath); errors.Is(err, os.ErrNotExist) {
 		t.Skip("../shared/validation/cases.json not present")
 	}
 	rs, err := validation.Load(casesPath)
 	require.NoError(t, err)
-	tol := map[string]float64{"A074": 0.01, "A075": 0.08, "A070": 0.01, "A068": 0.03, "A063": 0.06}
+	tol := map[string]float64{"A074": 0.04, "A075": 0.05, "A070": 0.015, "A071": 0.03, "A068": 0.035, "A063": 0.01}
 	seen := 0
 	for _, r := range rs {
 		if want, ok := tol[r.ID]; ok {
@@ -135,6 +139,71 @@ func TestOtherReleasesAgainstTheirLogs(t *testing.T) {
 		}
 	}
 	assert.Equal(t, len(tol), seen)
+}
+
+// Before PR #33538 the dummy sampler sorts the vocabulary: Llama 3.1 8B
+// on an H100 (1024 sequences of vocabulary 128,256 in float32, 0.489 GiB
+// each) holds 9.40 such tensors under 0.11 and 3.601 under 0.19, so the
+// activation differs by (9.40 - 3.601) x 1024 x 128256 x 4 B = 2.84 GiB
+// and the pool by the same. 0.16 is the last release that sorts.
+func TestSortingSamplerBeforeTheTritonKernel(t *testing.T) {
+	want := (9.40 - 3.601) * 1024 * 128256 * 4
+	act := map[string]float64{}
+	kv := map[string]float64{}
+	for _, v := range []string{"0.11", "0.16", "0.17", "0.19"} {
+		r, err := calc.Evaluate(l8Version(v))
+		require.NoError(t, err, v)
+		act[v], kv[v] = float64(r.Memory.ActivationBytes), float64(r.Memory.KVCacheBytes)
+	}
+	assert.InDelta(t, want, act["0.11"]-act["0.19"], 2)
+	assert.InDelta(t, want, kv["0.19"]-kv["0.11"], 2)
+	assert.Equal(t, act["0.11"], act["0.16"], "0.16 still sorts")
+	assert.Equal(t, act["0.19"], act["0.17"], "0.17 runs the Triton kernel")
+}
+
+// V0's peak is the forward's or the sampler's, whichever is larger. Llama
+// 3.1 8B at max_model_len 29000 profiles 29000 tokens: the forward holds
+// 13.537 x 29000 x 4096 x 2 B = 2.996 GiB, above the sampler's 29000 x
+// 4096 x 2 + 9.40 x 256 x 128256 x 4 B = 1.37 GiB. At 2048 tokens the
+// sampler's 2048 x 4096 x 2 + 9.40 x 256 x 128256 x 4 B is the larger.
+func TestV0PeakIsTheLargerOfForwardAndSampler(t *testing.T) {
+	for _, c := range []struct {
+		maxLen int
+		want   float64
+	}{
+		{29000, 13.537 * 29000 * 4096 * 2},
+		{2048, 2048*4096*2 + 9.40*256*128256*4},
+	} {
+		req := l8Version("0.6")
+		req.MaxModelLen = calc.Int(c.maxLen)
+		r, err := calc.Evaluate(req)
+		require.NoError(t, err)
+		assert.InDelta(t, c.want, float64(r.Memory.ActivationBytes), 2, c.maxLen)
+	}
+}
+
+// vLLM of December 2023 (0.2) counts what the caching allocator reserved,
+// and under tensor parallelism record_stream keeps every all-reduce output
+// of the profiled forward reserved: Llama 2 70B at tp 4 profiles
+// max(4096, 2048) tokens, and its 80 layers hold 2 x 80 x 4096 x 8192 x
+// 2 B = 10 GiB beside the forward's 13.537 x 4096 x 8192 x 2 B. At tp 1
+// there is no all-reduce, and 0.2 sizes the pool as 0.6.
+func TestNCCLRecordStreamHoldsTheAllReduceOutputs(t *testing.T) {
+	req := calc.Request{Model: "llama-2-70b", Hardware: calc.HardwareRef{ID: "a100-sxm-80gb"}, EngineVersion: "0.2", TensorParallelSize: calc.Int(4)}
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.InDelta(t, 13.537*4096*8192*2+2*80*4096*8192*2, float64(r.Memory.ActivationBytes), 2)
+	req.EngineVersion = "0.6"
+	r6, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.InDelta(t, 13.537*4096*8192*2, float64(r6.Memory.ActivationBytes), 2)
+	one := calc.Request{Model: "llama-2-7b", Hardware: calc.HardwareRef{ID: "a100-sxm-80gb"}, EngineVersion: "0.2"}
+	a, err := calc.Evaluate(one)
+	require.NoError(t, err)
+	one.EngineVersion = "0.6"
+	b, err := calc.Evaluate(one)
+	require.NoError(t, err)
+	assert.Equal(t, b.Memory.KVCacheBytes, a.Memory.KVCacheBytes)
 }
 
 // vLLM's OpenAI-server batch defaults by accelerator (PR #17885,

@@ -29,7 +29,9 @@ import (
 //   - KindLlamaBenchTG: llama-bench tgN, single-stream decode from an empty
 //     context (measured.decode_tok_s); compared as a step time.
 //   - KindStartupKV: a vLLM start-up log's "GPU KV cache size: N tokens"
-//     (measured.gpu_kv_cache_size_tokens), as group A.
+//     (measured.gpu_kv_cache_size_tokens), or, where the log gives no
+//     token count, its "Available KV cache memory: X GiB"
+//     (measured.available_kv_cache_memory_gib, per GPU), as group A.
 //   - KindServing: a serving benchmark (vllm bench serve, sglang.bench_serving)
 //     replayed in the simulator with the case's arrival ("burst" for an
 //     infinite request rate, "poisson" at request_rate, "closed_loop" at
@@ -175,15 +177,7 @@ func evalKind(c rawCase, r Result) (Result, error) {
 	case KindServing:
 		return evalServing(c, r, req, int(in), int(out))
 	case KindStartupKV:
-		r.Metric = "capacity_tokens"
-		r.Measured, _ = measured(c, "gpu_kv_cache_size_tokens")
-		req.Workload = &calc.Workload{InputTokens: calc.Int(512), OutputTokens: calc.Int(128)}
-		rep, err := calc.Evaluate(req)
-		if err != nil {
-			return r, err
-		}
-		r.Predicted = float64(rep.KVCache.CapacityTokens)
-		return r, nil
+		return evalStartupKV(c, r, req)
 	}
 	r.Comparable, r.Reason = false, "unknown kind "+c.Kind
 	return r, nil
@@ -406,8 +400,29 @@ func publicKey(r Result) BandKey {
 	switch r.Metric {
 	case "ttft_ms":
 		family = calc.BandTTFT
-	case "capacity_tokens":
+	case "capacity_tokens", "kv_cache_gib":
 		family = calc.BandKV
 	}
 	return bandKey(r.Engine, r.Version, r.GPU, family, r.TP, max(r.Batch, 1))
+}
+
+// evalStartupKV compares a start-up log's KV capacity: its token count
+// (the release's "GPU KV cache size" formula) or, without one, the KV
+// pool per GPU in GiB ("Available KV cache memory").
+func evalStartupKV(c rawCase, r Result, req calc.Request) (Result, error) {
+	r.Desc = modelID(c.Model) + " " + r.GPU + " tp" + strconv.Itoa(r.TP)
+	req.Workload = &calc.Workload{InputTokens: calc.Int(512), OutputTokens: calc.Int(128)}
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return r, err
+	}
+	if v, ok := measured(c, "gpu_kv_cache_size_tokens"); ok {
+		r.Metric, r.Measured = "capacity_tokens", v
+		r.Predicted = float64(rep.KVCache.CapacityTokens)
+		return r, nil
+	}
+	r.Metric = "kv_cache_gib"
+	r.Measured, _ = measured(c, "available_kv_cache_memory_gib")
+	r.Predicted = float64(rep.Memory.KVCacheBytes) / (1 << 30)
+	return r, nil
 }

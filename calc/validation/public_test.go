@@ -48,7 +48,7 @@ var measuredKey = map[string][]string{
 	validation.KindOutputThroughput: {"output_tokens_per_s", "output_tokens_per_s_per_gpu"},
 	validation.KindTTFT:             {"ttft_ms"},
 	validation.KindLlamaBenchTG:     {"decode_tok_s"},
-	validation.KindStartupKV:        {"gpu_kv_cache_size_tokens"},
+	validation.KindStartupKV:        {"gpu_kv_cache_size_tokens", "available_kv_cache_memory_gib"},
 	validation.KindServing:          {"output_tokens_per_s", "ttft_p50_ms", "itl_p50_ms"},
 }
 

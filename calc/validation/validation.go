@@ -379,8 +379,9 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 }
 
 // CaseVersion maps a case's engine_version text to the release profile:
-// "0.19.0 (...)" and "v0.11.0 (...)" to their minor, a V0-engine log (the
-// text says "V0", or a main branch of 2023) to the V0 profile.
+// "0.19.0 (...)" and "v0.11.0 (...)" to their minor, a main branch of
+// December 2023 (PR #2031's profiler) to "0.2", another V0-engine log (the
+// text says "V0") to "0.6".
 func CaseVersion(s string) string {
 	f := strings.TrimPrefix(strings.Fields(s + " ")[0], "v")
 	if p := strings.Split(f, "."); len(p) >= 2 && p[0] == "0" {
@@ -388,7 +389,10 @@ func CaseVersion(s string) string {
 			return p[0] + "." + p[1]
 		}
 	}
-	if strings.Contains(s, "V0") || strings.Contains(s, "2023") {
+	if strings.Contains(s, "2023") {
+		return "0.2"
+	}
+	if strings.Contains(s, "V0") {
 		return "0.6"
 	}
 	return ""

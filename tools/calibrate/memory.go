@@ -189,22 +189,32 @@ func solve3(m [3][4]float64) [3]float64 {
 	return x
 }
 
-// fitActivationV0 fits calc's V0 activation (hidden-sized tensors per
-// profiled token, sampler tensors per sequence) on group A's V0 logs with
-// an activation figure: PR #10511's activation_peak_gib, issue #10517's
-// peak_torch_memory_gib less the logged weights. Each case is resolved
-// under the V0 profile at its max_model_len (the model's own when the case
-// says "default").
+// sortRow is one log of a release whose dummy sampler sorts the
+// vocabulary (calc's EngineVersion.SamplerSort), with an activation
+// figure: its regressors under its own release and its logged peak.
+type sortRow struct {
+	id string
+	v0 bool // V0: the peak is the forward's or the sampler's, whichever is larger
+	x  calc.ActivationTerms
+	y  float64 // logged activation peak, bytes
+}
+
+// fitActivationV0 fits calc's samplerSortTensors and v0HiddenTensors on
+// group A's logs of releases whose dummy sampler sorts the vocabulary:
+// PR #10511's activation_peak_gib and issue #10517's peak_torch_memory_gib
+// less the logged weights (V0), and the v0.11.0 log's activation figure
+// (V1). A V1 log's sampler tensors are its peak less the V1 forward terms
+// (calc's actHiddenTensors and actIntermediateTensors, fitted on 0.19); a
+// V0 log's peak is max(forward, sampler) (calc's activationBytes), so each
+// V0 log is assigned to one branch: every assignment is tried, each
+// branch fitted by least squares on its logs (the sampler's with its
+// [T, hidden] output subtracted), and the assignment with the least
+// squared error in which every log's branch is its larger one is kept.
 func fitActivationV0(raw []rawCase) {
-	var ata [2][3]float64
-	type row struct {
-		id   string
-		h, s float64
-		y    float64
-	}
-	var rows []row
+	var rows []sortRow
 	for _, c := range raw {
-		if c.Group != "A" || validation.CaseVersion(c.Version) != "0.6" {
+		v := validation.CaseVersion(c.Version)
+		if c.Group != "A" || (v != "0.6" && v != "0.11") {
 			continue
 		}
 		y, ok := c.Measured["activation_peak_gib"].(float64)
@@ -216,7 +226,7 @@ func fitActivationV0(raw []rawCase) {
 			}
 			y = peak - w // vLLM V0 logs weights in GiB under a "GB" label
 		}
-		req := calc.Request{Model: strings.Fields(c.Model)[0], Hardware: calc.HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"}
+		req := calc.Request{Model: strings.Fields(c.Model)[0], Hardware: calc.HardwareRef{ID: "h100-sxm"}, EngineVersion: v}
 		if l, ok := c.MaxLen.(float64); ok {
 			req.MaxModelLen = calc.Int(int(l))
 		}
@@ -228,21 +238,74 @@ func fitActivationV0(raw []rawCase) {
 			fmt.Fprintln(os.Stderr, "calibrate:", c.ID, err)
 			os.Exit(1)
 		}
-		x := d.ActivationTerms(true)
-		r := row{c.ID, x.Hidden, x.Sampler, y * (1 << 30)}
-		rows = append(rows, r)
-		ata[0][0] += r.h * r.h
-		ata[0][1] += r.h * r.s
-		ata[1][1] += r.s * r.s
-		ata[0][2] += r.h * r.y
-		ata[1][2] += r.s * r.y
+		rows = append(rows, sortRow{c.ID, v == "0.6", d.ActivationTerms(true), y * (1 << 30)})
 	}
-	det := ata[0][0]*ata[1][1] - ata[0][1]*ata[0][1]
-	ah := (ata[0][2]*ata[1][1] - ata[1][2]*ata[0][1]) / det
-	as := (ata[0][0]*ata[1][2] - ata[0][1]*ata[0][2]) / det
-	fmt.Printf("\nV0 activation peak: %d cases\n  v0HiddenTensors  %.3f\n  v0SamplerTensors %.3f\n", len(rows), ah, as)
-	for _, r := range rows {
-		p := ah*r.h + as*r.s
-		fmt.Printf("  %-5s logged %5.2f GiB  model %5.2f GiB  %+5.2f\n", r.id, r.y/(1<<30), p/(1<<30), (p-r.y)/(1<<30))
+	var v0 []int
+	for i, r := range rows {
+		if r.v0 {
+			v0 = append(v0, i)
+		}
 	}
+	best, bestSSE := [2]float64{}, math.Inf(1)
+	var bestForward uint
+	for mask := uint(0); mask < 1<<len(v0); mask++ {
+		forward := func(i int) bool {
+			for k, j := range v0 {
+				if j == i {
+					return mask&(1<<k) != 0
+				}
+			}
+			return false
+		}
+		var sxy, sxx, fxy, fxx float64
+		for i, r := range rows {
+			switch {
+			case forward(i):
+				fxy += r.x.Hidden * r.y
+				fxx += r.x.Hidden * r.x.Hidden
+			default:
+				sxy += r.x.Sampler * (r.y - r.samplerBase())
+				sxx += r.x.Sampler * r.x.Sampler
+			}
+		}
+		if sxx == 0 || fxx == 0 {
+			continue
+		}
+		as, af := sxy/sxx, fxy/fxx
+		sse, consistent := 0.0, true
+		for i, r := range rows {
+			f, s := af*r.x.Hidden, r.samplerBase()+as*r.x.Sampler
+			p := s
+			if forward(i) {
+				p = f
+				consistent = consistent && f >= s
+			} else if r.v0 {
+				consistent = consistent && s >= f
+			}
+			sse += (p - r.y) * (p - r.y)
+		}
+		if consistent && sse < bestSSE {
+			best, bestSSE, bestForward = [2]float64{as, af}, sse, mask
+		}
+	}
+	fmt.Printf("\nsorting sampler and V0 forward: %d logs\n  samplerSortTensors %.2f\n  v0HiddenTensors    %.3f\n", len(rows), best[0], best[1])
+	for i, r := range rows {
+		branch, p := "sampler", r.samplerBase()+best[0]*r.x.Sampler
+		for k, j := range v0 {
+			if j == i && bestForward&(1<<k) != 0 {
+				branch, p = "forward", best[1]*r.x.Hidden
+			}
+		}
+		fmt.Printf("  %-5s %-7s logged %5.2f GiB  model %5.2f GiB  %+5.2f\n", r.id, branch, r.y/(1<<30), p/(1<<30), (p-r.y)/(1<<30))
+	}
+}
+
+// samplerBase is the part of a log's peak beside the sorting sampler's
+// tensors: the forward's [T, hidden] output under V0; under V1 the V1
+// forward terms fitted on 0.19 (calc.V1ForwardBytes).
+func (r sortRow) samplerBase() float64 {
+	if r.v0 {
+		return r.x.Hidden
+	}
+	return calc.V1ForwardBytes(r.x)
 }
