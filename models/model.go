@@ -110,6 +110,12 @@ type SSM struct {
 	// = ValueHeads heads of KeyHeadDim = ValueHeadDim, ConvKernel 1, and
 	// the projections of vLLM's MiniMaxText01LinearAttention.
 	Lightning bool
+	// KDA marks Kimi Delta Attention (Kimi-Linear, vLLM
+	// vllm/model_executor/layers/kda.py KimiDeltaAttention):
+	// KeyHeads = ValueHeads = linear_attn_config.num_heads of KeyHeadDim =
+	// ValueHeadDim = head_dim, ConvKernel short_conv_kernel_size, separate
+	// q/k/v short convolutions and a float32 recurrent state.
+	KDA bool
 	// ConvDim is LFM2's conv_dim (ShortConv channels).
 	ConvDim int
 	// RecurrentDtype is the dtype of the gated-delta-net recurrent state

@@ -154,6 +154,11 @@ func (m *Model) indexerParams() int64 {
 // Gated delta net (Qwen3-Next): in_proj_qkvz = h*(2*kd+2*vd), in_proj_ba =
 // h*2*vh, conv = (2*kd+vd)*k, dt_bias and A_log = 2*vh, norm = vhd,
 // out_proj = vd*h, where kd = kh*khd and vd = vh*vhd.
+// Kimi Delta Attention (Kimi-Linear, vLLM vllm/model_executor/layers/kda.py
+// KimiDeltaAttention), for n heads of d, P = n*d and k taps: q/k/v_proj
+// 3*h*P, f_a_proj h*d and f_b_proj d*P (the decay gate), dt_bias P, b_proj
+// h*n, q/k/v_conv1d 3*P*k, A_log n, g_a_proj h*d and g_b_proj d*P (the
+// output gate), o_norm d, o_proj P*h; no biases.
 // Short convolution (LFM2, vLLM short_conv.py ShortConv): in_proj h*3*c,
 // a depthwise conv of c*k, out_proj c*h, for c = conv_dim and k =
 // conv_L_cache; biases (conv_bias) add 3*c + c + h.
@@ -167,6 +172,11 @@ func (m *Model) mixerParams(kind LayerKind) int64 {
 		if s.Lightning {
 			d := int64(s.ValueHeads * s.ValueHeadDim)
 			return h*3*d + h*d + d + d*h
+		}
+		if s.KDA {
+			n, d, k := int64(s.ValueHeads), int64(s.ValueHeadDim), int64(s.ConvKernel)
+			pr := n * d
+			return 3*h*pr + 2*(h*d+d*pr) + pr + h*n + 3*pr*k + n + d + pr*h
 		}
 		kd := int64(s.KeyHeads * s.KeyHeadDim)
 		vd := int64(s.ValueHeads * s.ValueHeadDim)

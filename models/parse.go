@@ -122,7 +122,10 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	if m.HeadDim <= 0 || m.HeadDim > 4096 {
 		return nil, configErr(prefix+"head_dim", "must be between 1 and 4096")
 	}
-	m.MaxContext = c.int(0, "max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "max_seq_len")
+	// model_max_length last: Kimi-Linear's config states only it, and
+	// vLLM's _get_and_verify_max_len (vllm/config/model.py) lists it among
+	// the keys it takes the model's length from.
+	m.MaxContext = c.int(0, "max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "max_seq_len", "model_max_length")
 	if m.MaxContext == 0 {
 		m.MaxContext = top.int(0, "max_position_embeddings")
 	}
@@ -217,6 +220,10 @@ func (m *Model) readFamilyDetails(c cfg) {
 		// asserts tie_word_embeddings).
 		m.normsPer = 1
 		m.qkNormFull = c.boolean("use_qk_norm", false)
+	case t == "kimi_linear":
+		// Kimi-Linear's MoE gate carries e_score_correction_bias of
+		// num_experts values (vLLM kimi_linear.py KimiMoE).
+		m.routerBias = true
 	case t == "ernie4_5_moe":
 		// Ernie4_5_MoeMoE's gate carries e_score_correction_bias of
 		// moe_num_experts values (vLLM vllm/model_executor/models/
@@ -350,6 +357,10 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 			m.SharedIntermediate = c.int(0, "moe_shared_expert_intermediate_size") * c.int(1, "n_shared_experts")
 		case c.has("n_shared_experts"):
 			m.SharedIntermediate = c.int(0, "n_shared_experts") * m.MoEIntermediate
+		case m.Type == "kimi_linear" && c.has("num_shared_experts"):
+			// Kimi-Linear: one shared MLP of moe_intermediate_size *
+			// num_shared_experts (vLLM kimi_linear.py KimiMoE.shared_experts).
+			m.SharedIntermediate = c.int(0, "num_shared_experts") * m.MoEIntermediate
 		case c.has("moe_num_shared_experts"):
 			// ERNIE 4.5 MoE: one shared MLP of moe_intermediate_size *
 			// moe_num_shared_experts (vLLM ernie45_moe.py @0028a75108
@@ -461,9 +472,23 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	case "nemotron-nas":
 		return m.readNASLayers(c, prefix)
 	}
+	kda := map[int]bool{}
+	if m.SSM.KDA {
+		// Kimi-Linear: linear_attn_config.kda_layers lists the KDA layers
+		// 1-based; every other layer is MLA (vLLM KimiLinearConfig.is_kda_layer:
+		// layer_idx + 1 in kda_layers).
+		for _, i := range c.obj("linear_attn_config").ints("kda_layers") {
+			if i < 1 || i > n {
+				return configErr(prefix+"linear_attn_config.kda_layers", "has layer "+strconv.Itoa(i)+", outside 1.."+strconv.Itoa(n))
+			}
+			kda[i-1] = true
+		}
+	}
 	for i := range m.Layers {
 		l := &m.Layers[i]
 		switch {
+		case kda[i]:
+			l.Kind = LinearAttention
 		case m.KVLoraRank > 0:
 			l.Kind = MLAttention
 		case m.SSM.Lightning && len(lightning) == n:
@@ -829,6 +854,21 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		hd := c.int(m.Hidden/max(heads, 1), "head_dim")
 		s.Lightning = true
 		s.KeyHeads, s.ValueHeads, s.KeyHeadDim, s.ValueHeadDim, s.ConvKernel = heads, heads, hd, hd, 1
+	}
+	if la := c.obj("linear_attn_config"); m.Type == "kimi_linear" && la != nil {
+		// Kimi Delta Attention: num_heads heads of head_dim for q, k and
+		// v alike, short convolutions of short_conv_kernel_size taps (vLLM
+		// kda.py KimiDeltaAttention reads these three keys of
+		// linear_attn_config); the recurrent state is float32 whatever the
+		// model dtype (mamba_utils.py MambaStateDtypeCalculator.kda_state_dtype).
+		heads, hd := la.int(0, "num_heads"), la.int(0, "head_dim")
+		s.KDA = true
+		s.KeyHeads, s.ValueHeads, s.KeyHeadDim, s.ValueHeadDim = heads, heads, hd, hd
+		s.ConvKernel = la.int(4, "short_conv_kernel_size")
+		s.RecurrentDtype = "float32"
+		if heads <= 0 || hd <= 0 {
+			return configErr(prefix+"linear_attn_config.num_heads", "num_heads and head_dim must be positive integers")
+		}
 	}
 	if m.Type == "lfm2" {
 		// LFM2 short convolutions: conv_dim channels (hidden_size when

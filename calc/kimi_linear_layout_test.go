@@ -1,0 +1,53 @@
+package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// Kimi-Linear 48B-A3B's cache, worked by hand from its config (vLLM
+// vllm/model_executor/models/kimi_linear.py, vllm/model_executor/layers/
+// kda.py and mamba/mamba_utils.py):
+//
+//   - 7 MLA layers (full_attn_layers) keep one latent of kv_lora_rank 512 +
+//     qk_rope_head_dim 64 = 576 values per token, replicated on every
+//     tensor rank: 7 * 576 * 2 B = 8,064 B per token in bf16, on each GPU.
+//   - 20 KDA layers keep per sequence (kda_state_shape, kda_state_dtype)
+//     q, k and v conv states of 32*128 = 4,096 channels x (4 - 1) taps in
+//     bf16, 3 * 4,096 * 3 * 2 = 73,728 B, and a float32 recurrent state of
+//     32 x 128 x 128 = 524,288 values, 2,097,152 B: 2,170,880 B a layer,
+//     20 * 2,170,880 = 43,417,600 B per sequence, split across tensor
+//     ranks by heads.
+//
+// Groups (0.31's rules, largest / smallest < 1.5 or groups of the smallest
+// count): 20 >= 1.5 * 7, so groups of 7 layers, one MLA group and ceil(20
+// / 7) = 3 state groups (7, 7, 6). A page must hold one layer's state: at
+// tp=1 the MLA page is 16 tokens * 1,152 B = 18,432 B, and 16 *
+// ceil(2,170,880 / 18,432) = 16 * 118 = 1,888 tokens a block; at tp=4 a
+// rank's state is 542,720 B, 16 * ceil(542,720 / 18,432) = 16 * 30 = 480.
+func TestKimiLinearLayout(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		tp, block   int
+		perGPU, seq float64
+	}{
+		{1, 1_888, 8_064, 43_417_600},
+		{4, 480, 8_064, 43_417_600},
+	} {
+		rep := eval(t, Request{Model: "kimi-linear", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(65536), TensorParallelSize: Int(tc.tp)})
+		k := rep.KVCache
+		assert.InDelta(t, tc.perGPU, k.BytesPerTokenPerGPU, 0, "tp=%d", tc.tp)
+		assert.InDelta(t, tc.seq, k.StateBytesPerSequence, 0, "tp=%d", tc.tp)
+		assert.Equal(t, tc.block, k.BlockSize, "tp=%d", tc.tp)
+		layers := map[string][]int{}
+		for _, g := range k.Groups {
+			layers[g.Kind] = append(layers[g.Kind], g.Layers)
+		}
+		assert.Equal(t, map[string][]int{"mla": {7}, "state": {7, 7, 6}}, layers, "tp=%d", tc.tp)
+		assert.Equal(t, "hybrid+moe", rep.Model.Architecture)
+	}
+	assertKVPerTokenAndState(t, []kvCase{
+		{"Kimi-Linear Base", "moonshotai/Kimi-Linear-48B-A3B-Base", 8_064, 43_417_600},
+	})
+}
