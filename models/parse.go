@@ -331,6 +331,13 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 	}
 	m.Experts = c.int(0, "num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts")
 	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts", "moe_k")
+	if m.Experts > 0 && m.TopK == 0 {
+		k, err := m.perLayerInt(c, prefix, "moe_topk")
+		if err != nil {
+			return err
+		}
+		m.TopK = k
+	}
 	if m.Experts > 0 {
 		if m.Experts > maxExperts {
 			return configErr(prefix+"num_experts", "is above the supported maximum "+strconv.Itoa(maxExperts))
@@ -339,6 +346,13 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 			return configErr(prefix+"num_experts_per_tok", "must be between 1 and the number of experts ("+strconv.Itoa(m.Experts)+")")
 		}
 		m.MoEIntermediate = c.int(0, "moe_intermediate_size", "expert_intermediate_size")
+		if m.MoEIntermediate == 0 && c.ints("moe_intermediate_size") != nil {
+			w, err := m.perLayerInt(c, prefix, "moe_intermediate_size")
+			if err != nil {
+				return err
+			}
+			m.MoEIntermediate = w
+		}
 		if m.MoEIntermediate == 0 {
 			m.MoEIntermediate = m.Intermediate
 		}
@@ -361,6 +375,18 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 			// Kimi-Linear: one shared MLP of moe_intermediate_size *
 			// num_shared_experts (vLLM kimi_linear.py KimiMoE.shared_experts).
 			m.SharedIntermediate = c.int(0, "num_shared_experts") * m.MoEIntermediate
+		case c.has("num_shared_expert") && c.boolean("use_mixed_mlp_moe", false):
+			// Hunyuan: a shared MLP of intermediate_size *
+			// num_shared_expert (vLLM hunyuan_v1.py HunYuanSparseMoeBlock
+			// shared_mlp), the count possibly given per layer.
+			n := c.int(-1, "num_shared_expert")
+			if n < 0 {
+				var err error
+				if n, err = m.perLayerInt(c, prefix, "num_shared_expert"); err != nil {
+					return err
+				}
+			}
+			m.SharedIntermediate = n * m.Intermediate
 		case c.has("moe_num_shared_experts"):
 			// ERNIE 4.5 MoE: one shared MLP of moe_intermediate_size *
 			// moe_num_shared_experts (vLLM ernie45_moe.py @0028a75108
@@ -390,6 +416,26 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 		return configErr(prefix+"intermediate_size", "is above the supported maximum "+strconv.Itoa(maxDim))
 	}
 	return nil
+}
+
+// perLayerInt reads a per-layer list that the engine models as one value
+// for every layer (Hunyuan's moe_topk, moe_intermediate_size and
+// num_shared_expert, of which vLLM hunyuan_v1.py takes entry layer_id): it
+// must give a value for each of the num_hidden_layers layers, all equal.
+func (m *Model) perLayerInt(c cfg, prefix, key string) (int, error) {
+	xs := c.ints(key)
+	if len(xs) == 0 {
+		return 0, nil
+	}
+	if len(xs) < m.NumLayers {
+		return 0, configErr(prefix+key, "lists "+strconv.Itoa(len(xs))+" values for "+strconv.Itoa(m.NumLayers)+" layers")
+	}
+	for i, x := range xs[:m.NumLayers] {
+		if x != xs[0] {
+			return 0, configErr(prefix+key+"["+strconv.Itoa(i)+"]", "differs from layer 0's "+strconv.Itoa(xs[0])+"; per-layer values that differ are not supported")
+		}
+	}
+	return xs[0], nil
 }
 
 // lfm2FFDim returns the SwiGLU width of an LFM2 block as vLLM's Lfm2MLP
@@ -450,6 +496,12 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	}
 	if err := m.readSSM(c, prefix); err != nil {
 		return err
+	}
+	if c.boolean("use_cla", false) && c.int(1, "cla_share_factor") > 1 {
+		// Hunyuan cross-layer attention: layers off the share factor
+		// read the previous layer's K and V (vLLM hunyuan_v1.py
+		// HunYuanCrossAttention); not modelled.
+		return configErr(prefix+"use_cla", "cross-layer attention (use_cla with cla_share_factor > 1) is not supported")
 	}
 	// MiniMax: without attn_type_list every layer is softmax attention
 	// (vLLM MiniMaxText01Model's default [1] * num_hidden_layers).

@@ -51,3 +51,13 @@ func TestKimiLinearLayout(t *testing.T) {
 		{"Kimi-Linear Base", "moonshotai/Kimi-Linear-48B-A3B-Base", 8_064, 43_417_600},
 	})
 }
+
+// Models of part 8 without a new layer kind, by hand at tp=1 in bf16.
+func TestKVBytesPerTokenCatalogPart8(t *testing.T) {
+	t.Parallel()
+	assertKVPerTokenAndState(t, []kvCase{
+		// Hunyuan-A13B: 32 layers of 8 KV heads of 128 (use_cla false, so
+		// every layer keeps its own K and V): 32 * 2 * 8 * 128 * 2 = 131,072.
+		{"Hunyuan-A13B", "hunyuan-a13b", 131_072, 0},
+	})
+}
