@@ -59,5 +59,19 @@ func TestKVBytesPerTokenCatalogPart8(t *testing.T) {
 		// Hunyuan-A13B: 32 layers of 8 KV heads of 128 (use_cla false, so
 		// every layer keeps its own K and V): 32 * 2 * 8 * 128 * 2 = 131,072.
 		{"Hunyuan-A13B", "hunyuan-a13b", 131_072, 0},
+		// MiMo-V2-Flash: K of 192 and V of 128 values a head (vLLM's
+		// DiffKV spec). 9 full layers of 4 KV heads: 9 * 4 * (192 + 128)
+		// * 2 = 23,040; 39 sliding layers of 8 KV heads: 39 * 8 * 320 * 2
+		// = 199,680 a token, up to their 128-token window: 222,720.
+		{"MiMo-V2-Flash", "mimo-v2-flash", 222_720, 0},
 	})
+}
+
+// MiMo-V2-Flash at tp=8: the full layers' 4 KV heads are replicated, one a
+// rank (vLLM max(1, 4 // 8)), the sliding layers' 8 split one a rank: 9 *
+// 320 * 2 + 39 * 320 * 2 = 5,760 + 24,960 = 30,720 bytes per token per GPU.
+func TestMiMoV2FlashTP8(t *testing.T) {
+	t.Parallel()
+	rep := eval(t, Request{Model: "mimo-v2-flash", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(65536), TensorParallelSize: Int(8)})
+	assert.InDelta(t, 30_720, rep.KVCache.BytesPerTokenPerGPU, 0)
 }

@@ -214,6 +214,7 @@ type Model struct {
 	normsPer     int // norm vectors per layer (2 for Llama, 4 for Gemma 2/3)
 	normBias     bool
 	sinks        bool  // gpt-oss attention sinks
+	swaSinks     bool  // MiMo-V2-Flash sink biases on sliding layers only
 	expertBias   bool  // gpt-oss expert biases
 	convBias     bool  // LFM2 conv_bias: biases on the short-conv projections
 	pleDim       int   // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)

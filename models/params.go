@@ -69,7 +69,7 @@ func (m *Model) mlpParamsAt(hidden, inter int) int64 {
 
 // AttentionParamsOf returns attention layer l's parameters.
 //
-// Standard (MHA/GQA/MQA): q = h*nh*d, k = v = h*nkv*d, o = nh*d*h, plus
+// Standard (MHA/GQA/MQA): q = h*nh*d, k = h*nkv*d, v = h*nkv*dv, o = nh*dv*h, plus
 // biases and q/k norms (2*d) where the family has them; nkv and d are the
 // layer's own (Model.LayerKVHeads, LayerHeadDims). Gemma 4's
 // attention_k_eq_v full-attention layers have no v_proj: the checkpoint
@@ -83,8 +83,8 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 	if DeepSeekV4Built && m.IsDeepSeekV4() {
 		return m.v4AttentionParams(l)
 	}
-	dk, _ := m.LayerHeadDims(l)
-	h, nh, nkv, d := int64(m.Hidden), int64(m.Heads), int64(m.LayerKVHeads(l)), int64(dk)
+	dk, dvl := m.LayerHeadDims(l)
+	h, nh, nkv, d, dv := int64(m.Hidden), int64(m.Heads), int64(m.LayerKVHeads(l)), int64(dk), int64(dvl)
 	if m.KVLoraRank > 0 {
 		rq, rkv := int64(m.QLoraRank), int64(m.KVLoraRank)
 		dn, dr, dv := int64(m.QKNopeDim), int64(m.QKRopeDim), int64(m.HeadDimV())
@@ -106,9 +106,18 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 	if m.kEqV && l.Kind == FullAttention {
 		kvMats = 1
 	}
-	p := q + kvMats*h*nkv*d + nh*d*h
+	// v and o use the value head size (MiMo-V2-Flash: 192-wide keys,
+	// 128-wide values, vLLM mimo_v2_flash.py QKVParallelLinear with
+	// v_head_size); it equals d for the other families.
+	p := q + h*nkv*d + nh*dv*h
+	if kvMats == 2 {
+		p += h * nkv * dv
+	}
 	if m.attnBias {
-		p += nh*d + kvMats*nkv*d
+		p += nh*d + nkv*d
+		if kvMats == 2 {
+			p += nkv * dv
+		}
 	}
 	if m.oBias {
 		p += h
@@ -119,7 +128,7 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 	if m.qkNormFull {
 		p += nh*d + nkv*d
 	}
-	if m.sinks {
+	if m.sinks || m.swaSinks && l.Kind == SlidingAttention {
 		p += nh
 	}
 	return p

@@ -224,6 +224,14 @@ func (m *Model) readFamilyDetails(c cfg) {
 		// Kimi-Linear's MoE gate carries e_score_correction_bias of
 		// num_experts values (vLLM kimi_linear.py KimiMoE).
 		m.routerBias = true
+	case t == "mimo_v2_flash":
+		// MiMo-V2-Flash (vLLM mimo_v2_flash.py): keys of head_dim and
+		// values of v_head_dim, a gate with e_score_correction_bias, and
+		// a per-head attention sink bias on the sliding layers when
+		// add_swa_attention_sink_bias is set.
+		m.VHeadDim = c.int(0, "v_head_dim")
+		m.routerBias = true
+		m.swaSinks = c.boolean("add_swa_attention_sink_bias", false)
 	case t == "ernie4_5_moe":
 		// Ernie4_5_MoeMoE's gate carries e_score_correction_bias of
 		// moe_num_experts values (vLLM vllm/model_executor/models/
@@ -524,6 +532,12 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	case "nemotron-nas":
 		return m.readNASLayers(c, prefix)
 	}
+	if m.Type == "mimo_v2_flash" {
+		if err := m.readMiMoLayers(c, prefix); err != nil {
+			return err
+		}
+		return m.placeExpertsChecked(c, prefix)
+	}
 	kda := map[int]bool{}
 	if m.SSM.KDA {
 		// Kimi-Linear: linear_attn_config.kda_layers lists the KDA layers
@@ -624,8 +638,65 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 			}
 		}
 	}
-	m.placeExperts(c)
+	if err := m.placeExpertsChecked(c, prefix); err != nil {
+		return err
+	}
 	m.readGemma4Layers(c)
+	return nil
+}
+
+// readMiMoLayers reads MiMo-V2-Flash's hybrid_layer_pattern (vLLM
+// mimo_v2_flash.py MiMoV2FlashDecoderLayer.is_compressed_softmax_layer): a
+// 1 is a sliding-window layer of sliding_window_size tokens with its own
+// swa_num_key_value_heads, a 0 a full-attention layer. The sliding layers'
+// query heads and head sizes must equal the full layers' (as in the
+// published config); the engine keeps one of each per model.
+func (m *Model) readMiMoLayers(c cfg, prefix string) error {
+	pat := c.ints("hybrid_layer_pattern")
+	if len(pat) != m.NumLayers {
+		return configErr(prefix+"hybrid_layer_pattern", "has "+strconv.Itoa(len(pat))+" entries for "+strconv.Itoa(m.NumLayers)+" layers")
+	}
+	for _, f := range []struct {
+		key  string
+		want int
+	}{{"swa_num_attention_heads", m.Heads}, {"swa_head_dim", m.HeadDim}, {"swa_v_head_dim", m.HeadDimV()}} {
+		if v := c.int(f.want, f.key); v != f.want {
+			return configErr(prefix+f.key, "is "+strconv.Itoa(v)+", unlike the full-attention layers' "+strconv.Itoa(f.want)+"; not supported")
+		}
+	}
+	if c.boolean("add_full_attention_sink_bias", false) {
+		return configErr(prefix+"add_full_attention_sink_bias", "sink biases on the full-attention layers are not supported")
+	}
+	kv := c.int(m.KVHeads, "swa_num_key_value_heads")
+	if kv <= 0 || kv > m.Heads || m.Heads%kv != 0 {
+		return configErr(prefix+"swa_num_key_value_heads", "must be a positive divisor of num_attention_heads ("+strconv.Itoa(m.Heads)+")")
+	}
+	window := c.int(0, "sliding_window_size", "sliding_window")
+	for i, p := range pat {
+		if p == 1 {
+			if window <= 0 {
+				return configErr(prefix+"sliding_window_size", "is required when hybrid_layer_pattern has sliding layers")
+			}
+			m.Layers[i] = Layer{Kind: SlidingAttention, Window: window, KVHeads: kv}
+		}
+	}
+	return nil
+}
+
+// placeExpertsChecked marks the MoE layers; a moe_layer_freq list (MiMo-V2-
+// Flash, vLLM mimo_v2_flash.py is_moe_layer: layer i routes when entry i is
+// non-zero) must give one entry per layer.
+func (m *Model) placeExpertsChecked(c cfg, prefix string) error {
+	if xs := c.ints("moe_layer_freq"); len(xs) > 0 && m.Experts > 0 {
+		if len(xs) != m.NumLayers {
+			return configErr(prefix+"moe_layer_freq", "lists "+strconv.Itoa(len(xs))+" entries for "+strconv.Itoa(m.NumLayers)+" layers")
+		}
+		for i, x := range xs {
+			m.Layers[i].MoE = x != 0
+		}
+		return nil
+	}
+	m.placeExperts(c)
 	return nil
 }
 
