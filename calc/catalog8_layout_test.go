@@ -67,6 +67,26 @@ func TestKVBytesPerTokenCatalogPart8(t *testing.T) {
 	})
 }
 
+// MiMo-V2-Flash at tp=4 against a published start-up log (SGLang, whose
+// per-token layout is vLLM's: one K and one V cache per layer, heads split
+// across ranks). sgl-project/sglang PR #15464
+// (https://github.com/sgl-project/sglang/pull/15464), ranks TP0-TP3: "KV
+// Cache is allocated. #tokens: 1496958, K size: 4.82 GB, V size: 3.21 GB"
+// (the full layers), "K size: 41.76 GB, V size: 27.84 GB" (the sliding
+// layers) and "SWAKVPool mem usage: 77.63 GB", sizes in GiB. By hand a rank
+// keeps 1 of the full layers' 4 KV heads and 2 of the sliding layers' 8:
+// 9 * 1 * (192 + 128) * 2 + 39 * 2 * (192 + 128) * 2 = 5,760 + 49,920 =
+// 55,680 bytes per token; the log's 77.63 GiB over 1,496,958 tokens is
+// 55,681, within its two-decimal rounding (0.005 GiB / 1,496,958 tokens =
+// 3.6 bytes).
+func TestMiMoV2FlashMatchesPublishedPoolSizes(t *testing.T) {
+	t.Parallel()
+	rep := eval(t, Request{Model: "mimo-v2-flash", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(65536), TensorParallelSize: Int(4)})
+	assert.InDelta(t, 55_680, rep.KVCache.BytesPerTokenPerGPU, 0)
+	const gib, tokens = 1 << 30, 1_496_958.0
+	assert.InDelta(t, rep.KVCache.BytesPerTokenPerGPU, 77.63*gib/tokens, 0.005*gib/tokens)
+}
+
 // MiMo-V2-Flash at tp=8: the full layers' 4 KV heads are replicated, one a
 // rank (vLLM max(1, 4 // 8)), the sliding layers' 8 split one a rank: 9 *
 // 320 * 2 + 39 * 320 * 2 = 5,760 + 24,960 = 30,720 bytes per token per GPU.
