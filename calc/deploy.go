@@ -415,7 +415,12 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 			// state vh x khd x vhd (vLLM gated_delta_net_state_shape).
 			// MiniMax lightning attention is read with k = 1 (no conv
 			// state) and heads x head_dim x head_dim, vLLM's
-			// linear_attention_state_shape, in the model dtype.
+			// linear_attention_state_shape, in the model dtype. Kimi
+			// Delta Attention (Kimi-Linear) has the same elements: q, k
+			// and v conv states of heads*head_dim x (k-1) each and a
+			// heads x head_dim x head_dim recurrent state, the latter
+			// float32 (vLLM mamba_utils.py kda_state_shape and
+			// kda_state_dtype; models/parse.go sets RecurrentDtype).
 			kd, vd := s.KeyHeads*s.KeyHeadDim, s.ValueHeads*s.ValueHeadDim
 			conv := int64(2*kd+vd) * int64(s.ConvKernel-1)
 			rec := int64(s.ValueHeads) * int64(s.KeyHeadDim) * int64(s.ValueHeadDim)

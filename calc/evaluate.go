@@ -372,15 +372,17 @@ func (d *Deployment) noteQuantization(r *Report) {
 func modelInfo(m *models.Model, q models.Quantization) ModelInfo {
 	arch := "dense"
 	switch {
-	case (m.KVLoraRank > 0 || models.DeepSeekV4Built && m.IsDeepSeekV4()) && m.IsMoE():
-		arch = "moe+mla"
-	case m.KVLoraRank > 0:
-		arch = "mla"
 	case m.SSM.DInner > 0 || m.SSM.ValueHeads > 0 || m.SSM.ConvDim > 0:
+		// Recurrent layers first: Kimi-Linear's MLA layers sit between
+		// its KDA layers.
 		arch = "hybrid"
 		if m.IsMoE() {
 			arch = "hybrid+moe"
 		}
+	case (m.KVLoraRank > 0 || models.DeepSeekV4Built && m.IsDeepSeekV4()) && m.IsMoE():
+		arch = "moe+mla"
+	case m.KVLoraRank > 0:
+		arch = "mla"
 	case m.IsMoE():
 		arch = "moe"
 	}

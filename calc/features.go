@@ -211,7 +211,7 @@ func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
 		}
 		switch {
 		case m.SSM.ValueHeads > 0 || m.SSM.Lightning:
-			e.add("lora", "LoRA is not modelled for gated-delta-net or lightning-attention layers")
+			e.add("lora", "LoRA is not modelled for gated-delta-net, Kimi Delta Attention or lightning-attention layers")
 		case f.ep && m.IsMoE() && d.Version.MoELoRA:
 			// vllm/lora/layers/fused_moe.py FusedMoEWithLoRA.__init__:
 			// assert not base_layer.use_ep.

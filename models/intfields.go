@@ -42,13 +42,14 @@ var textIntFields = intFields(map[intRule][]string{
 	},
 	nonNegativeInt: {
 		"num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts", "num_experts_per_tok",
-		"experts_per_token", "moe_topk", "num_experts_per_token", "n_shared_experts",
+		"experts_per_token", "moe_topk", "num_experts_per_token", "n_shared_experts", "num_shared_expert",
 		"shared_expert_intermediate_size", "shared_intermediate_size", "kv_lora_rank", "q_lora_rank",
 		"qk_nope_head_dim", "qk_rope_head_dim", "sliding_window", "sliding_window_size", "attention_window_size",
 		"sliding_window_pattern", "attention_chunk_size", "full_attention_interval", "first_k_dense_replace",
 		"moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step", "num_nextn_predict_layers",
 		"mtp_num_hidden_layers", "num_mtp_modules", "mtp_transformer_layers", "index_n_heads", "index_head_dim",
-		"index_topk", "hidden_size_per_layer_input", "vocab_size_per_layer_input",
+		"index_topk", "hidden_size_per_layer_input", "vocab_size_per_layer_input", "swa_num_attention_heads",
+		"swa_num_key_value_heads", "swa_head_dim", "swa_v_head_dim",
 	},
 })
 
@@ -88,9 +89,12 @@ func checkInts(l *fielderr.List, c cfg, prefix string, rules map[string]intRule)
 		if !c.has(key) {
 			continue
 		}
-		if a, ok := c[key].([]any); ok && key == "intermediate_size" {
+		if a, ok := c[key].([]any); ok && (key == "intermediate_size" || key == "moe_intermediate_size" || key == "moe_topk" || key == "num_shared_expert" || key == "moe_layer_freq") {
 			// Gemma 3n lists one MLP width per layer (vLLM gemma3n.py
-			// reads config.intermediate_size[layer_idx]).
+			// reads config.intermediate_size[layer_idx]); Hunyuan lists
+			// moe_intermediate_size, moe_topk and num_shared_expert per
+			// layer (vLLM hunyuan_v1.py HunYuanSparseMoeBlock), MiMo-V2-Flash
+			// moe_layer_freq (mimo_v2_flash.py is_moe_layer).
 			for i, x := range a {
 				if msg := badInt(x, rule); msg != "" {
 					l.Add(prefix+key+"["+strconv.Itoa(i)+"]", msg)

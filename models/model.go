@@ -113,6 +113,12 @@ type SSM struct {
 	// = ValueHeads heads of KeyHeadDim = ValueHeadDim, ConvKernel 1, and
 	// the projections of vLLM's MiniMaxText01LinearAttention.
 	Lightning bool
+	// KDA marks Kimi Delta Attention (Kimi-Linear, vLLM
+	// vllm/model_executor/layers/kda.py KimiDeltaAttention):
+	// KeyHeads = ValueHeads = linear_attn_config.num_heads of KeyHeadDim =
+	// ValueHeadDim = head_dim, ConvKernel short_conv_kernel_size, separate
+	// q/k/v short convolutions and a float32 recurrent state.
+	KDA bool
 	// ConvDim is LFM2's conv_dim (ShortConv channels).
 	ConvDim int
 	// RecurrentDtype is the dtype of the gated-delta-net recurrent state
@@ -211,6 +217,7 @@ type Model struct {
 	normsPer     int // norm vectors per layer (2 for Llama, 4 for Gemma 2/3)
 	normBias     bool
 	sinks        bool  // gpt-oss attention sinks
+	swaSinks     bool  // MiMo-V2-Flash sink biases on sliding layers only
 	expertBias   bool  // gpt-oss expert biases
 	convBias     bool  // LFM2 conv_bias: biases on the short-conv projections
 	pleDim       int   // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)

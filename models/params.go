@@ -69,7 +69,7 @@ func (m *Model) mlpParamsAt(hidden, inter int) int64 {
 
 // AttentionParamsOf returns attention layer l's parameters.
 //
-// Standard (MHA/GQA/MQA): q = h*nh*d, k = v = h*nkv*d, o = nh*d*h, plus
+// Standard (MHA/GQA/MQA): q = h*nh*d, k = h*nkv*d, v = h*nkv*dv, o = nh*dv*h, plus
 // biases and q/k norms (2*d) where the family has them; nkv and d are the
 // layer's own (Model.LayerKVHeads, LayerHeadDims). Gemma 4's
 // attention_k_eq_v full-attention layers have no v_proj: the checkpoint
@@ -83,8 +83,8 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 	if DeepSeekV4Built && m.IsDeepSeekV4() {
 		return m.v4AttentionParams(l)
 	}
-	dk, _ := m.LayerHeadDims(l)
-	h, nh, nkv, d := int64(m.Hidden), int64(m.Heads), int64(m.LayerKVHeads(l)), int64(dk)
+	dk, dvl := m.LayerHeadDims(l)
+	h, nh, nkv, d, dv := int64(m.Hidden), int64(m.Heads), int64(m.LayerKVHeads(l)), int64(dk), int64(dvl)
 	if m.KVLoraRank > 0 {
 		rq, rkv := int64(m.QLoraRank), int64(m.KVLoraRank)
 		dn, dr, dv := int64(m.QKNopeDim), int64(m.QKRopeDim), int64(m.HeadDimV())
@@ -106,9 +106,18 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 	if m.kEqV && l.Kind == FullAttention {
 		kvMats = 1
 	}
-	p := q + kvMats*h*nkv*d + nh*d*h
+	// v and o use the value head size (MiMo-V2-Flash: 192-wide keys,
+	// 128-wide values, vLLM mimo_v2_flash.py QKVParallelLinear with
+	// v_head_size); it equals d for the other families.
+	p := q + h*nkv*d + nh*dv*h
+	if kvMats == 2 {
+		p += h * nkv * dv
+	}
 	if m.attnBias {
-		p += nh*d + kvMats*nkv*d
+		p += nh*d + nkv*d
+		if kvMats == 2 {
+			p += nkv * dv
+		}
 	}
 	if m.oBias {
 		p += h
@@ -119,7 +128,7 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 	if m.qkNormFull {
 		p += nh*d + nkv*d
 	}
-	if m.sinks {
+	if m.sinks || m.swaSinks && l.Kind == SlidingAttention {
 		p += nh
 	}
 	return p
@@ -154,6 +163,11 @@ func (m *Model) indexerParams() int64 {
 // Gated delta net (Qwen3-Next): in_proj_qkvz = h*(2*kd+2*vd), in_proj_ba =
 // h*2*vh, conv = (2*kd+vd)*k, dt_bias and A_log = 2*vh, norm = vhd,
 // out_proj = vd*h, where kd = kh*khd and vd = vh*vhd.
+// Kimi Delta Attention (Kimi-Linear, vLLM vllm/model_executor/layers/kda.py
+// KimiDeltaAttention), for n heads of d, P = n*d and k taps: q/k/v_proj
+// 3*h*P, f_a_proj h*d and f_b_proj d*P (the decay gate), dt_bias P, b_proj
+// h*n, q/k/v_conv1d 3*P*k, A_log n, g_a_proj h*d and g_b_proj d*P (the
+// output gate), o_norm d, o_proj P*h; no biases.
 // Short convolution (LFM2, vLLM short_conv.py ShortConv): in_proj h*3*c,
 // a depthwise conv of c*k, out_proj c*h, for c = conv_dim and k =
 // conv_L_cache; biases (conv_bias) add 3*c + c + h.
@@ -167,6 +181,11 @@ func (m *Model) mixerParams(kind LayerKind) int64 {
 		if s.Lightning {
 			d := int64(s.ValueHeads * s.ValueHeadDim)
 			return h*3*d + h*d + d + d*h
+		}
+		if s.KDA {
+			n, d, k := int64(s.ValueHeads), int64(s.ValueHeadDim), int64(s.ConvKernel)
+			pr := n * d
+			return 3*h*pr + 2*(h*d+d*pr) + pr + h*n + 3*pr*k + n + d + pr*h
 		}
 		kd := int64(s.KeyHeads * s.KeyHeadDim)
 		vd := int64(s.ValueHeads * s.ValueHeadDim)

@@ -122,7 +122,10 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	if m.HeadDim <= 0 || m.HeadDim > 4096 {
 		return nil, configErr(prefix+"head_dim", "must be between 1 and 4096")
 	}
-	m.MaxContext = c.int(0, "max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "max_seq_len")
+	// model_max_length last: Kimi-Linear's config states only it, and
+	// vLLM's _get_and_verify_max_len (vllm/config/model.py) lists it among
+	// the keys it takes the model's length from.
+	m.MaxContext = c.int(0, "max_position_embeddings", "n_positions", "max_sequence_length", "seq_length", "max_seq_len", "model_max_length")
 	if m.MaxContext == 0 {
 		m.MaxContext = top.int(0, "max_position_embeddings")
 	}
@@ -219,6 +222,18 @@ func (m *Model) readFamilyDetails(c cfg) {
 		// asserts tie_word_embeddings).
 		m.normsPer = 1
 		m.qkNormFull = c.boolean("use_qk_norm", false)
+	case t == "kimi_linear":
+		// Kimi-Linear's MoE gate carries e_score_correction_bias of
+		// num_experts values (vLLM kimi_linear.py KimiMoE).
+		m.routerBias = true
+	case t == "mimo_v2_flash":
+		// MiMo-V2-Flash (vLLM mimo_v2_flash.py): keys of head_dim and
+		// values of v_head_dim, a gate with e_score_correction_bias, and
+		// a per-head attention sink bias on the sliding layers when
+		// add_swa_attention_sink_bias is set.
+		m.VHeadDim = c.int(0, "v_head_dim")
+		m.routerBias = true
+		m.swaSinks = c.boolean("add_swa_attention_sink_bias", false)
 	case t == "ernie4_5_moe":
 		// Ernie4_5_MoeMoE's gate carries e_score_correction_bias of
 		// moe_num_experts values (vLLM vllm/model_executor/models/
@@ -326,6 +341,13 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 	}
 	m.Experts = c.int(0, "num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts")
 	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts", "moe_k")
+	if m.Experts > 0 && m.TopK == 0 {
+		k, err := m.perLayerInt(c, prefix, "moe_topk")
+		if err != nil {
+			return err
+		}
+		m.TopK = k
+	}
 	if m.Experts > 0 {
 		if m.Experts > maxExperts {
 			return configErr(prefix+"num_experts", "is above the supported maximum "+strconv.Itoa(maxExperts))
@@ -334,6 +356,13 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 			return configErr(prefix+"num_experts_per_tok", "must be between 1 and the number of experts ("+strconv.Itoa(m.Experts)+")")
 		}
 		m.MoEIntermediate = c.int(0, "moe_intermediate_size", "expert_intermediate_size")
+		if m.MoEIntermediate == 0 && c.ints("moe_intermediate_size") != nil {
+			w, err := m.perLayerInt(c, prefix, "moe_intermediate_size")
+			if err != nil {
+				return err
+			}
+			m.MoEIntermediate = w
+		}
 		if m.MoEIntermediate == 0 {
 			m.MoEIntermediate = m.Intermediate
 		}
@@ -352,6 +381,22 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 			m.SharedIntermediate = c.int(0, "moe_shared_expert_intermediate_size") * c.int(1, "n_shared_experts")
 		case c.has("n_shared_experts"):
 			m.SharedIntermediate = c.int(0, "n_shared_experts") * m.MoEIntermediate
+		case m.Type == "kimi_linear" && c.has("num_shared_experts"):
+			// Kimi-Linear: one shared MLP of moe_intermediate_size *
+			// num_shared_experts (vLLM kimi_linear.py KimiMoE.shared_experts).
+			m.SharedIntermediate = c.int(0, "num_shared_experts") * m.MoEIntermediate
+		case c.has("num_shared_expert") && c.boolean("use_mixed_mlp_moe", false):
+			// Hunyuan: a shared MLP of intermediate_size *
+			// num_shared_expert (vLLM hunyuan_v1.py HunYuanSparseMoeBlock
+			// shared_mlp), the count possibly given per layer.
+			n := c.int(-1, "num_shared_expert")
+			if n < 0 {
+				var err error
+				if n, err = m.perLayerInt(c, prefix, "num_shared_expert"); err != nil {
+					return err
+				}
+			}
+			m.SharedIntermediate = n * m.Intermediate
 		case c.has("moe_num_shared_experts"):
 			// ERNIE 4.5 MoE: one shared MLP of moe_intermediate_size *
 			// moe_num_shared_experts (vLLM ernie45_moe.py @0028a75108
@@ -381,6 +426,26 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 		return configErr(prefix+"intermediate_size", "is above the supported maximum "+strconv.Itoa(maxDim))
 	}
 	return nil
+}
+
+// perLayerInt reads a per-layer list that the engine models as one value
+// for every layer (Hunyuan's moe_topk, moe_intermediate_size and
+// num_shared_expert, of which vLLM hunyuan_v1.py takes entry layer_id): it
+// must give a value for each of the num_hidden_layers layers, all equal.
+func (m *Model) perLayerInt(c cfg, prefix, key string) (int, error) {
+	xs := c.ints(key)
+	if len(xs) == 0 {
+		return 0, nil
+	}
+	if len(xs) < m.NumLayers {
+		return 0, configErr(prefix+key, "lists "+strconv.Itoa(len(xs))+" values for "+strconv.Itoa(m.NumLayers)+" layers")
+	}
+	for i, x := range xs[:m.NumLayers] {
+		if x != xs[0] {
+			return 0, configErr(prefix+key+"["+strconv.Itoa(i)+"]", "differs from layer 0's "+strconv.Itoa(xs[0])+"; per-layer values that differ are not supported")
+		}
+	}
+	return xs[0], nil
 }
 
 // lfm2FFDim returns the SwiGLU width of an LFM2 block as vLLM's Lfm2MLP
@@ -442,6 +507,12 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	if err := m.readSSM(c, prefix); err != nil {
 		return err
 	}
+	if c.boolean("use_cla", false) && c.int(1, "cla_share_factor") > 1 {
+		// Hunyuan cross-layer attention: layers off the share factor
+		// read the previous layer's K and V (vLLM hunyuan_v1.py
+		// HunYuanCrossAttention); not modelled.
+		return configErr(prefix+"use_cla", "cross-layer attention (use_cla with cla_share_factor > 1) is not supported")
+	}
 	// MiniMax: without attn_type_list every layer is softmax attention
 	// (vLLM MiniMaxText01Model's default [1] * num_hidden_layers).
 	lightning := c.ints("attn_type_list")
@@ -463,9 +534,29 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	case "nemotron-nas":
 		return m.readNASLayers(c, prefix)
 	}
+	if m.Type == "mimo_v2_flash" {
+		if err := m.readMiMoLayers(c, prefix); err != nil {
+			return err
+		}
+		return m.placeExpertsChecked(c, prefix)
+	}
+	kda := map[int]bool{}
+	if m.SSM.KDA {
+		// Kimi-Linear: linear_attn_config.kda_layers lists the KDA layers
+		// 1-based; every other layer is MLA (vLLM KimiLinearConfig.is_kda_layer:
+		// layer_idx + 1 in kda_layers).
+		for _, i := range c.obj("linear_attn_config").ints("kda_layers") {
+			if i < 1 || i > n {
+				return configErr(prefix+"linear_attn_config.kda_layers", "has layer "+strconv.Itoa(i)+", outside 1.."+strconv.Itoa(n))
+			}
+			kda[i-1] = true
+		}
+	}
 	for i := range m.Layers {
 		l := &m.Layers[i]
 		switch {
+		case kda[i]:
+			l.Kind = LinearAttention
 		case m.KVLoraRank > 0:
 			l.Kind = MLAttention
 		case m.SSM.Lightning && len(lightning) == n:
@@ -549,8 +640,65 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 			}
 		}
 	}
-	m.placeExperts(c)
+	if err := m.placeExpertsChecked(c, prefix); err != nil {
+		return err
+	}
 	m.readGemma4Layers(c)
+	return nil
+}
+
+// readMiMoLayers reads MiMo-V2-Flash's hybrid_layer_pattern (vLLM
+// mimo_v2_flash.py MiMoV2FlashDecoderLayer.is_compressed_softmax_layer): a
+// 1 is a sliding-window layer of sliding_window_size tokens with its own
+// swa_num_key_value_heads, a 0 a full-attention layer. The sliding layers'
+// query heads and head sizes must equal the full layers' (as in the
+// published config); the engine keeps one of each per model.
+func (m *Model) readMiMoLayers(c cfg, prefix string) error {
+	pat := c.ints("hybrid_layer_pattern")
+	if len(pat) != m.NumLayers {
+		return configErr(prefix+"hybrid_layer_pattern", "has "+strconv.Itoa(len(pat))+" entries for "+strconv.Itoa(m.NumLayers)+" layers")
+	}
+	for _, f := range []struct {
+		key  string
+		want int
+	}{{"swa_num_attention_heads", m.Heads}, {"swa_head_dim", m.HeadDim}, {"swa_v_head_dim", m.HeadDimV()}} {
+		if v := c.int(f.want, f.key); v != f.want {
+			return configErr(prefix+f.key, "is "+strconv.Itoa(v)+", unlike the full-attention layers' "+strconv.Itoa(f.want)+"; not supported")
+		}
+	}
+	if c.boolean("add_full_attention_sink_bias", false) {
+		return configErr(prefix+"add_full_attention_sink_bias", "sink biases on the full-attention layers are not supported")
+	}
+	kv := c.int(m.KVHeads, "swa_num_key_value_heads")
+	if kv <= 0 || kv > m.Heads || m.Heads%kv != 0 {
+		return configErr(prefix+"swa_num_key_value_heads", "must be a positive divisor of num_attention_heads ("+strconv.Itoa(m.Heads)+")")
+	}
+	window := c.int(0, "sliding_window_size", "sliding_window")
+	for i, p := range pat {
+		if p == 1 {
+			if window <= 0 {
+				return configErr(prefix+"sliding_window_size", "is required when hybrid_layer_pattern has sliding layers")
+			}
+			m.Layers[i] = Layer{Kind: SlidingAttention, Window: window, KVHeads: kv}
+		}
+	}
+	return nil
+}
+
+// placeExpertsChecked marks the MoE layers; a moe_layer_freq list (MiMo-V2-
+// Flash, vLLM mimo_v2_flash.py is_moe_layer: layer i routes when entry i is
+// non-zero) must give one entry per layer.
+func (m *Model) placeExpertsChecked(c cfg, prefix string) error {
+	if xs := c.ints("moe_layer_freq"); len(xs) > 0 && m.Experts > 0 {
+		if len(xs) != m.NumLayers {
+			return configErr(prefix+"moe_layer_freq", "lists "+strconv.Itoa(len(xs))+" entries for "+strconv.Itoa(m.NumLayers)+" layers")
+		}
+		for i, x := range xs {
+			m.Layers[i].MoE = x != 0
+		}
+		return nil
+	}
+	m.placeExperts(c)
 	return nil
 }
 
@@ -831,6 +979,21 @@ func (m *Model) readSSM(c cfg, prefix string) error {
 		hd := c.int(m.Hidden/max(heads, 1), "head_dim")
 		s.Lightning = true
 		s.KeyHeads, s.ValueHeads, s.KeyHeadDim, s.ValueHeadDim, s.ConvKernel = heads, heads, hd, hd, 1
+	}
+	if la := c.obj("linear_attn_config"); m.Type == "kimi_linear" && la != nil {
+		// Kimi Delta Attention: num_heads heads of head_dim for q, k and
+		// v alike, short convolutions of short_conv_kernel_size taps (vLLM
+		// kda.py KimiDeltaAttention reads these three keys of
+		// linear_attn_config); the recurrent state is float32 whatever the
+		// model dtype (mamba_utils.py MambaStateDtypeCalculator.kda_state_dtype).
+		heads, hd := la.int(0, "num_heads"), la.int(0, "head_dim")
+		s.KDA = true
+		s.KeyHeads, s.ValueHeads, s.KeyHeadDim, s.ValueHeadDim = heads, heads, hd, hd
+		s.ConvKernel = la.int(4, "short_conv_kernel_size")
+		s.RecurrentDtype = "float32"
+		if heads <= 0 || hd <= 0 {
+			return configErr(prefix+"linear_attn_config.num_heads", "num_heads and head_dim must be positive integers")
+		}
 	}
 	if m.Type == "lfm2" {
 		// LFM2 short convolutions: conv_dim channels (hidden_size when

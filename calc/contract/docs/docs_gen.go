@@ -284,6 +284,7 @@ var docs = map[string]string{
 	"ModelsSSM.DState":                                 "Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState, NGroups B/C groups, convolution kernel ConvKernel.",
 	"ModelsSSM.HeadDim":                                "Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState, NGroups B/C groups, convolution kernel ConvKernel.",
 	"ModelsSSM.Heads":                                  "Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState, NGroups B/C groups, convolution kernel ConvKernel.",
+	"ModelsSSM.KDA":                                    "KDA marks Kimi Delta Attention (Kimi-Linear, vLLM vllm/model_executor/layers/kda.py KimiDeltaAttention): KeyHeads = ValueHeads = linear_attn_config.num_heads of KeyHeadDim = ValueHeadDim = head_dim, ConvKernel short_conv_kernel_size, separate q/k/v short convolutions and a float32 recurrent state.",
 	"ModelsSSM.KeyHeadDim":                             "Gated delta net (Qwen3-Next, Qwen3.5): key/value heads and head sizes.",
 	"ModelsSSM.KeyHeads":                               "Gated delta net (Qwen3-Next, Qwen3.5): key/value heads and head sizes.",
 	"ModelsSSM.Lightning":                              "Lightning marks MiniMax-Text-01 / M1 lightning attention: KeyHeads = ValueHeads heads of KeyHeadDim = ValueHeadDim, ConvKernel 1, and the projections of vLLM's MiniMaxText01LinearAttention.",
