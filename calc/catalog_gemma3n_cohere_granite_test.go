@@ -38,3 +38,51 @@ func TestGemma3nCatalogSharedKVLayout(t *testing.T) {
 	rep := eval(t, Request{Model: "gemma-3n-e2b-it", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
 	assert.InEpsilon(t, 10_890_622_720, rep.Memory.WeightsBytes, 1e-6)
 }
+
+// KV bytes per token and state bytes per sequence of the Command R7B and
+// Granite 4.0 entries, worked by hand from their configs (bf16, tensor
+// parallel size 1): attention layers keep layers * 2 * kv_heads *
+// head_dim * 2 B per token; a Mamba-2 layer keeps a conv state of
+// (d_inner + 2 * n_groups * d_state) * (conv_kernel - 1) values and an SSM
+// state of heads * head_dim * d_state values in bf16 (vLLM
+// MambaStateShapeCalculator.mamba2_state_shape).
+func TestKVBytesPerTokenCohereGranite(t *testing.T) {
+	t.Parallel()
+	assertKVPerTokenAndState(t, []kvCase{
+		// Command R7B: 32 layers (24 sliding, 8 global), 8 KV heads of 128:
+		// 32 * 2 * 8 * 128 * 2 = 131,072 per token.
+		{"Command R7B", "CohereLabs/c4ai-command-r7b-12-2024", 131_072, 0},
+		// Granite 4.0 H Small: 4 attention layers of 8 KV heads of 128:
+		// 4 * 2 * 8 * 128 * 2 = 16,384 per token. 36 Mamba-2 layers,
+		// d_inner = 2 * 4,096 = 8,192, 1 group, d_state 128, conv 4, 128
+		// heads of 64:
+		//   conv (8,192 + 2 * 128) * 3 = 25,344 values
+		//   SSM  128 * 64 * 128       = 1,048,576 values
+		//   (25,344 + 1,048,576) * 2 B = 2,147,840 B per layer
+		//   36 * 2,147,840 = 77,322,240 B per sequence.
+		{"Granite 4.0 H Small", "ibm-granite/granite-4.0-h-small", 16_384, 77_322_240},
+		// Granite 4.0 350M: 28 attention layers of 4 KV heads of 64:
+		// 28 * 2 * 4 * 64 * 2 = 28,672 per token.
+		{"Granite 4.0 350M", "granite-4.0-350m", 28_672, 0},
+	})
+}
+
+// Command R7B (vLLM commandr.py CohereAttention over Cohere2Config's
+// layer_types): with sliding_window_pattern 4, layers 3, 7, ..., 31 are
+// global and the other 24 slide over 4,096 tokens. Both kinds have the same
+// page, so blocks stay 16 tokens; 24 >= 1.5 * 8, so groups of 8: one full
+// group and three sliding groups, the sliding ones of window 4,096.
+func TestCommandR7BSlidingGroups(t *testing.T) {
+	t.Parallel()
+	rep := eval(t, Request{Model: "command-r7b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(32768)})
+	k := rep.KVCache
+	assert.Equal(t, 16, k.BlockSize)
+	layers := map[string][]int{}
+	windows := map[int]bool{}
+	for _, g := range k.Groups {
+		layers[g.Kind] = append(layers[g.Kind], g.Layers)
+		windows[g.Window] = true
+	}
+	assert.Equal(t, map[string][]int{"full_attention": {8}, "sliding_attention": {8, 8, 8}}, layers)
+	assert.Equal(t, map[int]bool{0: true, 4096: true}, windows)
+}
