@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// Gemma 3n E2B / E4B from the catalog (vLLM v0.31.0 gemma3n.py
+// Gemma 3n E2B / E4B from the catalog (vLLM gemma3n.py @034f08e65e,
 // Gemma3nAttention): the last num_kv_shared_layers layers set
 // kv_sharing_target_layer_name to the last sliding (first shared layer - 2)
 // or full (first shared layer - 1) layer before them and allocate no

@@ -153,10 +153,11 @@ func (d *Deployment) rankParams(l models.Layer) (linear, other, expert float64) 
 func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64) {
 	m, tp := d.Model, float64(d.TP)
 	h := float64(m.Hidden)
-	// Gemma 3n's per-layer AltUp and LAuReL weights, counted whole on
-	// every rank (how vLLM splits them is not modelled; they are 0.28M
-	// beside E2B's 60.8M attention and MLP weights per layer).
-	other += float64(m.LayerExtraParams())
+	// Gemma 3n's per-layer AltUp (replicated) and LAuReL (its two
+	// projections split by rank, its norm replicated) weights, all in the
+	// model dtype: vLLM builds them without the quantization config.
+	repl, split := m.LayerExtraParams()
+	other += float64(repl) + float64(split)/tp
 	switch l.Kind {
 	case models.Mamba, models.LinearAttention, models.ShortConv:
 		p := float64(m.Params.Mixer) / float64(max(1, m.CountKind(l.Kind)))
@@ -247,8 +248,8 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 	if p := float64(m.AltUpProjectionParams()); p > 0 {
 		// Gemma 3n's altup_projections (first stage) and
 		// altup_unembed_projections (last stage), each half of p and split
-		// by tp (vLLM gemma3n.py builds them as ColumnParallelLinear with
-		// gather_output).
+		// by tp (vLLM gemma3n.py @034f08e65e builds them as
+		// ColumnParallelLinear with gather_output).
 		if first {
 			b += d.weightBytes(p/2/float64(d.TP), true)
 		}

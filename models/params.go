@@ -288,7 +288,7 @@ func (m *Model) countParams() Params {
 		p.PerLayerEmbedding = p.PLETable + h*e*l + e + l*(2*h*e+h)
 	}
 	if n := int64(m.altupInputs); n > 0 {
-		// AltUp (vLLM v0.31.0 gemma3n.py Gemma3nTextModel and
+		// AltUp (vLLM gemma3n.py @034f08e65e Gemma3nTextModel and
 		// Gemma3nAltUp, the modules of transformers modeling_gemma3n.py):
 		// altup_projections and altup_unembed_projections, n-1 matrices
 		// h x h each, and in every layer correct_output_scale (h),
@@ -375,12 +375,22 @@ func (m *Model) AltUpProjectionParams() int64 {
 	return 2 * int64(m.altupInputs-1) * h * h
 }
 
-// LayerExtraParams returns one layer's share of the weights kept beside
-// its attention and feed-forward blocks: Gemma 3n's per-layer AltUp
-// (Params.AltUp less AltUpProjectionParams) and LAuReL blocks.
-func (m *Model) LayerExtraParams() int64 {
+// LayerExtraParams returns one layer's weights kept beside its attention
+// and feed-forward blocks, split as vLLM places them (gemma3n.py @034f08e65e):
+// replicated, Gemma 3n's per-layer AltUp (ReplicatedLinear coefficients and
+// router, Params.AltUp less AltUpProjectionParams, spread over the layers)
+// and LAuReL's post_laurel_norm (h); split across tensor ranks, LAuReL's
+// linear_left (ColumnParallelLinear, h x r) and linear_right
+// (RowParallelLinear, r x h). None of them takes the quantization config.
+func (m *Model) LayerExtraParams() (replicated, split int64) {
 	if m.NumLayers <= 0 {
-		return 0
+		return 0, 0
 	}
-	return (m.Params.AltUp - m.AltUpProjectionParams() + m.Params.Laurel) / int64(m.NumLayers)
+	replicated = (m.Params.AltUp - m.AltUpProjectionParams()) / int64(m.NumLayers)
+	if r := int64(m.laurelRank); r > 0 {
+		h := int64(m.Hidden)
+		replicated += h
+		split = 2 * h * r
+	}
+	return replicated, split
 }

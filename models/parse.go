@@ -948,8 +948,8 @@ func (m *Model) roughParams() float64 {
 }
 
 // gemma3nTowerParams counts Gemma 3n's multimodal towers (parameters) as
-// vLLM's Gemma3nForConditionalGeneration loads them (vLLM v0.31.0
-// vllm/model_executor/models/gemma3n_mm.py: vision_tower and audio_tower
+// vLLM's Gemma3nForConditionalGeneration loads them
+// (vllm/model_executor/models/gemma3n_mm.py: vision_tower and audio_tower
 // from AutoModel.from_config, embed_vision and embed_audio), for a text
 // model of width h. Missing fields take transformers' Gemma3nAudioConfig /
 // Gemma3nVisionConfig defaults (configuration_gemma3n.py at 0185480976).
