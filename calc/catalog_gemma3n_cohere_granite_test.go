@@ -52,6 +52,11 @@ func TestKVBytesPerTokenCohereGranite(t *testing.T) {
 		// Command R7B: 32 layers (24 sliding, 8 global), 8 KV heads of 128:
 		// 32 * 2 * 8 * 128 * 2 = 131,072 per token.
 		{"Command R7B", "CohereLabs/c4ai-command-r7b-12-2024", 131_072, 0},
+		// Command A and Command A Vision (the same text model): 64 layers
+		// (48 sliding, 16 global), 8 KV heads of 128: 64 * 2 * 8 * 128 * 2
+		// = 262,144 per token; the SigLIP tower keeps no cache.
+		{"Command A", "command-a", 262_144, 0},
+		{"Command A Vision", "command-a-vision", 262_144, 0},
 		// Granite 4.0 H Small: 4 attention layers of 8 KV heads of 128:
 		// 4 * 2 * 8 * 128 * 2 = 16,384 per token. 36 Mamba-2 layers,
 		// d_inner = 2 * 4,096 = 8,192, 1 group, d_state 128, conv 4, 128
@@ -85,4 +90,18 @@ func TestCommandR7BSlidingGroups(t *testing.T) {
 	}
 	assert.Equal(t, map[string][]int{"full_attention": {8}, "sliding_attention": {8, 8, 8}}, layers)
 	assert.Equal(t, map[int]bool{0: true, 4096: true}, windows)
+}
+
+// Command A: 48 sliding and 16 global layers; 48 >= 1.5 * 16, so groups of
+// 16: one full group and three sliding groups.
+func TestCommandASlidingGroups(t *testing.T) {
+	t.Parallel()
+	rep := eval(t, Request{Model: "command-a", Hardware: HardwareRef{ID: "h200"}, TensorParallelSize: Int(4), MaxModelLen: Int(32768)})
+	layers := map[string][]int{}
+	for _, g := range rep.KVCache.Groups {
+		layers[g.Kind] = append(layers[g.Kind], g.Layers)
+	}
+	assert.Equal(t, map[string][]int{"full_attention": {16}, "sliding_attention": {16, 16, 16}}, layers)
+	// Four ranks split the 8 KV heads: 262,144 / 4 = 65,536 B per token each.
+	assert.InDelta(t, 65_536, rep.KVCache.BytesPerTokenPerGPU, 0)
 }

@@ -30,6 +30,33 @@ func TestCommandR7BParams(t *testing.T) {
 	assert.Equal(t, int64(8_028_033_024), p.Total)
 }
 
+// Command A, the same modules at 12288 wide, 64 layers, 96 heads / 8 KV
+// heads of 128, MLP 36864, vocabulary 256000 tied:
+//
+//	embedding  256,000 * 12,288                               =   3,145,728,000
+//	attention  64 * (2*12,288*12,288 + 2*12,288*1,024)        =  20,937,965,568
+//	MLP        64 * 3*12,288*36,864                           =  86,973,087,744
+//	norms      64 * 12,288 + 12,288                           =         798,720
+//	total                                                     = 111,057,580,032
+//
+// (the card's 111B). Command A Vision adds the SigLIP tower's estimate,
+// 27 * (4*1,152^2 + 2*1,152*4,304) + 3*16^2*1,152 = 411,955,200.
+func TestCommandAParams(t *testing.T) {
+	t.Parallel()
+	m, err := Lookup("command-a")
+	require.NoError(t, err)
+	p := m.Params
+	assert.Equal(t, int64(3_145_728_000), p.Embedding)
+	assert.Equal(t, int64(20_937_965_568), p.Attention)
+	assert.Equal(t, int64(86_973_087_744), p.DenseMLP)
+	assert.Equal(t, int64(798_720), p.Norms)
+	assert.Equal(t, int64(111_057_580_032), p.Total)
+	v, err := Lookup("command-a-vision")
+	require.NoError(t, err)
+	assert.Equal(t, int64(411_955_200), v.Params.Vision)
+	assert.Equal(t, int64(111_057_580_032+411_955_200), v.Params.Total)
+}
+
 // Granite 4.0 H Small, as vLLM's granitemoehybrid.py builds it (every layer
 // a Mamba-2 or attention mixer, then 72 routed experts, top-10, and a
 // shared MLP), from its config (hidden 4096, 4 attention layers of 32 heads
