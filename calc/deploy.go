@@ -153,6 +153,11 @@ func (d *Deployment) rankParams(l models.Layer) (linear, other, expert float64) 
 func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64) {
 	m, tp := d.Model, float64(d.TP)
 	h := float64(m.Hidden)
+	// Gemma 3n's per-layer AltUp (replicated) and LAuReL (its two
+	// projections split by rank, its norm replicated) weights, all in the
+	// model dtype: vLLM builds them without the quantization config.
+	repl, split := m.LayerExtraParams()
+	other += float64(repl) + float64(split)/tp
 	switch l.Kind {
 	case models.Mamba, models.LinearAttention, models.ShortConv:
 		p := float64(m.Params.Mixer) / float64(max(1, m.CountKind(l.Kind)))
@@ -350,6 +355,18 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 	}
 	if first && m.Params.Vision > 0 {
 		b += float64(m.Params.Vision) * d.ActBytes / float64(d.TP)
+	}
+	if p := float64(m.AltUpProjectionParams()); p > 0 {
+		// Gemma 3n's altup_projections (first stage) and
+		// altup_unembed_projections (last stage), each half of p and split
+		// by tp (vLLM gemma3n.py @034f08e65e builds them as
+		// ColumnParallelLinear with gather_output).
+		if first {
+			b += d.weightBytes(p/2/float64(d.TP), true)
+		}
+		if last {
+			b += d.weightBytes(p/2/float64(d.TP), true)
+		}
 	}
 	if first && m.Params.PerLayerEmbedding > 0 {
 		// Gemma 4's per-layer embeddings: the table is vocab-parallel

@@ -49,10 +49,15 @@ type Entry struct {
 	PublishedIncludesMTP bool `json:"published_params_include_mtp,omitempty"`
 	// PublishedEffective: published_params leaves out Params.PLETable and
 	// the vision tower (Gemma 4 E2B's "effective" count).
-	PublishedEffective bool           `json:"published_params_effective,omitempty"`
-	Source             Source         `json:"source"`
-	Notes              string         `json:"notes,omitempty"`
-	Config             map[string]any `json:"config"`
+	PublishedEffective bool `json:"published_params_effective,omitempty"`
+	// PublishedWithoutEmbeddings: published_params leaves out the towers
+	// (Params.Vision), the per-layer embedding table and the token
+	// embedding (Gemma 3n's "effective" count: the weights that stay on
+	// the accelerator when both embedding tables are cached elsewhere).
+	PublishedWithoutEmbeddings bool           `json:"published_params_without_embeddings,omitempty"`
+	Source                     Source         `json:"source"`
+	Notes                      string         `json:"notes,omitempty"`
+	Config                     map[string]any `json:"config"`
 }
 
 // ParamsTolerance is how far a catalog entry's derived parameter count may

@@ -38,7 +38,7 @@ var textIntFields = intFields(map[intRule][]string{
 		"state_size", "mamba_n_groups", "n_groups", "mamba_d_conv", "conv_kernel", "mamba_d_head",
 		"mamba_head_dim", "mamba_n_heads", "linear_num_key_heads", "linear_key_head_dim", "linear_num_value_heads",
 		"linear_value_head_dim", "linear_conv_kernel_dim", "conv_dim", "conv_L_cache", "block_ff_dim",
-		"block_multiple_of",
+		"block_multiple_of", "altup_num_inputs",
 	},
 	nonNegativeInt: {
 		"num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts", "num_experts_per_tok",
@@ -49,7 +49,7 @@ var textIntFields = intFields(map[intRule][]string{
 		"moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step", "num_nextn_predict_layers",
 		"mtp_num_hidden_layers", "num_mtp_modules", "mtp_transformer_layers", "index_n_heads", "index_head_dim",
 		"index_topk", "hidden_size_per_layer_input", "vocab_size_per_layer_input", "swa_num_attention_heads",
-		"swa_num_key_value_heads", "swa_head_dim", "swa_v_head_dim",
+		"swa_num_key_value_heads", "swa_head_dim", "swa_v_head_dim", "laurel_rank", "num_kv_shared_layers",
 	},
 })
 

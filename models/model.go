@@ -228,7 +228,9 @@ type Model struct {
 	kEqV         bool  // Gemma 4: full-attention layers have no v_proj (V = K)
 	routerBias   bool  // router e_score_correction_bias (Nemotron-H)
 	gemma4MoE    bool  // Gemma 4 MoE block beside the dense MLP
-	visionParams int64
+	visionParams int64 // vision (and, for Gemma 3n, audio) towers
+	altupInputs  int   // Gemma 3n altup_num_inputs (0: no AltUp)
+	laurelRank   int   // Gemma 3n laurel_rank (0: no LAuReL block)
 
 	kindCount   [NumLayerKinds]int // layers of each kind
 	moeLayers   int

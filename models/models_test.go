@@ -39,6 +39,10 @@ func TestCatalogParamsMatchPublished(t *testing.T) {
 				require.Positive(t, m.Params.PLETable, "published_params_effective on a model without per-layer embeddings")
 				got -= m.Params.Vision + m.Params.PLETable
 			}
+			if e.PublishedWithoutEmbeddings {
+				require.Positive(t, m.Params.PLETable, "published_params_without_embeddings on a model without per-layer embeddings")
+				got -= m.Params.Vision + m.Params.PLETable + m.Params.Embedding
+			}
 			if e.PublishedIncludesMTP {
 				require.Positive(t, m.Params.MTP, "published_params_include_mtp on a model without MTP layers")
 				got += m.Params.MTP

@@ -24,8 +24,17 @@ type Params struct {
 	Router int64 `json:"router"`
 	// Norms covers the layer norms and the final norm.
 	Norms int64 `json:"norms"`
-	// Vision is the estimated vision tower of a multimodal checkpoint.
+	// Vision is the estimated vision tower of a multimodal checkpoint
+	// (with Gemma 3n's audio tower: both load beside the text model and
+	// neither is in Active).
 	Vision int64 `json:"vision"`
+	// AltUp is Gemma 3n's alternating updates: altup_projections and
+	// altup_unembed_projections and each layer's Gemma3nAltUp (see
+	// countParams), in Total and Active.
+	AltUp int64 `json:"altup,omitempty"`
+	// Laurel is Gemma 3n's learned augmented residual blocks (LAuReL), in
+	// Total and Active.
+	Laurel int64 `json:"laurel,omitempty"`
 	// PerLayerEmbedding is Gemma 4 / 3n's per-layer embeddings (table and
 	// projections; see countParams), in Total.
 	PerLayerEmbedding int64 `json:"per_layer_embedding,omitempty"`
@@ -297,10 +306,26 @@ func (m *Model) countParams() Params {
 		p.PLETable = int64(m.pleVocab) * e * l
 		p.PerLayerEmbedding = p.PLETable + h*e*l + e + l*(2*h*e+h)
 	}
+	if n := int64(m.altupInputs); n > 0 {
+		// AltUp (vLLM gemma3n.py @034f08e65e Gemma3nTextModel and
+		// Gemma3nAltUp, the modules of transformers modeling_gemma3n.py):
+		// altup_projections and altup_unembed_projections, n-1 matrices
+		// h x h each, and in every layer correct_output_scale (h),
+		// correction_coefs (n x n), prediction_coefs (n x n^2),
+		// modality_router (h x n) and router_norm (h), for n =
+		// altup_num_inputs.
+		l := int64(m.NumLayers)
+		p.AltUp = 2*(n-1)*h*h + l*(2*h+n*n+n*n*n+h*n)
+	}
+	if r := int64(m.laurelRank); r > 0 {
+		// LAuReL (Gemma3nLaurelBlock): linear_left h x r, linear_right
+		// r x h and post_laurel_norm (h) in every layer, r = laurel_rank.
+		p.Laurel = int64(m.NumLayers) * (2*h*r + h)
+	}
 	if v4 {
 		p.MTP = m.v4MTPParams(p)
 	}
-	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision + p.PerLayerEmbedding
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision + p.PerLayerEmbedding + p.AltUp + p.Laurel
 	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts - p.PLETable
 	return p
 }
@@ -355,4 +380,36 @@ func (m *Model) mtpParams(attn int64, p Params) int64 {
 		per += 2 * int64(m.Vocab) * h
 	}
 	return n * per
+}
+
+// AltUpProjectionParams returns the weights of Gemma 3n's
+// altup_projections and altup_unembed_projections together: 2 (n-1) h^2
+// for n = altup_num_inputs (the rest of Params.AltUp is spread over the
+// layers), 0 without AltUp.
+func (m *Model) AltUpProjectionParams() int64 {
+	if m.altupInputs <= 0 {
+		return 0
+	}
+	h := int64(m.Hidden)
+	return 2 * int64(m.altupInputs-1) * h * h
+}
+
+// LayerExtraParams returns one layer's weights kept beside its attention
+// and feed-forward blocks, split as vLLM places them (gemma3n.py @034f08e65e):
+// replicated, Gemma 3n's per-layer AltUp (ReplicatedLinear coefficients and
+// router, Params.AltUp less AltUpProjectionParams, spread over the layers)
+// and LAuReL's post_laurel_norm (h); split across tensor ranks, LAuReL's
+// linear_left (ColumnParallelLinear, h x r) and linear_right
+// (RowParallelLinear, r x h). None of them takes the quantization config.
+func (m *Model) LayerExtraParams() (replicated, split int64) {
+	if m.NumLayers <= 0 {
+		return 0, 0
+	}
+	replicated = (m.Params.AltUp - m.AltUpProjectionParams()) / int64(m.NumLayers)
+	if r := int64(m.laurelRank); r > 0 {
+		h := int64(m.Hidden)
+		replicated += h
+		split = 2 * h * r
+	}
+	return replicated, split
 }

@@ -172,6 +172,9 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	if vc := top.obj("vision_config"); vc != nil {
 		m.visionParams = visionParams(vc)
 	}
+	if top.str("model_type") == "gemma3n" && prefix != "" {
+		m.visionParams = gemma3nTowerParams(top, m.Hidden)
+	}
 	m.tally()
 	if r := m.roughParams(); r > maxParams {
 		return nil, configErr("", "implies about "+strconv.FormatFloat(r, 'g', 3, 64)+" parameters, above the supported "+strconv.FormatFloat(maxParams, 'g', 3, 64))
@@ -249,7 +252,7 @@ func (m *Model) readFamilyDetails(c cfg) {
 	switch t {
 	case "qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl":
 		m.attnBias = true
-	case "qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text",
+	case "qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text",
 		"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
 		// Qwen3-VL's text model is Qwen3 / Qwen3-MoE (vLLM v0.11.0
 		// qwen3_vl.py builds it from Qwen3Model / Qwen3MoeModel).
@@ -875,6 +878,18 @@ func (m *Model) readGemma4Layers(c cfg) {
 			m.Layers[i].Intermediate = x
 		}
 	}
+	if !g4 {
+		// Gemma 3n's AltUp and LAuReL blocks (transformers
+		// Gemma3nTextConfig defaults: altup_num_inputs 4, laurel_rank 64;
+		// vLLM gemma3n.py Gemma3nAltUp, Gemma3nLaurelBlock), counted in
+		// Params.AltUp and Params.Laurel.
+		if n := c.int(4, "altup_num_inputs"); n >= 1 && n <= 64 {
+			m.altupInputs = n
+		}
+		if r := c.int(64, "laurel_rank"); r > 0 && r <= maxDim {
+			m.laurelRank = r
+		}
+	}
 	// Per-layer embeddings (Gemma4Model and Gemma3nTextModel:
 	// embed_tokens_per_layer, per_layer_model_projection and the per-layer
 	// gates and projections, counted in Params.PerLayerEmbedding).
@@ -1095,4 +1110,102 @@ func (m *Model) roughParams() float64 {
 	s := m.SSM
 	mixer := 3 * h * float64(max(s.DInner, s.ValueHeads*s.ValueHeadDim, s.KeyHeads*s.KeyHeadDim)) * 2
 	return n*(attn+ffn+mixer) + 2*float64(m.Vocab)*h
+}
+
+// gemma3nTowerParams counts Gemma 3n's multimodal towers (parameters) as
+// vLLM's Gemma3nForConditionalGeneration loads them
+// (vllm/model_executor/models/gemma3n_mm.py: vision_tower and audio_tower
+// from AutoModel.from_config, embed_vision and embed_audio), for a text
+// model of width h. Missing fields take transformers' Gemma3nAudioConfig /
+// Gemma3nVisionConfig defaults (configuration_gemma3n.py at 0185480976).
+//
+// Audio (transformers modeling_gemma3n.py Gemma3nAudioEncoder), width d,
+// conf_num_hidden_layers L, conf_conv_kernel_size k, head width d/heads:
+//   - subsample_conv_projection: conv_0 1 -> c0 (3x3) and conv_1 c0 -> c1
+//     (3x3) without bias, each with a norm of its channels, and
+//     input_proj_linear (c1 * f) -> d, f the input_feat_size left after
+//     two stride-2 convolutions (128 -> 64 -> 32);
+//   - L conformer blocks of 24 d^2 + (9 + k) d + d/heads: two macaron
+//     feed-forwards (d -> 4d -> d and two norms each: 8 d^2 + 2d), attention
+//     (q, k, v, post and the relative-position pos_proj: 5 d^2, two norms,
+//     per_dim_scale d/heads), the light convolution (linear_start d -> 2d,
+//     linear_end d -> d, depthwise conv k d, two norms: 3 d^2 + (2 + k) d)
+//     and the block norm d.
+//
+// Vision: a timm MobileNetV5 whose size only its name states
+// ("mobilenetv5_300m_enc": 300M parameters, Google's "MobileNet-V5-300M"),
+// taken at that figure; a name without a size counts 0.
+//
+// Each tower's Gemma3nMultimodalEmbedder: an embedding of vocab_size x its
+// width, two norms of its width and a projection to h (its post-projection
+// norm has no weight).
+func gemma3nTowerParams(top cfg, h int) int64 {
+	hh := int64(h)
+	var p int64
+	// A missing or null sub-config is the default one (Gemma3nConfig).
+	a, v := top.obj("audio_config"), top.obj("vision_config")
+	if a == nil {
+		a = cfg{}
+	}
+	if v == nil {
+		v = cfg{}
+	}
+	{
+		d := int64(a.int(1536, "hidden_size"))
+		l := int64(a.int(12, "conf_num_hidden_layers"))
+		k := int64(a.int(5, "conf_conv_kernel_size"))
+		heads := int64(a.int(8, "conf_num_attention_heads"))
+		feat := int64(a.int(128, "input_feat_size"))
+		c0, c1 := int64(128), int64(32)
+		if ch := a.ints("sscp_conv_channel_size"); len(ch) == 2 && ch[0] > 0 && ch[1] > 0 {
+			c0, c1 = int64(ch[0]), int64(ch[1])
+		}
+		if d > 0 && d <= maxDim && l > 0 && l <= maxLayers && heads > 0 && k > 0 && k <= 64 && feat > 0 && c0 <= maxDim && c1 <= maxDim {
+			// Each 3x3 stride-2 convolution (the default
+			// sscp_conv_kernel_size / sscp_conv_stride_size) pads the
+			// frequency axis by one on each side: f -> (f + 2 - 3) / 2 + 1.
+			f := feat
+			for range 2 {
+				f = (f-1)/2 + 1
+			}
+			p += 9*c0 + c0 + 9*c0*c1 + c1 + c1*f*d
+			p += l * (24*d*d + (9+k)*d + d/heads)
+			p += int64(a.int(128, "vocab_size"))*d + 2*d + d*hh
+		}
+	}
+	{
+		arch := v.str("architecture")
+		if arch == "" {
+			arch = "mobilenetv5_300m_enc"
+		}
+		p += timmSizeFromName(arch)
+		d := int64(v.int(2048, "hidden_size"))
+		if d > 0 && d <= maxDim {
+			p += int64(v.int(128, "vocab_size"))*d + 2*d + d*hh
+		}
+	}
+	return p
+}
+
+// timmSizeFromName reads the parameter count a timm model name states
+// ("mobilenetv5_300m_enc" -> 300,000,000): the first part of digits
+// followed by m (millions) or b (billions); 0 when none does.
+func timmSizeFromName(name string) int64 {
+	for _, part := range strings.Split(strings.ToLower(name), "_") {
+		if len(part) < 2 {
+			continue
+		}
+		unit := part[len(part)-1]
+		n, err := strconv.ParseInt(part[:len(part)-1], 10, 64)
+		if err != nil || n <= 0 || n > 100000 {
+			continue
+		}
+		switch unit {
+		case 'm':
+			return n * 1_000_000
+		case 'b':
+			return n * 1_000_000_000
+		}
+	}
+	return 0
 }

@@ -75,6 +75,7 @@ type entry struct {
 	PublishedCountsMTP bool            `json:"published_params_include_mtp,omitempty"`
 	PublishedTextOnly  bool            `json:"published_params_text_only,omitempty"`
 	PublishedEffective bool            `json:"published_params_effective,omitempty"`
+	PublishedNoEmbed   bool            `json:"published_params_without_embeddings,omitempty"`
 	ParamsTolerance    float64         `json:"params_tolerance,omitempty"`
 	Source             models.Source   `json:"source"`
 	Notes              string          `json:"notes,omitempty"`
@@ -99,6 +100,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&e.ParamsSource, "params-source", "", "where -params was read (required)")
 	fs.BoolVar(&e.PublishedCountsMTP, "params-include-mtp", false, "the published count includes the multi-token-prediction layers")
 	fs.BoolVar(&e.PublishedEffective, "params-effective", false, "the published count is an effective one, without the per-layer embedding table and the vision tower (Gemma 4 E2B / E4B)")
+	fs.BoolVar(&e.PublishedNoEmbed, "params-without-embeddings", false, "the published count leaves out the towers, the per-layer embedding table and the token embedding (Gemma 3n's effective count)")
 	fs.StringVar(&e.Notes, "notes", "", "what was trimmed, added or is unverified")
 	fs.Float64Var(&e.ParamsTolerance, "params-tolerance", 0, "a wider relative tolerance (at most 0.02) for a count published only rounded; the notes must say params_tolerance and why")
 	file := fs.String("file", "", "family file name under -dir (default: family lower-cased, spaces as dashes, .json)")
@@ -332,6 +334,10 @@ func validate(e entry, all []entry) error {
 		if e.PublishedEffective {
 			got -= float64(m.Params.Vision + m.Params.PLETable)
 			what = "effective (without the per-layer embedding table and vision tower)"
+		}
+		if e.PublishedNoEmbed {
+			got -= float64(m.Params.Vision + m.Params.PLETable + m.Params.Embedding)
+			what = "effective (without the towers and both embedding tables)"
 		}
 		if e.PublishedCountsMTP {
 			got += float64(m.Params.MTP)

@@ -23,6 +23,21 @@ export type ModelID =
   | "CodeLlama-34b-hf"
   | "codellama-34b"
   | "code-llama-34b"
+  | "CohereLabs/c4ai-command-r7b-12-2024"
+  | "c4ai-command-r7b-12-2024"
+  | "command-r7b"
+  | "c4ai-command-r7b"
+  | "command-r7b-12-2024"
+  | "cohereforai/c4ai-command-r7b-12-2024"
+  | "CohereLabs/c4ai-command-a-03-2025"
+  | "c4ai-command-a-03-2025"
+  | "command-a"
+  | "command-a-03-2025"
+  | "c4ai-command-a"
+  | "cohereforai/c4ai-command-a-03-2025"
+  | "CohereLabs/command-a-vision-07-2025"
+  | "command-a-vision-07-2025"
+  | "command-a-vision"
   | "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B"
   | "DeepSeek-R1-Distill-Qwen-32B"
   | "deepseek-r1-distill-qwen-32b"
@@ -132,6 +147,22 @@ export type ModelID =
   | "gemma-3-27b-it"
   | "gemma-3-27b"
   | "gemma3-27b"
+  | "google/gemma-3n-E2B-it"
+  | "gemma-3n-E2B-it"
+  | "gemma-3n-e2b-it"
+  | "gemma3n-e2b-it"
+  | "google/gemma-3n-E2B"
+  | "gemma-3n-E2B"
+  | "gemma-3n-e2b"
+  | "gemma3n-e2b"
+  | "google/gemma-3n-E4B-it"
+  | "gemma-3n-E4B-it"
+  | "gemma-3n-e4b-it"
+  | "gemma3n-e4b-it"
+  | "google/gemma-3n-E4B"
+  | "gemma-3n-E4B"
+  | "gemma-3n-e4b"
+  | "gemma3n-e4b"
   | "google/gemma-4-26B-A4B"
   | "gemma-4-26B-A4B"
   | "gemma-4-26b-a4b"
@@ -219,6 +250,12 @@ export type ModelID =
   | "ibm-granite/granite-4.0-h-tiny"
   | "granite-4.0-h-tiny"
   | "granite-4-h-tiny"
+  | "ibm-granite/granite-4.0-h-small"
+  | "granite-4.0-h-small"
+  | "granite-4-h-small"
+  | "ibm-granite/granite-4.0-350m"
+  | "granite-4.0-350m"
+  | "granite-4-350m"
   | "tencent/Hunyuan-A13B-Instruct"
   | "Hunyuan-A13B-Instruct"
   | "hunyuan-a13b-instruct"
@@ -2796,8 +2833,12 @@ export interface ModelsParams {
   router: number;
   /** norms covers the layer norms and the final norm. */
   norms: number;
-  /** vision is the estimated vision tower of a multimodal checkpoint. */
+  /** vision is the estimated vision tower of a multimodal checkpoint (with Gemma 3n's audio tower: both load beside the text model and neither is in Active). */
   vision: number;
+  /** altup is Gemma 3n's alternating updates: altup_projections and altup_unembed_projections and each layer's Gemma3nAltUp (see countParams), in Total and Active. */
+  altup?: number;
+  /** laurel is Gemma 3n's learned augmented residual blocks (LAuReL), in Total and Active. */
+  laurel?: number;
   /** per_layer_embedding is Gemma 4 / 3n's per-layer embeddings (table and projections; see countParams), in Total. */
   per_layer_embedding?: number;
   /** per_layer_embedding_table is its lookup table, not in Active. */
