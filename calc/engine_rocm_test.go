@@ -46,19 +46,57 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	assert.InDelta(t, gemm+attn+over, s.TimeS, 1e-9)
 	assert.InDelta(t, 9.046534e-3, s.TimeS, 1e-9)
 
-	// V0 on ROCm: the same terms (the 0.7.3 V0 MI300X cases, held out of
-	// the fit, support them); V0 on an H100: the CUDA V0 terms.
-	mi0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.6"})
+	// V0 as 0.7 ran it on ROCm: the same terms (the 0.7.3 V0 MI300X
+	// cases, held out of the fit, support them); 0.6 on ROCm: its own
+	// (TestVLLM06OnAMDUsesItsOwnStepTerms); V0 on an H100: the CUDA V0
+	// terms under both.
+	mi0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
 	require.NoError(t, err)
 	assert.Equal(t, vllmROCmEff, mi0.Eff)
-	h0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"})
-	require.NoError(t, err)
-	assert.Equal(t, vllmV0Eff, h0.Eff)
+	assert.True(t, mi0.Version.V0)
+	for _, v := range []string{"0.6", "0.7"} {
+		h0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: v})
+		require.NoError(t, err)
+		assert.Equal(t, vllmV0Eff, h0.Eff, v)
+	}
 
 	// Another engine on the MI300X keeps its own terms.
 	sg, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, Engine: "sglang"})
 	require.NoError(t, err)
 	assert.Equal(t, engines["sglang"].Eff, sg.Eff)
+}
+
+// vLLM 0.6 on an AMD accelerator takes its upstream ROCm build's terms
+// (vllmV06ROCmEff: GEMMs at 0.0696 of peak, KV read at 0.0685 of the
+// bandwidth). Llama 3.1 8B (bf16) on one MI300X at 1024 tokens of context
+// (weights and KV bytes as in TestVLLMOnAMDUsesTheROCmStepTerms):
+//
+//	batch 1:   gemm      = 15,009,849,344 / (5.3e12 x 0.525) = 5.394375 ms
+//	                       (FLOPs 15,009,849,344 x 17 / (1307.4e12 x 0.0696)
+//	                       = 2.804 ms, below it)
+//	           attention = 134,217,728 / (5.3e12 x 0.0685) = 0.369695 ms
+//	           overhead  = 6.73 ms + 32 x 46.7 us + 1 x 59.6 us = 8.284 ms
+//	           step      = 14.048070 ms
+//	batch 256: gemm      = 15,009,849,344 x 256 x (1 + 16/256)
+//	                       / (1307.4e12 x 0.0696) = 44.867050 ms
+//	                       (the FLOPs bind: the weights take 5.39 ms)
+//	           attention = 256 x 134,217,728 / (5.3e12 x 0.0685) = 94.641891 ms
+//	                       (its FLOPs, 2 x 32 x 256 x 32 x 1024 x 256 =
+//	                       0.137 TFLOP at 0.4 of peak = 0.26 ms, below it)
+//	           overhead  = 6.73 + 32 x 0.0467 + 256 x 0.0596 = 23.482 ms
+//	           step      = 162.990941 ms
+//
+// The GEMM FLOPs count the linear weights less the 266,240 norm weights,
+// within 0.01 %.
+func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.6"})
+	require.NoError(t, err)
+	assert.Equal(t, vllmV06ROCmEff, d.Eff)
+	s := d.DecodeStep(1, 1024)
+	assert.InDelta(t, 14.048070e-3, s.TimeS, 1e-8)
+	s = d.DecodeStep(256, 1024)
+	assert.InEpsilon(t, 162.990941e-3, s.TimeS, 1e-4)
 }
 
 // llama.cpp on an AMD accelerator takes its HIP back end's step terms

@@ -73,6 +73,11 @@ const (
 	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
 	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
 	vllmV0Name         = "0.6"
+	// vllmV0Later is V0 as the 0.7 releases ran it (V0 was the default up
+	// to 0.7; 0.8 made V1 the default): the same engine and terms as 0.6
+	// everywhere but on ROCm, where 0.6's upstream build had its own GEMM
+	// path (Engine.EffV06ROCm, engine_rocm.go).
+	vllmV0Later = "0.7"
 )
 
 // DefaultEngineVersion is the vLLM release a request without one gets: the
@@ -83,10 +88,10 @@ var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
 // mem_fraction_static, has not changed across the releases modelled).
 const SGLangVersion = "0.5"
 
-// EngineVersions lists the values of engine_version: vLLM's V0 ("0.6"),
-// its V1 releases 0.10 to the newest, and SGLang's.
+// EngineVersions lists the values of engine_version: vLLM's V0 ("0.6" and
+// "0.7"), its V1 releases 0.10 to the newest, and SGLang's.
 func EngineVersions() []string {
-	out := []string{vllmV0Name}
+	out := []string{vllmV0Name, vllmV0Later}
 	for v := vllmFirstV1; v <= vllmNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}
@@ -113,7 +118,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 	if name == "" {
 		name = DefaultEngineVersion
 	}
-	if name == vllmV0Name {
+	if name == vllmV0Name || name == vllmV0Later {
 		// V0 without chunked prefill schedules a prompt whole, so it
 		// admits one only when all of it fits.
 		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules}, true
@@ -157,7 +162,7 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		msg := "unknown release " + fielderr.Quote(req.EngineVersion) + " of " + d.Engine.Name
 		switch d.Engine.Name {
 		case "vllm":
-			msg += "; one of " + vllmV0Name + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
+			msg += "; one of " + vllmV0Name + ", " + vllmV0Later + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
 		case "sglang":
 			msg += "; one of " + SGLangVersion
 		default:

@@ -30,8 +30,8 @@ type param struct {
 // params are the step model's nine terms (docs/MODEL.md section 4).
 var params = []param{
 	{"bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.BandwidthEfficiency }, 0.4, 1, 0.1},
-	{"attention_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionBandwidthEfficiency }, 0.3, 1, 0.15},
-	{"compute_efficiency", func(e *calc.Efficiencies) *float64 { return &e.ComputeEfficiency }, 0.2, 0.95, 0.15},
+	{"attention_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionBandwidthEfficiency }, 0.05, 1, 0.15},
+	{"compute_efficiency", func(e *calc.Efficiencies) *float64 { return &e.ComputeEfficiency }, 0.02, 0.95, 0.15},
 	{"gemm_half_tokens", func(e *calc.Efficiencies) *float64 { return &e.GEMMHalfTokens }, 0, 1024, 32},
 	{"attention_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionEfficiency }, 0.05, 0.9, 0.15},
 	{"step_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.StepOverheadMs }, 0, 10, 1},
@@ -72,7 +72,10 @@ type target struct {
 	v0           bool // the cases that ran vLLM's V0 engine
 	metal        bool // the cases on Apple GPUs, under the engine's Metal terms
 	rocm         bool // the cases on AMD accelerators, under the engine's ROCm terms
-	eff          *calc.Efficiencies
+	// v06rocm: the V0 cases of release 0.6 on AMD accelerators, under the
+	// engine's EffV06ROCm ("vllm@0.6+rocm"); the other targets leave them.
+	v06rocm bool
+	eff     *calc.Efficiencies
 }
 
 // targets returns every fit target, or those named (comma-separated;
@@ -88,6 +91,9 @@ func targets(names string) []target {
 		if e.EffROCm != nil {
 			all = append(all, target{name: n + "@rocm", engine: n, rocm: true, eff: e.EffROCm})
 		}
+		if e.EffV06ROCm != nil {
+			all = append(all, target{name: n + "@" + v0Version + "+rocm", engine: n, v0: true, rocm: true, v06rocm: true, eff: e.EffV06ROCm})
+		}
 		if e.EffMetal != nil {
 			all = append(all, target{name: n + "@metal", engine: n, metal: true, eff: e.EffMetal})
 		}
@@ -95,7 +101,7 @@ func targets(names string) []target {
 	if names == "all" {
 		return all
 	}
-	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, vllm@0.6+rocm, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
 }
 
 // pick returns the items of all named in the comma-separated list, in its
@@ -134,8 +140,22 @@ func skippedSource(src string) bool {
 	return false
 }
 
-// v0Version is the engine_version of vLLM's V0 profile.
-const v0Version = "0.6"
+// v0Version is the engine_version of vLLM's V0 profile; v0Later is V0 as
+// the 0.7 releases ran it (the same terms but on ROCm).
+const (
+	v0Version = "0.6"
+	v0Later   = "0.7"
+)
+
+// isV0 reports whether a case's release profile is vLLM's V0 engine.
+func isV0(version string) bool { return version == v0Version || version == v0Later }
+
+// v06ROCmCase reports whether a case runs under vLLM 0.6's own ROCm terms
+// (calc.Engine.ReleaseVendorEff).
+func v06ROCmCase(r validation.Result) bool {
+	e, ok := calc.LookupEngine(r.Engine)
+	return ok && e.EffV06ROCm != nil && r.Version == v0Version && rocmCase(r)
+}
 
 // targetCases returns the cases that compare a step-model figure under the
 // target (KV-capacity cases do not depend on the efficiencies), with each
@@ -154,7 +174,7 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 		}
 		// A replay (a ShareGPT serving run, its lengths drawn from an
 		// assumed spread) is compared, not fitted.
-		if r.Comparable && !r.Replay && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
+		if r.Comparable && !r.Replay && r.Engine == t.engine && isV0(r.Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && v06ROCmCase(r) == t.v06rocm && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
 			out, rs = append(out, c), append(rs, r)
 		}
 	}
@@ -322,6 +342,11 @@ func fitEngines(paths []string, names, terms string) {
 // V1 terms, so that the fit does not depend on what is committed and the
 // terms it leaves alone are the CUDA build's.
 func start(t target, terms string) calc.Efficiencies {
+	if t.v06rocm && terms != "" && terms != "all" {
+		// vLLM 0.6 on ROCm: the ROCm build's terms (bandwidth, overheads
+		// of the later V0 and V1 builds), the named ones freed.
+		return *lookup(t.engine).EffROCm
+	}
 	if t.rocm && terms != "" && terms != "all" {
 		return lookup(t.engine).Eff
 	}
