@@ -30,14 +30,29 @@ type param struct {
 // params are the step model's nine terms (docs/MODEL.md section 4).
 var params = []param{
 	{"bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.BandwidthEfficiency }, 0.4, 1, 0.1},
-	{"attention_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionBandwidthEfficiency }, 0.05, 1, 0.15},
-	{"compute_efficiency", func(e *calc.Efficiencies) *float64 { return &e.ComputeEfficiency }, 0.02, 0.95, 0.15},
+	{"attention_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionBandwidthEfficiency }, 0.3, 1, 0.15},
+	{"compute_efficiency", func(e *calc.Efficiencies) *float64 { return &e.ComputeEfficiency }, 0.2, 0.95, 0.15},
 	{"gemm_half_tokens", func(e *calc.Efficiencies) *float64 { return &e.GEMMHalfTokens }, 0, 1024, 32},
 	{"attention_efficiency", func(e *calc.Efficiencies) *float64 { return &e.AttentionEfficiency }, 0.05, 0.9, 0.15},
 	{"step_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.StepOverheadMs }, 0, 10, 1},
 	{"sequence_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.SequenceOverheadUs }, 0, 100, 10},
 	{"layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.LayerOverheadUs }, 0, 100, 8},
 	{"context_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.ContextOverheadMs }, 0, 200, 20},
+}
+
+// v06ROCmFloor are the lower bounds of the vllm@0.6+rocm fit where they
+// differ from params': vLLM 0.6's upstream ROCm build ran its 16-bit GEMMs
+// at under a tenth of the MI300X's peak and read the KV cache at a small
+// fraction of its bandwidth (calc/engine_rocm.go vllmV06ROCmEff), below
+// the floors that keep the tuned builds' fits physical.
+var v06ROCmFloor = map[string]float64{"compute_efficiency": 0.02, "attention_bandwidth_efficiency": 0.05}
+
+// bounds returns the range the fit of t keeps p in.
+func bounds(t target, p param) (lo, hi float64) {
+	if f, ok := v06ROCmFloor[p.name]; ok && t.v06rocm {
+		return f, p.hi
+	}
+	return p.lo, p.hi
 }
 
 // prior is where every fit starts, and what a term that no case informs
@@ -274,11 +289,12 @@ func fit(t target, cs []validation.Case, which []param) float64 {
 	for round := 0; round < 5; round++ {
 		for _, p := range which {
 			ptr := p.ptr(t.eff)
-			span := (p.hi - p.lo) / math.Pow(2, float64(round))
+			lo, hi := bounds(t, p)
+			span := (hi - lo) / math.Pow(2, float64(round))
 			keep := *ptr
 			for i := 0; i <= 8; i++ {
 				v := keep - span/2 + span*float64(i)/8
-				if v < p.lo || v > p.hi {
+				if v < lo || v > hi {
 					continue
 				}
 				*ptr = v
