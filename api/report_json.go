@@ -526,6 +526,9 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 	w.float64(`,"sequence_overhead_us":`, v.SequenceOverheadUs)
 	w.float64(`,"layer_overhead_us":`, v.LayerOverheadUs)
 	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
+	if v.AllReduceLatencyUs != 0 {
+		w.float64(`,"all_reduce_latency_us":`, v.AllReduceLatencyUs)
+	}
 	w.lit("}")
 }
 

@@ -42,37 +42,37 @@ var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEff
 // rocm/pytorch base image, its 16-bit linear layers through torch's
 // F.linear on the base image's BLAS kernels, where AMD's own images and
 // upstream's later Dockerfile.rocm_base build a pinned hipBLASLt and tuned
-// GEMMs). Fitted by
+// GEMMs; vLLM's 2024 build files compiled its custom all-reduce for CUDA
+// only, as setup.py's _is_cuda() branch shows). Fitted by
 //
-//	go run ./tools/calibrate -fit vllm@0.6+rocm -terms attention_bandwidth_efficiency,compute_efficiency,gemm_half_tokens,attention_efficiency,step_overhead_ms,sequence_overhead_us,layer_overhead_us
+//	go run ./tools/calibrate -fit vllm@0.6+rocm -terms attention_bandwidth_efficiency,compute_efficiency,all_reduce_latency_us
 //
 // on the n = 95 comparable LLM-Inference-Bench MI300X static batches
 // PB119-PB214 (vLLM 0.6.1 built from source with Dockerfile.rocm, float16,
 // Llama 3 8B and 70B and Mixtral 8x7B, TP 1-8, batch 1-256, 128 or 1024
 // tokens in and out; argonne-lcf/LLM-Inference-Bench at 4211f5d), from
-// vllmROCmEff, whose weight-streaming efficiency (0.525) the fit keeps:
-// the batch-1 steps bind it, and a fit that frees it trades it against
-// layer_overhead_us. Five terms move:
-//   - compute_efficiency 0.6 -> 0.0696 (91 TFLOP/s of the 1,307 dense
+// vllmROCmEff, whose six other terms it keeps (the batch-1 steps at TP 1
+// bind the weight streaming and the overheads). Three terms move:
+//   - compute_efficiency 0.6 -> 0.0623 (81 TFLOP/s of the 1,307 dense
 //     FP16): the step grows with batch x linear weights (70B/8B: 10x per
 //     sequence, the ratio of their linear weights; Mixtral, whose experts
 //     run in Triton's fused_moe, grows less than the dense 8B). The same
 //     source's TTFT figure (Plots/Fig_21/all_results_TTFT.csv: Llama 3 8B,
 //     16 x 1,024 prompt tokens, 2.49 s on MI300X, 0.43 s on H100) puts
-//     the prefill GEMMs at about 100 TFLOP/s, the rate this term gives;
-//   - attention_bandwidth_efficiency 0.306 -> 0.0685: the step grows with
+//     the prefill GEMMs near 100 TFLOP/s;
+//   - attention_bandwidth_efficiency 0.306 -> 0.0759: the step grows with
 //     the context 4-8 times faster than the KV cache's bytes say, as if
 //     the paged-attention kernel read each KV head once per query head
 //     (GQA ratio 4 for 8B and Mixtral, 8 for 70B);
-//   - step_overhead_ms 3.29 -> 6.73, sequence_overhead_us 36.2 -> 59.6
-//     and layer_overhead_us 7.6 -> 46.7: V0's CPU path, and at TP > 1
-//     the two RCCL all-reduces of every layer (no custom all-reduce on
-//     ROCm in 0.6; 8B's batch-1 step does not shrink from TP 1 to 8),
-//     which has no term of its own, so the layer term carries it at TP 1
-//     too (8B TP 1 comes out 15-65 % slow).
+//   - all_reduce_latency_us 0 -> 82.8: 8B's batch-1 step does not shrink
+//     from TP 1 to 8 (9.8-10.3 ms at 1,024 tokens): each of its 64
+//     all-reduces costs about 80 us beyond the link's 10 us (RCCL, with no
+//     custom all-reduce on ROCm).
 //
-// In sample: mean squared log error 0.905 -> 0.0555, median |error| 50.0 %
-// -> 14.3 %, within 15 % 9 % -> 52 %. Held out by model (`-logo
+// In sample: mean squared log error 0.905 -> 0.0426, median |error| 50.0 %
+// -> 13.9 %, within 15 % 9 % -> 55 %. Held out by model (`-logo
 // vllm@0.6+rocm -logo-by model` with the same -terms): median |error|
-// 21.0 % (70B 34.9 %, 8B 15.8 %, Mixtral 16.5 %), 38 % within 15 %.
-var vllmV06ROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEfficiency: 0.0685, ComputeEfficiency: 0.0696, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 6.73, SequenceOverheadUs: 59.6, LayerOverheadUs: 46.7, ContextOverheadMs: 0}
+// 15.9 % (70B 20.6 %, 8B 17.9 %, Mixtral 13.5 %), 47 % within 15 %; by TP
+// (`-logo-by tp`) 14.0 %, 54 %. Without the all-reduce term the layer
+// overhead carries it (46.7 us) and every model at TP 1 comes out slow.
+var vllmV06ROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEfficiency: 0.0759, ComputeEfficiency: 0.0623, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 3.29, SequenceOverheadUs: 36.2, LayerOverheadUs: 7.6, ContextOverheadMs: 0, AllReduceLatencyUs: 82.8}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,14 @@ var params = []param{
 	{"sequence_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.SequenceOverheadUs }, 0, 100, 10},
 	{"layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.LayerOverheadUs }, 0, 100, 8},
 	{"context_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.ContextOverheadMs }, 0, 200, 20},
+}
+
+// extraParams are terms a fit frees only when -terms names them ("all"
+// leaves them at their committed values, so that the fits committed before
+// they existed reproduce): the engine's own all-reduce latency, 0 where
+// the link's figure describes the build.
+var extraParams = []param{
+	{"all_reduce_latency_us", func(e *calc.Efficiencies) *float64 { return &e.AllReduceLatencyUs }, 0, 200, 20},
 }
 
 // v06ROCmFloor are the lower bounds of the vllm@0.6+rocm fit where they
@@ -314,7 +323,7 @@ func selectParams(list string) []param {
 	if list == "" || list == "all" {
 		return params
 	}
-	return pick(list, params, func(p param) string { return p.name }, "term")
+	return pick(list, append(slices.Clip(params), extraParams...), func(p param) string { return p.name }, "term")
 }
 
 func lookup(name string) *calc.Engine {
@@ -346,7 +355,7 @@ func fitEngines(paths []string, names, terms string) {
 		fit(t, ec, which)
 		got, _ := meanSquaredLogError(ec, t.engine)
 		fmt.Printf("%s: %d cases; mse(log) with the committed terms %.5f, at the start %.5f, the fit %.5f\n", t.name, len(ec), before, start, got)
-		for _, p := range params {
+		for _, p := range append(slices.Clip(params), extraParams...) {
 			fmt.Printf("  %-32s %8.3f\n", p.name, *p.ptr(t.eff))
 		}
 		fmt.Printf("  %s\n", literal(*t.eff))
@@ -371,9 +380,13 @@ func start(t target, terms string) calc.Efficiencies {
 
 // literal prints an Efficiencies as the Go literal calc/engine.go holds.
 func literal(e calc.Efficiencies) string {
-	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g}",
+	ar := ""
+	if e.AllReduceLatencyUs != 0 {
+		ar = fmt.Sprintf(", AllReduceLatencyUs: %.3g", e.AllReduceLatencyUs)
+	}
+	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g%s}",
 		e.BandwidthEfficiency, e.AttentionBandwidthEfficiency, e.ComputeEfficiency, e.GEMMHalfTokens, e.AttentionEfficiency,
-		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs)
+		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs, ar)
 }
 
 // leaveOneGroupOut refits each target with one group's cases held out (by

@@ -1850,6 +1850,8 @@ export interface Efficiencies {
   layer_overhead_us: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
+  /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */
+  all_reduce_latency_us?: number;
 }
 
 /** MemoryReport is the memory budget of one GPU (the tightest pipeline stage), the way vLLM sizes it: requested = total * gpu_memory_utilization, kv_cache = requested - weights - activation - non_torch. */

@@ -75,6 +75,7 @@ var docs = map[string]string{
 	"Deployment.Quant":                                 "Quant is the effective weight quantization.",
 	"Deployment.Version":                               "Version is the engine release's profile (versions.go).",
 	"Efficiencies":                                     "Efficiencies are the physically meaningful fitted parameters of an engine profile (docs/MODEL.md says how each was fitted). Each is one term of the step model (Deployment.Step).",
+	"Efficiencies.all_reduce_latency_us":               "all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone.",
 	"Efficiencies.attention_bandwidth_efficiency":      "attention_bandwidth_efficiency is the fraction of datasheet memory bandwidth the decode attention kernels' KV-cache reads achieve.",
 	"Efficiencies.attention_efficiency":                "attention_efficiency is the fraction of dense peak the attention kernels (FlashAttention) reach on their FLOPs.",
 	"Efficiencies.bandwidth_efficiency":                "bandwidth_efficiency is the fraction of datasheet memory bandwidth the GEMMs' weight reads achieve.",
