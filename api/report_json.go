@@ -529,6 +529,9 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 		w.float64(`,"sm_bytes_per_cycle":`, v.SMBytesPerCycle)
 	}
 	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
+	if v.AllReduceLatencyUs != 0 {
+		w.float64(`,"all_reduce_latency_us":`, v.AllReduceLatencyUs)
+	}
 	w.lit("}")
 }
 

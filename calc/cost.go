@@ -249,7 +249,7 @@ func (d *Deployment) buildCost() costModel {
 //	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
 //	attnPeak    = peak * attention_efficiency                       (FLOP/s)
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
-//	arFixedS    = 2 * layers * all-reduce latency                   (s)
+//	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
 //	arPerTokenS = 2 * layers * 2(tp-1)/tp * hidden * b / bus bandwidth (s per token)
 //
 // The all-reduce is a ring's: each rank sends and receives 2(tp-1)/tp of
@@ -279,7 +279,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
 	if c.tp > 1 {
-		c.arFixedS = c.allReduces * c.linkLat
+		c.arFixedS = c.allReduces * (c.linkLat + max(e.AllReduceLatencyUs, 0)/1e6)
 		if bus := d.Hardware.Interconnect.AllReduceBusBandwidth(); bus > 0 {
 			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / bus
 		}

@@ -49,8 +49,14 @@ type Engine struct {
 	// EffROCm are the engine's terms on an AMD accelerator, where it runs
 	// its ROCm/HIP build (vLLM: hipBLASLt GEMMs, AITER and ROCm attention,
 	// HIP graphs, RCCL; llama.cpp: ggml-cuda's kernels built for HIP),
-	// under every release; nil: Eff (and EffV0) on every vendor.
+	// under every release but EffV06ROCm's; nil: Eff (and EffV0) on every
+	// vendor.
 	EffROCm *Efficiencies
+	// EffV06ROCm are vLLM 0.6's V0 terms on an AMD accelerator
+	// (engine_version 0.6): the upstream ROCm build of that release, whose
+	// 16-bit GEMMs ran on the base image's untuned BLAS kernels
+	// (engine_rocm.go); nil: EffROCm under every release.
+	EffV06ROCm *Efficiencies
 	// runtimeBytes is the fixed memory a free-fraction engine keeps out
 	// of the pool besides weights (CUDA context, workspaces), in bytes.
 	runtimeBytes units.Bytes
@@ -64,12 +70,13 @@ type Engine struct {
 var engines = map[string]*Engine{
 	// vLLM (V1 engine). Memory: group A (22 start-up logs). Speed: group B
 	// vLLM rows (TPOT at concurrency 1 and 4 on H100); the V0 engine
-	// (engine_version 0.6) has its own terms, vllmV0Eff, and the ROCm
-	// build on AMD accelerators its own, vllmROCmEff (engine_rocm.go).
+	// (engine_version 0.6 and 0.7) has its own terms, vllmV0Eff, and the
+	// ROCm build on AMD accelerators its own, vllmROCmEff, and under 0.6
+	// vllmV06ROCmEff (engine_rocm.go).
 	"vllm": {
 		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled,
 		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
-		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff,
+		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff,
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
 	// (sglang/srt/server_args.py); no comparable speed cases, so vLLM's
@@ -164,7 +171,8 @@ var llamacppMetalEff = Efficiencies{BandwidthEfficiency: 0.711, AttentionBandwid
 // VendorEff returns the engine's terms for the back end it runs on an
 // accelerator of vendor (Deployment.Hardware.Vendor): EffMetal on "Apple",
 // EffROCm on "AMD", nil elsewhere or when the engine has none. resolve
-// applies them over the release's terms; tools/calibrate fits them.
+// applies them over the release's terms (ReleaseVendorEff); tools/calibrate
+// fits them.
 func (e *Engine) VendorEff(vendor string) *Efficiencies {
 	switch vendor {
 	case "Apple":
@@ -173,6 +181,16 @@ func (e *Engine) VendorEff(vendor string) *Efficiencies {
 		return e.EffROCm
 	}
 	return nil
+}
+
+// ReleaseVendorEff returns the engine's terms for its back end on vendor
+// under release version (an engine_version value): EffV06ROCm for vLLM's
+// 0.6 on "AMD" where the engine has them, else VendorEff.
+func (e *Engine) ReleaseVendorEff(vendor, version string) *Efficiencies {
+	if vendor == "AMD" && version == vllmV0Name && e.EffV06ROCm != nil {
+		return e.EffV06ROCm
+	}
+	return e.VendorEff(vendor)
 }
 
 // DefaultEngine is the engine a request without one gets.

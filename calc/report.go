@@ -158,6 +158,13 @@ type Efficiencies struct {
 	// beyond its prefill steps (tokenisation, admission, first-token
 	// return), in milliseconds: part of TTFT, not of any step.
 	ContextOverheadMs float64 `json:"context_overhead_ms"`
+	// AllReduceLatencyUs is the time each tensor-parallel all-reduce takes
+	// beyond the interconnect's own latency
+	// (hardware.Interconnect.LatencyS), in microseconds: the collective
+	// path of an engine build without the one-shot kernels the link's
+	// figure assumes (vLLM 0.6 on ROCm sent every all-reduce through
+	// RCCL). 0 on the builds fitted with the link's figure alone.
+	AllReduceLatencyUs float64 `json:"all_reduce_latency_us,omitempty"`
 }
 
 // MemoryReport is the memory budget of one GPU (the tightest pipeline

@@ -43,10 +43,11 @@ type Request struct {
 	// "sglang", "lmdeploy", "trtllm" or "llamacpp".
 	Engine string `json:"engine,omitempty"`
 	// EngineVersion is the engine's release ("0.19"; "v0.19.1" reads as
-	// "0.19"): vLLM's V0 ("0.6"; December 2023's "0.2") or a V1 release from 0.10 to the newest
-	// modelled (the default), or SGLang's. Releases differ in the memory
-	// profiler (the CUDA-graph estimate), admission and the capacity they
-	// log; docs/MODEL.md section 11 lists them.
+	// "0.19"): vLLM's V0 ("0.6" or "0.7"; December 2023's "0.2") or a V1
+	// release from 0.10 to the newest modelled (the default), or SGLang's.
+	// Releases differ in the memory profiler (the CUDA-graph estimate),
+	// admission and the capacity they log, and 0.6 on ROCm in its step
+	// terms; docs/MODEL.md section 11 lists them.
 	EngineVersion string `json:"engine_version,omitempty"`
 	// StartupLog is a pasted vLLM start-up log (V0 or V1, at most 1 MiB).
 	// The report sets the figures it states (weights, activation peak,

@@ -168,9 +168,10 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 	}
 	d.Engine, d.Eff = eng, eng.Eff
 	resolveVersion(e, req, d) // the release's terms (V0's own)
-	if b := eng.VendorEff(d.Hardware.Vendor); b != nil {
+	if b := eng.ReleaseVendorEff(d.Hardware.Vendor, d.Version.Name); b != nil {
 		// The accelerator vendor's back end (Metal on Apple, ROCm/HIP on
-		// AMD) has its own fitted terms, under every release (engine.go).
+		// AMD) has its own fitted terms, under every release but vLLM
+		// 0.6 on ROCm, which has its own (engine.go, engine_rocm.go).
 		d.Eff = *b
 	}
 	d.TP = e.intAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)

@@ -105,6 +105,11 @@ const (
 	vllmTritonSampler  = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
 	vllmV0Name         = "0.6"
 	vllmV02Name        = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
+	// vllmV0Later is V0 as the 0.7 releases ran it (V0 was the default up
+	// to 0.7; 0.8 made V1 the default): the same engine and terms as 0.6
+	// everywhere but on ROCm, where 0.6's upstream build had its own GEMM
+	// path (Engine.EffV06ROCm, engine_rocm.go).
+	vllmV0Later = "0.7"
 )
 
 // DefaultEngineVersion is the vLLM release a request without one gets: the
@@ -116,10 +121,10 @@ var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
 const SGLangVersion = "0.5"
 
 // EngineVersions lists the values of engine_version: vLLM's V0 of
-// December 2023 ("0.2") and of 2024 ("0.6"), its V1 releases 0.10 to the
-// newest, and SGLang's.
+// December 2023 ("0.2"), of 2024 ("0.6") and of the 0.7 releases ("0.7"),
+// its V1 releases 0.10 to the newest, and SGLang's.
 func EngineVersions() []string {
-	out := []string{vllmV02Name, vllmV0Name}
+	out := []string{vllmV02Name, vllmV0Name, vllmV0Later}
 	for v := vllmFirstV1; v <= vllmNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}
@@ -146,7 +151,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 	if name == "" {
 		name = DefaultEngineVersion
 	}
-	if name == vllmV0Name || name == vllmV02Name {
+	if name == vllmV0Name || name == vllmV0Later || name == vllmV02Name {
 		// V0 without chunked prefill schedules a prompt whole, so it
 		// admits one only when all of it fits.
 		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules,
@@ -192,7 +197,7 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		msg := "unknown release " + fielderr.Quote(req.EngineVersion) + " of " + d.Engine.Name
 		switch d.Engine.Name {
 		case "vllm":
-			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
+			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", " + vllmV0Later + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
 		case "sglang":
 			msg += "; one of " + SGLangVersion
 		default:

@@ -258,3 +258,19 @@ func TestDataParallelThroughputReplaysOneReplica(t *testing.T) {
 	assert.Equal(t, 4*384, rep.Simulation.CompletedRequests)
 	assert.InDelta(t, rep.Simulation.OutputTokensPerS, r.Predicted, 1e-9*r.Predicted)
 }
+
+// A case's engine_version text maps to the release profile it runs under:
+// a V1 release to its minor, a V0 run to 0.6, V0 as vLLM 0.7 ran it
+// (the MI300X cases PB312-PB343) to 0.7, which differs from 0.6 on ROCm,
+// and December 2023's main to 0.2.
+func TestCaseVersionMapsV0Releases(t *testing.T) {
+	for in, want := range map[string]string{
+		"0.19.0 (vllm/vllm-openai:v0.19.0, V1 engine)":                        "0.19",
+		"0.6.1 (built from source at tag v0.6.1 with Dockerfile.rocm)":        "0.6",
+		"unpinned (pip install vllm, 2024; V0 engine, per vLLM/H100/README)":  "0.6",
+		"V0 engine of vLLM 0.7.3 (rocm/vllm-dev image of the doc at b309ea7)": "0.7",
+		"main, Dec 2023 (before/after PR #2031)":                              "0.2",
+	} {
+		assert.Equal(t, want, validation.CaseVersion(in), in)
+	}
+}

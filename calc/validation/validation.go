@@ -10,6 +10,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -393,10 +394,17 @@ func CaseVersion(s string) string {
 		return "0.2"
 	}
 	if strings.Contains(s, "V0") {
+		// "V0 engine of vLLM 0.7.3 (...)": V0 as the 0.7 releases ran it.
+		if m := reV0Release.FindStringSubmatch(s); m != nil && m[1] == "7" {
+			return "0.7"
+		}
 		return "0.6"
 	}
 	return ""
 }
+
+// reV0Release finds the release a V0 case's engine_version text names.
+var reV0Release = regexp.MustCompile(`vLLM v?0\.(\d+)`)
 
 // applyMemory sets the request's KV dtype, gpu_memory_utilization,
 // max_model_len and block size from the case, where it gives them.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,6 +49,29 @@ var params = []param{
 	{"sm_bytes_per_cycle", func(e *calc.Efficiencies) *float64 { return &e.SMBytesPerCycle }, 0, 32, math.Inf(1), true},
 }
 
+// extraParams are terms a fit frees only when -terms names them ("all"
+// leaves them at their committed values, so that the fits committed before
+// they existed reproduce): the engine's own all-reduce latency, 0 where
+// the link's figure describes the build.
+var extraParams = []param{
+	{"all_reduce_latency_us", func(e *calc.Efficiencies) *float64 { return &e.AllReduceLatencyUs }, 0, 200, 20, true},
+}
+
+// v06ROCmFloor are the lower bounds of the vllm@0.6+rocm fit where they
+// differ from params': vLLM 0.6's upstream ROCm build ran its 16-bit GEMMs
+// at under a tenth of the MI300X's peak and read the KV cache at a small
+// fraction of its bandwidth (calc/engine_rocm.go vllmV06ROCmEff), below
+// the floors that keep the tuned builds' fits physical.
+var v06ROCmFloor = map[string]float64{"compute_efficiency": 0.02, "attention_bandwidth_efficiency": 0.05}
+
+// bounds returns the range the fit of t keeps p in.
+func bounds(t target, p param) (lo, hi float64) {
+	if f, ok := v06ROCmFloor[p.name]; ok && t.v06rocm {
+		return f, p.hi
+	}
+	return p.lo, p.hi
+}
+
 // prior is where every fit starts, and what a term that no case informs
 // keeps: a physically motivated profile, not fitted (docs/MODEL.md gives
 // the reasoning for each value).
@@ -80,7 +104,10 @@ type target struct {
 	v0           bool // the cases that ran vLLM's V0 engine
 	metal        bool // the cases on Apple GPUs, under the engine's Metal terms
 	rocm         bool // the cases on AMD accelerators, under the engine's ROCm terms
-	eff          *calc.Efficiencies
+	// v06rocm: the V0 cases of release 0.6 on AMD accelerators, under the
+	// engine's EffV06ROCm ("vllm@0.6+rocm"); the other targets leave them.
+	v06rocm bool
+	eff     *calc.Efficiencies
 }
 
 // targets returns every fit target, or those named (comma-separated;
@@ -96,6 +123,9 @@ func targets(names string) []target {
 		if e.EffROCm != nil {
 			all = append(all, target{name: n + "@rocm", engine: n, rocm: true, eff: e.EffROCm})
 		}
+		if e.EffV06ROCm != nil {
+			all = append(all, target{name: n + "@" + v0Version + "+rocm", engine: n, v0: true, rocm: true, v06rocm: true, eff: e.EffV06ROCm})
+		}
 		if e.EffMetal != nil {
 			all = append(all, target{name: n + "@metal", engine: n, metal: true, eff: e.EffMetal})
 		}
@@ -103,7 +133,7 @@ func targets(names string) []target {
 	if names == "all" {
 		return all
 	}
-	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, vllm@0.6+rocm, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
 }
 
 // pick returns the items of all named in the comma-separated list, in its
@@ -142,8 +172,22 @@ func skippedSource(src string) bool {
 	return false
 }
 
-// v0Version is the engine_version of vLLM's V0 profile.
-const v0Version = "0.6"
+// v0Version is the engine_version of vLLM's V0 profile; v0Later is V0 as
+// the 0.7 releases ran it (the same terms but on ROCm).
+const (
+	v0Version = "0.6"
+	v0Later   = "0.7"
+)
+
+// isV0 reports whether a case's release profile is vLLM's V0 engine.
+func isV0(version string) bool { return version == v0Version || version == v0Later }
+
+// v06ROCmCase reports whether a case runs under vLLM 0.6's own ROCm terms
+// (calc.Engine.ReleaseVendorEff).
+func v06ROCmCase(r validation.Result) bool {
+	e, ok := calc.LookupEngine(r.Engine)
+	return ok && e.EffV06ROCm != nil && r.Version == v0Version && rocmCase(r)
+}
 
 // targetCases returns the cases that compare a step-model figure under the
 // target (KV-capacity cases do not depend on the efficiencies), with each
@@ -162,7 +206,7 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 		}
 		// A replay (a ShareGPT serving run, its lengths drawn from an
 		// assumed spread) is compared, not fitted.
-		if r.Comparable && !r.Replay && r.Engine == t.engine && (r.Version == v0Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
+		if r.Comparable && !r.Replay && r.Engine == t.engine && isV0(r.Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && v06ROCmCase(r) == t.v06rocm && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
 			out, rs = append(out, c), append(rs, r)
 		}
 	}
@@ -262,11 +306,12 @@ func fit(t target, cs []validation.Case, which []param) float64 {
 	for round := 0; round < 5; round++ {
 		for _, p := range which {
 			ptr := p.ptr(t.eff)
-			span := (p.hi - p.lo) / math.Pow(2, float64(round))
+			lo, hi := bounds(t, p)
+			span := (hi - lo) / math.Pow(2, float64(round))
 			keep := *ptr
 			for i := 0; i <= 8; i++ {
 				v := keep - span/2 + span*float64(i)/8
-				if v < p.lo || v > p.hi {
+				if v < lo || v > hi {
 					continue
 				}
 				*ptr = v
@@ -292,7 +337,7 @@ func selectParams(list string) []param {
 		}
 		return out
 	}
-	return pick(list, params, func(p param) string { return p.name }, "term")
+	return pick(list, append(slices.Clip(params), extraParams...), func(p param) string { return p.name }, "term")
 }
 
 func lookup(name string) *calc.Engine {
@@ -324,7 +369,7 @@ func fitEngines(paths []string, names, terms string) {
 		fit(t, ec, which)
 		got, _ := meanSquaredLogError(ec, t.engine)
 		fmt.Printf("%s: %d cases; mse(log) with the committed terms %.5f, at the start %.5f, the fit %.5f\n", t.name, len(ec), before, start, got)
-		for _, p := range params {
+		for _, p := range append(slices.Clip(params), extraParams...) {
 			fmt.Printf("  %-32s %8.3f\n", p.name, *p.ptr(t.eff))
 		}
 		fmt.Printf("  %s\n", literal(*t.eff))
@@ -336,6 +381,11 @@ func fitEngines(paths []string, names, terms string) {
 // V1 terms, so that the fit does not depend on what is committed and the
 // terms it leaves alone are the CUDA build's.
 func start(t target, terms string) calc.Efficiencies {
+	if t.v06rocm && terms != "" && terms != "all" {
+		// vLLM 0.6 on ROCm: the ROCm build's terms (bandwidth, overheads
+		// of the later V0 and V1 builds), the named ones freed.
+		return *lookup(t.engine).EffROCm
+	}
 	if t.rocm && terms != "" && terms != "all" {
 		return lookup(t.engine).Eff
 	}
@@ -344,9 +394,16 @@ func start(t target, terms string) calc.Efficiencies {
 
 // literal prints an Efficiencies as the Go literal calc/engine.go holds.
 func literal(e calc.Efficiencies) string {
-	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g, SMBytesPerCycle: %.3g}",
+	ar := ""
+	if e.AllReduceLatencyUs != 0 {
+		ar = fmt.Sprintf(", AllReduceLatencyUs: %.3g", e.AllReduceLatencyUs)
+	}
+	if e.SMBytesPerCycle != 0 {
+		ar += fmt.Sprintf(", SMBytesPerCycle: %.3g", e.SMBytesPerCycle)
+	}
+	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g%s}",
 		e.BandwidthEfficiency, e.AttentionBandwidthEfficiency, e.ComputeEfficiency, e.GEMMHalfTokens, e.AttentionEfficiency,
-		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs, e.SMBytesPerCycle)
+		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs, ar)
 }
 
 // leaveOneGroupOut refits each target with one group's cases held out (by

@@ -1222,10 +1222,10 @@ export interface Request {
    */
   engine?: "llamacpp" | "lmdeploy" | "sglang" | "trtllm" | "vllm";
   /**
-   * engine_version is the engine's release ("0.19"; "v0.19.1" reads as "0.19"): vLLM's V0 ("0.6"; December 2023's "0.2") or a V1 release from 0.10 to the newest modelled (the default), or SGLang's. Releases differ in the memory profiler (the CUDA-graph estimate), admission and the capacity they log; docs/MODEL.md section 11 lists them.
+   * engine_version is the engine's release ("0.19"; "v0.19.1" reads as "0.19"): vLLM's V0 ("0.6" or "0.7"; December 2023's "0.2") or a V1 release from 0.10 to the newest modelled (the default), or SGLang's. Releases differ in the memory profiler (the CUDA-graph estimate), admission and the capacity they log, and 0.6 on ROCm in its step terms; docs/MODEL.md section 11 lists them.
    * @default "0.31"
    */
-  engine_version?: "0.2" | "0.6" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.5";
+  engine_version?: "0.2" | "0.6" | "0.7" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.5";
   /** startup_log is a pasted vLLM start-up log (V0 or V1, at most 1 MiB). The report sets the figures it states (weights, activation peak, non-torch and CUDA-graph memory, KV cache GiB, tokens, blocks, maximum concurrency) beside the engine's for the same deployment. */
   startup_log?: string;
   /** calibration is what was measured on the user's own server (vllm bench serve results, or batch and TPOT pairs); the deployment's bandwidth efficiency and step overhead are fitted to it and drive every figure. */
@@ -1909,6 +1909,8 @@ export interface Efficiencies {
   sm_bytes_per_cycle?: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
+  /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */
+  all_reduce_latency_us?: number;
 }
 
 /** MemoryReport is the memory budget of one GPU (the tightest pipeline stage), the way vLLM sizes it: requested = total * gpu_memory_utilization, kv_cache = requested - weights - activation - non_torch. */
