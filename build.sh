@@ -85,7 +85,7 @@ build_wasm() {
 	# The model catalog the browser engine is built without: models/catalog/
 	# joined, compact (tools/gen/catalogdata -json).
 	go run ./tools/gen/catalogdata -dir models/catalog -json build/npm/catalog.json
-	cp www/module/package.json www/module/README.md www/module/throughput.js www/module/bands-table.js www/module/throughput.d.ts www/module/contract.d.ts LICENSE build/npm/
+	cp www/module/package.json www/module/README.md www/module/throughput.js www/module/bands-table.js www/module/hardware-sources.js www/module/throughput.d.ts www/module/contract.d.ts LICENSE build/npm/
 	bundle_page
 	# The element in the package (@modelrefs/throughput/widget and
 	# /throughput-calculator): the site's self-contained bundles, which
@@ -120,8 +120,8 @@ bundle_page() {
 	rm -rf "$src" "$site"
 	mkdir -p "$src/module" "$site"
 	cp -R www/page www/ui www/widget "$src/"
-	cp build/npm/throughput.js build/npm/bands-table.js build/npm/wasm_exec.js "$src/module/"
-	cp build/npm/throughput.wasm build/npm/throughput-planner.wasm build/npm/throughput.js build/npm/bands-table.js build/npm/wasm_exec.js build/npm/catalog.json "$site/"
+	cp build/npm/throughput.js build/npm/bands-table.js build/npm/hardware-sources.js build/npm/wasm_exec.js "$src/module/"
+	cp build/npm/throughput.wasm build/npm/throughput-planner.wasm build/npm/throughput.js build/npm/bands-table.js build/npm/hardware-sources.js build/npm/wasm_exec.js build/npm/catalog.json "$site/"
 	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
 		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "plan.bundle=$src/page/plan.js" "widget=$src/widget/widget.js" \

@@ -1,6 +1,7 @@
 package hardware
 
 //go:generate go run ../tools/gen/hwdocs -o ../docs/model-catalog.md
+//go:generate go run ../tools/gen/hwcites -citations citations.go -none citations_none_gen.go -js ../www/module/hardware-sources.js
 
 // catalog holds every entry in a stable order: NVIDIA datacenter, NVIDIA
 // GeForce and workstation, NVIDIA unified-memory machines, AMD, Intel,

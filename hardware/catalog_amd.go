@@ -3,8 +3,6 @@ package hardware
 // AMD Instinct accelerators. FP32 is the matrix-core rate (twice the vector
 // rate on CDNA 3); tensor rates are dense (AMD quotes sparse ones apart).
 
-const citeRepMI300X = "vLLM (ROCm) on 8x MI300X, PyTorch OOM \"HIP out of memory ... GPU 0 has a total capacity of 191.98 GiB\", https://github.com/vllm-project/vllm/issues/7951"
-
 // Infinity Fabric (xGMI) per-GPU bandwidth in an 8-GPU platform: each GPU has
 // 7 links, one to every peer; AMD quotes each link's peak bidirectionally.
 var (

@@ -5,33 +5,6 @@ package hardware
 // two more GeForce RTX 30 cards, and the Apple silicon chips below the
 // largest of each generation.
 
-const (
-	citeGH200 = "NVIDIA GH200 Grace Hopper Superchip datasheet (GPU: 96GB HBM3 at 4 TB/s or 144GB HBM3e at 4.9 TB/s; FP32 67 TFLOPS; TF32 989, BF16/FP16 1,979, FP8 3,958 TFLOPS with sparsity, halved here; the H100 SXM's compute), https://resources.nvidia.com/en-us-grace-cpu/grace-hopper-superchip ; https://www.nvidia.com/en-us/data-center/grace-hopper-superchip/"
-	// citeAda40 covers the GeForce RTX 40 cards added here, whose rates the
-	// Ada whitepaper does not tabulate: SMs x boost clock x 128 FP32 lanes
-	// x 2; fp32-accumulate BF16 at 2x, FP8 at 4x and INT8 at 8x that (the
-	// 4090 row of the whitepaper: 82.6, 165.2, 330.3, 660.6). NVIDIA's
-	// "AI TOPS" (sparse FP8 with FP16 accumulate = 2x the INT8 figure
-	// here) checks each: 353, 466, 568 and 836.
-	citeAda40 = "NVIDIA GeForce RTX 40 series specifications (CUDA cores, boost clock, memory, AI TOPS), https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/ ; per-SM rates of the Ada whitepaper, https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf"
-	// citeAmpere30 covers the GeForce RTX 30 cards added here: SMs x boost
-	// clock x 128 x 2 FP32; fp32-accumulate BF16 at 2x, INT8 at 8x (the
-	// 3090 row of the GA102 whitepaper: 35.6, 71, 284).
-	citeAmpere30 = "NVIDIA GeForce RTX 30 series specifications (CUDA cores, boost clock, memory), https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/ ; per-SM rates of the GA102 whitepaper, https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf"
-
-	citeM1      = "Apple M1 announcement (8-core GPU, 2.6 TFLOPS, up to 16GB unified memory), https://www.apple.com/newsroom/2020/11/apple-unleashes-m1/ ; bandwidth: LPDDR4X-4266 on a 128-bit bus, 68.25 GB/s (Apple: M1 Pro's 200GB/s is \"nearly 3x\" M1's), https://www.apple.com/newsroom/2021/10/introducing-m1-pro-and-m1-max-the-most-powerful-chips-apple-has-ever-built/"
-	citeM1Pro   = "Apple M1 Pro and M1 Max announcement (M1 Pro: 16-core GPU, up to 32GB, 200GB/s; M1 Max: 32-core GPU, up to 64GB, 400GB/s), https://www.apple.com/newsroom/2021/10/introducing-m1-pro-and-m1-max-the-most-powerful-chips-apple-has-ever-built/"
-	citeM1Ultra = "Apple M1 Ultra announcement (64-core GPU, up to 128GB, 800GB/s), https://www.apple.com/newsroom/2022/03/apple-unveils-m1-ultra-the-worlds-most-powerful-chip-for-a-personal-computer/"
-	citeM2      = "Apple M2 announcement (10-core GPU, up to 24GB, 100GB/s), https://www.apple.com/newsroom/2022/06/apple-unveils-m2-with-breakthrough-performance-and-capabilities/"
-	citeM2Pro   = "Apple M2 Pro and M2 Max announcement (M2 Pro: 19-core GPU, up to 32GB, 200GB/s; M2 Max: 38-core GPU, up to 96GB, 400GB/s), https://www.apple.com/newsroom/2023/01/apple-unveils-m2-pro-and-m2-max-next-generation-chips-for-next-level-workflows/"
-	citeM3      = "Apple M3 family announcement (M3: 10-core GPU, up to 24GB; M3 Pro: 18-core GPU, up to 36GB), https://www.apple.com/newsroom/2023/10/apple-unveils-m3-m3-pro-and-m3-max-the-most-advanced-chips-for-a-personal-computer/ ; memory bandwidth (M3 100GB/s, M3 Pro 150GB/s): Apple's Mac comparison, https://www.apple.com/mac/compare/"
-	citeM4      = "Apple M4 announcement (10-core GPU, 120GB/s), https://www.apple.com/newsroom/2024/05/apple-introduces-m4-chip/ ; M4 Mac mini up to 32GB, https://www.apple.com/newsroom/2024/10/apples-all-new-mac-mini-is-more-mighty-more-mini-and-built-for-apple-intelligence/"
-	// citeMetalWSetSmall: below 64 GB Metal's working set is 2/3 of the
-	// unified memory, where citeMetalWSet's 75 % holds from 64 GB (a 64 GB
-	// M1 Max logs 49152 MiB, 75 %).
-	citeMetalWSetSmall = "Metal MTLDevice.recommendedMaxWorkingSetSize is 2/3 of unified memory below 64 GB: llama.cpp logs \"recommendedMaxWorkingSetSize = 10922.67 MB\" on a 16 GB M1 Pro (https://github.com/abetlen/llama-cpp-python/issues/687) and \"= 21845.34 MB\" on a 32 GB M1 Max (https://github.com/ggml-org/llama.cpp/pull/2011); 75 % from 64 GB: \"= 49152.00 MiB\" on a 64 GB M1 Max (https://github.com/ggml-org/llama.cpp/issues/1870)"
-)
-
 // nvidiaGH200 is the GPU of the GH200 superchip: an H100 SXM's compute
 // with more and faster HBM; the Grace CPU's LPDDR5X behind NVLink-C2C is
 // not the GPU's memory for an engine (vLLM sizes the KV cache in HBM).

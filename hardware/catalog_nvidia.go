@@ -4,24 +4,6 @@ package hardware
 // the 2:4-sparsity figure (marked "*" there) it is halved here. BF16 is the
 // fp16/bf16 tensor rate with fp32 accumulate.
 
-// Sources for the memory totals engines report (cudaMemGetInfo total, as
-// vLLM's "total_gpu_memory" and PyTorch's "GPU 0 has a total capacity of"
-// print it). GDDR datacenter cards ship with ECC on, which hides 1/16 of the
-// memory: an "24 GB" L4 shows 23034 MiB in nvidia-smi and 22.03 GiB to
-// PyTorch.
-const (
-	citeRepT4   = "vLLM on 4x T4, PyTorch OOM \"GPU 0 has a total capacty of 14.58 GiB\", https://github.com/datawhalechina/self-llm/issues/162 (other T4 logs: 14.56-14.74 GiB by driver)"
-	citeRepA10  = "vLLM on A10, PyTorch OOM \"GPU 0 has a total capacity of 22.18 GiB\", https://github.com/OpenBMB/MiniCPM-V/issues/640"
-	citeRepA10G = "PyTorch OOM \"GPU 0 has a total capacity of 22.06 GiB\" on AWS g5.2xlarge (A10G), public run log found by GitHub code search"
-	citeRepL4   = "PyTorch OOM \"GPU 0 has a total capacity of 22.03 GiB\" on NVIDIA L4 (several public logs, e.g. Hugging Face Spaces on L4), found by GitHub code search"
-	citeRepL40S = "PyTorch OOM \"GPU 0 has a total capacity of 44.40 GiB\" on AWS g6e (L40S) and in vLLM issue https://github.com/vllm-project/vllm/issues/38486"
-	citeRepA40  = "PyTorch OOM \"GPU 0 has a total capacity of 44.42 GiB\" on rented A40s (SGLang/trainer logs), found by GitHub code search"
-	citeRepA100 = "vLLM on A100 80GB (form factor not stated), PyTorch OOM \"GPU 0 has a total capacity of 79.15 GiB\", https://github.com/vllm-project/vllm/issues/4408"
-	citeRepH100 = "vLLM 0.19 start-up logs on H100 80GB HBM3 (SXM): total 79.19 GiB, https://github.com/llm-d-incubation/llm-d-planner/pull/205 (shared/validation/cases.json A001)"
-	citeRepH200 = "PyTorch OOM \"GPU 0 has a total capacity of 139.80 GiB\" on 8x H200, https://github.com/PrimeIntellect-ai/prime-rl benchmark results (2026-01-13)"
-	citeRepB200 = "PyTorch OOM \"GPU 2 has a total capacity of 178.36 GiB\" on 8x B200, https://github.com/PrimeIntellect-ai/prime-rl benchmark results (2026-01-13)"
-)
-
 var nvidiaDatacenter = []Accelerator{
 	{
 		ID:                       "t4",

@@ -8,39 +8,6 @@ package hardware
 // lower formats follow it at 1/2 per doubling of width (FP8 = FP4/2,
 // BF16 = FP4/4, TF32 = BF16/2), the 5th-generation tensor core's ratios.
 
-const (
-	citeRTXProBW = "NVIDIA RTX PRO Blackwell specifications (AI TOPS = sparse FP4), https://www.nvidia.com/en-us/products/workstations/professional-desktop-gpus/ ; Server Edition (1597 GB/s; tensor rates scaled by its FP32, 120 vs 125 TFLOPS), https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-edition/"
-	citeRepPro6K = "PyTorch OOM \"total capacity of 94.97 GiB\" on RTX PRO 6000 Blackwell (vLLM 0.15.1 and trainer logs, found by GitHub code search); nvidia-smi 97887 MiB on the Workstation Edition, https://github.com/MarcoPizeta/flash-next-rtxpro6000-bench (HARDWARE.md)"
-	citeB300     = "NVIDIA HGX B300 specifications (8 GPUs; FP4 108 PF dense, FP8 72, BF16 36, TF32 18 PF sparse), https://www.nvidia.com/en-us/data-center/hgx/"
-	citeRepB300  = "vLLM on 8x B300 SXM6: \"Free memory on device (264.8/267.69 GiB)\" (blog post \"Benchmarking DeepSeek-V4.1-Flash on 8x B300\", 2026-09-11, found by GitHub code search)"
-	citeGB300    = "NVIDIA GB300 NVL72 specifications (72 GPUs; FP4 1080 PF dense, FP8 720, BF16 360, TF32 180 PF sparse, FP32 6 PF), https://www.nvidia.com/en-us/data-center/gb300-nvl72/"
-	citeGB10     = "NVIDIA DGX Spark specifications (1 PFLOP FP4 sparse; lower formats at 1/2 per doubling), https://www.nvidia.com/en-us/products/workstations/dgx-spark/"
-	citeRepGB10  = "vLLM start-up check on DGX Spark: total 121.69 GiB, 101.3-102.2 GiB free on fresh headless boots; 0.87 \"wants 105.87 GiB\" and is refused, 0.83 starts, https://github.com/MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks/issues/47"
-	citeThor     = "NVIDIA Jetson AGX Thor (T5000: 2070 FP4 TFLOPS sparse; lower formats at 1/2 per doubling; FP32 = 2560 x 2 x 1.575 GHz), https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-thor/"
-	citeOrin     = "NVIDIA Jetson AGX Orin 64GB (GPU 170 INT8 TOPS sparse; FP16 = INT8/2; FP32 = 2048 x 2 x 1.3 GHz), https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-orin/"
-	citeRTXA4000 = "NVIDIA RTX A4000 datasheet (tensor TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a4000/"
-	citeRTXA4500 = "NVIDIA RTX A4500 datasheet (tensor TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a4500/"
-	citeRTXA5000 = "NVIDIA RTX A5000 datasheet (tensor TFLOPS sparse), https://www.nvidia.com/en-us/design-visualization/rtx-a5000/"
-	citeRTX4KAda = "NVIDIA RTX 4000 Ada Generation datasheet (tensor TFLOPS sparse FP8), https://www.nvidia.com/en-us/design-visualization/rtx-4000/"
-	citeRTX5KAda = "NVIDIA RTX 5000 Ada Generation datasheet (tensor TFLOPS sparse FP8), https://www.nvidia.com/en-us/design-visualization/rtx-5000/"
-	citeRepA4000 = "PyTorch OOM \"total capacity of 15.61 GiB\" on an RTX A4000, https://github.com/DengKaiCQ/VGGT-Long/issues/6"
-	citeRepA30   = "PyTorch OOM \"total capacty of 23.53 GiB\" on an A30, https://github.com/google/RB-Modulation/issues/5"
-	citeL20      = "NVIDIA L20 (China export part; no English datasheet), https://www.nvidia.cn/data-center/products/l20/ and trade-press tables"
-	citeH800     = "NVIDIA H800 (H100 SXM5 with NVLink cut to 400 GB/s), https://www.nvidia.cn/data-center/h800/"
-	citeA800     = "NVIDIA A800 (A100 SXM4 80GB with NVLink cut to 400 GB/s), https://www.nvidia.cn/data-center/a800/"
-	citeA2       = "NVIDIA A2 datasheet (tensor TFLOPS sparse), https://www.nvidia.com/en-us/data-center/products/a2/"
-	citeA16      = "NVIDIA A16 datasheet (4 GPUs per board; tensor TFLOPS sparse), https://www.nvidia.com/en-us/data-center/products/a16-gpu/"
-	citeA30      = "NVIDIA A30 datasheet, https://www.nvidia.com/en-us/data-center/products/a30-gpu/"
-	// citeRTX50Derived covers the GeForce RTX 50 cards below the 5090:
-	// SMs x boost clock x 128 FP32 lanes x 2, fp32-accumulate tensor
-	// rates at 2x / 4x that, FP4 from the "AI TOPS" (sparse) halved.
-	citeRTX50Derived = "NVIDIA GeForce RTX 50 specifications (AI TOPS = sparse FP4), https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/ ; per-SM rates of the RTX Blackwell whitepaper"
-	citeRTX3060      = "NVIDIA GeForce RTX 3060 specifications, https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/ ; per-SM rates of the GA102 whitepaper"
-)
-
-// {Fields: latencyFields, Citation: citeLatencyNIC} covers two machines joined by their RDMA network ports.
-const citeLatencyNIC = "Estimate: small all-reduce between two hosts over RoCE v2 NICs, about 15 µs as for Gaudi"
-
 // PCIe links narrower or more shared than x16.
 var (
 	pcie4x8   = Interconnect{Name: "PCIe 4.0 x8", BandwidthBytesPerS: pcie4x16BytesPerS / 2, LatencyS: AllReduceLatencyPCIeS, BusBandwidthBytesPerS: pcie4x16BytesPerS / 2 * busEfficiencyPCIe}

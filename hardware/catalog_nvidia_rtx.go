@@ -7,16 +7,6 @@ package hardware
 // headline one. Dense TF32 equals the FP32 rate on GeForce. Workstation
 // cards (RTX 6000 Ada, RTX A6000) run fp32 accumulate at full rate.
 
-const (
-	citeRepRTX3090 = "vLLM on RTX 3090: total_gpu_memory 23.58 GiB, https://github.com/vllm-project/vllm/issues/10517 (comment 2024-12-02; shared/validation/cases.json A074)"
-	citeRepRTX5090 = "PyTorch OOM \"GPU 0 has a total capacity of 31.37 GiB\" on an RTX 5090 32GB, https://github.com/Wan-Video/Wan2.1/issues/465"
-	citeRepRTX4090 = "PyTorch OOM on RTX 4090 \"23.68 GiB total capacity\", https://github.com/zai-org/CogVideo/issues/36 (other logs: 23.52-23.68 GiB)"
-	// citeDerivedRTX covers rates the whitepaper does not tabulate for a
-	// card released after it: SMs x boost clock x the per-SM rate of the
-	// same die (GA102: 256 fp32-accumulate tensor FLOP/clk/SM; AD10x: 512).
-	citeDerivedRTX = "Derived from SM count and boost clock with the per-SM tensor rates of the architecture whitepaper (NVIDIA GeForce product page specifications, https://www.nvidia.com/en-us/geforce/graphics-cards/)"
-)
-
 var nvidiaRTX = []Accelerator{
 	{
 		ID:                       "rtx-3070",

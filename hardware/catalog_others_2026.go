@@ -3,21 +3,6 @@ package hardware
 // AMD, Intel, Google and AWS parts added for issue 15; the Apple ones are
 // in the apple list (catalog_others.go), in generation order.
 
-const (
-	citeMI350X  = "AMD Instinct MI350X specifications (sparse and dense rates), https://www.amd.com/en/products/accelerators/instinct/mi350/mi350x.html"
-	citeStrix   = "AMD Ryzen AI Max+ 395 specifications (LPDDR5X-8000, 256-bit; 40 RDNA 3.5 CUs at 2.9 GHz: FP32 40x64x2x2x2.9 GHz, FP16 WMMA 40x512x2.9 GHz), https://www.amd.com/en/products/processors/laptop/ryzen/ai-300-series/amd-ryzen-ai-max-plus-395.html"
-	citeStrixGM = "AMD Variable Graphics Memory: up to 96 GB of 128 GB dedicated to the GPU, https://www.amd.com/en/blogs/2025/amd-ryzen-ai-max-395-processor-breakthrough-ai-.html"
-	citeGaudi2  = "Intel Gaudi 2 white paper, https://www.intel.com/content/www/us/en/content-details/784827/gaudi-2-white-paper.html"
-	citeArcB60  = "Intel Arc Pro B60 specifications (197 INT8 TOPS; BF16 = INT8/2; FP32 20x128x2x2.4 GHz), https://www.intel.com/content/www/us/en/products/sku/243916/intel-arc-pro-b60-graphics/specifications.html"
-	citeTPUv7   = "Google Cloud TPU7x (Ironwood) documentation, https://cloud.google.com/tpu/docs/tpu7x"
-	citeTrn2    = "AWS Neuron, Trainium2 architecture, https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trainium2.html"
-	citeInf2    = "AWS Neuron, Inferentia2 architecture, https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/inferentia2.html ; NeuronLink 192 GB/s, https://aws.amazon.com/ec2/instance-types/inf2/"
-	citeM3Ultra = "Apple M3 Ultra announcement, https://www.apple.com/newsroom/2025/03/apple-reveals-m3-ultra-taking-apple-silicon-to-a-new-extreme/"
-)
-
-// {Fields: latencyFields, Citation: citeLatencyNeuronLink}: no published small all-reduce figure.
-const citeLatencyNeuronLink = "Estimate: small all-reduce over AWS NeuronLink, a chip-to-chip torus as TPU ICI, about 10 µs"
-
 var amd2026 = []Accelerator{
 	{
 		ID: "mi350x", Name: "AMD Instinct MI350X 288GB", Vendor: "AMD",

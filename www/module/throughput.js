@@ -17,6 +17,7 @@ import './wasm_exec.js';
 import {
   BAND_DATA, BAND_BASIS, BAND_ENGINES, BAND_FAMILIES, BAND_RELEASES, BAND_GDDR, BAND_RELEASE_OF,
 } from './bands-table.js';
+import { hardwareSources } from './hardware-sources.js';
 
 const GoRuntime = globalThis.Go;
 
@@ -111,6 +112,20 @@ export async function load(options = {}) {
 
 // PLANNER stands for the planner build next to this file.
 const PLANNER = Symbol('throughput-planner.wasm');
+/**
+ * A catalog accelerator with its sources' citations: the browser engines
+ * are built without their text (-tags nocatalog, to stay inside their size
+ * budget), so it comes from hardware-sources.js, generated from the same
+ * catalog (tools/gen/hwcites).
+ */
+function withCitations(a) {
+  if (a?.sources?.some((s) => s.citation === '')) {
+    const sources = hardwareSources(a.id);
+    if (sources) a.sources = sources;
+  }
+  return a;
+}
+
 /** The catalog's JSON text from options.catalog (see load). */
 async function catalogSource(source) {
   if (Array.isArray(source)) return JSON.stringify(source);
@@ -587,12 +602,12 @@ class Calculator {
 
   /** Every catalog accelerator, in catalog order. */
   hardware() {
-    return JSON.parse(this.#call('hardware', ''));
+    return JSON.parse(this.#call('hardware', '')).map(withCitations);
   }
 
   /** One catalog accelerator, by id, name or alias. */
   hardwareSpec(id) {
-    return JSON.parse(this.#call('hardwareSpec', checkSize(stringArg('hardware', id), 'hardware', this.#maxBytes)));
+    return withCitations(JSON.parse(this.#call('hardwareSpec', checkSize(stringArg('hardware', id), 'hardware', this.#maxBytes))));
   }
 
   /** Derives a model from a Hugging Face config.json object. */

@@ -108,6 +108,13 @@ test('hardware() and hardwareSpec(): datasheet figures', () => {
   assert.equal(h100.memory_bytes, 80 * GiB);
   assert.equal(h100.memory_bandwidth_bytes_per_s, 3.35e12);
   assert.equal(h100.peak_flops.bf16, 989.4e12);
+  // The engine is built without the citations' text; hardware-sources.js
+  // puts it back, the same for every entry and for hardwareSpec.
+  for (const a of all) {
+    assert.ok(a.sources.length > 0 && a.sources.every((s) => s.citation.length > 0 && s.fields.length > 0), a.id);
+  }
+  assert.match(h100.sources[0].citation, /^NVIDIA H100 Tensor Core GPU datasheet, https:/);
+  assert.deepEqual(h100.sources[0].fields, ['memory_bytes', 'memory_bandwidth_bytes_per_s', 'peak_flops', 'interconnect']);
   // A catalog entry works as a custom accelerator object too.
   const { sources, aliases, ...custom } = h100;
   const a = calc.evaluate({ model: 'qwen3-8b', hardware: 'h100-sxm', sweep: { points: 2 } });
