@@ -1235,6 +1235,13 @@ export interface Request {
    * @default 8192
    */
   max_num_batched_tokens?: number;
+  /**
+   * num_scheduler_steps is vLLM V0's multi-step scheduling (--num-scheduler-steps, engine_version 0.6 only; default 1, as the release's): each decode batch runs that many steps before the scheduler runs again, so a new request waits for the window's end before its prefill.
+   * Range: from 1 to 1024.
+   * Unit: steps.
+   * @default 1
+   */
+  num_scheduler_steps?: number;
   /** workload is the traffic the decode point, ceiling and preemption onset are computed for. Defaults: 1024 input and 256 output tokens. */
   workload?: Workload;
   /** slo is the latency budget for the best-batch search. */

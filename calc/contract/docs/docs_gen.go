@@ -428,6 +428,7 @@ var docs = map[string]string{
 	"Request.model":                                    "model is a catalog id (Hugging Face id, case-insensitive) or alias. Exactly one of Model and ModelConfig is required.",
 	"Request.model_config":                             "model_config is a Hugging Face config.json object, as published.",
 	"Request.num_redundant_experts":                    "num_redundant_experts adds replicas of routed experts so that the experts divide evenly over the ranks (vLLM's EPLB num_redundant_experts; DeepSeek serves 256 + 32 over 144 GPUs).",
+	"Request.num_scheduler_steps":                      "num_scheduler_steps is vLLM V0's multi-step scheduling (--num-scheduler-steps, engine_version 0.6 only; default 1, as the release's): each decode batch runs that many steps before the scheduler runs again, so a new request waits for the window's end before its prefill.",
 	"Request.quantization":                             "quantization applies online weight quantization to an unquantized checkpoint (\"fp8\", \"int8\", \"awq\", ...; GGUF types \"q4_k_m\", \"q8_0\", ... for llama.cpp). A pre-quantized checkpoint keeps its own.",
 	"Request.simulate":                                 "simulate asks for a step-by-step simulation of the workload.",
 	"Request.slo":                                      "slo is the latency budget for the best-batch search.",
