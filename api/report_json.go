@@ -525,6 +525,7 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 	w.float64(`,"step_overhead_ms":`, v.StepOverheadMs)
 	w.float64(`,"sequence_overhead_us":`, v.SequenceOverheadUs)
 	w.float64(`,"layer_overhead_us":`, v.LayerOverheadUs)
+	w.float64(`,"prefill_layer_overhead_us":`, v.PrefillLayerOverheadUs)
 	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
 	w.lit("}")
 }

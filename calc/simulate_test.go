@@ -245,6 +245,21 @@ func oneRequest(t *testing.T, engine string) (d *calc.Deployment, r calc.Report,
 	return d, r, prefill, dec1, dec2
 }
 
+// SGLang's prefill forward pays prefill_layer_overhead_us per decoder
+// layer (it runs outside the decode CUDA graphs): the prefill step costs
+// the plain overhead (step + 32 layers + one sequence) plus 32 x 266 us =
+// 8.512 ms, its decodes the plain overhead alone, and the TTFT is that
+// prefill step (SGLang's context_overhead_ms is 0).
+func TestSimulateSGLangPrefillLayerOverhead(t *testing.T) {
+	t.Parallel()
+	d, r, prefill, dec, _ := oneRequest(t, "sglang")
+	require.Equal(t, 266.0, d.Eff.PrefillLayerOverheadUs)
+	plain := d.Eff.StepOverheadMs/1000 + 32*d.Eff.LayerOverheadUs/1e6 + d.Eff.SequenceOverheadUs/1e6
+	assert.InDelta(t, plain+32*266e-6, prefill.OverheadS, 1e-12)
+	assert.InDelta(t, plain, dec.OverheadS, 1e-12)
+	assert.InDelta(t, 1000*prefill.TimeS, r.Simulation.TTFTMs.P50, 1e-9)
+}
+
 // The context phase's fixed latency (TensorRT-LLM's context_overhead_ms,
 // 4.7 ms) is in every simulated TTFT and end-to-end latency, as in the
 // analytic TTFT, and not in TPOT.

@@ -173,6 +173,7 @@ var tapeKeys = []string{
 	"step_overhead_ms",
 	"sequence_overhead_us",
 	"layer_overhead_us",
+	"prefill_layer_overhead_us",
 	"context_overhead_ms",
 	"kind",
 	"layers",
@@ -1115,7 +1116,10 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	t.key(164) // layer_overhead_us
 	t.number(float64(v.LayerOverheadUs))
 	n++
-	t.key(165) // context_overhead_ms
+	t.key(165) // prefill_layer_overhead_us
+	t.number(float64(v.PrefillLayerOverheadUs))
+	n++
+	t.key(166) // context_overhead_ms
 	t.number(float64(v.ContextOverheadMs))
 	n++
 	t.end(at, n)
@@ -1124,14 +1128,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(166) // kind
+	t.key(167) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(167) // layers
+	t.key(168) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(168) // window
+		t.key(169) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1141,31 +1145,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(169) // cached_tokens_per_request
+	t.key(170) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(170) // shared_blocks
+	t.key(171) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(171) // num_prefixes
+	t.key(172) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(87) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(172) // ttft_ms_without
+	t.key(173) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(173) // kv_ceiling
+	t.key(174) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(174) // kv_ceiling_without
+	t.key(175) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(92) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(175) // onset_concurrency_without
+	t.key(176) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1174,43 +1178,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(176) // method
+	t.key(177) // method
 	t.string(string(v.Method))
 	n++
-	t.key(177) // num_speculative_tokens
+	t.key(178) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(178) // acceptance_rate
+	t.key(179) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(179) // tokens_per_step
+	t.key(180) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(180) // draft_weights_bytes
+	t.key(181) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(181) // draft_time_ms
+	t.key(182) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(119) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(182) // tpot_ms_without
+	t.key(183) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(183) // tokens_per_s_without
+	t.key(184) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(184) // speedup
+	t.key(185) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(185) // batch1_speedup
+	t.key(186) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(186) // crossover_batch_size
+	t.key(187) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1219,25 +1223,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(187) // max_loras
+	t.key(188) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(188) // max_lora_rank
+	t.key(189) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(189) // bytes
+	t.key(190) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(190) // kv_cache_bytes_without
+	t.key(191) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(191) // flops_per_step
+	t.key(192) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(192) // read_bytes_per_step
+	t.key(193) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(193) // extra_step_time_ms
+	t.key(194) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1246,19 +1250,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(194) // cpu_blocks
+	t.key(195) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(69) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(195) // recompute_onset_concurrency
+	t.key(196) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(196) // reload_ms_per_sequence
+	t.key(197) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(197) // recompute_ms_per_sequence
+	t.key(198) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1267,28 +1271,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(198) // data_parallel_size
+	t.key(199) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(199) // expert_parallel
+	t.key(200) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(200) // expert_parallel_size
+	t.key(201) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(201) // experts_per_rank
+	t.key(202) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(202) // experts_touched_per_rank
+	t.key(203) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(203) // load_imbalance
+	t.key(204) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(204) // all_to_all_ms
+	t.key(205) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(205) // tokens_per_s_total
+	t.key(206) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(41) // num_gpus
@@ -1300,19 +1304,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(206) // mean
+	t.key(207) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(207) // p50
+	t.key(208) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(208) // p90
+	t.key(209) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(209) // p99
+	t.key(210) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(210) // max
+	t.key(211) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1321,16 +1325,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(211) // time_s
+	t.key(212) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(115) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(212) // running
+	t.key(213) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(213) // waiting
+	t.key(214) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(85) // kv_cache_usage
@@ -1342,10 +1346,10 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(214) // load
+	t.key(215) // load
 	t.string(string(v.Load))
 	n++
-	t.key(215) // num_requests_per_point
+	t.key(216) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
 	t.key(153) // points
@@ -1358,28 +1362,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(216) // preemption_onset
+	t.key(217) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(217) // running_at_onset
+	t.key(218) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(218) // analytic_onset
+	t.key(219) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(219) // onset_difference
+	t.key(220) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(220) // onset_ratio
+	t.key(221) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(221) // knee_load
+	t.key(222) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(222) // knee_output_tokens_per_s
+	t.key(223) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(223) // max_output_tokens_per_s
+	t.key(224) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1391,13 +1395,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(224) // logged
+	t.key(225) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(225) // predicted
+	t.key(226) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(226) // error
+	t.key(227) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1406,7 +1410,7 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
 func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	at, n := t.object(), 0
-	t.key(227) // source
+	t.key(228) // source
 	t.string(string(v.Source))
 	n++
 	t.key(72) // batch_size
@@ -1415,13 +1419,13 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(228) // measured_ms
+	t.key(229) // measured_ms
 	t.number(float64(v.MeasuredMs))
 	n++
-	t.key(229) // profile_ms
+	t.key(230) // profile_ms
 	t.number(float64(v.ProfileMs))
 	n++
-	t.key(230) // predicted_ms
+	t.key(231) // predicted_ms
 	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
@@ -1430,7 +1434,7 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(214) // load
+	t.key(215) // load
 	t.number(float64(v.Load))
 	n++
 	t.key(122) // output_tokens_per_s
@@ -1444,22 +1448,22 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(231) // ttft_p50_ms
+	t.key(232) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(232) // ttft_p99_ms
+	t.key(233) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(233) // tpot_p50_ms
+	t.key(234) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(234) // tpot_p99_ms
+	t.key(235) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(235) // e2e_latency_p50_ms
+	t.key(236) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(236) // e2e_latency_p99_ms
+	t.key(237) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
 	t.key(135) // mean_running

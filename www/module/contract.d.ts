@@ -1855,6 +1855,8 @@ export interface Efficiencies {
   sequence_overhead_us: number;
   /** layer_overhead_us is the time each decoder layer's kernels take beyond their bytes and FLOPs (launch gaps, ramp-up and tail of the short kernels of one layer), in microseconds. */
   layer_overhead_us: number;
+  /** prefill_layer_overhead_us is the time each decoder layer adds to a step that computes prompt tokens, beyond layer_overhead_us, in microseconds: a prefill forward runs outside the decode CUDA graphs (SGLang captures decode batch sizes only), so its kernels are launched one by one from Python, with their attention planning. */
+  prefill_layer_overhead_us: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
 }
