@@ -528,6 +528,7 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 	if v.SMBytesPerCycle != 0 {
 		w.float64(`,"sm_bytes_per_cycle":`, v.SMBytesPerCycle)
 	}
+	w.float64(`,"prefill_layer_overhead_us":`, v.PrefillLayerOverheadUs)
 	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
 	if v.AllReduceLatencyUs != 0 {
 		w.float64(`,"all_reduce_latency_us":`, v.AllReduceLatencyUs)

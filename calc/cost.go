@@ -87,6 +87,7 @@ type costModel struct {
 	invVectorPeak        float64 // s/FLOP: 1 / the FLOP/s GEMV kernels reach on the FP32 vector units (0: no FP32 figure)
 	invAttnPeak          float64 // s/FLOP: 1 / the FLOP/s the attention kernels achieve
 	fixedS               float64 // step overhead + layers * layer overhead, seconds
+	prefillFixedS        float64 // layers * prefill layer overhead, seconds, in a step with prompt tokens
 	seqS                 float64 // CPU time per scheduled sequence, seconds
 	arFixedS             float64 // all-reduces per step * latency, seconds
 	arPerTokenS          float64 // all-reduce seconds per token in the step
@@ -248,6 +249,7 @@ func (d *Deployment) buildCost() costModel {
 //	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
 //	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
 //	attnPeak    = peak * attention_efficiency                       (FLOP/s)
+//	prefillFixedS = decoder layers * prefill_layer_overhead        (s, steps with prompt tokens)
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
 //	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
 //	arPerTokenS = 2 * layers * 2(tp-1)/tp * hidden * b / bus bandwidth (s per token)
@@ -278,6 +280,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	c.invAttnPeak = 1 / (c.peak * attn)
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
+	c.prefillFixedS = float64(d.Model.NumLayers) * e.PrefillLayerOverheadUs / 1e6
 	if c.tp > 1 {
 		c.arFixedS = c.allReduces * (c.linkLat + max(e.AllReduceLatencyUs, 0)/1e6)
 		if bus := d.Hardware.Interconnect.AllReduceBusBandwidth(); bus > 0 {
@@ -328,6 +331,7 @@ func distinctExperts(e, k, n float64) float64 {
 //	            + pp > 1: (pp-1) * (latency + M*h*b / link bandwidth)
 //	overhead  = step_overhead + layers * layer_overhead
 //	            + sequence_overhead * scheduled sequences
+//	            + (prompt tokens > 0) * layers * prefill_layer_overhead
 //	time      = overhead + gemm + attention + comm (+ draft passes)
 //
 // with M the tokens of the step (decodes, drafted tokens and prefill
@@ -431,6 +435,9 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		seqs++ // a chunk of a prompt that goes on next step
 	}
 	out.OverheadS = c.fixedS + c.seqS*seqs
+	if n > 0 {
+		out.OverheadS += c.prefillFixedS
+	}
 	out.ComputeBound = out.ComputeS > out.MemoryS
 	out.TimeS = out.OverheadS + math.Max(linMem, linComp) + math.Max(attnMem, attnDecodeS) + attnPrefillS + out.CommunicationS + out.DraftS
 	out.TokensPerSeq = 1

@@ -23,6 +23,8 @@ type Deployment struct {
 	// Version is the engine release's profile (versions.go).
 	Version EngineVersion
 	Eff     Efficiencies
+	// schedSteps is vLLM V0's num_scheduler_steps (1: single-step).
+	schedSteps int
 
 	TP, PP int
 	// Dtype is the activation dtype; ActBytes its size in bytes.

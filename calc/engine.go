@@ -79,11 +79,14 @@ var engines = map[string]*Engine{
 		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff,
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
-	// (sglang/srt/server_args.py); no comparable speed cases, so vLLM's
-	// terms (the same kernel families: FlashInfer, CUTLASS).
+	// (sglang/srt/server_args.py). Speed: vLLM's terms (the same kernel
+	// families: FlashInfer, CUTLASS), and its own prefill forward's cost per
+	// layer, 266 us, outside the decode CUDA graphs, by
+	// `go run ./tools/calibrate -fit sglang -terms prefill_layer_overhead_us`
+	// on its 28 public serving cases (docs/MODEL.md sections 4 and 7).
 	"sglang": {
 		Name: "sglang", Label: "SGLang", DefaultUtilization: 0.88, rule: ruleStatic,
-		Eff: Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
+		Eff: Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, PrefillLayerOverheadUs: 282},
 	},
 	// LMDeploy TurboMind: cache_max_entry_count 0.8 of the memory free
 	// after weights (lmdeploy/messages.py TurbomindEngineConfig). Decode

@@ -58,6 +58,12 @@ func TestBadRequestsNameTheirField(t *testing.T) {
 		}, "hardware.peak_flops.bf16", ""},
 		{"unknown engine", func(r *Request) { r.Engine = "ollama" }, "engine", "one of"},
 		{"tp zero", func(r *Request) { r.TensorParallelSize = Int(0) }, "tensor_parallel_size", "at least 1"},
+		{"scheduler steps zero", func(r *Request) { r.NumSchedulerSteps = Int(0) }, "num_scheduler_steps", "at least 1"},
+		{"scheduler steps huge", func(r *Request) {
+			r.Engine, r.EngineVersion, r.NumSchedulerSteps = "vllm", "0.6", Int(1025)
+		}, "num_scheduler_steps", "at most 1024"},
+		{"scheduler steps under V1", func(r *Request) { r.NumSchedulerSteps = Int(8) }, "num_scheduler_steps", "V0 engine"},
+		{"scheduler steps under sglang", func(r *Request) { r.Engine, r.NumSchedulerSteps = "sglang", Int(8) }, "num_scheduler_steps", "V0 engine"},
 		{"tp negative", func(r *Request) { r.TensorParallelSize = Int(-2) }, "tensor_parallel_size", "at least 1"},
 		{"tp huge", func(r *Request) { r.TensorParallelSize = Int(1 << 20) }, "tensor_parallel_size", "at most"},
 		{"tp not dividing heads", func(r *Request) { r.TensorParallelSize = Int(3) }, "tensor_parallel_size", "does not divide"},

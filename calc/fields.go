@@ -7,6 +7,7 @@ import (
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/models"
+	"github.com/modelrefs/throughput/sched"
 )
 
 // FieldSpec is what a request field's Go type cannot say: the range of a
@@ -106,6 +107,7 @@ var fieldList = [...]struct {
 	{"Request.max_model_len", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "the model's max_position_embeddings", Unit: "tokens"}},
 	{"Request.max_num_seqs", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: DefaultMaxNumSeqs, DefaultText: "vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256", Unit: "sequences"}},
 	{"Request.max_num_batched_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultMaxNumBatchedTokens, DefaultText: "vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048", Unit: "tokens"}},
+	{"Request.num_scheduler_steps", FieldSpec{Min: 1, Max: sched.MaxSchedulerSteps, HasMin: true, HasMax: true, Default: 1, Unit: "steps"}},
 	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: maxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
 
 	{"Workload.input_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},

@@ -154,6 +154,12 @@ type Efficiencies struct {
 	// limit of matrix-vector kernels that run on the CUDA cores (llama.cpp).
 	// 0: no cap.
 	SMBytesPerCycle float64 `json:"sm_bytes_per_cycle,omitempty"`
+	// PrefillLayerOverheadUs is the time each decoder layer adds to a step
+	// that computes prompt tokens, beyond layer_overhead_us, in
+	// microseconds: a prefill forward runs outside the decode CUDA graphs
+	// (SGLang captures decode batch sizes only), so its kernels are
+	// launched one by one from Python, with their attention planning.
+	PrefillLayerOverheadUs float64 `json:"prefill_layer_overhead_us"`
 	// ContextOverheadMs is the fixed latency of a request's context phase
 	// beyond its prefill steps (tokenisation, admission, first-token
 	// return), in milliseconds: part of TTFT, not of any step.

@@ -79,6 +79,12 @@ type Request struct {
 	MaxModelLen         *int `json:"max_model_len,omitempty"`
 	MaxNumSeqs          *int `json:"max_num_seqs,omitempty"`
 	MaxNumBatchedTokens *int `json:"max_num_batched_tokens,omitempty"`
+	// NumSchedulerSteps is vLLM V0's multi-step scheduling
+	// (--num-scheduler-steps, engine_version 0.6 only; default 1, as the
+	// release's): each decode batch runs that many steps before the
+	// scheduler runs again, so a new request waits for the window's end
+	// before its prefill.
+	NumSchedulerSteps *int `json:"num_scheduler_steps,omitempty"`
 
 	// Workload is the traffic the decode point, ceiling and preemption
 	// onset are computed for. Defaults: 1024 input and 256 output tokens.

@@ -308,8 +308,12 @@ func (d *Deployment) schedConfig() sched.Config {
 		NumBlocks: d.NumBlocks - 1, BlockSize: lay.BlockSize,
 		MaxNumSeqs: d.MaxNumSeqs, MaxBatchedTokens: d.MaxBatched, Blocks: lay,
 		FirstChunkAdmission: !d.Version.FullPromptAdmission,
-		// SGLang runs prefills alone, first (sched.Config.PrefillFirst).
-		PrefillFirst: d.Engine.Name == "sglang",
+		// SGLang runs prefills alone, first (sched.Config.PrefillFirst),
+		// as does vLLM's V0 engine without chunked prefill (v0.6.0
+		// vllm/core/scheduler.py _schedule_default: "Don't schedule
+		// decodes if prefills are scheduled").
+		PrefillFirst:   d.Engine.Name == "sglang" || d.Version.V0,
+		SchedulerSteps: d.schedSteps,
 	}
 	if d.Model.IsMoE() && d.feat.dp > 1 {
 		// Attention data parallel over experts shared by the ranks: every

@@ -65,7 +65,12 @@ func runUnits(res sched.Result) float64 {
 }
 
 func (d *Deployment) simOptions(p plan, timeline int) sched.Options {
-	return sched.Options{TTFTS: p.ttftS, TPOTS: p.tpotS, TimelinePoints: timeline, MaxSteps: maxSimSteps}
+	// The context phase's fixed latency (context_overhead_ms: the front
+	// end's HTTP, tokenisation and detokenisation, which no step pays) is
+	// every simulated request's, as prefillTime adds it to the analytic
+	// TTFT.
+	return sched.Options{TTFTS: p.ttftS, TPOTS: p.tpotS, TimelinePoints: timeline, MaxSteps: maxSimSteps,
+		FrontEndS: d.Eff.ContextOverheadMs / 1000}
 }
 
 // hasSLO reports whether the request gives a latency budget (slo.ttft_ms

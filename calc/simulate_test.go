@@ -226,3 +226,68 @@ func TestSimulateGoodputOnlyWithSLO(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"goodput_requests_per_s":0,"slo_attainment":0,`)
 }
+
+// oneRequest resolves and simulates one request of 10 prompt and 3
+// output tokens on Llama 3.1 8B (32 layers) on an H100 under engine, and
+// returns its prefill step and its two decode steps as the cost model
+// prices them.
+func oneRequest(t *testing.T, engine string) (d *calc.Deployment, r calc.Report, prefill, dec1, dec2 calc.StepCost) {
+	t.Helper()
+	req := llama8B("h100-sxm", 10, 3, &calc.SimulateOptions{NumRequests: calc.Int(1)})
+	req.Engine = engine
+	d, err := calc.Resolve(req)
+	require.NoError(t, err)
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	prefill = d.Step(calc.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1})
+	dec1 = d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 11})
+	dec2 = d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 12})
+	return d, r, prefill, dec1, dec2
+}
+
+// SGLang's prefill forward pays prefill_layer_overhead_us per decoder
+// layer (it runs outside the decode CUDA graphs): the prefill step costs
+// the plain overhead (step + 32 layers + one sequence) plus 32 x 282 us =
+// 9.024 ms, its decodes the plain overhead alone, and the TTFT is that
+// prefill step (SGLang's context_overhead_ms is 0).
+func TestSimulateSGLangPrefillLayerOverhead(t *testing.T) {
+	t.Parallel()
+	d, r, prefill, dec, _ := oneRequest(t, "sglang")
+	require.Equal(t, 282.0, d.Eff.PrefillLayerOverheadUs)
+	plain := d.Eff.StepOverheadMs/1000 + 32*d.Eff.LayerOverheadUs/1e6 + d.Eff.SequenceOverheadUs/1e6
+	assert.InDelta(t, plain+32*282e-6, prefill.OverheadS, 1e-12)
+	assert.InDelta(t, plain, dec.OverheadS, 1e-12)
+	assert.InDelta(t, 1000*prefill.TimeS, r.Simulation.TTFTMs.P50, 1e-9)
+}
+
+// The context phase's fixed latency (TensorRT-LLM's context_overhead_ms,
+// 4.7 ms) is in every simulated TTFT and end-to-end latency, as in the
+// analytic TTFT, and not in TPOT.
+func TestSimulateContextOverhead(t *testing.T) {
+	t.Parallel()
+	d, r, prefill, dec1, dec2 := oneRequest(t, "trtllm")
+	require.Equal(t, 4.7, d.Eff.ContextOverheadMs)
+	s := r.Simulation
+	assert.InDelta(t, 1000*prefill.TimeS+4.7, s.TTFTMs.P50, 1e-9)
+	assert.InDelta(t, 1000*(prefill.TimeS+dec1.TimeS+dec2.TimeS)+4.7, s.E2ELatencyMs.P50, 1e-9)
+	assert.InDelta(t, 1000*(dec1.TimeS+dec2.TimeS)/2, s.TPOTMs.Mean, 1e-9)
+}
+
+// vLLM V0 with num_scheduler_steps: the option reaches the scheduler (a
+// request arriving during a decode window waits for its end, so the TTFT
+// of a loaded server rises).
+func TestSimulateMultiStepRaisesTTFT(t *testing.T) {
+	t.Parallel()
+	sim := &calc.SimulateOptions{NumRequests: calc.Int(200), Arrival: "poisson", RequestRate: calc.Float(4), TimelinePoints: calc.Int(0)}
+	req := llama8B("h100-sxm", 200, 200, sim)
+	req.Engine, req.EngineVersion = "vllm", "0.6"
+	one, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	req.NumSchedulerSteps = calc.Int(10)
+	ten, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	// A window of 10 decode steps of about 10 ms: a request that arrives
+	// at random waits about half of it, tens of milliseconds, beyond the
+	// single-step server's TTFT.
+	assert.Greater(t, ten.Simulation.TTFTMs.P50, one.Simulation.TTFTMs.P50+10)
+}

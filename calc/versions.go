@@ -207,6 +207,14 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		v, _ = lookupVersion(d.Engine.Name, "")
 	}
 	d.Version = v
+	// Multi-step scheduling (vLLM v0.6.0 vllm/engine/arg_utils.py
+	// EngineArgs.num_scheduler_steps, default 1): V0's alone; V1 never
+	// had it.
+	d.schedSteps = e.intAt("num_scheduler_steps", "Request.num_scheduler_steps", req.NumSchedulerSteps, 1)
+	if d.schedSteps > 1 && !v.V0 {
+		e.add("num_scheduler_steps", "multi-step scheduling is vLLM's V0 engine's (engine: vllm, engine_version: "+vllmV0Name+"); "+d.Engine.Name+" "+v.Name+" schedules every step")
+		d.schedSteps = 1
+	}
 	if v.V0 && d.Engine.EffV0 != nil {
 		// The V0 engine's step terms (engine.go: its CPU-side scheduling,
 		// input preparation and sampling per step and per sequence).

@@ -51,7 +51,22 @@ type Config struct {
 	// every batch before the MoE (scheduler prepare_mlp_sync_batch), and
 	// TensorRT-LLM's attention DP exchanges tokens in each MoE layer.
 	LockstepRanks int
+	// SchedulerSteps is vLLM V0's multi-step scheduling
+	// (--num-scheduler-steps; 0 or 1: off): a decode step starts a window
+	// of SchedulerSteps decode steps of the same running sequences, and
+	// the scheduler runs again only when the window ends, so a request
+	// that arrives during it waits for its end before its prefill
+	// (vllm-project/vllm v0.6.0 vllm/engine/llm_engine.py LLMEngine.step:
+	// "Skip the scheduler if there are any remaining steps in the seq
+	// groups"; SchedulerConfig num_lookahead_slots = num_scheduler_steps
+	// - 1 for a decode, vllm/core/scheduler.py _get_num_lookahead_slots
+	// returns 0 for a prefill, so a prefill step is a window of one).
+	// A sequence that finishes within a window stops computing there.
+	SchedulerSteps int
 }
+
+// MaxSchedulerSteps bounds Config.SchedulerSteps.
+const MaxSchedulerSteps = 1024
 
 // ErrConfig is returned for an unusable Config or Workload.
 var ErrConfig = errors.New("sched: invalid configuration")
@@ -60,7 +75,7 @@ func (c Config) validate() error {
 	if c.NumBlocks < 1 || c.BlockSize < 1 || c.MaxNumSeqs < 1 || c.MaxBatchedTokens < 1 || c.Blocks == nil {
 		return ErrConfig
 	}
-	if c.Prefix.Tokens < 0 || c.Prefix.Prefixes < 0 || c.Spec.Tokens < 0 || c.Spec.Tokens > 64 || c.Offload.Blocks < 0 || c.LockstepRanks < 0 || c.LockstepRanks > 1024 ||
+	if c.Prefix.Tokens < 0 || c.Prefix.Prefixes < 0 || c.Spec.Tokens < 0 || c.Spec.Tokens > 64 || c.Offload.Blocks < 0 || c.LockstepRanks < 0 || c.LockstepRanks > 1024 || c.SchedulerSteps < 0 || c.SchedulerSteps > MaxSchedulerSteps ||
 		!(c.Spec.Acceptance >= 0 && c.Spec.Acceptance <= 1) {
 		return ErrConfig
 	}
@@ -153,6 +168,9 @@ type Scheduler struct {
 	firstPreemptS    float64
 	runningAtPreempt int
 	nowS             float64
+	// window is the decode steps left in the current multi-step window
+	// (Config.SchedulerSteps).
+	window int
 }
 
 // NewScheduler returns a scheduler for up to capacity requests (ids 0 to
@@ -282,9 +300,30 @@ func (s *Scheduler) release(q *slot, own bool) {
 // running prompt has chunks left or a waiting sequence can be admitted:
 // the running prompts' chunks and the admissions, as above, with no
 // decode; otherwise it is a decode step of the running sequences alone.
+//
+// Under Config.SchedulerSteps n > 1 a step that only decodes opens a
+// window: the next n - 1 steps decode the running sequences alone (those
+// still unfinished) and admit nothing, then scheduling resumes.
 func (s *Scheduler) Schedule(nowS float64) Load {
 	s.nowS = nowS
 	s.preempted = false
+	if s.window > 0 {
+		// Within a multi-step window: its decodes alone, nothing admitted.
+		s.window--
+		if l := s.step(stepDecode); l.Tokens() > 0 {
+			return l
+		}
+		s.window = 0
+	}
+	l := s.schedule()
+	if s.cfg.SchedulerSteps > 1 && l.PrefillTokens == 0 && l.DecodeSeqs > 0 {
+		s.window = s.cfg.SchedulerSteps - 1
+	}
+	return l
+}
+
+// schedule is Schedule's decision outside a multi-step window.
+func (s *Scheduler) schedule() Load {
 	if !s.cfg.PrefillFirst {
 		return s.step(stepMixed)
 	}

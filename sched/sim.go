@@ -27,6 +27,14 @@ type Options struct {
 	Records bool
 	// MaxSteps stops the run early (0: DefaultMaxSteps).
 	MaxSteps int64
+	// FrontEndS is a fixed latency every request pays outside the steps,
+	// in seconds (the API server's HTTP handling, tokenisation, the
+	// engine's admission and the first chunk's detokenisation and
+	// return): it adds to each TTFT and end-to-end latency, not to the
+	// time between tokens. A request's arrival is when the client sends
+	// it; shifting every arrival by one constant leaves the schedule
+	// unchanged, so it is added at the end.
+	FrontEndS float64
 }
 
 // Summary is a latency distribution in seconds. Percentiles interpolate
@@ -119,7 +127,7 @@ var ErrInternal = errors.New("sched: internal error")
 // Invalid inputs return ErrConfig.
 func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	n := w.NumRequests
-	if n < 1 || n > MaxRequests || cost == nil || !w.valid() {
+	if n < 1 || n > MaxRequests || cost == nil || !w.valid() || !(o.FrontEndS >= 0) || math.IsInf(o.FrontEndS, 0) {
 		return Result{}, ErrConfig
 	}
 	s, err := NewScheduler(cfg, n)

@@ -90,6 +90,7 @@ var (
 	reRate    = regexp.MustCompile(`([0-9.]+) req/s`)
 	rePrompts = regexp.MustCompile(`([0-9]+) (?:ShareGPT )?prompts`)
 	reMaxLen  = regexp.MustCompile(`max_model_len ([0-9]+)`)
+	reSteps   = regexp.MustCompile(`--num-scheduler-steps ([0-9]+)`)
 )
 
 // ShareGPTReplay is how a ShareGPT serving case is replayed: its arrival
@@ -100,12 +101,15 @@ type ShareGPTReplay struct {
 	RequestRate float64 // requests/s; 0 for a burst
 	NumPrompts  int
 	MaxModelLen int // 0: the engine's default
+	// SchedulerSteps is vLLM V0's --num-scheduler-steps (0: the default,
+	// 1); the vLLM 0.6.0 cases ran 10.
+	SchedulerSteps int
 }
 
 // shareGPTReplay reads a case's replay from its batch_size ("online,
 // Poisson request rate 4 req/s" or "offline, all 5000 requests at once"),
 // its scenario ("1200 prompts at 4 RPS", "5000 ShareGPT prompts") and its
-// engine_version ("max_model_len 4096").
+// engine_version ("max_model_len 4096", "--num-scheduler-steps 10").
 func shareGPTReplay(c rawCase) (ShareGPTReplay, bool) {
 	b, _ := c.BatchSize.(string)
 	var p ShareGPTReplay
@@ -129,6 +133,9 @@ func shareGPTReplay(c rawCase) (ShareGPTReplay, bool) {
 	}
 	if m := reMaxLen.FindStringSubmatch(c.EngineVersion); m != nil {
 		p.MaxModelLen, _ = strconv.Atoi(m[1])
+	}
+	if m := reSteps.FindStringSubmatch(c.EngineVersion); m != nil {
+		p.SchedulerSteps, _ = strconv.Atoi(m[1])
 	}
 	return p, p.NumPrompts > 0
 }
@@ -160,7 +167,8 @@ var shareGPTMetrics = []struct {
 // at coefficient of variation cv: the case's model, GPU, TP and engine
 // (vLLM 0.6 runs under the V0 profile, engine_version "0.6"; SGLang under
 // its one profile), its max_model_len where it states one, the engine's
-// defaults otherwise, and the ShareGPT lengths, arrival and prompts.
+// defaults otherwise, its num_scheduler_steps where it states them, and
+// the ShareGPT lengths, arrival and prompts.
 func shareGPTRequest(c rawCase, req calc.Request, p ShareGPTReplay, cv float64) calc.Request {
 	in, out := ShareGPTLengths(cv)
 	req.Engine = EngineProfile(c.Engine)
@@ -169,6 +177,9 @@ func shareGPTRequest(c rawCase, req calc.Request, p ShareGPTReplay, cv float64) 
 	}
 	if p.MaxModelLen > 0 {
 		req.MaxModelLen = calc.Int(p.MaxModelLen)
+	}
+	if p.SchedulerSteps > 0 {
+		req.NumSchedulerSteps = calc.Int(p.SchedulerSteps)
 	}
 	// The analytic report's workload: the means, rounded.
 	req.Workload = &calc.Workload{InputTokens: calc.Int(230), OutputTokens: calc.Int(194)}

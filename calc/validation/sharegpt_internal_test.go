@@ -31,12 +31,13 @@ var (
 func TestShareGPTReplayOfTheCaseText(t *testing.T) {
 	p, ok := shareGPTReplay(onlineCase)
 	require.True(t, ok)
-	assert.Equal(t, ShareGPTReplay{Arrival: "poisson", RequestRate: 4, NumPrompts: 1200, MaxModelLen: 4096}, p)
+	assert.Equal(t, ShareGPTReplay{Arrival: "poisson", RequestRate: 4, NumPrompts: 1200, MaxModelLen: 4096, SchedulerSteps: 10}, p)
 	r, base := sharedBase(onlineCase)
 	req := shareGPTRequest(onlineCase, base, p, ShareGPTCV)
 	assert.Equal(t, "vllm", req.Engine)
 	assert.Equal(t, "0.6", req.EngineVersion, "vLLM 0.6.0 runs under the V0 profile")
 	assert.Equal(t, 4096, *req.MaxModelLen)
+	assert.Equal(t, 10, *req.NumSchedulerSteps, "the case's --num-scheduler-steps 10")
 	assert.Equal(t, 1200, *req.Simulate.NumRequests)
 	assert.Equal(t, "poisson", req.Simulate.Arrival)
 	assert.InDelta(t, 4.0, *req.Simulate.RequestRate, 0)
@@ -48,6 +49,7 @@ func TestShareGPTReplayOfTheCaseText(t *testing.T) {
 	_, base = sharedBase(offlineCase)
 	req = shareGPTRequest(offlineCase, base, p, ShareGPTCV)
 	assert.Equal(t, "sglang", req.Engine)
+	assert.Nil(t, req.NumSchedulerSteps, "SGLang has no multi-step option")
 	assert.Nil(t, req.MaxModelLen, "SGLang's own context length")
 	assert.Nil(t, req.Simulate.RequestRate)
 }

@@ -47,6 +47,9 @@ var params = []param{
 	// 0 is no cap; a flat prior, since the cap's absence is not "near"
 	// any value of it.
 	{"sm_bytes_per_cycle", func(e *calc.Efficiencies) *float64 { return &e.SMBytesPerCycle }, 0, 32, math.Inf(1), true},
+	// SGLang's eager prefill launches; fitted only when named (every
+	// other engine's prefill runs in its graphs or is in layer_overhead_us).
+	{"prefill_layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.PrefillLayerOverheadUs }, 0, 2000, 200, true},
 }
 
 // extraParams are terms a fit frees only when -terms names them ("all"
@@ -397,6 +400,9 @@ func literal(e calc.Efficiencies) string {
 	ar := ""
 	if e.AllReduceLatencyUs != 0 {
 		ar = fmt.Sprintf(", AllReduceLatencyUs: %.3g", e.AllReduceLatencyUs)
+	}
+	if e.PrefillLayerOverheadUs != 0 {
+		ar += fmt.Sprintf(", PrefillLayerOverheadUs: %.3g", e.PrefillLayerOverheadUs)
 	}
 	if e.SMBytesPerCycle != 0 {
 		ar += fmt.Sprintf(", SMBytesPerCycle: %.3g", e.SMBytesPerCycle)

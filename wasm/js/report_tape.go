@@ -174,6 +174,7 @@ var tapeKeys = []string{
 	"sequence_overhead_us",
 	"layer_overhead_us",
 	"sm_bytes_per_cycle",
+	"prefill_layer_overhead_us",
 	"context_overhead_ms",
 	"all_reduce_latency_us",
 	"kind",
@@ -1122,11 +1123,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 		t.number(float64(v.SMBytesPerCycle))
 		n++
 	}
-	t.key(166) // context_overhead_ms
+	t.key(166) // prefill_layer_overhead_us
+	t.number(float64(v.PrefillLayerOverheadUs))
+	n++
+	t.key(167) // context_overhead_ms
 	t.number(float64(v.ContextOverheadMs))
 	n++
 	if v.AllReduceLatencyUs != 0 {
-		t.key(167) // all_reduce_latency_us
+		t.key(168) // all_reduce_latency_us
 		t.number(float64(v.AllReduceLatencyUs))
 		n++
 	}
@@ -1136,14 +1140,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(168) // kind
+	t.key(169) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(169) // layers
+	t.key(170) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(170) // window
+		t.key(171) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1153,31 +1157,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(171) // cached_tokens_per_request
+	t.key(172) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(172) // shared_blocks
+	t.key(173) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(173) // num_prefixes
+	t.key(174) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(87) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(174) // ttft_ms_without
+	t.key(175) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(175) // kv_ceiling
+	t.key(176) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(176) // kv_ceiling_without
+	t.key(177) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(92) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(177) // onset_concurrency_without
+	t.key(178) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1186,43 +1190,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(178) // method
+	t.key(179) // method
 	t.string(string(v.Method))
 	n++
-	t.key(179) // num_speculative_tokens
+	t.key(180) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(180) // acceptance_rate
+	t.key(181) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(181) // tokens_per_step
+	t.key(182) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(182) // draft_weights_bytes
+	t.key(183) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(183) // draft_time_ms
+	t.key(184) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(119) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(184) // tpot_ms_without
+	t.key(185) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(185) // tokens_per_s_without
+	t.key(186) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(186) // speedup
+	t.key(187) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(187) // batch1_speedup
+	t.key(188) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(188) // crossover_batch_size
+	t.key(189) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1231,25 +1235,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(189) // max_loras
+	t.key(190) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(190) // max_lora_rank
+	t.key(191) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(191) // bytes
+	t.key(192) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(192) // kv_cache_bytes_without
+	t.key(193) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(193) // flops_per_step
+	t.key(194) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(194) // read_bytes_per_step
+	t.key(195) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(195) // extra_step_time_ms
+	t.key(196) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1258,19 +1262,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(196) // cpu_blocks
+	t.key(197) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(69) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(197) // recompute_onset_concurrency
+	t.key(198) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(198) // reload_ms_per_sequence
+	t.key(199) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(199) // recompute_ms_per_sequence
+	t.key(200) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1279,28 +1283,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(200) // data_parallel_size
+	t.key(201) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(201) // expert_parallel
+	t.key(202) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(202) // expert_parallel_size
+	t.key(203) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(203) // experts_per_rank
+	t.key(204) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(204) // experts_touched_per_rank
+	t.key(205) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(205) // load_imbalance
+	t.key(206) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(206) // all_to_all_ms
+	t.key(207) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(207) // tokens_per_s_total
+	t.key(208) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(41) // num_gpus
@@ -1312,19 +1316,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(208) // mean
+	t.key(209) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(209) // p50
+	t.key(210) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(210) // p90
+	t.key(211) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(211) // p99
+	t.key(212) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(212) // max
+	t.key(213) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1333,16 +1337,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(213) // time_s
+	t.key(214) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(115) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(214) // running
+	t.key(215) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(215) // waiting
+	t.key(216) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(85) // kv_cache_usage
@@ -1354,10 +1358,10 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(216) // load
+	t.key(217) // load
 	t.string(string(v.Load))
 	n++
-	t.key(217) // num_requests_per_point
+	t.key(218) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
 	t.key(153) // points
@@ -1370,28 +1374,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(218) // preemption_onset
+	t.key(219) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(219) // running_at_onset
+	t.key(220) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(220) // analytic_onset
+	t.key(221) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(221) // onset_difference
+	t.key(222) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(222) // onset_ratio
+	t.key(223) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(223) // knee_load
+	t.key(224) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(224) // knee_output_tokens_per_s
+	t.key(225) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(225) // max_output_tokens_per_s
+	t.key(226) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1403,13 +1407,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(226) // logged
+	t.key(227) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(227) // predicted
+	t.key(228) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(228) // error
+	t.key(229) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1418,7 +1422,7 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
 func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	at, n := t.object(), 0
-	t.key(229) // source
+	t.key(230) // source
 	t.string(string(v.Source))
 	n++
 	t.key(72) // batch_size
@@ -1427,13 +1431,13 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(230) // measured_ms
+	t.key(231) // measured_ms
 	t.number(float64(v.MeasuredMs))
 	n++
-	t.key(231) // profile_ms
+	t.key(232) // profile_ms
 	t.number(float64(v.ProfileMs))
 	n++
-	t.key(232) // predicted_ms
+	t.key(233) // predicted_ms
 	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
@@ -1442,7 +1446,7 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(216) // load
+	t.key(217) // load
 	t.number(float64(v.Load))
 	n++
 	t.key(122) // output_tokens_per_s
@@ -1456,22 +1460,22 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(233) // ttft_p50_ms
+	t.key(234) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(234) // ttft_p99_ms
+	t.key(235) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(235) // tpot_p50_ms
+	t.key(236) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(236) // tpot_p99_ms
+	t.key(237) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(237) // e2e_latency_p50_ms
+	t.key(238) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(238) // e2e_latency_p99_ms
+	t.key(239) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
 	t.key(135) // mean_running

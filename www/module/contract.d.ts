@@ -1288,6 +1288,13 @@ export interface Request {
    * @default 8192
    */
   max_num_batched_tokens?: number;
+  /**
+   * num_scheduler_steps is vLLM V0's multi-step scheduling (--num-scheduler-steps, engine_version 0.6 only; default 1, as the release's): each decode batch runs that many steps before the scheduler runs again, so a new request waits for the window's end before its prefill.
+   * Range: from 1 to 1024.
+   * Unit: steps.
+   * @default 1
+   */
+  num_scheduler_steps?: number;
   /** workload is the traffic the decode point, ceiling and preemption onset are computed for. Defaults: 1024 input and 256 output tokens. */
   workload?: Workload;
   /** slo is the latency budget for the best-batch search. */
@@ -1907,6 +1914,8 @@ export interface Efficiencies {
   layer_overhead_us: number;
   /** SMBytesPerCycle, when positive, caps the weight streaming at this many bytes per streaming multiprocessor per clock cycle on chips whose SMs and clock the catalog gives (weightBandwidth): the issue limit of matrix-vector kernels that run on the CUDA cores (llama.cpp). 0: no cap. */
   sm_bytes_per_cycle?: number;
+  /** prefill_layer_overhead_us is the time each decoder layer adds to a step that computes prompt tokens, beyond layer_overhead_us, in microseconds: a prefill forward runs outside the decode CUDA graphs (SGLang captures decode batch sizes only), so its kernels are launched one by one from Python, with their attention planning. */
+  prefill_layer_overhead_us: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
   /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */

@@ -232,7 +232,7 @@ function renderAbout(r) {
     ['Model', `${r.model.name} (${r.model.id})`],
     ['Weights', `${r.model.weight_format}, quantization ${r.model.quantization}`],
     ['Accelerator', `${r.hardware.name}: ${fmt.bytes(r.hardware.memory_bytes)}, ${fmt.num(r.hardware.memory_bandwidth_bytes_per_s / 1e12)} TB/s, ${fmt.num(r.hardware.peak_flops_per_s / 1e12)} TFLOPS ${r.hardware.compute_precision}`],
-    ['Engine', `${r.config.engine}: bandwidth efficiency ${e.bandwidth_efficiency} (attention ${e.attention_bandwidth_efficiency}), compute efficiency ${e.compute_efficiency} (half at ${e.gemm_half_tokens} tokens; attention ${e.attention_efficiency}), overhead ${e.step_overhead_ms} ms per step + ${e.layer_overhead_us} µs per layer + ${e.sequence_overhead_us} µs per sequence, context phase ${e.context_overhead_ms} ms`],
+    ['Engine', `${r.config.engine}: bandwidth efficiency ${e.bandwidth_efficiency} (attention ${e.attention_bandwidth_efficiency}), compute efficiency ${e.compute_efficiency} (half at ${e.gemm_half_tokens} tokens; attention ${e.attention_efficiency}), overhead ${e.step_overhead_ms} ms per step + ${e.layer_overhead_us} µs per layer + ${e.sequence_overhead_us} µs per sequence + ${e.prefill_layer_overhead_us} µs per layer in a prefill step, context phase ${e.context_overhead_ms} ms`],
     ['Scheduler', `max_num_seqs ${r.config.max_num_seqs}, max_num_batched_tokens ${fmt.int(r.config.max_num_batched_tokens)}, max_model_len ${fmt.int(r.config.max_model_len)}`],
   ];
   $('#about').replaceChildren(...rows.map(([k, v]) => {
