@@ -74,7 +74,7 @@ var engines = map[string]*Engine{
 	// ROCm build on AMD accelerators its own, vllmROCmEff, and under 0.6
 	// vllmV06ROCmEff (engine_rocm.go).
 	"vllm": {
-		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled,
+		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled, // 0.92 from 0.21: EngineVersion.GPUMemoryUtilization
 		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
 		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff,
 	},
@@ -229,9 +229,17 @@ type EngineDefaults struct {
 
 // Defaults returns the values resolve gives the engine settings a request
 // under this engine leaves out.
+//
+// The memory fraction is that of the engine's default release (a vLLM
+// request naming an older engine_version gets that release's, which
+// resolve applies: versions.go EngineVersion.GPUMemoryUtilization).
 func (e *Engine) Defaults() EngineDefaults {
+	u := e.DefaultUtilization
+	if v, ok := lookupVersion(e.Name, ""); ok && v.GPUMemoryUtilization > 0 {
+		u = v.GPUMemoryUtilization
+	}
 	return EngineDefaults{
-		GPUMemoryUtilization: e.DefaultUtilization,
+		GPUMemoryUtilization: u,
 		BlockSize:            defaultInt("Request.block_size"),
 		MaxNumSeqs:           defaultInt("Request.max_num_seqs"),
 		MaxNumBatchedTokens:  defaultInt("Request.max_num_batched_tokens"),

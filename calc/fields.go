@@ -102,7 +102,7 @@ var fieldList = [...]struct {
 	{"Request.dtype", FieldSpec{Enum: Dtypes, Default: "auto"}},
 	{"Request.quantization", FieldSpec{Enum: models.QuantizationNames(), DefaultText: "the checkpoint's own (none for an unquantized checkpoint)"}},
 	{"Request.kv_cache_dtype", FieldSpec{Enum: KVCacheDtypes, Default: "auto"}},
-	{"Request.gpu_memory_utilization", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines)", Unit: "fraction of GPU memory"}},
+	{"Request.gpu_memory_utilization", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines); vLLM: its release's, 0.92 from 0.21, 0.9 before", Unit: "fraction of GPU memory"}},
 	{"Request.block_size", FieldSpec{Min: 1, Max: maxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"}},
 	{"Request.max_model_len", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "the model's max_position_embeddings", Unit: "tokens"}},
 	{"Request.max_num_seqs", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: DefaultMaxNumSeqs, DefaultText: "vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256", Unit: "sequences"}},

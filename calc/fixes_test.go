@@ -55,7 +55,7 @@ func TestNoFixesWhenItWorks(t *testing.T) {
 	assert.Nil(t, r.Fixes)
 }
 
-// Llama 3.1 70B on 2xH100 at the default 0.9 under vLLM 0.31 with 512
+// Llama 3.1 70B on 2xH100 at 0.9 (0.19's default; 0.31's is 0.92) under vLLM 0.31 with 512
 // sequences (at vLLM's H100 default of 1024 the sampler's profile tensors
 // and the CUDA-graph estimate take the whole pool): 35.3 GB of
 // bf16 weights per GPU, activation, non-torch and the CUDA-graph estimate
@@ -66,7 +66,7 @@ func TestNoFixesWhenItWorks(t *testing.T) {
 // 3.96 GiB / 160 KiB per token (80 layers * 8 KV heads / 2 ranks * 128 *
 // 2 * 2 B) = about 26,000 tokens.
 func TestFixesWhenThePoolHoldsNoSequence(t *testing.T) {
-	req := Request{Model: "llama-3.1-70b", Hardware: HardwareRef{ID: "h100-sxm-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192), MaxNumSeqs: Int(512)}
+	req := Request{Model: "llama-3.1-70b", Hardware: HardwareRef{ID: "h100-sxm-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192), MaxNumSeqs: Int(512), GPUMemoryUtilization: Float(0.9)}
 	r, err := Evaluate(req)
 	require.NoError(t, err)
 	require.False(t, r.Fits)

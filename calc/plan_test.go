@@ -27,8 +27,9 @@ func narrow(gpus ...int) *PlanSearch {
 // 16,060,522,496 bytes = 14.96 GiB on one GPU. A T4 reports 14.58 GiB to
 // vLLM; at gpu_memory_utilization 0.9 vLLM may use 0.9 * 14.58 = 13.12
 // GiB, less than the weights: it cannot serve the model on one GPU,
-// however cheap. An A10 reports 22.18 GiB: 0.9 * 22.18 = 19.96 GiB holds
-// 14.96 GiB of weights with 5 GiB to spare, and one user at batch 1 needs
+// however cheap (the newest vLLM's default 0.92 of its reported 14.58 GiB
+// is 13.4 GiB). An A10 reports 22.18 GiB: 0.92 * 22.18 = 20.41 GiB holds
+// 14.96 GiB of weights with 5.4 GiB to spare, and one user at batch 1 needs
 // one replica, so the plan is one A10 even though the T4 is priced at a
 // hundredth of it.
 func TestPlanHandWeightsDecide(t *testing.T) {
@@ -46,7 +47,7 @@ func TestPlanHandWeightsDecide(t *testing.T) {
 	require.Len(t, r.Rejections, 1)
 	assert.Equal(t, "t4", r.Rejections[0].Accelerator)
 	assert.Equal(t, "weights_do_not_fit", r.Rejections[0].Reason)
-	assert.Contains(t, r.Rejections[0].Message, "weights do not fit (15.0 GiB > 13.1 GiB per GPU")
+	assert.Contains(t, r.Rejections[0].Message, "weights do not fit (15.0 GiB > 13.4 GiB per GPU")
 }
 
 // Hand case 2: the price decides. One user of Llama 3.1 8B under a loose

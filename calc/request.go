@@ -11,7 +11,8 @@ import (
 // Defaults, named after the vLLM engine arguments they stand for
 // (vllm/config/cache.py, vllm/config/scheduler.py, vLLM 0.19).
 const (
-	// DefaultGPUMemoryUtilization is vLLM's --gpu-memory-utilization default.
+	// DefaultGPUMemoryUtilization is vLLM's --gpu-memory-utilization default
+	// up to 0.20 (0.92 from 0.21, PR #38284: versions.go).
 	DefaultGPUMemoryUtilization = 0.9
 	// DefaultBlockSize is vLLM's --block-size default, in tokens.
 	DefaultBlockSize = 16

@@ -177,6 +177,9 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 	d.TP = e.intAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)
 	d.PP = e.intAt("pipeline_parallel_size", "Request.pipeline_parallel_size", req.PipelineParallelSize, 1)
 	def := eng.Defaults()
+	if u := d.Version.GPUMemoryUtilization; u > 0 {
+		def.GPUMemoryUtilization = u // the release's own default (versions.go)
+	}
 	if eng.Name == "vllm" && !d.Version.V0 && d.Hardware.ID != "" {
 		def.MaxNumSeqs, def.MaxNumBatchedTokens = vllmBatchDefaults(&d.Hardware)
 	}

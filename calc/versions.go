@@ -89,6 +89,23 @@ type EngineVersion struct {
 	// forward's peak then holds two [T, hidden] all-reduce outputs per
 	// layer (the row-parallel o_proj and down_proj of every layer).
 	NCCLRecordStream bool
+	// GPUMemoryUtilization is the release's --gpu-memory-utilization
+	// default, taken when a request leaves the field out (0: the engine's
+	// own, Engine.DefaultUtilization). vLLM raised it from 0.9 to 0.92 in
+	// PR #38284 ("[Startup][UX] Enable CUDAGraph memory profiling by
+	// default", merged 2026-04-21 as commit 96a85c5): the same change that
+	// turned the CUDA-graph estimate on, "correspondingly" increasing the
+	// default "to preemptively address the impact" (the PR's description;
+	// vllm/config/cache.py CacheConfig.gpu_memory_utilization
+	// Field(default=0.92), "If unspecified, will use the default value of
+	// 0.92"). Its first release is taken to be v0.21.0, as the worker's own
+	// log says ("CUDA graph memory profiling is enabled (default since
+	// v0.21.0)", after PR #40465 bumped that version) and as the PR planned
+	// ("slated for default enablement in v0.21"). Uncertain: v0.20.0 was cut
+	// on 2026-04-27, after the merge, and one third-party digest of its
+	// notes lists #38284; were it in v0.20.0, 0.20 would take 0.92 (and the
+	// estimate) too.
+	GPUMemoryUtilization float64
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -97,6 +114,7 @@ const (
 	vllmFullAdmission  = 20 // PR #37307
 	vllmCapacityFormat = 20 // PRs #38364 / #40694: after 0.19
 	vllmCUDAGraphOn    = 21 // default since v0.21.0
+	vllmUtil092        = 21 // PR #38284 (merged 2026-04-21): gpu_memory_utilization 0.9 -> 0.92, with the estimate
 	vllmUniformType    = 11 // PR #25101 (2025-09-19), after v0.10.2 (2025-09-13)
 	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
 	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
@@ -155,7 +173,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		// V0 without chunked prefill schedules a prompt whole, so it
 		// admits one only when all of it fits.
 		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules,
-			SamplerSort: true, NCCLRecordStream: name == vllmV02Name}, true
+			SamplerSort: true, NCCLRecordStream: name == vllmV02Name, GPUMemoryUtilization: 0.9}, true
 	}
 	minor, err := strconv.Atoi(strings.TrimPrefix(name, "0."))
 	if err != nil || !strings.HasPrefix(name, "0.") || minor < vllmFirstV1 || minor > vllmNewest {
@@ -169,7 +187,19 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		KVRules:                 kvRules(minor),
 		MoELoRA:                 minor >= vllmMoELoRA,
 		SamplerSort:             minor < vllmTritonSampler,
+		GPUMemoryUtilization:    vllmUtilization(minor),
 	}, true
+}
+
+// vllmUtilization returns vLLM 0.minor's --gpu-memory-utilization default
+// (EngineVersion.GPUMemoryUtilization): 0.9 up to 0.20
+// (vllm/config/cache.py at v0.19.0 and before, and vllm/engine/arg_utils.py
+// before CacheConfig), 0.92 from 0.21 (PR #38284).
+func vllmUtilization(minor int) float64 {
+	if minor >= vllmUtil092 {
+		return 0.92
+	}
+	return 0.9
 }
 
 // otherKVRules group the layers of engines without vLLM V1 release profiles

@@ -29,12 +29,14 @@ func TestCUDAGraphCapturesCountsBothModes(t *testing.T) {
 // The same deployment under 0.19 and 0.21: the pool differs by exactly the
 // CUDA-graph estimate, 102 graphs x (4.133 MiB + 32 layers x 0.166 MiB)
 // = 963.41 MiB for Llama 3.1 8B on an H100 at vLLM's default max_num_seqs
-// there, 1024 (every capture size in both modes).
+// there, 1024 (every capture size in both modes). The utilization is given
+// (0.9) so that 0.21's own default, 0.92, does not move the pool too.
 func TestCUDAGraphEstimateIsTakenFromThePoolFrom0_21(t *testing.T) {
 	want := 102 * (4.133 + 32*0.166) * (1 << 20)
-	old, err := calc.Evaluate(l8Version("0.19"))
+	at09 := func(v string) calc.Request { r := l8Version(v); r.GPUMemoryUtilization = calc.Float(0.9); return r }
+	old, err := calc.Evaluate(at09("0.19"))
 	require.NoError(t, err)
-	cur, err := calc.Evaluate(l8Version("0.21"))
+	cur, err := calc.Evaluate(at09("0.21"))
 	require.NoError(t, err)
 	assert.Zero(t, old.Memory.CUDAGraphBytes, "0.19 logs the estimate but does not subtract it")
 	assert.InDelta(t, want, float64(cur.Memory.CUDAGraphBytes), 1)
@@ -43,10 +45,10 @@ func TestCUDAGraphEstimateIsTakenFromThePoolFrom0_21(t *testing.T) {
 	assert.Equal(t, old.Memory.NonTorchBytes, cur.Memory.NonTorchBytes)
 
 	// 0.20 sizes memory as 0.19; the newest as 0.21.
-	r20, err := calc.Evaluate(l8Version("0.20"))
+	r20, err := calc.Evaluate(at09("0.20"))
 	require.NoError(t, err)
 	assert.Equal(t, old.Memory.KVCacheBytes, r20.Memory.KVCacheBytes)
-	def, err := calc.Evaluate(l8Version(""))
+	def, err := calc.Evaluate(at09(""))
 	require.NoError(t, err)
 	assert.Equal(t, cur.Memory.KVCacheBytes, def.Memory.KVCacheBytes)
 }

@@ -1260,7 +1260,7 @@ export interface Request {
   /**
    * Range: greater than 0, at most 1.
    * Unit: fraction of GPU memory.
-   * Default: the engine's own (see engines).
+   * Default: the engine's own (see engines); vLLM: its release's, 0.92 from 0.21, 0.9 before.
    */
   gpu_memory_utilization?: number;
   /**
