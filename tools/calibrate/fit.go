@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +28,8 @@ type param struct {
 	// named is true for a term fitted only when -terms names it: one
 	// that describes some engines' kernels only (sm_bytes_per_cycle:
 	// llama.cpp's CUDA-core matrix-vector kernels), which a fit of
-	// "all" terms leaves as it is.
+	// "all" terms leaves as it is, so that the fits committed before the
+	// term existed reproduce.
 	named bool
 }
 
@@ -50,14 +50,9 @@ var params = []param{
 	// SGLang's eager prefill launches; fitted only when named (every
 	// other engine's prefill runs in its graphs or is in layer_overhead_us).
 	{"prefill_layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.PrefillLayerOverheadUs }, 0, 2000, 200, true},
-}
-
-// extraParams are terms a fit frees only when -terms names them ("all"
-// leaves them at their committed values, so that the fits committed before
-// they existed reproduce): the engine's own all-reduce latency, 0 where
-// the link's figure describes the build.
-var extraParams = []param{
-	{"all_reduce_latency_us", func(e *calc.Efficiencies) *float64 { return &e.AllReduceLatencyUs }, 0, 200, 20, true},
+	// The engine build's own all-reduce cost, 0 where the link's figure
+	// describes the build (vLLM 0.6 on ROCm); a flat prior.
+	{"all_reduce_latency_us", func(e *calc.Efficiencies) *float64 { return &e.AllReduceLatencyUs }, 0, 200, math.Inf(1), true},
 }
 
 // v06ROCmFloor are the lower bounds of the vllm@0.6+rocm fit where they
@@ -340,7 +335,7 @@ func selectParams(list string) []param {
 		}
 		return out
 	}
-	return pick(list, append(slices.Clip(params), extraParams...), func(p param) string { return p.name }, "term")
+	return pick(list, params, func(p param) string { return p.name }, "term")
 }
 
 func lookup(name string) *calc.Engine {
@@ -372,7 +367,7 @@ func fitEngines(paths []string, names, terms string) {
 		fit(t, ec, which)
 		got, _ := meanSquaredLogError(ec, t.engine)
 		fmt.Printf("%s: %d cases; mse(log) with the committed terms %.5f, at the start %.5f, the fit %.5f\n", t.name, len(ec), before, start, got)
-		for _, p := range append(slices.Clip(params), extraParams...) {
+		for _, p := range params {
 			fmt.Printf("  %-32s %8.3f\n", p.name, *p.ptr(t.eff))
 		}
 		fmt.Printf("  %s\n", literal(*t.eff))
