@@ -60,7 +60,7 @@ var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEff
 //     source's TTFT figure (Plots/Fig_21/all_results_TTFT.csv: Llama 3 8B,
 //     16 x 1,024 prompt tokens, 2.49 s on MI300X, 0.43 s on H100) puts
 //     the prefill GEMMs near 100 TFLOP/s;
-//   - attention_bandwidth_efficiency 0.306 -> 0.0759: the step grows with
+//   - attention_bandwidth_efficiency 0.306 -> 0.0908: the step grows with
 //     the context 4-8 times faster than the KV cache's bytes say, as if
 //     the paged-attention kernel read each KV head once per query head
 //     (GQA ratio 4 for 8B and Mixtral, 8 for 70B);
@@ -69,10 +69,12 @@ var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEff
 //     all-reduces costs about 80 us beyond the link's 10 us (RCCL, with no
 //     custom all-reduce on ROCm).
 //
-// In sample: mean squared log error 0.905 -> 0.0426, median |error| 50.0 %
-// -> 13.9 %, within 15 % 9 % -> 55 %. Held out by model (`-logo
+// In sample (n = 94: PB148 no longer fits the pool under the V0 memory
+// terms): mean squared log error 0.896 -> 0.0417, median |error| 50 % ->
+// 13.4 %, within 15 % 9 % -> 55 %. Held out by model (`-logo
 // vllm@0.6+rocm -logo-by model` with the same -terms): median |error|
-// 15.9 % (70B 20.6 %, 8B 17.9 %, Mixtral 13.5 %), 47 % within 15 %; by TP
-// (`-logo-by tp`) 14.0 %, 54 %. Without the all-reduce term the layer
+// 13.6 % (70B 19.0 %, 8B 10.9 %, Mixtral 12.1 %), 52 % within 15 %; by TP
+// (`-logo-by tp`) 13.8 %, 53 %. (First fitted on 95 cases before the
+// memory terms: 0.0759, 13.9 % in sample.) Without the all-reduce term the layer
 // overhead carries it (46.7 us) and every model at TP 1 comes out slow.
-var vllmV06ROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEfficiency: 0.0759, ComputeEfficiency: 0.0623, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 3.29, SequenceOverheadUs: 36.2, LayerOverheadUs: 7.6, ContextOverheadMs: 0, AllReduceLatencyUs: 82.8}
+var vllmV06ROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEfficiency: 0.0908, ComputeEfficiency: 0.0623, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 3.29, SequenceOverheadUs: 36.2, LayerOverheadUs: 7.6, ContextOverheadMs: 0, AllReduceLatencyUs: 82.8}
