@@ -53,8 +53,16 @@ test('page, widget and module agree for every engine', async () => {
     assert.equal(await page.inputValue('#f-gpu_memory_utilization'), '', 'the field is left to the engine');
     assert.equal(await page.getAttribute('#f-gpu_memory_utilization', 'placeholder'), String(e.defaults.gpu_memory_utilization));
     assert.match(await page.textContent('#h-gpu_memory_utilization'), new RegExp(`default, ${e.defaults.gpu_memory_utilization}\\. Valid: greater than 0, at most 1\\.`));
+    // The about panel names the engine's terms, the weight-streaming cap
+    // where the engine has one (llama.cpp on an H100's SMs).
+    const sm = want.config.efficiencies.sm_bytes_per_cycle;
+    await page.waitForFunction((name) => document.querySelector('#about').textContent.includes(`${name}: bandwidth`), e.name);
+    const about = await page.textContent('#about');
+    if (sm) assert.ok(about.includes(`weights streamed at most ${sm} bytes per SM per cycle`), about);
+    else assert.ok(!about.includes('per SM per cycle'), about);
     pageShown[e.name] = want;
   }
+  assert.ok(pageShown.llamacpp.config.efficiencies.sm_bytes_per_cycle > 0, 'llama.cpp caps its weight streaming on an H100');
 
   // The widget: the engine attribute, then its own engine select, in a
   // fresh profile (the page's service worker would answer the bare page).
