@@ -70,6 +70,7 @@ type costModel struct {
 	headFLOPs        float64   // 2 * vocab * hidden / tp, per sampled sequence
 	windows          []float64 // attention span cap per layer class (0 = none)
 	kvPerTok         []float64 // cache bytes per attended token per class
+	kvDecPerTok      []float64 // cache bytes a decode reads per attended token per class (kvPerTok, or more: EngineVersion.KVReadPerQueryHead)
 	attnFLOPsPerTok  []float64 // attention FLOPs per attended token per class
 	stateBytes       float64   // recurrent state per sequence, bytes
 	allReduces       float64   // all-reduces per step (2 per layer when tp > 1)
@@ -99,16 +100,19 @@ type costModel struct {
 }
 
 // addAttnClass adds one layer's attention reads to the class of span w
-// (0 = the whole context): kvb cache bytes and fl FLOPs per attended token.
-func (c *costModel) addAttnClass(w int, kvb, fl float64) {
+// (0 = the whole context): kvb cache bytes per attended token (decb of
+// them read by a decode) and fl FLOPs per attended token.
+func (c *costModel) addAttnClass(w int, kvb, decb, fl float64) {
 	i := slices.Index(c.windows, float64(w))
 	if i < 0 {
 		i = len(c.windows)
 		c.windows = append(c.windows, float64(w))
 		c.kvPerTok = append(c.kvPerTok, 0)
+		c.kvDecPerTok = append(c.kvDecPerTok, 0)
 		c.attnFLOPsPerTok = append(c.attnFLOPsPerTok, 0)
 	}
 	c.kvPerTok[i] += kvb
+	c.kvDecPerTok[i] += decb
 	c.attnFLOPsPerTok[i] += fl
 }
 
@@ -152,7 +156,10 @@ func v4Reads(m *models.Model, l models.Layer, tp float64) []attnRead {
 //	                number of distinct experts N tokens route to when each
 //	                picks k of E uniformly (one read serves every token)
 //	KV read       = sum over layers of bytes/token * tokens attended
-//	                (capped at the window for sliding layers)
+//	                (capped at the window for sliding layers); a decode
+//	                reads a layer's cache heads/tp / kv heads per rank
+//	                times where the release's kernel reads it once per
+//	                query head (EngineVersion.KVReadPerQueryHead)
 //	FLOPs         = 2 * active linear weights * tokens + 2 * vocab *
 //	                hidden/tp * sampled sequences + attention
 //	                (2 * heads/tp * (d_k + d_v) per attended token per
@@ -181,7 +188,7 @@ func (d *Deployment) buildCost() costModel {
 	var activeLinear, moeExp float64
 	// The window classes, in first-seen order (a planner's deployment,
 	// built again, hands its slices back for reuse).
-	c.windows, c.kvPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.attnFLOPsPerTok[:0]
+	c.windows, c.kvPerTok, c.kvDecPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.kvDecPerTok[:0], d.cost.attnFLOPsPerTok[:0]
 	for _, l := range m.Layers {
 		lin, _, exp := d.rankParams(l)
 		if l.MoE {
@@ -195,6 +202,7 @@ func (d *Deployment) buildCost() costModel {
 			activeLinear += lin
 		}
 		var kvb, fl float64
+		reads := 1.0 // decode reads of each cache byte
 		w := 0
 		hdk, hdv := m.LayerHeadDims(l)
 		switch l.Kind {
@@ -203,20 +211,26 @@ func (d *Deployment) buildCost() costModel {
 		case models.MLAttention:
 			if models.DeepSeekV4Built && m.IsDeepSeekV4() {
 				for _, r := range v4Reads(m, l, c.tp) {
-					c.addAttnClass(r.window, r.bytes, r.flops)
+					c.addAttnClass(r.window, r.bytes, r.bytes, r.flops)
 				}
 				continue
 			}
 			kvb = float64(m.KVLoraRank+m.QKRopeDim) * d.KVBytes
 			fl = 2 * float64(m.Heads) / c.tp * float64(2*m.KVLoraRank+m.QKRopeDim)
 		default:
-			kvb = float64(kvcache.HeadsPerRank(m.LayerKVHeads(l), d.TP)*(hdk+hdv)) * d.KVBytes
+			kvHeads := kvcache.HeadsPerRank(m.LayerKVHeads(l), d.TP)
+			kvb = float64(kvHeads*(hdk+hdv)) * d.KVBytes
 			fl = 2 * float64(m.Heads) / c.tp * float64(hdk+hdv)
+			if d.Version.KVReadPerQueryHead && kvHeads > 0 {
+				// One read per query head of the rank
+				// (EngineVersion.KVReadPerQueryHead).
+				reads = max(float64(m.Heads)/c.tp/float64(kvHeads), 1)
+			}
 			if l.Kind == models.SlidingAttention {
 				w = l.Window
 			}
 		}
-		c.addAttnClass(w, kvb, fl)
+		c.addAttnClass(w, kvb, kvb*reads, fl)
 	}
 	for i := range d.stages {
 		c.stateBytes += d.stages[i].layout.StateBytes
@@ -368,7 +382,7 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 				ps = n * math.Min(ps/n, w)
 			}
 		}
-		kv += c.kvPerTok[i] * (dc + n)
+		kv += c.kvDecPerTok[i]*dc + c.kvPerTok[i]*n
 		attnDecode += c.attnFLOPsPerTok[i] * dc
 		attnPrefill += c.attnFLOPsPerTok[i] * ps
 	}

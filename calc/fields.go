@@ -96,7 +96,7 @@ var fieldList = [...]struct {
 	spec FieldSpec
 }{
 	{"Request.engine", FieldSpec{Enum: EngineNames(), Default: DefaultEngine}},
-	{"Request.engine_version", FieldSpec{Enum: EngineVersions(), Default: DefaultEngineVersion, DefaultText: "the newest vLLM release modelled (" + DefaultEngineVersion + "); SGLang's own under engine sglang"}},
+	{"Request.engine_version", FieldSpec{Enum: AllEngineVersions(), Default: DefaultEngineVersion, DefaultText: "the newest vLLM release modelled (" + DefaultEngineVersion + "); SGLang's own under engine sglang; TensorRT-LLM's newest (" + trtllmDefaultVersion + ") under engine trtllm"}},
 	{"Request.tensor_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.pipeline_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.dtype", FieldSpec{Enum: Dtypes, Default: "auto"}},

@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,6 +107,26 @@ type EngineVersion struct {
 	// notes lists #38284; were it in v0.20.0, 0.20 would take 0.92 (and the
 	// estimate) too.
 	GPUMemoryUtilization float64
+	// KVReadPerQueryHead: the decode attention kernel reads each KV head
+	// once for every query head it serves, so a GQA model's decode step
+	// reads its cache heads/kv_heads times over (per rank: query heads over
+	// KV heads of the rank). TensorRT-LLM's masked multi-head attention
+	// kernel runs one thread block per (sequence, query head) and loads
+	// the keys and values of that head's KV head, hi_kv = hi / qhead_per_kv
+	// (cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/
+	// decoderMaskedMultiheadAttentionTemplate.h: "For MQA/GQA mode, write
+	// only with the first Q head of each group per KV head", the reads
+	// having no such guard); up to 0.6 it was the generation phase's only
+	// kernel. The release after 0.6.1 brought "MMHA optimization for MQA
+	// and GQA" (the changelog of NVIDIA/TensorRT-LLM PR #524, 2023-12-01)
+	// and the XQA kernels, which process a KV head's query group in one
+	// block (docs/source/blogs/XQA-kernel.md; the project's own news of
+	// December 2023: "H200 is now 2.4x faster on Llama-70B with recent
+	// improvements to TensorRT-LLM GQA"), so it is modelled for
+	// TensorRT-LLM 0.5 and 0.6 only. The cache is read at the attention
+	// bandwidth efficiency; L2 reuse between the group's blocks is not
+	// modelled.
+	KVReadPerQueryHead bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -138,6 +159,56 @@ var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
 // mem_fraction_static, has not changed across the releases modelled).
 const SGLangVersion = "0.5"
 
+// TensorRT-LLM's releases as engine_version names them: 0.5 to 0.21 and
+// 1.0 to trtllmNewestMinor (the 1.2.0 release candidates of November 2025,
+// NVIDIA/TensorRT-LLM tags v1.2.0rc*, are the newest seen). They differ in
+// the terms modelled only before 0.7 (EngineVersion.KVReadPerQueryHead).
+const (
+	trtllmFirstMinor     = 5 // v0.5.0, October 2023: the first public release
+	trtllmLastZeroMinor  = 21
+	trtllmGQAKernels     = 7 // the MMHA GQA optimization and XQA (PR #524)
+	trtllmNewestMinor    = 2 // 1.2
+	trtllmDefaultVersion = "1.2"
+)
+
+// TRTLLMVersions lists TensorRT-LLM's values of engine_version.
+func TRTLLMVersions() []string {
+	var out []string
+	for v := trtllmFirstMinor; v <= trtllmLastZeroMinor; v++ {
+		out = append(out, "0."+strconv.Itoa(v))
+	}
+	for v := 0; v <= trtllmNewestMinor; v++ {
+		out = append(out, "1."+strconv.Itoa(v))
+	}
+	return out
+}
+
+// AllEngineVersions is the union of every engine's engine_version values
+// (the field's enum): EngineVersions, then TensorRT-LLM's not among them.
+func AllEngineVersions() []string {
+	out := EngineVersions()
+	for _, v := range TRTLLMVersions() {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// trtllmVersion returns TensorRT-LLM's profile of release name (a minor,
+// patch already stripped; "" for the default) and whether it is one.
+func trtllmVersion(name string) (EngineVersion, bool) {
+	if name == "" {
+		name = trtllmDefaultVersion
+	}
+	if !slices.Contains(TRTLLMVersions(), name) {
+		return EngineVersion{}, false
+	}
+	minor, _ := strconv.Atoi(strings.TrimPrefix(name, "0."))
+	return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
+		KVReadPerQueryHead: strings.HasPrefix(name, "0.") && minor < trtllmGQAKernels}, true
+}
+
 // EngineVersions lists the values of engine_version: vLLM's V0 of
 // December 2023 ("0.2"), of 2024 ("0.6") and of the 0.7 releases ("0.7"),
 // its V1 releases 0.10 to the newest, and SGLang's.
@@ -159,6 +230,9 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		if _, err := strconv.Atoi(name[i+1:]); err == nil {
 			name = name[:i]
 		}
+	}
+	if engine == "trtllm" {
+		return trtllmVersion(name)
 	}
 	if engine != "vllm" {
 		if name == "" || (engine == "sglang" && name == SGLangVersion) {
@@ -230,6 +304,8 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", " + vllmV0Later + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
 		case "sglang":
 			msg += "; one of " + SGLangVersion
+		case "trtllm":
+			msg += "; one of 0." + strconv.Itoa(trtllmFirstMinor) + " to 0." + strconv.Itoa(trtllmLastZeroMinor) + " or 1.0 to " + trtllmDefaultVersion
 		default:
 			msg = d.Engine.Name + " has no release profiles; leave engine_version out"
 		}

@@ -239,3 +239,48 @@ func TestVLLMBatchDefaultsFollowTheGPU(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{calc.DefaultMaxNumSeqs, 8192}, []int{d.MaxNumSeqs, d.MaxBatched})
 }
+
+// trtllmGQA is Llama 2 70B (64 query heads, 8 KV heads of 128, 80 layers)
+// on two H100s under TensorRT-LLM with an FP8 cache, decoding 64
+// sequences of 1,000 prompt tokens.
+func trtllmGQA(model, version string) calc.Request {
+	return calc.Request{Model: model, Hardware: calc.HardwareRef{ID: "h100-sxm"}, Engine: "trtllm", EngineVersion: version,
+		Quantization: "fp8", KVCacheDtype: "fp8", TensorParallelSize: calc.Int(2), MaxModelLen: calc.Int(4096),
+		Workload: &calc.Workload{InputTokens: calc.Int(1000), OutputTokens: calc.Int(1), Concurrency: calc.Int(64)}}
+}
+
+// TensorRT-LLM up to 0.6 decodes with one thread block per query head,
+// each loading its KV head's cache (EngineVersion.KVReadPerQueryHead). By
+// hand, per rank: 8/2 = 4 KV heads x (128 + 128) x 1 byte x 80 layers =
+// 81,920 bytes per attended token, read once from 0.7 and 32/4 = 8 times
+// under 0.5 and 0.6 (32 query heads of the rank over its 4 KV heads). The
+// decode step is the workload's at its mean context, 1,000 + 1/2 tokens
+// (docs/MODEL.md section 5), for each of the 64 sequences.
+func TestTRTLLMBefore0_7ReadsTheCacheOncePerQueryHead(t *testing.T) {
+	const perToken = 4 * (128 + 128) * 1 * 80
+	const attended = 64 * 1000.5
+	newest, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-70b-hf", ""))
+	require.NoError(t, err)
+	require.NotNil(t, newest.Decode)
+	assert.InDelta(t, perToken*attended, float64(newest.Decode.KVReadBytes), perToken*attended*1e-9)
+	for _, v := range []string{"0.5", "0.6.1", "v0.6"} {
+		old, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-70b-hf", v))
+		require.NoError(t, err, v)
+		assert.InDelta(t, 8*perToken*attended, float64(old.Decode.KVReadBytes), 8*perToken*attended*1e-9, v)
+		assert.Equal(t, newest.Decode.WeightsReadBytes, old.Decode.WeightsReadBytes, v)
+		assert.Greater(t, old.Decode.StepTimeMs, newest.Decode.StepTimeMs, v)
+	}
+	for _, v := range []string{"0.7", "0.21", "1.0", "1.2"} {
+		r, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-70b-hf", v))
+		require.NoError(t, err, v)
+		assert.Equal(t, newest.Decode.KVReadBytes, r.Decode.KVReadBytes, v)
+	}
+	// A model without GQA (Llama 2 7B: 32 query and 32 KV heads) reads
+	// its cache once under every release.
+	mha05, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-7b-hf", "0.5"))
+	require.NoError(t, err)
+	mha12, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-7b-hf", "1.2"))
+	require.NoError(t, err)
+	assert.Equal(t, mha12.Decode.KVReadBytes, mha05.Decode.KVReadBytes)
+	assert.Equal(t, mha12.Decode.StepTimeMs, mha05.Decode.StepTimeMs)
+}

@@ -108,8 +108,12 @@ func evalKind(c rawCase, r Result) (Result, error) {
 		return r, err
 	}
 	req := calc.Request{Model: modelID(c.Model), Hardware: hw, Engine: r.Engine}
-	if r.Engine == "vllm" {
+	switch r.Engine {
+	case "vllm":
 		req.EngineVersion = CaseVersion(c.EngineVersion)
+		r.Version = req.EngineVersion
+	case "trtllm":
+		req.EngineVersion = TRTLLMCaseVersion(c.EngineVersion)
 		r.Version = req.EngineVersion
 	}
 	if c.TP > 1 {

@@ -403,6 +403,22 @@ func CaseVersion(s string) string {
 	return ""
 }
 
+// TRTLLMCaseVersion maps a TensorRT-LLM case's engine_version text to the
+// release profile: "0.5.0 (...)", "0.6.1 (...)" and "1.0 (doc)" to their
+// minor, a pre-release "0.7a (...)" to 0.7; a commit or a document without
+// a release ("commit b626...", "doc at 01c4ece") to "" (the newest).
+func TRTLLMCaseVersion(s string) string {
+	p := strings.Split(strings.TrimPrefix(strings.Fields(s + " ")[0], "v"), ".")
+	if len(p) < 2 || (p[0] != "0" && p[0] != "1") {
+		return ""
+	}
+	minor := strings.TrimRightFunc(p[1], func(r rune) bool { return r < '0' || r > '9' })
+	if _, err := strconv.Atoi(minor); err != nil {
+		return ""
+	}
+	return p[0] + "." + minor
+}
+
 // reV0Release finds the release a V0 case's engine_version text names.
 var reV0Release = regexp.MustCompile(`vLLM v?0\.(\d+)`)
 
