@@ -142,6 +142,9 @@ func appendConfig(w *jsonWriter, v *calc.Config) {
 	w.int(`,"tensor_parallel_size":`, int64(v.TensorParallelSize))
 	w.int(`,"pipeline_parallel_size":`, int64(v.PipelineParallelSize))
 	w.int(`,"num_gpus":`, int64(v.GPUs))
+	if v.P2P != nil {
+		w.bool(`,"p2p":`, *v.P2P)
+	}
 	w.string(`,"dtype":`, v.Dtype)
 	w.string(`,"kv_cache_dtype":`, v.KVCacheDtype)
 	w.float64(`,"gpu_memory_utilization":`, v.GPUMemoryUtilization)

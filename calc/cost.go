@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/models"
 )
@@ -76,7 +77,8 @@ type costModel struct {
 	allReduces       float64   // all-reduces per step (2 per layer when tp > 1)
 	msgBytesPerToken float64   // all-reduce payload per token, bytes
 	bw, peak         float64   // bytes/s and FLOP/s of one GPU
-	linkBW, linkLat  float64   // interconnect bytes/s and seconds
+	linkBW, linkLat  float64   // interconnect bytes/s and seconds (Deployment.link)
+	busBW            float64   // its all-reduce bus bandwidth, bytes/s
 	tp, pp           float64
 	eff              Efficiencies
 	// The step's terms with the efficiencies folded in at resolve time
@@ -170,8 +172,9 @@ func (d *Deployment) buildCost() costModel {
 		experts: float64(m.Experts), topK: float64(m.TopK),
 		tp: float64(d.TP), pp: float64(d.PP), eff: d.Eff,
 		bw: d.Hardware.MemoryBandwidthBytesPerS, peak: d.PeakFLOPS,
-		linkBW: d.Hardware.Interconnect.BandwidthBytesPerS, linkLat: d.Hardware.Interconnect.LatencyS,
 	}
+	link := d.link()
+	c.linkBW, c.linkLat, c.busBW = link.BandwidthBytesPerS, link.LatencyS, link.AllReduceBusBandwidth()
 	var weights float64
 	for i := range d.stages {
 		weights += float64(d.stages[i].weightsBytes)
@@ -297,8 +300,8 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	c.prefillFixedS = float64(d.Model.NumLayers) * e.PrefillLayerOverheadUs / 1e6
 	if c.tp > 1 {
 		c.arFixedS = c.allReduces * (c.linkLat + max(e.AllReduceLatencyUs, 0)/1e6)
-		if bus := d.Hardware.Interconnect.AllReduceBusBandwidth(); bus > 0 {
-			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / bus
+		if c.busBW > 0 {
+			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / c.busBW
 		}
 	}
 }
@@ -517,3 +520,16 @@ func decodeRate(s StepCost) float64 { return ratio(s.TokensPerSeq, s.TimeS) }
 
 // batchRate is the output tokens per second of b sequences in s.
 func batchRate(b int, s StepCost) float64 { return ratio(float64(b)*s.TokensPerSeq, s.TimeS) }
+
+// link is the interconnect the parallel ranks talk over: the catalog's, or
+// with p2p: false its host-memory staging (NCCL's SHM transport,
+// hardware.Interconnect.WithoutP2P), which every all-reduce, pipeline
+// send and all-to-all then takes.
+func (d *Deployment) link() hardware.Interconnect {
+	if d.noP2P {
+		if l, ok := d.Hardware.Interconnect.WithoutP2P(); ok {
+			return l
+		}
+	}
+	return d.Hardware.Interconnect
+}

@@ -27,6 +27,9 @@ type Deployment struct {
 	schedSteps int
 
 	TP, PP int
+	// noP2P is the request's p2p: false: the GPUs all-reduce through host
+	// memory (hardware.Interconnect.WithoutP2P).
+	noP2P bool
 	// Dtype is the activation dtype; ActBytes its size in bytes.
 	Dtype    string
 	ActBytes float64

@@ -50,6 +50,9 @@ func (d *Deployment) report(p plan) Report {
 		Concurrency: p.concurrency, RequestRate: p.rate, Efficiencies: d.Eff,
 		TTFTBudgetMs: ms(p.ttftS), TPOTBudgetMs: ms(p.tpotS),
 	}
+	if d.noP2P {
+		r.Config.P2P = new(bool)
+	}
 	r.Memory = MemoryReport{
 		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeAtStartBytes: d.Hardware.FreeMemory().Int64(),
 		RequestedBytes: st.requestedBytes.Int64(),

@@ -99,6 +99,7 @@ var fieldList = [...]struct {
 	{"Request.engine_version", FieldSpec{Enum: AllEngineVersions(), Default: DefaultEngineVersion, DefaultText: "the newest vLLM release modelled (" + DefaultEngineVersion + "); SGLang's own under engine sglang; TensorRT-LLM's newest (" + trtllmDefaultVersion + ") under engine trtllm"}},
 	{"Request.tensor_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.pipeline_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
+	{"Request.p2p", FieldSpec{Default: true}},
 	{"Request.dtype", FieldSpec{Enum: Dtypes, Default: "auto"}},
 	{"Request.quantization", FieldSpec{Enum: models.QuantizationNames(), DefaultText: "the checkpoint's own (none for an unquantized checkpoint)"}},
 	{"Request.kv_cache_dtype", FieldSpec{Enum: KVCacheDtypes, Default: "auto"}},

@@ -94,10 +94,14 @@ type Config struct {
 	Engine string `json:"engine"`
 	// EngineVersion is the engine release the figures model (the request's
 	// engine_version, resolved; empty for an engine without releases).
-	EngineVersion        string  `json:"engine_version,omitempty"`
-	TensorParallelSize   int     `json:"tensor_parallel_size"`
-	PipelineParallelSize int     `json:"pipeline_parallel_size"`
-	GPUs                 int     `json:"num_gpus"`
+	EngineVersion        string `json:"engine_version,omitempty"`
+	TensorParallelSize   int    `json:"tensor_parallel_size"`
+	PipelineParallelSize int    `json:"pipeline_parallel_size"`
+	GPUs                 int    `json:"num_gpus"`
+	// P2P is false when the request says the GPUs lack peer-to-peer
+	// access (its p2p: false): the all-reduces are staged through host
+	// memory. Omitted otherwise.
+	P2P                  *bool   `json:"p2p,omitempty"`
 	Dtype                string  `json:"dtype"`
 	KVCacheDtype         string  `json:"kv_cache_dtype"`
 	GPUMemoryUtilization float64 `json:"gpu_memory_utilization"`

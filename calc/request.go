@@ -65,6 +65,15 @@ type Request struct {
 
 	TensorParallelSize   *int `json:"tensor_parallel_size,omitempty"`
 	PipelineParallelSize *int `json:"pipeline_parallel_size,omitempty"`
+	// P2P says whether the tensor- and pipeline-parallel GPUs can reach
+	// each other's memory directly (CUDA peer-to-peer). Default true.
+	// false models a PCIe machine without it (ACS or an IOMMU in the way,
+	// a virtual machine, cards whose driver refuses it; vLLM logs "Custom
+	// allreduce is disabled because your platform lacks GPU P2P capability
+	// or P2P test failed"): every all-reduce goes through NCCL's SHM
+	// transport, staged in host memory, at a quarter of the PCIe line rate
+	// (docs/MODEL.md section 4). Applies to PCIe-linked GPUs only.
+	P2P *bool `json:"p2p,omitempty"`
 	// Dtype is the activation and unquantized-weight dtype: "auto" (the
 	// checkpoint's; float32 checkpoints run in bfloat16 as vLLM does),
 	// "bfloat16", "float16" or "float32".

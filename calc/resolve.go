@@ -86,6 +86,7 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 	if d.Hardware.ID != "" && (d.TP > 1 || d.PP > 1 || (d.feat.dp > 1 && d.Model != nil && d.Model.IsMoE())) && d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
 		e.add("tensor_parallel_size", d.Hardware.Name+" has no multi-GPU interconnect in the catalog; use 1 or give hardware.interconnect figures")
 	}
+	resolveP2P(&e, req, d)
 	if err := e.err(); err != nil {
 		return nil, p, err
 	}
@@ -434,4 +435,21 @@ func floatField(e *errs, name string, v *float64, def, lo, hi float64, allowLo b
 		return x
 	}
 	return def
+}
+
+// resolveP2P reads p2p: false, which only a PCIe link can honour (the
+// host-memory staging of hardware.Interconnect.WithoutP2P crosses the
+// GPUs' PCIe links; an NVLink machine's PCIe generation is not in the
+// catalog).
+func resolveP2P(e *errs, req Request, d *Deployment) {
+	if req.P2P == nil || *req.P2P {
+		return
+	}
+	d.noP2P = true
+	if d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
+		return // no link: tensor_parallel_size > 1 is refused above; nothing to stage
+	}
+	if _, ok := d.Hardware.Interconnect.WithoutP2P(); !ok {
+		e.add("p2p", "false applies to GPUs joined by PCIe only; "+d.Hardware.Name+"'s link is "+fielderr.Quote(d.Hardware.Interconnect.Name))
+	}
 }

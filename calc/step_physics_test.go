@@ -63,6 +63,51 @@ func TestAllReduceFromBusBandwidthAndLatency(t *testing.T) {
 	}
 }
 
+// Without P2P (p2p: false) NCCL stages each all-reduce through host memory
+// (the SHM transport): the link's figures become those of
+// hardware.Interconnect.WithoutP2P. By hand, Qwen2-7B (28 layers, hidden
+// 3584, bf16) at TP 2 on two A100 PCIe (PCIe 4.0 x16, 32 GB/s per
+// direction): 2 x 28 = 56 all-reduces a step, each of b x 3584 x 2 bytes,
+// of which a two-rank ring moves 2(2-1)/2 = 1 times the message, at a
+// quarter of the line rate (4.00 of 16 GB/s measured on PCIe 3.0: 8 GB/s
+// on 4.0) after the 19.5 µs SHM latency:
+//
+//	b = 1:  56 x (19.5 µs + 7,168 B / 8 GB/s)   = 56 x 20.396 µs = 1.1422 ms
+//	b = 64: 56 x (19.5 µs + 458,752 B / 8 GB/s) = 56 x 76.844 µs = 4.3033 ms
+//
+// With P2P the same link gives 56 x (40 µs + bytes / 17.5 GB/s). The
+// report echoes p2p: false in its config, and TP 1 has nothing to stage.
+func TestAllReduceWithoutP2PThroughHostMemory(t *testing.T) {
+	t.Parallel()
+	no := false
+	req := Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(4096), P2P: &no}
+	d, err := Resolve(req)
+	require.NoError(t, err)
+	assert.InDelta(t, 1.1422e-3, d.DecodeStep(1, 1000).CommunicationS, 1e-7)
+	assert.InDelta(t, 4.3033e-3, d.DecodeStep(64, 1000).CommunicationS, 1e-7)
+
+	req.P2P = nil
+	p, err := Resolve(req)
+	require.NoError(t, err)
+	for _, b := range []int{1, 64} {
+		msg := float64(b) * 3584 * 2
+		want := 56 * (40e-6 + msg/(32e9*35/64))
+		assert.InDelta(t, want, p.DecodeStep(b, 1000).CommunicationS, want*1e-9, "p2p, batch %d", b)
+	}
+
+	rep, err := Evaluate(Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(4096), P2P: &no})
+	require.NoError(t, err)
+	require.NotNil(t, rep.Config.P2P)
+	assert.False(t, *rep.Config.P2P)
+	rep, err = Evaluate(Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, MaxModelLen: Int(4096)})
+	require.NoError(t, err)
+	assert.Nil(t, rep.Config.P2P)
+
+	one, err := Resolve(Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, MaxModelLen: Int(4096), P2P: &no})
+	require.NoError(t, err)
+	assert.Zero(t, one.DecodeStep(8, 1000).CommunicationS)
+}
+
 // The terms that do not shrink with tensor parallelism (the step's and
 // the layers' fixed time, the all-reduces) keep TP from scaling linearly:
 // at batch 1, TP4 is well under twice as fast as TP2 on H100s, and on PCIe

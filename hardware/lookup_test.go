@@ -286,3 +286,25 @@ func TestLookupRefusesOverlongNamesWithoutMatching(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "h100-sxm-80gb", a.ID)
 }
+
+// Without P2P a PCIe link becomes NCCL's SHM staging through host memory:
+// 19.5 µs and a quarter of the per-direction line rate (PCIe 4.0 x16: 32
+// GB/s, so 8 GB/s; PCIe 3.0 x16: 4 GB/s, the 2080 Ti pair's measured
+// busbw). An NVLink part has no PCIe figure to stage over.
+func TestWithoutP2PStagesPCIeThroughHostMemory(t *testing.T) {
+	for _, c := range []struct {
+		id  string
+		bus float64
+	}{{"a100-pcie-80gb", 8e9}, {"t4", 4e9}} {
+		a, err := hardware.Lookup(c.id)
+		require.NoError(t, err)
+		l, ok := a.Interconnect.WithoutP2P()
+		require.True(t, ok, c.id)
+		assert.InDelta(t, c.bus, l.AllReduceBusBandwidth(), 1, c.id)
+		assert.InDelta(t, 19.5e-6, l.LatencyS, 1e-12, c.id)
+	}
+	h, err := hardware.Lookup("h100-sxm")
+	require.NoError(t, err)
+	_, ok := h.Interconnect.WithoutP2P()
+	assert.False(t, ok)
+}

@@ -122,6 +122,10 @@ func evalKind(c rawCase, r Result) (Result, error) {
 	if c.PP > 1 {
 		req.PipelineParallelSize = calc.Int(c.PP)
 	}
+	if c.P2P != nil && !*c.P2P {
+		no := false
+		req.P2P = &no
+	}
 	switch c.Dtype {
 	case "float16", "fp16":
 		req.Dtype = "float16"

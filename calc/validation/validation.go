@@ -111,9 +111,14 @@ type rawCase struct {
 	// data-parallel replicas (TensorRT-LLM's attention DP, vLLM's
 	// --data-parallel-size), each with its own scheduler and batch, with
 	// the MoE experts spread over them when EnableExpertParallel is set.
-	DataParallelSize     any            `json:"data_parallel_size"`
-	EnableExpertParallel bool           `json:"enable_expert_parallel"`
-	Source               map[string]any `json:"source"`
+	DataParallelSize     any  `json:"data_parallel_size"`
+	EnableExpertParallel bool `json:"enable_expert_parallel"`
+	// P2P is false for a deployment whose GPUs lack peer-to-peer access
+	// (the server log's "Custom allreduce is disabled because your
+	// platform lacks GPU P2P capability or P2P test failed"): the
+	// request's p2p.
+	P2P    *bool          `json:"p2p"`
+	Source map[string]any `json:"source"`
 }
 
 // Case is one published measurement as read from a cases file.

@@ -50,6 +50,7 @@ var tapeKeys = []string{
 	"tensor_parallel_size",
 	"pipeline_parallel_size",
 	"num_gpus",
+	"p2p",
 	"dtype",
 	"kv_cache_dtype",
 	"gpu_memory_utilization",
@@ -447,54 +448,59 @@ func tapeConfig(t *tape, v *calc.Config) {
 	t.key(41) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(42) // dtype
+	if v.P2P != nil {
+		t.key(42) // p2p
+		t.bool(bool(*v.P2P))
+		n++
+	}
+	t.key(43) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(43) // kv_cache_dtype
+	t.key(44) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(44) // gpu_memory_utilization
+	t.key(45) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(45) // block_size
+	t.key(46) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(46) // max_model_len
+	t.key(47) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(47) // max_num_seqs
+	t.key(48) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(48) // max_num_batched_tokens
+	t.key(49) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(49) // input_tokens
+	t.key(50) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(50) // output_tokens
+	t.key(51) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(51) // concurrency
+		t.key(52) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(52) // request_rate
+		t.key(53) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.TTFTBudgetMs != 0 {
-		t.key(53) // ttft_budget_ms
+		t.key(54) // ttft_budget_ms
 		t.number(float64(v.TTFTBudgetMs))
 		n++
 	}
 	if v.TPOTBudgetMs != 0 {
-		t.key(54) // tpot_budget_ms
+		t.key(55) // tpot_budget_ms
 		t.number(float64(v.TPOTBudgetMs))
 		n++
 	}
-	t.key(55) // efficiencies
+	t.key(56) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -503,34 +509,34 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(56) // total_bytes
+	t.key(57) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(57) // free_at_start_bytes
+	t.key(58) // free_at_start_bytes
 	t.number(float64(v.FreeAtStartBytes))
 	n++
-	t.key(58) // requested_bytes
+	t.key(59) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(59) // weights_bytes
+	t.key(60) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(60) // activation_bytes
+	t.key(61) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(61) // non_torch_bytes
+	t.key(62) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(62) // kv_cache_bytes
+	t.key(63) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	if v.CUDAGraphBytes != 0 {
-		t.key(63) // cuda_graph_bytes
+		t.key(64) // cuda_graph_bytes
 		t.number(float64(v.CUDAGraphBytes))
 		n++
 	}
 	if v.FeatureBytes != 0 {
-		t.key(64) // feature_bytes
+		t.key(65) // feature_bytes
 		t.number(float64(v.FeatureBytes))
 		n++
 	}
@@ -540,33 +546,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(65) // bytes_per_token
+	t.key(66) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(66) // bytes_per_token_per_gpu
+	t.key(67) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(67) // state_bytes_per_sequence
+		t.key(68) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(45) // block_size
+	t.key(46) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(68) // num_blocks
+	t.key(69) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(69) // capacity_tokens
+	t.key(70) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(70) // max_concurrency
+	t.key(71) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(46) // max_model_len
+	t.key(47) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(71) // groups
+	t.key(72) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -582,46 +588,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(72) // batch_size
+	t.key(73) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(73) // context_tokens
+	t.key(74) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(74) // step_time_ms
+	t.key(75) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(75) // tokens_per_s
+	t.key(76) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(76) // tokens_per_s_per_sequence
+	t.key(77) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(77) // bound
+	t.key(78) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(78) // memory_time_ms
+	t.key(79) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(79) // compute_time_ms
+	t.key(80) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(80) // communication_time_ms
+	t.key(81) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(81) // overhead_ms
+	t.key(82) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(82) // weights_read_bytes
+	t.key(83) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(83) // kv_read_bytes
+	t.key(84) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(84) // flops
+	t.key(85) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(85) // kv_cache_usage
+	t.key(86) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -630,22 +636,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(49) // input_tokens
+	t.key(50) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(86) // time_ms
+	t.key(87) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(87) // ttft_ms
+	t.key(88) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(75) // tokens_per_s
+	t.key(76) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(77) // bound
+	t.key(78) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(88) // chunks
+	t.key(89) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -654,29 +660,29 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(72) // batch_size
+	t.key(73) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(73) // context_tokens
+	t.key(74) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(89) // limited_by
+	t.key(90) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(74) // step_time_ms
+	t.key(75) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(75) // tokens_per_s
+	t.key(76) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(76) // tokens_per_s_per_sequence
+	t.key(77) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(90) // batch_size_without_budget
+	t.key(91) // batch_size_without_budget
 	t.number(float64(v.BatchSizeWithoutBudget))
 	n++
 	if v.LimitedByWithoutBudget != "" {
-		t.key(91) // limited_by_without_budget
+		t.key(92) // limited_by_without_budget
 		t.string(string(v.LimitedByWithoutBudget))
 		n++
 	}
@@ -686,36 +692,36 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(92) // onset_concurrency
+	t.key(93) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(93) // onset_concurrency_lockstep
+	t.key(94) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(94) // reachable
+	t.key(95) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(95) // onset_request_rate
+	t.key(96) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(96) // saturation_request_rate
+	t.key(97) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
 	if v.Utilization != 0 {
-		t.key(97) // utilization
+		t.key(98) // utilization
 		t.number(float64(v.Utilization))
 		n++
 	}
-	t.key(98) // recompute_overhead
+	t.key(99) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(99) // work_per_output_token
+	t.key(100) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(73) // context_tokens
+	t.key(74) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(51) // concurrency
+	t.key(52) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -724,28 +730,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(72) // batch_size
+	t.key(73) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(73) // context_tokens
+	t.key(74) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(74) // step_time_ms
+	t.key(75) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(87) // ttft_ms
+	t.key(88) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(75) // tokens_per_s
+	t.key(76) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(76) // tokens_per_s_per_sequence
+	t.key(77) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(89) // limited_by
+	t.key(90) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(100) // feasible
+	t.key(101) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -754,29 +760,29 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(72) // batch_size
+	t.key(73) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(73) // context_tokens
+	t.key(74) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(74) // step_time_ms
+	t.key(75) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(75) // tokens_per_s
+	t.key(76) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(76) // tokens_per_s_per_sequence
+	t.key(77) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(85) // kv_cache_usage
+	t.key(86) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(77) // bound
+	t.key(78) // bound
 	t.string(string(v.Bound))
 	n++
 	if v.TokensPerSWithoutSpeculation != 0 {
-		t.key(101) // tokens_per_s_without_speculation
+		t.key(102) // tokens_per_s_without_speculation
 		t.number(float64(v.TokensPerSWithoutSpeculation))
 		n++
 	}
@@ -786,22 +792,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(102) // gpu_hour_usd
+	t.key(103) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
 	t.key(41) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(103) // usd_per_million_output_tokens
+	t.key(104) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(72) // batch_size
+	t.key(73) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(73) // context_tokens
+	t.key(74) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(75) // tokens_per_s
+	t.key(76) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -811,27 +817,27 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 	at, n := t.object(), 0
 	if v.PrefixCaching != nil {
-		t.key(104) // prefix_caching
+		t.key(105) // prefix_caching
 		tapePrefixCachingReport(t, v.PrefixCaching)
 		n++
 	}
 	if v.Speculative != nil {
-		t.key(105) // speculative
+		t.key(106) // speculative
 		tapeSpeculativeReport(t, v.Speculative)
 		n++
 	}
 	if v.LoRA != nil {
-		t.key(106) // lora
+		t.key(107) // lora
 		tapeLoRAReport(t, v.LoRA)
 		n++
 	}
 	if v.KVOffload != nil {
-		t.key(107) // kv_offload
+		t.key(108) // kv_offload
 		tapeKVOffloadReport(t, v.KVOffload)
 		n++
 	}
 	if v.Parallel != nil {
-		t.key(108) // parallel
+		t.key(109) // parallel
 		tapeParallelReport(t, v.Parallel)
 		n++
 	}
@@ -841,131 +847,131 @@ func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(109) // arrival
+	t.key(110) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(52) // request_rate
+		t.key(53) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(51) // concurrency
+		t.key(52) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(110) // seed
+	t.key(111) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(111) // num_requests
+	t.key(112) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(112) // completed_requests
+	t.key(113) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(113) // rejected_requests
+	t.key(114) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(114) // truncated
+		t.key(115) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(115) // duration_s
+	t.key(116) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(116) // steps
+	t.key(117) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(117) // mean_input_tokens
+	t.key(118) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(118) // mean_output_tokens
+	t.key(119) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(87) // ttft_ms
+	t.key(88) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(119) // tpot_ms
+	t.key(120) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(120) // e2e_latency_ms
+	t.key(121) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(121) // requests_per_s
+	t.key(122) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(122) // output_tokens_per_s
+	t.key(123) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(123) // total_tokens_per_s
+	t.key(124) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(124) // goodput_requests_per_s
+		t.key(125) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
 	if v.SLOAttainment != nil {
-		t.key(125) // slo_attainment
+		t.key(126) // slo_attainment
 		t.number(float64(*v.SLOAttainment))
 		n++
 	}
-	t.key(126) // preemptions
+	t.key(127) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(127) // preempted_requests
+	t.key(128) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(128) // recomputed_tokens
+	t.key(129) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(98) // recompute_overhead
+	t.key(99) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(99) // work_per_output_token
+	t.key(100) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(129) // first_preemption_s
+	t.key(130) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(130) // running_at_first_preemption
+	t.key(131) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
 	if v.CachedTokens != 0 {
-		t.key(131) // cached_tokens
+		t.key(132) // cached_tokens
 		t.number(float64(v.CachedTokens))
 		n++
 	}
 	if v.DraftedTokens != 0 {
-		t.key(132) // drafted_tokens
+		t.key(133) // drafted_tokens
 		t.number(float64(v.DraftedTokens))
 		n++
 	}
 	if v.AcceptedTokens != 0 {
-		t.key(133) // accepted_tokens
+		t.key(134) // accepted_tokens
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
 	if v.ReloadedTokens != 0 {
-		t.key(134) // reloaded_tokens
+		t.key(135) // reloaded_tokens
 		t.number(float64(v.ReloadedTokens))
 		n++
 	}
-	t.key(135) // mean_running
+	t.key(136) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(136) // mean_waiting
+	t.key(137) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(137) // mean_kv_cache_usage
+	t.key(138) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(138) // peak_kv_cache_usage
+	t.key(139) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(139) // timeline
+		t.key(140) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -983,13 +989,13 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeFix records a calc.Fix as an object.
 func tapeFix(t *tape, v *calc.Fix) {
 	at, n := t.object(), 0
-	t.key(140) // field
+	t.key(141) // field
 	t.string(string(v.Field))
 	n++
-	t.key(141) // value
+	t.key(142) // value
 	t.string(string(v.Value))
 	n++
-	t.key(142) // summary
+	t.key(143) // summary
 	t.string(string(v.Summary))
 	n++
 	t.end(at, n)
@@ -999,11 +1005,11 @@ func tapeFix(t *tape, v *calc.Fix) {
 func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	at, n := t.object(), 0
 	if v.Release != "" {
-		t.key(143) // release
+		t.key(144) // release
 		t.string(string(v.Release))
 		n++
 	}
-	t.key(144) // terms
+	t.key(145) // terms
 	if v.Terms == nil {
 		t.null()
 	} else {
@@ -1014,7 +1020,7 @@ func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	}
 	n++
 	if len(v.Missing) > 0 {
-		t.key(145) // missing
+		t.key(146) // missing
 		t.array(len(v.Missing))
 		for i := range v.Missing {
 			t.string(string(v.Missing[i]))
@@ -1027,20 +1033,20 @@ func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 // tapeBand records a calc.Band as an object.
 func tapeBand(t *tape, v *calc.Band) {
 	at, n := t.object(), 0
-	t.key(146) // figure
+	t.key(147) // figure
 	t.string(string(v.Figure))
 	n++
-	t.key(147) // low
+	t.key(148) // low
 	t.number(float64(v.Low))
 	n++
-	t.key(148) // high
+	t.key(149) // high
 	t.number(float64(v.High))
 	n++
-	t.key(149) // basis
+	t.key(150) // basis
 	t.string(string(v.Basis))
 	n++
 	if v.Widened {
-		t.key(150) // widened
+		t.key(151) // widened
 		t.bool(bool(v.Widened))
 		n++
 	}
@@ -1050,7 +1056,7 @@ func tapeBand(t *tape, v *calc.Band) {
 // tapeCalibrationReport records a calc.CalibrationReport as an object.
 func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 	at, n := t.object(), 0
-	t.key(151) // fitted
+	t.key(152) // fitted
 	if v.Fitted == nil {
 		t.null()
 	} else {
@@ -1060,10 +1066,10 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 		}
 	}
 	n++
-	t.key(152) // profile
+	t.key(153) // profile
 	tapeEfficiencies(t, &v.Profile)
 	n++
-	t.key(153) // points
+	t.key(154) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1073,7 +1079,7 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 		}
 	}
 	n++
-	t.key(154) // rms_error
+	t.key(155) // rms_error
 	t.number(float64(v.RMSError))
 	n++
 	t.end(at, n)
@@ -1082,10 +1088,10 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(155) // code
+	t.key(156) // code
 	t.string(string(v.Code))
 	n++
-	t.key(156) // message
+	t.key(157) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -1094,43 +1100,43 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(157) // bandwidth_efficiency
+	t.key(158) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(158) // attention_bandwidth_efficiency
+	t.key(159) // attention_bandwidth_efficiency
 	t.number(float64(v.AttentionBandwidthEfficiency))
 	n++
-	t.key(159) // compute_efficiency
+	t.key(160) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(160) // gemm_half_tokens
+	t.key(161) // gemm_half_tokens
 	t.number(float64(v.GEMMHalfTokens))
 	n++
-	t.key(161) // attention_efficiency
+	t.key(162) // attention_efficiency
 	t.number(float64(v.AttentionEfficiency))
 	n++
-	t.key(162) // step_overhead_ms
+	t.key(163) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
-	t.key(163) // sequence_overhead_us
+	t.key(164) // sequence_overhead_us
 	t.number(float64(v.SequenceOverheadUs))
 	n++
-	t.key(164) // layer_overhead_us
+	t.key(165) // layer_overhead_us
 	t.number(float64(v.LayerOverheadUs))
 	n++
 	if v.SMBytesPerCycle != 0 {
-		t.key(165) // sm_bytes_per_cycle
+		t.key(166) // sm_bytes_per_cycle
 		t.number(float64(v.SMBytesPerCycle))
 		n++
 	}
-	t.key(166) // prefill_layer_overhead_us
+	t.key(167) // prefill_layer_overhead_us
 	t.number(float64(v.PrefillLayerOverheadUs))
 	n++
-	t.key(167) // context_overhead_ms
+	t.key(168) // context_overhead_ms
 	t.number(float64(v.ContextOverheadMs))
 	n++
 	if v.AllReduceLatencyUs != 0 {
-		t.key(168) // all_reduce_latency_us
+		t.key(169) // all_reduce_latency_us
 		t.number(float64(v.AllReduceLatencyUs))
 		n++
 	}
@@ -1140,14 +1146,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(169) // kind
+	t.key(170) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(170) // layers
+	t.key(171) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(171) // window
+		t.key(172) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1157,31 +1163,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(172) // cached_tokens_per_request
+	t.key(173) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(173) // shared_blocks
+	t.key(174) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(174) // num_prefixes
+	t.key(175) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
-	t.key(87) // ttft_ms
+	t.key(88) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(175) // ttft_ms_without
+	t.key(176) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(176) // kv_ceiling
+	t.key(177) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(177) // kv_ceiling_without
+	t.key(178) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
-	t.key(92) // onset_concurrency
+	t.key(93) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(178) // onset_concurrency_without
+	t.key(179) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1190,43 +1196,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(179) // method
+	t.key(180) // method
 	t.string(string(v.Method))
 	n++
-	t.key(180) // num_speculative_tokens
+	t.key(181) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(181) // acceptance_rate
+	t.key(182) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(182) // tokens_per_step
+	t.key(183) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(183) // draft_weights_bytes
+	t.key(184) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(184) // draft_time_ms
+	t.key(185) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
-	t.key(119) // tpot_ms
+	t.key(120) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(185) // tpot_ms_without
+	t.key(186) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
-	t.key(75) // tokens_per_s
+	t.key(76) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(186) // tokens_per_s_without
+	t.key(187) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(187) // speedup
+	t.key(188) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(188) // batch1_speedup
+	t.key(189) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(189) // crossover_batch_size
+	t.key(190) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1235,25 +1241,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(190) // max_loras
+	t.key(191) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(191) // max_lora_rank
+	t.key(192) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(192) // bytes
+	t.key(193) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(193) // kv_cache_bytes_without
+	t.key(194) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(194) // flops_per_step
+	t.key(195) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(195) // read_bytes_per_step
+	t.key(196) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(196) // extra_step_time_ms
+	t.key(197) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1262,19 +1268,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(197) // cpu_blocks
+	t.key(198) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
-	t.key(69) // capacity_tokens
+	t.key(70) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(198) // recompute_onset_concurrency
+	t.key(199) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(199) // reload_ms_per_sequence
+	t.key(200) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(200) // recompute_ms_per_sequence
+	t.key(201) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1283,28 +1289,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(201) // data_parallel_size
+	t.key(202) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(202) // expert_parallel
+	t.key(203) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(203) // expert_parallel_size
+	t.key(204) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(204) // experts_per_rank
+	t.key(205) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(205) // experts_touched_per_rank
+	t.key(206) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(206) // load_imbalance
+	t.key(207) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(207) // all_to_all_ms
+	t.key(208) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(208) // tokens_per_s_total
+	t.key(209) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(41) // num_gpus
@@ -1316,19 +1322,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(209) // mean
+	t.key(210) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(210) // p50
+	t.key(211) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(211) // p90
+	t.key(212) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(212) // p99
+	t.key(213) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(213) // max
+	t.key(214) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1337,19 +1343,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(214) // time_s
+	t.key(215) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(115) // duration_s
+	t.key(116) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(215) // running
+	t.key(216) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(216) // waiting
+	t.key(217) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(85) // kv_cache_usage
+	t.key(86) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -1358,13 +1364,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(217) // load
+	t.key(218) // load
 	t.string(string(v.Load))
 	n++
-	t.key(218) // num_requests_per_point
+	t.key(219) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(153) // points
+	t.key(154) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1374,28 +1380,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(219) // preemption_onset
+	t.key(220) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(220) // running_at_onset
+	t.key(221) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(221) // analytic_onset
+	t.key(222) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(222) // onset_difference
+	t.key(223) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(223) // onset_ratio
+	t.key(224) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(224) // knee_load
+	t.key(225) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(225) // knee_output_tokens_per_s
+	t.key(226) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(226) // max_output_tokens_per_s
+	t.key(227) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1407,13 +1413,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(227) // logged
+	t.key(228) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(228) // predicted
+	t.key(229) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(229) // error
+	t.key(230) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1422,22 +1428,22 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
 func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	at, n := t.object(), 0
-	t.key(230) // source
+	t.key(231) // source
 	t.string(string(v.Source))
 	n++
-	t.key(72) // batch_size
+	t.key(73) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(73) // context_tokens
+	t.key(74) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(231) // measured_ms
+	t.key(232) // measured_ms
 	t.number(float64(v.MeasuredMs))
 	n++
-	t.key(232) // profile_ms
+	t.key(233) // profile_ms
 	t.number(float64(v.ProfileMs))
 	n++
-	t.key(233) // predicted_ms
+	t.key(234) // predicted_ms
 	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
@@ -1446,45 +1452,45 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(217) // load
+	t.key(218) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(122) // output_tokens_per_s
+	t.key(123) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(121) // requests_per_s
+	t.key(122) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(124) // goodput_requests_per_s
+		t.key(125) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(234) // ttft_p50_ms
+	t.key(235) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(235) // ttft_p99_ms
+	t.key(236) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(236) // tpot_p50_ms
+	t.key(237) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(237) // tpot_p99_ms
+	t.key(238) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(238) // e2e_latency_p50_ms
+	t.key(239) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(239) // e2e_latency_p99_ms
+	t.key(240) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(135) // mean_running
+	t.key(136) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(126) // preemptions
+	t.key(127) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(99) // work_per_output_token
+	t.key(100) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)

@@ -1243,6 +1243,11 @@ export interface Request {
    */
   pipeline_parallel_size?: number;
   /**
+   * p2p says whether the tensor- and pipeline-parallel GPUs can reach each other's memory directly (CUDA peer-to-peer). Default true. false models a PCIe machine without it (ACS or an IOMMU in the way, a virtual machine, cards whose driver refuses it; vLLM logs "Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed"): every all-reduce goes through NCCL's SHM transport, staged in host memory, at a quarter of the PCIe line rate (docs/MODEL.md section 4). Applies to PCIe-linked GPUs only.
+   * @default true
+   */
+  p2p?: boolean;
+  /**
    * dtype is the activation and unquantized-weight dtype: "auto" (the checkpoint's; float32 checkpoints run in bfloat16 as vLLM does), "bfloat16", "float16" or "float32".
    * @default "auto"
    */
@@ -1876,6 +1881,8 @@ export interface Config {
   tensor_parallel_size: number;
   pipeline_parallel_size: number;
   num_gpus: number;
+  /** p2p is false when the request says the GPUs lack peer-to-peer access (its p2p: false): the all-reduces are staged through host memory. Omitted otherwise. */
+  p2p?: boolean;
   dtype: string;
   kv_cache_dtype: string;
   gpu_memory_utilization: number;
