@@ -177,6 +177,7 @@ var tapeKeys = []string{
 	"prefill_layer_overhead_us",
 	"context_overhead_ms",
 	"all_reduce_latency_us",
+	"paged_attention_v1_bandwidth_efficiency",
 	"kind",
 	"layers",
 	"window",
@@ -1134,20 +1135,25 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 		t.number(float64(v.AllReduceLatencyUs))
 		n++
 	}
+	if v.PagedAttentionV1BandwidthEfficiency != 0 {
+		t.key(169) // paged_attention_v1_bandwidth_efficiency
+		t.number(float64(v.PagedAttentionV1BandwidthEfficiency))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(169) // kind
+	t.key(170) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(170) // layers
+	t.key(171) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(171) // window
+		t.key(172) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1157,31 +1163,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(172) // cached_tokens_per_request
+	t.key(173) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(173) // shared_blocks
+	t.key(174) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(174) // num_prefixes
+	t.key(175) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(87) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(175) // ttft_ms_without
+	t.key(176) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(176) // kv_ceiling
+	t.key(177) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(177) // kv_ceiling_without
+	t.key(178) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(92) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(178) // onset_concurrency_without
+	t.key(179) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1190,43 +1196,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(179) // method
+	t.key(180) // method
 	t.string(string(v.Method))
 	n++
-	t.key(180) // num_speculative_tokens
+	t.key(181) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(181) // acceptance_rate
+	t.key(182) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(182) // tokens_per_step
+	t.key(183) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(183) // draft_weights_bytes
+	t.key(184) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(184) // draft_time_ms
+	t.key(185) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(119) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(185) // tpot_ms_without
+	t.key(186) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(75) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(186) // tokens_per_s_without
+	t.key(187) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(187) // speedup
+	t.key(188) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(188) // batch1_speedup
+	t.key(189) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(189) // crossover_batch_size
+	t.key(190) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1235,25 +1241,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(190) // max_loras
+	t.key(191) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(191) // max_lora_rank
+	t.key(192) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(192) // bytes
+	t.key(193) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(193) // kv_cache_bytes_without
+	t.key(194) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(194) // flops_per_step
+	t.key(195) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(195) // read_bytes_per_step
+	t.key(196) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(196) // extra_step_time_ms
+	t.key(197) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1262,19 +1268,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(197) // cpu_blocks
+	t.key(198) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(69) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(198) // recompute_onset_concurrency
+	t.key(199) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(199) // reload_ms_per_sequence
+	t.key(200) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(200) // recompute_ms_per_sequence
+	t.key(201) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1283,28 +1289,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(201) // data_parallel_size
+	t.key(202) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(202) // expert_parallel
+	t.key(203) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(203) // expert_parallel_size
+	t.key(204) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(204) // experts_per_rank
+	t.key(205) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(205) // experts_touched_per_rank
+	t.key(206) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(206) // load_imbalance
+	t.key(207) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(207) // all_to_all_ms
+	t.key(208) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(208) // tokens_per_s_total
+	t.key(209) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(41) // num_gpus
@@ -1316,19 +1322,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(209) // mean
+	t.key(210) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(210) // p50
+	t.key(211) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(211) // p90
+	t.key(212) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(212) // p99
+	t.key(213) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(213) // max
+	t.key(214) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1337,16 +1343,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(214) // time_s
+	t.key(215) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(115) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(215) // running
+	t.key(216) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(216) // waiting
+	t.key(217) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(85) // kv_cache_usage
@@ -1358,10 +1364,10 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(217) // load
+	t.key(218) // load
 	t.string(string(v.Load))
 	n++
-	t.key(218) // num_requests_per_point
+	t.key(219) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
 	t.key(153) // points
@@ -1374,28 +1380,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(219) // preemption_onset
+	t.key(220) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(220) // running_at_onset
+	t.key(221) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(221) // analytic_onset
+	t.key(222) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(222) // onset_difference
+	t.key(223) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(223) // onset_ratio
+	t.key(224) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(224) // knee_load
+	t.key(225) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(225) // knee_output_tokens_per_s
+	t.key(226) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(226) // max_output_tokens_per_s
+	t.key(227) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1407,13 +1413,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(227) // logged
+	t.key(228) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(228) // predicted
+	t.key(229) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(229) // error
+	t.key(230) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1422,7 +1428,7 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
 func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	at, n := t.object(), 0
-	t.key(230) // source
+	t.key(231) // source
 	t.string(string(v.Source))
 	n++
 	t.key(72) // batch_size
@@ -1431,13 +1437,13 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	t.key(73) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(231) // measured_ms
+	t.key(232) // measured_ms
 	t.number(float64(v.MeasuredMs))
 	n++
-	t.key(232) // profile_ms
+	t.key(233) // profile_ms
 	t.number(float64(v.ProfileMs))
 	n++
-	t.key(233) // predicted_ms
+	t.key(234) // predicted_ms
 	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
@@ -1446,7 +1452,7 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(217) // load
+	t.key(218) // load
 	t.number(float64(v.Load))
 	n++
 	t.key(122) // output_tokens_per_s
@@ -1460,22 +1466,22 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(234) // ttft_p50_ms
+	t.key(235) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(235) // ttft_p99_ms
+	t.key(236) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(236) // tpot_p50_ms
+	t.key(237) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(237) // tpot_p99_ms
+	t.key(238) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(238) // e2e_latency_p50_ms
+	t.key(239) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(239) // e2e_latency_p99_ms
+	t.key(240) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
 	t.key(135) // mean_running
