@@ -441,7 +441,8 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	attnMem := out.KVReadBytes * c.invKVBW
 	if c.invPagedV1BW > 0 {
 		// The decode reads under vLLM's own kernels; the rest (prompt
-		// tokens' cache, recurrent state) as before.
+		// tokens' cache, recurrent state) as before. KVReadBytes stays
+		// the cache's bytes: the repeated reads are the kernel's.
 		attnMem = d.pagedAttentionS(b, l.DecodeContext, kvq) + (kv-kvd)*c.invKVBW
 	}
 	attnDecodeS := attnDecode * c.invAttnPeak
