@@ -91,7 +91,10 @@ var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEff
 // (`-logo vllm@0.6+rocm -logo-by model` with the same -terms): median
 // |error| 12.3 % (70B 14.8 %, 8B 10.2 %, Mixtral 14.3 %), 57 % within 15
 // % (13.6 %, 52 % before); by TP (`-logo-by tp`) 12.7 %, 56 % (13.8 %,
-// 53 %). Left: Mixtral at TP 1-2 is 20-30 % slow (its Triton experts
+// 53 %). The 254 comparable rows of the same CSV the cases leave out
+// (batch 32 and 128, and 256, 512 and 2,048 tokens in and out; scored from
+// a scratch case file, not committed), which no fit saw: 12.4 % -> 9.8 %
+// median |error|, 57 % -> 69 % within 15 %. Left: Mixtral at TP 1-2 is 20-30 % slow (its Triton experts
 // outrun the dense GEMMs' 81 TFLOP/s) and every model at batch 256 and
 // 128 tokens at TP 4-8 is 15-27 % fast. Without the all-reduce term the
 // layer overhead carries it (46.7 us) and every model at TP 1 comes out
