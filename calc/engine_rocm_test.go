@@ -176,3 +176,21 @@ func TestLlamaCppOnAMDUsesTheHIPStepTerms(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, engines["llamacpp"].Eff, g.Eff)
 }
+
+// Only vLLM 0.6's ROCm build decodes through vLLM's own paged-attention
+// kernels; every other profile's attention reads each KV head once (its
+// FlashAttention, FlashInfer or custom ROCm kernel), so none has the term.
+func TestOnlyVLLM06OnROCmHasThePagedAttentionTerm(t *testing.T) {
+	t.Parallel()
+	for _, e := range Engines() {
+		assert.Zero(t, e.Eff.PagedAttentionV1BandwidthEfficiency, e.Name)
+		for _, p := range []*Efficiencies{e.EffV0, e.EffMetal, e.EffROCm} {
+			if p != nil {
+				assert.Zero(t, p.PagedAttentionV1BandwidthEfficiency, e.Name)
+			}
+		}
+		if e.EffV06ROCm != nil {
+			assert.Positive(t, e.EffV06ROCm.PagedAttentionV1BandwidthEfficiency, e.Name)
+		}
+	}
+}
