@@ -536,6 +536,9 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 	if v.AllReduceLatencyUs != 0 {
 		w.float64(`,"all_reduce_latency_us":`, v.AllReduceLatencyUs)
 	}
+	if v.PagedAttentionV1BandwidthEfficiency != 0 {
+		w.float64(`,"paged_attention_v1_bandwidth_efficiency":`, v.PagedAttentionV1BandwidthEfficiency)
+	}
 	w.lit("}")
 }
 

@@ -71,7 +71,7 @@ type costModel struct {
 	headFLOPs        float64   // 2 * vocab * hidden / tp, per sampled sequence
 	windows          []float64 // attention span cap per layer class (0 = none)
 	kvPerTok         []float64 // cache bytes per attended token per class
-	kvDecPerTok      []float64 // cache bytes a decode reads per attended token per class (kvPerTok, or more: EngineVersion.KVReadPerQueryHead)
+	kvQueryPerTok    []float64 // bytes per attended token per class read once per query head (vLLM's own paged attention)
 	attnFLOPsPerTok  []float64 // attention FLOPs per attended token per class
 	stateBytes       float64   // recurrent state per sequence, bytes
 	allReduces       float64   // all-reduces per step (2 per layer when tp > 1)
@@ -85,15 +85,22 @@ type costModel struct {
 	// (Step divides by these and adds them):
 	// (reciprocals: Step multiplies)
 	invWeightBW, invKVBW float64 // s/byte: 1 / the bytes/s the GEMMs' and attention's reads achieve
-	invGemmPeak          float64 // s/FLOP: 1 / the FLOP/s the GEMMs approach at large M
-	gemmHalf             float64 // tokens at which the GEMMs reach half of that
-	invVectorPeak        float64 // s/FLOP: 1 / the FLOP/s GEMV kernels reach on the FP32 vector units (0: no FP32 figure)
-	invAttnPeak          float64 // s/FLOP: 1 / the FLOP/s the attention kernels achieve
-	fixedS               float64 // step overhead + layers * layer overhead, seconds
-	prefillFixedS        float64 // layers * prefill layer overhead, seconds, in a step with prompt tokens
-	seqS                 float64 // CPU time per scheduled sequence, seconds
-	arFixedS             float64 // all-reduces per step * latency, seconds
-	arPerTokenS          float64 // all-reduce seconds per token in the step
+	// vLLM's own paged-attention kernels (Efficiencies.
+	// PagedAttentionV1BandwidthEfficiency > 0): invPagedV1BW is 1 / the
+	// bytes/s of the unpartitioned kernel, qHeads the query heads per rank.
+	invPagedV1BW, qHeads float64
+	// perQueryHead: the decode reads each KV head once per query head at
+	// the attention bandwidth (EngineVersion.KVReadPerQueryHead).
+	perQueryHead  bool
+	invGemmPeak   float64 // s/FLOP: 1 / the FLOP/s the GEMMs approach at large M
+	gemmHalf      float64 // tokens at which the GEMMs reach half of that
+	invVectorPeak float64 // s/FLOP: 1 / the FLOP/s GEMV kernels reach on the FP32 vector units (0: no FP32 figure)
+	invAttnPeak   float64 // s/FLOP: 1 / the FLOP/s the attention kernels achieve
+	fixedS        float64 // step overhead + layers * layer overhead, seconds
+	prefillFixedS float64 // layers * prefill layer overhead, seconds, in a step with prompt tokens
+	seqS          float64 // CPU time per scheduled sequence, seconds
+	arFixedS      float64 // all-reduces per step * latency, seconds
+	arPerTokenS   float64 // all-reduce seconds per token in the step
 	// Expert and data parallelism: dp replicas' tokens reach every
 	// expert rank; expertFLOPs is 2 * top_k * one expert's share per
 	// token over the MoE layers (split out of linearFLOPs only then).
@@ -102,19 +109,23 @@ type costModel struct {
 }
 
 // addAttnClass adds one layer's attention reads to the class of span w
-// (0 = the whole context): kvb cache bytes per attended token (decb of
-// them read by a decode) and fl FLOPs per attended token.
-func (c *costModel) addAttnClass(w int, kvb, decb, fl float64) {
+// (0 = the whole context): kvb cache bytes and fl FLOPs per attended token.
+func (c *costModel) addAttnClass(w int, kvb, fl float64) { c.addAttnClassQ(w, kvb, kvb, fl) }
+
+// addAttnClassQ is addAttnClass with qb, the bytes per attended token a
+// kernel that reads each KV head once per query head reads (kvb times the
+// query heads per KV head).
+func (c *costModel) addAttnClassQ(w int, kvb, qb, fl float64) {
 	i := slices.Index(c.windows, float64(w))
 	if i < 0 {
 		i = len(c.windows)
 		c.windows = append(c.windows, float64(w))
 		c.kvPerTok = append(c.kvPerTok, 0)
-		c.kvDecPerTok = append(c.kvDecPerTok, 0)
+		c.kvQueryPerTok = append(c.kvQueryPerTok, 0)
 		c.attnFLOPsPerTok = append(c.attnFLOPsPerTok, 0)
 	}
 	c.kvPerTok[i] += kvb
-	c.kvDecPerTok[i] += decb
+	c.kvQueryPerTok[i] += qb
 	c.attnFLOPsPerTok[i] += fl
 }
 
@@ -191,7 +202,7 @@ func (d *Deployment) buildCost() costModel {
 	var activeLinear, moeExp float64
 	// The window classes, in first-seen order (a planner's deployment,
 	// built again, hands its slices back for reuse).
-	c.windows, c.kvPerTok, c.kvDecPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.kvDecPerTok[:0], d.cost.attnFLOPsPerTok[:0]
+	c.windows, c.kvPerTok, c.kvQueryPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.kvQueryPerTok[:0], d.cost.attnFLOPsPerTok[:0]
 	for _, l := range m.Layers {
 		lin, _, exp := d.rankParams(l)
 		if l.MoE {
@@ -204,8 +215,7 @@ func (d *Deployment) buildCost() costModel {
 		} else {
 			activeLinear += lin
 		}
-		var kvb, fl float64
-		reads := 1.0 // decode reads of each cache byte
+		var kvb, qb, fl float64
 		w := 0
 		hdk, hdv := m.LayerHeadDims(l)
 		switch l.Kind {
@@ -214,7 +224,7 @@ func (d *Deployment) buildCost() costModel {
 		case models.MLAttention:
 			if models.DeepSeekV4Built && m.IsDeepSeekV4() {
 				for _, r := range v4Reads(m, l, c.tp) {
-					c.addAttnClass(r.window, r.bytes, r.bytes, r.flops)
+					c.addAttnClass(r.window, r.bytes, r.flops)
 				}
 				continue
 			}
@@ -224,16 +234,14 @@ func (d *Deployment) buildCost() costModel {
 			kvHeads := kvcache.HeadsPerRank(m.LayerKVHeads(l), d.TP)
 			kvb = float64(kvHeads*(hdk+hdv)) * d.KVBytes
 			fl = 2 * float64(m.Heads) / c.tp * float64(hdk+hdv)
-			if d.Version.KVReadPerQueryHead && kvHeads > 0 {
-				// One read per query head of the rank
-				// (EngineVersion.KVReadPerQueryHead).
-				reads = max(float64(m.Heads)/c.tp/float64(kvHeads), 1)
-			}
+			// vLLM's own paged attention: each of the rank's query heads
+			// reads its KV head's cache.
+			qb = float64(m.Heads) / c.tp * float64(hdk+hdv) * d.KVBytes
 			if l.Kind == models.SlidingAttention {
 				w = l.Window
 			}
 		}
-		c.addAttnClass(w, kvb, kvb*reads, fl)
+		c.addAttnClassQ(w, kvb, max(qb, kvb), fl) // qb 0: a layer the kernel does not run
 	}
 	for i := range d.stages {
 		c.stateBytes += d.stages[i].layout.StateBytes
@@ -263,6 +271,7 @@ func (d *Deployment) buildCost() costModel {
 //	weightBW    = min(bandwidth * bandwidth_efficiency,
 //	                  sm_bytes_per_cycle * SMs * boost clock)       (bytes/s)
 //	kvBW        = bandwidth * attention_bandwidth_efficiency        (bytes/s)
+//	pagedV1BW   = bandwidth * paged_attention_v1_bandwidth_efficiency (bytes/s, when > 0)
 //	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
 //	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
 //	attnPeak    = peak * attention_efficiency                       (FLOP/s)
@@ -286,6 +295,11 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	}
 	c.invWeightBW = 1 / weightBandwidth(d, e)
 	c.invKVBW = 1 / (c.bw * attnBW)
+	c.perQueryHead = d.Version.KVReadPerQueryHead
+	c.invPagedV1BW, c.qHeads = 0, float64(d.Model.Heads)/c.tp
+	if v1 := e.PagedAttentionV1BandwidthEfficiency; v1 > 0 {
+		c.invPagedV1BW = 1 / (c.bw * v1)
+	}
 	c.invGemmPeak = 1 / (c.peak * e.ComputeEfficiency)
 	c.gemmHalf = max(e.GEMMHalfTokens, 0)
 	c.invVectorPeak = 0
@@ -344,6 +358,10 @@ func distinctExperts(e, k, n float64) float64 {
 //	                linear FLOPs / (gemmPeak * M / (M + gemm_half_tokens)))
 //	attention = max(KV read / kvBW, decode attention FLOPs / attnPeak)
 //	            + prefill attention FLOPs / attnPeak
+//	            (vLLM's own paged-attention kernels, vLLM 0.6 on ROCm: the
+//	            decode's KV read once per query head, at kvBW or, in the
+//	            unpartitioned V1 kernel, bandwidth *
+//	            paged_attention_v1_bandwidth_efficiency: pagedAttentionS)
 //	comm      = tp > 1: 2 * layers * (latency + 2(tp-1)/tp * M*h*b / bus bandwidth)
 //	            + pp > 1: (pp-1) * (latency + M*h*b / link bandwidth)
 //	overhead  = step_overhead + layers * layer_overhead
@@ -375,6 +393,7 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	out.WeightsReadBytes = c.denseReadBytes + c.moeLayers*c.expertBytes*distinctExperts(c.experts, c.topK, tokens*c.dp)
 
 	var attnDecode, attnPrefill, kv float64
+	var kvq, kvd float64 // decode reads: once per query head, and once
 	for i, w := range c.windows {
 		dc, ps := l.DecodeContext, l.PrefillSpan
 		if w > 0 {
@@ -385,7 +404,9 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 				ps = n * math.Min(ps/n, w)
 			}
 		}
-		kv += c.kvDecPerTok[i]*dc + c.kvPerTok[i]*n
+		kv += c.kvPerTok[i] * (dc + n)
+		kvq += c.kvQueryPerTok[i] * dc
+		kvd += c.kvPerTok[i] * dc
 		attnDecode += c.attnFLOPsPerTok[i] * dc
 		attnPrefill += c.attnFLOPsPerTok[i] * ps
 	}
@@ -429,6 +450,18 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		}
 	}
 	attnMem := out.KVReadBytes * c.invKVBW
+	switch {
+	case c.invPagedV1BW > 0:
+		// The decode reads under vLLM's own kernels; the rest (prompt
+		// tokens' cache, recurrent state) as before.
+		attnMem = d.pagedAttentionS(b, l.DecodeContext, kvq) + (kv-kvd)*c.invKVBW
+		out.KVReadBytes = kv - kvd + kvq
+	case c.perQueryHead:
+		// A kernel that reads each KV head once per query head
+		// (EngineVersion.KVReadPerQueryHead), at the attention's rate.
+		out.KVReadBytes = kv - kvd + kvq
+		attnMem = out.KVReadBytes * c.invKVBW
+	}
 	attnDecodeS := attnDecode * c.invAttnPeak
 	attnPrefillS := attnPrefill * c.invAttnPeak
 	out.MemoryS = linMem + attnMem
@@ -459,6 +492,48 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	out.TimeS = out.OverheadS + math.Max(linMem, linComp) + math.Max(attnMem, attnDecodeS) + attnPrefillS + out.CommunicationS + out.DraftS
 	out.TokensPerSeq = 1
 	return out
+}
+
+// pagedV1MaxContext, pagedPartition and pagedV1Work are the constants of
+// vLLM's choice between its paged-attention kernels (vLLM v0.6.1
+// vllm/attention/ops/paged_attn.py PagedAttention.forward_decode, the
+// decode path of the ROCm backend, vllm/attention/backends/
+// rocm_flash_attn.py, until the custom ROCm kernel of vLLM PR #8310, merged
+// after v0.6.1): use_v1 = max_seq_len <= 8192 and (max_num_partitions == 1
+// or num_seqs * num_heads > 512), max_num_partitions = ceil(max_seq_len /
+// _PARTITION_SIZE), _PARTITION_SIZE = 512, num_heads the query heads on
+// the rank.
+const (
+	pagedV1MaxContext = 8192
+	pagedPartition    = 512
+	pagedV1Work       = 512
+)
+
+// pagedAttentionS is the decode attention's memory time, in seconds, under
+// vLLM's own paged-attention kernels (csrc/attention/attention_kernels.cu
+// at v0.6.1): their grid is (num_heads, num_seqs, partitions), one thread
+// block per query head, which reads its KV head's keys and values itself,
+// so a decode step reads the cache once per query head (kvq bytes: the
+// query heads per KV head times the cache it attends). The partitioned
+// kernel (V2: a block per 512 tokens, then a reduction) reads at
+// attention_bandwidth_efficiency; the unpartitioned one (V1: one block
+// walks the whole context), which vLLM picks once b sequences x query
+// heads exceed 512 with a context of 513-8192 tokens, at
+// paged_attention_v1_bandwidth_efficiency. A context of one partition runs
+// V1 too, but then a block does a V2 block's work, so it reads at V2's
+// rate. The step's mean context stands for its max_seq_len (equal in a
+// static batch; a serving step's longest sequence can be longer).
+func (d *Deployment) pagedAttentionS(b, decodeContext, kvq float64) float64 {
+	c := &d.cost
+	if b <= 0 {
+		return kvq * c.invKVBW
+	}
+	ctx := decodeContext / b
+	v1Long := ctx > pagedPartition && ctx <= pagedV1MaxContext && b*c.qHeads > pagedV1Work
+	if !v1Long {
+		return kvq * c.invKVBW
+	}
+	return kvq * c.invPagedV1BW
 }
 
 // allToAll is the MoE dispatch and combine of one step on one rank, in

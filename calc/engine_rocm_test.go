@@ -67,32 +67,51 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 }
 
 // vLLM 0.6 on an AMD accelerator takes its upstream ROCm build's terms
-// (vllmV06ROCmEff: GEMMs at 0.0623 of peak, KV read at 0.0908 of the
-// bandwidth, 82.8 us more per all-reduce). Llama 3.1 8B (bf16) on MI300X
-// at 1024 tokens of context (weights and KV bytes as in
-// TestVLLMOnAMDUsesTheROCmStepTerms):
+// (vllmV06ROCmEff: GEMMs at 0.0623 of peak, 85.9 us more per all-reduce,
+// and vLLM's own paged-attention kernels, which read each KV head once per
+// query head: at 0.647 of the bandwidth partitioned (V2), at 0.306
+// unpartitioned (V1), the kernel vLLM v0.6.1 picks once the context
+// exceeds 512 tokens and sequences x query heads per GPU exceed 512).
+// Llama 3.1 8B (bf16, 32 query heads, 8 KV heads) on MI300X at 1024
+// tokens of context (weights and KV bytes as in
+// TestVLLMOnAMDUsesTheROCmStepTerms; the KV cache of one sequence is
+// 134,217,728 B, read 32/8 = 4 times: 536,870,912 B):
 //
 //	tp 1, batch 1:   gemm      = 15,009,849,344 / (5.3e12 x 0.525) = 5.394375 ms
 //	                             (FLOPs 15,009,849,344 x 17 / (1307.4e12 x 0.0623)
 //	                             = 3.133 ms, below it)
-//	                 attention = 134,217,728 / (5.3e12 x 0.0908) = 0.278900 ms
+//	                 attention = 536,870,912 / (5.3e12 x 0.647) = 0.156563 ms
+//	                             (1 x 32 heads <= 512: V2)
 //	                 overhead  = 3.29 ms + 32 x 7.6 us + 1 x 36.2 us = 3.5694 ms
-//	                 step      = 9.242675 ms
+//	                 step      = 9.120339 ms
 //	tp 1, batch 256: gemm      = 15,009,849,344 x 256 x (1 + 16/256)
 //	                             / (1307.4e12 x 0.0623) = 50.124345 ms
 //	                             (the FLOPs bind: the weights take 5.39 ms)
-//	                 attention = 256 x 134,217,728 / (5.3e12 x 0.0908) = 71.398343 ms
-//	                             (its FLOPs, 2 x 32 x 256 x 32 x 1024 x 256 =
-//	                             0.137 TFLOP at 0.4 of peak = 0.26 ms, below it)
+//	                 attention = 256 x 536,870,912 / (5.3e12 x 0.306) = 84.744699 ms
+//	                             (256 x 32 > 512 and 1024 > 512: V1; its FLOPs,
+//	                             2 x 32 x 256 x 32 x 1024 x 256 = 0.137 TFLOP at
+//	                             0.4 of peak = 0.26 ms, below it)
 //	                 overhead  = 3.29 + 32 x 0.0076 + 256 x 0.0362 = 12.8004 ms
-//	                 step      = 134.323088 ms
+//	                 step      = 147.669444 ms
+//	    at 512 tokens: one partition, so V2 whatever the batch:
+//	                 attention = 256 x 268,435,456 / (5.3e12 x 0.647) = 20.040091 ms
+//	                 step      = 82.964836 ms
+//	tp 1, batch 16 and 17 (16 x 32 = 512 is V2, 17 x 32 = 544 is V1):
+//	                 gemm      = 15,009,849,344 x (b + 16) / (1307.4e12 x 0.0623)
+//	                             = 5.896982 and 6.081262 ms
+//	                 attention = 16 x 536,870,912 / (5.3e12 x 0.647) = 2.505011 ms
+//	                             and 17 x 536,870,912 / (5.3e12 x 0.306) = 5.627578 ms
+//	                 overhead  = 3.5316 + b x 0.0362 = 4.1124 and 4.1486 ms
+//	                 step      = 12.514393 and 15.857440 ms
 //	tp 2, batch 1:   gemm      = 15,009,849,344 / 2 / (5.3e12 x 0.525) = 2.697188 ms
-//	                 attention = 67,108,864 / (5.3e12 x 0.0908) = 0.139450 ms
+//	                 attention = 268,435,456 / (5.3e12 x 0.647) = 0.078282 ms
+//	                             (16 query heads per rank, each reading its
+//	                             KV head: 4 of them per rank)
 //	                 overhead  = 3.5694 ms
-//	                 all-reduce = 2 x 32 layers x (10 us Infinity Fabric + 82.8 us)
-//	                             = 5.9392 ms (+ 64 x 8 KiB at the bus bandwidth,
+//	                 all-reduce = 2 x 32 layers x (10 us Infinity Fabric + 85.9 us)
+//	                             = 6.1376 ms (+ 64 x 8 KiB at the bus bandwidth,
 //	                             about 2 us)
-//	                 step      = 12.345238 ms
+//	                 step      = 12.482469 ms
 //
 // The GEMM FLOPs and TP 2's weights count the norm weights (266,240, some
 // replicated on both ranks) only within 0.01 %.
@@ -102,18 +121,29 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, vllmV06ROCmEff, d.Eff)
 	s := d.DecodeStep(1, 1024)
-	assert.InDelta(t, 9.242675e-3, s.TimeS, 1e-8)
+	assert.InDelta(t, 9.120339e-3, s.TimeS, 1e-8)
 	s = d.DecodeStep(256, 1024)
-	assert.InEpsilon(t, 134.323088e-3, s.TimeS, 1e-4)
+	assert.InEpsilon(t, 147.669444e-3, s.TimeS, 1e-4)
+	assert.InEpsilon(t, 82.964836e-3, d.DecodeStep(256, 512).TimeS, 1e-4)
+	assert.InEpsilon(t, 12.514393e-3, d.DecodeStep(16, 1024).TimeS, 1e-4)
+	assert.InEpsilon(t, 15.857440e-3, d.DecodeStep(17, 1024).TimeS, 1e-4)
 	d2, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.6", TensorParallelSize: Int(2)})
 	require.NoError(t, err)
 	s = d2.DecodeStep(1, 1024)
-	assert.InDelta(t, 5.9392e-3, s.CommunicationS, 3e-6)
-	assert.InEpsilon(t, 12.345238e-3, s.TimeS, 1e-3)
-	// 0.7 on ROCm pays the link's 10 us alone.
+	assert.InDelta(t, 6.1376e-3, s.CommunicationS, 3e-6)
+	assert.InEpsilon(t, 12.482469e-3, s.TimeS, 1e-3)
+	// 0.7 on ROCm pays the link's 10 us alone, and its attention reads
+	// each KV head once (0.306 of the bandwidth, no V1 switch).
 	d7, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7", TensorParallelSize: Int(2)})
 	require.NoError(t, err)
 	assert.InDelta(t, 64*10e-6, d7.DecodeStep(1, 1024).CommunicationS, 3e-6)
+	d7b, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
+	require.NoError(t, err)
+	assert.Zero(t, d7b.Eff.PagedAttentionV1BandwidthEfficiency)
+	at16 := d7b.DecodeStep(16, 1024).TimeS - d7b.DecodeStep(16, 0).TimeS
+	at17 := d7b.DecodeStep(17, 1024).TimeS - d7b.DecodeStep(17, 0).TimeS
+	// 17 x 134,217,728 / (5.3e12 x 0.306) - 16 x the same = 0.082760 ms.
+	assert.InDelta(t, 0.082760e-3, at17-at16, 1e-7)
 }
 
 // llama.cpp on an AMD accelerator takes its HIP back end's step terms
@@ -145,4 +175,22 @@ func TestLlamaCppOnAMDUsesTheHIPStepTerms(t *testing.T) {
 	g, err := Resolve(Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
 	require.NoError(t, err)
 	assert.Equal(t, engines["llamacpp"].Eff, g.Eff)
+}
+
+// Only vLLM 0.6's ROCm build decodes through vLLM's own paged-attention
+// kernels; every other profile's attention reads each KV head once (its
+// FlashAttention, FlashInfer or custom ROCm kernel), so none has the term.
+func TestOnlyVLLM06OnROCmHasThePagedAttentionTerm(t *testing.T) {
+	t.Parallel()
+	for _, e := range Engines() {
+		assert.Zero(t, e.Eff.PagedAttentionV1BandwidthEfficiency, e.Name)
+		for _, p := range []*Efficiencies{e.EffV0, e.EffMetal, e.EffROCm} {
+			if p != nil {
+				assert.Zero(t, p.PagedAttentionV1BandwidthEfficiency, e.Name)
+			}
+		}
+		if e.EffV06ROCm != nil {
+			assert.Positive(t, e.EffV06ROCm.PagedAttentionV1BandwidthEfficiency, e.Name)
+		}
+	}
 }

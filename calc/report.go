@@ -175,6 +175,18 @@ type Efficiencies struct {
 	// figure assumes (vLLM 0.6 on ROCm sent every all-reduce through
 	// RCCL). 0 on the builds fitted with the link's figure alone.
 	AllReduceLatencyUs float64 `json:"all_reduce_latency_us,omitempty"`
+	// PagedAttentionV1BandwidthEfficiency, when positive, marks the decode
+	// attention as vLLM's own paged-attention kernels
+	// (csrc/attention/attention_kernels.cu, the ROCm build of vLLM 0.6.1,
+	// before its custom ROCm kernel): one thread block per query head, so
+	// each KV head is read once per query head of its group, at
+	// attention_bandwidth_efficiency for the partitioned kernel (V2) and at
+	// this fraction of datasheet bandwidth for the unpartitioned one (V1),
+	// which vLLM runs when the context exceeds one 512-token partition and
+	// sequences x query heads per GPU exceed 512. 0: the engine's attention
+	// kernels read each KV head once (FlashAttention, FlashInfer, ROCm's
+	// custom paged attention).
+	PagedAttentionV1BandwidthEfficiency float64 `json:"paged_attention_v1_bandwidth_efficiency,omitempty"`
 }
 
 // MemoryReport is the memory budget of one GPU (the tightest pipeline

@@ -57,7 +57,7 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 		d = &Deployment{}
 	} else {
 		*d = Deployment{layouts: d.layouts, stages: d.stages[:0],
-			cost: costModel{windows: d.cost.windows[:0], kvPerTok: d.cost.kvPerTok[:0], kvDecPerTok: d.cost.kvDecPerTok[:0], attnFLOPsPerTok: d.cost.attnFLOPsPerTok[:0]}}
+			cost: costModel{windows: d.cost.windows[:0], kvPerTok: d.cost.kvPerTok[:0], kvQueryPerTok: d.cost.kvQueryPerTok[:0], attnFLOPsPerTok: d.cost.attnFLOPsPerTok[:0]}}
 	}
 	if m != nil {
 		d.Model = m

@@ -53,6 +53,9 @@ var params = []param{
 	// The engine build's own all-reduce cost, 0 where the link's figure
 	// describes the build (vLLM 0.6 on ROCm); a flat prior.
 	{"all_reduce_latency_us", func(e *calc.Efficiencies) *float64 { return &e.AllReduceLatencyUs }, 0, 200, math.Inf(1), true},
+	// vLLM's own paged-attention kernels' unpartitioned variant (vLLM 0.6
+	// on ROCm); 0 elsewhere, a flat prior.
+	{"paged_attention_v1_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.PagedAttentionV1BandwidthEfficiency }, 0.02, 1, math.Inf(1), true},
 }
 
 // v06ROCmFloor are the lower bounds of the vllm@0.6+rocm fit where they
@@ -401,6 +404,9 @@ func literal(e calc.Efficiencies) string {
 	}
 	if e.SMBytesPerCycle != 0 {
 		ar += fmt.Sprintf(", SMBytesPerCycle: %.3g", e.SMBytesPerCycle)
+	}
+	if e.PagedAttentionV1BandwidthEfficiency != 0 {
+		ar += fmt.Sprintf(", PagedAttentionV1BandwidthEfficiency: %.3g", e.PagedAttentionV1BandwidthEfficiency)
 	}
 	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g%s}",
 		e.BandwidthEfficiency, e.AttentionBandwidthEfficiency, e.ComputeEfficiency, e.GEMMHalfTokens, e.AttentionEfficiency,

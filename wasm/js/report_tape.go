@@ -178,6 +178,7 @@ var tapeKeys = []string{
 	"prefill_layer_overhead_us",
 	"context_overhead_ms",
 	"all_reduce_latency_us",
+	"paged_attention_v1_bandwidth_efficiency",
 	"kind",
 	"layers",
 	"window",
@@ -1140,20 +1141,25 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 		t.number(float64(v.AllReduceLatencyUs))
 		n++
 	}
+	if v.PagedAttentionV1BandwidthEfficiency != 0 {
+		t.key(170) // paged_attention_v1_bandwidth_efficiency
+		t.number(float64(v.PagedAttentionV1BandwidthEfficiency))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(170) // kind
+	t.key(171) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(171) // layers
+	t.key(172) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(172) // window
+		t.key(173) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1163,31 +1169,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(173) // cached_tokens_per_request
+	t.key(174) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(174) // shared_blocks
+	t.key(175) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(175) // num_prefixes
+	t.key(176) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(88) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(176) // ttft_ms_without
+	t.key(177) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(177) // kv_ceiling
+	t.key(178) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(178) // kv_ceiling_without
+	t.key(179) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(93) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(179) // onset_concurrency_without
+	t.key(180) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1196,43 +1202,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(180) // method
+	t.key(181) // method
 	t.string(string(v.Method))
 	n++
-	t.key(181) // num_speculative_tokens
+	t.key(182) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(182) // acceptance_rate
+	t.key(183) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(183) // tokens_per_step
+	t.key(184) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(184) // draft_weights_bytes
+	t.key(185) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(185) // draft_time_ms
+	t.key(186) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(120) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(186) // tpot_ms_without
+	t.key(187) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(76) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(187) // tokens_per_s_without
+	t.key(188) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(188) // speedup
+	t.key(189) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(189) // batch1_speedup
+	t.key(190) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(190) // crossover_batch_size
+	t.key(191) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1241,25 +1247,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(191) // max_loras
+	t.key(192) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(192) // max_lora_rank
+	t.key(193) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(193) // bytes
+	t.key(194) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(194) // kv_cache_bytes_without
+	t.key(195) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(195) // flops_per_step
+	t.key(196) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(196) // read_bytes_per_step
+	t.key(197) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(197) // extra_step_time_ms
+	t.key(198) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1268,19 +1274,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(198) // cpu_blocks
+	t.key(199) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(70) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(199) // recompute_onset_concurrency
+	t.key(200) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(200) // reload_ms_per_sequence
+	t.key(201) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(201) // recompute_ms_per_sequence
+	t.key(202) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1289,28 +1295,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(202) // data_parallel_size
+	t.key(203) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(203) // expert_parallel
+	t.key(204) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(204) // expert_parallel_size
+	t.key(205) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(205) // experts_per_rank
+	t.key(206) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(206) // experts_touched_per_rank
+	t.key(207) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(207) // load_imbalance
+	t.key(208) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(208) // all_to_all_ms
+	t.key(209) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(209) // tokens_per_s_total
+	t.key(210) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(41) // num_gpus
@@ -1322,19 +1328,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(210) // mean
+	t.key(211) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(211) // p50
+	t.key(212) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(212) // p90
+	t.key(213) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(213) // p99
+	t.key(214) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(214) // max
+	t.key(215) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1343,16 +1349,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(215) // time_s
+	t.key(216) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(116) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(216) // running
+	t.key(217) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(217) // waiting
+	t.key(218) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(86) // kv_cache_usage
@@ -1364,10 +1370,10 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(218) // load
+	t.key(219) // load
 	t.string(string(v.Load))
 	n++
-	t.key(219) // num_requests_per_point
+	t.key(220) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
 	t.key(154) // points
@@ -1380,28 +1386,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(220) // preemption_onset
+	t.key(221) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(221) // running_at_onset
+	t.key(222) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(222) // analytic_onset
+	t.key(223) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(223) // onset_difference
+	t.key(224) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(224) // onset_ratio
+	t.key(225) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(225) // knee_load
+	t.key(226) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(226) // knee_output_tokens_per_s
+	t.key(227) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(227) // max_output_tokens_per_s
+	t.key(228) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1413,13 +1419,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(228) // logged
+	t.key(229) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(229) // predicted
+	t.key(230) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(230) // error
+	t.key(231) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1428,7 +1434,7 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
 func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	at, n := t.object(), 0
-	t.key(231) // source
+	t.key(232) // source
 	t.string(string(v.Source))
 	n++
 	t.key(73) // batch_size
@@ -1437,13 +1443,13 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	t.key(74) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(232) // measured_ms
+	t.key(233) // measured_ms
 	t.number(float64(v.MeasuredMs))
 	n++
-	t.key(233) // profile_ms
+	t.key(234) // profile_ms
 	t.number(float64(v.ProfileMs))
 	n++
-	t.key(234) // predicted_ms
+	t.key(235) // predicted_ms
 	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
@@ -1452,7 +1458,7 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(218) // load
+	t.key(219) // load
 	t.number(float64(v.Load))
 	n++
 	t.key(123) // output_tokens_per_s
@@ -1466,22 +1472,22 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(235) // ttft_p50_ms
+	t.key(236) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(236) // ttft_p99_ms
+	t.key(237) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(237) // tpot_p50_ms
+	t.key(238) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(238) // tpot_p99_ms
+	t.key(239) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(239) // e2e_latency_p50_ms
+	t.key(240) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(240) // e2e_latency_p99_ms
+	t.key(241) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
 	t.key(136) // mean_running

@@ -1927,6 +1927,8 @@ export interface Efficiencies {
   context_overhead_ms: number;
   /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */
   all_reduce_latency_us?: number;
+  /** PagedAttentionV1BandwidthEfficiency, when positive, marks the decode attention as vLLM's own paged-attention kernels (csrc/attention/attention_kernels.cu, the ROCm build of vLLM 0.6.1, before its custom ROCm kernel): one thread block per query head, so each KV head is read once per query head of its group, at attention_bandwidth_efficiency for the partitioned kernel (V2) and at this fraction of datasheet bandwidth for the unpartitioned one (V1), which vLLM runs when the context exceeds one 512-token partition and sequences x query heads per GPU exceed 512. 0: the engine's attention kernels read each KV head once (FlashAttention, FlashInfer, ROCm's custom paged attention). */
+  paged_attention_v1_bandwidth_efficiency?: number;
 }
 
 /** MemoryReport is the memory budget of one GPU (the tightest pipeline stage), the way vLLM sizes it: requested = total * gpu_memory_utilization, kv_cache = requested - weights - activation - non_torch. */
