@@ -269,7 +269,7 @@ func (d *Deployment) buildCost() costModel {
 // source and fit):
 //
 //	weightBW    = min(bandwidth * bandwidth_efficiency,
-//	                  sm_bytes_per_cycle * SMs * boost clock)       (bytes/s)
+//	                  sm_bytes_per_cycle * SMs (CUs) * boost clock) (bytes/s)
 //	kvBW        = bandwidth * attention_bandwidth_efficiency        (bytes/s)
 //	pagedV1BW   = bandwidth * paged_attention_v1_bandwidth_efficiency (bytes/s, when > 0)
 //	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
@@ -330,6 +330,11 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 // chip, whose bandwidth per SM-cycle is 2-4x a GeForce card's (H100 SXM
 // 3.35e12 B/s over 132 x 1.98e9 SM-cycles/s: 12.8 bytes per SM-cycle; RTX
 // 4090: 1.01e12 over 128 x 2.52e9: 3.1), they cannot draw the bandwidth.
+// On AMD chips the catalog's SMs are compute units and the clock their
+// peak engine clock; the HIP build has its own rate (llamacppROCmEff: 4),
+// which binds on the HBM Instinct parts (MI300X 5.3e12 over 304 x 2.1e9:
+// 8.3 bytes per CU-cycle) and not on the Radeon and Strix Halo GPUs (RX
+// 7900 XTX: 0.96e12 over 96 x 2.5e9: 4.0).
 func weightBandwidth(d *Deployment, e Efficiencies) float64 {
 	bw := d.Hardware.MemoryBandwidthBytesPerS * e.BandwidthEfficiency
 	if e.SMBytesPerCycle > 0 {

@@ -113,8 +113,8 @@ var engines = map[string]*Engine{
 	// llamacpp -terms sm_bytes_per_cycle` on those and the public F16 -pg
 	// runs on A100/H100 (2024 builds, PC001-PC012), which were 33 %
 	// optimistic without it (docs/MODEL.md section 4). The HIP builds have
-	// their own terms (llamacppROCmEff) and so do Apple GPUs (Metal,
-	// llamacppMetalEff).
+	// their own terms (llamacppROCmEff, with their own per-CU limit) and so
+	// do Apple GPUs (Metal, llamacppMetalEff).
 	"llamacpp": {
 		Name: "llamacpp", Label: "llama.cpp", DefaultUtilization: 0.95, rule: ruleFreeFraction,
 		Eff:          Efficiencies{BandwidthEfficiency: 0.85, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.53, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 1.33, SequenceOverheadUs: 5, LayerOverheadUs: 9.0, ContextOverheadMs: 0, SMBytesPerCycle: 6},
@@ -128,23 +128,34 @@ var engines = map[string]*Engine{
 // it runs its HIP back end (ggml-cuda's kernels built for ROCm, with the
 // HIP flash-attention paths, not the CUDA ones Eff was fitted on). Fitted by
 //
-//	go run ./tools/calibrate -fit llamacpp@rocm -skip-gpus mi300x -terms bandwidth_efficiency,attention_bandwidth_efficiency,step_overhead_ms
+//	go run ./tools/calibrate -fit llamacpp@rocm -skip-sources LLM-Inference-Bench -terms bandwidth_efficiency,attention_bandwidth_efficiency,step_overhead_ms,sm_bytes_per_cycle
 //
-// on the n = 21 llama-bench tg128/512/2048 runs on a Ryzen AI Max+ 395
-// (Radeon 8060S, RDNA 3.5; lhl/strix-halo-testing at 5ee14b5, public cases
-// PC021-PC041), from the CUDA terms, which the six terms left alone keep:
-// the weights stream at 0.723 of the 256 GB/s (0.85 on GeForce cards), the
-// step costs 1.88 ms (1.33), and the KV read at 0.301 of it, at its 0.3
-// floor: decode slows with the context far more than the cache's bytes
-// say (tg2048 steps are 30-80 % longer than tg128 ones), so the HIP
-// attention kernels, not the bytes, bind there. In sample: mean squared
-// log error 0.0572 -> 0.0124. Held out by model (`-logo llamacpp@rocm
-// -logo-by model -skip-gpus mi300x` with the same -terms, six models):
-// median |error| 6.6 %, 76 % within 15 % (16.7 % and 43 % under the CUDA
-// terms). One chip and one source: the MI300X cases (LLM-Inference-Bench,
-// 2024 HIP builds, F16) are reported, not fitted; under these terms they
-// move from -74 % to -68 %, still far off.
-var llamacppROCmEff = Efficiencies{BandwidthEfficiency: 0.723, AttentionBandwidthEfficiency: 0.301, ComputeEfficiency: 0.53, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 1.88, SequenceOverheadUs: 5, LayerOverheadUs: 9, ContextOverheadMs: 0}
+// on the n = 25 llama-bench tg runs of three independent sources: 21 on a
+// Ryzen AI Max+ 395 (Radeon 8060S, RDNA 3.5; lhl/strix-halo-testing at
+// 5ee14b5, PC021-PC041), the F16 tg64 of llama.cpp PR #11519 on an
+// Instinct MI100 (CDNA 1, wave64) before and after the PR (PC100, PC101)
+// and two tg64 rows of PR #26284 on an RX 7900 XTX (RDNA 3, PC102, PC103),
+// from the CUDA terms, which the five terms left alone keep. The weights
+// stream at 0.723 of the bandwidth (0.85 on GeForce cards) and at most
+// 4 bytes per compute unit per cycle (SMBytesPerCycle over the catalog's
+// CUs and engine clock: the per-SM issue limit of the CUDA build, 6, at the
+// HIP build's own rate); the step costs 2.03 ms (1.33) and the KV read runs
+// at 0.301 of the bandwidth, at its 0.3 floor: decode slows with the
+// context far more than the cache's bytes say (tg2048 steps are 30-80 %
+// longer than tg128 ones), so the HIP attention kernels, not the bytes,
+// bind there. The CU cap binds on the HBM Instinct parts only (MI100: 4 x
+// 120 x 1.502e9 = 0.72 TB/s of 1.23; MI300X: 2.55 TB/s of 5.3), not on the
+// RDNA cards (RX 7900 XTX: 0.96 TB/s of 0.96; Strix Halo: 0.46 of 0.256):
+// the wave64 CDNA CUs ran llama.cpp's 32-lane matrix-vector kernels with
+// lanes idle until PR #11519 (MI100 F16 tg64 36.85 -> 49.38 t/s; nothing
+// on RDNA 2), and the fitted 4 sits between those two builds. In sample:
+// mean squared log error 0.0157 -> 0.0122. The MI300X cases
+// (LLM-Inference-Bench, 2024 HIP builds, F16) are reported, not fitted:
+// they move from -62...-77 % to -49...-68 %. A cap fitted to them too
+// (2 bytes per CU-cycle) misses the MI100 held out by +124 % and the RX
+// 7900 XTX by +60 % (`-logo llamacpp@rocm -logo-by gpu`): their slowness
+// is no per-CU limit these chips share (docs/MODEL.md section 4).
+var llamacppROCmEff = Efficiencies{BandwidthEfficiency: 0.723, AttentionBandwidthEfficiency: 0.301, ComputeEfficiency: 0.53, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 2.03, SequenceOverheadUs: 5, LayerOverheadUs: 9, ContextOverheadMs: 0, SMBytesPerCycle: 4}
 
 // vllmV0Eff are vLLM's step terms under the V0 engine (engine_version
 // 0.6), fitted by `go run ./tools/calibrate -fit vllm@0.6` on the 114

@@ -152,13 +152,15 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 //
 //	weights read = (6,738,415,616 params - 32,000 x 4,096 = 131,072,000
 //	               embedding, gathered, not read) x 2 B = 13,214,687,232 B
-//	gemm         = 13,214,687,232 / (256e9 x 0.723) = 71.397 ms (the FLOPs,
+//	gemm         = 13,214,687,232 / (256e9 x 0.723) = 71.397 ms (the DRAM
+//	               binds: the CU cap, 4 x 40 CUs x 2.9e9 = 464e9 B/s, is
+//	               above 256e9 x 0.723 = 185e9; the FLOPs,
 //	               13.2e9 x (1 + 16) / (59.4e12 x 0.53) = 7.1 ms, below it)
 //	KV read      = 32 layers x 32 KV heads x (128 + 128) x 2 B x 1,024
 //	               = 536,870,912 B
 //	attention    = 536,870,912 / (256e9 x 0.301) = 6.9673 ms
-//	overhead     = 1.88 ms + 32 x 9 us + 1 x 5 us = 2.173 ms
-//	step         = 71.397 + 6.967 + 2.173 = 80.537 ms
+//	overhead     = 2.03 ms + 32 x 9 us + 1 x 5 us = 2.323 ms
+//	step         = 71.397 + 6.967 + 2.323 = 80.687 ms
 func TestLlamaCppOnAMDUsesTheHIPStepTerms(t *testing.T) {
 	t.Parallel()
 	d, err := Resolve(Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: HardwareRef{ID: "ryzen-ai-max-395"}, Engine: "llamacpp"})
@@ -167,9 +169,9 @@ func TestLlamaCppOnAMDUsesTheHIPStepTerms(t *testing.T) {
 	s := d.DecodeStep(1, 1024)
 	assert.InDelta(t, 13214687232, s.WeightsReadBytes, 0.5)
 	assert.InDelta(t, 536870912, s.KVReadBytes, 0.5)
-	want := 13214687232/(256e9*0.723) + 536870912/(256e9*0.301) + 1.88e-3 + 32*9e-6 + 5e-6
+	want := 13214687232/(256e9*0.723) + 536870912/(256e9*0.301) + 2.03e-3 + 32*9e-6 + 5e-6
 	assert.InDelta(t, want, s.TimeS, 1e-9)
-	assert.InDelta(t, 80.537e-3, s.TimeS, 0.001e-3)
+	assert.InDelta(t, 80.687e-3, s.TimeS, 0.001e-3)
 
 	// On a GeForce card llama.cpp keeps its CUDA terms.
 	g, err := Resolve(Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})

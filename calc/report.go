@@ -153,9 +153,10 @@ type Efficiencies struct {
 	// kernels of one layer), in microseconds.
 	LayerOverheadUs float64 `json:"layer_overhead_us"`
 	// SMBytesPerCycle, when positive, caps the weight streaming at this
-	// many bytes per streaming multiprocessor per clock cycle on chips
-	// whose SMs and clock the catalog gives (weightBandwidth): the issue
-	// limit of matrix-vector kernels that run on the CUDA cores (llama.cpp).
+	// many bytes per streaming multiprocessor (NVIDIA) or compute unit
+	// (AMD) per clock cycle on chips whose SMs and clock the catalog gives
+	// (weightBandwidth): the issue limit of matrix-vector kernels that run
+	// on the CUDA cores or CU SIMDs (llama.cpp's CUDA and HIP builds).
 	// 0: no cap.
 	SMBytesPerCycle float64 `json:"sm_bytes_per_cycle,omitempty"`
 	// PrefillLayerOverheadUs is the time each decoder layer adds to a step

@@ -35,7 +35,9 @@ var amd = []Accelerator{
 		// aggregate): about 400 GB/s per GCD, 200 per direction; the
 		// topology between the 8 GCDs of a node is not uniform.
 		Interconnect: Interconnect{Name: "Infinity Fabric (xGMI)", BandwidthBytesPerS: 200 * gbPerS, LatencyS: AllReduceLatencyInfinityFabricS},
-		Sources:      []Source{{Fields: datasheet, Citation: citeMI250X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
+		// 110 compute units per GCD (220 per package) at 1.7 GHz.
+		SMs: 110, BoostClockHz: 1.7 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeMI250X}, {Fields: latencyFields, Citation: citeLatencyXGMI}, {Fields: smFields, Citation: citeCUMI250X}},
 	},
 	{
 		ID:                       "mi300x",
@@ -46,7 +48,8 @@ var amd = []Accelerator{
 		MemoryBandwidthBytesPerS: 5.3 * tbPerS,
 		PeakFLOPS:                cdna3FLOPS,
 		Interconnect:             xgmiCDNA3,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeMI300X}, {Fields: []string{fieldReported}, Citation: citeRepMI300X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
+		SMs:                      304, BoostClockHz: 2.1 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeMI300X}, {Fields: []string{fieldReported}, Citation: citeRepMI300X}, {Fields: latencyFields, Citation: citeLatencyXGMI}, {Fields: smFields, Citation: citeCUMI300X}},
 	},
 	{
 		ID:                       "mi325x",
@@ -56,7 +59,8 @@ var amd = []Accelerator{
 		MemoryBandwidthBytesPerS: 6 * tbPerS,
 		PeakFLOPS:                cdna3FLOPS,
 		Interconnect:             xgmiCDNA3,
-		Sources:                  []Source{{Fields: datasheet, Citation: citeMI325X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
+		SMs:                      304, BoostClockHz: 2.1 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeMI325X}, {Fields: latencyFields, Citation: citeLatencyXGMI}, {Fields: smFields, Citation: citeCUMI300X}},
 	},
 	{
 		ID:                       "mi355x",
@@ -69,6 +73,35 @@ var amd = []Accelerator{
 		// the TF32 matrix path (TF32 falls back to FP32).
 		PeakFLOPS:    PeakFLOPS{FP32: 157.3 * teraFLOPS, BF16: 2516.6 * teraFLOPS, FP8: 5033.2 * teraFLOPS, INT8: 5033.2 * teraFLOPS, FP4: 10066.3 * teraFLOPS},
 		Interconnect: xgmiCDNA4,
-		Sources:      []Source{{Fields: datasheet, Citation: citeMI355X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
+		SMs:          256, BoostClockHz: 2.4 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeMI355X}, {Fields: latencyFields, Citation: citeLatencyXGMI}, {Fields: smFields, Citation: citeCUMI355X}},
+	},
+	{
+		ID:     "mi100",
+		Name:   "AMD Instinct MI100 32GB",
+		Vendor: "AMD",
+		// CDNA 1 (gfx908): 120 CUs at 1.502 GHz. FP32 is the matrix
+		// rate, 46.1 TFLOPS; the 16-bit figure is bfloat16's 92.3 (FP16
+		// matrix runs at 184.6); INT8 184.6 TOPS. No TF32 or FP8.
+		MemoryBytes:              32 * GiB,
+		MemoryBandwidthBytesPerS: 1.2288 * tbPerS,
+		PeakFLOPS:                PeakFLOPS{FP32: 46.1 * teraFLOPS, BF16: 92.3 * teraFLOPS, INT8: 184.6 * teraFLOPS},
+		// 3 Infinity Fabric links of 92 GB/s (276 GB/s aggregate peak,
+		// bidirectional) to the other GPUs of a 4-GPU hive: 138 GB/s per
+		// direction.
+		Interconnect: Interconnect{Name: "Infinity Fabric (xGMI, 3 links)", BandwidthBytesPerS: 138 * gbPerS, LatencyS: AllReduceLatencyInfinityFabricS},
+		SMs:          120, BoostClockHz: 1.502 * ghz,
+		Sources: []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldPeakFLOPS, fieldInterconnect, fieldSMs, fieldClock}, Citation: citeMI100}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
+	},
+	{
+		// RDNA 3 (gfx1100), wave32: 96 CUs at a 2.5 GHz boost.
+		ID: "rx-7900-xtx", Name: "AMD Radeon RX 7900 XTX 24GB", Vendor: "AMD",
+		Aliases:     []string{"7900 XTX", "gfx1100"},
+		MemoryBytes: 24 * GiB, MemoryBandwidthBytesPerS: 960 * gbPerS,
+		// FP32 61.4 (dual issue); 16-bit WMMA 122.8 TFLOPS.
+		PeakFLOPS:    PeakFLOPS{FP32: 61.4 * teraFLOPS, BF16: 122.8 * teraFLOPS},
+		Interconnect: pcie4x16,
+		SMs:          96, BoostClockHz: 2.5 * ghz,
+		Sources: []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldPeakFLOPS, fieldInterconnect, fieldSMs, fieldClock}, Citation: citeRX7900XTX}, {Fields: latencyFields, Citation: citeLatencyPCIe}},
 	},
 }

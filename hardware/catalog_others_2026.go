@@ -10,7 +10,8 @@ var amd2026 = []Accelerator{
 		// CDNA 4 at 2.2 GHz (air-cooled MI355X sibling); no TF32 matrix path.
 		PeakFLOPS:    PeakFLOPS{FP32: 144.2 * teraFLOPS, BF16: 2306.9 * teraFLOPS, FP8: 4613.7 * teraFLOPS, INT8: 4613.7 * teraFLOPS, FP4: 9227.5 * teraFLOPS},
 		Interconnect: xgmiCDNA4,
-		Sources:      []Source{{Fields: datasheet, Citation: citeMI350X}, {Fields: latencyFields, Citation: citeLatencyXGMI}},
+		SMs:          256, BoostClockHz: 2.2 * ghz,
+		Sources: []Source{{Fields: datasheet, Citation: citeMI350X}, {Fields: latencyFields, Citation: citeLatencyXGMI}, {Fields: smFields, Citation: citeCUMI350X}},
 	},
 	{
 		// Strix Halo: the GPU uses the carve-out the firmware dedicates
@@ -21,7 +22,10 @@ var amd2026 = []Accelerator{
 		MemoryBandwidthBytesPerS: 256 * gbPerS,
 		PeakFLOPS:                PeakFLOPS{FP32: 29.7 * teraFLOPS, BF16: 59.4 * teraFLOPS},
 		Interconnect:             noInterconnect,
-		Sources:                  []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldPeakFLOPS, fieldInterconnect}, Citation: citeStrix}, {Fields: []string{fieldReported}, Citation: citeStrixGM}},
+		// 40 RDNA 3.5 compute units at 2.9 GHz (the figures its FP32 peak
+		// is built from).
+		SMs: 40, BoostClockHz: 2.9 * ghz,
+		Sources: []Source{{Fields: []string{fieldMemory, fieldBandwidth, fieldPeakFLOPS, fieldInterconnect, fieldSMs, fieldClock}, Citation: citeStrix}, {Fields: []string{fieldReported}, Citation: citeStrixGM}},
 	},
 }
 

@@ -167,9 +167,19 @@ const (
 
 // From sources.go.
 const (
-	citeSMVolta   = "NVIDIA Tesla V100 GPU Architecture whitepaper (2017), Table 1: Tesla V100 SXM2 80 SMs (5120 FP32 cores), GPU boost clock 1530 MHz, https://images.nvidia.com/content/volta-architecture/pdf/volta-architecture-whitepaper.pdf"
-	citeSMT4      = "NVIDIA T4 datasheet: 2,560 CUDA cores (40 Turing SMs of 64), 8.1 TFLOPS FP32; boost clock = 8.1e12 / (2 x 2560) = 1.59 GHz, https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/t4-tensor-core-datasheet-951643.pdf"
-	citeSMA100    = "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), Table 1: A100 108 SMs (6912 FP32 cores), GPU boost clock 1410 MHz (every A100 and the A800, the same GA100 configuration at 19.5 TFLOPS FP32), https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf"
+	citeSMVolta = "NVIDIA Tesla V100 GPU Architecture whitepaper (2017), Table 1: Tesla V100 SXM2 80 SMs (5120 FP32 cores), GPU boost clock 1530 MHz, https://images.nvidia.com/content/volta-architecture/pdf/volta-architecture-whitepaper.pdf"
+	citeSMT4    = "NVIDIA T4 datasheet: 2,560 CUDA cores (40 Turing SMs of 64), 8.1 TFLOPS FP32; boost clock = 8.1e12 / (2 x 2560) = 1.59 GHz, https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/t4-tensor-core-datasheet-951643.pdf"
+	citeSMA100  = "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), Table 1: A100 108 SMs (6912 FP32 cores), GPU boost clock 1410 MHz (every A100 and the A800, the same GA100 configuration at 19.5 TFLOPS FP32), https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf"
+	// AMD compute units and peak engine clocks (sms, boost_clock_hz: a CU
+	// is the AMD counterpart of an SM, the unit a kernel's workgroups are
+	// issued to). Each is checked against its FP32 peak: 128 FP32 lanes per
+	// CU-cycle (CDNA 2/3/4 matrix FP32 x2 over vector; RDNA 3.5 dual issue).
+	citeMI100     = "AMD Instinct MI100 accelerator specifications: 120 compute units, peak engine clock 1502 MHz, 32 GB HBM2 at 1.2288 TB/s, FP32 matrix 46.1 TFLOPS (vector 23.1), FP16 matrix 184.6, bfloat16 92.3 TFLOPS, INT8 184.6 TOPS, 3 Infinity Fabric links of 92 GB/s (276 GB/s peak aggregate), https://www.amd.com/en/products/accelerators/instinct/mi100.html"
+	citeRX7900XTX = "AMD Radeon RX 7900 XTX specifications: 96 compute units, boost clock up to 2500 MHz, 24 GB GDDR6 at 960 GB/s (20 Gbps, 384-bit), peak single precision 61.4 TFLOPS (96 x 128 x 2 x 2.5 GHz, dual issue), peak half precision 122.8 TFLOPS, PCIe 4.0 x16, https://www.amd.com/en/products/graphics/desktops/radeon/7000-series/amd-radeon-rx-7900xtx.html"
+	citeCUMI250X  = "AMD Instinct MI250X specifications: 220 compute units, peak engine clock 1700 MHz (per OAM; 110 CUs per GCD), https://www.amd.com/en/products/accelerators/instinct/mi200/mi250x.html"
+	citeCUMI300X  = "AMD Instinct MI300X and MI325X specifications: 304 compute units, peak engine clock 2100 MHz, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html , https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html"
+	citeCUMI355X  = "AMD Instinct MI355X specifications: 256 compute units, peak engine clock 2400 MHz, https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html"
+	citeCUMI350X  = "AMD Instinct MI350X specifications: 256 compute units, peak engine clock 2200 MHz, https://www.amd.com/en/products/accelerators/instinct/mi350/mi350x.html"
 	citeSMH100    = "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), Table 3: H100 SXM5 132 SMs (16896 FP32 cores), H100 PCIe 114 SMs (14592); H200, H800 and GH200 carry the SXM5 configuration. Boost clock = datasheet FP32 peak / (2 x 128 FP32 cores x SMs): 67 TFLOPS -> 1.98 GHz (SXM5), 51 -> 1.75 GHz (PCIe), 60 -> 1.78 GHz (NVL), https://resources.nvidia.com/en-us-tensor-core"
 	citeSMB200    = "B200: 148 SMs (https://glennklockwood.com/garden/processors/B200); boost clock = FP32 peak 75 TFLOPS / (2 x 128 FP32 cores x 148) = 1.98 GHz"
 	citeSMGeForce = "NVIDIA GeForce RTX 30/40/50 series and RTX A6000 / RTX 6000 Ada spec pages: CUDA cores and boost clock (SMs = CUDA cores / 128 FP32 cores per Ampere GA10x, Ada and Blackwell SM), https://www.nvidia.com/en-us/geforce/graphics-cards/ ; RTX A6000 10752 cores and RTX 6000 Ada 18176 cores, boost clock = datasheet FP32 peak / (2 x cores)"

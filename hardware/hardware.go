@@ -169,8 +169,9 @@ type Accelerator struct {
 	PeakFLOPS PeakFLOPS `json:"peak_flops"`
 	// Interconnect is the tensor-parallel link.
 	Interconnect Interconnect `json:"interconnect"`
-	// SMs is the number of streaming multiprocessors (NVIDIA) the chip
-	// runs its kernels on; 0 when the catalog does not give it.
+	// SMs is the number of streaming multiprocessors (NVIDIA) or compute
+	// units (AMD) the chip runs its kernels on; 0 when the catalog does
+	// not give it.
 	SMs int `json:"sms,omitempty"`
 	// BoostClockHz is their boost clock in hertz (the clock the datasheet
 	// peak rates assume); 0 when not given.

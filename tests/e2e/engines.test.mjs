@@ -58,8 +58,8 @@ test('page, widget and module agree for every engine', async () => {
     const sm = want.config.efficiencies.sm_bytes_per_cycle;
     await page.waitForFunction((name) => document.querySelector('#about').textContent.includes(`${name}: bandwidth`), e.name);
     const about = await page.textContent('#about');
-    if (sm) assert.ok(about.includes(`weights streamed at most ${sm} bytes per SM per cycle`), about);
-    else assert.ok(!about.includes('per SM per cycle'), about);
+    if (sm) assert.ok(about.includes(`weights streamed at most ${sm} bytes per SM (AMD: compute unit) per cycle`), about);
+    else assert.ok(!about.includes('compute unit) per cycle'), about);
     pageShown[e.name] = want;
   }
   assert.ok(pageShown.llamacpp.config.efficiencies.sm_bytes_per_cycle > 0, 'llama.cpp caps its weight streaming on an H100');

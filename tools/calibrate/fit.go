@@ -27,7 +27,8 @@ type param struct {
 	sd float64
 	// named is true for a term fitted only when -terms names it: one
 	// that describes some engines' kernels only (sm_bytes_per_cycle:
-	// llama.cpp's CUDA-core matrix-vector kernels), which a fit of
+	// llama.cpp's matrix-vector kernels, per SM in its CUDA build and per
+	// compute unit in its HIP one), which a fit of
 	// "all" terms leaves as it is, so that the fits committed before the
 	// term existed reproduce.
 	named bool

@@ -1132,6 +1132,12 @@ export type HardwareID =
   | "AMD Instinct MI325X 256GB"
   | "mi355x"
   | "AMD Instinct MI355X 288GB"
+  | "mi100"
+  | "AMD Instinct MI100 32GB"
+  | "rx-7900-xtx"
+  | "AMD Radeon RX 7900 XTX 24GB"
+  | "7900 XTX"
+  | "gfx1100"
   | "mi350x"
   | "AMD Instinct MI350X 288GB"
   | "ryzen-ai-max-395"
@@ -1382,7 +1388,7 @@ export interface HardwareAccelerator {
   peak_flops: HardwarePeakFLOPS;
   /** interconnect is the tensor-parallel link. */
   interconnect: HardwareInterconnect;
-  /** sms is the number of streaming multiprocessors (NVIDIA) the chip runs its kernels on; 0 when the catalog does not give it. */
+  /** sms is the number of streaming multiprocessors (NVIDIA) or compute units (AMD) the chip runs its kernels on; 0 when the catalog does not give it. */
   sms?: number;
   /** boost_clock_hz is their boost clock in hertz (the clock the datasheet peak rates assume); 0 when not given. */
   boost_clock_hz?: number;
@@ -1919,7 +1925,7 @@ export interface Efficiencies {
   sequence_overhead_us: number;
   /** layer_overhead_us is the time each decoder layer's kernels take beyond their bytes and FLOPs (launch gaps, ramp-up and tail of the short kernels of one layer), in microseconds. */
   layer_overhead_us: number;
-  /** SMBytesPerCycle, when positive, caps the weight streaming at this many bytes per streaming multiprocessor per clock cycle on chips whose SMs and clock the catalog gives (weightBandwidth): the issue limit of matrix-vector kernels that run on the CUDA cores (llama.cpp). 0: no cap. */
+  /** SMBytesPerCycle, when positive, caps the weight streaming at this many bytes per streaming multiprocessor (NVIDIA) or compute unit (AMD) per clock cycle on chips whose SMs and clock the catalog gives (weightBandwidth): the issue limit of matrix-vector kernels that run on the CUDA cores or CU SIMDs (llama.cpp's CUDA and HIP builds). 0: no cap. */
   sm_bytes_per_cycle?: number;
   /** prefill_layer_overhead_us is the time each decoder layer adds to a step that computes prompt tokens, beyond layer_overhead_us, in microseconds: a prefill forward runs outside the decode CUDA graphs (SGLang captures decode batch sizes only), so its kernels are launched one by one from Python, with their attention planning. */
   prefill_layer_overhead_us: number;
