@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as H from './helpers.mjs';
+import { figure } from '../../www/page/figures.js';
 import * as fmt from '../../www/ui/format.js';
 
 let b;
@@ -155,6 +156,21 @@ test('expert parallelism: Mixtral 8x7B over two data-parallel ranks holds half i
   const plain = await H.evaluate(H.request({ model: 'mixtral-8x7b', hardware: 'h200-sxm-141gb' }));
   assert.equal(f['Weights per GPU'], `${fmt.bytes(plain.memory.weights_bytes - halfRouted)}, 4.00 routed experts per GPU over 2 ranks`);
   assert.match(f.GPUs, /^2: data parallel 2, expert parallel on/);
+});
+
+test('GPUs without peer-to-peer: the page asks for p2p false and shows the slower step the module computes', async () => {
+  const q = { model: 'Qwen/Qwen2-7B-Instruct', hardware: 'a100-pcie-80gb', tensor_parallel_size: 2 };
+  const page = await open(`model=${encodeURIComponent(q.model)}&hardware=${q.hardware}&tensor_parallel_size=2&p2p=off`);
+  assert.equal(await page.inputValue('#f-p2p'), 'off', 'the URL sets the field');
+  const off = await H.evaluate(H.request({ ...q, p2p: false }));
+  const on = await H.evaluate(H.request(q));
+  assert.equal(off.config.p2p, false);
+  assert.ok(off.decode.step_time_ms > on.decode.step_time_ms, 'all-reduces through host memory cost more');
+  const shown = await H.shownFigures(page);
+  assert.equal(shown['decode.step_time_ms'], figure('decode.step_time_ms', off));
+  assert.match(await page.textContent('#about'), /no GPU peer-to-peer: all-reduces staged through host memory/);
+  await set(page, 'p2p', '');
+  assert.equal((await H.shownFigures(page))['decode.step_time_ms'], figure('decode.step_time_ms', on));
 });
 
 test('the widget takes the features as attributes and says what they did', async () => {

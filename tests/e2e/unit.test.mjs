@@ -62,7 +62,9 @@ test('requests: the serving features map to their engine fields, off by default'
   assert.equal(r.data_parallel_size, 2);
   assert.equal(r.enable_expert_parallel, true);
   const plain = S.toRequest(S.newConfig()).request;
-  for (const k of ['speculative_config', 'lora', 'kv_offload', 'data_parallel_size', 'enable_expert_parallel']) assert.equal(plain[k], undefined, k);
+  for (const k of ['speculative_config', 'lora', 'kv_offload', 'data_parallel_size', 'enable_expert_parallel', 'p2p']) assert.equal(plain[k], undefined, k);
+  // GPUs without peer-to-peer access: the request's p2p is false.
+  assert.equal(S.toRequest(S.newConfig({ p2p: 'off' })).request.p2p, false);
 });
 
 test('formatting', () => {

@@ -60,6 +60,7 @@ export const DEFAULTS = Object.freeze({
   offload_sync: '', // '' = loads overlap the forward (vLLM's connector), 'on' = they wait for it
   data_parallel_size: '',
   expert_parallel: '', // '' or 'on'
+  p2p: '', // '' (GPUs reach each other's memory) or 'off' (request p2p: false)
   // Measured decode steps "batch:tpot_ms[@context], ..." (calibration.points).
   calibration: '',
   num_redundant_experts: '',
@@ -254,6 +255,7 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
   }
   put(req, 'data_parallel_size', 'data_parallel_size', c.data_parallel_size ?? '');
   if (c.expert_parallel === 'on') req.enable_expert_parallel = true;
+  if (c.p2p === 'off') req.p2p = false;
   put(req, 'num_redundant_experts', 'num_redundant_experts', c.num_redundant_experts ?? '');
 
   const slo = {};
