@@ -89,6 +89,14 @@ type EngineVersion struct {
 	// forward's peak then holds two [T, hidden] all-reduce outputs per
 	// layer (the row-parallel o_proj and down_proj of every layer).
 	NCCLRecordStream bool
+	// OverlapSchedule: SGLang's overlap scheduler, on by default from
+	// v0.4.0 (the LMSYS post "SGLang v0.4: Zero-Overhead Batch Scheduler",
+	// 2024-12-04: "the scheduler runs one batch ahead"; before it
+	// --enable-overlap-schedule was opt-in), so a request arriving while a
+	// step runs waits one step more for its prefill
+	// (sched.Config.OverlapSchedule). Off under engine_version 0.3 (SGLang
+	// 0.3.x) and for every other engine.
+	OverlapSchedule bool
 	// GPUMemoryUtilization is the release's --gpu-memory-utilization
 	// default, taken when a request leaves the field out (0: the engine's
 	// own, Engine.DefaultUtilization). vLLM raised it from 0.9 to 0.92 in
@@ -134,9 +142,14 @@ const (
 // newest modelled.
 var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
 
-// SGLangVersion is the one SGLang release profiled (its memory rule,
-// mem_fraction_static, has not changed across the releases modelled).
-const SGLangVersion = "0.5"
+// SGLangVersion is SGLang's default release profile (its memory rule,
+// mem_fraction_static, has not changed across the releases modelled), and
+// SGLangV03 its 0.3 releases (September to November 2024), before the
+// overlap scheduler was the default (EngineVersion.OverlapSchedule).
+const (
+	SGLangVersion = "0.5"
+	SGLangV03     = "0.3"
+)
 
 // EngineVersions lists the values of engine_version: vLLM's V0 of
 // December 2023 ("0.2"), of 2024 ("0.6") and of the 0.7 releases ("0.7"),
@@ -146,7 +159,7 @@ func EngineVersions() []string {
 	for v := vllmFirstV1; v <= vllmNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}
-	return append(out, SGLangVersion)
+	return append(out, SGLangV03, SGLangVersion)
 }
 
 // lookupVersion returns the profile of release name under engine (a
@@ -161,8 +174,9 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		}
 	}
 	if engine != "vllm" {
-		if name == "" || (engine == "sglang" && name == SGLangVersion) {
-			return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules}, true
+		if name == "" || (engine == "sglang" && (name == SGLangVersion || name == SGLangV03)) {
+			return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
+				OverlapSchedule: engine == "sglang" && name != SGLangV03}, true
 		}
 		return EngineVersion{}, false
 	}
@@ -229,7 +243,7 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		case "vllm":
 			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", " + vllmV0Later + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
 		case "sglang":
-			msg += "; one of " + SGLangVersion
+			msg += "; one of " + SGLangV03 + ", " + SGLangVersion
 		default:
 			msg = d.Engine.Name + " has no release profiles; leave engine_version out"
 		}

@@ -1222,10 +1222,10 @@ export interface Request {
    */
   engine?: "llamacpp" | "lmdeploy" | "sglang" | "trtllm" | "vllm";
   /**
-   * engine_version is the engine's release ("0.19"; "v0.19.1" reads as "0.19"): vLLM's V0 ("0.6" or "0.7"; December 2023's "0.2") or a V1 release from 0.10 to the newest modelled (the default), or SGLang's. Releases differ in the memory profiler (the CUDA-graph estimate), admission and the capacity they log, and 0.6 on ROCm in its step terms; docs/MODEL.md section 11 lists them.
+   * engine_version is the engine's release ("0.19"; "v0.19.1" reads as "0.19"): vLLM's V0 ("0.6" or "0.7"; December 2023's "0.2") or a V1 release from 0.10 to the newest modelled (the default), or SGLang's ("0.5", its default, every release from 0.4.0; "0.3" for 0.3.x). Releases differ in the memory profiler (the CUDA-graph estimate), admission and the capacity they log, 0.6 on ROCm in its step terms, and SGLang's in the overlap scheduler; docs/MODEL.md section 11 lists them.
    * @default "0.31"
    */
-  engine_version?: "0.2" | "0.6" | "0.7" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.5";
+  engine_version?: "0.2" | "0.6" | "0.7" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.3" | "0.5";
   /** startup_log is a pasted vLLM start-up log (V0 or V1, at most 1 MiB). The report sets the figures it states (weights, activation peak, non-torch and CUDA-graph memory, KV cache GiB, tokens, blocks, maximum concurrency) beside the engine's for the same deployment. */
   startup_log?: string;
   /** calibration is what was measured on the user's own server (vllm bench serve results, or batch and TPOT pairs); the deployment's bandwidth efficiency and step overhead are fitted to it and drive every figure. */
