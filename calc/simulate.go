@@ -312,8 +312,9 @@ func (d *Deployment) schedConfig() sched.Config {
 		// as does vLLM's V0 engine without chunked prefill (v0.6.0
 		// vllm/core/scheduler.py _schedule_default: "Don't schedule
 		// decodes if prefills are scheduled").
-		PrefillFirst:   d.Engine.Name == "sglang" || d.Version.V0,
-		SchedulerSteps: d.schedSteps,
+		PrefillFirst:    d.Engine.Name == "sglang" || d.Version.V0,
+		SchedulerSteps:  d.schedSteps,
+		OverlapSchedule: d.Version.OverlapSchedule,
 	}
 	if d.Model.IsMoE() && d.feat.dp > 1 {
 		// Attention data parallel over experts shared by the ranks: every

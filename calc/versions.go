@@ -90,6 +90,14 @@ type EngineVersion struct {
 	// forward's peak then holds two [T, hidden] all-reduce outputs per
 	// layer (the row-parallel o_proj and down_proj of every layer).
 	NCCLRecordStream bool
+	// OverlapSchedule: SGLang's overlap scheduler, on by default from
+	// v0.4.0 (the LMSYS post "SGLang v0.4: Zero-Overhead Batch Scheduler",
+	// 2024-12-04: "the scheduler runs one batch ahead"; before it
+	// --enable-overlap-schedule was opt-in), so a request arriving while a
+	// step runs waits one step more for its prefill
+	// (sched.Config.OverlapSchedule). Off under engine_version 0.3 (SGLang
+	// 0.3.x) and for every other engine.
+	OverlapSchedule bool
 	// GPUMemoryUtilization is the release's --gpu-memory-utilization
 	// default, taken when a request leaves the field out (0: the engine's
 	// own, Engine.DefaultUtilization). vLLM raised it from 0.9 to 0.92 in
@@ -155,9 +163,14 @@ const (
 // newest modelled.
 var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
 
-// SGLangVersion is the one SGLang release profiled (its memory rule,
-// mem_fraction_static, has not changed across the releases modelled).
-const SGLangVersion = "0.5"
+// SGLangVersion is SGLang's default release profile (its memory rule,
+// mem_fraction_static, has not changed across the releases modelled), and
+// SGLangV03 its 0.3 releases (September to November 2024), before the
+// overlap scheduler was the default (EngineVersion.OverlapSchedule).
+const (
+	SGLangVersion = "0.5"
+	SGLangV03     = "0.3"
+)
 
 // TensorRT-LLM's releases as engine_version names them: 0.5 to 0.21 and
 // 1.0 to trtllmNewestMinor (the 1.2.0 release candidates of November 2025,
@@ -217,7 +230,7 @@ func EngineVersions() []string {
 	for v := vllmFirstV1; v <= vllmNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}
-	return append(out, SGLangVersion)
+	return append(out, SGLangV03, SGLangVersion)
 }
 
 // lookupVersion returns the profile of release name under engine (a
@@ -235,8 +248,9 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		return trtllmVersion(name)
 	}
 	if engine != "vllm" {
-		if name == "" || (engine == "sglang" && name == SGLangVersion) {
-			return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules}, true
+		if name == "" || (engine == "sglang" && (name == SGLangVersion || name == SGLangV03)) {
+			return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
+				OverlapSchedule: engine == "sglang" && name != SGLangV03}, true
 		}
 		return EngineVersion{}, false
 	}
@@ -303,7 +317,7 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		case "vllm":
 			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", " + vllmV0Later + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
 		case "sglang":
-			msg += "; one of " + SGLangVersion
+			msg += "; one of " + SGLangV03 + ", " + SGLangVersion
 		case "trtllm":
 			msg += "; one of 0." + strconv.Itoa(trtllmFirstMinor) + " to 0." + strconv.Itoa(trtllmLastZeroMinor) + " or 1.0 to " + trtllmDefaultVersion
 		default:

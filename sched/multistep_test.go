@@ -105,3 +105,38 @@ func TestFrontEndLatency(t *testing.T) {
 }
 
 func posInf() float64 { x := 1e308; return x * 10 }
+
+// SGLang's overlap scheduler (Config.OverlapSchedule) forms the next step
+// while one runs, from the requests received when that step started. Two
+// Poisson arrivals (seed 2, rate 0.5/s: A at a = 1.18067 s, B at
+// b = 1.76429 s, read from the records), each 4 in and 6 out, prefills
+// first, fakeCost (1 s + 0.1 s per token). By hand:
+//
+//	A arrives at an idle server and is prefilled at once (both modes):
+//	  first token at a + 1.4.
+//	B arrives during A's prefill [a, a + 1.4].
+//	Without overlap: prefill B alone at a + 1.4, first token at a + 2.8.
+//	With overlap: the step after A's prefill was formed at a, before B
+//	  arrived, so it decodes A alone (1.1 s); B's prefill follows:
+//	  first token at a + 1.4 + 1.1 + 1.4 = a + 3.9, one step later.
+func TestOverlapScheduleDelaysAdmissionOneStep(t *testing.T) {
+	t.Parallel()
+	const a, b = 1.180665713952924, 1.7642910393573477
+	for _, overlap := range []bool{false, true} {
+		cfg := sched.Config{NumBlocks: 64, BlockSize: 4, MaxNumSeqs: 4, MaxBatchedTokens: 16, Blocks: fullLayout(4),
+			PrefillFirst: true, OverlapSchedule: overlap}
+		w := sched.Workload{NumRequests: 2, Seed: 2, Arrival: sched.Poisson, RatePerS: 0.5,
+			Input: sched.Dist{Kind: sched.Constant, Mean: 4}, Output: sched.Dist{Kind: sched.Constant, Mean: 6}}
+		r, err := sched.Run(cfg, w, fakeCost, sched.Options{Records: true})
+		require.NoError(t, err)
+		require.Len(t, r.Records, 2)
+		assert.InDelta(t, a, r.Records[0].ArrivalS, 1e-12)
+		assert.InDelta(t, b, r.Records[1].ArrivalS, 1e-12)
+		assert.InDelta(t, a+1.4, r.Records[0].FirstTokenS, tol, "an idle server takes A at once")
+		want := a + 2.8
+		if overlap {
+			want = a + 3.9
+		}
+		assert.InDelta(t, want, r.Records[1].FirstTokenS, tol, "overlap %v", overlap)
+	}
+}

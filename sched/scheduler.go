@@ -63,6 +63,20 @@ type Config struct {
 	// returns 0 for a prefill, so a prefill step is a window of one).
 	// A sequence that finishes within a window stops computing there.
 	SchedulerSteps int
+	// OverlapSchedule is SGLang's overlap scheduler (the default from
+	// v0.4.0, --disable-overlap-schedule turns it off): the scheduler runs
+	// one batch ahead of the GPU, forming batch k+1 while batch k runs,
+	// from the requests it has received by the time batch k started
+	// (sgl-project/sglang v0.4.0 python/sglang/srt/managers/scheduler.py
+	// event_loop_overlap: recv_requests, get_next_batch_to_run and
+	// run_batch for the next batch, then process_batch_result of the last
+	// one, which waits for the GPU). So a request that arrives while a
+	// step runs is admitted not at the step's end but one step later: it
+	// waits for the rest of the running step and the whole of the step
+	// already formed. An idle server receives it at once (Run). A closed
+	// loop's follow-up requests, sent when a request finishes, are not
+	// delayed (their client's round trip is not modelled either).
+	OverlapSchedule bool
 }
 
 // MaxSchedulerSteps bounds Config.SchedulerSteps.

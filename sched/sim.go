@@ -181,9 +181,13 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	if cfg.LockstepRanks > 1 {
 		ls = newLockstep(cfg.LockstepRanks, w.Seed)
 	}
+	// seen is the time up to which the scheduler has received the
+	// arrivals: now, or under Config.OverlapSchedule the start of the
+	// step that just ended (the next step was formed then).
+	var seen float64
 	for {
 		if w.Arrival != ClosedLoop {
-			for next < n && reqs[next].arrivalS <= now {
+			for next < n && reqs[next].arrivalS <= seen {
 				s.Submit(next, reqs[next].arrivalS, reqs[next].input, reqs[next].output)
 				next++
 				skip()
@@ -194,8 +198,13 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 			if len(s.running) > 0 || s.waiting.len() > 0 {
 				return Result{}, ErrConfig // cannot happen: every request fits alone
 			}
+			if seen < now {
+				seen = now // an idle server receives what has arrived at once
+				continue
+			}
 			if next < n && w.Arrival != ClosedLoop {
 				now = max(now, reqs[next].arrivalS)
+				seen = now
 				continue
 			}
 			break
@@ -213,6 +222,10 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		}
 		used := float64(s.UsedBlocks())
 		m.step(now, dt, float64(len(s.running)), float64(s.waiting.len()), used/pool)
+		seen = now + dt
+		if cfg.OverlapSchedule {
+			seen = now
+		}
 		now += dt
 		res.Steps++
 		res.SeqSteps += int64(len(s.running))

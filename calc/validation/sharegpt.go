@@ -165,14 +165,14 @@ var shareGPTMetrics = []struct {
 
 // shareGPTRequest is the simulator request that replays a ShareGPT case
 // at coefficient of variation cv: the case's model, GPU, TP and engine
-// (vLLM 0.6 runs under the V0 profile, engine_version "0.6"; SGLang under
-// its one profile), its max_model_len where it states one, the engine's
-// defaults otherwise, its num_scheduler_steps where it states them, and
-// the ShareGPT lengths, arrival and prompts.
+// (vLLM 0.6 runs under the V0 profile, engine_version "0.6"; SGLang 0.3.0
+// under "0.3", before the overlap scheduler), its max_model_len where it
+// states one, the engine's defaults otherwise, its num_scheduler_steps
+// where it states them, and the ShareGPT lengths, arrival and prompts.
 func shareGPTRequest(c rawCase, req calc.Request, p ShareGPTReplay, cv float64) calc.Request {
 	in, out := ShareGPTLengths(cv)
 	req.Engine = EngineProfile(c.Engine)
-	if req.Engine == "vllm" {
+	if req.Engine == "vllm" || req.Engine == "sglang" {
 		req.EngineVersion = CaseVersion(c.EngineVersion)
 	}
 	if p.MaxModelLen > 0 {
