@@ -145,6 +145,9 @@ func appendConfig(w *jsonWriter, v *calc.Config) {
 	if v.P2P != nil {
 		w.bool(`,"p2p":`, *v.P2P)
 	}
+	if v.FlashInferSampler != nil {
+		w.bool(`,"flashinfer_sampler":`, *v.FlashInferSampler)
+	}
 	w.string(`,"dtype":`, v.Dtype)
 	w.string(`,"kv_cache_dtype":`, v.KVCacheDtype)
 	w.float64(`,"gpu_memory_utilization":`, v.GPUMemoryUtilization)

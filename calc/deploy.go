@@ -30,6 +30,8 @@ type Deployment struct {
 	// noP2P is the request's p2p: false: the GPUs all-reduce through host
 	// memory (hardware.Interconnect.WithoutP2P).
 	noP2P bool
+	// flashInferSampler is the request's flashinfer_sampler: true.
+	flashInferSampler bool
 	// Dtype is the activation dtype; ActBytes its size in bytes.
 	Dtype    string
 	ActBytes float64

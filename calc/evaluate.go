@@ -53,6 +53,10 @@ func (d *Deployment) report(p plan) Report {
 	if d.noP2P {
 		r.Config.P2P = new(bool)
 	}
+	if d.flashInferSampler {
+		t := true
+		r.Config.FlashInferSampler = &t
+	}
 	r.Memory = MemoryReport{
 		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeAtStartBytes: d.Hardware.FreeMemory().Int64(),
 		RequestedBytes: st.requestedBytes.Int64(),

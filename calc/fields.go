@@ -100,6 +100,7 @@ var fieldList = [...]struct {
 	{"Request.tensor_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.pipeline_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.p2p", FieldSpec{Default: true}},
+	{"Request.flashinfer_sampler", FieldSpec{Default: false}},
 	{"Request.dtype", FieldSpec{Enum: Dtypes, Default: "auto"}},
 	{"Request.quantization", FieldSpec{Enum: models.QuantizationNames(), DefaultText: "the checkpoint's own (none for an unquantized checkpoint)"}},
 	{"Request.kv_cache_dtype", FieldSpec{Enum: KVCacheDtypes, Default: "auto"}},

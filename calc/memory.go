@@ -142,13 +142,25 @@ const (
 	nonTorchTPPerRank = 0.045 * units.GiB
 )
 
-// nonTorchBytes returns the non-torch memory of one rank in bytes.
+// nonTorchBytes returns the non-torch memory of one rank in bytes. The
+// tensor-parallel term is the communicators' device buffers (NCCL's P2P
+// transport keeps its per-channel FIFOs in GPU memory, and vLLM's custom
+// all-reduce its IPC buffers); GPUs without peer-to-peer access (p2p:
+// false) have neither: NCCL's SHM transport puts its FIFOs in host shared
+// memory (nccl src/transport/shm.cc, segments under /dev/shm mapped into
+// both processes), and vLLM's custom all-reduce disables itself
+// (hardware.Interconnect.WithoutP2P). The vLLM 0.10.1.1 TP 2 start-up log
+// of such a machine (dennislee22/vLLM-benchmarking
+// log/vllm-7B-2gpuA10080GB-0.5GRAM-same-node.log at e514a58: 39.60 GiB
+// requested, 7.12 GiB of weights, 31.83 GiB of KV cache) leaves 0.65 GiB
+// for the activation peak and non-torch memory together, against 2.08
+// GiB for the TP term alone; the worker's 0.07 GiB stays.
 func (d *Deployment) nonTorchBytes() units.Bytes {
 	if d.TP == 1 && d.PP == 1 {
 		return nonTorchInProcess
 	}
 	nt := nonTorchWorker
-	if d.TP > 1 {
+	if d.TP > 1 && !d.noP2P {
 		nt += nonTorchTPBase + nonTorchTPPerRank*units.Bytes(d.TP)
 	}
 	return nt

@@ -101,7 +101,11 @@ type Config struct {
 	// P2P is false when the request says the GPUs lack peer-to-peer
 	// access (its p2p: false): the all-reduces are staged through host
 	// memory. Omitted otherwise.
-	P2P                  *bool   `json:"p2p,omitempty"`
+	P2P *bool `json:"p2p,omitempty"`
+	// FlashInferSampler is true when the request says vLLM samples with
+	// FlashInfer (its flashinfer_sampler): no sorted vocabulary in the
+	// profile run. Omitted otherwise.
+	FlashInferSampler    *bool   `json:"flashinfer_sampler,omitempty"`
 	Dtype                string  `json:"dtype"`
 	KVCacheDtype         string  `json:"kv_cache_dtype"`
 	GPUMemoryUtilization float64 `json:"gpu_memory_utilization"`

@@ -99,6 +99,16 @@ type Request struct {
 	// scheduler runs again, so a new request waits for the window's end
 	// before its prefill.
 	NumSchedulerSteps *int `json:"num_scheduler_steps,omitempty"`
+	// FlashInferSampler says vLLM V1 samples top-k/top-p with FlashInfer's
+	// kernels (flashinfer installed and VLLM_USE_FLASHINFER_SAMPLER not 0:
+	// the default of 0.10 to 0.11.0, which logs "Using FlashInfer for
+	// top-p & top-k sampling."), so the profile run's dummy sampler holds
+	// no sorted copy of the vocabulary: the activation peak, and the pool,
+	// are those of a release without the sort (docs/MODEL.md section 11).
+	// Default false (PyTorch's sort-based sampler, as the v0.11.0 log of
+	// the validation cases ran). vLLM V1 only; from 0.17 no release sorts,
+	// so it changes nothing there.
+	FlashInferSampler *bool `json:"flashinfer_sampler,omitempty"`
 
 	// Workload is the traffic the decode point, ceiling and preemption
 	// onset are computed for. Defaults: 1024 input and 256 output tokens.

@@ -335,6 +335,20 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		e.add("num_scheduler_steps", "multi-step scheduling is vLLM's V0 engine's (engine: vllm, engine_version: "+vllmV0Name+"); "+d.Engine.Name+" "+v.Name+" schedules every step")
 		d.schedSteps = 1
 	}
+	if fs := req.FlashInferSampler; fs != nil && *fs {
+		switch {
+		case d.Engine.Name != "vllm":
+			e.add("flashinfer_sampler", "is a vLLM V1 setting (engine: vllm, engine_version 0."+strconv.Itoa(vllmFirstV1)+" or later), not "+d.Engine.Name+"'s")
+		case v.V0:
+			e.add("flashinfer_sampler", "is a vLLM V1 setting (engine_version 0."+strconv.Itoa(vllmFirstV1)+" or later); "+v.Name+" runs the V0 engine")
+		default:
+			// FlashInfer's top-k/top-p kernels sort nothing
+			// (Request.flashinfer_sampler).
+			d.flashInferSampler = true
+			v.SamplerSort = false
+			d.Version = v
+		}
+	}
 	if v.V0 && d.Engine.EffV0 != nil {
 		// The V0 engine's step terms (engine.go: its CPU-side scheduling,
 		// input preparation and sampling per step and per sequence).

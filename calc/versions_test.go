@@ -284,3 +284,60 @@ func TestTRTLLMBefore0_7ReadsTheCacheOncePerQueryHead(t *testing.T) {
 	assert.Equal(t, mha12.Decode.KVReadBytes, mha05.Decode.KVReadBytes)
 	assert.Equal(t, mha12.Decode.StepTimeMs, mha05.Decode.StepTimeMs)
 }
+
+// qwenA100 is Qwen2-7B-Instruct on A100 80GB PCIe under vLLM 0.10 at the
+// dennislee22/vLLM-benchmarking settings (public cases PA003-PA005).
+func qwenA100(tp int, util float64) calc.Request {
+	return calc.Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: calc.HardwareRef{ID: "a100-pcie-80gb"}, EngineVersion: "0.10",
+		TensorParallelSize: calc.Int(tp), GPUMemoryUtilization: calc.Float(util), MaxModelLen: calc.Int(16384)}
+}
+
+// FlashInfer's sampler sorts nothing: the profile run's sampler peak falls
+// from 9.40 to 3.601 float32 [S, vocab] tensors. By hand: S = min(256
+// sequences, 2048 tokens) = 256 on an A100 (vLLM's default there), vocab
+// 152,064, so the activation peak shrinks and the pool grows by
+// 256 x 152,064 x 4 x (9.40 - 3.601) = 902,997,934 bytes (to the byte but
+// for the float rounding of the factors).
+func TestFlashInferSamplerTakesTheSortOutOfTheProfile(t *testing.T) {
+	sorted, err := calc.Evaluate(qwenA100(1, 0.25))
+	require.NoError(t, err)
+	req := qwenA100(1, 0.25)
+	yes := true
+	req.FlashInferSampler = &yes
+	fi, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	want := 256 * 152064 * 4 * (9.40 - 3.601)
+	assert.InDelta(t, want, float64(sorted.Memory.ActivationBytes-fi.Memory.ActivationBytes), 2)
+	assert.InDelta(t, want, float64(fi.Memory.KVCacheBytes-sorted.Memory.KVCacheBytes), 2)
+	require.NotNil(t, fi.Config.FlashInferSampler)
+	assert.True(t, *fi.Config.FlashInferSampler)
+	assert.Nil(t, sorted.Config.FlashInferSampler)
+
+	// From 0.17 no release sorts: the field changes nothing.
+	late := qwenA100(1, 0.25)
+	late.EngineVersion = "0.19"
+	plain, err := calc.Evaluate(late)
+	require.NoError(t, err)
+	late.FlashInferSampler = &yes
+	same, err := calc.Evaluate(late)
+	require.NoError(t, err)
+	assert.Equal(t, plain.Memory.KVCacheBytes, same.Memory.KVCacheBytes)
+}
+
+// Without peer-to-peer access the communicators keep no device buffers:
+// NCCL's SHM transport puts its FIFOs in host shared memory and vLLM's
+// custom all-reduce is off, so a TP 2 worker's non-torch memory is the
+// worker's 0.07 GiB alone, against 0.07 + 1.92 + 2 x 0.045 GiB with P2P.
+func TestNoP2PLeavesOutTheCommunicatorBuffers(t *testing.T) {
+	const gib = 1 << 30
+	withP2P, err := calc.Evaluate(qwenA100(2, 0.5))
+	require.NoError(t, err)
+	req := qwenA100(2, 0.5)
+	no := false
+	req.P2P = &no
+	shm, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.07*gib, float64(shm.Memory.NonTorchBytes), 1)
+	assert.InDelta(t, (0.07+1.92+2*0.045)*gib, float64(withP2P.Memory.NonTorchBytes), 1)
+	assert.InDelta(t, (1.92+2*0.045)*gib, float64(shm.Memory.KVCacheBytes-withP2P.Memory.KVCacheBytes), 2)
+}

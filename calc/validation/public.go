@@ -126,6 +126,10 @@ func evalKind(c rawCase, r Result) (Result, error) {
 		no := false
 		req.P2P = &no
 	}
+	if c.FlashInferSampler {
+		yes := true
+		req.FlashInferSampler = &yes
+	}
 	switch c.Dtype {
 	case "float16", "fp16":
 		req.Dtype = "float16"

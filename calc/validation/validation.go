@@ -117,8 +117,11 @@ type rawCase struct {
 	// (the server log's "Custom allreduce is disabled because your
 	// platform lacks GPU P2P capability or P2P test failed"): the
 	// request's p2p.
-	P2P    *bool          `json:"p2p"`
-	Source map[string]any `json:"source"`
+	P2P *bool `json:"p2p"`
+	// FlashInferSampler: the source's start-up log says "Using FlashInfer
+	// for top-p & top-k sampling." (the request's flashinfer_sampler).
+	FlashInferSampler bool           `json:"flashinfer_sampler"`
+	Source            map[string]any `json:"source"`
 }
 
 // Case is one published measurement as read from a cases file.

@@ -51,6 +51,7 @@ var tapeKeys = []string{
 	"pipeline_parallel_size",
 	"num_gpus",
 	"p2p",
+	"flashinfer_sampler",
 	"dtype",
 	"kv_cache_dtype",
 	"gpu_memory_utilization",
@@ -454,54 +455,59 @@ func tapeConfig(t *tape, v *calc.Config) {
 		t.bool(bool(*v.P2P))
 		n++
 	}
-	t.key(43) // dtype
+	if v.FlashInferSampler != nil {
+		t.key(43) // flashinfer_sampler
+		t.bool(bool(*v.FlashInferSampler))
+		n++
+	}
+	t.key(44) // dtype
 	t.string(string(v.Dtype))
 	n++
-	t.key(44) // kv_cache_dtype
+	t.key(45) // kv_cache_dtype
 	t.string(string(v.KVCacheDtype))
 	n++
-	t.key(45) // gpu_memory_utilization
+	t.key(46) // gpu_memory_utilization
 	t.number(float64(v.GPUMemoryUtilization))
 	n++
-	t.key(46) // block_size
+	t.key(47) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(47) // max_model_len
+	t.key(48) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(48) // max_num_seqs
+	t.key(49) // max_num_seqs
 	t.number(float64(v.MaxNumSeqs))
 	n++
-	t.key(49) // max_num_batched_tokens
+	t.key(50) // max_num_batched_tokens
 	t.number(float64(v.MaxNumBatchedTokens))
 	n++
-	t.key(50) // input_tokens
+	t.key(51) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(51) // output_tokens
+	t.key(52) // output_tokens
 	t.number(float64(v.OutputTokens))
 	n++
 	if v.Concurrency != 0 {
-		t.key(52) // concurrency
+		t.key(53) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
 	if v.RequestRate != 0 {
-		t.key(53) // request_rate
+		t.key(54) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.TTFTBudgetMs != 0 {
-		t.key(54) // ttft_budget_ms
+		t.key(55) // ttft_budget_ms
 		t.number(float64(v.TTFTBudgetMs))
 		n++
 	}
 	if v.TPOTBudgetMs != 0 {
-		t.key(55) // tpot_budget_ms
+		t.key(56) // tpot_budget_ms
 		t.number(float64(v.TPOTBudgetMs))
 		n++
 	}
-	t.key(56) // efficiencies
+	t.key(57) // efficiencies
 	tapeEfficiencies(t, &v.Efficiencies)
 	n++
 	t.end(at, n)
@@ -510,34 +516,34 @@ func tapeConfig(t *tape, v *calc.Config) {
 // tapeMemoryReport records a calc.MemoryReport as an object.
 func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 	at, n := t.object(), 0
-	t.key(57) // total_bytes
+	t.key(58) // total_bytes
 	t.number(float64(v.TotalBytes))
 	n++
-	t.key(58) // free_at_start_bytes
+	t.key(59) // free_at_start_bytes
 	t.number(float64(v.FreeAtStartBytes))
 	n++
-	t.key(59) // requested_bytes
+	t.key(60) // requested_bytes
 	t.number(float64(v.RequestedBytes))
 	n++
-	t.key(60) // weights_bytes
+	t.key(61) // weights_bytes
 	t.number(float64(v.WeightsBytes))
 	n++
-	t.key(61) // activation_bytes
+	t.key(62) // activation_bytes
 	t.number(float64(v.ActivationBytes))
 	n++
-	t.key(62) // non_torch_bytes
+	t.key(63) // non_torch_bytes
 	t.number(float64(v.NonTorchBytes))
 	n++
-	t.key(63) // kv_cache_bytes
+	t.key(64) // kv_cache_bytes
 	t.number(float64(v.KVCacheBytes))
 	n++
 	if v.CUDAGraphBytes != 0 {
-		t.key(64) // cuda_graph_bytes
+		t.key(65) // cuda_graph_bytes
 		t.number(float64(v.CUDAGraphBytes))
 		n++
 	}
 	if v.FeatureBytes != 0 {
-		t.key(65) // feature_bytes
+		t.key(66) // feature_bytes
 		t.number(float64(v.FeatureBytes))
 		n++
 	}
@@ -547,33 +553,33 @@ func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
 // tapeKVCacheReport records a calc.KVCacheReport as an object.
 func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 	at, n := t.object(), 0
-	t.key(66) // bytes_per_token
+	t.key(67) // bytes_per_token
 	t.number(float64(v.BytesPerToken))
 	n++
-	t.key(67) // bytes_per_token_per_gpu
+	t.key(68) // bytes_per_token_per_gpu
 	t.number(float64(v.BytesPerTokenPerGPU))
 	n++
 	if v.StateBytesPerSequence != 0 {
-		t.key(68) // state_bytes_per_sequence
+		t.key(69) // state_bytes_per_sequence
 		t.number(float64(v.StateBytesPerSequence))
 		n++
 	}
-	t.key(46) // block_size
+	t.key(47) // block_size
 	t.number(float64(v.BlockSize))
 	n++
-	t.key(69) // num_blocks
+	t.key(70) // num_blocks
 	t.number(float64(v.NumBlocks))
 	n++
-	t.key(70) // capacity_tokens
+	t.key(71) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(71) // max_concurrency
+	t.key(72) // max_concurrency
 	t.number(float64(v.MaxConcurrency))
 	n++
-	t.key(47) // max_model_len
+	t.key(48) // max_model_len
 	t.number(float64(v.MaxModelLen))
 	n++
-	t.key(72) // groups
+	t.key(73) // groups
 	if v.Groups == nil {
 		t.null()
 	} else {
@@ -589,46 +595,46 @@ func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
 // tapeDecodeReport records a calc.DecodeReport as an object.
 func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 	at, n := t.object(), 0
-	t.key(73) // batch_size
+	t.key(74) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(74) // context_tokens
+	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(75) // step_time_ms
+	t.key(76) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(76) // tokens_per_s
+	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(77) // tokens_per_s_per_sequence
+	t.key(78) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(78) // bound
+	t.key(79) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(79) // memory_time_ms
+	t.key(80) // memory_time_ms
 	t.number(float64(v.MemoryTimeMs))
 	n++
-	t.key(80) // compute_time_ms
+	t.key(81) // compute_time_ms
 	t.number(float64(v.ComputeTimeMs))
 	n++
-	t.key(81) // communication_time_ms
+	t.key(82) // communication_time_ms
 	t.number(float64(v.CommunicationTimeMs))
 	n++
-	t.key(82) // overhead_ms
+	t.key(83) // overhead_ms
 	t.number(float64(v.OverheadMs))
 	n++
-	t.key(83) // weights_read_bytes
+	t.key(84) // weights_read_bytes
 	t.number(float64(v.WeightsReadBytes))
 	n++
-	t.key(84) // kv_read_bytes
+	t.key(85) // kv_read_bytes
 	t.number(float64(v.KVReadBytes))
 	n++
-	t.key(85) // flops
+	t.key(86) // flops
 	t.number(float64(v.FLOPs))
 	n++
-	t.key(86) // kv_cache_usage
+	t.key(87) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -637,22 +643,22 @@ func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
 // tapePrefillReport records a calc.PrefillReport as an object.
 func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 	at, n := t.object(), 0
-	t.key(50) // input_tokens
+	t.key(51) // input_tokens
 	t.number(float64(v.InputTokens))
 	n++
-	t.key(87) // time_ms
+	t.key(88) // time_ms
 	t.number(float64(v.TimeMs))
 	n++
-	t.key(88) // ttft_ms
+	t.key(89) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(76) // tokens_per_s
+	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(78) // bound
+	t.key(79) // bound
 	t.string(string(v.Bound))
 	n++
-	t.key(89) // chunks
+	t.key(90) // chunks
 	t.number(float64(v.Chunks))
 	n++
 	t.end(at, n)
@@ -661,29 +667,29 @@ func tapePrefillReport(t *tape, v *calc.PrefillReport) {
 // tapeBatchCeiling records a calc.BatchCeiling as an object.
 func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 	at, n := t.object(), 0
-	t.key(73) // batch_size
+	t.key(74) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(74) // context_tokens
+	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(90) // limited_by
+	t.key(91) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(75) // step_time_ms
+	t.key(76) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(76) // tokens_per_s
+	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(77) // tokens_per_s_per_sequence
+	t.key(78) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(91) // batch_size_without_budget
+	t.key(92) // batch_size_without_budget
 	t.number(float64(v.BatchSizeWithoutBudget))
 	n++
 	if v.LimitedByWithoutBudget != "" {
-		t.key(92) // limited_by_without_budget
+		t.key(93) // limited_by_without_budget
 		t.string(string(v.LimitedByWithoutBudget))
 		n++
 	}
@@ -693,36 +699,36 @@ func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
 // tapePreemptionReport records a calc.PreemptionReport as an object.
 func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 	at, n := t.object(), 0
-	t.key(93) // onset_concurrency
+	t.key(94) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(94) // onset_concurrency_lockstep
+	t.key(95) // onset_concurrency_lockstep
 	t.number(float64(v.OnsetConcurrencyLockstep))
 	n++
-	t.key(95) // reachable
+	t.key(96) // reachable
 	t.bool(bool(v.Reachable))
 	n++
-	t.key(96) // onset_request_rate
+	t.key(97) // onset_request_rate
 	t.number(float64(v.OnsetRequestRate))
 	n++
-	t.key(97) // saturation_request_rate
+	t.key(98) // saturation_request_rate
 	t.number(float64(v.SaturationRequestRate))
 	n++
 	if v.Utilization != 0 {
-		t.key(98) // utilization
+		t.key(99) // utilization
 		t.number(float64(v.Utilization))
 		n++
 	}
-	t.key(99) // recompute_overhead
+	t.key(100) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(100) // work_per_output_token
+	t.key(101) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(74) // context_tokens
+	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(52) // concurrency
+	t.key(53) // concurrency
 	t.number(float64(v.Concurrency))
 	n++
 	t.end(at, n)
@@ -731,28 +737,28 @@ func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
 // tapeBestReport records a calc.BestReport as an object.
 func tapeBestReport(t *tape, v *calc.BestReport) {
 	at, n := t.object(), 0
-	t.key(73) // batch_size
+	t.key(74) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(74) // context_tokens
+	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(75) // step_time_ms
+	t.key(76) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(88) // ttft_ms
+	t.key(89) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(76) // tokens_per_s
+	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(77) // tokens_per_s_per_sequence
+	t.key(78) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(90) // limited_by
+	t.key(91) // limited_by
 	t.string(string(v.LimitedBy))
 	n++
-	t.key(101) // feasible
+	t.key(102) // feasible
 	t.bool(bool(v.Feasible))
 	n++
 	t.end(at, n)
@@ -761,29 +767,29 @@ func tapeBestReport(t *tape, v *calc.BestReport) {
 // tapeSweepPoint records a calc.SweepPoint as an object.
 func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 	at, n := t.object(), 0
-	t.key(73) // batch_size
+	t.key(74) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(74) // context_tokens
+	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(75) // step_time_ms
+	t.key(76) // step_time_ms
 	t.number(float64(v.StepTimeMs))
 	n++
-	t.key(76) // tokens_per_s
+	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(77) // tokens_per_s_per_sequence
+	t.key(78) // tokens_per_s_per_sequence
 	t.number(float64(v.TokensPerSPerSequence))
 	n++
-	t.key(86) // kv_cache_usage
+	t.key(87) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
-	t.key(78) // bound
+	t.key(79) // bound
 	t.string(string(v.Bound))
 	n++
 	if v.TokensPerSWithoutSpeculation != 0 {
-		t.key(102) // tokens_per_s_without_speculation
+		t.key(103) // tokens_per_s_without_speculation
 		t.number(float64(v.TokensPerSWithoutSpeculation))
 		n++
 	}
@@ -793,22 +799,22 @@ func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
 // tapeCostReport records a calc.CostReport as an object.
 func tapeCostReport(t *tape, v *calc.CostReport) {
 	at, n := t.object(), 0
-	t.key(103) // gpu_hour_usd
+	t.key(104) // gpu_hour_usd
 	t.number(float64(v.GPUHourUSD))
 	n++
 	t.key(41) // num_gpus
 	t.number(float64(v.GPUs))
 	n++
-	t.key(104) // usd_per_million_output_tokens
+	t.key(105) // usd_per_million_output_tokens
 	t.number(float64(v.UsdPerMillionOutputTokens))
 	n++
-	t.key(73) // batch_size
+	t.key(74) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(74) // context_tokens
+	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(76) // tokens_per_s
+	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
 	t.end(at, n)
@@ -818,27 +824,27 @@ func tapeCostReport(t *tape, v *calc.CostReport) {
 func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 	at, n := t.object(), 0
 	if v.PrefixCaching != nil {
-		t.key(105) // prefix_caching
+		t.key(106) // prefix_caching
 		tapePrefixCachingReport(t, v.PrefixCaching)
 		n++
 	}
 	if v.Speculative != nil {
-		t.key(106) // speculative
+		t.key(107) // speculative
 		tapeSpeculativeReport(t, v.Speculative)
 		n++
 	}
 	if v.LoRA != nil {
-		t.key(107) // lora
+		t.key(108) // lora
 		tapeLoRAReport(t, v.LoRA)
 		n++
 	}
 	if v.KVOffload != nil {
-		t.key(108) // kv_offload
+		t.key(109) // kv_offload
 		tapeKVOffloadReport(t, v.KVOffload)
 		n++
 	}
 	if v.Parallel != nil {
-		t.key(109) // parallel
+		t.key(110) // parallel
 		tapeParallelReport(t, v.Parallel)
 		n++
 	}
@@ -848,131 +854,131 @@ func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
 // tapeSimulationReport records a calc.SimulationReport as an object.
 func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	at, n := t.object(), 0
-	t.key(110) // arrival
+	t.key(111) // arrival
 	t.string(string(v.Arrival))
 	n++
 	if v.RequestRate != 0 {
-		t.key(53) // request_rate
+		t.key(54) // request_rate
 		t.number(float64(v.RequestRate))
 		n++
 	}
 	if v.Concurrency != 0 {
-		t.key(52) // concurrency
+		t.key(53) // concurrency
 		t.number(float64(v.Concurrency))
 		n++
 	}
-	t.key(111) // seed
+	t.key(112) // seed
 	t.number(float64(v.Seed))
 	n++
-	t.key(112) // num_requests
+	t.key(113) // num_requests
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(113) // completed_requests
+	t.key(114) // completed_requests
 	t.number(float64(v.CompletedRequests))
 	n++
-	t.key(114) // rejected_requests
+	t.key(115) // rejected_requests
 	t.number(float64(v.RejectedRequests))
 	n++
 	if v.Truncated {
-		t.key(115) // truncated
+		t.key(116) // truncated
 		t.bool(bool(v.Truncated))
 		n++
 	}
-	t.key(116) // duration_s
+	t.key(117) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(117) // steps
+	t.key(118) // steps
 	t.number(float64(v.Steps))
 	n++
-	t.key(118) // mean_input_tokens
+	t.key(119) // mean_input_tokens
 	t.number(float64(v.MeanInputTokens))
 	n++
-	t.key(119) // mean_output_tokens
+	t.key(120) // mean_output_tokens
 	t.number(float64(v.MeanOutputTokens))
 	n++
-	t.key(88) // ttft_ms
+	t.key(89) // ttft_ms
 	tapeLatencySummary(t, &v.TTFTMs)
 	n++
-	t.key(120) // tpot_ms
+	t.key(121) // tpot_ms
 	tapeLatencySummary(t, &v.TPOTMs)
 	n++
-	t.key(121) // e2e_latency_ms
+	t.key(122) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(122) // requests_per_s
+	t.key(123) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(123) // output_tokens_per_s
+	t.key(124) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(124) // total_tokens_per_s
+	t.key(125) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(125) // goodput_requests_per_s
+		t.key(126) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
 	if v.SLOAttainment != nil {
-		t.key(126) // slo_attainment
+		t.key(127) // slo_attainment
 		t.number(float64(*v.SLOAttainment))
 		n++
 	}
-	t.key(127) // preemptions
+	t.key(128) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(128) // preempted_requests
+	t.key(129) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(129) // recomputed_tokens
+	t.key(130) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
-	t.key(99) // recompute_overhead
+	t.key(100) // recompute_overhead
 	t.number(float64(v.RecomputeOverhead))
 	n++
-	t.key(100) // work_per_output_token
+	t.key(101) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(130) // first_preemption_s
+	t.key(131) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(131) // running_at_first_preemption
+	t.key(132) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
 	if v.CachedTokens != 0 {
-		t.key(132) // cached_tokens
+		t.key(133) // cached_tokens
 		t.number(float64(v.CachedTokens))
 		n++
 	}
 	if v.DraftedTokens != 0 {
-		t.key(133) // drafted_tokens
+		t.key(134) // drafted_tokens
 		t.number(float64(v.DraftedTokens))
 		n++
 	}
 	if v.AcceptedTokens != 0 {
-		t.key(134) // accepted_tokens
+		t.key(135) // accepted_tokens
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
 	if v.ReloadedTokens != 0 {
-		t.key(135) // reloaded_tokens
+		t.key(136) // reloaded_tokens
 		t.number(float64(v.ReloadedTokens))
 		n++
 	}
-	t.key(136) // mean_running
+	t.key(137) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(137) // mean_waiting
+	t.key(138) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(138) // mean_kv_cache_usage
+	t.key(139) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(139) // peak_kv_cache_usage
+	t.key(140) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(140) // timeline
+		t.key(141) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -990,13 +996,13 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeFix records a calc.Fix as an object.
 func tapeFix(t *tape, v *calc.Fix) {
 	at, n := t.object(), 0
-	t.key(141) // field
+	t.key(142) // field
 	t.string(string(v.Field))
 	n++
-	t.key(142) // value
+	t.key(143) // value
 	t.string(string(v.Value))
 	n++
-	t.key(143) // summary
+	t.key(144) // summary
 	t.string(string(v.Summary))
 	n++
 	t.end(at, n)
@@ -1006,11 +1012,11 @@ func tapeFix(t *tape, v *calc.Fix) {
 func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	at, n := t.object(), 0
 	if v.Release != "" {
-		t.key(144) // release
+		t.key(145) // release
 		t.string(string(v.Release))
 		n++
 	}
-	t.key(145) // terms
+	t.key(146) // terms
 	if v.Terms == nil {
 		t.null()
 	} else {
@@ -1021,7 +1027,7 @@ func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	}
 	n++
 	if len(v.Missing) > 0 {
-		t.key(146) // missing
+		t.key(147) // missing
 		t.array(len(v.Missing))
 		for i := range v.Missing {
 			t.string(string(v.Missing[i]))
@@ -1034,20 +1040,20 @@ func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 // tapeBand records a calc.Band as an object.
 func tapeBand(t *tape, v *calc.Band) {
 	at, n := t.object(), 0
-	t.key(147) // figure
+	t.key(148) // figure
 	t.string(string(v.Figure))
 	n++
-	t.key(148) // low
+	t.key(149) // low
 	t.number(float64(v.Low))
 	n++
-	t.key(149) // high
+	t.key(150) // high
 	t.number(float64(v.High))
 	n++
-	t.key(150) // basis
+	t.key(151) // basis
 	t.string(string(v.Basis))
 	n++
 	if v.Widened {
-		t.key(151) // widened
+		t.key(152) // widened
 		t.bool(bool(v.Widened))
 		n++
 	}
@@ -1057,7 +1063,7 @@ func tapeBand(t *tape, v *calc.Band) {
 // tapeCalibrationReport records a calc.CalibrationReport as an object.
 func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 	at, n := t.object(), 0
-	t.key(152) // fitted
+	t.key(153) // fitted
 	if v.Fitted == nil {
 		t.null()
 	} else {
@@ -1067,10 +1073,10 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 		}
 	}
 	n++
-	t.key(153) // profile
+	t.key(154) // profile
 	tapeEfficiencies(t, &v.Profile)
 	n++
-	t.key(154) // points
+	t.key(155) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1080,7 +1086,7 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 		}
 	}
 	n++
-	t.key(155) // rms_error
+	t.key(156) // rms_error
 	t.number(float64(v.RMSError))
 	n++
 	t.end(at, n)
@@ -1089,10 +1095,10 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(156) // code
+	t.key(157) // code
 	t.string(string(v.Code))
 	n++
-	t.key(157) // message
+	t.key(158) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -1101,48 +1107,48 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(158) // bandwidth_efficiency
+	t.key(159) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(159) // attention_bandwidth_efficiency
+	t.key(160) // attention_bandwidth_efficiency
 	t.number(float64(v.AttentionBandwidthEfficiency))
 	n++
-	t.key(160) // compute_efficiency
+	t.key(161) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(161) // gemm_half_tokens
+	t.key(162) // gemm_half_tokens
 	t.number(float64(v.GEMMHalfTokens))
 	n++
-	t.key(162) // attention_efficiency
+	t.key(163) // attention_efficiency
 	t.number(float64(v.AttentionEfficiency))
 	n++
-	t.key(163) // step_overhead_ms
+	t.key(164) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
-	t.key(164) // sequence_overhead_us
+	t.key(165) // sequence_overhead_us
 	t.number(float64(v.SequenceOverheadUs))
 	n++
-	t.key(165) // layer_overhead_us
+	t.key(166) // layer_overhead_us
 	t.number(float64(v.LayerOverheadUs))
 	n++
 	if v.SMBytesPerCycle != 0 {
-		t.key(166) // sm_bytes_per_cycle
+		t.key(167) // sm_bytes_per_cycle
 		t.number(float64(v.SMBytesPerCycle))
 		n++
 	}
-	t.key(167) // prefill_layer_overhead_us
+	t.key(168) // prefill_layer_overhead_us
 	t.number(float64(v.PrefillLayerOverheadUs))
 	n++
-	t.key(168) // context_overhead_ms
+	t.key(169) // context_overhead_ms
 	t.number(float64(v.ContextOverheadMs))
 	n++
 	if v.AllReduceLatencyUs != 0 {
-		t.key(169) // all_reduce_latency_us
+		t.key(170) // all_reduce_latency_us
 		t.number(float64(v.AllReduceLatencyUs))
 		n++
 	}
 	if v.PagedAttentionV1BandwidthEfficiency != 0 {
-		t.key(170) // paged_attention_v1_bandwidth_efficiency
+		t.key(171) // paged_attention_v1_bandwidth_efficiency
 		t.number(float64(v.PagedAttentionV1BandwidthEfficiency))
 		n++
 	}
@@ -1152,14 +1158,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(171) // kind
+	t.key(172) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(172) // layers
+	t.key(173) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(173) // window
+		t.key(174) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1169,31 +1175,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(174) // cached_tokens_per_request
+	t.key(175) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(175) // shared_blocks
+	t.key(176) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(176) // num_prefixes
+	t.key(177) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
-	t.key(88) // ttft_ms
+	t.key(89) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(177) // ttft_ms_without
+	t.key(178) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(178) // kv_ceiling
+	t.key(179) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(179) // kv_ceiling_without
+	t.key(180) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
-	t.key(93) // onset_concurrency
+	t.key(94) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(180) // onset_concurrency_without
+	t.key(181) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1202,43 +1208,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(181) // method
+	t.key(182) // method
 	t.string(string(v.Method))
 	n++
-	t.key(182) // num_speculative_tokens
+	t.key(183) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(183) // acceptance_rate
+	t.key(184) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(184) // tokens_per_step
+	t.key(185) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(185) // draft_weights_bytes
+	t.key(186) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(186) // draft_time_ms
+	t.key(187) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
-	t.key(120) // tpot_ms
+	t.key(121) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(187) // tpot_ms_without
+	t.key(188) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
-	t.key(76) // tokens_per_s
+	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(188) // tokens_per_s_without
+	t.key(189) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(189) // speedup
+	t.key(190) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(190) // batch1_speedup
+	t.key(191) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(191) // crossover_batch_size
+	t.key(192) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1247,25 +1253,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(192) // max_loras
+	t.key(193) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(193) // max_lora_rank
+	t.key(194) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(194) // bytes
+	t.key(195) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(195) // kv_cache_bytes_without
+	t.key(196) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(196) // flops_per_step
+	t.key(197) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(197) // read_bytes_per_step
+	t.key(198) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(198) // extra_step_time_ms
+	t.key(199) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1274,19 +1280,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(199) // cpu_blocks
+	t.key(200) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
-	t.key(70) // capacity_tokens
+	t.key(71) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(200) // recompute_onset_concurrency
+	t.key(201) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(201) // reload_ms_per_sequence
+	t.key(202) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(202) // recompute_ms_per_sequence
+	t.key(203) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1295,28 +1301,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(203) // data_parallel_size
+	t.key(204) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(204) // expert_parallel
+	t.key(205) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(205) // expert_parallel_size
+	t.key(206) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(206) // experts_per_rank
+	t.key(207) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(207) // experts_touched_per_rank
+	t.key(208) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(208) // load_imbalance
+	t.key(209) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(209) // all_to_all_ms
+	t.key(210) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(210) // tokens_per_s_total
+	t.key(211) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(41) // num_gpus
@@ -1328,19 +1334,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(211) // mean
+	t.key(212) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(212) // p50
+	t.key(213) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(213) // p90
+	t.key(214) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(214) // p99
+	t.key(215) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(215) // max
+	t.key(216) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1349,19 +1355,19 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(216) // time_s
+	t.key(217) // time_s
 	t.number(float64(v.TimeS))
 	n++
-	t.key(116) // duration_s
+	t.key(117) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(217) // running
+	t.key(218) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(218) // waiting
+	t.key(219) // waiting
 	t.number(float64(v.Waiting))
 	n++
-	t.key(86) // kv_cache_usage
+	t.key(87) // kv_cache_usage
 	t.number(float64(v.KVCacheUsage))
 	n++
 	t.end(at, n)
@@ -1370,13 +1376,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(219) // load
+	t.key(220) // load
 	t.string(string(v.Load))
 	n++
-	t.key(220) // num_requests_per_point
+	t.key(221) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(154) // points
+	t.key(155) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1386,28 +1392,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(221) // preemption_onset
+	t.key(222) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(222) // running_at_onset
+	t.key(223) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(223) // analytic_onset
+	t.key(224) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(224) // onset_difference
+	t.key(225) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(225) // onset_ratio
+	t.key(226) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(226) // knee_load
+	t.key(227) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(227) // knee_output_tokens_per_s
+	t.key(228) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(228) // max_output_tokens_per_s
+	t.key(229) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1419,13 +1425,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(229) // logged
+	t.key(230) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(230) // predicted
+	t.key(231) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(231) // error
+	t.key(232) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1434,22 +1440,22 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
 func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	at, n := t.object(), 0
-	t.key(232) // source
+	t.key(233) // source
 	t.string(string(v.Source))
 	n++
-	t.key(73) // batch_size
+	t.key(74) // batch_size
 	t.number(float64(v.BatchSize))
 	n++
-	t.key(74) // context_tokens
+	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(233) // measured_ms
+	t.key(234) // measured_ms
 	t.number(float64(v.MeasuredMs))
 	n++
-	t.key(234) // profile_ms
+	t.key(235) // profile_ms
 	t.number(float64(v.ProfileMs))
 	n++
-	t.key(235) // predicted_ms
+	t.key(236) // predicted_ms
 	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
@@ -1458,45 +1464,45 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(219) // load
+	t.key(220) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(123) // output_tokens_per_s
+	t.key(124) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(122) // requests_per_s
+	t.key(123) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(125) // goodput_requests_per_s
+		t.key(126) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(236) // ttft_p50_ms
+	t.key(237) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(237) // ttft_p99_ms
+	t.key(238) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(238) // tpot_p50_ms
+	t.key(239) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(239) // tpot_p99_ms
+	t.key(240) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(240) // e2e_latency_p50_ms
+	t.key(241) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(241) // e2e_latency_p99_ms
+	t.key(242) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(136) // mean_running
+	t.key(137) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(127) // preemptions
+	t.key(128) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(100) // work_per_output_token
+	t.key(101) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
 	t.end(at, n)

@@ -1306,6 +1306,11 @@ export interface Request {
    * @default 1
    */
   num_scheduler_steps?: number;
+  /**
+   * flashinfer_sampler says vLLM V1 samples top-k/top-p with FlashInfer's kernels (flashinfer installed and VLLM_USE_FLASHINFER_SAMPLER not 0: the default of 0.10 to 0.11.0, which logs "Using FlashInfer for top-p & top-k sampling."), so the profile run's dummy sampler holds no sorted copy of the vocabulary: the activation peak, and the pool, are those of a release without the sort (docs/MODEL.md section 11). Default false (PyTorch's sort-based sampler, as the v0.11.0 log of the validation cases ran). vLLM V1 only; from 0.17 no release sorts, so it changes nothing there.
+   * @default false
+   */
+  flashinfer_sampler?: boolean;
   /** workload is the traffic the decode point, ceiling and preemption onset are computed for. Defaults: 1024 input and 256 output tokens. */
   workload?: Workload;
   /** slo is the latency budget for the best-batch search. */
@@ -1889,6 +1894,8 @@ export interface Config {
   num_gpus: number;
   /** p2p is false when the request says the GPUs lack peer-to-peer access (its p2p: false): the all-reduces are staged through host memory. Omitted otherwise. */
   p2p?: boolean;
+  /** flashinfer_sampler is true when the request says vLLM samples with FlashInfer (its flashinfer_sampler): no sorted vocabulary in the profile run. Omitted otherwise. */
+  flashinfer_sampler?: boolean;
   dtype: string;
   kv_cache_dtype: string;
   gpu_memory_utilization: number;
