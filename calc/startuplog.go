@@ -45,6 +45,8 @@ func ParseStartupLog(text string) (StartupLog, error) {
 		if out.Release == "" {
 			out.Release = releaseIn(line)
 		}
+		out.FlashInferSampler = out.FlashInferSampler || strings.Contains(line, "Using FlashInfer for top-p & top-k sampling")
+		out.NoP2P = out.NoP2P || strings.Contains(line, "Custom allreduce is disabled because your platform lacks GPU")
 		for _, t := range logTerms {
 			if _, done := out.Figures[t.name]; done {
 				continue
@@ -196,6 +198,12 @@ func (d *Deployment) startupLogReport(r *Report, lg StartupLog) *StartupLogRepor
 		if v, ok := lookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
 			r.warn("startup_log_release", "the log is from vLLM "+lg.Release+" but the figures model "+d.Version.Name+"; set engine_version to "+v.Name+" to compare like with like")
 		}
+	}
+	if lg.FlashInferSampler && d.Engine.Name == "vllm" && !d.Version.V0 && d.Version.SamplerSort {
+		r.warn("startup_log_sampler", "the log samples with FlashInfer (\"Using FlashInfer for top-p & top-k sampling.\"), whose profile run sorts no vocabulary; set flashinfer_sampler: true to model it")
+	}
+	if lg.NoP2P && d.TP > 1 && !d.noP2P {
+		r.warn("startup_log_p2p", "the log's GPUs lack peer-to-peer access (\"Custom allreduce is disabled because your platform lacks GPU P2P capability\"); set p2p: false to model their all-reduces through host memory")
 	}
 	return out
 }

@@ -25,6 +25,9 @@ func TestStartupLogsParseToTheirLoggedFigures(t *testing.T) {
 			Source  string             `json:"source"`
 			Error   string             `json:"error"`
 			Figures map[string]float64 `json:"figures"`
+			// The lines a request field answers, read by hand.
+			FlashInferSampler bool `json:"flashinfer_sampler"`
+			NoP2P             bool `json:"no_p2p"`
 		} `json:"logs"`
 	}
 	require.NoError(t, json.Unmarshal(b, &src))
@@ -41,7 +44,38 @@ func TestStartupLogsParseToTheirLoggedFigures(t *testing.T) {
 			require.NoError(t, err, l.File)
 		}
 		assert.Equal(t, l.Figures, lg.Figures, l.File)
+		assert.Equal(t, l.FlashInferSampler, lg.FlashInferSampler, l.File)
+		assert.Equal(t, l.NoP2P, lg.NoP2P, l.File)
 	}
+}
+
+// A log that samples with FlashInfer on GPUs without P2P, pasted into a
+// request that says neither, is answered with a warning naming each field;
+// the request that sets both gets neither warning, and its KV figure is
+// the log's (1,192,160 tokens) within 0.2 %.
+func TestStartupLogSaysWhichFieldsItsServerNeeds(t *testing.T) {
+	text, err := os.ReadFile("testdata/startup-logs/v0.10.1.1-tp2-no-p2p.log")
+	require.NoError(t, err)
+	req := calc.Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: calc.HardwareRef{ID: "a100-pcie-80gb"}, EngineVersion: "0.10",
+		TensorParallelSize: calc.Int(2), GPUMemoryUtilization: calc.Float(0.5), MaxModelLen: calc.Int(16384), StartupLog: string(text)}
+	codes := func(r calc.Report) []string {
+		var out []string
+		for _, w := range r.Warnings {
+			out = append(out, w.Code)
+		}
+		return out
+	}
+	plain, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Contains(t, codes(plain), "startup_log_sampler")
+	assert.Contains(t, codes(plain), "startup_log_p2p")
+	yes, no := true, false
+	req.FlashInferSampler, req.P2P = &yes, &no
+	set, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.NotContains(t, codes(set), "startup_log_sampler")
+	assert.NotContains(t, codes(set), "startup_log_p2p")
+	assert.InEpsilon(t, 1192160, float64(set.KVCache.CapacityTokens), 0.002)
 }
 
 // A log written from the engine's own figures, in vLLM 0.2x's wording

@@ -12,6 +12,11 @@ type StartupLog struct {
 	Release string
 	// Figures holds each figure the log states, by its name (logTerms).
 	Figures map[string]float64
+	// FlashInferSampler: the log says "Using FlashInfer for top-p & top-k
+	// sampling." (the request's flashinfer_sampler); NoP2P: it says
+	// "Custom allreduce is disabled because your platform lacks GPU P2P
+	// capability" (the request's p2p: false).
+	FlashInferSampler, NoP2P bool
 }
 
 // StartupLogReport sets a pasted start-up log's figures beside the

@@ -515,6 +515,8 @@ var docs = map[string]string{
 	"SpeculativeReport.tpot_ms":                            "tpot_ms is step time / tokens per step at the decode point; TPOTMsWithout the plain server's step there.",
 	"StartupLog":                                           "StartupLog is what a vLLM start-up log states about memory and capacity, read by ParseStartupLog. A figure the log does not state is absent from Figures.",
 	"StartupLog.Figures":                                   "Figures holds each figure the log states, by its name (logTerms).",
+	"StartupLog.FlashInferSampler":                         "FlashInferSampler: the log says \"Using FlashInfer for top-p & top-k sampling.\" (the request's flashinfer_sampler); NoP2P: it says \"Custom allreduce is disabled because your platform lacks GPU P2P capability\" (the request's p2p: false).",
+	"StartupLog.NoP2P":                                     "FlashInferSampler: the log says \"Using FlashInfer for top-p & top-k sampling.\" (the request's flashinfer_sampler); NoP2P: it says \"Custom allreduce is disabled because your platform lacks GPU P2P capability\" (the request's p2p: false).",
 	"StartupLog.Release":                                   "Release is the vLLM version the log names, when it does (\"0.22.0\").",
 	"StartupLogReport":                                     "StartupLogReport sets a pasted start-up log's figures beside the engine's for the same deployment.",
 	"StartupLogReport.missing":                             "missing names the figures the log does not state.",
