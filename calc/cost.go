@@ -274,7 +274,8 @@ func (d *Deployment) buildCost() costModel {
 //	pagedV1BW   = bandwidth * paged_attention_v1_bandwidth_efficiency (bytes/s, when > 0)
 //	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
 //	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
-//	attnPeak    = peak * attention_efficiency                       (FLOP/s)
+//	attnPeak    = attentionPeak (the KV cache format's peak, at most
+//	              peak) * attention_efficiency                     (FLOP/s)
 //	prefillFixedS = decoder layers * prefill_layer_overhead        (s, steps with prompt tokens)
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
 //	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
@@ -308,7 +309,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		// is its FP32 peak): nothing to pad (Step).
 		c.invVectorPeak = 1 / (fp32 * e.ComputeEfficiency)
 	}
-	c.invAttnPeak = 1 / (c.peak * attn)
+	c.invAttnPeak = 1 / (attentionPeak(d, c.peak) * attn)
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
 	c.prefillFixedS = float64(d.Model.NumLayers) * e.PrefillLayerOverheadUs / 1e6
@@ -318,6 +319,36 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / c.busBW
 		}
 	}
+}
+
+// attentionPeak returns the dense FLOP/s the attention's matmuls run at,
+// in FLOP/s: those of the KV cache's format, never above the GEMMs'
+// (gemmPeak, the weights' compute precision). A 16-bit cache is multiplied
+// on the 16-bit tensor cores whatever the weights' format: FlashAttention-2/3
+// and FlashInfer take 16-bit Q, K and V; TensorRT-LLM runs "FP8 KV cache and
+// FP8 attention, rather than BF16" only with an FP8 cache (TensorRT-LLM
+// docs/source/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_
+// NVIDIA_Blackwell_GPUs.md, "Precision strategy" and "FP8 KV Cache": "In
+// the generation phase, both Q and KV are quantized to FP8, and FP8
+// Multi-Query Attention (MQA) is used"). So FP8 or NVFP4 weights with a
+// BF16 cache (DeepSeek-R1 FP8 on H200: 1.98e15 FP8 vs 0.99e15 BF16 dense)
+// attend at the BF16 peak. It binds where the attention is compute-bound:
+// long prefills, and MLA's decode, whose 128 query heads share one latent
+// (2*128*(2*512+64) = 278,528 FLOPs per cached token per layer over its
+// 576 BF16 values, 1,152 bytes: 242 FLOP/B, above an H200's BF16 ridge of
+// 989e12 / 4.8e12 = 206 FLOP/B).
+func attentionPeak(d *Deployment, gemmPeak float64) float64 {
+	p := hardware.BF16
+	switch {
+	case d.KVBytes <= 1:
+		p = hardware.FP8
+	case d.KVBytes >= 4:
+		p = hardware.FP32
+	}
+	if a := d.Hardware.PeakFLOPS.For(p); a > 0 && a < gemmPeak {
+		return a
+	}
+	return gemmPeak
 }
 
 // weightBandwidth returns the rate in bytes/s at which a step's kernels

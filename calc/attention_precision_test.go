@@ -1,0 +1,59 @@
+package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The attention's matmuls run in the KV cache's format, never above the
+// GEMMs' (attentionPeak). DeepSeek-R1 (FP8 block-scaled weights and
+// activations) on an H200 SXM: with the default 16-bit cache the MLA
+// decode multiplies on the BF16 tensor cores (989.4e12 dense, datasheet),
+// with an FP8 cache on the FP8 ones (1978.9e12), as the GEMMs do.
+//
+// The two deployments differ only in that: the same weights, so the same
+// GEMM time, and the MLA decode's FLOPs per cached token per layer are
+// 2 * 128 heads * (2 * 512 + 64) = 278,528, over 61 layers 16,990,208. A
+// decode of 128 sequences at 2,048 tokens attends 262,144 tokens:
+// 4.4539e12 FLOPs, which take 4.4539e12 / (989.4e12 * ae) at BF16 and
+// 4.4539e12 / (1978.9e12 * ae) at FP8, ae the engine's
+// attention_efficiency. So the BF16 cache's compute is longer by
+// 4.4539e12 / ae * (1/989.4e12 - 1/1978.9e12) = 2.2508e-3 / ae s.
+func TestAttentionRunsInTheCacheFormat(t *testing.T) {
+	t.Parallel()
+	ep := true
+	req := Request{Model: "deepseek-ai/DeepSeek-R1", Hardware: HardwareRef{ID: "h200-sxm-141gb"}, Engine: "trtllm",
+		DataParallelSize: Int(8), EnableExpertParallel: &ep, MaxModelLen: Int(4096)}
+	bf, err := Resolve(req)
+	require.NoError(t, err)
+	req.KVCacheDtype = "fp8"
+	f8, err := Resolve(req)
+	require.NoError(t, err)
+	require.InDelta(t, 1978.9e12, bf.PeakFLOPS, 1e9, "the GEMMs run in FP8 either way")
+	require.InDelta(t, 1978.9e12, f8.PeakFLOPS, 1e9)
+
+	assert.InDelta(t, 989.4e12, attentionPeak(bf, bf.PeakFLOPS), 1e9)
+	assert.InDelta(t, 1978.9e12, attentionPeak(f8, f8.PeakFLOPS), 1e9)
+
+	ae := bf.Eff.AttentionEfficiency
+	require.Positive(t, ae)
+	flops := 16_990_208.0 * 128 * 2048
+	assert.InDelta(t, 4.4539e12, flops, 0.0001e12)
+	want := flops / ae * (1/989.4e12 - 1/1978.9e12)
+	sb, s8 := bf.DecodeStep(128, 2048), f8.DecodeStep(128, 2048)
+	assert.InDelta(t, want, sb.ComputeS-s8.ComputeS, 1e-6)
+	assert.InDelta(t, 2.2508e-3/ae, want, 1e-6)
+}
+
+// A 16-bit model attends at its own peak: the cache's format cannot lift
+// the attention above the GEMMs' (Llama 3.1 8B in BF16 with an FP8 cache
+// on an H100 SXM: 989.4e12, not the FP8 1978.9e12).
+func TestAttentionPeakNotAboveTheGEMMs(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, KVCacheDtype: "fp8"})
+	require.NoError(t, err)
+	assert.InDelta(t, 989.4e12, d.PeakFLOPS, 1e9)
+	assert.InDelta(t, 989.4e12, attentionPeak(d, d.PeakFLOPS), 1e9)
+}
