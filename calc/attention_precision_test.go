@@ -57,3 +57,45 @@ func TestAttentionPeakNotAboveTheGEMMs(t *testing.T) {
 	assert.InDelta(t, 989.4e12, d.PeakFLOPS, 1e9)
 	assert.InDelta(t, 989.4e12, attentionPeak(d, d.PeakFLOPS), 1e9)
 }
+
+// The modules a quantized checkpoint leaves unquantized multiply in 16
+// bits (keptPeak). nvidia/DeepSeek-V3-0324-NVFP4 excludes every self_attn
+// module; one MLA layer's projections are q_a 7168*1536 = 11,010,048,
+// q_b 1536*128*192 = 37,748,736, kv_a 7168*576 = 4,128,768, kv_b
+// 512*128*256 = 16,777,216 and o 128*128*7168 = 117,440,512, with the
+// q_a and kv_a norms (1,536 + 512): 187,107,328 weights, over 61 layers
+// 11,413,547,008, all on each rank under attention DP (tp 1). A decode of
+// 384 sequences multiplies them at the BF16 2.25e15 of a B200 instead of
+// its FP4 9e15: the GEMMs' compute grows by
+// 2 * 11,413,547,008 * 384 * (1 + 20/384) * (1/2.25e15 - 1/9e15) / ce
+// = 3.0741e-3 / ce s (ce the engine's compute_efficiency; gemm_half_tokens
+// 20).
+func TestUnquantizedModulesMultiplyIn16Bits(t *testing.T) {
+	t.Parallel()
+	ep := true
+	d, err := Resolve(Request{Model: "nvidia/DeepSeek-V3-0324-NVFP4", Hardware: HardwareRef{ID: "b200"}, Engine: "trtllm",
+		DataParallelSize: Int(8), EnableExpertParallel: &ep, MaxModelLen: Int(4096)})
+	require.NoError(t, err)
+	require.InDelta(t, 9000e12, d.PeakFLOPS, 1e9)
+	require.InDelta(t, 20, d.Eff.GEMMHalfTokens, 1e-9)
+	assert.InDelta(t, 2250e12, keptPeak(d, d.PeakFLOPS), 1e9)
+	assert.InDelta(t, 2*11_413_547_008.0, d.cost.keptFLOPs, 1)
+
+	ce := d.Eff.ComputeEfficiency
+	want := 2 * 11_413_547_008.0 * 384 * (1 + 20.0/384) * (1/2250e12 - 1/9000e12) / ce
+	assert.InDelta(t, 3.0741e-3/ce, want, 1e-6)
+	with := d.DecodeStep(384, 2048)
+	d.cost.invKeptPeak = 0 // the GEMMs all at the FP4 peak
+	without := d.DecodeStep(384, 2048)
+	assert.InDelta(t, want, with.ComputeS-without.ComputeS, 1e-7)
+}
+
+// An unquantized model has nothing kept apart: its GEMMs are 16-bit
+// already (Llama 3.1 8B on an H100 SXM).
+func TestNoKeptModulesWithoutQuantization(t *testing.T) {
+	t.Parallel()
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	require.NoError(t, err)
+	assert.Zero(t, d.cost.keptFLOPs)
+	assert.Zero(t, d.cost.invKeptPeak)
+}

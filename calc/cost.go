@@ -106,6 +106,11 @@ type costModel struct {
 	// token over the MoE layers (split out of linearFLOPs only then).
 	dp, epRanks, expertFLOPs float64
 	moeSplit                 bool
+	// keptFLOPs is 2 * the rank's linear weights per token that the
+	// checkpoint leaves in the model dtype (its exclude_modules or ignore
+	// list: keptRankParams), and invKeptPeak 1 / the FLOP/s their 16-bit
+	// GEMMs approach (0 when that is the GEMMs' own peak): see keptPeak.
+	keptFLOPs, invKeptPeak float64
 }
 
 // addAttnClass adds one layer's attention reads to the class of span w
@@ -199,7 +204,7 @@ func (d *Deployment) buildCost() costModel {
 	// Gemma 4's per-layer embedding table is gathered too (one row per
 	// token), not read.
 	weights -= d.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
-	var activeLinear, moeExp float64
+	var activeLinear, moeExp, kept float64
 	// The window classes, in first-seen order (a planner's deployment,
 	// built again, hands its slices back for reuse).
 	c.windows, c.kvPerTok, c.kvQueryPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.kvQueryPerTok[:0], d.cost.attnFLOPsPerTok[:0]
@@ -215,6 +220,7 @@ func (d *Deployment) buildCost() costModel {
 		} else {
 			activeLinear += lin
 		}
+		kept += d.keptRankParams(l)
 		var kvb, qb, fl float64
 		w := 0
 		hdk, hdv := m.LayerHeadDims(l)
@@ -255,6 +261,7 @@ func (d *Deployment) buildCost() costModel {
 		activeLinear -= c.topK * c.moeLayers * moeExp // the share rankParams gave
 	}
 	c.linearFLOPs = 2 * activeLinear
+	c.keptFLOPs = 2 * kept
 	c.headFLOPs = 2 * vh
 	if d.TP > 1 {
 		c.allReduces = 2 * float64(m.NumLayers)
@@ -302,6 +309,10 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		c.invPagedV1BW = 1 / (c.bw * v1)
 	}
 	c.invGemmPeak = 1 / (c.peak * e.ComputeEfficiency)
+	c.invKeptPeak = 0
+	if kp := keptPeak(d, c.peak); c.keptFLOPs > 0 && kp < c.peak {
+		c.invKeptPeak = 1 / (kp * e.ComputeEfficiency)
+	}
 	c.gemmHalf = max(e.GEMMHalfTokens, 0)
 	c.invVectorPeak = 0
 	if fp32 := d.Hardware.PeakFLOPS.FP32; fp32 > 0 && fp32 >= c.peak {
@@ -343,6 +354,29 @@ func attentionPeak(d *Deployment, gemmPeak float64) float64 {
 	case d.KVBytes <= 1:
 		p = hardware.FP8
 	case d.KVBytes >= 4:
+		p = hardware.FP32
+	}
+	if a := d.Hardware.PeakFLOPS.For(p); a > 0 && a < gemmPeak {
+		return a
+	}
+	return gemmPeak
+}
+
+// keptPeak returns the dense FLOP/s, at most gemmPeak, of the GEMMs of
+// the modules a quantized checkpoint leaves unquantized (its
+// exclude_modules or ignore list, models.Layer.Keep): they hold 16-bit
+// weights, so they multiply on the model dtype's tensor cores, not the
+// quantized format's. vLLM gives an excluded layer UnquantizedLinearMethod
+// (vllm/model_executor/layers/quantization/modelopt.py get_quant_method at
+// v0.19.0); TensorRT-LLM's DeepSeek-R1 NVFP4 recipe runs its "64x
+// Attention Modules" in bf16 and only the dense and MoE feed-forwards in
+// nvfp4 (TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pushing_Latency_
+// Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md,
+// "Precision Strategy"; the throughput recipe is "almost the same", blog3).
+// On a B200 that is 2.25e15 BF16 against 9e15 FP4 dense FLOP/s.
+func keptPeak(d *Deployment, gemmPeak float64) float64 {
+	p := hardware.BF16
+	if d.Dtype == "float32" {
 		p = hardware.FP32
 	}
 	if a := d.Hardware.PeakFLOPS.For(p); a > 0 && a < gemmPeak {
@@ -476,6 +510,10 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		// a matrix-unit GEMM pads a few tokens to its tile (fitted on
 		// tensor-core GPUs, docs/MODEL.md section 4).
 		linComp = linFLOPs * (1 + c.gemmHalf/tokens) * c.invGemmPeak
+		if c.invKeptPeak > 0 {
+			// The checkpoint's unquantized modules multiply in 16 bits.
+			linComp += c.keptFLOPs * tokens * (1 + c.gemmHalf/tokens) * (c.invKeptPeak - c.invGemmPeak)
+		}
 		if c.invVectorPeak > 0 {
 			// A GPU without matrix units for the precision (an Apple GPU,
 			// whose FP16 peak is its FP32 peak) runs the GEMMs on its
