@@ -99,3 +99,40 @@ func TestNoKeptModulesWithoutQuantization(t *testing.T) {
 	assert.Zero(t, d.cost.keptFLOPs)
 	assert.Zero(t, d.cost.invKeptPeak)
 }
+
+// Under expert parallelism the routed experts' grouped GEMM is its own
+// roofline, padded per expert (splitGEMM). DeepSeek-R1 FP8 on an H200 SXM
+// at attention DP 8, EP 8: one expert's 3 * 7168 * 2048 = 44,040,192
+// weights are 5,506,368 bytes per rank-share (an eighth, 256 experts
+// over 8 ranks; fp8 with one fp32 scale per 128 x 128 block, 8 + 32/16384
+// bits a weight: 44,040,192 * 8.001953125 / 8 / 8), 58 MoE layers. A prefill step of 1,151 tokens per rank routes
+// N = 9,208 tokens: every expert is selected (256 * (1 - (1 - 8/256)^9208)
+// = 256), M_e = 9,208 * 8 / 256 = 287.75 rows each. The expert read is
+// 58 * 256 * 5,506,368 = 81.76e9 bytes at 4.8e12 * bw_eff; their FLOPs
+// (given here as 4.8e13) take 4.8e13 * (1 + 20/287.75) / (1978.9e12 * ce).
+// With the step's whole GEMM read and compute at 0.030 s and 0.080 s
+// (given), the dense GEMMs keep 0.030 - read and 0.080 - 4.8e13 * (1 +
+// 20/1151) / (1978.9e12 * ce), and the step's GEMM time is the sum of the
+// two rooflines.
+func TestExpertGEMMIsItsOwnRoofline(t *testing.T) {
+	t.Parallel()
+	ep := true
+	d, err := Resolve(Request{Model: "deepseek-ai/DeepSeek-R1", Hardware: HardwareRef{ID: "h200-sxm-141gb"}, Engine: "trtllm",
+		DataParallelSize: Int(8), EnableExpertParallel: &ep, MaxModelLen: Int(4096)})
+	require.NoError(t, err)
+	c := d.cost
+	require.InDelta(t, 44_040_192*8.001953125/8/8, c.expertBytes, 1)
+	require.InDelta(t, 58, c.moeLayers, 0)
+	require.InDelta(t, 20, c.gemmHalf, 0)
+	bw := 4.8e12 * d.Eff.BandwidthEfficiency
+	peak := 1978.9e12 * d.Eff.ComputeEfficiency
+	read := 58 * 256 * 5_506_368.0 / bw
+	expComp := 4.8e13 * (1 + 20/287.75) / peak
+	denseComp := 0.080 - 4.8e13*(1+20.0/1151)/peak
+	want := max(0.030-read, denseComp) + max(read, expComp)
+	assert.InDelta(t, want, d.splitGEMM(1151, 0.030, 0.080, 4.8e13), 1e-6)
+	// And against one roofline over both, max(0.030, 0.080): the expert
+	// GEMM's compute exceeds its read, the dense part's too, so the split
+	// step is longer by the extra padding of 287.75 rows (against 1,151).
+	assert.Greater(t, want, 0.080)
+}

@@ -491,8 +491,10 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		// Each drafted token attends to its sequence's context (the mean).
 		attnDecode += attnDecode * spec / b
 	}
+	var expFLOPs float64
 	if c.moeSplit {
-		linFLOPs += c.expertFLOPs * tokens * c.dp * d.loadImbalance(tokens)
+		expFLOPs = c.expertFLOPs * tokens * c.dp * d.loadImbalance(tokens)
+		linFLOPs += expFLOPs
 	}
 	if f := &d.feat; f.loras > 0 {
 		// Each step's adapters: one slot per sequence up to max_loras.
@@ -563,9 +565,42 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		out.OverheadS += c.prefillFixedS
 	}
 	out.ComputeBound = out.ComputeS > out.MemoryS
-	out.TimeS = out.OverheadS + math.Max(linMem, linComp) + math.Max(attnMem, attnDecodeS) + attnPrefillS + out.CommunicationS + out.DraftS
+	gemm := math.Max(linMem, linComp)
+	if c.moeSplit && tokens > 0 && c.invVectorPeak == 0 {
+		gemm = d.splitGEMM(tokens, linMem, linComp, expFLOPs)
+	}
+	out.TimeS = out.OverheadS + gemm + math.Max(attnMem, attnDecodeS) + attnPrefillS + out.CommunicationS + out.DraftS
 	out.TokensPerSeq = 1
 	return out
+}
+
+// splitGEMM is the GEMM time of a step under expert or data parallelism,
+// in seconds, with the routed experts' grouped GEMM its own roofline:
+//
+//	max(dense read, dense FLOPs) + max(expert read, expert FLOPs
+//	    * (1 + gemm_half_tokens / M_e) / gemmPeak)
+//	M_e = N * top_k / (E * (1 - (1 - top_k/E)^N))
+//
+// The dense GEMMs (attention projections, shared expert, dense layers,
+// LM head) and the grouped GEMM of the rank's experts are different
+// kernels run one after the other, and the grouped GEMM tiles each
+// expert's rows apart, so its padding is that of M_e rows: the N * top_k
+// token-expert pairs of the dp replicas' N = tokens * dp tokens over the
+// distinct experts they select (distinctExperts), the rows one selected
+// expert receives on average
+// (TensorRT-LLM blog3, "Expert parallel for MOE": "Expert-Parallelism
+// achieves better GEMM FLOPS because it has better GEMM problem sizes",
+// sparse_fc1 / sparse_fc2 grouped over the experts). linMem and linComp
+// are the step's whole GEMM read and compute time, expFLOPs the experts'
+// share of the FLOPs.
+func (d *Deployment) splitGEMM(tokens, linMem, linComp, expFLOPs float64) float64 {
+	c := &d.cost
+	expRead := c.moeLayers * c.expertBytes * distinctExperts(c.experts, c.topK, tokens*c.dp) * c.invWeightBW
+	expShare := expFLOPs * (1 + c.gemmHalf/tokens) * c.invGemmPeak // the experts' part of linComp
+	n := tokens * c.dp
+	me := n * c.topK / max(distinctExperts(c.experts, c.topK, n), 1)
+	expComp := expFLOPs * (1 + c.gemmHalf/me) * c.invGemmPeak
+	return math.Max(linMem-expRead, linComp-expShare) + math.Max(expRead, expComp)
 }
 
 // pagedV1MaxContext, pagedPartition and pagedV1Work are the constants of
