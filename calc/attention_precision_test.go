@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -8,7 +9,7 @@ import (
 )
 
 // The attention's matmuls run in the KV cache's format, never above the
-// GEMMs' (attentionPeak). DeepSeek-R1 (FP8 block-scaled weights and
+// GEMMs' (the attention peak, costModel.foldEfficiencies). DeepSeek-R1 (FP8 block-scaled weights and
 // activations) on an H200 SXM: with the default 16-bit cache the MLA
 // decode multiplies on the BF16 tensor cores (989.4e12 dense, datasheet),
 // with an FP8 cache on the FP8 ones (1978.9e12), as the GEMMs do.
@@ -34,11 +35,10 @@ func TestAttentionRunsInTheCacheFormat(t *testing.T) {
 	require.InDelta(t, 1978.9e12, bf.PeakFLOPS, 1e9, "the GEMMs run in FP8 either way")
 	require.InDelta(t, 1978.9e12, f8.PeakFLOPS, 1e9)
 
-	assert.InDelta(t, 989.4e12, attentionPeak(bf, bf.PeakFLOPS), 1e9)
-	assert.InDelta(t, 1978.9e12, attentionPeak(f8, f8.PeakFLOPS), 1e9)
-
 	ae := bf.Eff.AttentionEfficiency
 	require.Positive(t, ae)
+	assert.InDelta(t, 989.4e12, 1/(bf.cost.invAttnPeak*ae), 1e9)
+	assert.InDelta(t, 1978.9e12, 1/(f8.cost.invAttnPeak*ae), 1e9)
 	flops := 16_990_208.0 * 128 * 2048
 	assert.InDelta(t, 4.4539e12, flops, 0.0001e12)
 	want := flops / ae * (1/989.4e12 - 1/1978.9e12)
@@ -55,11 +55,11 @@ func TestAttentionPeakNotAboveTheGEMMs(t *testing.T) {
 	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, KVCacheDtype: "fp8"})
 	require.NoError(t, err)
 	assert.InDelta(t, 989.4e12, d.PeakFLOPS, 1e9)
-	assert.InDelta(t, 989.4e12, attentionPeak(d, d.PeakFLOPS), 1e9)
+	assert.InDelta(t, 989.4e12, 1/(d.cost.invAttnPeak*d.Eff.AttentionEfficiency), 1e9)
 }
 
 // The modules a quantized checkpoint leaves unquantized multiply in 16
-// bits (keptPeak). nvidia/DeepSeek-V3-0324-NVFP4 excludes every self_attn
+// bits (costModel.invKeptPeak). nvidia/DeepSeek-V3-0324-NVFP4 excludes every self_attn
 // module; one MLA layer's projections are q_a 7168*1536 = 11,010,048,
 // q_b 1536*128*192 = 37,748,736, kv_a 7168*576 = 4,128,768, kv_b
 // 512*128*256 = 16,777,216 and o 128*128*7168 = 117,440,512, with the
@@ -78,10 +78,9 @@ func TestUnquantizedModulesMultiplyIn16Bits(t *testing.T) {
 	require.NoError(t, err)
 	require.InDelta(t, 9000e12, d.PeakFLOPS, 1e9)
 	require.InDelta(t, 20, d.Eff.GEMMHalfTokens, 1e-9)
-	assert.InDelta(t, 2250e12, keptPeak(d, d.PeakFLOPS), 1e9)
-	assert.InDelta(t, 2*11_413_547_008.0, d.cost.keptFLOPs, 1)
-
 	ce := d.Eff.ComputeEfficiency
+	assert.InDelta(t, 2250e12, 1/(d.cost.invKeptPeak*ce), 1e9)
+	assert.InDelta(t, 2*11_413_547_008.0, d.cost.keptFLOPs, 1)
 	want := 2 * 11_413_547_008.0 * 384 * (1 + 20.0/384) * (1/2250e12 - 1/9000e12) / ce
 	assert.InDelta(t, 3.0741e-3/ce, want, 1e-6)
 	with := d.DecodeStep(384, 2048)
@@ -101,19 +100,23 @@ func TestNoKeptModulesWithoutQuantization(t *testing.T) {
 }
 
 // Under expert parallelism the routed experts' grouped GEMM is its own
-// roofline, padded per expert (splitGEMM). DeepSeek-R1 FP8 on an H200 SXM
-// at attention DP 8, EP 8: one expert's 3 * 7168 * 2048 = 44,040,192
-// weights are 5,506,368 bytes per rank-share (an eighth, 256 experts
-// over 8 ranks; fp8 with one fp32 scale per 128 x 128 block, 8 + 32/16384
-// bits a weight: 44,040,192 * 8.001953125 / 8 / 8), 58 MoE layers. A prefill step of 1,151 tokens per rank routes
-// N = 9,208 tokens: every expert is selected (256 * (1 - (1 - 8/256)^9208)
-// = 256), M_e = 9,208 * 8 / 256 = 287.75 rows each. The expert read is
-// 58 * 256 * 5,506,368 = 81.76e9 bytes at 4.8e12 * bw_eff; their FLOPs
-// (given here as 4.8e13) take 4.8e13 * (1 + 20/287.75) / (1978.9e12 * ce).
-// With the step's whole GEMM read and compute at 0.030 s and 0.080 s
-// (given), the dense GEMMs keep 0.030 - read and 0.080 - 4.8e13 * (1 +
-// 20/1151) / (1978.9e12 * ce), and the step's GEMM time is the sum of the
-// two rooflines.
+// roofline, padded per expert (Deployment.Step). DeepSeek-R1 FP8 on an
+// H200 SXM at attention DP 8, EP 8, a prefill step of 1,151 tokens per
+// rank (1,151 * 1,152 / 2 attended positions). One expert's 3 * 7168 *
+// 2048 = 44,040,192 weights are 5,506,368 bytes per rank-share (an
+// eighth: 256 experts over 8 ranks; fp8 with one fp32 scale per 128 x 128
+// block, 8 + 32/16384 bits a weight), 58 MoE layers. The step routes N =
+// 9,208 tokens: every expert is selected (256 * (1 - (1 - 8/256)^9208) =
+// 256), M_e = 9,208 * 8 / 256 = 287.75 rows each; the rank's expert
+// FLOPs are 2 * 8 * 58 * 44,040,192 / 8 = 5,108,662,272 per token of the
+// group, times N and the load imbalance 1 + sqrt(2 ln 8 / 9,208). The
+// expert read is 58 * 256 * 5,506,368 bytes at 4.8e12 * bw_eff; their
+// compute takes FLOPs * (1 + 20/287.75) / (1978.9e12 * ce) against the
+// step's 1 + 20/1151 for the dense GEMMs. The GEMM time is
+// max(dense read, dense compute) + max(expert read, expert compute), the
+// rest of the step being its overhead, all-to-all, KV read and the
+// prefill attention's 16,990,208 FLOPs per attended position at the BF16
+// peak (its 16-bit cache).
 func TestExpertGEMMIsItsOwnRoofline(t *testing.T) {
 	t.Parallel()
 	ep := true
@@ -124,15 +127,25 @@ func TestExpertGEMMIsItsOwnRoofline(t *testing.T) {
 	require.InDelta(t, 44_040_192*8.001953125/8/8, c.expertBytes, 1)
 	require.InDelta(t, 58, c.moeLayers, 0)
 	require.InDelta(t, 20, c.gemmHalf, 0)
-	bw := 4.8e12 * d.Eff.BandwidthEfficiency
-	peak := 1978.9e12 * d.Eff.ComputeEfficiency
-	read := 58 * 256 * 5_506_368.0 / bw
-	expComp := 4.8e13 * (1 + 20/287.75) / peak
-	denseComp := 0.080 - 4.8e13*(1+20.0/1151)/peak
-	want := max(0.030-read, denseComp) + max(read, expComp)
-	assert.InDelta(t, want, d.splitGEMM(1151, 0.030, 0.080, 4.8e13), 1e-6)
-	// And against one roofline over both, max(0.030, 0.080): the expert
-	// GEMM's compute exceeds its read, the dense part's too, so the split
-	// step is longer by the extra padding of 287.75 rows (against 1,151).
-	assert.Greater(t, want, 0.080)
+	require.Zero(t, c.keptFLOPs, "the FP8 checkpoint excludes no layer module")
+	e := d.Eff
+	bw, kvBW := 4.8e12*e.BandwidthEfficiency, 4.8e12*e.AttentionBandwidthEfficiency
+	peak, attnPeak := 1978.9e12*e.ComputeEfficiency, 989.4e12*e.AttentionEfficiency
+
+	span := 1151 * 1152 / 2.0
+	s := d.Step(StepLoad{PrefillTokens: 1151, PrefillSpan: span, PrefillSeqs: 1})
+	attnFLOPs := 16_990_208 * span
+	gemm := s.TimeS - s.OverheadS - s.CommunicationS - s.KVReadBytes/kvBW - attnFLOPs/attnPeak
+
+	expFLOPs := 5_108_662_272.0 * 9208 * (1 + math.Sqrt(2*math.Log(8)/9208))
+	expRead := 58 * 256 * 5_506_368.0 / bw
+	linMem := s.WeightsReadBytes / bw
+	linComp := (s.FLOPs - attnFLOPs) * (1 + 20.0/1151) / peak
+	expShare := expFLOPs * (1 + 20.0/1151) / peak
+	expComp := expFLOPs * (1 + 20/287.75) / peak
+	want := max(linMem-expRead, linComp-expShare) + max(expRead, expComp)
+	assert.InDelta(t, want, gemm, 1e-6)
+	// Both parts are compute-bound here, so the split costs the experts'
+	// extra padding of 287.75 rows against 1,151 over one roofline.
+	assert.Greater(t, want, max(linMem, linComp))
 }

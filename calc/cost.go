@@ -109,7 +109,7 @@ type costModel struct {
 	// keptFLOPs is 2 * the rank's linear weights per token that the
 	// checkpoint leaves in the model dtype (its exclude_modules or ignore
 	// list: keptRankParams), and invKeptPeak 1 / the FLOP/s their 16-bit
-	// GEMMs approach (0 when that is the GEMMs' own peak): see keptPeak.
+	// GEMMs approach (0 when that is the GEMMs' own peak; foldEfficiencies).
 	keptFLOPs, invKeptPeak float64
 }
 
@@ -271,6 +271,38 @@ func (d *Deployment) buildCost() costModel {
 	return c
 }
 
+// The attention peak (foldEfficiencies) is the dense FLOP/s the
+// attention's matmuls run at: those of the KV cache's format (FP8 for an
+// 8-bit cache, else BF16), never above the GEMMs' (the weights' compute
+// precision; a float32 model's FP32 peak caps a 32-bit cache's
+// attention). A 16-bit cache is multiplied on the 16-bit tensor cores whatever the weights' format: FlashAttention-2/3
+// and FlashInfer take 16-bit Q, K and V; TensorRT-LLM runs "FP8 KV cache and
+// FP8 attention, rather than BF16" only with an FP8 cache (TensorRT-LLM
+// docs/source/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_
+// NVIDIA_Blackwell_GPUs.md, "Precision strategy" and "FP8 KV Cache": "In
+// the generation phase, both Q and KV are quantized to FP8, and FP8
+// Multi-Query Attention (MQA) is used"). So FP8 or NVFP4 weights with a
+// BF16 cache (DeepSeek-R1 FP8 on H200: 1.98e15 FP8 vs 0.99e15 BF16 dense)
+// attend at the BF16 peak. It binds where the attention is compute-bound:
+// long prefills, and MLA's decode, whose 128 query heads share one latent
+// (2*128*(2*512+64) = 278,528 FLOPs per cached token per layer over its
+// 576 BF16 values, 1,152 bytes: 242 FLOP/B, above an H200's BF16 ridge of
+// 989e12 / 4.8e12 = 206 FLOP/B).
+//
+// The unquantized modules' peak (foldEfficiencies, invKeptPeak) is the
+// dense FLOP/s, at most the GEMMs', of the GEMMs of the modules a
+// quantized checkpoint leaves unquantized (its exclude_modules or ignore list, models.Layer.Keep): they hold 16-bit
+// weights, so they multiply on the model dtype's tensor cores, not the
+// quantized format's. vLLM gives an excluded layer UnquantizedLinearMethod
+// (vllm/model_executor/layers/quantization/modelopt.py get_quant_method at
+// v0.19.0); TensorRT-LLM's DeepSeek-R1 NVFP4 recipe runs its "64x
+// Attention Modules" in bf16 and only the dense and MoE feed-forwards in
+// nvfp4 (TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pushing_Latency_
+// Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md,
+// "Precision Strategy"; the throughput recipe is "almost the same", blog3).
+// On a B200 that is 2.25e15 BF16 against 9e15 FP4 dense FLOP/s (a float32
+// model's GEMMs are at its FP32 peak already, below the cap).
+//
 // foldEfficiencies precomputes the step's per-deployment constants from
 // the engine's efficiencies (docs/MODEL.md section 4 gives each term's
 // source and fit):
@@ -281,8 +313,8 @@ func (d *Deployment) buildCost() costModel {
 //	pagedV1BW   = bandwidth * paged_attention_v1_bandwidth_efficiency (bytes/s, when > 0)
 //	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
 //	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
-//	attnPeak    = attentionPeak (the KV cache format's peak, at most
-//	              peak) * attention_efficiency                     (FLOP/s)
+//	attnPeak    = the KV cache format's peak (at most peak)
+//	              * attention_efficiency                            (FLOP/s)
 //	prefillFixedS = decoder layers * prefill_layer_overhead        (s, steps with prompt tokens)
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
 //	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
@@ -309,9 +341,20 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		c.invPagedV1BW = 1 / (c.bw * v1)
 	}
 	c.invGemmPeak = 1 / (c.peak * e.ComputeEfficiency)
+	// The attention's peak: its KV cache format's, at most the GEMMs'; the
+	// unquantized modules' GEMMs: BF16's, where below the GEMMs' (0: no
+	// correction).
+	f := &d.Hardware.PeakFLOPS
+	ap := f.BF16
+	if d.KVBytes <= 1 && f.FP8 > 0 {
+		ap = f.FP8
+	}
+	if ap <= 0 || ap > c.peak {
+		ap = c.peak
+	}
 	c.invKeptPeak = 0
-	if kp := keptPeak(d, c.peak); c.keptFLOPs > 0 && kp < c.peak {
-		c.invKeptPeak = 1 / (kp * e.ComputeEfficiency)
+	if c.keptFLOPs > 0 && f.BF16 > 0 && f.BF16 < c.peak {
+		c.invKeptPeak = 1 / (f.BF16 * e.ComputeEfficiency)
 	}
 	c.gemmHalf = max(e.GEMMHalfTokens, 0)
 	c.invVectorPeak = 0
@@ -320,7 +363,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		// is its FP32 peak): nothing to pad (Step).
 		c.invVectorPeak = 1 / (fp32 * e.ComputeEfficiency)
 	}
-	c.invAttnPeak = 1 / (attentionPeak(d, c.peak) * attn)
+	c.invAttnPeak = 1 / (ap * attn)
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
 	c.prefillFixedS = float64(d.Model.NumLayers) * e.PrefillLayerOverheadUs / 1e6
@@ -330,59 +373,6 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / c.busBW
 		}
 	}
-}
-
-// attentionPeak returns the dense FLOP/s the attention's matmuls run at,
-// in FLOP/s: those of the KV cache's format, never above the GEMMs'
-// (gemmPeak, the weights' compute precision). A 16-bit cache is multiplied
-// on the 16-bit tensor cores whatever the weights' format: FlashAttention-2/3
-// and FlashInfer take 16-bit Q, K and V; TensorRT-LLM runs "FP8 KV cache and
-// FP8 attention, rather than BF16" only with an FP8 cache (TensorRT-LLM
-// docs/source/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_
-// NVIDIA_Blackwell_GPUs.md, "Precision strategy" and "FP8 KV Cache": "In
-// the generation phase, both Q and KV are quantized to FP8, and FP8
-// Multi-Query Attention (MQA) is used"). So FP8 or NVFP4 weights with a
-// BF16 cache (DeepSeek-R1 FP8 on H200: 1.98e15 FP8 vs 0.99e15 BF16 dense)
-// attend at the BF16 peak. It binds where the attention is compute-bound:
-// long prefills, and MLA's decode, whose 128 query heads share one latent
-// (2*128*(2*512+64) = 278,528 FLOPs per cached token per layer over its
-// 576 BF16 values, 1,152 bytes: 242 FLOP/B, above an H200's BF16 ridge of
-// 989e12 / 4.8e12 = 206 FLOP/B).
-func attentionPeak(d *Deployment, gemmPeak float64) float64 {
-	p := hardware.BF16
-	switch {
-	case d.KVBytes <= 1:
-		p = hardware.FP8
-	case d.KVBytes >= 4:
-		p = hardware.FP32
-	}
-	if a := d.Hardware.PeakFLOPS.For(p); a > 0 && a < gemmPeak {
-		return a
-	}
-	return gemmPeak
-}
-
-// keptPeak returns the dense FLOP/s, at most gemmPeak, of the GEMMs of
-// the modules a quantized checkpoint leaves unquantized (its
-// exclude_modules or ignore list, models.Layer.Keep): they hold 16-bit
-// weights, so they multiply on the model dtype's tensor cores, not the
-// quantized format's. vLLM gives an excluded layer UnquantizedLinearMethod
-// (vllm/model_executor/layers/quantization/modelopt.py get_quant_method at
-// v0.19.0); TensorRT-LLM's DeepSeek-R1 NVFP4 recipe runs its "64x
-// Attention Modules" in bf16 and only the dense and MoE feed-forwards in
-// nvfp4 (TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pushing_Latency_
-// Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md,
-// "Precision Strategy"; the throughput recipe is "almost the same", blog3).
-// On a B200 that is 2.25e15 BF16 against 9e15 FP4 dense FLOP/s.
-func keptPeak(d *Deployment, gemmPeak float64) float64 {
-	p := hardware.BF16
-	if d.Dtype == "float32" {
-		p = hardware.FP32
-	}
-	if a := d.Hardware.PeakFLOPS.For(p); a > 0 && a < gemmPeak {
-		return a
-	}
-	return gemmPeak
 }
 
 // weightBandwidth returns the rate in bytes/s at which a step's kernels
@@ -460,7 +450,8 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	var out StepCost
 	// Under data parallelism the dp replicas' tokens (in lockstep, each
 	// with this load) all route to this rank's experts.
-	out.WeightsReadBytes = c.denseReadBytes + c.moeLayers*c.expertBytes*distinctExperts(c.experts, c.topK, tokens*c.dp)
+	dist := distinctExperts(c.experts, c.topK, tokens*c.dp)
+	out.WeightsReadBytes = c.denseReadBytes + c.moeLayers*c.expertBytes*dist
 
 	var attnDecode, attnPrefill, kv float64
 	var kvq, kvd float64 // decode reads: once per query head, and once
@@ -567,40 +558,32 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	out.ComputeBound = out.ComputeS > out.MemoryS
 	gemm := math.Max(linMem, linComp)
 	if c.moeSplit && tokens > 0 && c.invVectorPeak == 0 {
-		gemm = d.splitGEMM(tokens, linMem, linComp, expFLOPs)
+		// Under expert or data parallelism the routed experts' grouped
+		// GEMM is its own roofline, after the dense GEMMs':
+		//
+		//	max(dense read, dense FLOPs) + max(expert read, expert FLOPs
+		//	    * (1 + gemm_half_tokens / M_e) / gemmPeak)
+		//	M_e = N * top_k / (E * (1 - (1 - top_k/E)^N))
+		//
+		// The dense GEMMs (attention projections, shared expert, dense
+		// layers, LM head) and the grouped GEMM of the rank's experts are
+		// different kernels run one after the other, and the grouped GEMM
+		// tiles each expert's rows apart, so its padding is that of M_e
+		// rows: the N * top_k token-expert pairs of the dp replicas' N =
+		// tokens * dp tokens over the distinct experts they select
+		// (dist), the rows one selected expert receives on average
+		// (TensorRT-LLM blog3, "Expert parallel for MOE": "Expert-
+		// Parallelism achieves better GEMM FLOPS because it has better
+		// GEMM problem sizes", sparse_fc1 / sparse_fc2 grouped over the
+		// experts). Written out here, not called: a call costs the
+		// browser engine about 500 bytes.
+		expRead := c.moeLayers * c.expertBytes * dist * c.invWeightBW
+		expComp := expFLOPs * (1 + c.gemmHalf*dist/(tokens*c.dp*c.topK)) * c.invGemmPeak
+		gemm = math.Max(linMem-expRead, linComp-expFLOPs*(1+c.gemmHalf/tokens)*c.invGemmPeak) + math.Max(expRead, expComp)
 	}
 	out.TimeS = out.OverheadS + gemm + math.Max(attnMem, attnDecodeS) + attnPrefillS + out.CommunicationS + out.DraftS
 	out.TokensPerSeq = 1
 	return out
-}
-
-// splitGEMM is the GEMM time of a step under expert or data parallelism,
-// in seconds, with the routed experts' grouped GEMM its own roofline:
-//
-//	max(dense read, dense FLOPs) + max(expert read, expert FLOPs
-//	    * (1 + gemm_half_tokens / M_e) / gemmPeak)
-//	M_e = N * top_k / (E * (1 - (1 - top_k/E)^N))
-//
-// The dense GEMMs (attention projections, shared expert, dense layers,
-// LM head) and the grouped GEMM of the rank's experts are different
-// kernels run one after the other, and the grouped GEMM tiles each
-// expert's rows apart, so its padding is that of M_e rows: the N * top_k
-// token-expert pairs of the dp replicas' N = tokens * dp tokens over the
-// distinct experts they select (distinctExperts), the rows one selected
-// expert receives on average
-// (TensorRT-LLM blog3, "Expert parallel for MOE": "Expert-Parallelism
-// achieves better GEMM FLOPS because it has better GEMM problem sizes",
-// sparse_fc1 / sparse_fc2 grouped over the experts). linMem and linComp
-// are the step's whole GEMM read and compute time, expFLOPs the experts'
-// share of the FLOPs.
-func (d *Deployment) splitGEMM(tokens, linMem, linComp, expFLOPs float64) float64 {
-	c := &d.cost
-	expRead := c.moeLayers * c.expertBytes * distinctExperts(c.experts, c.topK, tokens*c.dp) * c.invWeightBW
-	expShare := expFLOPs * (1 + c.gemmHalf/tokens) * c.invGemmPeak // the experts' part of linComp
-	n := tokens * c.dp
-	me := n * c.topK / max(distinctExperts(c.experts, c.topK, n), 1)
-	expComp := expFLOPs * (1 + c.gemmHalf/me) * c.invGemmPeak
-	return math.Max(linMem-expRead, linComp-expShare) + math.Max(expRead, expComp)
 }
 
 // pagedV1MaxContext, pagedPartition and pagedV1Work are the constants of
