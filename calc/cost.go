@@ -106,6 +106,11 @@ type costModel struct {
 	// token over the MoE layers (split out of linearFLOPs only then).
 	dp, epRanks, expertFLOPs float64
 	moeSplit                 bool
+	// keptFLOPs is 2 * the rank's linear weights per token that the
+	// checkpoint leaves in the model dtype (its exclude_modules or ignore
+	// list: keptRankParams), and invKeptPeak 1 / the FLOP/s their 16-bit
+	// GEMMs approach (0 when that is the GEMMs' own peak; foldEfficiencies).
+	keptFLOPs, invKeptPeak float64
 }
 
 // addAttnClass adds one layer's attention reads to the class of span w
@@ -199,7 +204,7 @@ func (d *Deployment) buildCost() costModel {
 	// Gemma 4's per-layer embedding table is gathered too (one row per
 	// token), not read.
 	weights -= d.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
-	var activeLinear, moeExp float64
+	var activeLinear, moeExp, kept float64
 	// The window classes, in first-seen order (a planner's deployment,
 	// built again, hands its slices back for reuse).
 	c.windows, c.kvPerTok, c.kvQueryPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.kvQueryPerTok[:0], d.cost.attnFLOPsPerTok[:0]
@@ -215,6 +220,7 @@ func (d *Deployment) buildCost() costModel {
 		} else {
 			activeLinear += lin
 		}
+		kept += d.keptRankParams(l)
 		var kvb, qb, fl float64
 		w := 0
 		hdk, hdv := m.LayerHeadDims(l)
@@ -255,6 +261,7 @@ func (d *Deployment) buildCost() costModel {
 		activeLinear -= c.topK * c.moeLayers * moeExp // the share rankParams gave
 	}
 	c.linearFLOPs = 2 * activeLinear
+	c.keptFLOPs = 2 * kept
 	c.headFLOPs = 2 * vh
 	if d.TP > 1 {
 		c.allReduces = 2 * float64(m.NumLayers)
@@ -264,6 +271,38 @@ func (d *Deployment) buildCost() costModel {
 	return c
 }
 
+// The attention peak (foldEfficiencies) is the dense FLOP/s the
+// attention's matmuls run at: those of the KV cache's format (FP8 for an
+// 8-bit cache, else BF16), never above the GEMMs' (the weights' compute
+// precision; a float32 model's FP32 peak caps a 32-bit cache's
+// attention). A 16-bit cache is multiplied on the 16-bit tensor cores whatever the weights' format: FlashAttention-2/3
+// and FlashInfer take 16-bit Q, K and V; TensorRT-LLM runs "FP8 KV cache and
+// FP8 attention, rather than BF16" only with an FP8 cache (TensorRT-LLM
+// docs/source/blogs/tech_blog/blog3_Optimizing_DeepSeek_R1_Throughput_on_
+// NVIDIA_Blackwell_GPUs.md, "Precision strategy" and "FP8 KV Cache": "In
+// the generation phase, both Q and KV are quantized to FP8, and FP8
+// Multi-Query Attention (MQA) is used"). So FP8 or NVFP4 weights with a
+// BF16 cache (DeepSeek-R1 FP8 on H200: 1.98e15 FP8 vs 0.99e15 BF16 dense)
+// attend at the BF16 peak. It binds where the attention is compute-bound:
+// long prefills, and MLA's decode, whose 128 query heads share one latent
+// (2*128*(2*512+64) = 278,528 FLOPs per cached token per layer over its
+// 576 BF16 values, 1,152 bytes: 242 FLOP/B, above an H200's BF16 ridge of
+// 989e12 / 4.8e12 = 206 FLOP/B).
+//
+// The unquantized modules' peak (foldEfficiencies, invKeptPeak) is the
+// dense FLOP/s, at most the GEMMs', of the GEMMs of the modules a
+// quantized checkpoint leaves unquantized (its exclude_modules or ignore list, models.Layer.Keep): they hold 16-bit
+// weights, so they multiply on the model dtype's tensor cores, not the
+// quantized format's. vLLM gives an excluded layer UnquantizedLinearMethod
+// (vllm/model_executor/layers/quantization/modelopt.py get_quant_method at
+// v0.19.0); TensorRT-LLM's DeepSeek-R1 NVFP4 recipe runs its "64x
+// Attention Modules" in bf16 and only the dense and MoE feed-forwards in
+// nvfp4 (TensorRT-LLM docs/source/blogs/tech_blog/blog1_Pushing_Latency_
+// Boundaries_Optimizing_DeepSeek-R1_Performance_on_NVIDIA_B200_GPUs.md,
+// "Precision Strategy"; the throughput recipe is "almost the same", blog3).
+// On a B200 that is 2.25e15 BF16 against 9e15 FP4 dense FLOP/s (a float32
+// model's GEMMs are at its FP32 peak already, below the cap).
+//
 // foldEfficiencies precomputes the step's per-deployment constants from
 // the engine's efficiencies (docs/MODEL.md section 4 gives each term's
 // source and fit):
@@ -274,7 +313,8 @@ func (d *Deployment) buildCost() costModel {
 //	pagedV1BW   = bandwidth * paged_attention_v1_bandwidth_efficiency (bytes/s, when > 0)
 //	gemmPeak    = peak * compute_efficiency                         (FLOP/s)
 //	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
-//	attnPeak    = peak * attention_efficiency                       (FLOP/s)
+//	attnPeak    = the KV cache format's peak (at most peak)
+//	              * attention_efficiency                            (FLOP/s)
 //	prefillFixedS = decoder layers * prefill_layer_overhead        (s, steps with prompt tokens)
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
 //	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
@@ -301,6 +341,21 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		c.invPagedV1BW = 1 / (c.bw * v1)
 	}
 	c.invGemmPeak = 1 / (c.peak * e.ComputeEfficiency)
+	// The attention's peak: its KV cache format's, at most the GEMMs'; the
+	// unquantized modules' GEMMs: BF16's, where below the GEMMs' (0: no
+	// correction).
+	f := &d.Hardware.PeakFLOPS
+	ap := f.BF16
+	if d.KVBytes <= 1 && f.FP8 > 0 {
+		ap = f.FP8
+	}
+	if ap <= 0 || ap > c.peak {
+		ap = c.peak
+	}
+	c.invKeptPeak = 0
+	if c.keptFLOPs > 0 && f.BF16 > 0 && f.BF16 < c.peak {
+		c.invKeptPeak = 1 / (f.BF16 * e.ComputeEfficiency)
+	}
 	c.gemmHalf = max(e.GEMMHalfTokens, 0)
 	c.invVectorPeak = 0
 	if fp32 := d.Hardware.PeakFLOPS.FP32; fp32 > 0 && fp32 >= c.peak {
@@ -308,7 +363,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		// is its FP32 peak): nothing to pad (Step).
 		c.invVectorPeak = 1 / (fp32 * e.ComputeEfficiency)
 	}
-	c.invAttnPeak = 1 / (c.peak * attn)
+	c.invAttnPeak = 1 / (ap * attn)
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
 	c.prefillFixedS = float64(d.Model.NumLayers) * e.PrefillLayerOverheadUs / 1e6
@@ -395,7 +450,8 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	var out StepCost
 	// Under data parallelism the dp replicas' tokens (in lockstep, each
 	// with this load) all route to this rank's experts.
-	out.WeightsReadBytes = c.denseReadBytes + c.moeLayers*c.expertBytes*distinctExperts(c.experts, c.topK, tokens*c.dp)
+	dist := distinctExperts(c.experts, c.topK, tokens*c.dp)
+	out.WeightsReadBytes = c.denseReadBytes + c.moeLayers*c.expertBytes*dist
 
 	var attnDecode, attnPrefill, kv float64
 	var kvq, kvd float64 // decode reads: once per query head, and once
@@ -426,8 +482,10 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		// Each drafted token attends to its sequence's context (the mean).
 		attnDecode += attnDecode * spec / b
 	}
+	var expFLOPs float64
 	if c.moeSplit {
-		linFLOPs += c.expertFLOPs * tokens * c.dp * d.loadImbalance(tokens)
+		expFLOPs = c.expertFLOPs * tokens * c.dp * d.loadImbalance(tokens)
+		linFLOPs += expFLOPs
 	}
 	if f := &d.feat; f.loras > 0 {
 		// Each step's adapters: one slot per sequence up to max_loras.
@@ -445,6 +503,10 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		// a matrix-unit GEMM pads a few tokens to its tile (fitted on
 		// tensor-core GPUs, docs/MODEL.md section 4).
 		linComp = linFLOPs * (1 + c.gemmHalf/tokens) * c.invGemmPeak
+		if c.invKeptPeak > 0 {
+			// The checkpoint's unquantized modules multiply in 16 bits.
+			linComp += c.keptFLOPs * tokens * (1 + c.gemmHalf/tokens) * (c.invKeptPeak - c.invGemmPeak)
+		}
 		if c.invVectorPeak > 0 {
 			// A GPU without matrix units for the precision (an Apple GPU,
 			// whose FP16 peak is its FP32 peak) runs the GEMMs on its
@@ -494,7 +556,32 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		out.OverheadS += c.prefillFixedS
 	}
 	out.ComputeBound = out.ComputeS > out.MemoryS
-	out.TimeS = out.OverheadS + math.Max(linMem, linComp) + math.Max(attnMem, attnDecodeS) + attnPrefillS + out.CommunicationS + out.DraftS
+	gemm := math.Max(linMem, linComp)
+	if c.moeSplit && tokens > 0 && c.invVectorPeak == 0 {
+		// Under expert or data parallelism the routed experts' grouped
+		// GEMM is its own roofline, after the dense GEMMs':
+		//
+		//	max(dense read, dense FLOPs) + max(expert read, expert FLOPs
+		//	    * (1 + gemm_half_tokens / M_e) / gemmPeak)
+		//	M_e = N * top_k / (E * (1 - (1 - top_k/E)^N))
+		//
+		// The dense GEMMs (attention projections, shared expert, dense
+		// layers, LM head) and the grouped GEMM of the rank's experts are
+		// different kernels run one after the other, and the grouped GEMM
+		// tiles each expert's rows apart, so its padding is that of M_e
+		// rows: the N * top_k token-expert pairs of the dp replicas' N =
+		// tokens * dp tokens over the distinct experts they select
+		// (dist), the rows one selected expert receives on average
+		// (TensorRT-LLM blog3, "Expert parallel for MOE": "Expert-
+		// Parallelism achieves better GEMM FLOPS because it has better
+		// GEMM problem sizes", sparse_fc1 / sparse_fc2 grouped over the
+		// experts). Written out here, not called: a call costs the
+		// browser engine about 500 bytes.
+		expRead := c.moeLayers * c.expertBytes * dist * c.invWeightBW
+		expComp := expFLOPs * (1 + c.gemmHalf*dist/(tokens*c.dp*c.topK)) * c.invGemmPeak
+		gemm = math.Max(linMem-expRead, linComp-expFLOPs*(1+c.gemmHalf/tokens)*c.invGemmPeak) + math.Max(expRead, expComp)
+	}
+	out.TimeS = out.OverheadS + gemm + math.Max(attnMem, attnDecodeS) + attnPrefillS + out.CommunicationS + out.DraftS
 	out.TokensPerSeq = 1
 	return out
 }
