@@ -1,7 +1,7 @@
 package calc
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/modelrefs/throughput/internal/units"
 )
@@ -263,7 +263,7 @@ func EngineNames() []string {
 	for k := range engines {
 		out = append(out, k)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 

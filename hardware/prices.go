@@ -1,6 +1,6 @@
 package hardware
 
-import "sort"
+import "slices"
 
 // Price is a default rental price of one GPU-hour of an accelerator, in US
 // dollars, with where it was read and when. Cloud prices move month to
@@ -59,6 +59,6 @@ func PricedIDs() []string {
 	for id := range defaultPrices {
 		out = append(out, id)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }

@@ -2,7 +2,7 @@ package models
 
 import (
 	"errors"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -344,7 +344,7 @@ func (c *catalog) suggest(name string) []string {
 			cs = append(cs, cand{e.ID, s})
 		}
 	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	slices.SortStableFunc(cs, func(a, b cand) int { return b.score - a.score })
 	var out []string
 	for i := 0; i < len(cs) && i < 2; i++ {
 		out = append(out, cs[i].id)
