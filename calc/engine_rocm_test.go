@@ -15,17 +15,26 @@ import (
 //	weights read = 16,060,522,496 B (8,030,261,248 params x 2)
 //	               - 128,256 x 4,096 x 2 = 1,050,673,152 B (the embedding
 //	               table, gathered, not read) = 15,009,849,344 B
-//	gemm         = 15,009,849,344 / (5.3e12 B/s x 0.525) = 5.394375 ms
-//	               (the GEMM FLOPs, about 15 GFLOP x (1 + 16/1) / (1307.4e12
-//	               x 0.6) = 0.33 ms, are below it)
+//	GEMM FLOPs   = 2 x 7,504,924,672 weights read = 15,009,849,344 (plus
+//	               the norm weights, under 1e-4 of it)
+//	gemm         = max(15,009,849,344 / (5.3e12 B/s x 0.82) = 3.453716 ms,
+//	                   15,009,849,344 x (1 + 264/1) / (1307.4e12 x 0.6)
+//	                   = 5.070636 ms) = 5.070636 ms (the FLOPs bind)
 //	KV read      = 32 layers x 8 KV heads x (128 + 128) x 2 B x 1,024
 //	               tokens = 134,217,728 B
-//	attention    = 134,217,728 / (5.3e12 x 0.306) = 0.082758 ms
-//	overhead     = 3.29 ms + 32 x 7.6 us + 1 x 36.2 us = 3.5694 ms
-//	step         = 5.394375 + 0.082758 + 3.5694 = 9.046534 ms
+//	attention    = 134,217,728 / (5.3e12 x 0.563) = 0.044981 ms
+//	overhead     = 3.83 ms + 32 x 7.6 us + 1 x 37.8 us = 4.1110 ms
+//	step         = 5.070636 + 0.044981 + 4.1110 = 9.226617 ms
 //
-// where the CUDA build's terms (bandwidth 0.82, KV 0.70, 0.71 ms, 5 us)
-// would give 3.453716 + 0.036177 + 0.9582 = 4.448093 ms.
+// and, with no context, each sequence from batch 64 to 128 adds its GEMM
+// FLOPs at 0.6 of the peak and its overhead:
+//
+//	15,009,849,344 / (1307.4e12 x 0.6) + 37.8 us = 19.1345 + 37.8
+//	                                             = 56.9345 us
+//
+// where the CUDA build's terms (bandwidth 0.82, KV 0.70, 0.71 ms, 5 us,
+// 16 tokens of GEMM padding) would give 3.453716 + 0.036177 + 0.9582 =
+// 4.448093 ms at batch 1.
 func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	t.Parallel()
 	mi, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}})
@@ -39,12 +48,15 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	s := mi.DecodeStep(1, 1024)
 	assert.InDelta(t, 15009849344, s.WeightsReadBytes, 0.5)
 	assert.InDelta(t, 134217728, s.KVReadBytes, 0.5)
-	gemm := 15009849344 / (5.3e12 * 0.525)
-	attn := 134217728 / (5.3e12 * 0.306)
-	over := 3.29e-3 + 32*7.6e-6 + 36.2e-6
+	gemm := 15009849344 * (1 + 264.0) / (1307.4e12 * 0.6)
+	attn := 134217728 / (5.3e12 * 0.563)
+	over := 3.83e-3 + 32*7.6e-6 + 37.8e-6
 	assert.InDelta(t, over, s.OverheadS, 1e-12)
-	assert.InDelta(t, gemm+attn+over, s.TimeS, 1e-9)
-	assert.InDelta(t, 9.046534e-3, s.TimeS, 1e-9)
+	assert.True(t, s.ComputeBound)
+	assert.InEpsilon(t, gemm+attn+over, s.TimeS, 1e-4)
+	assert.InEpsilon(t, 9.226617e-3, s.TimeS, 1e-4)
+	perSeq := (mi.DecodeStep(128, 0).TimeS - mi.DecodeStep(64, 0).TimeS) / 64
+	assert.InEpsilon(t, 56.9345e-6, perSeq, 1e-4)
 
 	// V0 as 0.7 ran it on ROCm: the same terms (the 0.7.3 V0 MI300X
 	// cases, held out of the fit, support them); 0.6 on ROCm: its own
@@ -133,7 +145,7 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 	assert.InDelta(t, 6.1376e-3, s.CommunicationS, 3e-6)
 	assert.InEpsilon(t, 12.482469e-3, s.TimeS, 1e-3)
 	// 0.7 on ROCm pays the link's 10 us alone, and its attention reads
-	// each KV head once (0.306 of the bandwidth, no V1 switch).
+	// each KV head once (0.563 of the bandwidth, no V1 switch).
 	d7, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7", TensorParallelSize: Int(2)})
 	require.NoError(t, err)
 	assert.InDelta(t, 64*10e-6, d7.DecodeStep(1, 1024).CommunicationS, 3e-6)
@@ -142,8 +154,8 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 	assert.Zero(t, d7b.Eff.PagedAttentionV1BandwidthEfficiency)
 	at16 := d7b.DecodeStep(16, 1024).TimeS - d7b.DecodeStep(16, 0).TimeS
 	at17 := d7b.DecodeStep(17, 1024).TimeS - d7b.DecodeStep(17, 0).TimeS
-	// 17 x 134,217,728 / (5.3e12 x 0.306) - 16 x the same = 0.082760 ms.
-	assert.InDelta(t, 0.082760e-3, at17-at16, 1e-7)
+	// 17 x 134,217,728 / (5.3e12 x 0.563) - 16 x the same = 0.044981 ms.
+	assert.InDelta(t, 0.044981e-3, at17-at16, 1e-7)
 }
 
 // llama.cpp on an AMD accelerator takes its HIP back end's step terms
