@@ -214,12 +214,17 @@ func trtllmVersion(name string) (EngineVersion, bool) {
 	if name == "" {
 		name = trtllmDefaultVersion
 	}
-	if !slices.Contains(TRTLLMVersions(), name) {
+	// The names TRTLLMVersions lists, read without building the list (this
+	// runs on every TensorRT-LLM request).
+	major, minorText, ok := strings.Cut(name, ".")
+	minor, err := strconv.Atoi(minorText)
+	if !ok || err != nil || minorText != strconv.Itoa(minor) ||
+		!(major == "0" && minor >= trtllmFirstMinor && minor <= trtllmLastZeroMinor ||
+			major == "1" && minor >= 0 && minor <= trtllmNewestMinor) {
 		return EngineVersion{}, false
 	}
-	minor, _ := strconv.Atoi(strings.TrimPrefix(name, "0."))
 	return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
-		KVReadPerQueryHead: strings.HasPrefix(name, "0.") && minor < trtllmGQAKernels}, true
+		KVReadPerQueryHead: major == "0" && minor < trtllmGQAKernels}, true
 }
 
 // EngineVersions lists the values of engine_version: vLLM's V0 of

@@ -341,3 +341,17 @@ func TestNoP2PLeavesOutTheCommunicatorBuffers(t *testing.T) {
 	assert.InDelta(t, (0.07+1.92+2*0.045)*gib, float64(withP2P.Memory.NonTorchBytes), 1)
 	assert.InDelta(t, (1.92+2*0.045)*gib, float64(shm.Memory.KVCacheBytes-withP2P.Memory.KVCacheBytes), 2)
 }
+
+// Every name TRTLLMVersions lists resolves to itself under engine trtllm,
+// and nothing beside them does (leading zeros, signs, a third part).
+func TestTRTLLMVersionsAreTheAcceptedNames(t *testing.T) {
+	for _, v := range calc.TRTLLMVersions() {
+		rep, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-7b-hf", v))
+		require.NoError(t, err, v)
+		assert.Equal(t, v, rep.Config.EngineVersion, v)
+	}
+	for _, v := range []string{"0.05", "1.02", "0.+7", "1.-0", "0.7.x", "1.", ".5", "0.22", "1.3"} {
+		_, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-7b-hf", v))
+		assert.Error(t, err, v)
+	}
+}
