@@ -65,6 +65,9 @@ test('requests: the serving features map to their engine fields, off by default'
   for (const k of ['speculative_config', 'lora', 'kv_offload', 'data_parallel_size', 'enable_expert_parallel', 'p2p']) assert.equal(plain[k], undefined, k);
   // GPUs without peer-to-peer access: the request's p2p is false.
   assert.equal(S.toRequest(S.newConfig({ p2p: 'off' })).request.p2p, false);
+  // A server that samples with FlashInfer: flashinfer_sampler true.
+  assert.equal(S.toRequest(S.newConfig({ flashinfer_sampler: 'on' })).request.flashinfer_sampler, true);
+  assert.equal(plain.flashinfer_sampler, undefined);
 });
 
 test('formatting', () => {
@@ -93,6 +96,20 @@ test('the widget class module loads without a DOM and registers nothing', async 
   const defined = [];
   ThroughputCalculator.define('x-calc', { get: () => undefined, define: (tag, cls) => defined.push([tag, cls]) });
   assert.deepEqual(defined, [['x-calc', ThroughputCalculator]]);
+});
+
+test('the widget: p2p="false" and flashinfer-sampler reach the request', async () => {
+  const { ThroughputCalculator } = await import('../../www/widget/throughput-calculator.js');
+  const widget = (attrs) => Object.assign(new ThroughputCalculator(), { getAttribute: (n) => attrs[n] ?? null });
+  const plain = widget({}).request();
+  assert.equal(plain.p2p, undefined);
+  assert.equal(plain.flashinfer_sampler, undefined);
+  const set = widget({ p2p: 'false', 'flashinfer-sampler': '' }).request();
+  assert.equal(set.p2p, false);
+  assert.equal(set.flashinfer_sampler, true);
+  const off = widget({ p2p: 'true', 'flashinfer-sampler': 'false' }).request();
+  assert.equal(off.p2p, undefined);
+  assert.equal(off.flashinfer_sampler, undefined);
 });
 
 // The page's template (www/page/index.html) and the page the build writes

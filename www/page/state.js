@@ -61,6 +61,7 @@ export const DEFAULTS = Object.freeze({
   data_parallel_size: '',
   expert_parallel: '', // '' or 'on'
   p2p: '', // '' (GPUs reach each other's memory) or 'off' (request p2p: false)
+  flashinfer_sampler: '', // '' (vLLM's PyTorch sampler) or 'on' (request flashinfer_sampler: true)
   // Measured decode steps "batch:tpot_ms[@context], ..." (calibration.points).
   calibration: '',
   num_redundant_experts: '',
@@ -256,6 +257,7 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
   put(req, 'data_parallel_size', 'data_parallel_size', c.data_parallel_size ?? '');
   if (c.expert_parallel === 'on') req.enable_expert_parallel = true;
   if (c.p2p === 'off') req.p2p = false;
+  if (c.flashinfer_sampler === 'on') req.flashinfer_sampler = true;
   put(req, 'num_redundant_experts', 'num_redundant_experts', c.num_redundant_experts ?? '');
 
   const slo = {};

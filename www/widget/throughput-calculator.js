@@ -166,7 +166,10 @@ export function httpURL(value, base, fallback) {
  * quantization, engine, engine-version (a release the engine models, as
  * the request's engine_version; one it does not model is reported as the
  * engine's error), max-model-len, max-num-seqs,
- * gpu-memory-utilization, mode ("full" or "compact"), calculator-url,
+ * gpu-memory-utilization, p2p ("false": PCIe GPUs without peer-to-peer
+ * access, the request's p2p: false), flashinfer-sampler (present and not
+ * "false": vLLM V1 sampling with FlashInfer, the request's
+ * flashinfer_sampler), mode ("full" or "compact"), calculator-url,
  * hub-url and hub-token (a model id outside the catalog is fetched from the
  * Hugging Face Hub, https://huggingface.co unless hub-url names another;
  * hub-token is an access token for a gated model). The serving features:
@@ -177,7 +180,7 @@ export function httpURL(value, base, fallback) {
  * data-parallel-size and enable-expert-parallel.
  */
 export class ThroughputCalculator extends HTMLElementBase {
-  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'mode', 'calculator-url', 'hub-url', 'hub-token', ...Object.keys(INT_ATTRS), ...Object.keys(FEATURE_ATTRS)];
+  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'p2p', 'flashinfer-sampler', 'mode', 'calculator-url', 'hub-url', 'hub-token', ...Object.keys(INT_ATTRS), ...Object.keys(FEATURE_ATTRS)];
 
   /** Register the element (once) under tag; returns the class. */
   static define(tag = 'throughput-calculator', registry = globalThis.customElements) {
@@ -203,6 +206,10 @@ export class ThroughputCalculator extends HTMLElementBase {
   /** The engine attribute when the engine knows it, else the default engine. */
   get engine() { return listed('engines', this.getAttribute('engine'), tables?.default_engine ?? 'vllm'); }
   get engineVersion() { return (this.getAttribute('engine-version') ?? '').trim(); }
+  /** false when the p2p attribute is "false" (GPUs without peer-to-peer access). */
+  get p2p() { return (this.getAttribute('p2p') ?? '').trim() !== 'false'; }
+  /** true when flashinfer-sampler is present and not "false". */
+  get flashinferSampler() { const v = this.getAttribute('flashinfer-sampler'); return v !== null && v.trim() !== 'false'; }
   get quantization() { return (this.getAttribute('quantization') ?? '').trim(); }
   /** The gpu-memory-utilization attribute within the engine's bounds, else undefined (the engine's default). */
   get gpuMemoryUtilization() {
@@ -266,6 +273,8 @@ export class ThroughputCalculator extends HTMLElementBase {
     if (this.kvCacheDtype !== 'auto') req.kv_cache_dtype = this.kvCacheDtype;
     if (this.quantization) req.quantization = this.quantization;
     if (this.gpuMemoryUtilization) req.gpu_memory_utilization = this.gpuMemoryUtilization;
+    if (!this.p2p) req.p2p = false;
+    if (this.flashinferSampler) req.flashinfer_sampler = true;
     for (const name of Object.keys(INT_ATTRS)) {
       const v = this.intAttr(name);
       if (v === undefined) continue;
@@ -471,6 +480,8 @@ export class ThroughputCalculator extends HTMLElementBase {
     if (req.engine) q.set('engine', req.engine);
     if (req.engine_version) q.set('engine_version', req.engine_version);
     if (req.gpu_memory_utilization) q.set('gpu_memory_utilization', String(req.gpu_memory_utilization));
+    if (req.p2p === false) q.set('p2p', 'off');
+    if (req.flashinfer_sampler) q.set('flashinfer_sampler', 'on');
     for (const [name, v] of this.featureAttrs()) q.set(FEATURE_ATTRS[name][3], v === true ? 'on' : String(v));
     if (req.speculative_config) {
       q.set('spec_tokens', String(req.speculative_config.num_speculative_tokens));
