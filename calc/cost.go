@@ -111,6 +111,12 @@ type costModel struct {
 	// list: keptRankParams), and invKeptPeak 1 / the FLOP/s their 16-bit
 	// GEMMs approach (0 when that is the GEMMs' own peak; foldEfficiencies).
 	keptFLOPs, invKeptPeak float64
+	// llama.cpp's CUDA build (llamacppMMQMaxBatch): accScale is peak over
+	// the fp16-accumulate peak its cuBLAS GEMMs run at (PeakFLOPS.FP16Acc;
+	// 0: none), dequantBytes the bytes one dequantization of the rank's
+	// quantized linear weights to fp16 moves, and dequantS its seconds at
+	// the weights' bandwidth (0: none).
+	accScale, dequantBytes, dequantS float64
 }
 
 // addAttnClass adds one layer's attention reads to the class of span w
@@ -204,12 +210,13 @@ func (d *Deployment) buildCost() costModel {
 	// Gemma 4's per-layer embedding table is gathered too (one row per
 	// token), not read.
 	weights -= d.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
-	var activeLinear, moeExp, kept float64
+	var activeLinear, moeExp, kept, allLinear float64
 	// The window classes, in first-seen order (a planner's deployment,
 	// built again, hands its slices back for reuse).
 	c.windows, c.kvPerTok, c.kvQueryPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.kvQueryPerTok[:0], d.cost.attnFLOPsPerTok[:0]
 	for _, l := range m.Layers {
 		lin, _, exp := d.rankParams(l)
+		allLinear += lin
 		if l.MoE {
 			c.moeLayers++
 			c.expertBytes = d.weightBytes(exp, true)
@@ -267,6 +274,14 @@ func (d *Deployment) buildCost() costModel {
 		c.allReduces = 2 * float64(m.NumLayers)
 	}
 	c.msgBytesPerToken = float64(m.Hidden) * d.ActBytes
+	if d.Engine != nil && d.Engine.Name == "llamacpp" && d.Hardware.Vendor == "NVIDIA" && d.Precision == hardware.BF16 {
+		if p := d.Hardware.PeakFLOPS.FP16Acc; p > c.peak {
+			c.accScale = c.peak / p
+		}
+		if d.Quant.Quantized() {
+			c.dequantBytes = d.weightBytes(allLinear, true) + 2*allLinear
+		}
+	}
 	c.foldEfficiencies(d)
 	return c
 }
@@ -334,6 +349,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		attn = e.ComputeEfficiency
 	}
 	c.invWeightBW = 1 / weightBandwidth(d, e)
+	c.dequantS = c.dequantBytes * c.invWeightBW
 	c.invKVBW = 1 / (c.bw * attnBW)
 	c.perQueryHead = d.Version.KVReadPerQueryHead
 	c.invPagedV1BW, c.qHeads = 0, float64(d.Model.Heads)/c.tp
@@ -516,6 +532,20 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 			linComp = linFLOPs * c.invVectorPeak
 		}
 	}
+	var deq float64
+	if tokens > llamacppMMQMaxBatch {
+		// llama.cpp's CUDA build multiplies by more than
+		// llamacppMMQMaxBatch token columns in cuBLAS, at its
+		// fp16-accumulate rate (its matrix-vector kernels at a few tokens
+		// run on the CUDA cores, bound by the weights' read); a quantized
+		// matrix it first dequantizes whole to fp16 (reading its quantized
+		// bytes, writing 2 bytes a weight), once per ubatch of
+		// llamacppUBatch tokens, a kernel before the GEMM.
+		if c.accScale > 0 {
+			linComp *= c.accScale
+		}
+		deq = math.Ceil(tokens/llamacppUBatch) * c.dequantS
+	}
 	attnMem := out.KVReadBytes * c.invKVBW
 	switch {
 	case c.invPagedV1BW > 0:
@@ -531,7 +561,7 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	}
 	attnDecodeS := attnDecode * c.invAttnPeak
 	attnPrefillS := attnPrefill * c.invAttnPeak
-	out.MemoryS = linMem + attnMem
+	out.MemoryS = linMem + attnMem + deq
 	out.ComputeS = linComp + attnDecodeS + attnPrefillS
 	if c.tp > 1 {
 		out.CommunicationS = c.arFixedS + c.arPerTokenS*tokens
@@ -556,7 +586,7 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		out.OverheadS += c.prefillFixedS
 	}
 	out.ComputeBound = out.ComputeS > out.MemoryS
-	gemm := math.Max(linMem, linComp)
+	gemm := math.Max(linMem, linComp) + deq
 	if c.moeSplit && tokens > 0 && c.invVectorPeak == 0 {
 		// Under expert or data parallelism the routed experts' grouped
 		// GEMM is its own roofline, after the dense GEMMs':
@@ -585,6 +615,25 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	out.TokensPerSeq = 1
 	return out
 }
+
+// llamacppMMQMaxBatch and llamacppUBatch are llama.cpp's CUDA build's
+// switch from its own quantized kernels to cuBLAS and its default micro-
+// batch, both in tokens. Builds before PR #8075 ("CUDA: use MMQ instead of
+// cuBLAS by default", merged 2024-06-24) define CUDA_USE_TENSOR_CORES, so
+// on a GPU with fp16 tensor cores (compute capability >= 7.0) a quantized
+// matrix times more than MMQ_MAX_BATCH_SIZE = 32 columns is dequantized to
+// fp16 (ggml_get_to_fp16_cuda) and multiplied by cublasGemmEx with
+// CUBLAS_COMPUTE_16F (ggml-cuda.cu ggml_cuda_mul_mat and
+// ggml_cuda_op_mul_mat_cublas, e.g. at ggerganov/llama.cpp 005de59); a
+// graph runs one ubatch of n_ubatch tokens, 512 by default (common.h
+// gpt_params n_ubatch, llama-bench -ub). Builds after #8075 run the k- and
+// legacy quants through int8-tensor-core MMQ instead; the catalog's
+// validation (llama-bench, May 2024) is of the cuBLAS builds, which the
+// engine models.
+const (
+	llamacppMMQMaxBatch = 32
+	llamacppUBatch      = 512
+)
 
 // pagedV1MaxContext, pagedPartition and pagedV1Work are the constants of
 // vLLM's choice between its paged-attention kernels (vLLM v0.6.1

@@ -240,3 +240,55 @@ func TestLlamaCppMetalTerms(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, engines["llamacpp"].Eff, g.Eff, "a GeForce card keeps the CUDA profile")
 }
+
+// llama.cpp's CUDA build (cuBLAS builds, before its PR #8075): a prompt
+// of more than 32 tokens multiplies in cuBLAS with fp16 accumulate, which
+// a GeForce card runs at twice its fp32-accumulate rate (RTX 4090: 330.3
+// against 165.2 TFLOPS dense, Ada whitepaper), and dequantizes each
+// quantized matrix to fp16 first, once per 512-token ubatch: its
+// quantized bytes read plus 2 bytes a weight written, at the weights'
+// bandwidth. Decode (one token) keeps the fp32-accumulate peak.
+func TestLlamaCppCUDAPrefillRunsFP16AccumulateAndDequantizes(t *testing.T) {
+	t.Parallel()
+	req := Request{Model: "meta-llama/Meta-Llama-3-8B", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp", Quantization: "q4_k_m", MaxModelLen: Int(4096)}
+	d, err := Resolve(req)
+	require.NoError(t, err)
+	e := d.Eff
+	// 8,030,261,248 parameters less the 128,256 x 4096 embedding table
+	// and LM head: 6,979,588,096 linear weights.
+	const lin = 8_030_261_248.0 - 2*525_336_576
+	linPerTok := 2 * lin
+	head := 2 * 128256 * 4096.0
+	s := d.Step(StepLoad{PrefillTokens: 512, PrefillSeqs: 1})
+	want := (linPerTok*512 + head) * (512 + e.GEMMHalfTokens) / (512 * 330.3e12 * e.ComputeEfficiency)
+	assert.InDelta(t, want, s.ComputeS, want*0.002)
+	// One token: the fp32-accumulate peak, 165.2 TFLOPS.
+	s1 := d.Step(StepLoad{DecodeSeqs: 1, DecodeContext: 1})
+	want1 := (linPerTok + head) * (1 + e.GEMMHalfTokens) / (165.2e12 * e.ComputeEfficiency)
+	assert.InDelta(t, want1, s1.ComputeS, want1*0.002)
+
+	// The dequantization: lin * (bits/8 + 2) bytes at min(1008 GB/s *
+	// bandwidth_efficiency, sm_bytes_per_cycle * 128 SMs * 2.52 GHz).
+	bw := min(1008e9*e.BandwidthEfficiency, e.SMBytesPerCycle*128*2.52e9)
+	deq := lin * (d.Quant.BitsPerWeight/8 + 2) / bw
+	assert.InDelta(t, deq, d.cost.dequantS, deq*0.002)
+	// 1024 tokens are two ubatches: the step grows by one more
+	// dequantization besides twice the GEMM and the cache writes.
+	s2 := d.Step(StepLoad{PrefillTokens: 1024, PrefillSeqs: 1})
+	assert.InDelta(t, 2*deq, s2.MemoryS-(s2.KVReadBytes*d.cost.invKVBW+s2.WeightsReadBytes*d.cost.invWeightBW), deq*0.01)
+
+	// F16 weights: no dequantization; an A100 (fp16 accumulate at the
+	// fp32 rate): the BF16 peak.
+	req.Quantization = ""
+	f, err := Resolve(req)
+	require.NoError(t, err)
+	assert.Zero(t, f.cost.dequantS)
+	req.Hardware = HardwareRef{ID: "a100-sxm-80gb"}
+	a, err := Resolve(req)
+	require.NoError(t, err)
+	assert.Zero(t, a.cost.accScale)
+	// vLLM on the 4090 multiplies at the fp32-accumulate rate.
+	v, err := Resolve(Request{Model: "meta-llama/Meta-Llama-3-8B", Hardware: HardwareRef{ID: "rtx-4090"}, MaxModelLen: Int(4096)})
+	require.NoError(t, err)
+	assert.Zero(t, v.cost.accScale)
+}

@@ -1,5 +1,7 @@
 package hardware
 
+import "strings"
+
 //go:generate go run ../tools/gen/hwdocs -o ../docs/model-catalog.md
 //go:generate go run ../tools/gen/hwcites -citations citations.go -none citations_none_gen.go -js ../www/module/hardware-sources.js
 
@@ -24,6 +26,12 @@ func concat(groups ...[]Accelerator) []Accelerator {
 		for _, a := range g {
 			a.Aliases = a.Aliases[:len(a.Aliases):len(a.Aliases)]
 			a.Sources = a.Sources[:len(a.Sources):len(a.Sources)]
+			if strings.Contains(a.Name, "GeForce") && a.PeakFLOPS.FP16Acc == 0 {
+				// Every GeForce whitepaper gives fp16 with fp16
+				// accumulate at twice the fp32-accumulate rate that
+				// BF16 holds (PeakFLOPS.FP16Acc).
+				a.PeakFLOPS.FP16Acc = 2 * a.PeakFLOPS.BF16
+			}
 			out = append(out, a)
 		}
 	}

@@ -412,3 +412,21 @@ func TestSMCountsAndClocksGiveTheFP32Peak(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, n, 34)
 }
+
+// GeForce cards multiply fp16 with fp16 accumulate at twice the
+// fp32-accumulate rate (GA102 whitepaper: RTX 3090 142 against 71 TFLOPS
+// dense; Ada whitepaper: RTX 4090 330.3 against 165.2); datacenter and
+// workstation parts have no separate figure.
+func TestGeForceFP16AccumulateRate(t *testing.T) {
+	t.Parallel()
+	for id, want := range map[string]float64{"rtx-3090": 142e12, "rtx-4090": 330.3e12} {
+		a, err := hardware.Lookup(id)
+		require.NoError(t, err)
+		assert.InEpsilon(t, want, a.PeakFLOPS.FP16Acc, 0.005, id)
+	}
+	for _, id := range []string{"a100-sxm-80gb", "h100-sxm-80gb", "rtx-6000-ada", "l40s"} {
+		a, err := hardware.Lookup(id)
+		require.NoError(t, err)
+		assert.Zero(t, a.PeakFLOPS.FP16Acc, id)
+	}
+}

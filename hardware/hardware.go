@@ -49,6 +49,14 @@ type PeakFLOPS struct {
 	FP8  float64 `json:"fp8"`
 	INT8 float64 `json:"int8"`
 	FP4  float64 `json:"fp4"`
+	// FP16Acc is the dense fp16 rate of the tensor cores with fp16
+	// accumulate where it exceeds BF16's (the fp32-accumulate rate the
+	// serving engines multiply at): on GeForce cards it is twice that
+	// (Ampere GA102, Ada and Blackwell GeForce whitepapers: RTX 3090 142
+	// against 71, RTX 4090 330.3 against 165.2 TFLOPS). llama.cpp's cuBLAS
+	// GEMMs accumulate in fp16 (ggml-cuda.cu ggml_cuda_op_mul_mat_cublas:
+	// cublasGemmEx with CUBLAS_COMPUTE_16F on NVIDIA). 0: BF16's rate.
+	FP16Acc float64 `json:"fp16_acc,omitempty"`
 }
 
 // For returns the dense peak for p in operations per second, falling back to

@@ -122,6 +122,7 @@ func (a *Accelerator) Problems() fielderr.Errors {
 		{"peak_flops.fp8", f.FP8, ""},
 		{"peak_flops.int8", f.INT8, ""},
 		{"peak_flops.fp4", f.FP4, ""},
+		{"peak_flops.fp16_acc", f.FP16Acc, ""},
 	} {
 		figureRule{field: p.field, zero: p.zero, lo: MinPeakFLOPS, loText: flopsLo, hi: MaxRate, hiText: flopsMax}.check(&ps, p.v)
 	}

@@ -75,6 +75,7 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 		{"fp8 negative", func(a *hardware.Accelerator) { a.PeakFLOPS.FP8 = -2 }, "peak_flops.fp8", "must not be negative (got -2)"},
 		{"int8 NaN", func(a *hardware.Accelerator) { a.PeakFLOPS.INT8 = nan }, "peak_flops.int8", "must be a finite number (got NaN)"},
 		{"fp4 negative", func(a *hardware.Accelerator) { a.PeakFLOPS.FP4 = -3 }, "peak_flops.fp4", "must not be negative (got -3)"},
+		{"fp16_acc negative", func(a *hardware.Accelerator) { a.PeakFLOPS.FP16Acc = -3 }, "peak_flops.fp16_acc", "must not be negative (got -3)"},
 		{"link bandwidth negative", func(a *hardware.Accelerator) { a.Interconnect.BandwidthBytesPerS = -1 }, "interconnect.bandwidth_bytes_per_s", "must not be negative (got -1)"},
 		{"link latency NaN", func(a *hardware.Accelerator) { a.Interconnect.LatencyS = nan }, "interconnect.latency_s", "must be a finite number (got NaN)"},
 		{"sms negative", func(a *hardware.Accelerator) { a.SMs = -4 }, "sms", "must not be negative (got -4)"},

@@ -280,7 +280,15 @@ func evaluateAll(c rawCase) ([]Result, error) {
 		}
 	}
 	r, err := evaluate(c)
-	return []Result{r}, err
+	if err != nil || c.Kind != "" || c.Group != "C" {
+		return []Result{r}, err
+	}
+	if pp, ok := measured(c, "prefill_tok_s_pp512"); ok && pp > 0 {
+		p, req := sharedBase(c)
+		p, err = evalCPrefill(c, p, req, pp)
+		return []Result{r, p}, err
+	}
+	return []Result{r}, nil
 }
 
 func evaluate(c rawCase) (Result, error) {
@@ -565,6 +573,32 @@ func evalC(c rawCase, r Result, req calc.Request) (Result, error) {
 	}
 	r.Predicted = rep.Decode.StepTimeMs
 	r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
+	return r, nil
+}
+
+// evalCPrefill compares a group C case's llama-bench pp512 (prompt
+// tokens per second over one 512-token prompt, one ubatch) as the time to
+// first token of a 512-token prompt at concurrency 1: 512 / pp512 seconds.
+func evalCPrefill(c rawCase, r Result, req calc.Request, pp float64) (Result, error) {
+	const prompt = 512
+	r.Engine = "llamacpp"
+	req.Engine = "llamacpp"
+	req.Quantization = strings.ToLower(c.Quantization)
+	req.MaxModelLen = calc.Int(4096)
+	req.Workload = &calc.Workload{InputTokens: calc.Int(prompt), OutputTokens: calc.Int(1), Concurrency: calc.Int(1)}
+	r.Metric = "ttft_ms"
+	r.Measured = prompt / pp * 1000
+	r.Desc = c.GPU + " " + c.Quantization + " pp512"
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return r, err
+	}
+	if rep.Prefill == nil {
+		r.Comparable, r.Reason = false, "does not fit"
+		return r, nil
+	}
+	r.Predicted = rep.Prefill.TTFTMs
+	r.Key = keyOf(&rep, calc.BandTTFT, 1)
 	return r, nil
 }
 

@@ -1437,6 +1437,8 @@ export interface HardwarePeakFLOPS {
    * Unit: FLOP/s.
    */
   fp4: number;
+  /** fp16_acc is the dense fp16 rate of the tensor cores with fp16 accumulate where it exceeds BF16's (the fp32-accumulate rate the serving engines multiply at): on GeForce cards it is twice that (Ampere GA102, Ada and Blackwell GeForce whitepapers: RTX 3090 142 against 71, RTX 4090 330.3 against 165.2 TFLOPS). llama.cpp's cuBLAS GEMMs accumulate in fp16 (ggml-cuda.cu ggml_cuda_op_mul_mat_cublas: cublasGemmEx with CUBLAS_COMPUTE_16F on NVIDIA). 0: BF16's rate. */
+  fp16_acc?: number;
 }
 
 /**
