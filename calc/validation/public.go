@@ -166,16 +166,7 @@ func evalKind(c rawCase, r Result) (Result, error) {
 		r.Metric = "ttft_ms"
 		r.Measured, _ = measured(c, "ttft_ms")
 		req.Workload = &calc.Workload{InputTokens: calc.Int(int(in)), OutputTokens: calc.Int(max(int(out), 1)), Concurrency: calc.Int(1)}
-		rep, err := calc.Evaluate(req)
-		if err != nil {
-			return r, err
-		}
-		if rep.Prefill == nil {
-			r.Comparable, r.Reason = false, "does not fit"
-			return r, nil
-		}
-		r.Predicted = rep.Prefill.TTFTMs
-		return r, nil
+		return withTTFT(r, req)
 	case KindLlamaBenchTG:
 		r.Metric = "step_time_ms"
 		tps, _ := measured(c, "decode_tok_s")
@@ -265,6 +256,22 @@ func evalOutputThroughput(c rawCase, r Result, req calc.Request, b, in, out int)
 		return r, nil
 	}
 	r.Predicted = rep.Simulation.OutputTokensPerS / perGPU
+	return r, nil
+}
+
+// withTTFT predicts the request's time to first token at concurrency 1
+// (its band key the TTFT family's at batch 1).
+func withTTFT(r Result, req calc.Request) (Result, error) {
+	rep, err := calc.Evaluate(req)
+	if err != nil {
+		return r, err
+	}
+	if rep.Prefill == nil {
+		r.Comparable, r.Reason = false, "does not fit"
+		return r, nil
+	}
+	r.Predicted = rep.Prefill.TTFTMs
+	r.Key = keyOf(&rep, calc.BandTTFT, 1)
 	return r, nil
 }
 

@@ -589,17 +589,7 @@ func evalCPrefill(c rawCase, r Result, req calc.Request, pp float64) (Result, er
 	r.Metric = "ttft_ms"
 	r.Measured = prompt / pp * 1000
 	r.Desc = c.GPU + " " + c.Quantization + " pp512"
-	rep, err := calc.Evaluate(req)
-	if err != nil {
-		return r, err
-	}
-	if rep.Prefill == nil {
-		r.Comparable, r.Reason = false, "does not fit"
-		return r, nil
-	}
-	r.Predicted = rep.Prefill.TTFTMs
-	r.Key = keyOf(&rep, calc.BandTTFT, 1)
-	return r, nil
+	return withTTFT(r, req)
 }
 
 // Summary aggregates comparable results of one group and engine.
