@@ -57,6 +57,13 @@ type Engine struct {
 	// 16-bit GEMMs ran on the base image's untuned BLAS kernels
 	// (engine_rocm.go); nil: EffROCm under every release.
 	EffV06ROCm *Efficiencies
+	// EffSync are vLLM V1's terms under a release that schedules
+	// synchronously (EngineVersion.SyncScheduling: 0.10 to 0.13): the same
+	// kernels as Eff, with the engine core's CPU work per step and per
+	// sequence no longer hidden under the GPU's step (nil: Eff under every
+	// release). The ROCm build's terms (EffROCm) were fitted on 0.10 cases
+	// and carry that time already.
+	EffSync *Efficiencies
 	// runtimeBytes is the fixed memory a free-fraction engine keeps out
 	// of the pool besides weights (CUDA context, workspaces), in bytes.
 	runtimeBytes units.Bytes
@@ -76,7 +83,7 @@ var engines = map[string]*Engine{
 	"vllm": {
 		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled, // 0.92 from 0.21: EngineVersion.GPUMemoryUtilization
 		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
-		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff,
+		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff, EffSync: &vllmSyncEff,
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
 	// (sglang/srt/server_args.py). Speed: vLLM's terms (the same kernel
@@ -166,6 +173,44 @@ var llamacppROCmEff = Efficiencies{BandwidthEfficiency: 0.723, AttentionBandwidt
 // kernels (hipBLASLt, ROCm attention) are not these, and they run under
 // vllmROCmEff (the fit leaves every AMD case to -fit vllm@rocm).
 var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.87, AttentionBandwidthEfficiency: 0.69, ComputeEfficiency: 0.35, GEMMHalfTokens: 16, AttentionEfficiency: 0.39, StepOverheadMs: 3.4, SequenceOverheadUs: 53, LayerOverheadUs: 5.7, ContextOverheadMs: 0}
+
+// vllmSyncEff are vLLM V1's step terms under the releases that schedule
+// synchronously, 0.10 to 0.13 (EngineVersion.SyncScheduling): Eff's
+// kernel terms (fitted on vLLM 0.21, which overlaps the scheduler with the
+// GPU), with the CPU's work per step and per sequence, which those
+// releases run between the GPU's steps, fitted by
+//
+//	go run ./tools/calibrate -fit vllm@sync -terms step_overhead_ms,sequence_overhead_us
+//
+// on the 78 comparable cases of vLLM 0.10.1.1 V1 on A100 PCIe 80GB
+// (Qwen2-7B, TP 1 and TP 2 without P2P, burst serving runs of 1 to 1,000
+// requests; dennislee22/vLLM-benchmarking at b474d1e, PB500-PB577), the
+// only public synchronous-release V1 CUDA runs in the corpus: mean squared
+// log error 0.118 -> 0.082; the step costs 3.68 ms (0.71 ms under async
+// scheduling) and 2.66 us per sequence (5). Decode steps within 15 %: 18 ->
+// 36 of 40, throughputs 7 -> 37 of 40. Held out by TP (`-logo vllm@sync
+// -logo-by tp`): fitted on TP 1 and tested on TP 2, and back, median
+// |error| 12.2 % and 21.8 %: the TP 2 runs pay about 3 ms more per step
+// than TP 1 from 10 requests on, beyond the modelled SHM all-reduces and
+// not explained by them (the fit splits that difference), so the intercept
+// carries host-specific time and the band says so.
+var vllmSyncEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 3.68, SequenceOverheadUs: 2.66, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
+
+// SyncEff returns the engine's terms under release v where it schedules
+// synchronously and has terms for that (EffSync), else nil.
+func (e *Engine) SyncEff(v EngineVersion) *Efficiencies {
+	if v.SyncScheduling && !v.V0 {
+		return e.EffSync
+	}
+	return nil
+}
+
+// SyncRelease reports whether the engine's release named version (an
+// engine_version value) runs under EffSync.
+func (e *Engine) SyncRelease(version string) bool {
+	v, ok := lookupVersion(e.Name, version)
+	return ok && e.SyncEff(v) != nil
+}
 
 // llamacppMetalEff are llama.cpp's step terms on an Apple GPU (the Metal
 // back end, chosen in resolve by the accelerator's vendor), fitted by

@@ -177,6 +177,34 @@ func TestV0EngineHasItsOwnStepTerms(t *testing.T) {
 	assert.Greater(t, s0.OverheadS, s1.OverheadS)
 }
 
+// vLLM V1 before 0.14 schedules synchronously (EngineVersion.SyncScheduling):
+// the CPU's step work sits between the GPU's steps, so those releases take
+// EffSync and the same batch-64 decode step is longer than under 0.14 by
+// exactly the difference of the overheads, (3.68 - 0.71) ms + 64 x (2.66 -
+// 5) us = 2.820 ms, with the kernels' time unchanged. 0.14 and later, and
+// V0, do not take these terms.
+func TestSyncReleasesPayTheSchedulersCPUTime(t *testing.T) {
+	t.Parallel()
+	at := func(v string) *Deployment {
+		d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: v})
+		require.NoError(t, err)
+		return d
+	}
+	sync, async := at("0.13"), at("0.14")
+	assert.True(t, sync.Version.SyncScheduling)
+	assert.False(t, async.Version.SyncScheduling)
+	assert.Equal(t, vllmSyncEff, sync.Eff)
+	assert.Equal(t, engines["vllm"].Eff, async.Eff)
+	assert.Equal(t, vllmSyncEff, at("0.10").Eff)
+	assert.Equal(t, vllmV0Eff, at("0.6").Eff)
+	s, a := sync.DecodeStep(64, 512), async.DecodeStep(64, 512)
+	assert.InDelta(t, (3.68-0.71)/1e3+64*(2.66-5)/1e6, s.OverheadS-a.OverheadS, 1e-9)
+	assert.InDelta(t, a.TimeS-a.OverheadS, s.TimeS-s.OverheadS, 1e-12)
+	assert.True(t, engines["vllm"].SyncRelease("0.10"))
+	assert.False(t, engines["vllm"].SyncRelease("0.21"))
+	assert.False(t, engines["sglang"].SyncRelease(""))
+}
+
 // A GPU without matrix units for the precision (an Apple GPU: its FP16
 // peak is its FP32 peak) runs the GEMMs on its vector units, where a few
 // tokens pad nothing: one decoding sequence of Llama 3.1 8B on an M3 Max

@@ -135,6 +135,18 @@ type EngineVersion struct {
 	// bandwidth efficiency; L2 reuse between the group's blocks is not
 	// modelled.
 	KVReadPerQueryHead bool
+	// SyncScheduling: the engine core schedules step n+1 only after step
+	// n's outputs are back, so its CPU work per step (scheduling, the
+	// workers' input preparation, the output update, under tensor
+	// parallelism the broadcast of the scheduler output to the worker
+	// processes) runs between the GPU's steps instead of under them. vLLM
+	// V1 did so up to 0.13: PR #19970 (v0.10.0) brought the asynchronous
+	// scheduler behind --async-scheduling ("the scheduler operate one step
+	// ahead of the current execution"), and v0.14.0 turned it on by default
+	// (PR #27614; the v0.14.0 release notes: "Async scheduling is now
+	// enabled by default ... Overlaps engine core scheduling with GPU
+	// execution"). Those releases take Engine.EffSync.
+	SyncScheduling bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -150,6 +162,7 @@ const (
 	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
 	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
 	vllmTritonSampler  = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
+	vllmAsyncSchedule  = 14 // PR #27614: async scheduling on by default from v0.14.0 (January 2026)
 	vllmV0Name         = "0.6"
 	vllmV02Name        = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
 	// vllmV0Later is V0 as the 0.7 releases ran it (V0 was the default up
@@ -281,6 +294,7 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		MoELoRA:                 minor >= vllmMoELoRA,
 		SamplerSort:             minor < vllmTritonSampler,
 		GPUMemoryUtilization:    vllmUtilization(minor),
+		SyncScheduling:          minor < vllmAsyncSchedule,
 	}, true
 }
 
@@ -358,6 +372,10 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		// The V0 engine's step terms (engine.go: its CPU-side scheduling,
 		// input preparation and sampling per step and per sequence).
 		d.Eff = *d.Engine.EffV0
+	}
+	if e := d.Engine.SyncEff(v); e != nil {
+		// The CPU's step work between the GPU's steps (EffSync).
+		d.Eff = *e
 	}
 }
 

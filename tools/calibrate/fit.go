@@ -129,7 +129,11 @@ type target struct {
 	// v06rocm: the V0 cases of release 0.6 on AMD accelerators, under the
 	// engine's EffV06ROCm ("vllm@0.6+rocm"); the other targets leave them.
 	v06rocm bool
-	eff     *calc.Efficiencies
+	// sync: the V1 cases of a release that schedules synchronously, under
+	// the engine's EffSync ("vllm@sync"), on a vendor without terms of its
+	// own; the other targets leave them.
+	sync bool
+	eff  *calc.Efficiencies
 }
 
 // targets returns every fit target, or those named (comma-separated;
@@ -151,11 +155,14 @@ func targets(names string) []target {
 		if e.EffMetal != nil {
 			all = append(all, target{name: n + "@metal", engine: n, metal: true, eff: e.EffMetal})
 		}
+		if e.EffSync != nil {
+			all = append(all, target{name: n + "@sync", engine: n, sync: true, eff: e.EffSync})
+		}
 	}
 	if names == "all" {
 		return all
 	}
-	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, vllm@0.6+rocm, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, vllm@0.6+rocm, vllm@sync, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
 }
 
 // pick returns the items of all named in the comma-separated list, in its
@@ -228,11 +235,19 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 		}
 		// A replay (a ShareGPT serving run, its lengths drawn from an
 		// assumed spread) is compared, not fitted.
-		if r.Comparable && !r.Replay && r.Engine == t.engine && isV0(r.Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && v06ROCmCase(r) == t.v06rocm && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
+		if r.Comparable && !r.Replay && r.Engine == t.engine && isV0(r.Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && v06ROCmCase(r) == t.v06rocm && syncCase(r) == t.sync && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
 			out, rs = append(out, c), append(rs, r)
 		}
 	}
 	return out, rs
+}
+
+// syncCase reports whether a case runs under its engine's EffSync: a
+// release that schedules synchronously, on a vendor whose back end has no
+// terms of its own (calc.Engine.SyncEff, applied before the vendor's).
+func syncCase(r validation.Result) bool {
+	e, ok := calc.LookupEngine(r.Engine)
+	return ok && e.SyncRelease(r.Version) && !rocmCase(r) && !metalCase(r)
 }
 
 // metalCase reports whether a case runs under its engine's Metal terms:

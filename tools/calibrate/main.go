@@ -21,7 +21,7 @@ import (
 func main() {
 	path := flag.String("cases", "../shared/validation/cases.json,calc/validation/testdata/public-cases.json", "validation cases files, comma-separated (a missing one is skipped with a note)")
 	all := flag.Bool("all", false, "also list cases that are not comparable")
-	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all; vllm@0.6 is vLLM's V0 terms, vllm@rocm vLLM V1's (and V0 0.7's) on AMD accelerators, vllm@0.6+rocm vLLM 0.6's upstream ROCm build's, llamacpp@metal llama.cpp's on Apple GPUs, llamacpp@rocm its HIP build's on AMD ones) from the prior by coordinate descent on the maximum a posteriori objective, and print them")
+	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all; vllm@0.6 is vLLM's V0 terms, vllm@sync vLLM V1's under the releases that schedule synchronously (0.10-0.13), vllm@rocm vLLM V1's (and V0 0.7's) on AMD accelerators, vllm@0.6+rocm vLLM 0.6's upstream ROCm build's, llamacpp@metal llama.cpp's on Apple GPUs, llamacpp@rocm its HIP build's on AMD ones) from the prior by coordinate descent on the maximum a posteriori objective, and print them")
 	terms := flag.String("terms", "all", "with -fit or -logo: the terms to fit, comma-separated (the others keep the prior)")
 	logo := flag.String("logo", "", "leave-one-group-out for these fit targets (comma-separated, or all): refit each without each group's cases, from the prior, and print the held-out errors")
 	logoBy := flag.String("logo-by", "source", "with -logo: the group held out, source (document), gpu, model (checkpoint), version (engine release profile) or tp")
