@@ -197,9 +197,10 @@ var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.87, AttentionBandwidthEffici
 var vllmSyncEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 3.68, SequenceOverheadUs: 2.66, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
 
 // SyncEff returns the engine's terms under release v where it schedules
-// synchronously and has terms for that (EffSync), else nil.
+// synchronously and has terms for that (EffSync), else nil. V0 releases
+// never set SyncScheduling: they have their own terms (EffV0).
 func (e *Engine) SyncEff(v EngineVersion) *Efficiencies {
-	if v.SyncScheduling && !v.V0 {
+	if v.SyncScheduling {
 		return e.EffSync
 	}
 	return nil

@@ -203,6 +203,11 @@ func TestSyncReleasesPayTheSchedulersCPUTime(t *testing.T) {
 	assert.True(t, engines["vllm"].SyncRelease("0.10"))
 	assert.False(t, engines["vllm"].SyncRelease("0.21"))
 	assert.False(t, engines["sglang"].SyncRelease(""))
+	// The sync terms are the V1 kernel terms with only the CPU's two
+	// overheads refitted: a refit of Eff must carry over to them.
+	kernels := vllmSyncEff
+	kernels.StepOverheadMs, kernels.SequenceOverheadUs = engines["vllm"].Eff.StepOverheadMs, engines["vllm"].Eff.SequenceOverheadUs
+	assert.Equal(t, engines["vllm"].Eff, kernels)
 }
 
 // A GPU without matrix units for the precision (an Apple GPU: its FP16
