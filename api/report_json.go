@@ -378,6 +378,8 @@ func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
 	appendLatencySummary(w, &v.TPOTMs)
 	w.lit(`,"e2e_latency_ms":`)
 	appendLatencySummary(w, &v.E2ELatencyMs)
+	w.lit(`,"itl_ms":`)
+	appendLatencySummary(w, &v.ITLMs)
 	w.float64(`,"requests_per_s":`, v.RequestsPerS)
 	w.float64(`,"output_tokens_per_s":`, v.OutputTokensPerS)
 	w.float64(`,"total_tokens_per_s":`, v.TotalTokensPerS)

@@ -93,6 +93,7 @@ func simReport(res sched.Result, pool int64, slo bool) *SimulationReport {
 		Truncated: res.Truncated, DurationS: res.DurationS, Steps: res.Steps,
 		MeanInputTokens: div(in, done), MeanOutputTokens: div(out, done),
 		TTFTMs: latencyMs(res.TTFT), TPOTMs: latencyMs(res.TPOT), E2ELatencyMs: latencyMs(res.E2E),
+		ITLMs:        latencyMs(res.ITL),
 		RequestsPerS: div(done, res.DurationS), OutputTokensPerS: div(out, res.DurationS),
 		TotalTokensPerS: div(in+out, res.DurationS),
 		Preemptions:     res.Preemptions, PreemptedRequests: res.PreemptedRequests,

@@ -41,6 +41,10 @@ func TestSimulateOneRequestByHand(t *testing.T) {
 	assert.Equal(t, 1, s.CompletedRequests)
 	assert.InDelta(t, 1000*prefill, s.TTFTMs.P50, tol)
 	assert.InDelta(t, 1000*(dec1+dec2)/2, s.TPOTMs.Mean, tol)
+	// Its two gaps between tokens are the two decode steps.
+	assert.InDelta(t, 1000*(dec1+dec2)/2, s.ITLMs.Mean, tol)
+	assert.InDelta(t, 1000*(dec1+dec2)/2, s.ITLMs.P50, tol)
+	assert.InDelta(t, 1000*max(dec1, dec2), s.ITLMs.Max, tol)
 	assert.InDelta(t, 1000*(prefill+dec1+dec2), s.E2ELatencyMs.P99, tol)
 	assert.InDelta(t, prefill+dec1+dec2, s.DurationS, tol)
 	assert.InDelta(t, 3/(prefill+dec1+dec2), s.OutputTokensPerS, 1e-6)

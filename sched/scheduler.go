@@ -126,6 +126,7 @@ type seq struct {
 	input, output             int
 	generated                 int // output tokens sampled so far
 	preemptions               int
+	lastS                     float64 // when its latest output token was sampled, while not running (slot.lastS)
 }
 
 // slot is a running sequence's hot state, kept in a compact array that
@@ -144,6 +145,7 @@ type slot struct {
 	// tokens a sequence's block count only changes at block boundaries.
 	heldUpTo, heldN int32
 	held            int64
+	lastS           float64 // when its latest output token was sampled
 }
 
 // Scheduled is one sequence's share of a step.
@@ -185,6 +187,10 @@ type Scheduler struct {
 	// window is the decode steps left in the current multi-step window
 	// (Config.SchedulerSteps).
 	window int
+	// itl collects the gaps between consecutive output tokens; lastS is
+	// the end of the previous step (Complete's previous nowS).
+	itl   gapHist
+	lastS float64
 }
 
 // NewScheduler returns a scheduler for up to capacity requests (ids 0 to
@@ -413,7 +419,7 @@ func (s *Scheduler) step(kind stepKind) Load {
 		id := s.waiting.front()
 		r := &s.seqs[id]
 		total := int32(r.input + r.generated)
-		q := slot{id: id, total: total, generated: int32(r.generated), output: int32(r.output)}
+		q := slot{id: id, total: total, generated: int32(r.generated), output: int32(r.output), lastS: r.lastS}
 		bs := int32(s.bs)
 		var re int32 // positions reloaded from the offload tier
 		if s.tier != nil && r.preemptions > 0 {
@@ -501,7 +507,7 @@ func (s *Scheduler) preempt() int {
 	}
 	s.release(q, true)
 	r := &s.seqs[q.id]
-	r.generated = int(q.generated)
+	r.generated, r.lastS = int(q.generated), q.lastS
 	r.preemptions++
 	s.Preemptions++
 	s.preempted = true
@@ -516,6 +522,7 @@ func (s *Scheduler) preempt() int {
 // blocks. It calls done(id) for each finished request, in running order.
 func (s *Scheduler) Complete(nowS float64, done func(id int)) {
 	w := 0
+	var steady int64 // tokens whose previous token ended the previous step
 	for i := range s.running {
 		q := &s.running[i]
 		if q.scheduled > 0 {
@@ -531,11 +538,17 @@ func (s *Scheduler) Complete(nowS float64, done func(id int)) {
 					gen += j
 					q.computed += j
 				}
+				switch {
+				case q.generated == 0:
+					s.seqs[q.id].firstS = nowS
+				case q.lastS == s.lastS:
+					steady++
+				default:
+					s.itl.add(nowS-q.lastS, 1) // after a stall or a preemption
+				}
+				q.lastS = nowS
 				q.generated += gen
 				q.total += gen
-				if q.generated == 1 {
-					s.seqs[q.id].firstS = nowS
-				}
 				if q.generated >= q.output {
 					r := &s.seqs[q.id]
 					r.generated, r.finishS = int(q.generated), nowS
@@ -553,4 +566,10 @@ func (s *Scheduler) Complete(nowS float64, done func(id int)) {
 		w++
 	}
 	s.running = s.running[:w]
+	s.itl.add(nowS-s.lastS, steady)
+	s.lastS = nowS
 }
+
+// ITL summarises the gaps between consecutive output tokens of every
+// request so far (gapHist), in seconds.
+func (s *Scheduler) ITL() Summary { return s.itl.summary() }

@@ -76,8 +76,9 @@ type Result struct {
 	// the run's CPU time grows with SeqSteps (and, per step, with Steps).
 	SeqSteps int64
 	// TTFT, TPOT (over requests with more than one output token) and E2E
-	// latency of completed requests.
-	TTFT, TPOT, E2E Summary
+	// latency of completed requests; ITL the gaps between consecutive
+	// output tokens over every request (gapHist), unfinished ones too.
+	TTFT, TPOT, E2E, ITL Summary
 	// InputTokens and OutputTokens are the completed requests' prompt and
 	// delivered output tokens. ProcessedTokens counts every token a step
 	// computed (prompts, recomputation, decodes): without preemption it is
@@ -247,6 +248,7 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		res.RunningAtFirstPreemption = s.runningAtPreempt
 	}
 	m.result(&res)
+	res.ITL = s.ITL()
 	if o.Records {
 		res.Records = make([]Record, n)
 		for i := range reqs {

@@ -49,6 +49,15 @@ func TestRunHandChecked(t *testing.T) {
 	assert.InDelta(t, 5.0+0.99*2.6, r.E2E.P99, tol)
 	assert.InDelta(t, 7.6, r.E2E.Max, tol)
 	assert.InDelta(t, (3.4/3+2)/2, r.TPOT.Mean, tol)
+	// ITL: every gap between consecutive tokens. A's: 2.8-1.6, 3.9-2.8,
+	// 5.0-3.9 = 1.2, 1.1, 1.1; B's: 1.2, then the preemption's 6.5-2.8 =
+	// 3.7, then 7.6-6.5 = 1.1. Sorted 1.1 1.1 1.1 1.2 1.2 3.7: median at
+	// rank 2.5 = 1.15, p90 at 4.5 = 1.2 + 0.5*2.5, p99 at 4.95.
+	assert.InDelta(t, (3*1.1+2*1.2+3.7)/6, r.ITL.Mean, tol)
+	assert.InDelta(t, 1.15, r.ITL.P50, tol)
+	assert.InDelta(t, 1.2+0.5*2.5, r.ITL.P90, tol)
+	assert.InDelta(t, 1.2+0.95*2.5, r.ITL.P99, tol)
+	assert.InDelta(t, 3.7, r.ITL.Max, tol)
 	// Only A meets TPOT <= 1.5 s.
 	assert.Equal(t, 1, r.SLOMet)
 	assert.Equal(t, sched.Record{Input: 3, Output: 4, Generated: 4, FirstTokenS: 1.6, FinishS: 5.0}, roundRecord(r.Records[0]))

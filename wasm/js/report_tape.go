@@ -131,6 +131,7 @@ var tapeKeys = []string{
 	"mean_output_tokens",
 	"tpot_ms",
 	"e2e_latency_ms",
+	"itl_ms",
 	"requests_per_s",
 	"output_tokens_per_s",
 	"total_tokens_per_s",
@@ -905,32 +906,35 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	t.key(122) // e2e_latency_ms
 	tapeLatencySummary(t, &v.E2ELatencyMs)
 	n++
-	t.key(123) // requests_per_s
+	t.key(123) // itl_ms
+	tapeLatencySummary(t, &v.ITLMs)
+	n++
+	t.key(124) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
-	t.key(124) // output_tokens_per_s
+	t.key(125) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(125) // total_tokens_per_s
+	t.key(126) // total_tokens_per_s
 	t.number(float64(v.TotalTokensPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(126) // goodput_requests_per_s
+		t.key(127) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
 	if v.SLOAttainment != nil {
-		t.key(127) // slo_attainment
+		t.key(128) // slo_attainment
 		t.number(float64(*v.SLOAttainment))
 		n++
 	}
-	t.key(128) // preemptions
+	t.key(129) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
-	t.key(129) // preempted_requests
+	t.key(130) // preempted_requests
 	t.number(float64(v.PreemptedRequests))
 	n++
-	t.key(130) // recomputed_tokens
+	t.key(131) // recomputed_tokens
 	t.number(float64(v.RecomputedTokens))
 	n++
 	t.key(100) // recompute_overhead
@@ -939,46 +943,46 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 	t.key(101) // work_per_output_token
 	t.number(float64(v.WorkPerOutputToken))
 	n++
-	t.key(131) // first_preemption_s
+	t.key(132) // first_preemption_s
 	t.number(float64(v.FirstPreemptionS))
 	n++
-	t.key(132) // running_at_first_preemption
+	t.key(133) // running_at_first_preemption
 	t.number(float64(v.RunningAtFirstPreemption))
 	n++
 	if v.CachedTokens != 0 {
-		t.key(133) // cached_tokens
+		t.key(134) // cached_tokens
 		t.number(float64(v.CachedTokens))
 		n++
 	}
 	if v.DraftedTokens != 0 {
-		t.key(134) // drafted_tokens
+		t.key(135) // drafted_tokens
 		t.number(float64(v.DraftedTokens))
 		n++
 	}
 	if v.AcceptedTokens != 0 {
-		t.key(135) // accepted_tokens
+		t.key(136) // accepted_tokens
 		t.number(float64(v.AcceptedTokens))
 		n++
 	}
 	if v.ReloadedTokens != 0 {
-		t.key(136) // reloaded_tokens
+		t.key(137) // reloaded_tokens
 		t.number(float64(v.ReloadedTokens))
 		n++
 	}
-	t.key(137) // mean_running
+	t.key(138) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(138) // mean_waiting
+	t.key(139) // mean_waiting
 	t.number(float64(v.MeanWaiting))
 	n++
-	t.key(139) // mean_kv_cache_usage
+	t.key(140) // mean_kv_cache_usage
 	t.number(float64(v.MeanKVCacheUsage))
 	n++
-	t.key(140) // peak_kv_cache_usage
+	t.key(141) // peak_kv_cache_usage
 	t.number(float64(v.PeakKVCacheUsage))
 	n++
 	if len(v.Timeline) > 0 {
-		t.key(141) // timeline
+		t.key(142) // timeline
 		t.array(len(v.Timeline))
 		for i := range v.Timeline {
 			tapeSimTimelinePoint(t, &v.Timeline[i])
@@ -996,13 +1000,13 @@ func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
 // tapeFix records a calc.Fix as an object.
 func tapeFix(t *tape, v *calc.Fix) {
 	at, n := t.object(), 0
-	t.key(142) // field
+	t.key(143) // field
 	t.string(string(v.Field))
 	n++
-	t.key(143) // value
+	t.key(144) // value
 	t.string(string(v.Value))
 	n++
-	t.key(144) // summary
+	t.key(145) // summary
 	t.string(string(v.Summary))
 	n++
 	t.end(at, n)
@@ -1012,11 +1016,11 @@ func tapeFix(t *tape, v *calc.Fix) {
 func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	at, n := t.object(), 0
 	if v.Release != "" {
-		t.key(145) // release
+		t.key(146) // release
 		t.string(string(v.Release))
 		n++
 	}
-	t.key(146) // terms
+	t.key(147) // terms
 	if v.Terms == nil {
 		t.null()
 	} else {
@@ -1027,7 +1031,7 @@ func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 	}
 	n++
 	if len(v.Missing) > 0 {
-		t.key(147) // missing
+		t.key(148) // missing
 		t.array(len(v.Missing))
 		for i := range v.Missing {
 			t.string(string(v.Missing[i]))
@@ -1040,20 +1044,20 @@ func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
 // tapeBand records a calc.Band as an object.
 func tapeBand(t *tape, v *calc.Band) {
 	at, n := t.object(), 0
-	t.key(148) // figure
+	t.key(149) // figure
 	t.string(string(v.Figure))
 	n++
-	t.key(149) // low
+	t.key(150) // low
 	t.number(float64(v.Low))
 	n++
-	t.key(150) // high
+	t.key(151) // high
 	t.number(float64(v.High))
 	n++
-	t.key(151) // basis
+	t.key(152) // basis
 	t.string(string(v.Basis))
 	n++
 	if v.Widened {
-		t.key(152) // widened
+		t.key(153) // widened
 		t.bool(bool(v.Widened))
 		n++
 	}
@@ -1063,7 +1067,7 @@ func tapeBand(t *tape, v *calc.Band) {
 // tapeCalibrationReport records a calc.CalibrationReport as an object.
 func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 	at, n := t.object(), 0
-	t.key(153) // fitted
+	t.key(154) // fitted
 	if v.Fitted == nil {
 		t.null()
 	} else {
@@ -1073,10 +1077,10 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 		}
 	}
 	n++
-	t.key(154) // profile
+	t.key(155) // profile
 	tapeEfficiencies(t, &v.Profile)
 	n++
-	t.key(155) // points
+	t.key(156) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1086,7 +1090,7 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 		}
 	}
 	n++
-	t.key(156) // rms_error
+	t.key(157) // rms_error
 	t.number(float64(v.RMSError))
 	n++
 	t.end(at, n)
@@ -1095,10 +1099,10 @@ func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
 // tapeWarning records a calc.Warning as an object.
 func tapeWarning(t *tape, v *calc.Warning) {
 	at, n := t.object(), 0
-	t.key(157) // code
+	t.key(158) // code
 	t.string(string(v.Code))
 	n++
-	t.key(158) // message
+	t.key(159) // message
 	t.string(string(v.Message))
 	n++
 	t.end(at, n)
@@ -1107,48 +1111,48 @@ func tapeWarning(t *tape, v *calc.Warning) {
 // tapeEfficiencies records a calc.Efficiencies as an object.
 func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 	at, n := t.object(), 0
-	t.key(159) // bandwidth_efficiency
+	t.key(160) // bandwidth_efficiency
 	t.number(float64(v.BandwidthEfficiency))
 	n++
-	t.key(160) // attention_bandwidth_efficiency
+	t.key(161) // attention_bandwidth_efficiency
 	t.number(float64(v.AttentionBandwidthEfficiency))
 	n++
-	t.key(161) // compute_efficiency
+	t.key(162) // compute_efficiency
 	t.number(float64(v.ComputeEfficiency))
 	n++
-	t.key(162) // gemm_half_tokens
+	t.key(163) // gemm_half_tokens
 	t.number(float64(v.GEMMHalfTokens))
 	n++
-	t.key(163) // attention_efficiency
+	t.key(164) // attention_efficiency
 	t.number(float64(v.AttentionEfficiency))
 	n++
-	t.key(164) // step_overhead_ms
+	t.key(165) // step_overhead_ms
 	t.number(float64(v.StepOverheadMs))
 	n++
-	t.key(165) // sequence_overhead_us
+	t.key(166) // sequence_overhead_us
 	t.number(float64(v.SequenceOverheadUs))
 	n++
-	t.key(166) // layer_overhead_us
+	t.key(167) // layer_overhead_us
 	t.number(float64(v.LayerOverheadUs))
 	n++
 	if v.SMBytesPerCycle != 0 {
-		t.key(167) // sm_bytes_per_cycle
+		t.key(168) // sm_bytes_per_cycle
 		t.number(float64(v.SMBytesPerCycle))
 		n++
 	}
-	t.key(168) // prefill_layer_overhead_us
+	t.key(169) // prefill_layer_overhead_us
 	t.number(float64(v.PrefillLayerOverheadUs))
 	n++
-	t.key(169) // context_overhead_ms
+	t.key(170) // context_overhead_ms
 	t.number(float64(v.ContextOverheadMs))
 	n++
 	if v.AllReduceLatencyUs != 0 {
-		t.key(170) // all_reduce_latency_us
+		t.key(171) // all_reduce_latency_us
 		t.number(float64(v.AllReduceLatencyUs))
 		n++
 	}
 	if v.PagedAttentionV1BandwidthEfficiency != 0 {
-		t.key(171) // paged_attention_v1_bandwidth_efficiency
+		t.key(172) // paged_attention_v1_bandwidth_efficiency
 		t.number(float64(v.PagedAttentionV1BandwidthEfficiency))
 		n++
 	}
@@ -1158,14 +1162,14 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(172) // kind
+	t.key(173) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(173) // layers
+	t.key(174) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(174) // window
+		t.key(175) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1175,31 +1179,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(175) // cached_tokens_per_request
+	t.key(176) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(176) // shared_blocks
+	t.key(177) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(177) // num_prefixes
+	t.key(178) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(89) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(178) // ttft_ms_without
+	t.key(179) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(179) // kv_ceiling
+	t.key(180) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(180) // kv_ceiling_without
+	t.key(181) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(94) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(181) // onset_concurrency_without
+	t.key(182) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1208,43 +1212,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(182) // method
+	t.key(183) // method
 	t.string(string(v.Method))
 	n++
-	t.key(183) // num_speculative_tokens
+	t.key(184) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(184) // acceptance_rate
+	t.key(185) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(185) // tokens_per_step
+	t.key(186) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(186) // draft_weights_bytes
+	t.key(187) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(187) // draft_time_ms
+	t.key(188) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(121) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(188) // tpot_ms_without
+	t.key(189) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(189) // tokens_per_s_without
+	t.key(190) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(190) // speedup
+	t.key(191) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(191) // batch1_speedup
+	t.key(192) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(192) // crossover_batch_size
+	t.key(193) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1253,25 +1257,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(193) // max_loras
+	t.key(194) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(194) // max_lora_rank
+	t.key(195) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(195) // bytes
+	t.key(196) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(196) // kv_cache_bytes_without
+	t.key(197) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(197) // flops_per_step
+	t.key(198) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(198) // read_bytes_per_step
+	t.key(199) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(199) // extra_step_time_ms
+	t.key(200) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1280,19 +1284,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(200) // cpu_blocks
+	t.key(201) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(71) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(201) // recompute_onset_concurrency
+	t.key(202) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(202) // reload_ms_per_sequence
+	t.key(203) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(203) // recompute_ms_per_sequence
+	t.key(204) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1301,28 +1305,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(204) // data_parallel_size
+	t.key(205) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(205) // expert_parallel
+	t.key(206) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(206) // expert_parallel_size
+	t.key(207) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(207) // experts_per_rank
+	t.key(208) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(208) // experts_touched_per_rank
+	t.key(209) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(209) // load_imbalance
+	t.key(210) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(210) // all_to_all_ms
+	t.key(211) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(211) // tokens_per_s_total
+	t.key(212) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(41) // num_gpus
@@ -1334,19 +1338,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(212) // mean
+	t.key(213) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(213) // p50
+	t.key(214) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(214) // p90
+	t.key(215) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(215) // p99
+	t.key(216) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(216) // max
+	t.key(217) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1355,16 +1359,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(217) // time_s
+	t.key(218) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(117) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(218) // running
+	t.key(219) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(219) // waiting
+	t.key(220) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(87) // kv_cache_usage
@@ -1376,13 +1380,13 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(220) // load
+	t.key(221) // load
 	t.string(string(v.Load))
 	n++
-	t.key(221) // num_requests_per_point
+	t.key(222) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
-	t.key(155) // points
+	t.key(156) // points
 	if v.Points == nil {
 		t.null()
 	} else {
@@ -1392,28 +1396,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(222) // preemption_onset
+	t.key(223) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(223) // running_at_onset
+	t.key(224) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(224) // analytic_onset
+	t.key(225) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(225) // onset_difference
+	t.key(226) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(226) // onset_ratio
+	t.key(227) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(227) // knee_load
+	t.key(228) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(228) // knee_output_tokens_per_s
+	t.key(229) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(229) // max_output_tokens_per_s
+	t.key(230) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1425,13 +1429,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(230) // logged
+	t.key(231) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(231) // predicted
+	t.key(232) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(232) // error
+	t.key(233) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1440,7 +1444,7 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
 func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	at, n := t.object(), 0
-	t.key(233) // source
+	t.key(234) // source
 	t.string(string(v.Source))
 	n++
 	t.key(74) // batch_size
@@ -1449,13 +1453,13 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(234) // measured_ms
+	t.key(235) // measured_ms
 	t.number(float64(v.MeasuredMs))
 	n++
-	t.key(235) // profile_ms
+	t.key(236) // profile_ms
 	t.number(float64(v.ProfileMs))
 	n++
-	t.key(236) // predicted_ms
+	t.key(237) // predicted_ms
 	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
@@ -1464,42 +1468,42 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(220) // load
+	t.key(221) // load
 	t.number(float64(v.Load))
 	n++
-	t.key(124) // output_tokens_per_s
+	t.key(125) // output_tokens_per_s
 	t.number(float64(v.OutputTokensPerS))
 	n++
-	t.key(123) // requests_per_s
+	t.key(124) // requests_per_s
 	t.number(float64(v.RequestsPerS))
 	n++
 	if v.GoodputRequestsPerS != nil {
-		t.key(126) // goodput_requests_per_s
+		t.key(127) // goodput_requests_per_s
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(237) // ttft_p50_ms
+	t.key(238) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(238) // ttft_p99_ms
+	t.key(239) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(239) // tpot_p50_ms
+	t.key(240) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(240) // tpot_p99_ms
+	t.key(241) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(241) // e2e_latency_p50_ms
+	t.key(242) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(242) // e2e_latency_p99_ms
+	t.key(243) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
-	t.key(137) // mean_running
+	t.key(138) // mean_running
 	t.number(float64(v.MeanRunning))
 	n++
-	t.key(128) // preemptions
+	t.key(129) // preemptions
 	t.number(float64(v.Preemptions))
 	n++
 	t.key(101) // work_per_output_token

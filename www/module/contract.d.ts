@@ -2219,6 +2219,8 @@ export interface SimulationReport {
   ttft_ms: LatencySummary;
   tpot_ms: LatencySummary;
   e2e_latency_ms: LatencySummary;
+  /** itl_ms summarises the inter-token latencies: every gap between two consecutive output tokens of a request, over all requests, as vLLM's benchmark reports ITL (TPOT is each request's mean gap). Under load its median stays near a decode step while TPOT's rises with the prompt chunks and preemptions that stall requests (percentiles to within 1.1 %). */
+  itl_ms: LatencySummary;
   requests_per_s: number;
   output_tokens_per_s: number;
   /** total_tokens_per_s counts prompt and output tokens of completed requests (vLLM's benchmark "total token throughput"). */

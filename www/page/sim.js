@@ -74,6 +74,9 @@ export const SIM_FIGURES = {
   tpot_p50: (s) => fmt.ms(s.tpot_ms.p50),
   tpot_p99: (s) => fmt.ms(s.tpot_ms.p99),
   'tpot.conditions': () => 'per output token after the first, over requests with at least two output tokens',
+  itl_p50: (s) => fmt.ms(s.itl_ms.p50),
+  itl_p99: (s) => fmt.ms(s.itl_ms.p99),
+  'itl.conditions': (s) => `every gap between two consecutive tokens of a request, over all requests (vLLM's benchmark's ITL); mean ${fmt.ms(s.itl_ms.mean)}, max ${fmt.ms(s.itl_ms.max)}`,
   output_tokens_per_s: (s) => fmt.tokS(s.output_tokens_per_s),
   'output_tokens_per_s.conditions': (s) => `${fmt.num(s.requests_per_s)} req/s completed; ${fmt.tokS(s.total_tokens_per_s)} with prompts; mean batch ${fmt.num(s.mean_running)}`,
   // Goodput is in the report only when the request gives an SLO.
