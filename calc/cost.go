@@ -101,6 +101,10 @@ type costModel struct {
 	seqS          float64 // CPU time per scheduled sequence, seconds
 	arFixedS      float64 // all-reduces per step * latency, seconds
 	arPerTokenS   float64 // all-reduce seconds per token in the step
+	// The LM head's logits all-gather (tp > 1): one collective per step
+	// that samples, and its seconds per sampled token (Step).
+	gatherFixedS, gatherPerTokenS float64
+	logitBytesPerToken            float64 // vocab * activation bytes: one sampled token's logits, bytes
 	// Expert and data parallelism: dp replicas' tokens reach every
 	// expert rank; expertFLOPs is 2 * top_k * one expert's share per
 	// token over the MoE layers (split out of linearFLOPs only then).
@@ -274,6 +278,7 @@ func (d *Deployment) buildCost() costModel {
 		c.allReduces = 2 * float64(m.NumLayers)
 	}
 	c.msgBytesPerToken = float64(m.Hidden) * d.ActBytes
+	c.logitBytesPerToken = float64(m.Vocab) * d.ActBytes
 	if d.Engine != nil && d.Engine.Name == "llamacpp" && d.Hardware.Vendor == "NVIDIA" && d.Precision == hardware.BF16 {
 		if p := d.Hardware.PeakFLOPS.FP16Acc; p > c.peak {
 			c.accScale = c.peak / p
@@ -334,10 +339,30 @@ func (d *Deployment) buildCost() costModel {
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
 //	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
 //	arPerTokenS = 2 * layers * 2(tp-1)/tp * hidden * b / bus bandwidth (s per token)
+//	gatherFixedS    = all-reduce latency                           (s, steps that sample)
+//	gatherPerTokenS = (tp-1)/tp * vocab * b / bus bandwidth          (s per sampled token)
 //
 // The all-reduce is a ring's: each rank sends and receives 2(tp-1)/tp of
 // the message, at the bus bandwidth nccl-tests measures for the link
-// (hardware.Interconnect.AllReduceBusBandwidth).
+// (hardware.Interconnect.AllReduceBusBandwidth). b is the activations'
+// bytes per value.
+//
+// The gather is the LM head's: under tensor parallelism the head is split
+// by vocabulary (vLLM's ParallelLMHead, a VocabParallelEmbedding), so each
+// rank computes its vocab/tp slice of every sampled token's logits and
+// the slices are all-gathered before sampling (vLLM
+// vllm/model_executor/layers/logits_processor.py LogitsProcessor.
+// _gather_logits at v0.10.1 and v0.19.0: tensor_model_parallel_all_gather,
+// or a gather to rank 0 under V0, which moves the same bytes into one
+// rank; SGLang's LogitsProcessor all-gathers too, TensorRT-LLM's lm_head
+// is a ColumnLinear with gather_output). The logits are in the model
+// dtype (the head's output; vLLM casts them to float32 in the sampler,
+// after the gather). A ring all-gather moves (tp-1)/tp of the result
+// through each rank at the link's bus bandwidth (nccl-tests'
+// all_gather_perf busbw = algbw * (n-1)/n). One sampled token of a
+// 152,064-word vocabulary (Qwen2) in bf16 is 304 KB of logits: 19 us a
+// token between two GPUs without P2P (8 GB/s, Interconnect.WithoutP2P)
+// and under 0.5 us over NVLink 4 (370 GB/s).
 func (c *costModel) foldEfficiencies(d *Deployment) {
 	e := c.eff
 	attnBW := e.AttentionBandwidthEfficiency
@@ -387,7 +412,9 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		c.arFixedS = c.allReduces * (c.linkLat + max(e.AllReduceLatencyUs, 0)/1e6)
 		if c.busBW > 0 {
 			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / c.busBW
+			c.gatherPerTokenS = (c.tp - 1) / c.tp * c.logitBytesPerToken / c.busBW
 		}
+		c.gatherFixedS = c.linkLat
 	}
 }
 
@@ -565,6 +592,10 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	out.ComputeS = linComp + attnDecodeS + attnPrefillS
 	if c.tp > 1 {
 		out.CommunicationS = c.arFixedS + c.arPerTokenS*tokens
+		if logits := sampled + spec; logits > 0 {
+			// The LM head's vocab slices, all-gathered for sampling.
+			out.CommunicationS += c.gatherFixedS + c.gatherPerTokenS*logits
+		}
 	}
 	if c.pp > 1 {
 		msg := tokens * c.msgBytesPerToken

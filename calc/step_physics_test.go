@@ -42,7 +42,9 @@ func TestGEMMEfficiencySaturatesInTokens(t *testing.T) {
 // Tensor parallelism's all-reduce: 2 per layer, each the link's latency
 // plus a ring's 2(tp-1)/tp of the message at the measured bus bandwidth.
 // NVLink 4 (H100 SXM): 8 µs and 370 GB/s; PCIe 4.0 (L40S): 40 µs and
-// 32 GB/s * 35/64 = 17.5 GB/s.
+// 32 GB/s * 35/64 = 17.5 GB/s. Then the LM head's logits, split by
+// vocabulary, are all-gathered once: the latency plus a ring's (tp-1)/tp
+// of b x 128,256 bf16 logits.
 func TestAllReduceFromBusBandwidthAndLatency(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -57,7 +59,7 @@ func TestAllReduceFromBusBandwidthAndLatency(t *testing.T) {
 		for _, b := range []int{1, 64} {
 			// b tokens of 8192 bf16 values: 16,384 bytes each.
 			msg := float64(b) * 8192 * 2
-			want := 160 * (c.lat + 2*3.0/4*msg/c.bus)
+			want := 160*(c.lat+2*3.0/4*msg/c.bus) + c.lat + 3.0/4*float64(b)*128256*2/c.bus
 			assert.InDelta(t, want, d.DecodeStep(b, 1000).CommunicationS, want*1e-9, "%s batch %d", c.gpu, b)
 		}
 	}
@@ -75,7 +77,14 @@ func TestAllReduceFromBusBandwidthAndLatency(t *testing.T) {
 //	b = 1:  56 x (19.5 µs + 7,168 B / 8 GB/s)   = 56 x 20.396 µs = 1.1422 ms
 //	b = 64: 56 x (19.5 µs + 458,752 B / 8 GB/s) = 56 x 76.844 µs = 4.3033 ms
 //
-// With P2P the same link gives 56 x (40 µs + bytes / 17.5 GB/s). The
+// and one all-gather of the LM head's logits (152,064 bf16 values a
+// sequence, half of them from the other rank):
+//
+//	b = 1:  19.5 µs + 152,064 B / 8 GB/s      = 38.508 µs   -> 1.18068 ms
+//	b = 64: 19.5 µs + 64 x 152,064 B / 8 GB/s = 1,236.01 µs -> 5.53928 ms
+//
+// With P2P the same link gives 56 x (40 µs + bytes / 17.5 GB/s) and
+// 40 µs + logits / 2 / 17.5 GB/s. The
 // report echoes p2p: false in its config, and TP 1 has nothing to stage.
 func TestAllReduceWithoutP2PThroughHostMemory(t *testing.T) {
 	t.Parallel()
@@ -83,15 +92,19 @@ func TestAllReduceWithoutP2PThroughHostMemory(t *testing.T) {
 	req := Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(4096), P2P: &no}
 	d, err := Resolve(req)
 	require.NoError(t, err)
-	assert.InDelta(t, 1.1422e-3, d.DecodeStep(1, 1000).CommunicationS, 1e-7)
-	assert.InDelta(t, 4.3033e-3, d.DecodeStep(64, 1000).CommunicationS, 1e-7)
+	assert.InDelta(t, 1.18068e-3, d.DecodeStep(1, 1000).CommunicationS, 1e-7)
+	assert.InDelta(t, 5.53928e-3, d.DecodeStep(64, 1000).CommunicationS, 1e-7)
+	// A prompt's 512 tokens all-reduce every token but sample one:
+	// 56 x (19.5 µs + 512 x 7,168 B / 8 GB/s) + 38.508 µs.
+	pre := d.Step(StepLoad{PrefillTokens: 512, PrefillSpan: 512 * 256.5, PrefillSeqs: 1}).CommunicationS
+	assert.InDelta(t, 56*(19.5e-6+512*7168/8e9)+38.508e-6, pre, 1e-8)
 
 	req.P2P = nil
 	p, err := Resolve(req)
 	require.NoError(t, err)
 	for _, b := range []int{1, 64} {
 		msg := float64(b) * 3584 * 2
-		want := 56 * (40e-6 + msg/(32e9*35/64))
+		want := 56*(40e-6+msg/(32e9*35/64)) + 40e-6 + float64(b)*152064*2/2/(32e9*35/64)
 		assert.InDelta(t, want, p.DecodeStep(b, 1000).CommunicationS, want*1e-9, "p2p, batch %d", b)
 	}
 
