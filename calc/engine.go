@@ -185,16 +185,22 @@ var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.87, AttentionBandwidthEffici
 // on the 78 comparable cases of vLLM 0.10.1.1 V1 on A100 PCIe 80GB
 // (Qwen2-7B, TP 1 and TP 2 without P2P, burst serving runs of 1 to 1,000
 // requests; dennislee22/vLLM-benchmarking at b474d1e, PB500-PB577), the
-// only public synchronous-release V1 CUDA runs in the corpus: mean squared
-// log error 0.118 -> 0.082; the step costs 3.68 ms (0.71 ms under async
-// scheduling) and 2.66 us per sequence (5). Decode steps within 15 %: 18 ->
-// 36 of 40, throughputs 7 -> 37 of 40. Held out by TP (`-logo vllm@sync
-// -logo-by tp`): fitted on TP 1 and tested on TP 2, and back, median
-// |error| 12.2 % and 21.8 %: the TP 2 runs pay about 3 ms more per step
-// than TP 1 from 10 requests on, beyond the modelled SHM all-reduces and
-// not explained by them (the fit splits that difference), so the intercept
-// carries host-specific time and the band says so.
-var vllmSyncEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 3.68, SequenceOverheadUs: 2.66, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
+// only public synchronous-release V1 CUDA runs in the corpus, their
+// median ITLs compared with the simulated median ITL (every gap between
+// tokens; sched.gapHist) and the TP 2 steps paying the logits all-gather
+// (calc/cost.go): mean squared log error 0.0241 -> 0.0187; the step costs
+// 3.84 ms (0.71 ms under async scheduling) and 24.5 us per sequence (5):
+// the scheduler's and the model runner's per-request Python (request
+// state, block-table rows, sampling metadata, output processing) is no
+// longer hidden behind the GPU. Decode steps within 15 %: 38 of 39,
+// throughputs 32 of 39. Held out by TP (`-logo vllm@sync -logo-by tp`):
+// fitted on TP 1 and tested on TP 2, and back, median |error| 11.0 % and
+// 13.4 % (12.2 % and 21.8 % under the previous comparison with the
+// simulated median TPOT, whose prompt-chunk stalls the measured median ITL
+// does not contain). From 10 requests on the TP 2 steps still cost about
+// 2 ms more than the modelled SHM all-reduces and gather explain; the
+// per-sequence term carries part of it, so the band says so.
+var vllmSyncEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 3.84, SequenceOverheadUs: 24.5, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
 
 // SyncEff returns the engine's terms under release v where it schedules
 // synchronously and has terms for that (EffSync), else nil. V0 releases

@@ -39,7 +39,9 @@ import (
 //     from input_len_min/output_len_min to input_len/output_len); the case's
 //     "compare" names the figure: output_tokens_per_s (measured
 //     output_tokens_per_s), ttft_p50_ms or itl_p50_ms (compared with the
-//     simulated TPOT p50, the median time between a request's tokens).
+//     simulated ITL p50: the median of every gap between consecutive
+//     tokens over all requests, as the benchmarks compute it, not the
+//     median of the requests' mean gaps, TPOT).
 const (
 	KindStaticBatch      = "static_batch_latency"
 	KindDecodeStep       = "decode_step"
@@ -404,7 +406,7 @@ func evalServing(c rawCase, r Result, req calc.Request, in, out int) (Result, er
 	case "ttft_p50_ms":
 		r.Predicted = s.TTFTMs.P50
 	case "itl_p50_ms":
-		r.Predicted = s.TPOTMs.P50
+		r.Predicted = s.ITLMs.P50
 	}
 	return r, nil
 }
