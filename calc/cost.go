@@ -98,6 +98,7 @@ type costModel struct {
 	invAttnPeak   float64 // s/FLOP: 1 / the FLOP/s the attention kernels achieve
 	fixedS        float64 // step overhead + layers * layer overhead, seconds
 	prefillFixedS float64 // layers * prefill layer overhead, seconds, in a step with prompt tokens
+	eagerAbove    float64 // decode batch above which a decode step runs eagerly and pays prefillFixedS too (0: none)
 	seqS          float64 // CPU time per scheduled sequence, seconds
 	arFixedS      float64 // all-reduces per step * latency, seconds
 	arPerTokenS   float64 // all-reduce seconds per token in the step
@@ -335,7 +336,8 @@ func (d *Deployment) buildCost() costModel {
 //	vectorPeak  = fp32 peak * compute_efficiency                    (FLOP/s)
 //	attnPeak    = the KV cache format's peak (at most peak)
 //	              * attention_efficiency                            (FLOP/s)
-//	prefillFixedS = decoder layers * prefill_layer_overhead        (s, steps with prompt tokens)
+//	prefillFixedS = decoder layers * prefill_layer_overhead        (s, steps with prompt tokens,
+//	                and decode steps of more sequences than the largest CUDA graph)
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
 //	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
 //	arPerTokenS = 2 * layers * 2(tp-1)/tp * hidden * b / bus bandwidth (s per token)
@@ -408,6 +410,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
 	c.prefillFixedS = float64(d.Model.NumLayers) * e.PrefillLayerOverheadUs / 1e6
+	c.eagerAbove = float64(d.graphMaxBatch)
 	if c.tp > 1 {
 		c.arFixedS = c.allReduces * (c.linkLat + max(e.AllReduceLatencyUs, 0)/1e6)
 		if c.busBW > 0 {
@@ -613,7 +616,9 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		seqs++ // a chunk of a prompt that goes on next step
 	}
 	out.OverheadS = c.fixedS + c.seqS*seqs
-	if n > 0 {
+	if n > 0 || (c.eagerAbove > 0 && b > c.eagerAbove) {
+		// A forward outside the captured CUDA graphs: prompt tokens, or
+		// a decode batch beyond the largest graph (sglangCUDAGraphMaxBS).
 		out.OverheadS += c.prefillFixedS
 	}
 	out.ComputeBound = out.ComputeS > out.MemoryS

@@ -34,6 +34,14 @@ func TestEnginesListEveryProfileWithItsDefaults(t *testing.T) {
 			assert.Equal(t, []int{1024, 8192}, []int{rep.Config.MaxNumSeqs, rep.Config.MaxNumBatchedTokens})
 			d.MaxNumSeqs, d.MaxNumBatchedTokens = rep.Config.MaxNumSeqs, rep.Config.MaxNumBatchedTokens
 		}
+		if e.Name == "sglang" {
+			// SGLang's follow the GPU and the KV pool (sglangDefaults):
+			// on an H100, 0.834 of its memory and 2048 running requests
+			// (TestReleaseDefaultUtilization, TestVLLMBatchDefaultsFollowTheGPU).
+			assert.Equal(t, []int{2048, 8192}, []int{rep.Config.MaxNumSeqs, rep.Config.MaxNumBatchedTokens})
+			assert.Equal(t, 0.834, rep.Config.GPUMemoryUtilization)
+			d.MaxNumSeqs, d.GPUMemoryUtilization = rep.Config.MaxNumSeqs, rep.Config.GPUMemoryUtilization
+		}
 		assert.Equal(t, calc.EngineDefaults{
 			GPUMemoryUtilization: rep.Config.GPUMemoryUtilization,
 			BlockSize:            rep.Config.BlockSize,
@@ -43,7 +51,7 @@ func TestEnginesListEveryProfileWithItsDefaults(t *testing.T) {
 		if e.Name == "vllm" {
 			// The default release's (0.31: 0.92, PR #38284), not 0.19's 0.9.
 			assert.Equal(t, 0.92, d.GPUMemoryUtilization)
-		} else {
+		} else if e.Name != "sglang" {
 			assert.Equal(t, e.DefaultUtilization, d.GPUMemoryUtilization)
 		}
 	}

@@ -46,11 +46,12 @@ type Request struct {
 	// EngineVersion is the engine's release ("0.19"; "v0.19.1" reads as
 	// "0.19"): vLLM's V0 ("0.6" or "0.7"; December 2023's "0.2") or a V1
 	// release from 0.10 to the newest modelled (the default), SGLang's
-	// ("0.5", its default, every release from 0.4.0; "0.3" for 0.3.x), or
+	// ("0.5", its default; "0.4" for 0.4.x; "0.3" for 0.3.x), or
 	// TensorRT-LLM's 0.5 to 0.21 and 1.0 to 1.2 (the default).
 	// Releases differ in the memory profiler (the CUDA-graph estimate),
 	// admission and the capacity they log, vLLM 0.6 on ROCm in its step
-	// terms, SGLang's in the overlap scheduler, and TensorRT-LLM before 0.7
+	// terms, SGLang's in the overlap scheduler and their memory, chunked
+	// prefill and CUDA-graph defaults, and TensorRT-LLM before 0.7
 	// in its decode attention (it reads a GQA cache once per query head);
 	// docs/MODEL.md section 11 lists them.
 	EngineVersion string `json:"engine_version,omitempty"`

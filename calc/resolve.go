@@ -102,6 +102,11 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 	if err := d.build(); err != nil {
 		return nil, p, err
 	}
+	if d.Engine.Name == "sglang" && req.MaxNumSeqs == nil {
+		// Within max_num_batched_tokens, the simulator's step budget,
+		// which a decode batch must fit.
+		d.MaxNumSeqs = min(sglangMaxRunningRequests(d.NumBlocks*int64(d.BlockSize), d.MaxModelLen), d.MaxBatched)
+	}
 	d.cost = d.buildCost()
 	if len(p.cal) > 0 {
 		p.calReport = d.calibrate(p.cal)
@@ -183,6 +188,9 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 	}
 	if eng.Name == "vllm" && !d.Version.V0 && d.Hardware.ID != "" {
 		def.MaxNumSeqs, def.MaxNumBatchedTokens = vllmBatchDefaults(&d.Hardware)
+	}
+	if eng.Name == "sglang" && d.Hardware.ID != "" {
+		def.GPUMemoryUtilization, def.MaxNumBatchedTokens, d.graphMaxBatch = sglangDefaults(d.Version.GraphMaxByMemory, d.Hardware.ReportedMemory(), d.TP, d.PP)
 	}
 	d.Utilization = e.floatAt("gpu_memory_utilization", "Request.gpu_memory_utilization", req.GPUMemoryUtilization, def.GPUMemoryUtilization)
 	d.BlockSize = e.intAt("block_size", "Request.block_size", req.BlockSize, def.BlockSize)

@@ -98,6 +98,10 @@ type EngineVersion struct {
 	// (sched.Config.OverlapSchedule). Off under engine_version 0.3 (SGLang
 	// 0.3.x) and for every other engine.
 	OverlapSchedule bool
+	// GraphMaxByMemory: SGLang 0.5 sizes its decode CUDA graphs
+	// (cuda_graph_max_bs) by the GPU's memory and the TP size; 0.3 and
+	// 0.4 capture up to 160 sequences (sglangCUDAGraphMaxBS).
+	GraphMaxByMemory bool
 	// GPUMemoryUtilization is the release's --gpu-memory-utilization
 	// default, taken when a request leaves the field out (0: the engine's
 	// own, Engine.DefaultUtilization). vLLM raised it from 0.9 to 0.92 in
@@ -177,11 +181,14 @@ const (
 var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
 
 // SGLangVersion is SGLang's default release profile (its memory rule,
-// mem_fraction_static, has not changed across the releases modelled), and
-// SGLangV03 its 0.3 releases (September to November 2024), before the
-// overlap scheduler was the default (EngineVersion.OverlapSchedule).
+// mem_fraction_static, has not changed across the releases modelled),
+// SGLangV04 its 0.4 releases (December 2024 to mid 2025: the overlap
+// scheduler on, decode CUDA graphs up to 160 sequences), and SGLangV03
+// its 0.3 releases (September to November 2024), before the overlap
+// scheduler was the default (EngineVersion.OverlapSchedule).
 const (
 	SGLangVersion = "0.5"
+	SGLangV04     = "0.4"
 	SGLangV03     = "0.3"
 )
 
@@ -248,7 +255,7 @@ func EngineVersions() []string {
 	for v := vllmFirstV1; v <= vllmNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}
-	return append(out, SGLangV03, SGLangVersion)
+	return append(out, SGLangV03, SGLangV04, SGLangVersion)
 }
 
 // lookupVersion returns the profile of release name under engine (a
@@ -266,9 +273,11 @@ func lookupVersion(engine, name string) (EngineVersion, bool) {
 		return trtllmVersion(name)
 	}
 	if engine != "vllm" {
-		if name == "" || (engine == "sglang" && (name == SGLangVersion || name == SGLangV03)) {
+		if name == "" || (engine == "sglang" && (name == SGLangVersion || name == SGLangV04 || name == SGLangV03)) {
+			sgl := engine == "sglang"
 			return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
-				OverlapSchedule: engine == "sglang" && name != SGLangV03}, true
+				OverlapSchedule:  sgl && name != SGLangV03,
+				GraphMaxByMemory: sgl && (name == "" || name == SGLangVersion)}, true
 		}
 		return EngineVersion{}, false
 	}
@@ -336,7 +345,7 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 		case "vllm":
 			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", " + vllmV0Later + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
 		case "sglang":
-			msg += "; one of " + SGLangV03 + ", " + SGLangVersion
+			msg += "; one of " + SGLangV03 + ", " + SGLangV04 + ", " + SGLangVersion
 		case "trtllm":
 			msg += "; one of 0." + strconv.Itoa(trtllmFirstMinor) + " to 0." + strconv.Itoa(trtllmLastZeroMinor) + " or 1.0 to " + trtllmDefaultVersion
 		default:

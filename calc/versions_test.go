@@ -225,7 +225,11 @@ func TestVLLMBatchDefaultsFollowTheGPU(t *testing.T) {
 		{"a100-sxm-80gb", "vllm", "0.19", 256, 2048},
 		{"l4", "vllm", "0.31", 256, 2048},
 		{"tpu-v6e", "vllm", "", 256, 1024},
-		{"h100-sxm", "sglang", "", calc.DefaultMaxNumSeqs, calc.DefaultMaxNumBatchedTokens},
+		// SGLang 0.5 on an 80 GB GPU: chunked_prefill_size 8192, and
+		// 4096 running requests, the request pool's cap (its KV pool of
+		// about 418k tokens over the 8,192-token context x 512 = 26k;
+		// half the pool is more still).
+		{"h100-sxm", "sglang", "", 4096, 8192},
 	} {
 		d, err := calc.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: c.hw}, Engine: c.engine, EngineVersion: c.version, MaxModelLen: calc.Int(8192)})
 		require.NoError(t, err, c.hw)

@@ -12,8 +12,10 @@ import (
 // TestReleaseDefaultUtilization: vLLM's --gpu-memory-utilization default is
 // 0.9 up to 0.20 and 0.92 from 0.21 (PR #38284, vllm/config/cache.py
 // Field(default=0.92)); a request without engine_version gets the newest
-// release's, and the report's config says which it used. SGLang keeps its
-// own 0.88.
+// release's, and the report's config says which it used. SGLang 0.4 takes
+// 0.88 at TP 1; 0.5 leaves reserved_mem free on the H100's 81,090 MiB:
+// 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB, so (81,090 -
+// 13,440) / 81,090 = 0.834 (sglangDefaults).
 func TestReleaseDefaultUtilization(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -21,7 +23,7 @@ func TestReleaseDefaultUtilization(t *testing.T) {
 		want            float64
 	}{
 		{"vllm", "0.6", 0.9}, {"vllm", "0.10", 0.9}, {"vllm", "0.19", 0.9}, {"vllm", "0.20", 0.9},
-		{"vllm", "0.21", 0.92}, {"vllm", "0.31", 0.92}, {"vllm", "", 0.92}, {"sglang", "", 0.88},
+		{"vllm", "0.21", 0.92}, {"vllm", "0.31", 0.92}, {"vllm", "", 0.92}, {"sglang", "0.4", 0.88}, {"sglang", "", 0.834},
 	} {
 		rep, err := calc.Evaluate(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"},
 			Engine: c.engine, EngineVersion: c.version, MaxModelLen: calc.Int(8192)})

@@ -117,6 +117,9 @@ func evalKind(c rawCase, r Result) (Result, error) {
 	case "trtllm":
 		req.EngineVersion = TRTLLMCaseVersion(c.EngineVersion)
 		r.Version = req.EngineVersion
+	case "sglang":
+		req.EngineVersion = SGLangCaseVersion(c.EngineVersion)
+		r.Version = req.EngineVersion
 	}
 	if c.TP > 1 {
 		req.TensorParallelSize = calc.Int(c.TP)

@@ -419,6 +419,21 @@ func CaseVersion(s string) string {
 	return ""
 }
 
+// SGLangCaseVersion maps an SGLang case's engine_version text to the
+// release profile: the first "0.N" it names ("0.3.0", "lmsysorg/sglang:
+// latest Docker image of December 2024 (0.4-era; ...)") where the engine
+// models that release, else "" (the newest).
+func SGLangCaseVersion(s string) string {
+	for _, m := range reMinor.FindAllStringSubmatch(s, -1) {
+		if v := "0." + m[1]; v == calc.SGLangV03 || v == calc.SGLangV04 || v == calc.SGLangVersion {
+			return v
+		}
+	}
+	return ""
+}
+
+var reMinor = regexp.MustCompile(`\b0\.(\d+)`)
+
 // TRTLLMCaseVersion maps a TensorRT-LLM case's engine_version text to the
 // release profile: "0.5.0 (...)", "0.6.1 (...)" and "1.0 (doc)" to their
 // minor, a pre-release "0.7a (...)" to 0.7; a commit or a document without

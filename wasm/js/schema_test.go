@@ -51,7 +51,7 @@ func TestContractTables(t *testing.T) {
 	assert.InDelta(t, 0.8, c.Engines[2].Defaults["gpu_memory_utilization"], 0)
 	assert.Equal(t, map[string]any{
 		"kind": "number", "min": 0.0, "max": 1.0, "exclusive_min": true,
-		"default_text": "the engine's own (see engines); vLLM: its release's, 0.92 from 0.21, 0.9 before", "unit": "fraction of GPU memory",
+		"default_text": "the engine's own (see engines); vLLM: its release's, 0.92 from 0.21, 0.9 before; SGLang: by release, GPU memory and TP", "unit": "fraction of GPU memory",
 	}, c.Fields["gpu_memory_utilization"])
 }
 
