@@ -30,9 +30,13 @@ test('engines(): the default first, each with the defaults the engine resolves',
   for (const e of engines) {
     const r = calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm', engine: e.name });
     // vLLM's batch defaults follow the GPU: 1024 sequences and 8192 tokens
-    // on an H100 (get_batch_defaults, PR #17885).
+    // on an H100 (get_batch_defaults, PR #17885). SGLang's follow the GPU
+    // and its KV pool: 0.834 of the H100's memory ((81,090 - 13,440 MiB
+    // reserved) / 81,090) and 2048 running requests, its request pool's
+    // floor (calc/engine_sglang.go).
     const batch = e.name === 'vllm' ? { max_num_seqs: 1024, max_num_batched_tokens: 8192 }
-      : { max_num_seqs: e.defaults.max_num_seqs, max_num_batched_tokens: e.defaults.max_num_batched_tokens };
+      : e.name === 'sglang' ? { gpu_memory_utilization: 0.834, max_num_seqs: 2048, max_num_batched_tokens: 8192 }
+        : { max_num_seqs: e.defaults.max_num_seqs, max_num_batched_tokens: e.defaults.max_num_batched_tokens };
     assert.deepEqual({ ...e.defaults, ...batch }, {
       gpu_memory_utilization: r.config.gpu_memory_utilization, block_size: r.config.block_size,
       max_num_seqs: r.config.max_num_seqs, max_num_batched_tokens: r.config.max_num_batched_tokens,
@@ -54,7 +58,7 @@ test('value lists: each value is accepted by the engine, and a value outside the
 test('fieldBounds(): every bounded request field by JSON path, and the engine enforces them', () => {
   const all = calc.fieldBounds();
   assert.deepEqual(calc.fieldBounds('gpu_memory_utilization'), {
-    kind: 'number', min: 0, max: 1, exclusive_min: true, default_text: "the engine's own (see engines); vLLM: its release's, 0.92 from 0.21, 0.9 before", unit: 'fraction of GPU memory',
+    kind: 'number', min: 0, max: 1, exclusive_min: true, default_text: "the engine's own (see engines); vLLM: its release's, 0.92 from 0.21, 0.9 before; SGLang: by release, GPU memory and TP", unit: 'fraction of GPU memory',
   });
   assert.equal(all['workload.input_tokens'].default, 1024);
   assert.deepEqual(all.engine.enum, [...calc.engines().map((e) => e.name)].sort());
