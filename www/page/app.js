@@ -201,6 +201,7 @@ function badInputs() {
 
 function render(r) {
   renderReport(r);
+  showEngineDefaults(r);
   const extra = others();
   if (deferChart) {
     // The first paint shows the figures at once and draws the chart after
@@ -747,19 +748,23 @@ function fillTables() {
 /**
  * Show the selected engine's defaults as the placeholders of the empty
  * engine settings (an empty control leaves the field to the engine), and
- * the valid utilization range beside them.
+ * the valid utilization range beside them. Given the report r of the
+ * same engine, an empty setting shows the value the engine resolved for
+ * this deployment (vLLM's batch defaults and SGLang's memory fraction
+ * follow the GPU); otherwise the engine's listed default.
  */
-function showEngineDefaults() {
+function showEngineDefaults(r) {
   if (!calc) return;
   let e;
   try { e = calc.engines().find((x) => x.name === active().engine); } catch { return; }
   if (!e) return;
-  for (const k of ENGINE_DEFAULTS) setAttr($(`#f-${k}`), 'placeholder', String(e.defaults[k]));
+  const here = (k) => (r?.config?.engine === e.name && active()[k] === '' && r.config[k] != null ? r.config[k] : e.defaults[k]);
+  for (const k of ENGINE_DEFAULTS) setAttr($(`#f-${k}`), 'placeholder', String(here(k)));
   const blockDefault = $('#f-block_size')?.querySelector('option[value=""]');
   if (blockDefault) setText(blockDefault, `default (${e.defaults.block_size})`);
   const range = form.querySelector('input[type=range][data-pair="f-gpu_memory_utilization"]');
   if (range) F.syncRange(range, form);
-  const u = e.defaults.gpu_memory_utilization;
+  const u = here('gpu_memory_utilization');
   setText($('#h-gpu_memory_utilization'), `Empty: ${e.label}'s default, ${u}. Valid: ${F.rangeText(calc.fieldBounds('gpu_memory_utilization'))}.`);
 }
 
