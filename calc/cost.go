@@ -105,7 +105,6 @@ type costModel struct {
 	// The LM head's logits all-gather (tp > 1): one collective per step
 	// that samples, and its seconds per sampled token (Step).
 	gatherFixedS, gatherPerTokenS float64
-	logitBytesPerToken            float64 // vocab * activation bytes: one sampled token's logits, bytes
 	// Expert and data parallelism: dp replicas' tokens reach every
 	// expert rank; expertFLOPs is 2 * top_k * one expert's share per
 	// token over the MoE layers (split out of linearFLOPs only then).
@@ -279,7 +278,13 @@ func (d *Deployment) buildCost() costModel {
 		c.allReduces = 2 * float64(m.NumLayers)
 	}
 	c.msgBytesPerToken = float64(m.Hidden) * d.ActBytes
-	c.logitBytesPerToken = float64(m.Vocab) * d.ActBytes
+	if d.TP > 1 {
+		// The LM head's logits all-gather (the formulas above foldEfficiencies).
+		c.gatherFixedS = c.linkLat
+		if c.busBW > 0 {
+			c.gatherPerTokenS = (c.tp - 1) / c.tp * float64(m.Vocab) * d.ActBytes / c.busBW
+		}
+	}
 	if d.Engine != nil && d.Engine.Name == "llamacpp" && d.Hardware.Vendor == "NVIDIA" && d.Precision == hardware.BF16 {
 		if p := d.Hardware.PeakFLOPS.FP16Acc; p > c.peak {
 			c.accScale = c.peak / p
@@ -341,8 +346,8 @@ func (d *Deployment) buildCost() costModel {
 //	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
 //	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
 //	arPerTokenS = 2 * layers * 2(tp-1)/tp * hidden * b / bus bandwidth (s per token)
-//	gatherFixedS    = all-reduce latency                           (s, steps that sample)
-//	gatherPerTokenS = (tp-1)/tp * vocab * b / bus bandwidth          (s per sampled token)
+//	gatherFixedS    = all-reduce latency                           (s, steps that sample; buildCost)
+//	gatherPerTokenS = (tp-1)/tp * vocab * b / bus bandwidth          (s per sampled token; buildCost)
 //
 // The all-reduce is a ring's: each rank sends and receives 2(tp-1)/tp of
 // the message, at the bus bandwidth nccl-tests measures for the link
@@ -415,9 +420,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 		c.arFixedS = c.allReduces * (c.linkLat + max(e.AllReduceLatencyUs, 0)/1e6)
 		if c.busBW > 0 {
 			c.arPerTokenS = c.allReduces * 2 * (c.tp - 1) / c.tp * c.msgBytesPerToken / c.busBW
-			c.gatherPerTokenS = (c.tp - 1) / c.tp * c.logitBytesPerToken / c.busBW
 		}
-		c.gatherFixedS = c.linkLat
 	}
 }
 
@@ -618,7 +621,7 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	out.OverheadS = c.fixedS + c.seqS*seqs
 	if n > 0 || (c.eagerAbove > 0 && b > c.eagerAbove) {
 		// A forward outside the captured CUDA graphs: prompt tokens, or
-		// a decode batch beyond the largest graph (sglangCUDAGraphMaxBS).
+		// a decode batch beyond the largest graph (sglangDefaults).
 		out.OverheadS += c.prefillFixedS
 	}
 	out.ComputeBound = out.ComputeS > out.MemoryS

@@ -32,7 +32,10 @@ import (
 //     max(chunked_prefill_size, 2048) + 2 x cuda_graph_max_bs + 1024 x tp
 //     x pp / 8, at least 10 GiB on a GPU of more than 60 GiB, so
 //     mem_fraction_static = (mem - reserved_mem) / mem, rounded to 0.001
-//     (H100 80GB at TP 1: (81,559 - 13,440) / 81,559 = 0.835).
+//     (H100 80GB, 81,090 MiB reported, at TP 1: (81,090 - 13,440) / 81,090
+//     = 0.834). The fraction is kept at 0.05 at least, a valid
+//     gpu_memory_utilization, on a GPU smaller than the reserve, whose pool
+//     then cannot hold the weights (the report says so).
 func sglangDefaults(byMemory bool, mem units.Bytes, tp, pp int) (fraction float64, chunked, graphMax int) {
 	mib := int64(mem / (1 << 20))
 	large := 0 // the tier's column: TP below 4, or 4 and more

@@ -100,7 +100,7 @@ type EngineVersion struct {
 	OverlapSchedule bool
 	// GraphMaxByMemory: SGLang 0.5 sizes its decode CUDA graphs
 	// (cuda_graph_max_bs) by the GPU's memory and the TP size; 0.3 and
-	// 0.4 capture up to 160 sequences (sglangCUDAGraphMaxBS).
+	// 0.4 capture up to 160 sequences (sglangDefaults).
 	GraphMaxByMemory bool
 	// GPUMemoryUtilization is the release's --gpu-memory-utilization
 	// default, taken when a request leaves the field out (0: the engine's

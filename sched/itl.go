@@ -36,7 +36,7 @@ const (
 	gapHistBins = 34 * gapHistPerOctave
 )
 
-// bin returns the index of the bin holding gap x (seconds, > 0).
+// gapBin returns the index of the bin holding gap x (seconds, > 0).
 func gapBin(x float64) int {
 	if !(x > gapHistMinS) {
 		return 0
