@@ -544,6 +544,9 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 	if v.PagedAttentionV1BandwidthEfficiency != 0 {
 		w.float64(`,"paged_attention_v1_bandwidth_efficiency":`, v.PagedAttentionV1BandwidthEfficiency)
 	}
+	if v.TPStepOverheadMs != 0 {
+		w.float64(`,"tp_step_overhead_ms":`, v.TPStepOverheadMs)
+	}
 	w.lit("}")
 }
 

@@ -414,6 +414,11 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	c.invAttnPeak = 1 / (ap * attn)
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
+	if c.tp > 1 {
+		// V0's per-step input broadcast to the other ranks
+		// (Efficiencies.TPStepOverheadMs).
+		c.fixedS += e.TPStepOverheadMs / 1000
+	}
 	c.prefillFixedS = float64(d.Model.NumLayers) * e.PrefillLayerOverheadUs / 1e6
 	c.eagerAbove = float64(d.graphMaxBatch)
 	if c.tp > 1 {
@@ -474,6 +479,7 @@ func distinctExperts(e, k, n float64) float64 {
 //	comm      = tp > 1: 2 * layers * (latency + 2(tp-1)/tp * M*h*b / bus bandwidth)
 //	            + pp > 1: (pp-1) * (latency + M*h*b / link bandwidth)
 //	overhead  = step_overhead + layers * layer_overhead
+//	            + (tp > 1) * tp_step_overhead
 //	            + sequence_overhead * scheduled sequences
 //	            + (prompt tokens > 0) * layers * prefill_layer_overhead
 //	time      = overhead + gemm + attention + comm (+ draft passes)

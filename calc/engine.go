@@ -49,14 +49,18 @@ type Engine struct {
 	// EffROCm are the engine's terms on an AMD accelerator, where it runs
 	// its ROCm/HIP build (vLLM: hipBLASLt GEMMs, AITER and ROCm attention,
 	// HIP graphs, RCCL; llama.cpp: ggml-cuda's kernels built for HIP),
-	// under every release but EffV06ROCm's; nil: Eff (and EffV0) on every
-	// vendor.
+	// under every release but the V0 ones with their own (EffV06ROCm,
+	// EffV0ROCm); nil: Eff (and EffV0) on every vendor.
 	EffROCm *Efficiencies
 	// EffV06ROCm are vLLM 0.6's V0 terms on an AMD accelerator
 	// (engine_version 0.6): the upstream ROCm build of that release, whose
 	// 16-bit GEMMs ran on the base image's untuned BLAS kernels
 	// (engine_rocm.go); nil: EffROCm under every release.
 	EffV06ROCm *Efficiencies
+	// EffV0ROCm are vLLM V0's terms on an AMD accelerator under the 0.7
+	// releases (engine_version 0.7): EffROCm's with V0's own CPU work per
+	// sequence (engine_rocm.go); nil: EffROCm.
+	EffV0ROCm *Efficiencies
 	// EffSync are vLLM V1's terms under a release that schedules
 	// synchronously (EngineVersion.SyncScheduling: 0.10 to 0.13): the same
 	// kernels as Eff, with the engine core's CPU work per step and per
@@ -83,7 +87,7 @@ var engines = map[string]*Engine{
 	"vllm": {
 		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled, // 0.92 from 0.21: EngineVersion.GPUMemoryUtilization
 		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
-		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff, EffSync: &vllmSyncEff,
+		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff, EffV0ROCm: &vllmV0ROCmEff, EffSync: &vllmSyncEff,
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
 	// (sglang/srt/server_args.py). Speed: vLLM's terms (the same kernel
@@ -165,14 +169,27 @@ var engines = map[string]*Engine{
 var llamacppROCmEff = Efficiencies{BandwidthEfficiency: 0.723, AttentionBandwidthEfficiency: 0.301, ComputeEfficiency: 0.53, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 2.03, SequenceOverheadUs: 5, LayerOverheadUs: 9, ContextOverheadMs: 0, SMBytesPerCycle: 4}
 
 // vllmV0Eff are vLLM's step terms under the V0 engine (engine_version
-// 0.6), fitted by `go run ./tools/calibrate -fit vllm@0.6` on the 114
-// comparable V0 static batches on A100 and H100 of the public cases
-// (calc/validation/testdata/public-cases.json, LLM-Inference-Bench): V0's
-// CPU path costs 3.4 ms per step and 53 µs per sequence against V1's 0.7
-// ms and 5 µs. The ROCm build's MI300X cases are not among them: its
-// kernels (hipBLASLt, ROCm attention) are not these, and they run under
-// vllmROCmEff (the fit leaves every AMD case to -fit vllm@rocm).
-var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.87, AttentionBandwidthEfficiency: 0.69, ComputeEfficiency: 0.35, GEMMHalfTokens: 16, AttentionEfficiency: 0.39, StepOverheadMs: 3.4, SequenceOverheadUs: 53, LayerOverheadUs: 5.7, ContextOverheadMs: 0}
+// 0.6), fitted by
+//
+//	go run ./tools/calibrate -fit vllm@0.6 -terms bandwidth_efficiency,attention_bandwidth_efficiency,compute_efficiency,gemm_half_tokens,attention_efficiency,step_overhead_ms,sequence_overhead_us,layer_overhead_us,tp_step_overhead_ms
+//
+// on the 114 comparable V0 static batches on A100 and H100 of the public
+// cases (calc/validation/testdata/public-cases.json, LLM-Inference-Bench):
+// V0's CPU path costs 3.09 ms per step and 53.8 µs per sequence against
+// V1's 0.7 ms and 5 µs, and 0.39 ms more per step under tensor
+// parallelism, where the driver worker broadcasts each step's inputs to
+// the other ranks (Efficiencies.TPStepOverheadMs). Without that term the
+// one step overhead (3.4 ms) was too long at TP 1 and too short at TP 4:
+// the 7B/8B batches were 12-18 % slow at TP 1 on H100 and 7-11 % fast at
+// TP 4. With it: mean squared log error 0.0101 -> 0.0089; held out by TP
+// (`-logo vllm@0.6 -logo-by tp` with the same -terms) 74 % within 15 %
+// (68 % without the term), by model 87 % (81 %). A per-all-reduce cost
+// instead (all_reduce_latency_us) fits to 3 µs and leaves the pattern:
+// the cost is per step, not per layer. The ROCm build's MI300X cases are
+// not among them: its kernels (hipBLASLt, ROCm attention) are not these,
+// and they run under vllmROCmEff (the fit leaves every AMD case to -fit
+// vllm@rocm).
+var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.893, AttentionBandwidthEfficiency: 0.685, ComputeEfficiency: 0.356, GEMMHalfTokens: 16, AttentionEfficiency: 0.39, StepOverheadMs: 3.09, SequenceOverheadUs: 53.8, LayerOverheadUs: 9.61, ContextOverheadMs: 0, TPStepOverheadMs: 0.391}
 
 // vllmSyncEff are vLLM V1's step terms under the releases that schedule
 // synchronously, 0.10 to 0.13 (EngineVersion.SyncScheduling): Eff's
@@ -251,10 +268,14 @@ func (e *Engine) VendorEff(vendor string) *Efficiencies {
 
 // ReleaseVendorEff returns the engine's terms for its back end on vendor
 // under release version (an engine_version value): EffV06ROCm for vLLM's
-// 0.6 on "AMD" where the engine has them, else VendorEff.
+// 0.6 and EffV0ROCm for its 0.7 (V0) on "AMD" where the engine has them,
+// else VendorEff.
 func (e *Engine) ReleaseVendorEff(vendor, version string) *Efficiencies {
 	if vendor == "AMD" && version == vllmV0Name && e.EffV06ROCm != nil {
 		return e.EffV06ROCm
+	}
+	if vendor == "AMD" && version == vllmV0Later && e.EffV0ROCm != nil {
+		return e.EffV0ROCm
 	}
 	return e.VendorEff(vendor)
 }

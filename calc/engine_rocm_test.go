@@ -58,13 +58,13 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	perSeq := (mi.DecodeStep(128, 0).TimeS - mi.DecodeStep(64, 0).TimeS) / 64
 	assert.InEpsilon(t, 56.9345e-6, perSeq, 1e-4)
 
-	// V0 as 0.7 ran it on ROCm: the same terms (the 0.7.3 V0 MI300X
-	// cases, held out of the fit, support them); 0.6 on ROCm: its own
-	// (TestVLLM06OnAMDUsesItsOwnStepTerms); V0 on an H100: the CUDA V0
-	// terms under both.
+	// V0 as 0.7 ran it on ROCm: the same kernel terms with V0's
+	// per-sequence CPU work (vllmV0ROCmEff; TestVLLM07OnAMDPaysV0sCPUWork); 0.6 on ROCm: its
+	// own (TestVLLM06OnAMDUsesItsOwnStepTerms); V0 on an H100: the CUDA
+	// V0 terms under both.
 	mi0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
 	require.NoError(t, err)
-	assert.Equal(t, vllmROCmEff, mi0.Eff)
+	assert.Equal(t, vllmV0ROCmEff, mi0.Eff)
 	assert.True(t, mi0.Version.V0)
 	for _, v := range []string{"0.6", "0.7"} {
 		h0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: v})
@@ -76,6 +76,36 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	sg, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, Engine: "sglang"})
 	require.NoError(t, err)
 	assert.Equal(t, engines["sglang"].Eff, sg.Eff)
+}
+
+// vLLM's V0 engine as the 0.7 releases ran it on an AMD accelerator runs
+// the ROCm build's kernels and per-step cost (vllmROCmEff) with V0's own
+// per-sequence CPU work (vllmV0Eff's): 53.8 us per sequence against V1's
+// 37.8 us on ROCm. Llama 3.1 8B on one MI300X at batch 1 and 1024 tokens
+// of context (the rest as in TestVLLMOnAMDUsesTheROCmStepTerms):
+//
+//	overhead = 3.83 ms + 32 x 7.6 us + 1 x 53.8 us = 4.127 ms
+//	step     = 5.070636 + 0.044981 + 4.127 = 9.242617 ms
+//
+// and each sequence from batch 64 to 128, with no context, adds
+// 19.1345 + 53.8 = 72.9345 us.
+func TestVLLM07OnAMDPaysV0sCPUWork(t *testing.T) {
+	t.Parallel()
+	k, v1 := vllmV0ROCmEff, vllmROCmEff
+	assert.Equal(t, vllmV0Eff.SequenceOverheadUs, k.SequenceOverheadUs, "V0's per-sequence CPU work")
+	k.SequenceOverheadUs = v1.SequenceOverheadUs
+	assert.Equal(t, v1, k, "every other term is the ROCm build's")
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
+	require.NoError(t, err)
+	s := d.DecodeStep(1, 1024)
+	assert.InDelta(t, 3.83e-3+32*7.6e-6+53.8e-6, s.OverheadS, 1e-12)
+	assert.InEpsilon(t, 9.242617e-3, s.TimeS, 1e-4)
+	perSeq := (d.DecodeStep(128, 0).TimeS - d.DecodeStep(64, 0).TimeS) / 64
+	assert.InEpsilon(t, 72.9345e-6, perSeq, 1e-4)
+	// On an NVIDIA GPU 0.7 keeps the CUDA V0 terms.
+	h, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.7"})
+	require.NoError(t, err)
+	assert.Equal(t, vllmV0Eff, h.Eff)
 }
 
 // vLLM 0.6 on an AMD accelerator takes its upstream ROCm build's terms
@@ -201,7 +231,7 @@ func TestOnlyVLLM06OnROCmHasThePagedAttentionTerm(t *testing.T) {
 	t.Parallel()
 	for _, e := range Engines() {
 		assert.Zero(t, e.Eff.PagedAttentionV1BandwidthEfficiency, e.Name)
-		for _, p := range []*Efficiencies{e.EffV0, e.EffMetal, e.EffROCm} {
+		for _, p := range []*Efficiencies{e.EffV0, e.EffMetal, e.EffROCm, e.EffV0ROCm, e.EffSync} {
 			if p != nil {
 				assert.Zero(t, p.PagedAttentionV1BandwidthEfficiency, e.Name)
 			}

@@ -192,6 +192,16 @@ type Efficiencies struct {
 	// kernels read each KV head once (FlashAttention, FlashInfer, ROCm's
 	// custom paged attention).
 	PagedAttentionV1BandwidthEfficiency float64 `json:"paged_attention_v1_bandwidth_efficiency,omitempty"`
+	// TPStepOverheadMs is the time each step of a tensor-parallel
+	// deployment (tensor_parallel_size > 1) takes beyond step_overhead_ms,
+	// in milliseconds: vLLM's V0 engine prepares a step's inputs in the
+	// driver worker alone and broadcasts them to the other ranks before
+	// the forward pass (LocalOrDistributedWorkerBase.
+	// _get_driver_input_and_broadcast in vllm/worker/worker_base.py at
+	// v0.6.x: broadcast_tensor_dict sends the metadata through the CPU
+	// group and every input tensor by its own device broadcast). 0 on the
+	// engines whose ranks schedule alike or whose fits do not separate it.
+	TPStepOverheadMs float64 `json:"tp_step_overhead_ms,omitempty"`
 }
 
 // MemoryReport is the memory budget of one GPU (the tightest pipeline

@@ -190,6 +190,35 @@ func TestV0EngineHasItsOwnStepTerms(t *testing.T) {
 	assert.Greater(t, s0.OverheadS, s1.OverheadS)
 }
 
+// Under V0 the driver worker prepares each step's inputs and broadcasts
+// them to the other tensor-parallel ranks: once per step, whatever the
+// layers or the batch. Llama 3.1 8B on H100 at batch 8 (32 layers):
+//
+//	TP 1: overhead = 3.09 ms + 32 x 9.61 us + 8 x 53.8 us = 3.82792 ms
+//	TP 2: overhead = 3.82792 + 0.391 = 4.21892 ms
+//
+// V1 (0.19) pays the same overhead at TP 1 and TP 2: its ranks each
+// schedule from the same broadcast request (no per-step input broadcast).
+func TestV0BroadcastsEachStepToTheOtherRanks(t *testing.T) {
+	t.Parallel()
+	at := func(v string, tp int) StepCost {
+		d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: v, TensorParallelSize: Int(tp)})
+		require.NoError(t, err)
+		return d.DecodeStep(8, 512)
+	}
+	assert.InDelta(t, 3.82792e-3, at("0.6", 1).OverheadS, 1e-9)
+	assert.InDelta(t, 4.21892e-3, at("0.6", 2).OverheadS, 1e-9)
+	assert.InDelta(t, 4.21892e-3, at("0.6", 4).OverheadS, 1e-9)
+	assert.InDelta(t, at("0.19", 1).OverheadS, at("0.19", 2).OverheadS, 1e-12)
+	for _, e := range Engines() {
+		for _, p := range []*Efficiencies{&e.Eff, e.EffMetal, e.EffROCm, e.EffSync, e.EffV06ROCm} {
+			if p != nil {
+				assert.Zero(t, p.TPStepOverheadMs, e.Name)
+			}
+		}
+	}
+}
+
 // vLLM V1 before 0.14 schedules synchronously (EngineVersion.SyncScheduling):
 // the CPU's step work sits between the GPU's steps, so those releases take
 // EffSync and the same batch-64 decode step is longer than under 0.14 by

@@ -56,6 +56,10 @@ var params = []param{
 	{"all_reduce_latency_us", func(e *calc.Efficiencies) *float64 { return &e.AllReduceLatencyUs }, 0, 200, math.Inf(1), true},
 	// vLLM's own paged-attention kernels' unpartitioned variant (vLLM 0.6
 	// on ROCm); 0 elsewhere, a flat prior.
+	// vLLM V0's per-step input broadcast to the other TP ranks; fitted
+	// only when named (0 where an engine's ranks schedule alike), a flat
+	// prior.
+	{"tp_step_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.TPStepOverheadMs }, 0, 10, math.Inf(1), true},
 	{"paged_attention_v1_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.PagedAttentionV1BandwidthEfficiency }, 0.02, 1, math.Inf(1), true},
 }
 
@@ -66,10 +70,11 @@ var params = []param{
 // the floors that keep the tuned builds' fits physical.
 var v06ROCmFloor = map[string]float64{"compute_efficiency": 0.02, "attention_bandwidth_efficiency": 0.05}
 
-// rocmFlatPrior are the terms whose prior the vllm@rocm fit (vLLM 0.7 and
-// the V1 releases on AMD accelerators; not llamacpp@rocm, whose HIP
-// matrix-vector kernels have no tiles to pad, nor vllm@0.6+rocm) leaves
-// flat within their range:
+// rocmFlatPrior are the terms whose prior the vllm@rocm fit (the V1
+// releases on AMD accelerators) and the vllm@0.7+rocm one (V0 under 0.7,
+// the same kernels) leave flat within their range (not llamacpp@rocm,
+// whose HIP matrix-vector kernels have no tiles to pad, nor
+// vllm@0.6+rocm):
 // gemm_half_tokens' prior, 16 tokens with a 32-token spread, is the
 // tensor-core tile padding of the CUDA builds' cuBLAS/CUTLASS GEMMs
 // (docs/MODEL.md section 4), not a property of the ROCm build's FP8
@@ -119,8 +124,9 @@ func readCases(paths []string) []validation.Case {
 // target is one set of step terms the fit can change: an engine profile's
 // Eff, vLLM's V0 terms (EffV0) as "vllm@0.6", an engine's terms on Apple
 // GPUs (EffMetal) as "llamacpp@metal", or on AMD accelerators (EffROCm) as
-// "vllm@rocm", fitted on the V1 cases (the V0 ones on AMD, which calc gives
-// the same terms, are held out).
+// "vllm@rocm", fitted on the V1 cases; vLLM V0's on AMD accelerators under
+// 0.6 (EffV06ROCm) as "vllm@0.6+rocm" and under 0.7 (EffV0ROCm) as
+// "vllm@0.7+rocm".
 type target struct {
 	name, engine string
 	v0           bool // the cases that ran vLLM's V0 engine
@@ -129,6 +135,9 @@ type target struct {
 	// v06rocm: the V0 cases of release 0.6 on AMD accelerators, under the
 	// engine's EffV06ROCm ("vllm@0.6+rocm"); the other targets leave them.
 	v06rocm bool
+	// v0rocm: the V0 cases of the 0.7 releases on AMD accelerators, under
+	// the engine's EffV0ROCm ("vllm@0.7+rocm").
+	v0rocm bool
 	// sync: the V1 cases of a release that schedules synchronously, under
 	// the engine's EffSync ("vllm@sync"), on a vendor without terms of its
 	// own; the other targets leave them.
@@ -152,6 +161,9 @@ func targets(names string) []target {
 		if e.EffV06ROCm != nil {
 			all = append(all, target{name: n + "@" + v0Version + "+rocm", engine: n, v0: true, rocm: true, v06rocm: true, eff: e.EffV06ROCm})
 		}
+		if e.EffV0ROCm != nil {
+			all = append(all, target{name: n + "@" + v0Later + "+rocm", engine: n, v0: true, rocm: true, v0rocm: true, eff: e.EffV0ROCm})
+		}
 		if e.EffMetal != nil {
 			all = append(all, target{name: n + "@metal", engine: n, metal: true, eff: e.EffMetal})
 		}
@@ -162,7 +174,7 @@ func targets(names string) []target {
 	if names == "all" {
 		return all
 	}
-	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, vllm@0.6+rocm, vllm@sync, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
+	return pick(names, all, func(t target) string { return t.name }, "engine (vllm, vllm@0.6, vllm@rocm, vllm@0.6+rocm, vllm@0.7+rocm, vllm@sync, sglang, lmdeploy, trtllm, llamacpp, llamacpp@metal, llamacpp@rocm)")
 }
 
 // pick returns the items of all named in the comma-separated list, in its
@@ -218,6 +230,13 @@ func v06ROCmCase(r validation.Result) bool {
 	return ok && e.EffV06ROCm != nil && r.Version == v0Version && rocmCase(r)
 }
 
+// v0ROCmCase reports whether a case runs under vLLM V0's 0.7 terms on ROCm
+// (calc.Engine.ReleaseVendorEff).
+func v0ROCmCase(r validation.Result) bool {
+	e, ok := calc.LookupEngine(r.Engine)
+	return ok && e.EffV0ROCm != nil && r.Version == v0Later && rocmCase(r)
+}
+
 // targetCases returns the cases that compare a step-model figure under the
 // target (KV-capacity cases do not depend on the efficiencies), with each
 // one's result under the current profiles.
@@ -235,7 +254,7 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 		}
 		// A replay (a ShareGPT serving run, its lengths drawn from an
 		// assumed spread) is compared, not fitted.
-		if r.Comparable && !r.Replay && r.Engine == t.engine && isV0(r.Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && v06ROCmCase(r) == t.v06rocm && syncCase(r) == t.sync && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
+		if r.Comparable && !r.Replay && r.Engine == t.engine && isV0(r.Version) == t.v0 && metalCase(r) == t.metal && rocmCase(r) == t.rocm && v06ROCmCase(r) == t.v06rocm && v0ROCmCase(r) == t.v0rocm && syncCase(r) == t.sync && speedMetric(r.Metric) && r.Measured > 0 && !skipGPU[r.GPU] && !skippedSource(r.Source) {
 			out, rs = append(out, c), append(rs, r)
 		}
 	}
@@ -434,6 +453,11 @@ func start(t target, terms string) calc.Efficiencies {
 		// the named ones freed.
 		return v06ROCmStart
 	}
+	if t.v0rocm && terms != "" && terms != "all" {
+		// V0 under 0.7 on ROCm: the ROCm build's kernel terms, its
+		// CPU terms freed.
+		return *lookup(t.engine).EffROCm
+	}
 	if t.rocm && terms != "" && terms != "all" {
 		return lookup(t.engine).Eff
 	}
@@ -454,6 +478,9 @@ func literal(e calc.Efficiencies) string {
 	}
 	if e.PagedAttentionV1BandwidthEfficiency != 0 {
 		ar += fmt.Sprintf(", PagedAttentionV1BandwidthEfficiency: %.3g", e.PagedAttentionV1BandwidthEfficiency)
+	}
+	if e.TPStepOverheadMs != 0 {
+		ar += fmt.Sprintf(", TPStepOverheadMs: %.3g", e.TPStepOverheadMs)
 	}
 	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g%s}",
 		e.BandwidthEfficiency, e.AttentionBandwidthEfficiency, e.ComputeEfficiency, e.GEMMHalfTokens, e.AttentionEfficiency,

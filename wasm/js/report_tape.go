@@ -181,6 +181,7 @@ var tapeKeys = []string{
 	"context_overhead_ms",
 	"all_reduce_latency_us",
 	"paged_attention_v1_bandwidth_efficiency",
+	"tp_step_overhead_ms",
 	"kind",
 	"layers",
 	"window",
@@ -1156,20 +1157,25 @@ func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
 		t.number(float64(v.PagedAttentionV1BandwidthEfficiency))
 		n++
 	}
+	if v.TPStepOverheadMs != 0 {
+		t.key(173) // tp_step_overhead_ms
+		t.number(float64(v.TPStepOverheadMs))
+		n++
+	}
 	t.end(at, n)
 }
 
 // tapeKVGroup records a calc.KVGroup as an object.
 func tapeKVGroup(t *tape, v *calc.KVGroup) {
 	at, n := t.object(), 0
-	t.key(173) // kind
+	t.key(174) // kind
 	t.string(string(v.Kind))
 	n++
-	t.key(174) // layers
+	t.key(175) // layers
 	t.number(float64(v.Layers))
 	n++
 	if v.Window != 0 {
-		t.key(175) // window
+		t.key(176) // window
 		t.number(float64(v.Window))
 		n++
 	}
@@ -1179,31 +1185,31 @@ func tapeKVGroup(t *tape, v *calc.KVGroup) {
 // tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
 func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 	at, n := t.object(), 0
-	t.key(176) // cached_tokens_per_request
+	t.key(177) // cached_tokens_per_request
 	t.number(float64(v.CachedTokensPerRequest))
 	n++
-	t.key(177) // shared_blocks
+	t.key(178) // shared_blocks
 	t.number(float64(v.SharedBlocks))
 	n++
-	t.key(178) // num_prefixes
+	t.key(179) // num_prefixes
 	t.number(float64(v.NumPrefixes))
 	n++
 	t.key(89) // ttft_ms
 	t.number(float64(v.TTFTMs))
 	n++
-	t.key(179) // ttft_ms_without
+	t.key(180) // ttft_ms_without
 	t.number(float64(v.TTFTMsWithout))
 	n++
-	t.key(180) // kv_ceiling
+	t.key(181) // kv_ceiling
 	t.number(float64(v.KVCeiling))
 	n++
-	t.key(181) // kv_ceiling_without
+	t.key(182) // kv_ceiling_without
 	t.number(float64(v.KVCeilingWithout))
 	n++
 	t.key(94) // onset_concurrency
 	t.number(float64(v.OnsetConcurrency))
 	n++
-	t.key(182) // onset_concurrency_without
+	t.key(183) // onset_concurrency_without
 	t.number(float64(v.OnsetConcurrencyWithout))
 	n++
 	t.end(at, n)
@@ -1212,43 +1218,43 @@ func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
 // tapeSpeculativeReport records a calc.SpeculativeReport as an object.
 func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 	at, n := t.object(), 0
-	t.key(183) // method
+	t.key(184) // method
 	t.string(string(v.Method))
 	n++
-	t.key(184) // num_speculative_tokens
+	t.key(185) // num_speculative_tokens
 	t.number(float64(v.NumSpeculativeTokens))
 	n++
-	t.key(185) // acceptance_rate
+	t.key(186) // acceptance_rate
 	t.number(float64(v.AcceptanceRate))
 	n++
-	t.key(186) // tokens_per_step
+	t.key(187) // tokens_per_step
 	t.number(float64(v.TokensPerStep))
 	n++
-	t.key(187) // draft_weights_bytes
+	t.key(188) // draft_weights_bytes
 	t.number(float64(v.DraftWeightsBytes))
 	n++
-	t.key(188) // draft_time_ms
+	t.key(189) // draft_time_ms
 	t.number(float64(v.DraftTimeMs))
 	n++
 	t.key(121) // tpot_ms
 	t.number(float64(v.TPOTMs))
 	n++
-	t.key(189) // tpot_ms_without
+	t.key(190) // tpot_ms_without
 	t.number(float64(v.TPOTMsWithout))
 	n++
 	t.key(77) // tokens_per_s
 	t.number(float64(v.TokensPerS))
 	n++
-	t.key(190) // tokens_per_s_without
+	t.key(191) // tokens_per_s_without
 	t.number(float64(v.TokensPerSWithout))
 	n++
-	t.key(191) // speedup
+	t.key(192) // speedup
 	t.number(float64(v.Speedup))
 	n++
-	t.key(192) // batch1_speedup
+	t.key(193) // batch1_speedup
 	t.number(float64(v.Batch1Speedup))
 	n++
-	t.key(193) // crossover_batch_size
+	t.key(194) // crossover_batch_size
 	t.number(float64(v.CrossoverBatchSize))
 	n++
 	t.end(at, n)
@@ -1257,25 +1263,25 @@ func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
 // tapeLoRAReport records a calc.LoRAReport as an object.
 func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 	at, n := t.object(), 0
-	t.key(194) // max_loras
+	t.key(195) // max_loras
 	t.number(float64(v.MaxLoRAs))
 	n++
-	t.key(195) // max_lora_rank
+	t.key(196) // max_lora_rank
 	t.number(float64(v.MaxLoRARank))
 	n++
-	t.key(196) // bytes
+	t.key(197) // bytes
 	t.number(float64(v.Bytes))
 	n++
-	t.key(197) // kv_cache_bytes_without
+	t.key(198) // kv_cache_bytes_without
 	t.number(float64(v.KVCacheBytesWithout))
 	n++
-	t.key(198) // flops_per_step
+	t.key(199) // flops_per_step
 	t.number(float64(v.FLOPsPerStep))
 	n++
-	t.key(199) // read_bytes_per_step
+	t.key(200) // read_bytes_per_step
 	t.number(float64(v.ReadBytesPerStep))
 	n++
-	t.key(200) // extra_step_time_ms
+	t.key(201) // extra_step_time_ms
 	t.number(float64(v.ExtraStepTimeMs))
 	n++
 	t.end(at, n)
@@ -1284,19 +1290,19 @@ func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
 // tapeKVOffloadReport records a calc.KVOffloadReport as an object.
 func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 	at, n := t.object(), 0
-	t.key(201) // cpu_blocks
+	t.key(202) // cpu_blocks
 	t.number(float64(v.CPUBlocks))
 	n++
 	t.key(71) // capacity_tokens
 	t.number(float64(v.CapacityTokens))
 	n++
-	t.key(202) // recompute_onset_concurrency
+	t.key(203) // recompute_onset_concurrency
 	t.number(float64(v.RecomputeOnsetConcurrency))
 	n++
-	t.key(203) // reload_ms_per_sequence
+	t.key(204) // reload_ms_per_sequence
 	t.number(float64(v.ReloadMsPerSequence))
 	n++
-	t.key(204) // recompute_ms_per_sequence
+	t.key(205) // recompute_ms_per_sequence
 	t.number(float64(v.RecomputeMsPerSequence))
 	n++
 	t.end(at, n)
@@ -1305,28 +1311,28 @@ func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
 // tapeParallelReport records a calc.ParallelReport as an object.
 func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 	at, n := t.object(), 0
-	t.key(205) // data_parallel_size
+	t.key(206) // data_parallel_size
 	t.number(float64(v.DataParallelSize))
 	n++
-	t.key(206) // expert_parallel
+	t.key(207) // expert_parallel
 	t.bool(bool(v.ExpertParallel))
 	n++
-	t.key(207) // expert_parallel_size
+	t.key(208) // expert_parallel_size
 	t.number(float64(v.ExpertParallelSize))
 	n++
-	t.key(208) // experts_per_rank
+	t.key(209) // experts_per_rank
 	t.number(float64(v.ExpertsPerRank))
 	n++
-	t.key(209) // experts_touched_per_rank
+	t.key(210) // experts_touched_per_rank
 	t.number(float64(v.ExpertsTouchedPerRank))
 	n++
-	t.key(210) // load_imbalance
+	t.key(211) // load_imbalance
 	t.number(float64(v.LoadImbalance))
 	n++
-	t.key(211) // all_to_all_ms
+	t.key(212) // all_to_all_ms
 	t.number(float64(v.AllToAllMs))
 	n++
-	t.key(212) // tokens_per_s_total
+	t.key(213) // tokens_per_s_total
 	t.number(float64(v.TokensPerSTotal))
 	n++
 	t.key(41) // num_gpus
@@ -1338,19 +1344,19 @@ func tapeParallelReport(t *tape, v *calc.ParallelReport) {
 // tapeLatencySummary records a calc.LatencySummary as an object.
 func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 	at, n := t.object(), 0
-	t.key(213) // mean
+	t.key(214) // mean
 	t.number(float64(v.Mean))
 	n++
-	t.key(214) // p50
+	t.key(215) // p50
 	t.number(float64(v.P50))
 	n++
-	t.key(215) // p90
+	t.key(216) // p90
 	t.number(float64(v.P90))
 	n++
-	t.key(216) // p99
+	t.key(217) // p99
 	t.number(float64(v.P99))
 	n++
-	t.key(217) // max
+	t.key(218) // max
 	t.number(float64(v.Max))
 	n++
 	t.end(at, n)
@@ -1359,16 +1365,16 @@ func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
 // tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
 func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 	at, n := t.object(), 0
-	t.key(218) // time_s
+	t.key(219) // time_s
 	t.number(float64(v.TimeS))
 	n++
 	t.key(117) // duration_s
 	t.number(float64(v.DurationS))
 	n++
-	t.key(219) // running
+	t.key(220) // running
 	t.number(float64(v.Running))
 	n++
-	t.key(220) // waiting
+	t.key(221) // waiting
 	t.number(float64(v.Waiting))
 	n++
 	t.key(87) // kv_cache_usage
@@ -1380,10 +1386,10 @@ func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
 // tapeSimulationSweep records a calc.SimulationSweep as an object.
 func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 	at, n := t.object(), 0
-	t.key(221) // load
+	t.key(222) // load
 	t.string(string(v.Load))
 	n++
-	t.key(222) // num_requests_per_point
+	t.key(223) // num_requests_per_point
 	t.number(float64(v.NumRequests))
 	n++
 	t.key(156) // points
@@ -1396,28 +1402,28 @@ func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
 		}
 	}
 	n++
-	t.key(223) // preemption_onset
+	t.key(224) // preemption_onset
 	t.number(float64(v.PreemptionOnset))
 	n++
-	t.key(224) // running_at_onset
+	t.key(225) // running_at_onset
 	t.number(float64(v.RunningAtOnset))
 	n++
-	t.key(225) // analytic_onset
+	t.key(226) // analytic_onset
 	t.number(float64(v.AnalyticOnset))
 	n++
-	t.key(226) // onset_difference
+	t.key(227) // onset_difference
 	t.number(float64(v.OnsetDifference))
 	n++
-	t.key(227) // onset_ratio
+	t.key(228) // onset_ratio
 	t.number(float64(v.OnsetRatio))
 	n++
-	t.key(228) // knee_load
+	t.key(229) // knee_load
 	t.number(float64(v.KneeLoad))
 	n++
-	t.key(229) // knee_output_tokens_per_s
+	t.key(230) // knee_output_tokens_per_s
 	t.number(float64(v.KneeOutputTokensPerS))
 	n++
-	t.key(230) // max_output_tokens_per_s
+	t.key(231) // max_output_tokens_per_s
 	t.number(float64(v.MaxOutputTokensPerS))
 	n++
 	t.end(at, n)
@@ -1429,13 +1435,13 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 	t.key(22) // name
 	t.string(string(v.Name))
 	n++
-	t.key(231) // logged
+	t.key(232) // logged
 	t.number(float64(v.Logged))
 	n++
-	t.key(232) // predicted
+	t.key(233) // predicted
 	t.number(float64(v.Predicted))
 	n++
-	t.key(233) // error
+	t.key(234) // error
 	t.number(float64(v.Error))
 	n++
 	t.end(at, n)
@@ -1444,7 +1450,7 @@ func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
 // tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
 func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	at, n := t.object(), 0
-	t.key(234) // source
+	t.key(235) // source
 	t.string(string(v.Source))
 	n++
 	t.key(74) // batch_size
@@ -1453,13 +1459,13 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 	t.key(75) // context_tokens
 	t.number(float64(v.ContextTokens))
 	n++
-	t.key(235) // measured_ms
+	t.key(236) // measured_ms
 	t.number(float64(v.MeasuredMs))
 	n++
-	t.key(236) // profile_ms
+	t.key(237) // profile_ms
 	t.number(float64(v.ProfileMs))
 	n++
-	t.key(237) // predicted_ms
+	t.key(238) // predicted_ms
 	t.number(float64(v.PredictedMs))
 	n++
 	t.end(at, n)
@@ -1468,7 +1474,7 @@ func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
 // tapeSimSweepPoint records a calc.SimSweepPoint as an object.
 func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 	at, n := t.object(), 0
-	t.key(221) // load
+	t.key(222) // load
 	t.number(float64(v.Load))
 	n++
 	t.key(125) // output_tokens_per_s
@@ -1482,22 +1488,22 @@ func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
 		t.number(float64(*v.GoodputRequestsPerS))
 		n++
 	}
-	t.key(238) // ttft_p50_ms
+	t.key(239) // ttft_p50_ms
 	t.number(float64(v.TTFTP50Ms))
 	n++
-	t.key(239) // ttft_p99_ms
+	t.key(240) // ttft_p99_ms
 	t.number(float64(v.TTFTP99Ms))
 	n++
-	t.key(240) // tpot_p50_ms
+	t.key(241) // tpot_p50_ms
 	t.number(float64(v.TPOTP50Ms))
 	n++
-	t.key(241) // tpot_p99_ms
+	t.key(242) // tpot_p99_ms
 	t.number(float64(v.TPOTP99Ms))
 	n++
-	t.key(242) // e2e_latency_p50_ms
+	t.key(243) // e2e_latency_p50_ms
 	t.number(float64(v.E2EP50Ms))
 	n++
-	t.key(243) // e2e_latency_p99_ms
+	t.key(244) // e2e_latency_p99_ms
 	t.number(float64(v.E2EP99Ms))
 	n++
 	t.key(138) // mean_running

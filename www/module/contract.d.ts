@@ -1944,6 +1944,8 @@ export interface Efficiencies {
   all_reduce_latency_us?: number;
   /** PagedAttentionV1BandwidthEfficiency, when positive, marks the decode attention as vLLM's own paged-attention kernels (csrc/attention/attention_kernels.cu, the ROCm build of vLLM 0.6.1, before its custom ROCm kernel): one thread block per query head, so each KV head is read once per query head of its group, at attention_bandwidth_efficiency for the partitioned kernel (V2) and at this fraction of datasheet bandwidth for the unpartitioned one (V1), which vLLM runs when the context exceeds one 512-token partition and sequences x query heads per GPU exceed 512. 0: the engine's attention kernels read each KV head once (FlashAttention, FlashInfer, ROCm's custom paged attention). */
   paged_attention_v1_bandwidth_efficiency?: number;
+  /** tp_step_overhead_ms is the time each step of a tensor-parallel deployment (tensor_parallel_size > 1) takes beyond step_overhead_ms, in milliseconds: vLLM's V0 engine prepares a step's inputs in the driver worker alone and broadcasts them to the other ranks before the forward pass (LocalOrDistributedWorkerBase. _get_driver_input_and_broadcast in vllm/worker/worker_base.py at v0.6.x: broadcast_tensor_dict sends the metadata through the CPU group and every input tensor by its own device broadcast). 0 on the engines whose ranks schedule alike or whose fits do not separate it. */
+  tp_step_overhead_ms?: number;
 }
 
 /** MemoryReport is the memory budget of one GPU (the tightest pipeline stage), the way vLLM sizes it: requested = total * gpu_memory_utilization, kv_cache = requested - weights - activation - non_torch. */
