@@ -315,6 +315,9 @@ func (d *Deployment) schedConfig() sched.Config {
 		PrefillFirst:    d.Engine.Name == "sglang" || d.Version.V0,
 		SchedulerSteps:  d.schedSteps,
 		OverlapSchedule: d.Version.OverlapSchedule,
+		// SGLang admits against a reserve for the running requests'
+		// outputs and retracts when a decode does not fit.
+		ReserveOutput: d.Engine.Name == "sglang",
 	}
 	if d.Model.IsMoE() && d.feat.dp > 1 {
 		// Attention data parallel over experts shared by the ranks: every

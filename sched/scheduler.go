@@ -77,7 +77,39 @@ type Config struct {
 	// loop's follow-up requests, sent when a request finishes, are not
 	// delayed (their client's round trip is not modelled either).
 	OverlapSchedule bool
+	// ReserveOutput is SGLang's admission reserve and retraction
+	// (sgl-project/sglang v0.4.0 python/sglang/srt/managers/
+	// schedule_policy.py PrefillAdder, scheduler.py update_running_batch,
+	// schedule_batch.py retract_decode; the constants of global_config.py,
+	// the same in environ.py since). A waiting request is admitted only
+	// while its prompt tokens still to compute plus its output (at most
+	// 4,096 tokens, CLIP_MAX_NEW_TOKENS_ESTIMATION) stay below the free
+	// tokens less a reserve: each running request's remaining output
+	// (clipped alike) times new_token_ratio, and the whole remaining
+	// prompt and output of each request admitted in the same step. The
+	// ratio starts at 0.7 and falls by (0.7 - 0.098) / 600 with every
+	// decode step to 0.7 x 0.14 = 0.098; when a decode step does not fit
+	// the pool (fewer free tokens than running requests), the newest
+	// requests are retracted (preempted, their KV freed, recomputed on
+	// return) until 20 decode steps of the rest fit
+	// (retract_decode_steps), and the ratio becomes min(1, (tokens decoded
+	// + 20 x requests) / their output tokens). An idle server resets it to
+	// 0.7. False: vLLM's admission (FirstChunkAdmission).
+	ReserveOutput bool
 }
+
+// SGLang's new_token_ratio schedule and estimation clip (ReserveOutput):
+// global_config.py default_init_new_token_ratio,
+// default_min_new_token_ratio_factor, default_new_token_ratio_decay_steps
+// and retract_decode_steps; schedule_policy.py
+// CLIP_MAX_NEW_TOKENS_ESTIMATION.
+const (
+	sglangInitRatio     = 0.7
+	sglangMinRatio      = sglangInitRatio * 0.14
+	sglangRatioDecay    = (sglangInitRatio - sglangMinRatio) / 600
+	sglangRetractSteps  = 20
+	sglangClipNewTokens = 4096
+)
 
 // MaxSchedulerSteps bounds Config.SchedulerSteps.
 const MaxSchedulerSteps = 1024
@@ -191,6 +223,8 @@ type Scheduler struct {
 	// the end of the previous step (Complete's previous nowS).
 	itl   gapHist
 	lastS float64
+	// ratio is SGLang's new_token_ratio (Config.ReserveOutput).
+	ratio float64
 }
 
 // NewScheduler returns a scheduler for up to capacity requests (ids 0 to
@@ -210,6 +244,7 @@ func NewScheduler(cfg Config, capacity int) (*Scheduler, error) {
 		spec:          cfg.Spec,
 		tier:          newTier(cfg.Offload, capacity),
 		la:            int32(cfg.Spec.Tokens),
+		ratio:         sglangInitRatio,
 	}
 	if s.la > 0 {
 		s.rng = NewRand(cfg.Spec.Seed)
@@ -354,7 +389,58 @@ func (s *Scheduler) schedule() Load {
 			return l
 		}
 	}
+	if s.cfg.ReserveOutput {
+		if len(s.running) == 0 {
+			s.ratio = sglangInitRatio // idle: SGLang re-inits the ratio
+		} else {
+			s.retract()
+		}
+	}
 	return s.step(stepDecode)
+}
+
+// clipped is a request's output still to generate as SGLang estimates it
+// (Config.ReserveOutput): at most CLIP_MAX_NEW_TOKENS_ESTIMATION.
+func clipped(output, generated int32) int32 {
+	return min(max(output-generated, 0), sglangClipNewTokens)
+}
+
+// retract is SGLang's decode-memory check before a decode step
+// (Config.ReserveOutput): if the free tokens cannot give each running
+// request one more, it retracts the newest until 20 steps of the rest fit
+// and re-estimates the ratio from them; otherwise the ratio decays.
+func (s *Scheduler) retract() {
+	bs := int64(s.bs)
+	if s.free*bs >= int64(len(s.running)) {
+		s.ratio = max(s.ratio-sglangRatioDecay, sglangMinRatio)
+		return
+	}
+	for len(s.running) > 1 {
+		s.preempt()
+		if s.free*bs >= int64(sglangRetractSteps*len(s.running)) {
+			break
+		}
+	}
+	s.preempted = false // the decode step still runs, as SGLang's does
+	var decoded, outputs int64
+	for i := range s.running {
+		decoded += int64(s.running[i].generated)
+		outputs += int64(s.running[i].output)
+	}
+	if outputs > 0 {
+		s.ratio = min(1, float64(decoded+int64(sglangRetractSteps*len(s.running)))/float64(outputs))
+	}
+}
+
+// outputReserve is the tokens SGLang reserves for the running requests'
+// outputs (Config.ReserveOutput): their clipped remaining outputs times
+// the ratio.
+func (s *Scheduler) outputReserve() float64 {
+	var t int64
+	for i := range s.running {
+		t += int64(clipped(s.running[i].output, s.running[i].generated))
+	}
+	return float64(t) * s.ratio
 }
 
 // stepKind is what a step may schedule: everything (vLLM), or prefills
@@ -415,6 +501,10 @@ func (s *Scheduler) step(kind stepKind) Load {
 	if s.preempted || kind == stepDecode {
 		return l
 	}
+	reserve := -1.0 // SGLang's reserve, in tokens (Config.ReserveOutput)
+	if s.cfg.ReserveOutput && s.waiting.len() > 0 {
+		reserve = s.outputReserve()
+	}
 	for s.waiting.len() > 0 && budget > 0 && len(s.running) < s.cfg.MaxNumSeqs {
 		id := s.waiting.front()
 		r := &s.seqs[id]
@@ -435,7 +525,7 @@ func (s *Scheduler) step(kind stepKind) Load {
 			g := int64(s.cache.cfg.SharedGroups)
 			ctx := s.admitContext(total, (a.hit+a.ownHt+re)*bs, n)
 			need := s.cfg.Blocks.BlocksFor(int64(ctx+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
-			if need > s.free-a.touch {
+			if need > s.free-a.touch || s.reserveRefuses(reserve, total-(a.hit+a.ownHt+re)*bs, clipped(q.output, q.generated)) {
 				break
 			}
 			s.admitTake(id, a, &q)
@@ -445,7 +535,7 @@ func (s *Scheduler) step(kind stepKind) Load {
 			}
 		} else {
 			q.computed = re * bs
-			if s.cfg.Blocks.BlocksFor(int64(s.admitContext(total, re*bs, n)+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
+			if s.reserveRefuses(reserve, total-re*bs, clipped(q.output, q.generated)) || s.cfg.Blocks.BlocksFor(int64(s.admitContext(total, re*bs, n)+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
 				break
 			}
 		}
@@ -455,6 +545,11 @@ func (s *Scheduler) step(kind stepKind) Load {
 			s.RecomputedTokens -= int64(re * bs)
 			s.reloaded += int64(re * bs)
 		}
+		if reserve >= 0 {
+			// Admitted: its prompt beyond this chunk and its whole
+			// clipped output are reserved for the rest of the step.
+			reserve += float64(q.total-q.computed-n) + float64(clipped(q.output, q.generated))
+		}
 		s.waiting.popFront()
 		q.scheduled = n
 		s.running = append(s.running, q)
@@ -462,6 +557,14 @@ func (s *Scheduler) step(kind stepKind) Load {
 		s.account(&l, &q, n)
 	}
 	return l
+}
+
+// reserveRefuses reports whether SGLang's admission reserve
+// (Config.ReserveOutput; reserve < 0: off) refuses a waiting request
+// with toCompute prompt tokens to compute and out (clipped) output tokens
+// to come: PrefillAdder.add_one_req's total_tokens >= rem_total_tokens.
+func (s *Scheduler) reserveRefuses(reserve float64, toCompute, out int32) bool {
+	return reserve >= 0 && float64(toCompute+out) >= float64(s.free*int64(s.bs))-reserve
 }
 
 // admitContext is the context, in tokens, a waiting sequence of total
