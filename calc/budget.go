@@ -66,13 +66,15 @@ type lengthStats struct {
 }
 
 func (d *Deployment) lengthStats(w sched.Workload) lengthStats {
-	cfg := d.schedConfig()
-	chunk := int64(cfg.MaxBatchedTokens)
+	// The pool and the chunk as schedConfig gives the simulator (read
+	// here without building its whole configuration).
+	lay, blocks := d.Layout(), d.NumBlocks-1
+	chunk := int64(d.MaxBatched)
 	var st lengthStats
 	w.Lengths(workSample, func(i, o int) {
 		st.k++
 		all := int64(i + o)
-		if cfg.Blocks.BlocksFor(all, min(all, chunk)) > cfg.NumBlocks {
+		if lay.BlocksFor(all, min(all, chunk)) > blocks {
 			return
 		}
 		st.resident += float64((int64(i)+chunk-1)/chunk + int64(o) - 1)

@@ -304,6 +304,7 @@ func (d *Deployment) stepSeconds(l sched.Load) float64 {
 // less vLLM's null block (block 0 is reserved, BlockPool.null_block).
 func (d *Deployment) schedConfig() sched.Config {
 	lay := d.Layout()
+	sg := d.Engine.Name == "sglang"
 	c := sched.Config{
 		NumBlocks: d.NumBlocks - 1, BlockSize: lay.BlockSize,
 		MaxNumSeqs: d.MaxNumSeqs, MaxBatchedTokens: d.MaxBatched, Blocks: lay,
@@ -312,12 +313,12 @@ func (d *Deployment) schedConfig() sched.Config {
 		// as does vLLM's V0 engine without chunked prefill (v0.6.0
 		// vllm/core/scheduler.py _schedule_default: "Don't schedule
 		// decodes if prefills are scheduled").
-		PrefillFirst:    d.Engine.Name == "sglang" || d.Version.V0,
+		PrefillFirst:    sg || d.Version.V0,
 		SchedulerSteps:  d.schedSteps,
 		OverlapSchedule: d.Version.OverlapSchedule,
 		// SGLang admits against a reserve for the running requests'
 		// outputs and retracts when a decode does not fit.
-		ReserveOutput: d.Engine.Name == "sglang",
+		ReserveOutput: sg,
 	}
 	if d.Model.IsMoE() && d.feat.dp > 1 {
 		// Attention data parallel over experts shared by the ranks: every
