@@ -421,6 +421,15 @@ func fitEngines(paths []string, names, terms string) {
 		if terms == "" || terms == "all" || t.rocm {
 			*t.eff = start(t, terms) // a partial fit (-terms) starts from the committed terms
 		}
+		if t.engine == "sglang" && terms != "" && terms != "all" {
+			// SGLang's step terms were vLLM's until fitted on its own
+			// cases: a partial fit starts the named ones there, so it
+			// does not depend on what is committed (calc/engine.go).
+			v := lookup("vllm").Eff
+			for _, p := range which {
+				*p.ptr(t.eff) = *p.ptr(&v)
+			}
+		}
 		start, _ := meanSquaredLogError(ec, t.engine)
 		fit(t, ec, which)
 		got, _ := meanSquaredLogError(ec, t.engine)
