@@ -19,8 +19,14 @@ func benchSim(b *testing.B, n int, arrival string) func() *SimulationReport {
 // when features is true.
 func benchSimOf(b *testing.B, n int, arrival string, features bool) func() *SimulationReport {
 	b.Helper()
+	return benchSimEngine(b, n, arrival, features, "")
+}
+
+// benchSimEngine is benchSimOf under engine (""; vLLM).
+func benchSimEngine(b *testing.B, n int, arrival string, features bool, engine string) func() *SimulationReport {
+	b.Helper()
 	req := Request{
-		Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: HardwareRef{ID: "h100-sxm"},
+		Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: HardwareRef{ID: "h100-sxm"}, Engine: engine,
 		Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(256)},
 		Simulate: &SimulateOptions{NumRequests: Int(n), Arrival: arrival},
 	}
@@ -78,6 +84,24 @@ func BenchmarkSimulate(b *testing.B) {
 				b.ReportMetric(sec*1e9/float64(n), "ns/request")
 			})
 		}
+	}
+}
+
+// BenchmarkSimulateEngines is 10,000 closed-loop requests at concurrency
+// 256 under vLLM's scheduler and under SGLang's (prefill first, overlap,
+// the admission reserve and retraction: sched.Config.ReserveOutput), to
+// compare their cost per request.
+func BenchmarkSimulateEngines(b *testing.B) {
+	for _, engine := range []string{"vllm", "sglang"} {
+		b.Run(engine, func(b *testing.B) {
+			sim := benchSimEngine(b, 10_000, "closed_loop", false, engine)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				sim()
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)*1e9/10_000, "ns/request")
+		})
 	}
 }
 
