@@ -66,8 +66,9 @@ type lengthStats struct {
 }
 
 func (d *Deployment) lengthStats(w sched.Workload) lengthStats {
-	// The pool and the chunk as schedConfig gives the simulator (read
-	// here without building its whole configuration).
+	// The pool and the chunk as schedConfig gives the simulator, read here
+	// without building its whole configuration (which would link it into
+	// the light engine): NumBlocks - 1 is its pool less vLLM's null block.
 	lay, blocks := d.Layout(), d.NumBlocks-1
 	chunk := int64(d.MaxBatched)
 	var st lengthStats

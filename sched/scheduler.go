@@ -94,7 +94,9 @@ type Config struct {
 	// return) until 20 decode steps of the rest fit
 	// (retract_decode_steps), and the ratio becomes min(1, (tokens decoded
 	// + 20 x requests) / their output tokens). An idle server resets it to
-	// 0.7. False: vLLM's admission (FirstChunkAdmission).
+	// 0.7. It takes effect with PrefillFirst, SGLang's order, whose
+	// decode steps it checks. False: vLLM's admission
+	// (FirstChunkAdmission).
 	ReserveOutput bool
 }
 
