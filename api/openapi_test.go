@@ -48,11 +48,7 @@ func TestOpenAPICoversEngineTypes(t *testing.T) {
 			return
 		}
 		seen[rt] = true
-		name := rt.Name()
-		if pkg := rt.PkgPath(); !strings.HasSuffix(pkg, "/calc") {
-			pkg = pkg[strings.LastIndexByte(pkg, '/')+1:]
-			name = strings.ToUpper(pkg[:1]) + pkg[1:] + name
-		}
+		name := contract.TypeName(rt)
 		schema, ok := components[name].(map[string]any)
 		require.True(t, ok, "%s (%s) has no schema %q", path, rt, name)
 		props, _ := schema["properties"].(map[string]any)

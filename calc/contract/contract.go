@@ -228,12 +228,16 @@ func (w *walker) fields(typ *Type, t reflect.Type, home string) {
 	}
 }
 
-// TypeName names a Go type in the contract: calc's and the doors' types
-// (api, wasm/js and its package bridge) by their Go name, others prefixed with their package
-// ("HardwareAccelerator", "ModelsSource") so that hardware.Source and
-// models.Source stay apart.
+// TypeName names a Go type in the contract: calc's (the types of its
+// engine-room packages, which calc names as its own) and the doors' types
+// (api, wasm/js and its package bridge) by their Go name, others prefixed
+// with their package ("HardwareAccelerator", "ModelsSource") so that
+// hardware.Source and models.Source stay apart.
 func TypeName(t reflect.Type) string {
 	pkg := t.PkgPath()
+	if strings.HasPrefix(pkg, calcPath+"/") {
+		return t.Name()
+	}
 	pkg = strings.TrimSuffix(pkg[strings.LastIndexByte(pkg, '/')+1:], "_test")
 	switch pkg {
 	case "calc", "api", "js", "bridge", "main", "contract":
@@ -241,6 +245,10 @@ func TypeName(t reflect.Type) string {
 	}
 	return strings.ToUpper(pkg[:1]) + pkg[1:] + t.Name()
 }
+
+// calcPath is package calc's import path: the engine-room packages below
+// it define the types calc names.
+const calcPath = "github.com/modelrefs/throughput/calc"
 
 // Param is one scalar request field reachable by a dotted path of objects:
 // a GET query parameter.

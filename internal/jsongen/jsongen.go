@@ -104,12 +104,24 @@ func (e *generateError) Error() string { return e.msg }
 
 // TypeName is t as generated code names it ("calc.Report"), noting the
 // import it needs.
+//
+// A type of calc's engine room (a package under calc/ but calc/contract
+// and calc/validation) is named as package calc names it, "calc.Report":
+// calc is the doors' one entry to the engine.
 func (w *Walker) TypeName(t reflect.Type) string {
-	if t.PkgPath() != "" {
-		w.imports[t.PkgPath()] = true
+	pkg := t.PkgPath()
+	if strings.HasPrefix(pkg, calcPath+"/") && !strings.HasPrefix(pkg, calcPath+"/contract") && !strings.HasPrefix(pkg, calcPath+"/validation") {
+		w.imports[calcPath] = true
+		return "calc." + t.Name()
+	}
+	if pkg != "" {
+		w.imports[pkg] = true
 	}
 	return t.String()
 }
+
+// calcPath is package calc's import path.
+const calcPath = "github.com/modelrefs/throughput/calc"
 
 // Import notes a package the generated code uses.
 func (w *Walker) Import(path string) { w.imports[path] = true }

@@ -30,8 +30,12 @@ import (
 
 // packages are the directories (relative to the module root) whose types
 // the API's schemas describe, with the prefix of their component names.
+// Package calc names its engine-room packages' types as its own (calc/*,
+// but for calc/contract and calc/validation, which hold no contract type):
+// Generate reads every one of them with calc's empty prefix.
 var packages = []struct{ dir, prefix string }{
 	{"calc", ""},
+	{"calc/*", ""},
 	{"models", "Models"},
 	{"hardware", "Hardware"},
 	{"api", ""},
@@ -60,8 +64,14 @@ func main() {
 func Generate(root string) ([]byte, error) {
 	docs := map[string]string{}
 	for _, p := range packages {
-		if err := collect(filepath.Join(root, p.dir), p.prefix, docs); err != nil {
-			return nil, err
+		dirs := []string{filepath.Join(root, p.dir)}
+		if strings.HasSuffix(p.dir, "/*") {
+			dirs = engineRoom(filepath.Join(root, strings.TrimSuffix(p.dir, "/*")))
+		}
+		for _, dir := range dirs {
+			if err := collect(dir, p.prefix, docs); err != nil {
+				return nil, err
+			}
 		}
 	}
 	keys := make([]string, 0, len(docs))
@@ -79,6 +89,21 @@ func Generate(root string) ([]byte, error) {
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
+}
+
+// engineRoom lists calc's engine-room packages: its subdirectories but
+// contract, validation and testdata.
+func engineRoom(calcDir string) []string {
+	entries, _ := os.ReadDir(calcDir)
+	var dirs []string
+	for _, e := range entries {
+		switch n := e.Name(); {
+		case !e.IsDir(), n == "contract", n == "validation", n == "testdata":
+		default:
+			dirs = append(dirs, filepath.Join(calcDir, n))
+		}
+	}
+	return dirs
 }
 
 func collect(dir, prefix string, docs map[string]string) error {

@@ -1,0 +1,202 @@
+package deploy
+
+import "math"
+
+// blocksPerSeq returns the blocks one sequence holds at ctx tokens in
+// decode (one new token per step).
+// Speculative decoding reserves k lookahead slots per sequence
+// (allocate_slots num_lookahead_tokens).
+func (d *Deployment) blocksPerSeq(ctx float64) int64 {
+	return d.stages[d.tight].layout.BlocksFor(int64(math.Ceil(ctx))+int64(d.feat.specK), 1)
+}
+
+// usableBlocks is the pool a scheduler can hand out: vLLM reserves block 0
+// as the null block (vllm/v1/core/block_pool.py).
+func (d *Deployment) usableBlocks() int64 { return max(d.NumBlocks-1, 0) }
+
+// kvCapacity returns how many sequences of ctx tokens fit in the pool at
+// once: floor(usable blocks / blocks per sequence), each shared prefix's
+// blocks counted once (seqsFitting).
+func (d *Deployment) kvCapacity(ctx float64) int {
+	per := d.blocksPerSeq(ctx)
+	if per <= 0 || d.usableBlocks() <= 0 {
+		return 0
+	}
+	if d.sharedBlocks() > 0 {
+		return int(min(d.seqsFitting(float64(per)), maxSeqs))
+	}
+	return int(min(d.usableBlocks()/per, maxSeqs))
+}
+
+// fluctuationZ is how many standard deviations above its mean the number of
+// requests in flight may reach before we call preemption begun. Under
+// Poisson arrivals that number is roughly Poisson-distributed (an
+// infinite-server queue), so its standard deviation is sqrt(mean); z = 2 is
+// its 97.7th percentile.
+const fluctuationZ = 2
+
+// meanInFlightForPeak returns the mean c whose c + z*sqrt(c) equals peak:
+// the largest mean number in flight whose fluctuations stay within peak.
+func meanInFlightForPeak(peak float64) float64 {
+	if peak <= 0 {
+		return 0
+	}
+	r := (-fluctuationZ + math.Sqrt(fluctuationZ*fluctuationZ+4*peak)) / 2
+	return r * r
+}
+
+// schedulerCap is the most sequences vLLM's scheduler runs in one step:
+// max_num_seqs, and one token of the max_num_batched_tokens budget each.
+// With speculative decoding each decode takes 1 + k tokens of the budget.
+func (d *Deployment) schedulerCap() (int, string) {
+	if byTokens := d.MaxBatched / d.specTokensPerSeq(); byTokens < d.MaxNumSeqs {
+		return max(byTokens, 1), "max_num_batched_tokens"
+	}
+	return d.MaxNumSeqs, "max_num_seqs"
+}
+
+// meanBlocksStaggered returns the mean blocks per sequence when sequences
+// are spread evenly over their output (continuous batching in steady
+// state): the average of blocksPerSeq at the midpoints of 16 equal slices
+// of [in, in+out].
+func (d *Deployment) meanBlocksStaggered(in, out int) float64 {
+	const slices = 16
+	var sum float64
+	for i := 0; i < slices; i++ {
+		ctx := float64(in) + (float64(i)+0.5)*float64(out)/slices
+		sum += float64(d.blocksPerSeq(ctx))
+	}
+	return sum / slices
+}
+
+// prefillTime returns the time to prefill one prompt of n tokens on an
+// otherwise idle server, in seconds, and the number of chunks: the prompt
+// is split into chunks of max_num_batched_tokens tokens, one per step
+// (vLLM v1 chunked prefill); each chunk attends to everything before it.
+// A busy server interleaves decodes of `batch` sequences at ctx tokens
+// into every chunk step.
+//
+// The prompt's cached tokens (prefix caching: cachedFor) are skipped: its
+// chunks start after them. The time includes the context phase's fixed
+// latency (context_overhead_ms: tokenisation, admission and the first
+// token's return, which no step pays), so it is the request's TTFT.
+func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
+	t, chunks, bound := d.prefillFrom(d.cachedFor(n), n, batch, ctx)
+	return d.Eff.ContextOverheadMs/1000 + t, chunks, bound
+}
+
+// prefillFrom is prefillTime with the first `from` tokens already cached.
+func (d *Deployment) prefillFrom(from, n, batch int, ctx float64) (float64, int, bool) {
+	chunk := max(d.MaxBatched-batch*d.specTokensPerSeq(), 1)
+	var t float64
+	chunks := 0
+	bound := false
+	for start := from; start < n; start += chunk {
+		c := min(chunk, n-start)
+		last := start+c >= n
+		l := StepLoad{
+			DecodeSeqs: batch, DecodeContext: float64(batch) * ctx,
+			PrefillTokens: c, PrefillSpan: float64(c) * (float64(start) + float64(c+1)/2),
+		}
+		if last {
+			l.PrefillSeqs = 1
+		}
+		if batch > 0 {
+			l.SpecTokens = batch * d.feat.specK
+		}
+		s := d.Step(l)
+		t += s.TimeS
+		bound = bound || s.ComputeBound
+		chunks++
+		if chunks > 1<<16 {
+			// Guard: absurd prompt/chunk ratios are extrapolated.
+			t *= float64(n-from) / float64(start+c-from)
+			break
+		}
+	}
+	return t, chunks, bound
+}
+
+// prefillMarginal returns the extra step time, in seconds, that prefilling
+// one prompt of n tokens adds to a server that is decoding anyway: its
+// compute (the weights are read for the decodes regardless).
+// Cached prompt tokens are not computed: n - h tokens starting at h span
+// (n-h)*(h + (n-h+1)/2).
+func (d *Deployment) prefillMarginal(n int) float64 {
+	h := d.cachedFor(n)
+	c := n - h
+	s := d.Step(StepLoad{PrefillTokens: c, PrefillSpan: float64(c) * (float64(h) + float64(c+1)/2), PrefillSeqs: 1})
+	return s.ComputeS
+}
+
+// rateForConcurrency returns the arrival rate that keeps a mean of c
+// (possibly fractional) requests in flight: Little's law with the serving
+// latency at the nearest whole batch.
+func (d *Deployment) rateForConcurrency(c float64, in, out int) float64 {
+	if c <= 0 {
+		return 0
+	}
+	b := max(int(math.Round(c)), 1)
+	r, _ := d.servingRate(b, in, out)
+	return r * c / float64(b)
+}
+
+// servingRate returns requests/s and output tokens/s of a closed loop of c
+// sequences at steady state: each request needs `out` decode steps at batch
+// c plus its prefill's compute, so c requests complete every
+// out*t_step(c) + c*t_prefill seconds.
+func (d *Deployment) servingRate(c int, in, out int) (reqPerS, tokPerS float64) {
+	if c <= 0 {
+		return 0, 0
+	}
+	ctx := float64(in) + float64(out)/2
+	t, tok := d.decodeTime(c, ctx)
+	// A step yields TokensPerSeq tokens per sequence (speculation).
+	cycle := float64(out)/tok*t + float64(c)*d.marginal(in)
+	reqPerS = ratio(float64(c), cycle)
+	return reqPerS, reqPerS * float64(out)
+}
+
+// largestBatch returns the largest b in [1, hi] for which ok(b) holds,
+// assuming ok is monotone (true then false); 0 when ok(1) is false.
+func largestBatch(hi int, ok func(int) bool) int {
+	if hi < 1 || !ok(1) {
+		return 0
+	}
+	lo := 1
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// sweepBatches returns n distinct batch sizes from 1 to hi, spaced
+// quadratically so small batches (where per-user speed changes fastest)
+// are resolved finely.
+func sweepBatches(n, hi int) []int {
+	if hi <= n {
+		out := make([]int, hi)
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out
+	}
+	out := make([]int, 0, n)
+	last := 0
+	for i := 0; i < n; i++ {
+		f := float64(i) / float64(n-1)
+		b := int(math.Round(1 + float64(hi-1)*f*f))
+		if b <= last {
+			b = last + 1
+		}
+		out = append(out, b)
+		last = b
+	}
+	out[n-1] = max(out[n-1], hi)
+	return out
+}

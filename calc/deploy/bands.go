@@ -1,0 +1,155 @@
+package deploy
+
+import (
+	"strings"
+
+	"github.com/modelrefs/throughput/hardware"
+)
+
+//go:generate go run ../../tools/calibrate -bands -o bands_gen.go -js ../../www/module/bands-table.js
+
+// Error bands (docs/MODEL.md section 7): each headline figure gets an 80 %
+// prediction interval from the validation residuals of its engine, metric
+// family and regime. A residual is ln(measured / predicted) of one
+// comparable published case (calc/validation); tools/calibrate -bands
+// resolves the band of every regime (the most specific level with enough
+// cases, widened outside the validated domain: calc/validation/bands.go)
+// and writes them to bands_gen.go, a flat table the engine indexes.
+
+// BandCoverage is the nominal coverage of every band.
+const BandCoverage = 0.8
+
+// The metric families of the bands.
+const (
+	// BandKV is the KV capacity (vLLM's logged tokens, blocks or KV GiB).
+	BandKV = "kv_capacity"
+	// BandStep is the decode step time; a throughput case enters as the
+	// inverse ratio (tokens/s = batch / step time).
+	BandStep = "step_time"
+	// BandTTFT is the time to first token.
+	BandTTFT = "ttft"
+)
+
+// The regime dimensions, in the order of the band table's index
+// (BandIndex): engine (engineOrder), family, regime (the KV family's
+// release class, the others' batch bucket), tensor parallelism, GPU class.
+var (
+	BandFamilies = []string{BandKV, BandStep, BandTTFT}
+	// BandReleases are the KV family's release classes: what changes the
+	// memory profiler ("-": an engine without modelled releases).
+	BandReleases = []string{"v0", "v1", "v1-cudagraph", "-"}
+	// BandBatches are the other families' batch buckets.
+	BandBatches = []string{"1", "2-16", "17-64", "65+"}
+	BandTPs     = []string{"1", "2+"}
+	BandGPUs    = []string{"hbm", "gddr", "unified", "custom"}
+)
+
+// BandEngines are the engines in the band table's order.
+func BandEngines() []string { return engineOrder }
+
+// The flags of a band table entry.
+const (
+	// BandOutside: the regime lies outside the validated domain (the
+	// dimensions are the bits below); the band was doubled.
+	BandOutside = 1 << iota
+	// BandOtherEngines: the engine has too few cases; the band is every
+	// engine's, doubled.
+	BandOtherEngines
+	// BandFromStep: the family has no cases; the band is the step time's,
+	// doubled.
+	BandFromStep
+	BandOutsideRegime
+	BandOutsideTP
+	BandOutsideGPU
+	BandOutsideEngine
+)
+
+// BandIndex is the position of a regime in the band table (indices into
+// BandEngines, BandFamilies, BandReleases or BandBatches, BandTPs,
+// BandGPUs).
+func BandIndex(e, f, x, t, g int) int { return (((e*3+f)*4+x)*2+t)*4 + g }
+
+// bandEntryBytes is one entry's size in bandData: low and high as int16
+// thousandths of ln(measured/predicted) (little-endian), the basis (an
+// index into bandBasis; 255: no band), the flags.
+const bandEntryBytes = 6
+
+// BatchBucket is the regime of a batch size.
+func BatchBucket(b int) string { return BandBatches[batchIdx(b)] }
+
+func batchIdx(b int) int {
+	switch {
+	case b <= 1:
+		return 0
+	case b <= 16:
+		return 1
+	case b <= 64:
+		return 2
+	}
+	return 3
+}
+
+// TPBucket is the regime of a tensor-parallel size.
+func TPBucket(tp int) string { return BandTPs[min(max(tp-1, 0), 1)] }
+
+// gddrParts are the catalog's data-centre cards with GDDR memory (the
+// RTX and Arc lines are GDDR too): their datasheets (hardware/catalog*.go).
+const gddrParts = " t4 a2 a10 a10g a16 a40 l4 l20 l40 l40s "
+
+// GPUClass is an accelerator's class for the bands: "unified" (memory
+// shared with the CPU), "gddr" (GeForce, RTX workstation and the GDDR
+// data-centre cards), "hbm" (the rest of the catalog) or "custom" (figures
+// given in the request).
+func GPUClass(a *hardware.Accelerator) string { return BandGPUs[gpuIdx(a)] }
+
+func gpuIdx(a *hardware.Accelerator) int {
+	switch {
+	case a.UnifiedMemory:
+		return 2
+	case a.ID == hardware.CustomID || a.ID == "":
+		return 3
+	case strings.HasPrefix(a.ID, "rtx-") || strings.HasPrefix(a.ID, "arc-") || strings.Contains(gddrParts, " "+a.ID+" "):
+		return 1
+	}
+	return 0
+}
+
+func releaseIdx(engine string, v EngineVersion) int {
+	switch {
+	case engine != "vllm":
+		return 3
+	case v.V0:
+		return 0
+	case v.CUDAGraphEstimate:
+		return 2
+	}
+	return 1
+}
+
+// ReleaseClass is the KV family's release class of an engine's release
+// (as a request's engine_version names it).
+func ReleaseClass(engine, version string) string {
+	v, _ := lookupVersion(engine, version)
+	return BandReleases[releaseIdx(engine, v)]
+}
+
+// Band is one headline figure's 80 % prediction interval (docs/MODEL.md
+// section 7): the range in which the measured value of a deployment like
+// this one fell for 80 % of the published cases of its engine, metric and
+// regime (BandCoverage).
+type Band struct {
+	// Figure is the report figure the range is for:
+	// "kv_cache.capacity_tokens", "decode.step_time_ms",
+	// "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size"
+	// or "preemption.onset_concurrency".
+	Figure string  `json:"figure"`
+	Low    float64 `json:"low"`
+	High   float64 `json:"high"`
+	// Basis names the validation cases the range comes from: the engine
+	// (or "all engines"), the family and the regime, and their count.
+	Basis string `json:"basis"`
+	// Widened is true when the range was doubled: the request lies
+	// outside the validated domain, or the cases are other engines' or
+	// another family's (a warning says which).
+	Widened bool `json:"widened,omitempty"`
+}

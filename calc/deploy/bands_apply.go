@@ -1,0 +1,123 @@
+//go:build !nosim
+
+package deploy
+
+import "math"
+
+// bandWhy says why a band was doubled.
+var bandWhy = [...]string{
+	"the request lies outside the published cases that validate it, in",
+	"too few published cases of the engine: the range is every engine's",
+	"no published measurement of it yet: the range is the step time's",
+}
+
+// bandDims name the regime dimensions of the BandOutside... flags.
+var bandDims = [...]string{" release or batch", " tensor_parallel_size", " gpu", " engine"}
+
+// bands sets the report's ranges from its figures, and warns once per
+// family whose band was doubled. It reads the report alone, so that the
+// JavaScript module's computeBands (www/module/throughput.js), which adds
+// them to the light engine's reports, is the same rule.
+func (d *Deployment) bands(r *Report) {
+	e := 0
+	for i, n := range engineOrder {
+		if n == d.Engine.Name {
+			e = i
+		}
+	}
+	tp, g := min(max(d.TP-1, 0), 1), gpuIdx(&d.Hardware)
+	figs := [...]struct {
+		f    int
+		name string
+		x    float64
+	}{
+		{0, "kv_cache.capacity_tokens", float64(r.KVCache.CapacityTokens)},
+		{0, "preemption.onset_concurrency", float64(r.Preemption.OnsetConcurrency)},
+		{0, "batch_ceiling.batch_size", float64(r.Preemption.OnsetConcurrencyLockstep)}, // the KV limit at the final context
+		{1, "decode.step_time_ms", r.Decode.StepTimeMs},
+		{1, "decode.tokens_per_s", r.Decode.TokensPerS},
+		{2, "prefill.ttft_ms", r.Prefill.TTFTMs},
+	}
+	var step [2]int // the step band's ln range, in thousandths
+	warned, ceil := 0, -1
+	for n, fg := range figs {
+		x := releaseIdx(d.Engine.Name, d.Version)
+		if fg.f > 0 {
+			x = batchIdx(max(r.Decode.BatchSize*(2-fg.f), 1)) // TTFT: a prompt alone
+		}
+		i := BandIndex(e, fg.f, x, tp, g) * bandEntryBytes
+		if i+bandEntryBytes > len(bandData) || bandData[i+4] == 255 {
+			continue
+		}
+		s := bandData[i:]
+		lo, hi := int(int16(uint16(s[0])|uint16(s[1])<<8)), int(int16(uint16(s[2])|uint16(s[3])<<8))
+		if n == 3 {
+			step = [2]int{lo, hi}
+		}
+		if n == 4 { // a rate: its residual is its time's inverse
+			lo, hi = -hi, -lo
+		}
+		b := Band{Figure: fg.name, Low: fg.x * bandExp(lo), High: fg.x * bandExp(hi), Basis: bandBasis[s[4]], Widened: s[5]&7 != 0}
+		if fg.f == 0 {
+			b.Low, b.High = math.Floor(b.Low), math.Floor(b.High)
+		}
+		if n == 2 {
+			// The ceiling is the smaller of the KV limit, which moves with
+			// the capacity, and the scheduler's cap, which is exact (where
+			// the KV cache binds, max_num_seqs stands for the cap).
+			sched := float64(r.Config.MaxNumSeqs)
+			if c := r.BatchCeiling; c.LimitedByWithoutBudget != "kv_cache" {
+				sched = float64(c.BatchSizeWithoutBudget)
+			}
+			b.Low, b.High = min(max(b.Low, 1), sched), min(max(b.High, 1), sched)
+			ceil = len(r.Bands)
+			r.Bands = append(r.Bands, b)
+			continue
+		}
+		if w := s[5] & 7; w != 0 && warned&(1<<fg.f) == 0 {
+			warned |= 1 << fg.f
+			wi := 1 // the reason shown: no cases of the family, else outside the domain, else other engines'
+			if w&BandOutside != 0 {
+				wi = 0
+			}
+			if w&BandFromStep != 0 {
+				wi = 2
+			}
+			why := bandWhy[wi]
+			for j, dim := range bandDims {
+				if s[5]&(BandOutsideRegime<<j) != 0 {
+					why += dim
+				}
+			}
+			r.warn("band_outside_validation", "the "+BandFamilies[fg.f]+" range is doubled: "+why)
+		}
+		r.Bands = append(r.Bands, b)
+	}
+	if c := r.BatchCeiling; ceil >= 0 && c.LimitedBy == "latency_budget" {
+		// Under a TPOT budget the ceiling is the largest batch whose step
+		// meets it; to first order (a step time proportional to the batch)
+		// it moves as the inverse of the step time's error: ceiling /
+		// exp(hi) to ceiling / exp(lo), within the KV and scheduler range.
+		b := &r.Bands[ceil]
+		x := float64(c.BatchSize)
+		b.Low, b.High = min(b.Low, max(math.Floor(x*bandExp(-step[1])), 1)), min(b.High, max(math.Floor(x*bandExp(-step[0])), 1))
+	}
+}
+
+// bandExp is exp(m/1000) by arithmetic alone: a Taylor series of
+// exp(x/1024) (9 terms, Horner), squared ten times; relative error about
+// 1e-13. math.Exp is assembly on amd64 and Go elsewhere, and the
+// JavaScript module has Math.exp: this gives the same bits in native Go,
+// WebAssembly and the module's copy (throughput.js bandExp). The
+// conversions stop the compiler fusing a multiply and an add.
+func bandExp(m int) float64 {
+	y := float64(m) / 1000 / 1024
+	s := 1.0
+	for k := 9; k >= 1; k-- {
+		s = 1 + float64(y*s)/float64(k)
+	}
+	for i := 0; i < 10; i++ {
+		s = float64(s * s)
+	}
+	return s
+}

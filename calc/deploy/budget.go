@@ -1,0 +1,337 @@
+package deploy
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/sched"
+)
+
+// The work budget. A request's cost is counted in work units before it
+// runs (EstimateWork), deterministically, and a request over its budget is
+// refused with a field error instead of run.
+//
+// One work unit is one sequence-step: one running sequence carried through
+// one scheduler step (scheduled, costed, completed). A step also costs a
+// fixed amount whatever its batch (the cost model, the meter, the loop),
+// and a request one at its start and end (generating it, its latencies
+// and their percentiles), so a simulation run costs
+//
+//	SeqSteps + StepWorkUnits*Steps + RequestWorkUnits*requests
+//
+// units, sched.Result counting SeqSteps and Steps. The derivation: probes
+// of runs of batch 1 to 1,024 (burst, Poisson, closed loop; 100k-token
+// prompts; preemption) on the development machine (2 shared cores,
+// go1.26, amd64) measured about 9 ns per sequence-step, 90 ns per step
+// and 160-250 ns per request, hence StepWorkUnits = 10 and
+// RequestWorkUnits = 20; BenchmarkWorkBudget, the dearest requests the
+// default budget accepts, measures 8.3 to 14 ns per unit (medians 10-12 on
+// the loaded machine), hence NsPerWorkUnit = 10.
+const (
+	// StepWorkUnits is the fixed cost of one simulated step in
+	// sequence-steps.
+	StepWorkUnits = 10
+	// RequestWorkUnits is the fixed cost of one simulated request in
+	// sequence-steps.
+	RequestWorkUnits = 20
+	// NsPerWorkUnit is the measured native CPU time of one work unit, in
+	// nanoseconds (WebAssembly on workerd or node is 3-4x slower: issue
+	// 16's request took 8.3 s natively, 25 s in node, 31 s on workerd).
+	NsPerWorkUnit = 10
+	// DefaultWorkBudget is the work budget of Evaluate and of every HTTP
+	// request: 4e6 units, about 40 ms of native CPU
+	// (4e6 * NsPerWorkUnit; 45-58 ms measured on the loaded development
+	// machine), 120-160 ms as WebAssembly on workerd, so no request the
+	// edge API accepts runs longer than about 50 ms natively. The default
+	// simulation (1,000 requests of 1024+256 tokens on Llama 3.1 8B, H100
+	// SXM) costs about 2.9e5 units, with its default 8-point sweep about
+	// 2.9e6.
+	DefaultWorkBudget = 4e6
+)
+
+// workSample is how many of a run's requests the estimate draws to learn
+// its lengths (all of them when the run has fewer): enough for a sample
+// mean within a few per cent, cheap enough (one pass, shared by the main
+// run and the sweep: about 0.3 ms natively for two lognormal
+// distributions) that a refusal costs little.
+const workSample = 1024
+
+// lengthStats sums the first requests of a workload, as a run generates
+// them: k drawn, resident the steps they spend in the running batch,
+// tokens computed, and their lengths; requests too long for the pool are
+// left out but counted in k (they are dropped).
+type lengthStats struct {
+	k, resident, tokens, in, out float64
+}
+
+func (d *Deployment) lengthStats(w sched.Workload) lengthStats {
+	// The pool and the chunk as schedConfig gives the simulator, read here
+	// without building its whole configuration (which would link it into
+	// the light engine): NumBlocks - 1 is its pool less vLLM's null block.
+	lay, blocks := d.Layout(), d.NumBlocks-1
+	chunk := int64(d.MaxBatched)
+	var st lengthStats
+	w.Lengths(workSample, func(i, o int) {
+		st.k++
+		all := int64(i + o)
+		if lay.BlocksFor(all, min(all, chunk)) > blocks {
+			return
+		}
+		st.resident += float64((int64(i)+chunk-1)/chunk + int64(o) - 1)
+		st.tokens += float64(i + o - 1)
+		st.in += float64(i)
+		st.out += float64(o)
+	})
+	return st
+}
+
+// WorkEstimate is what a request is expected to cost, in work units
+// (sequence-steps; see DefaultWorkBudget).
+type WorkEstimate struct {
+	// Total is the whole request: Base + Simulation + Sweep.
+	Total float64
+	// Base is the analytic report (decode sweep, searches): one step each.
+	Base float64
+	// Simulation is the main simulation run; Sweep the simulated sweep's
+	// runs (its loads and the onset bisection), Runs their number.
+	Simulation, Sweep float64
+	Runs              int
+
+	meanOutput float64 // of the main run's sampled requests
+}
+
+// EstimateWork returns a request's estimated work, in work units, without
+// running its simulation (it resolves the request and computes the cheap
+// analytic report). Invalid requests return their Errors.
+func EstimateWork(req Request) (WorkEstimate, error) {
+	d, p, err := resolve(req)
+	sim, err := simulateOptions(req.Simulate, d, p, err)
+	if err != nil {
+		return WorkEstimate{}, err
+	}
+	r := d.report(p)
+	return d.estimateWork(p, sim, r.Preemption), nil
+}
+
+// NoSimulatorMessage is the error on field simulate from the browser's light
+// engine (built with -tags nosim), which has no simulator.
+const NoSimulatorMessage = "this engine is the browser's light build, without the simulator: load({ planner: true }) loads the full engine (throughput-planner.wasm), which simulates"
+
+// SimulatorBuilt reports whether this build has the simulator (every build
+// but the browser's light engine).
+func SimulatorBuilt() bool { return simulatorBuilt }
+
+// EvaluateWithBudget is Evaluate with a work budget other than
+// DefaultWorkBudget (in work units; +Inf: none, though each simulation run
+// still stops after 2^25 steps). A request whose estimated work exceeds
+// it returns Errors naming the field that drives the cost, without
+// running. The HTTP API always uses DefaultWorkBudget; the JavaScript
+// module lets its caller choose (load({workBudget})).
+func EvaluateWithBudget(req Request, budget float64) (Report, error) {
+	d, p, err := resolve(req)
+	sim, err := simulateOptions(req.Simulate, d, p, err)
+	if err != nil {
+		return Report{}, err
+	}
+	if !(budget > 0) {
+		return Report{}, Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
+	}
+	r := d.report(p)
+	r.Fixes = nearestFixes(req, d, &r)
+	if err := d.checkBudget(p, sim, r.Preemption, budget); err != nil {
+		return Report{}, err
+	}
+	if sim != nil && !simulatorBuilt {
+		return Report{}, Errors{{Field: "simulate", Message: NoSimulatorMessage}}
+	}
+	if simulatorBuilt {
+		d.simulate(&r, p, sim)
+	}
+	if err := checkFinite(&r); err != nil {
+		return Report{}, err
+	}
+	return r, nil
+}
+
+// estimateWork prices the analytic report and every simulation run sp
+// asks for.
+func (d *Deployment) estimateWork(p plan, sp *simPlan, pre *PreemptionReport) WorkEstimate {
+	est := WorkEstimate{Base: StepWorkUnits * float64(p.sweepPoints+64)}
+	if sp != nil && pre != nil && d.NumBlocks >= 2 {
+		st := d.lengthStats(sp.w)
+		est.Simulation = d.runWork(sp.w, st)
+		if st.k > 0 {
+			est.meanOutput = st.out / st.k
+		}
+		if sp.sweep {
+			sw := st
+			if min(sp.sweepN, workSample) != min(sp.w.NumRequests, workSample) {
+				w := sp.w
+				w.NumRequests = sp.sweepN
+				sw = d.lengthStats(w)
+			}
+			est.Sweep, est.Runs = d.sweepWork(p, sp, pre, sw)
+		}
+	}
+	est.Total = est.Base + est.Simulation + est.Sweep
+	return est
+}
+
+// runWork estimates one run of w: every request is resident in the
+// running batch for its prefill chunks and its output tokens (the steps
+// between admission and finish), so the run costs the sum of those over
+// its requests in sequence-steps (drawn from the workload's own lengths),
+// plus StepWorkUnits per step, the steps being that sum over the batch the
+// run sustains: the least of max_num_seqs, what the KV pool holds at the
+// mean lengths, and what the load keeps in flight (every request for a
+// burst, the users of a closed loop, Little's law for Poisson arrivals).
+// Capped by what 2^25 steps (maxSimSteps) can do.
+func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
+	if st.k == 0 || st.resident == 0 {
+		return 0
+	}
+	k := st.k
+	chunk := float64(d.MaxBatched)
+	n := float64(w.NumRequests)
+	seqSteps := st.resident * n / k
+	capc, _ := d.schedulerCap()
+	batch := float64(capc)
+	meanIn, meanOut := max(1, int(st.in/k)), max(1, int(st.out/k))
+	if mb := d.meanBlocksStaggered(meanIn, meanOut); mb > 0 {
+		batch = min(batch, math.Floor(float64(d.usableBlocks())/mb))
+	}
+	switch w.Arrival {
+	case sched.Burst:
+		batch = min(batch, n)
+	case sched.ClosedLoop:
+		batch = min(batch, float64(w.Users))
+	case sched.Poisson:
+		batch = min(batch, float64(d.concurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
+	}
+	batch = max(batch, 1)
+	// A step computes at most max_num_batched_tokens tokens.
+	steps := max(seqSteps/batch, st.tokens*n/k/chunk)
+	work := seqSteps + StepWorkUnits*steps + RequestWorkUnits*n
+	return min(work, float64(maxSimSteps)*(float64(capc)+StepWorkUnits))
+}
+
+// sweepWork estimates the simulated sweep: one run per load, and the
+// onset bisection (6 runs for request rates, log2 of the widest gap
+// between loads for users), each bisection run priced as the dearest load.
+func (d *Deployment) sweepWork(p plan, sp *simPlan, pre *PreemptionReport, st lengthStats) (work float64, runs int) {
+	w := sp.w
+	w.NumRequests = sp.sweepN
+	poisson := w.Arrival == sched.Poisson
+	if !poisson {
+		w.Arrival = sched.ClosedLoop
+	}
+	loads, _ := d.simSweepLoads(p, sp, pre)
+	var dearest, prev, gap float64
+	for _, load := range loads {
+		if poisson {
+			w.RatePerS = load
+		} else {
+			w.Users = int(load)
+		}
+		c := d.runWork(w, st)
+		work += c
+		dearest = max(dearest, c)
+		gap = max(gap, load-prev)
+		prev = load
+	}
+	runs = len(loads)
+	// The bisection runs only when a load preempts; expect that when the
+	// analytic onset is within reach or the lengths vary.
+	bisect := 0
+	if pre.Reachable || sp.w.Input.Kind != sched.Constant || sp.w.Output.Kind != sched.Constant {
+		bisect = onsetBisections
+		if !poisson {
+			bisect = int(math.Ceil(math.Log2(max(gap, 1)))) + 1
+		}
+	}
+	return work + float64(bisect)*dearest, runs + bisect
+}
+
+// checkBudget refuses a request whose estimated work exceeds budget,
+// naming the field that drives the cost and the value that would fit. The
+// cost of a run is linear in its requests: when the main run alone is over
+// the budget, it names simulate.num_requests, else the sweep's.
+//
+// A sweep left at its default size (simulate.sweep.num_requests not given)
+// is not refused: it runs the most requests a load, in two significant
+// digits, that keep it within the budget (vLLM's 1024 default sequences on
+// an H100 make the default sweep preempt, and bisect, past 4e6
+// sequence-steps); the report's simulation.sweep.num_requests gives the
+// count.
+func (d *Deployment) checkBudget(p plan, sp *simPlan, pre *PreemptionReport, budget float64) error {
+	est := d.estimateWork(p, sp, pre)
+	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.sweepAuto {
+		sp.sweepN = fitN(sp.sweepN, left/est.Sweep)
+		est = d.estimateWork(p, sp, pre)
+	}
+	if est.Total <= budget || est.Simulation+est.Sweep == 0 {
+		return nil // the analytic report alone is never refused
+	}
+	over := " needs about " + sci(est.Total) + " sequence-steps, above the work budget of " + sci(budget)
+	lengths := "workload.output_tokens"
+	if sp.w.Output.Kind != sched.Constant {
+		lengths = "simulate.output_tokens"
+	}
+	if left := budget - est.Base - est.Simulation; left > 0 {
+		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + thousands(int64(sp.sweepN)) + " requests)" + over +
+			"; lower simulate.sweep.num_requests to about " + fit(sp.sweepN, left/est.Sweep) + ", or simulate.sweep.points, or " + lengths
+		return Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
+	}
+	what := "the simulation (" + thousands(int64(sp.w.NumRequests)) + " requests of about " + thousands(int64(math.Round(est.meanOutput))) + " output tokens"
+	if sp.sweep {
+		what += ", and a sweep of " + itoa(est.Runs) + " runs"
+	}
+	msg := what + ")" + over + "; lower simulate.num_requests to about " + fit(sp.w.NumRequests, (budget-est.Base)/est.Simulation) + ", or " + lengths
+	if sp.sweep {
+		msg += ", and drop simulate.sweep"
+	}
+	return Errors{{Field: "simulate.num_requests", Message: msg}}
+}
+
+// fit scales n by f (< 1) and rounds down to two significant digits,
+// at least 1, written with thousands separators ("2,900").
+func fit(n int, f float64) string { return thousands(int64(fitN(n, f))) }
+
+// fitN is fit's number.
+func fitN(n int, f float64) int {
+	x := math.Floor(float64(n) * f)
+	if x >= 100 {
+		p := math.Pow(10, math.Floor(math.Log10(x))-1)
+		x = math.Floor(x/p) * p
+	}
+	return int(max(x, 1))
+}
+
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// sci writes a count as 1.7e9 (two significant digits), or in full below
+// 10,000.
+func sci(x float64) string {
+	if x < 1e4 {
+		return strconv.FormatFloat(math.Round(x), 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(x, 'e', 1, 64) // 1.7e+09
+	mant, exp := s[:3], s[4:]
+	if exp[0] == '+' {
+		exp = exp[1:]
+	}
+	for len(exp) > 1 && exp[0] == '0' {
+		exp = exp[1:]
+	}
+	if mant[2] == '0' {
+		mant = mant[:1]
+	}
+	return mant + "e" + exp
+}

@@ -1,0 +1,72 @@
+package deploy
+
+import (
+	"testing"
+)
+
+// BenchmarkWorkBudget runs, through Evaluate and under DefaultWorkBudget,
+// the dearest requests the budget accepts: issue 16's request cut to the
+// 230 requests its refusal suggests (a batch of about 200 sequences
+// decoding 16,000 tokens, with preemption), a default 8-point sweep of
+// 128+2048-token requests cut to the 100 requests per point its refusal
+// suggests, and 1 user issuing 100k-token-prompt requests. It reports the
+// estimated work units per op and the native ns per unit
+// (NsPerWorkUnit's measurement) beside ns/op.
+func BenchmarkWorkBudget(b *testing.B) {
+	l8 := func(hw string, in, out int, s *SimulateOptions) Request {
+		return Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: hw}, Workload: &Workload{InputTokens: Int(in), OutputTokens: Int(out)}, Simulate: s}
+	}
+	issue := l8("h200", 1, 16000, &SimulateOptions{NumRequests: Int(230), Arrival: "burst", TimelinePoints: Int(2000)})
+	issue.KVCacheDtype, issue.MaxNumSeqs = "fp8", Int(1024)
+	for _, c := range []struct {
+		name string
+		req  Request
+	}{
+		{"issue16-230-requests", issue},
+		{"sweep-100-per-point", l8("h100-sxm", 128, 2048, &SimulateOptions{Sweep: &SimSweepOptions{NumRequests: Int(100)}})},
+		{"closed-loop-1-user", l8("h100-sxm", 1024, 256, &SimulateOptions{NumRequests: Int(1200), Arrival: "closed_loop", Concurrency: Int(1)})},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			est, err := EstimateWork(c.req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if est.Total > DefaultWorkBudget || est.Total < 0.5*DefaultWorkBudget {
+				b.Fatalf("estimate %.3g: not near the budget", est.Total)
+			}
+			b.ReportAllocs()
+			cpu0 := cpuSeconds()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := Evaluate(c.req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			if cpu := cpuSeconds() - cpu0; cpu > 0 {
+				b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(est.Total, "units/op")
+			b.ReportMetric(sec*1e9/est.Total, "ns/unit")
+		})
+	}
+}
+
+// BenchmarkRefusal prices and refuses the dearest request to price: a
+// 32-point sweep of 100,000-request runs with lognormal lengths on top of
+// a 100,000-request run (the estimate draws each length distribution's
+// first 1,024 samples once).
+func BenchmarkRefusal(b *testing.B) {
+	req := Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(4096)},
+		Simulate: &SimulateOptions{NumRequests: Int(100_000), Arrival: "poisson", RequestRate: Float(10),
+			InputTokens:  &LengthDistribution{Distribution: "lognormal", Mean: Float(1000), Std: Float(2000)},
+			OutputTokens: &LengthDistribution{Distribution: "lognormal", Mean: Float(4000), Std: Float(2000)},
+			Sweep:        &SimSweepOptions{Points: Int(32), NumRequests: Int(100_000)}}}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Evaluate(req); err == nil {
+			b.Fatal("accepted")
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package deploy
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The estimate tracks the work the simulator counts (sched.Result's
+// SeqSteps and Steps, plus RequestWorkUnits per request) within a stated
+// factor: from 0.8x to 1.5x on varied workloads (burst, Poisson and closed
+// loops; batches of 1 to 1,024; chunked 100k-token prompts; preemption;
+// length distributions; sweeps). Measured: 0.90 to 1.42.
+func TestWorkEstimateTracksTheSimulator(t *testing.T) {
+	t.Parallel()
+	l8 := func(hw string, in, out int, s *SimulateOptions) Request {
+		// vLLM 0.19's pool, the one these cases were sized on (an L4
+		// burst that preempts at 0.19 preempts differently with the
+		// CUDA-graph estimate taken out).
+		return Request{Model: "llama-3.1-8b", EngineVersion: "0.19", Hardware: HardwareRef{ID: hw}, Workload: &Workload{InputTokens: Int(in), OutputTokens: Int(out)}, Simulate: s}
+	}
+	big := l8("h200", 1, 16000, &SimulateOptions{NumRequests: Int(300), Arrival: "burst"})
+	big.KVCacheDtype, big.MaxNumSeqs = "fp8", Int(1024)
+	cases := map[string]Request{
+		"issue 16, 300 requests (preempts)": big,
+		"poisson 20/s":                      l8("h100-sxm", 1024, 256, &SimulateOptions{NumRequests: Int(1000), Arrival: "poisson", RequestRate: Float(20)}),
+		"closed loop 256 users":             l8("h100-sxm", 1024, 256, &SimulateOptions{NumRequests: Int(2000), Arrival: "closed_loop", Concurrency: Int(256)}),
+		"closed loop 1 user":                l8("h100-sxm", 1024, 256, &SimulateOptions{NumRequests: Int(300), Arrival: "closed_loop", Concurrency: Int(1)}),
+		"100k-token prompts":                l8("h100-sxm", 100000, 10, &SimulateOptions{NumRequests: Int(500), Arrival: "burst"}),
+		"default":                           l8("h100-sxm", 1024, 256, &SimulateOptions{}),
+		"default sweep":                     l8("h100-sxm", 1024, 256, &SimulateOptions{Sweep: &SimSweepOptions{}}),
+		"poisson sweep":                     l8("h100-sxm", 1024, 256, &SimulateOptions{Arrival: "poisson", RequestRate: Float(10), Sweep: &SimSweepOptions{}}),
+		"L4 poisson, preempts":              l8("l4", 2048, 512, &SimulateOptions{NumRequests: Int(1000), Arrival: "poisson", RequestRate: Float(50)}),
+		"distributions": l8("h100-sxm", 512, 512, &SimulateOptions{NumRequests: Int(1000), Arrival: "burst",
+			OutputTokens: &LengthDistribution{Distribution: "lognormal", Mean: Float(400), Std: Float(800)},
+			InputTokens:  &LengthDistribution{Distribution: "uniform", Min: Int(10), Max: Int(4000)}}),
+		"L4 burst sweep, preempts": l8("l4", 4096, 512, &SimulateOptions{NumRequests: Int(200), Arrival: "burst", Sweep: &SimSweepOptions{Points: Int(4)}}),
+	}
+	for name, req := range cases {
+		d, p, err := resolve(req)
+		require.NoError(t, err, name)
+		sp, err := simulateOptions(req.Simulate, d, p, nil)
+		require.NoError(t, err, name)
+		r := d.report(p)
+		est := d.estimateWork(p, sp, r.Preemption)
+		actual := d.simulate(&r, p, sp)
+		require.NotNil(t, r.Simulation, name)
+		require.Positive(t, actual, name)
+		ratio := (est.Simulation + est.Sweep) / actual
+		assert.True(t, ratio >= 0.8 && ratio <= 1.5, "%s: estimate %.3g, actual %.3g (ratio %.2f)", name, est.Simulation+est.Sweep, actual, ratio)
+		t.Logf("%-36s estimate %.3g, actual %.3g, ratio %.2f", name, est.Simulation+est.Sweep, actual, ratio)
+	}
+}

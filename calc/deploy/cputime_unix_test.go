@@ -1,0 +1,16 @@
+//go:build unix
+
+package deploy
+
+import "syscall"
+
+// cpuSeconds returns the process's user+system CPU time, so benchmarks
+// can report CPU per operation on a shared, noisy machine.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return tv(ru.Utime) + tv(ru.Stime)
+}

@@ -1,0 +1,109 @@
+package deploy
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/internal/units"
+)
+
+// SGLang's defaults by release, GPU memory (MiB of device capacity) and
+// TP, worked by hand from ServerArgs:
+//   - 0.4 on an H200 (more than 25,000 MiB) at TP 8: fraction 0.81,
+//     chunked prefill 8192, graphs up to 160;
+//   - 0.4 on a 24 GB card (under 25,000 MiB): 2048 and 8 at TP 1, 80 at
+//     TP 4 (fraction 0.85 there);
+//   - 0.5 on an 80 GB-class GPU of 81,090 MiB at TP 1: 8192 and 256,
+//     reserved 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB,
+//     fraction (81,090 - 13,440) / 81,090 = 0.834;
+//   - 0.5 at TP 4 on a 143,771 MiB H200: graphs 512, reserved 512 +
+//     12,288 + 1,024 + 512 = 14,336, fraction 129,435 / 143,771 = 0.900;
+//   - 0.5 on a 16 GiB card: 2048 and 8, reserved 512 + 3,072 + 16 + 128
+//     = 3,728 MiB (no 10 GiB floor under 60 GiB): (16,384 - 3,728) /
+//     16,384 = 0.772;
+//   - 0.5 on a 192 GiB MI300X: 16384 and 512, reserved 512 + 24,576 +
+//     1,024 + 128 = 26,240: (196,608 - 26,240) / 196,608 = 0.867.
+func TestSGLangDefaultsFollowTheReleaseAndTheGPU(t *testing.T) {
+	t.Parallel()
+	v04, _ := lookupVersion("sglang", "0.4")
+	v05, _ := lookupVersion("sglang", "")
+	mib := func(m float64) units.Bytes { return units.Bytes(m * (1 << 20)) }
+	for _, c := range []struct {
+		v        EngineVersion
+		mem      units.Bytes
+		tp       int
+		fraction float64
+		chunked  int
+		graphs   int
+	}{
+		{v04, mib(143771), 8, 0.81, 8192, 160},
+		{v04, mib(24000), 1, 0.88, 2048, 8},
+		{v04, mib(24000), 4, 0.85, 2048, 80},
+		{v05, mib(81090), 1, 0.834, 8192, 256},
+		{v05, mib(143771), 4, 0.900, 8192, 512},
+		{v05, mib(16384), 1, 0.772, 2048, 8},
+		{v05, mib(196608), 1, 0.867, 16384, 512},
+	} {
+		f, ch, g := sglangDefaults(c.v.GraphMaxByMemory, c.mem, c.tp, 1)
+		assert.InDelta(t, c.fraction, f, 1e-9, "%+v", c)
+		assert.Equal(t, []int{c.chunked, c.graphs}, []int{ch, g}, "%+v", c)
+	}
+}
+
+// The running-request cap: min(max(pool / context x 512, 2048), 4096),
+// then at most half the pool.
+func TestSGLangRunningRequestsFollowThePool(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		pool        int64
+		context     int
+		want        int
+		explanation string
+	}{
+		{1_000_000, 131072, 3906, "1,000,000 / 131,072 x 512 = 3,906.25"},
+		{3000, 131072, 1500, "the 2048 floor, then half of 3,000 tokens"},
+		{1_000_000, 8192, 4096, "a short context: the 4096 cap"},
+		{1, 8192, 1, "at least one request"},
+	} {
+		assert.Equal(t, c.want, sglangMaxRunningRequests(c.pool, c.context), c.explanation)
+	}
+
+	// Resolved: Llama 3.1 8B on an H100 under 0.5 keeps the pool's cap,
+	// an explicit max_num_seqs wins, and vLLM keeps its own.
+	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Engine: "sglang", MaxModelLen: Int(131072)})
+	require.NoError(t, err)
+	pool := d.NumBlocks * int64(d.BlockSize)
+	assert.Equal(t, int(min(max(float64(pool)/131072*512, 2048), 4096)), d.MaxNumSeqs)
+	d, err = Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Engine: "sglang", MaxNumSeqs: Int(64)})
+	require.NoError(t, err)
+	assert.Equal(t, 64, d.MaxNumSeqs)
+}
+
+// A decode batch beyond the largest CUDA graph runs eagerly and pays the
+// prefill forward's per-layer cost: Llama 3.1 70B (80 layers) at TP 4 on
+// H200s under SGLang 0.4 (graphs up to 160), 80 x 282 us = 22.56 ms more
+// from 161 sequences; under 0.5 (graphs up to 512) not until 513; vLLM,
+// whose eager forward costs nothing extra in its terms, never.
+func TestSGLangEagerDecodeBeyondItsGraphs(t *testing.T) {
+	t.Parallel()
+	at := func(engine, version string) *Deployment {
+		d, err := Resolve(Request{Model: "meta-llama/Llama-3.3-70B-Instruct", Hardware: HardwareRef{ID: "h200-sxm-141gb"}, Engine: engine, EngineVersion: version, TensorParallelSize: Int(4), MaxModelLen: Int(4096)})
+		require.NoError(t, err)
+		return d
+	}
+	extra := func(d *Deployment, b int) float64 {
+		return d.DecodeStep(b+1, 1000).OverheadS - d.DecodeStep(b, 1000).OverheadS
+	}
+	perSeq := engines["sglang"].Eff.SequenceOverheadUs / 1e6
+	eager := 80 * engines["sglang"].Eff.PrefillLayerOverheadUs / 1e6 // 80 x 282 us
+	d4 := at("sglang", "0.4")
+	assert.InDelta(t, eager+perSeq, extra(d4, 160), 1e-9)
+	assert.InDelta(t, perSeq, extra(d4, 159), 1e-9)
+	d5 := at("sglang", "0.5")
+	assert.InDelta(t, perSeq, extra(d5, 160), 1e-9)
+	assert.InDelta(t, eager+perSeq, extra(d5, 512), 1e-9)
+	v := at("vllm", "")
+	assert.InDelta(t, engines["vllm"].Eff.SequenceOverheadUs/1e6, extra(v, 512), 1e-9)
+}

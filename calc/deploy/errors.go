@@ -1,0 +1,25 @@
+package deploy
+
+import "github.com/modelrefs/throughput/internal/fielderr"
+
+// ErrInvalidRequest is wrapped by every validation error Evaluate returns
+// (it is fielderr.ErrInvalid, which every layer's field errors unwrap to).
+var ErrInvalidRequest = fielderr.ErrInvalid
+
+// FieldError is one problem with one request field. Field is the JSON path
+// of the field ("tensor_parallel_size", "workload.input_tokens",
+// "model_config.hidden_size"); Message says what is wrong with it. It is
+// the project's one field-error type (package fielderr), shared by the
+// decoder, the catalogs, the KV geometry and every door.
+type FieldError = fielderr.Error
+
+// Errors is the list of problems that stopped a request. A request that
+// cannot be evaluated returns Errors and no report.
+type Errors = fielderr.Errors
+
+// errs collects field errors during validation.
+type errs struct{ fielderr.List }
+
+func (e *errs) add(field, msg string) { e.Add(field, msg) }
+
+func (e *errs) err() error { return e.Err() }

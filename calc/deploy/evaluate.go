@@ -1,0 +1,430 @@
+package deploy
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/units"
+	"github.com/modelrefs/throughput/models"
+)
+
+// Version is the engine's version, reported with every result.
+const Version = "0.1.0"
+
+// Evaluate answers a request. Invalid requests return Errors (a list of
+// FieldError naming each bad field) and a zero Report; a model that does
+// not fit is a valid answer: Report.Fits is false and Warnings say why.
+//
+// A request whose estimated work exceeds DefaultWorkBudget (a simulation
+// too large for an edge request) is refused with Errors naming the field
+// that drives the cost; EvaluateWithBudget takes another budget.
+func Evaluate(req Request) (Report, error) {
+	return EvaluateWithBudget(req, DefaultWorkBudget)
+}
+
+// report assembles every section of the answer.
+func (d *Deployment) report(p plan) Report {
+	m := d.Model
+	st := &d.stages[d.tight]
+	r := Report{Version: Version, Warnings: []Warning{}}
+	// A pasted or fetched config that omits a field gets transformers'
+	// default for its model_type (models.withDefaults), named here.
+	for _, u := range m.Defaults {
+		r.warn("config_default", u.Message())
+	}
+	r.Model = modelInfo(m, d.Quant)
+	r.Hardware = HardwareInfo{
+		ID: d.Hardware.ID, Name: d.Hardware.Name,
+		MemoryBytes:              d.Hardware.MemoryBytes.Int64(),
+		MemoryReportedBytes:      d.Hardware.ReportedMemory().Int64(),
+		UnifiedMemory:            d.Hardware.UnifiedMemory,
+		MemoryBandwidthBytesPerS: d.Hardware.MemoryBandwidthBytesPerS,
+		PeakFLOPSPerS:            d.PeakFLOPS, Precision: string(d.Precision),
+	}
+	r.Config = Config{
+		Engine: d.Engine.Name, EngineVersion: d.Version.Name, TensorParallelSize: d.TP, PipelineParallelSize: d.PP, GPUs: d.TP * d.PP,
+		Dtype: d.Dtype, KVCacheDtype: d.KVDtype, GPUMemoryUtilization: d.Utilization,
+		BlockSize: st.layout.BlockSize, MaxModelLen: d.MaxModelLen, MaxNumSeqs: d.MaxNumSeqs,
+		MaxNumBatchedTokens: d.MaxBatched, InputTokens: p.in, OutputTokens: p.out,
+		Concurrency: p.concurrency, RequestRate: p.rate, Efficiencies: d.Eff,
+		TTFTBudgetMs: ms(p.ttftS), TPOTBudgetMs: ms(p.tpotS),
+	}
+	if d.noP2P {
+		r.Config.P2P = new(bool)
+	}
+	if d.flashInferSampler {
+		t := true
+		r.Config.FlashInferSampler = &t
+	}
+	r.Memory = MemoryReport{
+		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeAtStartBytes: d.Hardware.FreeMemory().Int64(),
+		RequestedBytes: st.requestedBytes.Int64(),
+		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
+		CUDAGraphBytes: st.cudaGraph.Int64(),
+		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
+	}
+	r.KVCache = d.kvReport(st)
+	r.Calibration = p.calReport
+	if p.startupLog != nil {
+		r.StartupLog = d.startupLogReport(&r, *p.startupLog)
+	}
+	startable := d.freeMemoryWarnings(&r, st)
+	if d.BlockSize != st.layout.BlockSize && models.DeepSeekV4Built && d.Model.IsDeepSeekV4() {
+		r.warn("block_size_adjusted", "block_size is "+itoa(st.layout.BlockSize)+" tokens, not "+itoa(d.BlockSize)+": DeepSeek-V4's compressed and indexer caches use 256-token blocks, its sliding-window cache 64 and its compressor states 4 and 8 (as vLLM does)")
+	} else if d.BlockSize != st.layout.BlockSize {
+		r.warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")
+	}
+
+	in, out := p.in, p.out
+	final := float64(in + out)
+	mean := float64(in) + float64(out)/2
+	if d.NumBlocks <= 0 {
+		r.Fits = false
+		r.BatchCeiling = BatchCeiling{ContextTokens: in + out, LimitedBy: "weights_do_not_fit"}
+		need := st.weightsBytes + st.activation + st.nonTorch
+		r.warn("weights_do_not_fit", "weights and runtime memory need "+gib(need)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+"; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
+		return r
+	}
+	r.Fits = r.KVCache.MaxConcurrency >= 1 && startable
+	if !r.Fits {
+		r.warn("max_model_len_too_large", "the KV cache holds "+strconv.FormatInt(r.KVCache.CapacityTokens, 10)+" tokens, fewer than one max_model_len sequence ("+itoa(d.MaxModelLen)+"); vLLM refuses to start: lower max_model_len")
+	} else if models.DeepSeekV4Built && st.layout.CheckBytesPerBlock > 0 {
+		// DeepSeek-V4: vLLM's start-up check prices blocks above their
+		// packed width (kvcache Layout.CheckBytesPerBlock).
+		if need := st.layout.RequestCheckBytes(int64(d.MaxModelLen), int64(d.MaxBatched)); need > float64(st.kvBytes) {
+			r.Fits = false
+			r.warn("max_model_len_too_large", "one max_model_len ("+itoa(d.MaxModelLen)+") request needs "+gib(units.Bytes(need))+" GiB of KV cache by vLLM's start-up check, more than the "+gib(st.kvBytes)+" GiB available; vLLM refuses to start: lower max_model_len or max_num_batched_tokens")
+		}
+	}
+	if d.blocksPerSeq(final) > d.NumBlocks {
+		r.BatchCeiling = BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
+		r.warn("workload_does_not_fit", "one sequence of "+itoa(in+out)+" tokens needs more KV cache than the pool holds")
+		return r
+	}
+
+	// Batch ceiling at the final context.
+	kvCap := d.kvCapacity(final)
+	schedCap, schedWhy := d.schedulerCap()
+	ceil, why := kvCap, "kv_cache"
+	if schedCap < ceil {
+		ceil, why = schedCap, schedWhy
+	}
+	unbudgeted, unbudgetedWhy := ceil, why
+	if p.tpotS > 0 {
+		lat := largestBatch(ceil, func(b int) bool { return d.tpot(b, mean) <= p.tpotS })
+		if lat < ceil {
+			ceil, why = max(lat, 1), "latency_budget"
+		}
+	}
+	cs := d.DecodeStep(ceil, mean)
+	r.BatchCeiling = BatchCeiling{
+		BatchSize: ceil, ContextTokens: in + out, LimitedBy: why, StepTimeMs: ms(cs.TimeS),
+		TokensPerS: batchRate(ceil, cs), TokensPerSPerSequence: decodeRate(cs),
+		BatchSizeWithoutBudget: unbudgeted, LimitedByWithoutBudget: unbudgetedWhy,
+	}
+
+	// Preemption onset (steady-state continuous batching).
+	meanBlocks := d.meanBlocksStaggered(in, out)
+	onset := d.onset(meanBlocks)
+	pre := &PreemptionReport{
+		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
+		Reachable: onset < schedCap,
+	}
+	if onset >= 1 {
+		// The server completes requests fastest at the largest batch it
+		// runs: the onset, or the scheduler's cap when that binds first.
+		pre.SaturationRequestRate, _ = d.servingRate(min(onset, schedCap), in, out)
+		pre.OnsetRequestRate = d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
+	}
+
+	// The decode point: the workload's concurrency, or the concurrency a
+	// request rate sustains (Little's law), or the ceiling.
+	batch := ceil
+	switch {
+	case p.concurrency > 0:
+		batch = p.concurrency
+	case p.rate > 0:
+		batch = d.concurrencyForRate(p.rate, in, out, schedCap)
+	}
+	pre.Concurrency = batch
+	pre.RecomputeOverhead, pre.WorkPerOutputToken = d.recompute(batch, onset, in, out, schedCap)
+	r.Preemption = pre
+	// A request-rate workload is told in its own terms: the rate, not the
+	// concurrency Little's law turned it into.
+	load := "concurrency " + itoa(batch)
+	if p.rate > 0 {
+		pre.Utilization = ratio(p.rate, pre.SaturationRequestRate)
+		load = fielderr.Number(round3(p.rate)) + " req/s (about " + itoa(batch) + " requests in flight)"
+		if pre.Utilization > 1 {
+			r.warn("overloaded", fielderr.Number(round3(p.rate))+" req/s is "+fielderr.Number(round3(pre.Utilization))+"x the "+fielderr.Number(round3(pre.SaturationRequestRate))+" req/s this server completes at "+itoa(in)+"+"+itoa(out)+" tokens: requests queue and their time to first token grows without bound")
+		}
+	}
+	running := min(batch, schedCap)
+	if batch > onset && pre.Reachable {
+		r.warn("preemption", load+" exceeds the preemption onset ("+itoa(onset)+" sequences at "+itoa(in)+"+"+itoa(out)+" tokens): the scheduler preempts and recomputes, "+fielderr.Number(round3(pre.RecomputeOverhead))+" extra prefill tokens per output token")
+		running = min(running, onset)
+	}
+	if batch > schedCap {
+		r.warn("scheduler_cap", "concurrency "+itoa(batch)+" exceeds "+schedWhy+" ("+itoa(schedCap)+"); the rest wait in the queue")
+	}
+	running = max(running, 1)
+	ds := d.DecodeStep(running, mean)
+	r.Decode = d.decodeReport(running, mean, ds)
+
+	pt, chunks, pbound := d.prefillTime(in, 0, 0)
+	r.Prefill = &PrefillReport{
+		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
+		Bound: boundName(pbound), Chunks: chunks,
+	}
+	r.Features = d.featuresReport(&r, p, kvCap, onset, meanBlocks)
+
+	if p.ttftS > 0 || p.tpotS > 0 {
+		r.Best = d.best(p, in, out, mean, kvCap, schedCap, schedWhy)
+	}
+	r.Sweep = d.sweep(p, ceil, mean)
+
+	if p.priceUSD >= 0 {
+		b := ceil
+		if r.Best != nil && r.Best.Feasible {
+			b = r.Best.BatchSize
+		}
+		_, tps := d.servingRate(b, in, out)
+		dp := max(d.feat.dp, 1)
+		tps *= float64(dp) // every data-parallel replica serves
+		gpus := d.TP * d.PP * dp
+		r.Cost = &CostReport{
+			GPUHourUSD: p.priceUSD, GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,
+			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
+		}
+	}
+	d.noteQuantization(&r)
+	d.bands(&r)
+	return r
+}
+
+func (r *Report) warn(code, msg string) { r.Warnings = append(r.Warnings, Warning{code, msg}) }
+
+func (d *Deployment) kvReport(st *stage) KVCacheReport {
+	lay := st.layout
+	k := KVCacheReport{
+		BytesPerTokenPerGPU: lay.BytesPerToken,
+		BlockSize:           lay.BlockSize, NumBlocks: d.NumBlocks, MaxModelLen: d.MaxModelLen,
+		CapacityTokens: lay.CapacityTokens(d.NumBlocks),
+		MaxConcurrency: lay.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)),
+	}
+	if d.Version.CapacityFromConcurrency {
+		// After 0.19 vLLM logs int(max_concurrency x max_model_len).
+		k.CapacityTokens = int64(k.MaxConcurrency * float64(d.MaxModelLen))
+	}
+	for i := range d.stages {
+		k.BytesPerToken += d.stages[i].layout.BytesPerToken * float64(d.TP)
+		k.StateBytesPerSequence += d.stages[i].layout.StateBytes * float64(d.TP)
+	}
+	k.Groups = make([]KVGroup, len(lay.Groups))
+	for i, g := range lay.Groups {
+		k.Groups[i] = KVGroup{Kind: g.Kind.String(), Layers: g.Layers, Window: g.Window}
+	}
+	return k
+}
+
+func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *DecodeReport {
+	return &DecodeReport{
+		BatchSize: b, ContextTokens: int(math.Round(ctx)), StepTimeMs: ms(s.TimeS),
+		TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
+		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
+		CommunicationTimeMs: ms(s.CommunicationS), OverheadMs: ms(s.OverheadS),
+		WeightsReadBytes: units.Bytes(s.WeightsReadBytes).Int64(), KVReadBytes: units.Bytes(s.KVReadBytes).Int64(), FLOPs: s.FLOPs,
+		KVCacheUsage: d.kvUsage(b, ctx),
+	}
+}
+
+// kvUsage is the fraction of the block pool b sequences at ctx tokens hold.
+func (d *Deployment) kvUsage(b int, ctx float64) float64 {
+	if d.sharedBlocks() > 0 {
+		return d.poolShare(b, d.blocksPerSeq(ctx))
+	}
+	return float64(int64(b)*d.blocksPerSeq(ctx)) / float64(d.NumBlocks)
+}
+
+// concurrencyForRate solves Little's law c = rate * latency(c) for the
+// mean number of requests in flight, where latency(c) = prefill + out
+// steps at batch c; it returns the smallest c whose serving rate reaches
+// the arrival rate, capped at the scheduler's limit when the server cannot
+// keep up.
+func (d *Deployment) concurrencyForRate(rate float64, in, out, capc int) int {
+	c := largestBatch(capc, func(b int) bool {
+		r, _ := d.servingRate(b, in, out)
+		return r < rate
+	})
+	return min(c+1, capc)
+}
+
+// recompute estimates, for c sequences in flight against an onset of
+// `onset`, the recomputed prefill tokens per delivered output token and the
+// total work per output token. Below the onset nothing is preempted.
+// Above it the scheduler admits as many prompts as fit (admission cap:
+// pool / blocks of one prompt, and the scheduler's cap) and must preempt
+// the excess over the onset once each; a preempted sequence is, on
+// average, half-way through its output, so it recomputes in + out/2
+// tokens. First-order estimate; the simulator measures it.
+func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work float64) {
+	// The last sampled token is never fed back: in + out - 1 tokens are
+	// computed per request without preemption.
+	base := float64(in+out-1) / float64(out)
+	if c <= onset || onset <= 0 {
+		return 0, base
+	}
+	admit := min(c, schedCap)
+	if per := d.blocksPerSeq(float64(in + 1)); per > 0 {
+		admit = min(admit, int(min(d.seqsFitting(float64(per)), maxSeqs)))
+	}
+	if admit <= onset {
+		return 0, base
+	}
+	frac := 1 - float64(onset)/float64(admit)
+	overhead = frac * (float64(in) + float64(out)/2) / float64(out)
+	return overhead, base + overhead
+}
+
+// best finds the largest batch within the latency budget: TPOT is one
+// decode step at the mean context; TTFT is a prompt's chunked prefill
+// while the batch decodes alongside it.
+func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *BestReport {
+	hi, why := kvCap, "kv_cache"
+	if schedCap < hi {
+		hi, why = schedCap, schedWhy
+	}
+	ok := func(b int) bool {
+		if p.tpotS > 0 && d.tpot(b, mean) > p.tpotS {
+			return false
+		}
+		if p.ttftS > 0 {
+			t, _, _ := d.prefillTime(in, b, mean)
+			if t > p.ttftS {
+				return false
+			}
+		}
+		return true
+	}
+	b := largestBatch(hi, ok)
+	res := &BestReport{ContextTokens: int(math.Round(mean)), Feasible: b > 0, LimitedBy: why}
+	if b == 0 {
+		b = 1
+		res.LimitedBy = "latency_budget"
+	} else if b < hi {
+		res.LimitedBy = "tpot"
+		if p.tpotS <= 0 || d.tpot(b+1, mean) <= p.tpotS {
+			res.LimitedBy = "ttft"
+		}
+	}
+	s := d.DecodeStep(b, mean)
+	ttft, _, _ := d.prefillTime(in, b, mean)
+	res.BatchSize, res.StepTimeMs, res.TTFTMs = b, ms(s.TimeS), ms(ttft)
+	res.TokensPerS, res.TokensPerSPerSequence = float64(b)*s.TokensPerSeq/s.TimeS, s.TokensPerSeq/s.TimeS
+	return res
+}
+
+// sweep evaluates decode steps over batch sizes up to 1.25x the ceiling
+// (or sweep.max_batch_size), at the workload's mean context.
+func (d *Deployment) sweep(p plan, ceil int, mean float64) []SweepPoint {
+	hi := p.sweepMax
+	if hi == 0 {
+		hi = max(8, int(math.Ceil(1.25*float64(ceil))))
+	}
+	bs := sweepBatches(p.sweepPoints, hi)
+	out := make([]SweepPoint, len(bs))
+	ctx := int(math.Round(mean))
+	perBlocks := d.blocksPerSeq(mean)
+	per := float64(perBlocks) / float64(d.NumBlocks)
+	var plain *Deployment // the deployment without speculation, copied once
+	if d.feat.specK > 0 {
+		plain = d.without(true, false)
+	}
+	for i, b := range bs {
+		s := d.DecodeStep(b, mean)
+		out[i] = SweepPoint{
+			BatchSize: b, ContextTokens: ctx, StepTimeMs: ms(s.TimeS),
+			TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
+			KVCacheUsage: float64(b) * per, Bound: boundName(s.ComputeBound),
+		}
+		if d.sharedBlocks() > 0 {
+			out[i].KVCacheUsage = d.poolShare(b, perBlocks)
+		}
+		if plain != nil {
+			out[i].TokensPerSWithoutSpeculation = batchRate(b, plain.DecodeStep(b, mean))
+		}
+	}
+	return out
+}
+
+func (d *Deployment) noteQuantization(r *Report) {
+	if models.DeepSeekV4Built && d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
+		// DeepSeek-V4: MXFP4/NVFP4 experts, block-fp8 linear layers.
+		r.warn("experts_only_quantization", "the MoE experts are stored in "+d.Quant.Format+" ("+fielderr.Number(d.Quant.BitsPerWeight)+" bits) and the other linear layers in "+fielderr.Number(d.Quant.RestBitsPerWeight)+"-bit "+d.Quant.Method+"; embeddings stay in "+d.Dtype)
+	} else if d.Quant.ExpertsOnly {
+		r.warn("experts_only_quantization", "only the MoE experts are quantized ("+d.Quant.Method+"); attention and embeddings stay in "+d.Dtype)
+	}
+	if g := d.keptGroups(); g != "" {
+		r.warn("unquantized_modules", "the checkpoint leaves "+g+" unquantized (its exclusion list): they are counted in "+d.Dtype)
+	}
+	if d.kvFromCheckpoint {
+		r.warn("kv_cache_dtype_from_checkpoint", "the checkpoint quantizes the KV cache to fp8 (kv_cache_quant_algo FP8) and TensorRT-LLM keeps it so: the cache is fp8; give kv_cache_dtype to choose another")
+	}
+	if d.Precision == "fp8" && d.Hardware.PeakFLOPS.FP8 == 0 {
+		r.warn("no_native_fp8", d.Hardware.Name+" has no fp8 tensor cores: fp8 weights are upcast and compute runs at the "+d.Dtype+" rate")
+	}
+}
+
+func modelInfo(m *models.Model, q models.Quantization) ModelInfo {
+	arch := "dense"
+	switch {
+	case m.SSM.DInner > 0 || m.SSM.ValueHeads > 0 || m.SSM.ConvDim > 0:
+		// Recurrent layers first: Kimi-Linear's MLA layers sit between
+		// its KDA layers.
+		arch = "hybrid"
+		if m.IsMoE() {
+			arch = "hybrid+moe"
+		}
+	case (m.KVLoraRank > 0 || models.DeepSeekV4Built && m.IsDeepSeekV4()) && m.IsMoE():
+		arch = "moe+mla"
+	case m.KVLoraRank > 0:
+		arch = "mla"
+	case m.IsMoE():
+		arch = "moe"
+	}
+	for _, l := range m.Layers {
+		if l.Kind == models.SlidingAttention {
+			arch += "+sliding_window"
+			break
+		}
+	}
+	format := q.Format
+	if format == "" {
+		format = m.Dtype
+	}
+	method := q.Method
+	if method == "" {
+		method = "none"
+	}
+	return ModelInfo{
+		ID: m.ID, Name: m.Name, Architecture: arch, Layers: m.NumLayers,
+		ParamsTotal: m.Params.Total, ParamsActive: m.Params.Active,
+		WeightFormat: format, Quantization: method, WeightBits: q.BitsPerWeight, MaxContext: m.MaxContext,
+	}
+}
+
+func boundName(compute bool) string {
+	if compute {
+		return "compute"
+	}
+	return "memory"
+}
+
+func ms(s float64) float64 { return s * 1000 }
+
+func gib(b units.Bytes) string { return strconv.FormatFloat(b.GiB(), 'f', 2, 64) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -1,0 +1,928 @@
+package deploy
+
+import (
+	"math"
+	"strings"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/units"
+	"github.com/modelrefs/throughput/kvcache"
+	"github.com/modelrefs/throughput/models"
+)
+
+// The serving features beside a plain server (docs/MODEL.md section 10):
+// prefix caching, speculative decoding, LoRA, KV offload to CPU memory,
+// and expert and data parallelism. Each is off unless the request asks for
+// it, so a request without them gets the plain server's report.
+
+// SpeculativeConfig is speculative decoding (vLLM's --speculative-config):
+// a cheap proposer drafts num_speculative_tokens tokens per sequence and
+// the model verifies them, with its own next token, in one step.
+type SpeculativeConfig struct {
+	// Method is the proposer: "eagle" (an EAGLE-1/2 head: one decoder
+	// layer on the model's features, sharing its embedding and LM head),
+	// "eagle3" (an EAGLE-3 head, with its own LM head over a 32,000-token
+	// draft vocabulary), "mtp" (the model's own multi-token-prediction
+	// module, DeepSeek-V3 style: one decoder layer of the model's), "ngram"
+	// (prompt lookup, no draft model) or "draft_model" (a smaller model,
+	// given by model). Default: draft_model when model is given, else
+	// eagle.
+	Method string `json:"method,omitempty"`
+	// Model is the draft model's catalog id, for method draft_model.
+	Model string `json:"model,omitempty"`
+	// NumSpeculativeTokens is k, the drafted tokens per step.
+	NumSpeculativeTokens *int `json:"num_speculative_tokens,omitempty"`
+	// AcceptanceRate is the probability that one drafted token is
+	// accepted, given the ones before it were. Give it or
+	// mean_acceptance_length.
+	AcceptanceRate *float64 `json:"acceptance_rate,omitempty"`
+	// MeanAcceptanceLength is the mean tokens one step yields per
+	// sequence, accepted drafts plus the model's own (what vLLM and SGLang
+	// log as the mean acceptance length), between 1 and k+1.
+	MeanAcceptanceLength *float64 `json:"mean_acceptance_length,omitempty"`
+}
+
+// LoRAConfig serves LoRA adapters (vLLM's --enable-lora).
+type LoRAConfig struct {
+	// MaxLoRAs is the adapters resident on the GPU at once (vLLM's
+	// --max-loras, default 1).
+	MaxLoRAs *int `json:"max_loras,omitempty"`
+	// MaxLoRARank is the largest adapter rank (--max-lora-rank, default
+	// 16): every slot is allocated at this rank.
+	MaxLoRARank *int `json:"max_lora_rank,omitempty"`
+	// TargetModules are the projections with adapters: any of q_proj,
+	// k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj (default all:
+	// vLLM wraps every supported linear layer).
+	TargetModules []string `json:"target_modules,omitempty"`
+}
+
+// KVOffload is a CPU tier for the KV cache (vLLM's native offloading,
+// --kv-offloading-size, or LMCache): KV blocks are copied to host memory
+// and loaded back over the host link instead of being recomputed.
+type KVOffload struct {
+	// CPUBytes is the host memory of the tier for the whole tensor-parallel
+	// group, in bytes (vLLM: summed across its ranks).
+	CPUBytes *float64 `json:"cpu_bytes,omitempty"`
+	// BandwidthBytesPerS is the host-to-GPU bandwidth of one GPU (default
+	// 63e9: PCIe 5.0 x16, 32 GT/s x 16 lanes x 128/130 / 8).
+	BandwidthBytesPerS *float64 `json:"bandwidth_bytes_per_s,omitempty"`
+	// AsyncLoad is whether blocks load back while the running batch
+	// computes (default true: vLLM's native offloading connector reports
+	// its loads as async, load_kv_async, and copies on its own CUDA
+	// stream); false: the connector loads them before the forward, which
+	// waits (LMCache's non-async retrieve).
+	AsyncLoad *bool `json:"async_load,omitempty"`
+}
+
+// Speculative methods (vLLM SpeculativeConfig.method names).
+var SpecMethods = []string{"draft_model", "eagle", "eagle3", "mtp", "ngram"}
+
+// LoRAModules are the projections LoRA adapters can target, by the names
+// of vLLM's modules: standard attention (q, k, v, o), MLA's (q_a, q_b,
+// kv_a_proj_with_mqa, kv_b, o), a Mamba-2 mixer's (in_proj, out_proj) and
+// the MLP's, routed experts included (gate, up, down). A module a layer
+// does not have adds nothing there.
+var LoRAModules = []string{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
+	"q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "in_proj", "out_proj"}
+
+const (
+	maxSpecTokens = 32
+	// pcie5x16 is PCIe 5.0 x16 in one direction, bytes/s: 32 GT/s x 16
+	// lanes x 128/130 encoding / 8 bits (PCI-SIG PCIe 5.0 base spec).
+	pcie5x16 = 32e9 * 16 * 128 / 130 / 8
+	// eagle3DraftVocab is the draft vocabulary of the published EAGLE-3
+	// heads (draft_vocab_size 32000 in yuhuili/EAGLE3-LLaMA3.1-Instruct-8B
+	// config.json).
+	eagle3DraftVocab = 32000
+)
+
+// featureFields are the features' entries of calc.Fields.
+var featureFields = [...]struct {
+	key  string
+	spec FieldSpec
+}{
+	{"Request.enable_prefix_caching", FieldSpec{DefaultText: "on when the workload states a shared prefix or hit rate, else off"}},
+	{"Request.data_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
+	{"Request.enable_expert_parallel", FieldSpec{Default: false}},
+	{"Request.num_redundant_experts", FieldSpec{Max: 1 << 16, HasMin: true, HasMax: true, Default: 0, Unit: "experts"}},
+	{"Workload.shared_prefix_tokens", FieldSpec{Max: maxTokens, HasMin: true, HasMax: true, Default: 0, Unit: "tokens"}},
+	{"Workload.num_prefixes", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
+	{"Workload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
+	{"SpeculativeConfig.method", FieldSpec{Enum: SpecMethods, DefaultText: "draft_model when model is given, else eagle"}},
+	{"SpeculativeConfig.num_speculative_tokens", FieldSpec{Min: 1, Max: maxSpecTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
+	{"SpeculativeConfig.acceptance_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "probability"}},
+	{"SpeculativeConfig.mean_acceptance_length", FieldSpec{Min: 1, Max: maxSpecTokens + 1, HasMin: true, HasMax: true, Unit: "tokens per step"}},
+	{"LoRAConfig.max_loras", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 1, Unit: "adapters"}},
+	{"LoRAConfig.max_lora_rank", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 16, Unit: "rank"}},
+	{"LoRAConfig.target_modules", FieldSpec{Enum: LoRAModules, DefaultText: "every one the model has"}},
+	{"KVOffload.cpu_bytes", FieldSpec{Max: 1 << 50, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "bytes"}},
+	{"KVOffload.bandwidth_bytes_per_s", FieldSpec{Min: 1e6, Max: 1e15, HasMin: true, HasMax: true, Default: pcie5x16, Unit: "bytes/s"}},
+	{"KVOffload.async_load", FieldSpec{Default: true}},
+}
+
+// featureState is a resolved request's features, with the per-rank
+// constants their formulas need.
+type featureState struct {
+	// Prefix caching: on (vLLM's default), the prompt tokens of each
+	// request served from the cache (whole blocks), the prefixes that
+	// hold them, and the shared prefix the simulator replays.
+	prefixOn     bool
+	cachedTokens int
+	prefixes     int
+	prefixTokens int
+
+	// Speculative decoding: k drafted tokens, acceptance a, expected
+	// tokens per step E, and the draft's cost.
+	specK      int
+	specMethod string
+	specAccept float64
+	specE      float64
+	draftModel *Deployment
+	draftLayer draftHead
+	// draftBytes is the draft's weights on one rank; draftKVPerToken its
+	// cache per token on one rank (bytes).
+	draftBytes      units.Bytes
+	draftKVPerToken float64
+
+	// LoRA: slots, rank, the adapters' bytes on one rank, their FLOPs per
+	// token per rank and the bytes of one slot.
+	loras, loraRank int
+	loraModules     []string
+	loraBytes       units.Bytes
+	loraFLOPs       float64
+	loraSlotBytes   float64
+
+	// KV offload: the CPU tier per rank and its link, and whether loads
+	// wait for the forward (a synchronous connector).
+	offloadBytes, offloadBW float64
+	offloadSync             bool
+
+	// Expert and data parallelism, and the redundant expert replicas.
+	dp, redundant int
+	ep            bool
+}
+
+// draftHead is a one-layer draft (EAGLE, EAGLE-3, MTP) on one rank: the
+// bytes one pass reads besides the KV (its layer, its fc, the LM head it
+// uses) and its linear FLOPs per token; kvPerToken and attnFLOPs are one
+// layer's cache bytes and attention FLOPs per attended token.
+type draftHead struct {
+	readBytes, flopsPerToken, kvPerToken, attnFLOPs float64
+}
+
+// resolveFeatures reads the features of req into d (d.Model is set; the
+// rest of d is not built yet).
+func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
+	f := &d.feat
+	m := d.Model
+	f.dp = e.intAt("data_parallel_size", "Request.data_parallel_size", req.DataParallelSize, 1)
+	f.ep = req.EnableExpertParallel != nil && *req.EnableExpertParallel
+	f.redundant = e.intAt("num_redundant_experts", "Request.num_redundant_experts", req.NumRedundantExperts, 0)
+	if f.redundant > 0 && !f.ep {
+		e.add("num_redundant_experts", "applies with enable_expert_parallel only")
+	}
+	if f.ep && !m.IsMoE() {
+		e.add("enable_expert_parallel", "the model has no routed experts")
+	} else if f.ep && d.TP > 0 && (m.Experts+f.redundant)%(d.TP*f.dp) != 0 {
+		e.add("enable_expert_parallel", "the model's "+itoa(m.Experts+f.redundant)+" experts (with num_redundant_experts) do not divide over tensor_parallel_size x data_parallel_size = "+itoa(d.TP*f.dp)+" ranks")
+	}
+
+	if s := req.SpeculativeConfig; s != nil {
+		resolveSpec(e, s, d)
+	}
+	if l := req.LoRA; l != nil {
+		f.loras = e.intAt("lora.max_loras", "LoRAConfig.max_loras", l.MaxLoRAs, 1)
+		f.loraRank = e.intAt("lora.max_lora_rank", "LoRAConfig.max_lora_rank", l.MaxLoRARank, 16)
+		f.loraModules = LoRAModules
+		if len(l.TargetModules) > 0 {
+			f.loraModules = nil
+			for i, name := range l.TargetModules {
+				n := strings.ToLower(strings.TrimSpace(name))
+				ok := false
+				for _, k := range LoRAModules {
+					ok = ok || k == n
+				}
+				if !ok {
+					e.add("lora.target_modules["+itoa(i)+"]", "unknown module "+fielderr.Quote(name)+"; one of "+strings.Join(LoRAModules, ", "))
+					continue
+				}
+				f.loraModules = append(f.loraModules, n)
+			}
+		}
+		switch {
+		case m.SSM.ValueHeads > 0 || m.SSM.Lightning:
+			e.add("lora", "LoRA is not modelled for gated-delta-net, Kimi Delta Attention or lightning-attention layers")
+		case f.ep && m.IsMoE() && d.Version.MoELoRA:
+			// vllm/lora/layers/fused_moe.py FusedMoEWithLoRA.__init__:
+			// assert not base_layer.use_ep.
+			e.add("lora", "vLLM's fused-MoE LoRA does not support enable_expert_parallel")
+		}
+	}
+	if o := req.KVOffload; o != nil {
+		if o.CPUBytes == nil {
+			e.add("kv_offload.cpu_bytes", "is required: the CPU tier's size in bytes")
+		}
+		f.offloadBytes = e.floatAt("kv_offload.cpu_bytes", "KVOffload.cpu_bytes", o.CPUBytes, 0)
+		f.offloadBW = e.floatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, pcie5x16)
+		f.offloadSync = o.AsyncLoad != nil && !*o.AsyncLoad
+	}
+	resolvePrefix(e, req, d, p)
+}
+
+// resolvePrefix reads the workload's shared prefix (after the block size
+// is known: only whole blocks are cached).
+func resolvePrefix(e *errs, req Request, d *Deployment, p *plan) {
+	f := &d.feat
+	w := req.Workload
+	if w == nil {
+		w = &Workload{}
+	}
+	if w.SharedPrefixTokens != nil && w.PrefixHitRate != nil {
+		e.add("workload.prefix_hit_rate", "give either shared_prefix_tokens or prefix_hit_rate, not both")
+	}
+	f.prefixes = e.intAt("workload.num_prefixes", "Workload.num_prefixes", w.NumPrefixes, 1)
+	shared := e.intAt("workload.shared_prefix_tokens", "Workload.shared_prefix_tokens", w.SharedPrefixTokens, 0)
+	if w.PrefixHitRate != nil {
+		hit := e.floatAt("workload.prefix_hit_rate", "Workload.prefix_hit_rate", w.PrefixHitRate, 0)
+		shared = int(math.Round(hit * float64(p.in)))
+		if shared >= p.in {
+			shared = p.in - 1 // the last prompt token is always computed
+		}
+	} else if p.in > 0 && shared >= p.in {
+		e.add("workload.shared_prefix_tokens", "("+itoa(shared)+") must be less than input_tokens ("+itoa(p.in)+"): the prefix is part of every prompt")
+		return
+	}
+	f.prefixTokens = shared
+	// On when asked, or (not given) when the workload states a prefix:
+	// vLLM V1 caches by default, but a plain request keeps the plain
+	// server's figures, where a preempted request recomputes everything.
+	f.prefixOn = shared > 0
+	if req.EnablePrefixCaching != nil {
+		f.prefixOn = *req.EnablePrefixCaching
+	}
+}
+
+// resolveSpec reads the speculative config.
+func resolveSpec(e *errs, s *SpeculativeConfig, d *Deployment) {
+	f := &d.feat
+	method := strings.ToLower(strings.TrimSpace(s.Method))
+	if method == "" {
+		method = "eagle"
+		if s.Model != "" {
+			method = "draft_model"
+		}
+	}
+	known := false
+	for _, k := range SpecMethods {
+		known = known || k == method
+	}
+	if !known {
+		e.add("speculative_config.method", "unknown method "+fielderr.Quote(s.Method)+"; one of "+strings.Join(SpecMethods, ", "))
+	}
+	f.specMethod = method
+	if s.NumSpeculativeTokens == nil {
+		e.add("speculative_config.num_speculative_tokens", "is required: the tokens drafted per step")
+	}
+	k := e.intAt("speculative_config.num_speculative_tokens", "SpeculativeConfig.num_speculative_tokens", s.NumSpeculativeTokens, 1)
+	switch {
+	case s.AcceptanceRate != nil && s.MeanAcceptanceLength != nil:
+		e.add("speculative_config.mean_acceptance_length", "give either acceptance_rate or mean_acceptance_length, not both")
+	case s.AcceptanceRate != nil:
+		f.specAccept = e.floatAt("speculative_config.acceptance_rate", "SpeculativeConfig.acceptance_rate", s.AcceptanceRate, 0)
+	case s.MeanAcceptanceLength != nil:
+		l := e.floatAt("speculative_config.mean_acceptance_length", "SpeculativeConfig.mean_acceptance_length", s.MeanAcceptanceLength, 1)
+		if l > float64(k+1) {
+			e.add("speculative_config.mean_acceptance_length", "("+fielderr.Number(l)+") cannot exceed num_speculative_tokens + 1 ("+itoa(k+1)+")")
+		}
+		f.specAccept = acceptanceForLength(k, l)
+	default:
+		e.add("speculative_config.acceptance_rate", "is required (or mean_acceptance_length)")
+	}
+	switch {
+	case method == "draft_model" && s.Model == "":
+		e.add("speculative_config.model", "is required for method draft_model: the draft model's catalog id")
+	case method != "draft_model" && s.Model != "":
+		e.add("speculative_config.model", "applies to method draft_model only")
+	case method == "mtp" && d.Model != nil && !hasMTP(d.Model):
+		// Allowed: the module is costed as one layer of the model's.
+	}
+	f.specK = k
+	f.specE = tokensPerStep(k, f.specAccept)
+}
+
+// hasMTP reports whether the model ships multi-token-prediction layers
+// (DeepSeek-V3's and V4's num_nextn_predict_layers); informational only.
+func hasMTP(m *models.Model) bool {
+	return m.KVLoraRank > 0 || models.DeepSeekV4Built && m.IsDeepSeekV4()
+}
+
+// tokensPerStep is the expected tokens one verification step yields per
+// sequence when each of k drafts is accepted with probability a until the
+// first rejection, plus the model's own token: (1 - a^(k+1)) / (1 - a)
+// (Leviathan, Kalman and Matias 2023, "Fast Inference from Transformers
+// via Speculative Decoding", eq. 1); k+1 at a = 1.
+func tokensPerStep(k int, a float64) float64 {
+	if a >= 1 {
+		return float64(k + 1)
+	}
+	return (1 - math.Pow(a, float64(k+1))) / (1 - a)
+}
+
+// acceptanceForLength inverts tokensPerStep for k drafts: the acceptance
+// rate whose expected tokens per step is l (bisection; tokensPerStep
+// rises with a from 1 to k+1).
+func acceptanceForLength(k int, l float64) float64 {
+	if l >= float64(k+1) {
+		return 1
+	}
+	lo, hi := 0.0, 1.0
+	for i := 0; i < 60; i++ {
+		mid := (lo + hi) / 2
+		if tokensPerStep(k, mid) < l {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// buildFeatures sizes the features' memory and costs once the stages are
+// split (before the memory budget). It returns an error only for a draft
+// model that cannot be resolved.
+func (d *Deployment) buildFeatures(req Request) error {
+	f := &d.feat
+	if f.specK > 0 {
+		switch f.specMethod {
+		case "draft_model":
+			dr := Request{
+				Model: req.SpeculativeConfig.Model, Hardware: req.Hardware, Engine: req.Engine,
+				TensorParallelSize: Int(d.TP), Dtype: req.Dtype, KVCacheDtype: req.KVCacheDtype,
+				MaxModelLen: Int(min(d.MaxModelLen, maxModelLen)),
+			}
+			dm, _, err := resolve(dr)
+			if err != nil {
+				return fielderr.Under("speculative_config", err) // "model" -> "speculative_config.model"
+			}
+			f.draftModel = dm
+			for i := range dm.stages {
+				f.draftBytes += dm.stages[i].weightsBytes
+				f.draftKVPerToken += dm.stages[i].layout.BytesPerToken
+			}
+		case "eagle", "eagle3", "mtp":
+			f.draftLayer, f.draftBytes = d.headDraft(f.specMethod)
+			f.draftKVPerToken = f.draftLayer.kvPerToken
+		}
+	}
+	if f.loras > 0 {
+		f.loraSlotBytes, f.loraFLOPs = d.loraPerSlot()
+		f.loraBytes = units.Bytes(f.loraSlotBytes * float64(f.loras))
+	}
+	return nil
+}
+
+// headDraft sizes a one-layer draft head on one rank. EAGLE (Li et al.
+// 2024, arXiv 2401.15077) is one decoder layer of the target's shape plus
+// an fc of 2h x h, using the target's LM head; EAGLE-3 (Li et al. 2025,
+// arXiv 2503.01840) takes 3h of fused features (fc 3h x h, attention
+// projections on 2h) and has its own LM head over a 32,000-token draft
+// vocabulary; MTP (DeepSeek-V3 technical report, arXiv 2412.19437,
+// section 2.2) is one transformer block of the target's plus a 2h x h
+// projection, sharing embedding and head. One pass reads the layer, the
+// fc and the head; the head and the fc are split over tp ranks.
+func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
+	m := d.Model
+	tp := float64(d.TP)
+	h := float64(m.Hidden)
+	l := m.Layers[len(m.Layers)-1]
+	if method != "mtp" {
+		// EAGLE heads are dense decoder layers.
+		l = models.Layer{Kind: models.FullAttention}
+		if m.KVLoraRank > 0 {
+			l.Kind = models.MLAttention
+		}
+	}
+	lin, oth, exp := d.rankParams(l)
+	var layer, active float64
+	if l.MoE {
+		routed := float64(m.Experts) * exp
+		layer = d.weightBytes(lin, true) + d.weightBytes(oth, false)
+		active = lin - routed + float64(m.TopK)*exp
+	} else {
+		if m.IsMoE() {
+			// A dense layer in place of a routed one: the MLP of the
+			// model's dense layers, or its experts' active width.
+			lin -= float64(m.Experts) * exp
+			di := m.DenseIntermediate
+			if di == 0 {
+				di = m.MoEIntermediate * max(m.TopK, 1)
+			}
+			lin += 3 * h * float64(di) / tp
+		}
+		layer = d.weightBytes(lin, true) + d.weightBytes(oth, false)
+		active = lin
+	}
+	fc := 2 * h * h / tp
+	own := 0.0 // weights the draft holds beyond the target's
+	head := float64(m.Vocab) * h / tp
+	if method == "eagle3" {
+		fc = 3 * h * h / tp
+		// q, k, v read 2h instead of h.
+		hd := float64(m.HeadDim)
+		extra := h * hd * (float64(m.Heads)/tp + 2*float64(kvcache.HeadsPerRank(m.KVHeads, d.TP)))
+		layer += extra * d.ActBytes
+		active += extra
+		head = eagle3DraftVocab * h / tp
+		own = head * d.ActBytes
+	}
+	var g draftHead
+	g.readBytes = layer + fc*d.ActBytes + head*d.ActBytes
+	g.flopsPerToken = 2 * (active + fc + head)
+	switch l.Kind {
+	case models.MLAttention:
+		g.kvPerToken = float64(m.KVLoraRank+m.QKRopeDim) * d.KVBytes
+		g.attnFLOPs = 2 * float64(m.Heads) / tp * float64(2*m.KVLoraRank+m.QKRopeDim)
+	default:
+		g.kvPerToken = float64(kvcache.HeadsPerRank(m.KVHeads, d.TP)*(m.HeadDim+m.HeadDimV())) * d.KVBytes
+		g.attnFLOPs = 2 * float64(m.Heads) / tp * float64(m.HeadDim+m.HeadDimV())
+	}
+	return g, units.Bytes(layer + fc*d.ActBytes + own)
+}
+
+// loraPerSlot returns one adapter slot's bytes on one rank and its FLOPs
+// per token. vLLM allocates, for every wrapped linear layer and every
+// slot, lora_a [max_lora_rank, input] and lora_b [output, max_lora_rank]
+// per packed slice, in the model dtype (vllm/lora/layers/base_linear.py
+// create_lora_weights, vLLM 0.19): a column-parallel layer (q, k, v, gate,
+// up, MLA's q_b and kv_b, a Mamba mixer's in_proj) keeps its full input
+// and 1/tp of its output, a row-parallel one (o, down, out_proj) 1/tp of
+// its input and its full output, a replicated one (MLA's q_a and
+// kv_a_proj_with_mqa) both in full. A token costs 2 * r * (input + output)
+// FLOPs per module (the shrink and expand GEMMs). Routed experts, from the
+// release with fused-MoE LoRA (EngineVersion.MoELoRA), hold per slot and
+// per local expert w13 lora_a [2, r, h], w13 lora_b [2, I/tp, r], w2
+// lora_a [r, I/tp] and w2 lora_b [h, r] (vllm/lora/layers/fused_moe.py
+// FusedMoEWithLoRA._create_lora_a_weights / _create_lora_b_weights, main
+// at 0002540c): all E experts are allocated, a token runs top_k of them.
+func (d *Deployment) loraPerSlot() (bytes, flops float64) {
+	m := d.Model
+	tp := float64(d.TP)
+	h := float64(m.Hidden)
+	on := map[string]bool{}
+	for _, mod := range d.feat.loraModules {
+		on[mod] = true
+	}
+	// held and active are elements in + out per rank over the modules:
+	// held are allocated, active run per token.
+	var held, active float64
+	add := func(mod string, in, out float64) {
+		if on[mod] {
+			held += in + out
+			active += in + out
+		}
+	}
+	// A non-gated MLP (relu², GELU) has no gate_proj; vLLM's fused-MoE
+	// LoRA then allocates one w13 slice (_w13_slices = 1).
+	gated := m.GatedMLP
+	mlp := func(inter float64) {
+		if gated {
+			add("gate_proj", h, inter/tp)
+		}
+		add("up_proj", h, inter/tp)
+		add("down_proj", inter/tp, h)
+	}
+	for _, l := range m.Layers {
+		switch l.Kind {
+		case models.MLAttention:
+			hq := float64(m.Heads) / tp
+			if m.QLoraRank > 0 {
+				add("q_a_proj", h, float64(m.QLoraRank))
+				add("q_b_proj", float64(m.QLoraRank), hq*float64(m.QKNopeDim+m.QKRopeDim))
+			} else {
+				add("q_proj", h, hq*float64(m.QKNopeDim+m.QKRopeDim))
+			}
+			add("kv_a_proj_with_mqa", h, float64(m.KVLoraRank+m.QKRopeDim))
+			add("kv_b_proj", float64(m.KVLoraRank), hq*float64(m.QKNopeDim+m.HeadDimV()))
+			add("o_proj", hq*float64(m.HeadDimV()), h)
+		case models.Mamba:
+			s := m.SSM
+			add("in_proj", h, float64(2*s.DInner+2*s.NGroups*s.DState+s.Heads)/tp)
+			add("out_proj", float64(s.DInner)/tp, h)
+		case models.FullAttention, models.SlidingAttention:
+			hdk, hdv := m.LayerHeadDims(l)
+			q := float64(m.Heads*hdk) / tp
+			kvh := float64(kvcache.HeadsPerRank(m.LayerKVHeads(l), d.TP))
+			add("q_proj", h, q)
+			add("k_proj", h, kvh*float64(hdk))
+			add("v_proj", h, kvh*float64(hdv))
+			add("o_proj", float64(m.Heads*hdv)/tp, h)
+		}
+		switch {
+		case l.NoFFN:
+		case l.MoE:
+			if m.SharedIntermediate > 0 {
+				mlp(float64(m.SharedIntermediate))
+			}
+			if !d.Version.MoELoRA {
+				continue // experts not wrapped before fused-MoE LoRA
+			}
+			eh := h
+			if m.MoELatent > 0 {
+				eh = float64(m.MoELatent)
+			}
+			inter := float64(m.MoEIntermediate) / tp
+			for _, e := range [...]struct {
+				mod     string
+				in, out float64
+			}{{"gate_proj", eh, inter}, {"up_proj", eh, inter}, {"down_proj", inter, eh}} {
+				if on[e.mod] && (gated || e.mod != "gate_proj") {
+					held += float64(m.Experts) * (e.in + e.out)
+					active += float64(m.TopK) * (e.in + e.out)
+				}
+			}
+		default:
+			inter := float64(m.Intermediate)
+			if m.IsMoE() && m.DenseIntermediate > 0 {
+				inter = float64(m.DenseIntermediate)
+			}
+			if l.Intermediate > 0 {
+				inter = float64(l.Intermediate)
+			}
+			mlp(inter)
+		}
+	}
+	r := float64(d.feat.loraRank)
+	return r * held * d.ActBytes, 2 * r * active
+}
+
+// featureBytes are the features' weights on stage s of one rank, taken
+// from the KV budget as vLLM does: they are loaded before the profile run
+// that sizes the pool (gpu_worker.py determine_available_memory).
+func (d *Deployment) featureBytes(s *stage) units.Bytes {
+	var b units.Bytes
+	if s.last {
+		b += d.feat.draftBytes
+	}
+	if d.feat.loras > 0 && len(d.Model.Layers) > 0 {
+		b += d.feat.loraBytes * units.Bytes(s.hi-s.lo) / units.Bytes(len(d.Model.Layers))
+	}
+	return b
+}
+
+// draftShare is the fraction of a block's bytes that holds the model's
+// own KV when a draft keeps its cache in the same blocks (vLLM adds the
+// draft's attention layers to the KV cache spec, so every block holds
+// both): bytes per token / (bytes per token + draft's).
+func (d *Deployment) draftShare(lay kvcache.Layout) float64 {
+	if d.feat.draftKVPerToken <= 0 || lay.BytesPerToken <= 0 {
+		return 1
+	}
+	return lay.BytesPerToken / (lay.BytesPerToken + d.feat.draftKVPerToken)
+}
+
+// draftPass is the duration of one draft forward pass over b sequences at
+// ctx tokens of context, in seconds: its reads over bandwidth or its FLOPs
+// over peak, whichever binds, plus the engine's step overhead (each pass
+// launches its own kernels and samples its own token, as a step does; the
+// fitted step_overhead_ms, not a figure of its own). ngram drafts cost
+// nothing on the GPU.
+func (d *Deployment) draftPass(b, ctx float64) float64 {
+	f := &d.feat
+	if b <= 0 || f.specMethod == "ngram" {
+		return 0
+	}
+	c := &d.cost
+	over := c.eff.StepOverheadMs / 1000
+	if f.draftModel != nil {
+		return f.draftModel.DecodeStep(int(b), ctx).TimeS
+	}
+	g := f.draftLayer
+	bytes := g.readBytes + g.kvPerToken*b*ctx
+	flops := g.flopsPerToken*b + g.attnFLOPs*b*ctx
+	return over + math.Max(bytes*c.invWeightBW, flops/(c.peak*c.eff.ComputeEfficiency))
+}
+
+// cachedFor returns the prompt tokens of an n-token prompt served from the
+// prefix cache: the shared prefix in whole blocks, at most n-1 (vLLM
+// get_computed_blocks: max_cache_hit_length = num_tokens - 1; only full
+// blocks are hashed, kv_cache_utils.py hash_block_tokens).
+func (d *Deployment) cachedFor(n int) int {
+	f := &d.feat
+	if !f.prefixOn || f.prefixTokens <= 0 || n <= 1 {
+		return 0
+	}
+	bs := d.stages[d.tight].layout.BlockSize
+	return min(f.prefixTokens/bs, (n-1)/bs) * bs
+}
+
+// sharedBlocks is the blocks of one sequence at ctx tokens that live in a
+// shared prefix (counted once per prefix in the pool): the prefix's whole
+// blocks in every full-attention or latent group. Sliding-window and state
+// groups keep their own.
+func (d *Deployment) sharedBlocks() int64 {
+	lay := d.stages[d.tight].layout
+	c := d.feat.cachedTokens
+	if c <= 0 {
+		return 0
+	}
+	return int64(c/lay.BlockSize) * int64(sharedGroups(lay))
+}
+
+// sharedGroups counts a layout's full-attention and latent groups.
+func sharedGroups(lay kvcache.Layout) int {
+	n := 0
+	for _, g := range lay.Groups {
+		if g.Kind == kvcache.Full || g.Kind == kvcache.Latent {
+			n++
+		}
+	}
+	return n
+}
+
+// seqsFitting returns how many sequences fit in the pool when each holds
+// per blocks of which shared live in one of `prefixes` shared prefixes:
+// the larger of floor(pool / per) (no sharing) and, once every prefix is
+// resident, floor((pool - prefixes*shared) / (per - shared)). Never fewer
+// than without sharing.
+func (d *Deployment) seqsFitting(per float64) float64 {
+	pool := float64(d.usableBlocks())
+	if per <= 0 || pool <= 0 {
+		return 0
+	}
+	n := math.Floor(pool / per)
+	s := float64(d.sharedBlocks())
+	if s > 0 && per > s {
+		np := float64(d.feat.prefixes)
+		if m := math.Floor((pool - np*s) / (per - s)); m >= np && m > n {
+			n = m
+		}
+	}
+	return n
+}
+
+// poolShare is the fraction of the pool b sequences of per blocks each
+// hold, counting each resident prefix's blocks once.
+func (d *Deployment) poolShare(b int, per int64) float64 {
+	s := d.sharedBlocks()
+	held := int64(b) * per
+	if s > 0 && per >= s {
+		held = int64(b)*(per-s) + int64(min(b, d.feat.prefixes))*s
+	}
+	return float64(held) / float64(d.NumBlocks)
+}
+
+// specScheduleCap is the scheduler's cap on sequences when each decode
+// takes 1 + k tokens of the step budget.
+func (d *Deployment) specTokensPerSeq() int { return 1 + d.feat.specK }
+
+// FeaturesReport shows what the request's features changed, each beside
+// the plain server's figure.
+type FeaturesReport struct {
+	PrefixCaching *PrefixCachingReport `json:"prefix_caching,omitempty"`
+	Speculative   *SpeculativeReport   `json:"speculative,omitempty"`
+	LoRA          *LoRAReport          `json:"lora,omitempty"`
+	KVOffload     *KVOffloadReport     `json:"kv_offload,omitempty"`
+	Parallel      *ParallelReport      `json:"parallel,omitempty"`
+}
+
+// PrefixCachingReport is the capacity and TTFT the shared prefix gains.
+type PrefixCachingReport struct {
+	// CachedTokensPerRequest is the prompt tokens each request finds in
+	// the cache (whole blocks, at most input_tokens - 1).
+	CachedTokensPerRequest int `json:"cached_tokens_per_request"`
+	// SharedBlocks is the blocks of one prefix, held once in the pool.
+	SharedBlocks int64 `json:"shared_blocks"`
+	NumPrefixes  int   `json:"num_prefixes"`
+	// TTFTMs and TTFTMsWithout are the idle-server time to first token
+	// with and without the cache.
+	TTFTMs        float64 `json:"ttft_ms"`
+	TTFTMsWithout float64 `json:"ttft_ms_without"`
+	// KVCeiling and KVCeilingWithout are the sequences that fit at the
+	// final context with and without sharing; OnsetConcurrency(Without)
+	// the preemption onset.
+	KVCeiling               int `json:"kv_ceiling"`
+	KVCeilingWithout        int `json:"kv_ceiling_without"`
+	OnsetConcurrency        int `json:"onset_concurrency"`
+	OnsetConcurrencyWithout int `json:"onset_concurrency_without"`
+}
+
+// SpeculativeReport is speculative decoding at the decode point and where
+// it stops paying.
+type SpeculativeReport struct {
+	Method               string  `json:"method"`
+	NumSpeculativeTokens int     `json:"num_speculative_tokens"`
+	AcceptanceRate       float64 `json:"acceptance_rate"`
+	// TokensPerStep is (1 - a^(k+1)) / (1 - a), the mean tokens a step
+	// yields per sequence.
+	TokensPerStep float64 `json:"tokens_per_step"`
+	// DraftWeightsBytes is the draft's weights on one GPU; DraftTimeMs
+	// its k passes at the decode point.
+	DraftWeightsBytes int64   `json:"draft_weights_bytes"`
+	DraftTimeMs       float64 `json:"draft_time_ms"`
+	// TPOTMs is step time / tokens per step at the decode point;
+	// TPOTMsWithout the plain server's step there.
+	TPOTMs        float64 `json:"tpot_ms"`
+	TPOTMsWithout float64 `json:"tpot_ms_without"`
+	// TokensPerS(Without) are the decode point's output rates; Speedup
+	// their ratio.
+	TokensPerS        float64 `json:"tokens_per_s"`
+	TokensPerSWithout float64 `json:"tokens_per_s_without"`
+	Speedup           float64 `json:"speedup"`
+	// Batch1Speedup is the speedup of one sequence alone.
+	Batch1Speedup float64 `json:"batch1_speedup"`
+	// CrossoverBatchSize is the smallest batch at which speculation no
+	// longer raises the output rate (0: it pays up to the batch ceiling).
+	CrossoverBatchSize int `json:"crossover_batch_size"`
+}
+
+// LoRAReport is the adapters' memory and their cost per step.
+type LoRAReport struct {
+	MaxLoRAs    int `json:"max_loras"`
+	MaxLoRARank int `json:"max_lora_rank"`
+	// Bytes is all slots on one GPU, taken from the KV cache.
+	Bytes int64 `json:"bytes"`
+	// KVCacheBytesWithout is the pool without the adapters.
+	KVCacheBytesWithout int64 `json:"kv_cache_bytes_without"`
+	// FLOPsPerStep, ReadBytesPerStep and ExtraStepTimeMs are the adapters'
+	// GEMMs at the decode point (every slot in use once the batch holds
+	// max_loras sequences).
+	FLOPsPerStep     float64 `json:"flops_per_step"`
+	ReadBytesPerStep int64   `json:"read_bytes_per_step"`
+	ExtraStepTimeMs  float64 `json:"extra_step_time_ms"`
+}
+
+// KVOffloadReport is the CPU tier.
+type KVOffloadReport struct {
+	// CPUBlocks is the tier in blocks; CapacityTokens in tokens (whole
+	// tensor-parallel group).
+	CPUBlocks      int64 `json:"cpu_blocks"`
+	CapacityTokens int64 `json:"capacity_tokens"`
+	// RecomputeOnsetConcurrency is where preempted sequences no longer
+	// fit in the tier and must be recomputed: vLLM still preempts at
+	// preemption.onset_concurrency, but below this a preempted
+	// sequence's blocks are loaded back instead of recomputed.
+	RecomputeOnsetConcurrency int `json:"recompute_onset_concurrency"`
+	// ReloadMsPerSequence is one mean sequence's blocks over the host link;
+	// RecomputeMsPerSequence its prefill again, for comparison.
+	ReloadMsPerSequence    float64 `json:"reload_ms_per_sequence"`
+	RecomputeMsPerSequence float64 `json:"recompute_ms_per_sequence"`
+}
+
+// ParallelReport is expert and data parallelism for MoE.
+type ParallelReport struct {
+	DataParallelSize int  `json:"data_parallel_size"`
+	ExpertParallel   bool `json:"expert_parallel"`
+	// ExpertParallelSize is the ranks the experts are spread over
+	// (tensor_parallel_size x data_parallel_size).
+	ExpertParallelSize int `json:"expert_parallel_size"`
+	// ExpertsPerRank is the routed experts one GPU holds (whole experts
+	// under EP; shards of all of them otherwise, reported as E/EP).
+	ExpertsPerRank float64 `json:"experts_per_rank"`
+	// ExpertsTouchedPerRank is the expected distinct local experts the
+	// decode step's tokens (over all data-parallel ranks) route to.
+	ExpertsTouchedPerRank float64 `json:"experts_touched_per_rank"`
+	// LoadImbalance is the busiest rank's expert tokens over the mean.
+	LoadImbalance float64 `json:"load_imbalance"`
+	// AllToAllMs is the dispatch and combine time of one decode step.
+	AllToAllMs float64 `json:"all_to_all_ms"`
+	// TokensPerSTotal is the decode point's output rate over all
+	// data-parallel ranks.
+	TokensPerSTotal float64 `json:"tokens_per_s_total"`
+	GPUs            int     `json:"num_gpus"`
+}
+
+// offloadBlocks is the CPU tier in blocks of the tightest stage's layout:
+// its bytes per rank over a block's.
+func (d *Deployment) offloadBlocks() int64 {
+	lay := d.stages[d.tight].layout
+	return lay.NumBlocks(d.feat.offloadBytes / float64(d.TP) * d.draftShare(lay))
+}
+
+// tpot is the time per output token at batch b and ctx tokens of
+// context, in seconds: the decode step over the tokens it yields per
+// sequence.
+func (d *Deployment) tpot(b int, ctx float64) float64 {
+	t, tok := d.decodeTime(b, ctx)
+	return t / tok
+}
+
+// onset is the preemption onset for sequences of meanBlocks blocks on
+// average: usable blocks / meanBlocks, each shared prefix counted once.
+func (d *Deployment) onset(meanBlocks float64) int {
+	if d.sharedBlocks() > 0 {
+		return int(min(d.seqsFitting(meanBlocks), maxSeqs))
+	}
+	return int(min(float64(d.usableBlocks())/meanBlocks, maxSeqs))
+}
+
+// without returns a copy of d with the features named off, for the
+// figures a report shows beside them (same pool and memory).
+func (d *Deployment) without(spec, lora bool) *Deployment {
+	c := *d
+	c.memo = nil // other figures than d's
+	if spec {
+		c.feat.specK, c.feat.specE = 0, 1
+	}
+	if lora {
+		c.feat.loras = 0
+	}
+	return &c
+}
+
+// featuresReport fills the features section (nil when none is on).
+func (d *Deployment) featuresReport(r *Report, p plan, kvCap, onset int, meanBlocks float64) *FeaturesReport {
+	f := &d.feat
+	var out FeaturesReport
+	any := false
+	in, out2 := p.in, p.out
+	mean := float64(in) + float64(out2)/2
+	batch := r.Decode.BatchSize
+	if f.cachedTokens > 0 {
+		any = true
+		ttft0, _, _ := d.prefillFrom(0, in, 0, 0)
+		ttft0 += d.Eff.ContextOverheadMs / 1000 // as prefillTime's
+		pc := &PrefixCachingReport{
+			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: d.sharedBlocks(), NumPrefixes: f.prefixes,
+			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,
+		}
+		if per := d.blocksPerSeq(float64(in + out2)); per > 0 {
+			pc.KVCeilingWithout = int(min(d.usableBlocks()/per, maxSeqs))
+		}
+		pc.OnsetConcurrencyWithout = int(min(float64(d.usableBlocks())/meanBlocks, maxSeqs))
+		out.PrefixCaching = pc
+	}
+	if f.specK > 0 {
+		any = true
+		plain := d.without(true, false) // copied once for every comparison below
+		s := d.DecodeStep(batch, mean)
+		s0 := plain.DecodeStep(batch, mean)
+		b1, b10 := d.DecodeStep(1, mean), plain.DecodeStep(1, mean)
+		sr := &SpeculativeReport{
+			Method: f.specMethod, NumSpeculativeTokens: f.specK, AcceptanceRate: f.specAccept, TokensPerStep: f.specE,
+			DraftWeightsBytes: f.draftBytes.Int64(), DraftTimeMs: ms(s.DraftS),
+			TPOTMs: ms(s.TimeS / s.TokensPerSeq), TPOTMsWithout: ms(s0.TimeS),
+			TokensPerS: batchRate(batch, s), TokensPerSWithout: batchRate(batch, s0),
+			Batch1Speedup: ratio(decodeRate(b1), decodeRate(b10)),
+		}
+		sr.Speedup = ratio(sr.TokensPerS, sr.TokensPerSWithout)
+		hi := max(kvCap, d.MaxNumSeqs)
+		pays := func(b int) bool { return decodeRate(d.DecodeStep(b, mean)) > decodeRate(plain.DecodeStep(b, mean)) }
+		if last := largestBatch(hi, pays); last < hi {
+			sr.CrossoverBatchSize = last + 1
+		}
+		out.Speculative = sr
+	}
+	if f.loras > 0 {
+		any = true
+		st := &d.stages[d.tight]
+		s := d.DecodeStep(batch, mean)
+		s0 := d.without(false, true).DecodeStep(batch, mean)
+		lb := d.featureBytes(st) - func() units.Bytes {
+			if st.last {
+				return f.draftBytes
+			}
+			return 0
+		}()
+		out.LoRA = &LoRAReport{
+			MaxLoRAs: f.loras, MaxLoRARank: f.loraRank, Bytes: lb.Int64(),
+			KVCacheBytesWithout: (st.kvBytes + lb).Int64(),
+			FLOPsPerStep:        s.LoRAFLOPs, ReadBytesPerStep: int64(s.LoRAReadBytes),
+			ExtraStepTimeMs: ms(s.TimeS - s0.TimeS),
+		}
+	}
+	if f.offloadBytes > 0 {
+		any = true
+		lay := d.stages[d.tight].layout
+		blocks := d.offloadBlocks()
+		blockBytes := lay.PageBytes * float64(lay.LayersPerBlock)
+		re, _, _ := d.prefillFrom(0, int(mean), 0, 0)
+		out.KVOffload = &KVOffloadReport{
+			CPUBlocks: blocks, CapacityTokens: lay.CapacityTokens(blocks),
+			RecomputeOnsetConcurrency: int(min(float64(d.usableBlocks()+blocks)/meanBlocks, maxSeqs)),
+			ReloadMsPerSequence:       ms(meanBlocks * blockBytes / f.offloadBW),
+			RecomputeMsPerSequence:    ms(re),
+		}
+	}
+	if f.dp > 1 || f.ep {
+		any = true
+		c := &d.cost
+		s := d.DecodeStep(batch, mean)
+		pr := &ParallelReport{
+			DataParallelSize: f.dp, ExpertParallel: f.ep, GPUs: d.TP * d.PP * f.dp,
+			TokensPerSTotal: r.Decode.TokensPerS * float64(f.dp), AllToAllMs: ms(s.AllToAllS),
+			LoadImbalance: 1,
+		}
+		if d.Model.IsMoE() {
+			tok := float64(batch) * float64(1+f.specK)
+			pr.ExpertParallelSize = int(c.epRanks)
+			pr.ExpertsPerRank = (c.experts + float64(f.redundant)) / c.epRanks
+			pr.ExpertsTouchedPerRank = distinctExperts(c.experts, c.topK, tok*c.dp) / c.epRanks
+			pr.LoadImbalance = d.loadImbalance(tok)
+		}
+		out.Parallel = pr
+	}
+	if !any {
+		return nil
+	}
+	return &out
+}

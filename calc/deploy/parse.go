@@ -1,0 +1,62 @@
+package deploy
+
+import (
+	"strconv"
+
+	"github.com/modelrefs/throughput/internal/jsonx"
+)
+
+// MaxRequestBytes bounds a JSON request (a config.json of a large model is
+// under 20 KiB; the HTTP API enforces the same limit).
+const MaxRequestBytes = 64 << 10
+
+// ParseRequest decodes a JSON request strictly: unknown keys, wrong types,
+// fractional integers, trailing data and bodies over MaxRequestBytes are
+// errors naming the field by its JSON path ("workload.input_tokens").
+//
+// An unknown key does not hide the other problems: the rest of the request
+// is decoded and validated (Validate), and the errors list the unknown
+// keys first, then every other bad field, as Evaluate would name them. A
+// wrong type or malformed JSON stops decoding where it is found.
+func ParseRequest(data []byte) (Request, error) { return parseWith(data, Validate) }
+
+// ParsePlanRequest decodes a JSON plan request as strictly as
+// ParseRequest, and as ParseRequest lists every bad field beside an
+// unknown key.
+func ParsePlanRequest(data []byte) (PlanRequest, error) {
+	return parseWith(data, func(r PlanRequest) error {
+		_, err := resolvePlanRequest(r)
+		return err
+	})
+}
+
+// parseWith decodes data into a T strictly. When it holds unknown keys the
+// rest is decoded and checked by validate, so the errors name the unknown
+// keys first, then every other bad field.
+func parseWith[T any](data []byte, validate func(T) error) (T, error) {
+	var r, zero T
+	if len(data) > MaxRequestBytes {
+		return zero, Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
+	}
+	unknown, err := jsonx.UnmarshalKnown(data, &r)
+	if err == nil && len(unknown) == 0 {
+		return r, nil
+	}
+	var e errs
+	e.AddErr("", unknown.Err())
+	if err == nil {
+		err = validate(r)
+	}
+	e.AddErr("", err)
+	return zero, e.err()
+}
+
+// Validate returns the Errors that Evaluate returns for req's fields (every
+// bad field, each named with the reason), or nil when every field is
+// valid. It does not evaluate: a request it accepts may still exceed the
+// work budget (EvaluateWithBudget).
+func Validate(req Request) error {
+	d, p, err := resolve(req)
+	_, err = simulateOptions(req.Simulate, d, p, err)
+	return err
+}

@@ -1,0 +1,284 @@
+package deploy
+
+// PlanRequest asks the opposite question of Request: for a model, a
+// workload and a latency budget, what to deploy. Plan searches
+// accelerators, GPUs per replica, tensor/pipeline splits (and, for an MoE
+// model, data-parallel attention with expert parallelism), weight
+// precisions, KV-cache dtypes, engines, a small scheduler grid, replicas
+// and aggregated against disaggregated serving (docs/MODEL.md section
+// "The deployment planner").
+type PlanRequest struct {
+	// Model is a catalog id (Hugging Face id, case-insensitive) or alias.
+	// Exactly one of Model and ModelConfig is required.
+	Model string `json:"model,omitempty"`
+	// ModelConfig is a Hugging Face config.json object, as published.
+	ModelConfig map[string]any `json:"model_config,omitempty"`
+	// Workload is the traffic to carry: a request rate or a number of
+	// concurrent users (exactly one), and the request lengths.
+	Workload PlanWorkload `json:"workload"`
+	// SLO is the latency budget every returned deployment meets.
+	SLO PlanSLO `json:"slo"`
+	// Constraints narrow the search.
+	Constraints *PlanConstraints `json:"constraints,omitempty"`
+	// Search overrides the search grid.
+	Search *PlanSearch `json:"search,omitempty"`
+	// Verify replays the top deployments in the simulator.
+	Verify *PlanVerify `json:"verify,omitempty"`
+	// Limit is how many deployments the report lists (default 10).
+	Limit *int `json:"limit,omitempty"`
+	// SpeculativeConfig runs every candidate with speculative decoding,
+	// as the evaluate request's does (its TPOT is a step over the tokens
+	// the step yields; the draft's weights and cache come out of the KV
+	// budget).
+	SpeculativeConfig *SpeculativeConfig `json:"speculative_config,omitempty"`
+}
+
+// PlanWorkload is the traffic a plan must carry.
+type PlanWorkload struct {
+	// RequestRate is the arrival rate in requests per second (Poisson).
+	RequestRate *float64 `json:"request_rate,omitempty"`
+	// Concurrency is the number of users, each sending its next request
+	// when the last one finishes (closed loop).
+	Concurrency *int `json:"concurrency,omitempty"`
+	// InputTokens is the prompt length of each request (default 1024).
+	InputTokens *int `json:"input_tokens,omitempty"`
+	// OutputTokens is the generated length of each request (default 256).
+	OutputTokens *int `json:"output_tokens,omitempty"`
+	// InputDistribution and OutputDistribution make the lengths vary, as
+	// the simulator accepts them; the analytic search uses their means
+	// (default input_tokens and output_tokens) and the simulator the
+	// distributions.
+	InputDistribution  *LengthDistribution `json:"input_distribution,omitempty"`
+	OutputDistribution *LengthDistribution `json:"output_distribution,omitempty"`
+	// SharedPrefixTokens, PrefixHitRate and NumPrefixes state a shared
+	// prefix as the evaluate request's workload does (prefix caching):
+	// every candidate's figures, and its evaluate request, include it.
+	SharedPrefixTokens *int     `json:"shared_prefix_tokens,omitempty"`
+	PrefixHitRate      *float64 `json:"prefix_hit_rate,omitempty"`
+	NumPrefixes        *int     `json:"num_prefixes,omitempty"`
+}
+
+// PlanSLO is a latency budget: each bound applies to the mean or to a
+// percentile of its latency.
+type PlanSLO struct {
+	// TTFTMs bounds the time to first token, in milliseconds.
+	TTFTMs *float64 `json:"ttft_ms,omitempty"`
+	// TPOTMs bounds the time per output token, in milliseconds.
+	TPOTMs *float64 `json:"tpot_ms,omitempty"`
+	// TTFTStat and TPOTStat say which statistic a bound holds for:
+	// "mean" (default), "p50", "p90" or "p99". The analytic search holds
+	// the modelled steady-state figure to the bound; a percentile is
+	// checked by the simulator when verify is given.
+	TTFTStat string `json:"ttft_stat,omitempty"`
+	TPOTStat string `json:"tpot_stat,omitempty"`
+}
+
+// PlanConstraints narrow the search; all are optional.
+type PlanConstraints struct {
+	// Accelerators lists the catalog ids allowed (default: every
+	// accelerator in the catalog).
+	Accelerators []string `json:"accelerators,omitempty"`
+	// Engines lists the engines allowed (default "vllm" and "sglang").
+	Engines []string `json:"engines,omitempty"`
+	// MaxGPUs bounds the GPUs of the whole deployment.
+	MaxGPUs *int `json:"max_gpus,omitempty"`
+	// Prices sets the price of one GPU-hour in US dollars per
+	// accelerator id, overriding the default price table.
+	Prices map[string]float64 `json:"prices,omitempty"`
+}
+
+// PlanSearch overrides the search grid.
+type PlanSearch struct {
+	// GPUsPerReplica lists the GPUs one replica may span, within one
+	// node's interconnect (default 1, 2, 4, 8).
+	GPUsPerReplica []int `json:"gpus_per_replica,omitempty"`
+	// Precisions lists the weight precisions tried: "published" (the
+	// checkpoint's own), "fp8", "int8", "int4" (default all, where the
+	// chip and engine support them).
+	Precisions []string `json:"precisions,omitempty"`
+	// KVCacheDtypes lists the KV-cache dtypes tried (default "auto",
+	// "fp8").
+	KVCacheDtypes []string `json:"kv_cache_dtypes,omitempty"`
+	// MaxNumSeqs lists the max_num_seqs values tried (default 128 and
+	// 512, either side of vLLM's 256).
+	MaxNumSeqs []int `json:"max_num_seqs,omitempty"`
+	// MaxNumBatchedTokens lists the max_num_batched_tokens values tried
+	// (default 8192).
+	MaxNumBatchedTokens []int `json:"max_num_batched_tokens,omitempty"`
+	// Disaggregated also tries separate prefill and decode pools (default
+	// true; request-rate workloads only).
+	Disaggregated *bool `json:"disaggregated,omitempty"`
+	// ExpertParallel also tries, for an MoE model under vLLM or SGLang,
+	// replicas of data-parallel attention ranks with the experts spread
+	// over all their GPUs (default true; aggregated serving).
+	ExpertParallel *bool `json:"expert_parallel,omitempty"`
+}
+
+// PlanVerify replays the top deployments in the simulator at their load.
+type PlanVerify struct {
+	// Top is how many of the ranked deployments are simulated (default 5).
+	Top *int `json:"top,omitempty"`
+	// NumRequests is the requests simulated per deployment (default 200).
+	NumRequests *int `json:"num_requests,omitempty"`
+	// Seed makes the simulated workload reproducible (default 0).
+	Seed *int64 `json:"seed,omitempty"`
+}
+
+// PlanReport is the answer to a PlanRequest.
+type PlanReport struct {
+	// Version is the engine version that computed the report.
+	Version string `json:"version"`
+	// Model is the resolved model.
+	Model ModelInfo `json:"model"`
+	// Feasible is false when no deployment meets the budget; Answer then
+	// says why and what comes closest.
+	Feasible bool `json:"feasible"`
+	// Answer is the plan in one sentence.
+	Answer string `json:"answer"`
+	// Candidates is the number of candidate deployments searched.
+	Candidates int `json:"candidates"`
+	// Deployments are those that meet the budget, cheapest per million
+	// output tokens first, at most limit of them.
+	Deployments []PlanDeployment `json:"deployments"`
+	// Cheapest, FewestGPUs and LowestLatency index Deployments (-1 when
+	// none): the lowest $/M tokens, the fewest GPUs (then cheapest) and
+	// the lowest TPOT (then TTFT) among all that meet the budget.
+	Cheapest      int `json:"cheapest"`
+	FewestGPUs    int `json:"fewest_gpus"`
+	LowestLatency int `json:"lowest_latency"`
+	// Frontier is the Pareto frontier of tokens/s per GPU against
+	// tokens/s per user among the deployments that meet the budget, by
+	// rising tokens/s per user.
+	Frontier []PlanPoint `json:"frontier"`
+	// Rejections says, per accelerator, why none of its candidates made
+	// the list.
+	Rejections []PlanRejection `json:"rejections"`
+	// Warnings are conditions the user should know about.
+	Warnings []Warning `json:"warnings"`
+}
+
+// PlanDeployment is one deployment that meets the budget.
+type PlanDeployment struct {
+	// Rank is the position by cost, from 1.
+	Rank int `json:"rank"`
+	// Accelerator is the catalog id; Engine the serving engine.
+	Accelerator     string `json:"accelerator"`
+	AcceleratorName string `json:"accelerator_name"`
+	Engine          string `json:"engine"`
+	// Mode is "aggregated" (every replica prefills and decodes) or
+	// "disaggregated" (separate prefill and decode pools, xPyD).
+	Mode string `json:"mode"`
+	// TensorParallelSize and PipelineParallelSize split one replica;
+	// DataParallelSize is its data-parallel attention ranks (1 without),
+	// and ExpertParallel whether its routed experts sit whole on each of
+	// its GPUs (vLLM --enable-expert-parallel). A replica has tp x pp x dp
+	// GPUs.
+	TensorParallelSize   int  `json:"tensor_parallel_size"`
+	PipelineParallelSize int  `json:"pipeline_parallel_size"`
+	DataParallelSize     int  `json:"data_parallel_size"`
+	ExpertParallel       bool `json:"expert_parallel"`
+	// Quantization is the weight precision ("published" for the
+	// checkpoint's own); KVCacheDtype the cache's.
+	Quantization string `json:"quantization"`
+	KVCacheDtype string `json:"kv_cache_dtype"`
+	MaxNumSeqs   int    `json:"max_num_seqs"`
+	// MaxNumBatchedTokens is the scheduler's token budget per step.
+	MaxNumBatchedTokens int `json:"max_num_batched_tokens"`
+	MaxModelLen         int `json:"max_model_len"`
+	// Replicas is the number of replicas (aggregated), or of prefill plus
+	// decode instances (disaggregated: PrefillReplicas + DecodeReplicas).
+	Replicas        int `json:"replicas"`
+	PrefillReplicas int `json:"prefill_replicas,omitempty"`
+	DecodeReplicas  int `json:"decode_replicas,omitempty"`
+	// GPUs is the whole deployment's GPU count.
+	GPUs int `json:"num_gpus"`
+	// GPUHourUSD is the price of one GPU-hour used; USDPerHour the
+	// deployment's; USDPerMillionOutputTokens at the workload's load.
+	GPUHourUSD                float64 `json:"gpu_hour_usd"`
+	USDPerHour                float64 `json:"usd_per_hour"`
+	USDPerMillionOutputTokens float64 `json:"usd_per_million_output_tokens"`
+	// TokensPerSPerGPU is the delivered output rate per GPU;
+	// TokensPerSPerUser what one request sees (1000 / TPOT).
+	TokensPerSPerGPU  float64 `json:"tokens_per_s_per_gpu"`
+	TokensPerSPerUser float64 `json:"tokens_per_s_per_user"`
+	// TTFTMs is the time to first token at the load: a prompt's chunked
+	// prefill while the replica's batch decodes alongside (aggregated), or
+	// the prefill queue, the prefill and the KV transfer (disaggregated).
+	TTFTMs float64 `json:"ttft_ms"`
+	// TPOTMs is one decode step at the batch the load keeps in flight.
+	TPOTMs float64 `json:"tpot_ms"`
+	// KVTransferMs is the prefill-to-decode KV transfer (disaggregated).
+	KVTransferMs float64 `json:"kv_transfer_ms,omitempty"`
+	// BatchSize is the batch one (decode) replica runs at the load.
+	BatchSize int `json:"batch_size"`
+	// RequestRate is the request rate the whole deployment carries.
+	RequestRate float64 `json:"request_rate"`
+	// SaturationRequestRate is the rate at which the deployment stops
+	// meeting the budget (or starts to preempt); Headroom is it over the
+	// workload's rate.
+	SaturationRequestRate float64 `json:"saturation_request_rate"`
+	Headroom              float64 `json:"headroom"`
+	// PreemptionOnsetRequestRate is the rate at which the replicas' KV
+	// caches start to preempt (0 when their scheduler cap binds first).
+	PreemptionOnsetRequestRate float64 `json:"preemption_onset_request_rate"`
+	// Limiter is what caps a replica's load: "tpot", "ttft", "kv_cache"
+	// (the pool at the final context), "preemption_onset",
+	// "max_num_seqs", "max_num_batched_tokens", or "prefill" (the prefill
+	// pool, disaggregated).
+	Limiter string `json:"limiter"`
+	// Launch is the engine's command line for one replica (for a
+	// disaggregated deployment, the decode instance; the prefill instance
+	// runs the same model with the same flags).
+	Launch string `json:"launch"`
+	// Notes are what the command needs besides (a pre-quantized
+	// checkpoint, a KV connector).
+	Notes []string `json:"notes"`
+	// Evaluate is the evaluate request that reproduces a replica's
+	// figures (the decode instance, disaggregated); PrefillEvaluate the
+	// prefill instance's.
+	Evaluate        Request  `json:"evaluate"`
+	PrefillEvaluate *Request `json:"prefill_evaluate,omitempty"`
+	// Simulated is the simulator's replay of one replica at its load,
+	// when verify asked for it.
+	Simulated *PlanSimulated `json:"simulated,omitempty"`
+
+	quant    string  // the request's quantization ("" as published)
+	perRate  float64 // one replica's request rate (aggregated, rate workloads)
+	perUsers int     // one replica's users, or the decode instance's batch
+}
+
+// PlanSimulated is one replica replayed by the simulator at its share of
+// the load.
+type PlanSimulated struct {
+	NumRequests int            `json:"num_requests"`
+	TTFTMs      LatencySummary `json:"ttft_ms"`
+	TPOTMs      LatencySummary `json:"tpot_ms"`
+	// MeetsBudget is whether the simulated statistics the budget names
+	// (ttft_stat, tpot_stat) are within it.
+	MeetsBudget bool `json:"meets_budget"`
+	Preemptions int  `json:"preemptions"`
+}
+
+// PlanPoint is one frontier deployment.
+type PlanPoint struct {
+	// Index is its position in Deployments, -1 when it ranked below the
+	// limit.
+	Index             int     `json:"index"`
+	Accelerator       string  `json:"accelerator"`
+	GPUs              int     `json:"num_gpus"`
+	TokensPerSPerGPU  float64 `json:"tokens_per_s_per_gpu"`
+	TokensPerSPerUser float64 `json:"tokens_per_s_per_user"`
+	// USDPerMillionOutputTokens is its cost.
+	USDPerMillionOutputTokens float64 `json:"usd_per_million_output_tokens"`
+	// Label names it ("H100 SXM x2, TP 2, fp8").
+	Label string `json:"label"`
+}
+
+// PlanRejection is why no candidate on one accelerator made the list.
+type PlanRejection struct {
+	Accelerator string `json:"accelerator"`
+	// Reason is the stable code: "no_price", "engine", "weights_do_not_fit",
+	// "max_model_len", "tpot", "ttft", "max_gpus"; Message the text.
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}

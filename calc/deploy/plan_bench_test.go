@@ -1,0 +1,55 @@
+package deploy
+
+import (
+	"strconv"
+	"testing"
+)
+
+// planBenchRequest is a plan over the whole catalog: Llama 3.1 8B at 20
+// requests/s of 2048+500 tokens under TTFT <= 1 s and TPOT <= 50 ms.
+func planBenchRequest() PlanRequest {
+	return PlanRequest{
+		Model:    "meta-llama/Llama-3.1-8B-Instruct",
+		Workload: PlanWorkload{RequestRate: Float(20), InputTokens: Int(2048), OutputTokens: Int(500)},
+		SLO:      PlanSLO{TPOTMs: Float(50), TTFTMs: Float(1000)},
+	}
+}
+
+// benchPlan runs req b.N times and reports its candidates and the CPU
+// time per plan (the machine is shared: wall time overstates it).
+func benchPlan(b *testing.B, req PlanRequest) {
+	var n int
+	c0 := cpuSeconds()
+	for b.Loop() {
+		r, err := Plan(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = r.Candidates
+	}
+	b.ReportMetric(float64(n), "candidates/op")
+	b.ReportMetric((cpuSeconds()-c0)/float64(b.N)*1e3, "cpu-ms/op")
+}
+
+// BenchmarkPlan is the whole-catalog plan under the default grid.
+func BenchmarkPlan(b *testing.B) { benchPlan(b, planBenchRequest()) }
+
+// BenchmarkPlanScaling shows the plan's cost against its candidates:
+// one accelerator under a scheduler grid of 2, 10 and 38 max_num_seqs
+// values (about 400, 2,000 and 8,000 candidates).
+func BenchmarkPlanScaling(b *testing.B) {
+	for _, n := range []int{2, 10, 38} {
+		req := planBenchRequest()
+		seqs := make([]int, n)
+		for i := range seqs {
+			seqs[i] = 64 + 16*i
+		}
+		req.Search = &PlanSearch{MaxNumSeqs: seqs}
+		req.Constraints = &PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}}
+		r, err := Plan(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strconv.Itoa(r.Candidates), func(b *testing.B) { benchPlan(b, req) })
+	}
+}

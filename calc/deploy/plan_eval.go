@@ -1,0 +1,867 @@
+package deploy
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/kvcache"
+)
+
+// Plan answers a PlanRequest: every candidate deployment is resolved and
+// costed with the same code Evaluate runs, and each returned deployment's
+// Evaluate request reproduces its figures. An impossible budget is an
+// answer (Feasible false, Answer says what comes closest), not an error;
+// invalid fields and a search larger than MaxPlanCandidates (or a
+// verification over DefaultWorkBudget) return Errors.
+func Plan(req PlanRequest) (PlanReport, error) {
+	s, err := resolvePlanRequest(req)
+	if err != nil {
+		return PlanReport{}, err
+	}
+	if n := s.countCandidates(); n > MaxPlanCandidates {
+		field := "constraints.accelerators"
+		if req.Search != nil {
+			field = "search"
+		}
+		return PlanReport{}, Errors{{Field: field, Message: "the search has " + thousands(int64(n)) + " candidate deployments, above the limit of " + thousands(MaxPlanCandidates) + "; narrow constraints.accelerators or constraints.engines, or shorten the search lists"}}
+	}
+	r := s.search()
+	if s.verifyTop > 0 {
+		if err := s.verify(&r); err != nil {
+			return PlanReport{}, err
+		}
+	}
+	if sc := scanWith(reflect.ValueOf(&r).Elem(), planReportWalker()); sc.foundNF {
+		return PlanReport{}, Errors{{Field: "", Message: "the inputs are too extreme to plan: the report's " + sc.nonFinite + " is not a finite number"}}
+	}
+	return r, nil
+}
+
+// planWalker is the plan report's figure walker, built on the first plan.
+var (
+	planWalkerOnce sync.Once
+	planWalker     *walker
+)
+
+func planReportWalker() *walker {
+	planWalkerOnce.Do(func() { planWalker = walkerOf(reflect.TypeFor[PlanReport]()) })
+	return planWalker
+}
+
+// candidate is one evaluated deployment; why is set when it fails: the
+// rejection's reason code, with its figures x and y (seconds or bytes)
+// and, for reasons without a deployment, its text. The message is written
+// only for the rejections the report lists (rejection).
+type candidate struct {
+	dep  PlanDeployment
+	why  string
+	x, y float64
+	text string
+	rank int // how far the candidate got: a higher rank is a nearer miss
+	// bestTPOT and bestTTFT are its fastest figures (batch 1), seconds.
+	bestTPOT, bestTTFT float64
+}
+
+// Rejection ranks: the nearer to meeting the budget, the higher.
+const (
+	rankWeights = iota + 1
+	rankMaxLen
+	rankLatency
+	rankGPUs
+)
+
+// planner is one search's state.
+type planner struct {
+	s *planSpec
+	// ok holds, per layout, the best scheduler setting that meets the
+	// budget, by value (pointers into it are taken only to rank them).
+	ok []PlanDeployment
+	// nearest is per accelerator the nearest miss.
+	nearest map[string]*candidate
+	// cur is the candidate being evaluated.
+	cur     candidate
+	layouts map[layoutKey][]kvcache.Layout
+	// best is, for the layout being searched, the best deployment of
+	// each mode (aggregated, disaggregated) that meets the budget; seen
+	// counts the layouts met so far (their search order).
+	best [2]PlanDeployment
+	has  [2]bool
+	seen int
+	// first is the layout's deployment, resolved in place, and scratch
+	// the one variants re-sizes for each other scheduler setting; memo
+	// their memoised step times; req holds a candidate's request fields.
+	first, scratch Deployment
+	memo           stepMemo
+	req            requestFields
+	// all keeps every candidate for tests (nil unless keepAll).
+	all     []candidate
+	keepAll bool
+	// fastest TPOT and TTFT over every candidate that fits, with where.
+	fastTPOT, fastTTFT     float64
+	fastTPOTAt, fastTTFTAt PlanDeployment
+}
+
+// newPlanner sizes a search's state: ok holds at most one deployment
+// per layout and mode, the candidates over the scheduler grid.
+func newPlanner(s *planSpec) *planner {
+	top := 0
+	for _, n := range s.seqs {
+		top = max(top, n)
+	}
+	p := &planner{s: s, nearest: make(map[string]*candidate, len(s.accels)), layouts: map[layoutKey][]kvcache.Layout{},
+		ok: make([]PlanDeployment, 0, s.countCandidates()/(len(s.seqs)*len(s.btok))), memo: newStepMemo(s.in, s.out, min(top, 4096)+1)}
+	p.first.layouts = p.layouts
+	return p
+}
+
+func (s *planSpec) search() PlanReport { return newPlanner(s).run() }
+
+func (p *planner) run() PlanReport {
+	s := p.s
+	for i := range s.accels {
+		a := &s.accels[i]
+		price, ok := s.price(a.ID)
+		if !ok {
+			p.nearest[a.ID] = &candidate{why: "no_price", text: "no default price; set one in constraints.prices"}
+			continue
+		}
+		engs := enginesFor(*a, s.engines)
+		if len(engs) == 0 {
+			p.nearest[a.ID] = &candidate{why: "engine", text: "none of the engines allowed runs on " + a.Name}
+			continue
+		}
+		for _, eng := range engs {
+			p.accelerator(a, eng, price)
+		}
+	}
+	return p.report()
+}
+
+// accelerator searches one accelerator under one engine.
+func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64) {
+	s := p.s
+	kvs := s.kvs
+	if eng == "llamacpp" || eng == "lmdeploy" {
+		kvs = kvs[:1]
+	}
+	for _, g := range s.gpus {
+		if g > s.maxGPUs {
+			p.miss(a.ID, &candidate{rank: rankGPUs, why: "max_gpus", text: "a replica of " + itoa(g) + " GPUs exceeds max_gpus " + itoa(s.maxGPUs)})
+			continue
+		}
+		if g > 1 && a.Interconnect.BandwidthBytesPerS <= 0 {
+			continue
+		}
+		for _, sp := range s.shapes(g, eng) {
+			for _, prec := range s.precisions {
+				q, ok := quantFor(prec, eng, *a, s.model)
+				if !ok {
+					continue
+				}
+				for _, kv := range kvs {
+					if !p.variants(a, eng, sp, prec, q, kv, price) {
+						break // the weights fit under no KV dtype either
+					}
+				}
+			}
+		}
+	}
+}
+
+// variants evaluates one layout under every scheduler setting of the
+// grid: the first is resolved as Evaluate resolves it, the others share
+// its weights, KV layout and cost model and re-size only the memory
+// budget (withScheduler). It returns false when the weights alone
+// exceed the memory.
+func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, q, kv string, price float64) bool {
+	s := p.s
+	var first *Deployment
+	p.has = [2]bool{}
+	defer p.keepBest()
+	for _, seqs := range s.seqs {
+		for _, bt := range s.btok {
+			var d *Deployment
+			var pl plan
+			if first == nil {
+				var err error
+				d, pl, err = resolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
+				if err != nil {
+					return true // a layout the model cannot take (heads, layers)
+				}
+				if d.NumBlocks <= 0 && d.weightsOverBudget() {
+					p.miss(a.ID, p.weightsMiss(d, prec))
+					return false
+				}
+				first = d
+				p.memo.reset()
+				first.memo = &p.memo
+			} else {
+				first.withScheduler(&p.scratch, seqs, max(bt, seqs))
+				d, pl = &p.scratch, s.plan()
+			}
+			p.consider(a.ID, p.aggregated(d, pl, q, prec, price))
+			if s.shapeModes(sp) == 2 {
+				p.consider(a.ID, p.disaggregated(d, pl, q, prec, price))
+			}
+		}
+	}
+	return true
+}
+
+// keepBest keeps the layout's best deployment of each mode.
+func (p *planner) keepBest() {
+	for i := range p.best {
+		if p.has[i] {
+			p.ok = append(p.ok, p.best[i])
+		}
+	}
+	p.has = [2]bool{}
+}
+
+// withScheduler is d under other max_num_seqs and max_num_batched_tokens:
+// the same weights, KV layout and cost model (none depends on them), the
+// memory budget and block pool sized again as build sizes them.
+// It writes into c (reusing its stages), which the caller owns.
+func (d *Deployment) withScheduler(c *Deployment, seqs, batched int) {
+	stages := append(c.stages[:0], d.stages...)
+	*c = *d
+	c.stages = stages
+	c.MaxNumSeqs, c.MaxBatched = seqs, batched
+	c.NumBlocks = -1
+	for i := range c.stages {
+		st := &c.stages[i]
+		c.budget(st)
+		st.blocks = st.layout.NumBlocks(float64(st.kvBytes))
+		if c.NumBlocks < 0 || st.blocks < c.NumBlocks {
+			c.NumBlocks, c.tight = st.blocks, i
+		}
+	}
+}
+
+// plan is the evaluate plan of a candidate's request (resolvePlan's
+// fields, without revalidating).
+func (s *planSpec) plan() plan {
+	return plan{in: s.in, out: s.out, ttftS: s.ttftS, tpotS: s.tpotS, priceUSD: -1, sweepPoints: DefaultSweepPoints}
+}
+
+// servesOne reports whether d starts and serves one request of final
+// tokens: a block pool (the weights fit), room for one max_model_len
+// sequence (vLLM refuses to start without it) and for the request, the
+// tests Evaluate's report makes.
+func (d *Deployment) servesOne(final float64) bool {
+	if d.NumBlocks <= 0 || d.blocksPerSeq(final) > d.NumBlocks {
+		return false
+	}
+	return d.stages[d.tight].layout.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)) >= 1
+}
+
+// weightsOverBudget reports whether the weights alone exceed the memory a
+// stage may request, whatever the scheduler and cache settings.
+func (d *Deployment) weightsOverBudget() bool {
+	for i := range d.stages {
+		if d.stages[i].weightsBytes > d.stages[i].requestedBytes {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *planner) weightsMiss(d *Deployment, prec string) *candidate {
+	st := &d.stages[0]
+	for i := range d.stages {
+		if d.stages[i].weightsBytes-d.stages[i].requestedBytes > st.weightsBytes-st.requestedBytes {
+			st = &d.stages[i]
+		}
+	}
+	// The nearest miss is the one whose weights overshoot least.
+	over := float64(st.weightsBytes) / float64(st.requestedBytes)
+	return &candidate{rank: rankWeights, bestTPOT: over, why: "weights_do_not_fit", x: float64(st.weightsBytes), y: float64(st.requestedBytes),
+		dep: PlanDeployment{TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep, Quantization: prec}}
+}
+
+func gib1(b float64) string { return strconv.FormatFloat(b/(1<<30), 'f', 1, 64) }
+
+func precText(prec string) string {
+	if prec == "published" {
+		return "published weights"
+	}
+	return prec + " weights"
+}
+
+func splitText(d *PlanDeployment) string {
+	tp, pp, dp := d.TensorParallelSize, d.PipelineParallelSize, max(d.DataParallelSize, 1)
+	t := itoa(tp*pp*dp) + " GPU" + plural(tp*pp*dp) + " (TP " + itoa(tp)
+	if pp > 1 {
+		t += ", PP " + itoa(pp)
+	}
+	return t + dpText(d) + ")"
+}
+
+// dpText names a deployment's data-parallel attention and expert
+// parallelism: ", DP 8, EP 8".
+func dpText(d *PlanDeployment) string {
+	t := ""
+	if d.DataParallelSize > 1 {
+		t += ", DP " + itoa(d.DataParallelSize)
+	}
+	if d.ExpertParallel {
+		t += ", EP " + itoa(d.TensorParallelSize*max(d.DataParallelSize, 1))
+	}
+	return t
+}
+
+// rejection writes a rejected candidate's message.
+func (c *candidate) rejection(id string, s *planSpec) PlanRejection {
+	r := PlanRejection{Accelerator: id, Reason: c.why, Message: c.text}
+	d := &c.dep
+	switch {
+	case c.text != "":
+	case c.why == "weights_do_not_fit":
+		r.Message = "weights do not fit (" + gib1(c.x) + " GiB > " + gib1(c.y) + " GiB per GPU at " + splitText(d) + ", " + precText(d.Quantization) + ")"
+	case c.why == "max_model_len":
+		r.Message = "the KV cache left after the weights holds fewer than one " + itoa(d.MaxModelLen) + "-token sequence on " + d.label()
+	case c.why == "max_gpus":
+		r.Message = "needs " + itoa(d.GPUs) + " GPUs > " + itoa(s.maxGPUs) + " on " + d.label()
+	case c.rank == rankLatency:
+		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " even at batch 1 on " + d.label()
+	default:
+		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " at the needed batch on " + d.label()
+	}
+	return r
+}
+
+// consider records a candidate: kept when it meets the budget, else as a
+// miss of its accelerator.
+func (p *planner) consider(id string, c *candidate) {
+	if c == nil {
+		return
+	}
+	if p.keepAll {
+		p.all = append(p.all, *c)
+	}
+	if c.bestTPOT > 0 && (p.fastTPOT == 0 || c.bestTPOT < p.fastTPOT) {
+		p.fastTPOT, p.fastTPOTAt = c.bestTPOT, c.dep
+	}
+	if c.bestTTFT > 0 && (p.fastTTFT == 0 || c.bestTTFT < p.fastTTFT) {
+		p.fastTTFT, p.fastTTFTAt = c.bestTTFT, c.dep
+	}
+	if c.why == "" {
+		// Of one layout under several scheduler settings (searched
+		// together by variants), keep the best; Rank is the layout's
+		// search order, the last tie-break.
+		i := boolInt(c.dep.Mode == "disaggregated")
+		switch {
+		case !p.has[i]:
+			p.best[i], p.has[i] = c.dep, true
+			p.best[i].Rank = p.seen
+			p.seen++
+		case better(&c.dep, &p.best[i]) < 0:
+			rank := p.best[i].Rank
+			p.best[i] = c.dep
+			p.best[i].Rank = rank
+		}
+		return
+	}
+	p.miss(id, c)
+}
+
+func (p *planner) miss(id string, c *candidate) {
+	if p.keepAll && c.rank == rankWeights {
+		p.all = append(p.all, *c)
+	}
+	// The nearest miss: the highest rank; among weight misses the least
+	// overshoot; otherwise the first of its rank (the fewest GPUs).
+	old := p.nearest[id]
+	if old == nil || c.rank > old.rank || (c.rank == rankWeights && old.rank == rankWeights && c.bestTPOT < old.bestTPOT) {
+		cp := *c
+		p.nearest[id] = &cp
+	}
+}
+
+// base fills what every deployment of d carries.
+func (p *planner) base(d *Deployment, q, prec, mode string, price float64) PlanDeployment {
+	return PlanDeployment{quant: q,
+		Accelerator: d.Hardware.ID, AcceleratorName: d.Hardware.Name, Engine: d.Engine.Name, Mode: mode,
+		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep,
+		Quantization: prec, KVCacheDtype: d.KVDtype, MaxNumSeqs: d.MaxNumSeqs, MaxNumBatchedTokens: d.MaxBatched,
+		MaxModelLen: d.MaxModelLen, GPUHourUSD: price,
+	}
+}
+
+// latencyMiss is a candidate that cannot meet the budget even at batch 1.
+func (p *planner) latencyMiss(d *Deployment, dep PlanDeployment, tpot1, ttft1 float64) *candidate {
+	s := p.s
+	c := p.tmp(candidate{dep: dep, rank: rankLatency, bestTPOT: tpot1, bestTTFT: ttft1})
+	if s.tpotS > 0 && tpot1 > s.tpotS {
+		c.why, c.x, c.y = "tpot", tpot1, s.tpotS
+	} else {
+		c.why, c.x, c.y = "ttft", ttft1, s.ttftS
+	}
+	return c
+}
+
+func msText(sec float64) string {
+	ms := sec * 1000
+	prec := 1
+	if ms >= 100 {
+		prec = 0
+	}
+	return strconv.FormatFloat(ms, 'f', prec, 64) + " ms"
+}
+
+// fitMiss is a candidate whose KV cache cannot hold one sequence.
+func (p *planner) fitMiss(d *Deployment, dep PlanDeployment) *candidate {
+	return p.tmp(candidate{dep: dep, rank: rankMaxLen, why: "max_model_len"})
+}
+
+// aggregated costs d serving the whole workload with replicas that each
+// prefill and decode (vLLM's default). Each replica's load is capped by
+// the largest batch within the budget (d.best, as Evaluate's best
+// section) and by the preemption onset; replicas are added until the
+// workload's rate (or users) fits, and the figures are those Evaluate
+// reports for one replica at its share of the load.
+func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float64) *candidate {
+	s := p.s
+	dep := p.base(d, q, prec, "aggregated", price)
+	in, out := s.in, s.out
+	mean := float64(in) + float64(out)/2
+	final := float64(in + out)
+	if !d.servesOne(final) {
+		return p.fitMiss(d, dep)
+	}
+	kvCap := d.kvCapacity(final)
+	schedCap, schedWhy := d.schedulerCap()
+	tpot1 := d.tpot(1, mean)
+	ttft1 := d.prefillAt(in, 1, mean)
+	best := d.best(pl, in, out, mean, kvCap, schedCap, schedWhy)
+	if !best.Feasible {
+		return p.latencyMiss(d, dep, tpot1, ttft1)
+	}
+	capB, limiter := best.BatchSize, best.LimitedBy
+	onset := d.onset(d.blocksStaggered(in, out))
+	reachable := onset < schedCap
+	if reachable && onset < capB {
+		capB, limiter = onset, "preemption_onset"
+	}
+	if limiter == "latency_budget" {
+		limiter = "tpot"
+	}
+	// A replica of dp data-parallel ranks serves dp shares of the load,
+	// each rank at the figures of one (its evaluate request's workload).
+	rMax, _ := d.servingRate(capB, in, out)
+	dp := max(d.feat.dp, 1)
+	g := d.TP * d.PP * dp
+	var replicas, op int
+	var rate float64
+	if s.rate > 0 {
+		replicas = max(1, int(math.Ceil(s.rate/(rMax*float64(dp)))))
+		for {
+			op = d.concurrencyForRate(s.rate/float64(replicas*dp), in, out, schedCap)
+			if op <= capB || replicas > s.maxGPUs {
+				break
+			}
+			replicas++
+		}
+		rate = s.rate
+		dep.perRate = s.rate / float64(replicas*dp)
+	} else {
+		ranks := (s.users + capB - 1) / capB
+		replicas = (ranks + dp - 1) / dp
+		op = (s.users + replicas*dp - 1) / (replicas * dp)
+		r, _ := d.servingRate(op, in, out)
+		rate = r * float64(s.users) / float64(op)
+		dep.perUsers = op
+	}
+	dep.Replicas, dep.GPUs, dep.BatchSize = replicas, replicas*g, op
+	// TPOT is a decode step over the tokens it yields per sequence (1, or
+	// more with speculative decoding).
+	step := d.tpot(op, mean)
+	ttft := d.prefillAt(in, op, mean)
+	dep.TPOTMs, dep.TTFTMs = ms(step), ms(ttft)
+	dep.Limiter = limiter
+	dep.SaturationRequestRate = float64(replicas*dp) * rMax
+	if reachable && onset >= 1 {
+		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
+	}
+	p.finish(&dep, rate, price)
+	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1})
+	// A candidate over max_gpus keeps its batch-1 figures: it fits, and
+	// the answer's fastest candidate may be one.
+	switch {
+	case dep.GPUs > s.maxGPUs:
+		c.why = "max_gpus"
+	case s.tpotS > 0 && step > s.tpotS:
+		c.why, c.x, c.y = "tpot", step, s.tpotS
+	case s.ttftS > 0 && ttft > s.ttftS:
+		c.why, c.x, c.y = "ttft", ttft, s.ttftS
+	}
+	return c
+}
+
+// finish fills the cost and rate figures of a deployment carrying rate
+// requests/s: $/h = GPUs * price; delivered output tokens/s = rate * mean
+// output tokens; $/M = $/h / (3600 * tokens/s) * 1e6.
+func (p *planner) finish(dep *PlanDeployment, rate, price float64) {
+	tps := rate * float64(p.s.out)
+	dep.RequestRate = rate
+	dep.USDPerHour = float64(dep.GPUs) * price
+	dep.USDPerMillionOutputTokens = dep.USDPerHour / 3600 / tps * 1e6
+	dep.TokensPerSPerGPU = tps / float64(dep.GPUs)
+	dep.TokensPerSPerUser = 1000 / dep.TPOTMs
+	dep.Headroom = dep.SaturationRequestRate / rate
+}
+
+// disaggregated costs d as separate prefill and decode pools (xPyD):
+//
+//   - a prefill instance takes a prompt in t_p = prefillTime(in) on an
+//     idle server; with P instances sharing Poisson arrivals at rate λ
+//     each is an M/D/1 queue at utilisation ρ = λ t_p / P, whose mean wait
+//     is ρ t_p / (2 (1 - ρ)) (Pollaczek-Khinchine); P is the fewest
+//     instances whose wait fits the TTFT budget (ρ < 1 without one);
+//   - the KV cache of the prompt moves to a decode instance over the
+//     interconnect: latency + in * KV bytes per token per GPU / link
+//     bandwidth (each GPU sends its own shard);
+//   - a decode instance running c sequences finishes c requests every
+//     out * t_step(c) seconds, so serves c / (out * t_step(c)) requests/s;
+//     c is capped by the TPOT budget, the KV pool and the scheduler, D is
+//     the fewest instances carrying λ;
+//   - TTFT = wait + t_p + transfer + one decode step (vLLM's P/D proxy
+//     runs the prompt on the prefill instance with max_tokens=1, then
+//     streams from the decode instance: docs/features/disagg_prefill.md,
+//     vLLM 0.19).
+func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price float64) *candidate {
+	s := p.s
+	dep := p.base(d, q, prec, "disaggregated", price)
+	in, out := s.in, s.out
+	mean := float64(in) + float64(out)/2
+	final := float64(in + out)
+	link := d.Hardware.Interconnect
+	if link.BandwidthBytesPerS <= 0 {
+		return nil
+	}
+	if !d.servesOne(final) {
+		return p.fitMiss(d, dep)
+	}
+	tPre := d.prefillAt(in, 0, 0)
+	xfer := link.LatencyS + float64(in)*d.stages[d.tight].layout.BytesPerToken/link.BandwidthBytesPerS
+	schedCap, _ := d.schedulerCap()
+	hi, limiter := min(d.kvCapacity(final), schedCap), "kv_cache"
+	if schedCap < d.kvCapacity(final) {
+		_, limiter = d.schedulerCap()
+	}
+	onset := d.onset(d.blocksStaggered(in, out))
+	if onset < schedCap && onset < hi {
+		hi, limiter = onset, "kv_cache"
+	}
+	// tpotAt is the time per output token at batch c: a decode step over
+	// the tokens it yields per sequence (1, or more with speculation).
+	tpotAt := func(c int) float64 { return d.tpot(c, mean) }
+	cD := hi
+	if s.tpotS > 0 {
+		cD = largestBatch(hi, func(c int) bool { return tpotAt(c) <= s.tpotS })
+		if cD < hi {
+			limiter = "tpot"
+		}
+	}
+	tpot1 := tpotAt(1)
+	step1, _ := d.decodeTime(1, mean)
+	if cD == 0 || (s.ttftS > 0 && tPre+xfer+step1 > s.ttftS) {
+		c := p.latencyMiss(d, dep, tpot1, tPre+xfer+step1)
+		c.dep.Mode = "disaggregated"
+		return c
+	}
+	decodeRate := func(c int) float64 { return float64(c) / (float64(out) * tpotAt(c)) }
+	D := max(1, int(math.Ceil(s.rate/decodeRate(cD))))
+	per := s.rate / float64(D)
+	cOp := min(largestBatch(cD, func(c int) bool { return decodeRate(c) < per })+1, cD)
+	step, _ := d.decodeTime(cOp, mean)
+	// Prefill pool: the largest utilisation whose M/D/1 wait fits the
+	// slack the TTFT budget leaves.
+	rhoMax := 1.0
+	if s.ttftS > 0 {
+		slack := s.ttftS - (tPre + xfer + step)
+		if slack <= 0 {
+			c := p.latencyMiss(d, dep, tpot1, tPre+xfer+step)
+			return c
+		}
+		rhoMax = 2 * slack / (tPre + 2*slack)
+	}
+	P := max(1, int(math.Ceil(s.rate*tPre/rhoMax)))
+	if s.ttftS == 0 && float64(P) <= s.rate*tPre {
+		P++
+	}
+	rho := s.rate * tPre / float64(P)
+	wait := rho * tPre / (2 * (1 - rho))
+	g := d.TP * d.PP
+	dep.PrefillReplicas, dep.DecodeReplicas = P, D
+	dep.Replicas, dep.GPUs, dep.BatchSize = P+D, (P+D)*g, cOp
+	dep.TPOTMs, dep.TTFTMs, dep.KVTransferMs = ms(tpotAt(cOp)), ms(wait+tPre+xfer+step), ms(xfer)
+	prefillSat := float64(P) * rhoMax / tPre
+	decodeSat := float64(D) * decodeRate(cD)
+	dep.SaturationRequestRate = min(prefillSat, decodeSat)
+	dep.Limiter = limiter
+	if prefillSat < decodeSat {
+		dep.Limiter = "prefill"
+	}
+	if onset < schedCap && onset >= 1 {
+		dep.PreemptionOnsetRequestRate = float64(D) * decodeRate(onset)
+	}
+	dep.perUsers = cOp
+	p.finish(&dep, s.rate, price)
+	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + step1})
+	if dep.GPUs > s.maxGPUs {
+		c.why = "max_gpus"
+	}
+	return c
+}
+
+// requestFields holds what an evaluate request's pointers point to: the
+// planner reuses one for every candidate it resolves (the request is read
+// only while resolving), and a listed deployment's request has its own.
+type requestFields struct {
+	tp, pp, dp, maxLen, seqs, batched, in, out int
+	ep                                         bool
+	workload                                   Workload
+	slo                                        SLO
+}
+
+// evaluateRequest is the Evaluate request of one candidate replica, its
+// fields stored in f (nil: new ones).
+func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, sh shape, quant, kv string, seqs, bt int) Request {
+	if f == nil {
+		f = new(requestFields)
+	}
+	*f = requestFields{tp: sh.tp, pp: sh.pp, dp: sh.dp, ep: sh.ep, maxLen: s.maxModelLen, seqs: seqs, batched: max(bt, seqs), in: s.in, out: s.out}
+	w := s.req.Workload
+	f.workload = Workload{InputTokens: &f.in, OutputTokens: &f.out,
+		SharedPrefixTokens: w.SharedPrefixTokens, PrefixHitRate: w.PrefixHitRate, NumPrefixes: w.NumPrefixes}
+	r := Request{SpeculativeConfig: s.req.SpeculativeConfig,
+		Model: s.req.Model, ModelConfig: s.req.ModelConfig, Hardware: HardwareRef{ID: hw}, Engine: eng,
+		TensorParallelSize: &f.tp, PipelineParallelSize: &f.pp, Quantization: quant,
+		MaxModelLen: &f.maxLen, MaxNumSeqs: &f.seqs, MaxNumBatchedTokens: &f.batched,
+		Workload: &f.workload,
+	}
+	if sh.dp > 1 {
+		r.DataParallelSize = &f.dp
+	}
+	if sh.ep {
+		r.EnableExpertParallel = &f.ep
+	}
+	if kv != "auto" {
+		r.KVCacheDtype = kv
+	}
+	if s.req.SLO.TTFTMs != nil || s.req.SLO.TPOTMs != nil {
+		f.slo = SLO{TTFTMs: s.req.SLO.TTFTMs, TPOTMs: s.req.SLO.TPOTMs}
+		r.SLO = &f.slo
+	}
+	return r
+}
+
+// requests fills a listed deployment's evaluate requests: one replica
+// at its share of the load (aggregated), or the decode instance at its
+// batch and the prefill instance (disaggregated).
+func (s *planSpec) requests(dep *PlanDeployment) {
+	sh := shape{dep.TensorParallelSize, dep.PipelineParallelSize, dep.DataParallelSize, dep.ExpertParallel}
+	r := s.evaluateRequest(nil, dep.Accelerator, dep.Engine, sh, dep.quant, dep.KVCacheDtype, dep.MaxNumSeqs, dep.MaxNumBatchedTokens)
+	r.GPUHourUSD = Float(dep.GPUHourUSD)
+	if dep.Mode == "disaggregated" {
+		pre := r
+		pre.Workload = s.workload()
+		pre.SLO = nil
+		dep.PrefillEvaluate = &pre
+		r.SLO = nil
+		if s.req.SLO.TPOTMs != nil {
+			r.SLO = &SLO{TPOTMs: s.req.SLO.TPOTMs}
+		}
+	}
+	if dep.perRate > 0 {
+		r.Workload.RequestRate = Float(dep.perRate)
+	} else {
+		r.Workload.Concurrency = Int(dep.perUsers)
+	}
+	dep.Evaluate = r
+}
+
+// label names a deployment in a sentence: "NVIDIA H100 SXM5 80GB, TP 2,
+// fp8 weights, vllm".
+func (d *PlanDeployment) label() string {
+	t := d.AcceleratorName + ", TP " + itoa(d.TensorParallelSize)
+	if d.PipelineParallelSize > 1 {
+		t += ", PP " + itoa(d.PipelineParallelSize)
+	}
+	t += dpText(d) + ", " + precText(d.Quantization)
+	if d.KVCacheDtype != "auto" {
+		t += ", " + d.KVCacheDtype + " KV"
+	}
+	t += ", " + d.Engine
+	if d.Mode == "disaggregated" {
+		t += ", disaggregated"
+	}
+	return t
+}
+
+// better orders deployments: by cost, then GPUs, then TPOT, then search
+// order.
+func better(a, b *PlanDeployment) int {
+	switch {
+	case a.USDPerMillionOutputTokens != b.USDPerMillionOutputTokens:
+		return cmpF(a.USDPerMillionOutputTokens, b.USDPerMillionOutputTokens)
+	case a.GPUs != b.GPUs:
+		return a.GPUs - b.GPUs
+	case a.TPOTMs != b.TPOTMs:
+		return cmpF(a.TPOTMs, b.TPOTMs)
+	}
+	return a.Rank - b.Rank
+}
+
+// tmp holds the candidate being evaluated, so that evaluating one
+// allocates nothing; whatever keeps it copies it.
+func (p *planner) tmp(c candidate) *candidate {
+	p.cur = c
+	return &p.cur
+}
+
+// report ranks the deployments and writes the answer. Of candidates that
+// differ only in their scheduler settings, the cheapest is listed.
+func (p *planner) report() PlanReport {
+	s := p.s
+	r := PlanReport{Version: Version, Model: modelInfo(s.model, s.model.Quant), Candidates: s.countCandidates(),
+		Cheapest: -1, FewestGPUs: -1, LowestLatency: -1, Deployments: []PlanDeployment{}, Frontier: []PlanPoint{},
+		Rejections: []PlanRejection{}, Warnings: []Warning{}}
+	ok := make([]*PlanDeployment, len(p.ok))
+	for i := range p.ok {
+		ok[i] = &p.ok[i]
+	}
+	slices.SortFunc(ok, better)
+	for i := range ok {
+		ok[i].Rank = i + 1
+	}
+	// The picks, among all that meet the budget; each is listed even when
+	// it ranks below the limit.
+	fewest, fastest := -1, -1
+	for i, d := range ok {
+		if fewest < 0 || d.GPUs < ok[fewest].GPUs {
+			fewest = i
+		}
+		if fastest < 0 || d.TPOTMs < ok[fastest].TPOTMs || (d.TPOTMs == ok[fastest].TPOTMs && d.TTFTMs < ok[fastest].TTFTMs) {
+			fastest = i
+		}
+	}
+	list := slices.Clone(ok[:min(len(ok), s.limit)])
+	index := func(i int) int {
+		if i < len(list) {
+			return i
+		}
+		list = append(list, ok[i])
+		return len(list) - 1
+	}
+	if len(ok) > 0 {
+		r.Cheapest, r.FewestGPUs = 0, index(fewest)
+		if fastest != fewest || fastest < s.limit {
+			r.LowestLatency = index(fastest)
+		} else {
+			r.LowestLatency = r.FewestGPUs
+		}
+	}
+	r.Deployments = make([]PlanDeployment, len(list))
+	for i, d := range list {
+		s.requests(d)
+		d.Launch, d.Notes = launchCommand(s, d)
+		r.Deployments[i] = *d
+	}
+	r.Frontier = frontier(ok, list)
+	for _, a := range s.accels {
+		if slices.ContainsFunc(ok, func(d *PlanDeployment) bool { return d.Accelerator == a.ID }) {
+			continue
+		}
+		if c := p.nearest[a.ID]; c != nil && c.why != "" {
+			r.Rejections = append(r.Rejections, c.rejection(a.ID, s))
+		}
+	}
+	// Accelerators searched first; those without a price after them.
+	slices.SortStableFunc(r.Rejections, func(a, b PlanRejection) int {
+		return boolInt(a.Reason == "no_price") - boolInt(b.Reason == "no_price")
+	})
+	r.Feasible = len(ok) > 0
+	r.Answer = p.answer(ok)
+	if s.ttftStat != "mean" || s.tpotStat != "mean" {
+		r.Warnings = append(r.Warnings, Warning{"percentile_budget", "the analytic search holds the modelled steady-state latencies to the budget; the " + s.ttftStat + " TTFT and " + s.tpotStat + " TPOT are checked only by the simulator (verify)"})
+	}
+	return r
+}
+
+func cmpF(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// frontier is the Pareto frontier of tokens/s per GPU against tokens/s
+// per user: the deployments no other beats on both (of equal ones, the
+// cheapest), by rising tokens/s per user.
+func frontier(ok, list []*PlanDeployment) []PlanPoint {
+	byUser := slices.Clone(ok)
+	slices.SortStableFunc(byUser, func(a, b *PlanDeployment) int {
+		if c := cmpF(b.TokensPerSPerUser, a.TokensPerSPerUser); c != 0 {
+			return c
+		}
+		return cmpF(b.TokensPerSPerGPU, a.TokensPerSPerGPU)
+	})
+	out := []PlanPoint{}
+	bestGPU := -1.0
+	for _, d := range byUser { // by falling tokens/s per user
+		if d.TokensPerSPerGPU <= bestGPU {
+			continue
+		}
+		bestGPU = d.TokensPerSPerGPU
+		at := slices.Index(list, d)
+		out = append(out, PlanPoint{Index: at, Accelerator: d.Accelerator, GPUs: d.GPUs, TokensPerSPerGPU: d.TokensPerSPerGPU,
+			TokensPerSPerUser: d.TokensPerSPerUser, USDPerMillionOutputTokens: d.USDPerMillionOutputTokens, Label: d.label()})
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// answer is the plan in one sentence.
+func (p *planner) answer(ok []*PlanDeployment) string {
+	s := p.s
+	if len(ok) > 0 {
+		d := ok[0]
+		return "cheapest: " + itoa(d.GPUs) + " GPU" + plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + plural(d.Replicas) + " of " + d.label() +
+			", $" + fielderr.Number(round3(d.USDPerMillionOutputTokens)) + " per million output tokens at TTFT " +
+			strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms"
+	}
+	switch {
+	case s.tpotS > 0 && p.fastTPOT > s.tpotS:
+		return "no deployment meets TPOT <= " + msText(s.tpotS) + "; the fastest is " + msText(p.fastTPOT) + " on " + p.fastTPOTAt.label()
+	case s.ttftS > 0 && p.fastTTFT > s.ttftS:
+		return "no deployment meets TTFT <= " + msText(s.ttftS) + "; the fastest is " + msText(p.fastTTFT) + " on " + p.fastTTFTAt.label()
+	case p.fastTPOT == 0:
+		return "no deployment fits: the model's weights do not fit on any accelerator searched"
+	}
+	return "no deployment meets the budget within the constraints; the rejections say why per accelerator"
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,175 @@
+package deploy
+
+import (
+	"math"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
+)
+
+// launchCommand writes one replica's command line for the deployment's
+// engine, with the flags each engine's CLI names for the settings the
+// planner chose (vLLM 0.19 `vllm serve --help`; SGLang
+// python/sglang/srt/server_args.py; LMDeploy `lmdeploy serve api_server`;
+// TensorRT-LLM `trtllm-serve`; llama.cpp tools/server README), and the
+// notes it needs besides.
+func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
+	model := "<path-to-model>"
+	if s.req.Model != "" {
+		model = s.model.ID
+	}
+	eng, _ := LookupEngine(dep.Engine)
+	util := fielderr.Number(eng.DefaultUtilization)
+	tp, pp, L := itoa(dep.TensorParallelSize), itoa(dep.PipelineParallelSize), itoa(dep.MaxModelLen)
+	seqs, bt := itoa(dep.MaxNumSeqs), itoa(dep.MaxNumBatchedTokens)
+	q := dep.Evaluate.Quantization
+	fp8KV := dep.KVCacheDtype != "auto"
+	notes := []string{}
+	var cmd string
+	switch dep.Engine {
+	case "sglang":
+		if dep.DataParallelSize > 1 {
+			// SGLang's --tp-size counts every GPU of the group; with DP
+			// attention each of --dp-size ranks runs tp-size/dp-size of
+			// the attention (docs/advanced_features/dp_dpa_smg_guide.md,
+			// docs/basic_usage/deepseek_v32.md).
+			tp = itoa(dep.TensorParallelSize * dep.DataParallelSize)
+		}
+		cmd = "python -m sglang.launch_server --model-path " + model + " --tp-size " + tp
+		if dep.PipelineParallelSize > 1 {
+			cmd += " --pp-size " + pp
+		}
+		if dep.DataParallelSize > 1 {
+			cmd += " --dp-size " + itoa(dep.DataParallelSize) + " --enable-dp-attention"
+		}
+		if dep.ExpertParallel {
+			cmd += " --ep-size " + tp
+		}
+		cmd += " --context-length " + L + " --mem-fraction-static " + util + " --max-running-requests " + seqs + " --chunked-prefill-size " + bt
+		if fp8KV {
+			cmd += " --kv-cache-dtype fp8_e4m3"
+		}
+		if q != "" {
+			cmd += " --quantization " + q
+		}
+		if dep.Mode == "disaggregated" {
+			cmd += " --disaggregation-mode decode"
+			notes = append(notes, "the "+itoa(dep.PrefillReplicas)+" prefill instances run the same command with --disaggregation-mode prefill, behind SGLang's mini load balancer")
+		}
+	case "lmdeploy":
+		cmd = "lmdeploy serve api_server " + model + " --tp " + tp + " --session-len " + L + " --cache-max-entry-count " + util + " --max-batch-size " + seqs
+		if q == "awq" {
+			cmd += " --model-format awq"
+		}
+	case "trtllm":
+		cmd = "trtllm-serve " + model + " --tp_size " + tp + " --pp_size " + pp + " --max_seq_len " + L + " --max_batch_size " + seqs +
+			" --max_num_tokens " + bt + " --kv_cache_free_gpu_memory_fraction " + util
+	case "llamacpp":
+		cmd = "llama-server -m " + model + ".gguf -c " + itoa(dep.MaxModelLen*dep.MaxNumSeqs) + " --parallel " + seqs + " -ngl 999"
+		if q != "" {
+			notes = append(notes, "needs a GGUF file of the model quantized to "+q)
+		}
+	default:
+		cmd = "vllm serve " + model + " --tensor-parallel-size " + tp
+		if dep.PipelineParallelSize > 1 {
+			cmd += " --pipeline-parallel-size " + pp
+		}
+		// Data-parallel attention ranks, experts spread over tp x dp GPUs
+		// (vLLM docs/serving/data_parallel_deployment.md and
+		// expert_parallel_deployment.md).
+		if dep.DataParallelSize > 1 {
+			cmd += " --data-parallel-size " + itoa(dep.DataParallelSize)
+		}
+		if dep.ExpertParallel {
+			cmd += " --enable-expert-parallel"
+		}
+		cmd += " --max-model-len " + L + " --gpu-memory-utilization " + util + " --max-num-seqs " + seqs + " --max-num-batched-tokens " + bt
+		if fp8KV {
+			cmd += " --kv-cache-dtype fp8"
+		}
+		if q != "" {
+			cmd += " --quantization " + q
+		}
+		if dep.Mode == "disaggregated" {
+			cmd += ` --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'`
+			notes = append(notes, "the "+itoa(dep.PrefillReplicas)+" prefill and "+itoa(dep.DecodeReplicas)+" decode instances run the same command, behind vLLM's disaggregated-serving proxy")
+		}
+	}
+	switch q {
+	case "awq":
+		notes = append(notes, "int4 needs an AWQ checkpoint of the model: replace the model id with one")
+	case "int8":
+		notes = append(notes, "int8 (W8A8) needs an int8 compressed-tensors checkpoint of the model: replace the model id with one")
+	}
+	if dep.Mode == "aggregated" && dep.Replicas > 1 {
+		notes = append(notes, "run "+itoa(dep.Replicas)+" replicas behind a load balancer")
+	}
+	return cmd, notes
+}
+
+// verify replays the top deployments (aggregated ones; the simulator
+// models one aggregated instance) in the simulator at one replica's share
+// of the load, through Evaluate's simulate section, and records their
+// latency percentiles beside the analytic figures. The runs together must
+// fit DefaultWorkBudget, else the request is refused naming
+// verify.num_requests.
+func (s *planSpec) verify(r *PlanReport) error {
+	var reqs []Request
+	var at []int
+	for i := range r.Deployments {
+		if len(reqs) == s.verifyTop {
+			break
+		}
+		d := &r.Deployments[i]
+		if d.Mode != "aggregated" {
+			continue
+		}
+		req := d.Evaluate
+		req.Sweep = &SweepOptions{Points: Int(2)}
+		sim := &SimulateOptions{NumRequests: Int(s.verifyN), Seed: &s.verifySeed, TimelinePoints: Int(0)}
+		if s.req.Workload.InputDistribution != nil {
+			sim.InputTokens = s.req.Workload.InputDistribution
+		}
+		if s.req.Workload.OutputDistribution != nil {
+			sim.OutputTokens = s.req.Workload.OutputDistribution
+		}
+		req.Simulate = sim
+		reqs = append(reqs, req)
+		at = append(at, i)
+	}
+	var total float64
+	for _, req := range reqs {
+		est, err := EstimateWork(req)
+		if err != nil {
+			return err
+		}
+		total += est.Simulation
+	}
+	if total > DefaultWorkBudget {
+		return Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + sci(total) + " sequence-steps, above the work budget of " + sci(DefaultWorkBudget) + "; lower verify.num_requests to about " + fit(s.verifyN, DefaultWorkBudget/total) + " or verify.top"}}
+	}
+	for k, req := range reqs {
+		rep, err := EvaluateWithBudget(req, math.Inf(1))
+		if err != nil || rep.Simulation == nil {
+			continue
+		}
+		sim := rep.Simulation
+		v := &PlanSimulated{NumRequests: sim.NumRequests, TTFTMs: sim.TTFTMs, TPOTMs: sim.TPOTMs, Preemptions: sim.Preemptions}
+		v.MeetsBudget = (s.ttftS == 0 || stat(sim.TTFTMs, s.ttftStat) <= s.ttftS*1000) &&
+			(s.tpotS == 0 || stat(sim.TPOTMs, s.tpotStat) <= s.tpotS*1000)
+		r.Deployments[at[k]].Simulated = v
+	}
+	return nil
+}
+
+// stat picks a statistic of a latency summary.
+func stat(l LatencySummary, name string) float64 {
+	switch name {
+	case "p50":
+		return l.P50
+	case "p90":
+		return l.P90
+	case "p99":
+		return l.P99
+	}
+	return l.Mean
+}

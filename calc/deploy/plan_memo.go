@@ -1,0 +1,108 @@
+package deploy
+
+// stepMemo memoises, for the planner, what one layout's candidates
+// compute again and again: decode steps at the workload's mean context,
+// the marginal prefill and the chunked prefill of one prompt (beside a
+// batch decoding at that context), and the mean blocks per sequence.
+// The candidates of one layout differ only in max_num_seqs and
+// max_num_batched_tokens, on which neither a decode step (Step reads the
+// cost model and the features), nor a prefill's compute, nor the blocks a
+// sequence holds depend; a chunked prefill does depend on
+// max_num_batched_tokens (its chunk), so its entries are kept for one
+// value of it. The figures are those DecodeStep, prefillMarginal,
+// prefillTime and meanBlocksStaggered compute, computed once. Only
+// deployments the planner owns carry one (Deployment.memo); Evaluate's
+// deployments have none and are safe for concurrent use.
+type stepMemo struct {
+	gen    uint32 // entries of another generation are stale
+	ctx    float64
+	in     int // the prompt's tokens
+	out    int
+	dec    []memoStep
+	marg   float64
+	margOK bool
+	// pre holds prefillTime(in, b, ctx) by b, of generation preGen, for
+	// max_num_batched_tokens preBatched.
+	pre        []memoStep
+	preGen     uint32
+	preBatched int
+	blocks     float64
+	blocksOK   bool
+}
+
+type memoStep struct {
+	gen       uint32
+	time, tok float64
+}
+
+// newStepMemo memoises the figures of in+out-token requests, for
+// batches below n.
+func newStepMemo(in, out, n int) stepMemo {
+	return stepMemo{ctx: float64(in) + float64(out)/2, in: in, out: out, dec: make([]memoStep, n), pre: make([]memoStep, n), gen: 1, preGen: 1}
+}
+
+// reset forgets every memoised figure (a new layout).
+func (m *stepMemo) reset() {
+	m.gen++
+	m.preGen++
+	m.margOK, m.blocksOK = false, false
+}
+
+// decodeTime is DecodeStep(b, ctx)'s TimeS and TokensPerSeq, memoised.
+func (d *Deployment) decodeTime(b int, ctx float64) (timeS, tokensPerSeq float64) {
+	if m := d.memo; m != nil && ctx == m.ctx && b >= 0 && b < len(m.dec) {
+		e := &m.dec[b]
+		if e.gen != m.gen {
+			s := d.DecodeStep(b, ctx)
+			*e = memoStep{m.gen, s.TimeS, s.TokensPerSeq}
+		}
+		return e.time, e.tok
+	}
+	s := d.DecodeStep(b, ctx)
+	return s.TimeS, s.TokensPerSeq
+}
+
+// marginal is prefillMarginal(n), memoised.
+func (d *Deployment) marginal(n int) float64 {
+	m := d.memo
+	if m == nil || n != m.in {
+		return d.prefillMarginal(n)
+	}
+	if !m.margOK {
+		m.marg, m.margOK = d.prefillMarginal(n), true
+	}
+	return m.marg
+}
+
+// prefillAt is prefillTime(n, b, ctx)'s time, memoised (the planner's
+// own calls; best, shared with Evaluate, calls prefillTime: memoising it
+// there bought nothing measurable and cost the light engine bytes).
+func (d *Deployment) prefillAt(n, b int, ctx float64) float64 {
+	m := d.memo
+	if m == nil || n != m.in || (ctx != m.ctx && b != 0) || b < 0 || b >= len(m.pre) {
+		t, _, _ := d.prefillTime(n, b, ctx)
+		return t
+	}
+	if d.MaxBatched != m.preBatched {
+		m.preGen++
+		m.preBatched = d.MaxBatched
+	}
+	e := &m.pre[b]
+	if e.gen != m.preGen {
+		t, _, _ := d.prefillTime(n, b, ctx)
+		*e = memoStep{gen: m.preGen, time: t}
+	}
+	return e.time
+}
+
+// blocksStaggered is meanBlocksStaggered(in, out), memoised.
+func (d *Deployment) blocksStaggered(in, out int) float64 {
+	m := d.memo
+	if m == nil || in != m.in || out != m.out {
+		return d.meanBlocksStaggered(in, out)
+	}
+	if !m.blocksOK {
+		m.blocks, m.blocksOK = d.meanBlocksStaggered(in, out), true
+	}
+	return m.blocks
+}

@@ -1,0 +1,408 @@
+package deploy
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/models"
+	"github.com/modelrefs/throughput/sched"
+)
+
+// Planner limits and defaults.
+const (
+	// MaxPlanCandidates is the largest search Plan runs: about 4 ms of
+	// native CPU per 1,000 candidates (BenchmarkPlan: 30 ms for 7,056),
+	// so the limit keeps a plan near 50 ms natively. A larger search is
+	// refused naming it.
+	MaxPlanCandidates = 12000
+	// DefaultPlanLimit is how many deployments a plan lists.
+	DefaultPlanLimit = 10
+	// MaxPlanLimit bounds limit.
+	MaxPlanLimit = 100
+	// DefaultVerifyTop and DefaultVerifyRequests are verify's defaults.
+	DefaultVerifyTop      = 5
+	DefaultVerifyRequests = 200
+	// MaxVerifyTop bounds verify.top.
+	MaxVerifyTop = 20
+)
+
+// PlanPrecisions are the weight precisions the planner tries.
+var PlanPrecisions = []string{"published", "fp8", "int8", "int4"}
+
+// PlanStats are the values of ttft_stat and tpot_stat.
+var PlanStats = []string{"mean", "p50", "p90", "p99"}
+
+// planDefaults is the default search grid.
+var (
+	planGPUs    = []int{1, 2, 4, 8}
+	planSeqs    = []int{128, 512}
+	planBatched = []int{DefaultMaxNumBatchedTokens}
+	planKV      = []string{"auto", "fp8"}
+	planEngines = []string{"vllm", "sglang"}
+)
+
+// planSpec is a validated PlanRequest.
+type planSpec struct {
+	req              PlanRequest
+	model            *models.Model
+	in, out          int // mean lengths the analytic search uses
+	inDist, outDist  sched.Dist
+	rate             float64 // requests/s, 0 when users are given
+	users            int
+	ttftS, tpotS     float64
+	ttftStat         string
+	tpotStat         string
+	accels           []hardware.Accelerator
+	engines          []string
+	maxGPUs          int
+	prices           map[string]float64
+	gpus, seqs, btok []int
+	precisions, kvs  []string
+	disagg           bool
+	ep               bool // search EP/DP shapes (an MoE model)
+	limit            int
+	verifyTop        int
+	verifyN          int
+	verifySeed       int64
+	maxModelLen      int
+}
+
+// listOr returns xs, or def when xs is empty.
+func listOr[T any](xs, def []T) []T {
+	if len(xs) == 0 {
+		return def
+	}
+	return xs
+}
+
+// resolvePlanRequest validates a plan request, naming every bad field.
+func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
+	var e errs
+	s := &planSpec{req: req}
+	s.model = resolveModel(&e, Request{Model: req.Model, ModelConfig: req.ModelConfig})
+	w := req.Workload
+	in := e.intAt("workload.input_tokens", "PlanWorkload.input_tokens", w.InputTokens, DefaultInputTokens)
+	out := e.intAt("workload.output_tokens", "PlanWorkload.output_tokens", w.OutputTokens, DefaultOutputTokens)
+	switch {
+	case w.RequestRate != nil && w.Concurrency != nil:
+		e.add("workload.request_rate", "give either request_rate or concurrency, not both")
+	case w.RequestRate == nil && w.Concurrency == nil:
+		e.add("workload", "give request_rate (requests/s) or concurrency (users)")
+	}
+	s.rate = e.floatAt("workload.request_rate", "PlanWorkload.request_rate", w.RequestRate, 0)
+	s.users = e.intAt("workload.concurrency", "PlanWorkload.concurrency", w.Concurrency, 0)
+	hi := maxModelLen
+	if s.model != nil {
+		hi = s.model.MaxContext
+	}
+	s.inDist = lengthDist(&e, "workload.input_distribution", w.InputDistribution, in, hi-1)
+	s.outDist = lengthDist(&e, "workload.output_distribution", w.OutputDistribution, out, hi-1)
+	s.in, s.out = distMean(s.inDist), distMean(s.outDist)
+
+	s.ttftS = e.floatAt("slo.ttft_ms", "PlanSLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
+	s.tpotS = e.floatAt("slo.tpot_ms", "PlanSLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
+	if req.SLO.TTFTMs == nil && req.SLO.TPOTMs == nil {
+		e.add("slo", "give ttft_ms or tpot_ms (or both): the budget every deployment must meet")
+	}
+	s.ttftStat = enumAt(&e, "slo.ttft_stat", req.SLO.TTFTStat, PlanStats)
+	s.tpotStat = enumAt(&e, "slo.tpot_stat", req.SLO.TPOTStat, PlanStats)
+
+	c := PlanConstraints{}
+	if req.Constraints != nil {
+		c = *req.Constraints
+	}
+	s.accels = planAccelerators(&e, c.Accelerators)
+	for i, name := range c.Engines {
+		if _, ok := LookupEngine(strings.ToLower(strings.TrimSpace(name))); !ok || name == "" {
+			e.add("constraints.engines["+itoa(i)+"]", "unknown engine "+fielderr.Quote(name)+"; one of "+strings.Join(EngineNames(), ", "))
+		}
+		s.engines = append(s.engines, strings.ToLower(strings.TrimSpace(name)))
+	}
+	s.engines = listOr(s.engines, planEngines)
+	s.maxGPUs = e.intAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, maxParallel)
+	s.prices = map[string]float64{}
+	for id, usd := range c.Prices {
+		a, err := hardware.Lookup(id)
+		field := "constraints.prices." + id
+		switch {
+		case err != nil:
+			e.add(field, err.Error())
+		case math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 || usd > maxPriceUSD:
+			e.add(field, "must be a price in [0, "+fielderr.Number(maxPriceUSD)+"] USD per GPU-hour, got "+fielderr.Number(usd))
+		default:
+			s.prices[a.ID] = usd
+		}
+	}
+
+	g := PlanSearch{}
+	if req.Search != nil {
+		g = *req.Search
+	}
+	s.gpus = intList(&e, "search.gpus_per_replica", g.GPUsPerReplica, planGPUs, 1, 8)
+	for i, n := range s.gpus {
+		if n&(n-1) != 0 {
+			e.add("search.gpus_per_replica["+itoa(i)+"]", "must be 1, 2, 4 or 8 (GPUs within one node), got "+itoa(n))
+		}
+	}
+	s.seqs = intList(&e, "search.max_num_seqs", g.MaxNumSeqs, planSeqs, 1, maxSeqs)
+	s.btok = intList(&e, "search.max_num_batched_tokens", g.MaxNumBatchedTokens, planBatched, 1, maxTokens)
+	s.precisions = enumList(&e, "search.precisions", g.Precisions, PlanPrecisions)
+	s.kvs = enumList(&e, "search.kv_cache_dtypes", g.KVCacheDtypes, planKV)
+	s.disagg = g.Disaggregated == nil || *g.Disaggregated
+	s.ep = s.model != nil && s.model.IsMoE() && (g.ExpertParallel == nil || *g.ExpertParallel)
+	s.limit = e.intAt("limit", "PlanRequest.limit", req.Limit, DefaultPlanLimit)
+	if v := req.Verify; v != nil {
+		s.verifyTop = e.intAt("verify.top", "PlanVerify.top", v.Top, DefaultVerifyTop)
+		s.verifyN = e.intAt("verify.num_requests", "PlanVerify.num_requests", v.NumRequests, DefaultVerifyRequests)
+		if v.Seed != nil {
+			if *v.Seed < 0 || *v.Seed > maxSeed {
+				e.add("verify.seed", "must be in [0, 2^53], got "+strconv.FormatInt(*v.Seed, 10))
+			}
+			s.verifySeed = *v.Seed
+		}
+	}
+	if s.model != nil {
+		need := s.in + s.out
+		if w.InputDistribution != nil || w.OutputDistribution != nil {
+			need = s.inDist.Max + s.outDist.Max
+		}
+		s.maxModelLen = min(s.model.MaxContext, (need+1023)/1024*1024)
+		if s.in+s.out > s.model.MaxContext {
+			e.add("workload.output_tokens", "input_tokens + output_tokens ("+itoa(s.in+s.out)+") exceeds the model's max_position_embeddings ("+itoa(s.model.MaxContext)+")")
+		}
+		s.checkFeatures(&e)
+	}
+	if err := e.err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkFeatures validates the workload's shared prefix and the
+// speculative config as Evaluate does (the errors name the same paths in
+// the plan request), so that no candidate fails on them later.
+func (s *planSpec) checkFeatures(e *errs) {
+	probe := &Deployment{Model: s.model, TP: 1}
+	resolvePrefix(e, Request{Workload: s.workload()}, probe, &plan{in: s.in})
+	if sc := s.req.SpeculativeConfig; sc != nil {
+		resolveSpec(e, sc, probe)
+		if probe.feat.specMethod == "draft_model" && sc.Model != "" {
+			if _, err := models.Lookup(sc.Model); err != nil {
+				e.add("speculative_config.model", err.Error())
+			}
+		}
+	}
+}
+
+// workload is a candidate's evaluate workload: the mean lengths and the
+// shared prefix.
+func (s *planSpec) workload() *Workload {
+	w := s.req.Workload
+	return &Workload{InputTokens: Int(s.in), OutputTokens: Int(s.out),
+		SharedPrefixTokens: w.SharedPrefixTokens, PrefixHitRate: w.PrefixHitRate, NumPrefixes: w.NumPrefixes}
+}
+
+// distMean is a length distribution's mean in whole tokens (uniform: the
+// midpoint of min and max).
+func distMean(d sched.Dist) int {
+	m := d.Mean
+	if d.Kind == sched.Uniform {
+		m = float64(d.Min+d.Max) / 2
+	}
+	return max(1, int(math.Round(m)))
+}
+
+func enumAt(e *errs, field, v string, values []string) string {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if v == "" {
+		return values[0]
+	}
+	if !slices.Contains(values, v) {
+		e.add(field, "unknown value "+fielderr.Quote(v)+"; one of "+strings.Join(values, ", "))
+	}
+	return v
+}
+
+func enumList(e *errs, field string, xs, def []string) []string {
+	for i, x := range xs {
+		xs[i] = enumAt(e, field+"["+itoa(i)+"]", x, def)
+	}
+	return listOr(xs, def)
+}
+
+func intList(e *errs, field string, xs, def []int, lo, hi int) []int {
+	for i, x := range xs {
+		if x < lo || x > hi {
+			e.add(field+"["+itoa(i)+"]", "must be in ["+itoa(lo)+", "+itoa(hi)+"], got "+itoa(x))
+		}
+	}
+	return listOr(xs, def)
+}
+
+// planAccelerators looks up the allowed accelerators (default the whole
+// catalog), in catalog order.
+func planAccelerators(e *errs, ids []string) []hardware.Accelerator {
+	if len(ids) == 0 {
+		return hardware.Catalog()
+	}
+	var out []hardware.Accelerator
+	for i, id := range ids {
+		a, err := hardware.Lookup(id)
+		if err != nil {
+			e.add("constraints.accelerators["+itoa(i)+"]", err.Error())
+			continue
+		}
+		if !slices.ContainsFunc(out, func(b hardware.Accelerator) bool { return b.ID == a.ID }) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// enginesFor returns the engines of s that run on a: vLLM and llama.cpp
+// on every GPU family vLLM supports; SGLang, LMDeploy and TensorRT-LLM on
+// NVIDIA (SGLang also on AMD); on Apple silicon only llama.cpp (vLLM's
+// supported platforms: CUDA, ROCm, Gaudi, TPU; docs/getting_started
+// installation pages of vLLM 0.19).
+func enginesFor(a hardware.Accelerator, names []string) []string {
+	var out []string
+	for _, n := range names {
+		ok := false
+		switch a.Vendor {
+		case "NVIDIA":
+			ok = true
+		case "AMD":
+			ok = n == "vllm" || n == "sglang" || n == "llamacpp"
+		case "Intel", "Google":
+			ok = n == "vllm"
+		case "Apple":
+			ok = n == "llamacpp"
+		}
+		if ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// quantFor maps a plan precision to the request's quantization on an
+// engine and chip: "" for the checkpoint's own; false when the chip or
+// the engine cannot run it (fp8 needs fp8 tensor cores, int8 W8A8 int8
+// ones; llama.cpp runs GGUF q8_0 and q4_k_m instead; a pre-quantized
+// checkpoint runs only as published).
+func quantFor(prec, engine string, a hardware.Accelerator, m *models.Model) (string, bool) {
+	if prec == "published" {
+		return "", true
+	}
+	if m.Quant.Quantized() {
+		return "", false
+	}
+	if engine == "llamacpp" {
+		switch prec {
+		case "int8":
+			return "q8_0", true
+		case "int4":
+			return "q4_k_m", true
+		}
+		return "", false
+	}
+	switch prec {
+	case "fp8":
+		return "fp8", a.PeakFLOPS.FP8 > 0
+	case "int8":
+		return "int8", a.PeakFLOPS.INT8 > 0 && engine != "lmdeploy"
+	case "int4":
+		return "awq", a.Vendor == "NVIDIA" || a.Vendor == "AMD"
+	}
+	return "", false
+}
+
+// shape is how one replica's GPUs split the model: tensor-parallel
+// ranks, pipeline stages, and data-parallel attention ranks with the
+// routed experts spread whole over all of them (expert parallelism).
+type shape struct {
+	tp, pp, dp int
+	ep         bool
+}
+
+// gpus is the replica's GPU count: tp x pp x dp.
+func (sh shape) gpus() int { return sh.tp * sh.pp * sh.dp }
+
+// shapes are the splits of g GPUs the planner tries under eng: all tensor
+// parallel, and for g >= 2 also two pipeline stages; for an MoE model
+// under vLLM or SGLang (when search.expert_parallel allows) also g
+// data-parallel attention ranks with expert parallelism over the g GPUs
+// (vLLM --data-parallel-size g --enable-expert-parallel; SGLang --dp-size
+// g --enable-dp-attention --ep-size g: the DP-attention layout both
+// engines recommend for DeepSeek-style MoE).
+func (s *planSpec) shapes(g int, eng string) []shape {
+	if g == 1 {
+		return []shape{{1, 1, 1, false}}
+	}
+	out := []shape{{g, 1, 1, false}, {g / 2, 2, 1, false}}
+	if s.ep && (eng == "vllm" || eng == "sglang") {
+		out = append(out, shape{1, 1, g, true})
+	}
+	return out
+}
+
+// shapeModes is how many serving modes a shape is searched in: EP/DP
+// shapes aggregated only (a data-parallel group is one instance).
+func (s *planSpec) shapeModes(sh shape) int {
+	if sh.dp > 1 {
+		return 1
+	}
+	return s.modes()
+}
+
+// countCandidates is the size of the search, before any is evaluated.
+func (s *planSpec) countCandidates() int {
+	n := 0
+	for _, a := range s.accels {
+		if _, ok := s.price(a.ID); !ok {
+			continue
+		}
+		for _, eng := range enginesFor(a, s.engines) {
+			per := 0
+			for _, p := range s.precisions {
+				if _, ok := quantFor(p, eng, a, s.model); ok {
+					per++
+				}
+			}
+			kv := len(s.kvs)
+			if eng == "llamacpp" || eng == "lmdeploy" {
+				kv = 1
+			}
+			for _, g := range s.gpus {
+				if g > 1 && a.Interconnect.BandwidthBytesPerS <= 0 {
+					continue
+				}
+				for _, sh := range s.shapes(g, eng) {
+					n += per * kv * len(s.seqs) * len(s.btok) * s.shapeModes(sh)
+				}
+			}
+		}
+	}
+	return n
+}
+
+func (s *planSpec) modes() int {
+	if s.disagg && s.rate > 0 {
+		return 2
+	}
+	return 1
+}
+
+// price is the GPU-hour price of an accelerator: the request's, else the
+// default table's.
+func (s *planSpec) price(id string) (float64, bool) {
+	if p, ok := s.prices[id]; ok {
+		return p, true
+	}
+	p, ok := hardware.DefaultPrice(id)
+	return p.USDPerHour, ok
+}

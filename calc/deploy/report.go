@@ -1,0 +1,401 @@
+package deploy
+
+// Report is the answer to a Request. Every throughput figure carries the
+// batch size and context length it holds for, and the latency beside it.
+// Sizes are bytes, times milliseconds, rates tokens (or requests) per
+// second; memory figures are per GPU unless the name says otherwise.
+type Report struct {
+	// Version is the engine version that computed the report.
+	Version string `json:"version"`
+	// Fits is false when the weights (plus the engine's fixed overheads)
+	// leave no room for a KV cache that can hold one max_model_len
+	// sequence; most sections are then omitted and Warnings say why.
+	Fits     bool          `json:"fits"`
+	Model    ModelInfo     `json:"model"`
+	Hardware HardwareInfo  `json:"hardware"`
+	Config   Config        `json:"config"`
+	Memory   MemoryReport  `json:"memory"`
+	KVCache  KVCacheReport `json:"kv_cache"`
+	// Decode is one decode step at the workload's batch and mean context.
+	Decode *DecodeReport `json:"decode,omitempty"`
+	// Prefill is the prompt of the workload, alone on the server.
+	Prefill *PrefillReport `json:"prefill,omitempty"`
+	// BatchCeiling is the largest batch that can run and what limits it.
+	BatchCeiling BatchCeiling `json:"batch_ceiling"`
+	// Preemption is when KV demand outgrows the pool under the workload.
+	Preemption *PreemptionReport `json:"preemption,omitempty"`
+	// Best is the batch with the highest throughput within the SLO.
+	Best *BestReport `json:"best,omitempty"`
+	// Sweep is throughput and latency against batch size.
+	Sweep []SweepPoint `json:"sweep,omitempty"`
+	// Cost is the price per million output tokens.
+	Cost *CostReport `json:"cost,omitempty"`
+	// Features shows what the request's serving features changed.
+	Features *FeaturesReport `json:"features,omitempty"`
+	// Simulation is the step-by-step simulation, when asked for.
+	Simulation *SimulationReport `json:"simulation,omitempty"`
+	// Fixes are the nearest changes that make a deployment that does not
+	// fit, does not start or is overloaded work, each checked by the
+	// engine; omitted when nothing fails.
+	Fixes []Fix `json:"fixes,omitempty"`
+	// StartupLog sets the figures of the request's startup_log beside the
+	// engine's, when one is given.
+	StartupLog *StartupLogReport `json:"startup_log,omitempty"`
+	// Bands are the 80 % prediction intervals of the headline figures,
+	// one per figure that has one (docs/MODEL.md section 7).
+	Bands []Band `json:"bands,omitempty"`
+	// Calibration is the fit to the request's calibration, when one is
+	// given.
+	Calibration *CalibrationReport `json:"calibration,omitempty"`
+	// Warnings are conditions the user should know about, as text.
+	Warnings []Warning `json:"warnings"`
+}
+
+// Warning is a non-fatal note with a stable code.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ModelInfo summarises the resolved model.
+type ModelInfo struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Architecture is "dense", "moe", "mla", "moe+mla", "hybrid", each
+	// with "+sliding_window" when some layers slide.
+	Architecture string `json:"architecture"`
+	Layers       int    `json:"num_hidden_layers"`
+	ParamsTotal  int64  `json:"params_total"`
+	ParamsActive int64  `json:"params_active_per_token"`
+	// WeightDtype and WeightBits describe how the weights are stored.
+	WeightFormat string  `json:"weight_format"`
+	Quantization string  `json:"quantization"`
+	WeightBits   float64 `json:"bits_per_quantized_weight,omitempty"`
+	MaxContext   int     `json:"max_position_embeddings"`
+}
+
+// HardwareInfo summarises the resolved accelerator.
+type HardwareInfo struct {
+	ID                  string `json:"id"`
+	Name                string `json:"name"`
+	MemoryBytes         int64  `json:"memory_bytes"`
+	MemoryReportedBytes int64  `json:"memory_reported_bytes"`
+	// UnifiedMemory is true when the accelerator's memory is system memory
+	// shared with the OS (memory.free_at_start_bytes is then below the total).
+	UnifiedMemory            bool    `json:"unified_memory"`
+	MemoryBandwidthBytesPerS float64 `json:"memory_bandwidth_bytes_per_s"`
+	// PeakFLOPSPerS is the dense peak at the precision the matmuls run in.
+	PeakFLOPSPerS float64 `json:"peak_flops_per_s"`
+	Precision     string  `json:"compute_precision"`
+}
+
+// Config is the resolved setting every figure of the report holds for.
+type Config struct {
+	Engine string `json:"engine"`
+	// EngineVersion is the engine release the figures model (the request's
+	// engine_version, resolved; empty for an engine without releases).
+	EngineVersion        string `json:"engine_version,omitempty"`
+	TensorParallelSize   int    `json:"tensor_parallel_size"`
+	PipelineParallelSize int    `json:"pipeline_parallel_size"`
+	GPUs                 int    `json:"num_gpus"`
+	// P2P is false when the request says the GPUs lack peer-to-peer
+	// access (its p2p: false): the all-reduces are staged through host
+	// memory. Omitted otherwise.
+	P2P *bool `json:"p2p,omitempty"`
+	// FlashInferSampler is true when the request says vLLM samples with
+	// FlashInfer (its flashinfer_sampler): no sorted vocabulary in the
+	// profile run. Omitted otherwise.
+	FlashInferSampler    *bool   `json:"flashinfer_sampler,omitempty"`
+	Dtype                string  `json:"dtype"`
+	KVCacheDtype         string  `json:"kv_cache_dtype"`
+	GPUMemoryUtilization float64 `json:"gpu_memory_utilization"`
+	BlockSize            int     `json:"block_size"`
+	MaxModelLen          int     `json:"max_model_len"`
+	MaxNumSeqs           int     `json:"max_num_seqs"`
+	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens"`
+	InputTokens          int     `json:"input_tokens"`
+	OutputTokens         int     `json:"output_tokens"`
+	Concurrency          int     `json:"concurrency,omitempty"`
+	RequestRate          float64 `json:"request_rate,omitempty"`
+	// TTFTBudgetMs and TPOTBudgetMs are the request's latency budget
+	// (slo.ttft_ms, slo.tpot_ms), when it gives one.
+	TTFTBudgetMs float64 `json:"ttft_budget_ms,omitempty"`
+	TPOTBudgetMs float64 `json:"tpot_budget_ms,omitempty"`
+	// Efficiencies are the engine profile's fitted parameters used.
+	Efficiencies Efficiencies `json:"efficiencies"`
+}
+
+// Efficiencies are the physically meaningful fitted parameters of an
+// engine profile (docs/MODEL.md says how each was fitted). Each is one term
+// of the step model (Deployment.Step).
+type Efficiencies struct {
+	// BandwidthEfficiency is the fraction of datasheet memory bandwidth the
+	// GEMMs' weight reads achieve.
+	BandwidthEfficiency float64 `json:"bandwidth_efficiency"`
+	// AttentionBandwidthEfficiency is the fraction of datasheet memory
+	// bandwidth the decode attention kernels' KV-cache reads achieve.
+	AttentionBandwidthEfficiency float64 `json:"attention_bandwidth_efficiency"`
+	// ComputeEfficiency is the fraction of dense peak the GEMMs approach
+	// at large token counts (the ceiling of their saturating efficiency).
+	ComputeEfficiency float64 `json:"compute_efficiency"`
+	// GEMMHalfTokens is the tokens per step at which the GEMMs reach half
+	// of compute_efficiency: efficiency(M) = compute_efficiency * M / (M +
+	// gemm_half_tokens), the tile and wave quantisation of small M.
+	GEMMHalfTokens float64 `json:"gemm_half_tokens"`
+	// AttentionEfficiency is the fraction of dense peak the attention
+	// kernels (FlashAttention) reach on their FLOPs.
+	AttentionEfficiency float64 `json:"attention_efficiency"`
+	// StepOverheadMs is the fixed CPU time of every step (scheduler,
+	// input preparation, graph replay), in milliseconds.
+	StepOverheadMs float64 `json:"step_overhead_ms"`
+	// SequenceOverheadUs is the CPU time each scheduled sequence adds to a
+	// step (scheduling, block-table and sampling bookkeeping), in
+	// microseconds.
+	SequenceOverheadUs float64 `json:"sequence_overhead_us"`
+	// LayerOverheadUs is the time each decoder layer's kernels take beyond
+	// their bytes and FLOPs (launch gaps, ramp-up and tail of the short
+	// kernels of one layer), in microseconds.
+	LayerOverheadUs float64 `json:"layer_overhead_us"`
+	// SMBytesPerCycle, when positive, caps the weight streaming at this
+	// many bytes per streaming multiprocessor (NVIDIA) or compute unit
+	// (AMD) per clock cycle on chips whose SMs and clock the catalog gives
+	// (weightBandwidth): the issue limit of matrix-vector kernels that run
+	// on the CUDA cores or CU SIMDs (llama.cpp's CUDA and HIP builds).
+	// 0: no cap.
+	SMBytesPerCycle float64 `json:"sm_bytes_per_cycle,omitempty"`
+	// PrefillLayerOverheadUs is the time each decoder layer adds to a step
+	// that computes prompt tokens, beyond layer_overhead_us, in
+	// microseconds: a prefill forward runs outside the decode CUDA graphs
+	// (SGLang captures decode batch sizes only), so its kernels are
+	// launched one by one from Python, with their attention planning.
+	PrefillLayerOverheadUs float64 `json:"prefill_layer_overhead_us"`
+	// ContextOverheadMs is the fixed latency of a request's context phase
+	// beyond its prefill steps (tokenisation, admission, first-token
+	// return), in milliseconds: part of TTFT, not of any step.
+	ContextOverheadMs float64 `json:"context_overhead_ms"`
+	// AllReduceLatencyUs is the time each tensor-parallel all-reduce takes
+	// beyond the interconnect's own latency
+	// (hardware.Interconnect.LatencyS), in microseconds: the collective
+	// path of an engine build without the one-shot kernels the link's
+	// figure assumes (vLLM 0.6 on ROCm sent every all-reduce through
+	// RCCL). 0 on the builds fitted with the link's figure alone.
+	AllReduceLatencyUs float64 `json:"all_reduce_latency_us,omitempty"`
+	// PagedAttentionV1BandwidthEfficiency, when positive, marks the decode
+	// attention as vLLM's own paged-attention kernels
+	// (csrc/attention/attention_kernels.cu, the ROCm build of vLLM 0.6.1,
+	// before its custom ROCm kernel): one thread block per query head, so
+	// each KV head is read once per query head of its group, at
+	// attention_bandwidth_efficiency for the partitioned kernel (V2) and at
+	// this fraction of datasheet bandwidth for the unpartitioned one (V1),
+	// which vLLM runs when the context exceeds one 512-token partition and
+	// sequences x query heads per GPU exceed 512. 0: the engine's attention
+	// kernels read each KV head once (FlashAttention, FlashInfer, ROCm's
+	// custom paged attention).
+	PagedAttentionV1BandwidthEfficiency float64 `json:"paged_attention_v1_bandwidth_efficiency,omitempty"`
+	// TPStepOverheadMs is the time each step of a tensor-parallel
+	// deployment (tensor_parallel_size > 1) takes beyond step_overhead_ms,
+	// in milliseconds: vLLM's V0 engine prepares a step's inputs in the
+	// driver worker alone and broadcasts them to the other ranks before
+	// the forward pass (LocalOrDistributedWorkerBase.
+	// _get_driver_input_and_broadcast in vllm/worker/worker_base.py at
+	// v0.6.x: broadcast_tensor_dict sends the metadata through the CPU
+	// group and every input tensor by its own device broadcast). 0 on the
+	// engines whose ranks schedule alike or whose fits do not separate it.
+	TPStepOverheadMs float64 `json:"tp_step_overhead_ms,omitempty"`
+}
+
+// MemoryReport is the memory budget of one GPU (the tightest pipeline
+// stage), the way vLLM sizes it: requested = total * gpu_memory_utilization,
+// kv_cache = requested - weights - activation - non_torch.
+type MemoryReport struct {
+	TotalBytes int64 `json:"total_bytes"`
+	// FreeAtStartBytes is the memory free to the engine when it starts: the total
+	// on a discrete GPU, less what the OS holds on a unified-memory machine
+	// (hardware.Accelerator.FreeMemory). vLLM refuses to start when
+	// requested_bytes exceeds it; engines that size their pool from free
+	// memory (LMDeploy, TensorRT-LLM, llama.cpp) start from it.
+	FreeAtStartBytes int64 `json:"free_at_start_bytes"`
+	RequestedBytes   int64 `json:"requested_bytes"`
+	WeightsBytes     int64 `json:"weights_bytes"`
+	ActivationBytes  int64 `json:"activation_bytes"`
+	NonTorchBytes    int64 `json:"non_torch_bytes"`
+	KVCacheBytes     int64 `json:"kv_cache_bytes"`
+	// CUDAGraphBytes is the profiler's CUDA-graph estimate, taken from the
+	// pool by the vLLM releases that subtract it (0.21 on; 0 otherwise).
+	CUDAGraphBytes int64 `json:"cuda_graph_bytes,omitempty"`
+	// FeatureBytes is the speculative draft's weights and the LoRA slots,
+	// also taken from the pool (0 without them).
+	FeatureBytes int64 `json:"feature_bytes,omitempty"`
+}
+
+// KVCacheReport is the paged cache and its capacity.
+type KVCacheReport struct {
+	// BytesPerToken is one token's cache over all layers and all tensor
+	// ranks, unpaged (what a token costs the deployment).
+	BytesPerToken float64 `json:"bytes_per_token"`
+	// BytesPerTokenPerGPU is the same on one GPU of the tightest stage.
+	BytesPerTokenPerGPU float64 `json:"bytes_per_token_per_gpu"`
+	// StateBytesPerSequence is the constant Mamba/linear-attention state
+	// of one sequence over all layers and ranks.
+	StateBytesPerSequence float64 `json:"state_bytes_per_sequence,omitempty"`
+	BlockSize             int     `json:"block_size"`
+	NumBlocks             int64   `json:"num_blocks"`
+	// CapacityTokens is vLLM's "GPU KV cache size" for the whole
+	// tensor-parallel group.
+	CapacityTokens int64 `json:"capacity_tokens"`
+	// MaxConcurrency is vLLM's "Maximum concurrency for max_model_len
+	// tokens per request".
+	MaxConcurrency float64   `json:"max_concurrency"`
+	MaxModelLen    int       `json:"max_model_len"`
+	Groups         []KVGroup `json:"groups"`
+}
+
+// KVGroup is one layer group of the paged cache.
+type KVGroup struct {
+	Kind   string `json:"kind"`
+	Layers int    `json:"layers"`
+	Window int    `json:"window,omitempty"`
+}
+
+// DecodeReport is one decode step.
+type DecodeReport struct {
+	BatchSize     int     `json:"batch_size"`
+	ContextTokens int     `json:"context_tokens"`
+	StepTimeMs    float64 `json:"step_time_ms"`
+	// TokensPerS is the aggregate output rate: batch / step time.
+	TokensPerS float64 `json:"tokens_per_s"`
+	// TokensPerSPerSequence is what one user sees: 1 / step time.
+	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+	// Bound is "memory" or "compute": which term of the roofline binds.
+	Bound               string  `json:"bound"`
+	MemoryTimeMs        float64 `json:"memory_time_ms"`
+	ComputeTimeMs       float64 `json:"compute_time_ms"`
+	CommunicationTimeMs float64 `json:"communication_time_ms"`
+	OverheadMs          float64 `json:"overhead_ms"`
+	// WeightsReadBytes and KVReadBytes are what one GPU reads per step.
+	WeightsReadBytes int64 `json:"weights_read_bytes"`
+	KVReadBytes      int64 `json:"kv_read_bytes"`
+	// FLOPs is the work of one GPU per step.
+	FLOPs float64 `json:"flops"`
+	// KVCacheUsage is the fraction of the block pool the batch holds.
+	KVCacheUsage float64 `json:"kv_cache_usage"`
+}
+
+// PrefillReport is one prompt's prefill.
+type PrefillReport struct {
+	InputTokens int     `json:"input_tokens"`
+	TimeMs      float64 `json:"time_ms"`
+	// TTFTMs is the time to first token of a request arriving at an idle
+	// server: prefill plus one step's overhead for sampling.
+	TTFTMs     float64 `json:"ttft_ms"`
+	TokensPerS float64 `json:"tokens_per_s"`
+	Bound      string  `json:"bound"`
+	// Chunks is the number of scheduler steps the prompt takes at
+	// max_num_batched_tokens per step.
+	Chunks int `json:"chunks"`
+}
+
+// BatchCeiling is the largest batch that can run at the workload's final
+// context (input + output tokens per sequence).
+type BatchCeiling struct {
+	BatchSize     int `json:"batch_size"`
+	ContextTokens int `json:"context_tokens"`
+	// LimitedBy is "kv_cache", "max_num_seqs", "max_num_batched_tokens",
+	// "latency_budget" or "weights_do_not_fit".
+	LimitedBy  string  `json:"limited_by"`
+	StepTimeMs float64 `json:"step_time_ms"`
+	TokensPerS float64 `json:"tokens_per_s"`
+	// TokensPerSPerSequence is what each user sees at the ceiling.
+	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+	// BatchSizeWithoutBudget is the ceiling without the TPOT budget: the
+	// smaller of the KV cache's and the scheduler's limits. It equals
+	// BatchSize unless LimitedBy is "latency_budget".
+	BatchSizeWithoutBudget int `json:"batch_size_without_budget"`
+	// LimitedByWithoutBudget is what limits BatchSizeWithoutBudget:
+	// "kv_cache", "max_num_seqs" or "max_num_batched_tokens".
+	LimitedByWithoutBudget string `json:"limited_by_without_budget,omitempty"`
+}
+
+// PreemptionReport says when the scheduler starts to preempt.
+type PreemptionReport struct {
+	// OnsetConcurrency is the largest number of sequences that can all
+	// run to their last output token without exhausting the block pool;
+	// one more and vLLM preempts.
+	OnsetConcurrency int `json:"onset_concurrency"`
+	// OnsetConcurrencyLockstep is the onset when all sequences start
+	// together (a burst) and reach their last token at once: the KV
+	// ceiling at input+output tokens.
+	OnsetConcurrencyLockstep int `json:"onset_concurrency_lockstep"`
+	// Reachable is false when the scheduler's cap (max_num_seqs or
+	// max_num_batched_tokens) binds before the KV cache fills, so the
+	// scheduler never preempts for memory.
+	Reachable bool `json:"reachable"`
+	// OnsetRequestRate is the Poisson arrival rate (requests/s) at which
+	// the requests in flight, fluctuating around their mean c (Little's
+	// law), first reach the onset: c + 2*sqrt(c) = onset_concurrency.
+	OnsetRequestRate float64 `json:"onset_request_rate"`
+	// SaturationRequestRate is the serving rate at the largest batch the
+	// server runs (the onset concurrency, or the scheduler's cap when that
+	// binds first): where output throughput levels off; arrivals above it
+	// queue.
+	SaturationRequestRate float64 `json:"saturation_request_rate"`
+	// Utilization is a request-rate workload's arrival rate over
+	// SaturationRequestRate; above 1 the server is overloaded (absent for
+	// other workloads).
+	Utilization float64 `json:"utilization,omitempty"`
+	// RecomputeOverhead is the extra prefill tokens per delivered output
+	// token at the workload's concurrency (0 below the onset).
+	RecomputeOverhead float64 `json:"recompute_overhead"`
+	// WorkPerOutputToken is total tokens processed (prompt, recomputed
+	// and output) per delivered output token at the workload's
+	// concurrency; it grows past the onset.
+	WorkPerOutputToken float64 `json:"work_per_output_token"`
+	ContextTokens      int     `json:"context_tokens"`
+	Concurrency        int     `json:"concurrency"`
+}
+
+// BestReport is the best batch under the latency budget.
+type BestReport struct {
+	BatchSize     int     `json:"batch_size"`
+	ContextTokens int     `json:"context_tokens"`
+	StepTimeMs    float64 `json:"step_time_ms"`
+	TTFTMs        float64 `json:"ttft_ms"`
+	TokensPerS    float64 `json:"tokens_per_s"`
+	// TokensPerSPerSequence is what each user sees at that batch.
+	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+	// LimitedBy is what stops a larger batch: "tpot", "ttft", or the
+	// batch ceiling's reason.
+	LimitedBy string `json:"limited_by"`
+	// Feasible is false when even batch 1 misses the budget.
+	Feasible bool `json:"feasible"`
+}
+
+// SweepPoint is one batch size of the sweep at the workload's mean context.
+type SweepPoint struct {
+	BatchSize             int     `json:"batch_size"`
+	ContextTokens         int     `json:"context_tokens"`
+	StepTimeMs            float64 `json:"step_time_ms"`
+	TokensPerS            float64 `json:"tokens_per_s"`
+	TokensPerSPerSequence float64 `json:"tokens_per_s_per_sequence"`
+	// KVCacheUsage is the fraction of the block pool the batch needs; above
+	// 1 the batch cannot run without preemption.
+	KVCacheUsage float64 `json:"kv_cache_usage"`
+	Bound        string  `json:"bound"`
+	// TokensPerSWithoutSpeculation is the same batch's rate without
+	// speculative decoding (only when it is on): where it passes
+	// tokens_per_s, speculation stops paying.
+	TokensPerSWithoutSpeculation float64 `json:"tokens_per_s_without_speculation,omitempty"`
+}
+
+// CostReport is the price of output tokens.
+type CostReport struct {
+	GPUHourUSD float64 `json:"gpu_hour_usd"`
+	GPUs       int     `json:"num_gpus"`
+	// UsdPerMillionOutputTokens is at the batch below (the best batch under
+	// the SLO when one is given, else the batch ceiling), counting prefill
+	// time.
+	UsdPerMillionOutputTokens float64 `json:"usd_per_million_output_tokens"`
+	BatchSize                 int     `json:"batch_size"`
+	ContextTokens             int     `json:"context_tokens"`
+	TokensPerS                float64 `json:"tokens_per_s"`
+}

@@ -1,0 +1,342 @@
+package deploy
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/kvcache"
+	"github.com/modelrefs/throughput/sched"
+)
+
+// Simulation defaults and bounds.
+const (
+	// DefaultSimulatedRequests is the number of requests a simulation
+	// runs when simulate.num_requests is not given.
+	DefaultSimulatedRequests = 1000
+	// MaxSimulatedRequests bounds simulate.num_requests.
+	MaxSimulatedRequests = sched.MaxRequests
+	// DefaultTimelinePoints is the timeline's size cap, chart-sized.
+	DefaultTimelinePoints = 200
+	// MaxTimelinePoints bounds simulate.timeline_points.
+	MaxTimelinePoints = 2000
+	// DefaultSimSweepPoints is the number of loads a simulated sweep runs.
+	DefaultSimSweepPoints = 8
+	// MaxSimSweepPoints bounds simulate.sweep.points.
+	MaxSimSweepPoints = 32
+	// DefaultSimSweepRequests is the requests per sweep point (at most
+	// simulate.num_requests).
+	DefaultSimSweepRequests = 1000
+	// maxSeed keeps seeds exact in JavaScript numbers (2^53).
+	maxSeed = 1 << 53
+	// maxSimSteps stops a simulation that would take seconds of CPU.
+	maxSimSteps = 1 << 25
+)
+
+// SimulateOptions asks for a step-by-step simulation of one serving
+// instance under a workload (the report's simulation section).
+type SimulateOptions struct {
+	// NumRequests is the number of requests simulated (default 1000, at
+	// most 100,000).
+	NumRequests *int `json:"num_requests,omitempty"`
+	// Seed makes the workload reproducible (default 0, at most 2^53).
+	Seed *int64 `json:"seed,omitempty"`
+	// Arrival is "poisson" (at request_rate), "closed_loop" (concurrency
+	// users, each sending its next request when the last one finishes) or
+	// "burst" (every request at time zero). Default: poisson when
+	// workload.request_rate is given, closed_loop when workload.concurrency
+	// is, else burst.
+	Arrival string `json:"arrival,omitempty"`
+	// RequestRate is the Poisson arrival rate in requests per second
+	// (default workload.request_rate).
+	RequestRate *float64 `json:"request_rate,omitempty"`
+	// Concurrency is the number of closed-loop users (default
+	// workload.concurrency).
+	Concurrency *int `json:"concurrency,omitempty"`
+	// InputTokens and OutputTokens are the length distributions (default:
+	// constant workload.input_tokens and workload.output_tokens).
+	InputTokens  *LengthDistribution `json:"input_tokens,omitempty"`
+	OutputTokens *LengthDistribution `json:"output_tokens,omitempty"`
+	// TimelinePoints caps the timeline (default 200; 0 omits it).
+	TimelinePoints *int `json:"timeline_points,omitempty"`
+	// Sweep runs the simulation over a range of loads.
+	Sweep *SimSweepOptions `json:"sweep,omitempty"`
+}
+
+// LengthDistribution is a distribution of token lengths. Samples are
+// rounded to whole tokens and clamped to [min, max]; input + output is
+// clamped to max_model_len.
+type LengthDistribution struct {
+	// Distribution is "constant" (mean), "uniform" (min and max), "normal"
+	// (mean and std), "lognormal" (mean and std of the length itself) or
+	// "exponential" (mean).
+	Distribution string `json:"distribution"`
+	// Mean is the mean length in tokens (default: the workload's length).
+	Mean *float64 `json:"mean,omitempty"`
+	// Std is the standard deviation in tokens (normal, lognormal).
+	Std *float64 `json:"std,omitempty"`
+	// Min and Max bound the samples in tokens (default 1 and
+	// max_model_len - 1).
+	Min *int `json:"min,omitempty"`
+	Max *int `json:"max,omitempty"`
+}
+
+// SimSweepOptions runs the simulation at several loads: request rates
+// for Poisson arrivals, closed-loop users otherwise.
+type SimSweepOptions struct {
+	// Points is the number of loads (default 8, 2 to 32), spread evenly
+	// up to twice the analytic preemption onset (or, where the scheduler's
+	// cap binds first, twice the load that fills it).
+	Points *int `json:"points,omitempty"`
+	// NumRequests is the requests per point (default the smaller of 1000
+	// and simulate.num_requests).
+	NumRequests *int `json:"num_requests,omitempty"`
+	// RequestRates or Concurrencies give the loads explicitly instead.
+	RequestRates  []float64 `json:"request_rates,omitempty"`
+	Concurrencies []int     `json:"concurrencies,omitempty"`
+}
+
+// simPlan is a validated SimulateOptions.
+type simPlan struct {
+	w        sched.Workload
+	timeline int
+	sweep    bool
+	sweepN   int
+	// sweepAuto: simulate.sweep.num_requests was left out (checkBudget may
+	// lower sweepN to fit the work budget).
+	sweepAuto bool
+	points    int
+	rates     []float64
+	users     []int
+	arrival   string
+	seed      int64
+}
+
+var distKinds = map[string]sched.DistKind{
+	"constant": sched.Constant, "uniform": sched.Uniform, "normal": sched.Normal,
+	"lognormal": sched.LogNormal, "exponential": sched.Exponential,
+}
+
+// simulateOptions validates o against the resolved deployment and plan
+// (d is nil when resolving failed; checks that need it are skipped) and
+// appends its problems to prev, the error resolve returned.
+func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*simPlan, error) {
+	var e errs
+	if _, ok := prev.(Errors); ok {
+		e.AddErr("", prev)
+	} else if prev != nil {
+		return nil, prev
+	}
+	if o == nil {
+		return nil, e.err()
+	}
+	maxLen := maxTokens * 64
+	if d != nil {
+		maxLen = d.MaxModelLen
+	}
+	sp := &simPlan{}
+	w := &sp.w
+	w.NumRequests = e.intAt("simulate.num_requests", "SimulateOptions.num_requests", o.NumRequests, DefaultSimulatedRequests)
+	if o.Seed != nil {
+		switch s := *o.Seed; {
+		case s < 0:
+			e.add("simulate.seed", "must be at least 0, got "+strconv.FormatInt(s, 10))
+		case s > maxSeed:
+			e.add("simulate.seed", "must be at most 2^53, got "+strconv.FormatInt(s, 10))
+		default:
+			sp.seed = s
+		}
+	}
+	w.Seed = uint64(sp.seed)
+	sp.arrival = strings.ToLower(strings.TrimSpace(o.Arrival))
+	if sp.arrival == "" {
+		switch {
+		case p.rate > 0:
+			sp.arrival = "poisson"
+		case p.concurrency > 0:
+			sp.arrival = "closed_loop"
+		default:
+			sp.arrival = "burst"
+		}
+	}
+	switch sp.arrival {
+	case "poisson":
+		w.Arrival = sched.Poisson
+		w.RatePerS = e.floatAt("simulate.request_rate", "SimulateOptions.request_rate", o.RequestRate, p.rate)
+		if o.RequestRate == nil && p.rate == 0 {
+			e.add("simulate.request_rate", "is required for poisson arrivals (or give workload.request_rate)")
+		}
+	case "closed_loop":
+		w.Arrival = sched.ClosedLoop
+		w.Users = e.intAt("simulate.concurrency", "SimulateOptions.concurrency", o.Concurrency, p.concurrency)
+		if o.Concurrency == nil && p.concurrency == 0 {
+			e.add("simulate.concurrency", "is required for closed_loop arrivals (or give workload.concurrency)")
+		}
+	case "burst":
+		w.Arrival = sched.Burst
+	default:
+		e.add("simulate.arrival", "unknown arrival "+fielderr.Quote(o.Arrival)+"; one of "+strings.Join(Arrivals, ", "))
+	}
+	if sp.arrival != "poisson" && o.RequestRate != nil {
+		e.add("simulate.request_rate", "applies to poisson arrivals only")
+	}
+	if sp.arrival != "closed_loop" && o.Concurrency != nil {
+		e.add("simulate.concurrency", "applies to closed_loop arrivals only")
+	}
+	w.Input = lengthDist(&e, "simulate.input_tokens", o.InputTokens, p.in, maxLen-1)
+	w.Output = lengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.out, maxLen-1)
+	w.MaxTokens = maxLen
+	sp.timeline = e.intAt("simulate.timeline_points", "SimulateOptions.timeline_points", o.TimelinePoints, DefaultTimelinePoints)
+	if s := o.Sweep; s != nil {
+		sp.sweep = true
+		sp.points = e.intAt("simulate.sweep.points", "SimSweepOptions.points", s.Points, DefaultSimSweepPoints)
+		sp.sweepN = e.intAt("simulate.sweep.num_requests", "SimSweepOptions.num_requests", s.NumRequests, min(DefaultSimSweepRequests, w.NumRequests))
+		sp.sweepAuto = s.NumRequests == nil
+		switch {
+		case len(s.RequestRates) > 0 && sp.arrival != "poisson":
+			e.add("simulate.sweep.request_rates", "applies to poisson arrivals only; sweep concurrencies instead")
+		case len(s.Concurrencies) > 0 && sp.arrival == "poisson":
+			e.add("simulate.sweep.concurrencies", "applies to closed_loop and burst arrivals only; sweep request_rates instead")
+		}
+		if len(s.RequestRates) > MaxSimSweepPoints || len(s.Concurrencies) > MaxSimSweepPoints {
+			e.add("simulate.sweep", "at most "+itoa(MaxSimSweepPoints)+" loads")
+		}
+		for i, r := range s.RequestRates {
+			sp.rates = append(sp.rates, e.floatAt("simulate.sweep.request_rates["+itoa(i)+"]", "SimSweepOptions.request_rates", &r, 1))
+		}
+		for i, c := range s.Concurrencies {
+			sp.users = append(sp.users, e.intAt("simulate.sweep.concurrencies["+itoa(i)+"]", "SimSweepOptions.concurrencies", &c, 1))
+		}
+	}
+	if err := e.err(); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
+
+// lengthDist validates one length distribution; nil is constant def.
+func lengthDist(e *errs, field string, l *LengthDistribution, def, hi int) sched.Dist {
+	d := sched.Dist{Kind: sched.Constant, Mean: float64(def), Min: 1, Max: hi}
+	if l == nil {
+		return d
+	}
+	name := strings.ToLower(strings.TrimSpace(l.Distribution))
+	kind, ok := distKinds[name]
+	if !ok {
+		e.add(field+".distribution", "unknown distribution "+fielderr.Quote(l.Distribution)+"; one of "+strings.Join(Distributions, ", "))
+		return d
+	}
+	d.Kind = kind
+	d.Mean = floatField(e, field+".mean", l.Mean, float64(def), 0, float64(hi), false)
+	if l.Mean != nil && *l.Mean < 1 && *l.Mean > 0 {
+		e.add(field+".mean", "must be at least 1 token, got "+fielderr.Number(*l.Mean))
+	}
+	d.Min = intField(e, field+".min", l.Min, 1, 1, hi)
+	d.Max = intField(e, field+".max", l.Max, hi, 1, hi)
+	if d.Min > d.Max {
+		e.add(field+".min", "("+itoa(d.Min)+") must not exceed max ("+itoa(d.Max)+")")
+	}
+	switch kind {
+	case sched.Normal, sched.LogNormal:
+		if l.Std == nil {
+			e.add(field+".std", "is required for the "+name+" distribution")
+		}
+		d.Std = floatField(e, field+".std", l.Std, 0, 0, float64(maxTokens), true)
+	default:
+		if l.Std != nil {
+			e.add(field+".std", "is not used by the "+name+" distribution")
+		}
+	}
+	if kind == sched.Uniform {
+		if l.Mean != nil {
+			e.add(field+".mean", "is not used by the uniform distribution; give min and max")
+		}
+		if l.Min == nil || l.Max == nil {
+			e.add(field, "the uniform distribution needs min and max")
+		}
+	}
+	return d
+}
+
+// Layout returns the KV cache layout of the tightest pipeline stage (the
+// one whose pool bounds the deployment).
+func (d *Deployment) Layout() kvcache.Layout { return d.stages[d.tight].layout }
+
+// stepSeconds adapts the deployment's cost model to the scheduler. With a
+// CPU tier, the host link carries, per step, the blocks loaded back
+// (host to GPU) and the KV the step writes, copied to the tier as blocks
+// fill (GPU to host, the other direction of the full-duplex link), both
+// at offloadBW. vLLM's native offloading connector overlaps both with
+// compute: its loads are asynchronous (OffloadingConnectorScheduler.
+// get_num_new_matched_tokens returns load_kv_async = True, so the request
+// waits in WAITING_FOR_REMOTE_KVS while the batch runs; vllm/distributed/
+// kv_transfer/kv_connector/v1/offloading_connector.py) and its stores are
+// submitted after the forward and polled (get_finished); each direction
+// has its own handler, its transfers in order on CUDA streams of their own
+// (vllm/v1/kv_offload/worker/cpu_gpu.py SingleDirectionOffloadingHandler).
+// So the step lasts
+// max(compute, load, store): a transfer shorter than the forward is
+// hidden, a longer one sets the pace (the returning request's tokens
+// arrive with its blocks). A synchronous connector (async_load false)
+// loads before the forward: compute + load, stores still overlapped.
+func (d *Deployment) stepSeconds(l sched.Load) float64 {
+	t := d.Step(StepLoad{
+		DecodeSeqs: l.DecodeSeqs, DecodeContext: float64(l.DecodeContext),
+		PrefillTokens: l.PrefillTokens, PrefillSpan: l.PrefillSpan, PrefillSeqs: l.PrefillSeqs,
+		SpecTokens: l.SpecTokens,
+	}).TimeS
+	f := &d.feat
+	if f.offloadBytes <= 0 {
+		return t
+	}
+	lay := d.Layout()
+	block := lay.PageBytes * float64(lay.LayersPerBlock) // bytes of one block, all its layers
+	load := float64(l.ReloadBlocks) * block / f.offloadBW
+	store := float64(l.PrefillTokens+l.DecodeSeqs) * block / float64(lay.BlockSize) / f.offloadBW
+	if f.offloadSync {
+		return math.Max(t+load, store)
+	}
+	return math.Max(t, math.Max(load, store))
+}
+
+// schedConfig is the scheduler's view of the deployment: the block pool
+// less vLLM's null block (block 0 is reserved, BlockPool.null_block).
+func (d *Deployment) schedConfig() sched.Config {
+	lay := d.Layout()
+	sg := d.Engine.Name == "sglang"
+	c := sched.Config{
+		NumBlocks: d.NumBlocks - 1, BlockSize: lay.BlockSize,
+		MaxNumSeqs: d.MaxNumSeqs, MaxBatchedTokens: d.MaxBatched, Blocks: lay,
+		FirstChunkAdmission: !d.Version.FullPromptAdmission,
+		// SGLang runs prefills alone, first (sched.Config.PrefillFirst),
+		// as does vLLM's V0 engine without chunked prefill (v0.6.0
+		// vllm/core/scheduler.py _schedule_default: "Don't schedule
+		// decodes if prefills are scheduled").
+		PrefillFirst:    sg || d.Version.V0,
+		SchedulerSteps:  d.schedSteps,
+		OverlapSchedule: d.Version.OverlapSchedule,
+		// SGLang admits against a reserve for the running requests'
+		// outputs and retracts when a decode does not fit.
+		ReserveOutput: sg,
+	}
+	if d.Model.IsMoE() && d.feat.dp > 1 {
+		// Attention data parallel over experts shared by the ranks: every
+		// MoE layer runs on all of them at once (sched.Config.LockstepRanks).
+		c.LockstepRanks = d.feat.dp
+	}
+	f := &d.feat
+	if f.prefixOn {
+		c.Prefix = sched.PrefixCache{Enabled: true, Tokens: f.prefixTokens, Prefixes: f.prefixes, SharedGroups: max(sharedGroups(lay), 1)}
+		if sharedGroups(lay) == 0 {
+			c.Prefix.Tokens = 0 // nothing a prefix could share
+		}
+	}
+	if f.specK > 0 {
+		c.Spec = sched.Speculation{Tokens: f.specK, Acceptance: f.specAccept}
+	}
+	if f.offloadBytes > 0 {
+		c.Offload = sched.Offload{Blocks: d.offloadBlocks(), Groups: max(sharedGroups(lay), 1)}
+	}
+	return c
+}

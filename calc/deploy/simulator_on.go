@@ -1,0 +1,17 @@
+//go:build !nosim
+
+package deploy
+
+// simulatorBuilt is true in every build but the browser's light engine
+// (-tags nosim), which leaves the simulator (sched and calc/simulate*.go)
+// out to stay inside its 1.0 MB gzip budget; throughput-planner.wasm, the
+// full engine, has it.
+const simulatorBuilt = true
+
+// FullEngine is true in every build but the browser's light engine (-tags
+// nosim), which leaves out the simulator, the start-up log reader, the
+// error bands and the calibration fit, and so never fills
+// Report.Simulation, StartupLog, Bands or Calibration. A constant, so that
+// code that writes those fields (the JavaScript bridge's generated report
+// writer) drops out of the light engine with them.
+const FullEngine = true

@@ -1,0 +1,209 @@
+//go:build !nosim
+
+package deploy
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/units"
+)
+
+// The figures a start-up log may state, in report order, each with the
+// phrases vLLM logs it under (V1: gpu_model_runner.py, gpu_worker.py,
+// kv_cache_utils.py; V0: worker.py "Memory profiling ..."). The number is
+// read after the phrase.
+var logTerms = []struct {
+	name    string
+	phrases []string
+}{
+	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: "}},
+	{"requested_gib", []string{"x gpu_memory_utilization (", "Requested memory"}},
+	{"activation_gib", []string{"PyTorch activation peak memory takes ", "torch peak memory increase: "}},
+	{"non_torch_gib", []string{"non_torch_memory takes ", "non_torch_memory=", "non-torch forward increase memory: "}},
+	{"cuda_graph_estimate_gib", []string{"Estimated CUDA graph memory: "}},
+	{"cuda_graph_gib", []string{"CUDA graph pool memory: ", "Graph capturing finished in "}},
+	{"available_kv_gib", []string{"Available KV cache memory: ", "the rest of the memory reserved for KV Cache is ", "kv_cache_size="}},
+	{"kv_cache_tokens", []string{"GPU KV cache size: "}},
+	{"num_gpu_blocks", []string{"# GPU blocks: ", "# cuda blocks: ", "num_gpu_blocks is: "}},
+	{"max_concurrency", []string{"Maximum concurrency for "}},
+}
+
+// ParseStartupLog reads the memory and capacity figures of a vLLM start-up
+// log (V0 or V1; several releases' wordings). A log in which none of the
+// capacity lines ("Available KV cache memory", "GPU KV cache size",
+// "# GPU blocks") appears is an error naming them: it is not a vLLM
+// start-up log, or it was cut before the KV cache was sized. Every rank
+// logs the same lines; the first is read.
+func ParseStartupLog(text string) (StartupLog, error) {
+	out := StartupLog{Figures: map[string]float64{}}
+	if len(text) > MaxStartupLogBytes {
+		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(MaxStartupLogBytes))
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if out.Release == "" {
+			out.Release = releaseIn(line)
+		}
+		out.FlashInferSampler = out.FlashInferSampler || strings.Contains(line, "Using FlashInfer for top-p & top-k sampling")
+		out.NoP2P = out.NoP2P || strings.Contains(line, "Custom allreduce is disabled because your platform lacks GPU")
+		for _, t := range logTerms {
+			if _, done := out.Figures[t.name]; done {
+				continue
+			}
+			for _, p := range t.phrases {
+				i := strings.Index(line, p)
+				if i < 0 {
+					continue
+				}
+				if v, ok := logFigure(t.name, line[i+len(p):]); ok {
+					out.Figures[t.name] = v
+					break
+				}
+			}
+		}
+	}
+	_, kv := out.Figures["available_kv_gib"]
+	_, tok := out.Figures["kv_cache_tokens"]
+	_, blk := out.Figures["num_gpu_blocks"]
+	if !kv && !tok && !blk {
+		msg := "has none of vLLM's KV cache lines (\"Available KV cache memory: X GiB\", \"GPU KV cache size: N tokens\", \"# GPU blocks: N\")"
+		if strings.Contains(text, "KV Cache is allocated") || strings.Contains(text, "sglang") {
+			msg += "; it looks like an SGLang log, which is not read yet"
+		} else {
+			msg += "; paste the log of a vLLM start-up up to the KV cache lines"
+		}
+		return out, fielderr.New("startup_log", msg)
+	}
+	return out, nil
+}
+
+// releaseIn returns the vLLM version a line names ("V1 LLM engine
+// (v0.22.0)", "vLLM API server version 0.13.0"), or "".
+func releaseIn(line string) string {
+	for _, p := range []string{"LLM engine (v", "vLLM API server version ", "vLLM Version: ", "vLLM Version                 : "} {
+		if i := strings.Index(line, p); i >= 0 {
+			s := line[i+len(p):]
+			n := 0
+			for n < len(s) && (s[n] == '.' || (s[n] >= '0' && s[n] <= '9')) {
+				n++
+			}
+			if n > 0 && strings.Count(s[:n], ".") >= 1 {
+				return strings.Trim(s[:n], ".")
+			}
+		}
+	}
+	return ""
+}
+
+// logFigure reads a figure's number from the text after its phrase.
+// Memory figures are in GiB (vLLM logs GiB, labelled "GB" in early V1 and
+// V0's "took" lines); "Graph capturing finished in N secs, took X GiB"
+// holds its figure after "took"; "Maximum concurrency for N tokens per
+// request: Xx" after the colon.
+func logFigure(name, s string) (float64, bool) {
+	switch name {
+	case "requested_gib":
+		// V0: "x gpu_memory_utilization (0.90) = 71.29GiB"; V1:
+		// "Requested memory: 0.95 (util), 75.23 GiB".
+		for _, sep := range []string{") = ", "(util), "} {
+			if i := strings.Index(s, sep); i >= 0 {
+				return leadingNumber(s[i+len(sep):])
+			}
+		}
+		return 0, false
+	case "cuda_graph_gib":
+		if i := strings.Index(s, "took "); i >= 0 && strings.Contains(s[:i], "sec") {
+			s = s[i+len("took "):]
+		}
+	case "max_concurrency":
+		i := strings.Index(s, "per request: ")
+		if i < 0 {
+			return 0, false
+		}
+		s = s[i+len("per request: "):]
+	case "weights_gib":
+		// "Model loading took 14.29 GiB memory and 4.66 seconds"; a time
+		// alone ("... took 4.18 seconds") is not memory.
+		if v, ok := leadingNumber(s); ok {
+			rest := strings.TrimSpace(s[numberLen(s):])
+			if strings.HasPrefix(rest, "GiB") || strings.HasPrefix(rest, "GB") {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	return leadingNumber(s)
+}
+
+// leadingNumber parses the number s starts with (digits, one point, a
+// leading minus, thousands commas).
+func leadingNumber(s string) (float64, bool) {
+	n := numberLen(s)
+	if n == 0 {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(s[:n], ",", ""), 64)
+	return v, err == nil
+}
+
+func numberLen(s string) int {
+	n := 0
+	for n < len(s) {
+		c := s[n]
+		if (c >= '0' && c <= '9') || c == '.' || c == ',' || (c == '-' && n == 0) {
+			n++
+			continue
+		}
+		break
+	}
+	for n > 0 && (s[n-1] == '.' || s[n-1] == ',') {
+		n--
+	}
+	return n
+}
+
+// startupLogReport compares the parsed log with the report's figures.
+func (d *Deployment) startupLogReport(r *Report, lg StartupLog) *StartupLogReport {
+	st := &d.stages[d.tight]
+	gib := func(b int64) float64 { return float64(b) / float64(units.GiB) }
+	est := gib(CUDAGraphEstimate(d.MaxNumSeqs, st.hi-st.lo).Int64())
+	pred := map[string]float64{
+		"weights_gib":             gib(r.Memory.WeightsBytes),
+		"requested_gib":           gib(r.Memory.RequestedBytes),
+		"activation_gib":          gib(r.Memory.ActivationBytes),
+		"non_torch_gib":           gib(r.Memory.NonTorchBytes),
+		"cuda_graph_estimate_gib": est,
+		"cuda_graph_gib":          est,
+		"available_kv_gib":        gib(r.Memory.KVCacheBytes),
+		"kv_cache_tokens":         float64(r.KVCache.CapacityTokens),
+		"num_gpu_blocks":          float64(r.KVCache.NumBlocks),
+		"max_concurrency":         r.KVCache.MaxConcurrency,
+	}
+	out := &StartupLogReport{Release: lg.Release, Terms: []LoggedTerm{}}
+	for _, t := range logTerms {
+		v, ok := lg.Figures[t.name]
+		if !ok {
+			out.Missing = append(out.Missing, t.name)
+			continue
+		}
+		p := pred[t.name]
+		e := 0.0
+		if v > 0 {
+			e = ratio(p, v) - 1
+		}
+		out.Terms = append(out.Terms, LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
+	}
+	if lg.Release != "" && d.Engine.Name == "vllm" {
+		if v, ok := lookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
+			r.warn("startup_log_release", "the log is from vLLM "+lg.Release+" but the figures model "+d.Version.Name+"; set engine_version to "+v.Name+" to compare like with like")
+		}
+	}
+	if lg.FlashInferSampler && d.Engine.Name == "vllm" && !d.Version.V0 && d.Version.SamplerSort {
+		r.warn("startup_log_sampler", "the log samples with FlashInfer (\"Using FlashInfer for top-p & top-k sampling.\"), whose profile run sorts no vocabulary; set flashinfer_sampler: true to model it")
+	}
+	if lg.NoP2P && d.TP > 1 && !d.noP2P {
+		r.warn("startup_log_p2p", "the log's GPUs lack peer-to-peer access (\"Custom allreduce is disabled because your platform lacks GPU P2P capability\"); set p2p: false to model their all-reduces through host memory")
+	}
+	return out
+}

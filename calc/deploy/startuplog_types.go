@@ -1,0 +1,43 @@
+package deploy
+
+// MaxStartupLogBytes bounds startup_log: a start-up log is a few hundred
+// lines; a megabyte is far beyond one.
+const MaxStartupLogBytes = 1 << 20
+
+// StartupLog is what a vLLM start-up log states about memory and capacity,
+// read by ParseStartupLog. A figure the log does not state is absent from
+// Figures.
+type StartupLog struct {
+	// Release is the vLLM version the log names, when it does ("0.22.0").
+	Release string
+	// Figures holds each figure the log states, by its name (logTerms).
+	Figures map[string]float64
+	// FlashInferSampler: the log says "Using FlashInfer for top-p & top-k
+	// sampling." (the request's flashinfer_sampler); NoP2P: it says
+	// "Custom allreduce is disabled because your platform lacks GPU P2P
+	// capability" (the request's p2p: false).
+	FlashInferSampler, NoP2P bool
+}
+
+// StartupLogReport sets a pasted start-up log's figures beside the
+// engine's for the same deployment.
+type StartupLogReport struct {
+	// Release is the vLLM version the log names, when it does.
+	Release string `json:"release,omitempty"`
+	// Terms are the figures the log states, each beside the engine's.
+	Terms []LoggedTerm `json:"terms"`
+	// Missing names the figures the log does not state.
+	Missing []string `json:"missing,omitempty"`
+}
+
+// LoggedTerm is one logged figure and the engine's figure for it, in the
+// unit its name ends with (GiB per GPU, tokens, blocks, or the
+// concurrency's x).
+type LoggedTerm struct {
+	Name      string  `json:"name"`
+	Logged    float64 `json:"logged"`
+	Predicted float64 `json:"predicted"`
+	// Error is predicted / logged - 1 (0 when the logged figure is not
+	// positive: a log can show a negative KV memory when nothing fits).
+	Error float64 `json:"error"`
+}

@@ -1,0 +1,478 @@
+package deploy
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/modelrefs/throughput/hardware"
+	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/units"
+	"github.com/modelrefs/throughput/kvcache"
+)
+
+// EngineVersion is what one release of an engine does differently from the
+// others in the terms the engine models: how its memory profiler sizes the
+// KV pool, how it admits a request and how it states its capacity. The
+// releases between two change points behave alike; docs/MODEL.md section
+// 11 lists each change with its source.
+type EngineVersion struct {
+	// Name is the request's engine_version value ("0.19").
+	Name string
+	// V0 is vLLM's V0 engine (the default before v0.8.0): without chunked
+	// prefill (its default up to a 32K max_model_len) max_num_batched_tokens
+	// defaults to max(max_model_len, 2048), so the profile run, and the
+	// activation peak, grows with max_model_len
+	// (vllm/engine/arg_utils.py _set_default_args_v0 at v0.6.4; vLLM issue
+	// #10517 shows the pool shrinking as max_model_len grows).
+	V0 bool
+	// CUDAGraphEstimate: the profiler subtracts its estimate of the CUDA
+	// graphs' memory from the pool (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
+	// added off by default in PR #30515, on by default since v0.21.0:
+	// vllm/v1/worker/gpu_worker.py determine_available_memory logs "CUDA
+	// graph memory profiling is enabled (default since v0.21.0)").
+	CUDAGraphEstimate bool
+	// FullPromptAdmission: a waiting request is admitted only when its whole
+	// prompt fits in the free blocks (PR #37307,
+	// SchedulerConfig.scheduler_reserve_full_isl, default True; modelled
+	// from 0.20, the first release after 0.19); before it, when its first
+	// chunk does. Engines without release profiles keep the whole-prompt
+	// rule, as does V0, which prefills a prompt whole.
+	FullPromptAdmission bool
+	// CapacityFromConcurrency: "GPU KV cache size" is
+	// int(max_concurrency x max_model_len) (vllm/v1/core/kv_cache_utils.py
+	// _report_kv_cache_config after 0.19, PRs #38364 and #40694); up to
+	// 0.19 it is num_blocks // groups x block_size.
+	CapacityFromConcurrency bool
+	// KVRules are the release's KV-cache grouping rules
+	// (vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size
+	// and get_kv_cache_groups): the group size is the largest layer type's
+	// count when under MaxOverMin times the smallest's (none before PR
+	// #29303, 1.25 from 0.12, 1.5 from 0.18 by PR #36684); layers of one
+	// kind and different widths share one group from 0.11 (PR #25101,
+	// UniformTypeKVCacheSpecs). Every release is modelled grouping the
+	// whole model once, each pipeline stage holding its share of every group
+	// (get_kv_cache_configs since PR #23974, 0.11; 0.10 grouped each stage
+	// alone and asserted that the stages agree, unify_kv_cache_configs).
+	KVRules kvcache.Rules
+	// MoELoRA is vLLM's fused-MoE LoRA: --enable-lora wraps the routed
+	// experts too (vllm/lora/layers/fused_moe.py FusedMoEWithLoRA, PR
+	// #21229, shipped in the 0.11 patch releases); before it they were
+	// not wrapped.
+	MoELoRA bool
+	// SamplerSort: the profile run's dummy sampler (every sequence with a
+	// top_k of vocab-1 and a top_p, 0.9 in gpu_model_runner.py
+	// _dummy_sampler_run, 0.99 in V0's model_runner.py profile_run) filters with PyTorch's sort-based top-k /
+	// top-p (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p,
+	// V0's vllm/model_executor/layers/sampler.py _apply_top_k_top_p):
+	// logits.sort over the whole vocabulary holds the sorted values, int64
+	// indices and the radix sort's double buffers beside the float32
+	// logits, about ten float32 [S, vocab] tensors at its peak (PR #32558
+	// measured 1.25 GB for its PyTorch path at 256 x 131072). From PR
+	// #33538 a batch of 8 or more rows takes the Triton kernel, which
+	// masks in place; the 0.19 logs the V1 activation was fitted on ran
+	// it. Modelled through 0.16 (the PR was opened on 2026-02-02; its
+	// first release is assumed to be 0.17, cut in March 2026), and for V0.
+	// At 0.10-0.11.0 FlashInfer's sampler was the default where
+	// flashinfer imported (PR #26859 turned it off after v0.11.0); the
+	// v0.11.0 log of group A (A063) shows the sort's peak, so the sort is
+	// modelled there too.
+	SamplerSort bool
+	// NCCLRecordStream: vLLM of December 2023 (engine_version 0.2, PR
+	// #2031 onwards) takes the profile's peak as total - free after the
+	// dummy forward (vllm/worker/worker.py profile_num_available_blocks),
+	// so it counts the memory PyTorch's caching allocator reserved, and
+	// under tensor parallelism every all-reduce input stays reserved for
+	// the whole forward: ProcessGroupNCCL record_stream()s it on the NCCL
+	// stream, and the allocator cannot reuse a block freed while that
+	// stream's work is still queued behind the CPU (vLLM issue #2248;
+	// v0.2.7 set TORCH_NCCL_AVOID_RECORD_STREAMS=1, which ends it). The
+	// forward's peak then holds two [T, hidden] all-reduce outputs per
+	// layer (the row-parallel o_proj and down_proj of every layer).
+	NCCLRecordStream bool
+	// OverlapSchedule: SGLang's overlap scheduler, on by default from
+	// v0.4.0 (the LMSYS post "SGLang v0.4: Zero-Overhead Batch Scheduler",
+	// 2024-12-04: "the scheduler runs one batch ahead"; before it
+	// --enable-overlap-schedule was opt-in), so a request arriving while a
+	// step runs waits one step more for its prefill
+	// (sched.Config.OverlapSchedule). Off under engine_version 0.3 (SGLang
+	// 0.3.x) and for every other engine.
+	OverlapSchedule bool
+	// GraphMaxByMemory: SGLang 0.5 sizes its decode CUDA graphs
+	// (cuda_graph_max_bs) by the GPU's memory and the TP size; 0.3 and
+	// 0.4 capture up to 160 sequences (sglangDefaults).
+	GraphMaxByMemory bool
+	// GPUMemoryUtilization is the release's --gpu-memory-utilization
+	// default, taken when a request leaves the field out (0: the engine's
+	// own, Engine.DefaultUtilization). vLLM raised it from 0.9 to 0.92 in
+	// PR #38284 ("[Startup][UX] Enable CUDAGraph memory profiling by
+	// default", merged 2026-04-21 as commit 96a85c5): the same change that
+	// turned the CUDA-graph estimate on, "correspondingly" increasing the
+	// default "to preemptively address the impact" (the PR's description;
+	// vllm/config/cache.py CacheConfig.gpu_memory_utilization
+	// Field(default=0.92), "If unspecified, will use the default value of
+	// 0.92"). Its first release is taken to be v0.21.0, as the worker's own
+	// log says ("CUDA graph memory profiling is enabled (default since
+	// v0.21.0)", after PR #40465 bumped that version) and as the PR planned
+	// ("slated for default enablement in v0.21"). Uncertain: v0.20.0 was cut
+	// on 2026-04-27, after the merge, and one third-party digest of its
+	// notes lists #38284; were it in v0.20.0, 0.20 would take 0.92 (and the
+	// estimate) too.
+	GPUMemoryUtilization float64
+	// KVReadPerQueryHead: the decode attention kernel reads each KV head
+	// once for every query head it serves, so a GQA model's decode step
+	// reads its cache heads/kv_heads times over (per rank: query heads over
+	// KV heads of the rank). TensorRT-LLM's masked multi-head attention
+	// kernel runs one thread block per (sequence, query head) and loads
+	// the keys and values of that head's KV head, hi_kv = hi / qhead_per_kv
+	// (cpp/tensorrt_llm/kernels/decoderMaskedMultiheadAttention/
+	// decoderMaskedMultiheadAttentionTemplate.h: "For MQA/GQA mode, write
+	// only with the first Q head of each group per KV head", the reads
+	// having no such guard); up to 0.6 it was the generation phase's only
+	// kernel. The release after 0.6.1 brought "MMHA optimization for MQA
+	// and GQA" (the changelog of NVIDIA/TensorRT-LLM PR #524, 2023-12-01)
+	// and the XQA kernels, which process a KV head's query group in one
+	// block (docs/source/blogs/XQA-kernel.md; the project's own news of
+	// December 2023: "H200 is now 2.4x faster on Llama-70B with recent
+	// improvements to TensorRT-LLM GQA"), so it is modelled for
+	// TensorRT-LLM 0.5 and 0.6 only. The cache is read at the attention
+	// bandwidth efficiency; L2 reuse between the group's blocks is not
+	// modelled.
+	KVReadPerQueryHead bool
+	// SyncScheduling: the engine core schedules step n+1 only after step
+	// n's outputs are back, so its CPU work per step (scheduling, the
+	// workers' input preparation, the output update, under tensor
+	// parallelism the broadcast of the scheduler output to the worker
+	// processes) runs between the GPU's steps instead of under them. vLLM
+	// V1 did so up to 0.13: PR #19970 (v0.10.0) brought the asynchronous
+	// scheduler behind --async-scheduling ("the scheduler operate one step
+	// ahead of the current execution"), and v0.14.0 turned it on by default
+	// (PR #27614; the v0.14.0 release notes: "Async scheduling is now
+	// enabled by default ... Overlaps engine core scheduling with GPU
+	// execution"). Those releases take Engine.EffSync.
+	SyncScheduling bool
+}
+
+// The change points of vLLM's releases, as minor versions of 0.x.
+const (
+	vllmFirstV1        = 10 // the first V1 release modelled (V1 default since 0.8)
+	vllmFullAdmission  = 20 // PR #37307
+	vllmCapacityFormat = 20 // PRs #38364 / #40694: after 0.19
+	vllmCUDAGraphOn    = 21 // default since v0.21.0
+	vllmUtil092        = 21 // PR #38284 (merged 2026-04-21): gpu_memory_utilization 0.9 -> 0.92, with the estimate
+	vllmUniformType    = 11 // PR #25101 (2025-09-19), after v0.10.2 (2025-09-13)
+	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
+	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
+	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
+	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
+	vllmTritonSampler  = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
+	vllmAsyncSchedule  = 14 // PR #27614: async scheduling on by default from v0.14.0 (January 2026)
+	vllmV0Name         = "0.6"
+	vllmV02Name        = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
+	// vllmV0Later is V0 as the 0.7 releases ran it (V0 was the default up
+	// to 0.7; 0.8 made V1 the default): the same engine and terms as 0.6
+	// everywhere but on ROCm, where 0.6's upstream build had its own GEMM
+	// path (Engine.EffV06ROCm, engine_rocm.go).
+	vllmV0Later = "0.7"
+)
+
+// DefaultEngineVersion is the vLLM release a request without one gets: the
+// newest modelled.
+var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
+
+// SGLangVersion is SGLang's default release profile (its memory rule,
+// mem_fraction_static, has not changed across the releases modelled),
+// SGLangV04 its 0.4 releases (December 2024 to mid 2025: the overlap
+// scheduler on, decode CUDA graphs up to 160 sequences), and SGLangV03
+// its 0.3 releases (September to November 2024), before the overlap
+// scheduler was the default (EngineVersion.OverlapSchedule).
+const (
+	SGLangVersion = "0.5"
+	SGLangV04     = "0.4"
+	SGLangV03     = "0.3"
+)
+
+// TensorRT-LLM's releases as engine_version names them: 0.5 to 0.21 and
+// 1.0 to trtllmNewestMinor (the 1.2.0 release candidates of November 2025,
+// NVIDIA/TensorRT-LLM tags v1.2.0rc*, are the newest seen). They differ in
+// the terms modelled only before 0.7 (EngineVersion.KVReadPerQueryHead).
+const (
+	trtllmFirstMinor     = 5 // v0.5.0, October 2023: the first public release
+	trtllmLastZeroMinor  = 21
+	trtllmGQAKernels     = 7 // the MMHA GQA optimization and XQA (PR #524)
+	trtllmNewestMinor    = 2 // 1.2
+	trtllmDefaultVersion = "1.2"
+)
+
+// TRTLLMVersions lists TensorRT-LLM's values of engine_version.
+func TRTLLMVersions() []string {
+	var out []string
+	for v := trtllmFirstMinor; v <= trtllmLastZeroMinor; v++ {
+		out = append(out, "0."+strconv.Itoa(v))
+	}
+	for v := 0; v <= trtllmNewestMinor; v++ {
+		out = append(out, "1."+strconv.Itoa(v))
+	}
+	return out
+}
+
+// AllEngineVersions is the union of every engine's engine_version values
+// (the field's enum): EngineVersions, then TensorRT-LLM's not among them.
+func AllEngineVersions() []string {
+	out := EngineVersions()
+	for _, v := range TRTLLMVersions() {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// trtllmVersion returns TensorRT-LLM's profile of release name (a minor,
+// patch already stripped; "" for the default) and whether it is one.
+func trtllmVersion(name string) (EngineVersion, bool) {
+	if name == "" {
+		name = trtllmDefaultVersion
+	}
+	// The names TRTLLMVersions lists, read without building the list (this
+	// runs on every TensorRT-LLM request).
+	major, minorText, ok := strings.Cut(name, ".")
+	minor, err := strconv.Atoi(minorText)
+	if !ok || err != nil || minorText != strconv.Itoa(minor) ||
+		!(major == "0" && minor >= trtllmFirstMinor && minor <= trtllmLastZeroMinor ||
+			major == "1" && minor >= 0 && minor <= trtllmNewestMinor) {
+		return EngineVersion{}, false
+	}
+	return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
+		KVReadPerQueryHead: major == "0" && minor < trtllmGQAKernels}, true
+}
+
+// EngineVersions lists the values of engine_version: vLLM's V0 of
+// December 2023 ("0.2"), of 2024 ("0.6") and of the 0.7 releases ("0.7"),
+// its V1 releases 0.10 to the newest, and SGLang's.
+func EngineVersions() []string {
+	out := []string{vllmV02Name, vllmV0Name, vllmV0Later}
+	for v := vllmFirstV1; v <= vllmNewest; v++ {
+		out = append(out, "0."+strconv.Itoa(v))
+	}
+	return append(out, SGLangV03, SGLangV04, SGLangVersion)
+}
+
+// lookupVersion returns the profile of release name under engine (a
+// request's engine_version, "" for the engine's default) and whether it is
+// one. A patch release ("0.19.1", "v0.19.0") is its minor's profile.
+func lookupVersion(engine, name string) (EngineVersion, bool) {
+	name = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(name)), "v")
+	if strings.Count(name, ".") == 2 {
+		i := strings.LastIndexByte(name, '.')
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			name = name[:i]
+		}
+	}
+	if engine == "trtllm" {
+		return trtllmVersion(name)
+	}
+	if engine != "vllm" {
+		if name == "" || (engine == "sglang" && (name == SGLangVersion || name == SGLangV04 || name == SGLangV03)) {
+			sgl := engine == "sglang"
+			return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
+				OverlapSchedule:  sgl && name != SGLangV03,
+				GraphMaxByMemory: sgl && (name == "" || name == SGLangVersion)}, true
+		}
+		return EngineVersion{}, false
+	}
+	if name == "" {
+		name = DefaultEngineVersion
+	}
+	if name == vllmV0Name || name == vllmV0Later || name == vllmV02Name {
+		// V0 without chunked prefill schedules a prompt whole, so it
+		// admits one only when all of it fits.
+		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules,
+			SamplerSort: true, NCCLRecordStream: name == vllmV02Name, GPUMemoryUtilization: 0.9}, true
+	}
+	minor, err := strconv.Atoi(strings.TrimPrefix(name, "0."))
+	if err != nil || !strings.HasPrefix(name, "0.") || minor < vllmFirstV1 || minor > vllmNewest {
+		return EngineVersion{}, false
+	}
+	return EngineVersion{
+		Name:                    name,
+		CUDAGraphEstimate:       minor >= vllmCUDAGraphOn,
+		FullPromptAdmission:     minor >= vllmFullAdmission,
+		CapacityFromConcurrency: minor >= vllmCapacityFormat,
+		KVRules:                 kvRules(minor),
+		MoELoRA:                 minor >= vllmMoELoRA,
+		SamplerSort:             minor < vllmTritonSampler,
+		GPUMemoryUtilization:    vllmUtilization(minor),
+		SyncScheduling:          minor < vllmAsyncSchedule,
+	}, true
+}
+
+// vllmUtilization returns vLLM 0.minor's --gpu-memory-utilization default
+// (EngineVersion.GPUMemoryUtilization): 0.9 up to 0.20
+// (vllm/config/cache.py at v0.19.0 and before, and vllm/engine/arg_utils.py
+// before CacheConfig), 0.92 from 0.21 (PR #38284).
+func vllmUtilization(minor int) float64 {
+	if minor >= vllmUtil092 {
+		return 0.92
+	}
+	return 0.9
+}
+
+// otherKVRules group the layers of engines without vLLM V1 release profiles
+// (V0, SGLang, the others): vLLM 0.12-0.17's rules, the ones the engine
+// applied everywhere before releases were modelled, kept so their figures
+// do not move.
+var otherKVRules = kvcache.Rules{MaxOverMin: 1.25}
+
+// kvRules returns vLLM 0.minor's KV grouping rules.
+func kvRules(minor int) kvcache.Rules {
+	r := kvcache.Rules{UniformType: minor >= vllmUniformType}
+	switch {
+	case minor >= vllmMaxOverMin15:
+		r.MaxOverMin = 1.5
+	case minor >= vllmMaxOverMin125:
+		r.MaxOverMin = 1.25
+	}
+	return r
+}
+
+// resolveVersion reads engine_version for the resolved engine.
+func resolveVersion(e *errs, req Request, d *Deployment) {
+	v, ok := lookupVersion(d.Engine.Name, req.EngineVersion)
+	if !ok {
+		msg := "unknown release " + fielderr.Quote(req.EngineVersion) + " of " + d.Engine.Name
+		switch d.Engine.Name {
+		case "vllm":
+			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", " + vllmV0Later + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
+		case "sglang":
+			msg += "; one of " + SGLangV03 + ", " + SGLangV04 + ", " + SGLangVersion
+		case "trtllm":
+			msg += "; one of 0." + strconv.Itoa(trtllmFirstMinor) + " to 0." + strconv.Itoa(trtllmLastZeroMinor) + " or 1.0 to " + trtllmDefaultVersion
+		default:
+			msg = d.Engine.Name + " has no release profiles; leave engine_version out"
+		}
+		e.add("engine_version", msg)
+		v, _ = lookupVersion(d.Engine.Name, "")
+	}
+	d.Version = v
+	// Multi-step scheduling (vLLM v0.6.0 vllm/engine/arg_utils.py
+	// EngineArgs.num_scheduler_steps, default 1): V0's alone; V1 never
+	// had it.
+	d.schedSteps = e.intAt("num_scheduler_steps", "Request.num_scheduler_steps", req.NumSchedulerSteps, 1)
+	if d.schedSteps > 1 && !v.V0 {
+		e.add("num_scheduler_steps", "multi-step scheduling is vLLM's V0 engine's (engine: vllm, engine_version: "+vllmV0Name+"); "+d.Engine.Name+" "+v.Name+" schedules every step")
+		d.schedSteps = 1
+	}
+	if fs := req.FlashInferSampler; fs != nil && *fs {
+		switch {
+		case d.Engine.Name != "vllm":
+			e.add("flashinfer_sampler", "is a vLLM V1 setting (engine: vllm, engine_version 0."+strconv.Itoa(vllmFirstV1)+" or later), not "+d.Engine.Name+"'s")
+		case v.V0:
+			e.add("flashinfer_sampler", "is a vLLM V1 setting (engine_version 0."+strconv.Itoa(vllmFirstV1)+" or later); "+v.Name+" runs the V0 engine")
+		default:
+			// FlashInfer's top-k/top-p kernels sort nothing
+			// (Request.flashinfer_sampler).
+			d.flashInferSampler = true
+			v.SamplerSort = false
+			d.Version = v
+		}
+	}
+	if v.V0 && d.Engine.EffV0 != nil {
+		// The V0 engine's step terms (engine.go: its CPU-side scheduling,
+		// input preparation and sampling per step and per sequence).
+		d.Eff = *d.Engine.EffV0
+	}
+	if e := d.Engine.SyncEff(v); e != nil {
+		// The CPU's step work between the GPU's steps (EffSync).
+		d.Eff = *e
+	}
+}
+
+// vllmBatchDefaults returns the max_num_seqs and max_num_batched_tokens
+// that vLLM's OpenAI server (vllm serve, UsageContext.OPENAI_API_SERVER)
+// gives a V1 deployment on hw when the request leaves them out: 1024 and
+// 8192 on an accelerator that reports 70 GiB or more and is not an A100,
+// 256 and 2048 on the others (a large token budget slows the A100, PR
+// #17885); TPUs take a token budget by chip, v6e 1024, v5e 512, v5p 256
+// (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, the same values
+// from v0.10.0 to the newest main read, 2026-05-24).
+func vllmBatchDefaults(hw *hardware.Accelerator) (seqs, tokens int) {
+	seqs, tokens = 256, 2048
+	switch id := hw.ID; {
+	case hw.ReportedMemory() >= 70*units.GiB && !strings.Contains(id, "a100"):
+		seqs, tokens = 1024, 8192
+	case strings.HasPrefix(id, "tpu-v6e"):
+		tokens = 1024
+	case strings.HasPrefix(id, "tpu-v5e"):
+		tokens = 512
+	case strings.HasPrefix(id, "tpu-v5p"):
+		tokens = 256
+	}
+	return seqs, tokens
+}
+
+// applyVersionDefaults sets what a release defaults differently once
+// max_model_len is known: V0 profiles (and batches) max(max_model_len,
+// 2048) tokens when max_num_batched_tokens is left out.
+func (d *Deployment) applyVersionDefaults(req Request) {
+	if d.Version.V0 && req.MaxNumBatchedTokens == nil {
+		d.MaxBatched = max(d.MaxModelLen, 2048, d.MaxNumSeqs)
+	}
+}
+
+// CUDA-graph memory estimate of vLLM's profiler (PR #30515,
+// vllm/v1/worker/gpu_model_runner.py profile_cudagraph_memory): it captures
+// graphs on a dummy KV cache and extrapolates to every capture size. The
+// model: each captured graph holds a fixed part (its workspace and output
+// buffers) and one piece per layer (piecewise graphs are split at every
+// attention layer, and full graphs keep per-layer attention metadata):
+//
+//	estimate = graphs x (cgPerGraph + cgPerLayer x layers of the stage)
+//
+// graphs counts the capture sizes of both modes of the default
+// FULL_AND_PIECEWISE: piecewise graphs for every size up to
+// min(2 x max_num_seqs, 512), full decode graphs for sizes up to
+// max_num_seqs (vllm/config/vllm.py default cudagraph_capture_sizes: 1, 2,
+// 4, then steps of 8 to 248, then steps of 16). The two constants are
+// fitted by `go run ./tools/calibrate -fit-memory` on the
+// cuda_graph_estimated_gib of the 23 vLLM 0.19 start-up logs of
+// ../shared/validation/cases.json group A (least squares; docs/MODEL.md
+// section 11 gives the residuals).
+const (
+	cgPerGraph = 4.133 * units.MiB
+	cgPerLayer = 0.166 * units.MiB
+)
+
+// CUDAGraphCaptures returns the number of graphs vLLM captures by default
+// for max_num_seqs (both modes).
+func CUDAGraphCaptures(maxNumSeqs int) int {
+	top := min(2*maxNumSeqs, 512)
+	n := 0
+	for _, s := range captureSizes {
+		if s <= top {
+			n++
+		}
+		if s <= maxNumSeqs {
+			n++
+		}
+	}
+	return n
+}
+
+// captureSizes are vLLM's default capture sizes up to 512.
+var captureSizes = func() []int {
+	s := []int{1, 2, 4}
+	for x := 8; x < 256; x += 8 {
+		s = append(s, x)
+	}
+	for x := 256; x <= 512; x += 16 {
+		s = append(s, x)
+	}
+	return s
+}()
+
+// CUDAGraphEstimate returns the profiler's estimate for a stage of layers
+// layers under max_num_seqs, in bytes.
+func CUDAGraphEstimate(maxNumSeqs, layers int) units.Bytes {
+	return units.Bytes(CUDAGraphCaptures(maxNumSeqs)) * (cgPerGraph + cgPerLayer*units.Bytes(layers))
+}
