@@ -41,7 +41,10 @@ import (
 //     output_tokens_per_s), ttft_p50_ms or itl_p50_ms (compared with the
 //     simulated ITL p50: the median of every gap between consecutive
 //     tokens over all requests, as the benchmarks compute it, not the
-//     median of the requests' mean gaps, TPOT).
+//     median of the requests' mean gaps, TPOT), or the benchmarks' TPOT
+//     and TTFT summaries: tpot_mean_ms and tpot_p50_ms (the mean and
+//     median over requests of (e2e - ttft) / (output tokens - 1)) and
+//     ttft_mean_ms, compared with the simulator's same statistics.
 const (
 	KindStaticBatch      = "static_batch_latency"
 	KindDecodeStep       = "decode_step"
@@ -56,7 +59,7 @@ const (
 var Kinds = []string{KindStaticBatch, KindDecodeStep, KindOutputThroughput, KindTTFT, KindLlamaBenchTG, KindStartupKV, KindServing}
 
 // ServingCompares lists what a KindServing case may compare.
-var ServingCompares = []string{"output_tokens_per_s", "ttft_p50_ms", "itl_p50_ms"}
+var ServingCompares = []string{"output_tokens_per_s", "ttft_p50_ms", "itl_p50_ms", "tpot_mean_ms", "tpot_p50_ms", "ttft_mean_ms"}
 
 // EngineProfile maps a case's engine text to the engine profile that
 // models it ("" when none does).
@@ -387,9 +390,12 @@ func evalServing(c rawCase, r Result, req calc.Request, in, out int) (Result, er
 	case "ttft_p50_ms":
 		r.Measured, _ = measured(c, "ttft_p50_ms")
 		r.Metric = "ttft_ms"
-	case "itl_p50_ms":
-		r.Measured, _ = measured(c, "itl_p50_ms")
+	case "itl_p50_ms", "tpot_mean_ms", "tpot_p50_ms":
+		r.Measured, _ = measured(c, c.Compare)
 		r.Metric = "step_time_ms"
+	case "ttft_mean_ms":
+		r.Measured, _ = measured(c, "ttft_mean_ms")
+		r.Metric = "ttft_ms"
 	default:
 		r.Comparable, r.Reason = false, "unknown compare "+c.Compare
 		return r, nil
@@ -410,6 +416,12 @@ func evalServing(c rawCase, r Result, req calc.Request, in, out int) (Result, er
 		r.Predicted = s.TTFTMs.P50
 	case "itl_p50_ms":
 		r.Predicted = s.ITLMs.P50
+	case "tpot_mean_ms":
+		r.Predicted = s.TPOTMs.Mean
+	case "tpot_p50_ms":
+		r.Predicted = s.TPOTMs.P50
+	case "ttft_mean_ms":
+		r.Predicted = s.TTFTMs.Mean
 	}
 	return r, nil
 }
