@@ -52,4 +52,4 @@ if [ -n "$changed" ]; then
 	} >&2
 	exit 1
 fi
-echo "check-fresh-generate: a fresh clone of $head regenerates every generated file${golden:+ and the golden reports} unchanged (./build.sh generate ${golden[*]}: ${secs} s)"
+echo "check-fresh-generate: a fresh clone of $head regenerates every generated file${golden:+ and the golden reports} unchanged (./build.sh generate${golden:+ --golden}: ${secs} s)"
