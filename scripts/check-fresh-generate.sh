@@ -37,7 +37,7 @@ fi
 start=$(date +%s)
 if ! (cd "$clone" && ./build.sh generate "${golden[@]}") >"$tmp/generate.log" 2>&1; then
 	cat "$tmp/generate.log" >&2
-	echo "check-fresh-generate: ./build.sh generate ${golden[*]} failed in a fresh clone of $head (output above)" >&2
+	echo "check-fresh-generate: ./build.sh generate${golden:+ --golden} failed in a fresh clone of $head (output above)" >&2
 	exit 1
 fi
 secs=$(($(date +%s) - start))
@@ -45,7 +45,7 @@ secs=$(($(date +%s) - start))
 changed=$(git -C "$clone" status --porcelain --untracked-files=all)
 if [ -n "$changed" ]; then
 	{
-		echo "check-fresh-generate: ./build.sh generate ${golden[*]} in a fresh clone of $head changed:"
+		echo "check-fresh-generate: ./build.sh generate${golden:+ --golden} in a fresh clone of $head changed:"
 		echo "$changed"
 		git -C "$clone" diff --stat
 		git -C "$clone" diff | head -n 40 | cut -c -200
