@@ -48,17 +48,19 @@ Commands:
              `./build.sh generate --golden` also rewrites the golden reports
              in calc/testdata/golden from the engine
   test       run every test suite: the stale check of generated files
-             (scripts/check-generated.sh), go vet and gofmt, Go tests natively
-             and under WebAssembly, the JavaScript module, the browser and
-             worker end-to-end tests; the ecosystem's tools: swagger-parser
-             and redocly lint on /openapi.json, npm publish --dry-run and tsc
-             on the package, wrangler deploy --dry-run (which builds first);
-             installs npm packages from the lockfile and Debian's chromium
-             when missing
+             (scripts/check-generated.sh, and scripts/check-fresh-generate.sh:
+             a fresh clone of HEAD regenerates them unchanged), go vet and
+             gofmt, Go tests natively and under WebAssembly, the JavaScript
+             module, the browser and worker end-to-end tests; the ecosystem's
+             tools: swagger-parser and redocly lint on /openapi.json, npm
+             publish --dry-run and tsc on the package, wrangler deploy
+             --dry-run (which builds first); installs npm packages from the
+             lockfile and Debian's chromium when missing
   bench      run the committed benchmarks and print medians
-  calibrate  print the validation errors against ../shared/validation/cases.json
-             and calc/validation/testdata/public-cases.json, by engine, TP,
-             GPU and batch bucket, and against issue 12's aims
+  calibrate  print the validation errors against the published cases in
+             calc/validation/testdata (shared-cases.json, a copy of
+             ../shared/validation/cases.json, and public-cases.json), by
+             engine, TP, GPU and batch bucket, and against issue 12's aims
   help       show this text
 USAGE
 }
@@ -487,6 +489,8 @@ generate)
 test)
 	log "generated files are current (scripts/check-generated.sh)"
 	scripts/check-generated.sh
+	log "a fresh clone of HEAD regenerates them (scripts/check-fresh-generate.sh)"
+	scripts/check-fresh-generate.sh
 	test_go
 	test_js
 	test_pack

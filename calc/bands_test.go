@@ -23,7 +23,7 @@ import (
 // 97 % for an engine with at least 20 cases of a family.
 func TestBandsCoverAbout80PercentLeaveOneOut(t *testing.T) {
 	if _, err := os.Stat(casesPath); errors.Is(err, os.ErrNotExist) {
-		t.Skip("../shared/validation/cases.json not present")
+		t.Skip(casesPath + " not present")
 	}
 	// The files tools/calibrate -bands reads: the shared cases and the
 	// project's own.

@@ -12,9 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const casesPath = "../../shared/validation/cases.json"
+// casesPath is the repository's copy of ../shared/validation/cases.json
+// (validation/testdata/README.md), the cases the band table is built from.
+const casesPath = "validation/testdata/shared-cases.json"
 
-// The engine against published measurements (../shared/validation). The
+// The engine against published measurements (casesPath). The
 // aims, per group and engine:
 //
 //   - A (vLLM 0.19 start-up logs): KV capacity median error <= 3 % and at
@@ -29,7 +31,7 @@ const casesPath = "../../shared/validation/cases.json"
 // profiler measured different things (PR #2031, #10511).
 func TestValidationAgainstPublishedMeasurements(t *testing.T) {
 	if _, err := os.Stat(casesPath); errors.Is(err, os.ErrNotExist) {
-		t.Skip("../shared/validation/cases.json not present")
+		t.Skip(casesPath + " not present")
 	}
 	rs, err := validation.Load(casesPath)
 	require.NoError(t, err)
@@ -72,7 +74,7 @@ func TestValidationAgainstPublishedMeasurements(t *testing.T) {
 // activation peak and non-torch memory; the engine's model does not.
 func TestNaiveBudgetOverpredicts(t *testing.T) {
 	if _, err := os.Stat(casesPath); errors.Is(err, os.ErrNotExist) {
-		t.Skip("../shared/validation/cases.json not present")
+		t.Skip(casesPath + " not present")
 	}
 	rs, err := validation.Load(casesPath)
 	require.NoError(t, err)

@@ -128,7 +128,7 @@ func TestCapacityFormulaChangesAfter0_19(t *testing.T) {
 // against the modelled 0.25. A070 and A071 are independent checks.
 func TestOtherReleasesAgainstTheirLogs(t *testing.T) {
 	if _, err := os.Stat(casesPath); errors.Is(err, os.ErrNotExist) {
-		t.Skip("../shared/validation/cases.json not present")
+		t.Skip(casesPath + " not present")
 	}
 	rs, err := validation.Load(casesPath)
 	require.NoError(t, err)

@@ -8,11 +8,12 @@
 # changes, and untracked files that are not ignored) into a temporary
 # directory, regenerates there, and compares every file with ROOT's; ROOT
 # itself is never written. The copy needs the Go module and build caches
-# (the same machine's) and, for the error-band table (calc/bands_gen.go,
-# computed from the validation cases), ROOT's ../shared, linked beside the
-# copy; not node. The golden reports
+# (the same machine's), and nothing outside it: the error-band table
+# (calc/bands_gen.go) is computed from the validation cases in
+# calc/validation/testdata. Not node. The golden reports
 # (./build.sh generate --golden) are not checked here: TestGolden is their
-# check.
+# check. scripts/check-fresh-generate.sh does the same from a git clone of
+# HEAD.
 set -euo pipefail
 
 root=$(cd "${1:-$(dirname "$0")/..}" && pwd)
@@ -27,8 +28,6 @@ mkdir "$tree"
 		if [ -e "$root/$f" ] || [ -L "$root/$f" ]; then printf '%s\0' "$f"; fi
 	done |
 	tar -C "$root" --null --no-recursion -T - -cf - | tar -C "$tree" -xf -
-# The band table's cases (tools/calibrate -bands reads ../shared/validation).
-if [ -d "$root/../shared" ]; then ln -s "$(cd "$root/../shared" && pwd)" "$tmp/shared"; fi
 
 if ! "$tree/build.sh" generate >"$tmp/generate.log" 2>&1; then
 	cat "$tmp/generate.log" >&2

@@ -1,9 +1,7 @@
 package validation
 
 import (
-	"errors"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/modelrefs/throughput/calc"
@@ -11,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The texts of cases B236 and B244 (../shared/validation/cases.json), as
+// The texts of cases B236 and B244 (testdata/shared-cases.json), as
 // the harness reads them.
 var (
 	onlineCase = rawCase{ID: "B236", Group: "B", Engine: "vLLM", EngineVersion: "0.6.0 (--num-scheduler-steps 10, max_model_len 4096)",
@@ -100,11 +98,8 @@ func TestShareGPTReplayWorkload(t *testing.T) {
 // ShareGPTMeanOutput is the cases' own mean: each offline run's output
 // tokens/s over its requests/s (194.35, 194.28, 194.36, 194.36).
 func TestShareGPTMeanOutputIsTheCasesOwn(t *testing.T) {
-	const path = "../../../shared/validation/cases.json"
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		t.Skip(path + " not present")
-	}
-	cs, _, err := ReadCases(path)
+	cs, missing, err := ReadCases("testdata/shared-cases.json")
+	require.Empty(t, missing)
 	require.NoError(t, err)
 	n := 0
 	for _, c := range cs {

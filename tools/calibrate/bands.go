@@ -14,23 +14,43 @@ import (
 	"github.com/modelrefs/throughput/hardware"
 )
 
-// caseFiles are the validation files the bands are computed from,
-// relative to the repository root: the shared published cases and the
-// project's own (calc/validation/testdata/cases*.json). A file that is
-// not there is left out; with none, the table is left as it is.
-func caseFiles(root, shared string) []string {
+// defaultCases are the validation files calibrate reads unless -cases
+// names others, relative to the repository root, both in the repository:
+// shared-cases.json, a byte-identical copy of the shared published cases
+// (calc/validation/testdata/README.md; TestSharedCasesCopyIsCurrent
+// catches drift), and the project's own public cases. The band table is
+// computed from them, so a fresh clone regenerates it.
+const defaultCases = "calc/validation/testdata/shared-cases.json,calc/validation/testdata/public-cases.json"
+
+// caseFiles are the validation files the bands are computed from: the
+// files named (comma-separated, a relative one from the repository root),
+// then any further calc/validation/testdata/cases*.json. A named file that
+// is not there is an error: the table must come from the files it names.
+func caseFiles(root, named string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
-	for _, p := range append(strings.Split(shared, ","), globs(filepath.Join(root, "calc/validation/testdata/cases*.json"))...) {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(root, p)
+	for _, p := range fromRoot(root, named) {
+		if p == "" {
+			continue
 		}
-		if _, err := os.Stat(p); err == nil && !seen[p] {
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("validation cases: %w", err)
+		}
+		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}
 	}
-	return out
+	for _, p := range globs(filepath.Join(root, "calc/validation/testdata/cases*.json")) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("validation cases: none named (-cases %q)", named)
+	}
+	return out, nil
 }
 
 func globs(pat string) []string {
@@ -54,12 +74,12 @@ func moduleRoot() string {
 // writeBands computes the band table from the validation residuals and
 // writes it as Go source to out (relative to the working directory, as
 // go:generate runs it in calc/), then prints the leave-one-out coverage.
-func writeBands(shared, out, js string) {
+func writeBands(named, out, js string) {
 	root := moduleRoot()
-	files := caseFiles(root, shared)
-	if len(files) == 0 {
-		fmt.Fprintln(os.Stderr, "calibrate -bands: no validation cases found ("+shared+"); "+out+" left as it is")
-		return
+	files, err := caseFiles(root, named)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "calibrate -bands:", err, "("+out+" left as it is)")
+		os.Exit(1)
 	}
 	rs, err := validation.LoadFiles(files)
 	if err != nil {

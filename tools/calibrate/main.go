@@ -1,6 +1,7 @@
 // Command calibrate prints the engine's error against every published
-// measurement in ../shared/validation/cases.json and in the project's own
-// public cases (calc/validation/testdata/public-cases.json), case by case,
+// measurement in calc/validation/testdata/shared-cases.json (the
+// repository's copy of the shared validation cases) and in the project's
+// own public cases (calc/validation/testdata/public-cases.json), case by case,
 // summarised per group, engine and metric, then broken down by engine and
 // tensor-parallel size, GPU and batch bucket, and checked against the aims
 // of issue 12 per metric class, and the leave-one-out coverage of the
@@ -12,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -19,7 +21,7 @@ import (
 )
 
 func main() {
-	path := flag.String("cases", "../shared/validation/cases.json,calc/validation/testdata/public-cases.json", "validation cases files, comma-separated (a missing one is skipped with a note)")
+	path := flag.String("cases", defaultCases, "validation cases files, comma-separated, a relative path from the repository root (a missing one is skipped with a note; with -bands or -coverage it is an error)")
 	all := flag.Bool("all", false, "also list cases that are not comparable")
 	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all; vllm@0.6 is vLLM's V0 terms, vllm@sync vLLM V1's under the releases that schedule synchronously (0.10-0.13), vllm@rocm vLLM V1's on AMD accelerators, vllm@0.6+rocm vLLM 0.6's upstream ROCm build's, vllm@0.7+rocm vLLM V0's under 0.7 on AMD accelerators, llamacpp@metal llama.cpp's on Apple GPUs, llamacpp@rocm its HIP build's on AMD ones) from the prior by coordinate descent on the maximum a posteriori objective, and print them")
 	terms := flag.String("terms", "all", "with -fit or -logo: the terms to fit, comma-separated (the others keep the prior)")
@@ -38,7 +40,12 @@ func main() {
 		return
 	}
 	if *coverage {
-		rs, err := validation.LoadFiles(caseFiles(moduleRoot(), *path))
+		files, err := caseFiles(moduleRoot(), *path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "calibrate:", err)
+			os.Exit(1)
+		}
+		rs, err := validation.LoadFiles(files)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "calibrate:", err)
 			os.Exit(1)
@@ -56,7 +63,7 @@ func main() {
 			skipSources = append(skipSources, s)
 		}
 	}
-	paths := strings.Split(*path, ",")
+	paths := fromRoot(moduleRoot(), *path)
 	if *fitMem {
 		fitMemory(paths[0])
 		return
@@ -101,6 +108,19 @@ func main() {
 	aims("the public cases (calc/validation/testdata/public-cases.json)", public)
 	fmt.Println("\nError bands (docs/MODEL.md section 7):")
 	printCoverage(rs)
+}
+
+// fromRoot splits a comma-separated list of paths and makes each relative
+// one relative to the repository root, so that calibrate reads the same
+// files from any directory of the module.
+func fromRoot(root, list string) []string {
+	ps := strings.Split(list, ",")
+	for i, p := range ps {
+		if p != "" && !filepath.IsAbs(p) {
+			ps[i] = filepath.Join(root, p)
+		}
+	}
+	return ps
 }
 
 // table prints summaries under a title; the first column is the group and
