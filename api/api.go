@@ -9,6 +9,10 @@
 package api
 
 import (
+	// The HTTP API simulates: it links the simulator in (calc/simulate
+	// sets calc's hook from its init).
+	_ "github.com/modelrefs/throughput/calc/simulate"
+
 	"context"
 	"net/http"
 	"slices"

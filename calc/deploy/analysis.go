@@ -45,10 +45,10 @@ func meanInFlightForPeak(peak float64) float64 {
 	return r * r
 }
 
-// schedulerCap is the most sequences vLLM's scheduler runs in one step:
+// SchedulerCap is the most sequences vLLM's scheduler runs in one step:
 // max_num_seqs, and one token of the max_num_batched_tokens budget each.
 // With speculative decoding each decode takes 1 + k tokens of the budget.
-func (d *Deployment) schedulerCap() (int, string) {
+func (d *Deployment) SchedulerCap() (int, string) {
 	if byTokens := d.MaxBatched / d.specTokensPerSeq(); byTokens < d.MaxNumSeqs {
 		return max(byTokens, 1), "max_num_batched_tokens"
 	}
@@ -137,15 +137,15 @@ func (d *Deployment) rateForConcurrency(c float64, in, out int) float64 {
 		return 0
 	}
 	b := max(int(math.Round(c)), 1)
-	r, _ := d.servingRate(b, in, out)
+	r, _ := d.ServingRate(b, in, out)
 	return r * c / float64(b)
 }
 
-// servingRate returns requests/s and output tokens/s of a closed loop of c
+// ServingRate returns requests/s and output tokens/s of a closed loop of c
 // sequences at steady state: each request needs `out` decode steps at batch
 // c plus its prefill's compute, so c requests complete every
 // out*t_step(c) + c*t_prefill seconds.
-func (d *Deployment) servingRate(c int, in, out int) (reqPerS, tokPerS float64) {
+func (d *Deployment) ServingRate(c int, in, out int) (reqPerS, tokPerS float64) {
 	if c <= 0 {
 		return 0, 0
 	}

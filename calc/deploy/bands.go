@@ -129,7 +129,7 @@ func releaseIdx(engine string, v EngineVersion) int {
 // ReleaseClass is the KV family's release class of an engine's release
 // (as a request's engine_version names it).
 func ReleaseClass(engine, version string) string {
-	v, _ := lookupVersion(engine, version)
+	v, _ := LookupVersion(engine, version)
 	return BandReleases[releaseIdx(engine, v)]
 }
 

@@ -114,13 +114,15 @@ func EstimateWork(req Request) (WorkEstimate, error) {
 	return d.estimateWork(p, sim, r.Preemption), nil
 }
 
-// NoSimulatorMessage is the error on field simulate from the browser's light
-// engine (built with -tags nosim), which has no simulator.
+// NoSimulatorMessage is the error on field simulate from an engine built
+// without the simulator: the browser's light engine, whose main does not
+// import package calc/simulate.
 const NoSimulatorMessage = "this engine is the browser's light build, without the simulator: load({ planner: true }) loads the full engine (throughput-planner.wasm), which simulates"
 
-// SimulatorBuilt reports whether this build has the simulator (every build
-// but the browser's light engine).
-func SimulatorBuilt() bool { return simulatorBuilt }
+// SimulatorBuilt reports whether this build has the simulator: whether
+// package calc/simulate is linked in (every build but the browser's light
+// engine).
+func SimulatorBuilt() bool { return Simulator != nil }
 
 // EvaluateWithBudget is Evaluate with a work budget other than
 // DefaultWorkBudget (in work units; +Inf: none, though each simulation run
@@ -142,11 +144,11 @@ func EvaluateWithBudget(req Request, budget float64) (Report, error) {
 	if err := d.checkBudget(p, sim, r.Preemption, budget); err != nil {
 		return Report{}, err
 	}
-	if sim != nil && !simulatorBuilt {
+	if sim != nil && Simulator == nil {
 		return Report{}, Errors{{Field: "simulate", Message: NoSimulatorMessage}}
 	}
-	if simulatorBuilt {
-		d.simulate(&r, p, sim)
+	if sim != nil {
+		Simulator(d, &r, p, sim)
 	}
 	if err := checkFinite(&r); err != nil {
 		return Report{}, err
@@ -156,19 +158,19 @@ func EvaluateWithBudget(req Request, budget float64) (Report, error) {
 
 // estimateWork prices the analytic report and every simulation run sp
 // asks for.
-func (d *Deployment) estimateWork(p plan, sp *simPlan, pre *PreemptionReport) WorkEstimate {
+func (d *Deployment) estimateWork(p Ask, sp *SimPlan, pre *PreemptionReport) WorkEstimate {
 	est := WorkEstimate{Base: StepWorkUnits * float64(p.sweepPoints+64)}
 	if sp != nil && pre != nil && d.NumBlocks >= 2 {
-		st := d.lengthStats(sp.w)
-		est.Simulation = d.runWork(sp.w, st)
+		st := d.lengthStats(sp.Work)
+		est.Simulation = d.runWork(sp.Work, st)
 		if st.k > 0 {
 			est.meanOutput = st.out / st.k
 		}
-		if sp.sweep {
+		if sp.Sweep {
 			sw := st
-			if min(sp.sweepN, workSample) != min(sp.w.NumRequests, workSample) {
-				w := sp.w
-				w.NumRequests = sp.sweepN
+			if min(sp.SweepN, workSample) != min(sp.Work.NumRequests, workSample) {
+				w := sp.Work
+				w.NumRequests = sp.SweepN
 				sw = d.lengthStats(w)
 			}
 			est.Sweep, est.Runs = d.sweepWork(p, sp, pre, sw)
@@ -186,7 +188,7 @@ func (d *Deployment) estimateWork(p plan, sp *simPlan, pre *PreemptionReport) Wo
 // run sustains: the least of max_num_seqs, what the KV pool holds at the
 // mean lengths, and what the load keeps in flight (every request for a
 // burst, the users of a closed loop, Little's law for Poisson arrivals).
-// Capped by what 2^25 steps (maxSimSteps) can do.
+// Capped by what 2^25 steps (MaxSimSteps) can do.
 func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 	if st.k == 0 || st.resident == 0 {
 		return 0
@@ -195,7 +197,7 @@ func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 	chunk := float64(d.MaxBatched)
 	n := float64(w.NumRequests)
 	seqSteps := st.resident * n / k
-	capc, _ := d.schedulerCap()
+	capc, _ := d.SchedulerCap()
 	batch := float64(capc)
 	meanIn, meanOut := max(1, int(st.in/k)), max(1, int(st.out/k))
 	if mb := d.meanBlocksStaggered(meanIn, meanOut); mb > 0 {
@@ -213,20 +215,20 @@ func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 	// A step computes at most max_num_batched_tokens tokens.
 	steps := max(seqSteps/batch, st.tokens*n/k/chunk)
 	work := seqSteps + StepWorkUnits*steps + RequestWorkUnits*n
-	return min(work, float64(maxSimSteps)*(float64(capc)+StepWorkUnits))
+	return min(work, float64(MaxSimSteps)*(float64(capc)+StepWorkUnits))
 }
 
 // sweepWork estimates the simulated sweep: one run per load, and the
 // onset bisection (6 runs for request rates, log2 of the widest gap
 // between loads for users), each bisection run priced as the dearest load.
-func (d *Deployment) sweepWork(p plan, sp *simPlan, pre *PreemptionReport, st lengthStats) (work float64, runs int) {
-	w := sp.w
-	w.NumRequests = sp.sweepN
+func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *PreemptionReport, st lengthStats) (work float64, runs int) {
+	w := sp.Work
+	w.NumRequests = sp.SweepN
 	poisson := w.Arrival == sched.Poisson
 	if !poisson {
 		w.Arrival = sched.ClosedLoop
 	}
-	loads, _ := d.simSweepLoads(p, sp, pre)
+	loads, _ := d.SimSweepLoads(p, sp, pre)
 	var dearest, prev, gap float64
 	for _, load := range loads {
 		if poisson {
@@ -244,8 +246,8 @@ func (d *Deployment) sweepWork(p plan, sp *simPlan, pre *PreemptionReport, st le
 	// The bisection runs only when a load preempts; expect that when the
 	// analytic onset is within reach or the lengths vary.
 	bisect := 0
-	if pre.Reachable || sp.w.Input.Kind != sched.Constant || sp.w.Output.Kind != sched.Constant {
-		bisect = onsetBisections
+	if pre.Reachable || sp.Work.Input.Kind != sched.Constant || sp.Work.Output.Kind != sched.Constant {
+		bisect = OnsetBisections
 		if !poisson {
 			bisect = int(math.Ceil(math.Log2(max(gap, 1)))) + 1
 		}
@@ -264,10 +266,10 @@ func (d *Deployment) sweepWork(p plan, sp *simPlan, pre *PreemptionReport, st le
 // an H100 make the default sweep preempt, and bisect, past 4e6
 // sequence-steps); the report's simulation.sweep.num_requests gives the
 // count.
-func (d *Deployment) checkBudget(p plan, sp *simPlan, pre *PreemptionReport, budget float64) error {
+func (d *Deployment) checkBudget(p Ask, sp *SimPlan, pre *PreemptionReport, budget float64) error {
 	est := d.estimateWork(p, sp, pre)
-	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.sweepAuto {
-		sp.sweepN = fitN(sp.sweepN, left/est.Sweep)
+	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.SweepAuto {
+		sp.SweepN = fitN(sp.SweepN, left/est.Sweep)
 		est = d.estimateWork(p, sp, pre)
 	}
 	if est.Total <= budget || est.Simulation+est.Sweep == 0 {
@@ -275,20 +277,20 @@ func (d *Deployment) checkBudget(p plan, sp *simPlan, pre *PreemptionReport, bud
 	}
 	over := " needs about " + sci(est.Total) + " sequence-steps, above the work budget of " + sci(budget)
 	lengths := "workload.output_tokens"
-	if sp.w.Output.Kind != sched.Constant {
+	if sp.Work.Output.Kind != sched.Constant {
 		lengths = "simulate.output_tokens"
 	}
 	if left := budget - est.Base - est.Simulation; left > 0 {
-		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + thousands(int64(sp.sweepN)) + " requests)" + over +
-			"; lower simulate.sweep.num_requests to about " + fit(sp.sweepN, left/est.Sweep) + ", or simulate.sweep.points, or " + lengths
+		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + thousands(int64(sp.SweepN)) + " requests)" + over +
+			"; lower simulate.sweep.num_requests to about " + fit(sp.SweepN, left/est.Sweep) + ", or simulate.sweep.points, or " + lengths
 		return Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
 	}
-	what := "the simulation (" + thousands(int64(sp.w.NumRequests)) + " requests of about " + thousands(int64(math.Round(est.meanOutput))) + " output tokens"
-	if sp.sweep {
+	what := "the simulation (" + thousands(int64(sp.Work.NumRequests)) + " requests of about " + thousands(int64(math.Round(est.meanOutput))) + " output tokens"
+	if sp.Sweep {
 		what += ", and a sweep of " + itoa(est.Runs) + " runs"
 	}
-	msg := what + ")" + over + "; lower simulate.num_requests to about " + fit(sp.w.NumRequests, (budget-est.Base)/est.Simulation) + ", or " + lengths
-	if sp.sweep {
+	msg := what + ")" + over + "; lower simulate.num_requests to about " + fit(sp.Work.NumRequests, (budget-est.Base)/est.Simulation) + ", or " + lengths
+	if sp.Sweep {
 		msg += ", and drop simulate.sweep"
 	}
 	return Errors{{Field: "simulate.num_requests", Message: msg}}

@@ -44,7 +44,7 @@ func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 		require.NoError(t, err, name)
 		r := d.report(p)
 		est := d.estimateWork(p, sp, r.Preemption)
-		actual := d.simulate(&r, p, sp)
+		actual := Simulator(d, &r, p, sp)
 		require.NotNil(t, r.Simulation, name)
 		require.Positive(t, actual, name)
 		ratio := (est.Simulation + est.Sweep) / actual

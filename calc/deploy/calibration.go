@@ -46,12 +46,12 @@ type BenchResult struct {
 	TPOTMs float64
 }
 
-// calPoint is one measured step, resolved.
-type calPoint struct {
-	source string
-	batch  int
-	ctx    float64
-	tpotMs float64
+// CalPoint is one measured step, resolved.
+type CalPoint struct {
+	Source  string
+	Batch   int
+	Context float64
+	TPOTMs  float64
 }
 
 // CalibrationReport is the fit of the step model to the request's

@@ -19,16 +19,16 @@ var calibrationFields = [...]struct {
 
 // resolveCalibration validates the calibration part and returns its
 // measured steps; mean is the workload's mean context.
-func resolveCalibration(e *errs, c *Calibration, mean float64) []calPoint {
+func resolveCalibration(e *Errs, c *Calibration, mean float64) []CalPoint {
 	if c == nil {
 		return nil
 	}
-	var pts []calPoint
+	var pts []CalPoint
 	if c.BenchServe != "" {
 		rs, err := ParseBenchServe(c.BenchServe)
 		e.AddErr("", err)
 		for i, r := range rs {
-			pts = append(pts, calPoint{"bench_serve " + strconv.Itoa(i+1), max(int(math.Round(r.Concurrency)), 1), r.InputTokens + r.OutputTokens/2, r.TPOTMs})
+			pts = append(pts, CalPoint{"bench_serve " + strconv.Itoa(i+1), max(int(math.Round(r.Concurrency)), 1), r.InputTokens + r.OutputTokens/2, r.TPOTMs})
 		}
 	}
 	if len(c.Points) > maxCalibrationPoints {
@@ -43,11 +43,11 @@ func resolveCalibration(e *errs, c *Calibration, mean float64) []calPoint {
 		if p.TPOTMs == nil {
 			e.add(path+"tpot_ms", "is required")
 		}
-		b := e.intAt(path+"batch_size", "CalibrationPoint.batch_size", p.BatchSize, 0)
-		t := e.floatAt(path+"tpot_ms", "CalibrationPoint.tpot_ms", p.TPOTMs, 0)
-		ctx := float64(e.intAt(path+"context_tokens", "CalibrationPoint.context_tokens", p.ContextTokens, int(math.Round(mean))))
+		b := e.IntAt(path+"batch_size", "CalibrationPoint.batch_size", p.BatchSize, 0)
+		t := e.FloatAt(path+"tpot_ms", "CalibrationPoint.tpot_ms", p.TPOTMs, 0)
+		ctx := float64(e.IntAt(path+"context_tokens", "CalibrationPoint.context_tokens", p.ContextTokens, int(math.Round(mean))))
 		if b > 0 && t > 0 {
-			pts = append(pts, calPoint{"points[" + strconv.Itoa(i) + "]", b, ctx, t})
+			pts = append(pts, CalPoint{"points[" + strconv.Itoa(i) + "]", b, ctx, t})
 		}
 	}
 	if len(pts) == 0 && e.err() == nil {
@@ -68,11 +68,11 @@ func resolveCalibration(e *errs, c *Calibration, mean float64) []calPoint {
 // With one batch size only eta is fitted (o keeps the profile's: one
 // point cannot split a fixed cost from a per-byte one). eta is kept in
 // [0.05, 1] (a fraction of datasheet bandwidth) and o in [0, 100] ms.
-func (d *Deployment) calibrate(pts []calPoint) *CalibrationReport {
+func (d *Deployment) calibrate(pts []CalPoint) *CalibrationReport {
 	rep := &CalibrationReport{Profile: d.Eff, Fitted: []string{"bandwidth_efficiency"}}
 	batches := map[int]bool{}
 	for _, p := range pts {
-		batches[p.batch] = true
+		batches[p.Batch] = true
 	}
 	two := len(batches) > 1
 	if two {
@@ -100,7 +100,7 @@ func (d *Deployment) calibrate(pts []calPoint) *CalibrationReport {
 	times := func() []float64 {
 		t := make([]float64, len(pts))
 		for i, p := range pts {
-			t[i] = ms(d.DecodeStep(p.batch, p.ctx).TimeS)
+			t[i] = ms(d.DecodeStep(p.Batch, p.Context).TimeS)
 		}
 		return t
 	}
@@ -109,7 +109,7 @@ func (d *Deployment) calibrate(pts []calPoint) *CalibrationReport {
 		var s float64
 		r := make([]float64, len(pts))
 		for i, t := range times() {
-			r[i] = math.Log(t / pts[i].tpotMs)
+			r[i] = math.Log(t / pts[i].TPOTMs)
 			s += r[i] * r[i]
 		}
 		return s, r
@@ -158,8 +158,8 @@ func (d *Deployment) calibrate(pts []calPoint) *CalibrationReport {
 	fitted := times()
 	for i, p := range pts {
 		rep.Points = append(rep.Points, CalibrationFitPoint{
-			Source: p.source, BatchSize: p.batch, ContextTokens: int(math.Round(p.ctx)),
-			MeasuredMs: p.tpotMs, ProfileMs: profile[i], PredictedMs: fitted[i],
+			Source: p.Source, BatchSize: p.Batch, ContextTokens: int(math.Round(p.Context)),
+			MeasuredMs: p.TPOTMs, ProfileMs: profile[i], PredictedMs: fitted[i],
 		})
 	}
 	rep.RMSError = math.Sqrt(s / float64(len(pts)))

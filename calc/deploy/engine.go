@@ -245,7 +245,7 @@ func (e *Engine) SyncEff(v EngineVersion) *Efficiencies {
 // SyncRelease reports whether the engine's release named version (an
 // engine_version value) runs under EffSync.
 func (e *Engine) SyncRelease(version string) bool {
-	v, ok := lookupVersion(e.Name, version)
+	v, ok := LookupVersion(e.Name, version)
 	return ok && e.SyncEff(v) != nil
 }
 
@@ -332,7 +332,7 @@ type EngineDefaults struct {
 // resolve applies: versions.go EngineVersion.GPUMemoryUtilization).
 func (e *Engine) Defaults() EngineDefaults {
 	u := e.DefaultUtilization
-	if v, ok := lookupVersion(e.Name, ""); ok && v.GPUMemoryUtilization > 0 {
+	if v, ok := LookupVersion(e.Name, ""); ok && v.GPUMemoryUtilization > 0 {
 		u = v.GPUMemoryUtilization
 	}
 	return EngineDefaults{

@@ -27,8 +27,8 @@ import (
 //     1,024 + 128 = 26,240: (196,608 - 26,240) / 196,608 = 0.867.
 func TestSGLangDefaultsFollowTheReleaseAndTheGPU(t *testing.T) {
 	t.Parallel()
-	v04, _ := lookupVersion("sglang", "0.4")
-	v05, _ := lookupVersion("sglang", "")
+	v04, _ := LookupVersion("sglang", "0.4")
+	v05, _ := LookupVersion("sglang", "")
 	mib := func(m float64) units.Bytes { return units.Bytes(m * (1 << 20)) }
 	for _, c := range []struct {
 		v        EngineVersion

@@ -17,9 +17,9 @@ type FieldError = fielderr.Error
 // cannot be evaluated returns Errors and no report.
 type Errors = fielderr.Errors
 
-// errs collects field errors during validation.
-type errs struct{ fielderr.List }
+// Errs collects field errors during validation.
+type Errs struct{ fielderr.List }
 
-func (e *errs) add(field, msg string) { e.Add(field, msg) }
+func (e *Errs) add(field, msg string) { e.Add(field, msg) }
 
-func (e *errs) err() error { return e.Err() }
+func (e *Errs) err() error { return e.Err() }

@@ -24,7 +24,7 @@ func Evaluate(req Request) (Report, error) {
 }
 
 // report assembles every section of the answer.
-func (d *Deployment) report(p plan) Report {
+func (d *Deployment) report(p Ask) Report {
 	m := d.Model
 	st := &d.stages[d.tight]
 	r := Report{Version: Version, Warnings: []Warning{}}
@@ -46,9 +46,9 @@ func (d *Deployment) report(p plan) Report {
 		Engine: d.Engine.Name, EngineVersion: d.Version.Name, TensorParallelSize: d.TP, PipelineParallelSize: d.PP, GPUs: d.TP * d.PP,
 		Dtype: d.Dtype, KVCacheDtype: d.KVDtype, GPUMemoryUtilization: d.Utilization,
 		BlockSize: st.layout.BlockSize, MaxModelLen: d.MaxModelLen, MaxNumSeqs: d.MaxNumSeqs,
-		MaxNumBatchedTokens: d.MaxBatched, InputTokens: p.in, OutputTokens: p.out,
+		MaxNumBatchedTokens: d.MaxBatched, InputTokens: p.In, OutputTokens: p.Out,
 		Concurrency: p.concurrency, RequestRate: p.rate, Efficiencies: d.Eff,
-		TTFTBudgetMs: ms(p.ttftS), TPOTBudgetMs: ms(p.tpotS),
+		TTFTBudgetMs: ms(p.TTFTS), TPOTBudgetMs: ms(p.TPOTS),
 	}
 	if d.noP2P {
 		r.Config.P2P = new(bool)
@@ -76,7 +76,7 @@ func (d *Deployment) report(p plan) Report {
 		r.warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")
 	}
 
-	in, out := p.in, p.out
+	in, out := p.In, p.Out
 	final := float64(in + out)
 	mean := float64(in) + float64(out)/2
 	if d.NumBlocks <= 0 {
@@ -105,14 +105,14 @@ func (d *Deployment) report(p plan) Report {
 
 	// Batch ceiling at the final context.
 	kvCap := d.kvCapacity(final)
-	schedCap, schedWhy := d.schedulerCap()
+	schedCap, schedWhy := d.SchedulerCap()
 	ceil, why := kvCap, "kv_cache"
 	if schedCap < ceil {
 		ceil, why = schedCap, schedWhy
 	}
 	unbudgeted, unbudgetedWhy := ceil, why
-	if p.tpotS > 0 {
-		lat := largestBatch(ceil, func(b int) bool { return d.tpot(b, mean) <= p.tpotS })
+	if p.TPOTS > 0 {
+		lat := largestBatch(ceil, func(b int) bool { return d.tpot(b, mean) <= p.TPOTS })
 		if lat < ceil {
 			ceil, why = max(lat, 1), "latency_budget"
 		}
@@ -134,7 +134,7 @@ func (d *Deployment) report(p plan) Report {
 	if onset >= 1 {
 		// The server completes requests fastest at the largest batch it
 		// runs: the onset, or the scheduler's cap when that binds first.
-		pre.SaturationRequestRate, _ = d.servingRate(min(onset, schedCap), in, out)
+		pre.SaturationRequestRate, _ = d.ServingRate(min(onset, schedCap), in, out)
 		pre.OnsetRequestRate = d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
 	}
 
@@ -179,7 +179,7 @@ func (d *Deployment) report(p plan) Report {
 	}
 	r.Features = d.featuresReport(&r, p, kvCap, onset, meanBlocks)
 
-	if p.ttftS > 0 || p.tpotS > 0 {
+	if p.TTFTS > 0 || p.TPOTS > 0 {
 		r.Best = d.best(p, in, out, mean, kvCap, schedCap, schedWhy)
 	}
 	r.Sweep = d.sweep(p, ceil, mean)
@@ -189,7 +189,7 @@ func (d *Deployment) report(p plan) Report {
 		if r.Best != nil && r.Best.Feasible {
 			b = r.Best.BatchSize
 		}
-		_, tps := d.servingRate(b, in, out)
+		_, tps := d.ServingRate(b, in, out)
 		dp := max(d.feat.dp, 1)
 		tps *= float64(dp) // every data-parallel replica serves
 		gpus := d.TP * d.PP * dp
@@ -254,7 +254,7 @@ func (d *Deployment) kvUsage(b int, ctx float64) float64 {
 // keep up.
 func (d *Deployment) concurrencyForRate(rate float64, in, out, capc int) int {
 	c := largestBatch(capc, func(b int) bool {
-		r, _ := d.servingRate(b, in, out)
+		r, _ := d.ServingRate(b, in, out)
 		return r < rate
 	})
 	return min(c+1, capc)
@@ -290,18 +290,18 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 // best finds the largest batch within the latency budget: TPOT is one
 // decode step at the mean context; TTFT is a prompt's chunked prefill
 // while the batch decodes alongside it.
-func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *BestReport {
+func (d *Deployment) best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *BestReport {
 	hi, why := kvCap, "kv_cache"
 	if schedCap < hi {
 		hi, why = schedCap, schedWhy
 	}
 	ok := func(b int) bool {
-		if p.tpotS > 0 && d.tpot(b, mean) > p.tpotS {
+		if p.TPOTS > 0 && d.tpot(b, mean) > p.TPOTS {
 			return false
 		}
-		if p.ttftS > 0 {
+		if p.TTFTS > 0 {
 			t, _, _ := d.prefillTime(in, b, mean)
-			if t > p.ttftS {
+			if t > p.TTFTS {
 				return false
 			}
 		}
@@ -314,7 +314,7 @@ func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int
 		res.LimitedBy = "latency_budget"
 	} else if b < hi {
 		res.LimitedBy = "tpot"
-		if p.tpotS <= 0 || d.tpot(b+1, mean) <= p.tpotS {
+		if p.TPOTS <= 0 || d.tpot(b+1, mean) <= p.TPOTS {
 			res.LimitedBy = "ttft"
 		}
 	}
@@ -327,7 +327,7 @@ func (d *Deployment) best(p plan, in, out int, mean float64, kvCap, schedCap int
 
 // sweep evaluates decode steps over batch sizes up to 1.25x the ceiling
 // (or sweep.max_batch_size), at the workload's mean context.
-func (d *Deployment) sweep(p plan, ceil int, mean float64) []SweepPoint {
+func (d *Deployment) sweep(p Ask, ceil int, mean float64) []SweepPoint {
 	hi := p.sweepMax
 	if hi == 0 {
 		hi = max(8, int(math.Ceil(1.25*float64(ceil))))

@@ -172,12 +172,12 @@ type draftHead struct {
 
 // resolveFeatures reads the features of req into d (d.Model is set; the
 // rest of d is not built yet).
-func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
+func resolveFeatures(e *Errs, req Request, d *Deployment, p *Ask) {
 	f := &d.feat
 	m := d.Model
-	f.dp = e.intAt("data_parallel_size", "Request.data_parallel_size", req.DataParallelSize, 1)
+	f.dp = e.IntAt("data_parallel_size", "Request.data_parallel_size", req.DataParallelSize, 1)
 	f.ep = req.EnableExpertParallel != nil && *req.EnableExpertParallel
-	f.redundant = e.intAt("num_redundant_experts", "Request.num_redundant_experts", req.NumRedundantExperts, 0)
+	f.redundant = e.IntAt("num_redundant_experts", "Request.num_redundant_experts", req.NumRedundantExperts, 0)
 	if f.redundant > 0 && !f.ep {
 		e.add("num_redundant_experts", "applies with enable_expert_parallel only")
 	}
@@ -191,8 +191,8 @@ func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
 		resolveSpec(e, s, d)
 	}
 	if l := req.LoRA; l != nil {
-		f.loras = e.intAt("lora.max_loras", "LoRAConfig.max_loras", l.MaxLoRAs, 1)
-		f.loraRank = e.intAt("lora.max_lora_rank", "LoRAConfig.max_lora_rank", l.MaxLoRARank, 16)
+		f.loras = e.IntAt("lora.max_loras", "LoRAConfig.max_loras", l.MaxLoRAs, 1)
+		f.loraRank = e.IntAt("lora.max_lora_rank", "LoRAConfig.max_lora_rank", l.MaxLoRARank, 16)
 		f.loraModules = LoRAModules
 		if len(l.TargetModules) > 0 {
 			f.loraModules = nil
@@ -222,8 +222,8 @@ func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
 		if o.CPUBytes == nil {
 			e.add("kv_offload.cpu_bytes", "is required: the CPU tier's size in bytes")
 		}
-		f.offloadBytes = e.floatAt("kv_offload.cpu_bytes", "KVOffload.cpu_bytes", o.CPUBytes, 0)
-		f.offloadBW = e.floatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, pcie5x16)
+		f.offloadBytes = e.FloatAt("kv_offload.cpu_bytes", "KVOffload.cpu_bytes", o.CPUBytes, 0)
+		f.offloadBW = e.FloatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, pcie5x16)
 		f.offloadSync = o.AsyncLoad != nil && !*o.AsyncLoad
 	}
 	resolvePrefix(e, req, d, p)
@@ -231,7 +231,7 @@ func resolveFeatures(e *errs, req Request, d *Deployment, p *plan) {
 
 // resolvePrefix reads the workload's shared prefix (after the block size
 // is known: only whole blocks are cached).
-func resolvePrefix(e *errs, req Request, d *Deployment, p *plan) {
+func resolvePrefix(e *Errs, req Request, d *Deployment, p *Ask) {
 	f := &d.feat
 	w := req.Workload
 	if w == nil {
@@ -240,16 +240,16 @@ func resolvePrefix(e *errs, req Request, d *Deployment, p *plan) {
 	if w.SharedPrefixTokens != nil && w.PrefixHitRate != nil {
 		e.add("workload.prefix_hit_rate", "give either shared_prefix_tokens or prefix_hit_rate, not both")
 	}
-	f.prefixes = e.intAt("workload.num_prefixes", "Workload.num_prefixes", w.NumPrefixes, 1)
-	shared := e.intAt("workload.shared_prefix_tokens", "Workload.shared_prefix_tokens", w.SharedPrefixTokens, 0)
+	f.prefixes = e.IntAt("workload.num_prefixes", "Workload.num_prefixes", w.NumPrefixes, 1)
+	shared := e.IntAt("workload.shared_prefix_tokens", "Workload.shared_prefix_tokens", w.SharedPrefixTokens, 0)
 	if w.PrefixHitRate != nil {
-		hit := e.floatAt("workload.prefix_hit_rate", "Workload.prefix_hit_rate", w.PrefixHitRate, 0)
-		shared = int(math.Round(hit * float64(p.in)))
-		if shared >= p.in {
-			shared = p.in - 1 // the last prompt token is always computed
+		hit := e.FloatAt("workload.prefix_hit_rate", "Workload.prefix_hit_rate", w.PrefixHitRate, 0)
+		shared = int(math.Round(hit * float64(p.In)))
+		if shared >= p.In {
+			shared = p.In - 1 // the last prompt token is always computed
 		}
-	} else if p.in > 0 && shared >= p.in {
-		e.add("workload.shared_prefix_tokens", "("+itoa(shared)+") must be less than input_tokens ("+itoa(p.in)+"): the prefix is part of every prompt")
+	} else if p.In > 0 && shared >= p.In {
+		e.add("workload.shared_prefix_tokens", "("+itoa(shared)+") must be less than input_tokens ("+itoa(p.In)+"): the prefix is part of every prompt")
 		return
 	}
 	f.prefixTokens = shared
@@ -263,7 +263,7 @@ func resolvePrefix(e *errs, req Request, d *Deployment, p *plan) {
 }
 
 // resolveSpec reads the speculative config.
-func resolveSpec(e *errs, s *SpeculativeConfig, d *Deployment) {
+func resolveSpec(e *Errs, s *SpeculativeConfig, d *Deployment) {
 	f := &d.feat
 	method := strings.ToLower(strings.TrimSpace(s.Method))
 	if method == "" {
@@ -283,14 +283,14 @@ func resolveSpec(e *errs, s *SpeculativeConfig, d *Deployment) {
 	if s.NumSpeculativeTokens == nil {
 		e.add("speculative_config.num_speculative_tokens", "is required: the tokens drafted per step")
 	}
-	k := e.intAt("speculative_config.num_speculative_tokens", "SpeculativeConfig.num_speculative_tokens", s.NumSpeculativeTokens, 1)
+	k := e.IntAt("speculative_config.num_speculative_tokens", "SpeculativeConfig.num_speculative_tokens", s.NumSpeculativeTokens, 1)
 	switch {
 	case s.AcceptanceRate != nil && s.MeanAcceptanceLength != nil:
 		e.add("speculative_config.mean_acceptance_length", "give either acceptance_rate or mean_acceptance_length, not both")
 	case s.AcceptanceRate != nil:
-		f.specAccept = e.floatAt("speculative_config.acceptance_rate", "SpeculativeConfig.acceptance_rate", s.AcceptanceRate, 0)
+		f.specAccept = e.FloatAt("speculative_config.acceptance_rate", "SpeculativeConfig.acceptance_rate", s.AcceptanceRate, 0)
 	case s.MeanAcceptanceLength != nil:
-		l := e.floatAt("speculative_config.mean_acceptance_length", "SpeculativeConfig.mean_acceptance_length", s.MeanAcceptanceLength, 1)
+		l := e.FloatAt("speculative_config.mean_acceptance_length", "SpeculativeConfig.mean_acceptance_length", s.MeanAcceptanceLength, 1)
 		if l > float64(k+1) {
 			e.add("speculative_config.mean_acceptance_length", "("+fielderr.Number(l)+") cannot exceed num_speculative_tokens + 1 ("+itoa(k+1)+")")
 		}
@@ -830,11 +830,11 @@ func (d *Deployment) without(spec, lora bool) *Deployment {
 }
 
 // featuresReport fills the features section (nil when none is on).
-func (d *Deployment) featuresReport(r *Report, p plan, kvCap, onset int, meanBlocks float64) *FeaturesReport {
+func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBlocks float64) *FeaturesReport {
 	f := &d.feat
 	var out FeaturesReport
 	any := false
-	in, out2 := p.in, p.out
+	in, out2 := p.In, p.Out
 	mean := float64(in) + float64(out2)/2
 	batch := r.Decode.BatchSize
 	if f.cachedTokens > 0 {

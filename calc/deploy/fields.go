@@ -206,9 +206,9 @@ func spec(key string) FieldSpec {
 	return s
 }
 
-// intAt validates an optional integer at path against the table entry key:
+// IntAt validates an optional integer at path against the table entry key:
 // nil gives def; otherwise it must lie in the spec's bounds.
-func (e *errs) intAt(path, key string, v *int, def int) int {
+func (e *Errs) IntAt(path, key string, v *int, def int) int {
 	if v == nil {
 		return def
 	}
@@ -227,9 +227,9 @@ func (e *errs) intAt(path, key string, v *int, def int) int {
 	return def
 }
 
-// floatAt validates an optional number at path against the table entry
+// FloatAt validates an optional number at path against the table entry
 // key: nil gives def; otherwise it must be finite and in the spec's bounds.
-func (e *errs) floatAt(path, key string, v *float64, def float64) float64 {
+func (e *Errs) FloatAt(path, key string, v *float64, def float64) float64 {
 	if v == nil {
 		return def
 	}

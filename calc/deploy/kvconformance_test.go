@@ -201,7 +201,7 @@ func cfCases() []cfCase {
 func TestVLLMKVConformance(t *testing.T) {
 	for minor := vllmFirstV1; minor <= vllmNewest; minor++ {
 		name := "0." + strconv.Itoa(minor)
-		v, ok := lookupVersion("vllm", name)
+		v, ok := LookupVersion("vllm", name)
 		require.True(t, ok)
 		cut := conformanceCuts[min(minor, 22)]
 		n := 0

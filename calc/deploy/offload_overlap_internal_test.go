@@ -34,15 +34,15 @@ func TestOffloadOverlapByHand(t *testing.T) {
 	compute := plain.Step(StepLoad{DecodeSeqs: 8, DecodeContext: 1024}).TimeS
 	require.Less(t, compute, 0.2097152, "the forward is shorter than the load here")
 
-	assert.InDelta(t, 0.2097152, plain.stepSeconds(l), 1e-12)
-	assert.InDelta(t, compute+0.2097152, mk(1e9, false).stepSeconds(l), 1e-12)
-	assert.InDelta(t, compute, mk(1e12, true).stepSeconds(l), 1e-15)
+	assert.InDelta(t, 0.2097152, plain.StepSeconds(l), 1e-12)
+	assert.InDelta(t, compute+0.2097152, mk(1e9, false).StepSeconds(l), 1e-12)
+	assert.InDelta(t, compute, mk(1e12, true).StepSeconds(l), 1e-15)
 
 	// Direction: overlapping the load never takes longer than waiting for it.
 	for _, bw := range []float64{1e8, 1e9, 1e10, 6.3e10, 1e12} {
 		for _, n := range []int64{0, 1, 10, 1000} {
 			ld := sched.Load{DecodeSeqs: 64, DecodeContext: 2048, PrefillTokens: 512, PrefillSpan: 512 * 257, PrefillSeqs: 1, ReloadBlocks: n}
-			a, s := mk(bw, true).stepSeconds(ld), mk(bw, false).stepSeconds(ld)
+			a, s := mk(bw, true).StepSeconds(ld), mk(bw, false).StepSeconds(ld)
 			assert.LessOrEqual(t, a, s, "bw %g, %d blocks", bw, n)
 		}
 	}

@@ -42,7 +42,7 @@ func parseWith[T any](data []byte, validate func(T) error) (T, error) {
 	if err == nil && len(unknown) == 0 {
 		return r, nil
 	}
-	var e errs
+	var e Errs
 	e.AddErr("", unknown.Err())
 	if err == nil {
 		err = validate(r)

@@ -297,10 +297,10 @@ func TestRequestRateSetsConcurrency(t *testing.T) {
 	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	c := r.Preemption.Concurrency
-	rate, _ := d.servingRate(c, DefaultInputTokens, DefaultOutputTokens)
+	rate, _ := d.ServingRate(c, DefaultInputTokens, DefaultOutputTokens)
 	assert.GreaterOrEqual(t, rate, 5.0)
 	if c > 1 {
-		prev, _ := d.servingRate(c-1, DefaultInputTokens, DefaultOutputTokens)
+		prev, _ := d.ServingRate(c-1, DefaultInputTokens, DefaultOutputTokens)
 		assert.Less(t, prev, 5.0)
 	}
 }

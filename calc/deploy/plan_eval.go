@@ -187,7 +187,7 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 	for _, seqs := range s.seqs {
 		for _, bt := range s.btok {
 			var d *Deployment
-			var pl plan
+			var pl Ask
 			if first == nil {
 				var err error
 				d, pl, err = resolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
@@ -246,8 +246,8 @@ func (d *Deployment) withScheduler(c *Deployment, seqs, batched int) {
 
 // plan is the evaluate plan of a candidate's request (resolvePlan's
 // fields, without revalidating).
-func (s *planSpec) plan() plan {
-	return plan{in: s.in, out: s.out, ttftS: s.ttftS, tpotS: s.tpotS, priceUSD: -1, sweepPoints: DefaultSweepPoints}
+func (s *planSpec) plan() Ask {
+	return Ask{In: s.in, Out: s.out, TTFTS: s.ttftS, TPOTS: s.tpotS, priceUSD: -1, sweepPoints: DefaultSweepPoints}
 }
 
 // servesOne reports whether d starts and serves one request of final
@@ -426,7 +426,7 @@ func (p *planner) fitMiss(d *Deployment, dep PlanDeployment) *candidate {
 // section) and by the preemption onset; replicas are added until the
 // workload's rate (or users) fits, and the figures are those Evaluate
 // reports for one replica at its share of the load.
-func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float64) *candidate {
+func (p *planner) aggregated(d *Deployment, pl Ask, q, prec string, price float64) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "aggregated", price)
 	in, out := s.in, s.out
@@ -436,7 +436,7 @@ func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float
 		return p.fitMiss(d, dep)
 	}
 	kvCap := d.kvCapacity(final)
-	schedCap, schedWhy := d.schedulerCap()
+	schedCap, schedWhy := d.SchedulerCap()
 	tpot1 := d.tpot(1, mean)
 	ttft1 := d.prefillAt(in, 1, mean)
 	best := d.best(pl, in, out, mean, kvCap, schedCap, schedWhy)
@@ -454,7 +454,7 @@ func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float
 	}
 	// A replica of dp data-parallel ranks serves dp shares of the load,
 	// each rank at the figures of one (its evaluate request's workload).
-	rMax, _ := d.servingRate(capB, in, out)
+	rMax, _ := d.ServingRate(capB, in, out)
 	dp := max(d.feat.dp, 1)
 	g := d.TP * d.PP * dp
 	var replicas, op int
@@ -474,7 +474,7 @@ func (p *planner) aggregated(d *Deployment, pl plan, q, prec string, price float
 		ranks := (s.users + capB - 1) / capB
 		replicas = (ranks + dp - 1) / dp
 		op = (s.users + replicas*dp - 1) / (replicas * dp)
-		r, _ := d.servingRate(op, in, out)
+		r, _ := d.ServingRate(op, in, out)
 		rate = r * float64(s.users) / float64(op)
 		dep.perUsers = op
 	}
@@ -535,7 +535,7 @@ func (p *planner) finish(dep *PlanDeployment, rate, price float64) {
 //     runs the prompt on the prefill instance with max_tokens=1, then
 //     streams from the decode instance: docs/features/disagg_prefill.md,
 //     vLLM 0.19).
-func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price float64) *candidate {
+func (p *planner) disaggregated(d *Deployment, pl Ask, q, prec string, price float64) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "disaggregated", price)
 	in, out := s.in, s.out
@@ -550,10 +550,10 @@ func (p *planner) disaggregated(d *Deployment, pl plan, q, prec string, price fl
 	}
 	tPre := d.prefillAt(in, 0, 0)
 	xfer := link.LatencyS + float64(in)*d.stages[d.tight].layout.BytesPerToken/link.BandwidthBytesPerS
-	schedCap, _ := d.schedulerCap()
+	schedCap, _ := d.SchedulerCap()
 	hi, limiter := min(d.kvCapacity(final), schedCap), "kv_cache"
 	if schedCap < d.kvCapacity(final) {
-		_, limiter = d.schedulerCap()
+		_, limiter = d.SchedulerCap()
 	}
 	onset := d.onset(d.blocksStaggered(in, out))
 	if onset < schedCap && onset < hi {

@@ -81,20 +81,20 @@ func listOr[T any](xs, def []T) []T {
 
 // resolvePlanRequest validates a plan request, naming every bad field.
 func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
-	var e errs
+	var e Errs
 	s := &planSpec{req: req}
 	s.model = resolveModel(&e, Request{Model: req.Model, ModelConfig: req.ModelConfig})
 	w := req.Workload
-	in := e.intAt("workload.input_tokens", "PlanWorkload.input_tokens", w.InputTokens, DefaultInputTokens)
-	out := e.intAt("workload.output_tokens", "PlanWorkload.output_tokens", w.OutputTokens, DefaultOutputTokens)
+	in := e.IntAt("workload.input_tokens", "PlanWorkload.input_tokens", w.InputTokens, DefaultInputTokens)
+	out := e.IntAt("workload.output_tokens", "PlanWorkload.output_tokens", w.OutputTokens, DefaultOutputTokens)
 	switch {
 	case w.RequestRate != nil && w.Concurrency != nil:
 		e.add("workload.request_rate", "give either request_rate or concurrency, not both")
 	case w.RequestRate == nil && w.Concurrency == nil:
 		e.add("workload", "give request_rate (requests/s) or concurrency (users)")
 	}
-	s.rate = e.floatAt("workload.request_rate", "PlanWorkload.request_rate", w.RequestRate, 0)
-	s.users = e.intAt("workload.concurrency", "PlanWorkload.concurrency", w.Concurrency, 0)
+	s.rate = e.FloatAt("workload.request_rate", "PlanWorkload.request_rate", w.RequestRate, 0)
+	s.users = e.IntAt("workload.concurrency", "PlanWorkload.concurrency", w.Concurrency, 0)
 	hi := maxModelLen
 	if s.model != nil {
 		hi = s.model.MaxContext
@@ -103,8 +103,8 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	s.outDist = lengthDist(&e, "workload.output_distribution", w.OutputDistribution, out, hi-1)
 	s.in, s.out = distMean(s.inDist), distMean(s.outDist)
 
-	s.ttftS = e.floatAt("slo.ttft_ms", "PlanSLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
-	s.tpotS = e.floatAt("slo.tpot_ms", "PlanSLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
+	s.ttftS = e.FloatAt("slo.ttft_ms", "PlanSLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
+	s.tpotS = e.FloatAt("slo.tpot_ms", "PlanSLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
 	if req.SLO.TTFTMs == nil && req.SLO.TPOTMs == nil {
 		e.add("slo", "give ttft_ms or tpot_ms (or both): the budget every deployment must meet")
 	}
@@ -123,7 +123,7 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 		s.engines = append(s.engines, strings.ToLower(strings.TrimSpace(name)))
 	}
 	s.engines = listOr(s.engines, planEngines)
-	s.maxGPUs = e.intAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, maxParallel)
+	s.maxGPUs = e.IntAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, maxParallel)
 	s.prices = map[string]float64{}
 	for id, usd := range c.Prices {
 		a, err := hardware.Lookup(id)
@@ -154,10 +154,10 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	s.kvs = enumList(&e, "search.kv_cache_dtypes", g.KVCacheDtypes, planKV)
 	s.disagg = g.Disaggregated == nil || *g.Disaggregated
 	s.ep = s.model != nil && s.model.IsMoE() && (g.ExpertParallel == nil || *g.ExpertParallel)
-	s.limit = e.intAt("limit", "PlanRequest.limit", req.Limit, DefaultPlanLimit)
+	s.limit = e.IntAt("limit", "PlanRequest.limit", req.Limit, DefaultPlanLimit)
 	if v := req.Verify; v != nil {
-		s.verifyTop = e.intAt("verify.top", "PlanVerify.top", v.Top, DefaultVerifyTop)
-		s.verifyN = e.intAt("verify.num_requests", "PlanVerify.num_requests", v.NumRequests, DefaultVerifyRequests)
+		s.verifyTop = e.IntAt("verify.top", "PlanVerify.top", v.Top, DefaultVerifyTop)
+		s.verifyN = e.IntAt("verify.num_requests", "PlanVerify.num_requests", v.NumRequests, DefaultVerifyRequests)
 		if v.Seed != nil {
 			if *v.Seed < 0 || *v.Seed > maxSeed {
 				e.add("verify.seed", "must be in [0, 2^53], got "+strconv.FormatInt(*v.Seed, 10))
@@ -185,9 +185,9 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 // checkFeatures validates the workload's shared prefix and the
 // speculative config as Evaluate does (the errors name the same paths in
 // the plan request), so that no candidate fails on them later.
-func (s *planSpec) checkFeatures(e *errs) {
+func (s *planSpec) checkFeatures(e *Errs) {
 	probe := &Deployment{Model: s.model, TP: 1}
-	resolvePrefix(e, Request{Workload: s.workload()}, probe, &plan{in: s.in})
+	resolvePrefix(e, Request{Workload: s.workload()}, probe, &Ask{In: s.in})
 	if sc := s.req.SpeculativeConfig; sc != nil {
 		resolveSpec(e, sc, probe)
 		if probe.feat.specMethod == "draft_model" && sc.Model != "" {
@@ -216,7 +216,7 @@ func distMean(d sched.Dist) int {
 	return max(1, int(math.Round(m)))
 }
 
-func enumAt(e *errs, field, v string, values []string) string {
+func enumAt(e *Errs, field, v string, values []string) string {
 	v = strings.ToLower(strings.TrimSpace(v))
 	if v == "" {
 		return values[0]
@@ -227,14 +227,14 @@ func enumAt(e *errs, field, v string, values []string) string {
 	return v
 }
 
-func enumList(e *errs, field string, xs, def []string) []string {
+func enumList(e *Errs, field string, xs, def []string) []string {
 	for i, x := range xs {
 		xs[i] = enumAt(e, field+"["+itoa(i)+"]", x, def)
 	}
 	return listOr(xs, def)
 }
 
-func intList(e *errs, field string, xs, def []int, lo, hi int) []int {
+func intList(e *Errs, field string, xs, def []int, lo, hi int) []int {
 	for i, x := range xs {
 		if x < lo || x > hi {
 			e.add(field+"["+itoa(i)+"]", "must be in ["+itoa(lo)+", "+itoa(hi)+"], got "+itoa(x))
@@ -245,7 +245,7 @@ func intList(e *errs, field string, xs, def []int, lo, hi int) []int {
 
 // planAccelerators looks up the allowed accelerators (default the whole
 // catalog), in catalog order.
-func planAccelerators(e *errs, ids []string) []hardware.Accelerator {
+func planAccelerators(e *Errs, ids []string) []hardware.Accelerator {
 	if len(ids) == 0 {
 		return hardware.Catalog()
 	}

@@ -18,18 +18,18 @@ const (
 	DefaultOutputTokens = 256
 )
 
-// plan is what a request asks beyond the deployment itself.
-type plan struct {
-	in, out     int
+// Ask is what a request asks beyond the deployment itself.
+type Ask struct {
+	In, Out     int
 	concurrency int     // 0 when not given
 	rate        float64 // requests/s, 0 when not given
-	ttftS       float64 // 0 = no budget
-	tpotS       float64 // 0 = no budget
+	TTFTS       float64 // 0 = no budget
+	TPOTS       float64 // 0 = no budget
 	priceUSD    float64 // per GPU-hour; <0 = not given
 	sweepPoints int
 	sweepMax    int
 	startupLog  *StartupLog        // the parsed startup_log, nil without one
-	cal         []calPoint         // the calibration's measured steps
+	cal         []CalPoint         // the calibration's measured steps
 	calReport   *CalibrationReport // their fit, nil without a calibration
 }
 
@@ -43,15 +43,15 @@ func Resolve(req Request) (*Deployment, error) {
 
 // resolve validates every section of the request, collecting all problems
 // before it gives up, then builds the deployment.
-func resolve(req Request) (*Deployment, plan, error) { return resolveWith(req, nil, nil, nil) }
+func resolve(req Request) (*Deployment, Ask, error) { return resolveWith(req, nil, nil, nil) }
 
 // resolveWith is resolve with the model and the accelerator already
 // resolved (the planner resolves them once for thousands of candidates);
 // nil resolves them from the request. into, when not nil, is a
 // deployment the planner owns, built again in place: its KV layout cache
 // (layouts) is kept, and its stage and cost-model slices are reused.
-func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *Deployment) (*Deployment, plan, error) {
-	var e errs
+func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *Deployment) (*Deployment, Ask, error) {
+	var e Errs
 	d := into
 	if d == nil {
 		d = &Deployment{}
@@ -76,7 +76,7 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 		e.AddErr("", err)
 		p.startupLog = &lg
 	}
-	p.cal = resolveCalibration(&e, req.Calibration, float64(p.in)+float64(p.out)/2)
+	p.cal = resolveCalibration(&e, req.Calibration, float64(p.In)+float64(p.Out)/2)
 	resolveDtypes(&e, req, d)
 	if d.Model != nil {
 		checkAgainstModel(&e, req, d, p)
@@ -111,12 +111,12 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 	if len(p.cal) > 0 {
 		p.calReport = d.calibrate(p.cal)
 	}
-	d.feat.cachedTokens = d.cachedFor(p.in)
+	d.feat.cachedTokens = d.cachedFor(p.In)
 	return d, p, nil
 }
 
 // resolveModel looks up model or imports model_config (exactly one).
-func resolveModel(e *errs, req Request) *models.Model {
+func resolveModel(e *Errs, req Request) *models.Model {
 	switch {
 	case req.Model != "" && req.ModelConfig != nil:
 		e.add("model", "give either model or model_config, not both")
@@ -137,7 +137,7 @@ func resolveModel(e *errs, req Request) *models.Model {
 }
 
 // resolveHardware looks up the catalog id or checks the custom figures.
-func resolveHardware(e *errs, ref HardwareRef, d *Deployment) {
+func resolveHardware(e *Errs, ref HardwareRef, d *Deployment) {
 	switch {
 	case ref.Custom != nil:
 		a := *ref.Custom
@@ -166,7 +166,7 @@ func resolveHardware(e *errs, ref HardwareRef, d *Deployment) {
 
 // resolveScheduler reads the engine profile, the parallel layout and the
 // scheduler's settings, each defaulting as the engine does.
-func resolveScheduler(e *errs, req Request, d *Deployment) {
+func resolveScheduler(e *Errs, req Request, d *Deployment) {
 	eng, ok := LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
 	if !ok {
 		e.add("engine", "unknown engine "+fielderr.Quote(req.Engine)+"; one of "+strings.Join(EngineNames(), ", "))
@@ -180,8 +180,8 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 		// 0.6 on ROCm, which has its own (engine.go, engine_rocm.go).
 		d.Eff = *b
 	}
-	d.TP = e.intAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)
-	d.PP = e.intAt("pipeline_parallel_size", "Request.pipeline_parallel_size", req.PipelineParallelSize, 1)
+	d.TP = e.IntAt("tensor_parallel_size", "Request.tensor_parallel_size", req.TensorParallelSize, 1)
+	d.PP = e.IntAt("pipeline_parallel_size", "Request.pipeline_parallel_size", req.PipelineParallelSize, 1)
 	def := eng.Defaults()
 	if u := d.Version.GPUMemoryUtilization; u > 0 {
 		def.GPUMemoryUtilization = u // the release's own default (versions.go)
@@ -192,10 +192,10 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 	if eng.Name == "sglang" && d.Hardware.ID != "" {
 		def.GPUMemoryUtilization, def.MaxNumBatchedTokens, d.graphMaxBatch = sglangDefaults(d.Version.GraphMaxByMemory, d.Hardware.ReportedMemory(), d.TP, d.PP)
 	}
-	d.Utilization = e.floatAt("gpu_memory_utilization", "Request.gpu_memory_utilization", req.GPUMemoryUtilization, def.GPUMemoryUtilization)
-	d.BlockSize = e.intAt("block_size", "Request.block_size", req.BlockSize, def.BlockSize)
-	d.MaxNumSeqs = e.intAt("max_num_seqs", "Request.max_num_seqs", req.MaxNumSeqs, def.MaxNumSeqs)
-	d.MaxBatched = e.intAt("max_num_batched_tokens", "Request.max_num_batched_tokens", req.MaxNumBatchedTokens, def.MaxNumBatchedTokens)
+	d.Utilization = e.FloatAt("gpu_memory_utilization", "Request.gpu_memory_utilization", req.GPUMemoryUtilization, def.GPUMemoryUtilization)
+	d.BlockSize = e.IntAt("block_size", "Request.block_size", req.BlockSize, def.BlockSize)
+	d.MaxNumSeqs = e.IntAt("max_num_seqs", "Request.max_num_seqs", req.MaxNumSeqs, def.MaxNumSeqs)
+	d.MaxBatched = e.IntAt("max_num_batched_tokens", "Request.max_num_batched_tokens", req.MaxNumBatchedTokens, def.MaxNumBatchedTokens)
 	if req.MaxNumBatchedTokens != nil && req.MaxNumSeqs != nil && d.MaxBatched < d.MaxNumSeqs && d.MaxBatched > 0 {
 		e.add("max_num_batched_tokens", "("+strconv.Itoa(d.MaxBatched)+") must be at least max_num_seqs ("+strconv.Itoa(d.MaxNumSeqs)+"): every running sequence needs one token of the step budget")
 	}
@@ -206,36 +206,36 @@ func resolveScheduler(e *errs, req Request, d *Deployment) {
 
 // resolvePlan reads the workload, the latency budget, the price and the
 // sweep.
-func resolvePlan(e *errs, req Request) plan {
-	var p plan
+func resolvePlan(e *Errs, req Request) Ask {
+	var p Ask
 	w := req.Workload
 	if w == nil {
 		w = &Workload{}
 	}
-	p.in = e.intAt("workload.input_tokens", "Workload.input_tokens", w.InputTokens, DefaultInputTokens)
-	p.out = e.intAt("workload.output_tokens", "Workload.output_tokens", w.OutputTokens, DefaultOutputTokens)
+	p.In = e.IntAt("workload.input_tokens", "Workload.input_tokens", w.InputTokens, DefaultInputTokens)
+	p.Out = e.IntAt("workload.output_tokens", "Workload.output_tokens", w.OutputTokens, DefaultOutputTokens)
 	if w.Concurrency != nil && w.RequestRate != nil {
 		e.add("workload.request_rate", "give either concurrency or request_rate, not both")
 	}
-	p.concurrency = e.intAt("workload.concurrency", "Workload.concurrency", w.Concurrency, 0)
-	p.rate = e.floatAt("workload.request_rate", "Workload.request_rate", w.RequestRate, 0)
+	p.concurrency = e.IntAt("workload.concurrency", "Workload.concurrency", w.Concurrency, 0)
+	p.rate = e.FloatAt("workload.request_rate", "Workload.request_rate", w.RequestRate, 0)
 	if req.SLO != nil {
-		p.ttftS = e.floatAt("slo.ttft_ms", "SLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
-		p.tpotS = e.floatAt("slo.tpot_ms", "SLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
+		p.TTFTS = e.FloatAt("slo.ttft_ms", "SLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
+		p.TPOTS = e.FloatAt("slo.tpot_ms", "SLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
 	}
-	p.priceUSD = e.floatAt("gpu_hour_usd", "Request.gpu_hour_usd", req.GPUHourUSD, -1)
+	p.priceUSD = e.FloatAt("gpu_hour_usd", "Request.gpu_hour_usd", req.GPUHourUSD, -1)
 	var sw SweepOptions
 	if req.Sweep != nil {
 		sw = *req.Sweep
 	}
-	p.sweepPoints = e.intAt("sweep.points", "SweepOptions.points", sw.Points, DefaultSweepPoints)
-	p.sweepMax = e.intAt("sweep.max_batch_size", "SweepOptions.max_batch_size", sw.MaxBatchSize, 0)
+	p.sweepPoints = e.IntAt("sweep.points", "SweepOptions.points", sw.Points, DefaultSweepPoints)
+	p.sweepMax = e.IntAt("sweep.max_batch_size", "SweepOptions.max_batch_size", sw.MaxBatchSize, 0)
 	return p
 }
 
 // resolveDtypes reads the activation dtype, the weight quantization (which
 // needs the model) and the KV cache dtype.
-func resolveDtypes(e *errs, req Request, d *Deployment) {
+func resolveDtypes(e *Errs, req Request, d *Deployment) {
 	d.Dtype = "bfloat16"
 	switch dt := strings.ToLower(strings.TrimSpace(req.Dtype)); dt {
 	case "", "auto":
@@ -289,9 +289,9 @@ func resolveDtypes(e *errs, req Request, d *Deployment) {
 // checkAgainstModel checks what needs the model: max_model_len against
 // its context, the parallel layout against its heads and layers, and the
 // workload against max_model_len.
-func checkAgainstModel(e *errs, req Request, d *Deployment, p plan) {
+func checkAgainstModel(e *Errs, req Request, d *Deployment, p Ask) {
 	m := d.Model
-	d.MaxModelLen = e.intAt("max_model_len", "Request.max_model_len", req.MaxModelLen, m.MaxContext)
+	d.MaxModelLen = e.IntAt("max_model_len", "Request.max_model_len", req.MaxModelLen, m.MaxContext)
 	if req.MaxModelLen != nil && *req.MaxModelLen > m.MaxContext {
 		e.add("max_model_len", "("+strconv.Itoa(*req.MaxModelLen)+") exceeds the model's max_position_embeddings ("+strconv.Itoa(m.MaxContext)+")")
 	}
@@ -303,8 +303,8 @@ func checkAgainstModel(e *errs, req Request, d *Deployment, p plan) {
 	if d.PP > m.NumLayers {
 		e.add("pipeline_parallel_size", strconv.Itoa(d.PP)+" exceeds the model's "+strconv.Itoa(m.NumLayers)+" layers")
 	}
-	if p.in > 0 && p.out > 0 && d.MaxModelLen > 0 && p.in+p.out > d.MaxModelLen {
-		e.add("workload.output_tokens", "input_tokens + output_tokens ("+strconv.Itoa(p.in+p.out)+") exceeds max_model_len ("+strconv.Itoa(d.MaxModelLen)+")")
+	if p.In > 0 && p.Out > 0 && d.MaxModelLen > 0 && p.In+p.Out > d.MaxModelLen {
+		e.add("workload.output_tokens", "input_tokens + output_tokens ("+strconv.Itoa(p.In+p.Out)+") exceeds max_model_len ("+strconv.Itoa(d.MaxModelLen)+")")
 	}
 }
 
@@ -408,7 +408,7 @@ func (d *Deployment) stageLayouts(split []int) ([]kvcache.Layout, error) {
 
 // intField validates an optional integer: nil gives def; otherwise it must
 // lie in [lo, hi].
-func intField(e *errs, name string, v *int, def, lo, hi int) int {
+func intField(e *Errs, name string, v *int, def, lo, hi int) int {
 	if v == nil {
 		return def
 	}
@@ -425,7 +425,7 @@ func intField(e *errs, name string, v *int, def, lo, hi int) int {
 
 // floatField validates an optional number: nil gives def; otherwise it
 // must be finite and lie in (lo, hi] (or [lo, hi] when allowLo).
-func floatField(e *errs, name string, v *float64, def, lo, hi float64, allowLo bool) float64 {
+func floatField(e *Errs, name string, v *float64, def, lo, hi float64, allowLo bool) float64 {
 	if v == nil {
 		return def
 	}
@@ -449,7 +449,7 @@ func floatField(e *errs, name string, v *float64, def, lo, hi float64, allowLo b
 // host-memory staging of hardware.Interconnect.WithoutP2P crosses the
 // GPUs' PCIe links; an NVLink machine's PCIe generation is not in the
 // catalog).
-func resolveP2P(e *errs, req Request, d *Deployment) {
+func resolveP2P(e *Errs, req Request, d *Deployment) {
 	if req.P2P == nil || *req.P2P {
 		return
 	}

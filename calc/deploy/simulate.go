@@ -30,8 +30,8 @@ const (
 	DefaultSimSweepRequests = 1000
 	// maxSeed keeps seeds exact in JavaScript numbers (2^53).
 	maxSeed = 1 << 53
-	// maxSimSteps stops a simulation that would take seconds of CPU.
-	maxSimSteps = 1 << 25
+	// MaxSimSteps stops a simulation that would take seconds of CPU.
+	MaxSimSteps = 1 << 25
 )
 
 // SimulateOptions asks for a step-by-step simulation of one serving
@@ -97,20 +97,20 @@ type SimSweepOptions struct {
 	Concurrencies []int     `json:"concurrencies,omitempty"`
 }
 
-// simPlan is a validated SimulateOptions.
-type simPlan struct {
-	w        sched.Workload
-	timeline int
-	sweep    bool
-	sweepN   int
-	// sweepAuto: simulate.sweep.num_requests was left out (checkBudget may
+// SimPlan is a validated SimulateOptions.
+type SimPlan struct {
+	Work     sched.Workload
+	Timeline int
+	Sweep    bool
+	SweepN   int
+	// SweepAuto: simulate.sweep.num_requests was left out (checkBudget may
 	// lower sweepN to fit the work budget).
-	sweepAuto bool
-	points    int
-	rates     []float64
-	users     []int
-	arrival   string
-	seed      int64
+	SweepAuto bool
+	Points    int
+	Rates     []float64
+	Users     []int
+	Arrival   string
+	Seed      int64
 }
 
 var distKinds = map[string]sched.DistKind{
@@ -121,8 +121,8 @@ var distKinds = map[string]sched.DistKind{
 // simulateOptions validates o against the resolved deployment and plan
 // (d is nil when resolving failed; checks that need it are skipped) and
 // appends its problems to prev, the error resolve returned.
-func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*simPlan, error) {
-	var e errs
+func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*SimPlan, error) {
+	var e Errs
 	if _, ok := prev.(Errors); ok {
 		e.AddErr("", prev)
 	} else if prev != nil {
@@ -135,9 +135,9 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 	if d != nil {
 		maxLen = d.MaxModelLen
 	}
-	sp := &simPlan{}
-	w := &sp.w
-	w.NumRequests = e.intAt("simulate.num_requests", "SimulateOptions.num_requests", o.NumRequests, DefaultSimulatedRequests)
+	sp := &SimPlan{}
+	w := &sp.Work
+	w.NumRequests = e.IntAt("simulate.num_requests", "SimulateOptions.num_requests", o.NumRequests, DefaultSimulatedRequests)
 	if o.Seed != nil {
 		switch s := *o.Seed; {
 		case s < 0:
@@ -145,31 +145,31 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 		case s > maxSeed:
 			e.add("simulate.seed", "must be at most 2^53, got "+strconv.FormatInt(s, 10))
 		default:
-			sp.seed = s
+			sp.Seed = s
 		}
 	}
-	w.Seed = uint64(sp.seed)
-	sp.arrival = strings.ToLower(strings.TrimSpace(o.Arrival))
-	if sp.arrival == "" {
+	w.Seed = uint64(sp.Seed)
+	sp.Arrival = strings.ToLower(strings.TrimSpace(o.Arrival))
+	if sp.Arrival == "" {
 		switch {
 		case p.rate > 0:
-			sp.arrival = "poisson"
+			sp.Arrival = "poisson"
 		case p.concurrency > 0:
-			sp.arrival = "closed_loop"
+			sp.Arrival = "closed_loop"
 		default:
-			sp.arrival = "burst"
+			sp.Arrival = "burst"
 		}
 	}
-	switch sp.arrival {
+	switch sp.Arrival {
 	case "poisson":
 		w.Arrival = sched.Poisson
-		w.RatePerS = e.floatAt("simulate.request_rate", "SimulateOptions.request_rate", o.RequestRate, p.rate)
+		w.RatePerS = e.FloatAt("simulate.request_rate", "SimulateOptions.request_rate", o.RequestRate, p.rate)
 		if o.RequestRate == nil && p.rate == 0 {
 			e.add("simulate.request_rate", "is required for poisson arrivals (or give workload.request_rate)")
 		}
 	case "closed_loop":
 		w.Arrival = sched.ClosedLoop
-		w.Users = e.intAt("simulate.concurrency", "SimulateOptions.concurrency", o.Concurrency, p.concurrency)
+		w.Users = e.IntAt("simulate.concurrency", "SimulateOptions.concurrency", o.Concurrency, p.concurrency)
 		if o.Concurrency == nil && p.concurrency == 0 {
 			e.add("simulate.concurrency", "is required for closed_loop arrivals (or give workload.concurrency)")
 		}
@@ -178,35 +178,35 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 	default:
 		e.add("simulate.arrival", "unknown arrival "+fielderr.Quote(o.Arrival)+"; one of "+strings.Join(Arrivals, ", "))
 	}
-	if sp.arrival != "poisson" && o.RequestRate != nil {
+	if sp.Arrival != "poisson" && o.RequestRate != nil {
 		e.add("simulate.request_rate", "applies to poisson arrivals only")
 	}
-	if sp.arrival != "closed_loop" && o.Concurrency != nil {
+	if sp.Arrival != "closed_loop" && o.Concurrency != nil {
 		e.add("simulate.concurrency", "applies to closed_loop arrivals only")
 	}
-	w.Input = lengthDist(&e, "simulate.input_tokens", o.InputTokens, p.in, maxLen-1)
-	w.Output = lengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.out, maxLen-1)
+	w.Input = lengthDist(&e, "simulate.input_tokens", o.InputTokens, p.In, maxLen-1)
+	w.Output = lengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.Out, maxLen-1)
 	w.MaxTokens = maxLen
-	sp.timeline = e.intAt("simulate.timeline_points", "SimulateOptions.timeline_points", o.TimelinePoints, DefaultTimelinePoints)
+	sp.Timeline = e.IntAt("simulate.timeline_points", "SimulateOptions.timeline_points", o.TimelinePoints, DefaultTimelinePoints)
 	if s := o.Sweep; s != nil {
-		sp.sweep = true
-		sp.points = e.intAt("simulate.sweep.points", "SimSweepOptions.points", s.Points, DefaultSimSweepPoints)
-		sp.sweepN = e.intAt("simulate.sweep.num_requests", "SimSweepOptions.num_requests", s.NumRequests, min(DefaultSimSweepRequests, w.NumRequests))
-		sp.sweepAuto = s.NumRequests == nil
+		sp.Sweep = true
+		sp.Points = e.IntAt("simulate.sweep.points", "SimSweepOptions.points", s.Points, DefaultSimSweepPoints)
+		sp.SweepN = e.IntAt("simulate.sweep.num_requests", "SimSweepOptions.num_requests", s.NumRequests, min(DefaultSimSweepRequests, w.NumRequests))
+		sp.SweepAuto = s.NumRequests == nil
 		switch {
-		case len(s.RequestRates) > 0 && sp.arrival != "poisson":
+		case len(s.RequestRates) > 0 && sp.Arrival != "poisson":
 			e.add("simulate.sweep.request_rates", "applies to poisson arrivals only; sweep concurrencies instead")
-		case len(s.Concurrencies) > 0 && sp.arrival == "poisson":
+		case len(s.Concurrencies) > 0 && sp.Arrival == "poisson":
 			e.add("simulate.sweep.concurrencies", "applies to closed_loop and burst arrivals only; sweep request_rates instead")
 		}
 		if len(s.RequestRates) > MaxSimSweepPoints || len(s.Concurrencies) > MaxSimSweepPoints {
 			e.add("simulate.sweep", "at most "+itoa(MaxSimSweepPoints)+" loads")
 		}
 		for i, r := range s.RequestRates {
-			sp.rates = append(sp.rates, e.floatAt("simulate.sweep.request_rates["+itoa(i)+"]", "SimSweepOptions.request_rates", &r, 1))
+			sp.Rates = append(sp.Rates, e.FloatAt("simulate.sweep.request_rates["+itoa(i)+"]", "SimSweepOptions.request_rates", &r, 1))
 		}
 		for i, c := range s.Concurrencies {
-			sp.users = append(sp.users, e.intAt("simulate.sweep.concurrencies["+itoa(i)+"]", "SimSweepOptions.concurrencies", &c, 1))
+			sp.Users = append(sp.Users, e.IntAt("simulate.sweep.concurrencies["+itoa(i)+"]", "SimSweepOptions.concurrencies", &c, 1))
 		}
 	}
 	if err := e.err(); err != nil {
@@ -216,7 +216,7 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p plan, prev error) (*si
 }
 
 // lengthDist validates one length distribution; nil is constant def.
-func lengthDist(e *errs, field string, l *LengthDistribution, def, hi int) sched.Dist {
+func lengthDist(e *Errs, field string, l *LengthDistribution, def, hi int) sched.Dist {
 	d := sched.Dist{Kind: sched.Constant, Mean: float64(def), Min: 1, Max: hi}
 	if l == nil {
 		return d
@@ -263,7 +263,7 @@ func lengthDist(e *errs, field string, l *LengthDistribution, def, hi int) sched
 // one whose pool bounds the deployment).
 func (d *Deployment) Layout() kvcache.Layout { return d.stages[d.tight].layout }
 
-// stepSeconds adapts the deployment's cost model to the scheduler. With a
+// StepSeconds adapts the deployment's cost model to the scheduler. With a
 // CPU tier, the host link carries, per step, the blocks loaded back
 // (host to GPU) and the KV the step writes, copied to the tier as blocks
 // fill (GPU to host, the other direction of the full-duplex link), both
@@ -280,7 +280,7 @@ func (d *Deployment) Layout() kvcache.Layout { return d.stages[d.tight].layout }
 // hidden, a longer one sets the pace (the returning request's tokens
 // arrive with its blocks). A synchronous connector (async_load false)
 // loads before the forward: compute + load, stores still overlapped.
-func (d *Deployment) stepSeconds(l sched.Load) float64 {
+func (d *Deployment) StepSeconds(l sched.Load) float64 {
 	t := d.Step(StepLoad{
 		DecodeSeqs: l.DecodeSeqs, DecodeContext: float64(l.DecodeContext),
 		PrefillTokens: l.PrefillTokens, PrefillSpan: l.PrefillSpan, PrefillSeqs: l.PrefillSeqs,
@@ -300,9 +300,9 @@ func (d *Deployment) stepSeconds(l sched.Load) float64 {
 	return math.Max(t, math.Max(load, store))
 }
 
-// schedConfig is the scheduler's view of the deployment: the block pool
+// SchedConfig is the scheduler's view of the deployment: the block pool
 // less vLLM's null block (block 0 is reserved, BlockPool.null_block).
-func (d *Deployment) schedConfig() sched.Config {
+func (d *Deployment) SchedConfig() sched.Config {
 	lay := d.Layout()
 	sg := d.Engine.Name == "sglang"
 	c := sched.Config{

@@ -52,7 +52,7 @@ func benchSimEngine(b *testing.B, n int, arrival string, features bool, engine s
 	return func() *SimulationReport {
 		r := base
 		r.Warnings = nil
-		d.simulate(&r, p, sp)
+		Simulator(d, &r, p, sp)
 		if r.Simulation == nil || r.Simulation.CompletedRequests != n {
 			b.Fatal("simulation incomplete")
 		}

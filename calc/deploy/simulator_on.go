@@ -2,12 +2,6 @@
 
 package deploy
 
-// simulatorBuilt is true in every build but the browser's light engine
-// (-tags nosim), which leaves the simulator (sched and calc/simulate*.go)
-// out to stay inside its 1.0 MB gzip budget; throughput-planner.wasm, the
-// full engine, has it.
-const simulatorBuilt = true
-
 // FullEngine is true in every build but the browser's light engine (-tags
 // nosim), which leaves out the simulator, the start-up log reader, the
 // error bands and the calibration fit, and so never fills

@@ -195,7 +195,7 @@ func (d *Deployment) startupLogReport(r *Report, lg StartupLog) *StartupLogRepor
 		out.Terms = append(out.Terms, LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
 	}
 	if lg.Release != "" && d.Engine.Name == "vllm" {
-		if v, ok := lookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
+		if v, ok := LookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
 			r.warn("startup_log_release", "the log is from vLLM "+lg.Release+" but the figures model "+d.Version.Name+"; set engine_version to "+v.Name+" to compare like with like")
 		}
 	}

@@ -258,10 +258,10 @@ func EngineVersions() []string {
 	return append(out, SGLangV03, SGLangV04, SGLangVersion)
 }
 
-// lookupVersion returns the profile of release name under engine (a
+// LookupVersion returns the profile of release name under engine (a
 // request's engine_version, "" for the engine's default) and whether it is
 // one. A patch release ("0.19.1", "v0.19.0") is its minor's profile.
-func lookupVersion(engine, name string) (EngineVersion, bool) {
+func LookupVersion(engine, name string) (EngineVersion, bool) {
 	name = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(name)), "v")
 	if strings.Count(name, ".") == 2 {
 		i := strings.LastIndexByte(name, '.')
@@ -337,8 +337,8 @@ func kvRules(minor int) kvcache.Rules {
 }
 
 // resolveVersion reads engine_version for the resolved engine.
-func resolveVersion(e *errs, req Request, d *Deployment) {
-	v, ok := lookupVersion(d.Engine.Name, req.EngineVersion)
+func resolveVersion(e *Errs, req Request, d *Deployment) {
+	v, ok := LookupVersion(d.Engine.Name, req.EngineVersion)
 	if !ok {
 		msg := "unknown release " + fielderr.Quote(req.EngineVersion) + " of " + d.Engine.Name
 		switch d.Engine.Name {
@@ -352,13 +352,13 @@ func resolveVersion(e *errs, req Request, d *Deployment) {
 			msg = d.Engine.Name + " has no release profiles; leave engine_version out"
 		}
 		e.add("engine_version", msg)
-		v, _ = lookupVersion(d.Engine.Name, "")
+		v, _ = LookupVersion(d.Engine.Name, "")
 	}
 	d.Version = v
 	// Multi-step scheduling (vLLM v0.6.0 vllm/engine/arg_utils.py
 	// EngineArgs.num_scheduler_steps, default 1): V0's alone; V1 never
 	// had it.
-	d.schedSteps = e.intAt("num_scheduler_steps", "Request.num_scheduler_steps", req.NumSchedulerSteps, 1)
+	d.schedSteps = e.IntAt("num_scheduler_steps", "Request.num_scheduler_steps", req.NumSchedulerSteps, 1)
 	if d.schedSteps > 1 && !v.V0 {
 		e.add("num_scheduler_steps", "multi-step scheduling is vLLM's V0 engine's (engine: vllm, engine_version: "+vllmV0Name+"); "+d.Engine.Name+" "+v.Name+" schedules every step")
 		d.schedSteps = 1

@@ -6,6 +6,9 @@
 package validation
 
 import (
+	// Serving cases are predicted by simulation: link the simulator in.
+	_ "github.com/modelrefs/throughput/calc/simulate"
+
 	"encoding/json"
 	"errors"
 	"math"
