@@ -9,8 +9,10 @@
 package api
 
 import (
-	// The HTTP API simulates: it links the simulator in (calc/simulate
-	// sets calc's hook from its init).
+	// The HTTP API is a full engine: it links the calibration and
+	// start-up log readers and the simulator in (each package sets its
+	// hook in calc from its init).
+	_ "github.com/modelrefs/throughput/calc/calibrate"
 	_ "github.com/modelrefs/throughput/calc/simulate"
 
 	"context"

@@ -28,9 +28,9 @@ type CalibrationPoint struct {
 	ContextTokens *int `json:"context_tokens,omitempty"`
 }
 
-// maxCalibrationPoints bounds calibration.points and the bench results
+// MaxCalibrationPoints bounds calibration.points and the bench results
 // read (each costs the fit a few step evaluations per iteration).
-const maxCalibrationPoints = 64
+const MaxCalibrationPoints = 64
 
 // BenchResult is what one `vllm bench serve` summary block states, read
 // by ParseBenchServe.
@@ -83,4 +83,16 @@ type CalibrationFitPoint struct {
 	// under the fitted terms.
 	ProfileMs   float64 `json:"profile_ms"`
 	PredictedMs float64 `json:"predicted_ms"`
+}
+
+// calibrationFields are the calibration's entries of Fields (every
+// engine states them: the field table is the contract's, whichever
+// capabilities a build links in).
+var calibrationFields = [...]struct {
+	key  string
+	spec FieldSpec
+}{
+	{"CalibrationPoint.batch_size", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Unit: "sequences"}},
+	{"CalibrationPoint.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"CalibrationPoint.context_tokens", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "the workload's input_tokens + output_tokens/2", Unit: "tokens"}},
 }

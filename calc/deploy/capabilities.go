@@ -1,5 +1,7 @@
 package deploy
 
+import "github.com/modelrefs/throughput/internal/fielderr"
+
 // The capabilities an engine build links in by importing their packages,
 // as image.Decode decodes the formats whose packages a program imports.
 // Each package sets its hook here from its init; the browser's light
@@ -12,3 +14,84 @@ package deploy
 // build has no simulator, and a request with simulate is refused on that
 // field (NoSimulatorMessage).
 var Simulator func(d *Deployment, r *Report, a Ask, sp *SimPlan) (work float64)
+
+// Calibrator reads and fits a request's calibration. Package
+// calc/calibrate sets it; without it (the light engine) a request with
+// calibration is refused on that field.
+var Calibrator struct {
+	// Points validates the calibration part (field errors to e) and
+	// returns its measured decode steps; meanContext is the workload's
+	// mean context in tokens, the default of a point's context_tokens.
+	Points func(e *Errs, c *Calibration, meanContext float64) []CalPoint
+	// Fit fits d's bandwidth efficiency and step overhead to the points
+	// (it sets them on d: SetEfficiencies) and reports the fit.
+	Fit func(d *Deployment, pts []CalPoint) *CalibrationReport
+	// ParseBenchServe reads the summary blocks of `vllm bench serve`.
+	ParseBenchServe func(text string) ([]BenchResult, error)
+}
+
+// StartupLogs reads vLLM start-up logs. Package calc/calibrate sets it;
+// without it (the light engine) a request with startup_log is refused on
+// that field.
+var StartupLogs struct {
+	// Parse reads a log's memory and capacity figures.
+	Parse func(text string) (StartupLog, error)
+	// Compare sets the logged figures beside the report's (and warns
+	// where the log's release or platform differs from the request's).
+	Compare func(d *Deployment, r *Report, lg StartupLog) *StartupLogReport
+}
+
+// ParseStartupLog reads the memory and capacity figures of a vLLM start-up
+// log (package calc/calibrate's reader); a build without it refuses,
+// naming the field.
+func ParseStartupLog(text string) (StartupLog, error) {
+	if StartupLogs.Parse == nil {
+		return StartupLog{}, fielderr.New("startup_log", "is read by the full engine (load({ planner: true })), not the light one")
+	}
+	return StartupLogs.Parse(text)
+}
+
+// ParseBenchServe reads the summary blocks of `vllm bench serve` output
+// (package calc/calibrate's reader); a build without it refuses, naming
+// the field.
+func ParseBenchServe(text string) ([]BenchResult, error) {
+	if Calibrator.ParseBenchServe == nil {
+		return nil, fielderr.New("calibration.bench_serve", "is read by the full engine (load({ planner: true })); the light engine takes calibration.points")
+	}
+	return Calibrator.ParseBenchServe(text)
+}
+
+// calibrationPoints validates a request's calibration with the linked-in
+// calibrator; a build without one refuses a calibration on its field.
+func calibrationPoints(e *Errs, c *Calibration, meanContext float64) []CalPoint {
+	if Calibrator.Points == nil {
+		if c != nil {
+			e.Add("calibration", "is fitted by the full engine (load({ planner: true })), not the light one")
+		}
+		return nil
+	}
+	return Calibrator.Points(e, c, meanContext)
+}
+
+// SetEfficiencies sets the deployment's step-model terms and refolds its
+// cost model with them (the calibration's fit moves them).
+func (d *Deployment) SetEfficiencies(e Efficiencies) {
+	d.Eff = e
+	d.cost.eff = e
+	d.cost.foldEfficiencies(d)
+}
+
+// WeightBandwidth is the rate, in bytes/s, at which the step model streams
+// the weights under the terms e (weightBandwidth).
+func (d *Deployment) WeightBandwidth(e Efficiencies) float64 { return weightBandwidth(d, e) }
+
+// TightStageLayers is the number of layers of the pipeline stage whose KV
+// pool bounds the deployment.
+func (d *Deployment) TightStageLayers() int {
+	st := &d.stages[d.tight]
+	return st.hi - st.lo
+}
+
+// NoP2P reports whether the request's GPUs all-reduce through host memory
+// (p2p: false).
+func (d *Deployment) NoP2P() bool { return d.noP2P }

@@ -66,8 +66,8 @@ func (d *Deployment) report(p Ask) Report {
 	}
 	r.KVCache = d.kvReport(st)
 	r.Calibration = p.calReport
-	if p.startupLog != nil {
-		r.StartupLog = d.startupLogReport(&r, *p.startupLog)
+	if p.startupLog != nil && StartupLogs.Compare != nil {
+		r.StartupLog = StartupLogs.Compare(d, &r, *p.startupLog)
 	}
 	startable := d.freeMemoryWarnings(&r, st)
 	if d.BlockSize != st.layout.BlockSize && models.DeepSeekV4Built && d.Model.IsDeepSeekV4() {

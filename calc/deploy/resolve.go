@@ -76,7 +76,7 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 		e.AddErr("", err)
 		p.startupLog = &lg
 	}
-	p.cal = resolveCalibration(&e, req.Calibration, float64(p.In)+float64(p.Out)/2)
+	p.cal = calibrationPoints(&e, req.Calibration, float64(p.In)+float64(p.Out)/2)
 	resolveDtypes(&e, req, d)
 	if d.Model != nil {
 		checkAgainstModel(&e, req, d, p)
@@ -109,7 +109,7 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 	}
 	d.cost = d.buildCost()
 	if len(p.cal) > 0 {
-		p.calReport = d.calibrate(p.cal)
+		p.calReport = Calibrator.Fit(d, p.cal)
 	}
 	d.feat.cachedTokens = d.cachedFor(p.In)
 	return d, p, nil

@@ -59,7 +59,7 @@ func TestCalibrationStartsFromTheCappedRate(t *testing.T) {
 	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Engine: "llamacpp", MaxModelLen: Int(4096)})
 	require.NoError(t, err)
 	step := d.DecodeStep(1, 1024).TimeS * 1000
-	rep := d.calibrate([]CalPoint{{Batch: 1, Context: 1024, TPOTMs: step}})
+	rep := Calibrator.Fit(d, []CalPoint{{Batch: 1, Context: 1024, TPOTMs: step}})
 	require.NotNil(t, rep)
 	assert.InDelta(t, 6*132*1.98e9/3.35e12, d.Eff.BandwidthEfficiency, 1e-3)
 	assert.Zero(t, d.Eff.SMBytesPerCycle)

@@ -2,13 +2,16 @@
 
 package main
 
-import _ "github.com/modelrefs/throughput/calc/simulate"
+import (
+	_ "github.com/modelrefs/throughput/calc/calibrate"
+	_ "github.com/modelrefs/throughput/calc/simulate"
+)
 
 // The planner build of the browser engine (-tags planner,
 // build/npm/throughput-planner.wasm) exports plan as well: calc.Plan adds
 // about 50 KB of gzip, more than the default engine's 1.0 MB budget leaves,
 // so the default build (throughput.wasm) leaves it out and the page's
 // planning view loads this one. It is the full engine: it links the
-// simulator in (package calc/simulate, which the light engine's main does
-// not import).
+// simulator and the calibration readers in (packages calc/simulate and
+// calc/calibrate, which the light engine's main does not import).
 func init() { planExport = plan }

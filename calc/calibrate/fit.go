@@ -1,62 +1,51 @@
-//go:build !nosim
-
-package deploy
+package calibrate
 
 import (
+	"github.com/modelrefs/throughput/calc/deploy"
 	"math"
 	"strconv"
 )
 
-// calibrationFields are the calibration's entries of calc.Fields.
-var calibrationFields = [...]struct {
-	key  string
-	spec FieldSpec
-}{
-	{"CalibrationPoint.batch_size", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Unit: "sequences"}},
-	{"CalibrationPoint.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
-	{"CalibrationPoint.context_tokens", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "the workload's input_tokens + output_tokens/2", Unit: "tokens"}},
-}
-
-// resolveCalibration validates the calibration part and returns its
+// points validates the calibration part and returns its
 // measured steps; mean is the workload's mean context.
-func resolveCalibration(e *Errs, c *Calibration, mean float64) []CalPoint {
+func points(e *deploy.Errs, c *deploy.Calibration, mean float64) []deploy.CalPoint {
 	if c == nil {
 		return nil
 	}
-	var pts []CalPoint
+	var pts []deploy.CalPoint
 	if c.BenchServe != "" {
-		rs, err := ParseBenchServe(c.BenchServe)
+		rs, err := parseBenchServe(c.BenchServe)
 		e.AddErr("", err)
 		for i, r := range rs {
-			pts = append(pts, CalPoint{"bench_serve " + strconv.Itoa(i+1), max(int(math.Round(r.Concurrency)), 1), r.InputTokens + r.OutputTokens/2, r.TPOTMs})
+			pts = append(pts, deploy.CalPoint{Source: "bench_serve " + strconv.Itoa(i+1), Batch: max(int(math.Round(r.Concurrency)), 1), Context: r.InputTokens + r.OutputTokens/2, TPOTMs: r.TPOTMs})
 		}
 	}
-	if len(c.Points) > maxCalibrationPoints {
-		e.add("calibration.points", "has "+strconv.Itoa(len(c.Points))+" points; at most "+strconv.Itoa(maxCalibrationPoints))
+	if len(c.Points) > deploy.MaxCalibrationPoints {
+		e.Add("calibration.points", "has "+strconv.Itoa(len(c.Points))+" points; at most "+strconv.Itoa(deploy.MaxCalibrationPoints))
 		return nil
 	}
 	for i, p := range c.Points {
 		path := "calibration.points[" + strconv.Itoa(i) + "]."
 		if p.BatchSize == nil {
-			e.add(path+"batch_size", "is required")
+			e.Add(path+"batch_size", "is required")
 		}
 		if p.TPOTMs == nil {
-			e.add(path+"tpot_ms", "is required")
+			e.Add(path+"tpot_ms", "is required")
 		}
 		b := e.IntAt(path+"batch_size", "CalibrationPoint.batch_size", p.BatchSize, 0)
 		t := e.FloatAt(path+"tpot_ms", "CalibrationPoint.tpot_ms", p.TPOTMs, 0)
 		ctx := float64(e.IntAt(path+"context_tokens", "CalibrationPoint.context_tokens", p.ContextTokens, int(math.Round(mean))))
 		if b > 0 && t > 0 {
-			pts = append(pts, CalPoint{"points[" + strconv.Itoa(i) + "]", b, ctx, t})
+			pts = append(pts, deploy.CalPoint{Source: "points[" + strconv.Itoa(i) + "]", Batch: b, Context: ctx, TPOTMs: t})
 		}
 	}
-	if len(pts) == 0 && e.err() == nil {
-		e.add("calibration", "has no measurement: give bench_serve (vllm bench serve's summary) or points")
+	if len(pts) == 0 && e.Err() == nil {
+		e.Add("calibration", "has no measurement: give bench_serve (vllm bench serve's summary) or points")
 	}
 	return pts
 }
 
-// calibrate fits the deployment's bandwidth efficiency eta and step
+// fit fits the deployment's bandwidth efficiency eta and step
 // overhead o to the measured steps, then sets them (d.Eff, the cost
 // model; the attention kernels' bandwidth efficiency is scaled with eta,
 // keeping the profile's ratio, and the per-layer and per-sequence
@@ -68,8 +57,8 @@ func resolveCalibration(e *Errs, c *Calibration, mean float64) []CalPoint {
 // With one batch size only eta is fitted (o keeps the profile's: one
 // point cannot split a fixed cost from a per-byte one). eta is kept in
 // [0.05, 1] (a fraction of datasheet bandwidth) and o in [0, 100] ms.
-func (d *Deployment) calibrate(pts []CalPoint) *CalibrationReport {
-	rep := &CalibrationReport{Profile: d.Eff, Fitted: []string{"bandwidth_efficiency"}}
+func fit(d *deploy.Deployment, pts []deploy.CalPoint) *deploy.CalibrationReport {
+	rep := &deploy.CalibrationReport{Profile: d.Eff, Fitted: []string{"bandwidth_efficiency"}}
 	batches := map[int]bool{}
 	for _, p := range pts {
 		batches[p.Batch] = true
@@ -82,7 +71,7 @@ func (d *Deployment) calibrate(pts []CalPoint) *CalibrationReport {
 		// The measured steps say what rate the weights stream at: fit
 		// the efficiency of that rate, uncapped, from the capped one
 		// (weightBandwidth).
-		d.Eff.BandwidthEfficiency = weightBandwidth(d, d.Eff) / d.Hardware.MemoryBandwidthBytesPerS
+		d.Eff.BandwidthEfficiency = d.WeightBandwidth(d.Eff) / d.Hardware.MemoryBandwidthBytesPerS
 		d.Eff.SMBytesPerCycle = 0
 	}
 	prof := d.Eff
@@ -94,13 +83,12 @@ func (d *Deployment) calibrate(pts []CalPoint) *CalibrationReport {
 		if prof.AttentionBandwidthEfficiency > 0 {
 			d.Eff.AttentionBandwidthEfficiency = min(prof.AttentionBandwidthEfficiency*d.Eff.BandwidthEfficiency/prof.BandwidthEfficiency, 1)
 		}
-		d.cost.eff = d.Eff
-		d.cost.foldEfficiencies(d)
+		d.SetEfficiencies(d.Eff)
 	}
 	times := func() []float64 {
 		t := make([]float64, len(pts))
 		for i, p := range pts {
-			t[i] = ms(d.DecodeStep(p.Batch, p.Context).TimeS)
+			t[i] = 1000 * (d.DecodeStep(p.Batch, p.Context).TimeS)
 		}
 		return t
 	}
@@ -157,7 +145,7 @@ func (d *Deployment) calibrate(pts []CalPoint) *CalibrationReport {
 	set(x, o)
 	fitted := times()
 	for i, p := range pts {
-		rep.Points = append(rep.Points, CalibrationFitPoint{
+		rep.Points = append(rep.Points, deploy.CalibrationFitPoint{
 			Source: p.Source, BatchSize: p.Batch, ContextTokens: int(math.Round(p.Context)),
 			MeasuredMs: p.TPOTMs, ProfileMs: profile[i], PredictedMs: fitted[i],
 		})

@@ -1,8 +1,7 @@
-//go:build !nosim
-
-package deploy
+package calibrate
 
 import (
+	"github.com/modelrefs/throughput/calc/deploy"
 	"math"
 	"strconv"
 	"strings"
@@ -24,14 +23,14 @@ const (
 	benchRate    = "Request throughput (req/s)"
 )
 
-// ParseBenchServe reads the summary blocks of `vllm bench serve` output.
+// parseBenchServe reads the summary blocks of `vllm bench serve` output.
 // A "Maximum request concurrency" line printed before a block (as
 // benchmark_serving.py did) belongs to it. Text without a block, or a
 // block without the lines a step needs, is an error naming them.
-func ParseBenchServe(text string) ([]BenchResult, error) {
+func parseBenchServe(text string) ([]deploy.BenchResult, error) {
 	const field = "calibration.bench_serve"
-	if len(text) > MaxStartupLogBytes {
-		return nil, fielderr.New(field, "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(MaxStartupLogBytes))
+	if len(text) > deploy.MaxStartupLogBytes {
+		return nil, fielderr.New(field, "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(deploy.MaxStartupLogBytes))
 	}
 	var blocks []map[string]string
 	pre := map[string]string{}
@@ -57,10 +56,10 @@ func ParseBenchServe(text string) ([]BenchResult, error) {
 	if len(blocks) == 0 {
 		return nil, fielderr.New(field, "has no \""+benchHeader+"\" block: paste the summary that vllm bench serve prints at the end of a run")
 	}
-	if len(blocks) > maxCalibrationPoints {
-		return nil, fielderr.New(field, "has "+strconv.Itoa(len(blocks))+" results; at most "+strconv.Itoa(maxCalibrationPoints))
+	if len(blocks) > deploy.MaxCalibrationPoints {
+		return nil, fielderr.New(field, "has "+strconv.Itoa(len(blocks))+" results; at most "+strconv.Itoa(deploy.MaxCalibrationPoints))
 	}
-	out := make([]BenchResult, len(blocks))
+	out := make([]deploy.BenchResult, len(blocks))
 	var missing []string
 	for i, b := range blocks {
 		num := func(keys ...string) float64 {
@@ -78,7 +77,7 @@ func ParseBenchServe(text string) ([]BenchResult, error) {
 			return v
 		}
 		n := need(benchReqs, num(benchReqs))
-		r := BenchResult{TPOTMs: need(benchMedTPOT+" or "+benchTPOT, num(benchMedTPOT, benchTPOT))}
+		r := deploy.BenchResult{TPOTMs: need(benchMedTPOT+" or "+benchTPOT, num(benchMedTPOT, benchTPOT))}
 		r.InputTokens = need(benchIn, num(benchIn)) / n
 		r.OutputTokens = need(benchOut, num(benchOut)) / n
 		switch {
@@ -98,4 +97,12 @@ func ParseBenchServe(text string) ([]BenchResult, error) {
 		return nil, fielderr.New(field, "lacks the line"+plural(len(missing))+" "+strings.Join(missing, ", ")+" of vllm bench serve's summary")
 	}
 	return out, nil
+}
+
+// plural is "s" but for one.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

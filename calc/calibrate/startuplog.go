@@ -1,8 +1,7 @@
-//go:build !nosim
-
-package deploy
+package calibrate
 
 import (
+	"github.com/modelrefs/throughput/calc/deploy"
 	"strconv"
 	"strings"
 
@@ -30,16 +29,16 @@ var logTerms = []struct {
 	{"max_concurrency", []string{"Maximum concurrency for "}},
 }
 
-// ParseStartupLog reads the memory and capacity figures of a vLLM start-up
+// parseStartupLog reads the memory and capacity figures of a vLLM start-up
 // log (V0 or V1; several releases' wordings). A log in which none of the
 // capacity lines ("Available KV cache memory", "GPU KV cache size",
 // "# GPU blocks") appears is an error naming them: it is not a vLLM
 // start-up log, or it was cut before the KV cache was sized. Every rank
 // logs the same lines; the first is read.
-func ParseStartupLog(text string) (StartupLog, error) {
-	out := StartupLog{Figures: map[string]float64{}}
-	if len(text) > MaxStartupLogBytes {
-		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(MaxStartupLogBytes))
+func parseStartupLog(text string) (deploy.StartupLog, error) {
+	out := deploy.StartupLog{Figures: map[string]float64{}}
+	if len(text) > deploy.MaxStartupLogBytes {
+		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(deploy.MaxStartupLogBytes))
 	}
 	for _, line := range strings.Split(text, "\n") {
 		if out.Release == "" {
@@ -163,11 +162,10 @@ func numberLen(s string) int {
 	return n
 }
 
-// startupLogReport compares the parsed log with the report's figures.
-func (d *Deployment) startupLogReport(r *Report, lg StartupLog) *StartupLogReport {
-	st := &d.stages[d.tight]
+// compareStartupLog compares the parsed log with the report's figures.
+func compareStartupLog(d *deploy.Deployment, r *deploy.Report, lg deploy.StartupLog) *deploy.StartupLogReport {
 	gib := func(b int64) float64 { return float64(b) / float64(units.GiB) }
-	est := gib(CUDAGraphEstimate(d.MaxNumSeqs, st.hi-st.lo).Int64())
+	est := gib(deploy.CUDAGraphEstimate(d.MaxNumSeqs, d.TightStageLayers()).Int64())
 	pred := map[string]float64{
 		"weights_gib":             gib(r.Memory.WeightsBytes),
 		"requested_gib":           gib(r.Memory.RequestedBytes),
@@ -180,7 +178,7 @@ func (d *Deployment) startupLogReport(r *Report, lg StartupLog) *StartupLogRepor
 		"num_gpu_blocks":          float64(r.KVCache.NumBlocks),
 		"max_concurrency":         r.KVCache.MaxConcurrency,
 	}
-	out := &StartupLogReport{Release: lg.Release, Terms: []LoggedTerm{}}
+	out := &deploy.StartupLogReport{Release: lg.Release, Terms: []deploy.LoggedTerm{}}
 	for _, t := range logTerms {
 		v, ok := lg.Figures[t.name]
 		if !ok {
@@ -190,20 +188,25 @@ func (d *Deployment) startupLogReport(r *Report, lg StartupLog) *StartupLogRepor
 		p := pred[t.name]
 		e := 0.0
 		if v > 0 {
-			e = ratio(p, v) - 1
+			e = p/v - 1
 		}
-		out.Terms = append(out.Terms, LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
+		out.Terms = append(out.Terms, deploy.LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
 	}
 	if lg.Release != "" && d.Engine.Name == "vllm" {
-		if v, ok := LookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
-			r.warn("startup_log_release", "the log is from vLLM "+lg.Release+" but the figures model "+d.Version.Name+"; set engine_version to "+v.Name+" to compare like with like")
+		if v, ok := deploy.LookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
+			warn(r, "startup_log_release", "the log is from vLLM "+lg.Release+" but the figures model "+d.Version.Name+"; set engine_version to "+v.Name+" to compare like with like")
 		}
 	}
 	if lg.FlashInferSampler && d.Engine.Name == "vllm" && !d.Version.V0 && d.Version.SamplerSort {
-		r.warn("startup_log_sampler", "the log samples with FlashInfer (\"Using FlashInfer for top-p & top-k sampling.\"), whose profile run sorts no vocabulary; set flashinfer_sampler: true to model it")
+		warn(r, "startup_log_sampler", "the log samples with FlashInfer (\"Using FlashInfer for top-p & top-k sampling.\"), whose profile run sorts no vocabulary; set flashinfer_sampler: true to model it")
 	}
-	if lg.NoP2P && d.TP > 1 && !d.noP2P {
-		r.warn("startup_log_p2p", "the log's GPUs lack peer-to-peer access (\"Custom allreduce is disabled because your platform lacks GPU P2P capability\"); set p2p: false to model their all-reduces through host memory")
+	if lg.NoP2P && d.TP > 1 && !d.NoP2P() {
+		warn(r, "startup_log_p2p", "the log's GPUs lack peer-to-peer access (\"Custom allreduce is disabled because your platform lacks GPU P2P capability\"); set p2p: false to model their all-reduces through host memory")
 	}
 	return out
+}
+
+// warn adds a warning to the report.
+func warn(r *deploy.Report, code, msg string) {
+	r.Warnings = append(r.Warnings, deploy.Warning{Code: code, Message: msg})
 }
