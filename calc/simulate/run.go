@@ -69,7 +69,6 @@ func simOptions(d *deploy.Deployment, p deploy.Ask, timeline int) sched.Options 
 		FrontEndS: d.Eff.ContextOverheadMs / 1000}
 }
 
-
 // simReport converts a result; every ratio with a zero denominator is 0.
 // Goodput and SLO attainment are set only when slo is true.
 func simReport(res sched.Result, pool int64, slo bool) *deploy.SimulationReport {
@@ -203,7 +202,6 @@ func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *deplo
 	}
 	return sw, work
 }
-
 
 func init() { deploy.Simulator = run }
 
