@@ -2,12 +2,13 @@ package calc
 
 import (
 	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/units"
 )
 
-// The contract's types. They are defined by the engine room's packages
-// and named here, so that every door and user writes calc.Request and
+// The contract's types. The engine room's packages define them and calc
+// names them, so that every door and user writes calc.Request and
 // calc.Report.
 type (
 	ActivationTerms     = deploy.ActivationTerms
@@ -23,10 +24,10 @@ type (
 	CostReport          = deploy.CostReport
 	DecodeReport        = deploy.DecodeReport
 	Deployment          = deploy.Deployment
-	Efficiencies        = deploy.Efficiencies
-	Engine              = deploy.Engine
-	EngineDefaults      = deploy.EngineDefaults
-	EngineVersion       = deploy.EngineVersion
+	Efficiencies        = release.Efficiencies
+	Engine              = release.Engine
+	EngineDefaults      = release.EngineDefaults
+	EngineVersion       = release.EngineVersion
 	Errors              = deploy.Errors
 	FeaturesReport      = deploy.FeaturesReport
 	FieldError          = deploy.FieldError
@@ -82,6 +83,7 @@ type (
 	Workload            = deploy.Workload
 )
 
+// The contract's defaults and bounds.
 const (
 	BandCoverage                = deploy.BandCoverage
 	BandFromStep                = deploy.BandFromStep
@@ -94,12 +96,12 @@ const (
 	BandOutsideTP               = deploy.BandOutsideTP
 	BandStep                    = deploy.BandStep
 	BandTTFT                    = deploy.BandTTFT
-	DefaultBlockSize            = deploy.DefaultBlockSize
-	DefaultEngine               = deploy.DefaultEngine
-	DefaultGPUMemoryUtilization = deploy.DefaultGPUMemoryUtilization
+	DefaultBlockSize            = release.DefaultBlockSize
+	DefaultEngine               = release.DefaultEngine
+	DefaultGPUMemoryUtilization = release.DefaultGPUMemoryUtilization
 	DefaultInputTokens          = deploy.DefaultInputTokens
-	DefaultMaxNumBatchedTokens  = deploy.DefaultMaxNumBatchedTokens
-	DefaultMaxNumSeqs           = deploy.DefaultMaxNumSeqs
+	DefaultMaxNumBatchedTokens  = release.DefaultMaxNumBatchedTokens
+	DefaultMaxNumSeqs           = release.DefaultMaxNumSeqs
 	DefaultOutputTokens         = deploy.DefaultOutputTokens
 	DefaultPlanLimit            = deploy.DefaultPlanLimit
 	DefaultSimSweepPoints       = deploy.DefaultSimSweepPoints
@@ -123,13 +125,14 @@ const (
 	NoSimulatorMessage          = deploy.NoSimulatorMessage
 	NsPerWorkUnit               = deploy.NsPerWorkUnit
 	RequestWorkUnits            = deploy.RequestWorkUnits
-	SGLangV03                   = deploy.SGLangV03
-	SGLangV04                   = deploy.SGLangV04
-	SGLangVersion               = deploy.SGLangVersion
+	SGLangV03                   = release.SGLangV03
+	SGLangV04                   = release.SGLangV04
+	SGLangVersion               = release.SGLangVersion
 	StepWorkUnits               = deploy.StepWorkUnits
 	Version                     = deploy.Version
 )
 
+// The contract's tables.
 var (
 	Arrivals             = deploy.Arrivals
 	BandBatches          = deploy.BandBatches
@@ -137,7 +140,7 @@ var (
 	BandGPUs             = deploy.BandGPUs
 	BandReleases         = deploy.BandReleases
 	BandTPs              = deploy.BandTPs
-	DefaultEngineVersion = deploy.DefaultEngineVersion
+	DefaultEngineVersion = release.DefaultEngineVersion
 	Distributions        = deploy.Distributions
 	Dtypes               = deploy.Dtypes
 	ErrInvalidRequest    = deploy.ErrInvalidRequest
@@ -149,36 +152,36 @@ var (
 	SpecMethods          = deploy.SpecMethods
 )
 
-func AllEngineVersions() []string                     { return deploy.AllEngineVersions() }
+func AllEngineVersions() []string                     { return release.AllEngineVersions() }
 func BandEngines() []string                           { return deploy.BandEngines() }
 func BandIndex(e int, f int, x int, t int, g int) int { return deploy.BandIndex(e, f, x, t, g) }
 func BatchBucket(b int) string                        { return deploy.BatchBucket(b) }
 func BlockSizes() []int                               { return deploy.BlockSizes() }
-func CUDAGraphCaptures(maxNumSeqs int) int            { return deploy.CUDAGraphCaptures(maxNumSeqs) }
+func CUDAGraphCaptures(maxNumSeqs int) int            { return release.CUDAGraphCaptures(maxNumSeqs) }
 func CUDAGraphEstimate(maxNumSeqs int, layers int) units.Bytes {
-	return deploy.CUDAGraphEstimate(maxNumSeqs, layers)
+	return release.CUDAGraphEstimate(maxNumSeqs, layers)
 }
-func EngineNames() []string                                        { return deploy.EngineNames() }
-func EngineVersions() []string                                     { return deploy.EngineVersions() }
-func Engines() []*deploy.Engine                                    { return deploy.Engines() }
+func EngineNames() []string                                        { return release.EngineNames() }
+func EngineVersions() []string                                     { return release.EngineVersions() }
+func Engines() []*release.Engine                                   { return release.Engines() }
 func EstimateWork(req deploy.Request) (deploy.WorkEstimate, error) { return deploy.EstimateWork(req) }
 func Evaluate(req deploy.Request) (deploy.Report, error)           { return deploy.Evaluate(req) }
 func EvaluateWithBudget(req deploy.Request, budget float64) (deploy.Report, error) {
 	return deploy.EvaluateWithBudget(req, budget)
 }
-func Float(v float64) *float64                                 { return deploy.Float(v) }
-func GPUClass(a *hardware.Accelerator) string                  { return deploy.GPUClass(a) }
-func Int(v int) *int                                           { return deploy.Int(v) }
-func LookupEngine(name string) (*deploy.Engine, bool)          { return deploy.LookupEngine(name) }
-func ParseBenchServe(a0 string) ([]deploy.BenchResult, error)  { return deploy.ParseBenchServe(a0) }
-func ParsePlanRequest(data []byte) (deploy.PlanRequest, error) { return deploy.ParsePlanRequest(data) }
-func ParseRequest(data []byte) (deploy.Request, error)         { return deploy.ParseRequest(data) }
-func ParseStartupLog(a0 string) (deploy.StartupLog, error)     { return deploy.ParseStartupLog(a0) }
-func Plan(req deploy.PlanRequest) (deploy.PlanReport, error)   { return deploy.Plan(req) }
-func ReleaseClass(engine string, version string) string        { return deploy.ReleaseClass(engine, version) }
-func Resolve(req deploy.Request) (*deploy.Deployment, error)   { return deploy.Resolve(req) }
-func SimulatorBuilt() bool                                     { return deploy.SimulatorBuilt() }
-func TPBucket(tp int) string                                   { return deploy.TPBucket(tp) }
-func TRTLLMVersions() []string                                 { return deploy.TRTLLMVersions() }
-func V1ForwardBytes(x deploy.ActivationTerms) float64          { return deploy.V1ForwardBytes(x) }
-func Validate(req deploy.Request) error                        { return deploy.Validate(req) }
+func Float(v float64) *float64                                  { return deploy.Float(v) }
+func GPUClass(a *hardware.Accelerator) string                   { return deploy.GPUClass(a) }
+func Int(v int) *int                                            { return deploy.Int(v) }
+func LookupEngine(name string) (*release.Engine, bool)          { return release.LookupEngine(name) }
+func ParseBenchServe(text string) ([]deploy.BenchResult, error) { return deploy.ParseBenchServe(text) }
+func ParsePlanRequest(data []byte) (deploy.PlanRequest, error)  { return deploy.ParsePlanRequest(data) }
+func ParseRequest(data []byte) (deploy.Request, error)          { return deploy.ParseRequest(data) }
+func ParseStartupLog(text string) (deploy.StartupLog, error)    { return deploy.ParseStartupLog(text) }
+func Plan(req deploy.PlanRequest) (deploy.PlanReport, error)    { return deploy.Plan(req) }
+func ReleaseClass(engine string, version string) string         { return deploy.ReleaseClass(engine, version) }
+func Resolve(req deploy.Request) (*deploy.Deployment, error)    { return deploy.Resolve(req) }
+func SimulatorBuilt() bool                                      { return deploy.SimulatorBuilt() }
+func TPBucket(tp int) string                                    { return deploy.TPBucket(tp) }
+func TRTLLMVersions() []string                                  { return release.TRTLLMVersions() }
+func V1ForwardBytes(x deploy.ActivationTerms) float64           { return deploy.V1ForwardBytes(x) }
+func Validate(req deploy.Request) error                         { return deploy.Validate(req) }

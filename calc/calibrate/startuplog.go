@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/release"
 	"strconv"
 	"strings"
 
@@ -165,7 +166,7 @@ func numberLen(s string) int {
 // compareStartupLog compares the parsed log with the report's figures.
 func compareStartupLog(d *deploy.Deployment, r *deploy.Report, lg deploy.StartupLog) *deploy.StartupLogReport {
 	gib := func(b int64) float64 { return float64(b) / float64(units.GiB) }
-	est := gib(deploy.CUDAGraphEstimate(d.MaxNumSeqs, d.TightStageLayers()).Int64())
+	est := gib(release.CUDAGraphEstimate(d.MaxNumSeqs, d.TightStageLayers()).Int64())
 	pred := map[string]float64{
 		"weights_gib":             gib(r.Memory.WeightsBytes),
 		"requested_gib":           gib(r.Memory.RequestedBytes),
@@ -193,7 +194,7 @@ func compareStartupLog(d *deploy.Deployment, r *deploy.Report, lg deploy.Startup
 		out.Terms = append(out.Terms, deploy.LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
 	}
 	if lg.Release != "" && d.Engine.Name == "vllm" {
-		if v, ok := deploy.LookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
+		if v, ok := release.LookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
 			warn(r, "startup_log_release", "the log is from vLLM "+lg.Release+" but the figures model "+d.Version.Name+"; set engine_version to "+v.Name+" to compare like with like")
 		}
 	}

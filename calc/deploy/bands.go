@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"strings"
 
 	"github.com/modelrefs/throughput/hardware"
@@ -31,7 +32,7 @@ const (
 )
 
 // The regime dimensions, in the order of the band table's index
-// (BandIndex): engine (engineOrder), family, regime (the KV family's
+// (BandIndex): engine (release.EngineOrder), family, regime (the KV family's
 // release class, the others' batch bucket), tensor parallelism, GPU class.
 var (
 	BandFamilies = []string{BandKV, BandStep, BandTTFT}
@@ -45,7 +46,7 @@ var (
 )
 
 // BandEngines are the engines in the band table's order.
-func BandEngines() []string { return engineOrder }
+func BandEngines() []string { return release.EngineOrder }
 
 // The flags of a band table entry.
 const (
@@ -129,7 +130,7 @@ func releaseIdx(engine string, v EngineVersion) int {
 // ReleaseClass is the KV family's release class of an engine's release
 // (as a request's engine_version names it).
 func ReleaseClass(engine, version string) string {
-	v, _ := LookupVersion(engine, version)
+	v, _ := release.LookupVersion(engine, version)
 	return BandReleases[releaseIdx(engine, v)]
 }
 

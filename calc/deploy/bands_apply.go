@@ -2,6 +2,8 @@
 
 package deploy
 
+import "github.com/modelrefs/throughput/calc/release"
+
 import "math"
 
 // bandWhy says why a band was doubled.
@@ -20,7 +22,7 @@ var bandDims = [...]string{" release or batch", " tensor_parallel_size", " gpu",
 // them to the light engine's reports, is the same rule.
 func (d *Deployment) bands(r *Report) {
 	e := 0
-	for i, n := range engineOrder {
+	for i, n := range release.EngineOrder {
 		if n == d.Engine.Name {
 			e = i
 		}

@@ -627,7 +627,7 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	out.OverheadS = c.fixedS + c.seqS*seqs
 	if n > 0 || (c.eagerAbove > 0 && b > c.eagerAbove) {
 		// A forward outside the captured CUDA graphs: prompt tokens, or
-		// a decode batch beyond the largest graph (sglangDefaults).
+		// a decode batch beyond the largest graph (release.SGLangDefaults).
 		out.OverheadS += c.prefillFixedS
 	}
 	out.ComputeBound = out.ComputeS > out.MemoryS

@@ -29,7 +29,7 @@ type Deployment struct {
 	TP, PP int
 	// graphMaxBatch is the largest decode batch the engine replays as a
 	// CUDA graph where a larger one costs more (SGLang:
-	// sglangDefaults; 0: no such limit modelled).
+	// release.SGLangDefaults; 0: no such limit modelled).
 	graphMaxBatch int
 	// noP2P is the request's p2p: false: the GPUs all-reduce through host
 	// memory (hardware.Interconnect.WithoutP2P).

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,8 +28,8 @@ import (
 //     1,024 + 128 = 26,240: (196,608 - 26,240) / 196,608 = 0.867.
 func TestSGLangDefaultsFollowTheReleaseAndTheGPU(t *testing.T) {
 	t.Parallel()
-	v04, _ := LookupVersion("sglang", "0.4")
-	v05, _ := LookupVersion("sglang", "")
+	v04, _ := release.LookupVersion("sglang", "0.4")
+	v05, _ := release.LookupVersion("sglang", "")
 	mib := func(m float64) units.Bytes { return units.Bytes(m * (1 << 20)) }
 	for _, c := range []struct {
 		v        EngineVersion
@@ -46,7 +47,7 @@ func TestSGLangDefaultsFollowTheReleaseAndTheGPU(t *testing.T) {
 		{v05, mib(16384), 1, 0.772, 2048, 8},
 		{v05, mib(196608), 1, 0.867, 16384, 512},
 	} {
-		f, ch, g := sglangDefaults(c.v.GraphMaxByMemory, c.mem, c.tp, 1)
+		f, ch, g := release.SGLangDefaults(c.v.GraphMaxByMemory, c.mem, c.tp, 1)
 		assert.InDelta(t, c.fraction, f, 1e-9, "%+v", c)
 		assert.Equal(t, []int{c.chunked, c.graphs}, []int{ch, g}, "%+v", c)
 	}
@@ -67,7 +68,7 @@ func TestSGLangRunningRequestsFollowThePool(t *testing.T) {
 		{1_000_000, 8192, 4096, "a short context: the 4096 cap"},
 		{1, 8192, 1, "at least one request"},
 	} {
-		assert.Equal(t, c.want, sglangMaxRunningRequests(c.pool, c.context), c.explanation)
+		assert.Equal(t, c.want, release.SGLangMaxRunningRequests(c.pool, c.context), c.explanation)
 	}
 
 	// Resolved: Llama 3.1 8B on an H100 under 0.5 keeps the pool's cap,
@@ -96,8 +97,8 @@ func TestSGLangEagerDecodeBeyondItsGraphs(t *testing.T) {
 	extra := func(d *Deployment, b int) float64 {
 		return d.DecodeStep(b+1, 1000).OverheadS - d.DecodeStep(b, 1000).OverheadS
 	}
-	perSeq := engines["sglang"].Eff.SequenceOverheadUs / 1e6
-	eager := 80 * engines["sglang"].Eff.PrefillLayerOverheadUs / 1e6 // 80 x 282 us
+	perSeq := release.Profile("sglang").Eff.SequenceOverheadUs / 1e6
+	eager := 80 * release.Profile("sglang").Eff.PrefillLayerOverheadUs / 1e6 // 80 x 282 us
 	d4 := at("sglang", "0.4")
 	assert.InDelta(t, eager+perSeq, extra(d4, 160), 1e-9)
 	assert.InDelta(t, perSeq, extra(d4, 159), 1e-9)
@@ -105,5 +106,5 @@ func TestSGLangEagerDecodeBeyondItsGraphs(t *testing.T) {
 	assert.InDelta(t, perSeq, extra(d5, 160), 1e-9)
 	assert.InDelta(t, eager+perSeq, extra(d5, 512), 1e-9)
 	v := at("vllm", "")
-	assert.InDelta(t, engines["vllm"].Eff.SequenceOverheadUs/1e6, extra(v, 512), 1e-9)
+	assert.InDelta(t, release.Profile("vllm").Eff.SequenceOverheadUs/1e6, extra(v, 512), 1e-9)
 }

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"math"
 	"strconv"
 
@@ -95,8 +96,8 @@ var fieldList = [...]struct {
 	key  string
 	spec FieldSpec
 }{
-	{"Request.engine", FieldSpec{Enum: EngineNames(), Default: DefaultEngine}},
-	{"Request.engine_version", FieldSpec{Enum: AllEngineVersions(), Default: DefaultEngineVersion, DefaultText: "the newest vLLM release modelled (" + DefaultEngineVersion + "); SGLang's own under engine sglang; TensorRT-LLM's newest (" + trtllmDefaultVersion + ") under engine trtllm"}},
+	{"Request.engine", FieldSpec{Enum: release.EngineNames(), Default: release.DefaultEngine}},
+	{"Request.engine_version", FieldSpec{Enum: release.AllEngineVersions(), Default: release.DefaultEngineVersion, DefaultText: "the newest vLLM release modelled (" + release.DefaultEngineVersion + "); SGLang's own under engine sglang; TensorRT-LLM's newest (" + release.TRTLLMDefaultVersion + ") under engine trtllm"}},
 	{"Request.tensor_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.pipeline_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.p2p", FieldSpec{Default: true}},
@@ -150,7 +151,7 @@ var fieldList = [...]struct {
 	{"PlanSLO.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
 	{"PlanSLO.ttft_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
 	{"PlanSLO.tpot_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
-	{"PlanConstraints.engines", FieldSpec{Enum: EngineNames(), DefaultText: "vllm and sglang"}},
+	{"PlanConstraints.engines", FieldSpec{Enum: release.EngineNames(), DefaultText: "vllm and sglang"}},
 	{"PlanConstraints.max_gpus", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Unit: "GPUs"}},
 	{"PlanConstraints.accelerators", FieldSpec{DefaultText: "every accelerator in the catalog"}},
 	{"PlanConstraints.prices", FieldSpec{DefaultText: "the default price table (hardware/prices.go)", Unit: "USD per GPU-hour"}},

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"math"
 	"strconv"
 	"strings"
@@ -134,7 +135,7 @@ func startFixes(req Request, d *Deployment, r *Report) []Fix {
 			out = append(out, Fix{"kv_cache_dtype", "fp8", "starts with an fp8 KV cache"})
 		}
 	}
-	if u := 0.95; d.Engine.rule == ruleProfiled && d.Utilization < u {
+	if u := 0.95; d.Engine.Rule == release.RuleProfiled && d.Utilization < u {
 		t := req
 		t.GPUMemoryUtilization = Float(u)
 		if fits(t) {

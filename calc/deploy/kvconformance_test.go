@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"strconv"
 	"testing"
 
@@ -199,9 +200,9 @@ func cfCases() []cfCase {
 }
 
 func TestVLLMKVConformance(t *testing.T) {
-	for minor := vllmFirstV1; minor <= vllmNewest; minor++ {
+	for minor := release.VLLMFirstV1; minor <= release.VLLMNewest; minor++ {
 		name := "0." + strconv.Itoa(minor)
-		v, ok := LookupVersion("vllm", name)
+		v, ok := release.LookupVersion("vllm", name)
 		require.True(t, ok)
 		cut := conformanceCuts[min(minor, 22)]
 		n := 0

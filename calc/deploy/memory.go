@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"math"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -24,7 +25,7 @@ import (
 // float32 [S, vocab] tensors the sampler holds (logits, probabilities,
 // log-probabilities, sorted copies for top-k/top-p). The logs ran 1024
 // sequences, vLLM's default on a GPU of 70 GiB or more that is not an A100
-// (vllm/engine/arg_utils.py get_batch_defaults, vllmBatchDefaults), which
+// (vllm/engine/arg_utils.py get_batch_defaults, release.VLLMBatchDefaults), which
 // is the default the fit resolves them with.
 const (
 	actHiddenTensors       = 1.031
@@ -180,20 +181,20 @@ func (d *Deployment) nonTorchBytes() units.Bytes {
 func (d *Deployment) budget(s *stage) {
 	total := d.Hardware.ReportedMemory()
 	util := units.Bytes(d.Utilization)
-	switch d.Engine.rule {
-	case ruleProfiled:
+	switch d.Engine.Rule {
+	case release.RuleProfiled:
 		s.requestedBytes = total * util
 		s.activation = d.activationBytes(s.last)
 		s.nonTorch = d.nonTorchBytes()
 		if d.Version.CUDAGraphEstimate {
-			s.cudaGraph = CUDAGraphEstimate(d.MaxNumSeqs, s.hi-s.lo)
+			s.cudaGraph = release.CUDAGraphEstimate(d.MaxNumSeqs, s.hi-s.lo)
 		}
 		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch - s.cudaGraph - d.featureBytes(s)
-	case ruleStatic:
+	case release.RuleStatic:
 		s.requestedBytes = total * util
 		s.kvBytes = s.requestedBytes - s.weightsBytes - d.featureBytes(s)
 	default:
-		s.nonTorch = d.Engine.runtimeBytes
+		s.nonTorch = d.Engine.RuntimeBytes
 		free := d.Hardware.FreeMemory() - s.weightsBytes - s.nonTorch - d.featureBytes(s)
 		s.requestedBytes = s.weightsBytes + s.nonTorch + free*util
 		s.kvBytes = free * util
@@ -227,7 +228,7 @@ func (d *Deployment) freeMemoryWarnings(r *Report, st *stage) bool {
 		}
 		r.warn("unified_memory", msg)
 	}
-	if d.Engine.rule != ruleProfiled || st.requestedBytes <= free {
+	if d.Engine.Rule != release.RuleProfiled || st.requestedBytes <= free {
 		return true
 	}
 	most := math.Floor(float64(free)/float64(total)*100) / 100

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"math"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -17,7 +18,7 @@ func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
 	if s.req.Model != "" {
 		model = s.model.ID
 	}
-	eng, _ := LookupEngine(dep.Engine)
+	eng, _ := release.LookupEngine(dep.Engine)
 	util := fielderr.Number(eng.DefaultUtilization)
 	tp, pp, L := itoa(dep.TensorParallelSize), itoa(dep.PipelineParallelSize), itoa(dep.MaxModelLen)
 	seqs, bt := itoa(dep.MaxNumSeqs), itoa(dep.MaxNumBatchedTokens)

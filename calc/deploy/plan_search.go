@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"math"
 	"slices"
 	"strconv"
@@ -117,8 +118,8 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	}
 	s.accels = planAccelerators(&e, c.Accelerators)
 	for i, name := range c.Engines {
-		if _, ok := LookupEngine(strings.ToLower(strings.TrimSpace(name))); !ok || name == "" {
-			e.add("constraints.engines["+itoa(i)+"]", "unknown engine "+fielderr.Quote(name)+"; one of "+strings.Join(EngineNames(), ", "))
+		if _, ok := release.LookupEngine(strings.ToLower(strings.TrimSpace(name))); !ok || name == "" {
+			e.add("constraints.engines["+itoa(i)+"]", "unknown engine "+fielderr.Quote(name)+"; one of "+strings.Join(release.EngineNames(), ", "))
 		}
 		s.engines = append(s.engines, strings.ToLower(strings.TrimSpace(name)))
 	}

@@ -3,24 +3,20 @@ package deploy
 import (
 	"bytes"
 
+	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
-// Defaults, named after the vLLM engine arguments they stand for
-// (vllm/config/cache.py, vllm/config/scheduler.py, vLLM 0.19).
+// Defaults, named after the vLLM engine arguments they stand for: the
+// engine settings' defaults are the release profiles' (package
+// calc/release, where they are cited).
 const (
-	// DefaultGPUMemoryUtilization is vLLM's --gpu-memory-utilization default
-	// up to 0.20 (0.92 from 0.21, PR #38284: versions.go).
-	DefaultGPUMemoryUtilization = 0.9
-	// DefaultBlockSize is vLLM's --block-size default, in tokens.
-	DefaultBlockSize = 16
-	// DefaultMaxNumSeqs is vLLM's --max-num-seqs default for GPUs.
-	DefaultMaxNumSeqs = 256
-	// DefaultMaxNumBatchedTokens is vLLM v1's --max-num-batched-tokens
-	// default for the OpenAI server on GPUs with chunked prefill, in tokens.
-	DefaultMaxNumBatchedTokens = 8192
+	DefaultGPUMemoryUtilization = release.DefaultGPUMemoryUtilization
+	DefaultBlockSize            = release.DefaultBlockSize
+	DefaultMaxNumSeqs           = release.DefaultMaxNumSeqs
+	DefaultMaxNumBatchedTokens  = release.DefaultMaxNumBatchedTokens
 	// DefaultSweepPoints is the number of batch sizes a sweep evaluates.
 	DefaultSweepPoints = 64
 	// MaxSweepPoints bounds a sweep so one request stays cheap.

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"github.com/modelrefs/throughput/calc/release"
 	"math"
 	"strconv"
 	"strings"
@@ -105,7 +106,7 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 	if d.Engine.Name == "sglang" && req.MaxNumSeqs == nil {
 		// Within max_num_batched_tokens, the simulator's step budget,
 		// which a decode batch must fit.
-		d.MaxNumSeqs = min(sglangMaxRunningRequests(d.NumBlocks*int64(d.BlockSize), d.MaxModelLen), d.MaxBatched)
+		d.MaxNumSeqs = min(release.SGLangMaxRunningRequests(d.NumBlocks*int64(d.BlockSize), d.MaxModelLen), d.MaxBatched)
 	}
 	d.cost = d.buildCost()
 	if len(p.cal) > 0 {
@@ -167,10 +168,10 @@ func resolveHardware(e *Errs, ref HardwareRef, d *Deployment) {
 // resolveScheduler reads the engine profile, the parallel layout and the
 // scheduler's settings, each defaulting as the engine does.
 func resolveScheduler(e *Errs, req Request, d *Deployment) {
-	eng, ok := LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
+	eng, ok := release.LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
 	if !ok {
-		e.add("engine", "unknown engine "+fielderr.Quote(req.Engine)+"; one of "+strings.Join(EngineNames(), ", "))
-		eng = engines[DefaultEngine]
+		e.add("engine", "unknown engine "+fielderr.Quote(req.Engine)+"; one of "+strings.Join(release.EngineNames(), ", "))
+		eng = release.Profile(release.DefaultEngine)
 	}
 	d.Engine, d.Eff = eng, eng.Eff
 	resolveVersion(e, req, d) // the release's terms (V0's own)
@@ -187,10 +188,10 @@ func resolveScheduler(e *Errs, req Request, d *Deployment) {
 		def.GPUMemoryUtilization = u // the release's own default (versions.go)
 	}
 	if eng.Name == "vllm" && !d.Version.V0 && d.Hardware.ID != "" {
-		def.MaxNumSeqs, def.MaxNumBatchedTokens = vllmBatchDefaults(&d.Hardware)
+		def.MaxNumSeqs, def.MaxNumBatchedTokens = release.VLLMBatchDefaults(&d.Hardware)
 	}
 	if eng.Name == "sglang" && d.Hardware.ID != "" {
-		def.GPUMemoryUtilization, def.MaxNumBatchedTokens, d.graphMaxBatch = sglangDefaults(d.Version.GraphMaxByMemory, d.Hardware.ReportedMemory(), d.TP, d.PP)
+		def.GPUMemoryUtilization, def.MaxNumBatchedTokens, d.graphMaxBatch = release.SGLangDefaults(d.Version.GraphMaxByMemory, d.Hardware.ReportedMemory(), d.TP, d.PP)
 	}
 	d.Utilization = e.FloatAt("gpu_memory_utilization", "Request.gpu_memory_utilization", req.GPUMemoryUtilization, def.GPUMemoryUtilization)
 	d.BlockSize = e.IntAt("block_size", "Request.block_size", req.BlockSize, def.BlockSize)

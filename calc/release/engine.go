@@ -1,4 +1,4 @@
-package deploy
+package release
 
 import (
 	"slices"
@@ -6,21 +6,21 @@ import (
 	"github.com/modelrefs/throughput/internal/units"
 )
 
-// memoryRule is how an engine sizes its KV pool.
-type memoryRule uint8
+// MemoryRule is how an engine sizes its KV pool.
+type MemoryRule uint8
 
 const (
-	// ruleProfiled is vLLM v1's: requested = total * gpu_memory_utilization,
+	// RuleProfiled is vLLM v1's: requested = total * gpu_memory_utilization,
 	// pool = requested - weights - activation peak - non-torch memory
 	// (vllm/v1/worker/gpu_worker.py determine_available_memory).
-	ruleProfiled memoryRule = iota
-	// ruleStatic is SGLang's mem_fraction_static: pool = total * fraction -
+	RuleProfiled MemoryRule = iota
+	// RuleStatic is SGLang's mem_fraction_static: pool = total * fraction -
 	// weights; the rest of the memory is left for activations.
-	ruleStatic
-	// ruleFreeFraction is LMDeploy's cache_max_entry_count and
+	RuleStatic
+	// RuleFreeFraction is LMDeploy's cache_max_entry_count and
 	// TensorRT-LLM's kv_cache_free_gpu_mem_fraction: pool = fraction *
 	// (total - weights - runtime buffers).
-	ruleFreeFraction
+	RuleFreeFraction
 )
 
 // Engine is a serving engine's profile: its memory rule and the fitted,
@@ -32,9 +32,9 @@ type Engine struct {
 	// Label is the engine's display name.
 	Label string
 	// DefaultUtilization is the default of gpu_memory_utilization, which
-	// means the engine's own memory fraction (see memoryRule).
+	// means the engine's own memory fraction (see MemoryRule).
 	DefaultUtilization float64
-	rule               memoryRule
+	Rule               MemoryRule
 	// Eff are the engine's efficiencies.
 	Eff Efficiencies
 	// EffV0 are vLLM's under its V0 engine (engine_version 0.6): the same
@@ -68,9 +68,9 @@ type Engine struct {
 	// release). The ROCm build's terms (EffROCm) were fitted on 0.10 cases
 	// and carry that time already.
 	EffSync *Efficiencies
-	// runtimeBytes is the fixed memory a free-fraction engine keeps out
+	// RuntimeBytes is the fixed memory a free-fraction engine keeps out
 	// of the pool besides weights (CUDA context, workspaces), in bytes.
-	runtimeBytes units.Bytes
+	RuntimeBytes units.Bytes
 }
 
 // The engine profiles. Efficiencies are the step model's terms
@@ -85,7 +85,7 @@ var engines = map[string]*Engine{
 	// ROCm build on AMD accelerators its own, vllmROCmEff, and under 0.6
 	// vllmV06ROCmEff (engine_rocm.go).
 	"vllm": {
-		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, rule: ruleProfiled, // 0.92 from 0.21: EngineVersion.GPUMemoryUtilization
+		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, Rule: RuleProfiled, // 0.92 from 0.21: EngineVersion.GPUMemoryUtilization
 		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
 		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff, EffV0ROCm: &vllmV0ROCmEff, EffSync: &vllmSyncEff,
 	},
@@ -109,16 +109,16 @@ var engines = map[string]*Engine{
 	// prefill_layer_overhead_us` under vLLM's terms (docs/MODEL.md sections 4
 	// and 7).
 	"sglang": {
-		Name: "sglang", Label: "SGLang", DefaultUtilization: 0.88, rule: ruleStatic,
+		Name: "sglang", Label: "SGLang", DefaultUtilization: 0.88, Rule: RuleStatic,
 		Eff: Efficiencies{BandwidthEfficiency: 0.651, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 17, ContextOverheadMs: 0, PrefillLayerOverheadUs: 282},
 	},
 	// LMDeploy TurboMind: cache_max_entry_count 0.8 of the memory free
 	// after weights (lmdeploy/messages.py TurbomindEngineConfig). Decode
 	// and prefill fitted on group B LMDeploy rows (A100, Llama 2).
 	"lmdeploy": {
-		Name: "lmdeploy", Label: "LMDeploy TurboMind", DefaultUtilization: 0.8, rule: ruleFreeFraction,
+		Name: "lmdeploy", Label: "LMDeploy TurboMind", DefaultUtilization: 0.8, Rule: RuleFreeFraction,
 		Eff:          Efficiencies{BandwidthEfficiency: 0.81, AttentionBandwidthEfficiency: 0.82, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 1.33, SequenceOverheadUs: 8.9, LayerOverheadUs: 8.6, ContextOverheadMs: 0},
-		runtimeBytes: 1 * units.GiB,
+		RuntimeBytes: 1 * units.GiB,
 	},
 	// TensorRT-LLM: kv_cache_free_gpu_mem_fraction 0.9 (tensorrt_llm
 	// KvCacheConfig). Speed: group B TensorRT-LLM 1.x max-throughput rows
@@ -126,9 +126,9 @@ var engines = map[string]*Engine{
 	// context phase's latency by `-fit trtllm -terms context_overhead_ms`
 	// on every case (the public v0.5 batch-1 TTFT rows bind it).
 	"trtllm": {
-		Name: "trtllm", Label: "TensorRT-LLM", DefaultUtilization: 0.9, rule: ruleFreeFraction,
+		Name: "trtllm", Label: "TensorRT-LLM", DefaultUtilization: 0.9, Rule: RuleFreeFraction,
 		Eff:          Efficiencies{BandwidthEfficiency: 0.75, AttentionBandwidthEfficiency: 0.84, ComputeEfficiency: 0.525, GEMMHalfTokens: 20, AttentionEfficiency: 0.445, StepOverheadMs: 0.92, SequenceOverheadUs: 1.3, LayerOverheadUs: 11.5, ContextOverheadMs: 4.7},
-		runtimeBytes: 2 * units.GiB,
+		RuntimeBytes: 2 * units.GiB,
 	},
 	// llama.cpp: allocates the KV cache for its context up front. Speed:
 	// `calibrate -fit llamacpp -cases ../shared/validation/cases.json`,
@@ -140,11 +140,11 @@ var engines = map[string]*Engine{
 	// their own terms (llamacppROCmEff, with their own per-CU limit) and so
 	// do Apple GPUs (Metal, llamacppMetalEff).
 	"llamacpp": {
-		Name: "llamacpp", Label: "llama.cpp", DefaultUtilization: 0.95, rule: ruleFreeFraction,
+		Name: "llamacpp", Label: "llama.cpp", DefaultUtilization: 0.95, Rule: RuleFreeFraction,
 		Eff:          Efficiencies{BandwidthEfficiency: 0.85, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.53, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 1.33, SequenceOverheadUs: 5, LayerOverheadUs: 9.0, ContextOverheadMs: 0, SMBytesPerCycle: 6},
 		EffMetal:     &llamacppMetalEff,
 		EffROCm:      &llamacppROCmEff,
-		runtimeBytes: 0.5 * units.GiB,
+		RuntimeBytes: 0.5 * units.GiB,
 	},
 }
 
@@ -284,7 +284,7 @@ func (e *Engine) VendorEff(vendor string) *Efficiencies {
 // 0.6 and EffV0ROCm for its 0.7 (V0) on "AMD" where the engine has them,
 // else VendorEff.
 func (e *Engine) ReleaseVendorEff(vendor, version string) *Efficiencies {
-	if vendor == "AMD" && version == vllmV0Name && e.EffV06ROCm != nil {
+	if vendor == "AMD" && version == VLLMV0 && e.EffV06ROCm != nil {
 		return e.EffV06ROCm
 	}
 	if vendor == "AMD" && version == vllmV0Later && e.EffV0ROCm != nil {
@@ -296,15 +296,15 @@ func (e *Engine) ReleaseVendorEff(vendor, version string) *Efficiencies {
 // DefaultEngine is the engine a request without one gets.
 const DefaultEngine = "vllm"
 
-// engineOrder is the order the profiles are presented in: vLLM first (the
+// EngineOrder is the order the profiles are presented in: vLLM first (the
 // default), then by the likeness of their memory rules.
-var engineOrder = []string{"vllm", "sglang", "lmdeploy", "trtllm", "llamacpp"}
+var EngineOrder = []string{"vllm", "sglang", "lmdeploy", "trtllm", "llamacpp"}
 
 // Engines returns every engine profile, the default first, in the order a
 // user interface lists them. The profiles are shared: do not modify them.
 func Engines() []*Engine {
-	out := make([]*Engine, len(engineOrder))
-	for i, name := range engineOrder {
+	out := make([]*Engine, len(EngineOrder))
+	for i, name := range EngineOrder {
 		out[i] = engines[name]
 	}
 	return out
@@ -337,9 +337,9 @@ func (e *Engine) Defaults() EngineDefaults {
 	}
 	return EngineDefaults{
 		GPUMemoryUtilization: u,
-		BlockSize:            defaultInt("Request.block_size"),
-		MaxNumSeqs:           defaultInt("Request.max_num_seqs"),
-		MaxNumBatchedTokens:  defaultInt("Request.max_num_batched_tokens"),
+		BlockSize:            DefaultBlockSize,
+		MaxNumSeqs:           DefaultMaxNumSeqs,
+		MaxNumBatchedTokens:  DefaultMaxNumBatchedTokens,
 	}
 }
 
@@ -361,3 +361,21 @@ func LookupEngine(name string) (*Engine, bool) {
 	e, ok := engines[name]
 	return e, ok
 }
+
+// The engine settings' defaults, named after the vLLM engine arguments they stand for
+// (vllm/config/cache.py, vllm/config/scheduler.py, vLLM 0.19).
+const (
+	// DefaultGPUMemoryUtilization is vLLM's --gpu-memory-utilization default
+	// up to 0.20 (0.92 from 0.21, PR #38284: versions.go).
+	DefaultGPUMemoryUtilization = 0.9
+	// DefaultBlockSize is vLLM's --block-size default, in tokens.
+	DefaultBlockSize = 16
+	// DefaultMaxNumSeqs is vLLM's --max-num-seqs default for GPUs.
+	DefaultMaxNumSeqs = 256
+	// DefaultMaxNumBatchedTokens is vLLM v1's --max-num-batched-tokens
+	// default for the OpenAI server on GPUs with chunked prefill, in tokens.
+	DefaultMaxNumBatchedTokens = 8192
+)
+
+// Profile returns the profile of the engine named name (nil: none).
+func Profile(name string) *Engine { return engines[name] }

@@ -1,4 +1,4 @@
-package deploy
+package release
 
 // vllmROCmEff are vLLM's step terms on an AMD accelerator (the ROCm
 // build: hipBLASLt/AITER GEMMs, ROCm paged attention, HIP graphs and RCCL

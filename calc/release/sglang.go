@@ -1,4 +1,4 @@
-package deploy
+package release
 
 import (
 	"math"
@@ -12,7 +12,7 @@ import (
 // decode CUDA graph, and the running-request cap, which it derives from
 // the KV pool once that is sized.
 
-// sglangDefaults returns SGLang's mem_fraction_static, chunked_prefill_size
+// SGLangDefaults returns SGLang's mem_fraction_static, chunked_prefill_size
 // and cuda_graph_max_bs on a GPU of mem bytes at tensor parallelism tp,
 // with pipeline parallelism pp, under a release that sizes them by memory
 // (byMemory: EngineVersion.GraphMaxByMemory) or not:
@@ -36,7 +36,7 @@ import (
 //     = 0.834). The fraction is kept at 0.05 at least, a valid
 //     gpu_memory_utilization, on a GPU smaller than the reserve, whose pool
 //     then cannot hold the weights (the report says so).
-func sglangDefaults(byMemory bool, mem units.Bytes, tp, pp int) (fraction float64, chunked, graphMax int) {
+func SGLangDefaults(byMemory bool, mem units.Bytes, tp, pp int) (fraction float64, chunked, graphMax int) {
 	mib := int64(mem / (1 << 20))
 	large := 0 // the tier's column: TP below 4, or 4 and more
 	if tp >= 4 {
@@ -86,7 +86,7 @@ var sglangTiers = [...]struct {
 	graphs   [2]int32
 }{{20 << 10, 2048, [2]int32{8, 8}}, {35 << 10, 2048, [2]int32{24, 80}}, {60 << 10, 4096, [2]int32{32, 160}}, {160 << 10, 8192, [2]int32{256, 512}}, {1 << 40, 16384, [2]int32{512, 512}}}
 
-// sglangMaxRunningRequests is SGLang's default cap on running requests
+// SGLangMaxRunningRequests is SGLang's default cap on running requests
 // (--max-running-requests unset), for a KV pool of poolTokens tokens and
 // a context length of contextLen: the request-to-token pool holds
 // min(max(poolTokens / contextLen * 512, 2048), 4096) requests
@@ -97,7 +97,7 @@ var sglangTiers = [...]struct {
 // managers/tp_worker.py at 4f34e24: max_total_num_tokens // 2 unless
 // given). So SGLang, unlike vLLM's 256 or 1024, is bound by its KV pool,
 // not by a sequence count, on any pool of more than 4,096 tokens.
-func sglangMaxRunningRequests(poolTokens int64, contextLen int) int {
+func SGLangMaxRunningRequests(poolTokens int64, contextLen int) int {
 	reqs := int64(4096)
 	if contextLen > 0 {
 		reqs = min(max(poolTokens*512/int64(contextLen), 2048), 4096)

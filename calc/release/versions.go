@@ -1,4 +1,4 @@
-package deploy
+package release
 
 import (
 	"slices"
@@ -100,7 +100,7 @@ type EngineVersion struct {
 	OverlapSchedule bool
 	// GraphMaxByMemory: SGLang 0.5 sizes its decode CUDA graphs
 	// (cuda_graph_max_bs) by the GPU's memory and the TP size; 0.3 and
-	// 0.4 capture up to 160 sequences (sglangDefaults).
+	// 0.4 capture up to 160 sequences (SGLangDefaults).
 	GraphMaxByMemory bool
 	// GPUMemoryUtilization is the release's --gpu-memory-utilization
 	// default, taken when a request leaves the field out (0: the engine's
@@ -155,7 +155,7 @@ type EngineVersion struct {
 
 // The change points of vLLM's releases, as minor versions of 0.x.
 const (
-	vllmFirstV1        = 10 // the first V1 release modelled (V1 default since 0.8)
+	VLLMFirstV1        = 10 // the first V1 release modelled (V1 default since 0.8)
 	vllmFullAdmission  = 20 // PR #37307
 	vllmCapacityFormat = 20 // PRs #38364 / #40694: after 0.19
 	vllmCUDAGraphOn    = 21 // default since v0.21.0
@@ -164,10 +164,10 @@ const (
 	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
 	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
 	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
-	vllmNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
+	VLLMNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
 	vllmTritonSampler  = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
 	vllmAsyncSchedule  = 14 // PR #27614: async scheduling on by default from v0.14.0 (January 2026)
-	vllmV0Name         = "0.6"
+	VLLMV0             = "0.6"
 	vllmV02Name        = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
 	// vllmV0Later is V0 as the 0.7 releases ran it (V0 was the default up
 	// to 0.7; 0.8 made V1 the default): the same engine and terms as 0.6
@@ -178,7 +178,7 @@ const (
 
 // DefaultEngineVersion is the vLLM release a request without one gets: the
 // newest modelled.
-var DefaultEngineVersion = "0." + strconv.Itoa(vllmNewest)
+var DefaultEngineVersion = "0." + strconv.Itoa(VLLMNewest)
 
 // SGLangVersion is SGLang's default release profile (its memory rule,
 // mem_fraction_static, has not changed across the releases modelled),
@@ -201,7 +201,7 @@ const (
 	trtllmLastZeroMinor  = 21
 	trtllmGQAKernels     = 7 // the MMHA GQA optimization and XQA (PR #524)
 	trtllmNewestMinor    = 2 // 1.2
-	trtllmDefaultVersion = "1.2"
+	TRTLLMDefaultVersion = "1.2"
 )
 
 // TRTLLMVersions lists TensorRT-LLM's values of engine_version.
@@ -232,7 +232,7 @@ func AllEngineVersions() []string {
 // patch already stripped; "" for the default) and whether it is one.
 func trtllmVersion(name string) (EngineVersion, bool) {
 	if name == "" {
-		name = trtllmDefaultVersion
+		name = TRTLLMDefaultVersion
 	}
 	// The names TRTLLMVersions lists, read without building the list (this
 	// runs on every TensorRT-LLM request).
@@ -251,8 +251,8 @@ func trtllmVersion(name string) (EngineVersion, bool) {
 // December 2023 ("0.2"), of 2024 ("0.6") and of the 0.7 releases ("0.7"),
 // its V1 releases 0.10 to the newest, and SGLang's.
 func EngineVersions() []string {
-	out := []string{vllmV02Name, vllmV0Name, vllmV0Later}
-	for v := vllmFirstV1; v <= vllmNewest; v++ {
+	out := []string{vllmV02Name, VLLMV0, vllmV0Later}
+	for v := VLLMFirstV1; v <= VLLMNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}
 	return append(out, SGLangV03, SGLangV04, SGLangVersion)
@@ -284,14 +284,14 @@ func LookupVersion(engine, name string) (EngineVersion, bool) {
 	if name == "" {
 		name = DefaultEngineVersion
 	}
-	if name == vllmV0Name || name == vllmV0Later || name == vllmV02Name {
+	if name == VLLMV0 || name == vllmV0Later || name == vllmV02Name {
 		// V0 without chunked prefill schedules a prompt whole, so it
 		// admits one only when all of it fits.
 		return EngineVersion{Name: name, V0: true, FullPromptAdmission: true, KVRules: otherKVRules,
 			SamplerSort: true, NCCLRecordStream: name == vllmV02Name, GPUMemoryUtilization: 0.9}, true
 	}
 	minor, err := strconv.Atoi(strings.TrimPrefix(name, "0."))
-	if err != nil || !strings.HasPrefix(name, "0.") || minor < vllmFirstV1 || minor > vllmNewest {
+	if err != nil || !strings.HasPrefix(name, "0.") || minor < VLLMFirstV1 || minor > VLLMNewest {
 		return EngineVersion{}, false
 	}
 	return EngineVersion{
@@ -336,59 +336,7 @@ func kvRules(minor int) kvcache.Rules {
 	return r
 }
 
-// resolveVersion reads engine_version for the resolved engine.
-func resolveVersion(e *Errs, req Request, d *Deployment) {
-	v, ok := LookupVersion(d.Engine.Name, req.EngineVersion)
-	if !ok {
-		msg := "unknown release " + fielderr.Quote(req.EngineVersion) + " of " + d.Engine.Name
-		switch d.Engine.Name {
-		case "vllm":
-			msg += "; one of " + vllmV02Name + ", " + vllmV0Name + ", " + vllmV0Later + ", 0." + strconv.Itoa(vllmFirstV1) + " to " + DefaultEngineVersion
-		case "sglang":
-			msg += "; one of " + SGLangV03 + ", " + SGLangV04 + ", " + SGLangVersion
-		case "trtllm":
-			msg += "; one of 0." + strconv.Itoa(trtllmFirstMinor) + " to 0." + strconv.Itoa(trtllmLastZeroMinor) + " or 1.0 to " + trtllmDefaultVersion
-		default:
-			msg = d.Engine.Name + " has no release profiles; leave engine_version out"
-		}
-		e.add("engine_version", msg)
-		v, _ = LookupVersion(d.Engine.Name, "")
-	}
-	d.Version = v
-	// Multi-step scheduling (vLLM v0.6.0 vllm/engine/arg_utils.py
-	// EngineArgs.num_scheduler_steps, default 1): V0's alone; V1 never
-	// had it.
-	d.schedSteps = e.IntAt("num_scheduler_steps", "Request.num_scheduler_steps", req.NumSchedulerSteps, 1)
-	if d.schedSteps > 1 && !v.V0 {
-		e.add("num_scheduler_steps", "multi-step scheduling is vLLM's V0 engine's (engine: vllm, engine_version: "+vllmV0Name+"); "+d.Engine.Name+" "+v.Name+" schedules every step")
-		d.schedSteps = 1
-	}
-	if fs := req.FlashInferSampler; fs != nil && *fs {
-		switch {
-		case d.Engine.Name != "vllm":
-			e.add("flashinfer_sampler", "is a vLLM V1 setting (engine: vllm, engine_version 0."+strconv.Itoa(vllmFirstV1)+" or later), not "+d.Engine.Name+"'s")
-		case v.V0:
-			e.add("flashinfer_sampler", "is a vLLM V1 setting (engine_version 0."+strconv.Itoa(vllmFirstV1)+" or later); "+v.Name+" runs the V0 engine")
-		default:
-			// FlashInfer's top-k/top-p kernels sort nothing
-			// (Request.flashinfer_sampler).
-			d.flashInferSampler = true
-			v.SamplerSort = false
-			d.Version = v
-		}
-	}
-	if v.V0 && d.Engine.EffV0 != nil {
-		// The V0 engine's step terms (engine.go: its CPU-side scheduling,
-		// input preparation and sampling per step and per sequence).
-		d.Eff = *d.Engine.EffV0
-	}
-	if e := d.Engine.SyncEff(v); e != nil {
-		// The CPU's step work between the GPU's steps (EffSync).
-		d.Eff = *e
-	}
-}
-
-// vllmBatchDefaults returns the max_num_seqs and max_num_batched_tokens
+// VLLMBatchDefaults returns the max_num_seqs and max_num_batched_tokens
 // that vLLM's OpenAI server (vllm serve, UsageContext.OPENAI_API_SERVER)
 // gives a V1 deployment on hw when the request leaves them out: 1024 and
 // 8192 on an accelerator that reports 70 GiB or more and is not an A100,
@@ -396,7 +344,7 @@ func resolveVersion(e *Errs, req Request, d *Deployment) {
 // #17885); TPUs take a token budget by chip, v6e 1024, v5e 512, v5p 256
 // (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, the same values
 // from v0.10.0 to the newest main read, 2026-05-24).
-func vllmBatchDefaults(hw *hardware.Accelerator) (seqs, tokens int) {
+func VLLMBatchDefaults(hw *hardware.Accelerator) (seqs, tokens int) {
 	seqs, tokens = 256, 2048
 	switch id := hw.ID; {
 	case hw.ReportedMemory() >= 70*units.GiB && !strings.Contains(id, "a100"):
@@ -409,15 +357,6 @@ func vllmBatchDefaults(hw *hardware.Accelerator) (seqs, tokens int) {
 		tokens = 256
 	}
 	return seqs, tokens
-}
-
-// applyVersionDefaults sets what a release defaults differently once
-// max_model_len is known: V0 profiles (and batches) max(max_model_len,
-// 2048) tokens when max_num_batched_tokens is left out.
-func (d *Deployment) applyVersionDefaults(req Request) {
-	if d.Version.V0 && req.MaxNumBatchedTokens == nil {
-		d.MaxBatched = max(d.MaxModelLen, 2048, d.MaxNumSeqs)
-	}
 }
 
 // CUDA-graph memory estimate of vLLM's profiler (PR #30515,
@@ -475,4 +414,21 @@ var captureSizes = func() []int {
 // layers under max_num_seqs, in bytes.
 func CUDAGraphEstimate(maxNumSeqs, layers int) units.Bytes {
 	return units.Bytes(CUDAGraphCaptures(maxNumSeqs)) * (cgPerGraph + cgPerLayer*units.Bytes(layers))
+}
+
+// UnknownVersion is the message for a release name that engine does not
+// model: the names it does, or that it has no release profiles.
+func UnknownVersion(engine, name string) string {
+	msg := "unknown release " + fielderr.Quote(name) + " of " + engine
+	switch engine {
+	case "vllm":
+		msg += "; one of " + vllmV02Name + ", " + VLLMV0 + ", " + vllmV0Later + ", 0." + strconv.Itoa(VLLMFirstV1) + " to " + DefaultEngineVersion
+	case "sglang":
+		msg += "; one of " + SGLangV03 + ", " + SGLangV04 + ", " + SGLangVersion
+	case "trtllm":
+		msg += "; one of 0." + strconv.Itoa(trtllmFirstMinor) + " to 0." + strconv.Itoa(trtllmLastZeroMinor) + " or 1.0 to " + TRTLLMDefaultVersion
+	default:
+		msg = engine + " has no release profiles; leave engine_version out"
+	}
+	return msg
 }
