@@ -23,9 +23,9 @@ func (d *Deployment) kvCapacity(ctx float64) int {
 		return 0
 	}
 	if d.sharedBlocks() > 0 {
-		return int(min(d.seqsFitting(float64(per)), maxSeqs))
+		return int(min(d.seqsFitting(float64(per)), MaxSeqs))
 	}
-	return int(min(d.usableBlocks()/per, maxSeqs))
+	return int(min(d.usableBlocks()/per, MaxSeqs))
 }
 
 // fluctuationZ is how many standard deviations above its mean the number of

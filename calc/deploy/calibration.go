@@ -92,7 +92,7 @@ var calibrationFields = [...]struct {
 	key  string
 	spec FieldSpec
 }{
-	{"CalibrationPoint.batch_size", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Unit: "sequences"}},
-	{"CalibrationPoint.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
-	{"CalibrationPoint.context_tokens", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "the workload's input_tokens + output_tokens/2", Unit: "tokens"}},
+	{"CalibrationPoint.batch_size", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Unit: "sequences"}},
+	{"CalibrationPoint.tpot_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"CalibrationPoint.context_tokens", FieldSpec{Min: 1, Max: MaxModelLen, HasMin: true, HasMax: true, DefaultText: "the workload's input_tokens + output_tokens/2", Unit: "tokens"}},
 }

@@ -20,6 +20,3 @@ type Errors = fielderr.Errors
 // Errs collects field errors during validation.
 type Errs struct{ fielderr.List }
 
-func (e *Errs) add(field, msg string) { e.Add(field, msg) }
-
-func (e *Errs) err() error { return e.Err() }

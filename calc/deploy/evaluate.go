@@ -277,7 +277,7 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 	}
 	admit := min(c, schedCap)
 	if per := d.blocksPerSeq(float64(in + 1)); per > 0 {
-		admit = min(admit, int(min(d.seqsFitting(float64(per)), maxSeqs)))
+		admit = min(admit, int(min(d.seqsFitting(float64(per)), MaxSeqs)))
 	}
 	if admit <= onset {
 		return 0, base

@@ -102,11 +102,11 @@ var featureFields = [...]struct {
 	spec FieldSpec
 }{
 	{"Request.enable_prefix_caching", FieldSpec{DefaultText: "on when the workload states a shared prefix or hit rate, else off"}},
-	{"Request.data_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
+	{"Request.data_parallel_size", FieldSpec{Min: 1, Max: MaxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.enable_expert_parallel", FieldSpec{Default: false}},
 	{"Request.num_redundant_experts", FieldSpec{Max: 1 << 16, HasMin: true, HasMax: true, Default: 0, Unit: "experts"}},
-	{"Workload.shared_prefix_tokens", FieldSpec{Max: maxTokens, HasMin: true, HasMax: true, Default: 0, Unit: "tokens"}},
-	{"Workload.num_prefixes", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
+	{"Workload.shared_prefix_tokens", FieldSpec{Max: MaxTokens, HasMin: true, HasMax: true, Default: 0, Unit: "tokens"}},
+	{"Workload.num_prefixes", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
 	{"Workload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
 	{"SpeculativeConfig.method", FieldSpec{Enum: SpecMethods, DefaultText: "draft_model when model is given, else eagle"}},
 	{"SpeculativeConfig.num_speculative_tokens", FieldSpec{Min: 1, Max: maxSpecTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
@@ -179,12 +179,12 @@ func resolveFeatures(e *Errs, req Request, d *Deployment, p *Ask) {
 	f.ep = req.EnableExpertParallel != nil && *req.EnableExpertParallel
 	f.redundant = e.IntAt("num_redundant_experts", "Request.num_redundant_experts", req.NumRedundantExperts, 0)
 	if f.redundant > 0 && !f.ep {
-		e.add("num_redundant_experts", "applies with enable_expert_parallel only")
+		e.Add("num_redundant_experts", "applies with enable_expert_parallel only")
 	}
 	if f.ep && !m.IsMoE() {
-		e.add("enable_expert_parallel", "the model has no routed experts")
+		e.Add("enable_expert_parallel", "the model has no routed experts")
 	} else if f.ep && d.TP > 0 && (m.Experts+f.redundant)%(d.TP*f.dp) != 0 {
-		e.add("enable_expert_parallel", "the model's "+itoa(m.Experts+f.redundant)+" experts (with num_redundant_experts) do not divide over tensor_parallel_size x data_parallel_size = "+itoa(d.TP*f.dp)+" ranks")
+		e.Add("enable_expert_parallel", "the model's "+itoa(m.Experts+f.redundant)+" experts (with num_redundant_experts) do not divide over tensor_parallel_size x data_parallel_size = "+itoa(d.TP*f.dp)+" ranks")
 	}
 
 	if s := req.SpeculativeConfig; s != nil {
@@ -203,7 +203,7 @@ func resolveFeatures(e *Errs, req Request, d *Deployment, p *Ask) {
 					ok = ok || k == n
 				}
 				if !ok {
-					e.add("lora.target_modules["+itoa(i)+"]", "unknown module "+fielderr.Quote(name)+"; one of "+strings.Join(LoRAModules, ", "))
+					e.Add("lora.target_modules["+itoa(i)+"]", "unknown module "+fielderr.Quote(name)+"; one of "+strings.Join(LoRAModules, ", "))
 					continue
 				}
 				f.loraModules = append(f.loraModules, n)
@@ -211,16 +211,16 @@ func resolveFeatures(e *Errs, req Request, d *Deployment, p *Ask) {
 		}
 		switch {
 		case m.SSM.ValueHeads > 0 || m.SSM.Lightning:
-			e.add("lora", "LoRA is not modelled for gated-delta-net, Kimi Delta Attention or lightning-attention layers")
+			e.Add("lora", "LoRA is not modelled for gated-delta-net, Kimi Delta Attention or lightning-attention layers")
 		case f.ep && m.IsMoE() && d.Version.MoELoRA:
 			// vllm/lora/layers/fused_moe.py FusedMoEWithLoRA.__init__:
 			// assert not base_layer.use_ep.
-			e.add("lora", "vLLM's fused-MoE LoRA does not support enable_expert_parallel")
+			e.Add("lora", "vLLM's fused-MoE LoRA does not support enable_expert_parallel")
 		}
 	}
 	if o := req.KVOffload; o != nil {
 		if o.CPUBytes == nil {
-			e.add("kv_offload.cpu_bytes", "is required: the CPU tier's size in bytes")
+			e.Add("kv_offload.cpu_bytes", "is required: the CPU tier's size in bytes")
 		}
 		f.offloadBytes = e.FloatAt("kv_offload.cpu_bytes", "KVOffload.cpu_bytes", o.CPUBytes, 0)
 		f.offloadBW = e.FloatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, pcie5x16)
@@ -238,7 +238,7 @@ func resolvePrefix(e *Errs, req Request, d *Deployment, p *Ask) {
 		w = &Workload{}
 	}
 	if w.SharedPrefixTokens != nil && w.PrefixHitRate != nil {
-		e.add("workload.prefix_hit_rate", "give either shared_prefix_tokens or prefix_hit_rate, not both")
+		e.Add("workload.prefix_hit_rate", "give either shared_prefix_tokens or prefix_hit_rate, not both")
 	}
 	f.prefixes = e.IntAt("workload.num_prefixes", "Workload.num_prefixes", w.NumPrefixes, 1)
 	shared := e.IntAt("workload.shared_prefix_tokens", "Workload.shared_prefix_tokens", w.SharedPrefixTokens, 0)
@@ -249,7 +249,7 @@ func resolvePrefix(e *Errs, req Request, d *Deployment, p *Ask) {
 			shared = p.In - 1 // the last prompt token is always computed
 		}
 	} else if p.In > 0 && shared >= p.In {
-		e.add("workload.shared_prefix_tokens", "("+itoa(shared)+") must be less than input_tokens ("+itoa(p.In)+"): the prefix is part of every prompt")
+		e.Add("workload.shared_prefix_tokens", "("+itoa(shared)+") must be less than input_tokens ("+itoa(p.In)+"): the prefix is part of every prompt")
 		return
 	}
 	f.prefixTokens = shared
@@ -277,32 +277,32 @@ func resolveSpec(e *Errs, s *SpeculativeConfig, d *Deployment) {
 		known = known || k == method
 	}
 	if !known {
-		e.add("speculative_config.method", "unknown method "+fielderr.Quote(s.Method)+"; one of "+strings.Join(SpecMethods, ", "))
+		e.Add("speculative_config.method", "unknown method "+fielderr.Quote(s.Method)+"; one of "+strings.Join(SpecMethods, ", "))
 	}
 	f.specMethod = method
 	if s.NumSpeculativeTokens == nil {
-		e.add("speculative_config.num_speculative_tokens", "is required: the tokens drafted per step")
+		e.Add("speculative_config.num_speculative_tokens", "is required: the tokens drafted per step")
 	}
 	k := e.IntAt("speculative_config.num_speculative_tokens", "SpeculativeConfig.num_speculative_tokens", s.NumSpeculativeTokens, 1)
 	switch {
 	case s.AcceptanceRate != nil && s.MeanAcceptanceLength != nil:
-		e.add("speculative_config.mean_acceptance_length", "give either acceptance_rate or mean_acceptance_length, not both")
+		e.Add("speculative_config.mean_acceptance_length", "give either acceptance_rate or mean_acceptance_length, not both")
 	case s.AcceptanceRate != nil:
 		f.specAccept = e.FloatAt("speculative_config.acceptance_rate", "SpeculativeConfig.acceptance_rate", s.AcceptanceRate, 0)
 	case s.MeanAcceptanceLength != nil:
 		l := e.FloatAt("speculative_config.mean_acceptance_length", "SpeculativeConfig.mean_acceptance_length", s.MeanAcceptanceLength, 1)
 		if l > float64(k+1) {
-			e.add("speculative_config.mean_acceptance_length", "("+fielderr.Number(l)+") cannot exceed num_speculative_tokens + 1 ("+itoa(k+1)+")")
+			e.Add("speculative_config.mean_acceptance_length", "("+fielderr.Number(l)+") cannot exceed num_speculative_tokens + 1 ("+itoa(k+1)+")")
 		}
 		f.specAccept = acceptanceForLength(k, l)
 	default:
-		e.add("speculative_config.acceptance_rate", "is required (or mean_acceptance_length)")
+		e.Add("speculative_config.acceptance_rate", "is required (or mean_acceptance_length)")
 	}
 	switch {
 	case method == "draft_model" && s.Model == "":
-		e.add("speculative_config.model", "is required for method draft_model: the draft model's catalog id")
+		e.Add("speculative_config.model", "is required for method draft_model: the draft model's catalog id")
 	case method != "draft_model" && s.Model != "":
-		e.add("speculative_config.model", "applies to method draft_model only")
+		e.Add("speculative_config.model", "applies to method draft_model only")
 	case method == "mtp" && d.Model != nil && !hasMTP(d.Model):
 		// Allowed: the module is costed as one layer of the model's.
 	}
@@ -358,7 +358,7 @@ func (d *Deployment) buildFeatures(req Request) error {
 			dr := Request{
 				Model: req.SpeculativeConfig.Model, Hardware: req.Hardware, Engine: req.Engine,
 				TensorParallelSize: Int(d.TP), Dtype: req.Dtype, KVCacheDtype: req.KVCacheDtype,
-				MaxModelLen: Int(min(d.MaxModelLen, maxModelLen)),
+				MaxModelLen: Int(min(d.MaxModelLen, MaxModelLen)),
 			}
 			dm, _, err := resolve(dr)
 			if err != nil {
@@ -810,9 +810,9 @@ func (d *Deployment) tpot(b int, ctx float64) float64 {
 // average: usable blocks / meanBlocks, each shared prefix counted once.
 func (d *Deployment) onset(meanBlocks float64) int {
 	if d.sharedBlocks() > 0 {
-		return int(min(d.seqsFitting(meanBlocks), maxSeqs))
+		return int(min(d.seqsFitting(meanBlocks), MaxSeqs))
 	}
-	return int(min(float64(d.usableBlocks())/meanBlocks, maxSeqs))
+	return int(min(float64(d.usableBlocks())/meanBlocks, MaxSeqs))
 }
 
 // without returns a copy of d with the features named off, for the
@@ -846,9 +846,9 @@ func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBloc
 			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,
 		}
 		if per := d.blocksPerSeq(float64(in + out2)); per > 0 {
-			pc.KVCeilingWithout = int(min(d.usableBlocks()/per, maxSeqs))
+			pc.KVCeilingWithout = int(min(d.usableBlocks()/per, MaxSeqs))
 		}
-		pc.OnsetConcurrencyWithout = int(min(float64(d.usableBlocks())/meanBlocks, maxSeqs))
+		pc.OnsetConcurrencyWithout = int(min(float64(d.usableBlocks())/meanBlocks, MaxSeqs))
 		out.PrefixCaching = pc
 	}
 	if f.specK > 0 {
@@ -898,7 +898,7 @@ func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBloc
 		re, _, _ := d.prefillFrom(0, int(mean), 0, 0)
 		out.KVOffload = &KVOffloadReport{
 			CPUBlocks: blocks, CapacityTokens: lay.CapacityTokens(blocks),
-			RecomputeOnsetConcurrency: int(min(float64(d.usableBlocks()+blocks)/meanBlocks, maxSeqs)),
+			RecomputeOnsetConcurrency: int(min(float64(d.usableBlocks()+blocks)/meanBlocks, MaxSeqs)),
 			ReloadMsPerSequence:       ms(meanBlocks * blockBytes / f.offloadBW),
 			RecomputeMsPerSequence:    ms(re),
 		}

@@ -39,21 +39,21 @@ type FieldSpec struct {
 
 // Bounds that keep every figure finite; far beyond any real deployment.
 const (
-	maxParallel    = 1024
-	maxSeqs        = 1 << 20
-	maxTokens      = 1 << 24
-	maxModelLen    = maxTokens * 64
-	maxRate        = 1e6
-	maxLatencyMs   = 1e9
-	maxPriceUSD    = 1e6
-	maxBlockTokens = 256
+	MaxParallel    = 1024
+	MaxSeqs        = 1 << 20
+	MaxTokens      = 1 << 24
+	MaxModelLen    = MaxTokens * 64
+	MaxRate        = 1e6
+	MaxLatencyMs   = 1e9
+	MaxPriceUSD    = 1e6
+	MaxBlockTokens = 256
 
-	// minRate is the least request rate: one request every 11.6 days
+	// MinRate is the least request rate: one request every 11.6 days
 	// (1e-6 requests/s). A real service sees far more; below it the
 	// simulated clock (num_requests / rate) and the latencies it yields
 	// leave float64's useful range (1e-320 gave NaN latencies, 1e-300 a
 	// TTFT of 1.8e22 ms), and the answer means nothing.
-	minRate = 1e-6
+	MinRate = 1e-6
 )
 
 // Dtypes are the values of dtype.
@@ -73,7 +73,7 @@ var Distributions = []string{"constant", "uniform", "normal", "lognormal", "expo
 // two up to 256 tokens (vLLM's CacheConfig.block_size choices, 1 to 256).
 func BlockSizes() []int {
 	var out []int
-	for b := 1; b <= maxBlockTokens; b *= 2 {
+	for b := 1; b <= MaxBlockTokens; b *= 2 {
 		out = append(out, b)
 	}
 	return out
@@ -98,76 +98,76 @@ var fieldList = [...]struct {
 }{
 	{"Request.engine", FieldSpec{Enum: release.EngineNames(), Default: release.DefaultEngine}},
 	{"Request.engine_version", FieldSpec{Enum: release.AllEngineVersions(), Default: release.DefaultEngineVersion, DefaultText: "the newest vLLM release modelled (" + release.DefaultEngineVersion + "); SGLang's own under engine sglang; TensorRT-LLM's newest (" + release.TRTLLMDefaultVersion + ") under engine trtllm"}},
-	{"Request.tensor_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
-	{"Request.pipeline_parallel_size", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
+	{"Request.tensor_parallel_size", FieldSpec{Min: 1, Max: MaxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
+	{"Request.pipeline_parallel_size", FieldSpec{Min: 1, Max: MaxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
 	{"Request.p2p", FieldSpec{Default: true}},
 	{"Request.flashinfer_sampler", FieldSpec{Default: false}},
 	{"Request.dtype", FieldSpec{Enum: Dtypes, Default: "auto"}},
 	{"Request.quantization", FieldSpec{Enum: models.QuantizationNames(), DefaultText: "the checkpoint's own (none for an unquantized checkpoint)"}},
 	{"Request.kv_cache_dtype", FieldSpec{Enum: KVCacheDtypes, Default: "auto"}},
 	{"Request.gpu_memory_utilization", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the engine's own (see engines); vLLM: its release's, 0.92 from 0.21, 0.9 before; SGLang: by release, GPU memory and TP", Unit: "fraction of GPU memory"}},
-	{"Request.block_size", FieldSpec{Min: 1, Max: maxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"}},
-	{"Request.max_model_len", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "the model's max_position_embeddings", Unit: "tokens"}},
-	{"Request.max_num_seqs", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: DefaultMaxNumSeqs, DefaultText: "vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256; SGLang: 2048-4096, at most half the KV pool's tokens", Unit: "sequences"}},
-	{"Request.max_num_batched_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultMaxNumBatchedTokens, DefaultText: "vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048; SGLang: by GPU memory", Unit: "tokens"}},
+	{"Request.block_size", FieldSpec{Min: 1, Max: MaxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"}},
+	{"Request.max_model_len", FieldSpec{Min: 1, Max: MaxModelLen, HasMin: true, HasMax: true, DefaultText: "the model's max_position_embeddings", Unit: "tokens"}},
+	{"Request.max_num_seqs", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Default: DefaultMaxNumSeqs, DefaultText: "vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256; SGLang: 2048-4096, at most half the KV pool's tokens", Unit: "sequences"}},
+	{"Request.max_num_batched_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultMaxNumBatchedTokens, DefaultText: "vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048; SGLang: by GPU memory", Unit: "tokens"}},
 	{"Request.num_scheduler_steps", FieldSpec{Min: 1, Max: sched.MaxSchedulerSteps, HasMin: true, HasMax: true, Default: 1, Unit: "steps"}},
-	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: maxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
+	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: MaxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
 
-	{"Workload.input_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},
-	{"Workload.output_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultOutputTokens, Unit: "tokens"}},
-	{"Workload.concurrency", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Unit: "requests in flight"}},
-	{"Workload.request_rate", FieldSpec{Min: minRate, Max: maxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
+	{"Workload.input_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},
+	{"Workload.output_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultOutputTokens, Unit: "tokens"}},
+	{"Workload.concurrency", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Unit: "requests in flight"}},
+	{"Workload.request_rate", FieldSpec{Min: MinRate, Max: MaxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
 
-	{"SLO.ttft_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
-	{"SLO.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"SLO.ttft_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"SLO.tpot_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
 
 	{"SweepOptions.points", FieldSpec{Min: 2, Max: MaxSweepPoints, HasMin: true, HasMax: true, Default: DefaultSweepPoints, Unit: "batch sizes"}},
-	{"SweepOptions.max_batch_size", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, DefaultText: "the larger of the batch ceiling and max_num_seqs", Unit: "sequences"}},
+	{"SweepOptions.max_batch_size", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, DefaultText: "the larger of the batch ceiling and max_num_seqs", Unit: "sequences"}},
 
 	{"SimulateOptions.num_requests", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, Default: DefaultSimulatedRequests, Unit: "requests"}},
-	{"SimulateOptions.seed", FieldSpec{Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0}},
+	{"SimulateOptions.seed", FieldSpec{Min: 0, Max: MaxSeed, HasMin: true, HasMax: true, Default: 0}},
 	{"SimulateOptions.arrival", FieldSpec{Enum: Arrivals, DefaultText: "poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst"}},
-	{"SimulateOptions.request_rate", FieldSpec{Min: minRate, Max: maxRate, HasMin: true, HasMax: true, DefaultText: "workload.request_rate", Unit: "requests/s"}},
+	{"SimulateOptions.request_rate", FieldSpec{Min: MinRate, Max: MaxRate, HasMin: true, HasMax: true, DefaultText: "workload.request_rate", Unit: "requests/s"}},
 	{"SimulateOptions.concurrency", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, DefaultText: "workload.concurrency", Unit: "users"}},
 	{"SimulateOptions.timeline_points", FieldSpec{Max: MaxTimelinePoints, HasMin: true, HasMax: true, Default: DefaultTimelinePoints, Unit: "points"}},
 
 	{"LengthDistribution.distribution", FieldSpec{Enum: Distributions}},
-	{"LengthDistribution.mean", FieldSpec{Max: maxTokens, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the workload's length", Unit: "tokens"}},
-	{"LengthDistribution.std", FieldSpec{Min: 0, Max: maxTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
-	{"LengthDistribution.min", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, Default: 1, Unit: "tokens"}},
-	{"LengthDistribution.max", FieldSpec{Min: 1, Max: maxModelLen, HasMin: true, HasMax: true, DefaultText: "max_model_len - 1", Unit: "tokens"}},
+	{"LengthDistribution.mean", FieldSpec{Max: MaxTokens, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the workload's length", Unit: "tokens"}},
+	{"LengthDistribution.std", FieldSpec{Min: 0, Max: MaxTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
+	{"LengthDistribution.min", FieldSpec{Min: 1, Max: MaxModelLen, HasMin: true, HasMax: true, Default: 1, Unit: "tokens"}},
+	{"LengthDistribution.max", FieldSpec{Min: 1, Max: MaxModelLen, HasMin: true, HasMax: true, DefaultText: "max_model_len - 1", Unit: "tokens"}},
 
 	{"SimSweepOptions.points", FieldSpec{Min: 2, Max: MaxSimSweepPoints, HasMin: true, HasMax: true, Default: DefaultSimSweepPoints, Unit: "loads"}},
 	{"SimSweepOptions.num_requests", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, DefaultText: "the smaller of 1000 and simulate.num_requests, lowered to fit the work budget", Unit: "requests"}},
-	{"SimSweepOptions.request_rates", FieldSpec{Min: minRate, Max: maxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
+	{"SimSweepOptions.request_rates", FieldSpec{Min: MinRate, Max: MaxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
 	{"SimSweepOptions.concurrencies", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, Unit: "users"}},
 
 	{"PlanRequest.limit", FieldSpec{Min: 1, Max: MaxPlanLimit, HasMin: true, HasMax: true, Default: DefaultPlanLimit, Unit: "deployments"}},
-	{"PlanWorkload.input_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},
-	{"PlanWorkload.output_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, Default: DefaultOutputTokens, Unit: "tokens"}},
-	{"PlanWorkload.concurrency", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Unit: "users"}},
-	{"PlanWorkload.request_rate", FieldSpec{Min: minRate, Max: maxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
-	{"PlanSLO.ttft_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
-	{"PlanSLO.tpot_ms", FieldSpec{Max: maxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"PlanWorkload.input_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},
+	{"PlanWorkload.output_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultOutputTokens, Unit: "tokens"}},
+	{"PlanWorkload.concurrency", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Unit: "users"}},
+	{"PlanWorkload.request_rate", FieldSpec{Min: MinRate, Max: MaxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
+	{"PlanSLO.ttft_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
+	{"PlanSLO.tpot_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
 	{"PlanSLO.ttft_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
 	{"PlanSLO.tpot_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
 	{"PlanConstraints.engines", FieldSpec{Enum: release.EngineNames(), DefaultText: "vllm and sglang"}},
-	{"PlanConstraints.max_gpus", FieldSpec{Min: 1, Max: maxParallel, HasMin: true, HasMax: true, Unit: "GPUs"}},
+	{"PlanConstraints.max_gpus", FieldSpec{Min: 1, Max: MaxParallel, HasMin: true, HasMax: true, Unit: "GPUs"}},
 	{"PlanConstraints.accelerators", FieldSpec{DefaultText: "every accelerator in the catalog"}},
 	{"PlanConstraints.prices", FieldSpec{DefaultText: "the default price table (hardware/prices.go)", Unit: "USD per GPU-hour"}},
 	{"PlanSearch.gpus_per_replica", FieldSpec{Min: 1, Max: 8, HasMin: true, HasMax: true, PowerOfTwo: true, DefaultText: "1, 2, 4, 8", Unit: "GPUs"}},
 	{"PlanSearch.precisions", FieldSpec{Enum: PlanPrecisions, DefaultText: "all four, where the chip and engine support them"}},
 	{"PlanSearch.kv_cache_dtypes", FieldSpec{Enum: planKV, DefaultText: "auto, fp8"}},
-	{"PlanSearch.max_num_seqs", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, DefaultText: "128, 512", Unit: "sequences"}},
-	{"PlanSearch.max_num_batched_tokens", FieldSpec{Min: 1, Max: maxTokens, HasMin: true, HasMax: true, DefaultText: "8192", Unit: "tokens"}},
+	{"PlanSearch.max_num_seqs", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, DefaultText: "128, 512", Unit: "sequences"}},
+	{"PlanSearch.max_num_batched_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, DefaultText: "8192", Unit: "tokens"}},
 	{"PlanSearch.disaggregated", FieldSpec{Default: true}},
 	{"PlanSearch.expert_parallel", FieldSpec{Default: true}},
-	{"PlanWorkload.shared_prefix_tokens", FieldSpec{Max: maxTokens, HasMin: true, HasMax: true, Default: 0, Unit: "tokens"}},
-	{"PlanWorkload.num_prefixes", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
+	{"PlanWorkload.shared_prefix_tokens", FieldSpec{Max: MaxTokens, HasMin: true, HasMax: true, Default: 0, Unit: "tokens"}},
+	{"PlanWorkload.num_prefixes", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
 	{"PlanWorkload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
 	{"PlanVerify.top", FieldSpec{Min: 1, Max: MaxVerifyTop, HasMin: true, HasMax: true, Default: DefaultVerifyTop, Unit: "deployments"}},
 	{"PlanVerify.num_requests", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, Default: DefaultVerifyRequests, Unit: "requests"}},
-	{"PlanVerify.seed", FieldSpec{Min: 0, Max: maxSeed, HasMin: true, HasMax: true, Default: 0}},
+	{"PlanVerify.seed", FieldSpec{Min: 0, Max: MaxSeed, HasMin: true, HasMax: true, Default: 0}},
 
 	// A custom accelerator's figures: hardware.Accelerator.Problems
 	// validates them (hardware/validate.go gives the reasons); these entries
@@ -197,9 +197,9 @@ func fieldMap(list []struct {
 	return m
 }
 
-// spec returns the table entry for key, which must exist: a missing entry
+// Field returns the table entry for key, which must exist: a missing entry
 // is a programming error caught by every test that resolves a request.
-func spec(key string) FieldSpec {
+func Field(key string) FieldSpec {
 	s, ok := Fields[key]
 	if !ok {
 		panic("calc: no field spec " + key)
@@ -213,15 +213,15 @@ func (e *Errs) IntAt(path, key string, v *int, def int) int {
 	if v == nil {
 		return def
 	}
-	s := spec(key)
+	s := Field(key)
 	x := *v
 	switch {
 	case s.HasMin && float64(x) < s.Min:
-		e.add(path, "must be at least "+fielderr.Number(s.Min)+", got "+strconv.Itoa(x))
+		e.Add(path, "must be at least "+fielderr.Number(s.Min)+", got "+strconv.Itoa(x))
 	case s.HasMax && float64(x) > s.Max:
-		e.add(path, "must be at most "+fielderr.Number(s.Max)+", got "+strconv.Itoa(x))
+		e.Add(path, "must be at most "+fielderr.Number(s.Max)+", got "+strconv.Itoa(x))
 	case s.PowerOfTwo && x&(x-1) != 0:
-		e.add(path, "must be a power of two ("+joinInts(BlockSizes())+"), got "+strconv.Itoa(x))
+		e.Add(path, "must be a power of two ("+joinInts(BlockSizes())+"), got "+strconv.Itoa(x))
 	default:
 		return x
 	}
@@ -234,17 +234,17 @@ func (e *Errs) FloatAt(path, key string, v *float64, def float64) float64 {
 	if v == nil {
 		return def
 	}
-	s := spec(key)
+	s := Field(key)
 	x := *v
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
-		e.add(path, "must be a finite number")
+		e.Add(path, "must be a finite number")
 	case s.HasMin && s.ExclusiveMin && x <= s.Min:
-		e.add(path, "must be greater than "+fielderr.Number(s.Min)+", got "+fielderr.Number(x))
+		e.Add(path, "must be greater than "+fielderr.Number(s.Min)+", got "+fielderr.Number(x))
 	case s.HasMin && !s.ExclusiveMin && x < s.Min:
-		e.add(path, "must be at least "+fielderr.Number(s.Min)+s.unitText()+", got "+fielderr.Number(x))
+		e.Add(path, "must be at least "+fielderr.Number(s.Min)+s.unitText()+", got "+fielderr.Number(x))
 	case s.HasMax && x > s.Max:
-		e.add(path, "must be at most "+fielderr.Number(s.Max)+s.unitText()+", got "+fielderr.Number(x))
+		e.Add(path, "must be at most "+fielderr.Number(s.Max)+s.unitText()+", got "+fielderr.Number(x))
 	default:
 		return x
 	}
@@ -261,8 +261,8 @@ func (s FieldSpec) unitText() string {
 	return ""
 }
 
-// defaultInt is the table's constant default of key.
-func defaultInt(key string) int { return spec(key).Default.(int) }
+// DefaultInt is the table's constant default of key.
+func DefaultInt(key string) int { return Field(key).Default.(int) }
 
 func joinInts(xs []int) string {
 	var b []byte

@@ -48,7 +48,7 @@ func parseWith[T any](data []byte, validate func(T) error) (T, error) {
 		err = validate(r)
 	}
 	e.AddErr("", err)
-	return zero, e.err()
+	return zero, e.Err()
 }
 
 // Validate returns the Errors that Evaluate returns for req's fields (every

@@ -90,13 +90,13 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	out := e.IntAt("workload.output_tokens", "PlanWorkload.output_tokens", w.OutputTokens, DefaultOutputTokens)
 	switch {
 	case w.RequestRate != nil && w.Concurrency != nil:
-		e.add("workload.request_rate", "give either request_rate or concurrency, not both")
+		e.Add("workload.request_rate", "give either request_rate or concurrency, not both")
 	case w.RequestRate == nil && w.Concurrency == nil:
-		e.add("workload", "give request_rate (requests/s) or concurrency (users)")
+		e.Add("workload", "give request_rate (requests/s) or concurrency (users)")
 	}
 	s.rate = e.FloatAt("workload.request_rate", "PlanWorkload.request_rate", w.RequestRate, 0)
 	s.users = e.IntAt("workload.concurrency", "PlanWorkload.concurrency", w.Concurrency, 0)
-	hi := maxModelLen
+	hi := MaxModelLen
 	if s.model != nil {
 		hi = s.model.MaxContext
 	}
@@ -107,7 +107,7 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	s.ttftS = e.FloatAt("slo.ttft_ms", "PlanSLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
 	s.tpotS = e.FloatAt("slo.tpot_ms", "PlanSLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
 	if req.SLO.TTFTMs == nil && req.SLO.TPOTMs == nil {
-		e.add("slo", "give ttft_ms or tpot_ms (or both): the budget every deployment must meet")
+		e.Add("slo", "give ttft_ms or tpot_ms (or both): the budget every deployment must meet")
 	}
 	s.ttftStat = enumAt(&e, "slo.ttft_stat", req.SLO.TTFTStat, PlanStats)
 	s.tpotStat = enumAt(&e, "slo.tpot_stat", req.SLO.TPOTStat, PlanStats)
@@ -119,21 +119,21 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	s.accels = planAccelerators(&e, c.Accelerators)
 	for i, name := range c.Engines {
 		if _, ok := release.LookupEngine(strings.ToLower(strings.TrimSpace(name))); !ok || name == "" {
-			e.add("constraints.engines["+itoa(i)+"]", "unknown engine "+fielderr.Quote(name)+"; one of "+strings.Join(release.EngineNames(), ", "))
+			e.Add("constraints.engines["+itoa(i)+"]", "unknown engine "+fielderr.Quote(name)+"; one of "+strings.Join(release.EngineNames(), ", "))
 		}
 		s.engines = append(s.engines, strings.ToLower(strings.TrimSpace(name)))
 	}
 	s.engines = listOr(s.engines, planEngines)
-	s.maxGPUs = e.IntAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, maxParallel)
+	s.maxGPUs = e.IntAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, MaxParallel)
 	s.prices = map[string]float64{}
 	for id, usd := range c.Prices {
 		a, err := hardware.Lookup(id)
 		field := "constraints.prices." + id
 		switch {
 		case err != nil:
-			e.add(field, err.Error())
-		case math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 || usd > maxPriceUSD:
-			e.add(field, "must be a price in [0, "+fielderr.Number(maxPriceUSD)+"] USD per GPU-hour, got "+fielderr.Number(usd))
+			e.Add(field, err.Error())
+		case math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 || usd > MaxPriceUSD:
+			e.Add(field, "must be a price in [0, "+fielderr.Number(MaxPriceUSD)+"] USD per GPU-hour, got "+fielderr.Number(usd))
 		default:
 			s.prices[a.ID] = usd
 		}
@@ -146,11 +146,11 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	s.gpus = intList(&e, "search.gpus_per_replica", g.GPUsPerReplica, planGPUs, 1, 8)
 	for i, n := range s.gpus {
 		if n&(n-1) != 0 {
-			e.add("search.gpus_per_replica["+itoa(i)+"]", "must be 1, 2, 4 or 8 (GPUs within one node), got "+itoa(n))
+			e.Add("search.gpus_per_replica["+itoa(i)+"]", "must be 1, 2, 4 or 8 (GPUs within one node), got "+itoa(n))
 		}
 	}
-	s.seqs = intList(&e, "search.max_num_seqs", g.MaxNumSeqs, planSeqs, 1, maxSeqs)
-	s.btok = intList(&e, "search.max_num_batched_tokens", g.MaxNumBatchedTokens, planBatched, 1, maxTokens)
+	s.seqs = intList(&e, "search.max_num_seqs", g.MaxNumSeqs, planSeqs, 1, MaxSeqs)
+	s.btok = intList(&e, "search.max_num_batched_tokens", g.MaxNumBatchedTokens, planBatched, 1, MaxTokens)
 	s.precisions = enumList(&e, "search.precisions", g.Precisions, PlanPrecisions)
 	s.kvs = enumList(&e, "search.kv_cache_dtypes", g.KVCacheDtypes, planKV)
 	s.disagg = g.Disaggregated == nil || *g.Disaggregated
@@ -160,8 +160,8 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 		s.verifyTop = e.IntAt("verify.top", "PlanVerify.top", v.Top, DefaultVerifyTop)
 		s.verifyN = e.IntAt("verify.num_requests", "PlanVerify.num_requests", v.NumRequests, DefaultVerifyRequests)
 		if v.Seed != nil {
-			if *v.Seed < 0 || *v.Seed > maxSeed {
-				e.add("verify.seed", "must be in [0, 2^53], got "+strconv.FormatInt(*v.Seed, 10))
+			if *v.Seed < 0 || *v.Seed > MaxSeed {
+				e.Add("verify.seed", "must be in [0, 2^53], got "+strconv.FormatInt(*v.Seed, 10))
 			}
 			s.verifySeed = *v.Seed
 		}
@@ -173,11 +173,11 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 		}
 		s.maxModelLen = min(s.model.MaxContext, (need+1023)/1024*1024)
 		if s.in+s.out > s.model.MaxContext {
-			e.add("workload.output_tokens", "input_tokens + output_tokens ("+itoa(s.in+s.out)+") exceeds the model's max_position_embeddings ("+itoa(s.model.MaxContext)+")")
+			e.Add("workload.output_tokens", "input_tokens + output_tokens ("+itoa(s.in+s.out)+") exceeds the model's max_position_embeddings ("+itoa(s.model.MaxContext)+")")
 		}
 		s.checkFeatures(&e)
 	}
-	if err := e.err(); err != nil {
+	if err := e.Err(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -193,7 +193,7 @@ func (s *planSpec) checkFeatures(e *Errs) {
 		resolveSpec(e, sc, probe)
 		if probe.feat.specMethod == "draft_model" && sc.Model != "" {
 			if _, err := models.Lookup(sc.Model); err != nil {
-				e.add("speculative_config.model", err.Error())
+				e.Add("speculative_config.model", err.Error())
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func enumAt(e *Errs, field, v string, values []string) string {
 		return values[0]
 	}
 	if !slices.Contains(values, v) {
-		e.add(field, "unknown value "+fielderr.Quote(v)+"; one of "+strings.Join(values, ", "))
+		e.Add(field, "unknown value "+fielderr.Quote(v)+"; one of "+strings.Join(values, ", "))
 	}
 	return v
 }
@@ -238,7 +238,7 @@ func enumList(e *Errs, field string, xs, def []string) []string {
 func intList(e *Errs, field string, xs, def []int, lo, hi int) []int {
 	for i, x := range xs {
 		if x < lo || x > hi {
-			e.add(field+"["+itoa(i)+"]", "must be in ["+itoa(lo)+", "+itoa(hi)+"], got "+itoa(x))
+			e.Add(field+"["+itoa(i)+"]", "must be in ["+itoa(lo)+", "+itoa(hi)+"], got "+itoa(x))
 		}
 	}
 	return listOr(xs, def)
@@ -254,7 +254,7 @@ func planAccelerators(e *Errs, ids []string) []hardware.Accelerator {
 	for i, id := range ids {
 		a, err := hardware.Lookup(id)
 		if err != nil {
-			e.add("constraints.accelerators["+itoa(i)+"]", err.Error())
+			e.Add("constraints.accelerators["+itoa(i)+"]", err.Error())
 			continue
 		}
 		if !slices.ContainsFunc(out, func(b hardware.Accelerator) bool { return b.ID == a.ID }) {

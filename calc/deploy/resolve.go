@@ -85,10 +85,10 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 		resolveFeatures(&e, req, d, &p)
 	}
 	if d.Hardware.ID != "" && (d.TP > 1 || d.PP > 1 || (d.feat.dp > 1 && d.Model != nil && d.Model.IsMoE())) && d.Hardware.Interconnect.BandwidthBytesPerS <= 0 {
-		e.add("tensor_parallel_size", d.Hardware.Name+" has no multi-GPU interconnect in the catalog; use 1 or give hardware.interconnect figures")
+		e.Add("tensor_parallel_size", d.Hardware.Name+" has no multi-GPU interconnect in the catalog; use 1 or give hardware.interconnect figures")
 	}
 	resolveP2P(&e, req, d)
-	if err := e.err(); err != nil {
+	if err := e.Err(); err != nil {
 		return nil, p, err
 	}
 
@@ -120,11 +120,11 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 func resolveModel(e *Errs, req Request) *models.Model {
 	switch {
 	case req.Model != "" && req.ModelConfig != nil:
-		e.add("model", "give either model or model_config, not both")
+		e.Add("model", "give either model or model_config, not both")
 	case req.Model != "":
 		m, err := models.Lookup(req.Model)
 		if err != nil {
-			e.add("model", err.Error())
+			e.Add("model", err.Error())
 		}
 		return m
 	case req.ModelConfig != nil:
@@ -132,7 +132,7 @@ func resolveModel(e *Errs, req Request) *models.Model {
 		e.AddErr("model_config", err)
 		return m
 	default:
-		e.add("model", "is required: a catalog id such as \"meta-llama/Llama-3.1-8B-Instruct\", or model_config")
+		e.Add("model", "is required: a catalog id such as \"meta-llama/Llama-3.1-8B-Instruct\", or model_config")
 	}
 	return nil
 }
@@ -154,11 +154,11 @@ func resolveHardware(e *Errs, ref HardwareRef, d *Deployment) {
 			d.Hardware = a
 		}
 	case strings.TrimSpace(ref.ID) == "":
-		e.add("hardware", "is required: a catalog id such as \"h100-sxm\", or an object of figures")
+		e.Add("hardware", "is required: a catalog id such as \"h100-sxm\", or an object of figures")
 	default:
 		a, err := hardware.Lookup(ref.ID)
 		if err != nil {
-			e.add("hardware", err.Error())
+			e.Add("hardware", err.Error())
 		} else {
 			d.Hardware = a
 		}
@@ -170,7 +170,7 @@ func resolveHardware(e *Errs, ref HardwareRef, d *Deployment) {
 func resolveScheduler(e *Errs, req Request, d *Deployment) {
 	eng, ok := release.LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
 	if !ok {
-		e.add("engine", "unknown engine "+fielderr.Quote(req.Engine)+"; one of "+strings.Join(release.EngineNames(), ", "))
+		e.Add("engine", "unknown engine "+fielderr.Quote(req.Engine)+"; one of "+strings.Join(release.EngineNames(), ", "))
 		eng = release.Profile(release.DefaultEngine)
 	}
 	d.Engine, d.Eff = eng, eng.Eff
@@ -198,7 +198,7 @@ func resolveScheduler(e *Errs, req Request, d *Deployment) {
 	d.MaxNumSeqs = e.IntAt("max_num_seqs", "Request.max_num_seqs", req.MaxNumSeqs, def.MaxNumSeqs)
 	d.MaxBatched = e.IntAt("max_num_batched_tokens", "Request.max_num_batched_tokens", req.MaxNumBatchedTokens, def.MaxNumBatchedTokens)
 	if req.MaxNumBatchedTokens != nil && req.MaxNumSeqs != nil && d.MaxBatched < d.MaxNumSeqs && d.MaxBatched > 0 {
-		e.add("max_num_batched_tokens", "("+strconv.Itoa(d.MaxBatched)+") must be at least max_num_seqs ("+strconv.Itoa(d.MaxNumSeqs)+"): every running sequence needs one token of the step budget")
+		e.Add("max_num_batched_tokens", "("+strconv.Itoa(d.MaxBatched)+") must be at least max_num_seqs ("+strconv.Itoa(d.MaxNumSeqs)+"): every running sequence needs one token of the step budget")
 	}
 	if req.MaxNumBatchedTokens == nil && req.MaxNumSeqs != nil && d.MaxNumSeqs > d.MaxBatched {
 		d.MaxBatched = d.MaxNumSeqs
@@ -216,7 +216,7 @@ func resolvePlan(e *Errs, req Request) Ask {
 	p.In = e.IntAt("workload.input_tokens", "Workload.input_tokens", w.InputTokens, DefaultInputTokens)
 	p.Out = e.IntAt("workload.output_tokens", "Workload.output_tokens", w.OutputTokens, DefaultOutputTokens)
 	if w.Concurrency != nil && w.RequestRate != nil {
-		e.add("workload.request_rate", "give either concurrency or request_rate, not both")
+		e.Add("workload.request_rate", "give either concurrency or request_rate, not both")
 	}
 	p.concurrency = e.IntAt("workload.concurrency", "Workload.concurrency", w.Concurrency, 0)
 	p.rate = e.FloatAt("workload.request_rate", "Workload.request_rate", w.RequestRate, 0)
@@ -250,7 +250,7 @@ func resolveDtypes(e *Errs, req Request, d *Deployment) {
 	case "float32", "fp32", "float":
 		d.Dtype = "float32"
 	default:
-		e.add("dtype", "unknown dtype "+fielderr.Quote(req.Dtype)+"; one of "+strings.Join(Dtypes, ", "))
+		e.Add("dtype", "unknown dtype "+fielderr.Quote(req.Dtype)+"; one of "+strings.Join(Dtypes, ", "))
 	}
 	d.ActBytes = dtypeBytes(d.Dtype)
 	if d.Model != nil {
@@ -259,9 +259,9 @@ func resolveDtypes(e *Errs, req Request, d *Deployment) {
 			named, ok := models.NamedQuantization(q)
 			switch {
 			case !ok:
-				e.add("quantization", "unknown quantization "+fielderr.Quote(q)+"; one of "+strings.Join(models.QuantizationNames(), ", "))
+				e.Add("quantization", "unknown quantization "+fielderr.Quote(q)+"; one of "+strings.Join(models.QuantizationNames(), ", "))
 			case d.Model.Quant.Quantized() && named.Quantized() && !sameQuant(d.Model.Quant, named):
-				e.add("quantization", "the checkpoint is already quantized ("+d.Model.Quant.Method+"); "+fielderr.Quote(q)+" cannot be applied on top")
+				e.Add("quantization", "the checkpoint is already quantized ("+d.Model.Quant.Method+"); "+fielderr.Quote(q)+" cannot be applied on top")
 			case !d.Model.Quant.Quantized():
 				d.Quant = named
 			}
@@ -283,7 +283,7 @@ func resolveDtypes(e *Errs, req Request, d *Deployment) {
 	case "float32", "fp32", "float":
 		d.KVDtype, d.KVBytes = kv, 4
 	default:
-		e.add("kv_cache_dtype", "unknown kv_cache_dtype "+fielderr.Quote(req.KVCacheDtype)+"; one of "+strings.Join(KVCacheDtypes, ", "))
+		e.Add("kv_cache_dtype", "unknown kv_cache_dtype "+fielderr.Quote(req.KVCacheDtype)+"; one of "+strings.Join(KVCacheDtypes, ", "))
 	}
 }
 
@@ -294,18 +294,18 @@ func checkAgainstModel(e *Errs, req Request, d *Deployment, p Ask) {
 	m := d.Model
 	d.MaxModelLen = e.IntAt("max_model_len", "Request.max_model_len", req.MaxModelLen, m.MaxContext)
 	if req.MaxModelLen != nil && *req.MaxModelLen > m.MaxContext {
-		e.add("max_model_len", "("+strconv.Itoa(*req.MaxModelLen)+") exceeds the model's max_position_embeddings ("+strconv.Itoa(m.MaxContext)+")")
+		e.Add("max_model_len", "("+strconv.Itoa(*req.MaxModelLen)+") exceeds the model's max_position_embeddings ("+strconv.Itoa(m.MaxContext)+")")
 	}
 	if d.TP > 0 && m.Heads%d.TP != 0 {
-		e.add("tensor_parallel_size", strconv.Itoa(d.TP)+" does not divide the model's "+strconv.Itoa(m.Heads)+" attention heads")
+		e.Add("tensor_parallel_size", strconv.Itoa(d.TP)+" does not divide the model's "+strconv.Itoa(m.Heads)+" attention heads")
 	} else if d.TP > 0 && m.KVLoraRank == 0 && m.KVHeads%d.TP != 0 && d.TP%m.KVHeads != 0 {
-		e.add("tensor_parallel_size", strconv.Itoa(d.TP)+" and the model's "+strconv.Itoa(m.KVHeads)+" KV heads must divide one another")
+		e.Add("tensor_parallel_size", strconv.Itoa(d.TP)+" and the model's "+strconv.Itoa(m.KVHeads)+" KV heads must divide one another")
 	}
 	if d.PP > m.NumLayers {
-		e.add("pipeline_parallel_size", strconv.Itoa(d.PP)+" exceeds the model's "+strconv.Itoa(m.NumLayers)+" layers")
+		e.Add("pipeline_parallel_size", strconv.Itoa(d.PP)+" exceeds the model's "+strconv.Itoa(m.NumLayers)+" layers")
 	}
 	if p.In > 0 && p.Out > 0 && d.MaxModelLen > 0 && p.In+p.Out > d.MaxModelLen {
-		e.add("workload.output_tokens", "input_tokens + output_tokens ("+strconv.Itoa(p.In+p.Out)+") exceeds max_model_len ("+strconv.Itoa(d.MaxModelLen)+")")
+		e.Add("workload.output_tokens", "input_tokens + output_tokens ("+strconv.Itoa(p.In+p.Out)+") exceeds max_model_len ("+strconv.Itoa(d.MaxModelLen)+")")
 	}
 }
 
@@ -415,9 +415,9 @@ func intField(e *Errs, name string, v *int, def, lo, hi int) int {
 	}
 	switch {
 	case *v < lo:
-		e.add(name, "must be at least "+strconv.Itoa(lo)+", got "+strconv.Itoa(*v))
+		e.Add(name, "must be at least "+strconv.Itoa(lo)+", got "+strconv.Itoa(*v))
 	case *v > hi:
-		e.add(name, "must be at most "+strconv.Itoa(hi)+", got "+strconv.Itoa(*v))
+		e.Add(name, "must be at most "+strconv.Itoa(hi)+", got "+strconv.Itoa(*v))
 	default:
 		return *v
 	}
@@ -433,13 +433,13 @@ func floatField(e *Errs, name string, v *float64, def, lo, hi float64, allowLo b
 	x := *v
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
-		e.add(name, "must be a finite number")
+		e.Add(name, "must be a finite number")
 	case allowLo && x < lo:
-		e.add(name, "must be at least "+fielderr.Number(lo)+", got "+fielderr.Number(x))
+		e.Add(name, "must be at least "+fielderr.Number(lo)+", got "+fielderr.Number(x))
 	case !allowLo && x <= lo:
-		e.add(name, "must be greater than "+fielderr.Number(lo)+", got "+fielderr.Number(x))
+		e.Add(name, "must be greater than "+fielderr.Number(lo)+", got "+fielderr.Number(x))
 	case x > hi:
-		e.add(name, "must be at most "+fielderr.Number(hi)+", got "+fielderr.Number(x))
+		e.Add(name, "must be at most "+fielderr.Number(hi)+", got "+fielderr.Number(x))
 	default:
 		return x
 	}
@@ -459,6 +459,6 @@ func resolveP2P(e *Errs, req Request, d *Deployment) {
 		return // no link: tensor_parallel_size > 1 is refused above; nothing to stage
 	}
 	if _, ok := d.Hardware.Interconnect.WithoutP2P(); !ok {
-		e.add("p2p", "false applies to GPUs joined by PCIe only; "+d.Hardware.Name+"'s link is "+fielderr.Quote(d.Hardware.Interconnect.Name))
+		e.Add("p2p", "false applies to GPUs joined by PCIe only; "+d.Hardware.Name+"'s link is "+fielderr.Quote(d.Hardware.Interconnect.Name))
 	}
 }

@@ -28,8 +28,8 @@ const (
 	// DefaultSimSweepRequests is the requests per sweep point (at most
 	// simulate.num_requests).
 	DefaultSimSweepRequests = 1000
-	// maxSeed keeps seeds exact in JavaScript numbers (2^53).
-	maxSeed = 1 << 53
+	// MaxSeed keeps seeds exact in JavaScript numbers (2^53).
+	MaxSeed = 1 << 53
 	// MaxSimSteps stops a simulation that would take seconds of CPU.
 	MaxSimSteps = 1 << 25
 )
@@ -129,9 +129,9 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 		return nil, prev
 	}
 	if o == nil {
-		return nil, e.err()
+		return nil, e.Err()
 	}
-	maxLen := maxTokens * 64
+	maxLen := MaxTokens * 64
 	if d != nil {
 		maxLen = d.MaxModelLen
 	}
@@ -141,9 +141,9 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 	if o.Seed != nil {
 		switch s := *o.Seed; {
 		case s < 0:
-			e.add("simulate.seed", "must be at least 0, got "+strconv.FormatInt(s, 10))
-		case s > maxSeed:
-			e.add("simulate.seed", "must be at most 2^53, got "+strconv.FormatInt(s, 10))
+			e.Add("simulate.seed", "must be at least 0, got "+strconv.FormatInt(s, 10))
+		case s > MaxSeed:
+			e.Add("simulate.seed", "must be at most 2^53, got "+strconv.FormatInt(s, 10))
 		default:
 			sp.Seed = s
 		}
@@ -165,24 +165,24 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 		w.Arrival = sched.Poisson
 		w.RatePerS = e.FloatAt("simulate.request_rate", "SimulateOptions.request_rate", o.RequestRate, p.rate)
 		if o.RequestRate == nil && p.rate == 0 {
-			e.add("simulate.request_rate", "is required for poisson arrivals (or give workload.request_rate)")
+			e.Add("simulate.request_rate", "is required for poisson arrivals (or give workload.request_rate)")
 		}
 	case "closed_loop":
 		w.Arrival = sched.ClosedLoop
 		w.Users = e.IntAt("simulate.concurrency", "SimulateOptions.concurrency", o.Concurrency, p.concurrency)
 		if o.Concurrency == nil && p.concurrency == 0 {
-			e.add("simulate.concurrency", "is required for closed_loop arrivals (or give workload.concurrency)")
+			e.Add("simulate.concurrency", "is required for closed_loop arrivals (or give workload.concurrency)")
 		}
 	case "burst":
 		w.Arrival = sched.Burst
 	default:
-		e.add("simulate.arrival", "unknown arrival "+fielderr.Quote(o.Arrival)+"; one of "+strings.Join(Arrivals, ", "))
+		e.Add("simulate.arrival", "unknown arrival "+fielderr.Quote(o.Arrival)+"; one of "+strings.Join(Arrivals, ", "))
 	}
 	if sp.Arrival != "poisson" && o.RequestRate != nil {
-		e.add("simulate.request_rate", "applies to poisson arrivals only")
+		e.Add("simulate.request_rate", "applies to poisson arrivals only")
 	}
 	if sp.Arrival != "closed_loop" && o.Concurrency != nil {
-		e.add("simulate.concurrency", "applies to closed_loop arrivals only")
+		e.Add("simulate.concurrency", "applies to closed_loop arrivals only")
 	}
 	w.Input = lengthDist(&e, "simulate.input_tokens", o.InputTokens, p.In, maxLen-1)
 	w.Output = lengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.Out, maxLen-1)
@@ -195,12 +195,12 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 		sp.SweepAuto = s.NumRequests == nil
 		switch {
 		case len(s.RequestRates) > 0 && sp.Arrival != "poisson":
-			e.add("simulate.sweep.request_rates", "applies to poisson arrivals only; sweep concurrencies instead")
+			e.Add("simulate.sweep.request_rates", "applies to poisson arrivals only; sweep concurrencies instead")
 		case len(s.Concurrencies) > 0 && sp.Arrival == "poisson":
-			e.add("simulate.sweep.concurrencies", "applies to closed_loop and burst arrivals only; sweep request_rates instead")
+			e.Add("simulate.sweep.concurrencies", "applies to closed_loop and burst arrivals only; sweep request_rates instead")
 		}
 		if len(s.RequestRates) > MaxSimSweepPoints || len(s.Concurrencies) > MaxSimSweepPoints {
-			e.add("simulate.sweep", "at most "+itoa(MaxSimSweepPoints)+" loads")
+			e.Add("simulate.sweep", "at most "+itoa(MaxSimSweepPoints)+" loads")
 		}
 		for i, r := range s.RequestRates {
 			sp.Rates = append(sp.Rates, e.FloatAt("simulate.sweep.request_rates["+itoa(i)+"]", "SimSweepOptions.request_rates", &r, 1))
@@ -209,7 +209,7 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 			sp.Users = append(sp.Users, e.IntAt("simulate.sweep.concurrencies["+itoa(i)+"]", "SimSweepOptions.concurrencies", &c, 1))
 		}
 	}
-	if err := e.err(); err != nil {
+	if err := e.Err(); err != nil {
 		return nil, err
 	}
 	return sp, nil
@@ -224,36 +224,36 @@ func lengthDist(e *Errs, field string, l *LengthDistribution, def, hi int) sched
 	name := strings.ToLower(strings.TrimSpace(l.Distribution))
 	kind, ok := distKinds[name]
 	if !ok {
-		e.add(field+".distribution", "unknown distribution "+fielderr.Quote(l.Distribution)+"; one of "+strings.Join(Distributions, ", "))
+		e.Add(field+".distribution", "unknown distribution "+fielderr.Quote(l.Distribution)+"; one of "+strings.Join(Distributions, ", "))
 		return d
 	}
 	d.Kind = kind
 	d.Mean = floatField(e, field+".mean", l.Mean, float64(def), 0, float64(hi), false)
 	if l.Mean != nil && *l.Mean < 1 && *l.Mean > 0 {
-		e.add(field+".mean", "must be at least 1 token, got "+fielderr.Number(*l.Mean))
+		e.Add(field+".mean", "must be at least 1 token, got "+fielderr.Number(*l.Mean))
 	}
 	d.Min = intField(e, field+".min", l.Min, 1, 1, hi)
 	d.Max = intField(e, field+".max", l.Max, hi, 1, hi)
 	if d.Min > d.Max {
-		e.add(field+".min", "("+itoa(d.Min)+") must not exceed max ("+itoa(d.Max)+")")
+		e.Add(field+".min", "("+itoa(d.Min)+") must not exceed max ("+itoa(d.Max)+")")
 	}
 	switch kind {
 	case sched.Normal, sched.LogNormal:
 		if l.Std == nil {
-			e.add(field+".std", "is required for the "+name+" distribution")
+			e.Add(field+".std", "is required for the "+name+" distribution")
 		}
-		d.Std = floatField(e, field+".std", l.Std, 0, 0, float64(maxTokens), true)
+		d.Std = floatField(e, field+".std", l.Std, 0, 0, float64(MaxTokens), true)
 	default:
 		if l.Std != nil {
-			e.add(field+".std", "is not used by the "+name+" distribution")
+			e.Add(field+".std", "is not used by the "+name+" distribution")
 		}
 	}
 	if kind == sched.Uniform {
 		if l.Mean != nil {
-			e.add(field+".mean", "is not used by the uniform distribution; give min and max")
+			e.Add(field+".mean", "is not used by the uniform distribution; give min and max")
 		}
 		if l.Min == nil || l.Max == nil {
-			e.add(field, "the uniform distribution needs min and max")
+			e.Add(field, "the uniform distribution needs min and max")
 		}
 	}
 	return d

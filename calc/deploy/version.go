@@ -10,7 +10,7 @@ import (
 func resolveVersion(e *Errs, req Request, d *Deployment) {
 	v, ok := release.LookupVersion(d.Engine.Name, req.EngineVersion)
 	if !ok {
-		e.add("engine_version", release.UnknownVersion(d.Engine.Name, req.EngineVersion))
+		e.Add("engine_version", release.UnknownVersion(d.Engine.Name, req.EngineVersion))
 		v, _ = release.LookupVersion(d.Engine.Name, "")
 	}
 	d.Version = v
@@ -19,15 +19,15 @@ func resolveVersion(e *Errs, req Request, d *Deployment) {
 	// had it.
 	d.schedSteps = e.IntAt("num_scheduler_steps", "Request.num_scheduler_steps", req.NumSchedulerSteps, 1)
 	if d.schedSteps > 1 && !v.V0 {
-		e.add("num_scheduler_steps", "multi-step scheduling is vLLM's V0 engine's (engine: vllm, engine_version: "+release.VLLMV0+"); "+d.Engine.Name+" "+v.Name+" schedules every step")
+		e.Add("num_scheduler_steps", "multi-step scheduling is vLLM's V0 engine's (engine: vllm, engine_version: "+release.VLLMV0+"); "+d.Engine.Name+" "+v.Name+" schedules every step")
 		d.schedSteps = 1
 	}
 	if fs := req.FlashInferSampler; fs != nil && *fs {
 		switch {
 		case d.Engine.Name != "vllm":
-			e.add("flashinfer_sampler", "is a vLLM V1 setting (engine: vllm, engine_version 0."+strconv.Itoa(release.VLLMFirstV1)+" or later), not "+d.Engine.Name+"'s")
+			e.Add("flashinfer_sampler", "is a vLLM V1 setting (engine: vllm, engine_version 0."+strconv.Itoa(release.VLLMFirstV1)+" or later), not "+d.Engine.Name+"'s")
 		case v.V0:
-			e.add("flashinfer_sampler", "is a vLLM V1 setting (engine_version 0."+strconv.Itoa(release.VLLMFirstV1)+" or later); "+v.Name+" runs the V0 engine")
+			e.Add("flashinfer_sampler", "is a vLLM V1 setting (engine_version 0."+strconv.Itoa(release.VLLMFirstV1)+" or later); "+v.Name+" runs the V0 engine")
 		default:
 			// FlashInfer's top-k/top-p kernels sort nothing
 			// (Request.flashinfer_sampler).
