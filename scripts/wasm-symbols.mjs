@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 
 const bytes = readFileSync(process.argv[2]);
 const top = Number(process.argv[3] || 25);
+const mode = process.argv[4] || 'pkg';
 let pos = 8;
 const u32 = () => {
   let result = 0, shift = 0, b;
@@ -54,6 +55,12 @@ while (pos < bytes.length) {
     }
   }
   pos = end;
+}
+if (mode === 'func') {
+  const rows = bodies.map((size, i) => [size, names.get(i + importedFuncs) || '?']);
+  rows.sort((a, b) => b[0] - a[0]);
+  for (const [size, name] of rows.slice(0, top)) console.log(String(size).padStart(9), name);
+  process.exit(0);
 }
 const byPkg = new Map();
 let total = 0;
