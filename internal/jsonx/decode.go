@@ -379,12 +379,15 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 	}
 }
 
+// objectMap decodes an object into the map m (its key of string kind).
+// The key is set with SetString rather than Value.Convert, which would
+// link reflect's conversion table (about 4 KB of the light engine's gzip).
 func (d *decoder) objectMap(path string, m, elem reflect.Value) error {
-	var key string
+	key := reflect.New(m.Type().Key()).Elem()
 	return d.objectKeys(path, func(k string) (reflect.Value, func()) {
-		key = k
+		key.SetString(k)
 		elem.SetZero()
-		return elem, func() { m.SetMapIndex(reflect.ValueOf(key).Convert(m.Type().Key()), elem) }
+		return elem, func() { m.SetMapIndex(key, elem) }
 	})
 }
 

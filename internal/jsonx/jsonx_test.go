@@ -95,6 +95,14 @@ func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
 		want.Raw, got.Raw = nil, nil
 		assert.Equal(t, want, got, doc)
 	}
+	// A map with keys of a named string type, into a map that already
+	// holds a key (decoding adds to it, as encoding/json does).
+	doc := `{"b":2,"a":1,"":0,"\u00e9":3,"a":5}`
+	want, got := map[keyName]int{"z": 9}, map[keyName]int{"z": 9}
+	require.NoError(t, json.Unmarshal([]byte(doc), &want))
+	require.NoError(t, Unmarshal([]byte(doc), &got))
+	assert.Equal(t, map[keyName]int{"z": 9, "b": 2, "a": 5, "": 0, "é": 3}, got)
+	assert.Equal(t, want, got)
 }
 
 func TestUnmarshalErrorsNamePaths(t *testing.T) {
