@@ -336,3 +336,20 @@ func TestUnmarshalKnownCollectsUnknownKeys(t *testing.T) {
 	_, err = UnmarshalKnown([]byte(`{"nope":[1,}`), &s)
 	assert.ErrorContains(t, err, "invalid JSON")
 }
+
+// TestJSONTagReadsAsStructTagGet: jsonTag reads a tag's json value as
+// reflect.StructTag.Get does, but for the escapes it refuses.
+func TestJSONTagReadsAsStructTagGet(t *testing.T) {
+	t.Parallel()
+	for _, tag := range []reflect.StructTag{
+		``, `json:"name"`, `json:"name,omitempty"`, `json:"-"`, `json:"-,"`, `json:",omitempty"`,
+		`xml:"x" json:"y"`, `  json:"y"  `, `json:"a" json:"b"`, `jsonx:"a" json:"b"`, `xml:"a\"b" json:"c"`,
+		`json:"a\"b"`, `json:"a\\b"`, `json:"é"`, "json:\"a\tb\"", `json:"unterminated`, `json:name`, `json :"a"`,
+		`:"a" json:"b"`, `json:"a"x:"b"`, "json:\"a\nb\"", "json:\"\xff\"", "json:\"a\xffb\\\\\"", `xml:"\q" json:"c"`,
+	} {
+		assert.Equal(t, tag.Get("json"), jsonTag(tag), "%q", tag)
+	}
+	// An escape other than \" and \\ (StructTag.Get unquotes "a\nb"):
+	// no JSON key of this module's types needs one.
+	assert.Equal(t, "", jsonTag(`json:"a\nb"`))
+}
