@@ -1,12 +1,14 @@
 // Lists the code size of a Go .wasm by package, from its name section:
 //   GOOS=js GOARCH=wasm go build -o /tmp/t.wasm ./wasm/js   (no -s -w)
-//   node scripts/wasm-symbols.mjs /tmp/t.wasm [top]
+//   node scripts/wasm-symbols.mjs /tmp/t.wasm [top]        # by package
+//   node scripts/wasm-symbols.mjs /tmp/t.wasm [top] func   # the largest functions
 // Sizes are function bodies in bytes (uncompressed); data segments are
 // listed as one line.
 import { readFileSync } from 'node:fs';
 
 const bytes = readFileSync(process.argv[2]);
 const top = Number(process.argv[3] || 25);
+const mode = process.argv[4] || 'pkg';
 let pos = 8;
 const u32 = () => {
   let result = 0, shift = 0, b;
@@ -54,6 +56,12 @@ while (pos < bytes.length) {
     }
   }
   pos = end;
+}
+if (mode === 'func') {
+  const rows = bodies.map((size, i) => [size, names.get(i + importedFuncs) || '?']);
+  rows.sort((a, b) => b[0] - a[0]);
+  for (const [size, name] of rows.slice(0, top)) console.log(String(size).padStart(9), name);
+  process.exit(0);
 }
 const byPkg = new Map();
 let total = 0;

@@ -379,12 +379,15 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 	}
 }
 
+// objectMap decodes an object into the map m (its key of string kind).
+// The key is set with SetString rather than Value.Convert, which would
+// link reflect's conversion table (about 4 KB of the light engine's gzip).
 func (d *decoder) objectMap(path string, m, elem reflect.Value) error {
-	var key string
+	key := reflect.New(m.Type().Key()).Elem()
 	return d.objectKeys(path, func(k string) (reflect.Value, func()) {
-		key = k
+		key.SetString(k)
 		elem.SetZero()
-		return elem, func() { m.SetMapIndex(reflect.ValueOf(key).Convert(m.Type().Key()), elem) }
+		return elem, func() { m.SetMapIndex(key, elem) }
 	})
 }
 
@@ -760,7 +763,7 @@ var fieldCache sync.Map // reflect.Type -> *structFields
 // encoding/json reads them; ok is false for the fields it skips
 // (unexported, or tagged "-").
 func FieldName(f reflect.StructField) (name, opts string, ok bool) {
-	tag := f.Tag.Get("json")
+	tag := jsonTag(f.Tag)
 	if !f.IsExported() || tag == "-" {
 		return "", "", false
 	}
@@ -769,6 +772,72 @@ func FieldName(f reflect.StructField) (name, opts string, ok bool) {
 		name = f.Name
 	}
 	return name, opts, true
+}
+
+// jsonTag is the value of tag's "json" key, read as reflect.StructTag.Get
+// reads it (space-separated key:"value" pairs, the first "json" wins, ""
+// when absent or malformed), but for backslash escapes in that value: \"
+// and \\ are read as " and \, any other escape makes it malformed
+// (StructTag.Get would unquote it with strconv.Unquote, which is not worth
+// its 2.6 KB of the light engine's gzip: no JSON key needs one).
+func jsonTag(tag reflect.StructTag) string {
+	for tag != "" {
+		i := 0
+		for i < len(tag) && tag[i] == ' ' {
+			i++
+		}
+		tag = tag[i:]
+		i = 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			return ""
+		}
+		key := tag[:i]
+		tag = tag[i+1:]
+		for i = 1; i < len(tag) && tag[i] != '"'; i++ {
+			if tag[i] == '\\' {
+				i++
+			}
+		}
+		if i >= len(tag) {
+			return ""
+		}
+		quoted := string(tag[1:i])
+		tag = tag[i+1:]
+		if key == "json" {
+			return unquoteTag(quoted)
+		}
+	}
+	return ""
+}
+
+// unquoteTag reads the inside of a tag's quoted value as strconv.Unquote
+// does (an invalid UTF-8 byte becomes U+FFFD), "" when it holds a newline
+// or an escape other than \" and \\.
+func unquoteTag(s string) string {
+	if strings.IndexByte(s, '\n') >= 0 {
+		return ""
+	}
+	if strings.IndexByte(s, '\\') < 0 && utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		if s[i] == '\\' { // the scan in jsonTag leaves a character after it
+			if s[i+1] != '"' && s[i+1] != '\\' {
+				return ""
+			}
+			b = append(b, s[i+1])
+			i += 2
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		b = utf8.AppendRune(b, r)
+		i += n
+	}
+	return string(b)
 }
 
 // fieldsOf returns t's JSON fields: exported fields by their json tag name
@@ -782,7 +851,7 @@ func fieldsOf(t reflect.Type) *structFields {
 	walk = func(t reflect.Type, index []int, depth int) {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			tag := f.Tag.Get("json")
+			tag := jsonTag(f.Tag)
 			if tag == "-" {
 				continue
 			}
@@ -818,7 +887,7 @@ func fieldsOf(t reflect.Type) *structFields {
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			idx := append(append([]int(nil), index...), i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			name, _, _ := strings.Cut(jsonTag(f.Tag), ",")
 			if f.Anonymous && name == "" {
 				ft := f.Type
 				if ft.Kind() == reflect.Pointer {

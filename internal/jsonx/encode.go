@@ -118,14 +118,16 @@ func (e *encoder) value(v reflect.Value) error {
 		// The keys sorted as strings: slices.Sort on []string is in every
 		// build already, where slices.SortFunc on []reflect.Value was an
 		// instantiation of its own (about 6 KB of the browser engine's
-		// gzip).
-		keys := v.MapKeys()
-		names := make([]string, len(keys))
-		for i, k := range keys {
-			names[i] = k.String()
+		// gzip). One MapRange pass, which the engine links anyway, rather
+		// than MapKeys and MapIndex (about 0.8 KB more).
+		names := make([]string, 0, v.Len())
+		values := make(map[string]reflect.Value, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			name := it.Key().String()
+			names = append(names, name)
+			values[name] = it.Value()
 		}
 		slices.Sort(names)
-		key := reflect.New(t.Key()).Elem()
 		e.buf = append(e.buf, '{')
 		for i, name := range names {
 			if i > 0 {
@@ -133,8 +135,7 @@ func (e *encoder) value(v reflect.Value) error {
 			}
 			e.buf = AppendString(e.buf, name)
 			e.buf = append(e.buf, ':')
-			key.SetString(name)
-			if err := e.value(v.MapIndex(key)); err != nil {
+			if err := e.value(values[name]); err != nil {
 				return err
 			}
 		}

@@ -95,6 +95,14 @@ func TestUnmarshalMatchesEncodingJSON(t *testing.T) {
 		want.Raw, got.Raw = nil, nil
 		assert.Equal(t, want, got, doc)
 	}
+	// A map with keys of a named string type, into a map that already
+	// holds a key (decoding adds to it, as encoding/json does).
+	doc := `{"b":2,"a":1,"":0,"\u00e9":3,"a":5}`
+	want, got := map[keyName]int{"z": 9}, map[keyName]int{"z": 9}
+	require.NoError(t, json.Unmarshal([]byte(doc), &want))
+	require.NoError(t, Unmarshal([]byte(doc), &got))
+	assert.Equal(t, map[keyName]int{"z": 9, "b": 2, "a": 5, "": 0, "é": 3}, got)
+	assert.Equal(t, want, got)
 }
 
 func TestUnmarshalErrorsNamePaths(t *testing.T) {
@@ -327,4 +335,21 @@ func TestUnmarshalKnownCollectsUnknownKeys(t *testing.T) {
 	// Malformed JSON inside an unknown key's value is still a syntax error.
 	_, err = UnmarshalKnown([]byte(`{"nope":[1,}`), &s)
 	assert.ErrorContains(t, err, "invalid JSON")
+}
+
+// TestJSONTagReadsAsStructTagGet: jsonTag reads a tag's json value as
+// reflect.StructTag.Get does, but for the escapes it refuses.
+func TestJSONTagReadsAsStructTagGet(t *testing.T) {
+	t.Parallel()
+	for _, tag := range []reflect.StructTag{
+		``, `json:"name"`, `json:"name,omitempty"`, `json:"-"`, `json:"-,"`, `json:",omitempty"`,
+		`xml:"x" json:"y"`, `  json:"y"  `, `json:"a" json:"b"`, `jsonx:"a" json:"b"`, `xml:"a\"b" json:"c"`,
+		`json:"a\"b"`, `json:"a\\b"`, `json:"é"`, "json:\"a\tb\"", `json:"unterminated`, `json:name`, `json :"a"`,
+		`:"a" json:"b"`, `json:"a"x:"b"`, "json:\"a\nb\"", "json:\"\xff\"", "json:\"a\xffb\\\\\"", `xml:"\q" json:"c"`,
+	} {
+		assert.Equal(t, tag.Get("json"), jsonTag(tag), "%q", tag)
+	}
+	// An escape other than \" and \\ (StructTag.Get unquotes "a\nb"):
+	// no JSON key of this module's types needs one.
+	assert.Equal(t, "", jsonTag(`json:"a\nb"`))
 }

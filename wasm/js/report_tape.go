@@ -4,6 +4,7 @@ package main
 
 import (
 	"github.com/modelrefs/throughput/calc"
+	"unsafe"
 )
 
 // tapeKeys are the object keys of the tape, by index.
@@ -255,1265 +256,409 @@ var tapeKeys = []string{
 	"e2e_latency_p99_ms",
 }
 
-// tapeReport records a calc.Report as an object.
-func tapeReport(t *tape, v *calc.Report) {
-	at, n := t.object(), 0
-	t.key(0) // version
-	t.string(string(v.Version))
-	n++
-	t.key(1) // fits
-	t.bool(bool(v.Fits))
-	n++
-	t.key(2) // model
-	tapeModelInfo(t, &v.Model)
-	n++
-	t.key(3) // hardware
-	tapeHardwareInfo(t, &v.Hardware)
-	n++
-	t.key(4) // config
-	tapeConfig(t, &v.Config)
-	n++
-	t.key(5) // memory
-	tapeMemoryReport(t, &v.Memory)
-	n++
-	t.key(6) // kv_cache
-	tapeKVCacheReport(t, &v.KVCache)
-	n++
-	if v.Decode != nil {
-		t.key(7) // decode
-		tapeDecodeReport(t, v.Decode)
-		n++
-	}
-	if v.Prefill != nil {
-		t.key(8) // prefill
-		tapePrefillReport(t, v.Prefill)
-		n++
-	}
-	t.key(9) // batch_ceiling
-	tapeBatchCeiling(t, &v.BatchCeiling)
-	n++
-	if v.Preemption != nil {
-		t.key(10) // preemption
-		tapePreemptionReport(t, v.Preemption)
-		n++
-	}
-	if v.Best != nil {
-		t.key(11) // best
-		tapeBestReport(t, v.Best)
-		n++
-	}
-	if len(v.Sweep) > 0 {
-		t.key(12) // sweep
-		t.array(len(v.Sweep))
-		for i := range v.Sweep {
-			tapeSweepPoint(t, &v.Sweep[i])
-		}
-		n++
-	}
-	if v.Cost != nil {
-		t.key(13) // cost
-		tapeCostReport(t, v.Cost)
-		n++
-	}
-	if v.Features != nil {
-		t.key(14) // features
-		tapeFeaturesReport(t, v.Features)
-		n++
-	}
-	if calc.FullEngine && v.Simulation != nil {
-		t.key(15) // simulation
-		tapeSimulationReport(t, v.Simulation)
-		n++
-	}
-	if len(v.Fixes) > 0 {
-		t.key(16) // fixes
-		t.array(len(v.Fixes))
-		for i := range v.Fixes {
-			tapeFix(t, &v.Fixes[i])
-		}
-		n++
-	}
-	if calc.FullEngine && v.StartupLog != nil {
-		t.key(17) // startup_log
-		tapeStartupLogReport(t, v.StartupLog)
-		n++
-	}
-	if calc.FullEngine && len(v.Bands) > 0 {
-		t.key(18) // bands
-		t.array(len(v.Bands))
-		for i := range v.Bands {
-			tapeBand(t, &v.Bands[i])
-		}
-		n++
-	}
-	if calc.FullEngine && v.Calibration != nil {
-		t.key(19) // calibration
-		tapeCalibrationReport(t, v.Calibration)
-		n++
-	}
-	t.key(20) // warnings
-	if v.Warnings == nil {
-		t.null()
-	} else {
-		t.array(len(v.Warnings))
-		for i := range v.Warnings {
-			tapeWarning(t, &v.Warnings[i])
-		}
-	}
-	n++
-	t.end(at, n)
-}
+// tapeReport records a calc.Report (tapeTypes[0]).
+func tapeReport(t *tape, v *calc.Report) { t.value(unsafe.Pointer(v), 0) }
 
-// tapeModelInfo records a calc.ModelInfo as an object.
-func tapeModelInfo(t *tape, v *calc.ModelInfo) {
-	at, n := t.object(), 0
-	t.key(21) // id
-	t.string(string(v.ID))
-	n++
-	t.key(22) // name
-	t.string(string(v.Name))
-	n++
-	t.key(23) // architecture
-	t.string(string(v.Architecture))
-	n++
-	t.key(24) // num_hidden_layers
-	t.number(float64(v.Layers))
-	n++
-	t.key(25) // params_total
-	t.number(float64(v.ParamsTotal))
-	n++
-	t.key(26) // params_active_per_token
-	t.number(float64(v.ParamsActive))
-	n++
-	t.key(27) // weight_format
-	t.string(string(v.WeightFormat))
-	n++
-	t.key(28) // quantization
-	t.string(string(v.Quantization))
-	n++
-	if v.WeightBits != 0 {
-		t.key(29) // bits_per_quantized_weight
-		t.number(float64(v.WeightBits))
-		n++
-	}
-	t.key(30) // max_position_embeddings
-	t.number(float64(v.MaxContext))
-	n++
-	t.end(at, n)
-}
-
-// tapeHardwareInfo records a calc.HardwareInfo as an object.
-func tapeHardwareInfo(t *tape, v *calc.HardwareInfo) {
-	at, n := t.object(), 0
-	t.key(21) // id
-	t.string(string(v.ID))
-	n++
-	t.key(22) // name
-	t.string(string(v.Name))
-	n++
-	t.key(31) // memory_bytes
-	t.number(float64(v.MemoryBytes))
-	n++
-	t.key(32) // memory_reported_bytes
-	t.number(float64(v.MemoryReportedBytes))
-	n++
-	t.key(33) // unified_memory
-	t.bool(bool(v.UnifiedMemory))
-	n++
-	t.key(34) // memory_bandwidth_bytes_per_s
-	t.number(float64(v.MemoryBandwidthBytesPerS))
-	n++
-	t.key(35) // peak_flops_per_s
-	t.number(float64(v.PeakFLOPSPerS))
-	n++
-	t.key(36) // compute_precision
-	t.string(string(v.Precision))
-	n++
-	t.end(at, n)
-}
-
-// tapeConfig records a calc.Config as an object.
-func tapeConfig(t *tape, v *calc.Config) {
-	at, n := t.object(), 0
-	t.key(37) // engine
-	t.string(string(v.Engine))
-	n++
-	if v.EngineVersion != "" {
-		t.key(38) // engine_version
-		t.string(string(v.EngineVersion))
-		n++
-	}
-	t.key(39) // tensor_parallel_size
-	t.number(float64(v.TensorParallelSize))
-	n++
-	t.key(40) // pipeline_parallel_size
-	t.number(float64(v.PipelineParallelSize))
-	n++
-	t.key(41) // num_gpus
-	t.number(float64(v.GPUs))
-	n++
-	if v.P2P != nil {
-		t.key(42) // p2p
-		t.bool(bool(*v.P2P))
-		n++
-	}
-	if v.FlashInferSampler != nil {
-		t.key(43) // flashinfer_sampler
-		t.bool(bool(*v.FlashInferSampler))
-		n++
-	}
-	t.key(44) // dtype
-	t.string(string(v.Dtype))
-	n++
-	t.key(45) // kv_cache_dtype
-	t.string(string(v.KVCacheDtype))
-	n++
-	t.key(46) // gpu_memory_utilization
-	t.number(float64(v.GPUMemoryUtilization))
-	n++
-	t.key(47) // block_size
-	t.number(float64(v.BlockSize))
-	n++
-	t.key(48) // max_model_len
-	t.number(float64(v.MaxModelLen))
-	n++
-	t.key(49) // max_num_seqs
-	t.number(float64(v.MaxNumSeqs))
-	n++
-	t.key(50) // max_num_batched_tokens
-	t.number(float64(v.MaxNumBatchedTokens))
-	n++
-	t.key(51) // input_tokens
-	t.number(float64(v.InputTokens))
-	n++
-	t.key(52) // output_tokens
-	t.number(float64(v.OutputTokens))
-	n++
-	if v.Concurrency != 0 {
-		t.key(53) // concurrency
-		t.number(float64(v.Concurrency))
-		n++
-	}
-	if v.RequestRate != 0 {
-		t.key(54) // request_rate
-		t.number(float64(v.RequestRate))
-		n++
-	}
-	if v.TTFTBudgetMs != 0 {
-		t.key(55) // ttft_budget_ms
-		t.number(float64(v.TTFTBudgetMs))
-		n++
-	}
-	if v.TPOTBudgetMs != 0 {
-		t.key(56) // tpot_budget_ms
-		t.number(float64(v.TPOTBudgetMs))
-		n++
-	}
-	t.key(57) // efficiencies
-	tapeEfficiencies(t, &v.Efficiencies)
-	n++
-	t.end(at, n)
-}
-
-// tapeMemoryReport records a calc.MemoryReport as an object.
-func tapeMemoryReport(t *tape, v *calc.MemoryReport) {
-	at, n := t.object(), 0
-	t.key(58) // total_bytes
-	t.number(float64(v.TotalBytes))
-	n++
-	t.key(59) // free_at_start_bytes
-	t.number(float64(v.FreeAtStartBytes))
-	n++
-	t.key(60) // requested_bytes
-	t.number(float64(v.RequestedBytes))
-	n++
-	t.key(61) // weights_bytes
-	t.number(float64(v.WeightsBytes))
-	n++
-	t.key(62) // activation_bytes
-	t.number(float64(v.ActivationBytes))
-	n++
-	t.key(63) // non_torch_bytes
-	t.number(float64(v.NonTorchBytes))
-	n++
-	t.key(64) // kv_cache_bytes
-	t.number(float64(v.KVCacheBytes))
-	n++
-	if v.CUDAGraphBytes != 0 {
-		t.key(65) // cuda_graph_bytes
-		t.number(float64(v.CUDAGraphBytes))
-		n++
-	}
-	if v.FeatureBytes != 0 {
-		t.key(66) // feature_bytes
-		t.number(float64(v.FeatureBytes))
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapeKVCacheReport records a calc.KVCacheReport as an object.
-func tapeKVCacheReport(t *tape, v *calc.KVCacheReport) {
-	at, n := t.object(), 0
-	t.key(67) // bytes_per_token
-	t.number(float64(v.BytesPerToken))
-	n++
-	t.key(68) // bytes_per_token_per_gpu
-	t.number(float64(v.BytesPerTokenPerGPU))
-	n++
-	if v.StateBytesPerSequence != 0 {
-		t.key(69) // state_bytes_per_sequence
-		t.number(float64(v.StateBytesPerSequence))
-		n++
-	}
-	t.key(47) // block_size
-	t.number(float64(v.BlockSize))
-	n++
-	t.key(70) // num_blocks
-	t.number(float64(v.NumBlocks))
-	n++
-	t.key(71) // capacity_tokens
-	t.number(float64(v.CapacityTokens))
-	n++
-	t.key(72) // max_concurrency
-	t.number(float64(v.MaxConcurrency))
-	n++
-	t.key(48) // max_model_len
-	t.number(float64(v.MaxModelLen))
-	n++
-	t.key(73) // groups
-	if v.Groups == nil {
-		t.null()
-	} else {
-		t.array(len(v.Groups))
-		for i := range v.Groups {
-			tapeKVGroup(t, &v.Groups[i])
-		}
-	}
-	n++
-	t.end(at, n)
-}
-
-// tapeDecodeReport records a calc.DecodeReport as an object.
-func tapeDecodeReport(t *tape, v *calc.DecodeReport) {
-	at, n := t.object(), 0
-	t.key(74) // batch_size
-	t.number(float64(v.BatchSize))
-	n++
-	t.key(75) // context_tokens
-	t.number(float64(v.ContextTokens))
-	n++
-	t.key(76) // step_time_ms
-	t.number(float64(v.StepTimeMs))
-	n++
-	t.key(77) // tokens_per_s
-	t.number(float64(v.TokensPerS))
-	n++
-	t.key(78) // tokens_per_s_per_sequence
-	t.number(float64(v.TokensPerSPerSequence))
-	n++
-	t.key(79) // bound
-	t.string(string(v.Bound))
-	n++
-	t.key(80) // memory_time_ms
-	t.number(float64(v.MemoryTimeMs))
-	n++
-	t.key(81) // compute_time_ms
-	t.number(float64(v.ComputeTimeMs))
-	n++
-	t.key(82) // communication_time_ms
-	t.number(float64(v.CommunicationTimeMs))
-	n++
-	t.key(83) // overhead_ms
-	t.number(float64(v.OverheadMs))
-	n++
-	t.key(84) // weights_read_bytes
-	t.number(float64(v.WeightsReadBytes))
-	n++
-	t.key(85) // kv_read_bytes
-	t.number(float64(v.KVReadBytes))
-	n++
-	t.key(86) // flops
-	t.number(float64(v.FLOPs))
-	n++
-	t.key(87) // kv_cache_usage
-	t.number(float64(v.KVCacheUsage))
-	n++
-	t.end(at, n)
-}
-
-// tapePrefillReport records a calc.PrefillReport as an object.
-func tapePrefillReport(t *tape, v *calc.PrefillReport) {
-	at, n := t.object(), 0
-	t.key(51) // input_tokens
-	t.number(float64(v.InputTokens))
-	n++
-	t.key(88) // time_ms
-	t.number(float64(v.TimeMs))
-	n++
-	t.key(89) // ttft_ms
-	t.number(float64(v.TTFTMs))
-	n++
-	t.key(77) // tokens_per_s
-	t.number(float64(v.TokensPerS))
-	n++
-	t.key(79) // bound
-	t.string(string(v.Bound))
-	n++
-	t.key(90) // chunks
-	t.number(float64(v.Chunks))
-	n++
-	t.end(at, n)
-}
-
-// tapeBatchCeiling records a calc.BatchCeiling as an object.
-func tapeBatchCeiling(t *tape, v *calc.BatchCeiling) {
-	at, n := t.object(), 0
-	t.key(74) // batch_size
-	t.number(float64(v.BatchSize))
-	n++
-	t.key(75) // context_tokens
-	t.number(float64(v.ContextTokens))
-	n++
-	t.key(91) // limited_by
-	t.string(string(v.LimitedBy))
-	n++
-	t.key(76) // step_time_ms
-	t.number(float64(v.StepTimeMs))
-	n++
-	t.key(77) // tokens_per_s
-	t.number(float64(v.TokensPerS))
-	n++
-	t.key(78) // tokens_per_s_per_sequence
-	t.number(float64(v.TokensPerSPerSequence))
-	n++
-	t.key(92) // batch_size_without_budget
-	t.number(float64(v.BatchSizeWithoutBudget))
-	n++
-	if v.LimitedByWithoutBudget != "" {
-		t.key(93) // limited_by_without_budget
-		t.string(string(v.LimitedByWithoutBudget))
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapePreemptionReport records a calc.PreemptionReport as an object.
-func tapePreemptionReport(t *tape, v *calc.PreemptionReport) {
-	at, n := t.object(), 0
-	t.key(94) // onset_concurrency
-	t.number(float64(v.OnsetConcurrency))
-	n++
-	t.key(95) // onset_concurrency_lockstep
-	t.number(float64(v.OnsetConcurrencyLockstep))
-	n++
-	t.key(96) // reachable
-	t.bool(bool(v.Reachable))
-	n++
-	t.key(97) // onset_request_rate
-	t.number(float64(v.OnsetRequestRate))
-	n++
-	t.key(98) // saturation_request_rate
-	t.number(float64(v.SaturationRequestRate))
-	n++
-	if v.Utilization != 0 {
-		t.key(99) // utilization
-		t.number(float64(v.Utilization))
-		n++
-	}
-	t.key(100) // recompute_overhead
-	t.number(float64(v.RecomputeOverhead))
-	n++
-	t.key(101) // work_per_output_token
-	t.number(float64(v.WorkPerOutputToken))
-	n++
-	t.key(75) // context_tokens
-	t.number(float64(v.ContextTokens))
-	n++
-	t.key(53) // concurrency
-	t.number(float64(v.Concurrency))
-	n++
-	t.end(at, n)
-}
-
-// tapeBestReport records a calc.BestReport as an object.
-func tapeBestReport(t *tape, v *calc.BestReport) {
-	at, n := t.object(), 0
-	t.key(74) // batch_size
-	t.number(float64(v.BatchSize))
-	n++
-	t.key(75) // context_tokens
-	t.number(float64(v.ContextTokens))
-	n++
-	t.key(76) // step_time_ms
-	t.number(float64(v.StepTimeMs))
-	n++
-	t.key(89) // ttft_ms
-	t.number(float64(v.TTFTMs))
-	n++
-	t.key(77) // tokens_per_s
-	t.number(float64(v.TokensPerS))
-	n++
-	t.key(78) // tokens_per_s_per_sequence
-	t.number(float64(v.TokensPerSPerSequence))
-	n++
-	t.key(91) // limited_by
-	t.string(string(v.LimitedBy))
-	n++
-	t.key(102) // feasible
-	t.bool(bool(v.Feasible))
-	n++
-	t.end(at, n)
-}
-
-// tapeSweepPoint records a calc.SweepPoint as an object.
-func tapeSweepPoint(t *tape, v *calc.SweepPoint) {
-	at, n := t.object(), 0
-	t.key(74) // batch_size
-	t.number(float64(v.BatchSize))
-	n++
-	t.key(75) // context_tokens
-	t.number(float64(v.ContextTokens))
-	n++
-	t.key(76) // step_time_ms
-	t.number(float64(v.StepTimeMs))
-	n++
-	t.key(77) // tokens_per_s
-	t.number(float64(v.TokensPerS))
-	n++
-	t.key(78) // tokens_per_s_per_sequence
-	t.number(float64(v.TokensPerSPerSequence))
-	n++
-	t.key(87) // kv_cache_usage
-	t.number(float64(v.KVCacheUsage))
-	n++
-	t.key(79) // bound
-	t.string(string(v.Bound))
-	n++
-	if v.TokensPerSWithoutSpeculation != 0 {
-		t.key(103) // tokens_per_s_without_speculation
-		t.number(float64(v.TokensPerSWithoutSpeculation))
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapeCostReport records a calc.CostReport as an object.
-func tapeCostReport(t *tape, v *calc.CostReport) {
-	at, n := t.object(), 0
-	t.key(104) // gpu_hour_usd
-	t.number(float64(v.GPUHourUSD))
-	n++
-	t.key(41) // num_gpus
-	t.number(float64(v.GPUs))
-	n++
-	t.key(105) // usd_per_million_output_tokens
-	t.number(float64(v.UsdPerMillionOutputTokens))
-	n++
-	t.key(74) // batch_size
-	t.number(float64(v.BatchSize))
-	n++
-	t.key(75) // context_tokens
-	t.number(float64(v.ContextTokens))
-	n++
-	t.key(77) // tokens_per_s
-	t.number(float64(v.TokensPerS))
-	n++
-	t.end(at, n)
-}
-
-// tapeFeaturesReport records a calc.FeaturesReport as an object.
-func tapeFeaturesReport(t *tape, v *calc.FeaturesReport) {
-	at, n := t.object(), 0
-	if v.PrefixCaching != nil {
-		t.key(106) // prefix_caching
-		tapePrefixCachingReport(t, v.PrefixCaching)
-		n++
-	}
-	if v.Speculative != nil {
-		t.key(107) // speculative
-		tapeSpeculativeReport(t, v.Speculative)
-		n++
-	}
-	if v.LoRA != nil {
-		t.key(108) // lora
-		tapeLoRAReport(t, v.LoRA)
-		n++
-	}
-	if v.KVOffload != nil {
-		t.key(109) // kv_offload
-		tapeKVOffloadReport(t, v.KVOffload)
-		n++
-	}
-	if v.Parallel != nil {
-		t.key(110) // parallel
-		tapeParallelReport(t, v.Parallel)
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapeSimulationReport records a calc.SimulationReport as an object.
-func tapeSimulationReport(t *tape, v *calc.SimulationReport) {
-	at, n := t.object(), 0
-	t.key(111) // arrival
-	t.string(string(v.Arrival))
-	n++
-	if v.RequestRate != 0 {
-		t.key(54) // request_rate
-		t.number(float64(v.RequestRate))
-		n++
-	}
-	if v.Concurrency != 0 {
-		t.key(53) // concurrency
-		t.number(float64(v.Concurrency))
-		n++
-	}
-	t.key(112) // seed
-	t.number(float64(v.Seed))
-	n++
-	t.key(113) // num_requests
-	t.number(float64(v.NumRequests))
-	n++
-	t.key(114) // completed_requests
-	t.number(float64(v.CompletedRequests))
-	n++
-	t.key(115) // rejected_requests
-	t.number(float64(v.RejectedRequests))
-	n++
-	if v.Truncated {
-		t.key(116) // truncated
-		t.bool(bool(v.Truncated))
-		n++
-	}
-	t.key(117) // duration_s
-	t.number(float64(v.DurationS))
-	n++
-	t.key(118) // steps
-	t.number(float64(v.Steps))
-	n++
-	t.key(119) // mean_input_tokens
-	t.number(float64(v.MeanInputTokens))
-	n++
-	t.key(120) // mean_output_tokens
-	t.number(float64(v.MeanOutputTokens))
-	n++
-	t.key(89) // ttft_ms
-	tapeLatencySummary(t, &v.TTFTMs)
-	n++
-	t.key(121) // tpot_ms
-	tapeLatencySummary(t, &v.TPOTMs)
-	n++
-	t.key(122) // e2e_latency_ms
-	tapeLatencySummary(t, &v.E2ELatencyMs)
-	n++
-	t.key(123) // itl_ms
-	tapeLatencySummary(t, &v.ITLMs)
-	n++
-	t.key(124) // requests_per_s
-	t.number(float64(v.RequestsPerS))
-	n++
-	t.key(125) // output_tokens_per_s
-	t.number(float64(v.OutputTokensPerS))
-	n++
-	t.key(126) // total_tokens_per_s
-	t.number(float64(v.TotalTokensPerS))
-	n++
-	if v.GoodputRequestsPerS != nil {
-		t.key(127) // goodput_requests_per_s
-		t.number(float64(*v.GoodputRequestsPerS))
-		n++
-	}
-	if v.SLOAttainment != nil {
-		t.key(128) // slo_attainment
-		t.number(float64(*v.SLOAttainment))
-		n++
-	}
-	t.key(129) // preemptions
-	t.number(float64(v.Preemptions))
-	n++
-	t.key(130) // preempted_requests
-	t.number(float64(v.PreemptedRequests))
-	n++
-	t.key(131) // recomputed_tokens
-	t.number(float64(v.RecomputedTokens))
-	n++
-	t.key(100) // recompute_overhead
-	t.number(float64(v.RecomputeOverhead))
-	n++
-	t.key(101) // work_per_output_token
-	t.number(float64(v.WorkPerOutputToken))
-	n++
-	t.key(132) // first_preemption_s
-	t.number(float64(v.FirstPreemptionS))
-	n++
-	t.key(133) // running_at_first_preemption
-	t.number(float64(v.RunningAtFirstPreemption))
-	n++
-	if v.CachedTokens != 0 {
-		t.key(134) // cached_tokens
-		t.number(float64(v.CachedTokens))
-		n++
-	}
-	if v.DraftedTokens != 0 {
-		t.key(135) // drafted_tokens
-		t.number(float64(v.DraftedTokens))
-		n++
-	}
-	if v.AcceptedTokens != 0 {
-		t.key(136) // accepted_tokens
-		t.number(float64(v.AcceptedTokens))
-		n++
-	}
-	if v.ReloadedTokens != 0 {
-		t.key(137) // reloaded_tokens
-		t.number(float64(v.ReloadedTokens))
-		n++
-	}
-	t.key(138) // mean_running
-	t.number(float64(v.MeanRunning))
-	n++
-	t.key(139) // mean_waiting
-	t.number(float64(v.MeanWaiting))
-	n++
-	t.key(140) // mean_kv_cache_usage
-	t.number(float64(v.MeanKVCacheUsage))
-	n++
-	t.key(141) // peak_kv_cache_usage
-	t.number(float64(v.PeakKVCacheUsage))
-	n++
-	if len(v.Timeline) > 0 {
-		t.key(142) // timeline
-		t.array(len(v.Timeline))
-		for i := range v.Timeline {
-			tapeSimTimelinePoint(t, &v.Timeline[i])
-		}
-		n++
-	}
-	if v.Sweep != nil {
-		t.key(12) // sweep
-		tapeSimulationSweep(t, v.Sweep)
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapeFix records a calc.Fix as an object.
-func tapeFix(t *tape, v *calc.Fix) {
-	at, n := t.object(), 0
-	t.key(143) // field
-	t.string(string(v.Field))
-	n++
-	t.key(144) // value
-	t.string(string(v.Value))
-	n++
-	t.key(145) // summary
-	t.string(string(v.Summary))
-	n++
-	t.end(at, n)
-}
-
-// tapeStartupLogReport records a calc.StartupLogReport as an object.
-func tapeStartupLogReport(t *tape, v *calc.StartupLogReport) {
-	at, n := t.object(), 0
-	if v.Release != "" {
-		t.key(146) // release
-		t.string(string(v.Release))
-		n++
-	}
-	t.key(147) // terms
-	if v.Terms == nil {
-		t.null()
-	} else {
-		t.array(len(v.Terms))
-		for i := range v.Terms {
-			tapeLoggedTerm(t, &v.Terms[i])
-		}
-	}
-	n++
-	if len(v.Missing) > 0 {
-		t.key(148) // missing
-		t.array(len(v.Missing))
-		for i := range v.Missing {
-			t.string(string(v.Missing[i]))
-		}
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapeBand records a calc.Band as an object.
-func tapeBand(t *tape, v *calc.Band) {
-	at, n := t.object(), 0
-	t.key(149) // figure
-	t.string(string(v.Figure))
-	n++
-	t.key(150) // low
-	t.number(float64(v.Low))
-	n++
-	t.key(151) // high
-	t.number(float64(v.High))
-	n++
-	t.key(152) // basis
-	t.string(string(v.Basis))
-	n++
-	if v.Widened {
-		t.key(153) // widened
-		t.bool(bool(v.Widened))
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapeCalibrationReport records a calc.CalibrationReport as an object.
-func tapeCalibrationReport(t *tape, v *calc.CalibrationReport) {
-	at, n := t.object(), 0
-	t.key(154) // fitted
-	if v.Fitted == nil {
-		t.null()
-	} else {
-		t.array(len(v.Fitted))
-		for i := range v.Fitted {
-			t.string(string(v.Fitted[i]))
-		}
-	}
-	n++
-	t.key(155) // profile
-	tapeEfficiencies(t, &v.Profile)
-	n++
-	t.key(156) // points
-	if v.Points == nil {
-		t.null()
-	} else {
-		t.array(len(v.Points))
-		for i := range v.Points {
-			tapeCalibrationFitPoint(t, &v.Points[i])
-		}
-	}
-	n++
-	t.key(157) // rms_error
-	t.number(float64(v.RMSError))
-	n++
-	t.end(at, n)
-}
-
-// tapeWarning records a calc.Warning as an object.
-func tapeWarning(t *tape, v *calc.Warning) {
-	at, n := t.object(), 0
-	t.key(158) // code
-	t.string(string(v.Code))
-	n++
-	t.key(159) // message
-	t.string(string(v.Message))
-	n++
-	t.end(at, n)
-}
-
-// tapeEfficiencies records a calc.Efficiencies as an object.
-func tapeEfficiencies(t *tape, v *calc.Efficiencies) {
-	at, n := t.object(), 0
-	t.key(160) // bandwidth_efficiency
-	t.number(float64(v.BandwidthEfficiency))
-	n++
-	t.key(161) // attention_bandwidth_efficiency
-	t.number(float64(v.AttentionBandwidthEfficiency))
-	n++
-	t.key(162) // compute_efficiency
-	t.number(float64(v.ComputeEfficiency))
-	n++
-	t.key(163) // gemm_half_tokens
-	t.number(float64(v.GEMMHalfTokens))
-	n++
-	t.key(164) // attention_efficiency
-	t.number(float64(v.AttentionEfficiency))
-	n++
-	t.key(165) // step_overhead_ms
-	t.number(float64(v.StepOverheadMs))
-	n++
-	t.key(166) // sequence_overhead_us
-	t.number(float64(v.SequenceOverheadUs))
-	n++
-	t.key(167) // layer_overhead_us
-	t.number(float64(v.LayerOverheadUs))
-	n++
-	if v.SMBytesPerCycle != 0 {
-		t.key(168) // sm_bytes_per_cycle
-		t.number(float64(v.SMBytesPerCycle))
-		n++
-	}
-	t.key(169) // prefill_layer_overhead_us
-	t.number(float64(v.PrefillLayerOverheadUs))
-	n++
-	t.key(170) // context_overhead_ms
-	t.number(float64(v.ContextOverheadMs))
-	n++
-	if v.AllReduceLatencyUs != 0 {
-		t.key(171) // all_reduce_latency_us
-		t.number(float64(v.AllReduceLatencyUs))
-		n++
-	}
-	if v.PagedAttentionV1BandwidthEfficiency != 0 {
-		t.key(172) // paged_attention_v1_bandwidth_efficiency
-		t.number(float64(v.PagedAttentionV1BandwidthEfficiency))
-		n++
-	}
-	if v.TPStepOverheadMs != 0 {
-		t.key(173) // tp_step_overhead_ms
-		t.number(float64(v.TPStepOverheadMs))
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapeKVGroup records a calc.KVGroup as an object.
-func tapeKVGroup(t *tape, v *calc.KVGroup) {
-	at, n := t.object(), 0
-	t.key(174) // kind
-	t.string(string(v.Kind))
-	n++
-	t.key(175) // layers
-	t.number(float64(v.Layers))
-	n++
-	if v.Window != 0 {
-		t.key(176) // window
-		t.number(float64(v.Window))
-		n++
-	}
-	t.end(at, n)
-}
-
-// tapePrefixCachingReport records a calc.PrefixCachingReport as an object.
-func tapePrefixCachingReport(t *tape, v *calc.PrefixCachingReport) {
-	at, n := t.object(), 0
-	t.key(177) // cached_tokens_per_request
-	t.number(float64(v.CachedTokensPerRequest))
-	n++
-	t.key(178) // shared_blocks
-	t.number(float64(v.SharedBlocks))
-	n++
-	t.key(179) // num_prefixes
-	t.number(float64(v.NumPrefixes))
-	n++
-	t.key(89) // ttft_ms
-	t.number(float64(v.TTFTMs))
-	n++
-	t.key(180) // ttft_ms_without
-	t.number(float64(v.TTFTMsWithout))
-	n++
-	t.key(181) // kv_ceiling
-	t.number(float64(v.KVCeiling))
-	n++
-	t.key(182) // kv_ceiling_without
-	t.number(float64(v.KVCeilingWithout))
-	n++
-	t.key(94) // onset_concurrency
-	t.number(float64(v.OnsetConcurrency))
-	n++
-	t.key(183) // onset_concurrency_without
-	t.number(float64(v.OnsetConcurrencyWithout))
-	n++
-	t.end(at, n)
-}
-
-// tapeSpeculativeReport records a calc.SpeculativeReport as an object.
-func tapeSpeculativeReport(t *tape, v *calc.SpeculativeReport) {
-	at, n := t.object(), 0
-	t.key(184) // method
-	t.string(string(v.Method))
-	n++
-	t.key(185) // num_speculative_tokens
-	t.number(float64(v.NumSpeculativeTokens))
-	n++
-	t.key(186) // acceptance_rate
-	t.number(float64(v.AcceptanceRate))
-	n++
-	t.key(187) // tokens_per_step
-	t.number(float64(v.TokensPerStep))
-	n++
-	t.key(188) // draft_weights_bytes
-	t.number(float64(v.DraftWeightsBytes))
-	n++
-	t.key(189) // draft_time_ms
-	t.number(float64(v.DraftTimeMs))
-	n++
-	t.key(121) // tpot_ms
-	t.number(float64(v.TPOTMs))
-	n++
-	t.key(190) // tpot_ms_without
-	t.number(float64(v.TPOTMsWithout))
-	n++
-	t.key(77) // tokens_per_s
-	t.number(float64(v.TokensPerS))
-	n++
-	t.key(191) // tokens_per_s_without
-	t.number(float64(v.TokensPerSWithout))
-	n++
-	t.key(192) // speedup
-	t.number(float64(v.Speedup))
-	n++
-	t.key(193) // batch1_speedup
-	t.number(float64(v.Batch1Speedup))
-	n++
-	t.key(194) // crossover_batch_size
-	t.number(float64(v.CrossoverBatchSize))
-	n++
-	t.end(at, n)
-}
-
-// tapeLoRAReport records a calc.LoRAReport as an object.
-func tapeLoRAReport(t *tape, v *calc.LoRAReport) {
-	at, n := t.object(), 0
-	t.key(195) // max_loras
-	t.number(float64(v.MaxLoRAs))
-	n++
-	t.key(196) // max_lora_rank
-	t.number(float64(v.MaxLoRARank))
-	n++
-	t.key(197) // bytes
-	t.number(float64(v.Bytes))
-	n++
-	t.key(198) // kv_cache_bytes_without
-	t.number(float64(v.KVCacheBytesWithout))
-	n++
-	t.key(199) // flops_per_step
-	t.number(float64(v.FLOPsPerStep))
-	n++
-	t.key(200) // read_bytes_per_step
-	t.number(float64(v.ReadBytesPerStep))
-	n++
-	t.key(201) // extra_step_time_ms
-	t.number(float64(v.ExtraStepTimeMs))
-	n++
-	t.end(at, n)
-}
-
-// tapeKVOffloadReport records a calc.KVOffloadReport as an object.
-func tapeKVOffloadReport(t *tape, v *calc.KVOffloadReport) {
-	at, n := t.object(), 0
-	t.key(202) // cpu_blocks
-	t.number(float64(v.CPUBlocks))
-	n++
-	t.key(71) // capacity_tokens
-	t.number(float64(v.CapacityTokens))
-	n++
-	t.key(203) // recompute_onset_concurrency
-	t.number(float64(v.RecomputeOnsetConcurrency))
-	n++
-	t.key(204) // reload_ms_per_sequence
-	t.number(float64(v.ReloadMsPerSequence))
-	n++
-	t.key(205) // recompute_ms_per_sequence
-	t.number(float64(v.RecomputeMsPerSequence))
-	n++
-	t.end(at, n)
-}
-
-// tapeParallelReport records a calc.ParallelReport as an object.
-func tapeParallelReport(t *tape, v *calc.ParallelReport) {
-	at, n := t.object(), 0
-	t.key(206) // data_parallel_size
-	t.number(float64(v.DataParallelSize))
-	n++
-	t.key(207) // expert_parallel
-	t.bool(bool(v.ExpertParallel))
-	n++
-	t.key(208) // expert_parallel_size
-	t.number(float64(v.ExpertParallelSize))
-	n++
-	t.key(209) // experts_per_rank
-	t.number(float64(v.ExpertsPerRank))
-	n++
-	t.key(210) // experts_touched_per_rank
-	t.number(float64(v.ExpertsTouchedPerRank))
-	n++
-	t.key(211) // load_imbalance
-	t.number(float64(v.LoadImbalance))
-	n++
-	t.key(212) // all_to_all_ms
-	t.number(float64(v.AllToAllMs))
-	n++
-	t.key(213) // tokens_per_s_total
-	t.number(float64(v.TokensPerSTotal))
-	n++
-	t.key(41) // num_gpus
-	t.number(float64(v.GPUs))
-	n++
-	t.end(at, n)
-}
-
-// tapeLatencySummary records a calc.LatencySummary as an object.
-func tapeLatencySummary(t *tape, v *calc.LatencySummary) {
-	at, n := t.object(), 0
-	t.key(214) // mean
-	t.number(float64(v.Mean))
-	n++
-	t.key(215) // p50
-	t.number(float64(v.P50))
-	n++
-	t.key(216) // p90
-	t.number(float64(v.P90))
-	n++
-	t.key(217) // p99
-	t.number(float64(v.P99))
-	n++
-	t.key(218) // max
-	t.number(float64(v.Max))
-	n++
-	t.end(at, n)
-}
-
-// tapeSimTimelinePoint records a calc.SimTimelinePoint as an object.
-func tapeSimTimelinePoint(t *tape, v *calc.SimTimelinePoint) {
-	at, n := t.object(), 0
-	t.key(219) // time_s
-	t.number(float64(v.TimeS))
-	n++
-	t.key(117) // duration_s
-	t.number(float64(v.DurationS))
-	n++
-	t.key(220) // running
-	t.number(float64(v.Running))
-	n++
-	t.key(221) // waiting
-	t.number(float64(v.Waiting))
-	n++
-	t.key(87) // kv_cache_usage
-	t.number(float64(v.KVCacheUsage))
-	n++
-	t.end(at, n)
-}
-
-// tapeSimulationSweep records a calc.SimulationSweep as an object.
-func tapeSimulationSweep(t *tape, v *calc.SimulationSweep) {
-	at, n := t.object(), 0
-	t.key(222) // load
-	t.string(string(v.Load))
-	n++
-	t.key(223) // num_requests_per_point
-	t.number(float64(v.NumRequests))
-	n++
-	t.key(156) // points
-	if v.Points == nil {
-		t.null()
-	} else {
-		t.array(len(v.Points))
-		for i := range v.Points {
-			tapeSimSweepPoint(t, &v.Points[i])
-		}
-	}
-	n++
-	t.key(224) // preemption_onset
-	t.number(float64(v.PreemptionOnset))
-	n++
-	t.key(225) // running_at_onset
-	t.number(float64(v.RunningAtOnset))
-	n++
-	t.key(226) // analytic_onset
-	t.number(float64(v.AnalyticOnset))
-	n++
-	t.key(227) // onset_difference
-	t.number(float64(v.OnsetDifference))
-	n++
-	t.key(228) // onset_ratio
-	t.number(float64(v.OnsetRatio))
-	n++
-	t.key(229) // knee_load
-	t.number(float64(v.KneeLoad))
-	n++
-	t.key(230) // knee_output_tokens_per_s
-	t.number(float64(v.KneeOutputTokensPerS))
-	n++
-	t.key(231) // max_output_tokens_per_s
-	t.number(float64(v.MaxOutputTokensPerS))
-	n++
-	t.end(at, n)
-}
-
-// tapeLoggedTerm records a calc.LoggedTerm as an object.
-func tapeLoggedTerm(t *tape, v *calc.LoggedTerm) {
-	at, n := t.object(), 0
-	t.key(22) // name
-	t.string(string(v.Name))
-	n++
-	t.key(232) // logged
-	t.number(float64(v.Logged))
-	n++
-	t.key(233) // predicted
-	t.number(float64(v.Predicted))
-	n++
-	t.key(234) // error
-	t.number(float64(v.Error))
-	n++
-	t.end(at, n)
-}
-
-// tapeCalibrationFitPoint records a calc.CalibrationFitPoint as an object.
-func tapeCalibrationFitPoint(t *tape, v *calc.CalibrationFitPoint) {
-	at, n := t.object(), 0
-	t.key(235) // source
-	t.string(string(v.Source))
-	n++
-	t.key(74) // batch_size
-	t.number(float64(v.BatchSize))
-	n++
-	t.key(75) // context_tokens
-	t.number(float64(v.ContextTokens))
-	n++
-	t.key(236) // measured_ms
-	t.number(float64(v.MeasuredMs))
-	n++
-	t.key(237) // profile_ms
-	t.number(float64(v.ProfileMs))
-	n++
-	t.key(238) // predicted_ms
-	t.number(float64(v.PredictedMs))
-	n++
-	t.end(at, n)
-}
-
-// tapeSimSweepPoint records a calc.SimSweepPoint as an object.
-func tapeSimSweepPoint(t *tape, v *calc.SimSweepPoint) {
-	at, n := t.object(), 0
-	t.key(222) // load
-	t.number(float64(v.Load))
-	n++
-	t.key(125) // output_tokens_per_s
-	t.number(float64(v.OutputTokensPerS))
-	n++
-	t.key(124) // requests_per_s
-	t.number(float64(v.RequestsPerS))
-	n++
-	if v.GoodputRequestsPerS != nil {
-		t.key(127) // goodput_requests_per_s
-		t.number(float64(*v.GoodputRequestsPerS))
-		n++
-	}
-	t.key(239) // ttft_p50_ms
-	t.number(float64(v.TTFTP50Ms))
-	n++
-	t.key(240) // ttft_p99_ms
-	t.number(float64(v.TTFTP99Ms))
-	n++
-	t.key(241) // tpot_p50_ms
-	t.number(float64(v.TPOTP50Ms))
-	n++
-	t.key(242) // tpot_p99_ms
-	t.number(float64(v.TPOTP99Ms))
-	n++
-	t.key(243) // e2e_latency_p50_ms
-	t.number(float64(v.E2EP50Ms))
-	n++
-	t.key(244) // e2e_latency_p99_ms
-	t.number(float64(v.E2EP99Ms))
-	n++
-	t.key(138) // mean_running
-	t.number(float64(v.MeanRunning))
-	n++
-	t.key(129) // preemptions
-	t.number(float64(v.Preemptions))
-	n++
-	t.key(101) // work_per_output_token
-	t.number(float64(v.WorkPerOutputToken))
-	n++
-	t.end(at, n)
+// tapeTypes describes, by index, every type the tape records (tape.value).
+var tapeTypes = [...]tapeType{
+	0: {kind: tapeKindStruct, fields: []tapeField{ // calc.Report
+		{off: unsafe.Offsetof(calc.Report{}.Version), typ: 1, key: 0},                           // version
+		{off: unsafe.Offsetof(calc.Report{}.Fits), typ: 2, key: 1},                              // fits
+		{off: unsafe.Offsetof(calc.Report{}.Model), typ: 3, key: 2},                             // model
+		{off: unsafe.Offsetof(calc.Report{}.Hardware), typ: 4, key: 3},                          // hardware
+		{off: unsafe.Offsetof(calc.Report{}.Config), typ: 5, key: 4},                            // config
+		{off: unsafe.Offsetof(calc.Report{}.Memory), typ: 6, key: 5},                            // memory
+		{off: unsafe.Offsetof(calc.Report{}.KVCache), typ: 7, key: 6},                           // kv_cache
+		{off: unsafe.Offsetof(calc.Report{}.Decode), typ: 8, key: 7, omit: tapeOmitEmpty},       // decode
+		{off: unsafe.Offsetof(calc.Report{}.Prefill), typ: 10, key: 8, omit: tapeOmitEmpty},     // prefill
+		{off: unsafe.Offsetof(calc.Report{}.BatchCeiling), typ: 12, key: 9},                     // batch_ceiling
+		{off: unsafe.Offsetof(calc.Report{}.Preemption), typ: 13, key: 10, omit: tapeOmitEmpty}, // preemption
+		{off: unsafe.Offsetof(calc.Report{}.Best), typ: 15, key: 11, omit: tapeOmitEmpty},       // best
+		{off: unsafe.Offsetof(calc.Report{}.Sweep), typ: 17, key: 12, omit: tapeOmitEmpty},      // sweep
+		{off: unsafe.Offsetof(calc.Report{}.Cost), typ: 19, key: 13, omit: tapeOmitEmpty},       // cost
+		{off: unsafe.Offsetof(calc.Report{}.Features), typ: 21, key: 14, omit: tapeOmitEmpty},   // features
+		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 23, key: 15, omit: tapeOmitFull},  // simulation
+		{off: unsafe.Offsetof(calc.Report{}.Fixes), typ: 25, key: 16, omit: tapeOmitEmpty},      // fixes
+		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 27, key: 17, omit: tapeOmitFull},  // startup_log
+		{off: unsafe.Offsetof(calc.Report{}.Bands), typ: 29, key: 18, omit: tapeOmitFull},       // bands
+		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 31, key: 19, omit: tapeOmitFull}, // calibration
+		{off: unsafe.Offsetof(calc.Report{}.Warnings), typ: 33, key: 20},                        // warnings
+	}},
+	1: {kind: tapeKindString},
+	2: {kind: tapeKindBool},
+	3: {kind: tapeKindStruct, fields: []tapeField{ // calc.ModelInfo
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ID), typ: 1, key: 21},                               // id
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Name), typ: 1, key: 22},                             // name
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Architecture), typ: 1, key: 23},                     // architecture
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Layers), typ: 35, key: 24},                          // num_hidden_layers
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsTotal), typ: 36, key: 25},                     // params_total
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsActive), typ: 36, key: 26},                    // params_active_per_token
+		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightFormat), typ: 1, key: 27},                     // weight_format
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Quantization), typ: 1, key: 28},                     // quantization
+		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightBits), typ: 37, key: 29, omit: tapeOmitEmpty}, // bits_per_quantized_weight
+		{off: unsafe.Offsetof(calc.ModelInfo{}.MaxContext), typ: 35, key: 30},                      // max_position_embeddings
+	}},
+	4: {kind: tapeKindStruct, fields: []tapeField{ // calc.HardwareInfo
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.ID), typ: 1, key: 21},                        // id
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.Name), typ: 1, key: 22},                      // name
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBytes), typ: 36, key: 31},              // memory_bytes
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryReportedBytes), typ: 36, key: 32},      // memory_reported_bytes
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.UnifiedMemory), typ: 2, key: 33},             // unified_memory
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBandwidthBytesPerS), typ: 37, key: 34}, // memory_bandwidth_bytes_per_s
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.PeakFLOPSPerS), typ: 37, key: 35},            // peak_flops_per_s
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.Precision), typ: 1, key: 36},                 // compute_precision
+	}},
+	5: {kind: tapeKindStruct, fields: []tapeField{ // calc.Config
+		{off: unsafe.Offsetof(calc.Config{}.Engine), typ: 1, key: 37},                                  // engine
+		{off: unsafe.Offsetof(calc.Config{}.EngineVersion), typ: 1, key: 38, omit: tapeOmitEmpty},      // engine_version
+		{off: unsafe.Offsetof(calc.Config{}.TensorParallelSize), typ: 35, key: 39},                     // tensor_parallel_size
+		{off: unsafe.Offsetof(calc.Config{}.PipelineParallelSize), typ: 35, key: 40},                   // pipeline_parallel_size
+		{off: unsafe.Offsetof(calc.Config{}.GPUs), typ: 35, key: 41},                                   // num_gpus
+		{off: unsafe.Offsetof(calc.Config{}.P2P), typ: 38, key: 42, omit: tapeOmitEmpty},               // p2p
+		{off: unsafe.Offsetof(calc.Config{}.FlashInferSampler), typ: 38, key: 43, omit: tapeOmitEmpty}, // flashinfer_sampler
+		{off: unsafe.Offsetof(calc.Config{}.Dtype), typ: 1, key: 44},                                   // dtype
+		{off: unsafe.Offsetof(calc.Config{}.KVCacheDtype), typ: 1, key: 45},                            // kv_cache_dtype
+		{off: unsafe.Offsetof(calc.Config{}.GPUMemoryUtilization), typ: 37, key: 46},                   // gpu_memory_utilization
+		{off: unsafe.Offsetof(calc.Config{}.BlockSize), typ: 35, key: 47},                              // block_size
+		{off: unsafe.Offsetof(calc.Config{}.MaxModelLen), typ: 35, key: 48},                            // max_model_len
+		{off: unsafe.Offsetof(calc.Config{}.MaxNumSeqs), typ: 35, key: 49},                             // max_num_seqs
+		{off: unsafe.Offsetof(calc.Config{}.MaxNumBatchedTokens), typ: 35, key: 50},                    // max_num_batched_tokens
+		{off: unsafe.Offsetof(calc.Config{}.InputTokens), typ: 35, key: 51},                            // input_tokens
+		{off: unsafe.Offsetof(calc.Config{}.OutputTokens), typ: 35, key: 52},                           // output_tokens
+		{off: unsafe.Offsetof(calc.Config{}.Concurrency), typ: 35, key: 53, omit: tapeOmitEmpty},       // concurrency
+		{off: unsafe.Offsetof(calc.Config{}.RequestRate), typ: 37, key: 54, omit: tapeOmitEmpty},       // request_rate
+		{off: unsafe.Offsetof(calc.Config{}.TTFTBudgetMs), typ: 37, key: 55, omit: tapeOmitEmpty},      // ttft_budget_ms
+		{off: unsafe.Offsetof(calc.Config{}.TPOTBudgetMs), typ: 37, key: 56, omit: tapeOmitEmpty},      // tpot_budget_ms
+		{off: unsafe.Offsetof(calc.Config{}.Efficiencies), typ: 39, key: 57},                           // efficiencies
+	}},
+	6: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemoryReport
+		{off: unsafe.Offsetof(calc.MemoryReport{}.TotalBytes), typ: 36, key: 58},                          // total_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.FreeAtStartBytes), typ: 36, key: 59},                    // free_at_start_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.RequestedBytes), typ: 36, key: 60},                      // requested_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.WeightsBytes), typ: 36, key: 61},                        // weights_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.ActivationBytes), typ: 36, key: 62},                     // activation_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.NonTorchBytes), typ: 36, key: 63},                       // non_torch_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.KVCacheBytes), typ: 36, key: 64},                        // kv_cache_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.CUDAGraphBytes), typ: 36, key: 65, omit: tapeOmitEmpty}, // cuda_graph_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.FeatureBytes), typ: 36, key: 66, omit: tapeOmitEmpty},   // feature_bytes
+	}},
+	7: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVCacheReport
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 37, key: 67},                              // bytes_per_token
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 37, key: 68},                        // bytes_per_token_per_gpu
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 37, key: 69, omit: tapeOmitEmpty}, // state_bytes_per_sequence
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BlockSize), typ: 35, key: 47},                                  // block_size
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 36, key: 70},                                  // num_blocks
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 36, key: 71},                             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 37, key: 72},                             // max_concurrency
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxModelLen), typ: 35, key: 48},                                // max_model_len
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 40, key: 73},                                     // groups
+	}},
+	8: {kind: tapeKindPointer, elem: 9},
+	9: {kind: tapeKindStruct, fields: []tapeField{ // calc.DecodeReport
+		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 35, key: 74},             // batch_size
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 35, key: 75},         // context_tokens
+		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 37, key: 76},            // step_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 37, key: 77},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 37, key: 78}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 79},                  // bound
+		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 37, key: 80},          // memory_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 37, key: 81},         // compute_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 37, key: 82},   // communication_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 37, key: 83},            // overhead_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 36, key: 84},      // weights_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 36, key: 85},           // kv_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 37, key: 86},                 // flops
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 37, key: 87},          // kv_cache_usage
+	}},
+	10: {kind: tapeKindPointer, elem: 11},
+	11: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefillReport
+		{off: unsafe.Offsetof(calc.PrefillReport{}.InputTokens), typ: 35, key: 51}, // input_tokens
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 37, key: 88},      // time_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 37, key: 89},      // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 37, key: 77},  // tokens_per_s
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 79},        // bound
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 35, key: 90},      // chunks
+	}},
+	12: {kind: tapeKindStruct, fields: []tapeField{ // calc.BatchCeiling
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 35, key: 74},                                  // batch_size
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 35, key: 75},                              // context_tokens
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 91},                                   // limited_by
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 37, key: 76},                                 // step_time_ms
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 37, key: 77},                                 // tokens_per_s
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 37, key: 78},                      // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 35, key: 92},                     // batch_size_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 93, omit: tapeOmitEmpty}, // limited_by_without_budget
+	}},
+	13: {kind: tapeKindPointer, elem: 14},
+	14: {kind: tapeKindStruct, fields: []tapeField{ // calc.PreemptionReport
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 35, key: 94},                 // onset_concurrency
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 35, key: 95},         // onset_concurrency_lockstep
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 96},                         // reachable
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 37, key: 97},                 // onset_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 37, key: 98},            // saturation_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 37, key: 99, omit: tapeOmitEmpty}, // utilization
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 37, key: 100},               // recompute_overhead
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 37, key: 101},              // work_per_output_token
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 35, key: 75},                    // context_tokens
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 35, key: 53},                      // concurrency
+	}},
+	15: {kind: tapeKindPointer, elem: 16},
+	16: {kind: tapeKindStruct, fields: []tapeField{ // calc.BestReport
+		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 35, key: 74},             // batch_size
+		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 35, key: 75},         // context_tokens
+		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 37, key: 76},            // step_time_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 37, key: 89},                // ttft_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 37, key: 77},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 37, key: 78}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 91},              // limited_by
+		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 102},              // feasible
+	}},
+	17: {kind: tapeKindSlice, elem: 18, size: unsafe.Sizeof(*new(calc.SweepPoint))},
+	18: {kind: tapeKindStruct, fields: []tapeField{ // calc.SweepPoint
+		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 35, key: 74},                                          // batch_size
+		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 35, key: 75},                                      // context_tokens
+		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 37, key: 76},                                         // step_time_ms
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 37, key: 77},                                         // tokens_per_s
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 37, key: 78},                              // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 37, key: 87},                                       // kv_cache_usage
+		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 79},                                               // bound
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 37, key: 103, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
+	}},
+	19: {kind: tapeKindPointer, elem: 20},
+	20: {kind: tapeKindStruct, fields: []tapeField{ // calc.CostReport
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 37, key: 104},                // gpu_hour_usd
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 35, key: 41},                       // num_gpus
+		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 37, key: 105}, // usd_per_million_output_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 35, key: 74},                  // batch_size
+		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 35, key: 75},              // context_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 37, key: 77},                 // tokens_per_s
+	}},
+	21: {kind: tapeKindPointer, elem: 22},
+	22: {kind: tapeKindStruct, fields: []tapeField{ // calc.FeaturesReport
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 42, key: 106, omit: tapeOmitEmpty}, // prefix_caching
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 44, key: 107, omit: tapeOmitEmpty},   // speculative
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 46, key: 108, omit: tapeOmitEmpty},          // lora
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 48, key: 109, omit: tapeOmitEmpty},     // kv_offload
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 50, key: 110, omit: tapeOmitEmpty},      // parallel
+	}},
+	23: {kind: tapeKindPointer, elem: 24},
+	24: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 111},                                   // arrival
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 37, key: 54, omit: tapeOmitEmpty},          // request_rate
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 35, key: 53, omit: tapeOmitEmpty},          // concurrency
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 36, key: 112},                                     // seed
+		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 35, key: 113},                              // num_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 35, key: 114},                        // completed_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 35, key: 115},                         // rejected_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 116, omit: tapeOmitEmpty},            // truncated
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 37, key: 117},                                // duration_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 36, key: 118},                                    // steps
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 37, key: 119},                          // mean_input_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 37, key: 120},                         // mean_output_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 52, key: 89},                                    // ttft_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 52, key: 121},                                   // tpot_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 52, key: 122},                             // e2e_latency_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 52, key: 123},                                    // itl_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 37, key: 124},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 37, key: 125},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 37, key: 126},                          // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 53, key: 127, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 53, key: 128, omit: tapeOmitEmpty},       // slo_attainment
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 35, key: 129},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 35, key: 130},                        // preempted_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 36, key: 131},                         // recomputed_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 37, key: 100},                        // recompute_overhead
+		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 37, key: 101},                       // work_per_output_token
+		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 37, key: 132},                         // first_preemption_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 35, key: 133},                 // running_at_first_preemption
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 36, key: 134, omit: tapeOmitEmpty},        // cached_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 36, key: 135, omit: tapeOmitEmpty},       // drafted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 36, key: 136, omit: tapeOmitEmpty},      // accepted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 36, key: 137, omit: tapeOmitEmpty},      // reloaded_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 37, key: 138},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 37, key: 139},                              // mean_waiting
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 37, key: 140},                         // mean_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 37, key: 141},                         // peak_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 54, key: 142, omit: tapeOmitEmpty},            // timeline
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 56, key: 12, omit: tapeOmitEmpty},                // sweep
+	}},
+	25: {kind: tapeKindSlice, elem: 26, size: unsafe.Sizeof(*new(calc.Fix))},
+	26: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
+		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 143},   // field
+		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 144},   // value
+		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 145}, // summary
+	}},
+	27: {kind: tapeKindPointer, elem: 28},
+	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 146, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 58, key: 147},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 60, key: 148, omit: tapeOmitEmpty}, // missing
+	}},
+	29: {kind: tapeKindSlice, elem: 30, size: unsafe.Sizeof(*new(calc.Band))},
+	30: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
+		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 149},                       // figure
+		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 37, key: 150},                         // low
+		{off: unsafe.Offsetof(calc.Band{}.High), typ: 37, key: 151},                        // high
+		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 152},                        // basis
+		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 153, omit: tapeOmitEmpty}, // widened
+	}},
+	31: {kind: tapeKindPointer, elem: 32},
+	32: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 60, key: 154},   // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 39, key: 155},  // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 61, key: 156},   // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 37, key: 157}, // rms_error
+	}},
+	33: {kind: tapeKindSlice, elem: 34, size: unsafe.Sizeof(*new(calc.Warning))},
+	34: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
+		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 158},    // code
+		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 159}, // message
+	}},
+	35: {kind: tapeKindInt},
+	36: {kind: tapeKindInt64},
+	37: {kind: tapeKindFloat64},
+	38: {kind: tapeKindPointer, elem: 2},
+	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
+		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 37, key: 160},                                      // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 37, key: 161},                             // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 37, key: 162},                                        // compute_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 37, key: 163},                                           // gemm_half_tokens
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 37, key: 164},                                      // attention_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 37, key: 165},                                           // step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 37, key: 166},                                       // sequence_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 37, key: 167},                                          // layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 37, key: 168, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 37, key: 169},                                   // prefill_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 37, key: 170},                                        // context_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 37, key: 171, omit: tapeOmitEmpty},                  // all_reduce_latency_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 37, key: 172, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 37, key: 173, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+	}},
+	40: {kind: tapeKindSlice, elem: 41, size: unsafe.Sizeof(*new(calc.KVGroup))},
+	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
+		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 174},                         // kind
+		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 35, key: 175},                      // layers
+		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 35, key: 176, omit: tapeOmitEmpty}, // window
+	}},
+	42: {kind: tapeKindPointer, elem: 43},
+	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 35, key: 177},  // cached_tokens_per_request
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 36, key: 178},            // shared_blocks
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 35, key: 179},             // num_prefixes
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 37, key: 89},                   // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 37, key: 180},           // ttft_ms_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 35, key: 181},               // kv_ceiling
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 35, key: 182},        // kv_ceiling_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 35, key: 94},         // onset_concurrency
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 35, key: 183}, // onset_concurrency_without
+	}},
+	44: {kind: tapeKindPointer, elem: 45},
+	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 184},                // method
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 35, key: 185}, // num_speculative_tokens
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 37, key: 186},       // acceptance_rate
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 37, key: 187},        // tokens_per_step
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 36, key: 188},    // draft_weights_bytes
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 37, key: 189},          // draft_time_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 37, key: 121},               // tpot_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 37, key: 190},        // tpot_ms_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 37, key: 77},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 37, key: 191},    // tokens_per_s_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 37, key: 192},              // speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 37, key: 193},        // batch1_speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 35, key: 194},   // crossover_batch_size
+	}},
+	46: {kind: tapeKindPointer, elem: 47},
+	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 35, key: 195},            // max_loras
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 35, key: 196},         // max_lora_rank
+		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 36, key: 197},               // bytes
+		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 36, key: 198}, // kv_cache_bytes_without
+		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 37, key: 199},        // flops_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 36, key: 200},    // read_bytes_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 37, key: 201},     // extra_step_time_ms
+	}},
+	48: {kind: tapeKindPointer, elem: 49},
+	49: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 36, key: 202},                 // cpu_blocks
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 36, key: 71},             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 35, key: 203}, // recompute_onset_concurrency
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 37, key: 204},       // reload_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 37, key: 205},    // recompute_ms_per_sequence
+	}},
+	50: {kind: tapeKindPointer, elem: 51},
+	51: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
+		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 35, key: 206},      // data_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 207},         // expert_parallel
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 35, key: 208},    // expert_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 37, key: 209},        // experts_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 37, key: 210}, // experts_touched_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 37, key: 211},         // load_imbalance
+		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 37, key: 212},            // all_to_all_ms
+		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 37, key: 213},       // tokens_per_s_total
+		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 35, key: 41},                   // num_gpus
+	}},
+	52: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 37, key: 214}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 37, key: 215},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 37, key: 216},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 37, key: 217},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 37, key: 218},  // max
+	}},
+	53: {kind: tapeKindPointer, elem: 37},
+	54: {kind: tapeKindSlice, elem: 55, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
+	55: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 37, key: 219},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 37, key: 117},   // duration_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 37, key: 220},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 37, key: 221},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 37, key: 87}, // kv_cache_usage
+	}},
+	56: {kind: tapeKindPointer, elem: 57},
+	57: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 222},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 35, key: 223},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 63, key: 156},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 37, key: 224},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 35, key: 225},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 37, key: 226},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 37, key: 227},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 37, key: 228},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 37, key: 229},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 37, key: 230}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 37, key: 231},  // max_output_tokens_per_s
+	}},
+	58: {kind: tapeKindSlice, elem: 59, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
+	59: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 22},        // name
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 37, key: 232},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 37, key: 233}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 37, key: 234},     // error
+	}},
+	60: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
+	61: {kind: tapeKindSlice, elem: 62, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
+	62: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 235},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 35, key: 74},     // batch_size
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 35, key: 75}, // context_tokens
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 37, key: 236},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 37, key: 237},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 37, key: 238},  // predicted_ms
+	}},
+	63: {kind: tapeKindSlice, elem: 64, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	64: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 37, key: 222},                                     // load
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 37, key: 125},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 37, key: 124},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 53, key: 127, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 37, key: 239},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 37, key: 240},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 37, key: 241},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 37, key: 242},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 37, key: 243},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 37, key: 244},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 37, key: 138},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 35, key: 129},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 37, key: 101},                       // work_per_output_token
+	}},
 }

@@ -6,11 +6,12 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
-// report_tape.go (tapeKeys, tapeReport and the rest) is generated from
-// calc.Report's types.
+// report_tape.go (tapeKeys, tapeTypes and tapeReport) is generated from
+// calc.Report's types; tape.value follows tapeTypes.
 //go:generate go run ../../tools/gen/tape -o report_tape.go
 
 // A tape is a report encoded for throughput.js without text: a list of
@@ -117,6 +118,148 @@ func (t *tape) end(at, keys int) { t.words[at] = float64(keys) }
 
 //go:noinline
 func (t *tape) key(index int) { t.words = append(t.words, float64(index)) }
+
+// tapeKind is how tape.value records a value (tapeType.kind).
+type tapeKind uint8
+
+const (
+	tapeKindString tapeKind = iota
+	tapeKindBool
+	tapeKindInt
+	tapeKindInt8
+	tapeKindInt16
+	tapeKindInt32
+	tapeKindInt64
+	tapeKindUint8
+	tapeKindUint16
+	tapeKindUint32
+	tapeKindFloat64
+	tapeKindPointer // null, or the value of type elem it points to
+	tapeKindSlice   // null, or an array of values of type elem
+	tapeKindStruct  // an object of fields
+)
+
+// tapeType describes one Go type of the report (report_tape.go's
+// tapeTypes lists them, generated from calc.Report's types).
+type tapeType struct {
+	kind tapeKind
+	// elem is the index in tapeTypes of the pointed-to or element type
+	// (tapeKindPointer, tapeKindSlice); size is the element's size in
+	// bytes (tapeKindSlice).
+	elem   uint16
+	size   uintptr
+	fields []tapeField // tapeKindStruct, in the order encoding/json writes them
+}
+
+// tapeField is one JSON field of a struct: where it lies in the struct
+// (bytes from its start), its type (index in tapeTypes), its key (index
+// in tapeKeys) and when it is left out.
+type tapeField struct {
+	off  uintptr
+	typ  uint16
+	key  uint16
+	omit tapeOmit
+}
+
+// tapeOmit says when a field is left out of its object.
+type tapeOmit uint8
+
+const (
+	tapeOmitNever tapeOmit = iota
+	// tapeOmitEmpty: when empty, as encoding/json's omitempty says
+	// (tapeEmpty).
+	tapeOmitEmpty
+	// tapeOmitFull: when empty, and always unless calc.FullEngine (a
+	// field only the full engine fills).
+	tapeOmitFull
+)
+
+// value records the value at p, of type tapeTypes[typ], as
+// encoding/json would encode it.
+func (t *tape) value(p unsafe.Pointer, typ uint16) {
+	d := &tapeTypes[typ]
+	switch d.kind {
+	case tapeKindString:
+		t.string(*(*string)(p))
+	case tapeKindBool:
+		t.bool(*(*bool)(p))
+	case tapeKindPointer:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			t.null()
+			return
+		}
+		t.value(q, d.elem)
+	case tapeKindSlice:
+		s := *(*[]byte)(p) // the slice header; its elements are d.size bytes apart
+		if s == nil {
+			t.null()
+			return
+		}
+		t.array(len(s))
+		data := unsafe.Pointer(unsafe.SliceData(s))
+		for i := range len(s) {
+			t.value(unsafe.Add(data, uintptr(i)*d.size), d.elem)
+		}
+	case tapeKindStruct:
+		at, n := t.object(), 0
+		for i := range d.fields {
+			f := &d.fields[i]
+			q := unsafe.Add(p, f.off)
+			if f.omit == tapeOmitFull && !calc.FullEngine || f.omit != tapeOmitNever && tapeEmpty(q, &tapeTypes[f.typ]) {
+				continue
+			}
+			t.key(int(f.key))
+			t.value(q, f.typ)
+			n++
+		}
+		t.end(at, n)
+	default:
+		t.number(tapeNumberAt(p, d.kind))
+	}
+}
+
+// tapeNumberAt reads the number of kind k at p.
+func tapeNumberAt(p unsafe.Pointer, k tapeKind) float64 {
+	switch k {
+	case tapeKindInt:
+		return float64(*(*int)(p))
+	case tapeKindInt8:
+		return float64(*(*int8)(p))
+	case tapeKindInt16:
+		return float64(*(*int16)(p))
+	case tapeKindInt32:
+		return float64(*(*int32)(p))
+	case tapeKindInt64:
+		return float64(*(*int64)(p))
+	case tapeKindUint8:
+		return float64(*(*uint8)(p))
+	case tapeKindUint16:
+		return float64(*(*uint16)(p))
+	case tapeKindUint32:
+		return float64(*(*uint32)(p))
+	}
+	return *(*float64)(p)
+}
+
+// tapeEmpty reports whether encoding/json's omitempty leaves out the
+// value at p, of type d: "", false, 0, a nil pointer, an empty slice
+// (never a struct).
+func tapeEmpty(p unsafe.Pointer, d *tapeType) bool {
+	switch d.kind {
+	case tapeKindString:
+		return len(*(*string)(p)) == 0
+	case tapeKindBool:
+		return !*(*bool)(p)
+	case tapeKindPointer:
+		return *(*unsafe.Pointer)(p) == nil
+	case tapeKindSlice:
+		return len(*(*[]byte)(p)) == 0
+	case tapeKindStruct:
+		return false
+	}
+	return tapeNumberAt(p, d.kind) == 0
+}
 
 // tapeHeader tells JavaScript where the tape lies in the WebAssembly
 // memory: addresses and lengths (words, bytes) of the words and the blob.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"reflect"
 	"strconv"
 	"strings"
@@ -9,33 +8,56 @@ import (
 	"github.com/modelrefs/throughput/internal/jsongen"
 )
 
-// tapeGenerator writes, for every struct type reachable from the root, one
-// tapeT function.
+// tapeGenerator writes tapeKeys and tapeTypes: the description, by
+// index, of every type the root reaches, which the tape's one recorder
+// (tape.value in wasm/js/tape.go) follows. A table instead of one
+// function per struct: the light engine's code is its largest cost, and
+// the table is a few KB of data.
 type tapeGenerator struct {
 	*jsongen.Walker
-	tape     bytes.Buffer
 	keys     []string
 	keyIndex map[string]int
+	// types are the entries of tapeTypes, by index; index finds a type's.
+	types []string
+	index map[reflect.Type]int
+	// scalar finds the entry of a scalar kind (every named string type
+	// shares the entry of string).
+	scalar map[reflect.Kind]int
 }
 
 // generateTape returns the source, in package pkg and under header, of
-// tapeKeys and the tape functions of root and every struct type it
-// reaches, or why one cannot be generated.
+// tapeKeys, tapeTypes and tapeReport for root and every type it reaches,
+// or why one cannot be generated.
 func generateTape(root reflect.Type, header, pkg string) ([]byte, error) {
-	g := &tapeGenerator{Walker: jsongen.NewWalker(root, "tools/gen/tape"), keyIndex: map[string]int{}}
+	g := &tapeGenerator{
+		Walker:   jsongen.NewWalker(root, "tools/gen/tape"),
+		keyIndex: map[string]int{},
+		index:    map[reflect.Type]int{},
+		scalar:   map[reflect.Kind]int{},
+	}
+	g.Import("unsafe")
+	rootName := g.TypeName(root)
+	g.structIndex(root)
 	for t, fields, ok := g.Next(); ok; t, fields, ok = g.Next() {
-		g.structFunc(t, fields)
+		g.structEntry(t, fields)
 	}
 	if err := g.Err(); err != nil {
 		return nil, err
 	}
-	var keys strings.Builder
-	keys.WriteString("\n// tapeKeys are the object keys of the tape, by index.\nvar tapeKeys = []string{\n")
+	var b strings.Builder
+	b.WriteString("\n// tapeKeys are the object keys of the tape, by index.\nvar tapeKeys = []string{\n")
 	for _, k := range g.keys {
-		keys.WriteString("\t" + strconv.Quote(k) + ",\n")
+		b.WriteString("\t" + strconv.Quote(k) + ",\n")
 	}
-	keys.WriteString("}\n")
-	return g.Source(header, pkg, keys.String()+g.tape.String())
+	b.WriteString("}\n")
+	b.WriteString("\n// tapeReport records a " + rootName + " (tapeTypes[0]).\n")
+	b.WriteString("func tape" + root.Name() + "(t *tape, v *" + rootName + ") { t.value(unsafe.Pointer(v), 0) }\n")
+	b.WriteString("\n// tapeTypes describes, by index, every type the tape records (tape.value).\nvar tapeTypes = [...]tapeType{\n")
+	for i, e := range g.types {
+		b.WriteString("\t" + strconv.Itoa(i) + ": " + e + ",\n")
+	}
+	b.WriteString("}\n")
+	return g.Source(header, pkg, b.String())
 }
 
 func (g *tapeGenerator) key(name string) string {
@@ -49,9 +71,8 @@ func (g *tapeGenerator) key(name string) string {
 }
 
 // fullEngineOnly are the report fields only the full engine fills
-// (calc.FullEngine says why): their writer runs under that constant, so
-// that the light engine's linker drops it (about 4 KB of the light
-// engine's gzip; scripts/wasm-size.sh).
+// (calc.FullEngine says why): the tape skips them unless calc.FullEngine
+// (tapeOmitFull).
 var fullEngineOnly = map[string]bool{
 	"calc.Report.Simulation":  true,
 	"calc.Report.StartupLog":  true,
@@ -59,71 +80,114 @@ var fullEngineOnly = map[string]bool{
 	"calc.Report.Calibration": true,
 }
 
-func (g *tapeGenerator) structFunc(t reflect.Type, fields []jsongen.Field) {
+// add reserves the next index of tapeTypes for t.
+func (g *tapeGenerator) add(t reflect.Type) int {
+	i := len(g.types)
+	g.types = append(g.types, "")
+	g.index[t] = i
+	return i
+}
+
+// structIndex is the index of the named struct t, queued for structEntry.
+func (g *tapeGenerator) structIndex(t reflect.Type) int {
+	if i, ok := g.index[t]; ok {
+		return i
+	}
+	g.Need(t)
+	return g.add(t)
+}
+
+// scalarKinds are the kinds the tape records as a scalar, with the name
+// of their tapeKind.
+var scalarKinds = map[reflect.Kind]string{
+	reflect.String: "tapeKindString", reflect.Bool: "tapeKindBool",
+	reflect.Int: "tapeKindInt", reflect.Int8: "tapeKindInt8", reflect.Int16: "tapeKindInt16",
+	reflect.Int32: "tapeKindInt32", reflect.Int64: "tapeKindInt64",
+	reflect.Uint8: "tapeKindUint8", reflect.Uint16: "tapeKindUint16", reflect.Uint32: "tapeKindUint32",
+	reflect.Float64: "tapeKindFloat64",
+}
+
+// typeIndex is the index of the entry describing t, adding it (and what
+// it reaches) when new.
+func (g *tapeGenerator) typeIndex(t reflect.Type) int {
+	if t.Kind() != reflect.Pointer && jsongen.CustomMarshaler(t) {
+		g.Fail(t, "has its own MarshalJSON or MarshalText")
+		return 0
+	}
+	if kind, ok := scalarKinds[t.Kind()]; ok {
+		i, ok := g.scalar[t.Kind()]
+		if !ok {
+			i = len(g.types)
+			g.scalar[t.Kind()] = i
+			g.types = append(g.types, "{kind: "+kind+"}")
+		}
+		return i
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return g.structIndex(t)
+	case reflect.Pointer:
+		if i, ok := g.index[t]; ok {
+			return i
+		}
+		i := g.add(t)
+		elem := g.typeIndex(t.Elem())
+		g.types[i] = "{kind: tapeKindPointer, elem: " + strconv.Itoa(elem) + "}"
+		return i
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			g.Fail(t, "[]byte (base64)")
+			return 0
+		}
+		if i, ok := g.index[t]; ok {
+			return i
+		}
+		i := g.add(t)
+		elem := g.typeIndex(t.Elem())
+		g.types[i] = "{kind: tapeKindSlice, elem: " + strconv.Itoa(elem) + ", size: unsafe.Sizeof(*new(" + g.typeString(t.Elem()) + "))}"
+		return i
+	}
+	g.Fail(t, "unsupported kind "+t.Kind().String())
+	return 0
+}
+
+// typeString is t as Go source names it.
+func (g *tapeGenerator) typeString(t reflect.Type) string {
+	if t.Name() == "" {
+		switch t.Kind() {
+		case reflect.Pointer:
+			return "*" + g.typeString(t.Elem())
+		case reflect.Slice:
+			return "[]" + g.typeString(t.Elem())
+		}
+	}
+	return g.TypeName(t)
+}
+
+// structEntry fills the entry of the struct t: its fields in order.
+func (g *tapeGenerator) structEntry(t reflect.Type, fields []jsongen.Field) {
 	name := g.TypeName(t)
-	tp := &g.tape
-	tp.WriteString("\n// tape" + t.Name() + " records a " + name + " as an object.\n")
-	tp.WriteString("func tape" + t.Name() + "(t *tape, v *" + name + ") {\n\tat, n := t.object(), 0\n")
+	var b strings.Builder
+	b.WriteString("{kind: tapeKindStruct, fields: []tapeField{ // " + name + "\n")
 	for _, f := range fields {
-		expr := "v." + f.GoName
-		guard := ""
-		if fullEngineOnly[name+"."+f.GoName] {
+		omit := ""
+		switch {
+		case fullEngineOnly[name+"."+f.GoName]:
 			if !f.OmitEmpty {
 				g.Fail(t, "field "+f.GoName+" is full-engine only but not omitempty")
 				return
 			}
-			guard = "calc.FullEngine && "
+			omit = ", omit: tapeOmitFull"
+		case f.OmitEmpty:
+			omit = ", omit: tapeOmitEmpty"
 		}
 		if f.OmitEmpty {
-			tp.WriteString("\tif " + guard + g.NotEmpty(f.Type, expr) + " {\n")
+			g.NotEmpty(f.Type, "v") // fails on a kind omitempty cannot test
 		}
-		tp.WriteString("\tt.key(" + g.key(f.Name) + ") // " + f.Name + "\n")
-		g.tapeValue(f.Type, expr, f.OmitEmpty)
-		tp.WriteString("\tn++\n")
-		if f.OmitEmpty {
-			tp.WriteString("\t}\n")
-		}
+		typ := g.typeIndex(f.Type)
+		b.WriteString("\t\t{off: unsafe.Offsetof(" + name + "{}." + f.GoName + "), typ: " + strconv.Itoa(typ) +
+			", key: " + g.key(f.Name) + omit + "}, // " + f.Name + "\n")
 	}
-	tp.WriteString("\tt.end(at, n)\n}\n")
-}
-
-// tapeValue writes the statements that record expr of type t on the tape.
-func (g *tapeGenerator) tapeValue(t reflect.Type, expr string, nonNil bool) {
-	b := &g.tape
-	if t.Kind() != reflect.Pointer && jsongen.CustomMarshaler(t) {
-		g.Fail(t, "has its own MarshalJSON or MarshalText")
-		return
-	}
-	switch t.Kind() {
-	case reflect.String, reflect.Bool:
-		b.WriteString("\tt." + t.Kind().String() + "(" + t.Kind().String() + "(" + expr + "))\n")
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Float64:
-		b.WriteString("\tt.number(float64(" + expr + "))\n")
-	case reflect.Struct:
-		g.Need(t)
-		b.WriteString("\ttape" + t.Name() + "(t, &" + expr + ")\n")
-	case reflect.Pointer:
-		if t.Elem().Kind() != reflect.Struct {
-			// A pointer to a scalar (an optional figure): null or the value.
-			jsongen.OrNull(b, expr, nonNil, "t.null()", func() { g.tapeValue(t.Elem(), "*"+expr, false) })
-			return
-		}
-		g.Need(t.Elem())
-		jsongen.OrNull(b, expr, nonNil, "t.null()", func() {
-			b.WriteString("\ttape" + t.Elem().Name() + "(t, " + expr + ")\n")
-		})
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			g.Fail(t, "[]byte (base64)")
-			return
-		}
-		jsongen.OrNull(b, expr, nonNil, "t.null()", func() {
-			b.WriteString("\tt.array(len(" + expr + "))\n\tfor i := range " + expr + " {\n")
-			g.tapeValue(t.Elem(), expr+"[i]", false)
-			b.WriteString("\t}\n")
-		})
-	default:
-		g.Fail(t, "unsupported kind "+t.Kind().String())
-	}
+	b.WriteString("\t}}")
+	g.types[g.index[t]] = b.String()
 }

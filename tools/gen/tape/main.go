@@ -1,8 +1,10 @@
 // Command tape writes the JavaScript bridge's report encoder,
-// wasm/js/report_tape.go: tapeKeys (the report's object keys) and one
-// tapeT(t *tape, v *T) per struct type calc.Report reaches, read by
-// reflection from calc's types, which record a report on the tape of
-// wasm/js/tape.go for throughput.js to read without JSON text.
+// wasm/js/report_tape.go: tapeKeys (the report's object keys), tapeTypes
+// (a table describing every type calc.Report reaches: each struct's
+// fields with their offsets, keys and omitempty rule, each pointer's and
+// slice's element) and tapeReport, read by reflection from calc's types.
+// tape.value in wasm/js/tape.go follows the table to record a report on
+// the tape for throughput.js to read without JSON text.
 //
 // `go generate ./wasm/js` runs it (the directive is in wasm/js/tape.go); a
 // type it cannot record as encoding/json would encode it is an error

@@ -43,36 +43,52 @@ func funcs(t *testing.T, src []byte, pkg string) []string {
 	return out
 }
 
-// TestGenerateFixture runs the generator on a small type: one tape
-// function per struct, the keys in the order first met, the json:"-"
-// field left out.
+// TestGenerateFixture runs the generator on a small type: one entry per
+// type (the struct first, scalars shared by kind), the keys in the order
+// first met, the json:"-" field left out.
 func TestGenerateFixture(t *testing.T) {
 	t.Parallel()
 	src, err := generateTape(reflect.TypeFor[Fixture](), header, "main")
 	require.NoError(t, err)
 	s := string(src)
 	assert.True(t, strings.HasPrefix(s, header))
-	assert.Equal(t, []string{"tapeFixture", "tapeItem"}, funcs(t, src, "main"))
+	assert.Equal(t, []string{"tapeFixture"}, funcs(t, src, "main"))
 	assert.Contains(t, s, "var tapeKeys = []string{\n\t\"name\",\n\t\"count\",\n\t\"ratio\",\n\t\"next\",\n\t\"opt\",\n\t\"items\",\n\t\"on\",\n}")
 	assert.NotContains(t, s, `"Skip"`)
-	assert.Contains(t, s, "if v.Count != 0 {")
-	// A pointer to a scalar: recorded as the value it points to.
-	assert.Contains(t, s, "if v.Opt != nil {\n\t\tt.key(4) // opt\n\t\tt.number(float64(*v.Opt))\n")
+	for _, want := range []string{
+		"func tapeFixture(t *tape, v *main.Fixture) { t.value(unsafe.Pointer(v), 0) }",
+		"0: {kind: tapeKindStruct, fields: []tapeField{ // main.Fixture",
+		"{off: unsafe.Offsetof(main.Fixture{}.Name), typ: 1, key: 0},",
+		"{off: unsafe.Offsetof(main.Fixture{}.Count), typ: 2, key: 1, omit: tapeOmitEmpty},",
+		"{off: unsafe.Offsetof(main.Fixture{}.Ratio), typ: 3, key: 2},",
+		// A pointer to a struct, then to a scalar (recorded as the value
+		// it points to: the float64 entry).
+		"{off: unsafe.Offsetof(main.Fixture{}.Next), typ: 4, key: 3},",
+		"{off: unsafe.Offsetof(main.Fixture{}.Opt), typ: 6, key: 4, omit: tapeOmitEmpty},",
+		"{off: unsafe.Offsetof(main.Fixture{}.Items), typ: 7, key: 5, omit: tapeOmitEmpty},",
+		"1: {kind: tapeKindString},", "2: {kind: tapeKindInt},", "3: {kind: tapeKindFloat64},",
+		"4: {kind: tapeKindPointer, elem: 5},",
+		"5: {kind: tapeKindStruct, fields: []tapeField{ // main.Item",
+		"6: {kind: tapeKindPointer, elem: 3},",
+		"7: {kind: tapeKindSlice, elem: 5, size: unsafe.Sizeof(*new(main.Item))},",
+	} {
+		assert.Contains(t, s, want)
+	}
 }
 
-// TestGenerateReport: calc.Report's encoder starts with tapeReport.
+// TestGenerateReport: calc.Report is the first entry, written by
+// tapeReport.
 func TestGenerateReport(t *testing.T) {
 	t.Parallel()
 	src, err := generateTape(reflect.TypeFor[calc.Report](), header, "main")
 	require.NoError(t, err)
-	fs := funcs(t, src, "main")
-	require.NotEmpty(t, fs)
-	assert.Equal(t, "tapeReport", fs[0])
-	assert.Contains(t, string(src), "func tapeReport(t *tape, v *calc.Report) {")
-	// The fields only the full engine fills are written under
+	assert.Equal(t, []string{"tapeReport"}, funcs(t, src, "main"))
+	assert.Contains(t, string(src), "func tapeReport(t *tape, v *calc.Report) { t.value(unsafe.Pointer(v), 0) }")
+	assert.Contains(t, string(src), "0: {kind: tapeKindStruct, fields: []tapeField{ // calc.Report\n")
+	// The fields only the full engine fills are left out unless
 	// calc.FullEngine, which is false in the light engine (-tags nosim).
-	for _, cond := range []string{"v.Simulation != nil", "v.StartupLog != nil", "len(v.Bands) > 0", "v.Calibration != nil"} {
-		assert.Contains(t, string(src), "\tif calc.FullEngine && "+cond+" {\n", cond)
+	for _, field := range []string{"Simulation", "StartupLog", "Bands", "Calibration"} {
+		assert.Regexp(t, `\{off: unsafe\.Offsetof\(calc\.Report\{\}\.`+field+`\), typ: \d+, key: \d+, omit: tapeOmitFull\}`, string(src), field)
 	}
 	assert.Len(t, fullEngineOnly, 4)
 }
