@@ -19,4 +19,3 @@ type Errors = fielderr.Errors
 
 // Errs collects field errors during validation.
 type Errs struct{ fielderr.List }
-
