@@ -1,11 +1,11 @@
 package calibrate
 
 import (
-	"github.com/modelrefs/throughput/calc/deploy"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
@@ -27,10 +27,10 @@ const (
 // A "Maximum request concurrency" line printed before a block (as
 // benchmark_serving.py did) belongs to it. Text without a block, or a
 // block without the lines a step needs, is an error naming them.
-func parseBenchServe(text string) ([]deploy.BenchResult, error) {
+func parseBenchServe(text string) ([]spec.BenchResult, error) {
 	const field = "calibration.bench_serve"
-	if len(text) > deploy.MaxStartupLogBytes {
-		return nil, fielderr.New(field, "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(deploy.MaxStartupLogBytes))
+	if len(text) > spec.MaxStartupLogBytes {
+		return nil, fielderr.New(field, "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(spec.MaxStartupLogBytes))
 	}
 	var blocks []map[string]string
 	pre := map[string]string{}
@@ -56,10 +56,10 @@ func parseBenchServe(text string) ([]deploy.BenchResult, error) {
 	if len(blocks) == 0 {
 		return nil, fielderr.New(field, "has no \""+benchHeader+"\" block: paste the summary that vllm bench serve prints at the end of a run")
 	}
-	if len(blocks) > deploy.MaxCalibrationPoints {
-		return nil, fielderr.New(field, "has "+strconv.Itoa(len(blocks))+" results; at most "+strconv.Itoa(deploy.MaxCalibrationPoints))
+	if len(blocks) > spec.MaxCalibrationPoints {
+		return nil, fielderr.New(field, "has "+strconv.Itoa(len(blocks))+" results; at most "+strconv.Itoa(spec.MaxCalibrationPoints))
 	}
-	out := make([]deploy.BenchResult, len(blocks))
+	out := make([]spec.BenchResult, len(blocks))
 	var missing []string
 	for i, b := range blocks {
 		num := func(keys ...string) float64 {
@@ -77,7 +77,7 @@ func parseBenchServe(text string) ([]deploy.BenchResult, error) {
 			return v
 		}
 		n := need(benchReqs, num(benchReqs))
-		r := deploy.BenchResult{TPOTMs: need(benchMedTPOT+" or "+benchTPOT, num(benchMedTPOT, benchTPOT))}
+		r := spec.BenchResult{TPOTMs: need(benchMedTPOT+" or "+benchTPOT, num(benchMedTPOT, benchTPOT))}
 		r.InputTokens = need(benchIn, num(benchIn)) / n
 		r.OutputTokens = need(benchOut, num(benchOut)) / n
 		switch {

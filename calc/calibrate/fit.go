@@ -1,27 +1,29 @@
 package calibrate
 
 import (
-	"github.com/modelrefs/throughput/calc/deploy"
 	"math"
 	"strconv"
+
+	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/spec"
 )
 
 // points validates the calibration part and returns its
 // measured steps; mean is the workload's mean context.
-func points(e *deploy.Errs, c *deploy.Calibration, mean float64) []deploy.CalPoint {
+func points(e *spec.Errs, c *spec.Calibration, mean float64) []spec.CalPoint {
 	if c == nil {
 		return nil
 	}
-	var pts []deploy.CalPoint
+	var pts []spec.CalPoint
 	if c.BenchServe != "" {
 		rs, err := parseBenchServe(c.BenchServe)
 		e.AddErr("", err)
 		for i, r := range rs {
-			pts = append(pts, deploy.CalPoint{Source: "bench_serve " + strconv.Itoa(i+1), Batch: max(int(math.Round(r.Concurrency)), 1), Context: r.InputTokens + r.OutputTokens/2, TPOTMs: r.TPOTMs})
+			pts = append(pts, spec.CalPoint{Source: "bench_serve " + strconv.Itoa(i+1), Batch: max(int(math.Round(r.Concurrency)), 1), Context: r.InputTokens + r.OutputTokens/2, TPOTMs: r.TPOTMs})
 		}
 	}
-	if len(c.Points) > deploy.MaxCalibrationPoints {
-		e.Add("calibration.points", "has "+strconv.Itoa(len(c.Points))+" points; at most "+strconv.Itoa(deploy.MaxCalibrationPoints))
+	if len(c.Points) > spec.MaxCalibrationPoints {
+		e.Add("calibration.points", "has "+strconv.Itoa(len(c.Points))+" points; at most "+strconv.Itoa(spec.MaxCalibrationPoints))
 		return nil
 	}
 	for i, p := range c.Points {
@@ -36,7 +38,7 @@ func points(e *deploy.Errs, c *deploy.Calibration, mean float64) []deploy.CalPoi
 		t := e.FloatAt(path+"tpot_ms", "CalibrationPoint.tpot_ms", p.TPOTMs, 0)
 		ctx := float64(e.IntAt(path+"context_tokens", "CalibrationPoint.context_tokens", p.ContextTokens, int(math.Round(mean))))
 		if b > 0 && t > 0 {
-			pts = append(pts, deploy.CalPoint{Source: "points[" + strconv.Itoa(i) + "]", Batch: b, Context: ctx, TPOTMs: t})
+			pts = append(pts, spec.CalPoint{Source: "points[" + strconv.Itoa(i) + "]", Batch: b, Context: ctx, TPOTMs: t})
 		}
 	}
 	if len(pts) == 0 && e.Err() == nil {
@@ -57,8 +59,8 @@ func points(e *deploy.Errs, c *deploy.Calibration, mean float64) []deploy.CalPoi
 // With one batch size only eta is fitted (o keeps the profile's: one
 // point cannot split a fixed cost from a per-byte one). eta is kept in
 // [0.05, 1] (a fraction of datasheet bandwidth) and o in [0, 100] ms.
-func fit(d *deploy.Deployment, pts []deploy.CalPoint) *deploy.CalibrationReport {
-	rep := &deploy.CalibrationReport{Profile: d.Eff, Fitted: []string{"bandwidth_efficiency"}}
+func fit(d *deploy.Deployment, pts []spec.CalPoint) *spec.CalibrationReport {
+	rep := &spec.CalibrationReport{Profile: d.Eff, Fitted: []string{"bandwidth_efficiency"}}
 	batches := map[int]bool{}
 	for _, p := range pts {
 		batches[p.Batch] = true
@@ -145,7 +147,7 @@ func fit(d *deploy.Deployment, pts []deploy.CalPoint) *deploy.CalibrationReport 
 	set(x, o)
 	fitted := times()
 	for i, p := range pts {
-		rep.Points = append(rep.Points, deploy.CalibrationFitPoint{
+		rep.Points = append(rep.Points, spec.CalibrationFitPoint{
 			Source: p.Source, BatchSize: p.Batch, ContextTokens: int(math.Round(p.Context)),
 			MeasuredMs: p.TPOTMs, ProfileMs: profile[i], PredictedMs: fitted[i],
 		})

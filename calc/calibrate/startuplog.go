@@ -1,10 +1,12 @@
 package calibrate
 
 import (
-	"github.com/modelrefs/throughput/calc/deploy"
-	"github.com/modelrefs/throughput/calc/release"
 	"strconv"
 	"strings"
+
+	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
@@ -36,10 +38,10 @@ var logTerms = []struct {
 // "# GPU blocks") appears is an error naming them: it is not a vLLM
 // start-up log, or it was cut before the KV cache was sized. Every rank
 // logs the same lines; the first is read.
-func parseStartupLog(text string) (deploy.StartupLog, error) {
-	out := deploy.StartupLog{Figures: map[string]float64{}}
-	if len(text) > deploy.MaxStartupLogBytes {
-		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(deploy.MaxStartupLogBytes))
+func parseStartupLog(text string) (spec.StartupLog, error) {
+	out := spec.StartupLog{Figures: map[string]float64{}}
+	if len(text) > spec.MaxStartupLogBytes {
+		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(spec.MaxStartupLogBytes))
 	}
 	for _, line := range strings.Split(text, "\n") {
 		if out.Release == "" {
@@ -164,7 +166,7 @@ func numberLen(s string) int {
 }
 
 // compareStartupLog compares the parsed log with the report's figures.
-func compareStartupLog(d *deploy.Deployment, r *deploy.Report, lg deploy.StartupLog) *deploy.StartupLogReport {
+func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog) *spec.StartupLogReport {
 	gib := func(b int64) float64 { return float64(b) / float64(units.GiB) }
 	est := gib(release.CUDAGraphEstimate(d.MaxNumSeqs, d.TightStageLayers()).Int64())
 	pred := map[string]float64{
@@ -179,7 +181,7 @@ func compareStartupLog(d *deploy.Deployment, r *deploy.Report, lg deploy.Startup
 		"num_gpu_blocks":          float64(r.KVCache.NumBlocks),
 		"max_concurrency":         r.KVCache.MaxConcurrency,
 	}
-	out := &deploy.StartupLogReport{Release: lg.Release, Terms: []deploy.LoggedTerm{}}
+	out := &spec.StartupLogReport{Release: lg.Release, Terms: []spec.LoggedTerm{}}
 	for _, t := range logTerms {
 		v, ok := lg.Figures[t.name]
 		if !ok {
@@ -191,23 +193,18 @@ func compareStartupLog(d *deploy.Deployment, r *deploy.Report, lg deploy.Startup
 		if v > 0 {
 			e = p/v - 1
 		}
-		out.Terms = append(out.Terms, deploy.LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
+		out.Terms = append(out.Terms, spec.LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
 	}
 	if lg.Release != "" && d.Engine.Name == "vllm" {
 		if v, ok := release.LookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {
-			warn(r, "startup_log_release", "the log is from vLLM "+lg.Release+" but the figures model "+d.Version.Name+"; set engine_version to "+v.Name+" to compare like with like")
+			r.Warn("startup_log_release", "the log is from vLLM "+lg.Release+" but the figures model "+d.Version.Name+"; set engine_version to "+v.Name+" to compare like with like")
 		}
 	}
 	if lg.FlashInferSampler && d.Engine.Name == "vllm" && !d.Version.V0 && d.Version.SamplerSort {
-		warn(r, "startup_log_sampler", "the log samples with FlashInfer (\"Using FlashInfer for top-p & top-k sampling.\"), whose profile run sorts no vocabulary; set flashinfer_sampler: true to model it")
+		r.Warn("startup_log_sampler", "the log samples with FlashInfer (\"Using FlashInfer for top-p & top-k sampling.\"), whose profile run sorts no vocabulary; set flashinfer_sampler: true to model it")
 	}
 	if lg.NoP2P && d.TP > 1 && !d.NoP2P() {
-		warn(r, "startup_log_p2p", "the log's GPUs lack peer-to-peer access (\"Custom allreduce is disabled because your platform lacks GPU P2P capability\"); set p2p: false to model their all-reduces through host memory")
+		r.Warn("startup_log_p2p", "the log's GPUs lack peer-to-peer access (\"Custom allreduce is disabled because your platform lacks GPU P2P capability\"); set p2p: false to model their all-reduces through host memory")
 	}
 	return out
-}
-
-// warn adds a warning to the report.
-func warn(r *deploy.Report, code, msg string) {
-	r.Warnings = append(r.Warnings, deploy.Warning{Code: code, Message: msg})
 }

@@ -1,6 +1,10 @@
 package deploy
 
-import "math"
+import (
+	"math"
+
+	"github.com/modelrefs/throughput/calc/spec"
+)
 
 // blocksPerSeq returns the blocks one sequence holds at ctx tokens in
 // decode (one new token per step).
@@ -23,9 +27,9 @@ func (d *Deployment) kvCapacity(ctx float64) int {
 		return 0
 	}
 	if d.sharedBlocks() > 0 {
-		return int(min(d.seqsFitting(float64(per)), MaxSeqs))
+		return int(min(d.seqsFitting(float64(per)), spec.MaxSeqs))
 	}
-	return int(min(d.usableBlocks()/per, MaxSeqs))
+	return int(min(d.usableBlocks()/per, spec.MaxSeqs))
 }
 
 // fluctuationZ is how many standard deviations above its mean the number of

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -25,8 +26,8 @@ import (
 func TestAttentionRunsInTheCacheFormat(t *testing.T) {
 	t.Parallel()
 	ep := true
-	req := Request{Model: "deepseek-ai/DeepSeek-R1", Hardware: HardwareRef{ID: "h200-sxm-141gb"}, Engine: "trtllm",
-		DataParallelSize: Int(8), EnableExpertParallel: &ep, MaxModelLen: Int(4096)}
+	req := spec.Request{Model: "deepseek-ai/DeepSeek-R1", Hardware: spec.HardwareRef{ID: "h200-sxm-141gb"}, Engine: "trtllm",
+		DataParallelSize: spec.Int(8), EnableExpertParallel: &ep, MaxModelLen: spec.Int(4096)}
 	bf, err := Resolve(req)
 	require.NoError(t, err)
 	req.KVCacheDtype = "fp8"
@@ -52,7 +53,7 @@ func TestAttentionRunsInTheCacheFormat(t *testing.T) {
 // on an H100 SXM: 989.4e12, not the FP8 1978.9e12).
 func TestAttentionPeakNotAboveTheGEMMs(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, KVCacheDtype: "fp8"})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, KVCacheDtype: "fp8"})
 	require.NoError(t, err)
 	assert.InDelta(t, 989.4e12, d.PeakFLOPS, 1e9)
 	assert.InDelta(t, 989.4e12, 1/(d.cost.invAttnPeak*d.Eff.AttentionEfficiency), 1e9)
@@ -73,8 +74,8 @@ func TestAttentionPeakNotAboveTheGEMMs(t *testing.T) {
 func TestUnquantizedModulesMultiplyIn16Bits(t *testing.T) {
 	t.Parallel()
 	ep := true
-	d, err := Resolve(Request{Model: "nvidia/DeepSeek-V3-0324-NVFP4", Hardware: HardwareRef{ID: "b200"}, Engine: "trtllm",
-		DataParallelSize: Int(8), EnableExpertParallel: &ep, MaxModelLen: Int(4096)})
+	d, err := Resolve(spec.Request{Model: "nvidia/DeepSeek-V3-0324-NVFP4", Hardware: spec.HardwareRef{ID: "b200"}, Engine: "trtllm",
+		DataParallelSize: spec.Int(8), EnableExpertParallel: &ep, MaxModelLen: spec.Int(4096)})
 	require.NoError(t, err)
 	require.InDelta(t, 9000e12, d.PeakFLOPS, 1e9)
 	require.InDelta(t, 20, d.Eff.GEMMHalfTokens, 1e-9)
@@ -93,7 +94,7 @@ func TestUnquantizedModulesMultiplyIn16Bits(t *testing.T) {
 // already (Llama 3.1 8B on an H100 SXM).
 func TestNoKeptModulesWithoutQuantization(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	assert.Zero(t, d.cost.keptFLOPs)
 	assert.Zero(t, d.cost.invKeptPeak)
@@ -120,8 +121,8 @@ func TestNoKeptModulesWithoutQuantization(t *testing.T) {
 func TestExpertGEMMIsItsOwnRoofline(t *testing.T) {
 	t.Parallel()
 	ep := true
-	d, err := Resolve(Request{Model: "deepseek-ai/DeepSeek-R1", Hardware: HardwareRef{ID: "h200-sxm-141gb"}, Engine: "trtllm",
-		DataParallelSize: Int(8), EnableExpertParallel: &ep, MaxModelLen: Int(4096)})
+	d, err := Resolve(spec.Request{Model: "deepseek-ai/DeepSeek-R1", Hardware: spec.HardwareRef{ID: "h200-sxm-141gb"}, Engine: "trtllm",
+		DataParallelSize: spec.Int(8), EnableExpertParallel: &ep, MaxModelLen: spec.Int(4096)})
 	require.NoError(t, err)
 	c := d.cost
 	require.InDelta(t, 44_040_192*8.001953125/8/8, c.expertBytes, 1)

@@ -1,8 +1,9 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"strings"
+
+	"github.com/modelrefs/throughput/calc/release"
 
 	"github.com/modelrefs/throughput/hardware"
 )
@@ -115,7 +116,7 @@ func gpuIdx(a *hardware.Accelerator) int {
 	return 0
 }
 
-func releaseIdx(engine string, v EngineVersion) int {
+func releaseIdx(engine string, v release.EngineVersion) int {
 	switch {
 	case engine != "vllm":
 		return 3
@@ -132,25 +133,4 @@ func releaseIdx(engine string, v EngineVersion) int {
 func ReleaseClass(engine, version string) string {
 	v, _ := release.LookupVersion(engine, version)
 	return BandReleases[releaseIdx(engine, v)]
-}
-
-// Band is one headline figure's 80 % prediction interval (docs/MODEL.md
-// section 7): the range in which the measured value of a deployment like
-// this one fell for 80 % of the published cases of its engine, metric and
-// regime (BandCoverage).
-type Band struct {
-	// Figure is the report figure the range is for:
-	// "kv_cache.capacity_tokens", "decode.step_time_ms",
-	// "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size"
-	// or "preemption.onset_concurrency".
-	Figure string  `json:"figure"`
-	Low    float64 `json:"low"`
-	High   float64 `json:"high"`
-	// Basis names the validation cases the range comes from: the engine
-	// (or "all engines"), the family and the regime, and their count.
-	Basis string `json:"basis"`
-	// Widened is true when the range was doubled: the request lies
-	// outside the validated domain, or the cases are other engines' or
-	// another family's (a warning says which).
-	Widened bool `json:"widened,omitempty"`
 }

@@ -2,9 +2,12 @@
 
 package deploy
 
-import "github.com/modelrefs/throughput/calc/release"
+import (
+	"math"
 
-import "math"
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
+)
 
 // bandWhy says why a band was doubled.
 var bandWhy = [...]string{
@@ -20,7 +23,7 @@ var bandDims = [...]string{" release or batch", " tensor_parallel_size", " gpu",
 // family whose band was doubled. It reads the report alone, so that the
 // JavaScript module's computeBands (www/module/throughput.js), which adds
 // them to the light engine's reports, is the same rule.
-func (d *Deployment) bands(r *Report) {
+func (d *Deployment) bands(r *spec.Report) {
 	e := 0
 	for i, n := range release.EngineOrder {
 		if n == d.Engine.Name {
@@ -59,7 +62,7 @@ func (d *Deployment) bands(r *Report) {
 		if n == 4 { // a rate: its residual is its time's inverse
 			lo, hi = -hi, -lo
 		}
-		b := Band{Figure: fg.name, Low: fg.x * bandExp(lo), High: fg.x * bandExp(hi), Basis: bandBasis[s[4]], Widened: s[5]&7 != 0}
+		b := spec.Band{Figure: fg.name, Low: fg.x * bandExp(lo), High: fg.x * bandExp(hi), Basis: bandBasis[s[4]], Widened: s[5]&7 != 0}
 		if fg.f == 0 {
 			b.Low, b.High = math.Floor(b.Low), math.Floor(b.High)
 		}
@@ -91,7 +94,7 @@ func (d *Deployment) bands(r *Report) {
 					why += dim
 				}
 			}
-			r.warn("band_outside_validation", "the "+BandFamilies[fg.f]+" range is doubled: "+why)
+			r.Warn("band_outside_validation", "the "+BandFamilies[fg.f]+" range is doubled: "+why)
 		}
 		r.Bands = append(r.Bands, b)
 	}

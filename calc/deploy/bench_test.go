@@ -3,15 +3,17 @@ package deploy
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/spec"
 )
 
-func benchRequest() Request {
-	return Request{
-		Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: HardwareRef{ID: "h100-sxm"},
-		Workload:   &Workload{InputTokens: Int(1024), OutputTokens: Int(256), Concurrency: Int(64)},
-		SLO:        &SLO{TTFTMs: Float(500), TPOTMs: Float(30)},
-		GPUHourUSD: Float(2.5),
-		Sweep:      &SweepOptions{Points: Int(64)},
+func benchRequest() spec.Request {
+	return spec.Request{
+		Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: spec.HardwareRef{ID: "h100-sxm"},
+		Workload:   &spec.Workload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(256), Concurrency: spec.Int(64)},
+		SLO:        &spec.SLO{TTFTMs: spec.Float(500), TPOTMs: spec.Float(30)},
+		GPUHourUSD: spec.Float(2.5),
+		Sweep:      &spec.SweepOptions{Points: spec.Int(64)},
 	}
 }
 
@@ -32,15 +34,15 @@ func BenchmarkEvaluate(b *testing.B) {
 // on: the speculation report adds a crossover search (budget: 50 us too).
 func BenchmarkEvaluateFeatures(b *testing.B) {
 	req := benchRequest()
-	req.Workload.SharedPrefixTokens = Int(512)
-	req.SpeculativeConfig = &SpeculativeConfig{NumSpeculativeTokens: Int(3), AcceptanceRate: Float(0.7)}
+	req.Workload.SharedPrefixTokens = spec.Int(512)
+	req.SpeculativeConfig = &spec.SpeculativeConfig{NumSpeculativeTokens: spec.Int(3), AcceptanceRate: spec.Float(0.7)}
 	benchCPU(b, req)
 }
 
 // benchCPU evaluates req b.N times and reports the process CPU time per
 // call beside the wall time (the development machine is shared: wall time
 // there includes waiting for a core).
-func benchCPU(b *testing.B, req Request) {
+func benchCPU(b *testing.B, req spec.Request) {
 	b.ReportAllocs()
 	cpu0 := cpuSeconds()
 	b.ResetTimer()

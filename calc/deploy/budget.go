@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/sched"
 )
@@ -104,7 +105,7 @@ type WorkEstimate struct {
 // EstimateWork returns a request's estimated work, in work units, without
 // running its simulation (it resolves the request and computes the cheap
 // analytic report). Invalid requests return their Errors.
-func EstimateWork(req Request) (WorkEstimate, error) {
+func EstimateWork(req spec.Request) (WorkEstimate, error) {
 	d, p, err := resolve(req)
 	sim, err := simulateOptions(req.Simulate, d, p, err)
 	if err != nil {
@@ -130,35 +131,35 @@ func SimulatorBuilt() bool { return Simulator != nil }
 // it returns Errors naming the field that drives the cost, without
 // running. The HTTP API always uses DefaultWorkBudget; the JavaScript
 // module lets its caller choose (load({workBudget})).
-func EvaluateWithBudget(req Request, budget float64) (Report, error) {
+func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 	d, p, err := resolve(req)
 	sim, err := simulateOptions(req.Simulate, d, p, err)
 	if err != nil {
-		return Report{}, err
+		return spec.Report{}, err
 	}
 	if !(budget > 0) {
-		return Report{}, Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
+		return spec.Report{}, spec.Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
 	}
 	r := d.report(p)
 	r.Fixes = nearestFixes(req, d, &r)
 	if err := d.checkBudget(p, sim, r.Preemption, budget); err != nil {
-		return Report{}, err
+		return spec.Report{}, err
 	}
 	if sim != nil && Simulator == nil {
-		return Report{}, Errors{{Field: "simulate", Message: NoSimulatorMessage}}
+		return spec.Report{}, spec.Errors{{Field: "simulate", Message: NoSimulatorMessage}}
 	}
 	if sim != nil {
 		Simulator(d, &r, p, sim)
 	}
 	if err := checkFinite(&r); err != nil {
-		return Report{}, err
+		return spec.Report{}, err
 	}
 	return r, nil
 }
 
 // estimateWork prices the analytic report and every simulation run sp
 // asks for.
-func (d *Deployment) estimateWork(p Ask, sp *SimPlan, pre *PreemptionReport) WorkEstimate {
+func (d *Deployment) estimateWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport) WorkEstimate {
 	est := WorkEstimate{Base: StepWorkUnits * float64(p.sweepPoints+64)}
 	if sp != nil && pre != nil && d.NumBlocks >= 2 {
 		st := d.lengthStats(sp.Work)
@@ -215,13 +216,13 @@ func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 	// A step computes at most max_num_batched_tokens tokens.
 	steps := max(seqSteps/batch, st.tokens*n/k/chunk)
 	work := seqSteps + StepWorkUnits*steps + RequestWorkUnits*n
-	return min(work, float64(MaxSimSteps)*(float64(capc)+StepWorkUnits))
+	return min(work, float64(spec.MaxSimSteps)*(float64(capc)+StepWorkUnits))
 }
 
 // sweepWork estimates the simulated sweep: one run per load, and the
 // onset bisection (6 runs for request rates, log2 of the widest gap
 // between loads for users), each bisection run priced as the dearest load.
-func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *PreemptionReport, st lengthStats) (work float64, runs int) {
+func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport, st lengthStats) (work float64, runs int) {
 	w := sp.Work
 	w.NumRequests = sp.SweepN
 	poisson := w.Arrival == sched.Poisson
@@ -266,7 +267,7 @@ func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *PreemptionReport, st len
 // an H100 make the default sweep preempt, and bisect, past 4e6
 // sequence-steps); the report's simulation.sweep.num_requests gives the
 // count.
-func (d *Deployment) checkBudget(p Ask, sp *SimPlan, pre *PreemptionReport, budget float64) error {
+func (d *Deployment) checkBudget(p Ask, sp *SimPlan, pre *spec.PreemptionReport, budget float64) error {
 	est := d.estimateWork(p, sp, pre)
 	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.SweepAuto {
 		sp.SweepN = fitN(sp.SweepN, left/est.Sweep)
@@ -283,7 +284,7 @@ func (d *Deployment) checkBudget(p Ask, sp *SimPlan, pre *PreemptionReport, budg
 	if left := budget - est.Base - est.Simulation; left > 0 {
 		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + thousands(int64(sp.SweepN)) + " requests)" + over +
 			"; lower simulate.sweep.num_requests to about " + fit(sp.SweepN, left/est.Sweep) + ", or simulate.sweep.points, or " + lengths
-		return Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
+		return spec.Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
 	}
 	what := "the simulation (" + thousands(int64(sp.Work.NumRequests)) + " requests of about " + thousands(int64(math.Round(est.meanOutput))) + " output tokens"
 	if sp.Sweep {
@@ -293,7 +294,7 @@ func (d *Deployment) checkBudget(p Ask, sp *SimPlan, pre *PreemptionReport, budg
 	if sp.Sweep {
 		msg += ", and drop simulate.sweep"
 	}
-	return Errors{{Field: "simulate.num_requests", Message: msg}}
+	return spec.Errors{{Field: "simulate.num_requests", Message: msg}}
 }
 
 // fit scales n by f (< 1) and rounds down to two significant digits,

@@ -2,6 +2,8 @@ package deploy
 
 import (
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/spec"
 )
 
 // BenchmarkWorkBudget runs, through Evaluate and under DefaultWorkBudget,
@@ -13,18 +15,18 @@ import (
 // estimated work units per op and the native ns per unit
 // (NsPerWorkUnit's measurement) beside ns/op.
 func BenchmarkWorkBudget(b *testing.B) {
-	l8 := func(hw string, in, out int, s *SimulateOptions) Request {
-		return Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: hw}, Workload: &Workload{InputTokens: Int(in), OutputTokens: Int(out)}, Simulate: s}
+	l8 := func(hw string, in, out int, s *spec.SimulateOptions) spec.Request {
+		return spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: hw}, Workload: &spec.Workload{InputTokens: spec.Int(in), OutputTokens: spec.Int(out)}, Simulate: s}
 	}
-	issue := l8("h200", 1, 16000, &SimulateOptions{NumRequests: Int(230), Arrival: "burst", TimelinePoints: Int(2000)})
-	issue.KVCacheDtype, issue.MaxNumSeqs = "fp8", Int(1024)
+	issue := l8("h200", 1, 16000, &spec.SimulateOptions{NumRequests: spec.Int(230), Arrival: "burst", TimelinePoints: spec.Int(2000)})
+	issue.KVCacheDtype, issue.MaxNumSeqs = "fp8", spec.Int(1024)
 	for _, c := range []struct {
 		name string
-		req  Request
+		req  spec.Request
 	}{
 		{"issue16-230-requests", issue},
-		{"sweep-100-per-point", l8("h100-sxm", 128, 2048, &SimulateOptions{Sweep: &SimSweepOptions{NumRequests: Int(100)}})},
-		{"closed-loop-1-user", l8("h100-sxm", 1024, 256, &SimulateOptions{NumRequests: Int(1200), Arrival: "closed_loop", Concurrency: Int(1)})},
+		{"sweep-100-per-point", l8("h100-sxm", 128, 2048, &spec.SimulateOptions{Sweep: &spec.SimSweepOptions{NumRequests: spec.Int(100)}})},
+		{"closed-loop-1-user", l8("h100-sxm", 1024, 256, &spec.SimulateOptions{NumRequests: spec.Int(1200), Arrival: "closed_loop", Concurrency: spec.Int(1)})},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			est, err := EstimateWork(c.req)
@@ -58,11 +60,11 @@ func BenchmarkWorkBudget(b *testing.B) {
 // a 100,000-request run (the estimate draws each length distribution's
 // first 1,024 samples once).
 func BenchmarkRefusal(b *testing.B) {
-	req := Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(4096)},
-		Simulate: &SimulateOptions{NumRequests: Int(100_000), Arrival: "poisson", RequestRate: Float(10),
-			InputTokens:  &LengthDistribution{Distribution: "lognormal", Mean: Float(1000), Std: Float(2000)},
-			OutputTokens: &LengthDistribution{Distribution: "lognormal", Mean: Float(4000), Std: Float(2000)},
-			Sweep:        &SimSweepOptions{Points: Int(32), NumRequests: Int(100_000)}}}
+	req := spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Workload: &spec.Workload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(4096)},
+		Simulate: &spec.SimulateOptions{NumRequests: spec.Int(100_000), Arrival: "poisson", RequestRate: spec.Float(10),
+			InputTokens:  &spec.LengthDistribution{Distribution: "lognormal", Mean: spec.Float(1000), Std: spec.Float(2000)},
+			OutputTokens: &spec.LengthDistribution{Distribution: "lognormal", Mean: spec.Float(4000), Std: spec.Float(2000)},
+			Sweep:        &spec.SimSweepOptions{Points: spec.Int(32), NumRequests: spec.Int(100_000)}}}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := Evaluate(req); err == nil {

@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,28 +15,28 @@ import (
 // length distributions; sweeps). Measured: 0.90 to 1.42.
 func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 	t.Parallel()
-	l8 := func(hw string, in, out int, s *SimulateOptions) Request {
+	l8 := func(hw string, in, out int, s *spec.SimulateOptions) spec.Request {
 		// vLLM 0.19's pool, the one these cases were sized on (an L4
 		// burst that preempts at 0.19 preempts differently with the
 		// CUDA-graph estimate taken out).
-		return Request{Model: "llama-3.1-8b", EngineVersion: "0.19", Hardware: HardwareRef{ID: hw}, Workload: &Workload{InputTokens: Int(in), OutputTokens: Int(out)}, Simulate: s}
+		return spec.Request{Model: "llama-3.1-8b", EngineVersion: "0.19", Hardware: spec.HardwareRef{ID: hw}, Workload: &spec.Workload{InputTokens: spec.Int(in), OutputTokens: spec.Int(out)}, Simulate: s}
 	}
-	big := l8("h200", 1, 16000, &SimulateOptions{NumRequests: Int(300), Arrival: "burst"})
-	big.KVCacheDtype, big.MaxNumSeqs = "fp8", Int(1024)
-	cases := map[string]Request{
+	big := l8("h200", 1, 16000, &spec.SimulateOptions{NumRequests: spec.Int(300), Arrival: "burst"})
+	big.KVCacheDtype, big.MaxNumSeqs = "fp8", spec.Int(1024)
+	cases := map[string]spec.Request{
 		"issue 16, 300 requests (preempts)": big,
-		"poisson 20/s":                      l8("h100-sxm", 1024, 256, &SimulateOptions{NumRequests: Int(1000), Arrival: "poisson", RequestRate: Float(20)}),
-		"closed loop 256 users":             l8("h100-sxm", 1024, 256, &SimulateOptions{NumRequests: Int(2000), Arrival: "closed_loop", Concurrency: Int(256)}),
-		"closed loop 1 user":                l8("h100-sxm", 1024, 256, &SimulateOptions{NumRequests: Int(300), Arrival: "closed_loop", Concurrency: Int(1)}),
-		"100k-token prompts":                l8("h100-sxm", 100000, 10, &SimulateOptions{NumRequests: Int(500), Arrival: "burst"}),
-		"default":                           l8("h100-sxm", 1024, 256, &SimulateOptions{}),
-		"default sweep":                     l8("h100-sxm", 1024, 256, &SimulateOptions{Sweep: &SimSweepOptions{}}),
-		"poisson sweep":                     l8("h100-sxm", 1024, 256, &SimulateOptions{Arrival: "poisson", RequestRate: Float(10), Sweep: &SimSweepOptions{}}),
-		"L4 poisson, preempts":              l8("l4", 2048, 512, &SimulateOptions{NumRequests: Int(1000), Arrival: "poisson", RequestRate: Float(50)}),
-		"distributions": l8("h100-sxm", 512, 512, &SimulateOptions{NumRequests: Int(1000), Arrival: "burst",
-			OutputTokens: &LengthDistribution{Distribution: "lognormal", Mean: Float(400), Std: Float(800)},
-			InputTokens:  &LengthDistribution{Distribution: "uniform", Min: Int(10), Max: Int(4000)}}),
-		"L4 burst sweep, preempts": l8("l4", 4096, 512, &SimulateOptions{NumRequests: Int(200), Arrival: "burst", Sweep: &SimSweepOptions{Points: Int(4)}}),
+		"poisson 20/s":                      l8("h100-sxm", 1024, 256, &spec.SimulateOptions{NumRequests: spec.Int(1000), Arrival: "poisson", RequestRate: spec.Float(20)}),
+		"closed loop 256 users":             l8("h100-sxm", 1024, 256, &spec.SimulateOptions{NumRequests: spec.Int(2000), Arrival: "closed_loop", Concurrency: spec.Int(256)}),
+		"closed loop 1 user":                l8("h100-sxm", 1024, 256, &spec.SimulateOptions{NumRequests: spec.Int(300), Arrival: "closed_loop", Concurrency: spec.Int(1)}),
+		"100k-token prompts":                l8("h100-sxm", 100000, 10, &spec.SimulateOptions{NumRequests: spec.Int(500), Arrival: "burst"}),
+		"default":                           l8("h100-sxm", 1024, 256, &spec.SimulateOptions{}),
+		"default sweep":                     l8("h100-sxm", 1024, 256, &spec.SimulateOptions{Sweep: &spec.SimSweepOptions{}}),
+		"poisson sweep":                     l8("h100-sxm", 1024, 256, &spec.SimulateOptions{Arrival: "poisson", RequestRate: spec.Float(10), Sweep: &spec.SimSweepOptions{}}),
+		"L4 poisson, preempts":              l8("l4", 2048, 512, &spec.SimulateOptions{NumRequests: spec.Int(1000), Arrival: "poisson", RequestRate: spec.Float(50)}),
+		"distributions": l8("h100-sxm", 512, 512, &spec.SimulateOptions{NumRequests: spec.Int(1000), Arrival: "burst",
+			OutputTokens: &spec.LengthDistribution{Distribution: "lognormal", Mean: spec.Float(400), Std: spec.Float(800)},
+			InputTokens:  &spec.LengthDistribution{Distribution: "uniform", Min: spec.Int(10), Max: spec.Int(4000)}}),
+		"L4 burst sweep, preempts": l8("l4", 4096, 512, &spec.SimulateOptions{NumRequests: spec.Int(200), Arrival: "burst", Sweep: &spec.SimSweepOptions{Points: spec.Int(4)}}),
 	}
 	for name, req := range cases {
 		d, p, err := resolve(req)

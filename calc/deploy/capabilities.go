@@ -1,6 +1,9 @@
 package deploy
 
-import "github.com/modelrefs/throughput/internal/fielderr"
+import (
+	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/fielderr"
+)
 
 // The capabilities an engine build links in by importing their packages,
 // as image.Decode decodes the formats whose packages a program imports.
@@ -13,7 +16,7 @@ import "github.com/modelrefs/throughput/internal/fielderr"
 // (what estimateWork predicts). Package calc/simulate sets it; nil: this
 // build has no simulator, and a request with simulate is refused on that
 // field (NoSimulatorMessage).
-var Simulator func(d *Deployment, r *Report, a Ask, sp *SimPlan) (work float64)
+var Simulator func(d *Deployment, r *spec.Report, a Ask, sp *SimPlan) (work float64)
 
 // Calibrator reads and fits a request's calibration. Package
 // calc/calibrate sets it; without it (the light engine) a request with
@@ -22,12 +25,12 @@ var Calibrator struct {
 	// Points validates the calibration part (field errors to e) and
 	// returns its measured decode steps; meanContext is the workload's
 	// mean context in tokens, the default of a point's context_tokens.
-	Points func(e *Errs, c *Calibration, meanContext float64) []CalPoint
+	Points func(e *spec.Errs, c *spec.Calibration, meanContext float64) []spec.CalPoint
 	// Fit fits d's bandwidth efficiency and step overhead to the points
 	// (it sets them on d: SetEfficiencies) and reports the fit.
-	Fit func(d *Deployment, pts []CalPoint) *CalibrationReport
+	Fit func(d *Deployment, pts []spec.CalPoint) *spec.CalibrationReport
 	// ParseBenchServe reads the summary blocks of `vllm bench serve`.
-	ParseBenchServe func(text string) ([]BenchResult, error)
+	ParseBenchServe func(text string) ([]spec.BenchResult, error)
 }
 
 // StartupLogs reads vLLM start-up logs. Package calc/calibrate sets it;
@@ -35,18 +38,18 @@ var Calibrator struct {
 // that field.
 var StartupLogs struct {
 	// Parse reads a log's memory and capacity figures.
-	Parse func(text string) (StartupLog, error)
+	Parse func(text string) (spec.StartupLog, error)
 	// Compare sets the logged figures beside the report's (and warns
 	// where the log's release or platform differs from the request's).
-	Compare func(d *Deployment, r *Report, lg StartupLog) *StartupLogReport
+	Compare func(d *Deployment, r *spec.Report, lg spec.StartupLog) *spec.StartupLogReport
 }
 
 // ParseStartupLog reads the memory and capacity figures of a vLLM start-up
 // log (package calc/calibrate's reader); a build without it refuses,
 // naming the field.
-func ParseStartupLog(text string) (StartupLog, error) {
+func ParseStartupLog(text string) (spec.StartupLog, error) {
 	if StartupLogs.Parse == nil {
-		return StartupLog{}, fielderr.New("startup_log", "is read by the full engine (load({ planner: true })), not the light one")
+		return spec.StartupLog{}, fielderr.New("startup_log", "is read by the full engine (load({ planner: true })), not the light one")
 	}
 	return StartupLogs.Parse(text)
 }
@@ -54,7 +57,7 @@ func ParseStartupLog(text string) (StartupLog, error) {
 // ParseBenchServe reads the summary blocks of `vllm bench serve` output
 // (package calc/calibrate's reader); a build without it refuses, naming
 // the field.
-func ParseBenchServe(text string) ([]BenchResult, error) {
+func ParseBenchServe(text string) ([]spec.BenchResult, error) {
 	if Calibrator.ParseBenchServe == nil {
 		return nil, fielderr.New("calibration.bench_serve", "is read by the full engine (load({ planner: true })); the light engine takes calibration.points")
 	}
@@ -63,7 +66,7 @@ func ParseBenchServe(text string) ([]BenchResult, error) {
 
 // calibrationPoints validates a request's calibration with the linked-in
 // calibrator; a build without one refuses a calibration on its field.
-func calibrationPoints(e *Errs, c *Calibration, meanContext float64) []CalPoint {
+func calibrationPoints(e *spec.Errs, c *spec.Calibration, meanContext float64) []spec.CalPoint {
 	if Calibrator.Points == nil {
 		if c != nil {
 			e.Add("calibration", "is fitted by the full engine (load({ planner: true })), not the light one")
@@ -75,7 +78,7 @@ func calibrationPoints(e *Errs, c *Calibration, meanContext float64) []CalPoint 
 
 // SetEfficiencies sets the deployment's step-model terms and refolds its
 // cost model with them (the calibration's fit moves them).
-func (d *Deployment) SetEfficiencies(e Efficiencies) {
+func (d *Deployment) SetEfficiencies(e spec.Efficiencies) {
 	d.Eff = e
 	d.cost.eff = e
 	d.cost.foldEfficiencies(d)
@@ -83,7 +86,7 @@ func (d *Deployment) SetEfficiencies(e Efficiencies) {
 
 // WeightBandwidth is the rate, in bytes/s, at which the step model streams
 // the weights under the terms e (weightBandwidth).
-func (d *Deployment) WeightBandwidth(e Efficiencies) float64 { return weightBandwidth(d, e) }
+func (d *Deployment) WeightBandwidth(e spec.Efficiencies) float64 { return weightBandwidth(d, e) }
 
 // TightStageLayers is the number of layers of the pipeline stage whose KV
 // pool bounds the deployment.

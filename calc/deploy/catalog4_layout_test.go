@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -81,7 +82,7 @@ func assertKVPerTokenAndState(t *testing.T, tests []kvCase) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := Resolve(Request{Model: tc.model, Hardware: HardwareRef{Custom: &bigAccelerator}, MaxModelLen: Int(4096)})
+			d, err := Resolve(spec.Request{Model: tc.model, Hardware: spec.HardwareRef{Custom: &bigAccelerator}, MaxModelLen: spec.Int(4096)})
 			require.NoError(t, err)
 			lay := d.Layout()
 			assert.InDelta(t, tc.perToken, lay.BytesPerToken, 1e-6)

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/models"
 )
 
@@ -47,7 +48,7 @@ func TestKVBytesPerTokenCatalogPart5(t *testing.T) {
 // heads (6,144 B per token) and half of every conv state's channels.
 func TestLFM2Layout(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "lfm2-1.2b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{Model: "lfm2-1.2b", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	k := rep.KVCache
 	assert.InDelta(t, 12_288, k.BytesPerToken, 0)
 	assert.InDelta(t, 81_920, k.StateBytesPerSequence, 0)
@@ -59,7 +60,7 @@ func TestLFM2Layout(t *testing.T) {
 	assert.Equal(t, map[string][]int{"full_attention": {6}, "state": {5, 5}}, layers)
 	assert.Equal(t, "hybrid", rep.Model.Architecture)
 
-	rep2 := eval(t, Request{Model: "lfm2-1.2b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192), TensorParallelSize: Int(2)})
+	rep2 := eval(t, spec.Request{Model: "lfm2-1.2b", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192), TensorParallelSize: spec.Int(2)})
 	assert.InDelta(t, 6_144, rep2.KVCache.BytesPerTokenPerGPU, 0)
 }
 
@@ -78,7 +79,7 @@ func TestLFM2Layout(t *testing.T) {
 // group and four sliding groups.
 func TestGemma4E2BSharedKVLayout(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "gemma-4-e2b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{Model: "gemma-4-e2b", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	k := rep.KVCache
 	assert.InDelta(t, 18_432, k.BytesPerToken, 0)
 	assert.Zero(t, k.StateBytesPerSequence)
@@ -117,7 +118,7 @@ func TestOlmo3SlidingPattern(t *testing.T) {
 		"sliding_window": 64.0, "vocab_size": 1000.0, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
 		"layer_types": []any{slide, slide, slide, full, slide, slide, slide, full},
 	}
-	rep := eval(t, Request{ModelConfig: cfg, Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(4096)})
+	rep := eval(t, spec.Request{ModelConfig: cfg, Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(4096)})
 	k := rep.KVCache
 	assert.InDelta(t, 4_096, k.BytesPerToken, 0)
 	assert.Equal(t, 16, k.BlockSize)
@@ -170,7 +171,7 @@ func TestGemma3nSharedKVLayout(t *testing.T) {
 			"altup_num_inputs": 4.0, "laurel_rank": 64.0, "layer_types": types,
 		},
 	}
-	rep := eval(t, Request{ModelConfig: cfg, Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{ModelConfig: cfg, Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	k := rep.KVCache
 	assert.InDelta(t, 40_960, k.BytesPerToken, 0)
 	layers := map[string][]int{}

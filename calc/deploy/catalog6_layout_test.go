@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -82,7 +83,7 @@ func TestKVBytesPerTokenCatalogPart6(t *testing.T) {
 // 163,840 B per token.
 func TestNVFP4Llama33_70BWeightsAndFP8KV(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "nvidia/Llama-3.3-70B-Instruct-FP4", Hardware: HardwareRef{ID: "b200"}, KVCacheDtype: "fp8", TensorParallelSize: Int(1)})
+	rep := eval(t, spec.Request{Model: "nvidia/Llama-3.3-70B-Instruct-FP4", Hardware: spec.HardwareRef{ID: "b200"}, KVCacheDtype: "fp8", TensorParallelSize: spec.Int(1)})
 	assert.Equal(t, "fp4", rep.Model.WeightFormat)
 	assert.InDelta(t, 4.5, rep.Model.WeightBits, 0)
 	assert.InDelta(t, 42_709_041_152, float64(rep.Memory.WeightsBytes), 2)
@@ -91,6 +92,6 @@ func TestNVFP4Llama33_70BWeightsAndFP8KV(t *testing.T) {
 	// The bf16 checkpoint it was made from holds 2 B per weight:
 	// 70,553,706,496 * 2 = 141,107,412,992 B, against which NVFP4 keeps
 	// 42,709,041,152 / 141,107,412,992 = 30.3 %.
-	bf16 := eval(t, Request{Model: "meta-llama/Llama-3.3-70B-Instruct", Hardware: HardwareRef{ID: "b200"}, TensorParallelSize: Int(1)})
+	bf16 := eval(t, spec.Request{Model: "meta-llama/Llama-3.3-70B-Instruct", Hardware: spec.HardwareRef{ID: "b200"}, TensorParallelSize: spec.Int(1)})
 	assert.InDelta(t, 141_107_412_992, float64(bf16.Memory.WeightsBytes), 2)
 }

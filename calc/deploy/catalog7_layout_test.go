@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -59,7 +60,7 @@ func TestKVBytesPerTokenCatalogPart7(t *testing.T) {
 // checkpoint; asked for bfloat16: bf16; vLLM's "auto" is the model dtype.
 func TestTensorRTLLMTakesTheCheckpointsFP8KVCache(t *testing.T) {
 	t.Parallel()
-	req := Request{Model: "nvidia/Qwen3-30B-A3B-NVFP4", Hardware: HardwareRef{ID: "b200"}, Engine: "trtllm"}
+	req := spec.Request{Model: "nvidia/Qwen3-30B-A3B-NVFP4", Hardware: spec.HardwareRef{ID: "b200"}, Engine: "trtllm"}
 	r := eval(t, req)
 	assert.InDelta(t, 49_152, r.KVCache.BytesPerToken, 0)
 	codes := map[string]bool{}
@@ -93,7 +94,7 @@ func TestTensorRTLLMTakesTheCheckpointsFP8KVCache(t *testing.T) {
 //	61 layers     61 * 14,680,320 * 1.4375 = 1,287,280,560 bytes
 func TestNVFP4ExclusionListsKeepAttentionInBF16(t *testing.T) {
 	t.Parallel()
-	req := Request{Model: "nvidia/DeepSeek-R1-FP4", Hardware: HardwareRef{ID: "b200"}, TensorParallelSize: Int(8)}
+	req := spec.Request{Model: "nvidia/DeepSeek-R1-FP4", Hardware: spec.HardwareRef{ID: "b200"}, TensorParallelSize: spec.Int(8)}
 	v1 := eval(t, req)
 	req.Model = "nvidia/DeepSeek-R1-FP4-v2"
 	v2 := eval(t, req)
@@ -106,9 +107,9 @@ func TestNVFP4ExclusionListsKeepAttentionInBF16(t *testing.T) {
 
 	// The attention kept in bf16 is read every step: v1's decode step
 	// reads those extra bytes.
-	d1, err := Resolve(Request{Model: "nvidia/DeepSeek-R1-FP4", Hardware: HardwareRef{ID: "b200"}, TensorParallelSize: Int(8)})
+	d1, err := Resolve(spec.Request{Model: "nvidia/DeepSeek-R1-FP4", Hardware: spec.HardwareRef{ID: "b200"}, TensorParallelSize: spec.Int(8)})
 	require.NoError(t, err)
-	d2, err := Resolve(Request{Model: "nvidia/DeepSeek-R1-FP4-v2", Hardware: HardwareRef{ID: "b200"}, TensorParallelSize: Int(8)})
+	d2, err := Resolve(spec.Request{Model: "nvidia/DeepSeek-R1-FP4-v2", Hardware: spec.HardwareRef{ID: "b200"}, TensorParallelSize: spec.Int(8)})
 	require.NoError(t, err)
 	assert.InDelta(t, 1_287_280_560, d1.DecodeStep(1, 1024).WeightsReadBytes-d2.DecodeStep(1, 1024).WeightsReadBytes, 64)
 }

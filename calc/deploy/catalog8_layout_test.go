@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -35,7 +36,7 @@ func TestKimiLinearLayout(t *testing.T) {
 		{1, 1_888, 8_064, 43_417_600},
 		{4, 480, 8_064, 43_417_600},
 	} {
-		rep := eval(t, Request{Model: "kimi-linear", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(65536), TensorParallelSize: Int(tc.tp)})
+		rep := eval(t, spec.Request{Model: "kimi-linear", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(65536), TensorParallelSize: spec.Int(tc.tp)})
 		k := rep.KVCache
 		assert.InDelta(t, tc.perGPU, k.BytesPerTokenPerGPU, 0, "tp=%d", tc.tp)
 		assert.InDelta(t, tc.seq, k.StateBytesPerSequence, 0, "tp=%d", tc.tp)
@@ -81,7 +82,7 @@ func TestKVBytesPerTokenCatalogPart8(t *testing.T) {
 // 3.6 bytes).
 func TestMiMoV2FlashMatchesPublishedPoolSizes(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "mimo-v2-flash", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(65536), TensorParallelSize: Int(4)})
+	rep := eval(t, spec.Request{Model: "mimo-v2-flash", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(65536), TensorParallelSize: spec.Int(4)})
 	assert.InDelta(t, 55_680, rep.KVCache.BytesPerTokenPerGPU, 0)
 	const gib, tokens = 1 << 30, 1_496_958.0
 	assert.InDelta(t, rep.KVCache.BytesPerTokenPerGPU, 77.63*gib/tokens, 0.005*gib/tokens)
@@ -92,6 +93,6 @@ func TestMiMoV2FlashMatchesPublishedPoolSizes(t *testing.T) {
 // 320 * 2 + 39 * 320 * 2 = 5,760 + 24,960 = 30,720 bytes per token per GPU.
 func TestMiMoV2FlashTP8(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "mimo-v2-flash", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(65536), TensorParallelSize: Int(8)})
+	rep := eval(t, spec.Request{Model: "mimo-v2-flash", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(65536), TensorParallelSize: spec.Int(8)})
 	assert.InDelta(t, 30_720, rep.KVCache.BytesPerTokenPerGPU, 0)
 }

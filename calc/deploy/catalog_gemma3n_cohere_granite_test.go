@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -24,7 +25,7 @@ import (
 func TestGemma3nCatalogSharedKVLayout(t *testing.T) {
 	t.Parallel()
 	for _, id := range []string{"google/gemma-3n-E2B-it", "google/gemma-3n-E2B", "google/gemma-3n-E4B-it", "google/gemma-3n-E4B"} {
-		rep := eval(t, Request{Model: id, Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+		rep := eval(t, spec.Request{Model: id, Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 		k := rep.KVCache
 		assert.InDelta(t, 40_960, k.BytesPerToken, 0, id)
 		assert.Zero(t, k.StateBytesPerSequence, id)
@@ -35,7 +36,7 @@ func TestGemma3nCatalogSharedKVLayout(t *testing.T) {
 		}
 		assert.Equal(t, map[string][]int{"full_attention": {4}, "sliding_attention": {4, 4, 4, 4}}, layers, id)
 	}
-	rep := eval(t, Request{Model: "gemma-3n-e2b-it", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{Model: "gemma-3n-e2b-it", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	assert.InEpsilon(t, 10_890_622_720, rep.Memory.WeightsBytes, 1e-6)
 }
 
@@ -79,7 +80,7 @@ func TestKVBytesPerTokenCohereGranite(t *testing.T) {
 // group and three sliding groups, the sliding ones of window 4,096.
 func TestCommandR7BSlidingGroups(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "command-r7b", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(32768)})
+	rep := eval(t, spec.Request{Model: "command-r7b", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(32768)})
 	k := rep.KVCache
 	assert.Equal(t, 16, k.BlockSize)
 	layers := map[string][]int{}
@@ -96,7 +97,7 @@ func TestCommandR7BSlidingGroups(t *testing.T) {
 // 16: one full group and three sliding groups.
 func TestCommandASlidingGroups(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "command-a", Hardware: HardwareRef{ID: "h200"}, TensorParallelSize: Int(4), MaxModelLen: Int(32768)})
+	rep := eval(t, spec.Request{Model: "command-a", Hardware: spec.HardwareRef{ID: "h200"}, TensorParallelSize: spec.Int(4), MaxModelLen: spec.Int(32768)})
 	layers := map[string][]int{}
 	for _, g := range rep.KVCache.Groups {
 		layers[g.Kind] = append(layers[g.Kind], g.Layers)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/models"
@@ -80,7 +81,7 @@ type costModel struct {
 	linkBW, linkLat  float64   // interconnect bytes/s and seconds (Deployment.link)
 	busBW            float64   // its all-reduce bus bandwidth, bytes/s
 	tp, pp           float64
-	eff              Efficiencies
+	eff              spec.Efficiencies
 	// The step's terms with the efficiencies folded in at resolve time
 	// (Step divides by these and adds them):
 	// (reciprocals: Step multiplies)
@@ -444,7 +445,7 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 // which binds on the HBM Instinct parts (MI300X 5.3e12 over 304 x 2.1e9:
 // 8.3 bytes per CU-cycle) and not on the Radeon and Strix Halo GPUs (RX
 // 7900 XTX: 0.96e12 over 96 x 2.5e9: 4.0).
-func weightBandwidth(d *Deployment, e Efficiencies) float64 {
+func weightBandwidth(d *Deployment, e spec.Efficiencies) float64 {
 	bw := d.Hardware.MemoryBandwidthBytesPerS * e.BandwidthEfficiency
 	if e.SMBytesPerCycle > 0 {
 		if sm := d.Hardware.SMCyclesPerS(); sm > 0 {

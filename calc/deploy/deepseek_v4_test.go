@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,15 +29,15 @@ import (
 // holds 256 full blocks plus its windows' blocks.
 func TestDeepSeekV4FlashEndToEnd(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "deepseek-v4-flash", Hardware: HardwareRef{ID: "b300"}, MaxModelLen: Int(65536)})
+	rep := eval(t, spec.Request{Model: "deepseek-v4-flash", Hardware: spec.HardwareRef{ID: "b300"}, MaxModelLen: spec.Int(65536)})
 	assert.InEpsilon(t, 155_621_150_280, float64(rep.Memory.WeightsBytes), 1e-4)
 	k := rep.KVCache
 	assert.Equal(t, 256, k.BlockSize)
 	assert.InDelta(t, 3850.25, k.BytesPerToken, 1e-9)
 	assert.InDelta(t, 15_420_416, k.StateBytesPerSequence, 0)
 	require.Len(t, k.Groups, 5)
-	assert.Equal(t, KVGroup{Kind: "mla", Layers: 41}, k.Groups[0])
-	assert.Equal(t, KVGroup{Kind: "sliding_attention", Layers: 21, Window: 8}, k.Groups[3])
+	assert.Equal(t, spec.KVGroup{Kind: "mla", Layers: 41}, k.Groups[0])
+	assert.Equal(t, spec.KVGroup{Kind: "sliding_attention", Layers: 21, Window: 8}, k.Groups[3])
 	assert.Equal(t, int64(math.Floor(float64(rep.Memory.KVCacheBytes)/1_002_240)), k.NumBlocks)
 
 	b := int64(rep.Config.MaxNumBatchedTokens)
@@ -58,9 +59,9 @@ func TestDeepSeekV4FlashEndToEnd(t *testing.T) {
 // request fits the packed blocks but not the check.
 func TestDeepSeekV4StartupCheckRefuses(t *testing.T) {
 	t.Parallel()
-	base := eval(t, Request{Model: "deepseek-v4-flash", Hardware: HardwareRef{ID: "b300"}, MaxModelLen: Int(65536), GPUMemoryUtilization: Float(0.9)})
+	base := eval(t, spec.Request{Model: "deepseek-v4-flash", Hardware: spec.HardwareRef{ID: "b300"}, MaxModelLen: spec.Int(65536), GPUMemoryUtilization: spec.Float(0.9)})
 	u := 0.9 - (float64(base.Memory.KVCacheBytes)-7e9)/float64(base.Memory.TotalBytes)
-	probe := eval(t, Request{Model: "deepseek-v4-flash", Hardware: HardwareRef{ID: "b300"}, MaxModelLen: Int(65536), GPUMemoryUtilization: Float(u)})
+	probe := eval(t, spec.Request{Model: "deepseek-v4-flash", Hardware: spec.HardwareRef{ID: "b300"}, MaxModelLen: spec.Int(65536), GPUMemoryUtilization: spec.Float(u)})
 	pool := float64(probe.Memory.KVCacheBytes)
 	require.InDelta(t, 7e9, pool, 0.2e9)
 	b := int64(probe.Config.MaxNumBatchedTokens)
@@ -78,7 +79,7 @@ func TestDeepSeekV4StartupCheckRefuses(t *testing.T) {
 	require.NotZero(t, l)
 	numBlocks := int64(pool / 1_002_240)
 	require.GreaterOrEqual(t, numBlocks, perReq(l), "the packed pool holds one request of %d tokens", l)
-	rep := eval(t, Request{Model: "deepseek-v4-flash", Hardware: HardwareRef{ID: "b300"}, MaxModelLen: Int(int(l)), GPUMemoryUtilization: Float(u)})
+	rep := eval(t, spec.Request{Model: "deepseek-v4-flash", Hardware: spec.HardwareRef{ID: "b300"}, MaxModelLen: spec.Int(int(l)), GPUMemoryUtilization: spec.Float(u)})
 	assert.GreaterOrEqual(t, rep.KVCache.MaxConcurrency, 1.0)
 	assert.False(t, rep.Fits)
 	codes := map[string]bool{}
@@ -87,6 +88,6 @@ func TestDeepSeekV4StartupCheckRefuses(t *testing.T) {
 	}
 	assert.True(t, codes["max_model_len_too_large"])
 	// One block of 256 tokens less passes.
-	ok := eval(t, Request{Model: "deepseek-v4-flash", Hardware: HardwareRef{ID: "b300"}, MaxModelLen: Int(int(l - 256)), GPUMemoryUtilization: Float(u)})
+	ok := eval(t, spec.Request{Model: "deepseek-v4-flash", Hardware: spec.HardwareRef{ID: "b300"}, MaxModelLen: spec.Int(int(l - 256)), GPUMemoryUtilization: spec.Float(u)})
 	assert.True(t, ok.Fits)
 }

@@ -5,6 +5,8 @@ import (
 
 	"math"
 
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/kvcache"
@@ -19,10 +21,10 @@ import (
 type Deployment struct {
 	Model    *models.Model
 	Hardware hardware.Accelerator
-	Engine   *Engine
+	Engine   *release.Engine
 	// Version is the engine release's profile (versions.go).
-	Version EngineVersion
-	Eff     Efficiencies
+	Version release.EngineVersion
+	Eff     spec.Efficiencies
 	// schedSteps is vLLM V0's num_scheduler_steps (1: single-step).
 	schedSteps int
 

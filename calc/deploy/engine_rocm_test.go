@@ -1,8 +1,10 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,10 +40,10 @@ import (
 // 4.448093 ms at batch 1.
 func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	t.Parallel()
-	mi, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}})
+	mi, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}})
 	require.NoError(t, err)
 	assert.Equal(t, (*release.Profile("vllm").EffROCm), mi.Eff)
-	h, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	h, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	assert.Equal(t, release.Profile("vllm").Eff, h.Eff)
 	assert.NotEqual(t, (*release.Profile("vllm").EffROCm), h.Eff)
@@ -63,18 +65,18 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	// per-sequence CPU work ((*release.Profile("vllm").EffV0ROCm); TestVLLM07OnAMDPaysV0sCPUWork); 0.6 on ROCm: its
 	// own (TestVLLM06OnAMDUsesItsOwnStepTerms); V0 on an H100: the CUDA
 	// V0 terms under both.
-	mi0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
+	mi0, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
 	require.NoError(t, err)
 	assert.Equal(t, (*release.Profile("vllm").EffV0ROCm), mi0.Eff)
 	assert.True(t, mi0.Version.V0)
 	for _, v := range []string{"0.6", "0.7"} {
-		h0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: v})
+		h0, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, EngineVersion: v})
 		require.NoError(t, err)
 		assert.Equal(t, (*release.Profile("vllm").EffV0), h0.Eff, v)
 	}
 
 	// Another engine on the MI300X keeps its own terms.
-	sg, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, Engine: "sglang"})
+	sg, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, Engine: "sglang"})
 	require.NoError(t, err)
 	assert.Equal(t, release.Profile("sglang").Eff, sg.Eff)
 }
@@ -96,7 +98,7 @@ func TestVLLM07OnAMDPaysV0sCPUWork(t *testing.T) {
 	assert.Equal(t, (*release.Profile("vllm").EffV0).SequenceOverheadUs, k.SequenceOverheadUs, "V0's per-sequence CPU work")
 	k.SequenceOverheadUs = v1.SequenceOverheadUs
 	assert.Equal(t, v1, k, "every other term is the ROCm build's")
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
 	require.NoError(t, err)
 	s := d.DecodeStep(1, 1024)
 	assert.InDelta(t, 3.83e-3+32*7.6e-6+53.8e-6, s.OverheadS, 1e-12)
@@ -104,7 +106,7 @@ func TestVLLM07OnAMDPaysV0sCPUWork(t *testing.T) {
 	perSeq := (d.DecodeStep(128, 0).TimeS - d.DecodeStep(64, 0).TimeS) / 64
 	assert.InEpsilon(t, 72.9345e-6, perSeq, 1e-4)
 	// On an NVIDIA GPU 0.7 keeps the CUDA V0 terms.
-	h, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.7"})
+	h, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.7"})
 	require.NoError(t, err)
 	assert.Equal(t, (*release.Profile("vllm").EffV0), h.Eff)
 }
@@ -160,7 +162,7 @@ func TestVLLM07OnAMDPaysV0sCPUWork(t *testing.T) {
 // replicated on both ranks) only within 0.01 %.
 func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.6"})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.6"})
 	require.NoError(t, err)
 	assert.Equal(t, (*release.Profile("vllm").EffV06ROCm), d.Eff)
 	s := d.DecodeStep(1, 1024)
@@ -170,7 +172,7 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 	assert.InEpsilon(t, 82.964836e-3, d.DecodeStep(256, 512).TimeS, 1e-4)
 	assert.InEpsilon(t, 12.514393e-3, d.DecodeStep(16, 1024).TimeS, 1e-4)
 	assert.InEpsilon(t, 15.857440e-3, d.DecodeStep(17, 1024).TimeS, 1e-4)
-	d2, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.6", TensorParallelSize: Int(2)})
+	d2, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.6", TensorParallelSize: spec.Int(2)})
 	require.NoError(t, err)
 	s = d2.DecodeStep(1, 1024)
 	// The all-reduces, and the LM head's logits all-gathered once: the
@@ -180,10 +182,10 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 	assert.InEpsilon(t, 12.482469e-3, s.TimeS, 1e-3)
 	// 0.7 on ROCm pays the link's 10 us alone, and its attention reads
 	// each KV head once (0.563 of the bandwidth, no V1 switch).
-	d7, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7", TensorParallelSize: Int(2)})
+	d7, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.7", TensorParallelSize: spec.Int(2)})
 	require.NoError(t, err)
 	assert.InDelta(t, 64*10e-6+gather, d7.DecodeStep(1, 1024).CommunicationS, 3e-6)
-	d7b, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
+	d7b, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
 	require.NoError(t, err)
 	assert.Zero(t, d7b.Eff.PagedAttentionV1BandwidthEfficiency)
 	at16 := d7b.DecodeStep(16, 1024).TimeS - d7b.DecodeStep(16, 0).TimeS
@@ -209,7 +211,7 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 //	step         = 71.397 + 6.967 + 2.323 = 80.687 ms
 func TestLlamaCppOnAMDUsesTheHIPStepTerms(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: HardwareRef{ID: "ryzen-ai-max-395"}, Engine: "llamacpp"})
+	d, err := Resolve(spec.Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: spec.HardwareRef{ID: "ryzen-ai-max-395"}, Engine: "llamacpp"})
 	require.NoError(t, err)
 	assert.Equal(t, (*release.Profile("llamacpp").EffROCm), d.Eff)
 	s := d.DecodeStep(1, 1024)
@@ -220,7 +222,7 @@ func TestLlamaCppOnAMDUsesTheHIPStepTerms(t *testing.T) {
 	assert.InDelta(t, 80.687e-3, s.TimeS, 0.001e-3)
 
 	// On a GeForce card llama.cpp keeps its CUDA terms.
-	g, err := Resolve(Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
+	g, err := Resolve(spec.Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: spec.HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
 	require.NoError(t, err)
 	assert.Equal(t, release.Profile("llamacpp").Eff, g.Eff)
 }
@@ -232,7 +234,7 @@ func TestOnlyVLLM06OnROCmHasThePagedAttentionTerm(t *testing.T) {
 	t.Parallel()
 	for _, e := range release.Engines() {
 		assert.Zero(t, e.Eff.PagedAttentionV1BandwidthEfficiency, e.Name)
-		for _, p := range []*Efficiencies{e.EffV0, e.EffMetal, e.EffROCm, e.EffV0ROCm, e.EffSync} {
+		for _, p := range []*spec.Efficiencies{e.EffV0, e.EffMetal, e.EffROCm, e.EffV0ROCm, e.EffSync} {
 			if p != nil {
 				assert.Zero(t, p.PagedAttentionV1BandwidthEfficiency, e.Name)
 			}

@@ -1,8 +1,10 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,7 +34,7 @@ func TestSGLangDefaultsFollowTheReleaseAndTheGPU(t *testing.T) {
 	v05, _ := release.LookupVersion("sglang", "")
 	mib := func(m float64) units.Bytes { return units.Bytes(m * (1 << 20)) }
 	for _, c := range []struct {
-		v        EngineVersion
+		v        release.EngineVersion
 		mem      units.Bytes
 		tp       int
 		fraction float64
@@ -73,11 +75,11 @@ func TestSGLangRunningRequestsFollowThePool(t *testing.T) {
 
 	// Resolved: Llama 3.1 8B on an H100 under 0.5 keeps the pool's cap,
 	// an explicit max_num_seqs wins, and vLLM keeps its own.
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Engine: "sglang", MaxModelLen: Int(131072)})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Engine: "sglang", MaxModelLen: spec.Int(131072)})
 	require.NoError(t, err)
 	pool := d.NumBlocks * int64(d.BlockSize)
 	assert.Equal(t, int(min(max(float64(pool)/131072*512, 2048), 4096)), d.MaxNumSeqs)
-	d, err = Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Engine: "sglang", MaxNumSeqs: Int(64)})
+	d, err = Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Engine: "sglang", MaxNumSeqs: spec.Int(64)})
 	require.NoError(t, err)
 	assert.Equal(t, 64, d.MaxNumSeqs)
 }
@@ -90,7 +92,7 @@ func TestSGLangRunningRequestsFollowThePool(t *testing.T) {
 func TestSGLangEagerDecodeBeyondItsGraphs(t *testing.T) {
 	t.Parallel()
 	at := func(engine, version string) *Deployment {
-		d, err := Resolve(Request{Model: "meta-llama/Llama-3.3-70B-Instruct", Hardware: HardwareRef{ID: "h200-sxm-141gb"}, Engine: engine, EngineVersion: version, TensorParallelSize: Int(4), MaxModelLen: Int(4096)})
+		d, err := Resolve(spec.Request{Model: "meta-llama/Llama-3.3-70B-Instruct", Hardware: spec.HardwareRef{ID: "h200-sxm-141gb"}, Engine: engine, EngineVersion: version, TensorParallelSize: spec.Int(4), MaxModelLen: spec.Int(4096)})
 		require.NoError(t, err)
 		return d
 	}

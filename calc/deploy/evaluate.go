@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/models"
@@ -19,22 +20,22 @@ const Version = "0.1.0"
 // A request whose estimated work exceeds DefaultWorkBudget (a simulation
 // too large for an edge request) is refused with Errors naming the field
 // that drives the cost; EvaluateWithBudget takes another budget.
-func Evaluate(req Request) (Report, error) {
+func Evaluate(req spec.Request) (spec.Report, error) {
 	return EvaluateWithBudget(req, DefaultWorkBudget)
 }
 
 // report assembles every section of the answer.
-func (d *Deployment) report(p Ask) Report {
+func (d *Deployment) report(p Ask) spec.Report {
 	m := d.Model
 	st := &d.stages[d.tight]
-	r := Report{Version: Version, Warnings: []Warning{}}
+	r := spec.Report{Version: Version, Warnings: []spec.Warning{}}
 	// A pasted or fetched config that omits a field gets transformers'
 	// default for its model_type (models.withDefaults), named here.
 	for _, u := range m.Defaults {
-		r.warn("config_default", u.Message())
+		r.Warn("config_default", u.Message())
 	}
 	r.Model = modelInfo(m, d.Quant)
-	r.Hardware = HardwareInfo{
+	r.Hardware = spec.HardwareInfo{
 		ID: d.Hardware.ID, Name: d.Hardware.Name,
 		MemoryBytes:              d.Hardware.MemoryBytes.Int64(),
 		MemoryReportedBytes:      d.Hardware.ReportedMemory().Int64(),
@@ -42,7 +43,7 @@ func (d *Deployment) report(p Ask) Report {
 		MemoryBandwidthBytesPerS: d.Hardware.MemoryBandwidthBytesPerS,
 		PeakFLOPSPerS:            d.PeakFLOPS, Precision: string(d.Precision),
 	}
-	r.Config = Config{
+	r.Config = spec.Config{
 		Engine: d.Engine.Name, EngineVersion: d.Version.Name, TensorParallelSize: d.TP, PipelineParallelSize: d.PP, GPUs: d.TP * d.PP,
 		Dtype: d.Dtype, KVCacheDtype: d.KVDtype, GPUMemoryUtilization: d.Utilization,
 		BlockSize: st.layout.BlockSize, MaxModelLen: d.MaxModelLen, MaxNumSeqs: d.MaxNumSeqs,
@@ -57,7 +58,7 @@ func (d *Deployment) report(p Ask) Report {
 		t := true
 		r.Config.FlashInferSampler = &t
 	}
-	r.Memory = MemoryReport{
+	r.Memory = spec.MemoryReport{
 		TotalBytes: d.Hardware.ReportedMemory().Int64(), FreeAtStartBytes: d.Hardware.FreeMemory().Int64(),
 		RequestedBytes: st.requestedBytes.Int64(),
 		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
@@ -71,9 +72,9 @@ func (d *Deployment) report(p Ask) Report {
 	}
 	startable := d.freeMemoryWarnings(&r, st)
 	if d.BlockSize != st.layout.BlockSize && models.DeepSeekV4Built && d.Model.IsDeepSeekV4() {
-		r.warn("block_size_adjusted", "block_size is "+itoa(st.layout.BlockSize)+" tokens, not "+itoa(d.BlockSize)+": DeepSeek-V4's compressed and indexer caches use 256-token blocks, its sliding-window cache 64 and its compressor states 4 and 8 (as vLLM does)")
+		r.Warn("block_size_adjusted", "block_size is "+itoa(st.layout.BlockSize)+" tokens, not "+itoa(d.BlockSize)+": DeepSeek-V4's compressed and indexer caches use 256-token blocks, its sliding-window cache 64 and its compressor states 4 and 8 (as vLLM does)")
 	} else if d.BlockSize != st.layout.BlockSize {
-		r.warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")
+		r.Warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")
 	}
 
 	in, out := p.In, p.Out
@@ -81,25 +82,25 @@ func (d *Deployment) report(p Ask) Report {
 	mean := float64(in) + float64(out)/2
 	if d.NumBlocks <= 0 {
 		r.Fits = false
-		r.BatchCeiling = BatchCeiling{ContextTokens: in + out, LimitedBy: "weights_do_not_fit"}
+		r.BatchCeiling = spec.BatchCeiling{ContextTokens: in + out, LimitedBy: "weights_do_not_fit"}
 		need := st.weightsBytes + st.activation + st.nonTorch
-		r.warn("weights_do_not_fit", "weights and runtime memory need "+gib(need)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+"; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
+		r.Warn("weights_do_not_fit", "weights and runtime memory need "+gib(need)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+"; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
 		return r
 	}
 	r.Fits = r.KVCache.MaxConcurrency >= 1 && startable
 	if !r.Fits {
-		r.warn("max_model_len_too_large", "the KV cache holds "+strconv.FormatInt(r.KVCache.CapacityTokens, 10)+" tokens, fewer than one max_model_len sequence ("+itoa(d.MaxModelLen)+"); vLLM refuses to start: lower max_model_len")
+		r.Warn("max_model_len_too_large", "the KV cache holds "+strconv.FormatInt(r.KVCache.CapacityTokens, 10)+" tokens, fewer than one max_model_len sequence ("+itoa(d.MaxModelLen)+"); vLLM refuses to start: lower max_model_len")
 	} else if models.DeepSeekV4Built && st.layout.CheckBytesPerBlock > 0 {
 		// DeepSeek-V4: vLLM's start-up check prices blocks above their
 		// packed width (kvcache Layout.CheckBytesPerBlock).
 		if need := st.layout.RequestCheckBytes(int64(d.MaxModelLen), int64(d.MaxBatched)); need > float64(st.kvBytes) {
 			r.Fits = false
-			r.warn("max_model_len_too_large", "one max_model_len ("+itoa(d.MaxModelLen)+") request needs "+gib(units.Bytes(need))+" GiB of KV cache by vLLM's start-up check, more than the "+gib(st.kvBytes)+" GiB available; vLLM refuses to start: lower max_model_len or max_num_batched_tokens")
+			r.Warn("max_model_len_too_large", "one max_model_len ("+itoa(d.MaxModelLen)+") request needs "+gib(units.Bytes(need))+" GiB of KV cache by vLLM's start-up check, more than the "+gib(st.kvBytes)+" GiB available; vLLM refuses to start: lower max_model_len or max_num_batched_tokens")
 		}
 	}
 	if d.blocksPerSeq(final) > d.NumBlocks {
-		r.BatchCeiling = BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
-		r.warn("workload_does_not_fit", "one sequence of "+itoa(in+out)+" tokens needs more KV cache than the pool holds")
+		r.BatchCeiling = spec.BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
+		r.Warn("workload_does_not_fit", "one sequence of "+itoa(in+out)+" tokens needs more KV cache than the pool holds")
 		return r
 	}
 
@@ -118,7 +119,7 @@ func (d *Deployment) report(p Ask) Report {
 		}
 	}
 	cs := d.DecodeStep(ceil, mean)
-	r.BatchCeiling = BatchCeiling{
+	r.BatchCeiling = spec.BatchCeiling{
 		BatchSize: ceil, ContextTokens: in + out, LimitedBy: why, StepTimeMs: ms(cs.TimeS),
 		TokensPerS: batchRate(ceil, cs), TokensPerSPerSequence: decodeRate(cs),
 		BatchSizeWithoutBudget: unbudgeted, LimitedByWithoutBudget: unbudgetedWhy,
@@ -127,7 +128,7 @@ func (d *Deployment) report(p Ask) Report {
 	// Preemption onset (steady-state continuous batching).
 	meanBlocks := d.meanBlocksStaggered(in, out)
 	onset := d.onset(meanBlocks)
-	pre := &PreemptionReport{
+	pre := &spec.PreemptionReport{
 		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
 		Reachable: onset < schedCap,
 	}
@@ -157,23 +158,23 @@ func (d *Deployment) report(p Ask) Report {
 		pre.Utilization = ratio(p.rate, pre.SaturationRequestRate)
 		load = fielderr.Number(round3(p.rate)) + " req/s (about " + itoa(batch) + " requests in flight)"
 		if pre.Utilization > 1 {
-			r.warn("overloaded", fielderr.Number(round3(p.rate))+" req/s is "+fielderr.Number(round3(pre.Utilization))+"x the "+fielderr.Number(round3(pre.SaturationRequestRate))+" req/s this server completes at "+itoa(in)+"+"+itoa(out)+" tokens: requests queue and their time to first token grows without bound")
+			r.Warn("overloaded", fielderr.Number(round3(p.rate))+" req/s is "+fielderr.Number(round3(pre.Utilization))+"x the "+fielderr.Number(round3(pre.SaturationRequestRate))+" req/s this server completes at "+itoa(in)+"+"+itoa(out)+" tokens: requests queue and their time to first token grows without bound")
 		}
 	}
 	running := min(batch, schedCap)
 	if batch > onset && pre.Reachable {
-		r.warn("preemption", load+" exceeds the preemption onset ("+itoa(onset)+" sequences at "+itoa(in)+"+"+itoa(out)+" tokens): the scheduler preempts and recomputes, "+fielderr.Number(round3(pre.RecomputeOverhead))+" extra prefill tokens per output token")
+		r.Warn("preemption", load+" exceeds the preemption onset ("+itoa(onset)+" sequences at "+itoa(in)+"+"+itoa(out)+" tokens): the scheduler preempts and recomputes, "+fielderr.Number(round3(pre.RecomputeOverhead))+" extra prefill tokens per output token")
 		running = min(running, onset)
 	}
 	if batch > schedCap {
-		r.warn("scheduler_cap", "concurrency "+itoa(batch)+" exceeds "+schedWhy+" ("+itoa(schedCap)+"); the rest wait in the queue")
+		r.Warn("scheduler_cap", "concurrency "+itoa(batch)+" exceeds "+schedWhy+" ("+itoa(schedCap)+"); the rest wait in the queue")
 	}
 	running = max(running, 1)
 	ds := d.DecodeStep(running, mean)
 	r.Decode = d.decodeReport(running, mean, ds)
 
 	pt, chunks, pbound := d.prefillTime(in, 0, 0)
-	r.Prefill = &PrefillReport{
+	r.Prefill = &spec.PrefillReport{
 		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
 		Bound: boundName(pbound), Chunks: chunks,
 	}
@@ -193,7 +194,7 @@ func (d *Deployment) report(p Ask) Report {
 		dp := max(d.feat.dp, 1)
 		tps *= float64(dp) // every data-parallel replica serves
 		gpus := d.TP * d.PP * dp
-		r.Cost = &CostReport{
+		r.Cost = &spec.CostReport{
 			GPUHourUSD: p.priceUSD, GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,
 			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
 		}
@@ -203,11 +204,9 @@ func (d *Deployment) report(p Ask) Report {
 	return r
 }
 
-func (r *Report) warn(code, msg string) { r.Warnings = append(r.Warnings, Warning{code, msg}) }
-
-func (d *Deployment) kvReport(st *stage) KVCacheReport {
+func (d *Deployment) kvReport(st *stage) spec.KVCacheReport {
 	lay := st.layout
-	k := KVCacheReport{
+	k := spec.KVCacheReport{
 		BytesPerTokenPerGPU: lay.BytesPerToken,
 		BlockSize:           lay.BlockSize, NumBlocks: d.NumBlocks, MaxModelLen: d.MaxModelLen,
 		CapacityTokens: lay.CapacityTokens(d.NumBlocks),
@@ -221,15 +220,15 @@ func (d *Deployment) kvReport(st *stage) KVCacheReport {
 		k.BytesPerToken += d.stages[i].layout.BytesPerToken * float64(d.TP)
 		k.StateBytesPerSequence += d.stages[i].layout.StateBytes * float64(d.TP)
 	}
-	k.Groups = make([]KVGroup, len(lay.Groups))
+	k.Groups = make([]spec.KVGroup, len(lay.Groups))
 	for i, g := range lay.Groups {
-		k.Groups[i] = KVGroup{Kind: g.Kind.String(), Layers: g.Layers, Window: g.Window}
+		k.Groups[i] = spec.KVGroup{Kind: g.Kind.String(), Layers: g.Layers, Window: g.Window}
 	}
 	return k
 }
 
-func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *DecodeReport {
-	return &DecodeReport{
+func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *spec.DecodeReport {
+	return &spec.DecodeReport{
 		BatchSize: b, ContextTokens: int(math.Round(ctx)), StepTimeMs: ms(s.TimeS),
 		TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
 		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
@@ -277,7 +276,7 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 	}
 	admit := min(c, schedCap)
 	if per := d.blocksPerSeq(float64(in + 1)); per > 0 {
-		admit = min(admit, int(min(d.seqsFitting(float64(per)), MaxSeqs)))
+		admit = min(admit, int(min(d.seqsFitting(float64(per)), spec.MaxSeqs)))
 	}
 	if admit <= onset {
 		return 0, base
@@ -290,7 +289,7 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 // best finds the largest batch within the latency budget: TPOT is one
 // decode step at the mean context; TTFT is a prompt's chunked prefill
 // while the batch decodes alongside it.
-func (d *Deployment) best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *BestReport {
+func (d *Deployment) best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *spec.BestReport {
 	hi, why := kvCap, "kv_cache"
 	if schedCap < hi {
 		hi, why = schedCap, schedWhy
@@ -308,7 +307,7 @@ func (d *Deployment) best(p Ask, in, out int, mean float64, kvCap, schedCap int,
 		return true
 	}
 	b := largestBatch(hi, ok)
-	res := &BestReport{ContextTokens: int(math.Round(mean)), Feasible: b > 0, LimitedBy: why}
+	res := &spec.BestReport{ContextTokens: int(math.Round(mean)), Feasible: b > 0, LimitedBy: why}
 	if b == 0 {
 		b = 1
 		res.LimitedBy = "latency_budget"
@@ -327,13 +326,13 @@ func (d *Deployment) best(p Ask, in, out int, mean float64, kvCap, schedCap int,
 
 // sweep evaluates decode steps over batch sizes up to 1.25x the ceiling
 // (or sweep.max_batch_size), at the workload's mean context.
-func (d *Deployment) sweep(p Ask, ceil int, mean float64) []SweepPoint {
+func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 	hi := p.sweepMax
 	if hi == 0 {
 		hi = max(8, int(math.Ceil(1.25*float64(ceil))))
 	}
 	bs := sweepBatches(p.sweepPoints, hi)
-	out := make([]SweepPoint, len(bs))
+	out := make([]spec.SweepPoint, len(bs))
 	ctx := int(math.Round(mean))
 	perBlocks := d.blocksPerSeq(mean)
 	per := float64(perBlocks) / float64(d.NumBlocks)
@@ -343,7 +342,7 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []SweepPoint {
 	}
 	for i, b := range bs {
 		s := d.DecodeStep(b, mean)
-		out[i] = SweepPoint{
+		out[i] = spec.SweepPoint{
 			BatchSize: b, ContextTokens: ctx, StepTimeMs: ms(s.TimeS),
 			TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
 			KVCacheUsage: float64(b) * per, Bound: boundName(s.ComputeBound),
@@ -358,25 +357,25 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []SweepPoint {
 	return out
 }
 
-func (d *Deployment) noteQuantization(r *Report) {
+func (d *Deployment) noteQuantization(r *spec.Report) {
 	if models.DeepSeekV4Built && d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
 		// DeepSeek-V4: MXFP4/NVFP4 experts, block-fp8 linear layers.
-		r.warn("experts_only_quantization", "the MoE experts are stored in "+d.Quant.Format+" ("+fielderr.Number(d.Quant.BitsPerWeight)+" bits) and the other linear layers in "+fielderr.Number(d.Quant.RestBitsPerWeight)+"-bit "+d.Quant.Method+"; embeddings stay in "+d.Dtype)
+		r.Warn("experts_only_quantization", "the MoE experts are stored in "+d.Quant.Format+" ("+fielderr.Number(d.Quant.BitsPerWeight)+" bits) and the other linear layers in "+fielderr.Number(d.Quant.RestBitsPerWeight)+"-bit "+d.Quant.Method+"; embeddings stay in "+d.Dtype)
 	} else if d.Quant.ExpertsOnly {
-		r.warn("experts_only_quantization", "only the MoE experts are quantized ("+d.Quant.Method+"); attention and embeddings stay in "+d.Dtype)
+		r.Warn("experts_only_quantization", "only the MoE experts are quantized ("+d.Quant.Method+"); attention and embeddings stay in "+d.Dtype)
 	}
 	if g := d.keptGroups(); g != "" {
-		r.warn("unquantized_modules", "the checkpoint leaves "+g+" unquantized (its exclusion list): they are counted in "+d.Dtype)
+		r.Warn("unquantized_modules", "the checkpoint leaves "+g+" unquantized (its exclusion list): they are counted in "+d.Dtype)
 	}
 	if d.kvFromCheckpoint {
-		r.warn("kv_cache_dtype_from_checkpoint", "the checkpoint quantizes the KV cache to fp8 (kv_cache_quant_algo FP8) and TensorRT-LLM keeps it so: the cache is fp8; give kv_cache_dtype to choose another")
+		r.Warn("kv_cache_dtype_from_checkpoint", "the checkpoint quantizes the KV cache to fp8 (kv_cache_quant_algo FP8) and TensorRT-LLM keeps it so: the cache is fp8; give kv_cache_dtype to choose another")
 	}
 	if d.Precision == "fp8" && d.Hardware.PeakFLOPS.FP8 == 0 {
-		r.warn("no_native_fp8", d.Hardware.Name+" has no fp8 tensor cores: fp8 weights are upcast and compute runs at the "+d.Dtype+" rate")
+		r.Warn("no_native_fp8", d.Hardware.Name+" has no fp8 tensor cores: fp8 weights are upcast and compute runs at the "+d.Dtype+" rate")
 	}
 }
 
-func modelInfo(m *models.Model, q models.Quantization) ModelInfo {
+func modelInfo(m *models.Model, q models.Quantization) spec.ModelInfo {
 	arch := "dense"
 	switch {
 	case m.SSM.DInner > 0 || m.SSM.ValueHeads > 0 || m.SSM.ConvDim > 0:
@@ -407,7 +406,7 @@ func modelInfo(m *models.Model, q models.Quantization) ModelInfo {
 	if method == "" {
 		method = "none"
 	}
-	return ModelInfo{
+	return spec.ModelInfo{
 		ID: m.ID, Name: m.Name, Architecture: arch, Layers: m.NumLayers,
 		ParamsTotal: m.Params.Total, ParamsActive: m.Params.Active,
 		WeightFormat: format, Quantization: method, WeightBits: q.BitsPerWeight, MaxContext: m.MaxContext,

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/kvcache"
@@ -15,110 +16,12 @@ import (
 // and expert and data parallelism. Each is off unless the request asks for
 // it, so a request without them gets the plain server's report.
 
-// SpeculativeConfig is speculative decoding (vLLM's --speculative-config):
-// a cheap proposer drafts num_speculative_tokens tokens per sequence and
-// the model verifies them, with its own next token, in one step.
-type SpeculativeConfig struct {
-	// Method is the proposer: "eagle" (an EAGLE-1/2 head: one decoder
-	// layer on the model's features, sharing its embedding and LM head),
-	// "eagle3" (an EAGLE-3 head, with its own LM head over a 32,000-token
-	// draft vocabulary), "mtp" (the model's own multi-token-prediction
-	// module, DeepSeek-V3 style: one decoder layer of the model's), "ngram"
-	// (prompt lookup, no draft model) or "draft_model" (a smaller model,
-	// given by model). Default: draft_model when model is given, else
-	// eagle.
-	Method string `json:"method,omitempty"`
-	// Model is the draft model's catalog id, for method draft_model.
-	Model string `json:"model,omitempty"`
-	// NumSpeculativeTokens is k, the drafted tokens per step.
-	NumSpeculativeTokens *int `json:"num_speculative_tokens,omitempty"`
-	// AcceptanceRate is the probability that one drafted token is
-	// accepted, given the ones before it were. Give it or
-	// mean_acceptance_length.
-	AcceptanceRate *float64 `json:"acceptance_rate,omitempty"`
-	// MeanAcceptanceLength is the mean tokens one step yields per
-	// sequence, accepted drafts plus the model's own (what vLLM and SGLang
-	// log as the mean acceptance length), between 1 and k+1.
-	MeanAcceptanceLength *float64 `json:"mean_acceptance_length,omitempty"`
-}
-
-// LoRAConfig serves LoRA adapters (vLLM's --enable-lora).
-type LoRAConfig struct {
-	// MaxLoRAs is the adapters resident on the GPU at once (vLLM's
-	// --max-loras, default 1).
-	MaxLoRAs *int `json:"max_loras,omitempty"`
-	// MaxLoRARank is the largest adapter rank (--max-lora-rank, default
-	// 16): every slot is allocated at this rank.
-	MaxLoRARank *int `json:"max_lora_rank,omitempty"`
-	// TargetModules are the projections with adapters: any of q_proj,
-	// k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj (default all:
-	// vLLM wraps every supported linear layer).
-	TargetModules []string `json:"target_modules,omitempty"`
-}
-
-// KVOffload is a CPU tier for the KV cache (vLLM's native offloading,
-// --kv-offloading-size, or LMCache): KV blocks are copied to host memory
-// and loaded back over the host link instead of being recomputed.
-type KVOffload struct {
-	// CPUBytes is the host memory of the tier for the whole tensor-parallel
-	// group, in bytes (vLLM: summed across its ranks).
-	CPUBytes *float64 `json:"cpu_bytes,omitempty"`
-	// BandwidthBytesPerS is the host-to-GPU bandwidth of one GPU (default
-	// 63e9: PCIe 5.0 x16, 32 GT/s x 16 lanes x 128/130 / 8).
-	BandwidthBytesPerS *float64 `json:"bandwidth_bytes_per_s,omitempty"`
-	// AsyncLoad is whether blocks load back while the running batch
-	// computes (default true: vLLM's native offloading connector reports
-	// its loads as async, load_kv_async, and copies on its own CUDA
-	// stream); false: the connector loads them before the forward, which
-	// waits (LMCache's non-async retrieve).
-	AsyncLoad *bool `json:"async_load,omitempty"`
-}
-
-// Speculative methods (vLLM SpeculativeConfig.method names).
-var SpecMethods = []string{"draft_model", "eagle", "eagle3", "mtp", "ngram"}
-
-// LoRAModules are the projections LoRA adapters can target, by the names
-// of vLLM's modules: standard attention (q, k, v, o), MLA's (q_a, q_b,
-// kv_a_proj_with_mqa, kv_b, o), a Mamba-2 mixer's (in_proj, out_proj) and
-// the MLP's, routed experts included (gate, up, down). A module a layer
-// does not have adds nothing there.
-var LoRAModules = []string{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
-	"q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "in_proj", "out_proj"}
-
 const (
-	maxSpecTokens = 32
-	// pcie5x16 is PCIe 5.0 x16 in one direction, bytes/s: 32 GT/s x 16
-	// lanes x 128/130 encoding / 8 bits (PCI-SIG PCIe 5.0 base spec).
-	pcie5x16 = 32e9 * 16 * 128 / 130 / 8
 	// eagle3DraftVocab is the draft vocabulary of the published EAGLE-3
 	// heads (draft_vocab_size 32000 in yuhuili/EAGLE3-LLaMA3.1-Instruct-8B
 	// config.json).
 	eagle3DraftVocab = 32000
 )
-
-// featureFields are the features' entries of calc.Fields.
-var featureFields = [...]struct {
-	key  string
-	spec FieldSpec
-}{
-	{"Request.enable_prefix_caching", FieldSpec{DefaultText: "on when the workload states a shared prefix or hit rate, else off"}},
-	{"Request.data_parallel_size", FieldSpec{Min: 1, Max: MaxParallel, HasMin: true, HasMax: true, Default: 1, Unit: "GPUs"}},
-	{"Request.enable_expert_parallel", FieldSpec{Default: false}},
-	{"Request.num_redundant_experts", FieldSpec{Max: 1 << 16, HasMin: true, HasMax: true, Default: 0, Unit: "experts"}},
-	{"Workload.shared_prefix_tokens", FieldSpec{Max: MaxTokens, HasMin: true, HasMax: true, Default: 0, Unit: "tokens"}},
-	{"Workload.num_prefixes", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
-	{"Workload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
-	{"SpeculativeConfig.method", FieldSpec{Enum: SpecMethods, DefaultText: "draft_model when model is given, else eagle"}},
-	{"SpeculativeConfig.num_speculative_tokens", FieldSpec{Min: 1, Max: maxSpecTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
-	{"SpeculativeConfig.acceptance_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "probability"}},
-	{"SpeculativeConfig.mean_acceptance_length", FieldSpec{Min: 1, Max: maxSpecTokens + 1, HasMin: true, HasMax: true, Unit: "tokens per step"}},
-	{"LoRAConfig.max_loras", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 1, Unit: "adapters"}},
-	{"LoRAConfig.max_lora_rank", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 16, Unit: "rank"}},
-	{"LoRAConfig.target_modules", FieldSpec{Enum: LoRAModules, DefaultText: "every one the model has"}},
-	{"KVOffload.cpu_bytes", FieldSpec{Max: 1 << 50, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "bytes"}},
-	{"KVOffload.bandwidth_bytes_per_s", FieldSpec{Min: 1e6, Max: 1e15, HasMin: true, HasMax: true, Default: pcie5x16, Unit: "bytes/s"}},
-	{"KVOffload.async_load", FieldSpec{Default: true}},
-}
 
 // featureState is a resolved request's features, with the per-rank
 // constants their formulas need.
@@ -172,7 +75,7 @@ type draftHead struct {
 
 // resolveFeatures reads the features of req into d (d.Model is set; the
 // rest of d is not built yet).
-func resolveFeatures(e *Errs, req Request, d *Deployment, p *Ask) {
+func resolveFeatures(e *spec.Errs, req spec.Request, d *Deployment, p *Ask) {
 	f := &d.feat
 	m := d.Model
 	f.dp = e.IntAt("data_parallel_size", "Request.data_parallel_size", req.DataParallelSize, 1)
@@ -193,17 +96,17 @@ func resolveFeatures(e *Errs, req Request, d *Deployment, p *Ask) {
 	if l := req.LoRA; l != nil {
 		f.loras = e.IntAt("lora.max_loras", "LoRAConfig.max_loras", l.MaxLoRAs, 1)
 		f.loraRank = e.IntAt("lora.max_lora_rank", "LoRAConfig.max_lora_rank", l.MaxLoRARank, 16)
-		f.loraModules = LoRAModules
+		f.loraModules = spec.LoRAModules
 		if len(l.TargetModules) > 0 {
 			f.loraModules = nil
 			for i, name := range l.TargetModules {
 				n := strings.ToLower(strings.TrimSpace(name))
 				ok := false
-				for _, k := range LoRAModules {
+				for _, k := range spec.LoRAModules {
 					ok = ok || k == n
 				}
 				if !ok {
-					e.Add("lora.target_modules["+itoa(i)+"]", "unknown module "+fielderr.Quote(name)+"; one of "+strings.Join(LoRAModules, ", "))
+					e.Add("lora.target_modules["+itoa(i)+"]", "unknown module "+fielderr.Quote(name)+"; one of "+strings.Join(spec.LoRAModules, ", "))
 					continue
 				}
 				f.loraModules = append(f.loraModules, n)
@@ -223,7 +126,7 @@ func resolveFeatures(e *Errs, req Request, d *Deployment, p *Ask) {
 			e.Add("kv_offload.cpu_bytes", "is required: the CPU tier's size in bytes")
 		}
 		f.offloadBytes = e.FloatAt("kv_offload.cpu_bytes", "KVOffload.cpu_bytes", o.CPUBytes, 0)
-		f.offloadBW = e.FloatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, pcie5x16)
+		f.offloadBW = e.FloatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, spec.DefaultOffloadBandwidth)
 		f.offloadSync = o.AsyncLoad != nil && !*o.AsyncLoad
 	}
 	resolvePrefix(e, req, d, p)
@@ -231,11 +134,11 @@ func resolveFeatures(e *Errs, req Request, d *Deployment, p *Ask) {
 
 // resolvePrefix reads the workload's shared prefix (after the block size
 // is known: only whole blocks are cached).
-func resolvePrefix(e *Errs, req Request, d *Deployment, p *Ask) {
+func resolvePrefix(e *spec.Errs, req spec.Request, d *Deployment, p *Ask) {
 	f := &d.feat
 	w := req.Workload
 	if w == nil {
-		w = &Workload{}
+		w = &spec.Workload{}
 	}
 	if w.SharedPrefixTokens != nil && w.PrefixHitRate != nil {
 		e.Add("workload.prefix_hit_rate", "give either shared_prefix_tokens or prefix_hit_rate, not both")
@@ -263,7 +166,7 @@ func resolvePrefix(e *Errs, req Request, d *Deployment, p *Ask) {
 }
 
 // resolveSpec reads the speculative config.
-func resolveSpec(e *Errs, s *SpeculativeConfig, d *Deployment) {
+func resolveSpec(e *spec.Errs, s *spec.SpeculativeConfig, d *Deployment) {
 	f := &d.feat
 	method := strings.ToLower(strings.TrimSpace(s.Method))
 	if method == "" {
@@ -273,11 +176,11 @@ func resolveSpec(e *Errs, s *SpeculativeConfig, d *Deployment) {
 		}
 	}
 	known := false
-	for _, k := range SpecMethods {
+	for _, k := range spec.SpecMethods {
 		known = known || k == method
 	}
 	if !known {
-		e.Add("speculative_config.method", "unknown method "+fielderr.Quote(s.Method)+"; one of "+strings.Join(SpecMethods, ", "))
+		e.Add("speculative_config.method", "unknown method "+fielderr.Quote(s.Method)+"; one of "+strings.Join(spec.SpecMethods, ", "))
 	}
 	f.specMethod = method
 	if s.NumSpeculativeTokens == nil {
@@ -350,15 +253,15 @@ func acceptanceForLength(k int, l float64) float64 {
 // buildFeatures sizes the features' memory and costs once the stages are
 // split (before the memory budget). It returns an error only for a draft
 // model that cannot be resolved.
-func (d *Deployment) buildFeatures(req Request) error {
+func (d *Deployment) buildFeatures(req spec.Request) error {
 	f := &d.feat
 	if f.specK > 0 {
 		switch f.specMethod {
 		case "draft_model":
-			dr := Request{
+			dr := spec.Request{
 				Model: req.SpeculativeConfig.Model, Hardware: req.Hardware, Engine: req.Engine,
-				TensorParallelSize: Int(d.TP), Dtype: req.Dtype, KVCacheDtype: req.KVCacheDtype,
-				MaxModelLen: Int(min(d.MaxModelLen, MaxModelLen)),
+				TensorParallelSize: spec.Int(d.TP), Dtype: req.Dtype, KVCacheDtype: req.KVCacheDtype,
+				MaxModelLen: spec.Int(min(d.MaxModelLen, spec.MaxModelLen)),
 			}
 			dm, _, err := resolve(dr)
 			if err != nil {
@@ -675,122 +578,6 @@ func (d *Deployment) poolShare(b int, per int64) float64 {
 // takes 1 + k tokens of the step budget.
 func (d *Deployment) specTokensPerSeq() int { return 1 + d.feat.specK }
 
-// FeaturesReport shows what the request's features changed, each beside
-// the plain server's figure.
-type FeaturesReport struct {
-	PrefixCaching *PrefixCachingReport `json:"prefix_caching,omitempty"`
-	Speculative   *SpeculativeReport   `json:"speculative,omitempty"`
-	LoRA          *LoRAReport          `json:"lora,omitempty"`
-	KVOffload     *KVOffloadReport     `json:"kv_offload,omitempty"`
-	Parallel      *ParallelReport      `json:"parallel,omitempty"`
-}
-
-// PrefixCachingReport is the capacity and TTFT the shared prefix gains.
-type PrefixCachingReport struct {
-	// CachedTokensPerRequest is the prompt tokens each request finds in
-	// the cache (whole blocks, at most input_tokens - 1).
-	CachedTokensPerRequest int `json:"cached_tokens_per_request"`
-	// SharedBlocks is the blocks of one prefix, held once in the pool.
-	SharedBlocks int64 `json:"shared_blocks"`
-	NumPrefixes  int   `json:"num_prefixes"`
-	// TTFTMs and TTFTMsWithout are the idle-server time to first token
-	// with and without the cache.
-	TTFTMs        float64 `json:"ttft_ms"`
-	TTFTMsWithout float64 `json:"ttft_ms_without"`
-	// KVCeiling and KVCeilingWithout are the sequences that fit at the
-	// final context with and without sharing; OnsetConcurrency(Without)
-	// the preemption onset.
-	KVCeiling               int `json:"kv_ceiling"`
-	KVCeilingWithout        int `json:"kv_ceiling_without"`
-	OnsetConcurrency        int `json:"onset_concurrency"`
-	OnsetConcurrencyWithout int `json:"onset_concurrency_without"`
-}
-
-// SpeculativeReport is speculative decoding at the decode point and where
-// it stops paying.
-type SpeculativeReport struct {
-	Method               string  `json:"method"`
-	NumSpeculativeTokens int     `json:"num_speculative_tokens"`
-	AcceptanceRate       float64 `json:"acceptance_rate"`
-	// TokensPerStep is (1 - a^(k+1)) / (1 - a), the mean tokens a step
-	// yields per sequence.
-	TokensPerStep float64 `json:"tokens_per_step"`
-	// DraftWeightsBytes is the draft's weights on one GPU; DraftTimeMs
-	// its k passes at the decode point.
-	DraftWeightsBytes int64   `json:"draft_weights_bytes"`
-	DraftTimeMs       float64 `json:"draft_time_ms"`
-	// TPOTMs is step time / tokens per step at the decode point;
-	// TPOTMsWithout the plain server's step there.
-	TPOTMs        float64 `json:"tpot_ms"`
-	TPOTMsWithout float64 `json:"tpot_ms_without"`
-	// TokensPerS(Without) are the decode point's output rates; Speedup
-	// their ratio.
-	TokensPerS        float64 `json:"tokens_per_s"`
-	TokensPerSWithout float64 `json:"tokens_per_s_without"`
-	Speedup           float64 `json:"speedup"`
-	// Batch1Speedup is the speedup of one sequence alone.
-	Batch1Speedup float64 `json:"batch1_speedup"`
-	// CrossoverBatchSize is the smallest batch at which speculation no
-	// longer raises the output rate (0: it pays up to the batch ceiling).
-	CrossoverBatchSize int `json:"crossover_batch_size"`
-}
-
-// LoRAReport is the adapters' memory and their cost per step.
-type LoRAReport struct {
-	MaxLoRAs    int `json:"max_loras"`
-	MaxLoRARank int `json:"max_lora_rank"`
-	// Bytes is all slots on one GPU, taken from the KV cache.
-	Bytes int64 `json:"bytes"`
-	// KVCacheBytesWithout is the pool without the adapters.
-	KVCacheBytesWithout int64 `json:"kv_cache_bytes_without"`
-	// FLOPsPerStep, ReadBytesPerStep and ExtraStepTimeMs are the adapters'
-	// GEMMs at the decode point (every slot in use once the batch holds
-	// max_loras sequences).
-	FLOPsPerStep     float64 `json:"flops_per_step"`
-	ReadBytesPerStep int64   `json:"read_bytes_per_step"`
-	ExtraStepTimeMs  float64 `json:"extra_step_time_ms"`
-}
-
-// KVOffloadReport is the CPU tier.
-type KVOffloadReport struct {
-	// CPUBlocks is the tier in blocks; CapacityTokens in tokens (whole
-	// tensor-parallel group).
-	CPUBlocks      int64 `json:"cpu_blocks"`
-	CapacityTokens int64 `json:"capacity_tokens"`
-	// RecomputeOnsetConcurrency is where preempted sequences no longer
-	// fit in the tier and must be recomputed: vLLM still preempts at
-	// preemption.onset_concurrency, but below this a preempted
-	// sequence's blocks are loaded back instead of recomputed.
-	RecomputeOnsetConcurrency int `json:"recompute_onset_concurrency"`
-	// ReloadMsPerSequence is one mean sequence's blocks over the host link;
-	// RecomputeMsPerSequence its prefill again, for comparison.
-	ReloadMsPerSequence    float64 `json:"reload_ms_per_sequence"`
-	RecomputeMsPerSequence float64 `json:"recompute_ms_per_sequence"`
-}
-
-// ParallelReport is expert and data parallelism for MoE.
-type ParallelReport struct {
-	DataParallelSize int  `json:"data_parallel_size"`
-	ExpertParallel   bool `json:"expert_parallel"`
-	// ExpertParallelSize is the ranks the experts are spread over
-	// (tensor_parallel_size x data_parallel_size).
-	ExpertParallelSize int `json:"expert_parallel_size"`
-	// ExpertsPerRank is the routed experts one GPU holds (whole experts
-	// under EP; shards of all of them otherwise, reported as E/EP).
-	ExpertsPerRank float64 `json:"experts_per_rank"`
-	// ExpertsTouchedPerRank is the expected distinct local experts the
-	// decode step's tokens (over all data-parallel ranks) route to.
-	ExpertsTouchedPerRank float64 `json:"experts_touched_per_rank"`
-	// LoadImbalance is the busiest rank's expert tokens over the mean.
-	LoadImbalance float64 `json:"load_imbalance"`
-	// AllToAllMs is the dispatch and combine time of one decode step.
-	AllToAllMs float64 `json:"all_to_all_ms"`
-	// TokensPerSTotal is the decode point's output rate over all
-	// data-parallel ranks.
-	TokensPerSTotal float64 `json:"tokens_per_s_total"`
-	GPUs            int     `json:"num_gpus"`
-}
-
 // offloadBlocks is the CPU tier in blocks of the tightest stage's layout:
 // its bytes per rank over a block's.
 func (d *Deployment) offloadBlocks() int64 {
@@ -810,9 +597,9 @@ func (d *Deployment) tpot(b int, ctx float64) float64 {
 // average: usable blocks / meanBlocks, each shared prefix counted once.
 func (d *Deployment) onset(meanBlocks float64) int {
 	if d.sharedBlocks() > 0 {
-		return int(min(d.seqsFitting(meanBlocks), MaxSeqs))
+		return int(min(d.seqsFitting(meanBlocks), spec.MaxSeqs))
 	}
-	return int(min(float64(d.usableBlocks())/meanBlocks, MaxSeqs))
+	return int(min(float64(d.usableBlocks())/meanBlocks, spec.MaxSeqs))
 }
 
 // without returns a copy of d with the features named off, for the
@@ -830,9 +617,9 @@ func (d *Deployment) without(spec, lora bool) *Deployment {
 }
 
 // featuresReport fills the features section (nil when none is on).
-func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBlocks float64) *FeaturesReport {
+func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, meanBlocks float64) *spec.FeaturesReport {
 	f := &d.feat
-	var out FeaturesReport
+	var out spec.FeaturesReport
 	any := false
 	in, out2 := p.In, p.Out
 	mean := float64(in) + float64(out2)/2
@@ -841,14 +628,14 @@ func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBloc
 		any = true
 		ttft0, _, _ := d.prefillFrom(0, in, 0, 0)
 		ttft0 += d.Eff.ContextOverheadMs / 1000 // as prefillTime's
-		pc := &PrefixCachingReport{
+		pc := &spec.PrefixCachingReport{
 			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: d.sharedBlocks(), NumPrefixes: f.prefixes,
 			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,
 		}
 		if per := d.blocksPerSeq(float64(in + out2)); per > 0 {
-			pc.KVCeilingWithout = int(min(d.usableBlocks()/per, MaxSeqs))
+			pc.KVCeilingWithout = int(min(d.usableBlocks()/per, spec.MaxSeqs))
 		}
-		pc.OnsetConcurrencyWithout = int(min(float64(d.usableBlocks())/meanBlocks, MaxSeqs))
+		pc.OnsetConcurrencyWithout = int(min(float64(d.usableBlocks())/meanBlocks, spec.MaxSeqs))
 		out.PrefixCaching = pc
 	}
 	if f.specK > 0 {
@@ -857,7 +644,7 @@ func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBloc
 		s := d.DecodeStep(batch, mean)
 		s0 := plain.DecodeStep(batch, mean)
 		b1, b10 := d.DecodeStep(1, mean), plain.DecodeStep(1, mean)
-		sr := &SpeculativeReport{
+		sr := &spec.SpeculativeReport{
 			Method: f.specMethod, NumSpeculativeTokens: f.specK, AcceptanceRate: f.specAccept, TokensPerStep: f.specE,
 			DraftWeightsBytes: f.draftBytes.Int64(), DraftTimeMs: ms(s.DraftS),
 			TPOTMs: ms(s.TimeS / s.TokensPerSeq), TPOTMsWithout: ms(s0.TimeS),
@@ -883,7 +670,7 @@ func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBloc
 			}
 			return 0
 		}()
-		out.LoRA = &LoRAReport{
+		out.LoRA = &spec.LoRAReport{
 			MaxLoRAs: f.loras, MaxLoRARank: f.loraRank, Bytes: lb.Int64(),
 			KVCacheBytesWithout: (st.kvBytes + lb).Int64(),
 			FLOPsPerStep:        s.LoRAFLOPs, ReadBytesPerStep: int64(s.LoRAReadBytes),
@@ -896,9 +683,9 @@ func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBloc
 		blocks := d.offloadBlocks()
 		blockBytes := lay.PageBytes * float64(lay.LayersPerBlock)
 		re, _, _ := d.prefillFrom(0, int(mean), 0, 0)
-		out.KVOffload = &KVOffloadReport{
+		out.KVOffload = &spec.KVOffloadReport{
 			CPUBlocks: blocks, CapacityTokens: lay.CapacityTokens(blocks),
-			RecomputeOnsetConcurrency: int(min(float64(d.usableBlocks()+blocks)/meanBlocks, MaxSeqs)),
+			RecomputeOnsetConcurrency: int(min(float64(d.usableBlocks()+blocks)/meanBlocks, spec.MaxSeqs)),
 			ReloadMsPerSequence:       ms(meanBlocks * blockBytes / f.offloadBW),
 			RecomputeMsPerSequence:    ms(re),
 		}
@@ -907,7 +694,7 @@ func (d *Deployment) featuresReport(r *Report, p Ask, kvCap, onset int, meanBloc
 		any = true
 		c := &d.cost
 		s := d.DecodeStep(batch, mean)
-		pr := &ParallelReport{
+		pr := &spec.ParallelReport{
 			DataParallelSize: f.dp, ExpertParallel: f.ep, GPUs: d.TP * d.PP * f.dp,
 			TokensPerSTotal: r.Decode.TokensPerS * float64(f.dp), AllToAllMs: ms(s.AllToAllS),
 			LoadImbalance: 1,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
@@ -75,7 +76,7 @@ type fieldPlan struct {
 // which has no planner, carries none of its types.
 var walkers = map[reflect.Type]*walker{}
 
-func init() { buildWalker(reflect.TypeFor[Report](), walkers) }
+func init() { buildWalker(reflect.TypeFor[spec.Report](), walkers) }
 
 // walkerOf is t's walker, nil when no number can be reached from t.
 func walkerOf(t reflect.Type) *walker {
@@ -313,14 +314,14 @@ func scanWith(v reflect.Value, w *walker) figureScan {
 // checkFinite is Evaluate's last step: a report with a NaN or ±Inf is
 // refused as a field error (never returned, never a 500), and one with a
 // finite but meaningless figure gets the extreme_input warning.
-func checkFinite(r *Report) error {
+func checkFinite(r *spec.Report) error {
 	sc := scanReport(reflect.ValueOf(r).Elem())
 	if sc.foundNF {
-		return Errors{{Field: "", Message: "the inputs are too extreme to evaluate: the report's " + sc.nonFinite + " is not a finite number; bring the rates, sizes and figures closer to a real deployment"}}
+		return spec.Errors{{Field: "", Message: "the inputs are too extreme to evaluate: the report's " + sc.nonFinite + " is not a finite number; bring the rates, sizes and figures closer to a real deployment"}}
 	}
 	if sc.foundEx {
 		p := sc.extreme
-		r.warn("extreme_input", "the inputs are valid but extreme: the report's "+p+" is beyond any real deployment (a time above a day or a rate below one token a day); check the units of the rates and figures given")
+		r.Warn("extreme_input", "the inputs are valid but extreme: the report's "+p+" is beyond any real deployment (a time above a day or a rate below one token a day); check the units of the rates and figures given")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,15 +14,15 @@ import (
 // broken figure becomes a field error and never a 500 or "+Inf" in JSON.
 func TestCheckFiniteRefusesNaNAndInf(t *testing.T) {
 	t.Parallel()
-	r := Report{Decode: &DecodeReport{TokensPerS: math.Inf(1)}}
+	r := spec.Report{Decode: &spec.DecodeReport{TokensPerS: math.Inf(1)}}
 	err := checkFinite(&r)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "decode.tokens_per_s is not a finite number")
 
-	r = Report{Sweep: []SweepPoint{{}, {StepTimeMs: math.NaN()}}}
+	r = spec.Report{Sweep: []spec.SweepPoint{{}, {StepTimeMs: math.NaN()}}}
 	require.ErrorContains(t, checkFinite(&r), "sweep[1].step_time_ms")
 
-	r = Report{Decode: &DecodeReport{StepTimeMs: 2 * extremeMs}}
+	r = spec.Report{Decode: &spec.DecodeReport{StepTimeMs: 2 * extremeMs}}
 	require.NoError(t, checkFinite(&r))
 	require.Len(t, r.Warnings, 1)
 	assert.Equal(t, "extreme_input", r.Warnings[0].Code)
@@ -33,21 +34,21 @@ func TestCheckFiniteRefusesNaNAndInf(t *testing.T) {
 // extreme one, by its JSON path, at any index and in any field.
 func TestCheckFiniteFlatStructs(t *testing.T) {
 	t.Parallel()
-	sweep := make([]SweepPoint, 5)
+	sweep := make([]spec.SweepPoint, 5)
 	sweep[4].TokensPerSWithoutSpeculation = math.Inf(-1)
-	r := Report{Sweep: sweep}
+	r := spec.Report{Sweep: sweep}
 	require.ErrorContains(t, checkFinite(&r), "the report's sweep[4].tokens_per_s_without_speculation is not a finite number")
 
 	// 1e-6 tokens/s is below one a day (1/86,400 = 1.16e-5): extreme, not
 	// an error, and named by its path.
-	sweep = make([]SweepPoint, 3)
+	sweep = make([]spec.SweepPoint, 3)
 	sweep[2].TokensPerS = 1e-6
-	r = Report{Sweep: sweep}
+	r = spec.Report{Sweep: sweep}
 	require.NoError(t, checkFinite(&r))
 	require.Len(t, r.Warnings, 1)
 	assert.Contains(t, r.Warnings[0].Message, "the report's sweep[2].tokens_per_s is beyond any real deployment")
 
-	r = Report{Decode: &DecodeReport{KVCacheUsage: math.NaN()}}
+	r = spec.Report{Decode: &spec.DecodeReport{KVCacheUsage: math.NaN()}}
 	require.ErrorContains(t, checkFinite(&r), "the report's decode.kv_cache_usage is not a finite number")
 
 	// A float32 field is read as a float32.

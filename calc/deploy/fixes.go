@@ -1,31 +1,24 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
+
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
 )
-
-// Fix is one change to the request that makes a failing deployment work:
-// the request field it sets (a JSON path), the value as text, and a
-// sentence ("fits with fp8 weights").
-type Fix struct {
-	Field   string `json:"field"`
-	Value   string `json:"value"`
-	Summary string `json:"summary"`
-}
 
 // nearestFixes returns, for a report whose deployment does not fit, does
 // not start or is overloaded, the nearest changes that make it work, each
 // checked by resolving the changed request (Evaluate's own sizing); nil
 // when nothing fails. It runs only on failure, so a sweep of working
 // deployments pays nothing for it.
-func nearestFixes(req Request, d *Deployment, r *Report) []Fix {
-	var out []Fix
+func nearestFixes(req spec.Request, d *Deployment, r *spec.Report) []spec.Fix {
+	var out []spec.Fix
 	switch {
 	case d.NumBlocks <= 0:
 		out = fitFixes(req, d)
@@ -39,7 +32,7 @@ func nearestFixes(req Request, d *Deployment, r *Report) []Fix {
 
 // fits reports whether req's deployment has a KV pool that holds one
 // max_model_len sequence.
-func fits(req Request) bool {
+func fits(req spec.Request) bool {
 	d, _, err := resolve(req)
 	if err != nil || d.NumBlocks <= 0 {
 		return false
@@ -52,14 +45,14 @@ func fits(req Request) bool {
 // (an unquantized checkpoint), the smallest tensor-parallel size that
 // fits (2 to 8, within one node), and the smallest accelerator of the
 // catalog, of the same vendor, that holds it on as many GPUs.
-func fitFixes(req Request, d *Deployment) []Fix {
-	var out []Fix
+func fitFixes(req spec.Request, d *Deployment) []spec.Fix {
+	var out []spec.Fix
 	if !d.Quant.Quantized() {
 		for _, q := range [...]struct{ name, text string }{{"fp8", "fp8"}, {"awq", "int4 (AWQ)"}} {
 			t := req
 			t.Quantization = q.name
 			if fits(t) {
-				out = append(out, Fix{"quantization", q.name, "fits with " + q.text + " weights"})
+				out = append(out, spec.Fix{"quantization", q.name, "fits with " + q.text + " weights"})
 				break
 			}
 		}
@@ -67,9 +60,9 @@ func fitFixes(req Request, d *Deployment) []Fix {
 	if d.PP == 1 && d.Hardware.Interconnect.BandwidthBytesPerS > 0 {
 		for tp := d.TP * 2; tp <= 8; tp *= 2 {
 			t := req
-			t.TensorParallelSize = Int(tp)
+			t.TensorParallelSize = spec.Int(tp)
 			if fits(t) {
-				out = append(out, Fix{"tensor_parallel_size", itoa(tp), "fits with TP " + itoa(tp)})
+				out = append(out, spec.Fix{"tensor_parallel_size", itoa(tp), "fits with TP " + itoa(tp)})
 				break
 			}
 		}
@@ -92,9 +85,9 @@ func fitFixes(req Request, d *Deployment) []Fix {
 		}
 		for _, a := range larger {
 			t := req
-			t.Hardware = HardwareRef{ID: a.ID}
+			t.Hardware = spec.HardwareRef{ID: a.ID}
 			if fits(t) {
-				out = append(out, Fix{"hardware", a.ID, "fits on " + article(a.Name) + " " + a.Name})
+				out = append(out, spec.Fix{"hardware", a.ID, "fits on " + article(a.Name) + " " + a.Name})
 				break
 			}
 		}
@@ -117,29 +110,29 @@ func article(name string) string {
 // allocations), and then what fitFixes tries for weights that do not fit
 // (quantized weights, a larger TP, a larger accelerator), since a pool too
 // small for one sequence is the same shortfall, smaller.
-func startFixes(req Request, d *Deployment, r *Report) []Fix {
-	var out []Fix
+func startFixes(req spec.Request, d *Deployment, r *spec.Report) []spec.Fix {
+	var out []spec.Fix
 	in, out0 := r.Config.InputTokens, r.Config.OutputTokens
 	if c := r.KVCache.CapacityTokens; c >= int64(in+out0) {
 		n := int(c / int64(d.BlockSize) * int64(d.BlockSize))
 		t := req
-		t.MaxModelLen = Int(n)
+		t.MaxModelLen = spec.Int(n)
 		if fits(t) {
-			out = append(out, Fix{"max_model_len", itoa(n), "starts with max_model_len " + itoa(n)})
+			out = append(out, spec.Fix{"max_model_len", itoa(n), "starts with max_model_len " + itoa(n)})
 		}
 	}
 	if d.KVBytes > 1 {
 		t := req
 		t.KVCacheDtype = "fp8"
 		if fits(t) {
-			out = append(out, Fix{"kv_cache_dtype", "fp8", "starts with an fp8 KV cache"})
+			out = append(out, spec.Fix{"kv_cache_dtype", "fp8", "starts with an fp8 KV cache"})
 		}
 	}
 	if u := 0.95; d.Engine.Rule == release.RuleProfiled && d.Utilization < u {
 		t := req
-		t.GPUMemoryUtilization = Float(u)
+		t.GPUMemoryUtilization = spec.Float(u)
 		if fits(t) {
-			out = append(out, Fix{"gpu_memory_utilization", "0.95", "starts with gpu_memory_utilization 0.95"})
+			out = append(out, spec.Fix{"gpu_memory_utilization", "0.95", "starts with gpu_memory_utilization 0.95"})
 		}
 	}
 	return append(out, fitFixes(req, d)...)
@@ -148,20 +141,20 @@ func startFixes(req Request, d *Deployment, r *Report) []Fix {
 // loadFixes says, for a rate above the saturation rate or users above the
 // preemption onset, how many replicas share the load: ceil(load / what
 // one replica carries), and the load each then takes.
-func loadFixes(d *Deployment, r *Report) []Fix {
+func loadFixes(d *Deployment, r *spec.Report) []spec.Fix {
 	pre := r.Preemption
 	switch {
 	case r.Config.RequestRate > 0 && pre.SaturationRequestRate > 0 && r.Config.RequestRate > pre.SaturationRequestRate:
 		over := r.Config.RequestRate / pre.SaturationRequestRate
 		n := int(math.Ceil(over))
 		each := r.Config.RequestRate / float64(n)
-		return []Fix{{"workload.request_rate", fielderr.Number(round3(each)),
+		return []spec.Fix{{"workload.request_rate", fielderr.Number(round3(each)),
 			"overloaded " + strconv.FormatFloat(over, 'f', 1, 64) + "x: needs " + itoa(n) + " replicas (" + fielderr.Number(round3(each)) + " requests/s each)"}}
 	case r.Config.Concurrency > 0 && pre.Reachable && pre.OnsetConcurrency >= 1 && r.Config.Concurrency > pre.OnsetConcurrency:
 		over := float64(r.Config.Concurrency) / float64(pre.OnsetConcurrency)
 		n := int(math.Ceil(over))
 		each := (r.Config.Concurrency + n - 1) / n
-		return []Fix{{"workload.concurrency", itoa(each),
+		return []spec.Fix{{"workload.concurrency", itoa(each),
 			"preempts at " + strconv.FormatFloat(over, 'f', 1, 64) + "x the onset: needs " + itoa(n) + " replicas (" + itoa(each) + " users each)"}}
 	}
 	return nil

@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,14 +15,14 @@ import (
 // NVIDIA accelerator above 48 GB that holds 56.9 GiB at 0.9 of its
 // memory: 80 GB parts give 71 GiB, the smallest of them is first.
 func TestFixesWhenTheWeightsDoNotFit(t *testing.T) {
-	r, err := Evaluate(Request{Model: "Qwen/Qwen3-30B-A3B", Hardware: HardwareRef{ID: "l40s"}, MaxModelLen: Int(8192)})
+	r, err := Evaluate(spec.Request{Model: "Qwen/Qwen3-30B-A3B", Hardware: spec.HardwareRef{ID: "l40s"}, MaxModelLen: spec.Int(8192)})
 	require.NoError(t, err)
 	require.False(t, r.Fits)
 	require.Len(t, r.Fixes, 3)
-	assert.Equal(t, Fix{"quantization", "fp8", "fits with fp8 weights"}, r.Fixes[0])
-	assert.Equal(t, Fix{"tensor_parallel_size", "2", "fits with TP 2"}, r.Fixes[1])
+	assert.Equal(t, spec.Fix{"quantization", "fp8", "fits with fp8 weights"}, r.Fixes[0])
+	assert.Equal(t, spec.Fix{"tensor_parallel_size", "2", "fits with TP 2"}, r.Fixes[1])
 	assert.Equal(t, "hardware", r.Fixes[2].Field)
-	fixed, err := Evaluate(Request{Model: "Qwen/Qwen3-30B-A3B", Hardware: HardwareRef{ID: r.Fixes[2].Value}, MaxModelLen: Int(8192)})
+	fixed, err := Evaluate(spec.Request{Model: "Qwen/Qwen3-30B-A3B", Hardware: spec.HardwareRef{ID: r.Fixes[2].Value}, MaxModelLen: spec.Int(8192)})
 	require.NoError(t, err)
 	assert.True(t, fixed.Fits)
 	assert.Equal(t, int64(80)<<30, fixed.Hardware.MemoryBytes)
@@ -32,8 +33,8 @@ func TestFixesWhenTheWeightsDoNotFit(t *testing.T) {
 // for ceil(20 / s) replicas at 20 / ceil(20 / s) requests/s each, which
 // then is within s.
 func TestFixesWhenOverloaded(t *testing.T) {
-	r, err := Evaluate(Request{Model: llama8B, Hardware: HardwareRef{ID: "a10"}, MaxModelLen: Int(4096),
-		Workload: &Workload{RequestRate: Float(20)}})
+	r, err := Evaluate(spec.Request{Model: llama8B, Hardware: spec.HardwareRef{ID: "a10"}, MaxModelLen: spec.Int(4096),
+		Workload: &spec.Workload{RequestRate: spec.Float(20)}})
 	require.NoError(t, err)
 	require.True(t, r.Fits)
 	s := r.Preemption.SaturationRequestRate
@@ -50,7 +51,7 @@ func TestFixesWhenOverloaded(t *testing.T) {
 }
 
 func TestNoFixesWhenItWorks(t *testing.T) {
-	r, err := Evaluate(Request{Model: llama8B, Hardware: HardwareRef{ID: "h100-sxm-80gb"}})
+	r, err := Evaluate(spec.Request{Model: llama8B, Hardware: spec.HardwareRef{ID: "h100-sxm-80gb"}})
 	require.NoError(t, err)
 	assert.Nil(t, r.Fixes)
 }
@@ -66,12 +67,12 @@ func TestNoFixesWhenItWorks(t *testing.T) {
 // 3.96 GiB / 160 KiB per token (80 layers * 8 KV heads / 2 ranks * 128 *
 // 2 * 2 B) = about 26,000 tokens.
 func TestFixesWhenThePoolHoldsNoSequence(t *testing.T) {
-	req := Request{Model: "llama-3.1-70b", Hardware: HardwareRef{ID: "h100-sxm-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192), MaxNumSeqs: Int(512), GPUMemoryUtilization: Float(0.9)}
+	req := spec.Request{Model: "llama-3.1-70b", Hardware: spec.HardwareRef{ID: "h100-sxm-80gb"}, TensorParallelSize: spec.Int(2), MaxModelLen: spec.Int(8192), MaxNumSeqs: spec.Int(512), GPUMemoryUtilization: spec.Float(0.9)}
 	r, err := Evaluate(req)
 	require.NoError(t, err)
 	require.False(t, r.Fits)
 	require.Less(t, r.KVCache.CapacityTokens, int64(8192))
-	byField := map[string]Fix{}
+	byField := map[string]spec.Fix{}
 	for _, f := range r.Fixes {
 		byField[f.Field] = f
 	}
@@ -81,7 +82,7 @@ func TestFixesWhenThePoolHoldsNoSequence(t *testing.T) {
 	assert.Equal(t, "4", byField["tensor_parallel_size"].Value)
 
 	hi := req
-	hi.GPUMemoryUtilization = Float(0.95)
+	hi.GPUMemoryUtilization = spec.Float(0.95)
 	fixed, err := Evaluate(hi)
 	require.NoError(t, err)
 	assert.True(t, fixed.Fits)
@@ -89,7 +90,7 @@ func TestFixesWhenThePoolHoldsNoSequence(t *testing.T) {
 	perToken := float64(80 * 8 / 2 * 128 * 2 * 2)
 	assert.InDelta(t, 0.05*float64(fixed.Memory.TotalBytes)/perToken, float64(gain), 16) // whole blocks of 16 tokens
 	tp4 := req
-	tp4.TensorParallelSize = Int(4)
+	tp4.TensorParallelSize = spec.Int(4)
 	fixed, err = Evaluate(tp4)
 	require.NoError(t, err)
 	assert.True(t, fixed.Fits)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/spec"
 )
 
 // FuzzFeatures drives the serving features' numbers into one request
@@ -25,13 +27,13 @@ func FuzzFeatures(f *testing.F) {
 		if ep || dp > 1 {
 			model = "Qwen/Qwen3-30B-A3B"
 		}
-		req := Request{
-			Model: model, Hardware: HardwareRef{ID: "h100-sxm"},
-			Workload:         &Workload{InputTokens: Int(1024), OutputTokens: Int(128), SharedPrefixTokens: &prefix, NumPrefixes: &prefixes},
-			LoRA:             &LoRAConfig{MaxLoRAs: &loras, MaxLoRARank: &rank},
-			KVOffload:        &KVOffload{CPUBytes: &cpu, BandwidthBytesPerS: &bw},
+		req := spec.Request{
+			Model: model, Hardware: spec.HardwareRef{ID: "h100-sxm"},
+			Workload:         &spec.Workload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(128), SharedPrefixTokens: &prefix, NumPrefixes: &prefixes},
+			LoRA:             &spec.LoRAConfig{MaxLoRAs: &loras, MaxLoRARank: &rank},
+			KVOffload:        &spec.KVOffload{CPUBytes: &cpu, BandwidthBytesPerS: &bw},
 			DataParallelSize: &dp, EnableExpertParallel: &ep, NumRedundantExperts: &redundant,
-			SpeculativeConfig: &SpeculativeConfig{NumSpeculativeTokens: &k, AcceptanceRate: &accept},
+			SpeculativeConfig: &spec.SpeculativeConfig{NumSpeculativeTokens: &k, AcceptanceRate: &accept},
 		}
 		if length != 0 {
 			req.SpeculativeConfig.AcceptanceRate, req.SpeculativeConfig.MeanAcceptanceLength = nil, &length
@@ -40,11 +42,11 @@ func FuzzFeatures(f *testing.F) {
 			req.LoRA = nil // vLLM's fused-MoE LoRA refuses expert parallelism (a field error)
 		}
 		if simulate {
-			req.Simulate = &SimulateOptions{Arrival: "burst", NumRequests: &nreq}
+			req.Simulate = &spec.SimulateOptions{Arrival: "burst", NumRequests: &nreq}
 		}
 		rep, err := Evaluate(req)
 		if err != nil {
-			var list Errors
+			var list spec.Errors
 			if !errors.As(err, &list) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}

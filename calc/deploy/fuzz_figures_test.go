@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 )
 
@@ -58,13 +59,13 @@ func FuzzEvaluateFigures(f *testing.F) {
 		nreq = 1 + abs(nreq)%200
 		in = 1 + abs(in)%200000
 		out = 1 + abs(out)%2000
-		req := Request{
+		req := spec.Request{
 			ModelConfig: map[string]any{
 				"model_type": "llama", "hidden_size": hidden, "num_hidden_layers": 4.0,
 				"num_attention_heads": 32.0, "num_key_value_heads": kvHeads, "head_dim": headDim,
 				"intermediate_size": 14336.0, "vocab_size": 32000.0, "max_position_embeddings": 262144.0,
 			},
-			Hardware: HardwareRef{Custom: &hardware.Accelerator{
+			Hardware: spec.HardwareRef{Custom: &hardware.Accelerator{
 				MemoryBytes:              hardware.Bytes(int64(clampInt64(mem))),
 				MemoryBandwidthBytesPerS: bw,
 				PeakFLOPS:                hardware.PeakFLOPS{BF16: bf16, FP8: fp8},
@@ -72,14 +73,14 @@ func FuzzEvaluateFigures(f *testing.F) {
 			}},
 			TensorParallelSize: &tp,
 			GPUHourUSD:         &price,
-			Workload:           &Workload{InputTokens: &in, OutputTokens: &out, RequestRate: &rate},
+			Workload:           &spec.Workload{InputTokens: &in, OutputTokens: &out, RequestRate: &rate},
 		}
 		if simulate {
-			req.Simulate = &SimulateOptions{Arrival: "poisson", RequestRate: &simRate, NumRequests: &nreq}
+			req.Simulate = &spec.SimulateOptions{Arrival: "poisson", RequestRate: &simRate, NumRequests: &nreq}
 		}
 		rep, err := Evaluate(req)
 		if err != nil {
-			var list Errors
+			var list spec.Errors
 			if !errors.As(err, &list) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}

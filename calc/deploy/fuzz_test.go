@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/spec"
 )
 
 // FuzzEvaluateJSON feeds arbitrary JSON requests through ParseRequest and
@@ -37,7 +39,7 @@ func FuzzEvaluateJSON(f *testing.F) {
 		}
 		rep, err := Evaluate(req)
 		if err != nil {
-			if _, ok := err.(Errors); !ok {
+			if _, ok := err.(spec.Errors); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return

@@ -1,9 +1,10 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"strconv"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/release"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -1,8 +1,10 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"math"
+
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
@@ -216,7 +218,7 @@ func (d *Deployment) budget(s *stage) {
 // largest utilization that starts is then free / total, rounded down to a
 // hundredth. On a DGX Spark at rest (121.69 GiB total, 101.3 GiB free)
 // that is 0.83, as its users report.
-func (d *Deployment) freeMemoryWarnings(r *Report, st *stage) bool {
+func (d *Deployment) freeMemoryWarnings(r *spec.Report, st *stage) bool {
 	hw := &d.Hardware
 	total, free := hw.ReportedMemory(), hw.FreeMemory()
 	if hw.UnifiedMemory {
@@ -226,13 +228,13 @@ func (d *Deployment) freeMemoryWarnings(r *Report, st *stage) bool {
 		} else {
 			msg += "; how much is free when it starts is not known for this machine (give memory_free_bytes), and every other process takes from it"
 		}
-		r.warn("unified_memory", msg)
+		r.Warn("unified_memory", msg)
 	}
 	if d.Engine.Rule != release.RuleProfiled || st.requestedBytes <= free {
 		return true
 	}
 	most := math.Floor(float64(free)/float64(total)*100) / 100
-	r.warn("free_memory_below_requested", "vLLM refuses to start: gpu_memory_utilization "+fielderr.Number(d.Utilization)+" of "+gib(total)+" GiB requests "+gib(st.requestedBytes)+" GiB, more than the "+gib(free)+" GiB free at start-up; the largest gpu_memory_utilization that starts is "+fielderr.Number(most))
+	r.Warn("free_memory_below_requested", "vLLM refuses to start: gpu_memory_utilization "+fielderr.Number(d.Utilization)+" of "+gib(total)+" GiB requests "+gib(st.requestedBytes)+" GiB, more than the "+gib(free)+" GiB free at start-up; the largest gpu_memory_utilization that starts is "+fielderr.Number(most))
 	return false
 }
 

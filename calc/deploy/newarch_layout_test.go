@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/kvcache"
 )
 
@@ -29,7 +30,7 @@ import (
 // so groups of 6: one attention group and ceil(23/6) = 4 Mamba groups.
 func TestNemotronHNanoLayout(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{Model: "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	k := rep.KVCache
 	assert.InDelta(t, 6144, k.BytesPerToken, 0)
 	assert.InDelta(t, 49_082_368, k.StateBytesPerSequence, 0)
@@ -46,7 +47,7 @@ func TestNemotronHNanoLayout(t *testing.T) {
 	// heads and groups: 6 * 2 * 1 * 128 * 2 = 3,072 B per token per GPU,
 	// and 1,067,008 B of state per layer, so the block stays
 	// 16 * ceil(1,067,008 / (16 * 512)) = 2,096 tokens.
-	rep2 := eval(t, Request{Model: "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192), TensorParallelSize: Int(2)})
+	rep2 := eval(t, spec.Request{Model: "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192), TensorParallelSize: spec.Int(2)})
 	assert.InDelta(t, 3072, rep2.KVCache.BytesPerTokenPerGPU, 0)
 	assert.InDelta(t, 49_082_368, rep2.KVCache.StateBytesPerSequence, 0)
 	assert.Equal(t, 2096, rep2.KVCache.BlockSize)
@@ -63,7 +64,7 @@ func TestNemotronHNanoLayout(t *testing.T) {
 // The 54 squared-ReLU MLP blocks keep nothing.
 func TestNemotronH56BLayout(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "nvidia/Nemotron-H-56B-Base-8K", Hardware: HardwareRef{ID: "h200"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{Model: "nvidia/Nemotron-H-56B-Base-8K", Hardware: spec.HardwareRef{ID: "h200"}, TensorParallelSize: spec.Int(2), MaxModelLen: spec.Int(8192)})
 	assert.InDelta(t, 40960, rep.KVCache.BytesPerToken, 0)
 	assert.InDelta(t, 459_620_352, rep.KVCache.StateBytesPerSequence, 0)
 	assert.Equal(t, "hybrid", rep.Model.Architecture)
@@ -85,15 +86,15 @@ func TestNemotronH56BLayout(t *testing.T) {
 // type's 10 layers: 5 sliding groups and 1 full group.
 func TestGemma4Layout(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "google/gemma-4-31B-it", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{Model: "google/gemma-4-31B-it", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	k := rep.KVCache
 	assert.InDelta(t, 901_120, k.BytesPerToken, 0)
 	assert.Equal(t, 16, k.BlockSize)
 	require.Len(t, k.Groups, 6)
-	assert.Equal(t, KVGroup{Kind: "sliding_attention", Layers: 10, Window: 1024}, k.Groups[0])
-	assert.Equal(t, KVGroup{Kind: "full_attention", Layers: 10}, k.Groups[5])
+	assert.Equal(t, spec.KVGroup{Kind: "sliding_attention", Layers: 10, Window: 1024}, k.Groups[0])
+	assert.Equal(t, spec.KVGroup{Kind: "full_attention", Layers: 10}, k.Groups[5])
 
-	d, err := Resolve(Request{Model: "google/gemma-4-31B-it", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	d, err := Resolve(spec.Request{Model: "google/gemma-4-31B-it", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	require.NoError(t, err)
 	lay := d.Layout()
 	assert.InDelta(t, 16*16384.0, lay.PageBytes, 0)
@@ -113,7 +114,7 @@ func TestGemma4Layout(t *testing.T) {
 // 8,192 for a sliding one: 32-token blocks.
 func TestGemma4MoELayout(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "google/gemma-4-26B-A4B", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	d, err := Resolve(spec.Request{Model: "google/gemma-4-26B-A4B", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	require.NoError(t, err)
 	lay := d.Layout()
 	assert.InDelta(t, 225_280, lay.BytesPerToken, 0)
@@ -133,7 +134,7 @@ func TestSharedKVLayersKeepNoCache(t *testing.T) {
 		"sliding_window": 512.0, "num_kv_shared_layers": 2.0,
 		"layer_types": []any{"sliding_attention", "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "full_attention"},
 	}
-	rep := eval(t, Request{ModelConfig: cfg, Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(4096)})
+	rep := eval(t, spec.Request{ModelConfig: cfg, Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(4096)})
 	assert.InDelta(t, 4*2*2*256*2, rep.KVCache.BytesPerToken, 0)
 }
 
@@ -143,10 +144,10 @@ func TestSharedKVLayersKeepNoCache(t *testing.T) {
 // 49 * 2 * 8 * 128 * 2 B = 200,704 B per token, one group of 49 layers.
 func TestNemotronNASLayout(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "nvidia/Llama-3_3-Nemotron-Super-49B-v1", Hardware: HardwareRef{ID: "h200"}, TensorParallelSize: Int(2), MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{Model: "nvidia/Llama-3_3-Nemotron-Super-49B-v1", Hardware: spec.HardwareRef{ID: "h200"}, TensorParallelSize: spec.Int(2), MaxModelLen: spec.Int(8192)})
 	assert.InDelta(t, 200_704, rep.KVCache.BytesPerToken, 0)
 	assert.InDelta(t, 100_352, rep.KVCache.BytesPerTokenPerGPU, 0)
-	assert.Equal(t, []KVGroup{{Kind: "full_attention", Layers: 49}}, rep.KVCache.Groups)
+	assert.Equal(t, []spec.KVGroup{{Kind: "full_attention", Layers: 49}}, rep.KVCache.Groups)
 }
 
 // A published vLLM report for Gemma 4 31B (vllm-project/vllm issue
@@ -159,7 +160,7 @@ func TestNemotronNASLayout(t *testing.T) {
 // report's figures are rounded ("~50 GB", "~55k"), so the check allows 5 %.
 func TestGemma4MatchesPublishedVLLMReport(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "google/gemma-4-31B-it", Hardware: HardwareRef{ID: "h200"}, MaxModelLen: Int(8192)})
+	d, err := Resolve(spec.Request{Model: "google/gemma-4-31B-it", Hardware: spec.HardwareRef{ID: "h200"}, MaxModelLen: spec.Int(8192)})
 	require.NoError(t, err)
 	lay := d.Layout()
 	blocks := lay.NumBlocks(50 * (1 << 30))
@@ -174,7 +175,7 @@ func TestGemma4MatchesPublishedVLLMReport(t *testing.T) {
 // stages hold 2 to 10 attention layers each).
 func TestStageWithoutCacheLayers(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "nvidia/Llama-3_3-Nemotron-Super-49B-v1", Hardware: HardwareRef{ID: "h200"}, PipelineParallelSize: Int(8), MaxModelLen: Int(8192)})
+	d, err := Resolve(spec.Request{Model: "nvidia/Llama-3_3-Nemotron-Super-49B-v1", Hardware: spec.HardwareRef{ID: "h200"}, PipelineParallelSize: spec.Int(8), MaxModelLen: spec.Int(8192)})
 	require.NoError(t, err)
 	assert.Positive(t, d.NumBlocks)
 	assert.Empty(t, d.stages[6].layout.Groups)
@@ -190,7 +191,7 @@ func TestModelWithoutCacheLayers(t *testing.T) {
 		"num_attention_heads": 4.0, "intermediate_size": 512.0, "vocab_size": 1000.0,
 		"max_position_embeddings": 4096.0, "hybrid_override_pattern": "--",
 	}
-	_, err := Resolve(Request{ModelConfig: cfg, Hardware: HardwareRef{ID: "h200"}})
+	_, err := Resolve(spec.Request{ModelConfig: cfg, Hardware: spec.HardwareRef{ID: "h200"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no attention or state layers")
 }
@@ -211,7 +212,7 @@ func TestModelWithoutCacheLayers(t *testing.T) {
 // grows to 16 * ceil(262,144 / (16 * 512 B)) = 16 * 32 = 512 tokens.
 func TestMiniMaxM1LightningLayout(t *testing.T) {
 	t.Parallel()
-	rep := eval(t, Request{Model: "MiniMaxAI/MiniMax-M1-80k", Hardware: HardwareRef{ID: "h200"}, TensorParallelSize: Int(8), MaxModelLen: Int(8192)})
+	rep := eval(t, spec.Request{Model: "MiniMaxAI/MiniMax-M1-80k", Hardware: spec.HardwareRef{ID: "h200"}, TensorParallelSize: spec.Int(8), MaxModelLen: spec.Int(8192)})
 	k := rep.KVCache
 	assert.InDelta(t, 40960, k.BytesPerToken, 0)
 	assert.InDelta(t, 5120, k.BytesPerTokenPerGPU, 0)

@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 
 	"github.com/stretchr/testify/assert"
@@ -16,7 +17,7 @@ func TestKVBytesPerTokenNewArchitectures(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name        string
-		req         Request
+		req         spec.Request
 		perToken    float64
 		statePerSeq float64
 		groups      int
@@ -25,39 +26,39 @@ func TestKVBytesPerTokenNewArchitectures(t *testing.T) {
 		// latent of 512 + 64 bf16 values (1,152 B) plus the indexer's key
 		// cache: 128 fp8 values + one float32 scale per 128 = 132 B.
 		// 61 * (1,152 + 132) = 78,324.
-		{"DSA bf16", Request{Model: "deepseek-ai/DeepSeek-V3.2"}, 61 * (576*2 + 132), 0, 1},
+		{"DSA bf16", spec.Request{Model: "deepseek-ai/DeepSeek-V3.2"}, 61 * (576*2 + 132), 0, 1},
 		// An fp8 KV cache is vLLM's fp8_ds_mla: 512 fp8 + 512/128 * 4 B of
 		// scales + 64 bf16 rope values = 512 + 16 + 128 = 656 B, and the
 		// indexer keeps its own 132 B: 61 * 788 = 48,068.
-		{"DSA fp8_ds_mla", Request{Model: "deepseek-v3.2", KVCacheDtype: "fp8"}, 61 * (656 + 132), 0, 1},
+		{"DSA fp8_ds_mla", spec.Request{Model: "deepseek-v3.2", KVCacheDtype: "fp8"}, 61 * (656 + 132), 0, 1},
 		// GLM-5: the same DSA layout on 78 layers: 78 * 1,284 = 100,152.
-		{"GLM-5 DSA", Request{Model: "zai-org/GLM-5"}, 78 * (576*2 + 132), 0, 1},
+		{"GLM-5 DSA", spec.Request{Model: "zai-org/GLM-5"}, 78 * (576*2 + 132), 0, 1},
 		// Kimi K2 and GLM-4.7-Flash are plain MLA (no indexer): 61 and 47
 		// layers of 576 bf16 values.
-		{"Kimi K2 MLA", Request{Model: "kimi-k2-instruct"}, 61 * 576 * 2, 0, 1},
-		{"GLM-4.7-Flash MLA", Request{Model: "glm-4.7-flash"}, 47 * 576 * 2, 0, 1},
+		{"Kimi K2 MLA", spec.Request{Model: "kimi-k2-instruct"}, 61 * 576 * 2, 0, 1},
+		{"GLM-4.7-Flash MLA", spec.Request{Model: "glm-4.7-flash"}, 47 * 576 * 2, 0, 1},
 		// Qwen3.5-35B-A3B: 10 full gated-attention layers of 2 KV heads of
 		// 256: 10 * 2 * 2 * 256 * 2 B = 20,480 per token. 30 Gated DeltaNet
 		// layers hold a conv state of (2*16*128 + 32*128) * (4-1) = 24,576
 		// bf16 values (49,152 B) and a recurrent state of 32*128*128 =
 		// 524,288 values in float32 (mamba_ssm_dtype): 2,097,152 B. 30 *
 		// 2,146,304 = 64,389,120 B per sequence.
-		{"Qwen3.5 hybrid", Request{Model: "Qwen/Qwen3.5-35B-A3B"}, 10 * 2 * 2 * 256 * 2, 30 * (24576*2 + 524288*4), 0},
+		{"Qwen3.5 hybrid", spec.Request{Model: "Qwen/Qwen3.5-35B-A3B"}, 10 * 2 * 2 * 256 * 2, 30 * (24576*2 + 524288*4), 0},
 		// MiniMax-M2.5: 62 full GQA layers of 8 KV heads of 128:
 		// 62 * 2 * 8 * 128 * 2 = 253,952.
-		{"MiniMax GQA", Request{Model: "minimax-m2.5"}, 62 * 2 * 8 * 128 * 2, 0, 1},
+		{"MiniMax GQA", spec.Request{Model: "minimax-m2.5"}, 62 * 2 * 8 * 128 * 2, 0, 1},
 		// Step-3.7-Flash: 45 layers of 8 KV heads of 128 (12 full, 33
 		// sliding over 512 tokens): 45 * 2 * 8 * 128 * 2 = 368,640 per
 		// token. 33 is not under 1.25 * 12, so groups hold 12 layers: one
 		// full group and ceil(33/12) = 3 sliding groups, 4 in all.
-		{"Step sliding", Request{Model: "step-3.7-flash"}, 45 * 2 * 8 * 128 * 2, 0, 4},
+		{"Step sliding", spec.Request{Model: "step-3.7-flash"}, 45 * 2 * 8 * 128 * 2, 0, 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			req := tc.req
-			req.Hardware = HardwareRef{Custom: &bigAccelerator}
-			req.MaxModelLen = Int(4096)
+			req.Hardware = spec.HardwareRef{Custom: &bigAccelerator}
+			req.MaxModelLen = spec.Int(4096)
 			d, err := Resolve(req)
 			require.NoError(t, err)
 			lay := d.Layout()
@@ -85,9 +86,9 @@ var bigAccelerator = hardware.Accelerator{
 // 61 * 13,959,424 = 851,524,864.
 func TestSparseAttentionIndexerParams(t *testing.T) {
 	t.Parallel()
-	v3, err := Resolve(Request{Model: "deepseek-v3", Hardware: HardwareRef{Custom: &bigAccelerator}})
+	v3, err := Resolve(spec.Request{Model: "deepseek-v3", Hardware: spec.HardwareRef{Custom: &bigAccelerator}})
 	require.NoError(t, err)
-	v32, err := Resolve(Request{Model: "deepseek-v3.2", Hardware: HardwareRef{Custom: &bigAccelerator}})
+	v32, err := Resolve(spec.Request{Model: "deepseek-v3.2", Hardware: spec.HardwareRef{Custom: &bigAccelerator}})
 	require.NoError(t, err)
 	assert.Equal(t, int64(61*13_959_424), v32.Model.Params.Attention-v3.Model.Params.Attention)
 	assert.Equal(t, int64(61*13_959_424), v32.Model.Params.Total-v3.Model.Params.Total)
@@ -109,7 +110,7 @@ func TestSparseAttentionIndexerParams(t *testing.T) {
 // pool would give both figures.
 func TestQwen35LayoutMatchesVLLMLog(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "Qwen/Qwen3.5-27B", Hardware: HardwareRef{Custom: &bigAccelerator}, MaxModelLen: Int(32768), MaxNumBatchedTokens: Int(16384)})
+	d, err := Resolve(spec.Request{Model: "Qwen/Qwen3.5-27B", Hardware: spec.HardwareRef{Custom: &bigAccelerator}, MaxModelLen: spec.Int(32768), MaxNumBatchedTokens: spec.Int(16384)})
 	require.NoError(t, err)
 	lay := d.Layout()
 	assert.Equal(t, 784, lay.BlockSize)

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/sched"
 )
 
@@ -24,8 +25,8 @@ func TestOffloadOverlapByHand(t *testing.T) {
 	t.Parallel()
 	cpu := 64.0 * (1 << 30)
 	mk := func(bw float64, async bool) *Deployment {
-		d, _, err := resolve(Request{Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: HardwareRef{ID: "h100-sxm"},
-			KVOffload: &KVOffload{CPUBytes: &cpu, BandwidthBytesPerS: &bw, AsyncLoad: &async}})
+		d, _, err := resolve(spec.Request{Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: spec.HardwareRef{ID: "h100-sxm"},
+			KVOffload: &spec.KVOffload{CPUBytes: &cpu, BandwidthBytesPerS: &bw, AsyncLoad: &async}})
 		require.NoError(t, err)
 		return d
 	}

@@ -3,6 +3,7 @@ package deploy
 import (
 	"strconv"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
@@ -18,13 +19,13 @@ const MaxRequestBytes = 64 << 10
 // is decoded and validated (Validate), and the errors list the unknown
 // keys first, then every other bad field, as Evaluate would name them. A
 // wrong type or malformed JSON stops decoding where it is found.
-func ParseRequest(data []byte) (Request, error) { return parseWith(data, Validate) }
+func ParseRequest(data []byte) (spec.Request, error) { return parseWith(data, Validate) }
 
 // ParsePlanRequest decodes a JSON plan request as strictly as
 // ParseRequest, and as ParseRequest lists every bad field beside an
 // unknown key.
-func ParsePlanRequest(data []byte) (PlanRequest, error) {
-	return parseWith(data, func(r PlanRequest) error {
+func ParsePlanRequest(data []byte) (spec.PlanRequest, error) {
+	return parseWith(data, func(r spec.PlanRequest) error {
 		_, err := resolvePlanRequest(r)
 		return err
 	})
@@ -36,13 +37,13 @@ func ParsePlanRequest(data []byte) (PlanRequest, error) {
 func parseWith[T any](data []byte, validate func(T) error) (T, error) {
 	var r, zero T
 	if len(data) > MaxRequestBytes {
-		return zero, Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
+		return zero, spec.Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
 	}
 	unknown, err := jsonx.UnmarshalKnown(data, &r)
 	if err == nil && len(unknown) == 0 {
 		return r, nil
 	}
-	var e Errs
+	var e spec.Errs
 	e.AddErr("", unknown.Err())
 	if err == nil {
 		err = validate(r)
@@ -55,7 +56,7 @@ func parseWith[T any](data []byte, validate func(T) error) (T, error) {
 // bad field, each named with the reason), or nil when every field is
 // valid. It does not evaluate: a request it accepts may still exceed the
 // work budget (EvaluateWithBudget).
-func Validate(req Request) error {
+func Validate(req spec.Request) error {
 	d, p, err := resolve(req)
 	_, err = simulateOptions(req.Simulate, d, p, err)
 	return err

@@ -5,11 +5,12 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func eval(t *testing.T, req Request) Report {
+func eval(t *testing.T, req spec.Request) spec.Report {
 	t.Helper()
 	rep, err := Evaluate(req)
 	require.NoError(t, err)
@@ -50,7 +51,7 @@ func TestKVBytesPerTokenByArchitecture(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name         string
-		req          Request
+		req          spec.Request
 		perToken     float64
 		perGPU       float64
 		statePerSeq  float64
@@ -58,36 +59,36 @@ func TestKVBytesPerTokenByArchitecture(t *testing.T) {
 		architecture string
 	}{
 		// MHA, Llama-2-7B: 32 layers * 2 (K,V) * 32 heads * 128 * 2 B.
-		{"MHA", Request{Model: "meta-llama/Llama-2-7b-hf"}, 32 * 2 * 32 * 128 * 2, 32 * 2 * 32 * 128 * 2, 0, 1, "dense"},
+		{"MHA", spec.Request{Model: "meta-llama/Llama-2-7b-hf"}, 32 * 2 * 32 * 128 * 2, 32 * 2 * 32 * 128 * 2, 0, 1, "dense"},
 		// GQA, Llama-3.1-8B: 32 * 2 * 8 * 128 * 2 = 131,072.
-		{"GQA", Request{Model: "llama-3.1-8b"}, 131072, 131072, 0, 1, "dense"},
+		{"GQA", spec.Request{Model: "llama-3.1-8b"}, 131072, 131072, 0, 1, "dense"},
 		// GQA at tp=4, Llama-3.1-70B: 80 * 2 * (8/4) * 128 * 2 = 81,920 per
 		// GPU, 327,680 for the group.
-		{"GQA tp4", Request{Model: "meta-llama/Llama-3.1-70B-Instruct", TensorParallelSize: Int(4)}, 327680, 81920, 0, 1, "dense"},
+		{"GQA tp4", spec.Request{Model: "meta-llama/Llama-3.1-70B-Instruct", TensorParallelSize: spec.Int(4)}, 327680, 81920, 0, 1, "dense"},
 		// MLA, DeepSeek-V2-Lite: 27 layers * (512 + 64) * 2 B, one latent.
-		{"MLA", Request{Model: "deepseek-ai/DeepSeek-V2-Lite-Chat"}, 27 * 576 * 2, 27 * 576 * 2, 0, 1, "moe+mla"},
+		{"MLA", spec.Request{Model: "deepseek-ai/DeepSeek-V2-Lite-Chat"}, 27 * 576 * 2, 27 * 576 * 2, 0, 1, "moe+mla"},
 		// Sliding window, Mistral-7B-v0.1: 32 * 2 * 8 * 128 * 2 per token,
 		// capped at the 4096-token window per sequence (tested below).
-		{"sliding window", Request{Model: "mistralai/Mistral-7B-v0.1"}, 131072, 131072, 0, 1, "dense+sliding_window"},
+		{"sliding window", spec.Request{Model: "mistralai/Mistral-7B-v0.1"}, 131072, 131072, 0, 1, "dense+sliding_window"},
 		// Interleaved local/global, Gemma-2-9B: 42 * 2 * 8 * 256 * 2 B in
 		// two groups of 21 layers.
-		{"interleaved", Request{Model: "google/gemma-2-9b-it"}, 42 * 2 * 8 * 256 * 2, 42 * 2 * 8 * 256 * 2, 0, 2, "dense+sliding_window"},
+		{"interleaved", spec.Request{Model: "google/gemma-2-9b-it"}, 42 * 2 * 8 * 256 * 2, 42 * 2 * 8 * 256 * 2, 0, 2, "dense+sliding_window"},
 		// MoE, Mixtral-8x7B: experts do not touch the cache: 32*2*8*128*2.
-		{"MoE", Request{Model: "mistralai/Mixtral-8x7B-v0.1"}, 131072, 131072, 0, 1, "moe"},
+		{"MoE", spec.Request{Model: "mistralai/Mixtral-8x7B-v0.1"}, 131072, 131072, 0, 1, "moe"},
 		// Hybrid, Qwen3-Next-80B-A3B: 12 full layers * 2 * 2 heads * 256 *
 		// 2 B per token; 36 gated-delta-net layers hold a constant state of
 		// conv (2*16*128 + 32*128) * 3 + recurrent 32*128*128 = 548,864
 		// elements * 2 B each.
-		{"hybrid", Request{Model: "Qwen/Qwen3-Next-80B-A3B-Thinking", TensorParallelSize: Int(2)}, 12 * 2 * 2 * 256 * 2, 12 * 2 * 1 * 256 * 2, 36 * 548864 * 2, 0, "hybrid+moe"},
+		{"hybrid", spec.Request{Model: "Qwen/Qwen3-Next-80B-A3B-Thinking", TensorParallelSize: spec.Int(2)}, 12 * 2 * 2 * 256 * 2, 12 * 2 * 1 * 256 * 2, 36 * 548864 * 2, 0, "hybrid+moe"},
 		// fp8 KV halves GQA: 32 * 2 * 8 * 128 * 1.
-		{"fp8 KV", Request{Model: "llama-3.1-8b", KVCacheDtype: "fp8"}, 65536, 65536, 0, 1, "dense"},
+		{"fp8 KV", spec.Request{Model: "llama-3.1-8b", KVCacheDtype: "fp8"}, 65536, 65536, 0, 1, "dense"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			req := tc.req
-			req.Hardware = HardwareRef{ID: "h200"}
-			req.MaxModelLen = Int(4096)
+			req.Hardware = spec.HardwareRef{ID: "h200"}
+			req.MaxModelLen = spec.Int(4096)
 			rep := eval(t, req)
 			assert.InDelta(t, tc.perToken, rep.KVCache.BytesPerToken, 1e-6)
 			assert.InDelta(t, tc.perGPU, rep.KVCache.BytesPerTokenPerGPU, 1e-6)
@@ -102,7 +103,7 @@ func TestKVBytesPerTokenByArchitecture(t *testing.T) {
 
 func TestSlidingWindowCapsBlocks(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "mistralai/Mistral-7B-v0.1", Hardware: HardwareRef{ID: "h100-sxm"}, MaxModelLen: Int(32768)})
+	d, err := Resolve(spec.Request{Model: "mistralai/Mistral-7B-v0.1", Hardware: spec.HardwareRef{ID: "h100-sxm"}, MaxModelLen: spec.Int(32768)})
 	require.NoError(t, err)
 	// 10,000 tokens would need ceil(10000/16) = 625 blocks; the 4096
 	// window keeps ceil((4096-1+1)/16) + 1 = 257.
@@ -115,7 +116,7 @@ func TestSlidingWindowCapsBlocks(t *testing.T) {
 // linearly; once compute binds, the step grows with the batch.
 func TestDecodeStepFlatThenComputeBound(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	s1 := d.DecodeStep(1, 128)
 	s8 := d.DecodeStep(8, 128)
@@ -154,7 +155,7 @@ func TestMoEDistinctExperts(t *testing.T) {
 	assert.InDelta(t, 8.0, distinctExperts(8, 2, 1000), 1e-9)
 	assert.Equal(t, 0.0, distinctExperts(8, 2, 0))
 
-	d, err := Resolve(Request{Model: "mistralai/Mixtral-8x7B-v0.1", Hardware: HardwareRef{ID: "h200"}})
+	d, err := Resolve(spec.Request{Model: "mistralai/Mixtral-8x7B-v0.1", Hardware: spec.HardwareRef{ID: "h200"}})
 	require.NoError(t, err)
 	one := d.DecodeStep(1, 100).WeightsReadBytes
 	many := d.DecodeStep(256, 100).WeightsReadBytes
@@ -165,9 +166,9 @@ func TestMoEDistinctExperts(t *testing.T) {
 
 func TestTensorParallelSplitsWeightsAndAddsAllReduce(t *testing.T) {
 	t.Parallel()
-	base := Request{Model: "meta-llama/Llama-3.1-70B-Instruct", Hardware: HardwareRef{ID: "h100-sxm"}, MaxModelLen: Int(8192)}
+	base := spec.Request{Model: "meta-llama/Llama-3.1-70B-Instruct", Hardware: spec.HardwareRef{ID: "h100-sxm"}, MaxModelLen: spec.Int(8192)}
 	r1 := eval(t, base)
-	base.TensorParallelSize = Int(4)
+	base.TensorParallelSize = spec.Int(4)
 	r4 := eval(t, base)
 	assert.False(t, r1.Fits, "141 GB of bf16 weights do not fit one 80 GB GPU")
 	assert.Equal(t, "weights_do_not_fit", r1.BatchCeiling.LimitedBy)
@@ -184,20 +185,20 @@ func TestBatchCeilingReasons(t *testing.T) {
 	t.Parallel()
 	// Short sequences on a big GPU: max_num_seqs binds, vLLM's 1024 on an
 	// H100 (79.19 GiB reported, not an A100; get_batch_defaults).
-	r := eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Workload: &Workload{InputTokens: Int(128), OutputTokens: Int(128)}})
+	r := eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Workload: &spec.Workload{InputTokens: spec.Int(128), OutputTokens: spec.Int(128)}})
 	assert.Equal(t, "max_num_seqs", r.BatchCeiling.LimitedBy)
 	assert.Equal(t, 1024, r.BatchCeiling.BatchSize)
 	// Long sequences: the KV cache binds at floor(blocks / blocks per seq).
-	r = eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, MaxModelLen: Int(32768), Workload: &Workload{InputTokens: Int(16000), OutputTokens: Int(2000)}})
+	r = eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, MaxModelLen: spec.Int(32768), Workload: &spec.Workload{InputTokens: spec.Int(16000), OutputTokens: spec.Int(2000)}})
 	assert.Equal(t, "kv_cache", r.BatchCeiling.LimitedBy)
 	perSeq := int64(math.Ceil(18000.0 / 16))
 	assert.Equal(t, int(r.KVCache.NumBlocks/perSeq), r.BatchCeiling.BatchSize)
 	// max_num_batched_tokens below max_num_seqs binds decode batches.
-	r = eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, MaxNumBatchedTokens: Int(64), Workload: &Workload{InputTokens: Int(100), OutputTokens: Int(100)}})
+	r = eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, MaxNumBatchedTokens: spec.Int(64), Workload: &spec.Workload{InputTokens: spec.Int(100), OutputTokens: spec.Int(100)}})
 	assert.Equal(t, "max_num_batched_tokens", r.BatchCeiling.LimitedBy)
 	assert.Equal(t, 64, r.BatchCeiling.BatchSize)
 	// A tight TPOT budget binds before memory.
-	r = eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, SLO: &SLO{TPOTMs: Float(7)}})
+	r = eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, SLO: &spec.SLO{TPOTMs: spec.Float(7)}})
 	assert.Equal(t, "latency_budget", r.BatchCeiling.LimitedBy)
 	assert.LessOrEqual(t, r.BatchCeiling.StepTimeMs, 7.0)
 }
@@ -206,10 +207,10 @@ func TestBatchCeilingReasons(t *testing.T) {
 // prefills, so it does strictly more work per delivered token.
 func TestPreemptionMoreWorkPastOnset(t *testing.T) {
 	t.Parallel()
-	base := Request{
-		Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "l4"}, MaxModelLen: Int(8192),
+	base := spec.Request{
+		Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "l4"}, MaxModelLen: spec.Int(8192),
 	}
-	base.Workload = &Workload{InputTokens: Int(2048), OutputTokens: Int(1024), Concurrency: Int(1)}
+	base.Workload = &spec.Workload{InputTokens: spec.Int(2048), OutputTokens: spec.Int(1024), Concurrency: spec.Int(1)}
 	low := eval(t, base)
 	require.NotNil(t, low.Preemption)
 	onset := low.Preemption.OnsetConcurrency
@@ -223,7 +224,7 @@ func TestPreemptionMoreWorkPastOnset(t *testing.T) {
 	assert.InDelta(t, 3071.0/1024, low.Preemption.WorkPerOutputToken, 1e-12)
 	assert.Zero(t, low.Preemption.RecomputeOverhead)
 
-	base.Workload.Concurrency = Int(2 * onset)
+	base.Workload.Concurrency = spec.Int(2 * onset)
 	high := eval(t, base)
 	assert.Greater(t, high.Preemption.RecomputeOverhead, 0.0)
 	assert.Greater(t, high.Preemption.WorkPerOutputToken, 3071.0/1024)
@@ -244,38 +245,38 @@ func TestPreemptionMoreWorkPastOnset(t *testing.T) {
 
 func TestBestUnderSLO(t *testing.T) {
 	t.Parallel()
-	r := eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, SLO: &SLO{TPOTMs: Float(10), TTFTMs: Float(500)}})
+	r := eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, SLO: &spec.SLO{TPOTMs: spec.Float(10), TTFTMs: spec.Float(500)}})
 	require.NotNil(t, r.Best)
 	assert.True(t, r.Best.Feasible)
 	assert.LessOrEqual(t, r.Best.StepTimeMs, 10.0)
 	assert.LessOrEqual(t, r.Best.TTFTMs, 500.0)
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	// One more sequence would break the TPOT budget (or the ceiling binds).
 	if r.Best.LimitedBy == "tpot" {
 		assert.Greater(t, d.DecodeStep(r.Best.BatchSize+1, float64(r.Best.ContextTokens)).TimeS*1000, 10.0)
 	}
 	// An impossible budget is reported as infeasible, not as an error.
-	r = eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, SLO: &SLO{TPOTMs: Float(0.5)}})
+	r = eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, SLO: &spec.SLO{TPOTMs: spec.Float(0.5)}})
 	assert.False(t, r.Best.Feasible)
 	assert.Equal(t, "latency_budget", r.Best.LimitedBy)
 }
 
 func TestCostPerMillionTokens(t *testing.T) {
 	t.Parallel()
-	r := eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, GPUHourUSD: Float(3.6)})
+	r := eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, GPUHourUSD: spec.Float(3.6)})
 	require.NotNil(t, r.Cost)
 	// $3.60/h = $0.001/s; $/Mtok = 0.001 / tokens_per_s * 1e6.
 	assert.InDelta(t, 1000/r.Cost.TokensPerS, r.Cost.UsdPerMillionOutputTokens, 1e-9)
 	// Serving throughput counts prefill, so it is below the decode-only rate.
 	assert.Less(t, r.Cost.TokensPerS, r.BatchCeiling.TokensPerS)
-	r = eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	r = eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	assert.Nil(t, r.Cost)
 }
 
 func TestSweepShape(t *testing.T) {
 	t.Parallel()
-	r := eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Sweep: &SweepOptions{Points: Int(64)}})
+	r := eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Sweep: &spec.SweepOptions{Points: spec.Int(64)}})
 	require.Len(t, r.Sweep, 64)
 	assert.Equal(t, 1, r.Sweep[0].BatchSize)
 	assert.Equal(t, int(math.Ceil(1.25*float64(r.BatchCeiling.BatchSize))), r.Sweep[63].BatchSize)
@@ -287,20 +288,20 @@ func TestSweepShape(t *testing.T) {
 		assert.LessOrEqual(t, q.TokensPerSPerSequence, p.TokensPerSPerSequence)
 		assert.InDelta(t, float64(q.BatchSize)/q.StepTimeMs*1000, q.TokensPerS, 1e-6)
 	}
-	r = eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Sweep: &SweepOptions{Points: Int(5), MaxBatchSize: Int(3)}})
+	r = eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Sweep: &spec.SweepOptions{Points: spec.Int(5), MaxBatchSize: spec.Int(3)}})
 	assert.Len(t, r.Sweep, 3)
 }
 
 func TestRequestRateSetsConcurrency(t *testing.T) {
 	t.Parallel()
-	r := eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Workload: &Workload{RequestRate: Float(5)}})
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	r := eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Workload: &spec.Workload{RequestRate: spec.Float(5)}})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	c := r.Preemption.Concurrency
-	rate, _ := d.ServingRate(c, DefaultInputTokens, DefaultOutputTokens)
+	rate, _ := d.ServingRate(c, spec.DefaultInputTokens, spec.DefaultOutputTokens)
 	assert.GreaterOrEqual(t, rate, 5.0)
 	if c > 1 {
-		prev, _ := d.ServingRate(c-1, DefaultInputTokens, DefaultOutputTokens)
+		prev, _ := d.ServingRate(c-1, spec.DefaultInputTokens, spec.DefaultOutputTokens)
 		assert.Less(t, prev, 5.0)
 	}
 }
@@ -309,7 +310,7 @@ func TestPipelineParallelStages(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, []int{0, 16, 32}, layerSplit(32, 2))
 	assert.Equal(t, []int{0, 6, 13, 20}, layerSplit(20, 3))
-	r := eval(t, Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, PipelineParallelSize: Int(4), MaxModelLen: Int(8192)})
+	r := eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, PipelineParallelSize: spec.Int(4), MaxModelLen: spec.Int(8192)})
 	// The tightest of 4 stages holds 8 layers plus the embedding or head:
 	// 8 * 218,112,000 + 525,336,576 weights * 2 B = 4.54 GB (vLLM logged
 	// 4.26 GiB = 4.57 GB, cases.json A026).
@@ -321,9 +322,9 @@ func TestPipelineParallelStages(t *testing.T) {
 // ceiling without it beside: the same request without the budget.
 func TestBatchCeilingWithoutBudget(t *testing.T) {
 	t.Parallel()
-	base := Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "l4"}, TensorParallelSize: Int(2)}
+	base := spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "l4"}, TensorParallelSize: spec.Int(2)}
 	free := eval(t, base)
-	base.SLO = &SLO{TPOTMs: Float(50)}
+	base.SLO = &spec.SLO{TPOTMs: spec.Float(50)}
 	tight := eval(t, base)
 	require.Equal(t, "latency_budget", tight.BatchCeiling.LimitedBy)
 	assert.Less(t, tight.BatchCeiling.BatchSize, free.BatchCeiling.BatchSize)
@@ -343,8 +344,8 @@ func TestBatchCeilingWithoutBudget(t *testing.T) {
 // it is reported as overloaded, in requests per second.
 func TestSaturationAtTheSchedulerCapAndOverload(t *testing.T) {
 	t.Parallel()
-	req := Request{Model: "mistral-7b", Hardware: HardwareRef{ID: "a100-sxm-80gb"}, GPUHourUSD: Float(1),
-		Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(256), RequestRate: Float(20)}}
+	req := spec.Request{Model: "mistral-7b", Hardware: spec.HardwareRef{ID: "a100-sxm-80gb"}, GPUHourUSD: spec.Float(1),
+		Workload: &spec.Workload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(256), RequestRate: spec.Float(20)}}
 	r := eval(t, req)
 	pre := r.Preemption
 	require.NotNil(t, pre)
@@ -363,13 +364,13 @@ func TestSaturationAtTheSchedulerCapAndOverload(t *testing.T) {
 	assert.Contains(t, msg, "20 req/s is ")
 	assert.NotContains(t, msg, "concurrency")
 	// Below saturation: utilization is the fraction, no warning.
-	req.Workload.RequestRate = Float(pre.SaturationRequestRate / 2)
+	req.Workload.RequestRate = spec.Float(pre.SaturationRequestRate / 2)
 	r = eval(t, req)
 	assert.InDelta(t, 0.5, r.Preemption.Utilization, 1e-9)
 	for _, w := range r.Warnings {
 		assert.NotEqual(t, "overloaded", w.Code)
 	}
 	// A concurrency workload has no utilization.
-	req.Workload.RequestRate, req.Workload.Concurrency = nil, Int(8)
+	req.Workload.RequestRate, req.Workload.Concurrency = nil, spec.Int(8)
 	assert.Zero(t, eval(t, req).Preemption.Utilization)
 }

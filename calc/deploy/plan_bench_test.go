@@ -3,21 +3,23 @@ package deploy
 import (
 	"strconv"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/spec"
 )
 
 // planBenchRequest is a plan over the whole catalog: Llama 3.1 8B at 20
 // requests/s of 2048+500 tokens under TTFT <= 1 s and TPOT <= 50 ms.
-func planBenchRequest() PlanRequest {
-	return PlanRequest{
+func planBenchRequest() spec.PlanRequest {
+	return spec.PlanRequest{
 		Model:    "meta-llama/Llama-3.1-8B-Instruct",
-		Workload: PlanWorkload{RequestRate: Float(20), InputTokens: Int(2048), OutputTokens: Int(500)},
-		SLO:      PlanSLO{TPOTMs: Float(50), TTFTMs: Float(1000)},
+		Workload: spec.PlanWorkload{RequestRate: spec.Float(20), InputTokens: spec.Int(2048), OutputTokens: spec.Int(500)},
+		SLO:      spec.PlanSLO{TPOTMs: spec.Float(50), TTFTMs: spec.Float(1000)},
 	}
 }
 
 // benchPlan runs req b.N times and reports its candidates and the CPU
 // time per plan (the machine is shared: wall time overstates it).
-func benchPlan(b *testing.B, req PlanRequest) {
+func benchPlan(b *testing.B, req spec.PlanRequest) {
 	var n int
 	c0 := cpuSeconds()
 	for b.Loop() {
@@ -44,8 +46,8 @@ func BenchmarkPlanScaling(b *testing.B) {
 		for i := range seqs {
 			seqs[i] = 64 + 16*i
 		}
-		req.Search = &PlanSearch{MaxNumSeqs: seqs}
-		req.Constraints = &PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}}
+		req.Search = &spec.PlanSearch{MaxNumSeqs: seqs}
+		req.Constraints = &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}}
 		r, err := Plan(req)
 		if err != nil {
 			b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/kvcache"
@@ -19,26 +20,26 @@ import (
 // answer (Feasible false, Answer says what comes closest), not an error;
 // invalid fields and a search larger than MaxPlanCandidates (or a
 // verification over DefaultWorkBudget) return Errors.
-func Plan(req PlanRequest) (PlanReport, error) {
+func Plan(req spec.PlanRequest) (spec.PlanReport, error) {
 	s, err := resolvePlanRequest(req)
 	if err != nil {
-		return PlanReport{}, err
+		return spec.PlanReport{}, err
 	}
-	if n := s.countCandidates(); n > MaxPlanCandidates {
+	if n := s.countCandidates(); n > spec.MaxPlanCandidates {
 		field := "constraints.accelerators"
 		if req.Search != nil {
 			field = "search"
 		}
-		return PlanReport{}, Errors{{Field: field, Message: "the search has " + thousands(int64(n)) + " candidate deployments, above the limit of " + thousands(MaxPlanCandidates) + "; narrow constraints.accelerators or constraints.engines, or shorten the search lists"}}
+		return spec.PlanReport{}, spec.Errors{{Field: field, Message: "the search has " + thousands(int64(n)) + " candidate deployments, above the limit of " + thousands(spec.MaxPlanCandidates) + "; narrow constraints.accelerators or constraints.engines, or shorten the search lists"}}
 	}
 	r := s.search()
 	if s.verifyTop > 0 {
 		if err := s.verify(&r); err != nil {
-			return PlanReport{}, err
+			return spec.PlanReport{}, err
 		}
 	}
 	if sc := scanWith(reflect.ValueOf(&r).Elem(), planReportWalker()); sc.foundNF {
-		return PlanReport{}, Errors{{Field: "", Message: "the inputs are too extreme to plan: the report's " + sc.nonFinite + " is not a finite number"}}
+		return spec.PlanReport{}, spec.Errors{{Field: "", Message: "the inputs are too extreme to plan: the report's " + sc.nonFinite + " is not a finite number"}}
 	}
 	return r, nil
 }
@@ -50,7 +51,7 @@ var (
 )
 
 func planReportWalker() *walker {
-	planWalkerOnce.Do(func() { planWalker = walkerOf(reflect.TypeFor[PlanReport]()) })
+	planWalkerOnce.Do(func() { planWalker = walkerOf(reflect.TypeFor[spec.PlanReport]()) })
 	return planWalker
 }
 
@@ -59,7 +60,7 @@ func planReportWalker() *walker {
 // and, for reasons without a deployment, its text. The message is written
 // only for the rejections the report lists (rejection).
 type candidate struct {
-	dep  PlanDeployment
+	dep  planned
 	why  string
 	x, y float64
 	text string
@@ -81,7 +82,7 @@ type planner struct {
 	s *planSpec
 	// ok holds, per layout, the best scheduler setting that meets the
 	// budget, by value (pointers into it are taken only to rank them).
-	ok []PlanDeployment
+	ok []planned
 	// nearest is per accelerator the nearest miss.
 	nearest map[string]*candidate
 	// cur is the candidate being evaluated.
@@ -90,7 +91,7 @@ type planner struct {
 	// best is, for the layout being searched, the best deployment of
 	// each mode (aggregated, disaggregated) that meets the budget; seen
 	// counts the layouts met so far (their search order).
-	best [2]PlanDeployment
+	best [2]planned
 	has  [2]bool
 	seen int
 	// first is the layout's deployment, resolved in place, and scratch
@@ -104,7 +105,7 @@ type planner struct {
 	keepAll bool
 	// fastest TPOT and TTFT over every candidate that fits, with where.
 	fastTPOT, fastTTFT     float64
-	fastTPOTAt, fastTTFTAt PlanDeployment
+	fastTPOTAt, fastTTFTAt planned
 }
 
 // newPlanner sizes a search's state: ok holds at most one deployment
@@ -115,14 +116,14 @@ func newPlanner(s *planSpec) *planner {
 		top = max(top, n)
 	}
 	p := &planner{s: s, nearest: make(map[string]*candidate, len(s.accels)), layouts: map[layoutKey][]kvcache.Layout{},
-		ok: make([]PlanDeployment, 0, s.countCandidates()/(len(s.seqs)*len(s.btok))), memo: newStepMemo(s.in, s.out, min(top, 4096)+1)}
+		ok: make([]planned, 0, s.countCandidates()/(len(s.seqs)*len(s.btok))), memo: newStepMemo(s.in, s.out, min(top, 4096)+1)}
 	p.first.layouts = p.layouts
 	return p
 }
 
-func (s *planSpec) search() PlanReport { return newPlanner(s).run() }
+func (s *planSpec) search() spec.PlanReport { return newPlanner(s).run() }
 
-func (p *planner) run() PlanReport {
+func (p *planner) run() spec.PlanReport {
 	s := p.s
 	for i := range s.accels {
 		a := &s.accels[i]
@@ -247,7 +248,7 @@ func (d *Deployment) withScheduler(c *Deployment, seqs, batched int) {
 // plan is the evaluate plan of a candidate's request (resolvePlan's
 // fields, without revalidating).
 func (s *planSpec) plan() Ask {
-	return Ask{In: s.in, Out: s.out, TTFTS: s.ttftS, TPOTS: s.tpotS, priceUSD: -1, sweepPoints: DefaultSweepPoints}
+	return Ask{In: s.in, Out: s.out, TTFTS: s.ttftS, TPOTS: s.tpotS, priceUSD: -1, sweepPoints: spec.DefaultSweepPoints}
 }
 
 // servesOne reports whether d starts and serves one request of final
@@ -282,7 +283,7 @@ func (p *planner) weightsMiss(d *Deployment, prec string) *candidate {
 	// The nearest miss is the one whose weights overshoot least.
 	over := float64(st.weightsBytes) / float64(st.requestedBytes)
 	return &candidate{rank: rankWeights, bestTPOT: over, why: "weights_do_not_fit", x: float64(st.weightsBytes), y: float64(st.requestedBytes),
-		dep: PlanDeployment{TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep, Quantization: prec}}
+		dep: planned{PlanDeployment: spec.PlanDeployment{TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep, Quantization: prec}}}
 }
 
 func gib1(b float64) string { return strconv.FormatFloat(b/(1<<30), 'f', 1, 64) }
@@ -294,7 +295,7 @@ func precText(prec string) string {
 	return prec + " weights"
 }
 
-func splitText(d *PlanDeployment) string {
+func splitText(d *spec.PlanDeployment) string {
 	tp, pp, dp := d.TensorParallelSize, d.PipelineParallelSize, max(d.DataParallelSize, 1)
 	t := itoa(tp*pp*dp) + " GPU" + plural(tp*pp*dp) + " (TP " + itoa(tp)
 	if pp > 1 {
@@ -305,7 +306,7 @@ func splitText(d *PlanDeployment) string {
 
 // dpText names a deployment's data-parallel attention and expert
 // parallelism: ", DP 8, EP 8".
-func dpText(d *PlanDeployment) string {
+func dpText(d *spec.PlanDeployment) string {
 	t := ""
 	if d.DataParallelSize > 1 {
 		t += ", DP " + itoa(d.DataParallelSize)
@@ -317,21 +318,21 @@ func dpText(d *PlanDeployment) string {
 }
 
 // rejection writes a rejected candidate's message.
-func (c *candidate) rejection(id string, s *planSpec) PlanRejection {
-	r := PlanRejection{Accelerator: id, Reason: c.why, Message: c.text}
-	d := &c.dep
+func (c *candidate) rejection(id string, s *planSpec) spec.PlanRejection {
+	r := spec.PlanRejection{Accelerator: id, Reason: c.why, Message: c.text}
+	d := &c.dep.PlanDeployment
 	switch {
 	case c.text != "":
 	case c.why == "weights_do_not_fit":
 		r.Message = "weights do not fit (" + gib1(c.x) + " GiB > " + gib1(c.y) + " GiB per GPU at " + splitText(d) + ", " + precText(d.Quantization) + ")"
 	case c.why == "max_model_len":
-		r.Message = "the KV cache left after the weights holds fewer than one " + itoa(d.MaxModelLen) + "-token sequence on " + d.label()
+		r.Message = "the KV cache left after the weights holds fewer than one " + itoa(d.MaxModelLen) + "-token sequence on " + label(d)
 	case c.why == "max_gpus":
-		r.Message = "needs " + itoa(d.GPUs) + " GPUs > " + itoa(s.maxGPUs) + " on " + d.label()
+		r.Message = "needs " + itoa(d.GPUs) + " GPUs > " + itoa(s.maxGPUs) + " on " + label(d)
 	case c.rank == rankLatency:
-		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " even at batch 1 on " + d.label()
+		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " even at batch 1 on " + label(d)
 	default:
-		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " at the needed batch on " + d.label()
+		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " at the needed batch on " + label(d)
 	}
 	return r
 }
@@ -361,7 +362,7 @@ func (p *planner) consider(id string, c *candidate) {
 			p.best[i], p.has[i] = c.dep, true
 			p.best[i].Rank = p.seen
 			p.seen++
-		case better(&c.dep, &p.best[i]) < 0:
+		case better(&c.dep.PlanDeployment, &p.best[i].PlanDeployment) < 0:
 			rank := p.best[i].Rank
 			p.best[i] = c.dep
 			p.best[i].Rank = rank
@@ -385,17 +386,17 @@ func (p *planner) miss(id string, c *candidate) {
 }
 
 // base fills what every deployment of d carries.
-func (p *planner) base(d *Deployment, q, prec, mode string, price float64) PlanDeployment {
-	return PlanDeployment{quant: q,
+func (p *planner) base(d *Deployment, q, prec, mode string, price float64) planned {
+	return planned{quant: q, PlanDeployment: spec.PlanDeployment{
 		Accelerator: d.Hardware.ID, AcceleratorName: d.Hardware.Name, Engine: d.Engine.Name, Mode: mode,
 		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep,
 		Quantization: prec, KVCacheDtype: d.KVDtype, MaxNumSeqs: d.MaxNumSeqs, MaxNumBatchedTokens: d.MaxBatched,
 		MaxModelLen: d.MaxModelLen, GPUHourUSD: price,
-	}
+	}}
 }
 
 // latencyMiss is a candidate that cannot meet the budget even at batch 1.
-func (p *planner) latencyMiss(d *Deployment, dep PlanDeployment, tpot1, ttft1 float64) *candidate {
+func (p *planner) latencyMiss(d *Deployment, dep planned, tpot1, ttft1 float64) *candidate {
 	s := p.s
 	c := p.tmp(candidate{dep: dep, rank: rankLatency, bestTPOT: tpot1, bestTTFT: ttft1})
 	if s.tpotS > 0 && tpot1 > s.tpotS {
@@ -416,7 +417,7 @@ func msText(sec float64) string {
 }
 
 // fitMiss is a candidate whose KV cache cannot hold one sequence.
-func (p *planner) fitMiss(d *Deployment, dep PlanDeployment) *candidate {
+func (p *planner) fitMiss(d *Deployment, dep planned) *candidate {
 	return p.tmp(candidate{dep: dep, rank: rankMaxLen, why: "max_model_len"})
 }
 
@@ -507,7 +508,7 @@ func (p *planner) aggregated(d *Deployment, pl Ask, q, prec string, price float6
 // finish fills the cost and rate figures of a deployment carrying rate
 // requests/s: $/h = GPUs * price; delivered output tokens/s = rate * mean
 // output tokens; $/M = $/h / (3600 * tokens/s) * 1e6.
-func (p *planner) finish(dep *PlanDeployment, rate, price float64) {
+func (p *planner) finish(dep *planned, rate, price float64) {
 	tps := rate * float64(p.s.out)
 	dep.RequestRate = rate
 	dep.USDPerHour = float64(dep.GPUs) * price
@@ -627,22 +628,22 @@ func (p *planner) disaggregated(d *Deployment, pl Ask, q, prec string, price flo
 type requestFields struct {
 	tp, pp, dp, maxLen, seqs, batched, in, out int
 	ep                                         bool
-	workload                                   Workload
-	slo                                        SLO
+	workload                                   spec.Workload
+	slo                                        spec.SLO
 }
 
 // evaluateRequest is the Evaluate request of one candidate replica, its
 // fields stored in f (nil: new ones).
-func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, sh shape, quant, kv string, seqs, bt int) Request {
+func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, sh shape, quant, kv string, seqs, bt int) spec.Request {
 	if f == nil {
 		f = new(requestFields)
 	}
 	*f = requestFields{tp: sh.tp, pp: sh.pp, dp: sh.dp, ep: sh.ep, maxLen: s.maxModelLen, seqs: seqs, batched: max(bt, seqs), in: s.in, out: s.out}
 	w := s.req.Workload
-	f.workload = Workload{InputTokens: &f.in, OutputTokens: &f.out,
+	f.workload = spec.Workload{InputTokens: &f.in, OutputTokens: &f.out,
 		SharedPrefixTokens: w.SharedPrefixTokens, PrefixHitRate: w.PrefixHitRate, NumPrefixes: w.NumPrefixes}
-	r := Request{SpeculativeConfig: s.req.SpeculativeConfig,
-		Model: s.req.Model, ModelConfig: s.req.ModelConfig, Hardware: HardwareRef{ID: hw}, Engine: eng,
+	r := spec.Request{SpeculativeConfig: s.req.SpeculativeConfig,
+		Model: s.req.Model, ModelConfig: s.req.ModelConfig, Hardware: spec.HardwareRef{ID: hw}, Engine: eng,
 		TensorParallelSize: &f.tp, PipelineParallelSize: &f.pp, Quantization: quant,
 		MaxModelLen: &f.maxLen, MaxNumSeqs: &f.seqs, MaxNumBatchedTokens: &f.batched,
 		Workload: &f.workload,
@@ -657,7 +658,7 @@ func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, sh shape, q
 		r.KVCacheDtype = kv
 	}
 	if s.req.SLO.TTFTMs != nil || s.req.SLO.TPOTMs != nil {
-		f.slo = SLO{TTFTMs: s.req.SLO.TTFTMs, TPOTMs: s.req.SLO.TPOTMs}
+		f.slo = spec.SLO{TTFTMs: s.req.SLO.TTFTMs, TPOTMs: s.req.SLO.TPOTMs}
 		r.SLO = &f.slo
 	}
 	return r
@@ -666,10 +667,10 @@ func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, sh shape, q
 // requests fills a listed deployment's evaluate requests: one replica
 // at its share of the load (aggregated), or the decode instance at its
 // batch and the prefill instance (disaggregated).
-func (s *planSpec) requests(dep *PlanDeployment) {
+func (s *planSpec) requests(dep *planned) {
 	sh := shape{dep.TensorParallelSize, dep.PipelineParallelSize, dep.DataParallelSize, dep.ExpertParallel}
 	r := s.evaluateRequest(nil, dep.Accelerator, dep.Engine, sh, dep.quant, dep.KVCacheDtype, dep.MaxNumSeqs, dep.MaxNumBatchedTokens)
-	r.GPUHourUSD = Float(dep.GPUHourUSD)
+	r.GPUHourUSD = spec.Float(dep.GPUHourUSD)
 	if dep.Mode == "disaggregated" {
 		pre := r
 		pre.Workload = s.workload()
@@ -677,20 +678,20 @@ func (s *planSpec) requests(dep *PlanDeployment) {
 		dep.PrefillEvaluate = &pre
 		r.SLO = nil
 		if s.req.SLO.TPOTMs != nil {
-			r.SLO = &SLO{TPOTMs: s.req.SLO.TPOTMs}
+			r.SLO = &spec.SLO{TPOTMs: s.req.SLO.TPOTMs}
 		}
 	}
 	if dep.perRate > 0 {
-		r.Workload.RequestRate = Float(dep.perRate)
+		r.Workload.RequestRate = spec.Float(dep.perRate)
 	} else {
-		r.Workload.Concurrency = Int(dep.perUsers)
+		r.Workload.Concurrency = spec.Int(dep.perUsers)
 	}
 	dep.Evaluate = r
 }
 
 // label names a deployment in a sentence: "NVIDIA H100 SXM5 80GB, TP 2,
 // fp8 weights, vllm".
-func (d *PlanDeployment) label() string {
+func label(d *spec.PlanDeployment) string {
 	t := d.AcceleratorName + ", TP " + itoa(d.TensorParallelSize)
 	if d.PipelineParallelSize > 1 {
 		t += ", PP " + itoa(d.PipelineParallelSize)
@@ -708,7 +709,7 @@ func (d *PlanDeployment) label() string {
 
 // better orders deployments: by cost, then GPUs, then TPOT, then search
 // order.
-func better(a, b *PlanDeployment) int {
+func better(a, b *spec.PlanDeployment) int {
 	switch {
 	case a.USDPerMillionOutputTokens != b.USDPerMillionOutputTokens:
 		return cmpF(a.USDPerMillionOutputTokens, b.USDPerMillionOutputTokens)
@@ -729,16 +730,16 @@ func (p *planner) tmp(c candidate) *candidate {
 
 // report ranks the deployments and writes the answer. Of candidates that
 // differ only in their scheduler settings, the cheapest is listed.
-func (p *planner) report() PlanReport {
+func (p *planner) report() spec.PlanReport {
 	s := p.s
-	r := PlanReport{Version: Version, Model: modelInfo(s.model, s.model.Quant), Candidates: s.countCandidates(),
-		Cheapest: -1, FewestGPUs: -1, LowestLatency: -1, Deployments: []PlanDeployment{}, Frontier: []PlanPoint{},
-		Rejections: []PlanRejection{}, Warnings: []Warning{}}
-	ok := make([]*PlanDeployment, len(p.ok))
+	r := spec.PlanReport{Version: Version, Model: modelInfo(s.model, s.model.Quant), Candidates: s.countCandidates(),
+		Cheapest: -1, FewestGPUs: -1, LowestLatency: -1, Deployments: []spec.PlanDeployment{}, Frontier: []spec.PlanPoint{},
+		Rejections: []spec.PlanRejection{}, Warnings: []spec.Warning{}}
+	ok := make([]*planned, len(p.ok))
 	for i := range p.ok {
 		ok[i] = &p.ok[i]
 	}
-	slices.SortFunc(ok, better)
+	slices.SortFunc(ok, func(a, b *planned) int { return better(&a.PlanDeployment, &b.PlanDeployment) })
 	for i := range ok {
 		ok[i].Rank = i + 1
 	}
@@ -769,15 +770,15 @@ func (p *planner) report() PlanReport {
 			r.LowestLatency = r.FewestGPUs
 		}
 	}
-	r.Deployments = make([]PlanDeployment, len(list))
+	r.Deployments = make([]spec.PlanDeployment, len(list))
 	for i, d := range list {
 		s.requests(d)
-		d.Launch, d.Notes = launchCommand(s, d)
-		r.Deployments[i] = *d
+		d.Launch, d.Notes = launchCommand(s, &d.PlanDeployment)
+		r.Deployments[i] = d.PlanDeployment
 	}
 	r.Frontier = frontier(ok, list)
 	for _, a := range s.accels {
-		if slices.ContainsFunc(ok, func(d *PlanDeployment) bool { return d.Accelerator == a.ID }) {
+		if slices.ContainsFunc(ok, func(d *planned) bool { return d.Accelerator == a.ID }) {
 			continue
 		}
 		if c := p.nearest[a.ID]; c != nil && c.why != "" {
@@ -785,13 +786,13 @@ func (p *planner) report() PlanReport {
 		}
 	}
 	// Accelerators searched first; those without a price after them.
-	slices.SortStableFunc(r.Rejections, func(a, b PlanRejection) int {
+	slices.SortStableFunc(r.Rejections, func(a, b spec.PlanRejection) int {
 		return boolInt(a.Reason == "no_price") - boolInt(b.Reason == "no_price")
 	})
 	r.Feasible = len(ok) > 0
 	r.Answer = p.answer(ok)
 	if s.ttftStat != "mean" || s.tpotStat != "mean" {
-		r.Warnings = append(r.Warnings, Warning{"percentile_budget", "the analytic search holds the modelled steady-state latencies to the budget; the " + s.ttftStat + " TTFT and " + s.tpotStat + " TPOT are checked only by the simulator (verify)"})
+		r.Warnings = append(r.Warnings, spec.Warning{"percentile_budget", "the analytic search holds the modelled steady-state latencies to the budget; the " + s.ttftStat + " TTFT and " + s.tpotStat + " TPOT are checked only by the simulator (verify)"})
 	}
 	return r
 }
@@ -809,15 +810,15 @@ func cmpF(a, b float64) int {
 // frontier is the Pareto frontier of tokens/s per GPU against tokens/s
 // per user: the deployments no other beats on both (of equal ones, the
 // cheapest), by rising tokens/s per user.
-func frontier(ok, list []*PlanDeployment) []PlanPoint {
+func frontier(ok, list []*planned) []spec.PlanPoint {
 	byUser := slices.Clone(ok)
-	slices.SortStableFunc(byUser, func(a, b *PlanDeployment) int {
+	slices.SortStableFunc(byUser, func(a, b *planned) int {
 		if c := cmpF(b.TokensPerSPerUser, a.TokensPerSPerUser); c != 0 {
 			return c
 		}
 		return cmpF(b.TokensPerSPerGPU, a.TokensPerSPerGPU)
 	})
-	out := []PlanPoint{}
+	out := []spec.PlanPoint{}
 	bestGPU := -1.0
 	for _, d := range byUser { // by falling tokens/s per user
 		if d.TokensPerSPerGPU <= bestGPU {
@@ -825,27 +826,27 @@ func frontier(ok, list []*PlanDeployment) []PlanPoint {
 		}
 		bestGPU = d.TokensPerSPerGPU
 		at := slices.Index(list, d)
-		out = append(out, PlanPoint{Index: at, Accelerator: d.Accelerator, GPUs: d.GPUs, TokensPerSPerGPU: d.TokensPerSPerGPU,
-			TokensPerSPerUser: d.TokensPerSPerUser, USDPerMillionOutputTokens: d.USDPerMillionOutputTokens, Label: d.label()})
+		out = append(out, spec.PlanPoint{Index: at, Accelerator: d.Accelerator, GPUs: d.GPUs, TokensPerSPerGPU: d.TokensPerSPerGPU,
+			TokensPerSPerUser: d.TokensPerSPerUser, USDPerMillionOutputTokens: d.USDPerMillionOutputTokens, Label: label(&d.PlanDeployment)})
 	}
 	slices.Reverse(out)
 	return out
 }
 
 // answer is the plan in one sentence.
-func (p *planner) answer(ok []*PlanDeployment) string {
+func (p *planner) answer(ok []*planned) string {
 	s := p.s
 	if len(ok) > 0 {
 		d := ok[0]
-		return "cheapest: " + itoa(d.GPUs) + " GPU" + plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + plural(d.Replicas) + " of " + d.label() +
+		return "cheapest: " + itoa(d.GPUs) + " GPU" + plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + plural(d.Replicas) + " of " + label(&d.PlanDeployment) +
 			", $" + fielderr.Number(round3(d.USDPerMillionOutputTokens)) + " per million output tokens at TTFT " +
 			strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms"
 	}
 	switch {
 	case s.tpotS > 0 && p.fastTPOT > s.tpotS:
-		return "no deployment meets TPOT <= " + msText(s.tpotS) + "; the fastest is " + msText(p.fastTPOT) + " on " + p.fastTPOTAt.label()
+		return "no deployment meets TPOT <= " + msText(s.tpotS) + "; the fastest is " + msText(p.fastTPOT) + " on " + label(&p.fastTPOTAt.PlanDeployment)
 	case s.ttftS > 0 && p.fastTTFT > s.ttftS:
-		return "no deployment meets TTFT <= " + msText(s.ttftS) + "; the fastest is " + msText(p.fastTTFT) + " on " + p.fastTTFTAt.label()
+		return "no deployment meets TTFT <= " + msText(s.ttftS) + "; the fastest is " + msText(p.fastTTFT) + " on " + label(&p.fastTTFTAt.PlanDeployment)
 	case p.fastTPOT == 0:
 		return "no deployment fits: the model's weights do not fit on any accelerator searched"
 	}
@@ -864,4 +865,13 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// planned is a deployment as the planner builds it: the answer's row and
+// what the planner needs besides to finish it.
+type planned struct {
+	spec.PlanDeployment
+	quant    string  // the request's quantization ("" as published)
+	perRate  float64 // one replica's request rate (aggregated, rate workloads)
+	perUsers int     // one replica's users, or the decode instance's batch
 }

@@ -1,8 +1,10 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"math"
+
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 )
@@ -13,7 +15,7 @@ import (
 // python/sglang/srt/server_args.py; LMDeploy `lmdeploy serve api_server`;
 // TensorRT-LLM `trtllm-serve`; llama.cpp tools/server README), and the
 // notes it needs besides.
-func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
+func launchCommand(s *planSpec, dep *spec.PlanDeployment) (string, []string) {
 	model := "<path-to-model>"
 	if s.req.Model != "" {
 		model = s.model.ID
@@ -113,8 +115,8 @@ func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
 // latency percentiles beside the analytic figures. The runs together must
 // fit DefaultWorkBudget, else the request is refused naming
 // verify.num_requests.
-func (s *planSpec) verify(r *PlanReport) error {
-	var reqs []Request
+func (s *planSpec) verify(r *spec.PlanReport) error {
+	var reqs []spec.Request
 	var at []int
 	for i := range r.Deployments {
 		if len(reqs) == s.verifyTop {
@@ -125,8 +127,8 @@ func (s *planSpec) verify(r *PlanReport) error {
 			continue
 		}
 		req := d.Evaluate
-		req.Sweep = &SweepOptions{Points: Int(2)}
-		sim := &SimulateOptions{NumRequests: Int(s.verifyN), Seed: &s.verifySeed, TimelinePoints: Int(0)}
+		req.Sweep = &spec.SweepOptions{Points: spec.Int(2)}
+		sim := &spec.SimulateOptions{NumRequests: spec.Int(s.verifyN), Seed: &s.verifySeed, TimelinePoints: spec.Int(0)}
 		if s.req.Workload.InputDistribution != nil {
 			sim.InputTokens = s.req.Workload.InputDistribution
 		}
@@ -146,7 +148,7 @@ func (s *planSpec) verify(r *PlanReport) error {
 		total += est.Simulation
 	}
 	if total > DefaultWorkBudget {
-		return Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + sci(total) + " sequence-steps, above the work budget of " + sci(DefaultWorkBudget) + "; lower verify.num_requests to about " + fit(s.verifyN, DefaultWorkBudget/total) + " or verify.top"}}
+		return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + sci(total) + " sequence-steps, above the work budget of " + sci(DefaultWorkBudget) + "; lower verify.num_requests to about " + fit(s.verifyN, DefaultWorkBudget/total) + " or verify.top"}}
 	}
 	for k, req := range reqs {
 		rep, err := EvaluateWithBudget(req, math.Inf(1))
@@ -154,7 +156,7 @@ func (s *planSpec) verify(r *PlanReport) error {
 			continue
 		}
 		sim := rep.Simulation
-		v := &PlanSimulated{NumRequests: sim.NumRequests, TTFTMs: sim.TTFTMs, TPOTMs: sim.TPOTMs, Preemptions: sim.Preemptions}
+		v := &spec.PlanSimulated{NumRequests: sim.NumRequests, TTFTMs: sim.TTFTMs, TPOTMs: sim.TPOTMs, Preemptions: sim.Preemptions}
 		v.MeetsBudget = (s.ttftS == 0 || stat(sim.TTFTMs, s.ttftStat) <= s.ttftS*1000) &&
 			(s.tpotS == 0 || stat(sim.TPOTMs, s.tpotStat) <= s.tpotS*1000)
 		r.Deployments[at[k]].Simulated = v
@@ -163,7 +165,7 @@ func (s *planSpec) verify(r *PlanReport) error {
 }
 
 // stat picks a statistic of a latency summary.
-func stat(l LatencySummary, name string) float64 {
+func stat(l spec.LatencySummary, name string) float64 {
 	switch name {
 	case "p50":
 		return l.P50

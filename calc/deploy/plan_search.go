@@ -1,11 +1,13 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -13,42 +15,17 @@ import (
 	"github.com/modelrefs/throughput/sched"
 )
 
-// Planner limits and defaults.
-const (
-	// MaxPlanCandidates is the largest search Plan runs: about 4 ms of
-	// native CPU per 1,000 candidates (BenchmarkPlan: 30 ms for 7,056),
-	// so the limit keeps a plan near 50 ms natively. A larger search is
-	// refused naming it.
-	MaxPlanCandidates = 12000
-	// DefaultPlanLimit is how many deployments a plan lists.
-	DefaultPlanLimit = 10
-	// MaxPlanLimit bounds limit.
-	MaxPlanLimit = 100
-	// DefaultVerifyTop and DefaultVerifyRequests are verify's defaults.
-	DefaultVerifyTop      = 5
-	DefaultVerifyRequests = 200
-	// MaxVerifyTop bounds verify.top.
-	MaxVerifyTop = 20
-)
-
-// PlanPrecisions are the weight precisions the planner tries.
-var PlanPrecisions = []string{"published", "fp8", "int8", "int4"}
-
-// PlanStats are the values of ttft_stat and tpot_stat.
-var PlanStats = []string{"mean", "p50", "p90", "p99"}
-
 // planDefaults is the default search grid.
 var (
 	planGPUs    = []int{1, 2, 4, 8}
 	planSeqs    = []int{128, 512}
-	planBatched = []int{DefaultMaxNumBatchedTokens}
-	planKV      = []string{"auto", "fp8"}
+	planBatched = []int{spec.DefaultMaxNumBatchedTokens}
 	planEngines = []string{"vllm", "sglang"}
 )
 
 // planSpec is a validated PlanRequest.
 type planSpec struct {
-	req              PlanRequest
+	req              spec.PlanRequest
 	model            *models.Model
 	in, out          int // mean lengths the analytic search uses
 	inDist, outDist  sched.Dist
@@ -81,13 +58,13 @@ func listOr[T any](xs, def []T) []T {
 }
 
 // resolvePlanRequest validates a plan request, naming every bad field.
-func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
-	var e Errs
+func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
+	var e spec.Errs
 	s := &planSpec{req: req}
-	s.model = resolveModel(&e, Request{Model: req.Model, ModelConfig: req.ModelConfig})
+	s.model = resolveModel(&e, spec.Request{Model: req.Model, ModelConfig: req.ModelConfig})
 	w := req.Workload
-	in := e.IntAt("workload.input_tokens", "PlanWorkload.input_tokens", w.InputTokens, DefaultInputTokens)
-	out := e.IntAt("workload.output_tokens", "PlanWorkload.output_tokens", w.OutputTokens, DefaultOutputTokens)
+	in := e.IntAt("workload.input_tokens", "PlanWorkload.input_tokens", w.InputTokens, spec.DefaultInputTokens)
+	out := e.IntAt("workload.output_tokens", "PlanWorkload.output_tokens", w.OutputTokens, spec.DefaultOutputTokens)
 	switch {
 	case w.RequestRate != nil && w.Concurrency != nil:
 		e.Add("workload.request_rate", "give either request_rate or concurrency, not both")
@@ -96,7 +73,7 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	}
 	s.rate = e.FloatAt("workload.request_rate", "PlanWorkload.request_rate", w.RequestRate, 0)
 	s.users = e.IntAt("workload.concurrency", "PlanWorkload.concurrency", w.Concurrency, 0)
-	hi := MaxModelLen
+	hi := spec.MaxModelLen
 	if s.model != nil {
 		hi = s.model.MaxContext
 	}
@@ -109,10 +86,10 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 	if req.SLO.TTFTMs == nil && req.SLO.TPOTMs == nil {
 		e.Add("slo", "give ttft_ms or tpot_ms (or both): the budget every deployment must meet")
 	}
-	s.ttftStat = enumAt(&e, "slo.ttft_stat", req.SLO.TTFTStat, PlanStats)
-	s.tpotStat = enumAt(&e, "slo.tpot_stat", req.SLO.TPOTStat, PlanStats)
+	s.ttftStat = enumAt(&e, "slo.ttft_stat", req.SLO.TTFTStat, spec.PlanStats)
+	s.tpotStat = enumAt(&e, "slo.tpot_stat", req.SLO.TPOTStat, spec.PlanStats)
 
-	c := PlanConstraints{}
+	c := spec.PlanConstraints{}
 	if req.Constraints != nil {
 		c = *req.Constraints
 	}
@@ -124,7 +101,7 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 		s.engines = append(s.engines, strings.ToLower(strings.TrimSpace(name)))
 	}
 	s.engines = listOr(s.engines, planEngines)
-	s.maxGPUs = e.IntAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, MaxParallel)
+	s.maxGPUs = e.IntAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, spec.MaxParallel)
 	s.prices = map[string]float64{}
 	for id, usd := range c.Prices {
 		a, err := hardware.Lookup(id)
@@ -132,14 +109,14 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 		switch {
 		case err != nil:
 			e.Add(field, err.Error())
-		case math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 || usd > MaxPriceUSD:
-			e.Add(field, "must be a price in [0, "+fielderr.Number(MaxPriceUSD)+"] USD per GPU-hour, got "+fielderr.Number(usd))
+		case math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 || usd > spec.MaxPriceUSD:
+			e.Add(field, "must be a price in [0, "+fielderr.Number(spec.MaxPriceUSD)+"] USD per GPU-hour, got "+fielderr.Number(usd))
 		default:
 			s.prices[a.ID] = usd
 		}
 	}
 
-	g := PlanSearch{}
+	g := spec.PlanSearch{}
 	if req.Search != nil {
 		g = *req.Search
 	}
@@ -149,18 +126,18 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 			e.Add("search.gpus_per_replica["+itoa(i)+"]", "must be 1, 2, 4 or 8 (GPUs within one node), got "+itoa(n))
 		}
 	}
-	s.seqs = intList(&e, "search.max_num_seqs", g.MaxNumSeqs, planSeqs, 1, MaxSeqs)
-	s.btok = intList(&e, "search.max_num_batched_tokens", g.MaxNumBatchedTokens, planBatched, 1, MaxTokens)
-	s.precisions = enumList(&e, "search.precisions", g.Precisions, PlanPrecisions)
-	s.kvs = enumList(&e, "search.kv_cache_dtypes", g.KVCacheDtypes, planKV)
+	s.seqs = intList(&e, "search.max_num_seqs", g.MaxNumSeqs, planSeqs, 1, spec.MaxSeqs)
+	s.btok = intList(&e, "search.max_num_batched_tokens", g.MaxNumBatchedTokens, planBatched, 1, spec.MaxTokens)
+	s.precisions = enumList(&e, "search.precisions", g.Precisions, spec.PlanPrecisions)
+	s.kvs = enumList(&e, "search.kv_cache_dtypes", g.KVCacheDtypes, spec.PlanKVDtypes)
 	s.disagg = g.Disaggregated == nil || *g.Disaggregated
 	s.ep = s.model != nil && s.model.IsMoE() && (g.ExpertParallel == nil || *g.ExpertParallel)
-	s.limit = e.IntAt("limit", "PlanRequest.limit", req.Limit, DefaultPlanLimit)
+	s.limit = e.IntAt("limit", "PlanRequest.limit", req.Limit, spec.DefaultPlanLimit)
 	if v := req.Verify; v != nil {
-		s.verifyTop = e.IntAt("verify.top", "PlanVerify.top", v.Top, DefaultVerifyTop)
-		s.verifyN = e.IntAt("verify.num_requests", "PlanVerify.num_requests", v.NumRequests, DefaultVerifyRequests)
+		s.verifyTop = e.IntAt("verify.top", "PlanVerify.top", v.Top, spec.DefaultVerifyTop)
+		s.verifyN = e.IntAt("verify.num_requests", "PlanVerify.num_requests", v.NumRequests, spec.DefaultVerifyRequests)
 		if v.Seed != nil {
-			if *v.Seed < 0 || *v.Seed > MaxSeed {
+			if *v.Seed < 0 || *v.Seed > spec.MaxSeed {
 				e.Add("verify.seed", "must be in [0, 2^53], got "+strconv.FormatInt(*v.Seed, 10))
 			}
 			s.verifySeed = *v.Seed
@@ -186,9 +163,9 @@ func resolvePlanRequest(req PlanRequest) (*planSpec, error) {
 // checkFeatures validates the workload's shared prefix and the
 // speculative config as Evaluate does (the errors name the same paths in
 // the plan request), so that no candidate fails on them later.
-func (s *planSpec) checkFeatures(e *Errs) {
+func (s *planSpec) checkFeatures(e *spec.Errs) {
 	probe := &Deployment{Model: s.model, TP: 1}
-	resolvePrefix(e, Request{Workload: s.workload()}, probe, &Ask{In: s.in})
+	resolvePrefix(e, spec.Request{Workload: s.workload()}, probe, &Ask{In: s.in})
 	if sc := s.req.SpeculativeConfig; sc != nil {
 		resolveSpec(e, sc, probe)
 		if probe.feat.specMethod == "draft_model" && sc.Model != "" {
@@ -201,9 +178,9 @@ func (s *planSpec) checkFeatures(e *Errs) {
 
 // workload is a candidate's evaluate workload: the mean lengths and the
 // shared prefix.
-func (s *planSpec) workload() *Workload {
+func (s *planSpec) workload() *spec.Workload {
 	w := s.req.Workload
-	return &Workload{InputTokens: Int(s.in), OutputTokens: Int(s.out),
+	return &spec.Workload{InputTokens: spec.Int(s.in), OutputTokens: spec.Int(s.out),
 		SharedPrefixTokens: w.SharedPrefixTokens, PrefixHitRate: w.PrefixHitRate, NumPrefixes: w.NumPrefixes}
 }
 
@@ -217,7 +194,7 @@ func distMean(d sched.Dist) int {
 	return max(1, int(math.Round(m)))
 }
 
-func enumAt(e *Errs, field, v string, values []string) string {
+func enumAt(e *spec.Errs, field, v string, values []string) string {
 	v = strings.ToLower(strings.TrimSpace(v))
 	if v == "" {
 		return values[0]
@@ -228,14 +205,14 @@ func enumAt(e *Errs, field, v string, values []string) string {
 	return v
 }
 
-func enumList(e *Errs, field string, xs, def []string) []string {
+func enumList(e *spec.Errs, field string, xs, def []string) []string {
 	for i, x := range xs {
 		xs[i] = enumAt(e, field+"["+itoa(i)+"]", x, def)
 	}
 	return listOr(xs, def)
 }
 
-func intList(e *Errs, field string, xs, def []int, lo, hi int) []int {
+func intList(e *spec.Errs, field string, xs, def []int, lo, hi int) []int {
 	for i, x := range xs {
 		if x < lo || x > hi {
 			e.Add(field+"["+itoa(i)+"]", "must be in ["+itoa(lo)+", "+itoa(hi)+"], got "+itoa(x))
@@ -246,7 +223,7 @@ func intList(e *Errs, field string, xs, def []int, lo, hi int) []int {
 
 // planAccelerators looks up the allowed accelerators (default the whole
 // catalog), in catalog order.
-func planAccelerators(e *Errs, ids []string) []hardware.Accelerator {
+func planAccelerators(e *spec.Errs, ids []string) []hardware.Accelerator {
 	if len(ids) == 0 {
 		return hardware.Catalog()
 	}

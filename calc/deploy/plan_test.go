@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
@@ -16,9 +17,9 @@ const llama8B = "meta-llama/Llama-3.1-8B-Instruct"
 
 // narrow is a search of one layout per accelerator: published weights,
 // auto KV, vLLM, one scheduler setting, aggregated.
-func narrow(gpus ...int) *PlanSearch {
+func narrow(gpus ...int) *spec.PlanSearch {
 	f := false
-	return &PlanSearch{GPUsPerReplica: gpus, Precisions: []string{"published"}, KVCacheDtypes: []string{"auto"},
+	return &spec.PlanSearch{GPUsPerReplica: gpus, Precisions: []string{"published"}, KVCacheDtypes: []string{"auto"},
 		MaxNumSeqs: []int{256}, MaxNumBatchedTokens: []int{8192}, Disaggregated: &f}
 }
 
@@ -33,9 +34,9 @@ func narrow(gpus ...int) *PlanSearch {
 // one replica, so the plan is one A10 even though the T4 is priced at a
 // hundredth of it.
 func TestPlanHandWeightsDecide(t *testing.T) {
-	r, err := Plan(PlanRequest{
-		Model: llama8B, Workload: PlanWorkload{Concurrency: Int(1)}, SLO: PlanSLO{TPOTMs: Float(1000)},
-		Constraints: &PlanConstraints{Accelerators: []string{"t4", "a10"}, Engines: []string{"vllm"},
+	r, err := Plan(spec.PlanRequest{
+		Model: llama8B, Workload: spec.PlanWorkload{Concurrency: spec.Int(1)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(1000)},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"t4", "a10"}, Engines: []string{"vllm"},
 			Prices: map[string]float64{"t4": 0.01, "a10": 1}},
 		Search: narrow(1),
 	})
@@ -62,9 +63,9 @@ func TestPlanHandWeightsDecide(t *testing.T) {
 // 1 * 9.8e-3 / 3600 * 1e6 = $2.7 on an A100 at $1/h: the A100 wins by
 // far more than any rounding of the step times.
 func TestPlanHandPriceDecides(t *testing.T) {
-	r, err := Plan(PlanRequest{
-		Model: llama8B, Workload: PlanWorkload{Concurrency: Int(1)}, SLO: PlanSLO{TPOTMs: Float(100)},
-		Constraints: &PlanConstraints{Accelerators: []string{"h100-sxm-80gb", "a100-sxm-80gb"}, Engines: []string{"vllm"},
+	r, err := Plan(spec.PlanRequest{
+		Model: llama8B, Workload: spec.PlanWorkload{Concurrency: spec.Int(1)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(100)},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb", "a100-sxm-80gb"}, Engines: []string{"vllm"},
 			Prices: map[string]float64{"h100-sxm-80gb": 100, "a100-sxm-80gb": 1}},
 		Search: narrow(1),
 	})
@@ -90,9 +91,9 @@ func TestPlanHandPriceDecides(t *testing.T) {
 // overhead: 6.47 ms. No setting of one H100 meets TPOT <= 2 ms, and the
 // answer names the fastest, 6.5 ms.
 func TestPlanHandImpossibleBudget(t *testing.T) {
-	r, err := Plan(PlanRequest{
-		Model: llama8B, Workload: PlanWorkload{RequestRate: Float(1)}, SLO: PlanSLO{TPOTMs: Float(2)},
-		Constraints: &PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{"vllm"}},
+	r, err := Plan(spec.PlanRequest{
+		Model: llama8B, Workload: spec.PlanWorkload{RequestRate: spec.Float(1)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(2)},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{"vllm"}},
 		Search:      narrow(1),
 	})
 	require.NoError(t, err)
@@ -110,9 +111,9 @@ func TestPlanHandImpossibleBudget(t *testing.T) {
 // 400 requests/s need more than 10 replicas, so with max_gpus 8 the
 // plan is refused with the GPU count it would need.
 func TestPlanHandTooManyGPUs(t *testing.T) {
-	r, err := Plan(PlanRequest{
-		Model: llama8B, Workload: PlanWorkload{RequestRate: Float(400)}, SLO: PlanSLO{TPOTMs: Float(30)},
-		Constraints: &PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{"vllm"}, MaxGPUs: Int(8)},
+	r, err := Plan(spec.PlanRequest{
+		Model: llama8B, Workload: spec.PlanWorkload{RequestRate: spec.Float(400)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(30)},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{"vllm"}, MaxGPUs: spec.Int(8)},
 		Search:      narrow(1),
 	})
 	require.NoError(t, err)
@@ -127,16 +128,16 @@ func TestPlanTooLargeSearchIsRefused(t *testing.T) {
 	for i := range seqs {
 		seqs[i] = i + 1
 	}
-	_, err := Plan(PlanRequest{Model: llama8B, Workload: PlanWorkload{RequestRate: Float(1)}, SLO: PlanSLO{TPOTMs: Float(50)},
-		Search: &PlanSearch{MaxNumSeqs: seqs}})
-	var errs Errors
+	_, err := Plan(spec.PlanRequest{Model: llama8B, Workload: spec.PlanWorkload{RequestRate: spec.Float(1)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(50)},
+		Search: &spec.PlanSearch{MaxNumSeqs: seqs}})
+	var errs spec.Errors
 	require.ErrorAs(t, err, &errs)
 	assert.Equal(t, "search", errs[0].Field)
 	assert.Contains(t, errs[0].Message, "above the limit of 12,000")
 }
 
 // planAll is Plan keeping every candidate, for the invariants.
-func planAll(t *testing.T, req PlanRequest) (PlanReport, *planner) {
+func planAll(t *testing.T, req spec.PlanRequest) (spec.PlanReport, *planner) {
 	s, err := resolvePlanRequest(req)
 	require.NoError(t, err)
 	p := newPlanner(s)
@@ -151,25 +152,25 @@ func near(t *testing.T, want, got float64, what string) {
 
 // randomPlan draws a workload and budget over a few models and
 // accelerators.
-func randomPlan(rng *rand.Rand) PlanRequest {
+func randomPlan(rng *rand.Rand) spec.PlanRequest {
 	models := []string{llama8B, "Qwen/Qwen3-30B-A3B", "meta-llama/Llama-3.1-70B-Instruct", "mistralai/Mistral-7B-Instruct-v0.3"}
 	in := []int{128, 512, 2048, 8000}[rng.IntN(4)]
 	out := []int{64, 256, 1000}[rng.IntN(3)]
-	req := PlanRequest{
+	req := spec.PlanRequest{
 		Model:    models[rng.IntN(len(models))],
-		Workload: PlanWorkload{InputTokens: Int(in), OutputTokens: Int(out)},
-		SLO:      PlanSLO{TPOTMs: Float([]float64{15, 30, 60, 120}[rng.IntN(4)])},
-		Constraints: &PlanConstraints{Accelerators: []string{"h100-sxm-80gb", "l40s", "a100-sxm-80gb", "mi300x", "rtx-4090"},
-			MaxGPUs: Int([]int{8, 32, 256}[rng.IntN(3)])},
-		Search: &PlanSearch{MaxNumSeqs: []int{64, 256}},
+		Workload: spec.PlanWorkload{InputTokens: spec.Int(in), OutputTokens: spec.Int(out)},
+		SLO:      spec.PlanSLO{TPOTMs: spec.Float([]float64{15, 30, 60, 120}[rng.IntN(4)])},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb", "l40s", "a100-sxm-80gb", "mi300x", "rtx-4090"},
+			MaxGPUs: spec.Int([]int{8, 32, 256}[rng.IntN(3)])},
+		Search: &spec.PlanSearch{MaxNumSeqs: []int{64, 256}},
 	}
 	if rng.IntN(2) == 0 {
-		req.SLO.TTFTMs = Float([]float64{200, 1000, 5000}[rng.IntN(3)])
+		req.SLO.TTFTMs = spec.Float([]float64{200, 1000, 5000}[rng.IntN(3)])
 	}
 	if rng.IntN(3) == 0 {
-		req.Workload.Concurrency = Int(1 + rng.IntN(500))
+		req.Workload.Concurrency = spec.Int(1 + rng.IntN(500))
 	} else {
-		req.Workload.RequestRate = Float(0.5 + rng.Float64()*60)
+		req.Workload.RequestRate = spec.Float(0.5 + rng.Float64()*60)
 	}
 	return req
 }
@@ -182,7 +183,7 @@ func TestPlanInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 17))
 	for k := 0; k < 12; k++ {
 		req := randomPlan(rng)
-		req.Limit = Int(MaxPlanLimit)
+		req.Limit = spec.Int(spec.MaxPlanLimit)
 		r, p := planAll(t, req)
 		for _, d := range r.Deployments {
 			checkDeployment(t, req, d)
@@ -217,7 +218,7 @@ func TestPlanInvariants(t *testing.T) {
 }
 
 // checkDeployment re-evaluates one deployment through Evaluate.
-func checkDeployment(t *testing.T, req PlanRequest, d PlanDeployment) {
+func checkDeployment(t *testing.T, req spec.PlanRequest, d spec.PlanDeployment) {
 	t.Helper()
 	rep, err := Evaluate(d.Evaluate)
 	require.NoError(t, err)
@@ -282,12 +283,12 @@ func TestPlanMonotone(t *testing.T) {
 	for k := 0; k < 10; k++ {
 		req := randomPlan(rng)
 		req.Workload.Concurrency = nil
-		req.Workload.RequestRate = Float(1 + rng.Float64()*20)
+		req.Workload.RequestRate = spec.Float(1 + rng.Float64()*20)
 		base, err := Plan(req)
 		require.NoError(t, err)
 
 		more := req
-		more.Workload.RequestRate = Float(*req.Workload.RequestRate * 1.7)
+		more.Workload.RequestRate = spec.Float(*req.Workload.RequestRate * 1.7)
 		hi, err := Plan(more)
 		require.NoError(t, err)
 		if base.Feasible && hi.Feasible {
@@ -296,9 +297,9 @@ func TestPlanMonotone(t *testing.T) {
 		assert.False(t, hi.Feasible && !base.Feasible, "a higher rate became feasible")
 
 		loose := req
-		loose.SLO.TPOTMs = Float(*req.SLO.TPOTMs * 2)
+		loose.SLO.TPOTMs = spec.Float(*req.SLO.TPOTMs * 2)
 		if req.SLO.TTFTMs != nil {
-			loose.SLO.TTFTMs = Float(*req.SLO.TTFTMs * 2)
+			loose.SLO.TTFTMs = spec.Float(*req.SLO.TTFTMs * 2)
 		}
 		lo, err := Plan(loose)
 		require.NoError(t, err)
@@ -341,8 +342,8 @@ func TestPlanPicksAndLaunch(t *testing.T) {
 
 func TestPlanVerify(t *testing.T) {
 	req := planBenchRequest()
-	req.Constraints = &PlanConstraints{Accelerators: []string{"h100-sxm-80gb", "l40s"}}
-	req.Verify = &PlanVerify{Top: Int(2), NumRequests: Int(200)}
+	req.Constraints = &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb", "l40s"}}
+	req.Verify = &spec.PlanVerify{Top: spec.Int(2), NumRequests: spec.Int(200)}
 	r, err := Plan(req)
 	require.NoError(t, err)
 	n := 0
@@ -356,18 +357,18 @@ func TestPlanVerify(t *testing.T) {
 	}
 	assert.Equal(t, 2, n)
 
-	req.Verify = &PlanVerify{Top: Int(20), NumRequests: Int(100000)}
+	req.Verify = &spec.PlanVerify{Top: spec.Int(20), NumRequests: spec.Int(100000)}
 	_, err = Plan(req)
-	var errs Errors
+	var errs spec.Errors
 	require.ErrorAs(t, err, &errs)
 	assert.Equal(t, "verify.num_requests", errs[0].Field)
 }
 
 func TestPlanBadFieldsNameThemselves(t *testing.T) {
-	_, err := Plan(PlanRequest{Model: llama8B, Workload: PlanWorkload{RequestRate: Float(-1)}, SLO: PlanSLO{TPOTStat: "p42"},
-		Constraints: &PlanConstraints{Accelerators: []string{"nonesuch-gpu"}, Engines: []string{"tgi"}, Prices: map[string]float64{"h100-sxm-80gb": -2}},
-		Search:      &PlanSearch{GPUsPerReplica: []int{3}, Precisions: []string{"fp6"}}})
-	var errs Errors
+	_, err := Plan(spec.PlanRequest{Model: llama8B, Workload: spec.PlanWorkload{RequestRate: spec.Float(-1)}, SLO: spec.PlanSLO{TPOTStat: "p42"},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"nonesuch-gpu"}, Engines: []string{"tgi"}, Prices: map[string]float64{"h100-sxm-80gb": -2}},
+		Search:      &spec.PlanSearch{GPUsPerReplica: []int{3}, Precisions: []string{"fp6"}}})
+	var errs spec.Errors
 	require.ErrorAs(t, err, &errs)
 	fields := map[string]bool{}
 	for _, e := range errs {
@@ -397,12 +398,12 @@ func TestPlanBadFieldsNameThemselves(t *testing.T) {
 // The search is 3 candidates (the three shapes of 8 GPUs) with EP and 2
 // without; without it no deployment meets the limit.
 func TestPlanHandExpertParallelRequired(t *testing.T) {
-	req := PlanRequest{
+	req := spec.PlanRequest{
 		Model:    "Qwen/Qwen3-30B-A3B",
-		Workload: PlanWorkload{Concurrency: Int(512), InputTokens: Int(512), OutputTokens: Int(256)},
-		SLO:      PlanSLO{TPOTMs: Float(1000)},
-		Constraints: &PlanConstraints{Accelerators: []string{"h200-sxm-141gb"}, Engines: []string{"vllm"},
-			MaxGPUs: Int(8)},
+		Workload: spec.PlanWorkload{Concurrency: spec.Int(512), InputTokens: spec.Int(512), OutputTokens: spec.Int(256)},
+		SLO:      spec.PlanSLO{TPOTMs: spec.Float(1000)},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"h200-sxm-141gb"}, Engines: []string{"vllm"},
+			MaxGPUs: spec.Int(8)},
 		Search: narrow(8),
 	}
 	req.Search.MaxNumSeqs = []int{64}
@@ -456,8 +457,8 @@ func TestPlanExpertParallelOnlyForMoE(t *testing.T) {
 		model, engine string
 		want          int
 	}{{llama8B, "vllm", 2}, {"Qwen/Qwen3-30B-A3B", "trtllm", 2}, {"Qwen/Qwen3-30B-A3B", "sglang", 3}} {
-		r, err := Plan(PlanRequest{Model: tc.model, Workload: PlanWorkload{Concurrency: Int(8)}, SLO: PlanSLO{TPOTMs: Float(100)},
-			Constraints: &PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{tc.engine}}, Search: narrow(8)})
+		r, err := Plan(spec.PlanRequest{Model: tc.model, Workload: spec.PlanWorkload{Concurrency: spec.Int(8)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(100)},
+			Constraints: &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{tc.engine}}, Search: narrow(8)})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, r.Candidates, tc.model+" "+tc.engine)
 	}
@@ -479,11 +480,11 @@ func TestPlanExpertParallelOnlyForMoE(t *testing.T) {
 // 16,000 * 16,001/2 = 128M (7.8 %), so its TTFT falls well below the
 // plain one's.
 func TestPlanHandPrefixCaching(t *testing.T) {
-	req := PlanRequest{
+	req := spec.PlanRequest{
 		Model:       llama8B,
-		Workload:    PlanWorkload{Concurrency: Int(64), InputTokens: Int(16000), OutputTokens: Int(384)},
-		SLO:         PlanSLO{TPOTMs: Float(1000)},
-		Constraints: &PlanConstraints{Accelerators: []string{"l40s"}, Engines: []string{"vllm"}},
+		Workload:    spec.PlanWorkload{Concurrency: spec.Int(64), InputTokens: spec.Int(16000), OutputTokens: spec.Int(384)},
+		SLO:         spec.PlanSLO{TPOTMs: spec.Float(1000)},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"l40s"}, Engines: []string{"vllm"}},
 		Search:      narrow(1),
 	}
 	plain, err := Plan(req)
@@ -498,7 +499,7 @@ func TestPlanHandPrefixCaching(t *testing.T) {
 	assert.Equal(t, (64+perReplica-1)/perReplica, p.Replicas)
 	assert.Equal(t, "kv_cache", p.Limiter)
 
-	req.Workload.SharedPrefixTokens = Int(15360)
+	req.Workload.SharedPrefixTokens = spec.Int(15360)
 	cached, err := Plan(req)
 	require.NoError(t, err)
 	require.True(t, cached.Feasible)
@@ -518,10 +519,10 @@ func TestPlanHandPrefixCaching(t *testing.T) {
 // step over the tokens it yields, E = (1 - 0.7^4) / (1 - 0.7) = 2.533
 // for k = 3 at acceptance 0.7, and the deployment re-evaluates to it.
 func TestPlanSpeculationPassesThrough(t *testing.T) {
-	req := PlanRequest{Model: llama8B, Workload: PlanWorkload{Concurrency: Int(4), InputTokens: Int(1024), OutputTokens: Int(256)}, SLO: PlanSLO{TPOTMs: Float(50)},
-		Constraints:       &PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{"vllm"}},
+	req := spec.PlanRequest{Model: llama8B, Workload: spec.PlanWorkload{Concurrency: spec.Int(4), InputTokens: spec.Int(1024), OutputTokens: spec.Int(256)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(50)},
+		Constraints:       &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{"vllm"}},
 		Search:            narrow(1),
-		SpeculativeConfig: &SpeculativeConfig{NumSpeculativeTokens: Int(3), AcceptanceRate: Float(0.7)}}
+		SpeculativeConfig: &spec.SpeculativeConfig{NumSpeculativeTokens: spec.Int(3), AcceptanceRate: spec.Float(0.7)}}
 	r, err := Plan(req)
 	require.NoError(t, err)
 	require.True(t, r.Feasible)
@@ -541,11 +542,11 @@ func TestPlanSpeculationPassesThrough(t *testing.T) {
 // per token against fp8's 49,152).
 func TestPlanTriesEachResolvedKVDtypeOnce(t *testing.T) {
 	t.Parallel()
-	req := PlanRequest{Model: "nvidia/Qwen3-30B-A3B-NVFP4",
-		Workload:    PlanWorkload{InputTokens: Int(1024), OutputTokens: Int(256), RequestRate: Float(5)},
-		SLO:         PlanSLO{TPOTMs: Float(100)},
-		Constraints: &PlanConstraints{Accelerators: []string{"b200"}, Engines: []string{"trtllm"}, Prices: map[string]float64{"b200": 5}},
-		Limit:       Int(100)}
+	req := spec.PlanRequest{Model: "nvidia/Qwen3-30B-A3B-NVFP4",
+		Workload:    spec.PlanWorkload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(256), RequestRate: spec.Float(5)},
+		SLO:         spec.PlanSLO{TPOTMs: spec.Float(100)},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"b200"}, Engines: []string{"trtllm"}, Prices: map[string]float64{"b200": 5}},
+		Limit:       spec.Int(100)}
 	r, err := Plan(req)
 	require.NoError(t, err)
 	require.NotEmpty(t, r.Deployments)

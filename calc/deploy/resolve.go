@@ -1,22 +1,18 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/models"
-)
-
-// Workload defaults: a chat-like request.
-const (
-	DefaultInputTokens  = 1024
-	DefaultOutputTokens = 256
 )
 
 // Ask is what a request asks beyond the deployment itself.
@@ -29,30 +25,30 @@ type Ask struct {
 	priceUSD    float64 // per GPU-hour; <0 = not given
 	sweepPoints int
 	sweepMax    int
-	startupLog  *StartupLog        // the parsed startup_log, nil without one
-	cal         []CalPoint         // the calibration's measured steps
-	calReport   *CalibrationReport // their fit, nil without a calibration
+	startupLog  *spec.StartupLog        // the parsed startup_log, nil without one
+	cal         []spec.CalPoint         // the calibration's measured steps
+	calReport   *spec.CalibrationReport // their fit, nil without a calibration
 }
 
 // Resolve validates a request and builds its deployment. Every problem is
 // reported as a FieldError naming the field; a model whose weights do not
 // fit is not an error (the deployment has no blocks).
-func Resolve(req Request) (*Deployment, error) {
+func Resolve(req spec.Request) (*Deployment, error) {
 	d, _, err := resolve(req)
 	return d, err
 }
 
 // resolve validates every section of the request, collecting all problems
 // before it gives up, then builds the deployment.
-func resolve(req Request) (*Deployment, Ask, error) { return resolveWith(req, nil, nil, nil) }
+func resolve(req spec.Request) (*Deployment, Ask, error) { return resolveWith(req, nil, nil, nil) }
 
 // resolveWith is resolve with the model and the accelerator already
 // resolved (the planner resolves them once for thousands of candidates);
 // nil resolves them from the request. into, when not nil, is a
 // deployment the planner owns, built again in place: its KV layout cache
 // (layouts) is kept, and its stage and cost-model slices are reused.
-func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *Deployment) (*Deployment, Ask, error) {
-	var e Errs
+func resolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, into *Deployment) (*Deployment, Ask, error) {
+	var e spec.Errs
 	d := into
 	if d == nil {
 		d = &Deployment{}
@@ -117,7 +113,7 @@ func resolveWith(req Request, m *models.Model, hw *hardware.Accelerator, into *D
 }
 
 // resolveModel looks up model or imports model_config (exactly one).
-func resolveModel(e *Errs, req Request) *models.Model {
+func resolveModel(e *spec.Errs, req spec.Request) *models.Model {
 	switch {
 	case req.Model != "" && req.ModelConfig != nil:
 		e.Add("model", "give either model or model_config, not both")
@@ -138,7 +134,7 @@ func resolveModel(e *Errs, req Request) *models.Model {
 }
 
 // resolveHardware looks up the catalog id or checks the custom figures.
-func resolveHardware(e *Errs, ref HardwareRef, d *Deployment) {
+func resolveHardware(e *spec.Errs, ref spec.HardwareRef, d *Deployment) {
 	switch {
 	case ref.Custom != nil:
 		a := *ref.Custom
@@ -167,7 +163,7 @@ func resolveHardware(e *Errs, ref HardwareRef, d *Deployment) {
 
 // resolveScheduler reads the engine profile, the parallel layout and the
 // scheduler's settings, each defaulting as the engine does.
-func resolveScheduler(e *Errs, req Request, d *Deployment) {
+func resolveScheduler(e *spec.Errs, req spec.Request, d *Deployment) {
 	eng, ok := release.LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
 	if !ok {
 		e.Add("engine", "unknown engine "+fielderr.Quote(req.Engine)+"; one of "+strings.Join(release.EngineNames(), ", "))
@@ -207,14 +203,14 @@ func resolveScheduler(e *Errs, req Request, d *Deployment) {
 
 // resolvePlan reads the workload, the latency budget, the price and the
 // sweep.
-func resolvePlan(e *Errs, req Request) Ask {
+func resolvePlan(e *spec.Errs, req spec.Request) Ask {
 	var p Ask
 	w := req.Workload
 	if w == nil {
-		w = &Workload{}
+		w = &spec.Workload{}
 	}
-	p.In = e.IntAt("workload.input_tokens", "Workload.input_tokens", w.InputTokens, DefaultInputTokens)
-	p.Out = e.IntAt("workload.output_tokens", "Workload.output_tokens", w.OutputTokens, DefaultOutputTokens)
+	p.In = e.IntAt("workload.input_tokens", "Workload.input_tokens", w.InputTokens, spec.DefaultInputTokens)
+	p.Out = e.IntAt("workload.output_tokens", "Workload.output_tokens", w.OutputTokens, spec.DefaultOutputTokens)
 	if w.Concurrency != nil && w.RequestRate != nil {
 		e.Add("workload.request_rate", "give either concurrency or request_rate, not both")
 	}
@@ -225,18 +221,18 @@ func resolvePlan(e *Errs, req Request) Ask {
 		p.TPOTS = e.FloatAt("slo.tpot_ms", "SLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
 	}
 	p.priceUSD = e.FloatAt("gpu_hour_usd", "Request.gpu_hour_usd", req.GPUHourUSD, -1)
-	var sw SweepOptions
+	var sw spec.SweepOptions
 	if req.Sweep != nil {
 		sw = *req.Sweep
 	}
-	p.sweepPoints = e.IntAt("sweep.points", "SweepOptions.points", sw.Points, DefaultSweepPoints)
+	p.sweepPoints = e.IntAt("sweep.points", "SweepOptions.points", sw.Points, spec.DefaultSweepPoints)
 	p.sweepMax = e.IntAt("sweep.max_batch_size", "SweepOptions.max_batch_size", sw.MaxBatchSize, 0)
 	return p
 }
 
 // resolveDtypes reads the activation dtype, the weight quantization (which
 // needs the model) and the KV cache dtype.
-func resolveDtypes(e *Errs, req Request, d *Deployment) {
+func resolveDtypes(e *spec.Errs, req spec.Request, d *Deployment) {
 	d.Dtype = "bfloat16"
 	switch dt := strings.ToLower(strings.TrimSpace(req.Dtype)); dt {
 	case "", "auto":
@@ -250,7 +246,7 @@ func resolveDtypes(e *Errs, req Request, d *Deployment) {
 	case "float32", "fp32", "float":
 		d.Dtype = "float32"
 	default:
-		e.Add("dtype", "unknown dtype "+fielderr.Quote(req.Dtype)+"; one of "+strings.Join(Dtypes, ", "))
+		e.Add("dtype", "unknown dtype "+fielderr.Quote(req.Dtype)+"; one of "+strings.Join(spec.Dtypes, ", "))
 	}
 	d.ActBytes = dtypeBytes(d.Dtype)
 	if d.Model != nil {
@@ -283,14 +279,14 @@ func resolveDtypes(e *Errs, req Request, d *Deployment) {
 	case "float32", "fp32", "float":
 		d.KVDtype, d.KVBytes = kv, 4
 	default:
-		e.Add("kv_cache_dtype", "unknown kv_cache_dtype "+fielderr.Quote(req.KVCacheDtype)+"; one of "+strings.Join(KVCacheDtypes, ", "))
+		e.Add("kv_cache_dtype", "unknown kv_cache_dtype "+fielderr.Quote(req.KVCacheDtype)+"; one of "+strings.Join(spec.KVCacheDtypes, ", "))
 	}
 }
 
 // checkAgainstModel checks what needs the model: max_model_len against
 // its context, the parallel layout against its heads and layers, and the
 // workload against max_model_len.
-func checkAgainstModel(e *Errs, req Request, d *Deployment, p Ask) {
+func checkAgainstModel(e *spec.Errs, req spec.Request, d *Deployment, p Ask) {
 	m := d.Model
 	d.MaxModelLen = e.IntAt("max_model_len", "Request.max_model_len", req.MaxModelLen, m.MaxContext)
 	if req.MaxModelLen != nil && *req.MaxModelLen > m.MaxContext {
@@ -409,7 +405,7 @@ func (d *Deployment) stageLayouts(split []int) ([]kvcache.Layout, error) {
 
 // intField validates an optional integer: nil gives def; otherwise it must
 // lie in [lo, hi].
-func intField(e *Errs, name string, v *int, def, lo, hi int) int {
+func intField(e *spec.Errs, name string, v *int, def, lo, hi int) int {
 	if v == nil {
 		return def
 	}
@@ -426,7 +422,7 @@ func intField(e *Errs, name string, v *int, def, lo, hi int) int {
 
 // floatField validates an optional number: nil gives def; otherwise it
 // must be finite and lie in (lo, hi] (or [lo, hi] when allowLo).
-func floatField(e *Errs, name string, v *float64, def, lo, hi float64, allowLo bool) float64 {
+func floatField(e *spec.Errs, name string, v *float64, def, lo, hi float64, allowLo bool) float64 {
 	if v == nil {
 		return def
 	}
@@ -450,7 +446,7 @@ func floatField(e *Errs, name string, v *float64, def, lo, hi float64, allowLo b
 // host-memory staging of hardware.Interconnect.WithoutP2P crosses the
 // GPUs' PCIe links; an NVLink machine's PCIe generation is not in the
 // catalog).
-func resolveP2P(e *Errs, req Request, d *Deployment) {
+func resolveP2P(e *spec.Errs, req spec.Request, d *Deployment) {
 	if req.P2P == nil || *req.P2P {
 		return
 	}

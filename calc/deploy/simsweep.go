@@ -3,6 +3,7 @@ package deploy
 import (
 	"math"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/sched"
 )
 
@@ -16,7 +17,7 @@ func (p Ask) HasSLO() bool { return p.TTFTS > 0 || p.TPOTS > 0 }
 
 // SimSweepLoads returns the loads a simulated sweep runs, sorted and
 // distinct, and the analytic onset it compares against (0: unreachable).
-func (d *Deployment) SimSweepLoads(p Ask, sp *SimPlan, pre *PreemptionReport) (loads []float64, onset float64) {
+func (d *Deployment) SimSweepLoads(p Ask, sp *SimPlan, pre *spec.PreemptionReport) (loads []float64, onset float64) {
 	poisson := sp.Work.Arrival == sched.Poisson
 	schedCap, _ := d.SchedulerCap()
 	ref := float64(schedCap)

@@ -5,97 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/kvcache"
 	"github.com/modelrefs/throughput/sched"
 )
-
-// Simulation defaults and bounds.
-const (
-	// DefaultSimulatedRequests is the number of requests a simulation
-	// runs when simulate.num_requests is not given.
-	DefaultSimulatedRequests = 1000
-	// MaxSimulatedRequests bounds simulate.num_requests.
-	MaxSimulatedRequests = sched.MaxRequests
-	// DefaultTimelinePoints is the timeline's size cap, chart-sized.
-	DefaultTimelinePoints = 200
-	// MaxTimelinePoints bounds simulate.timeline_points.
-	MaxTimelinePoints = 2000
-	// DefaultSimSweepPoints is the number of loads a simulated sweep runs.
-	DefaultSimSweepPoints = 8
-	// MaxSimSweepPoints bounds simulate.sweep.points.
-	MaxSimSweepPoints = 32
-	// DefaultSimSweepRequests is the requests per sweep point (at most
-	// simulate.num_requests).
-	DefaultSimSweepRequests = 1000
-	// MaxSeed keeps seeds exact in JavaScript numbers (2^53).
-	MaxSeed = 1 << 53
-	// MaxSimSteps stops a simulation that would take seconds of CPU.
-	MaxSimSteps = 1 << 25
-)
-
-// SimulateOptions asks for a step-by-step simulation of one serving
-// instance under a workload (the report's simulation section).
-type SimulateOptions struct {
-	// NumRequests is the number of requests simulated (default 1000, at
-	// most 100,000).
-	NumRequests *int `json:"num_requests,omitempty"`
-	// Seed makes the workload reproducible (default 0, at most 2^53).
-	Seed *int64 `json:"seed,omitempty"`
-	// Arrival is "poisson" (at request_rate), "closed_loop" (concurrency
-	// users, each sending its next request when the last one finishes) or
-	// "burst" (every request at time zero). Default: poisson when
-	// workload.request_rate is given, closed_loop when workload.concurrency
-	// is, else burst.
-	Arrival string `json:"arrival,omitempty"`
-	// RequestRate is the Poisson arrival rate in requests per second
-	// (default workload.request_rate).
-	RequestRate *float64 `json:"request_rate,omitempty"`
-	// Concurrency is the number of closed-loop users (default
-	// workload.concurrency).
-	Concurrency *int `json:"concurrency,omitempty"`
-	// InputTokens and OutputTokens are the length distributions (default:
-	// constant workload.input_tokens and workload.output_tokens).
-	InputTokens  *LengthDistribution `json:"input_tokens,omitempty"`
-	OutputTokens *LengthDistribution `json:"output_tokens,omitempty"`
-	// TimelinePoints caps the timeline (default 200; 0 omits it).
-	TimelinePoints *int `json:"timeline_points,omitempty"`
-	// Sweep runs the simulation over a range of loads.
-	Sweep *SimSweepOptions `json:"sweep,omitempty"`
-}
-
-// LengthDistribution is a distribution of token lengths. Samples are
-// rounded to whole tokens and clamped to [min, max]; input + output is
-// clamped to max_model_len.
-type LengthDistribution struct {
-	// Distribution is "constant" (mean), "uniform" (min and max), "normal"
-	// (mean and std), "lognormal" (mean and std of the length itself) or
-	// "exponential" (mean).
-	Distribution string `json:"distribution"`
-	// Mean is the mean length in tokens (default: the workload's length).
-	Mean *float64 `json:"mean,omitempty"`
-	// Std is the standard deviation in tokens (normal, lognormal).
-	Std *float64 `json:"std,omitempty"`
-	// Min and Max bound the samples in tokens (default 1 and
-	// max_model_len - 1).
-	Min *int `json:"min,omitempty"`
-	Max *int `json:"max,omitempty"`
-}
-
-// SimSweepOptions runs the simulation at several loads: request rates
-// for Poisson arrivals, closed-loop users otherwise.
-type SimSweepOptions struct {
-	// Points is the number of loads (default 8, 2 to 32), spread evenly
-	// up to twice the analytic preemption onset (or, where the scheduler's
-	// cap binds first, twice the load that fills it).
-	Points *int `json:"points,omitempty"`
-	// NumRequests is the requests per point (default the smaller of 1000
-	// and simulate.num_requests).
-	NumRequests *int `json:"num_requests,omitempty"`
-	// RequestRates or Concurrencies give the loads explicitly instead.
-	RequestRates  []float64 `json:"request_rates,omitempty"`
-	Concurrencies []int     `json:"concurrencies,omitempty"`
-}
 
 // SimPlan is a validated SimulateOptions.
 type SimPlan struct {
@@ -121,9 +35,9 @@ var distKinds = map[string]sched.DistKind{
 // simulateOptions validates o against the resolved deployment and plan
 // (d is nil when resolving failed; checks that need it are skipped) and
 // appends its problems to prev, the error resolve returned.
-func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*SimPlan, error) {
-	var e Errs
-	if _, ok := prev.(Errors); ok {
+func simulateOptions(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) (*SimPlan, error) {
+	var e spec.Errs
+	if _, ok := prev.(spec.Errors); ok {
 		e.AddErr("", prev)
 	} else if prev != nil {
 		return nil, prev
@@ -131,18 +45,18 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 	if o == nil {
 		return nil, e.Err()
 	}
-	maxLen := MaxTokens * 64
+	maxLen := spec.MaxTokens * 64
 	if d != nil {
 		maxLen = d.MaxModelLen
 	}
 	sp := &SimPlan{}
 	w := &sp.Work
-	w.NumRequests = e.IntAt("simulate.num_requests", "SimulateOptions.num_requests", o.NumRequests, DefaultSimulatedRequests)
+	w.NumRequests = e.IntAt("simulate.num_requests", "SimulateOptions.num_requests", o.NumRequests, spec.DefaultSimulatedRequests)
 	if o.Seed != nil {
 		switch s := *o.Seed; {
 		case s < 0:
 			e.Add("simulate.seed", "must be at least 0, got "+strconv.FormatInt(s, 10))
-		case s > MaxSeed:
+		case s > spec.MaxSeed:
 			e.Add("simulate.seed", "must be at most 2^53, got "+strconv.FormatInt(s, 10))
 		default:
 			sp.Seed = s
@@ -176,7 +90,7 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 	case "burst":
 		w.Arrival = sched.Burst
 	default:
-		e.Add("simulate.arrival", "unknown arrival "+fielderr.Quote(o.Arrival)+"; one of "+strings.Join(Arrivals, ", "))
+		e.Add("simulate.arrival", "unknown arrival "+fielderr.Quote(o.Arrival)+"; one of "+strings.Join(spec.Arrivals, ", "))
 	}
 	if sp.Arrival != "poisson" && o.RequestRate != nil {
 		e.Add("simulate.request_rate", "applies to poisson arrivals only")
@@ -187,11 +101,11 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 	w.Input = lengthDist(&e, "simulate.input_tokens", o.InputTokens, p.In, maxLen-1)
 	w.Output = lengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.Out, maxLen-1)
 	w.MaxTokens = maxLen
-	sp.Timeline = e.IntAt("simulate.timeline_points", "SimulateOptions.timeline_points", o.TimelinePoints, DefaultTimelinePoints)
+	sp.Timeline = e.IntAt("simulate.timeline_points", "SimulateOptions.timeline_points", o.TimelinePoints, spec.DefaultTimelinePoints)
 	if s := o.Sweep; s != nil {
 		sp.Sweep = true
-		sp.Points = e.IntAt("simulate.sweep.points", "SimSweepOptions.points", s.Points, DefaultSimSweepPoints)
-		sp.SweepN = e.IntAt("simulate.sweep.num_requests", "SimSweepOptions.num_requests", s.NumRequests, min(DefaultSimSweepRequests, w.NumRequests))
+		sp.Points = e.IntAt("simulate.sweep.points", "SimSweepOptions.points", s.Points, spec.DefaultSimSweepPoints)
+		sp.SweepN = e.IntAt("simulate.sweep.num_requests", "SimSweepOptions.num_requests", s.NumRequests, min(spec.DefaultSimSweepRequests, w.NumRequests))
 		sp.SweepAuto = s.NumRequests == nil
 		switch {
 		case len(s.RequestRates) > 0 && sp.Arrival != "poisson":
@@ -199,8 +113,8 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 		case len(s.Concurrencies) > 0 && sp.Arrival == "poisson":
 			e.Add("simulate.sweep.concurrencies", "applies to closed_loop and burst arrivals only; sweep request_rates instead")
 		}
-		if len(s.RequestRates) > MaxSimSweepPoints || len(s.Concurrencies) > MaxSimSweepPoints {
-			e.Add("simulate.sweep", "at most "+itoa(MaxSimSweepPoints)+" loads")
+		if len(s.RequestRates) > spec.MaxSimSweepPoints || len(s.Concurrencies) > spec.MaxSimSweepPoints {
+			e.Add("simulate.sweep", "at most "+itoa(spec.MaxSimSweepPoints)+" loads")
 		}
 		for i, r := range s.RequestRates {
 			sp.Rates = append(sp.Rates, e.FloatAt("simulate.sweep.request_rates["+itoa(i)+"]", "SimSweepOptions.request_rates", &r, 1))
@@ -216,7 +130,7 @@ func simulateOptions(o *SimulateOptions, d *Deployment, p Ask, prev error) (*Sim
 }
 
 // lengthDist validates one length distribution; nil is constant def.
-func lengthDist(e *Errs, field string, l *LengthDistribution, def, hi int) sched.Dist {
+func lengthDist(e *spec.Errs, field string, l *spec.LengthDistribution, def, hi int) sched.Dist {
 	d := sched.Dist{Kind: sched.Constant, Mean: float64(def), Min: 1, Max: hi}
 	if l == nil {
 		return d
@@ -224,7 +138,7 @@ func lengthDist(e *Errs, field string, l *LengthDistribution, def, hi int) sched
 	name := strings.ToLower(strings.TrimSpace(l.Distribution))
 	kind, ok := distKinds[name]
 	if !ok {
-		e.Add(field+".distribution", "unknown distribution "+fielderr.Quote(l.Distribution)+"; one of "+strings.Join(Distributions, ", "))
+		e.Add(field+".distribution", "unknown distribution "+fielderr.Quote(l.Distribution)+"; one of "+strings.Join(spec.Distributions, ", "))
 		return d
 	}
 	d.Kind = kind
@@ -242,7 +156,7 @@ func lengthDist(e *Errs, field string, l *LengthDistribution, def, hi int) sched
 		if l.Std == nil {
 			e.Add(field+".std", "is required for the "+name+" distribution")
 		}
-		d.Std = floatField(e, field+".std", l.Std, 0, 0, float64(MaxTokens), true)
+		d.Std = floatField(e, field+".std", l.Std, 0, 0, float64(spec.MaxTokens), true)
 	default:
 		if l.Std != nil {
 			e.Add(field+".std", "is not used by the "+name+" distribution")

@@ -3,13 +3,15 @@ package deploy
 import (
 	"strconv"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/spec"
 )
 
 // benchSim resolves Llama-3.1-8B on one H100 SXM and returns a function
 // that runs one simulation of n requests (1024 in, 256 out) arriving as
 // a Poisson process at 20 requests/s (about 80 running, below the
 // scheduler's cap of 256), through the report path Evaluate uses.
-func benchSim(b *testing.B, n int, arrival string) func() *SimulationReport {
+func benchSim(b *testing.B, n int, arrival string) func() *spec.SimulationReport {
 	b.Helper()
 	return benchSimOf(b, n, arrival, false)
 }
@@ -17,28 +19,28 @@ func benchSim(b *testing.B, n int, arrival string) func() *SimulationReport {
 // benchSimOf is benchSim, with prefix caching (a 512-token shared prefix
 // over 8 prefixes) and speculative decoding (EAGLE, k = 3, a = 0.7) on
 // when features is true.
-func benchSimOf(b *testing.B, n int, arrival string, features bool) func() *SimulationReport {
+func benchSimOf(b *testing.B, n int, arrival string, features bool) func() *spec.SimulationReport {
 	b.Helper()
 	return benchSimEngine(b, n, arrival, features, "")
 }
 
 // benchSimEngine is benchSimOf under engine (""; vLLM).
-func benchSimEngine(b *testing.B, n int, arrival string, features bool, engine string) func() *SimulationReport {
+func benchSimEngine(b *testing.B, n int, arrival string, features bool, engine string) func() *spec.SimulationReport {
 	b.Helper()
-	req := Request{
-		Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: HardwareRef{ID: "h100-sxm"}, Engine: engine,
-		Workload: &Workload{InputTokens: Int(1024), OutputTokens: Int(256)},
-		Simulate: &SimulateOptions{NumRequests: Int(n), Arrival: arrival},
+	req := spec.Request{
+		Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Engine: engine,
+		Workload: &spec.Workload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(256)},
+		Simulate: &spec.SimulateOptions{NumRequests: spec.Int(n), Arrival: arrival},
 	}
 	if features {
-		req.Workload.SharedPrefixTokens, req.Workload.NumPrefixes = Int(512), Int(8)
-		req.SpeculativeConfig = &SpeculativeConfig{NumSpeculativeTokens: Int(3), AcceptanceRate: Float(0.7)}
+		req.Workload.SharedPrefixTokens, req.Workload.NumPrefixes = spec.Int(512), spec.Int(8)
+		req.SpeculativeConfig = &spec.SpeculativeConfig{NumSpeculativeTokens: spec.Int(3), AcceptanceRate: spec.Float(0.7)}
 	}
 	switch arrival {
 	case "poisson":
-		req.Simulate.RequestRate = Float(20)
+		req.Simulate.RequestRate = spec.Float(20)
 	case "closed_loop":
-		req.Simulate.Concurrency = Int(256)
+		req.Simulate.Concurrency = spec.Int(256)
 	}
 	d, p, err := resolve(req)
 	if err != nil {
@@ -49,7 +51,7 @@ func benchSimEngine(b *testing.B, n int, arrival string, features bool, engine s
 		b.Fatal(err)
 	}
 	base := d.report(p)
-	return func() *SimulationReport {
+	return func() *spec.SimulationReport {
 		r := base
 		r.Warnings = nil
 		Simulator(d, &r, p, sp)

@@ -3,6 +3,7 @@ package deploy
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,7 +41,7 @@ func TestLlamaCppStreamsWeightsAtItsSMIssueLimit(t *testing.T) {
 		{"mi300x", 5.3e12, 4 * 304 * 2.1e9, 0.301, hip, 4},
 		{"rx-7900-xtx", 0.96e12, 0.96e12 * 0.723, 0.301, hip, 4},
 	} {
-		d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: c.gpu}, Engine: "llamacpp", MaxModelLen: Int(4096)})
+		d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: c.gpu}, Engine: "llamacpp", MaxModelLen: spec.Int(4096)})
 		require.NoError(t, err, c.gpu)
 		require.InDelta(t, c.perCycle, d.Eff.SMBytesPerCycle, 0, c.gpu)
 		s := d.DecodeStep(1, 1024)
@@ -56,10 +57,10 @@ func TestLlamaCppStreamsWeightsAtItsSMIssueLimit(t *testing.T) {
 // starts from the capped rate (1.568e12 / 3.35e12 = 0.468 on an H100).
 func TestCalibrationStartsFromTheCappedRate(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, Engine: "llamacpp", MaxModelLen: Int(4096)})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Engine: "llamacpp", MaxModelLen: spec.Int(4096)})
 	require.NoError(t, err)
 	step := d.DecodeStep(1, 1024).TimeS * 1000
-	rep := Calibrator.Fit(d, []CalPoint{{Batch: 1, Context: 1024, TPOTMs: step}})
+	rep := Calibrator.Fit(d, []spec.CalPoint{{Batch: 1, Context: 1024, TPOTMs: step}})
 	require.NotNil(t, rep)
 	assert.InDelta(t, 6*132*1.98e9/3.35e12, d.Eff.BandwidthEfficiency, 1e-3)
 	assert.Zero(t, d.Eff.SMBytesPerCycle)
@@ -71,7 +72,7 @@ func TestCalibrationStartsFromTheCappedRate(t *testing.T) {
 // MI300X its weights stream at the bandwidth times its efficiency.
 func TestVLLMOnAMDHasNoCUIssueLimit(t *testing.T) {
 	t.Parallel()
-	v, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "mi300x"}, Engine: "vllm"})
+	v, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, Engine: "vllm"})
 	require.NoError(t, err)
 	assert.Zero(t, v.Eff.SMBytesPerCycle)
 	assert.InEpsilon(t, 5.3e12*v.Eff.BandwidthEfficiency, weightBandwidth(v, v.Eff), 1e-12)

@@ -1,8 +1,10 @@
 package deploy
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"testing"
+
+	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +19,7 @@ import (
 // (M * peak * compute_efficiency).
 func TestGEMMEfficiencySaturatesInTokens(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	e := d.Eff
 	require.Positive(t, e.GEMMHalfTokens)
@@ -55,7 +57,7 @@ func TestAllReduceFromBusBandwidthAndLatency(t *testing.T) {
 		{"h100-sxm", 8e-6, 370e9},
 		{"l40s", 40e-6, 32e9 * 35 / 64},
 	} {
-		d, err := Resolve(Request{Model: "meta-llama/Llama-3.1-70B-Instruct", Hardware: HardwareRef{ID: c.gpu}, TensorParallelSize: Int(4), MaxModelLen: Int(4096)})
+		d, err := Resolve(spec.Request{Model: "meta-llama/Llama-3.1-70B-Instruct", Hardware: spec.HardwareRef{ID: c.gpu}, TensorParallelSize: spec.Int(4), MaxModelLen: spec.Int(4096)})
 		require.NoError(t, err)
 		for _, b := range []int{1, 64} {
 			// b tokens of 8192 bf16 values: 16,384 bytes each.
@@ -90,7 +92,7 @@ func TestAllReduceFromBusBandwidthAndLatency(t *testing.T) {
 func TestAllReduceWithoutP2PThroughHostMemory(t *testing.T) {
 	t.Parallel()
 	no := false
-	req := Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(4096), P2P: &no}
+	req := spec.Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: spec.HardwareRef{ID: "a100-pcie-80gb"}, TensorParallelSize: spec.Int(2), MaxModelLen: spec.Int(4096), P2P: &no}
 	d, err := Resolve(req)
 	require.NoError(t, err)
 	assert.InDelta(t, 1.18068e-3, d.DecodeStep(1, 1000).CommunicationS, 1e-7)
@@ -109,15 +111,15 @@ func TestAllReduceWithoutP2PThroughHostMemory(t *testing.T) {
 		assert.InDelta(t, want, p.DecodeStep(b, 1000).CommunicationS, want*1e-9, "p2p, batch %d", b)
 	}
 
-	rep, err := Evaluate(Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, TensorParallelSize: Int(2), MaxModelLen: Int(4096), P2P: &no})
+	rep, err := Evaluate(spec.Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: spec.HardwareRef{ID: "a100-pcie-80gb"}, TensorParallelSize: spec.Int(2), MaxModelLen: spec.Int(4096), P2P: &no})
 	require.NoError(t, err)
 	require.NotNil(t, rep.Config.P2P)
 	assert.False(t, *rep.Config.P2P)
-	rep, err = Evaluate(Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, MaxModelLen: Int(4096)})
+	rep, err = Evaluate(spec.Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: spec.HardwareRef{ID: "a100-pcie-80gb"}, MaxModelLen: spec.Int(4096)})
 	require.NoError(t, err)
 	assert.Nil(t, rep.Config.P2P)
 
-	one, err := Resolve(Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: HardwareRef{ID: "a100-pcie-80gb"}, MaxModelLen: Int(4096), P2P: &no})
+	one, err := Resolve(spec.Request{Model: "Qwen/Qwen2-7B-Instruct", Hardware: spec.HardwareRef{ID: "a100-pcie-80gb"}, MaxModelLen: spec.Int(4096), P2P: &no})
 	require.NoError(t, err)
 	assert.Zero(t, one.DecodeStep(8, 1000).CommunicationS)
 }
@@ -130,7 +132,7 @@ func TestAllReduceWithoutP2PThroughHostMemory(t *testing.T) {
 func TestTensorParallelScalesSublinearly(t *testing.T) {
 	t.Parallel()
 	step := func(gpu string, tp int) StepCost {
-		d, err := Resolve(Request{Model: "meta-llama/Llama-3.1-70B-Instruct", Hardware: HardwareRef{ID: gpu}, TensorParallelSize: Int(tp), MaxModelLen: Int(4096), Quantization: "fp8"})
+		d, err := Resolve(spec.Request{Model: "meta-llama/Llama-3.1-70B-Instruct", Hardware: spec.HardwareRef{ID: gpu}, TensorParallelSize: spec.Int(tp), MaxModelLen: spec.Int(4096), Quantization: "fp8"})
 		require.NoError(t, err)
 		return d.DecodeStep(1, 1000)
 	}
@@ -147,7 +149,7 @@ func TestTensorParallelScalesSublinearly(t *testing.T) {
 // attention bandwidth and (b2 - b1) sequence overheads.
 func TestSequenceOverheadPerScheduledSequence(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	s1, s8 := d.DecodeStep(1, 128), d.DecodeStep(8, 128)
 	require.False(t, s8.ComputeBound)
@@ -161,7 +163,7 @@ func TestSequenceOverheadPerScheduledSequence(t *testing.T) {
 // max_num_batched_tokens.
 func TestTTFTIncludesTheContextPhaseLatency(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	// 128 tokens from position 0 span 128 * (0 + 129/2).
 	s := d.Step(StepLoad{PrefillTokens: 128, PrefillSpan: 128 * 64.5, PrefillSeqs: 1})
@@ -176,14 +178,14 @@ func TestTTFTIncludesTheContextPhaseLatency(t *testing.T) {
 // difference of those overheads.
 func TestV0EngineHasItsOwnStepTerms(t *testing.T) {
 	t.Parallel()
-	v1, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	v1, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
-	v0, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"})
+	v0, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"})
 	require.NoError(t, err)
 	assert.Equal(t, (*release.Profile("vllm").EffV0), v0.Eff)
 	assert.Equal(t, release.Profile("vllm").Eff, v1.Eff)
 	s0, s1 := v0.DecodeStep(64, 512), v1.DecodeStep(64, 512)
-	over := func(e Efficiencies) float64 {
+	over := func(e spec.Efficiencies) float64 {
 		return e.StepOverheadMs/1000 + 32*e.LayerOverheadUs/1e6 + 64*e.SequenceOverheadUs/1e6
 	}
 	assert.InDelta(t, over(v0.Eff), s0.OverheadS, 1e-12)
@@ -203,7 +205,7 @@ func TestV0EngineHasItsOwnStepTerms(t *testing.T) {
 func TestV0BroadcastsEachStepToTheOtherRanks(t *testing.T) {
 	t.Parallel()
 	at := func(v string, tp int) StepCost {
-		d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: v, TensorParallelSize: Int(tp)})
+		d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, EngineVersion: v, TensorParallelSize: spec.Int(tp)})
 		require.NoError(t, err)
 		return d.DecodeStep(8, 512)
 	}
@@ -212,7 +214,7 @@ func TestV0BroadcastsEachStepToTheOtherRanks(t *testing.T) {
 	assert.InDelta(t, 4.21892e-3, at("0.6", 4).OverheadS, 1e-9)
 	assert.InDelta(t, at("0.19", 1).OverheadS, at("0.19", 2).OverheadS, 1e-12)
 	for _, e := range release.Engines() {
-		for _, p := range []*Efficiencies{&e.Eff, e.EffMetal, e.EffROCm, e.EffSync, e.EffV06ROCm} {
+		for _, p := range []*spec.Efficiencies{&e.Eff, e.EffMetal, e.EffROCm, e.EffSync, e.EffV06ROCm} {
 			if p != nil {
 				assert.Zero(t, p.TPStepOverheadMs, e.Name)
 			}
@@ -229,7 +231,7 @@ func TestV0BroadcastsEachStepToTheOtherRanks(t *testing.T) {
 func TestSyncReleasesPayTheSchedulersCPUTime(t *testing.T) {
 	t.Parallel()
 	at := func(v string) *Deployment {
-		d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "h100-sxm"}, EngineVersion: v})
+		d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, EngineVersion: v})
 		require.NoError(t, err)
 		return d
 	}
@@ -266,7 +268,7 @@ func TestVectorUnitsPadNoTile(t *testing.T) {
 	head := 2 * 128256 * 4096.0
 	load := StepLoad{DecodeSeqs: 1, DecodeContext: 0}
 
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "m3-max"}, Engine: "llamacpp"})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "m3-max"}, Engine: "llamacpp"})
 	require.NoError(t, err)
 	s := d.Step(load)
 	want := (linPerTok + head) / (14.2e12 * d.Eff.ComputeEfficiency)
@@ -276,7 +278,7 @@ func TestVectorUnitsPadNoTile(t *testing.T) {
 	// take 1.8 ms.
 	assert.False(t, s.ComputeBound)
 
-	d, err = Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
+	d, err = Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
 	require.NoError(t, err)
 	s = d.Step(load)
 	want = (linPerTok + head) * (1 + d.Eff.GEMMHalfTokens) / (165.2e12 * d.Eff.ComputeEfficiency)
@@ -300,7 +302,7 @@ func TestVectorUnitsPadNoTile(t *testing.T) {
 // 45.77 ms.
 func TestLlamaCppMetalTerms(t *testing.T) {
 	t.Parallel()
-	d, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "m3-max"}, Engine: "llamacpp"})
+	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "m3-max"}, Engine: "llamacpp"})
 	require.NoError(t, err)
 	assert.Equal(t, (*release.Profile("llamacpp").EffMetal), d.Eff)
 	assert.Equal(t, 0.711, d.Eff.BandwidthEfficiency)
@@ -312,7 +314,7 @@ func TestLlamaCppMetalTerms(t *testing.T) {
 	assert.InDelta(t, 2.581e-3, s.OverheadS, 1e-6)
 	assert.InDelta(t, 55.359e-3, s.TimeS, 55.359e-3*0.001)
 
-	g, err := Resolve(Request{Model: "llama-3.1-8b", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
+	g, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
 	require.NoError(t, err)
 	assert.Equal(t, release.Profile("llamacpp").Eff, g.Eff, "a GeForce card keeps the CUDA profile")
 }
@@ -326,7 +328,7 @@ func TestLlamaCppMetalTerms(t *testing.T) {
 // bandwidth. Decode (one token) keeps the fp32-accumulate peak.
 func TestLlamaCppCUDAPrefillRunsFP16AccumulateAndDequantizes(t *testing.T) {
 	t.Parallel()
-	req := Request{Model: "meta-llama/Meta-Llama-3-8B", Hardware: HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp", Quantization: "q4_k_m", MaxModelLen: Int(4096)}
+	req := spec.Request{Model: "meta-llama/Meta-Llama-3-8B", Hardware: spec.HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp", Quantization: "q4_k_m", MaxModelLen: spec.Int(4096)}
 	d, err := Resolve(req)
 	require.NoError(t, err)
 	e := d.Eff
@@ -359,12 +361,12 @@ func TestLlamaCppCUDAPrefillRunsFP16AccumulateAndDequantizes(t *testing.T) {
 	f, err := Resolve(req)
 	require.NoError(t, err)
 	assert.Zero(t, f.cost.dequantS)
-	req.Hardware = HardwareRef{ID: "a100-sxm-80gb"}
+	req.Hardware = spec.HardwareRef{ID: "a100-sxm-80gb"}
 	a, err := Resolve(req)
 	require.NoError(t, err)
 	assert.Zero(t, a.cost.accScale)
 	// vLLM on the 4090 multiplies at the fp32-accumulate rate.
-	v, err := Resolve(Request{Model: "meta-llama/Meta-Llama-3-8B", Hardware: HardwareRef{ID: "rtx-4090"}, MaxModelLen: Int(4096)})
+	v, err := Resolve(spec.Request{Model: "meta-llama/Meta-Llama-3-8B", Hardware: spec.HardwareRef{ID: "rtx-4090"}, MaxModelLen: spec.Int(4096)})
 	require.NoError(t, err)
 	assert.Zero(t, v.cost.accScale)
 }

@@ -6,12 +6,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/units"
 )
 
 // warning returns the report's warning with code, or nil.
-func warning(r Report, code string) *Warning {
+func warning(r spec.Report, code string) *spec.Warning {
 	for i := range r.Warnings {
 		if r.Warnings[i].Code == code {
 			return &r.Warnings[i]
@@ -32,8 +33,8 @@ func warning(r Report, code string) *Warning {
 // 0.83 x 121.69 = 101.0027 GiB <= 101.3 GiB: starts.
 func TestUnifiedMemoryStartUpCheckOnDGXSpark(t *testing.T) {
 	t.Parallel()
-	req := func(util float64) Request {
-		return Request{Model: "qwen3-8b", Hardware: HardwareRef{ID: "dgx spark"}, GPUMemoryUtilization: Float(util)}
+	req := func(util float64) spec.Request {
+		return spec.Request{Model: "qwen3-8b", Hardware: spec.HardwareRef{ID: "dgx spark"}, GPUMemoryUtilization: spec.Float(util)}
 	}
 
 	refused := eval(t, req(0.87))
@@ -57,7 +58,7 @@ func TestUnifiedMemoryStartUpCheckOnDGXSpark(t *testing.T) {
 
 	// The default 0.9 requests 0.9 x 121.69 = 109.52 GiB: refused too, as
 	// the DGX Spark recipes' lower settings (0.7-0.85) reflect.
-	def := eval(t, Request{Model: "qwen3-8b", Hardware: HardwareRef{ID: "gb10"}})
+	def := eval(t, spec.Request{Model: "qwen3-8b", Hardware: spec.HardwareRef{ID: "gb10"}})
 	assert.False(t, def.Fits)
 	assert.NotNil(t, warning(def, "free_memory_below_requested"))
 }
@@ -79,7 +80,7 @@ func TestUnifiedMemoryCustomFreeMemory(t *testing.T) {
 	busy.Sources = nil
 	busy.MemoryReportedBytes = 121.63 * hardware.GiB
 	busy.MemoryFreeBytes = 2.6 * hardware.GiB
-	r := eval(t, Request{Model: "qwen3-0.6b", Hardware: HardwareRef{Custom: &busy}, GPUMemoryUtilization: Float(0.08)})
+	r := eval(t, spec.Request{Model: "qwen3-0.6b", Hardware: spec.HardwareRef{Custom: &busy}, GPUMemoryUtilization: spec.Float(0.08)})
 	assert.False(t, r.Fits)
 	w := warning(r, "free_memory_below_requested")
 	require.NotNil(t, w)
@@ -92,7 +93,7 @@ func TestUnifiedMemoryCustomFreeMemory(t *testing.T) {
 // total: kv = util x (free - weights - runtime).
 func TestFreeFractionEnginesStartFromFreeMemory(t *testing.T) {
 	t.Parallel()
-	r := eval(t, Request{Model: "qwen3-8b", Hardware: HardwareRef{ID: "gb10"}, Engine: "lmdeploy"})
+	r := eval(t, spec.Request{Model: "qwen3-8b", Hardware: spec.HardwareRef{ID: "gb10"}, Engine: "lmdeploy"})
 	free := 101.3 * float64(units.GiB)
 	want := r.Config.GPUMemoryUtilization * (free - float64(r.Memory.WeightsBytes) - float64(r.Memory.NonTorchBytes))
 	assert.InEpsilon(t, want, float64(r.Memory.KVCacheBytes), 1e-9)
@@ -103,7 +104,7 @@ func TestFreeFractionEnginesStartFromFreeMemory(t *testing.T) {
 // the reported total, nothing changes for a discrete GPU.
 func TestDiscreteGPUHasAllItsMemoryFree(t *testing.T) {
 	t.Parallel()
-	r := eval(t, Request{Model: "qwen3-8b", Hardware: HardwareRef{ID: "h100-sxm"}})
+	r := eval(t, spec.Request{Model: "qwen3-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	assert.False(t, r.Hardware.UnifiedMemory)
 	assert.Equal(t, r.Memory.TotalBytes, r.Memory.FreeAtStartBytes)
 	assert.Nil(t, warning(r, "unified_memory"))

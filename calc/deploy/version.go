@@ -4,10 +4,11 @@ import (
 	"strconv"
 
 	"github.com/modelrefs/throughput/calc/release"
+	"github.com/modelrefs/throughput/calc/spec"
 )
 
 // resolveVersion reads engine_version for the resolved engine.
-func resolveVersion(e *Errs, req Request, d *Deployment) {
+func resolveVersion(e *spec.Errs, req spec.Request, d *Deployment) {
 	v, ok := release.LookupVersion(d.Engine.Name, req.EngineVersion)
 	if !ok {
 		e.Add("engine_version", release.UnknownVersion(d.Engine.Name, req.EngineVersion))
@@ -50,7 +51,7 @@ func resolveVersion(e *Errs, req Request, d *Deployment) {
 // applyVersionDefaults sets what a release defaults differently once
 // max_model_len is known: V0 profiles (and batches) max(max_model_len,
 // 2048) tokens when max_num_batched_tokens is left out.
-func (d *Deployment) applyVersionDefaults(req Request) {
+func (d *Deployment) applyVersionDefaults(req spec.Request) {
 	if d.Version.V0 && req.MaxNumBatchedTokens == nil {
 		d.MaxBatched = max(d.MaxModelLen, 2048, d.MaxNumSeqs)
 	}

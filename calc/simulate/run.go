@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/sched"
 )
 
@@ -16,19 +17,19 @@ const kneeFraction = 0.95
 // warnings, to r. A deployment whose pool cannot hold the workload is not
 // simulated (r already says why). It returns the work its runs did, in
 // work units (runWork; what estimateWork predicts).
-func run(d *deploy.Deployment, r *deploy.Report, p deploy.Ask, sp *deploy.SimPlan) (work float64) {
+func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan) (work float64) {
 	if sp == nil {
 		return 0
 	}
 	if r.Preemption == nil || d.NumBlocks < 2 {
-		warn(r, "simulation_skipped", "nothing was simulated: the KV cache cannot hold one request of the workload")
+		r.Warn("simulation_skipped", "nothing was simulated: the KV cache cannot hold one request of the workload")
 		return 0
 	}
 	cfg := d.SchedConfig()
 	cfg.Spec.Seed = sp.Work.Seed
 	res, err := sched.Run(cfg, sp.Work, d.StepSeconds, simOptions(d, p, sp.Timeline))
 	if err != nil {
-		warn(r, "simulation_failed", "the simulation stopped: "+err.Error())
+		r.Warn("simulation_failed", "the simulation stopped: "+err.Error())
 		return 0
 	}
 	work = runUnits(res)
@@ -41,10 +42,10 @@ func run(d *deploy.Deployment, r *deploy.Report, p deploy.Ask, sp *deploy.SimPla
 		s.Concurrency = sp.Work.Users
 	}
 	if res.Truncated {
-		warn(r, "simulation_truncated", "the simulation stopped after "+strconv.Itoa(deploy.MaxSimSteps)+" steps; figures cover the requests finished by then")
+		r.Warn("simulation_truncated", "the simulation stopped after "+strconv.Itoa(spec.MaxSimSteps)+" steps; figures cover the requests finished by then")
 	}
 	if res.Rejected > 0 {
-		warn(r, "simulation_rejected", strconv.Itoa(res.Rejected)+" simulated requests were longer than the KV cache holds and were dropped")
+		r.Warn("simulation_rejected", strconv.Itoa(res.Rejected)+" simulated requests were longer than the KV cache holds and were dropped")
 	}
 	if sp.Sweep {
 		var sweepWork float64
@@ -65,13 +66,13 @@ func simOptions(d *deploy.Deployment, p deploy.Ask, timeline int) sched.Options 
 	// end's HTTP, tokenisation and detokenisation, which no step pays) is
 	// every simulated request's, as prefillTime adds it to the analytic
 	// TTFT.
-	return sched.Options{TTFTS: p.TTFTS, TPOTS: p.TPOTS, TimelinePoints: timeline, MaxSteps: deploy.MaxSimSteps,
+	return sched.Options{TTFTS: p.TTFTS, TPOTS: p.TPOTS, TimelinePoints: timeline, MaxSteps: spec.MaxSimSteps,
 		FrontEndS: d.Eff.ContextOverheadMs / 1000}
 }
 
 // simReport converts a result; every ratio with a zero denominator is 0.
 // Goodput and SLO attainment are set only when slo is true.
-func simReport(res sched.Result, pool int64, slo bool) *deploy.SimulationReport {
+func simReport(res sched.Result, pool int64, slo bool) *spec.SimulationReport {
 	div := func(a, b float64) float64 {
 		if b <= 0 {
 			return 0
@@ -80,7 +81,7 @@ func simReport(res sched.Result, pool int64, slo bool) *deploy.SimulationReport 
 	}
 	out, in := float64(res.OutputTokens), float64(res.InputTokens)
 	done := float64(res.Completed)
-	s := &deploy.SimulationReport{
+	s := &spec.SimulationReport{
 		NumRequests: res.Requests, CompletedRequests: res.Completed, RejectedRequests: res.Rejected,
 		Truncated: res.Truncated, DurationS: res.DurationS, Steps: res.Steps,
 		MeanInputTokens: div(in, done), MeanOutputTokens: div(out, done),
@@ -105,29 +106,29 @@ func simReport(res sched.Result, pool int64, slo bool) *deploy.SimulationReport 
 		s.FirstPreemptionS, s.RunningAtFirstPreemption = res.FirstPreemptionS, res.RunningAtFirstPreemption
 	}
 	if len(res.Timeline) > 0 {
-		s.Timeline = make([]deploy.SimTimelinePoint, len(res.Timeline))
+		s.Timeline = make([]spec.SimTimelinePoint, len(res.Timeline))
 		for i, pt := range res.Timeline {
-			s.Timeline[i] = deploy.SimTimelinePoint{TimeS: pt.TimeS, DurationS: pt.DurationS, Running: pt.Running, Waiting: pt.Waiting, KVCacheUsage: pt.KVUsage}
+			s.Timeline[i] = spec.SimTimelinePoint{TimeS: pt.TimeS, DurationS: pt.DurationS, Running: pt.Running, Waiting: pt.Waiting, KVCacheUsage: pt.KVUsage}
 		}
 	}
 	return s
 }
 
-func latencyMs(s sched.Summary) deploy.LatencySummary {
-	return deploy.LatencySummary{Mean: ms(s.Mean), P50: ms(s.P50), P90: ms(s.P90), P99: ms(s.P99), Max: ms(s.Max)}
+func latencyMs(s sched.Summary) spec.LatencySummary {
+	return spec.LatencySummary{Mean: ms(s.Mean), P50: ms(s.P50), P90: ms(s.P90), P99: ms(s.P99), Max: ms(s.Max)}
 }
 
 // simSweep runs the workload at several loads (request rates for Poisson
 // arrivals, closed-loop users otherwise), bisects the smallest load that
 // preempts, and finds the throughput knee.
-func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *deploy.PreemptionReport) (_ *deploy.SimulationSweep, work float64) {
+func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *spec.PreemptionReport) (_ *spec.SimulationSweep, work float64) {
 	w := sp.Work
 	w.NumRequests = sp.SweepN
 	poisson := w.Arrival == sched.Poisson
 	if !poisson {
 		w.Arrival = sched.ClosedLoop
 	}
-	sw := &deploy.SimulationSweep{Load: "concurrency", NumRequests: w.NumRequests}
+	sw := &spec.SimulationSweep{Load: "concurrency", NumRequests: w.NumRequests}
 	if poisson {
 		sw.Load = "request_rate"
 	}
@@ -155,7 +156,7 @@ func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *deplo
 			continue
 		}
 		s := simReport(res, cfg.NumBlocks, p.HasSLO())
-		sw.Points = append(sw.Points, deploy.SimSweepPoint{
+		sw.Points = append(sw.Points, spec.SimSweepPoint{
 			Load: load, OutputTokensPerS: s.OutputTokensPerS, RequestsPerS: s.RequestsPerS,
 			GoodputRequestsPerS: s.GoodputRequestsPerS,
 			TTFTP50Ms:           s.TTFTMs.P50, TTFTP99Ms: s.TTFTMs.P99,
@@ -204,11 +205,6 @@ func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *deplo
 }
 
 func init() { deploy.Simulator = run }
-
-// warn adds a warning to the report.
-func warn(r *deploy.Report, code, msg string) {
-	r.Warnings = append(r.Warnings, deploy.Warning{Code: code, Message: msg})
-}
 
 // ms converts seconds to milliseconds.
 func ms(s float64) float64 { return s * 1000 }

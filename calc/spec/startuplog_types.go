@@ -1,4 +1,4 @@
-package deploy
+package spec
 
 // MaxStartupLogBytes bounds startup_log: a start-up log is a few hundred
 // lines; a megabyte is far beyond one.

@@ -1,4 +1,4 @@
-package deploy
+package spec
 
 import "github.com/modelrefs/throughput/internal/fielderr"
 

@@ -1,4 +1,4 @@
-package deploy
+package spec
 
 // PlanRequest asks the opposite question of Request: for a model, a
 // workload and a latency budget, what to deploy. Plan searches
@@ -241,10 +241,6 @@ type PlanDeployment struct {
 	// Simulated is the simulator's replay of one replica at its load,
 	// when verify asked for it.
 	Simulated *PlanSimulated `json:"simulated,omitempty"`
-
-	quant    string  // the request's quantization ("" as published)
-	perRate  float64 // one replica's request rate (aggregated, rate workloads)
-	perUsers int     // one replica's users, or the decode instance's batch
 }
 
 // PlanSimulated is one replica replayed by the simulator at its share of
@@ -282,3 +278,29 @@ type PlanRejection struct {
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
 }
+
+// Planner limits and defaults.
+const (
+	// MaxPlanCandidates is the largest search Plan runs: about 4 ms of
+	// native CPU per 1,000 candidates (BenchmarkPlan: 30 ms for 7,056),
+	// so the limit keeps a plan near 50 ms natively. A larger search is
+	// refused naming it.
+	MaxPlanCandidates = 12000
+	// DefaultPlanLimit is how many deployments a plan lists.
+	DefaultPlanLimit = 10
+	// MaxPlanLimit bounds limit.
+	MaxPlanLimit = 100
+	// DefaultVerifyTop and DefaultVerifyRequests are verify's defaults.
+	DefaultVerifyTop      = 5
+	DefaultVerifyRequests = 200
+	// MaxVerifyTop bounds verify.top.
+	MaxVerifyTop = 20
+)
+
+// PlanPrecisions are the weight precisions the planner tries.
+var PlanPrecisions = []string{"published", "fp8", "int8", "int4"}
+
+// PlanStats are the values of ttft_stat and tpot_stat.
+var PlanStats = []string{"mean", "p50", "p90", "p99"}
+
+var PlanKVDtypes = []string{"auto", "fp8"}

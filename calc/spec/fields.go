@@ -1,9 +1,10 @@
-package deploy
+package spec
 
 import (
-	"github.com/modelrefs/throughput/calc/release"
 	"math"
 	"strconv"
+
+	"github.com/modelrefs/throughput/calc/release"
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -157,7 +158,7 @@ var fieldList = [...]struct {
 	{"PlanConstraints.prices", FieldSpec{DefaultText: "the default price table (hardware/prices.go)", Unit: "USD per GPU-hour"}},
 	{"PlanSearch.gpus_per_replica", FieldSpec{Min: 1, Max: 8, HasMin: true, HasMax: true, PowerOfTwo: true, DefaultText: "1, 2, 4, 8", Unit: "GPUs"}},
 	{"PlanSearch.precisions", FieldSpec{Enum: PlanPrecisions, DefaultText: "all four, where the chip and engine support them"}},
-	{"PlanSearch.kv_cache_dtypes", FieldSpec{Enum: planKV, DefaultText: "auto, fp8"}},
+	{"PlanSearch.kv_cache_dtypes", FieldSpec{Enum: PlanKVDtypes, DefaultText: "auto, fp8"}},
 	{"PlanSearch.max_num_seqs", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, DefaultText: "128, 512", Unit: "sequences"}},
 	{"PlanSearch.max_num_batched_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, DefaultText: "8192", Unit: "tokens"}},
 	{"PlanSearch.disaggregated", FieldSpec{Default: true}},

@@ -1,4 +1,4 @@
-package deploy
+package spec
 
 // Calibration is what a user measured on their own deployment; the engine
 // fits that deployment's bandwidth efficiency and step overhead to it, and

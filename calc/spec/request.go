@@ -1,4 +1,4 @@
-package deploy
+package spec
 
 import (
 	"bytes"
@@ -237,3 +237,9 @@ func Int(v int) *int { return &v }
 
 // Float returns a pointer to v, for optional Request fields.
 func Float(v float64) *float64 { return &v }
+
+// Workload defaults: a chat-like request.
+const (
+	DefaultInputTokens  = 1024
+	DefaultOutputTokens = 256
+)

@@ -1,4 +1,4 @@
-package deploy
+package spec
 
 // SimulationReport is what a step-by-step simulation of one serving
 // instance measured. Times are from the start of the simulation; a

@@ -1,4 +1,4 @@
-package deploy
+package spec
 
 import "github.com/modelrefs/throughput/calc/release"
 
@@ -335,3 +335,7 @@ type (
 	EngineVersion  = release.EngineVersion
 	EngineDefaults = release.EngineDefaults
 )
+
+// Warn adds a warning to the report: code names the condition
+// (Warning.Code), msg says it to a reader.
+func (r *Report) Warn(code, msg string) { r.Warnings = append(r.Warnings, Warning{code, msg}) }
