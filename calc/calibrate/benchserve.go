@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/numtext"
 )
 
 // The lines of the summary block that ParseBenchServe reads
@@ -94,15 +95,7 @@ func parseBenchServe(text string) ([]spec.BenchResult, error) {
 		out[i] = r
 	}
 	if len(missing) > 0 {
-		return nil, fielderr.New(field, "lacks the line"+plural(len(missing))+" "+strings.Join(missing, ", ")+" of vllm bench serve's summary")
+		return nil, fielderr.New(field, "lacks the line"+numtext.Plural(len(missing))+" "+strings.Join(missing, ", ")+" of vllm bench serve's summary")
 	}
 	return out, nil
-}
-
-// plural is "s" but for one.
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -2,10 +2,10 @@ package deploy
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/numtext"
 	"github.com/modelrefs/throughput/sched"
 )
 
@@ -270,71 +270,29 @@ func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport, s
 func (d *Deployment) checkBudget(p Ask, sp *SimPlan, pre *spec.PreemptionReport, budget float64) error {
 	est := d.estimateWork(p, sp, pre)
 	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.SweepAuto {
-		sp.SweepN = fitN(sp.SweepN, left/est.Sweep)
+		sp.SweepN = numtext.FitN(sp.SweepN, left/est.Sweep)
 		est = d.estimateWork(p, sp, pre)
 	}
 	if est.Total <= budget || est.Simulation+est.Sweep == 0 {
 		return nil // the analytic report alone is never refused
 	}
-	over := " needs about " + sci(est.Total) + " sequence-steps, above the work budget of " + sci(budget)
+	over := " needs about " + numtext.Sci(est.Total) + " sequence-steps, above the work budget of " + numtext.Sci(budget)
 	lengths := "workload.output_tokens"
 	if sp.Work.Output.Kind != sched.Constant {
 		lengths = "simulate.output_tokens"
 	}
 	if left := budget - est.Base - est.Simulation; left > 0 {
-		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + thousands(int64(sp.SweepN)) + " requests)" + over +
-			"; lower simulate.sweep.num_requests to about " + fit(sp.SweepN, left/est.Sweep) + ", or simulate.sweep.points, or " + lengths
+		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(sp.SweepN)) + " requests)" + over +
+			"; lower simulate.sweep.num_requests to about " + numtext.Fit(sp.SweepN, left/est.Sweep) + ", or simulate.sweep.points, or " + lengths
 		return spec.Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
 	}
-	what := "the simulation (" + thousands(int64(sp.Work.NumRequests)) + " requests of about " + thousands(int64(math.Round(est.meanOutput))) + " output tokens"
+	what := "the simulation (" + numtext.Thousands(int64(sp.Work.NumRequests)) + " requests of about " + numtext.Thousands(int64(math.Round(est.meanOutput))) + " output tokens"
 	if sp.Sweep {
 		what += ", and a sweep of " + itoa(est.Runs) + " runs"
 	}
-	msg := what + ")" + over + "; lower simulate.num_requests to about " + fit(sp.Work.NumRequests, (budget-est.Base)/est.Simulation) + ", or " + lengths
+	msg := what + ")" + over + "; lower simulate.num_requests to about " + numtext.Fit(sp.Work.NumRequests, (budget-est.Base)/est.Simulation) + ", or " + lengths
 	if sp.Sweep {
 		msg += ", and drop simulate.sweep"
 	}
 	return spec.Errors{{Field: "simulate.num_requests", Message: msg}}
-}
-
-// fit scales n by f (< 1) and rounds down to two significant digits,
-// at least 1, written with thousands separators ("2,900").
-func fit(n int, f float64) string { return thousands(int64(fitN(n, f))) }
-
-// fitN is fit's number.
-func fitN(n int, f float64) int {
-	x := math.Floor(float64(n) * f)
-	if x >= 100 {
-		p := math.Pow(10, math.Floor(math.Log10(x))-1)
-		x = math.Floor(x/p) * p
-	}
-	return int(max(x, 1))
-}
-
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// sci writes a count as 1.7e9 (two significant digits), or in full below
-// 10,000.
-func sci(x float64) string {
-	if x < 1e4 {
-		return strconv.FormatFloat(math.Round(x), 'f', -1, 64)
-	}
-	s := strconv.FormatFloat(x, 'e', 1, 64) // 1.7e+09
-	mant, exp := s[:3], s[4:]
-	if exp[0] == '+' {
-		exp = exp[1:]
-	}
-	for len(exp) > 1 && exp[0] == '0' {
-		exp = exp[1:]
-	}
-	if mant[2] == '0' {
-		mant = mant[:1]
-	}
-	return mant + "e" + exp
 }

@@ -52,7 +52,7 @@ func fitFixes(req spec.Request, d *Deployment) []spec.Fix {
 			t := req
 			t.Quantization = q.name
 			if fits(t) {
-				out = append(out, spec.Fix{"quantization", q.name, "fits with " + q.text + " weights"})
+				out = append(out, spec.Fix{Field: "quantization", Value: q.name, Summary: "fits with " + q.text + " weights"})
 				break
 			}
 		}
@@ -62,7 +62,7 @@ func fitFixes(req spec.Request, d *Deployment) []spec.Fix {
 			t := req
 			t.TensorParallelSize = spec.Int(tp)
 			if fits(t) {
-				out = append(out, spec.Fix{"tensor_parallel_size", itoa(tp), "fits with TP " + itoa(tp)})
+				out = append(out, spec.Fix{Field: "tensor_parallel_size", Value: itoa(tp), Summary: "fits with TP " + itoa(tp)})
 				break
 			}
 		}
@@ -87,7 +87,7 @@ func fitFixes(req spec.Request, d *Deployment) []spec.Fix {
 			t := req
 			t.Hardware = spec.HardwareRef{ID: a.ID}
 			if fits(t) {
-				out = append(out, spec.Fix{"hardware", a.ID, "fits on " + article(a.Name) + " " + a.Name})
+				out = append(out, spec.Fix{Field: "hardware", Value: a.ID, Summary: "fits on " + article(a.Name) + " " + a.Name})
 				break
 			}
 		}
@@ -118,21 +118,21 @@ func startFixes(req spec.Request, d *Deployment, r *spec.Report) []spec.Fix {
 		t := req
 		t.MaxModelLen = spec.Int(n)
 		if fits(t) {
-			out = append(out, spec.Fix{"max_model_len", itoa(n), "starts with max_model_len " + itoa(n)})
+			out = append(out, spec.Fix{Field: "max_model_len", Value: itoa(n), Summary: "starts with max_model_len " + itoa(n)})
 		}
 	}
 	if d.KVBytes > 1 {
 		t := req
 		t.KVCacheDtype = "fp8"
 		if fits(t) {
-			out = append(out, spec.Fix{"kv_cache_dtype", "fp8", "starts with an fp8 KV cache"})
+			out = append(out, spec.Fix{Field: "kv_cache_dtype", Value: "fp8", Summary: "starts with an fp8 KV cache"})
 		}
 	}
 	if u := 0.95; d.Engine.Rule == release.RuleProfiled && d.Utilization < u {
 		t := req
 		t.GPUMemoryUtilization = spec.Float(u)
 		if fits(t) {
-			out = append(out, spec.Fix{"gpu_memory_utilization", "0.95", "starts with gpu_memory_utilization 0.95"})
+			out = append(out, spec.Fix{Field: "gpu_memory_utilization", Value: "0.95", Summary: "starts with gpu_memory_utilization 0.95"})
 		}
 	}
 	return append(out, fitFixes(req, d)...)
@@ -148,14 +148,14 @@ func loadFixes(d *Deployment, r *spec.Report) []spec.Fix {
 		over := r.Config.RequestRate / pre.SaturationRequestRate
 		n := int(math.Ceil(over))
 		each := r.Config.RequestRate / float64(n)
-		return []spec.Fix{{"workload.request_rate", fielderr.Number(round3(each)),
-			"overloaded " + strconv.FormatFloat(over, 'f', 1, 64) + "x: needs " + itoa(n) + " replicas (" + fielderr.Number(round3(each)) + " requests/s each)"}}
+		return []spec.Fix{{Field: "workload.request_rate", Value: fielderr.Number(round3(each)),
+			Summary: "overloaded " + strconv.FormatFloat(over, 'f', 1, 64) + "x: needs " + itoa(n) + " replicas (" + fielderr.Number(round3(each)) + " requests/s each)"}}
 	case r.Config.Concurrency > 0 && pre.Reachable && pre.OnsetConcurrency >= 1 && r.Config.Concurrency > pre.OnsetConcurrency:
 		over := float64(r.Config.Concurrency) / float64(pre.OnsetConcurrency)
 		n := int(math.Ceil(over))
 		each := (r.Config.Concurrency + n - 1) / n
-		return []spec.Fix{{"workload.concurrency", itoa(each),
-			"preempts at " + strconv.FormatFloat(over, 'f', 1, 64) + "x the onset: needs " + itoa(n) + " replicas (" + itoa(each) + " users each)"}}
+		return []spec.Fix{{Field: "workload.concurrency", Value: itoa(each),
+			Summary: "preempts at " + strconv.FormatFloat(over, 'f', 1, 64) + "x the onset: needs " + itoa(n) + " replicas (" + itoa(each) + " users each)"}}
 	}
 	return nil
 }

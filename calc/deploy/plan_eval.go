@@ -11,6 +11,7 @@ import (
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/numtext"
 	"github.com/modelrefs/throughput/kvcache"
 )
 
@@ -30,7 +31,7 @@ func Plan(req spec.PlanRequest) (spec.PlanReport, error) {
 		if req.Search != nil {
 			field = "search"
 		}
-		return spec.PlanReport{}, spec.Errors{{Field: field, Message: "the search has " + thousands(int64(n)) + " candidate deployments, above the limit of " + thousands(spec.MaxPlanCandidates) + "; narrow constraints.accelerators or constraints.engines, or shorten the search lists"}}
+		return spec.PlanReport{}, spec.Errors{{Field: field, Message: "the search has " + numtext.Thousands(int64(n)) + " candidate deployments, above the limit of " + numtext.Thousands(spec.MaxPlanCandidates) + "; narrow constraints.accelerators or constraints.engines, or shorten the search lists"}}
 	}
 	r := s.search()
 	if s.verifyTop > 0 {
@@ -297,7 +298,7 @@ func precText(prec string) string {
 
 func splitText(d *spec.PlanDeployment) string {
 	tp, pp, dp := d.TensorParallelSize, d.PipelineParallelSize, max(d.DataParallelSize, 1)
-	t := itoa(tp*pp*dp) + " GPU" + plural(tp*pp*dp) + " (TP " + itoa(tp)
+	t := itoa(tp*pp*dp) + " GPU" + numtext.Plural(tp*pp*dp) + " (TP " + itoa(tp)
 	if pp > 1 {
 		t += ", PP " + itoa(pp)
 	}
@@ -792,7 +793,7 @@ func (p *planner) report() spec.PlanReport {
 	r.Feasible = len(ok) > 0
 	r.Answer = p.answer(ok)
 	if s.ttftStat != "mean" || s.tpotStat != "mean" {
-		r.Warnings = append(r.Warnings, spec.Warning{"percentile_budget", "the analytic search holds the modelled steady-state latencies to the budget; the " + s.ttftStat + " TTFT and " + s.tpotStat + " TPOT are checked only by the simulator (verify)"})
+		r.Warnings = append(r.Warnings, spec.Warning{Code: "percentile_budget", Message: "the analytic search holds the modelled steady-state latencies to the budget; the " + s.ttftStat + " TTFT and " + s.tpotStat + " TPOT are checked only by the simulator (verify)"})
 	}
 	return r
 }
@@ -838,7 +839,7 @@ func (p *planner) answer(ok []*planned) string {
 	s := p.s
 	if len(ok) > 0 {
 		d := ok[0]
-		return "cheapest: " + itoa(d.GPUs) + " GPU" + plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + plural(d.Replicas) + " of " + label(&d.PlanDeployment) +
+		return "cheapest: " + itoa(d.GPUs) + " GPU" + numtext.Plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + numtext.Plural(d.Replicas) + " of " + label(&d.PlanDeployment) +
 			", $" + fielderr.Number(round3(d.USDPerMillionOutputTokens)) + " per million output tokens at TTFT " +
 			strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms"
 	}
@@ -858,13 +859,6 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // planned is a deployment as the planner builds it: the answer's row and

@@ -7,6 +7,7 @@ import (
 	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/numtext"
 )
 
 // launchCommand writes one replica's command line for the deployment's
@@ -148,7 +149,7 @@ func (s *planSpec) verify(r *spec.PlanReport) error {
 		total += est.Simulation
 	}
 	if total > DefaultWorkBudget {
-		return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + sci(total) + " sequence-steps, above the work budget of " + sci(DefaultWorkBudget) + "; lower verify.num_requests to about " + fit(s.verifyN, DefaultWorkBudget/total) + " or verify.top"}}
+		return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + numtext.Sci(total) + " sequence-steps, above the work budget of " + numtext.Sci(DefaultWorkBudget) + "; lower verify.num_requests to about " + numtext.Fit(s.verifyN, DefaultWorkBudget/total) + " or verify.top"}}
 	}
 	for k, req := range reqs {
 		rep, err := EvaluateWithBudget(req, math.Inf(1))
