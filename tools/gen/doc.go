@@ -11,6 +11,6 @@
 //   - fielddocs: calc/contract/docs/docs_gen.go, the contract's field docs, from the
 //     Go source of calc, models, hardware and api.
 //
-// Its test checks scripts/check-generated.sh, the first step of
+// Its test checks scripts/check-generated.sh, an early step of
 // `./build.sh test`, which fails when a generated file is stale.
 package gen
