@@ -47,7 +47,9 @@ Commands:
   generate   rewrite the generated Go files (go generate ./...: tools/gen/*);
              `./build.sh generate --golden` also rewrites the golden reports
              in calc/testdata/golden from the engine
-  test       run every test suite: the stale check of generated files
+  test       run every test suite: the check that no build output is
+             tracked (tools/checktracked: no binary, no file over 2 MB that
+             is not source or data), the stale check of generated files
              (scripts/check-generated.sh, and scripts/check-fresh-generate.sh:
              a fresh clone of HEAD regenerates them unchanged), go vet and
              gofmt, Go tests natively and under WebAssembly, the JavaScript
@@ -487,6 +489,8 @@ generate)
 	fi
 	;;
 test)
+	log "no build output is tracked (tools/checktracked)"
+	go run ./tools/checktracked
 	log "generated files are current (scripts/check-generated.sh)"
 	scripts/check-generated.sh
 	log "a fresh clone of HEAD regenerates them (scripts/check-fresh-generate.sh)"

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -64,7 +63,7 @@ func hubOf(r *http.Request) *Hub {
 // outside the catalog and the registered models: it fetches and registers
 // the config. Any other request is left alone (the engine answers "unknown
 // model" for a name that is not a Hub id). The error is the request's
-// field error, in the words the JavaScript module uses too.
+// field error, in the words the JavaScript module uses too (models.Hub*).
 func (h *Hub) resolveHubModel(ctx context.Context, req calc.Request) error {
 	id := strings.TrimSpace(req.Model)
 	if h == nil || req.ModelConfig != nil || !models.IsHubID(id) {
@@ -99,30 +98,14 @@ func (h *Hub) fetchConfig(ctx context.Context, id string) (map[string]any, error
 	}
 	status, body, err := get(ctx, h.configURL(id), h.Token, maxConfigBytes+1)
 	if err != nil {
-		return nil, errors.New("the Hugging Face Hub could not be reached (offline?) and no config.json is kept for it")
+		return nil, errors.New(models.HubUnreachable)
 	}
-	if msg := hubStatusMessage(status, h.Token != ""); msg != "" {
+	if msg := models.HubStatusMessage(status, h.Token != ""); msg != "" {
 		return nil, errors.New(msg)
 	}
 	var cfg map[string]any
 	if len(body) > maxConfigBytes || json.Unmarshal(body, &cfg) != nil || cfg == nil {
-		return nil, errors.New("its config.json on the Hugging Face Hub is not a JSON object of at most 1 MiB")
+		return nil, errors.New(models.HubNotAConfig)
 	}
 	return cfg, nil
-}
-
-// hubStatusMessage says why the Hub's answer is not a config, or "" for
-// 200. www/module/throughput.js (hubStatusMessage) says the same.
-func hubStatusMessage(status int, withToken bool) string {
-	switch {
-	case status == http.StatusOK:
-		return ""
-	case (status == http.StatusUnauthorized || status == http.StatusForbidden) && withToken:
-		return "the Hugging Face Hub refused the token (HTTP " + strconv.Itoa(status) + "): the model is gated or private, and the token has no access to it"
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return "the model is gated or private on the Hugging Face Hub (HTTP " + strconv.Itoa(status) + "): it needs a token"
-	case status == http.StatusNotFound:
-		return "no such model on the Hugging Face Hub (HTTP 404)"
-	}
-	return "the Hugging Face Hub answered HTTP " + strconv.Itoa(status) + " for its config.json"
 }

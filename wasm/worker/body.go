@@ -53,7 +53,7 @@ func (b *jsBody) Read(p []byte) (int, error) {
 		res, err := await(b.reader.Call("read"))
 		switch {
 		case err != nil:
-			b.err = err
+			b.err = errors.New("reading the request body: " + err.Error())
 		case res.Get("done").Bool():
 			b.err = io.EOF
 		default:
@@ -74,27 +74,4 @@ func (b *jsBody) Close() error {
 		b.reader.Call("releaseLock")
 	}
 	return nil
-}
-
-// await waits for a JavaScript promise. Both handlers are released
-// whichever runs.
-func await(promise js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	onValue := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{v: args[0]}
-		return nil
-	})
-	onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{err: errors.New("reading the request body: " + args[0].Call("toString").String())}
-		return nil
-	})
-	promise.Call("then", onValue, onError)
-	r := <-ch
-	onValue.Release()
-	onError.Release()
-	return r.v, r.err
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"syscall/js"
 )
 
@@ -22,11 +21,11 @@ func hubFetch(_ context.Context, url, token string, limit int64) (int, []byte, e
 	if abort := js.Global().Get("AbortSignal"); abort.Type() == js.TypeFunction && abort.Get("timeout").Type() == js.TypeFunction {
 		init.Set("signal", abort.Call("timeout", 10000))
 	}
-	res, err := awaitPromise(js.Global().Call("fetch", url, init))
+	res, err := await(js.Global().Call("fetch", url, init))
 	if err != nil {
 		return 0, nil, err
 	}
-	buf, err := awaitPromise(res.Call("arrayBuffer"))
+	buf, err := await(res.Call("arrayBuffer"))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -38,27 +37,4 @@ func hubFetch(_ context.Context, url, token string, limit int64) (int, []byte, e
 	body := make([]byte, n)
 	js.CopyBytesToGo(body, bytes)
 	return res.Get("status").Int(), body, nil
-}
-
-// awaitPromise waits for a JavaScript promise; both handlers are
-// released whichever runs.
-func awaitPromise(promise js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	onValue := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{v: args[0]}
-		return nil
-	})
-	onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{err: errors.New(args[0].Call("toString").String())}
-		return nil
-	})
-	promise.Call("then", onValue, onError)
-	r := <-ch
-	onValue.Release()
-	onError.Release()
-	return r.v, r.err
 }

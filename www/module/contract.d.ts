@@ -2932,6 +2932,8 @@ export interface Contract {
   distributions: string[];
   /** fields are the request fields that have bounds, values, a default or a unit, by JSON path ("gpu_memory_utilization", "workload.input_tokens", "simulate.sweep.request_rates"). */
   fields: { [key: string]: FieldBounds };
+  /** hub_messages are the words that say why a model could not be had from the Hugging Face Hub. */
+  hub_messages: HubMessages;
 }
 
 /** EngineProfile is one engine: its request value, display name and the values its settings take when a request leaves them out. */
@@ -2975,4 +2977,20 @@ export interface FieldBounds {
   default_text?: string;
   /** unit is the number's unit ("tokens", "ms"). */
   unit?: string;
+}
+
+/** HubMessages are the engine's words for why a model could not be had from the Hugging Face Hub (package models' Hub* constants, which the API answers with), so that throughput.js, which fetches from the Hub in the browser, says the same. "{status}" stands for the HTTP status of the Hub's answer. */
+export interface HubMessages {
+  /** unreachable is the reason when the request failed and no config.json is kept. */
+  unreachable: string;
+  /** not_a_config is the reason when the answer is not a JSON object of at most 1 MiB. */
+  not_a_config: string;
+  /** token_refused is the reason for HTTP 401 or 403 to a request with a token. */
+  token_refused: string;
+  /** needs_token is the reason for HTTP 401 or 403 to a request without a token. */
+  needs_token: string;
+  /** not_found is the reason for HTTP 404. */
+  not_found: string;
+  /** status is the reason for any other status but 200. */
+  status: string;
 }

@@ -173,15 +173,17 @@ export function isHubID(s) {
   return parts.length === 2 && parts.every((p) => p.length <= 96 && /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$/.test(p) && !p.includes('--') && !p.includes('..'));
 }
 
-/** Why the Hub's answer is not a config ("" for 200): api/hub.go's words. */
-function hubStatusMessage(status, withToken) {
+/**
+ * Why the Hub's answer is not a config ("" for 200), in the engine's words
+ * (contract().hub_messages, package models' Hub* constants, which the API
+ * answers with; "{status}" is the status), chosen as models.HubStatusMessage
+ * chooses.
+ */
+function hubStatusMessage(status, withToken, words) {
   if (status === 200) return '';
-  if ((status === 401 || status === 403) && withToken) {
-    return `the Hugging Face Hub refused the token (HTTP ${status}): the model is gated or private, and the token has no access to it`;
-  }
-  if (status === 401 || status === 403) return `the model is gated or private on the Hugging Face Hub (HTTP ${status}): it needs a token`;
-  if (status === 404) return 'no such model on the Hugging Face Hub (HTTP 404)';
-  return `the Hugging Face Hub answered HTTP ${status} for its config.json`;
+  const gated = status === 401 || status === 403;
+  const template = gated && withToken ? words.token_refused : gated ? words.needs_token : status === 404 ? words.not_found : words.status;
+  return template.replaceAll('{status}', String(status));
 }
 
 // Not "throughput-...": the page's service worker deletes its old caches by that prefix.
@@ -209,9 +211,10 @@ async function hubKeep(url, text) {
 /**
  * Fetches id's config.json from the Hub (network first; the kept copy when
  * the Hub cannot be reached or fails) and returns {text, url}; throws an
- * Error whose message is the reason, in the API's words.
+ * Error whose message is the reason, in the engine's words (hub_messages of
+ * its contract, which the API answers with too).
  */
-async function fetchHubConfig(id, hub) {
+async function fetchHubConfig(id, hub, words) {
   const url = `${hub.url}/${id}/resolve/main/config.json`;
   let res;
   try {
@@ -219,9 +222,9 @@ async function fetchHubConfig(id, hub) {
   } catch {
     const kept = await hubCached(url);
     if (kept !== null) return { text: kept, url };
-    throw new Error('the Hugging Face Hub could not be reached (offline?) and no config.json is kept for it');
+    throw new Error(words.unreachable);
   }
-  const why = hubStatusMessage(res.status, hub.token !== '');
+  const why = hubStatusMessage(res.status, hub.token !== '', words);
   if (why) {
     const kept = res.status >= 500 ? await hubCached(url) : null;
     if (kept !== null) return { text: kept, url };
@@ -230,7 +233,7 @@ async function fetchHubConfig(id, hub) {
   const text = await res.text();
   let cfg;
   try { cfg = JSON.parse(text); } catch { /* below */ }
-  if (!isPlainObject(cfg) || text.length > 1 << 20) throw new Error('its config.json on the Hugging Face Hub is not a JSON object of at most 1 MiB');
+  if (!isPlainObject(cfg) || text.length > 1 << 20) throw new Error(words.not_a_config);
   await hubKeep(url, text);
   return { text, url };
 }
@@ -450,7 +453,7 @@ class Calculator {
     const key = id.toLowerCase();
     let state = this.#hubFetches.get(key);
     if (!state?.promise || state.url !== hub.url || state.token !== hub.token) {
-      const promise = fetchHubConfig(id, hub).then(({ text, url }) => {
+      const promise = fetchHubConfig(id, hub, this.contract().hub_messages).then(({ text, url }) => {
         this.#call('addModel', JSON.stringify({ id, config: JSON.parse(text), source_url: url }));
         this.#hubFetches.delete(key);
       }, (err) => {

@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { load, isHubID, ThroughputError } from '../../build/npm/throughput.js';
 import { startHub } from '../../tests/hub/server.mjs';
 
@@ -104,6 +105,47 @@ test('offline, a config fetched before is answered from the kept copy', async ()
     assert.deepEqual(await modelErrors(calc.prepare('acme/never-fetched')), [{ field: 'model', message: 'unknown model "acme/never-fetched": the Hugging Face Hub could not be reached (offline?) and no config.json is kept for it' }]);
   } finally {
     calc.close();
+  }
+});
+
+// The module's reasons are the engine's (contract().hub_messages, package
+// models' Hub* words, which the API answers with), chosen by the rule of
+// models.HubStatusMessage (its test, models/hub_test.go, has these
+// statuses): a word of its own in throughput.js would fail here. A
+// loopback server answers /status/sNNN/... with HTTP NNN, and
+// /bad/not-an-object/... with 200 and a JSON array.
+test("the Hub's reasons are the engine's words, for every kind of answer", async () => {
+  const server = http.createServer((req, res) => {
+    const status = Number(req.url.match(/^\/status\/s(\d{3})/)?.[1] ?? 200);
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(status === 200 ? '[1, 2]' : '{"error": "no"}');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const calc = await load({ hub: { url } });
+  try {
+    const words = calc.contract().hub_messages;
+    assert.deepEqual(Object.keys(words).sort(), ['needs_token', 'not_a_config', 'not_found', 'status', 'token_refused', 'unreachable']);
+    const cases = [
+      [401, '', 'needs_token'], [403, '', 'needs_token'], [401, 'hf_x', 'token_refused'], [403, 'hf_x', 'token_refused'],
+      [404, '', 'not_found'], [404, 'hf_x', 'not_found'], [429, 'hf_x', 'status'], [500, '', 'status'], [503, 'hf_x', 'status'],
+    ];
+    for (const [status, token, kind] of cases) {
+      const id = `status/s${status}${token ? '-token' : ''}`;
+      const message = `unknown model "${id}": ${words[kind].replaceAll('{status}', String(status))}`;
+      assert.deepEqual(await modelErrors(calc.prepare(id, { token })), [{ field: 'model', message }], `HTTP ${status}, token ${token !== ''}`);
+    }
+    assert.deepEqual(await modelErrors(calc.prepare('bad/not-an-object')), [{ field: 'model', message: `unknown model "bad/not-an-object": ${words.not_a_config}` }]);
+  } finally {
+    calc.close();
+    await new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); });
+  }
+  // The server gone, nothing kept: unreachable.
+  const offline = await load({ hub: { url } });
+  try {
+    const words = offline.contract().hub_messages;
+    assert.deepEqual(await modelErrors(offline.prepare('acme/gone-7b')), [{ field: 'model', message: `unknown model "acme/gone-7b": ${words.unreachable}` }]);
+  } finally {
+    offline.close();
   }
 });
 

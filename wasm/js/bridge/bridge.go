@@ -86,6 +86,33 @@ type Contract struct {
 	// or a unit, by JSON path ("gpu_memory_utilization",
 	// "workload.input_tokens", "simulate.sweep.request_rates").
 	Fields map[string]FieldBounds `json:"fields"`
+	// HubMessages are the words that say why a model could not be had
+	// from the Hugging Face Hub.
+	HubMessages HubMessages `json:"hub_messages"`
+}
+
+// HubMessages are the engine's words for why a model could not be had
+// from the Hugging Face Hub (package models' Hub* constants, which the API
+// answers with), so that throughput.js, which fetches from the Hub in the
+// browser, says the same. "{status}" stands for the HTTP status of the
+// Hub's answer.
+type HubMessages struct {
+	// Unreachable is the reason when the request failed and no
+	// config.json is kept.
+	Unreachable string `json:"unreachable"`
+	// NotAConfig is the reason when the answer is not a JSON object of
+	// at most 1 MiB.
+	NotAConfig string `json:"not_a_config"`
+	// TokenRefused is the reason for HTTP 401 or 403 to a request with a
+	// token.
+	TokenRefused string `json:"token_refused"`
+	// NeedsToken is the reason for HTTP 401 or 403 to a request without
+	// a token.
+	NeedsToken string `json:"needs_token"`
+	// NotFound is the reason for HTTP 404.
+	NotFound string `json:"not_found"`
+	// Status is the reason for any other status but 200.
+	Status string `json:"status"`
 }
 
 // EngineProfile is one engine: its request value, display name and the
@@ -145,6 +172,11 @@ func NewContract() Contract {
 		Arrivals:      calc.Arrivals,
 		Distributions: calc.Distributions,
 		Fields:        map[string]FieldBounds{},
+		HubMessages: HubMessages{
+			Unreachable: models.HubUnreachable, NotAConfig: models.HubNotAConfig,
+			TokenRefused: models.HubTokenRefused, NeedsToken: models.HubNeedsToken,
+			NotFound: models.HubNotFound, Status: models.HubStatus,
+		},
 	}
 	for _, e := range calc.Engines() {
 		c.Engines = append(c.Engines, EngineProfile{Name: e.Name, Label: e.Label, Defaults: e.Defaults()})

@@ -1,6 +1,7 @@
 package bridge_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/contract"
+	"github.com/modelrefs/throughput/models"
 	"github.com/modelrefs/throughput/wasm/js/bridge"
 )
 
@@ -42,4 +44,21 @@ func TestContractStatesTheEngineTables(t *testing.T) {
 	}
 	// LengthDistribution is reached twice (input and output tokens).
 	assert.Equal(t, n+5, len(c.Fields))
+}
+
+// The contract's hub_messages are package models' Hub* words, which the
+// API answers with: throughput.js reads them from here.
+func TestContractHubMessagesAreTheEngines(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, bridge.HubMessages{
+		Unreachable: models.HubUnreachable, NotAConfig: models.HubNotAConfig,
+		TokenRefused: models.HubTokenRefused, NeedsToken: models.HubNeedsToken,
+		NotFound: models.HubNotFound, Status: models.HubStatus,
+	}, bridge.NewContract().HubMessages)
+	// Each template, filled, is what HubStatusMessage says.
+	fill := func(s string, status int) string { return strings.ReplaceAll(s, "{status}", strconv.Itoa(status)) }
+	assert.Equal(t, fill(models.HubNeedsToken, 401), models.HubStatusMessage(401, false))
+	assert.Equal(t, fill(models.HubTokenRefused, 403), models.HubStatusMessage(403, true))
+	assert.Equal(t, fill(models.HubNotFound, 404), models.HubStatusMessage(404, false))
+	assert.Equal(t, fill(models.HubStatus, 502), models.HubStatusMessage(502, false))
 }
