@@ -85,6 +85,10 @@ var SpecMethods = []string{"draft_model", "eagle", "eagle3", "mtp", "ngram"}
 var LoRAModules = []string{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
 	"q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "in_proj", "out_proj"}
 
+// specRequired is the field table's word on num_speculative_tokens's
+// default: it has none.
+const specRequired = "none: required, as vLLM requires it (a draft checkpoint's n_predict aside)"
+
 const (
 	maxSpecTokens = 32
 	// pcie5x16 is PCIe 5.0 x16 in one direction, bytes/s: 32 GT/s x 16
@@ -109,8 +113,13 @@ var featureFields = [...]struct {
 	{"Workload.num_prefixes", FieldSpec{Min: 1, Max: maxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
 	{"Workload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
 	{"SpeculativeConfig.method", FieldSpec{Enum: SpecMethods, DefaultText: "draft_model when model is given, else eagle"}},
-	{"SpeculativeConfig.num_speculative_tokens", FieldSpec{Min: 1, Max: maxSpecTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
-	{"SpeculativeConfig.acceptance_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "probability"}},
+	// k has no default: vLLM requires it (vllm/config/speculative.py
+	// SpeculativeConfig.__post_init__ raises "A speculative model was
+	// provided, but `num_speculative_tokens` was not provided" unless the
+	// draft checkpoint's config names n_predict, which no method here
+	// reads), and so does the engine (resolveSpec), the page and the widget.
+	{"SpeculativeConfig.num_speculative_tokens", FieldSpec{Min: 1, Max: maxSpecTokens, HasMin: true, HasMax: true, DefaultText: specRequired, Unit: "tokens"}},
+	{"SpeculativeConfig.acceptance_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, DefaultText: "none: required, or mean_acceptance_length (a property of the draft and the traffic)", Unit: "probability"}},
 	{"SpeculativeConfig.mean_acceptance_length", FieldSpec{Min: 1, Max: maxSpecTokens + 1, HasMin: true, HasMax: true, Unit: "tokens per step"}},
 	{"LoRAConfig.max_loras", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 1, Unit: "adapters"}},
 	{"LoRAConfig.max_lora_rank", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 16, Unit: "rank"}},
@@ -265,13 +274,7 @@ func resolvePrefix(e *errs, req Request, d *Deployment, p *plan) {
 // resolveSpec reads the speculative config.
 func resolveSpec(e *errs, s *SpeculativeConfig, d *Deployment) {
 	f := &d.feat
-	method := strings.ToLower(strings.TrimSpace(s.Method))
-	if method == "" {
-		method = "eagle"
-		if s.Model != "" {
-			method = "draft_model"
-		}
-	}
+	method := specMethodOf(s)
 	known := false
 	for _, k := range SpecMethods {
 		known = known || k == method
@@ -283,6 +286,8 @@ func resolveSpec(e *errs, s *SpeculativeConfig, d *Deployment) {
 	if s.NumSpeculativeTokens == nil {
 		e.add("speculative_config.num_speculative_tokens", "is required: the tokens drafted per step")
 	}
+	// 1 only carries the error above on to the checks below; it is no
+	// default (the field has none: specRequired).
 	k := e.intAt("speculative_config.num_speculative_tokens", "SpeculativeConfig.num_speculative_tokens", s.NumSpeculativeTokens, 1)
 	switch {
 	case s.AcceptanceRate != nil && s.MeanAcceptanceLength != nil:
@@ -308,6 +313,20 @@ func resolveSpec(e *errs, s *SpeculativeConfig, d *Deployment) {
 	}
 	f.specK = k
 	f.specE = tokensPerStep(k, f.specAccept)
+}
+
+// specMethodOf is the config's method, lower case, defaulted as the
+// field table says (SpeculativeConfig.method): draft_model when a model
+// is given, else eagle.
+func specMethodOf(s *SpeculativeConfig) string {
+	method := strings.ToLower(strings.TrimSpace(s.Method))
+	if method == "" {
+		method = "eagle"
+		if s.Model != "" {
+			method = "draft_model"
+		}
+	}
+	return method
 }
 
 // hasMTP reports whether the model ships multi-token-prediction layers

@@ -243,6 +243,7 @@ type PlanDeployment struct {
 	Simulated *PlanSimulated `json:"simulated,omitempty"`
 
 	quant    string  // the request's quantization ("" as published)
+	util     float64 // the memory fraction it was costed with (resolved gpu_memory_utilization)
 	perRate  float64 // one replica's request rate (aggregated, rate workloads)
 	perUsers int     // one replica's users, or the decode instance's batch
 }

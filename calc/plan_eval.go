@@ -386,7 +386,7 @@ func (p *planner) miss(id string, c *candidate) {
 
 // base fills what every deployment of d carries.
 func (p *planner) base(d *Deployment, q, prec, mode string, price float64) PlanDeployment {
-	return PlanDeployment{quant: q,
+	return PlanDeployment{quant: q, util: d.Utilization,
 		Accelerator: d.Hardware.ID, AcceleratorName: d.Hardware.Name, Engine: d.Engine.Name, Mode: mode,
 		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep,
 		Quantization: prec, KVCacheDtype: d.KVDtype, MaxNumSeqs: d.MaxNumSeqs, MaxNumBatchedTokens: d.MaxBatched,
