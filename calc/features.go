@@ -87,7 +87,7 @@ var LoRAModules = []string{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", 
 
 // specRequired is the field table's word on num_speculative_tokens's
 // default: it has none.
-const specRequired = "none: required, as vLLM requires it (a draft checkpoint's n_predict aside)"
+const specRequired = "none: required, as in vLLM"
 
 const (
 	maxSpecTokens = 32
@@ -119,7 +119,7 @@ var featureFields = [...]struct {
 	// draft checkpoint's config names n_predict, which no method here
 	// reads), and so does the engine (resolveSpec), the page and the widget.
 	{"SpeculativeConfig.num_speculative_tokens", FieldSpec{Min: 1, Max: maxSpecTokens, HasMin: true, HasMax: true, DefaultText: specRequired, Unit: "tokens"}},
-	{"SpeculativeConfig.acceptance_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, DefaultText: "none: required, or mean_acceptance_length (a property of the draft and the traffic)", Unit: "probability"}},
+	{"SpeculativeConfig.acceptance_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, DefaultText: "none: required, or mean_acceptance_length", Unit: "probability"}},
 	{"SpeculativeConfig.mean_acceptance_length", FieldSpec{Min: 1, Max: maxSpecTokens + 1, HasMin: true, HasMax: true, Unit: "tokens per step"}},
 	{"LoRAConfig.max_loras", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 1, Unit: "adapters"}},
 	{"LoRAConfig.max_lora_rank", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 16, Unit: "rank"}},
@@ -274,7 +274,13 @@ func resolvePrefix(e *errs, req Request, d *Deployment, p *plan) {
 // resolveSpec reads the speculative config.
 func resolveSpec(e *errs, s *SpeculativeConfig, d *Deployment) {
 	f := &d.feat
-	method := specMethodOf(s)
+	method := strings.ToLower(strings.TrimSpace(s.Method))
+	if method == "" {
+		method = "eagle"
+		if s.Model != "" {
+			method = "draft_model"
+		}
+	}
 	known := false
 	for _, k := range SpecMethods {
 		known = known || k == method
@@ -313,20 +319,6 @@ func resolveSpec(e *errs, s *SpeculativeConfig, d *Deployment) {
 	}
 	f.specK = k
 	f.specE = tokensPerStep(k, f.specAccept)
-}
-
-// specMethodOf is the config's method, lower case, defaulted as the
-// field table says (SpeculativeConfig.method): draft_model when a model
-// is given, else eagle.
-func specMethodOf(s *SpeculativeConfig) string {
-	method := strings.ToLower(strings.TrimSpace(s.Method))
-	if method == "" {
-		method = "eagle"
-		if s.Model != "" {
-			method = "draft_model"
-		}
-	}
-	return method
 }
 
 // hasMTP reports whether the model ships multi-token-prediction layers

@@ -59,7 +59,7 @@ func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
 		if q != "" {
 			cmd += " --quantization " + q
 		}
-		cmd += sglangSpecFlags(s.req.SpeculativeConfig)
+		cmd += sglangSpecFlags(s.req.SpeculativeConfig, s.specMethod)
 		if dep.Mode == "disaggregated" {
 			cmd += " --disaggregation-mode decode"
 			notes = append(notes, "the "+itoa(dep.PrefillReplicas)+" prefill instances run the same command with --disaggregation-mode prefill, behind SGLang's mini load balancer")
@@ -98,14 +98,14 @@ func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
 		if q != "" {
 			cmd += " --quantization " + q
 		}
-		cmd += vllmSpecFlags(s.req.SpeculativeConfig)
+		cmd += vllmSpecFlags(s.req.SpeculativeConfig, s.specMethod)
 		if dep.Mode == "disaggregated" {
 			cmd += ` --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'`
 			notes = append(notes, "the "+itoa(dep.PrefillReplicas)+" prefill and "+itoa(dep.DecodeReplicas)+" decode instances run the same command, behind vLLM's disaggregated-serving proxy")
 		}
 	}
 	if sc := s.req.SpeculativeConfig; sc != nil && dep.Engine != "vllm" && dep.Engine != "sglang" {
-		notes = append(notes, "speculative decoding ("+specMethodOf(sc)+", "+itoa(*sc.NumSpeculativeTokens)+" drafted tokens) was costed: enable it with "+dep.Engine+"'s own option")
+		notes = append(notes, "speculative decoding ("+s.specMethod+", "+itoa(*sc.NumSpeculativeTokens)+" drafted tokens) was costed: enable it with "+dep.Engine+"'s own option")
 	}
 	switch q {
 	case "awq":
@@ -124,11 +124,11 @@ func launchCommand(s *planSpec, dep *PlanDeployment) (string, []string) {
 // SpeculativeConfig: method, model, num_speculative_tokens). An EAGLE head
 // is a checkpoint of its own, named by a placeholder; "mtp" and "ngram"
 // need none (vLLM takes the model's own MTP layers, or the prompt).
-func vllmSpecFlags(sc *SpeculativeConfig) string {
+// m is its method as resolved (planSpec.specMethod).
+func vllmSpecFlags(sc *SpeculativeConfig, m string) string {
 	if sc == nil {
 		return ""
 	}
-	m := specMethodOf(sc)
 	j := `{"method":"` + m + `"`
 	switch m {
 	case "draft_model":
@@ -145,13 +145,13 @@ func vllmSpecFlags(sc *SpeculativeConfig) string {
 // k with --speculative-eagle-topk 1 and k+1 tokens to verify. The model's
 // own MTP layers run under SGLang's EAGLE algorithm (its DeepSeek MTP
 // recipe); a draft model is STANDALONE.
-func sglangSpecFlags(sc *SpeculativeConfig) string {
+func sglangSpecFlags(sc *SpeculativeConfig, m string) string {
 	if sc == nil {
 		return ""
 	}
 	k := *sc.NumSpeculativeTokens
 	var f string
-	switch m := specMethodOf(sc); m {
+	switch m {
 	case "ngram":
 		return " --speculative-algorithm NGRAM --speculative-num-draft-tokens " + itoa(k+1)
 	case "draft_model":

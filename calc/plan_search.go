@@ -48,6 +48,7 @@ var (
 // planSpec is a validated PlanRequest.
 type planSpec struct {
 	req              PlanRequest
+	specMethod       string // the speculative config's method, resolved ("" without one)
 	model            *models.Model
 	in, out          int // mean lengths the analytic search uses
 	inDist, outDist  sched.Dist
@@ -190,6 +191,7 @@ func (s *planSpec) checkFeatures(e *errs) {
 	resolvePrefix(e, Request{Workload: s.workload()}, probe, &plan{in: s.in})
 	if sc := s.req.SpeculativeConfig; sc != nil {
 		resolveSpec(e, sc, probe)
+		s.specMethod = probe.feat.specMethod
 		if probe.feat.specMethod == "draft_model" && sc.Model != "" {
 			if _, err := models.Lookup(sc.Model); err != nil {
 				e.add("speculative_config.model", err.Error())

@@ -1746,14 +1746,14 @@ export interface SpeculativeConfig {
    * num_speculative_tokens is k, the drafted tokens per step.
    * Range: from 1 to 32.
    * Unit: tokens.
-   * Default: none: required, as vLLM requires it (a draft checkpoint's n_predict aside).
+   * Default: none: required, as in vLLM.
    */
   num_speculative_tokens?: number;
   /**
    * acceptance_rate is the probability that one drafted token is accepted, given the ones before it were. Give it or mean_acceptance_length.
    * Range: from 0 to 1.
    * Unit: probability.
-   * Default: none: required, or mean_acceptance_length (a property of the draft and the traffic).
+   * Default: none: required, or mean_acceptance_length.
    */
   acceptance_rate?: number;
   /**
