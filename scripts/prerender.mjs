@@ -27,6 +27,7 @@ const { request, errors } = S.toRequest(config);
 if (errors.length) throw new Error(`the default view has errors: ${JSON.stringify(errors)}`);
 const calc = await load();
 const report = evaluateWithRange((r) => calc.evaluate(r), request, undefined);
+const contract = calc.contract();
 const out = { version: calc.version, key: JSON.stringify(request), report };
 writeFileSync(new URL('prerender.json', site), `${JSON.stringify(out)}\n`);
 calc.close?.();
@@ -35,7 +36,7 @@ let page = template;
 let how = 'the template as it is: happy-dom is not installed (npm ci)';
 try {
   const { writeStaticPage } = await import('./static-page.mjs');
-  page = await writeStaticPage(template, config, report);
+  page = await writeStaticPage(template, config, report, contract);
   how = `the default view for ${request.model} on ${request.hardware}`;
 } catch (e) {
   if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes('happy-dom')) throw e;

@@ -10,12 +10,16 @@
 // a control shows (its value, checked, selected) apart from its markup, so
 // that state is written into the attributes an HTML parser reads back.
 import { Window } from 'happy-dom';
-import { writeForm, controls } from '../www/page/form.js';
+import { writeForm, writeDefaults, controls } from '../www/page/form.js';
 import { reportView } from '../www/page/report.js';
 import { FIGURES } from '../www/page/figures.js';
 
-/** The page html (the template) with config in its form and report in its results. */
-export async function writeStaticPage(html, config, report) {
+/**
+ * The page html (the template) with config in its form, the engine's
+ * defaults (contract: calc.contract()) as its empty controls' placeholders
+ * and report in its results.
+ */
+export async function writeStaticPage(html, config, report, contract) {
   const window = new Window({
     url: 'https://throughput.invalid/',
     settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
@@ -37,6 +41,7 @@ export async function writeStaticPage(html, config, report) {
       return o;
     };
     writeForm(form, config);
+    writeDefaults(form, contract, config, report);
     reportView(doc)(report);
     doc.getElementById('status').hidden = true; // app.js: a result is shown, no status
     for (const c of controls(form)) serializeState(c);

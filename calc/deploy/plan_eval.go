@@ -388,7 +388,7 @@ func (p *planner) miss(id string, c *candidate) {
 
 // base fills what every deployment of d carries.
 func (p *planner) base(d *Deployment, q, prec, mode string, price float64) planned {
-	return planned{quant: q, PlanDeployment: spec.PlanDeployment{
+	return planned{quant: q, util: d.Utilization, PlanDeployment: spec.PlanDeployment{
 		Accelerator: d.Hardware.ID, AcceleratorName: d.Hardware.Name, Engine: d.Engine.Name, Mode: mode,
 		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep,
 		Quantization: prec, KVCacheDtype: d.KVDtype, MaxNumSeqs: d.MaxNumSeqs, MaxNumBatchedTokens: d.MaxBatched,
@@ -774,7 +774,7 @@ func (p *planner) report() spec.PlanReport {
 	r.Deployments = make([]spec.PlanDeployment, len(list))
 	for i, d := range list {
 		s.requests(d)
-		d.Launch, d.Notes = launchCommand(s, &d.PlanDeployment)
+		d.Launch, d.Notes = launchCommand(s, d)
 		r.Deployments[i] = d.PlanDeployment
 	}
 	r.Frontier = frontier(ok, list)
@@ -866,6 +866,7 @@ func boolInt(b bool) int {
 type planned struct {
 	spec.PlanDeployment
 	quant    string  // the request's quantization ("" as published)
+	util     float64 // the memory fraction it was costed with (resolved gpu_memory_utilization)
 	perRate  float64 // one replica's request rate (aggregated, rate workloads)
 	perUsers int     // one replica's users, or the decode instance's batch
 }

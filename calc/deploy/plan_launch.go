@@ -2,8 +2,8 @@ package deploy
 
 import (
 	"math"
+	"strings"
 
-	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -16,13 +16,20 @@ import (
 // python/sglang/srt/server_args.py; LMDeploy `lmdeploy serve api_server`;
 // TensorRT-LLM `trtllm-serve`; llama.cpp tools/server README), and the
 // notes it needs besides.
-func launchCommand(s *planSpec, dep *spec.PlanDeployment) (string, []string) {
+//
+// Every value it writes is the one the deployment was costed with: the
+// memory fraction is the resolved gpu_memory_utilization (the release's
+// own under vLLM, 0.92 from 0.21; SGLang's mem_fraction_static by GPU
+// memory and TP, engine_sglang.go), not the engine table's constant, and
+// the speculative config is the plan request's. The settings it leaves
+// out (dtype, block size) were costed at the engine's own defaults, which
+// the engine then picks itself.
+func launchCommand(s *planSpec, dep *planned) (string, []string) {
 	model := "<path-to-model>"
 	if s.req.Model != "" {
 		model = s.model.ID
 	}
-	eng, _ := release.LookupEngine(dep.Engine)
-	util := fielderr.Number(eng.DefaultUtilization)
+	util := fielderr.Number(dep.util)
 	tp, pp, L := itoa(dep.TensorParallelSize), itoa(dep.PipelineParallelSize), itoa(dep.MaxModelLen)
 	seqs, bt := itoa(dep.MaxNumSeqs), itoa(dep.MaxNumBatchedTokens)
 	q := dep.Evaluate.Quantization
@@ -55,6 +62,7 @@ func launchCommand(s *planSpec, dep *spec.PlanDeployment) (string, []string) {
 		if q != "" {
 			cmd += " --quantization " + q
 		}
+		cmd += sglangSpecFlags(s.req.SpeculativeConfig, s.specMethod)
 		if dep.Mode == "disaggregated" {
 			cmd += " --disaggregation-mode decode"
 			notes = append(notes, "the "+itoa(dep.PrefillReplicas)+" prefill instances run the same command with --disaggregation-mode prefill, behind SGLang's mini load balancer")
@@ -93,10 +101,14 @@ func launchCommand(s *planSpec, dep *spec.PlanDeployment) (string, []string) {
 		if q != "" {
 			cmd += " --quantization " + q
 		}
+		cmd += vllmSpecFlags(s.req.SpeculativeConfig, s.specMethod)
 		if dep.Mode == "disaggregated" {
 			cmd += ` --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'`
 			notes = append(notes, "the "+itoa(dep.PrefillReplicas)+" prefill and "+itoa(dep.DecodeReplicas)+" decode instances run the same command, behind vLLM's disaggregated-serving proxy")
 		}
+	}
+	if sc := s.req.SpeculativeConfig; sc != nil && dep.Engine != "vllm" && dep.Engine != "sglang" {
+		notes = append(notes, "speculative decoding ("+s.specMethod+", "+itoa(*sc.NumSpeculativeTokens)+" drafted tokens) was costed: enable it with "+dep.Engine+"'s own option")
 	}
 	switch q {
 	case "awq":
@@ -108,6 +120,51 @@ func launchCommand(s *planSpec, dep *spec.PlanDeployment) (string, []string) {
 		notes = append(notes, "run "+itoa(dep.Replicas)+" replicas behind a load balancer")
 	}
 	return cmd, notes
+}
+
+// vllmSpecFlags is the speculative config the deployment was costed
+// with as vLLM's --speculative-config JSON (vllm/config/speculative.py
+// spec.SpeculativeConfig: method, model, num_speculative_tokens). An EAGLE head
+// is a checkpoint of its own, named by a placeholder; "mtp" and "ngram"
+// need none (vLLM takes the model's own MTP layers, or the prompt).
+// m is its method as resolved (planSpec.specMethod).
+func vllmSpecFlags(sc *spec.SpeculativeConfig, m string) string {
+	if sc == nil {
+		return ""
+	}
+	j := `{"method":"` + m + `"`
+	switch m {
+	case "draft_model":
+		j += `,"model":"` + sc.Model + `"`
+	case "eagle", "eagle3":
+		j += `,"model":"<` + m + `-head>"`
+	}
+	return " --speculative-config '" + j + `,"num_speculative_tokens":` + itoa(*sc.NumSpeculativeTokens) + "}'"
+}
+
+// sglangSpecFlags is the speculative config as SGLang's flags
+// (python/sglang/srt/server_args.py; docs/advanced_features/
+// speculative_decoding.md): a chain of k drafts is --speculative-num-steps
+// k with --speculative-eagle-topk 1 and k+1 tokens to verify. The model's
+// own MTP layers run under SGLang's EAGLE algorithm (its DeepSeek MTP
+// recipe); a draft model is STANDALONE.
+func sglangSpecFlags(sc *spec.SpeculativeConfig, m string) string {
+	if sc == nil {
+		return ""
+	}
+	k := *sc.NumSpeculativeTokens
+	var f string
+	switch m {
+	case "ngram":
+		return " --speculative-algorithm NGRAM --speculative-num-draft-tokens " + itoa(k+1)
+	case "draft_model":
+		f = " --speculative-algorithm STANDALONE --speculative-draft-model-path " + sc.Model
+	case "mtp":
+		f = " --speculative-algorithm EAGLE"
+	default:
+		f = " --speculative-algorithm " + strings.ToUpper(m) + " --speculative-draft-model-path <" + m + "-head>"
+	}
+	return f + " --speculative-num-steps " + itoa(k) + " --speculative-eagle-topk 1 --speculative-num-draft-tokens " + itoa(k+1)
 }
 
 // verify replays the top deployments (aggregated ones; the simulator

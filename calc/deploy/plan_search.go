@@ -26,6 +26,7 @@ var (
 // planSpec is a validated PlanRequest.
 type planSpec struct {
 	req              spec.PlanRequest
+	specMethod       string // the speculative config's method, resolved ("" without one)
 	model            *models.Model
 	in, out          int // mean lengths the analytic search uses
 	inDist, outDist  sched.Dist
@@ -168,6 +169,7 @@ func (s *planSpec) checkFeatures(e *spec.Errs) {
 	resolvePrefix(e, spec.Request{Workload: s.workload()}, probe, &Ask{In: s.in})
 	if sc := s.req.SpeculativeConfig; sc != nil {
 		resolveSpec(e, sc, probe)
+		s.specMethod = probe.feat.specMethod
 		if probe.feat.specMethod == "draft_model" && sc.Model != "" {
 			if _, err := models.Lookup(sc.Model); err != nil {
 				e.Add("speculative_config.model", err.Error())

@@ -72,6 +72,10 @@ var LoRAModules = []string{"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", 
 
 const MaxSpecTokens = 32
 
+// SpecRequired is the field table's word on num_speculative_tokens's
+// default: it has none.
+const SpecRequired = "none: required, as in vLLM"
+
 // featureFields are the features' entries of calc.Fields.
 var featureFields = [...]struct {
 	key  string
@@ -85,8 +89,13 @@ var featureFields = [...]struct {
 	{"Workload.num_prefixes", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
 	{"Workload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
 	{"SpeculativeConfig.method", FieldSpec{Enum: SpecMethods, DefaultText: "draft_model when model is given, else eagle"}},
-	{"SpeculativeConfig.num_speculative_tokens", FieldSpec{Min: 1, Max: MaxSpecTokens, HasMin: true, HasMax: true, Unit: "tokens"}},
-	{"SpeculativeConfig.acceptance_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "probability"}},
+	// k has no default: vLLM requires it (vllm/config/speculative.py
+	// SpeculativeConfig.__post_init__ raises "A speculative model was
+	// provided, but `num_speculative_tokens` was not provided" unless the
+	// draft checkpoint's config names n_predict, which no method here
+	// reads), and so does the engine (resolveSpec), the page and the widget.
+	{"SpeculativeConfig.num_speculative_tokens", FieldSpec{Min: 1, Max: MaxSpecTokens, HasMin: true, HasMax: true, DefaultText: SpecRequired, Unit: "tokens"}},
+	{"SpeculativeConfig.acceptance_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, DefaultText: "none: required, or mean_acceptance_length", Unit: "probability"}},
 	{"SpeculativeConfig.mean_acceptance_length", FieldSpec{Min: 1, Max: MaxSpecTokens + 1, HasMin: true, HasMax: true, Unit: "tokens per step"}},
 	{"LoRAConfig.max_loras", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 1, Unit: "adapters"}},
 	{"LoRAConfig.max_lora_rank", FieldSpec{Min: 1, Max: 1024, HasMin: true, HasMax: true, Default: 16, Unit: "rank"}},

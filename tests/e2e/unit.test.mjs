@@ -169,9 +169,10 @@ test('the build-time page is filled by the page code: form.js and report.js', as
   const H = await import('./helpers.mjs');
   const template = fs.readFileSync(TEMPLATE, 'utf8');
   const report = await H.chartReport(H.request());
+  const contract = (await H.calculator()).contract();
 
   // The default view: what the build wrote, the figures the report's.
-  const page = await writeStaticPage(template, S.newConfig(), report);
+  const page = await writeStaticPage(template, S.newConfig(), report, contract);
   assert.equal(fs.readFileSync(BUILT, 'utf8'), page, 'build/site/index.html is the template filled for the default view (./build.sh build)');
   assert.equal(fs.readFileSync(TEMPLATE, 'utf8'), template, 'the template is not written');
   {
@@ -199,7 +200,7 @@ test('the build-time page is filled by the page code: form.js and report.js', as
   }
 
   // Another configuration: every kind of control, as the HTML parser reads it back.
-  const other = await writeStaticPage(template, S.newConfig({ tensor_parallel_size: '4', engine: 'sglang', load: 'concurrency', concurrency: '32', hardware: 'mi300x', model_config: 'a < b' }), report);
+  const other = await writeStaticPage(template, S.newConfig({ tensor_parallel_size: '4', engine: 'sglang', load: 'concurrency', concurrency: '32', hardware: 'mi300x', model_config: 'a < b' }), report, contract);
   {
     const { doc, close } = await parse(other);
     try {
@@ -220,10 +221,10 @@ test('the build-time page is filled by the page code: form.js and report.js', as
   // Text is escaped; a slot that is not a figure is an error.
   const tricky = structuredClone(report);
   tricky.model.name = 'A <b>&"model"';
-  const escaped = await writeStaticPage(template, S.newConfig(), tricky);
+  const escaped = await writeStaticPage(template, S.newConfig(), tricky, contract);
   assert.ok(escaped.includes('A &lt;b&gt;&amp;"model"'), 'the model name is text');
   assert.equal(escaped.includes('<b>&'), false);
-  await assert.rejects(writeStaticPage(template.replace('data-v="kv_cache.groups"', 'data-v="kv_cache.nope"'), S.newConfig(), report), /kv_cache.nope/);
+  await assert.rejects(writeStaticPage(template.replace('data-v="kv_cache.groups"', 'data-v="kv_cache.nope"'), S.newConfig(), report, contract), /kv_cache.nope/);
 });
 
 test('URL attributes: only http(s) URLs reach a link, anything else is the default', async () => {

@@ -1746,12 +1746,14 @@ export interface SpeculativeConfig {
    * num_speculative_tokens is k, the drafted tokens per step.
    * Range: from 1 to 32.
    * Unit: tokens.
+   * Default: none: required, as in vLLM.
    */
   num_speculative_tokens?: number;
   /**
    * acceptance_rate is the probability that one drafted token is accepted, given the ones before it were. Give it or mean_acceptance_length.
    * Range: from 0 to 1.
    * Unit: probability.
+   * Default: none: required, or mean_acceptance_length.
    */
   acceptance_rate?: number;
   /**

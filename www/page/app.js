@@ -724,9 +724,6 @@ const QUANT_LABELS = {
   mxfp4: 'MXFP4', nvfp4: 'NVFP4', f16: 'GGUF f16',
 };
 
-/** The engine settings an empty control leaves to the engine. */
-const ENGINE_DEFAULTS = ['gpu_memory_utilization', 'max_num_seqs', 'max_num_batched_tokens'];
-
 /**
  * Fill the engine, dtype and KV cache selects from the engine's tables
  * and set the utilization field's limits from its bounds.
@@ -747,7 +744,8 @@ function fillTables() {
 
 /**
  * Show the selected engine's defaults as the placeholders of the empty
- * engine settings (an empty control leaves the field to the engine), and
+ * engine settings and serving-feature fields (an empty control leaves the
+ * field to the engine; form.js writeDefaults reads the field table), and
  * the valid utilization range beside them. Given the report r of the
  * same engine, an empty setting shows the value the engine resolved for
  * this deployment (vLLM's batch defaults and SGLang's memory fraction
@@ -755,16 +753,16 @@ function fillTables() {
  */
 function showEngineDefaults(r) {
   if (!calc) return;
-  let e;
-  try { e = calc.engines().find((x) => x.name === active().engine); } catch { return; }
+  let contract;
+  try { contract = calc.contract(); } catch { return; }
+  const e = contract.engines.find((x) => x.name === active().engine);
   if (!e) return;
-  const here = (k) => (r?.config?.engine === e.name && active()[k] === '' && r.config[k] != null ? r.config[k] : e.defaults[k]);
-  for (const k of ENGINE_DEFAULTS) setAttr($(`#f-${k}`), 'placeholder', String(here(k)));
+  F.writeDefaults(form, contract, active(), r);
   const blockDefault = $('#f-block_size')?.querySelector('option[value=""]');
   if (blockDefault) setText(blockDefault, `default (${e.defaults.block_size})`);
   const range = form.querySelector('input[type=range][data-pair="f-gpu_memory_utilization"]');
   if (range) F.syncRange(range, form);
-  const u = here('gpu_memory_utilization');
+  const u = F.engineDefault('gpu_memory_utilization', e, active(), r);
   setText($('#h-gpu_memory_utilization'), `Empty: ${e.label}'s default, ${u}. Valid: ${F.rangeText(calc.fieldBounds('gpu_memory_utilization'))}.`);
 }
 

@@ -139,3 +139,50 @@ export function applyBounds(input, b, root) {
   const range = root.querySelector(`input[type=range][data-pair="${input.id}"]`);
   if (range && b.max !== undefined) range.max = String(b.max);
 }
+
+/**
+ * Form fields whose empty control leaves the request field to its default
+ * in the engine's field table (calc.Fields, read through calc.contract()):
+ * name -> [request path, the scale from the field's unit to the form's].
+ */
+export const FIELD_DEFAULTS = Object.freeze({
+  num_prefixes: ['workload.num_prefixes'],
+  spec_tokens: ['speculative_config.num_speculative_tokens'],
+  spec_acceptance: ['speculative_config.acceptance_rate'],
+  max_lora_rank: ['lora.max_lora_rank'],
+  offload_gbs: ['kv_offload.bandwidth_bytes_per_s', 1e-9],
+  data_parallel_size: ['data_parallel_size'],
+  num_redundant_experts: ['num_redundant_experts'],
+});
+
+/** The engine settings an empty control leaves to the engine, which resolves them per deployment. */
+export const ENGINE_SETTINGS = Object.freeze(['gpu_memory_utilization', 'max_num_seqs', 'max_num_batched_tokens']);
+
+/** A field table entry's default in the form's unit, or "required" where the field has none. */
+export function defaultText(b, scale = 1) {
+  return b?.default === undefined ? 'required' : String(+(b.default * scale).toPrecision(3));
+}
+
+/**
+ * The value an empty engine setting k takes: the report r's resolved one
+ * (config, which follows the GPU: vLLM's batch defaults, SGLang's memory
+ * fraction) when r is of the same engine and the control is empty, else
+ * the engine's listed default (calc.engines()).
+ */
+export function engineDefault(k, engine, config, r) {
+  return r?.config?.engine === engine.name && (config[k] ?? '') === '' && r.config[k] != null ? r.config[k] : engine.defaults[k];
+}
+
+/**
+ * Show, as the placeholder of each empty control, what the engine puts
+ * there: the field table's default (contract: calc.contract()) and, for
+ * the engine settings, engineDefault of config's engine under report r.
+ */
+export function writeDefaults(form, contract, config, r) {
+  for (const [name, [path, scale]] of Object.entries(FIELD_DEFAULTS)) {
+    form.querySelector(`[name="${name}"]`)?.setAttribute('placeholder', defaultText(contract.fields[path], scale));
+  }
+  const e = contract.engines.find((x) => x.name === config.engine);
+  if (!e) return;
+  for (const k of ENGINE_SETTINGS) form.querySelector(`[name="${k}"]`)?.setAttribute('placeholder', String(engineDefault(k, e, config, r)));
+}

@@ -50,8 +50,10 @@ export const DEFAULTS = Object.freeze({
   num_prefixes: '',
   spec_method: '', // '' = no speculative decoding
   spec_model: '', // the draft model's catalog id, for spec_method draft_model
-  spec_tokens: '3',
-  spec_acceptance: '0.7',
+  // No default: the engine requires both, as vLLM requires
+  // num_speculative_tokens (calc.Fields; the form says "required").
+  spec_tokens: '',
+  spec_acceptance: '',
   max_loras: '', // '' = no LoRA
   max_lora_rank: '',
   lora_modules: '', // comma-separated target modules; '' = all seven

@@ -175,7 +175,8 @@ export function httpURL(value, base, fallback) {
  * hub-token is an access token for a gated model). The serving features:
  * shared-prefix-tokens or prefix-hit-rate and num-prefixes (prefix
  * caching), spec-method (eagle, eagle3, mtp, ngram) with
- * num-speculative-tokens (default 3) and acceptance-rate (default 0.7),
+ * num-speculative-tokens and acceptance-rate (both required with it: the
+ * engine has no default for either, as vLLM has none for k),
  * max-loras and max-lora-rank, kv-offload-gib (a CPU tier),
  * data-parallel-size and enable-expert-parallel.
  */
@@ -288,8 +289,8 @@ export class ThroughputCalculator extends HTMLElementBase {
       if (b) (req[a] ??= {})[b] = scale ? v * scale : v;
       else req[a] = v;
     }
-    const s = req.speculative_config;
-    if (s) { s.num_speculative_tokens ??= 3; s.acceptance_rate ??= 0.7; }
+    // num-speculative-tokens and acceptance-rate have no default: the
+    // engine requires them (calc.Fields) and names the one left out.
     return req;
   }
 
@@ -483,11 +484,9 @@ export class ThroughputCalculator extends HTMLElementBase {
     if (req.p2p === false) q.set('p2p', 'off');
     if (req.flashinfer_sampler) q.set('flashinfer_sampler', 'on');
     for (const [name, v] of this.featureAttrs()) q.set(FEATURE_ATTRS[name][3], v === true ? 'on' : String(v));
-    if (req.speculative_config) {
-      q.set('spec_tokens', String(req.speculative_config.num_speculative_tokens));
-      q.set('spec_acceptance', String(req.speculative_config.acceptance_rate));
-      if (!q.has('spec_method')) q.set('spec_method', 'eagle');
-    }
+    // The page's empty spec_method is "off"; the engine's method default
+    // (calc.Fields SpeculativeConfig.method) is eagle without a draft model.
+    if (req.speculative_config && !q.has('spec_method')) q.set('spec_method', 'eagle');
     body.querySelector('a.open').href = `${this.calculatorURL}?${q}`;
     this.#syncForm();
   }
