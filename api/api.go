@@ -14,6 +14,9 @@ import (
 	// hook in calc from its init).
 	_ "github.com/modelrefs/throughput/calc/calibrate"
 	_ "github.com/modelrefs/throughput/calc/simulate"
+	// It embeds the model catalog (as time/tzdata embeds the time-zone
+	// database): the browser engines fetch catalog.json instead.
+	_ "github.com/modelrefs/throughput/models/catalog"
 
 	"context"
 	"net/http"

@@ -3,8 +3,13 @@
 // attention layout of every layer (full, sliding window, MLA, linear or SSM
 // state) and the weight quantization. It imports Hugging Face config.json
 // objects as published (text_config nesting, layer_types, MoE, MLA, Mamba and
-// linear-attention fields, quantization_config) and holds a catalog of popular
-// open models, each citing where its config came from.
+// linear-attention fields, quantization_config) and looks up a catalog of
+// popular open models, each citing where its config came from.
+//
+// The catalog is not linked in by this package: a Go program imports
+// package models/catalog for the embedded catalog, as it imports
+// time/tzdata for the time-zone database, and one that does not (the
+// browser engines) installs it with SetCatalog.
 //
 // Nothing here uses a typed-in parameter count: counts are derived from the
 // shapes of the weight matrices, the way the checkpoints store them.

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/calc/validation"
+	_ "github.com/modelrefs/throughput/models/catalog" // the cases name catalog models
 )
 
 func main() {
