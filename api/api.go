@@ -17,6 +17,8 @@ import (
 	// It embeds the model catalog (as time/tzdata embeds the time-zone
 	// database): the browser engines fetch catalog.json instead.
 	_ "github.com/modelrefs/throughput/models/catalog"
+	// It models DeepSeek-V4, which the browser's light engine leaves out.
+	_ "github.com/modelrefs/throughput/models/deepseekv4"
 
 	"context"
 	"net/http"

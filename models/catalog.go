@@ -138,9 +138,13 @@ var (
 	catMu   sync.Mutex
 	cat     *catalog // nil until the embedded data or SetCatalog installs one
 	// embedded is the catalog's JSON text that EmbedCatalog recorded
-	// (package models/catalog), indexed on first use; "" when the program
-	// does not import that package.
+	// (package models/catalog); "" when the program does not import that
+	// package.
 	embedded string
+	// loadEmbedded indexes it on first use (installEmbedded, which only
+	// EmbedCatalog refers to, so that the browser engines do not carry
+	// it); a no-op until EmbedCatalog.
+	loadEmbedded = func() {}
 )
 
 // ErrCatalogNotLoaded is wrapped by Lookup's error for a name that is
@@ -152,16 +156,7 @@ var ErrCatalogNotLoaded = errors.New("the model catalog is not loaded")
 // loadCatalog returns the installed catalog: the embedded one, indexed on
 // first use, or the one SetCatalog installed; nil when there is none.
 func loadCatalog() *catalog {
-	catOnce.Do(func() {
-		if embedded != "" {
-			c := parseCatalog(embedded)
-			catMu.Lock()
-			if cat == nil {
-				cat = c
-			}
-			catMu.Unlock()
-		}
-	})
+	catOnce.Do(loadEmbedded)
 	catMu.Lock()
 	defer catMu.Unlock()
 	return cat
@@ -173,7 +168,18 @@ func loadCatalog() *catalog {
 // models/catalog calls it from its init: a program imports that package
 // for the embedded catalog, as it imports time/tzdata for the embedded
 // time-zone database, rather than calling this.
-func EmbedCatalog(data string) { embedded = data }
+func EmbedCatalog(data string) { embedded, loadEmbedded = data, installEmbedded }
+
+// installEmbedded indexes the embedded catalog and installs it, unless
+// SetCatalog installed one first.
+func installEmbedded() {
+	c := parseCatalog(embedded)
+	catMu.Lock()
+	if cat == nil {
+		cat = c
+	}
+	catMu.Unlock()
+}
 
 // CatalogEmbedded reports whether this program embeds the catalog: whether
 // it imports package models/catalog (the API, the tools and the tests do;

@@ -228,6 +228,7 @@ type Model struct {
 	pleDim       int   // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)
 	pleVocab     int   // Gemma 4 vocab_size_per_layer_input
 	heteroFFN    bool  // per-layer MLP widths differ (Gemma 4 use_double_wide_mlp, Gemma 3n lists)
+	v4           bool  // DeepSeek-V4, read by readV4 (RegisterDeepSeekV4 linked it in): its per-layer compressors
 	interList    []int // Gemma 3n's per-layer intermediate_size
 	gatedQ       bool  // Qwen3-Next output gate folded into q_proj
 	kEqV         bool  // Gemma 4: full-attention layers have no v_proj (V = K)
@@ -261,7 +262,7 @@ func (m *Model) MoELayers() int { return m.moeLayers }
 // layer MLP widths or KV heads within a kind, DeepSeek-V4's per-layer
 // compressors), so that per-kind caches of layer weights do not apply.
 func (m *Model) Heterogeneous() bool {
-	return m.Type == "nemotron-nas" || m.heteroFFN || DeepSeekV4Built && m.IsDeepSeekV4()
+	return m.Type == "nemotron-nas" || m.heteroFFN || m.v4
 }
 
 // DenseMLPParamsOf returns layer l's dense feed-forward weights (0 for a

@@ -9,4 +9,5 @@ import (
 	_ "github.com/modelrefs/throughput/calc/simulate"
 	// The embedded model catalog (the tests name catalog models).
 	_ "github.com/modelrefs/throughput/models/catalog"
+	_ "github.com/modelrefs/throughput/models/deepseekv4"
 )

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/validation"
 	_ "github.com/modelrefs/throughput/models/catalog" // the cases name catalog models
+	_ "github.com/modelrefs/throughput/models/deepseekv4"
 )
 
 func main() {

@@ -39,6 +39,7 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/models"
+	_ "github.com/modelrefs/throughput/models/deepseekv4" // the engine parses every architecture
 )
 
 func main() {

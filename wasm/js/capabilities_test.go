@@ -9,4 +9,5 @@ import (
 	// The embedded model catalog: the engines fetch catalog.json, and
 	// these tests name catalog models.
 	_ "github.com/modelrefs/throughput/models/catalog"
+	_ "github.com/modelrefs/throughput/models/deepseekv4"
 )
