@@ -19,6 +19,9 @@ import (
 	_ "github.com/modelrefs/throughput/models/catalog"
 	// It models DeepSeek-V4, which the browser's light engine leaves out.
 	_ "github.com/modelrefs/throughput/models/deepseekv4"
+	// Its accelerators' sources carry their citation text (GET
+	// /v1/catalog), which the browser engines leave out.
+	_ "github.com/modelrefs/throughput/hardware/citations"
 
 	"context"
 	"net/http"
