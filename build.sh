@@ -10,12 +10,14 @@ WASM_EXEC_DIR="$GOROOT_DIR/lib/wasm"
 GO_BUILD_FLAGS=(-trimpath -buildvcs=false -ldflags='-s -w -buildid=')
 # The browser engine's own flags (build_wasm), which keep it inside its
 # 1.0 MB gzip budget (scripts/wasm-size.sh): no inlining in any package
-# (-gcflags=all=-l), no embedded model catalog (-tags nocatalog:
-# throughput.js fetches catalog.json beside the engine and hands it over),
-# and no simulator (-tags nosim: the simulations run in
+# (-gcflags=all=-l) and no simulator (-tags nosim: the simulations run in
 # throughput-planner.wasm, the full engine, which the page loads in its
-# simulation worker).
-WASM_ENGINE_FLAGS=(-gcflags='all=-l' -tags nocatalog,nosim)
+# simulation worker). Neither engine embeds the model catalog or the
+# accelerators' citation text (wasm/js does not import models/catalog or
+# hardware/citations): throughput.js fetches catalog.json beside the
+# engine and hands it over, and restores the citations from
+# hardware-sources.js.
+WASM_ENGINE_FLAGS=(-gcflags='all=-l' -tags nosim)
 
 log() { printf '\n==> %s\n' "$*"; }
 
@@ -84,7 +86,7 @@ build_wasm() {
 	# view load it; about 100 KB
 	# of gzip over the default engine's budget, so it is a second file,
 	# built with inlining: the budget is the default engine's).
-	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags planner,nocatalog -o build/npm/throughput-planner.wasm ./wasm/js
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags planner -o build/npm/throughput-planner.wasm ./wasm/js
 	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
 	# The model catalog the browser engine is built without: models/catalog/
 	# joined, compact (tools/gen/catalogdata -json).

@@ -14,6 +14,14 @@ import (
 	// hook in calc from its init).
 	_ "github.com/modelrefs/throughput/calc/calibrate"
 	_ "github.com/modelrefs/throughput/calc/simulate"
+	// It embeds the model catalog (as time/tzdata embeds the time-zone
+	// database): the browser engines fetch catalog.json instead.
+	_ "github.com/modelrefs/throughput/models/catalog"
+	// It models DeepSeek-V4, which the browser's light engine leaves out.
+	_ "github.com/modelrefs/throughput/models/deepseekv4"
+	// Its accelerators' sources carry their citation text (GET
+	// /v1/catalog), which the browser engines leave out.
+	_ "github.com/modelrefs/throughput/hardware/citations"
 
 	"context"
 	"net/http"

@@ -12,4 +12,10 @@
 // enums and defaults in Fields) is described once by package
 // calc/contract for every door. docs/MODEL.md gives every formula and its
 // source.
+//
+// It does not link in the model catalog: a Go program that looks models up
+// by name imports package models/catalog, which embeds the catalog and
+// installs it (as time/tzdata embeds the time-zone database); the browser
+// engines, which import calc but not that package, fetch catalog.json and
+// install it with models.SetCatalog.
 package calc

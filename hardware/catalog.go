@@ -2,8 +2,8 @@ package hardware
 
 import "strings"
 
+//go:generate go run ../tools/gen/hwcites -citations citations/citations.go -keys citations_gen.go -table citations/table_gen.go -js ../www/module/hardware-sources.js
 //go:generate go run ../tools/gen/hwdocs -o ../docs/model-catalog.md
-//go:generate go run ../tools/gen/hwcites -citations citations.go -none citations_none_gen.go -js ../www/module/hardware-sources.js
 
 // catalog holds every entry in a stable order: NVIDIA datacenter, NVIDIA
 // GeForce and workstation, NVIDIA unified-memory machines, AMD, Intel,

@@ -40,3 +40,21 @@ var latencyFields = []string{fieldLatency}
 
 // Streaming-multiprocessor counts and boost clocks (sms, boost_clock_hz).
 var smFields = []string{fieldSMs, fieldClock}
+
+// RegisterCitations fills in the Citation of every catalog source: table
+// holds each accelerator's citations by id, in the order of its Sources.
+// Package hardware/citations calls it from its init: a program imports
+// that package for the citation text (as it imports time/tzdata for the
+// time-zone database) rather than calling this. In one that does not (the
+// browser engines) every Citation is empty: the entries name their
+// citations by constants (citations_gen.go) that are empty here.
+func RegisterCitations(table map[string][]string) {
+	for i := range catalog {
+		src := catalog[i].Sources
+		for j, c := range table[catalog[i].ID] {
+			if j < len(src) {
+				src[j].Citation = c
+			}
+		}
+	}
+}

@@ -39,6 +39,32 @@ const (
 	v4StateDtypeB = 4   // compressor states are float32
 )
 
+// v4Layouts lays out DeepSeek-V4's Compressed layers, one Layout per
+// pipeline stage (newV4Layouts), and RegisterDeepSeekV4 sets it; nil in a
+// program that does not import package models/deepseekv4 (the browser's
+// light engine), which cannot load a DeepSeek-V4 model and so never lays
+// out Compressed layers. Only RegisterDeepSeekV4 refers to newV4Layouts,
+// so the linker leaves it out of such a program.
+var v4Layouts func(stages [][]Layer) ([]Layout, error)
+
+// RegisterDeepSeekV4 links DeepSeek-V4's packed cache layout into this
+// program. Package models/deepseekv4 calls it from its init: a program
+// imports that package rather than calling this.
+func RegisterDeepSeekV4() { v4Layouts = newV4Layouts }
+
+// newV4Layouts lays out each stage with newV4Layout.
+func newV4Layouts(stages [][]Layer) ([]Layout, error) {
+	out := make([]Layout, len(stages))
+	for i, st := range stages {
+		l, err := newV4Layout(st)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = l
+	}
+	return out, nil
+}
+
 // v4Page rounds a page of slots entries of size bytes up to a multiple of
 // 576 bytes.
 func v4Page(slots int, size float64) float64 {

@@ -1,5 +1,3 @@
-//go:build !nosim
-
 package kvcache
 
 import (

@@ -157,7 +157,7 @@ func (l Layer) BytesPerToken(tp int, elemBytes float64) float64 {
 		}
 		return float64(l.LatentDim)*elemBytes + l.IndexerBytes
 	case Compressed:
-		if !v4Built || l.Compress <= 1 {
+		if v4Layouts == nil || l.Compress <= 1 {
 			return 0
 		}
 		b := float64(v4EntryBytes) / float64(l.Compress)

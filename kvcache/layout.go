@@ -156,17 +156,8 @@ func NewStageLayouts(stages [][]Layer, o Options) ([]Layout, error) {
 	if o.StateElemBytes <= 0 {
 		o.StateElemBytes = o.ElemBytes
 	}
-	if v4Built && len(stages) > 0 && len(stages[0]) > 0 && stages[0][0].Kind == Compressed {
-		// DeepSeek-V4's packed layout (deepseek_v4.go), per stage.
-		out := make([]Layout, len(stages))
-		for i, st := range stages {
-			l, err := newV4Layout(st)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = l
-		}
-		return out, nil
+	if v4Layouts != nil && len(stages) > 0 && len(stages[0]) > 0 && stages[0][0].Kind == Compressed {
+		return v4Layouts(stages) // DeepSeek-V4's packed layout (deepseek_v4.go)
 	}
 	rules := NewestRules
 	if o.Rules != nil {

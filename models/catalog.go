@@ -11,10 +11,11 @@ import (
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
-// catalog/*.json (one file per family) is the catalog's source of truth;
-// catalog_data.go holds the entries joined into one array, as a string
-// constant (catalogData).
-//go:generate go run ../tools/gen/catalogdata -dir catalog -o catalog_data.go
+// catalog/*.json (one file per family) is the catalog's source of truth.
+// Package models/catalog embeds them, joined into one array, and installs
+// them with EmbedCatalog when a program imports it (as time/tzdata embeds
+// the time-zone database); a program that does not (the browser engines)
+// is handed the catalog by SetCatalog.
 
 // Source says where a catalog entry's config came from.
 type Source struct {
@@ -135,35 +136,54 @@ var (
 	catOnce sync.Once
 	catMu   sync.Mutex
 	cat     *catalog // nil until the embedded data or SetCatalog installs one
+	// embedded is the catalog's JSON text that EmbedCatalog recorded
+	// (package models/catalog); "" when the program does not import that
+	// package.
+	embedded string
+	// loadEmbedded indexes it on first use (installEmbedded, which only
+	// EmbedCatalog refers to, so that the browser engines do not carry
+	// it); a no-op until EmbedCatalog.
+	loadEmbedded = func() {}
 )
 
 // ErrCatalogNotLoaded is wrapped by Lookup's error for a name that is
 // neither registered nor known, while no catalog is installed: the browser
-// engine is built without the catalog (-tags nocatalog) and is handed it
+// engines do not import package models/catalog and are handed the catalog
 // by SetCatalog.
 var ErrCatalogNotLoaded = errors.New("the model catalog is not loaded")
 
 // loadCatalog returns the installed catalog: the embedded one, indexed on
 // first use, or the one SetCatalog installed; nil when there is none.
 func loadCatalog() *catalog {
-	catOnce.Do(func() {
-		if catalogData != "" {
-			c := parseCatalog(catalogData)
-			catMu.Lock()
-			if cat == nil {
-				cat = c
-			}
-			catMu.Unlock()
-		}
-	})
+	catOnce.Do(loadEmbedded)
 	catMu.Lock()
 	defer catMu.Unlock()
 	return cat
 }
 
-// CatalogEmbedded reports whether this build holds the catalog (every
-// build but the browser engine's, -tags nocatalog).
-func CatalogEmbedded() bool { return catalogData != "" }
+// EmbedCatalog records data, the catalog's JSON text (the array
+// tools/gen/catalogdata writes), as this program's embedded catalog,
+// indexed on first use unless SetCatalog installs another first. Package
+// models/catalog calls it from its init: a program imports that package
+// for the embedded catalog, as it imports time/tzdata for the embedded
+// time-zone database, rather than calling this.
+func EmbedCatalog(data string) { embedded, loadEmbedded = data, installEmbedded }
+
+// installEmbedded indexes the embedded catalog and installs it, unless
+// SetCatalog installed one first.
+func installEmbedded() {
+	c := parseCatalog(embedded)
+	catMu.Lock()
+	if cat == nil {
+		cat = c
+	}
+	catMu.Unlock()
+}
+
+// CatalogEmbedded reports whether this program embeds the catalog: whether
+// it imports package models/catalog (the API, the tools and the tests do;
+// the browser engines do not).
+func CatalogEmbedded() bool { return embedded != "" }
 
 // CatalogLoaded reports whether a catalog is installed.
 func CatalogLoaded() bool { return loadCatalog() != nil }

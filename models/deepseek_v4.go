@@ -19,11 +19,68 @@ type V4 struct {
 // IsDeepSeekV4 reports whether the model is DeepSeek-V4.
 func (m *Model) IsDeepSeekV4() bool { return m.Type == "deepseek_v4" }
 
-// Built reports whether this build models the entry's architecture: the
-// browser's light engine leaves DeepSeek-V4 out (DeepSeekV4Built), and
-// the catalog files every deepseek_v4 entry under the family "DeepSeek-V4"
-// (models/catalog/deepseek-v4.json; TestDeepSeekV4FamilyHoldsEveryV4Entry).
-func (e *Entry) Built() bool { return DeepSeekV4Built || e.Family != "DeepSeek-V4" }
+// dsv4 holds DeepSeek-V4's config reader, quantization and parameter
+// counts, which RegisterDeepSeekV4 sets; nil in a program that does not
+// import package models/deepseekv4 (the browser's light engine, to keep
+// within its size budget), which refuses model_type deepseek_v4 naming
+// the full engine and so never holds a DeepSeek-V4 model. Only
+// RegisterDeepSeekV4 refers to the DeepSeek-V4 code, so the linker leaves
+// it out of such a program. Past read, which sets Model.v4, each hook is
+// called from one place, for a model with v4 set: every call site is code
+// the light engine carries without running it.
+var dsv4 *deepSeekV4
+
+type deepSeekV4 struct {
+	read      func(m *Model, c cfg, prefix string) error // readLayers
+	quant     func(m *Model, qc, c cfg)                  // FromConfig
+	attention func(m *Model, l Layer) int64              // AttentionParamsOf
+	params    func(m *Model, p *Params)                  // countParams
+}
+
+// RegisterDeepSeekV4 links DeepSeek-V4 (model_type deepseek_v4: its
+// config reader, quantization and parameter model) into this program.
+// Package models/deepseekv4 calls it from its init: a program imports
+// that package (the full engine, the API, the tools) rather than calling
+// this.
+func RegisterDeepSeekV4() {
+	dsv4 = &deepSeekV4{
+		read: func(m *Model, c cfg, prefix string) error {
+			if err := m.readV4(c, prefix); err != nil {
+				return err
+			}
+			m.placeExperts(c)
+			return nil
+		},
+		quant: func(m *Model, qc, c cfg) {
+			m.Quant = v4Quantization(m.Quant, qc, c.str("expert_dtype"))
+		},
+		attention: (*Model).v4AttentionParams,
+		params:    (*Model).v4Params,
+	}
+}
+
+// v4Params turns the parameter counts of the other architectures
+// (countParams) into DeepSeek-V4's: the hyper-connection mixing weights
+// (fp32, never quantized) of the head and of every layer are counted with
+// the norms, each MoE layer's router is v4RouterParams in place of the
+// learned gate's E x h, and the MTP layers are v4MTPParams.
+func (m *Model) v4Params(p *Params) {
+	p.Norms += m.v4HCHeadParams() + int64(len(m.Layers))*m.v4HCParams()
+	gate := int64(m.Hidden) * int64(m.Experts)
+	for i, l := range m.Layers {
+		if l.MoE && !l.NoFFN {
+			p.Router += m.v4RouterParams(i) - gate
+		}
+	}
+	p.MTP = m.v4MTPParams(p.ExpertParams)
+}
+
+// Built reports whether this program models the entry's architecture:
+// one that does not import package models/deepseekv4 (the browser's light
+// engine) leaves DeepSeek-V4 out, and the catalog files every deepseek_v4
+// entry under the family "DeepSeek-V4" (models/catalog/deepseek-v4.json;
+// TestDeepSeekV4FamilyHoldsEveryV4Entry).
+func (e *Entry) Built() bool { return dsv4 != nil || e.Family != "DeepSeek-V4" }
 
 // readV4 reads DeepSeek-V4's fields: the per-layer compress_ratios (one
 // entry per decoder layer, and one more for the MTP layer in the published
@@ -67,7 +124,7 @@ func (m *Model) readV4(c cfg, prefix string) error {
 	if len(ratios) < m.NumLayers {
 		return configErr(prefix+"compress_ratios", "needs one entry (0, 4 or 128) per layer")
 	}
-	m.V4 = v
+	m.V4, m.v4 = v, true
 	m.QKNopeDim = m.HeadDim - m.QKRopeDim
 	m.VHeadDim = m.HeadDim
 	for i := range m.Layers {
@@ -177,14 +234,14 @@ func (m *Model) v4RouterParams(layer int) int64 {
 // h_proj (2h^2), its own hc_head, shared_head (norm h and head vocab*h),
 // the predictor's embedding (vocab*h), and one decoder layer built with
 // compress ratio 1 (sliding window only; a learned-routing MoE layer).
-func (m *Model) v4MTPParams(p Params) int64 {
+func (m *Model) v4MTPParams(expertParams int64) int64 {
 	n := int64(m.MTPLayers)
 	if n == 0 {
 		return 0
 	}
 	h := int64(m.Hidden)
 	layer := m.v4AttentionParams(Layer{Kind: MLAttention}) + int64(m.normsPer)*h + m.v4HCParams()
-	layer += int64(m.Experts)*p.ExpertParams + m.mlpParams(m.SharedIntermediate) + m.v4RouterParams(m.NumLayers)
+	layer += int64(m.Experts)*expertParams + m.mlpParams(m.SharedIntermediate) + m.v4RouterParams(m.NumLayers)
 	per := layer + 2*h + 2*h*h + m.v4HCHeadParams() + h + 2*int64(m.Vocab)*h
 	return n * per
 }

@@ -3,8 +3,13 @@
 // attention layout of every layer (full, sliding window, MLA, linear or SSM
 // state) and the weight quantization. It imports Hugging Face config.json
 // objects as published (text_config nesting, layer_types, MoE, MLA, Mamba and
-// linear-attention fields, quantization_config) and holds a catalog of popular
-// open models, each citing where its config came from.
+// linear-attention fields, quantization_config) and looks up a catalog of
+// popular open models, each citing where its config came from.
+//
+// The catalog is not linked in by this package: a Go program imports
+// package models/catalog for the embedded catalog, as it imports
+// time/tzdata for the time-zone database, and one that does not (the
+// browser engines) installs it with SetCatalog.
 //
 // Nothing here uses a typed-in parameter count: counts are derived from the
 // shapes of the weight matrices, the way the checkpoints store them.
@@ -223,6 +228,7 @@ type Model struct {
 	pleDim       int   // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)
 	pleVocab     int   // Gemma 4 vocab_size_per_layer_input
 	heteroFFN    bool  // per-layer MLP widths differ (Gemma 4 use_double_wide_mlp, Gemma 3n lists)
+	v4           bool  // DeepSeek-V4, read by readV4 (RegisterDeepSeekV4 linked it in): its per-layer compressors
 	interList    []int // Gemma 3n's per-layer intermediate_size
 	gatedQ       bool  // Qwen3-Next output gate folded into q_proj
 	kEqV         bool  // Gemma 4: full-attention layers have no v_proj (V = K)
@@ -256,7 +262,7 @@ func (m *Model) MoELayers() int { return m.moeLayers }
 // layer MLP widths or KV heads within a kind, DeepSeek-V4's per-layer
 // compressors), so that per-kind caches of layer weights do not apply.
 func (m *Model) Heterogeneous() bool {
-	return m.Type == "nemotron-nas" || m.heteroFFN || DeepSeekV4Built && m.IsDeepSeekV4()
+	return m.Type == "nemotron-nas" || m.heteroFFN || m.v4
 }
 
 // DenseMLPParamsOf returns layer l's dense feed-forward weights (0 for a

@@ -89,8 +89,8 @@ func (m *Model) mlpParamsAt(hidden, inter int) int64 {
 // q_lora), kv_a = h*(r_kv+d_rope), kv_norm = r_kv, kv_b =
 // r_kv*nh*(d_nope+d_v), o = nh*d_v*h.
 func (m *Model) AttentionParamsOf(l Layer) int64 {
-	if DeepSeekV4Built && m.IsDeepSeekV4() {
-		return m.v4AttentionParams(l)
+	if m.v4 {
+		return dsv4.attention(m, l)
 	}
 	dk, dvl := m.LayerHeadDims(l)
 	h, nh, nkv, d, dv := int64(m.Hidden), int64(m.Heads), int64(m.LayerKVHeads(l)), int64(dk), int64(dvl)
@@ -234,17 +234,8 @@ func (m *Model) countParams() Params {
 		}
 	}
 	var activeExperts int64
-	v4 := DeepSeekV4Built && m.IsDeepSeekV4()
-	if v4 {
-		p.Norms += m.v4HCHeadParams()
-	}
-	for i, l := range m.Layers {
+	for _, l := range m.Layers {
 		p.Norms += int64(m.normsPer) * normVec
-		if v4 {
-			// Hyper-connection mixing weights (fp32, never quantized)
-			// are counted with the norms.
-			p.Norms += m.v4HCParams()
-		}
 		switch l.Kind {
 		case Mamba, LinearAttention, ShortConv:
 			p.Mixer += m.mixerParams(l.Kind)
@@ -262,11 +253,7 @@ func (m *Model) countParams() Params {
 		if l.MoE {
 			p.RoutedExperts += int64(m.Experts) * p.ExpertParams
 			activeExperts += int64(m.TopK) * p.ExpertParams
-			if v4 {
-				p.Router += m.v4RouterParams(i)
-			} else {
-				p.Router += h * int64(m.Experts)
-			}
+			p.Router += h * int64(m.Experts)
 			if m.expertBias || m.routerBias {
 				p.Router += int64(m.Experts)
 			}
@@ -322,8 +309,8 @@ func (m *Model) countParams() Params {
 		// r x h and post_laurel_norm (h) in every layer, r = laurel_rank.
 		p.Laurel = int64(m.NumLayers) * (2*h*r + h)
 	}
-	if v4 {
-		p.MTP = m.v4MTPParams(p)
+	if m.v4 {
+		dsv4.params(m, &p) // DeepSeek-V4's hyper-connections, routers and MTP layers
 	}
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision + p.PerLayerEmbedding + p.AltUp + p.Laurel
 	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts - p.PLETable

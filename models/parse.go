@@ -164,8 +164,8 @@ func FromConfig(raw map[string]any) (*Model, error) {
 		return nil, configErr("quantization_config.quant_method", "unsupported method "+fielderr.Quote(qc.str("quant_method"))+"; supported: fp8, compressed-tensors, awq, gptq, bitsandbytes, mxfp4, modelopt")
 	}
 	m.Quant = q
-	if DeepSeekV4Built && m.IsDeepSeekV4() {
-		m.Quant = v4Quantization(q, qc, c.str("expert_dtype"))
+	if m.v4 {
+		dsv4.quant(m, qc, c)
 	} else {
 		m.markKept()
 	}
@@ -524,14 +524,10 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	}
 	switch m.Type {
 	case "deepseek_v4":
-		if !DeepSeekV4Built {
+		if dsv4 == nil {
 			return configErr(prefix+"model_type", "deepseek_v4 needs the full engine (load({ planner: true }) or the API), not the light engine")
 		}
-		if err := m.readV4(c, prefix); err != nil {
-			return err
-		}
-		m.placeExperts(c)
-		return nil
+		return dsv4.read(m, c, prefix)
 	case "nemotron_h":
 		return m.readNemotronHLayers(c, prefix)
 	case "nemotron-nas":

@@ -60,7 +60,7 @@ func TestSetCatalog(t *testing.T) {
 	assert.ErrorContains(t, SetCatalog(`{"not": "an array"}`), "the model catalog")
 	assert.ErrorContains(t, SetCatalog(`[{"name": "no id"}]`), "has no id")
 	assert.Len(t, mustCatalog(t), n)
-	require.NoError(t, SetCatalog(catalogData))
+	require.NoError(t, SetCatalog(embedded))
 	assert.Len(t, mustCatalog(t), n)
 	m, err := Lookup("llama-3.1-8b")
 	require.NoError(t, err)

@@ -37,16 +37,15 @@ if [ "${VARIANTS:-1}" != 0 ]; then
 	variant() { # NAME GO-BUILD-ARGS...
 		local name=$1
 		shift
-		GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false -tags nocatalog "$@" -o "$tmp/v.wasm" ./wasm/js
+		GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false "$@" -o "$tmp/v.wasm" ./wasm/js
 		read -r vraw vgz vbr < <(sizes "$tmp/v.wasm")
 		row "$name" "$vraw" "$vgz" "$vbr"
 	}
 	echo
 	variant "variant: no -ldflags (symbols, DWARF)"
 	variant "variant: -ldflags='-s -w'" -ldflags='-s -w -buildid='
-	variant "variant: -s -w, inlining only outside this module" -ldflags='-s -w -buildid=' -gcflags='github.com/modelrefs/throughput/...=-l' -tags nocatalog,nosim
-	variant "variant: as built, with the simulator" -ldflags='-s -w -buildid=' -gcflags=all=-l -tags nocatalog
-	variant "variant: as built, the model catalog embedded" -tags nosim -ldflags='-s -w -buildid=' -gcflags=all=-l
+	variant "variant: -s -w, inlining only outside this module" -ldflags='-s -w -buildid=' -gcflags='github.com/modelrefs/throughput/...=-l' -tags nosim
+	variant "variant: as built, with the simulator" -ldflags='-s -w -buildid=' -gcflags=all=-l
 
 	# Floors: the Go runtime with syscall/js alone; what encoding/json
 	# (which imports fmt) would add; and the engine without this bridge

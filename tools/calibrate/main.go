@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/calc/validation"
+	_ "github.com/modelrefs/throughput/models/catalog" // the cases name catalog models
+	_ "github.com/modelrefs/throughput/models/deepseekv4"
 )
 
 func main() {

@@ -14,7 +14,8 @@
 // source field the rules ask for is there, and its id and aliases collide
 // with no other entry's. It then appends the entry to the family's file
 // (-file, by default the family name lower-cased with spaces as dashes) and
-// runs `go generate ./models`, which rewrites models/catalog_data.go.
+// runs `go generate ./models/catalog`, which rewrites
+// models/catalog/catalog_data.go.
 // -hf-quant-config merges a ModelOpt hf_quant_config.json into the config
 // and -collapse-layer-lists shortens per-layer module lists; both say so in
 // the entry's notes.
@@ -38,6 +39,7 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/models"
+	_ "github.com/modelrefs/throughput/models/deepseekv4" // the engine parses every architecture
 )
 
 func main() {
@@ -106,7 +108,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	file := fs.String("file", "", "family file name under -dir (default: family lower-cased, spaces as dashes, .json)")
 	dir := fs.String("dir", "models/catalog", "the catalog folder")
 	replace := fs.Bool("replace", false, "replace an entry with the same id instead of refusing it")
-	noGen := fs.Bool("no-generate", false, "do not run go generate ./models afterwards")
+	noGen := fs.Bool("no-generate", false, "do not run go generate ./models/catalog afterwards")
 	hfQuant := fs.String("hf-quant-config", "", "a ModelOpt hf_quant_config.json whose quantization object becomes the config's quantization_config (quant_method modelopt)")
 	collapse := fs.Bool("collapse-layer-lists", false, "collapse the quantization_config's per-layer module lists and maps to layers.* patterns")
 	if err := fs.Parse(args); err != nil {
@@ -191,7 +193,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if *noGen {
 		return nil
 	}
-	cmd := exec.Command("go", "generate", "./models")
+	cmd := exec.Command("go", "generate", "./models/catalog")
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	return cmd.Run()
 }

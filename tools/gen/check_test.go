@@ -102,7 +102,7 @@ func TestCheckGeneratedFails(t *testing.T) {
 	out, code = check(t, dir)
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, "\n  api/report_json.go\n")
-	assert.Contains(t, out, "\n  models/catalog_data.go\n")
+	assert.Contains(t, out, "\n  models/catalog/catalog_data.go\n")
 	assert.NotContains(t, out, "models/catalog/llama-2.json")
 	assert.Contains(t, out, "\n-// edited by hand\n", "the diff shows the edit, which regenerating drops")
 	assert.Contains(t, out, "run ./build.sh generate")

@@ -3,18 +3,19 @@
 // (its file in parentheses) in the package it writes into. `./build.sh
 // generate` (go generate ./...) runs them all:
 //
-//   - catalogdata (models/catalog.go): models/catalog_data.go, from
-//     models/catalog/*.json; `./build.sh build` also runs it with -json to
+//   - catalogdata (models/catalog/catalog.go): models/catalog/catalog_data.go,
+//     from models/catalog/*.json; `./build.sh build` also runs it with -json to
 //     write build/npm/catalog.json, the catalog the browser engine fetches;
 //   - dts (wasm/js/schema.go): www/module/contract.d.ts, the TypeScript
 //     declarations of the engine's JSON contract, from calc/contract;
 //   - fielddocs (calc/contract/docs/doc.go): calc/contract/docs/docs_gen.go,
 //     the contract's field docs, from the Go source of calc, models,
 //     hardware, api and wasm/js;
-//   - hwcites (hardware/catalog.go): hardware/citations_none_gen.go, the
-//     accelerator catalog's citations as "" for the browser engines (tag
-//     nocatalog), and www/module/hardware-sources.js, each accelerator's
-//     sources for the JavaScript module;
+//   - hwcites (hardware/catalog.go): hardware/citations_gen.go, the
+//     citation keys the catalog's entries name, hardware/citations/
+//     citations.go and table_gen.go, their text (linked in by importing
+//     package hardware/citations), and www/module/hardware-sources.js, each
+//     accelerator's sources for the JavaScript module;
 //   - hwdocs (hardware/catalog.go): the accelerator section of
 //     docs/model-catalog.md (between its markers), from the hardware
 //     catalog;

@@ -6,4 +6,8 @@ package main
 import (
 	_ "github.com/modelrefs/throughput/calc/calibrate"
 	_ "github.com/modelrefs/throughput/calc/simulate"
+	// The embedded model catalog: the engines fetch catalog.json, and
+	// these tests name catalog models.
+	_ "github.com/modelrefs/throughput/models/catalog"
+	_ "github.com/modelrefs/throughput/models/deepseekv4"
 )

@@ -73,8 +73,9 @@ func main() {
 	export("setCatalog", setCatalog)
 	export("knows", knows)
 	export("addModel", addModel)
-	// catalogEmbedded is false in the browser engine (-tags nocatalog):
-	// throughput.js fetches catalog.json and hands it to setCatalog.
+	// catalogEmbedded is false in the browser engines, which do not
+	// import package models/catalog: throughput.js fetches catalog.json
+	// and hands it to setCatalog.
 	bridge.Set("catalogEmbedded", models.CatalogEmbedded())
 	// simulator is false in the browser's light engine (-tags nosim):
 	// simulations need throughput-planner.wasm, the full engine.

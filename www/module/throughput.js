@@ -114,9 +114,9 @@ export async function load(options = {}) {
 const PLANNER = Symbol('throughput-planner.wasm');
 /**
  * A catalog accelerator with its sources' citations: the browser engines
- * are built without their text (-tags nocatalog, to stay inside their size
- * budget), so it comes from hardware-sources.js, generated from the same
- * catalog (tools/gen/hwcites).
+ * are built without their text (they do not import hardware/citations, to
+ * stay inside their size budget), so it comes from hardware-sources.js,
+ * generated from the same catalog (tools/gen/hwcites).
  */
 function withCitations(a) {
   if (a?.sources?.some((s) => s.citation === '')) {

@@ -21,18 +21,18 @@ import (
 func TestGenerate(t *testing.T) {
 	t.Parallel()
 	raw := "[\n {\"id\": \"org/Model-\\\"7B\\\"\", \"name\": \"Modèle\\t7B\"}\n]\n"
-	src := generate("models", []byte(raw))
+	src := generate("catalog", []byte(raw))
 	assert.True(t, strings.HasPrefix(string(src), header))
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "catalog_data.go", src, parser.ParseComments)
 	require.NoError(t, err, "%s", src)
-	assert.Equal(t, "models", f.Name.Name)
+	assert.Equal(t, "catalog", f.Name.Name)
 	assert.True(t, ast.IsGenerated(f))
-	assert.Contains(t, string(src), "\n//go:build !nocatalog\n\npackage models\n", "the browser engine (-tags nocatalog) builds without it")
-	pkg, err := new(types.Config).Check("models", fset, []*ast.File{f}, nil)
+	assert.NotContains(t, string(src), "//go:build", "a program leaves the catalog out by not importing the package, not by a build tag")
+	pkg, err := new(types.Config).Check("catalog", fset, []*ast.File{f}, nil)
 	require.NoError(t, err)
-	c, ok := pkg.Scope().Lookup("catalogData").(*types.Const)
-	require.True(t, ok, "catalogData is a constant")
+	c, ok := pkg.Scope().Lookup("data").(*types.Const)
+	require.True(t, ok, "data is a constant")
 	assert.Equal(t, raw, constant.StringVal(c.Val()))
 }
 

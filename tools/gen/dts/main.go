@@ -23,6 +23,7 @@ import (
 	_ "github.com/modelrefs/throughput/calc/contract/docs" // the doc comments
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/models"
+	_ "github.com/modelrefs/throughput/models/catalog" // the catalog's ids, names and aliases
 	"github.com/modelrefs/throughput/wasm/js/bridge"
 )
 

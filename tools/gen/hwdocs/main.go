@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/hardware"
+	_ "github.com/modelrefs/throughput/hardware/citations" // the sources' citation text
 )
 
 // The marker lines around the generated section.

@@ -1,11 +1,10 @@
-//go:build !nocatalog
+package citations
 
-package hardware
-
-// The citations of the accelerator catalog's figures (Source.Citation).
-// The browser engines (-tags nocatalog) carry none of their text:
-// citations_none_gen.go declares each empty, and the JavaScript module
-// restores them from hardware-sources.js (tools/gen/hwcites writes both).
+// The citations of the accelerator catalog's figures (Source.Citation),
+// each named as the catalog's entries name it (hardware/citations_gen.go
+// declares the names there). tools/gen/hwcites writes table_gen.go, each
+// accelerator's citations in the order of its sources, from the entries;
+// this file holds only the constants (the generator reads their values).
 
 // From catalog_amd.go.
 const citeRepMI300X = "vLLM (ROCm) on 8x MI300X, PyTorch OOM \"HIP out of memory ... GPU 0 has a total capacity of 191.98 GiB\", https://github.com/vllm-project/vllm/issues/7951"
