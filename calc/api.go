@@ -2,6 +2,7 @@ package calc
 
 import (
 	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/planner"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
@@ -175,10 +176,10 @@ func GPUClass(a *hardware.Accelerator) string                 { return deploy.GP
 func Int(v int) *int                                          { return spec.Int(v) }
 func LookupEngine(name string) (*release.Engine, bool)        { return release.LookupEngine(name) }
 func ParseBenchServe(text string) ([]spec.BenchResult, error) { return deploy.ParseBenchServe(text) }
-func ParsePlanRequest(data []byte) (spec.PlanRequest, error)  { return deploy.ParsePlanRequest(data) }
+func ParsePlanRequest(data []byte) (spec.PlanRequest, error)  { return planner.ParseRequest(data) }
 func ParseRequest(data []byte) (spec.Request, error)          { return deploy.ParseRequest(data) }
 func ParseStartupLog(text string) (spec.StartupLog, error)    { return deploy.ParseStartupLog(text) }
-func Plan(req spec.PlanRequest) (spec.PlanReport, error)      { return deploy.Plan(req) }
+func Plan(req spec.PlanRequest) (spec.PlanReport, error)      { return planner.Plan(req) }
 func ReleaseClass(engine string, version string) string       { return deploy.ReleaseClass(engine, version) }
 func Resolve(req spec.Request) (*deploy.Deployment, error)    { return deploy.Resolve(req) }
 func SimulatorBuilt() bool                                    { return deploy.SimulatorBuilt() }

@@ -6,11 +6,11 @@ import (
 	"github.com/modelrefs/throughput/calc/spec"
 )
 
-// blocksPerSeq returns the blocks one sequence holds at ctx tokens in
+// BlocksPerSeq returns the blocks one sequence holds at ctx tokens in
 // decode (one new token per step).
 // Speculative decoding reserves k lookahead slots per sequence
 // (allocate_slots num_lookahead_tokens).
-func (d *Deployment) blocksPerSeq(ctx float64) int64 {
+func (d *Deployment) BlocksPerSeq(ctx float64) int64 {
 	return d.stages[d.tight].layout.BlocksFor(int64(math.Ceil(ctx))+int64(d.feat.specK), 1)
 }
 
@@ -18,11 +18,11 @@ func (d *Deployment) blocksPerSeq(ctx float64) int64 {
 // as the null block (vllm/v1/core/block_pool.py).
 func (d *Deployment) usableBlocks() int64 { return max(d.NumBlocks-1, 0) }
 
-// kvCapacity returns how many sequences of ctx tokens fit in the pool at
+// KVCapacity returns how many sequences of ctx tokens fit in the pool at
 // once: floor(usable blocks / blocks per sequence), each shared prefix's
 // blocks counted once (seqsFitting).
-func (d *Deployment) kvCapacity(ctx float64) int {
-	per := d.blocksPerSeq(ctx)
+func (d *Deployment) KVCapacity(ctx float64) int {
+	per := d.BlocksPerSeq(ctx)
 	if per <= 0 || d.usableBlocks() <= 0 {
 		return 0
 	}
@@ -39,9 +39,9 @@ func (d *Deployment) kvCapacity(ctx float64) int {
 // its 97.7th percentile.
 const fluctuationZ = 2
 
-// meanInFlightForPeak returns the mean c whose c + z*sqrt(c) equals peak:
+// MeanInFlightForPeak returns the mean c whose c + z*sqrt(c) equals peak:
 // the largest mean number in flight whose fluctuations stay within peak.
-func meanInFlightForPeak(peak float64) float64 {
+func MeanInFlightForPeak(peak float64) float64 {
 	if peak <= 0 {
 		return 0
 	}
@@ -68,7 +68,7 @@ func (d *Deployment) meanBlocksStaggered(in, out int) float64 {
 	var sum float64
 	for i := 0; i < slices; i++ {
 		ctx := float64(in) + (float64(i)+0.5)*float64(out)/slices
-		sum += float64(d.blocksPerSeq(ctx))
+		sum += float64(d.BlocksPerSeq(ctx))
 	}
 	return sum / slices
 }
@@ -133,10 +133,10 @@ func (d *Deployment) prefillMarginal(n int) float64 {
 	return s.ComputeS
 }
 
-// rateForConcurrency returns the arrival rate that keeps a mean of c
+// RateForConcurrency returns the arrival rate that keeps a mean of c
 // (possibly fractional) requests in flight: Little's law with the serving
 // latency at the nearest whole batch.
-func (d *Deployment) rateForConcurrency(c float64, in, out int) float64 {
+func (d *Deployment) RateForConcurrency(c float64, in, out int) float64 {
 	if c <= 0 {
 		return 0
 	}
@@ -154,16 +154,16 @@ func (d *Deployment) ServingRate(c int, in, out int) (reqPerS, tokPerS float64) 
 		return 0, 0
 	}
 	ctx := float64(in) + float64(out)/2
-	t, tok := d.decodeTime(c, ctx)
+	t, tok := d.DecodeTime(c, ctx)
 	// A step yields TokensPerSeq tokens per sequence (speculation).
 	cycle := float64(out)/tok*t + float64(c)*d.marginal(in)
 	reqPerS = ratio(float64(c), cycle)
 	return reqPerS, reqPerS * float64(out)
 }
 
-// largestBatch returns the largest b in [1, hi] for which ok(b) holds,
+// LargestBatch returns the largest b in [1, hi] for which ok(b) holds,
 // assuming ok is monotone (true then false); 0 when ok(1) is false.
-func largestBatch(hi int, ok func(int) bool) int {
+func LargestBatch(hi int, ok func(int) bool) int {
 	if hi < 1 || !ok(1) {
 		return 0
 	}

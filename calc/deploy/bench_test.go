@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/cputime"
 )
 
 func benchRequest() spec.Request {
@@ -44,7 +45,7 @@ func BenchmarkEvaluateFeatures(b *testing.B) {
 // there includes waiting for a core).
 func benchCPU(b *testing.B, req spec.Request) {
 	b.ReportAllocs()
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := Evaluate(req); err != nil {
@@ -52,7 +53,7 @@ func benchCPU(b *testing.B, req spec.Request) {
 		}
 	}
 	b.StopTimer()
-	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+	if cpu := cputime.Seconds() - cpu0; cpu > 0 {
 		b.ReportMetric(cpu*1e6/float64(b.N), "cpu-us/op")
 	}
 }

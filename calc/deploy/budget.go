@@ -210,7 +210,7 @@ func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 	case sched.ClosedLoop:
 		batch = min(batch, float64(w.Users))
 	case sched.Poisson:
-		batch = min(batch, float64(d.concurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
+		batch = min(batch, float64(d.ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
 	}
 	batch = max(batch, 1)
 	// A step computes at most max_num_batched_tokens tokens.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/cputime"
 )
 
 // BenchmarkWorkBudget runs, through Evaluate and under DefaultWorkBudget,
@@ -37,7 +38,7 @@ func BenchmarkWorkBudget(b *testing.B) {
 				b.Fatalf("estimate %.3g: not near the budget", est.Total)
 			}
 			b.ReportAllocs()
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Seconds()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := Evaluate(c.req); err != nil {
@@ -45,7 +46,7 @@ func BenchmarkWorkBudget(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			if cpu := cpuSeconds() - cpu0; cpu > 0 {
+			if cpu := cputime.Seconds() - cpu0; cpu > 0 {
 				b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
 			}
 			sec := b.Elapsed().Seconds() / float64(b.N)

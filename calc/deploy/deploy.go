@@ -66,8 +66,8 @@ type Deployment struct {
 	feat featureState
 	// layouts is the planner's cache of KV layouts (nil: none); memo its
 	// memoised step times of one layout (nil: none, plan_memo.go).
-	layouts map[layoutKey][]kvcache.Layout
-	memo    *stepMemo
+	layouts map[LayoutKey][]kvcache.Layout
+	memo    *StepMemo
 	// rankCache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
 	rankCache [models.NumLayerKinds][2]struct {

@@ -34,7 +34,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 	for _, u := range m.Defaults {
 		r.Warn("config_default", u.Message())
 	}
-	r.Model = modelInfo(m, d.Quant)
+	r.Model = DescribeModel(m, d.Quant)
 	r.Hardware = spec.HardwareInfo{
 		ID: d.Hardware.ID, Name: d.Hardware.Name,
 		MemoryBytes:              d.Hardware.MemoryBytes.Int64(),
@@ -98,14 +98,14 @@ func (d *Deployment) report(p Ask) spec.Report {
 			r.Warn("max_model_len_too_large", "one max_model_len ("+itoa(d.MaxModelLen)+") request needs "+gib(units.Bytes(need))+" GiB of KV cache by vLLM's start-up check, more than the "+gib(st.kvBytes)+" GiB available; vLLM refuses to start: lower max_model_len or max_num_batched_tokens")
 		}
 	}
-	if d.blocksPerSeq(final) > d.NumBlocks {
+	if d.BlocksPerSeq(final) > d.NumBlocks {
 		r.BatchCeiling = spec.BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
 		r.Warn("workload_does_not_fit", "one sequence of "+itoa(in+out)+" tokens needs more KV cache than the pool holds")
 		return r
 	}
 
 	// Batch ceiling at the final context.
-	kvCap := d.kvCapacity(final)
+	kvCap := d.KVCapacity(final)
 	schedCap, schedWhy := d.SchedulerCap()
 	ceil, why := kvCap, "kv_cache"
 	if schedCap < ceil {
@@ -113,7 +113,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 	}
 	unbudgeted, unbudgetedWhy := ceil, why
 	if p.TPOTS > 0 {
-		lat := largestBatch(ceil, func(b int) bool { return d.tpot(b, mean) <= p.TPOTS })
+		lat := LargestBatch(ceil, func(b int) bool { return d.TPOT(b, mean) <= p.TPOTS })
 		if lat < ceil {
 			ceil, why = max(lat, 1), "latency_budget"
 		}
@@ -127,7 +127,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 
 	// Preemption onset (steady-state continuous batching).
 	meanBlocks := d.meanBlocksStaggered(in, out)
-	onset := d.onset(meanBlocks)
+	onset := d.Onset(meanBlocks)
 	pre := &spec.PreemptionReport{
 		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
 		Reachable: onset < schedCap,
@@ -136,7 +136,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 		// The server completes requests fastest at the largest batch it
 		// runs: the onset, or the scheduler's cap when that binds first.
 		pre.SaturationRequestRate, _ = d.ServingRate(min(onset, schedCap), in, out)
-		pre.OnsetRequestRate = d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
+		pre.OnsetRequestRate = d.RateForConcurrency(MeanInFlightForPeak(float64(onset)), in, out)
 	}
 
 	// The decode point: the workload's concurrency, or the concurrency a
@@ -146,7 +146,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 	case p.concurrency > 0:
 		batch = p.concurrency
 	case p.rate > 0:
-		batch = d.concurrencyForRate(p.rate, in, out, schedCap)
+		batch = d.ConcurrencyForRate(p.rate, in, out, schedCap)
 	}
 	pre.Concurrency = batch
 	pre.RecomputeOverhead, pre.WorkPerOutputToken = d.recompute(batch, onset, in, out, schedCap)
@@ -181,7 +181,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 	r.Features = d.featuresReport(&r, p, kvCap, onset, meanBlocks)
 
 	if p.TTFTS > 0 || p.TPOTS > 0 {
-		r.Best = d.best(p, in, out, mean, kvCap, schedCap, schedWhy)
+		r.Best = d.Best(p, in, out, mean, kvCap, schedCap, schedWhy)
 	}
 	r.Sweep = d.sweep(p, ceil, mean)
 
@@ -241,18 +241,18 @@ func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *spec.DecodeRe
 // kvUsage is the fraction of the block pool b sequences at ctx tokens hold.
 func (d *Deployment) kvUsage(b int, ctx float64) float64 {
 	if d.sharedBlocks() > 0 {
-		return d.poolShare(b, d.blocksPerSeq(ctx))
+		return d.poolShare(b, d.BlocksPerSeq(ctx))
 	}
-	return float64(int64(b)*d.blocksPerSeq(ctx)) / float64(d.NumBlocks)
+	return float64(int64(b)*d.BlocksPerSeq(ctx)) / float64(d.NumBlocks)
 }
 
-// concurrencyForRate solves Little's law c = rate * latency(c) for the
+// ConcurrencyForRate solves Little's law c = rate * latency(c) for the
 // mean number of requests in flight, where latency(c) = prefill + out
 // steps at batch c; it returns the smallest c whose serving rate reaches
 // the arrival rate, capped at the scheduler's limit when the server cannot
 // keep up.
-func (d *Deployment) concurrencyForRate(rate float64, in, out, capc int) int {
-	c := largestBatch(capc, func(b int) bool {
+func (d *Deployment) ConcurrencyForRate(rate float64, in, out, capc int) int {
+	c := LargestBatch(capc, func(b int) bool {
 		r, _ := d.ServingRate(b, in, out)
 		return r < rate
 	})
@@ -275,7 +275,7 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 		return 0, base
 	}
 	admit := min(c, schedCap)
-	if per := d.blocksPerSeq(float64(in + 1)); per > 0 {
+	if per := d.BlocksPerSeq(float64(in + 1)); per > 0 {
 		admit = min(admit, int(min(d.seqsFitting(float64(per)), spec.MaxSeqs)))
 	}
 	if admit <= onset {
@@ -286,16 +286,16 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 	return overhead, base + overhead
 }
 
-// best finds the largest batch within the latency budget: TPOT is one
+// Best finds the largest batch within the latency budget: TPOT is one
 // decode step at the mean context; TTFT is a prompt's chunked prefill
 // while the batch decodes alongside it.
-func (d *Deployment) best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *spec.BestReport {
+func (d *Deployment) Best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *spec.BestReport {
 	hi, why := kvCap, "kv_cache"
 	if schedCap < hi {
 		hi, why = schedCap, schedWhy
 	}
 	ok := func(b int) bool {
-		if p.TPOTS > 0 && d.tpot(b, mean) > p.TPOTS {
+		if p.TPOTS > 0 && d.TPOT(b, mean) > p.TPOTS {
 			return false
 		}
 		if p.TTFTS > 0 {
@@ -306,14 +306,14 @@ func (d *Deployment) best(p Ask, in, out int, mean float64, kvCap, schedCap int,
 		}
 		return true
 	}
-	b := largestBatch(hi, ok)
+	b := LargestBatch(hi, ok)
 	res := &spec.BestReport{ContextTokens: int(math.Round(mean)), Feasible: b > 0, LimitedBy: why}
 	if b == 0 {
 		b = 1
 		res.LimitedBy = "latency_budget"
 	} else if b < hi {
 		res.LimitedBy = "tpot"
-		if p.TPOTS <= 0 || d.tpot(b+1, mean) <= p.TPOTS {
+		if p.TPOTS <= 0 || d.TPOT(b+1, mean) <= p.TPOTS {
 			res.LimitedBy = "ttft"
 		}
 	}
@@ -334,7 +334,7 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 	bs := sweepBatches(p.sweepPoints, hi)
 	out := make([]spec.SweepPoint, len(bs))
 	ctx := int(math.Round(mean))
-	perBlocks := d.blocksPerSeq(mean)
+	perBlocks := d.BlocksPerSeq(mean)
 	per := float64(perBlocks) / float64(d.NumBlocks)
 	var plain *Deployment // the deployment without speculation, copied once
 	if d.feat.specK > 0 {
@@ -375,7 +375,7 @@ func (d *Deployment) noteQuantization(r *spec.Report) {
 	}
 }
 
-func modelInfo(m *models.Model, q models.Quantization) spec.ModelInfo {
+func DescribeModel(m *models.Model, q models.Quantization) spec.ModelInfo {
 	arch := "dense"
 	switch {
 	case m.SSM.DInner > 0 || m.SSM.ValueHeads > 0 || m.SSM.ConvDim > 0:

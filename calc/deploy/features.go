@@ -91,7 +91,7 @@ func resolveFeatures(e *spec.Errs, req spec.Request, d *Deployment, p *Ask) {
 	}
 
 	if s := req.SpeculativeConfig; s != nil {
-		resolveSpec(e, s, d)
+		ResolveSpec(e, s, d)
 	}
 	if l := req.LoRA; l != nil {
 		f.loras = e.IntAt("lora.max_loras", "LoRAConfig.max_loras", l.MaxLoRAs, 1)
@@ -129,12 +129,12 @@ func resolveFeatures(e *spec.Errs, req spec.Request, d *Deployment, p *Ask) {
 		f.offloadBW = e.FloatAt("kv_offload.bandwidth_bytes_per_s", "KVOffload.bandwidth_bytes_per_s", o.BandwidthBytesPerS, spec.DefaultOffloadBandwidth)
 		f.offloadSync = o.AsyncLoad != nil && !*o.AsyncLoad
 	}
-	resolvePrefix(e, req, d, p)
+	ResolvePrefix(e, req, d, p)
 }
 
-// resolvePrefix reads the workload's shared prefix (after the block size
+// ResolvePrefix reads the workload's shared prefix (after the block size
 // is known: only whole blocks are cached).
-func resolvePrefix(e *spec.Errs, req spec.Request, d *Deployment, p *Ask) {
+func ResolvePrefix(e *spec.Errs, req spec.Request, d *Deployment, p *Ask) {
 	f := &d.feat
 	w := req.Workload
 	if w == nil {
@@ -165,8 +165,8 @@ func resolvePrefix(e *spec.Errs, req spec.Request, d *Deployment, p *Ask) {
 	}
 }
 
-// resolveSpec reads the speculative config.
-func resolveSpec(e *spec.Errs, s *spec.SpeculativeConfig, d *Deployment) {
+// ResolveSpec reads the speculative config.
+func ResolveSpec(e *spec.Errs, s *spec.SpeculativeConfig, d *Deployment) {
 	f := &d.feat
 	method := strings.ToLower(strings.TrimSpace(s.Method))
 	if method == "" {
@@ -585,17 +585,17 @@ func (d *Deployment) offloadBlocks() int64 {
 	return lay.NumBlocks(d.feat.offloadBytes / float64(d.TP) * d.draftShare(lay))
 }
 
-// tpot is the time per output token at batch b and ctx tokens of
+// TPOT is the time per output token at batch b and ctx tokens of
 // context, in seconds: the decode step over the tokens it yields per
 // sequence.
-func (d *Deployment) tpot(b int, ctx float64) float64 {
-	t, tok := d.decodeTime(b, ctx)
+func (d *Deployment) TPOT(b int, ctx float64) float64 {
+	t, tok := d.DecodeTime(b, ctx)
 	return t / tok
 }
 
-// onset is the preemption onset for sequences of meanBlocks blocks on
+// Onset is the preemption Onset for sequences of meanBlocks blocks on
 // average: usable blocks / meanBlocks, each shared prefix counted once.
-func (d *Deployment) onset(meanBlocks float64) int {
+func (d *Deployment) Onset(meanBlocks float64) int {
 	if d.sharedBlocks() > 0 {
 		return int(min(d.seqsFitting(meanBlocks), spec.MaxSeqs))
 	}
@@ -632,7 +632,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: d.sharedBlocks(), NumPrefixes: f.prefixes,
 			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,
 		}
-		if per := d.blocksPerSeq(float64(in + out2)); per > 0 {
+		if per := d.BlocksPerSeq(float64(in + out2)); per > 0 {
 			pc.KVCeilingWithout = int(min(d.usableBlocks()/per, spec.MaxSeqs))
 		}
 		pc.OnsetConcurrencyWithout = int(min(float64(d.usableBlocks())/meanBlocks, spec.MaxSeqs))
@@ -654,7 +654,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 		sr.Speedup = ratio(sr.TokensPerS, sr.TokensPerSWithout)
 		hi := max(kvCap, d.MaxNumSeqs)
 		pays := func(b int) bool { return decodeRate(d.DecodeStep(b, mean)) > decodeRate(plain.DecodeStep(b, mean)) }
-		if last := largestBatch(hi, pays); last < hi {
+		if last := LargestBatch(hi, pays); last < hi {
 			sr.CrossoverBatchSize = last + 1
 		}
 		out.Speculative = sr

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/modelrefs/throughput/calc/spec"
@@ -339,4 +340,24 @@ func ratio(a, b float64) float64 {
 		return 0
 	}
 	return q
+}
+
+// PlanNonFinite returns the JSON path of the first figure of r that is not
+// a finite number ("" when every one is).
+func PlanNonFinite(r *spec.PlanReport) string {
+	if sc := scanWith(reflect.ValueOf(r).Elem(), planReportWalker()); sc.foundNF {
+		return sc.nonFinite
+	}
+	return ""
+}
+
+// planWalker is the plan report's figure walker, built on the first plan.
+var (
+	planWalkerOnce sync.Once
+	planWalker     *walker
+)
+
+func planReportWalker() *walker {
+	planWalkerOnce.Do(func() { planWalker = walkerOf(reflect.TypeFor[spec.PlanReport]()) })
+	return planWalker
 }

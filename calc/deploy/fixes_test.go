@@ -33,7 +33,7 @@ func TestFixesWhenTheWeightsDoNotFit(t *testing.T) {
 // for ceil(20 / s) replicas at 20 / ceil(20 / s) requests/s each, which
 // then is within s.
 func TestFixesWhenOverloaded(t *testing.T) {
-	r, err := Evaluate(spec.Request{Model: llama8B, Hardware: spec.HardwareRef{ID: "a10"}, MaxModelLen: spec.Int(4096),
+	r, err := Evaluate(spec.Request{Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: spec.HardwareRef{ID: "a10"}, MaxModelLen: spec.Int(4096),
 		Workload: &spec.Workload{RequestRate: spec.Float(20)}})
 	require.NoError(t, err)
 	require.True(t, r.Fits)
@@ -51,7 +51,7 @@ func TestFixesWhenOverloaded(t *testing.T) {
 }
 
 func TestNoFixesWhenItWorks(t *testing.T) {
-	r, err := Evaluate(spec.Request{Model: llama8B, Hardware: spec.HardwareRef{ID: "h100-sxm-80gb"}})
+	r, err := Evaluate(spec.Request{Model: "meta-llama/Llama-3.1-8B-Instruct", Hardware: spec.HardwareRef{ID: "h100-sxm-80gb"}})
 	require.NoError(t, err)
 	assert.Nil(t, r.Fixes)
 }

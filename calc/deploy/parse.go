@@ -19,22 +19,12 @@ const MaxRequestBytes = 64 << 10
 // is decoded and validated (Validate), and the errors list the unknown
 // keys first, then every other bad field, as Evaluate would name them. A
 // wrong type or malformed JSON stops decoding where it is found.
-func ParseRequest(data []byte) (spec.Request, error) { return parseWith(data, Validate) }
+func ParseRequest(data []byte) (spec.Request, error) { return ParseStrict(data, Validate) }
 
-// ParsePlanRequest decodes a JSON plan request as strictly as
-// ParseRequest, and as ParseRequest lists every bad field beside an
-// unknown key.
-func ParsePlanRequest(data []byte) (spec.PlanRequest, error) {
-	return parseWith(data, func(r spec.PlanRequest) error {
-		_, err := resolvePlanRequest(r)
-		return err
-	})
-}
-
-// parseWith decodes data into a T strictly. When it holds unknown keys the
-// rest is decoded and checked by validate, so the errors name the unknown
-// keys first, then every other bad field.
-func parseWith[T any](data []byte, validate func(T) error) (T, error) {
+// ParseStrict decodes data into a T strictly. When it holds unknown keys
+// the rest is decoded and checked by validate, so the errors name the
+// unknown keys first, then every other bad field.
+func ParseStrict[T any](data []byte, validate func(T) error) (T, error) {
 	var r, zero T
 	if len(data) > MaxRequestBytes {
 		return zero, spec.Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}

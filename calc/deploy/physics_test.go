@@ -107,8 +107,8 @@ func TestSlidingWindowCapsBlocks(t *testing.T) {
 	require.NoError(t, err)
 	// 10,000 tokens would need ceil(10000/16) = 625 blocks; the 4096
 	// window keeps ceil((4096-1+1)/16) + 1 = 257.
-	assert.Equal(t, int64(257), d.blocksPerSeq(10000))
-	assert.Equal(t, int64(63), d.blocksPerSeq(1000))
+	assert.Equal(t, int64(257), d.BlocksPerSeq(10000))
+	assert.Equal(t, int64(63), d.BlocksPerSeq(1000))
 }
 
 // Physics 1-3: one read of the weights serves the whole batch, so the step
@@ -239,7 +239,7 @@ func TestPreemptionMoreWorkPastOnset(t *testing.T) {
 	pre := high.Preemption
 	assert.Positive(t, pre.OnsetRequestRate)
 	assert.Less(t, pre.OnsetRequestRate, pre.SaturationRequestRate)
-	c := meanInFlightForPeak(float64(onset))
+	c := MeanInFlightForPeak(float64(onset))
 	assert.InDelta(t, float64(onset), c+2*math.Sqrt(c), 1e-9)
 }
 

@@ -1,6 +1,6 @@
 package deploy
 
-// stepMemo memoises, for the planner, what one layout's candidates
+// StepMemo memoises, for the planner, what one layout's candidates
 // compute again and again: decode steps at the workload's mean context,
 // the marginal prefill and the chunked prefill of one prompt (beside a
 // batch decoding at that context), and the mean blocks per sequence.
@@ -13,7 +13,7 @@ package deploy
 // prefillTime and meanBlocksStaggered compute, computed once. Only
 // deployments the planner owns carry one (Deployment.memo); Evaluate's
 // deployments have none and are safe for concurrent use.
-type stepMemo struct {
+type StepMemo struct {
 	gen    uint32 // entries of another generation are stale
 	ctx    float64
 	in     int // the prompt's tokens
@@ -35,21 +35,21 @@ type memoStep struct {
 	time, tok float64
 }
 
-// newStepMemo memoises the figures of in+out-token requests, for
+// NewStepMemo memoises the figures of in+out-token requests, for
 // batches below n.
-func newStepMemo(in, out, n int) stepMemo {
-	return stepMemo{ctx: float64(in) + float64(out)/2, in: in, out: out, dec: make([]memoStep, n), pre: make([]memoStep, n), gen: 1, preGen: 1}
+func NewStepMemo(in, out, n int) StepMemo {
+	return StepMemo{ctx: float64(in) + float64(out)/2, in: in, out: out, dec: make([]memoStep, n), pre: make([]memoStep, n), gen: 1, preGen: 1}
 }
 
-// reset forgets every memoised figure (a new layout).
-func (m *stepMemo) reset() {
+// Reset forgets every memoised figure (a new layout).
+func (m *StepMemo) Reset() {
 	m.gen++
 	m.preGen++
 	m.margOK, m.blocksOK = false, false
 }
 
-// decodeTime is DecodeStep(b, ctx)'s TimeS and TokensPerSeq, memoised.
-func (d *Deployment) decodeTime(b int, ctx float64) (timeS, tokensPerSeq float64) {
+// DecodeTime is DecodeStep(b, ctx)'s TimeS and TokensPerSeq, memoised.
+func (d *Deployment) DecodeTime(b int, ctx float64) (timeS, tokensPerSeq float64) {
 	if m := d.memo; m != nil && ctx == m.ctx && b >= 0 && b < len(m.dec) {
 		e := &m.dec[b]
 		if e.gen != m.gen {
@@ -74,10 +74,10 @@ func (d *Deployment) marginal(n int) float64 {
 	return m.marg
 }
 
-// prefillAt is prefillTime(n, b, ctx)'s time, memoised (the planner's
+// PrefillAt is prefillTime(n, b, ctx)'s time, memoised (the planner's
 // own calls; best, shared with Evaluate, calls prefillTime: memoising it
 // there bought nothing measurable and cost the light engine bytes).
-func (d *Deployment) prefillAt(n, b int, ctx float64) float64 {
+func (d *Deployment) PrefillAt(n, b int, ctx float64) float64 {
 	m := d.memo
 	if m == nil || n != m.in || (ctx != m.ctx && b != 0) || b < 0 || b >= len(m.pre) {
 		t, _, _ := d.prefillTime(n, b, ctx)
@@ -95,8 +95,8 @@ func (d *Deployment) prefillAt(n, b int, ctx float64) float64 {
 	return e.time
 }
 
-// blocksStaggered is meanBlocksStaggered(in, out), memoised.
-func (d *Deployment) blocksStaggered(in, out int) float64 {
+// BlocksStaggered is meanBlocksStaggered(in, out), memoised.
+func (d *Deployment) BlocksStaggered(in, out int) float64 {
 	m := d.memo
 	if m == nil || in != m.in || out != m.out {
 		return d.meanBlocksStaggered(in, out)

@@ -40,14 +40,14 @@ func Resolve(req spec.Request) (*Deployment, error) {
 
 // resolve validates every section of the request, collecting all problems
 // before it gives up, then builds the deployment.
-func resolve(req spec.Request) (*Deployment, Ask, error) { return resolveWith(req, nil, nil, nil) }
+func resolve(req spec.Request) (*Deployment, Ask, error) { return ResolveWith(req, nil, nil, nil) }
 
-// resolveWith is resolve with the model and the accelerator already
+// ResolveWith is resolve with the model and the accelerator already
 // resolved (the planner resolves them once for thousands of candidates);
 // nil resolves them from the request. into, when not nil, is a
 // deployment the planner owns, built again in place: its KV layout cache
 // (layouts) is kept, and its stage and cost-model slices are reused.
-func resolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, into *Deployment) (*Deployment, Ask, error) {
+func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, into *Deployment) (*Deployment, Ask, error) {
 	var e spec.Errs
 	d := into
 	if d == nil {
@@ -59,7 +59,7 @@ func resolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 	if m != nil {
 		d.Model = m
 	} else {
-		d.Model = resolveModel(&e, req)
+		d.Model = ResolveModel(&e, req)
 	}
 	if hw != nil {
 		d.Hardware = *hw
@@ -112,8 +112,8 @@ func resolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 	return d, p, nil
 }
 
-// resolveModel looks up model or imports model_config (exactly one).
-func resolveModel(e *spec.Errs, req spec.Request) *models.Model {
+// ResolveModel looks up model or imports model_config (exactly one).
+func ResolveModel(e *spec.Errs, req spec.Request) *models.Model {
 	switch {
 	case req.Model != "" && req.ModelConfig != nil:
 		e.Add("model", "give either model or model_config, not both")
@@ -368,11 +368,11 @@ func (d *Deployment) build() error {
 	return nil
 }
 
-// layoutKey is what a model's stage layouts depend on besides the model:
+// LayoutKey is what a model's stage layouts depend on besides the model:
 // the pipeline and tensor-parallel sizes, the element sizes, the block
 // size and the release's grouping rules (not the accelerator or the
 // scheduler).
-type layoutKey struct {
+type LayoutKey struct {
 	pp, tp, block int
 	kv, act       float64
 	rules         kvcache.Rules
@@ -383,7 +383,7 @@ type layoutKey struct {
 // are read-only once built); all empty when no layer holds a cache.
 func (d *Deployment) stageLayouts(split []int) ([]kvcache.Layout, error) {
 	r := d.Version.KVRules
-	k := layoutKey{d.PP, d.TP, d.BlockSize, d.KVBytes, d.ActBytes, r}
+	k := LayoutKey{d.PP, d.TP, d.BlockSize, d.KVBytes, d.ActBytes, r}
 	if l, ok := d.layouts[k]; ok {
 		return l, nil
 	}

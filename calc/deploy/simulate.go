@@ -98,8 +98,8 @@ func simulateOptions(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) 
 	if sp.Arrival != "closed_loop" && o.Concurrency != nil {
 		e.Add("simulate.concurrency", "applies to closed_loop arrivals only")
 	}
-	w.Input = lengthDist(&e, "simulate.input_tokens", o.InputTokens, p.In, maxLen-1)
-	w.Output = lengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.Out, maxLen-1)
+	w.Input = LengthDist(&e, "simulate.input_tokens", o.InputTokens, p.In, maxLen-1)
+	w.Output = LengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.Out, maxLen-1)
 	w.MaxTokens = maxLen
 	sp.Timeline = e.IntAt("simulate.timeline_points", "SimulateOptions.timeline_points", o.TimelinePoints, spec.DefaultTimelinePoints)
 	if s := o.Sweep; s != nil {
@@ -129,8 +129,8 @@ func simulateOptions(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) 
 	return sp, nil
 }
 
-// lengthDist validates one length distribution; nil is constant def.
-func lengthDist(e *spec.Errs, field string, l *spec.LengthDistribution, def, hi int) sched.Dist {
+// LengthDist validates one length distribution; nil is constant def.
+func LengthDist(e *spec.Errs, field string, l *spec.LengthDistribution, def, hi int) sched.Dist {
 	d := sched.Dist{Kind: sched.Constant, Mean: float64(def), Min: 1, Max: hi}
 	if l == nil {
 		return d

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/cputime"
 )
 
 // benchSim resolves Llama-3.1-8B on one H100 SXM and returns a function
@@ -72,13 +73,13 @@ func BenchmarkSimulate(b *testing.B) {
 				sim := benchSim(b, n, arrival)
 				var steps int64
 				b.ReportAllocs()
-				cpu0 := cpuSeconds()
+				cpu0 := cputime.Seconds()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					steps = sim().Steps
 				}
 				b.StopTimer()
-				if cpu := cpuSeconds() - cpu0; cpu > 0 {
+				if cpu := cputime.Seconds() - cpu0; cpu > 0 {
 					b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
 				}
 				sec := b.Elapsed().Seconds() / float64(b.N)
@@ -112,13 +113,13 @@ func BenchmarkSimulateEngines(b *testing.B) {
 func BenchmarkSimulateFeatures(b *testing.B) {
 	sim := benchSimOf(b, 10_000, "poisson", true)
 	b.ReportAllocs()
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sim()
 	}
 	b.StopTimer()
-	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+	if cpu := cputime.Seconds() - cpu0; cpu > 0 {
 		b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
 	}
 }

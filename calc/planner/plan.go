@@ -1,13 +1,12 @@
-package deploy
+package planner
 
 import (
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -39,21 +38,10 @@ func Plan(req spec.PlanRequest) (spec.PlanReport, error) {
 			return spec.PlanReport{}, err
 		}
 	}
-	if sc := scanWith(reflect.ValueOf(&r).Elem(), planReportWalker()); sc.foundNF {
-		return spec.PlanReport{}, spec.Errors{{Field: "", Message: "the inputs are too extreme to plan: the report's " + sc.nonFinite + " is not a finite number"}}
+	if nf := deploy.PlanNonFinite(&r); nf != "" {
+		return spec.PlanReport{}, spec.Errors{{Field: "", Message: "the inputs are too extreme to plan: the report's " + nf + " is not a finite number"}}
 	}
 	return r, nil
-}
-
-// planWalker is the plan report's figure walker, built on the first plan.
-var (
-	planWalkerOnce sync.Once
-	planWalker     *walker
-)
-
-func planReportWalker() *walker {
-	planWalkerOnce.Do(func() { planWalker = walkerOf(reflect.TypeFor[spec.PlanReport]()) })
-	return planWalker
 }
 
 // candidate is one evaluated deployment; why is set when it fails: the
@@ -88,7 +76,7 @@ type planner struct {
 	nearest map[string]*candidate
 	// cur is the candidate being evaluated.
 	cur     candidate
-	layouts map[layoutKey][]kvcache.Layout
+	layouts map[deploy.LayoutKey][]kvcache.Layout
 	// best is, for the layout being searched, the best deployment of
 	// each mode (aggregated, disaggregated) that meets the budget; seen
 	// counts the layouts met so far (their search order).
@@ -98,8 +86,8 @@ type planner struct {
 	// first is the layout's deployment, resolved in place, and scratch
 	// the one variants re-sizes for each other scheduler setting; memo
 	// their memoised step times; req holds a candidate's request fields.
-	first, scratch Deployment
-	memo           stepMemo
+	first, scratch deploy.Deployment
+	memo           deploy.StepMemo
 	req            requestFields
 	// all keeps every candidate for tests (nil unless keepAll).
 	all     []candidate
@@ -116,9 +104,9 @@ func newPlanner(s *planSpec) *planner {
 	for _, n := range s.seqs {
 		top = max(top, n)
 	}
-	p := &planner{s: s, nearest: make(map[string]*candidate, len(s.accels)), layouts: map[layoutKey][]kvcache.Layout{},
-		ok: make([]planned, 0, s.countCandidates()/(len(s.seqs)*len(s.btok))), memo: newStepMemo(s.in, s.out, min(top, 4096)+1)}
-	p.first.layouts = p.layouts
+	p := &planner{s: s, nearest: make(map[string]*candidate, len(s.accels)), layouts: map[deploy.LayoutKey][]kvcache.Layout{},
+		ok: make([]planned, 0, s.countCandidates()/(len(s.seqs)*len(s.btok))), memo: deploy.NewStepMemo(s.in, s.out, min(top, 4096)+1)}
+	p.first.UseLayoutCache(p.layouts)
 	return p
 }
 
@@ -183,28 +171,28 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 // exceed the memory.
 func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, q, kv string, price float64) bool {
 	s := p.s
-	var first *Deployment
+	var first *deploy.Deployment
 	p.has = [2]bool{}
 	defer p.keepBest()
 	for _, seqs := range s.seqs {
 		for _, bt := range s.btok {
-			var d *Deployment
-			var pl Ask
+			var d *deploy.Deployment
+			var pl deploy.Ask
 			if first == nil {
 				var err error
-				d, pl, err = resolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
+				d, pl, err = deploy.ResolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
 				if err != nil {
 					return true // a layout the model cannot take (heads, layers)
 				}
-				if d.NumBlocks <= 0 && d.weightsOverBudget() {
+				if d.NumBlocks <= 0 && d.WeightsOverBudget() {
 					p.miss(a.ID, p.weightsMiss(d, prec))
 					return false
 				}
 				first = d
-				p.memo.reset()
-				first.memo = &p.memo
+				p.memo.Reset()
+				first.UseStepMemo(&p.memo)
 			} else {
-				first.withScheduler(&p.scratch, seqs, max(bt, seqs))
+				first.WithScheduler(&p.scratch, seqs, max(bt, seqs))
 				d, pl = &p.scratch, s.plan()
 			}
 			p.consider(a.ID, p.aggregated(d, pl, q, prec, price))
@@ -226,65 +214,18 @@ func (p *planner) keepBest() {
 	p.has = [2]bool{}
 }
 
-// withScheduler is d under other max_num_seqs and max_num_batched_tokens:
-// the same weights, KV layout and cost model (none depends on them), the
-// memory budget and block pool sized again as build sizes them.
-// It writes into c (reusing its stages), which the caller owns.
-func (d *Deployment) withScheduler(c *Deployment, seqs, batched int) {
-	stages := append(c.stages[:0], d.stages...)
-	*c = *d
-	c.stages = stages
-	c.MaxNumSeqs, c.MaxBatched = seqs, batched
-	c.NumBlocks = -1
-	for i := range c.stages {
-		st := &c.stages[i]
-		c.budget(st)
-		st.blocks = st.layout.NumBlocks(float64(st.kvBytes))
-		if c.NumBlocks < 0 || st.blocks < c.NumBlocks {
-			c.NumBlocks, c.tight = st.blocks, i
-		}
-	}
-}
-
 // plan is the evaluate plan of a candidate's request (resolvePlan's
 // fields, without revalidating).
-func (s *planSpec) plan() Ask {
-	return Ask{In: s.in, Out: s.out, TTFTS: s.ttftS, TPOTS: s.tpotS, priceUSD: -1, sweepPoints: spec.DefaultSweepPoints}
+func (s *planSpec) plan() deploy.Ask {
+	return deploy.PlannedAsk(s.in, s.out, s.ttftS, s.tpotS)
 }
 
-// servesOne reports whether d starts and serves one request of final
-// tokens: a block pool (the weights fit), room for one max_model_len
-// sequence (vLLM refuses to start without it) and for the request, the
-// tests Evaluate's report makes.
-func (d *Deployment) servesOne(final float64) bool {
-	if d.NumBlocks <= 0 || d.blocksPerSeq(final) > d.NumBlocks {
-		return false
-	}
-	return d.stages[d.tight].layout.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)) >= 1
-}
-
-// weightsOverBudget reports whether the weights alone exceed the memory a
-// stage may request, whatever the scheduler and cache settings.
-func (d *Deployment) weightsOverBudget() bool {
-	for i := range d.stages {
-		if d.stages[i].weightsBytes > d.stages[i].requestedBytes {
-			return true
-		}
-	}
-	return false
-}
-
-func (p *planner) weightsMiss(d *Deployment, prec string) *candidate {
-	st := &d.stages[0]
-	for i := range d.stages {
-		if d.stages[i].weightsBytes-d.stages[i].requestedBytes > st.weightsBytes-st.requestedBytes {
-			st = &d.stages[i]
-		}
-	}
+func (p *planner) weightsMiss(d *deploy.Deployment, prec string) *candidate {
+	weights, requested := d.WorstWeightsOverrun()
 	// The nearest miss is the one whose weights overshoot least.
-	over := float64(st.weightsBytes) / float64(st.requestedBytes)
-	return &candidate{rank: rankWeights, bestTPOT: over, why: "weights_do_not_fit", x: float64(st.weightsBytes), y: float64(st.requestedBytes),
-		dep: planned{PlanDeployment: spec.PlanDeployment{TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep, Quantization: prec}}}
+	over := float64(weights) / float64(requested)
+	return &candidate{rank: rankWeights, bestTPOT: over, why: "weights_do_not_fit", x: float64(weights), y: float64(requested),
+		dep: planned{PlanDeployment: spec.PlanDeployment{TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: d.DataParallel(), ExpertParallel: d.ExpertParallel(), Quantization: prec}}}
 }
 
 func gib1(b float64) string { return strconv.FormatFloat(b/(1<<30), 'f', 1, 64) }
@@ -387,17 +328,17 @@ func (p *planner) miss(id string, c *candidate) {
 }
 
 // base fills what every deployment of d carries.
-func (p *planner) base(d *Deployment, q, prec, mode string, price float64) planned {
+func (p *planner) base(d *deploy.Deployment, q, prec, mode string, price float64) planned {
 	return planned{quant: q, util: d.Utilization, PlanDeployment: spec.PlanDeployment{
 		Accelerator: d.Hardware.ID, AcceleratorName: d.Hardware.Name, Engine: d.Engine.Name, Mode: mode,
-		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: max(d.feat.dp, 1), ExpertParallel: d.feat.ep,
+		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: d.DataParallel(), ExpertParallel: d.ExpertParallel(),
 		Quantization: prec, KVCacheDtype: d.KVDtype, MaxNumSeqs: d.MaxNumSeqs, MaxNumBatchedTokens: d.MaxBatched,
 		MaxModelLen: d.MaxModelLen, GPUHourUSD: price,
 	}}
 }
 
 // latencyMiss is a candidate that cannot meet the budget even at batch 1.
-func (p *planner) latencyMiss(d *Deployment, dep planned, tpot1, ttft1 float64) *candidate {
+func (p *planner) latencyMiss(d *deploy.Deployment, dep planned, tpot1, ttft1 float64) *candidate {
 	s := p.s
 	c := p.tmp(candidate{dep: dep, rank: rankLatency, bestTPOT: tpot1, bestTTFT: ttft1})
 	if s.tpotS > 0 && tpot1 > s.tpotS {
@@ -418,7 +359,7 @@ func msText(sec float64) string {
 }
 
 // fitMiss is a candidate whose KV cache cannot hold one sequence.
-func (p *planner) fitMiss(d *Deployment, dep planned) *candidate {
+func (p *planner) fitMiss(d *deploy.Deployment, dep planned) *candidate {
 	return p.tmp(candidate{dep: dep, rank: rankMaxLen, why: "max_model_len"})
 }
 
@@ -428,25 +369,25 @@ func (p *planner) fitMiss(d *Deployment, dep planned) *candidate {
 // section) and by the preemption onset; replicas are added until the
 // workload's rate (or users) fits, and the figures are those Evaluate
 // reports for one replica at its share of the load.
-func (p *planner) aggregated(d *Deployment, pl Ask, q, prec string, price float64) *candidate {
+func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price float64) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "aggregated", price)
 	in, out := s.in, s.out
 	mean := float64(in) + float64(out)/2
 	final := float64(in + out)
-	if !d.servesOne(final) {
+	if !d.ServesOne(final) {
 		return p.fitMiss(d, dep)
 	}
-	kvCap := d.kvCapacity(final)
+	kvCap := d.KVCapacity(final)
 	schedCap, schedWhy := d.SchedulerCap()
-	tpot1 := d.tpot(1, mean)
-	ttft1 := d.prefillAt(in, 1, mean)
-	best := d.best(pl, in, out, mean, kvCap, schedCap, schedWhy)
+	tpot1 := d.TPOT(1, mean)
+	ttft1 := d.PrefillAt(in, 1, mean)
+	best := d.Best(pl, in, out, mean, kvCap, schedCap, schedWhy)
 	if !best.Feasible {
 		return p.latencyMiss(d, dep, tpot1, ttft1)
 	}
 	capB, limiter := best.BatchSize, best.LimitedBy
-	onset := d.onset(d.blocksStaggered(in, out))
+	onset := d.Onset(d.BlocksStaggered(in, out))
 	reachable := onset < schedCap
 	if reachable && onset < capB {
 		capB, limiter = onset, "preemption_onset"
@@ -457,14 +398,14 @@ func (p *planner) aggregated(d *Deployment, pl Ask, q, prec string, price float6
 	// A replica of dp data-parallel ranks serves dp shares of the load,
 	// each rank at the figures of one (its evaluate request's workload).
 	rMax, _ := d.ServingRate(capB, in, out)
-	dp := max(d.feat.dp, 1)
+	dp := d.DataParallel()
 	g := d.TP * d.PP * dp
 	var replicas, op int
 	var rate float64
 	if s.rate > 0 {
 		replicas = max(1, int(math.Ceil(s.rate/(rMax*float64(dp)))))
 		for {
-			op = d.concurrencyForRate(s.rate/float64(replicas*dp), in, out, schedCap)
+			op = d.ConcurrencyForRate(s.rate/float64(replicas*dp), in, out, schedCap)
 			if op <= capB || replicas > s.maxGPUs {
 				break
 			}
@@ -483,13 +424,13 @@ func (p *planner) aggregated(d *Deployment, pl Ask, q, prec string, price float6
 	dep.Replicas, dep.GPUs, dep.BatchSize = replicas, replicas*g, op
 	// TPOT is a decode step over the tokens it yields per sequence (1, or
 	// more with speculative decoding).
-	step := d.tpot(op, mean)
-	ttft := d.prefillAt(in, op, mean)
+	step := d.TPOT(op, mean)
+	ttft := d.PrefillAt(in, op, mean)
 	dep.TPOTMs, dep.TTFTMs = ms(step), ms(ttft)
 	dep.Limiter = limiter
 	dep.SaturationRequestRate = float64(replicas*dp) * rMax
 	if reachable && onset >= 1 {
-		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * d.rateForConcurrency(meanInFlightForPeak(float64(onset)), in, out)
+		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * d.RateForConcurrency(deploy.MeanInFlightForPeak(float64(onset)), in, out)
 	}
 	p.finish(&dep, rate, price)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1})
@@ -537,7 +478,7 @@ func (p *planner) finish(dep *planned, rate, price float64) {
 //     runs the prompt on the prefill instance with max_tokens=1, then
 //     streams from the decode instance: docs/features/disagg_prefill.md,
 //     vLLM 0.19).
-func (p *planner) disaggregated(d *Deployment, pl Ask, q, prec string, price float64) *candidate {
+func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price float64) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "disaggregated", price)
 	in, out := s.in, s.out
@@ -547,32 +488,32 @@ func (p *planner) disaggregated(d *Deployment, pl Ask, q, prec string, price flo
 	if link.BandwidthBytesPerS <= 0 {
 		return nil
 	}
-	if !d.servesOne(final) {
+	if !d.ServesOne(final) {
 		return p.fitMiss(d, dep)
 	}
-	tPre := d.prefillAt(in, 0, 0)
-	xfer := link.LatencyS + float64(in)*d.stages[d.tight].layout.BytesPerToken/link.BandwidthBytesPerS
+	tPre := d.PrefillAt(in, 0, 0)
+	xfer := link.LatencyS + float64(in)*d.Layout().BytesPerToken/link.BandwidthBytesPerS
 	schedCap, _ := d.SchedulerCap()
-	hi, limiter := min(d.kvCapacity(final), schedCap), "kv_cache"
-	if schedCap < d.kvCapacity(final) {
+	hi, limiter := min(d.KVCapacity(final), schedCap), "kv_cache"
+	if schedCap < d.KVCapacity(final) {
 		_, limiter = d.SchedulerCap()
 	}
-	onset := d.onset(d.blocksStaggered(in, out))
+	onset := d.Onset(d.BlocksStaggered(in, out))
 	if onset < schedCap && onset < hi {
 		hi, limiter = onset, "kv_cache"
 	}
 	// tpotAt is the time per output token at batch c: a decode step over
 	// the tokens it yields per sequence (1, or more with speculation).
-	tpotAt := func(c int) float64 { return d.tpot(c, mean) }
+	tpotAt := func(c int) float64 { return d.TPOT(c, mean) }
 	cD := hi
 	if s.tpotS > 0 {
-		cD = largestBatch(hi, func(c int) bool { return tpotAt(c) <= s.tpotS })
+		cD = deploy.LargestBatch(hi, func(c int) bool { return tpotAt(c) <= s.tpotS })
 		if cD < hi {
 			limiter = "tpot"
 		}
 	}
 	tpot1 := tpotAt(1)
-	step1, _ := d.decodeTime(1, mean)
+	step1, _ := d.DecodeTime(1, mean)
 	if cD == 0 || (s.ttftS > 0 && tPre+xfer+step1 > s.ttftS) {
 		c := p.latencyMiss(d, dep, tpot1, tPre+xfer+step1)
 		c.dep.Mode = "disaggregated"
@@ -581,8 +522,8 @@ func (p *planner) disaggregated(d *Deployment, pl Ask, q, prec string, price flo
 	decodeRate := func(c int) float64 { return float64(c) / (float64(out) * tpotAt(c)) }
 	D := max(1, int(math.Ceil(s.rate/decodeRate(cD))))
 	per := s.rate / float64(D)
-	cOp := min(largestBatch(cD, func(c int) bool { return decodeRate(c) < per })+1, cD)
-	step, _ := d.decodeTime(cOp, mean)
+	cOp := min(deploy.LargestBatch(cD, func(c int) bool { return decodeRate(c) < per })+1, cD)
+	step, _ := d.DecodeTime(cOp, mean)
 	// Prefill pool: the largest utilisation whose M/D/1 wait fits the
 	// slack the TTFT budget leaves.
 	rhoMax := 1.0
@@ -733,7 +674,7 @@ func (p *planner) tmp(c candidate) *candidate {
 // differ only in their scheduler settings, the cheapest is listed.
 func (p *planner) report() spec.PlanReport {
 	s := p.s
-	r := spec.PlanReport{Version: Version, Model: modelInfo(s.model, s.model.Quant), Candidates: s.countCandidates(),
+	r := spec.PlanReport{Version: deploy.Version, Model: deploy.DescribeModel(s.model, s.model.Quant), Candidates: s.countCandidates(),
 		Cheapest: -1, FewestGPUs: -1, LowestLatency: -1, Deployments: []spec.PlanDeployment{}, Frontier: []spec.PlanPoint{},
 		Rejections: []spec.PlanRejection{}, Warnings: []spec.Warning{}}
 	ok := make([]*planned, len(p.ok))

@@ -1,10 +1,11 @@
-package deploy
+package planner
 
 import (
 	"strconv"
 	"testing"
 
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/cputime"
 )
 
 // planBenchRequest is a plan over the whole catalog: Llama 3.1 8B at 20
@@ -21,7 +22,7 @@ func planBenchRequest() spec.PlanRequest {
 // time per plan (the machine is shared: wall time overstates it).
 func benchPlan(b *testing.B, req spec.PlanRequest) {
 	var n int
-	c0 := cpuSeconds()
+	c0 := cputime.Seconds()
 	for b.Loop() {
 		r, err := Plan(req)
 		if err != nil {
@@ -30,7 +31,7 @@ func benchPlan(b *testing.B, req spec.PlanRequest) {
 		n = r.Candidates
 	}
 	b.ReportMetric(float64(n), "candidates/op")
-	b.ReportMetric((cpuSeconds()-c0)/float64(b.N)*1e3, "cpu-ms/op")
+	b.ReportMetric((cputime.Seconds()-c0)/float64(b.N)*1e3, "cpu-ms/op")
 }
 
 // BenchmarkPlan is the whole-catalog plan under the default grid.

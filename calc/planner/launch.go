@@ -1,9 +1,10 @@
-package deploy
+package planner
 
 import (
 	"math"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -199,17 +200,17 @@ func (s *planSpec) verify(r *spec.PlanReport) error {
 	}
 	var total float64
 	for _, req := range reqs {
-		est, err := EstimateWork(req)
+		est, err := deploy.EstimateWork(req)
 		if err != nil {
 			return err
 		}
 		total += est.Simulation
 	}
-	if total > DefaultWorkBudget {
-		return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + numtext.Sci(total) + " sequence-steps, above the work budget of " + numtext.Sci(DefaultWorkBudget) + "; lower verify.num_requests to about " + numtext.Fit(s.verifyN, DefaultWorkBudget/total) + " or verify.top"}}
+	if total > deploy.DefaultWorkBudget {
+		return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + numtext.Sci(total) + " sequence-steps, above the work budget of " + numtext.Sci(deploy.DefaultWorkBudget) + "; lower verify.num_requests to about " + numtext.Fit(s.verifyN, deploy.DefaultWorkBudget/total) + " or verify.top"}}
 	}
 	for k, req := range reqs {
-		rep, err := EvaluateWithBudget(req, math.Inf(1))
+		rep, err := deploy.EvaluateWithBudget(req, math.Inf(1))
 		if err != nil || rep.Simulation == nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package deploy
+package planner
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
 
@@ -62,7 +63,7 @@ func listOr[T any](xs, def []T) []T {
 func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 	var e spec.Errs
 	s := &planSpec{req: req}
-	s.model = resolveModel(&e, spec.Request{Model: req.Model, ModelConfig: req.ModelConfig})
+	s.model = deploy.ResolveModel(&e, spec.Request{Model: req.Model, ModelConfig: req.ModelConfig})
 	w := req.Workload
 	in := e.IntAt("workload.input_tokens", "PlanWorkload.input_tokens", w.InputTokens, spec.DefaultInputTokens)
 	out := e.IntAt("workload.output_tokens", "PlanWorkload.output_tokens", w.OutputTokens, spec.DefaultOutputTokens)
@@ -78,8 +79,8 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 	if s.model != nil {
 		hi = s.model.MaxContext
 	}
-	s.inDist = lengthDist(&e, "workload.input_distribution", w.InputDistribution, in, hi-1)
-	s.outDist = lengthDist(&e, "workload.output_distribution", w.OutputDistribution, out, hi-1)
+	s.inDist = deploy.LengthDist(&e, "workload.input_distribution", w.InputDistribution, in, hi-1)
+	s.outDist = deploy.LengthDist(&e, "workload.output_distribution", w.OutputDistribution, out, hi-1)
 	s.in, s.out = distMean(s.inDist), distMean(s.outDist)
 
 	s.ttftS = e.FloatAt("slo.ttft_ms", "PlanSLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
@@ -165,12 +166,12 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 // speculative config as Evaluate does (the errors name the same paths in
 // the plan request), so that no candidate fails on them later.
 func (s *planSpec) checkFeatures(e *spec.Errs) {
-	probe := &Deployment{Model: s.model, TP: 1}
-	resolvePrefix(e, spec.Request{Workload: s.workload()}, probe, &Ask{In: s.in})
+	probe := &deploy.Deployment{Model: s.model, TP: 1}
+	deploy.ResolvePrefix(e, spec.Request{Workload: s.workload()}, probe, &deploy.Ask{In: s.in})
 	if sc := s.req.SpeculativeConfig; sc != nil {
-		resolveSpec(e, sc, probe)
-		s.specMethod = probe.feat.specMethod
-		if probe.feat.specMethod == "draft_model" && sc.Model != "" {
+		deploy.ResolveSpec(e, sc, probe)
+		s.specMethod = probe.SpecMethod()
+		if probe.SpecMethod() == "draft_model" && sc.Model != "" {
 			if _, err := models.Lookup(sc.Model); err != nil {
 				e.Add("speculative_config.model", err.Error())
 			}
@@ -385,4 +386,14 @@ func (s *planSpec) price(id string) (float64, bool) {
 	}
 	p, ok := hardware.DefaultPrice(id)
 	return p.USDPerHour, ok
+}
+
+// ParseRequest decodes a JSON plan request as strictly as
+// calc.ParseRequest, and as it lists every bad field beside an unknown
+// key.
+func ParseRequest(data []byte) (spec.PlanRequest, error) {
+	return deploy.ParseStrict(data, func(r spec.PlanRequest) error {
+		_, err := resolvePlanRequest(r)
+		return err
+	})
 }

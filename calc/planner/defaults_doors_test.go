@@ -1,4 +1,4 @@
-package deploy
+package planner
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -28,7 +29,7 @@ import (
 // launch tests below).
 func TestResolutionTakesTheTablesDefaults(t *testing.T) {
 	t.Parallel()
-	rep, err := Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
+	rep, err := deploy.Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	c := rep.Config
 	for key, got := range map[string]any{
@@ -63,7 +64,7 @@ func TestSpeculativeTokensHaveNoDefault(t *testing.T) {
 	assert.Nil(t, s.Default)
 	assert.Equal(t, spec.SpecRequired, s.DefaultText)
 	assert.Nil(t, spec.Fields["SpeculativeConfig.acceptance_rate"].Default)
-	_, err := Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"},
+	_, err := deploy.Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"},
 		SpeculativeConfig: &spec.SpeculativeConfig{Method: "eagle", AcceptanceRate: spec.Float(0.7)}})
 	require.Error(t, err)
 	assert.Contains(t, fieldsOf(err), "speculative_config.num_speculative_tokens")
@@ -99,7 +100,7 @@ func flag(cmd, name string) string {
 // it was costed with.
 func launchMatchesConfig(t *testing.T, d spec.PlanDeployment, flags map[string]func(spec.Config) string) spec.Config {
 	t.Helper()
-	rep, err := Evaluate(d.Evaluate)
+	rep, err := deploy.Evaluate(d.Evaluate)
 	require.NoError(t, err)
 	for name, want := range flags {
 		assert.Equal(t, want(rep.Config), flag(d.Launch, name), "%s in %q", name, d.Launch)
