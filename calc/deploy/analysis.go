@@ -204,3 +204,18 @@ func sweepBatches(n, hi int) []int {
 	out[n-1] = max(out[n-1], hi)
 	return out
 }
+
+// ratio is a/b, or 0 when b is not positive or the quotient is not finite:
+// a rate over a step time that rounded to 0, a price over no throughput.
+// The input bounds keep every denominator well away from 0; this guards
+// the division anyway.
+func ratio(a, b float64) float64 {
+	if !(b > 0) {
+		return 0
+	}
+	q := a / b
+	if math.IsNaN(q) || math.IsInf(q, 0) {
+		return 0
+	}
+	return q
+}

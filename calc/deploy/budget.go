@@ -3,6 +3,7 @@ package deploy
 import (
 	"math"
 
+	"github.com/modelrefs/throughput/calc/finite"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/numtext"
@@ -151,7 +152,7 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 	if sim != nil {
 		Simulator(d, &r, p, sim)
 	}
-	if err := checkFinite(&r); err != nil {
+	if err := finite.Check(&r); err != nil {
 		return spec.Report{}, err
 	}
 	return r, nil

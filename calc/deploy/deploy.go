@@ -472,8 +472,8 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 	return out
 }
 
-// finite reports whether x is neither NaN nor infinite.
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// isFinite reports whether x is neither NaN nor infinite.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // recurrentBytes is the element size of a recurrent state whose dtype the
 // config fixes, 0 (the state dtype) when it does not.

@@ -2,9 +2,9 @@ package deploy
 
 import (
 	"errors"
-	"reflect"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/finite"
 	"github.com/modelrefs/throughput/calc/spec"
 )
 
@@ -57,8 +57,8 @@ func FuzzFeatures(f *testing.F) {
 			}
 			return
 		}
-		if sc := scanReport(reflect.ValueOf(rep)); sc.foundNF {
-			t.Fatalf("report's %s is not finite", sc.nonFinite)
+		if nf := finite.NonFinite(&rep); nf != "" {
+			t.Fatalf("report's %s is not finite", nf)
 		}
 		if rep.Simulation != nil && rep.Simulation.CompletedRequests+rep.Simulation.RejectedRequests != nreq && !rep.Simulation.Truncated {
 			t.Fatalf("%d of %d requests finished", rep.Simulation.CompletedRequests, nreq)

@@ -3,9 +3,9 @@ package deploy
 import (
 	"encoding/json"
 	"errors"
-	"reflect"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/finite"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 )
@@ -91,8 +91,8 @@ func FuzzEvaluateFigures(f *testing.F) {
 			}
 			return
 		}
-		if sc := scanReport(reflect.ValueOf(rep)); sc.foundNF {
-			p := sc.nonFinite
+		if nf := finite.NonFinite(&rep); nf != "" {
+			p := nf
 			t.Fatalf("report's %s is not finite", p)
 		}
 		if _, err := json.Marshal(rep); err != nil {

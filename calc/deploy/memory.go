@@ -201,7 +201,7 @@ func (d *Deployment) budget(s *stage) {
 		s.requestedBytes = s.weightsBytes + s.nonTorch + free*util
 		s.kvBytes = free * util
 	}
-	if s.kvBytes < 0 || !finite(float64(s.kvBytes)) {
+	if s.kvBytes < 0 || !isFinite(float64(s.kvBytes)) {
 		s.kvBytes = 0
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/finite"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -38,7 +39,7 @@ func Plan(req spec.PlanRequest) (spec.PlanReport, error) {
 			return spec.PlanReport{}, err
 		}
 	}
-	if nf := deploy.PlanNonFinite(&r); nf != "" {
+	if nf := finite.PlanNonFinite(&r); nf != "" {
 		return spec.PlanReport{}, spec.Errors{{Field: "", Message: "the inputs are too extreme to plan: the report's " + nf + " is not a finite number"}}
 	}
 	return r, nil

@@ -1,4 +1,4 @@
-package deploy
+package finite
 
 import (
 	"math"
@@ -15,15 +15,15 @@ import (
 func TestCheckFiniteRefusesNaNAndInf(t *testing.T) {
 	t.Parallel()
 	r := spec.Report{Decode: &spec.DecodeReport{TokensPerS: math.Inf(1)}}
-	err := checkFinite(&r)
+	err := Check(&r)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "decode.tokens_per_s is not a finite number")
 
 	r = spec.Report{Sweep: []spec.SweepPoint{{}, {StepTimeMs: math.NaN()}}}
-	require.ErrorContains(t, checkFinite(&r), "sweep[1].step_time_ms")
+	require.ErrorContains(t, Check(&r), "sweep[1].step_time_ms")
 
 	r = spec.Report{Decode: &spec.DecodeReport{StepTimeMs: 2 * extremeMs}}
-	require.NoError(t, checkFinite(&r))
+	require.NoError(t, Check(&r))
 	require.Len(t, r.Warnings, 1)
 	assert.Equal(t, "extreme_input", r.Warnings[0].Code)
 }
@@ -37,19 +37,19 @@ func TestCheckFiniteFlatStructs(t *testing.T) {
 	sweep := make([]spec.SweepPoint, 5)
 	sweep[4].TokensPerSWithoutSpeculation = math.Inf(-1)
 	r := spec.Report{Sweep: sweep}
-	require.ErrorContains(t, checkFinite(&r), "the report's sweep[4].tokens_per_s_without_speculation is not a finite number")
+	require.ErrorContains(t, Check(&r), "the report's sweep[4].tokens_per_s_without_speculation is not a finite number")
 
 	// 1e-6 tokens/s is below one a day (1/86,400 = 1.16e-5): extreme, not
 	// an error, and named by its path.
 	sweep = make([]spec.SweepPoint, 3)
 	sweep[2].TokensPerS = 1e-6
 	r = spec.Report{Sweep: sweep}
-	require.NoError(t, checkFinite(&r))
+	require.NoError(t, Check(&r))
 	require.Len(t, r.Warnings, 1)
 	assert.Contains(t, r.Warnings[0].Message, "the report's sweep[2].tokens_per_s is beyond any real deployment")
 
 	r = spec.Report{Decode: &spec.DecodeReport{KVCacheUsage: math.NaN()}}
-	require.ErrorContains(t, checkFinite(&r), "the report's decode.kv_cache_usage is not a finite number")
+	require.ErrorContains(t, Check(&r), "the report's decode.kv_cache_usage is not a finite number")
 
 	// A float32 field is read as a float32.
 	type point struct {
@@ -70,13 +70,4 @@ func TestCheckFiniteFlatStructs(t *testing.T) {
 	sc = scanReport(reflect.ValueOf(&pts).Elem())
 	assert.True(t, sc.foundEx)
 	assert.Equal(t, "[0].x_ms", sc.extreme)
-}
-
-func TestRatioGuardsZeroAndOverflow(t *testing.T) {
-	t.Parallel()
-	assert.Equal(t, 2.0, ratio(4, 2))
-	assert.Zero(t, ratio(1, 0))
-	assert.Zero(t, ratio(1, -1))
-	assert.Zero(t, ratio(1, math.NaN()))
-	assert.Zero(t, ratio(1e308, 1e-308))
 }

@@ -1,4 +1,12 @@
-package deploy
+// Package finite checks that every figure a report carries is a finite
+// number, and flags the finite ones that mean nothing for a deployment (a
+// step slower than a day, a rate below one token a day). A report with a
+// NaN or an infinity is refused as a field error, never returned: no NaN
+// or Inf ever reaches a door.
+//
+// It walks the report types of calc/spec by reflection, once per type, and
+// imports only calc/spec and internal/jsonx.
+package finite
 
 import (
 	"math"
@@ -312,10 +320,10 @@ func scanWith(v reflect.Value, w *walker) figureScan {
 	return s
 }
 
-// checkFinite is Evaluate's last step: a report with a NaN or ±Inf is
+// Check is Evaluate's last step: a report with a NaN or ±Inf is
 // refused as a field error (never returned, never a 500), and one with a
 // finite but meaningless figure gets the extreme_input warning.
-func checkFinite(r *spec.Report) error {
+func Check(r *spec.Report) error {
 	sc := scanReport(reflect.ValueOf(r).Elem())
 	if sc.foundNF {
 		return spec.Errors{{Field: "", Message: "the inputs are too extreme to evaluate: the report's " + sc.nonFinite + " is not a finite number; bring the rates, sizes and figures closer to a real deployment"}}
@@ -325,21 +333,6 @@ func checkFinite(r *spec.Report) error {
 		r.Warn("extreme_input", "the inputs are valid but extreme: the report's "+p+" is beyond any real deployment (a time above a day or a rate below one token a day); check the units of the rates and figures given")
 	}
 	return nil
-}
-
-// ratio is a/b, or 0 when b is not positive or the quotient is not finite:
-// a rate over a step time that rounded to 0, a price over no throughput.
-// The input bounds keep every denominator well away from 0; this guards
-// the division anyway.
-func ratio(a, b float64) float64 {
-	if !(b > 0) {
-		return 0
-	}
-	q := a / b
-	if math.IsNaN(q) || math.IsInf(q, 0) {
-		return 0
-	}
-	return q
 }
 
 // PlanNonFinite returns the JSON path of the first figure of r that is not
@@ -360,4 +353,13 @@ var (
 func planReportWalker() *walker {
 	planWalkerOnce.Do(func() { planWalker = walkerOf(reflect.TypeFor[spec.PlanReport]()) })
 	return planWalker
+}
+
+// NonFinite returns the JSON path of the first figure of r that is not a
+// finite number ("" when every one is).
+func NonFinite(r *spec.Report) string {
+	if sc := scanReport(reflect.ValueOf(r).Elem()); sc.foundNF {
+		return sc.nonFinite
+	}
+	return ""
 }
