@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/calc/bands"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
@@ -200,7 +201,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 		}
 	}
 	d.noteQuantization(&r)
-	d.bands(&r)
+	bands.Apply(bands.Input{Engine: d.Engine.Name, TP: d.TP, Hardware: &d.Hardware, Version: d.Version}, &r)
 	return r
 }
 

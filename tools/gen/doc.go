@@ -4,7 +4,7 @@
 //
 //   - reportjson: api/report_json.go, the API's JSON encoder of calc.Report,
 //     and its fixture's encoder and types (api/fixture_*_test.go);
-//   - tape: wasm/js/report_tape.go, the bridge's tape encoder of calc.Report;
+//   - tape: wasm/js/bridge/report_tape.go, the bridge's tape encoder of calc.Report;
 //   - catalogdata: models/catalog_data.go, from models/catalog/*.json;
 //   - hwdocs: the accelerator section of docs/model-catalog.md (between its
 //     markers), from the hardware catalog;

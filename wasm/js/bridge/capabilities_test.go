@@ -1,0 +1,15 @@
+package bridge
+
+// The full engine's capabilities, for this package's tests, as
+// wasm/js/full's main links them in: these tests run the report writers
+// on simulated and calibrated reports. TestTapeLightEngineSkipsFullSections
+// takes the light engine's writer.
+import (
+	_ "github.com/modelrefs/throughput/calc/calibrate"
+	_ "github.com/modelrefs/throughput/calc/simulate"
+)
+
+func init() {
+	ExportPlan()
+	WriteFullSections()
+}

@@ -1,9 +1,0 @@
-package main
-
-// The full engine's capabilities, for this package's tests (the full
-// engine's main links them in through plan_js.go; these tests run the
-// report writers on simulated and calibrated reports).
-import (
-	_ "github.com/modelrefs/throughput/calc/calibrate"
-	_ "github.com/modelrefs/throughput/calc/simulate"
-)
