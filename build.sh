@@ -10,14 +10,15 @@ WASM_EXEC_DIR="$GOROOT_DIR/lib/wasm"
 GO_BUILD_FLAGS=(-trimpath -buildvcs=false -ldflags='-s -w -buildid=')
 # The browser engine's own flags (build_wasm), which keep it inside its
 # 1.0 MB gzip budget (scripts/wasm-size.sh): no inlining in any package
-# (-gcflags=all=-l) and no simulator (-tags nosim: the simulations run in
-# throughput-planner.wasm, the full engine, which the page loads in its
-# simulation worker). Neither engine embeds the model catalog or the
-# accelerators' citation text (wasm/js does not import models/catalog or
-# hardware/citations): throughput.js fetches catalog.json beside the
-# engine and hands it over, and restores the citations from
-# hardware-sources.js.
-WASM_ENGINE_FLAGS=(-gcflags='all=-l' -tags nosim)
+# (-gcflags=all=-l). Its main package, wasm/js/light, leaves out by not
+# importing them the simulator, the calibration readers, the planner and
+# DeepSeek-V4 (models/deepseekv4): they are in throughput-planner.wasm
+# (wasm/js/full), the full engine, which the page loads in its simulation
+# worker and planning view. Neither engine embeds the model catalog or the
+# accelerators' citation text (neither main imports models/catalog or
+# hardware/citations): throughput.js fetches catalog.json beside the engine
+# and hands it over, and restores the citations from hardware-sources.js.
+WASM_ENGINE_FLAGS=(-gcflags='all=-l')
 
 log() { printf '\n==> %s\n' "$*"; }
 
@@ -80,18 +81,18 @@ build_wasm() {
 	# The browser engine is built without inlining in this module's own
 	# packages: that keeps it inside its 1.0 MB gzip budget (about 17 KB
 	# smaller; scripts/wasm-size.sh) at a cost docs/js-module.md measures.
-	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" "${WASM_ENGINE_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js
-	# The planner build is the full engine: the simulator and calc.Plan
-	# (load({planner: true}); the page's simulation worker and planning
-	# view load it; about 100 KB
-	# of gzip over the default engine's budget, so it is a second file,
-	# built with inlining: the budget is the default engine's).
-	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -tags planner -o build/npm/throughput-planner.wasm ./wasm/js
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" "${WASM_ENGINE_FLAGS[@]}" -o build/npm/throughput.wasm ./wasm/js/light
+	# The full engine, main package wasm/js/full: the simulator, the
+	# calibration readers, DeepSeek-V4 and calc.Plan (load({planner: true}); the page's
+	# simulation worker and planning view load it; about 200 KB of gzip
+	# over the light engine's budget, so it is a second file, built with
+	# inlining: the budget is the light engine's).
+	GOOS=js GOARCH=wasm go build "${GO_BUILD_FLAGS[@]}" -o build/npm/throughput-planner.wasm ./wasm/js/full
 	cp "$WASM_EXEC_DIR/wasm_exec.js" build/npm/wasm_exec.js
 	# The model catalog the browser engine is built without: models/catalog/
 	# joined, compact (tools/gen/catalogdata -json).
 	go run ./tools/gen/catalogdata -dir models/catalog -json build/npm/catalog.json
-	cp www/module/package.json www/module/README.md www/module/throughput.js www/module/bands-table.js www/module/hardware-sources.js www/module/throughput.d.ts www/module/contract.d.ts LICENSE build/npm/
+	cp www/module/package.json www/module/README.md www/module/throughput.js www/module/hardware-sources.js www/module/throughput.d.ts www/module/contract.d.ts LICENSE build/npm/
 	bundle_page
 	# The element in the package (@modelrefs/throughput/widget and
 	# /throughput-calculator): the site's self-contained bundles, which
@@ -126,8 +127,8 @@ bundle_page() {
 	rm -rf "$src" "$site"
 	mkdir -p "$src/module" "$site"
 	cp -R www/page www/ui www/widget "$src/"
-	cp build/npm/throughput.js build/npm/bands-table.js build/npm/hardware-sources.js build/npm/wasm_exec.js "$src/module/"
-	cp build/npm/throughput.wasm build/npm/throughput-planner.wasm build/npm/throughput.js build/npm/bands-table.js build/npm/hardware-sources.js build/npm/wasm_exec.js build/npm/catalog.json "$site/"
+	cp build/npm/throughput.js build/npm/hardware-sources.js build/npm/wasm_exec.js "$src/module/"
+	cp build/npm/throughput.wasm build/npm/throughput-planner.wasm build/npm/throughput.js build/npm/hardware-sources.js build/npm/wasm_exec.js build/npm/catalog.json "$site/"
 	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
 		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "plan.bundle=$src/page/plan.js" "widget=$src/widget/widget.js" \
@@ -408,8 +409,8 @@ test_e2e() {
 # runner) against a fresh build of the package (build/npm).
 test_js() {
 	ensure_npm # www/test/workerd.test.mjs runs the npm workerd
-	log "go vet (GOOS=js GOARCH=wasm) ./wasm/js"
-	GOOS=js GOARCH=wasm go vet ./wasm/js
+	log "go vet (GOOS=js GOARCH=wasm) ./wasm/js/..."
+	GOOS=js GOARCH=wasm go vet ./wasm/js/...
 	build_wasm
 	log "the browser engine's size budget: 1.0 MB gzip (scripts/wasm-size.sh)"
 	VARIANTS=0 scripts/wasm-size.sh

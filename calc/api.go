@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"github.com/modelrefs/throughput/calc/bands"
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/planner"
 	"github.com/modelrefs/throughput/calc/release"
@@ -87,17 +88,17 @@ type (
 
 // The contract's defaults and bounds.
 const (
-	BandCoverage                = deploy.BandCoverage
-	BandFromStep                = deploy.BandFromStep
-	BandKV                      = deploy.BandKV
-	BandOtherEngines            = deploy.BandOtherEngines
-	BandOutside                 = deploy.BandOutside
-	BandOutsideEngine           = deploy.BandOutsideEngine
-	BandOutsideGPU              = deploy.BandOutsideGPU
-	BandOutsideRegime           = deploy.BandOutsideRegime
-	BandOutsideTP               = deploy.BandOutsideTP
-	BandStep                    = deploy.BandStep
-	BandTTFT                    = deploy.BandTTFT
+	BandCoverage                = bands.Coverage
+	BandFromStep                = bands.FromStep
+	BandKV                      = bands.KV
+	BandOtherEngines            = bands.OtherEngines
+	BandOutside                 = bands.Outside
+	BandOutsideEngine           = bands.OutsideEngine
+	BandOutsideGPU              = bands.OutsideGPU
+	BandOutsideRegime           = bands.OutsideRegime
+	BandOutsideTP               = bands.OutsideTP
+	BandStep                    = bands.Step
+	BandTTFT                    = bands.TTFT
 	DefaultBlockSize            = spec.DefaultBlockSize
 	DefaultEngine               = release.DefaultEngine
 	DefaultGPUMemoryUtilization = spec.DefaultGPUMemoryUtilization
@@ -114,7 +115,6 @@ const (
 	DefaultVerifyRequests       = spec.DefaultVerifyRequests
 	DefaultVerifyTop            = spec.DefaultVerifyTop
 	DefaultWorkBudget           = deploy.DefaultWorkBudget
-	FullEngine                  = deploy.FullEngine
 	MaxPlanCandidates           = spec.MaxPlanCandidates
 	MaxPlanLimit                = spec.MaxPlanLimit
 	MaxRequestBytes             = deploy.MaxRequestBytes
@@ -137,11 +137,11 @@ const (
 // The contract's tables.
 var (
 	Arrivals             = spec.Arrivals
-	BandBatches          = deploy.BandBatches
-	BandFamilies         = deploy.BandFamilies
-	BandGPUs             = deploy.BandGPUs
-	BandReleases         = deploy.BandReleases
-	BandTPs              = deploy.BandTPs
+	BandBatches          = bands.Batches
+	BandFamilies         = bands.Families
+	BandGPUs             = bands.GPUs
+	BandReleases         = bands.Releases
+	BandTPs              = bands.TPs
 	DefaultEngineVersion = release.DefaultEngineVersion
 	Distributions        = spec.Distributions
 	Dtypes               = spec.Dtypes
@@ -155,9 +155,9 @@ var (
 )
 
 func AllEngineVersions() []string                     { return release.AllEngineVersions() }
-func BandEngines() []string                           { return deploy.BandEngines() }
-func BandIndex(e int, f int, x int, t int, g int) int { return deploy.BandIndex(e, f, x, t, g) }
-func BatchBucket(b int) string                        { return deploy.BatchBucket(b) }
+func BandEngines() []string                           { return bands.Engines() }
+func BandIndex(e int, f int, x int, t int, g int) int { return bands.Index(e, f, x, t, g) }
+func BatchBucket(b int) string                        { return bands.BatchBucket(b) }
 func BlockSizes() []int                               { return spec.BlockSizes() }
 func CUDAGraphCaptures(maxNumSeqs int) int            { return release.CUDAGraphCaptures(maxNumSeqs) }
 func CUDAGraphEstimate(maxNumSeqs int, layers int) units.Bytes {
@@ -172,7 +172,7 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 	return deploy.EvaluateWithBudget(req, budget)
 }
 func Float(v float64) *float64                                { return spec.Float(v) }
-func GPUClass(a *hardware.Accelerator) string                 { return deploy.GPUClass(a) }
+func GPUClass(a *hardware.Accelerator) string                 { return bands.GPUClass(a) }
 func Int(v int) *int                                          { return spec.Int(v) }
 func LookupEngine(name string) (*release.Engine, bool)        { return release.LookupEngine(name) }
 func ParseBenchServe(text string) ([]spec.BenchResult, error) { return deploy.ParseBenchServe(text) }
@@ -180,10 +180,10 @@ func ParsePlanRequest(data []byte) (spec.PlanRequest, error)  { return planner.P
 func ParseRequest(data []byte) (spec.Request, error)          { return deploy.ParseRequest(data) }
 func ParseStartupLog(text string) (spec.StartupLog, error)    { return deploy.ParseStartupLog(text) }
 func Plan(req spec.PlanRequest) (spec.PlanReport, error)      { return planner.Plan(req) }
-func ReleaseClass(engine string, version string) string       { return deploy.ReleaseClass(engine, version) }
+func ReleaseClass(engine string, version string) string       { return bands.ReleaseClass(engine, version) }
 func Resolve(req spec.Request) (*deploy.Deployment, error)    { return deploy.Resolve(req) }
 func SimulatorBuilt() bool                                    { return deploy.SimulatorBuilt() }
-func TPBucket(tp int) string                                  { return deploy.TPBucket(tp) }
+func TPBucket(tp int) string                                  { return bands.TPBucket(tp) }
 func TRTLLMVersions() []string                                { return release.TRTLLMVersions() }
 func V1ForwardBytes(x deploy.ActivationTerms) float64         { return deploy.V1ForwardBytes(x) }
 func Validate(req spec.Request) error                         { return deploy.Validate(req) }

@@ -2,7 +2,7 @@
 // interleaved rounds so that both see the same machine load:
 //   ./build.sh build && node scripts/bench-wasm.mjs [rounds]
 // (WASM_FILE=path times another build of the same module.)
-// Native: the Go benchmarks of wasm/js/bench_test.go (ParseRequest +
+// Native: the Go benchmarks of wasm/js/bridge/bench_test.go (ParseRequest +
 // Evaluate + json.Marshal, and Evaluate alone). Bridge: calc.evaluate(object)
 // (boundary checks, JSON.stringify, the Go call, the report read off the
 // tape) and calc.evaluateJSON(text) (JSON text both ways). Also times
@@ -32,9 +32,9 @@ const median = (xs) => {
 const dir = mkdtempSync(join(tmpdir(), 'throughput-bench-'));
 const testBinary = join(dir, 'js.test');
 try {
-  execFileSync('go', ['test', '-c', '-o', testBinary, './wasm/js'], { cwd: root, stdio: 'inherit' });
+  execFileSync('go', ['test', '-c', '-o', testBinary, './wasm/js/bridge'], { cwd: root, stdio: 'inherit' });
   const native = () => {
-    const out = execFileSync(testBinary, ['-test.run', '^$', '-test.bench', '^Benchmark(EvaluateJSON|Evaluate)$', '-test.benchtime', '300x'], { cwd: join(root, 'wasm/js'), encoding: 'utf8' });
+    const out = execFileSync(testBinary, ['-test.run', '^$', '-test.bench', '^Benchmark(EvaluateJSON|Evaluate)$', '-test.benchtime', '300x'], { cwd: join(root, 'wasm/js/bridge'), encoding: 'utf8' });
     const ns = (name) => Number(new RegExp(`^Benchmark${name}(-\\d+)?\\s+\\d+\\s+([\\d.]+) ns/op`, 'm').exec(out)[2]);
     return { evaluateJSON: ns('EvaluateJSON') / 1e3, evaluate: ns('Evaluate') / 1e3 };
   };

@@ -9,7 +9,7 @@
 # directory, regenerates there, and compares every file with ROOT's; ROOT
 # itself is never written. The copy needs the Go module and build caches
 # (the same machine's), and nothing outside it: the error-band table
-# (calc/bands_gen.go) is computed from the validation cases in
+# (calc/bands/bands_gen.go) is computed from the validation cases in
 # calc/validation/testdata. Not node. The golden reports
 # (./build.sh generate --golden) are not checked here: TestGolden is their
 # check. scripts/check-fresh-generate.sh does the same from a git clone of

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { load, ThroughputError } from '@modelrefs/throughput';
 
 const FILES = [
-  'LICENSE', 'README.md', 'bands-table.js', 'catalog.json', 'contract.d.ts', 'hardware-sources.js', 'package.json',
+  'LICENSE', 'README.md', 'catalog.json', 'contract.d.ts', 'hardware-sources.js', 'package.json',
   'throughput-calculator.d.ts', 'throughput-calculator.js', 'throughput-planner.wasm', 'throughput.d.ts', 'throughput.js',
   'throughput.wasm',
   'wasm_exec.js', 'widget.d.ts', 'widget.js',

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Sizes of the browser engine: raw, gzip -9 and brotli (quality 11, node's
-# zlib) of build/npm/throughput.wasm as ./build.sh build makes it (the site
-# serves the same file), against the
-# budget of 1.0 MB (10^6 bytes) gzip; then the same for build variants, to
-# show what each option buys. Prints only; exits 1 when over budget.
-#   scripts/wasm-size.sh            # build/npm/throughput.wasm and the variants
-#   VARIANTS=0 scripts/wasm-size.sh # build/npm/throughput.wasm only
+# Sizes of the browser engines: raw, gzip -9 and brotli (quality 11, node's
+# zlib) of build/npm/throughput.wasm (the light engine, main package
+# wasm/js/light) as ./build.sh build makes it (the site serves the same
+# file), against the budget of 1.0 MB (10^6 bytes) gzip, and of
+# build/npm/throughput-planner.wasm (the full engine, wasm/js/full, outside
+# the budget); then the light engine's build variants, to show what each
+# option buys. Prints only; exits 1 when the light engine is over budget.
+#   scripts/wasm-size.sh            # the two engines and the variants
+#   VARIANTS=0 scripts/wasm-size.sh # the two engines only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUDGET_GZIP_BYTES=1000000
@@ -23,6 +25,8 @@ row() { printf '%-44s %10s %10s %10s\n' "$@"; }
 row "file (bytes)" raw "gzip -9" brotli
 read -r raw gz br < <(sizes build/npm/throughput.wasm)
 row "build/npm/throughput.wasm (./build.sh build)" "$raw" "$gz" "$br"
+read -r praw pgz pbr < <(sizes build/npm/throughput-planner.wasm)
+row "build/npm/throughput-planner.wasm (full)" "$praw" "$pgz" "$pbr"
 read -r jraw jgz jbr < <(sizes build/npm/wasm_exec.js)
 row "build/npm/wasm_exec.js" "$jraw" "$jgz" "$jbr"
 read -r mraw mgz mbr < <(sizes build/npm/throughput.js)
@@ -34,18 +38,17 @@ row "build/npm/catalog.json (not in the budget)" "$craw" "$cgz" "$cbr"
 if [ "${VARIANTS:-1}" != 0 ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	variant() { # NAME GO-BUILD-ARGS...
+	variant() { # NAME GO-BUILD-ARGS... (of the light engine, wasm/js/light)
 		local name=$1
 		shift
-		GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false "$@" -o "$tmp/v.wasm" ./wasm/js
+		GOOS=js GOARCH=wasm go build -trimpath -buildvcs=false "$@" -o "$tmp/v.wasm" ./wasm/js/light
 		read -r vraw vgz vbr < <(sizes "$tmp/v.wasm")
 		row "$name" "$vraw" "$vgz" "$vbr"
 	}
 	echo
 	variant "variant: no -ldflags (symbols, DWARF)"
 	variant "variant: -ldflags='-s -w'" -ldflags='-s -w -buildid='
-	variant "variant: -s -w, inlining only outside this module" -ldflags='-s -w -buildid=' -gcflags='github.com/modelrefs/throughput/...=-l' -tags nosim
-	variant "variant: as built, with the simulator" -ldflags='-s -w -buildid=' -gcflags=all=-l
+	variant "variant: -s -w, inlining only outside this module" -ldflags='-s -w -buildid=' -gcflags='github.com/modelrefs/throughput/...=-l'
 
 	# Floors: the Go runtime with syscall/js alone; what encoding/json
 	# (which imports fmt) would add; and the engine without this bridge

@@ -1,5 +1,5 @@
 // Lists the code size of a Go .wasm by package, from its name section:
-//   GOOS=js GOARCH=wasm go build -o /tmp/t.wasm ./wasm/js   (no -s -w)
+//   GOOS=js GOARCH=wasm go build -o /tmp/t.wasm ./wasm/js/light   (no -s -w)
 //   node scripts/wasm-symbols.mjs /tmp/t.wasm [top]        # by package
 //   node scripts/wasm-symbols.mjs /tmp/t.wasm [top] func   # the largest functions
 // Sizes are function bodies in bytes (uncompressed); data segments are

@@ -240,7 +240,7 @@ func (d *Deployment) buildCost() costModel {
 		case models.Mamba, models.LinearAttention, models.FeedForward, models.ShortConv:
 			continue
 		case models.MLAttention:
-			if FullEngine && m.IsDeepSeekV4() {
+			if m.IsDeepSeekV4() {
 				for _, r := range v4Reads(m, l, c.tp) {
 					c.addAttnClass(r.window, r.bytes, r.flops)
 				}

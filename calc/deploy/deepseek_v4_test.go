@@ -1,5 +1,3 @@
-//go:build !nosim
-
 package deploy
 
 import (

@@ -178,7 +178,7 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	case models.FeedForward:
 		// no token mixer (Nemotron-H MLP and MoE blocks)
 	case models.MLAttention:
-		if FullEngine && m.IsDeepSeekV4() {
+		if m.IsDeepSeekV4() {
 			// fused_wqa_wkv, the compressors and the indexer's
 			// weights_proj are replicated; wq_b, wo_a and wo_b are split
 			// (vLLM deepseek_v4.py DeepseekV4Attention).
@@ -259,7 +259,7 @@ func (d *Deployment) keptRankParams(l models.Layer) float64 {
 		}
 	case models.FeedForward:
 	case models.MLAttention:
-		if FullEngine && m.IsDeepSeekV4() {
+		if m.IsDeepSeekV4() {
 			break
 		}
 		rq, rkv := float64(m.QLoraRank), float64(m.KVLoraRank)
@@ -346,7 +346,7 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 		}
 		if expertsOnly {
 			routed := float64(m.Experts) * exp
-			if FullEngine && d.Quant.RestBitsPerWeight > 0 {
+			if d.Quant.RestBitsPerWeight > 0 {
 				b += d.weightBytes(routed, true) + d.restBytes(lin-routed) + d.weightBytes(oth, false)
 			} else {
 				b += d.weightBytes(routed, true) + d.weightBytes(lin-routed+oth, false)
@@ -406,7 +406,7 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 		case models.FeedForward:
 			// no mixer, no cache
 		case models.MLAttention:
-			if FullEngine && m.IsDeepSeekV4() {
+			if m.IsDeepSeekV4() {
 				out = append(out, kvcache.Layer{Kind: kvcache.Compressed, Window: m.V4.Window, LatentDim: m.HeadDim, RopeDim: m.QKRopeDim, Compress: l.Compress,
 					IndexerBytes: kvcache.IndexerKeyBytes(m.Indexer.HeadDim), IndexerHeadDim: m.Indexer.HeadDim})
 				continue

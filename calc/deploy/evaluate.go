@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/calc/bands"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
@@ -71,7 +72,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 		r.StartupLog = StartupLogs.Compare(d, &r, *p.startupLog)
 	}
 	startable := d.freeMemoryWarnings(&r, st)
-	if d.BlockSize != st.layout.BlockSize && FullEngine && d.Model.IsDeepSeekV4() {
+	if d.BlockSize != st.layout.BlockSize && d.Model.IsDeepSeekV4() {
 		r.Warn("block_size_adjusted", "block_size is "+itoa(st.layout.BlockSize)+" tokens, not "+itoa(d.BlockSize)+": DeepSeek-V4's compressed and indexer caches use 256-token blocks, its sliding-window cache 64 and its compressor states 4 and 8 (as vLLM does)")
 	} else if d.BlockSize != st.layout.BlockSize {
 		r.Warn("block_size_adjusted", "block_size raised from "+itoa(d.BlockSize)+" to "+itoa(st.layout.BlockSize)+" tokens so one attention page holds a Mamba/linear-attention state (as vLLM does)")
@@ -90,7 +91,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 	r.Fits = r.KVCache.MaxConcurrency >= 1 && startable
 	if !r.Fits {
 		r.Warn("max_model_len_too_large", "the KV cache holds "+strconv.FormatInt(r.KVCache.CapacityTokens, 10)+" tokens, fewer than one max_model_len sequence ("+itoa(d.MaxModelLen)+"); vLLM refuses to start: lower max_model_len")
-	} else if FullEngine && st.layout.CheckBytesPerBlock > 0 {
+	} else if st.layout.CheckBytesPerBlock > 0 {
 		// DeepSeek-V4: vLLM's start-up check prices blocks above their
 		// packed width (kvcache Layout.CheckBytesPerBlock).
 		if need := st.layout.RequestCheckBytes(int64(d.MaxModelLen), int64(d.MaxBatched)); need > float64(st.kvBytes) {
@@ -200,7 +201,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 		}
 	}
 	d.noteQuantization(&r)
-	d.bands(&r)
+	bands.Apply(bands.Input{Engine: d.Engine.Name, TP: d.TP, Hardware: &d.Hardware, Version: d.Version}, &r)
 	return r
 }
 
@@ -358,7 +359,7 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 }
 
 func (d *Deployment) noteQuantization(r *spec.Report) {
-	if FullEngine && d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
+	if d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
 		// DeepSeek-V4: MXFP4/NVFP4 experts, block-fp8 linear layers.
 		r.Warn("experts_only_quantization", "the MoE experts are stored in "+d.Quant.Format+" ("+fielderr.Number(d.Quant.BitsPerWeight)+" bits) and the other linear layers in "+fielderr.Number(d.Quant.RestBitsPerWeight)+"-bit "+d.Quant.Method+"; embeddings stay in "+d.Dtype)
 	} else if d.Quant.ExpertsOnly {
@@ -385,7 +386,7 @@ func DescribeModel(m *models.Model, q models.Quantization) spec.ModelInfo {
 		if m.IsMoE() {
 			arch = "hybrid+moe"
 		}
-	case (m.KVLoraRank > 0 || FullEngine && m.IsDeepSeekV4()) && m.IsMoE():
+	case (m.KVLoraRank > 0 || m.IsDeepSeekV4()) && m.IsMoE():
 		arch = "moe+mla"
 	case m.KVLoraRank > 0:
 		arch = "mla"

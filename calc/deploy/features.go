@@ -216,7 +216,7 @@ func ResolveSpec(e *spec.Errs, s *spec.SpeculativeConfig, d *Deployment) {
 // hasMTP reports whether the model ships multi-token-prediction layers
 // (DeepSeek-V3's and V4's num_nextn_predict_layers); informational only.
 func hasMTP(m *models.Model) bool {
-	return m.KVLoraRank > 0 || FullEngine && m.IsDeepSeekV4()
+	return m.KVLoraRank > 0 || m.IsDeepSeekV4()
 }
 
 // tokensPerStep is the expected tokens one verification step yields per

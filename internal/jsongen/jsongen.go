@@ -1,11 +1,11 @@
 // Package jsongen is the part the generators of reflection-free report
 // encoders share (tools/gen/tape writes the bridge's tape,
-// wasm/js/report_tape.go; tools/gen/reportjson the API's JSON text,
+// wasm/js/bridge/report_tape.go; tools/gen/reportjson the API's JSON text,
 // api/report_json.go; each from calc.Report's types, run by go generate):
 // which struct types a root type reaches, their JSON fields as
 // encoding/json sees them, encoding/json's omitempty test, and the
 // generated file's imports and formatting. It also fills values at random
-// (Fill) for the tests in api and wasm/js that check the generated
+// (Fill) for the tests in api and wasm/js/bridge that check the generated
 // encoders against encoding/json.
 //
 // Only the generator programs and tests import it; it is never linked into

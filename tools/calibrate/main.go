@@ -33,12 +33,11 @@ func main() {
 	skip := flag.String("skip-gpus", "", "with -fit or -logo: leave out the cases on these GPUs (catalog ids, comma-separated), e.g. builds whose kernels the profile does not model")
 	skipSrc := flag.String("skip-sources", "", "with -fit or -logo: leave out the cases whose source document (repository/path or URL) contains one of these strings (comma-separated), e.g. LLM-Inference-Bench")
 	bands := flag.Bool("bands", false, "write the error-band table (80 % prediction intervals of the validation residuals) to -o and print its leave-one-out coverage")
-	bandsOut := flag.String("o", "calc/bands_gen.go", "with -bands: the Go file to write")
-	bandsJS := flag.String("js", "", "with -bands: also write the table as an ES module (www/module/bands-table.js) for the JavaScript module")
+	bandsOut := flag.String("o", "calc/bands/bands_gen.go", "with -bands: the Go file to write")
 	coverage := flag.Bool("coverage", false, "print the leave-one-out coverage of the error bands per engine and family")
 	flag.Parse()
 	if *bands {
-		writeBands(*path, *bandsOut, *bandsJS)
+		writeBands(*path, *bandsOut)
 		return
 	}
 	if *coverage {

@@ -174,7 +174,7 @@ func TestGitignoreCoversBinaries(t *testing.T) {
 	// The main packages this was written against: the list may grow, and
 	// each new one is checked below.
 	for _, want := range []string{"tools/serve", "tools/calibrate", "tools/catalog", "tools/benchmedian", "tools/checktracked",
-		"tools/gen/catalogdata", "tools/gen/tape", "wasm/js", "wasm/worker"} {
+		"tools/gen/catalogdata", "tools/gen/tape", "wasm/js/light", "wasm/js/full", "wasm/worker"} {
 		assert.Contains(t, dirs, want)
 	}
 	paths := []string{"build/npm/throughput.wasm", "build/site/throughput-planner.wasm", "build/worker/app.wasm", "build/serve",

@@ -6,7 +6,7 @@
 //   - catalogdata (models/catalog/catalog.go): models/catalog/catalog_data.go,
 //     from models/catalog/*.json; `./build.sh build` also runs it with -json to
 //     write build/npm/catalog.json, the catalog the browser engine fetches;
-//   - dts (wasm/js/schema.go): www/module/contract.d.ts, the TypeScript
+//   - dts (wasm/js/bridge/schema.go): www/module/contract.d.ts, the TypeScript
 //     declarations of the engine's JSON contract, from calc/contract;
 //   - fielddocs (calc/contract/docs/doc.go): calc/contract/docs/docs_gen.go,
 //     the contract's field docs, from the Go source of calc, models,
@@ -19,22 +19,22 @@
 //   - hwdocs (hardware/catalog.go): the accelerator section of
 //     docs/model-catalog.md (between its markers), from the hardware
 //     catalog;
-//   - jstables (wasm/js/schema.go): wasm/js/tables_gen.go, the JSON tables
+//   - jstables (wasm/js/bridge/schema.go): wasm/js/bridge/tables_gen.go, the JSON tables
 //     the JavaScript bridge hands throughput.js (the request schema, the
 //     contract), as Go string constants;
 //   - reportjson (api/jsonwriter.go): api/report_json.go, the API's JSON
 //     encoder of calc.Report, and its fixture's encoder and types
 //     (api/fixture_*_test.go);
-//   - tape (wasm/js/tape.go): wasm/js/report_tape.go, the bridge's tape
+//   - tape (wasm/js/bridge/tape.go): wasm/js/bridge/report_tape.go, the bridge's tape
 //     encoder of calc.Report.
 //
 // One generator lives outside this folder, as a mode of a command of its
 // own:
 //
-//   - tools/calibrate -bands (calc/deploy/bands.go): calc/deploy/bands_gen.go, the error
-//     bands' table, and www/module/bands-table.js, its copy for the
-//     JavaScript module, from the validation cases tools/calibrate reads
-//     (`./build.sh calibrate` runs it without -bands, to print the errors).
+//   - tools/calibrate -bands (calc/bands/bands.go): calc/bands/bands_gen.go,
+//     the error bands' table, from the validation cases tools/calibrate
+//     reads (`./build.sh calibrate` runs it without -bands, to print the
+//     errors).
 //
 // Its tests check that this list names every program in this folder and
 // every go:generate directive of the repository with its file (doc_test.go),

@@ -14,9 +14,6 @@
 // defines globalThis.Go (and, where they are missing, the fs/process/path
 // stubs Go's runtime needs); nothing else is added to the global object.
 import './wasm_exec.js';
-import {
-  BAND_DATA, BAND_BASIS, BAND_ENGINES, BAND_FAMILIES, BAND_RELEASES, BAND_GDDR, BAND_RELEASE_OF,
-} from './bands-table.js';
 import { hardwareSources } from './hardware-sources.js';
 
 const GoRuntime = globalThis.Go;
@@ -362,7 +359,7 @@ class Calculator {
     if (problems.length > 0) {
       throw new ThroughputError([...problems]);
     }
-    return addBands(decodeTape(this.#memory.buffer, out, this.#tapeKeys));
+    return decodeTape(this.#memory.buffer, out, this.#tapeKeys);
   }
 
   /** Evaluates a request given as JSON text and returns the report as JSON text. */
@@ -371,9 +368,7 @@ class Calculator {
     if (typeof json !== 'string') {
       throw new TypeError('throughput: evaluateJSON takes a string of JSON');
     }
-    const out = this.#call('evaluate', checkSize(json, '', this.#maxBytes), budget);
-    if (this.simulator || !out.includes('"decode":')) return out;
-    return JSON.stringify(addBands(JSON.parse(out))); // the light engine's report, with its bands
+    return this.#call('evaluate', checkSize(json, '', this.#maxBytes), budget);
   }
 
   /**
@@ -689,7 +684,7 @@ function checkWorkBudget(budget, what) {
 const utf8 = new TextDecoder();
 
 /**
- * Reads the report Go left on its tape (wasm/js/tape.go) straight from the
+ * Reads the report Go left on its tape (wasm/js/bridge/tape.go) straight from the
  * WebAssembly memory: the same object JSON.parse would make of the report's
  * JSON, without formatting or parsing a number. header is the address of
  * four uint32: the words' address and count, the blob's address and length.
@@ -729,91 +724,6 @@ function decodeTape(buffer, header, keys) {
     }
   };
   return value();
-}
-
-const BAND_WHY = [
-  'the request lies outside the published cases that validate it, in',
-  "too few published cases of the engine: the range is every engine's",
-  "no published measurement of it yet: the range is the step time's",
-];
-const BAND_DIMS = [' release or batch', ' tensor_parallel_size', ' gpu', ' engine'];
-
-/**
- * Adds report.bands, the 80 % prediction intervals of the headline
- * figures, to a report of the light engine, which leaves them out (its
- * size budget): the rule of calc/bands_apply.go, from the same generated
- * table (bands-table.js), reading the report alone. A report that has them
- * (the full engine's), or has no decode point, is returned as it is.
- */
-function addBands(r) {
-  if (r.bands !== undefined || !r.decode || !r.prefill || !r.preemption) return r;
-  const c = r.config;
-  const e = Math.max(BAND_ENGINES.indexOf(c.engine), 0);
-  const tp = Math.min(Math.max(c.tensor_parallel_size - 1, 0), 1);
-  const hw = r.hardware;
-  const g = hw.unified_memory ? 2 : hw.id === 'custom' || hw.id === '' ? 3 : BAND_GDDR.has(hw.id) ? 1 : 0;
-  const release = c.engine === 'vllm' ? BAND_RELEASES.indexOf(BAND_RELEASE_OF[c.engine_version] ?? 'v1') : 3;
-  const batchIdx = (b) => (b <= 1 ? 0 : b <= 16 ? 1 : b <= 64 ? 2 : 3);
-  const figs = [
-    [0, 'kv_cache.capacity_tokens', r.kv_cache.capacity_tokens],
-    [0, 'preemption.onset_concurrency', r.preemption.onset_concurrency],
-    [0, 'batch_ceiling.batch_size', r.preemption.onset_concurrency_lockstep],
-    [1, 'decode.step_time_ms', r.decode.step_time_ms],
-    [1, 'decode.tokens_per_s', r.decode.tokens_per_s],
-    [2, 'prefill.ttft_ms', r.prefill.ttft_ms],
-  ];
-  const bands = [];
-  const int16 = (i) => ((BAND_DATA.charCodeAt(i) | (BAND_DATA.charCodeAt(i + 1) << 8)) << 16) >> 16;
-  let step = [0, 0];
-  let warned = 0;
-  let ceil = -1;
-  figs.forEach(([f, figure, x0], n) => {
-    const x = f === 0 ? release : batchIdx(Math.max(r.decode.batch_size * (2 - f), 1));
-    const i = ((((e * 3 + f) * 4 + x) * 2 + tp) * 4 + g) * 6;
-    if (i + 6 > BAND_DATA.length || BAND_DATA.charCodeAt(i + 4) === 255) return;
-    let lo = int16(i);
-    let hi = int16(i + 2);
-    const flags = BAND_DATA.charCodeAt(i + 5);
-    if (n === 3) step = [lo, hi];
-    if (n === 4) [lo, hi] = [-hi, -lo];
-    const b = { figure, low: x0 * bandExp(lo), high: x0 * bandExp(hi), basis: BAND_BASIS[BAND_DATA.charCodeAt(i + 4)] };
-    if (flags & 7) b.widened = true;
-    if (f === 0) [b.low, b.high] = [Math.floor(b.low), Math.floor(b.high)];
-    if (n === 2) {
-      const bc = r.batch_ceiling;
-      const sched = bc.limited_by_without_budget !== 'kv_cache' ? bc.batch_size_without_budget : c.max_num_seqs;
-      b.low = Math.min(Math.max(b.low, 1), sched);
-      b.high = Math.min(Math.max(b.high, 1), sched);
-      ceil = bands.length;
-      bands.push(b);
-      return;
-    }
-    const w = flags & 7;
-    if (w && !(warned & (1 << f))) {
-      warned |= 1 << f;
-      let why = BAND_WHY[w & 4 ? 2 : w & 1 ? 0 : 1];
-      BAND_DIMS.forEach((d, j) => { if (flags & (8 << j)) why += d; });
-      r.warnings.push({ code: 'band_outside_validation', message: `the ${BAND_FAMILIES[f]} range is doubled: ${why}` });
-    }
-    bands.push(b);
-  });
-  if (ceil >= 0 && r.batch_ceiling.limited_by === 'latency_budget') {
-    const b = bands[ceil];
-    const x = r.batch_ceiling.batch_size;
-    b.low = Math.min(b.low, Math.max(Math.floor(x * bandExp(-step[1])), 1));
-    b.high = Math.min(b.high, Math.max(Math.floor(x * bandExp(-step[0])), 1));
-  }
-  if (bands.length) r.bands = bands;
-  return r;
-}
-
-/** exp(m/1000) with calc/bands_apply.go's bandExp operations, so the bits are Go's. */
-function bandExp(m) {
-  const y = m / 1000 / 1024;
-  let s = 1;
-  for (let k = 9; k >= 1; k--) s = 1 + (y * s) / k;
-  for (let i = 0; i < 10; i++) s *= s;
-  return s;
 }
 
 /** Freezes v and everything it holds. */
@@ -892,7 +802,7 @@ function checkRequest(request, schema) {
   return problems;
 }
 
-// The schema comes from the Go types (wasm/js/schema.go): "integer",
+// The schema comes from the Go types (wasm/js/bridge/schema.go): "integer",
 // "number", "string", "bool", "object" (any JSON object: a config.json),
 // "any", [T] for an array of T, {key: T, ...} for an object with exactly
 // these keys, {$string_or: {...}} for a string or that object (hardware).

@@ -29,7 +29,7 @@ const PRECACHE = [
 // cached when first used: the page does not need them.
 const FILES = [
   'index.html', 'app.bundle.js', 'throughput.wasm', 'catalog.json', 'prerender.json', 'manifest.webmanifest', 'icon.svg',
-  'widget.js', 'throughput-calculator.js', 'throughput.js', 'bands-table.js', 'hardware-sources.js', 'wasm_exec.js',
+  'widget.js', 'throughput-calculator.js', 'throughput.js', 'hardware-sources.js', 'wasm_exec.js',
 ];
 // The API's paths, from the origin's root as the API serves them.
 const API = /^\/(?:v1(?:\/|$)|openapi\.json$|healthz$)/;

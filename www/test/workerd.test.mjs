@@ -43,7 +43,6 @@ const w :Workerd.Worker = (
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "throughput.js", esModule = embed "throughput.js"),
     (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
-    (name = "bands-table.js", esModule = embed "bands-table.js"),
     (name = "hardware-sources.js", esModule = embed "hardware-sources.js"),
     (name = "throughput.wasm", wasm = embed "throughput.wasm"),
     (name = "catalog.json", text = embed "catalog.json"),
@@ -76,7 +75,7 @@ test('a Cloudflare worker loads the module from a WebAssembly.Module import', { 
   const dir = mkdtempSync(join(tmpdir(), 'throughput-workerd-'));
   let child;
   try {
-    for (const f of ['throughput.js', 'bands-table.js', 'hardware-sources.js', 'wasm_exec.js', 'throughput.wasm', 'catalog.json']) copyFileSync(join(npm, f), join(dir, f));
+    for (const f of ['throughput.js', 'hardware-sources.js', 'wasm_exec.js', 'throughput.wasm', 'catalog.json']) copyFileSync(join(npm, f), join(dir, f));
     writeFileSync(join(dir, 'worker.mjs'), WORKER);
     const port = await freePort();
     writeFileSync(join(dir, 'config.capnp'), config(port));

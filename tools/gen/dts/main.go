@@ -5,7 +5,7 @@
 // enumerated strings string-literal unions, optional (omitempty) fields
 // `?`, and calc.Fields' bounds, defaults and units JSDoc lines.
 // www/module/throughput.d.ts, written by hand, declares the module's API on
-// these types. Run it with `go generate ./wasm/js`.
+// these types. Run it with `go generate ./wasm/js/bridge`.
 package main
 
 import (

@@ -77,7 +77,7 @@ func TestDeclarationsAreFresh(t *testing.T) {
 	t.Parallel()
 	got, err := os.ReadFile("../../../www/module/contract.d.ts")
 	require.NoError(t, err)
-	require.Equal(t, string(Generate(Types())), string(got), "run go generate ./wasm/js")
+	require.Equal(t, string(Generate(Types())), string(got), "run go generate ./wasm/js/bridge")
 	api, err := os.ReadFile("../../../www/module/throughput.d.ts")
 	require.NoError(t, err)
 	m := regexp.MustCompile(`(?s)import type \{([^}]*)\} from './contract\.js'`).FindSubmatch(api)

@@ -1,5 +1,5 @@
 // Command fielddocs writes calc/contract/docs/docs_gen.go from the Go
-// source of the calc, models, hardware, api and wasm/js packages: the doc
+// source of the calc, models, hardware, api and wasm/js/bridge packages: the doc
 // comment of every exported struct type and of each of its JSON fields,
 // keyed the way package calc/contract names them ("Report.fits",
 // "HardwareAccelerator.memory_bytes"), for every door that publishes the

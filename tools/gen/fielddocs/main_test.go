@@ -45,7 +45,6 @@ type Entry struct {
 `,
 		"hardware/doc.go":          "// Package hardware has no struct types here.\npackage hardware\n",
 		"api/api.go":               "package api\n",
-		"wasm/js/api.go":           "package main\n",
 		"wasm/js/bridge/bridge.go": "package bridge\n",
 	}
 	for name, src := range files {

@@ -8,11 +8,14 @@ import (
 	"github.com/modelrefs/throughput/internal/jsongen"
 )
 
-// tapeGenerator writes tapeKeys and tapeTypes: the description, by
-// index, of every type the root reaches, which the tape's one recorder
-// (tape.value in wasm/js/tape.go) follows. A table instead of one
-// function per struct: the light engine's code is its largest cost, and
-// the table is a few KB of data.
+// tapeGenerator writes tapeKeys, tapeTypes and tapeFullTypes: the
+// description, by index, of every type the root reaches, which the tape's
+// one recorder (tape.value in wasm/js/bridge/tape.go) follows. A table
+// instead of one function per struct: the light engine's code is its
+// largest cost, and the table is a few KB of data. The types that only
+// the full engine's sections reach (fullEngineOnly) come last, in their
+// own table, tapeFullTypes, which only the full engine's main links in
+// (bridge.WriteFullSections).
 type tapeGenerator struct {
 	*jsongen.Walker
 	keys     []string
@@ -23,7 +26,14 @@ type tapeGenerator struct {
 	// scalar finds the entry of a scalar kind (every named string type
 	// shares the entry of string).
 	scalar map[reflect.Kind]int
+	// full are the types of the full-engine-only fields, indexed after
+	// every other type; fullAt marks where each one's index goes in the
+	// entries.
+	full []reflect.Type
 }
+
+// fullAt stands in an entry for the index of g.full[i] until it is known.
+func fullAt(i int) string { return "\x00full" + strconv.Itoa(i) + "\x00" }
 
 // generateTape returns the source, in package pkg and under header, of
 // tapeKeys, tapeTypes and tapeReport for root and every type it reaches,
@@ -41,8 +51,22 @@ func generateTape(root reflect.Type, header, pkg string) ([]byte, error) {
 	for t, fields, ok := g.Next(); ok; t, fields, ok = g.Next() {
 		g.structEntry(t, fields)
 	}
+	// Then what only the full-engine-only fields reach.
+	base := len(g.types)
+	fullIndex := make([]string, len(g.full))
+	for i, t := range g.full {
+		fullIndex[i] = strconv.Itoa(g.typeIndex(t))
+	}
+	for t, fields, ok := g.Next(); ok; t, fields, ok = g.Next() {
+		g.structEntry(t, fields)
+	}
 	if err := g.Err(); err != nil {
 		return nil, err
+	}
+	for i := range g.types {
+		for j, at := range fullIndex {
+			g.types[i] = strings.ReplaceAll(g.types[i], fullAt(j), at)
+		}
 	}
 	var b strings.Builder
 	b.WriteString("\n// tapeKeys are the object keys of the tape, by index.\nvar tapeKeys = []string{\n")
@@ -52,9 +76,18 @@ func generateTape(root reflect.Type, header, pkg string) ([]byte, error) {
 	b.WriteString("}\n")
 	b.WriteString("\n// tapeReport records a " + rootName + " (tapeTypes[0]).\n")
 	b.WriteString("func tape" + root.Name() + "(t *tape, v *" + rootName + ") { t.value(unsafe.Pointer(v), 0) }\n")
-	b.WriteString("\n// tapeTypes describes, by index, every type the tape records (tape.value).\nvar tapeTypes = [...]tapeType{\n")
-	for i, e := range g.types {
+	b.WriteString("\n// tapeTypes describes, by index, every type the tape records (tape.value)\n" +
+		"// but those only the full engine's sections reach (tapeFullTypes).\nvar tapeTypes = [...]tapeType{\n")
+	for i, e := range g.types[:base] {
 		b.WriteString("\t" + strconv.Itoa(i) + ": " + e + ",\n")
+	}
+	b.WriteString("}\n")
+	b.WriteString("\n// tapeFullBase is the index of tapeFullTypes' first entry: the types only\n" +
+		"// the full engine's sections reach continue tapeTypes' indices.\nconst tapeFullBase = " + strconv.Itoa(base) + "\n")
+	b.WriteString("\n// tapeFullTypes describes the types only the full engine's sections reach\n" +
+		"// (tapeOmitFull), by index from tapeFullBase; only the full engine links\n// it in (WriteFullSections).\nvar tapeFullTypes = [...]tapeType{\n")
+	for i, e := range g.types[base:] {
+		b.WriteString("\t" + strconv.Itoa(base+i) + " - tapeFullBase: " + e + ",\n")
 	}
 	b.WriteString("}\n")
 	return g.Source(header, pkg, b.String())
@@ -70,13 +103,15 @@ func (g *tapeGenerator) key(name string) string {
 	return strconv.Itoa(i)
 }
 
-// fullEngineOnly are the report fields only the full engine fills
-// (calc.FullEngine says why): the tape skips them unless calc.FullEngine
-// (tapeOmitFull).
+// fullEngineOnly are the report fields only the full engine fills: the
+// simulation (calc/simulate), the start-up log's comparison and the
+// calibration's fit (calc/calibrate), which the light engine's main does
+// not import. The tape skips them unless the full engine's main asked
+// for them (tapeOmitFull, bridge.WriteFullSections), and describes their
+// types in tapeFullTypes, which the light engine leaves out.
 var fullEngineOnly = map[string]bool{
 	"calc.Report.Simulation":  true,
 	"calc.Report.StartupLog":  true,
-	"calc.Report.Bands":       true,
 	"calc.Report.Calibration": true,
 }
 
@@ -178,6 +213,11 @@ func (g *tapeGenerator) structEntry(t reflect.Type, fields []jsongen.Field) {
 				return
 			}
 			omit = ", omit: tapeOmitFull"
+			b.WriteString("\t\t{off: unsafe.Offsetof(" + name + "{}." + f.GoName + "), typ: " + fullAt(len(g.full)) +
+				", key: " + g.key(f.Name) + omit + "}, // " + f.Name + "\n")
+			g.NotEmpty(f.Type, "v")
+			g.full = append(g.full, f.Type)
+			continue
 		case f.OmitEmpty:
 			omit = ", omit: tapeOmitEmpty"
 		}

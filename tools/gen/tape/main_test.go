@@ -85,12 +85,24 @@ func TestGenerateReport(t *testing.T) {
 	assert.Equal(t, []string{"tapeReport"}, funcs(t, src, "main"))
 	assert.Contains(t, string(src), "func tapeReport(t *tape, v *calc.Report) { t.value(unsafe.Pointer(v), 0) }")
 	assert.Contains(t, string(src), "0: {kind: tapeKindStruct, fields: []tapeField{ // calc.Report\n")
-	// The fields only the full engine fills are left out unless
-	// calc.FullEngine, which is false in the light engine (-tags nosim).
-	for _, field := range []string{"Simulation", "StartupLog", "Bands", "Calibration"} {
+	// The fields only the full engine fills are left out unless the full
+	// engine's main asks for them (bridge.WriteFullSections), and the types
+	// only they reach are in tapeFullTypes, after every other type.
+	for _, field := range []string{"Simulation", "StartupLog", "Calibration"} {
 		assert.Regexp(t, `\{off: unsafe\.Offsetof\(calc\.Report\{\}\.`+field+`\), typ: \d+, key: \d+, omit: tapeOmitFull\}`, string(src), field)
 	}
-	assert.Len(t, fullEngineOnly, 4)
+	assert.Len(t, fullEngineOnly, 3)
+	// Every engine writes the bands.
+	assert.Regexp(t, `\{off: unsafe\.Offsetof\(calc\.Report\{\}\.Bands\), typ: \d+, key: \d+, omit: tapeOmitEmpty\}`, string(src))
+	full := strings.Index(string(src), "var tapeFullTypes")
+	require.Positive(t, full)
+	for _, typ := range []string{"calc.SimulationReport", "calc.StartupLogReport", "calc.CalibrationReport"} {
+		assert.Greater(t, strings.Index(string(src), "// "+typ+"\n"), full, typ)
+	}
+	for _, typ := range []string{"calc.Band", "calc.DecodeReport"} {
+		at := strings.Index(string(src), "// "+typ+"\n")
+		assert.True(t, at > 0 && at < full, typ)
+	}
 }
 
 // TestGenerateTapeFailsLoudly: what the tape cannot record as

@@ -1,8 +1,20 @@
-// Package bridge holds the JSON types the JavaScript bridge (wasm/js)
-// answers with beside calc's request and report: model summaries, memory
-// figures and the engine's tables (Contract). They live outside the main
-// package so that the TypeScript generator (tools/gen/dts) can describe
-// them from calc/contract like the request and the report.
+// Package bridge is the Throughput engine's bridge to JavaScript: compiled
+// to WebAssembly (GOOS=js GOARCH=wasm), it publishes the functions
+// www/module/throughput.js calls (Main). Every call takes and returns JSON
+// text (a report also as a tape: tape.go), so the Request/Report schema of
+// package calc is the contract on both sides.
+//
+// Two main packages build it: wasm/js/light (throughput.wasm, the light
+// engine the page and the widget start with) imports this package alone;
+// wasm/js/full (throughput-planner.wasm) also imports calc/simulate and
+// calc/calibrate, and turns on plan() and the report sections only they
+// fill (ExportPlan, WriteFullSections). What the light engine leaves out
+// it leaves out by not importing or not calling it: the linker drops it.
+//
+// It also holds the JSON types the bridge answers with beside calc's
+// request and report: model summaries, memory figures and the engine's
+// tables (Contract), which the TypeScript generator (tools/gen/dts)
+// describes from calc/contract like the request and the report.
 package bridge
 
 import (

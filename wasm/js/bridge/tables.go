@@ -8,7 +8,7 @@ import (
 // The bridge hands throughput.js two tables as JSON text. Both are derived
 // from package calc through calc/contract by tools/gen/jstables at
 // generate time and compiled into the .wasm as constants
-// (wasm/js/tables_gen.go), so that the browser engine carries neither the
+// (tables_gen.go), so that the browser engine carries neither the
 // contract walker nor the reflection it needs (about 12 KB of gzip).
 
 // RequestSchema describes calc.Request's JSON fields for throughput.js's

@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/internal/jsongen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // readTape decodes a tape as throughput.js's decodeTape does, into the
@@ -129,4 +131,38 @@ func TestEvaluateTapePublishesTheHeader(t *testing.T) {
 	if _, err := evaluateTape(`{"model":"x"}`, calc.DefaultWorkBudget); err == nil {
 		t.Error("a bad request gave no error")
 	}
+}
+
+// TestTapeLightEngineSkipsFullSections: without WriteFullSections (the
+// light engine's main) the tape leaves out the sections only the full
+// engine fills, even when set, and writes the rest, the bands included,
+// as encoding/json does; with it, every section.
+func TestTapeLightEngineSkipsFullSections(t *testing.T) {
+	full := tapeFull
+	t.Cleanup(func() { tapeFull = full })
+	r := calc.Report{
+		Version:     "v",
+		Simulation:  &calc.SimulationReport{NumRequests: 3},
+		StartupLog:  &calc.StartupLogReport{},
+		Calibration: &calc.CalibrationReport{},
+		Bands:       []calc.Band{{Figure: "decode.step_time_ms", Low: 1, High: 2, Basis: "b"}},
+	}
+	keys := func() map[string]any {
+		var tp tape
+		tapeReport(&tp, &r)
+		require.NoError(t, tp.err)
+		return readTape(&tp).(map[string]any)
+	}
+	tapeFull = nil
+	light := keys()
+	for _, k := range []string{"simulation", "startup_log", "calibration"} {
+		assert.NotContains(t, light, k)
+	}
+	assert.Equal(t, []any{map[string]any{"figure": "decode.step_time_ms", "low": 1.0, "high": 2.0, "basis": "b"}}, light["bands"])
+	WriteFullSections()
+	got := keys()
+	for _, k := range []string{"simulation", "startup_log", "calibration", "bands"} {
+		assert.Contains(t, got, k)
+	}
+	assert.Equal(t, 3.0, got["simulation"].(map[string]any)["num_requests"])
 }

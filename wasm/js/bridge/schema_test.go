@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"encoding/json"
@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/modelrefs/throughput/wasm/js/bridge"
 )
 
 func TestRequestSchema(t *testing.T) {
@@ -58,6 +56,6 @@ func TestContractTables(t *testing.T) {
 // The generated tables are what calc/contract derives now.
 func TestTablesAreFresh(t *testing.T) {
 	t.Parallel()
-	assert.JSONEq(t, bridge.RequestSchema(), requestSchemaJSON, "run go generate ./wasm/js")
-	assert.JSONEq(t, bridge.ContractJSON(), contractJSON, "run go generate ./wasm/js")
+	assert.JSONEq(t, RequestSchema(), requestSchemaJSON, "run go generate ./wasm/js/bridge")
+	assert.JSONEq(t, ContractJSON(), contractJSON, "run go generate ./wasm/js/bridge")
 }

@@ -1,11 +1,7 @@
-// Command js is the Throughput engine compiled to WebAssembly for
-// JavaScript (GOOS=js GOARCH=wasm): www/module/throughput.js loads it and calls the
-// functions it exports. Every call takes and returns JSON text, so the
-// Request/Report schema of package calc is the contract on both sides.
-//
 // This file holds the bridge's logic as plain Go (no syscall/js) so that it
-// is tested natively; main_js.go wires it to JavaScript.
-package main
+// is tested natively; main_js.go wires it to JavaScript (Main).
+
+package bridge
 
 import (
 	"runtime"
@@ -17,7 +13,6 @@ import (
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 	"github.com/modelrefs/throughput/models"
-	"github.com/modelrefs/throughput/wasm/js/bridge"
 )
 
 // errorPrefix starts every result that is an error list instead of a value:
@@ -74,14 +69,6 @@ func plan(request string) (string, error) {
 	}
 	return marshal(&rep)
 }
-
-// The bridge's own JSON types (package bridge, so that tools/gen/dts can
-// describe them).
-type (
-	ModelSummary = bridge.ModelSummary
-	ModelDetail  = bridge.ModelDetail
-	Stats        = bridge.Stats
-)
 
 // probeAccelerator is the hardware the summaries are evaluated on. Only
 // hardware-independent figures (model info, KV bytes per token) are read

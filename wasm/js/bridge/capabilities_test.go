@@ -1,8 +1,9 @@
-package main
+package bridge
 
-// The full engine's capabilities, for this package's tests (the full
-// engine's main links them in through plan_js.go; these tests run the
-// report writers on simulated and calibrated reports).
+// The full engine's capabilities, for this package's tests, as
+// wasm/js/full's main links them in: these tests run the report writers
+// on simulated and calibrated reports. TestTapeLightEngineSkipsFullSections
+// takes the light engine's writer.
 import (
 	_ "github.com/modelrefs/throughput/calc/calibrate"
 	_ "github.com/modelrefs/throughput/calc/simulate"
@@ -11,3 +12,8 @@ import (
 	_ "github.com/modelrefs/throughput/models/catalog"
 	_ "github.com/modelrefs/throughput/models/deepseekv4"
 )
+
+func init() {
+	ExportPlan()
+	WriteFullSections()
+}

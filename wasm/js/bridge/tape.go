@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"math"
@@ -6,13 +6,12 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
-// report_tape.go (tapeKeys, tapeTypes and tapeReport) is generated from
-// calc.Report's types; tape.value follows tapeTypes.
-//go:generate go run ../../tools/gen/tape -o report_tape.go
+// report_tape.go (tapeKeys, tapeTypes, tapeFullTypes and tapeReport) is
+// generated from calc.Report's types; tape.value follows the type tables.
+//go:generate go run ../../../tools/gen/tape -o report_tape.go
 
 // A tape is a report encoded for throughput.js without text: a list of
 // float64 words and one UTF-8 string blob, which JavaScript reads in place
@@ -169,15 +168,25 @@ const (
 	// tapeOmitEmpty: when empty, as encoding/json's omitempty says
 	// (tapeEmpty).
 	tapeOmitEmpty
-	// tapeOmitFull: when empty, and always unless calc.FullEngine (a
-	// field only the full engine fills).
+	// tapeOmitFull: when empty, and always unless the full engine's main
+	// asked for its section (WriteFullSections: a field only the full
+	// engine fills, whose types tapeFullTypes describes).
 	tapeOmitFull
 )
+
+// tapeTypeAt is the entry of index i: in tapeTypes, or from tapeFullBase
+// on in tapeFullTypes (the full engine's, WriteFullSections).
+func tapeTypeAt(i uint16) *tapeType {
+	if int(i) < len(tapeTypes) {
+		return &tapeTypes[i]
+	}
+	return &tapeFull[int(i)-tapeFullBase]
+}
 
 // value records the value at p, of type tapeTypes[typ], as
 // encoding/json would encode it.
 func (t *tape) value(p unsafe.Pointer, typ uint16) {
-	d := &tapeTypes[typ]
+	d := tapeTypeAt(typ)
 	switch d.kind {
 	case tapeKindString:
 		t.string(*(*string)(p))
@@ -206,7 +215,7 @@ func (t *tape) value(p unsafe.Pointer, typ uint16) {
 		for i := range d.fields {
 			f := &d.fields[i]
 			q := unsafe.Add(p, f.off)
-			if f.omit == tapeOmitFull && !calc.FullEngine || f.omit != tapeOmitNever && tapeEmpty(q, &tapeTypes[f.typ]) {
+			if f.omit == tapeOmitFull && tapeFull == nil || f.omit != tapeOmitNever && tapeEmpty(q, tapeTypeAt(f.typ)) {
 				continue
 			}
 			t.key(int(f.key))

@@ -1,13 +1,25 @@
-//go:build !nosim
-
-package deploy
+package bands
 
 import (
 	"math"
 
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/hardware"
 )
+
+// Input is what the bands' regime reads of a deployment beside its report.
+type Input struct {
+	// Engine is the serving engine's name (release.EngineOrder).
+	Engine string
+	// TP is the tensor-parallel size.
+	TP int
+	// Hardware is the accelerator (GPUClass).
+	Hardware *hardware.Accelerator
+	// Version is the engine release's profile (the KV family's release
+	// class: ReleaseClass).
+	Version release.EngineVersion
+}
 
 // bandWhy says why a band was doubled.
 var bandWhy = [...]string{
@@ -16,21 +28,22 @@ var bandWhy = [...]string{
 	"no published measurement of it yet: the range is the step time's",
 }
 
-// bandDims name the regime dimensions of the BandOutside... flags.
+// bandDims name the regime dimensions of the Outside... flags.
 var bandDims = [...]string{" release or batch", " tensor_parallel_size", " gpu", " engine"}
 
-// bands sets the report's ranges from its figures, and warns once per
-// family whose band was doubled. It reads the report alone, so that the
-// JavaScript module's computeBands (www/module/throughput.js), which adds
-// them to the light engine's reports, is the same rule.
-func (d *Deployment) bands(r *spec.Report) {
+// Apply sets r.Bands, the ranges of the report's headline figures, from
+// the figures and the regime of in, and warns (r.Warn) once per family
+// whose band was doubled. Every engine calls it (calc/deploy's report
+// assembly): the light browser engine's reports carry the same bands as
+// the API's.
+func Apply(in Input, r *spec.Report) {
 	e := 0
 	for i, n := range release.EngineOrder {
-		if n == d.Engine.Name {
+		if n == in.Engine {
 			e = i
 		}
 	}
-	tp, g := min(max(d.TP-1, 0), 1), gpuIdx(&d.Hardware)
+	tp, g := min(max(in.TP-1, 0), 1), gpuIdx(in.Hardware)
 	figs := [...]struct {
 		f    int
 		name string
@@ -46,12 +59,12 @@ func (d *Deployment) bands(r *spec.Report) {
 	var step [2]int // the step band's ln range, in thousandths
 	warned, ceil := 0, -1
 	for n, fg := range figs {
-		x := releaseIdx(d.Engine.Name, d.Version)
+		x := releaseIdx(in.Engine, in.Version)
 		if fg.f > 0 {
 			x = batchIdx(max(r.Decode.BatchSize*(2-fg.f), 1)) // TTFT: a prompt alone
 		}
-		i := BandIndex(e, fg.f, x, tp, g) * bandEntryBytes
-		if i+bandEntryBytes > len(bandData) || bandData[i+4] == 255 {
+		i := Index(e, fg.f, x, tp, g) * entryBytes
+		if i+entryBytes > len(bandData) || bandData[i+4] == 255 {
 			continue
 		}
 		s := bandData[i:]
@@ -82,19 +95,19 @@ func (d *Deployment) bands(r *spec.Report) {
 		if w := s[5] & 7; w != 0 && warned&(1<<fg.f) == 0 {
 			warned |= 1 << fg.f
 			wi := 1 // the reason shown: no cases of the family, else outside the domain, else other engines'
-			if w&BandOutside != 0 {
+			if w&Outside != 0 {
 				wi = 0
 			}
-			if w&BandFromStep != 0 {
+			if w&FromStep != 0 {
 				wi = 2
 			}
 			why := bandWhy[wi]
 			for j, dim := range bandDims {
-				if s[5]&(BandOutsideRegime<<j) != 0 {
+				if s[5]&(OutsideRegime<<j) != 0 {
 					why += dim
 				}
 			}
-			r.Warn("band_outside_validation", "the "+BandFamilies[fg.f]+" range is doubled: "+why)
+			r.Warn("band_outside_validation", "the "+Families[fg.f]+" range is doubled: "+why)
 		}
 		r.Bands = append(r.Bands, b)
 	}
@@ -111,10 +124,9 @@ func (d *Deployment) bands(r *spec.Report) {
 
 // bandExp is exp(m/1000) by arithmetic alone: a Taylor series of
 // exp(x/1024) (9 terms, Horner), squared ten times; relative error about
-// 1e-13. math.Exp is assembly on amd64 and Go elsewhere, and the
-// JavaScript module has Math.exp: this gives the same bits in native Go,
-// WebAssembly and the module's copy (throughput.js bandExp). The
-// conversions stop the compiler fusing a multiply and an add.
+// 1e-13. math.Exp is assembly on amd64 and Go elsewhere: this gives the
+// same bits in native Go and WebAssembly, so the golden reports hold under
+// both. The conversions stop the compiler fusing a multiply and an add.
 func bandExp(m int) float64 {
 	y := float64(m) / 1000 / 1024
 	s := 1.0

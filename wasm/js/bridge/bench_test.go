@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 
 // benchRequest is the request scripts/bench-wasm.mjs times through the
 // JavaScript bridge: a 64-point sweep (the default) on a catalog model.
-const benchRequestFile = "../../calc/testdata/golden/dense-llama-3.1-8b-h100.request.json"
+const benchRequestFile = "../../../calc/testdata/golden/dense-llama-3.1-8b-h100.request.json"
 
 func readBenchRequest(b *testing.B) []byte {
 	b.Helper()

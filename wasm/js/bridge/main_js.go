@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package main
+package bridge
 
 import (
 	"syscall"
@@ -20,12 +20,14 @@ const defaultExportName = "__throughput"
 // .wasm.
 const exportEnv = "THROUGHPUT_EXPORT"
 
-// main publishes the bridge object under the global named by go.env's
+// Main publishes the bridge object under the global named by go.env's
 // THROUGHPUT_EXPORT (throughput.js passes a unique name per instance and
 // deletes the global at once), then waits until JavaScript calls close(). Each function takes
 // one string and returns a string: JSON text, or "!" and a JSON error list;
 // evaluateTape returns the address of a tape header instead of the text.
-func main() {
+// A main package calls it, after ExportPlan and WriteFullSections for the
+// full engine.
+func Main() {
 	name := defaultExportName
 	if v, ok := syscall.Getenv(exportEnv); ok && v != "" {
 		name = v
@@ -77,8 +79,9 @@ func main() {
 	// import package models/catalog: throughput.js fetches catalog.json
 	// and hands it to setCatalog.
 	bridge.Set("catalogEmbedded", models.CatalogEmbedded())
-	// simulator is false in the browser's light engine (-tags nosim):
-	// simulations need throughput-planner.wasm, the full engine.
+	// simulator is false in the browser's light engine (wasm/js/light
+	// does not import calc/simulate): simulations need
+	// throughput-planner.wasm, the full engine.
 	bridge.Set("simulator", calc.SimulatorBuilt())
 	export("warm", func(string) (string, error) { return warm() })
 	export("stats", func(arg string) (string, error) { return stats(arg == "gc") })
@@ -106,9 +109,6 @@ func main() {
 	js.Global().Set(name, bridge)
 	<-done
 }
-
-// planExport is plan in the planner build (plan_js.go), nil otherwise.
-var planExport func(string) (string, error)
 
 // evaluateArgs reads an evaluate call's request text and work budget.
 func evaluateArgs(args []js.Value) (request string, budget float64) {

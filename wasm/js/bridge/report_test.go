@@ -1,4 +1,4 @@
-package main
+package bridge
 
 import (
 	"encoding/json"
@@ -53,7 +53,7 @@ func TestReportEncoderGolden(t *testing.T) {
 	}
 }
 
-const goldenDir = "../../calc/testdata/golden/"
+const goldenDir = "../../../calc/testdata/golden/"
 
 func goldenRequest(t *testing.T, name string) []byte {
 	t.Helper()
