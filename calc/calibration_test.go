@@ -88,7 +88,7 @@ func benchBlock(conc, in, out int, tpotMs float64) string {
 }
 
 // The round trip: a server whose memory delivers 0.8 of the H100's
-// datasheet bandwidth, served by vLLM's profile (calc/engine.go), is benchmarked at four concurrencies by
+// datasheet bandwidth, served by vLLM's profile (calc/release/engine.go), is benchmarked at four concurrencies by
 // the engine itself (a custom accelerator with 0.8 x 3.35 TB/s). Pasted
 // against the catalog H100, the fit must recover the terms that produce
 // those steps on it: 0.8 x the profile's bandwidth efficiencies and the
@@ -119,7 +119,7 @@ func TestBenchServeCalibratesBackToTheSameTerms(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, r.Calibration)
 	assert.Equal(t, []string{"bandwidth_efficiency", "step_overhead_ms"}, r.Calibration.Fitted)
-	// The profile's vLLM terms (calc/engine.go) scaled by the server's 0.8.
+	// The profile's vLLM terms (calc/release/engine.go) scaled by the server's 0.8.
 	prof := r.Calibration.Profile
 	assert.InDelta(t, 0.8*prof.BandwidthEfficiency, r.Config.Efficiencies.BandwidthEfficiency, 0.001)
 	assert.InDelta(t, 0.8*prof.AttentionBandwidthEfficiency, r.Config.Efficiencies.AttentionBandwidthEfficiency, 0.001)
@@ -157,7 +157,7 @@ func TestCalibrationOnePointFitsTheBandwidthOnly(t *testing.T) {
 	assert.Equal(t, []string{"bandwidth_efficiency"}, r.Calibration.Fitted)
 	assert.Equal(t, r.Calibration.Profile.StepOverheadMs, r.Config.Efficiencies.StepOverheadMs)
 	assert.InDelta(t, 8, r.Calibration.Points[0].PredictedMs, 1e-6)
-	// Hand check with vLLM's profile (calc/engine.go: step overhead
+	// Hand check with vLLM's profile (calc/release/engine.go: step overhead
 	// 0.71 ms, 7.6 us per layer, 5 us per sequence, attention bandwidth
 	// efficiency 0.70 against 0.82 for the GEMMs' reads, a ratio the fit
 	// keeps): 8 ms - 0.71 - 32 x 0.0076 - 0.005 = 7.0418 ms of reads. The

@@ -1,21 +1,31 @@
-// Package calc is Throughput's engine: it resolves a Request (a model on an
-// accelerator under a serving engine's settings, with a workload, a latency
-// budget and a price) into a Deployment and answers it with a Report: the
-// memory budget and KV-cache capacity, one decode step's time at a batch
-// and context, the batch ceiling, the preemption onset, the best batch
-// under the budget, the cost per million tokens and, on request, a
-// step-by-step simulation of the scheduler.
+// Package calc is Throughput's front door: it names the request and report
+// contract and the engine's entry points. Evaluate resolves a Request (a
+// model on an accelerator under a serving engine's settings, with a
+// workload, a latency budget and a price) into a deployment and answers it
+// with a Report: the memory budget and KV-cache capacity, one decode
+// step's time at a batch and context, the batch ceiling, the preemption
+// onset, the best batch under the budget, the cost per million tokens,
+// the error bands and, on request, a step-by-step simulation of the
+// scheduler. Plan answers a PlanRequest: what to deploy for a workload and
+// a budget. ParseRequest, ParsePlanRequest and Validate check a request
+// at the boundary, naming every bad field.
 //
-// It builds on the leaves (hardware, kvcache, models, sched) and is wired
-// to the world by the doors (api for HTTP, wasm/js for JavaScript,
-// wasm/worker for the edge). Its request contract (types, and the bounds,
-// enums and defaults in Fields) is described once by package
-// calc/contract for every door. docs/MODEL.md gives every formula and its
-// source.
+// Behind it, the engine room holds one capability per package
+// (docs/architecture.md maps them): calc/spec, the contract's types and
+// field table; calc/release, the engine profiles; calc/deploy, the
+// deployment and its step model; calc/planner; calc/simulate;
+// calc/calibrate; calc/bands; calc/finite. calc's types are theirs, named
+// here (type aliases), so that users and doors write calc.Request and
+// calc.Report. The contract is described once for every door by package
+// calc/contract. docs/MODEL.md gives every formula and its source.
 //
-// It does not link in the model catalog: a Go program that looks models up
-// by name imports package models/catalog, which embeds the catalog and
-// installs it (as time/tzdata embeds the time-zone database); the browser
-// engines, which import calc but not that package, fetch catalog.json and
-// install it with models.SetCatalog.
+// Capabilities are linked in by importing them, as image.Decode decodes the
+// formats whose packages a program imports: a program that simulates
+// imports calc/simulate, one that reads calibrations and start-up logs
+// calc/calibrate, one that evaluates DeepSeek-V4 models/deepseekv4; and one
+// that looks models up by name in the embedded catalog imports
+// models/catalog (as time/tzdata embeds the time-zone database). The
+// browser's light engine imports none of them and refuses those requests
+// on their fields, naming the full engine; it fetches catalog.json and
+// installs it with models.SetCatalog.
 package calc

@@ -39,7 +39,7 @@ type kvCase struct {
 // kvCases are the catalog's models with their KV bytes per token and state
 // bytes per sequence at tensor-parallel size 1 and the default dtype (bf16:
 // vLLM's dtype "auto" serves OLMo 2's float32 checkpoints in bfloat16,
-// calc/resolve.go resolveDtypes), grouped by the catalog part that added
+// calc/deploy/resolve.go resolveDtypes), grouped by the catalog part that added
 // them.
 var kvCases = []kvCase{
 	// Part 4 (2026).

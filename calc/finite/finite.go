@@ -23,7 +23,7 @@ import (
 // Figures beyond these are finite but mean nothing for a deployment: a step
 // slower than a day, a token rate below one a day. A report that holds one
 // carries the extreme_input warning. The bounds on the inputs
-// (calc/fields.go, hardware/validate.go) keep every figure finite; within
+// (calc/spec/fields.go, hardware/validate.go) keep every figure finite; within
 // them, the floors still allow such answers (a 405B model over 1 GB/s).
 const (
 	extremeSeconds = 86400.0     // one day, in s

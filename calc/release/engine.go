@@ -218,7 +218,7 @@ var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.893, AttentionBandwidthEffic
 // only public synchronous-release V1 CUDA runs in the corpus, their
 // median ITLs compared with the simulated median ITL (every gap between
 // tokens; sched.gapHist) and the TP 2 steps paying the logits all-gather
-// (calc/cost.go): mean squared log error 0.0241 -> 0.0187; the step costs
+// (calc/deploy/cost.go): mean squared log error 0.0241 -> 0.0187; the step costs
 // 3.84 ms (0.71 ms under async scheduling) and 24.5 us per sequence (5):
 // the scheduler's and the model runner's per-request Python (request
 // state, block-table rows, sampling metadata, output processing) is no

@@ -24,7 +24,7 @@ package release
 // tokens: most of the growth follows the linear weights, not the context.
 // A per-sequence growth in proportion to the weights is the GEMMs' compute
 // branch, linear FLOPs x (M + gemm_half_tokens) / (peak x
-// compute_efficiency) (calc/cost.go Step); with gemm_half_tokens = 264 it
+// compute_efficiency) (calc/deploy/cost.go Step); with gemm_half_tokens = 264 it
 // binds at every batch on the MI300X, since M + 264 exceeds peak x
 // compute_efficiency x bytes per weight / (2 FLOPs per weight x weight
 // bandwidth), 2,614.9e12 x 0.6 x 1 / (2 x 5.3e12 x 0.82) = 180 for FP8

@@ -120,7 +120,7 @@ type Request struct {
 	// Simulate asks for a step-by-step simulation of the workload.
 	Simulate *SimulateOptions `json:"simulate,omitempty"`
 
-	// The serving features (calc/features.go, docs/MODEL.md section 10).
+	// The serving features (calc/deploy/features.go, docs/MODEL.md section 10).
 	// EnablePrefixCaching is vLLM's automatic prefix caching. vLLM V1
 	// turns it on by default; here it defaults to on when the workload
 	// states a shared prefix or hit rate and off otherwise, so a plain

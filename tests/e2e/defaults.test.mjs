@@ -3,7 +3,7 @@
 // widget state it from there. In node, no browser: the module's contract
 // table against the page's form values (www/page/state.js), the built
 // page's placeholders (build/site/index.html), the widget's request and a
-// planned deployment's launch command. calc/defaults_doors_test.go compares
+// planned deployment's launch command. calc/planner/defaults_doors_test.go compares
 // the Go doors and the docs with the same table.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -90,7 +90,7 @@ test("a planned deployment's launch command writes the memory fraction it was co
     search: { gpus_per_replica: [1], precisions: ['published'], kv_cache_dtypes: ['auto'], max_num_seqs: [256], disaggregated: false },
     limit: 20,
   });
-  // By hand (calc/defaults_doors_test.go): vLLM 0.31 0.92 everywhere;
+  // By hand (calc/planner/defaults_doors_test.go): vLLM 0.31 0.92 everywhere;
   // SGLang 0.5 at TP 1 0.834 on the H100 (81,090 MiB), 0.849 on the L40S
   // (45,465 MiB).
   const want = { vllm: { 'h100-sxm-80gb': '0.92', l40s: '0.92' }, sglang: { 'h100-sxm-80gb': '0.834', l40s: '0.849' } };

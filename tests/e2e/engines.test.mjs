@@ -27,7 +27,7 @@ const independent = (engine) => H.evaluate({ model: MODEL, hardware: HARDWARE, e
 /**
  * The utilization each engine resolves on this H100 when the request
  * leaves it out: its listed default, but SGLang's follows the GPU (0.5:
- * (81,090 - 13,440 MiB reserved) / 81,090 = 0.834, calc/engine_sglang.go).
+ * (81,090 - 13,440 MiB reserved) / 81,090 = 0.834, calc/release/sglang.go).
  */
 const utilizationHere = (e) => (e.name === 'sglang' ? 0.834 : e.defaults.gpu_memory_utilization);
 

@@ -66,7 +66,7 @@ var params = []param{
 // v06ROCmFloor are the lower bounds of the vllm@0.6+rocm fit where they
 // differ from params': vLLM 0.6's upstream ROCm build ran its 16-bit GEMMs
 // at under a tenth of the MI300X's peak and read the KV cache at a small
-// fraction of its bandwidth (calc/engine_rocm.go vllmV06ROCmEff), below
+// fraction of its bandwidth (calc/release/rocm.go vllmV06ROCmEff), below
 // the floors that keep the tuned builds' fits physical.
 var v06ROCmFloor = map[string]float64{"compute_efficiency": 0.02, "attention_bandwidth_efficiency": 0.05}
 
@@ -80,7 +80,7 @@ var v06ROCmFloor = map[string]float64{"compute_efficiency": 0.02, "attention_ban
 // (docs/MODEL.md section 4), not a property of the ROCm build's FP8
 // hipBLASLt GEMMs, whose small-M loss the MI300X cases inform directly
 // (the step grows with batch from batch 16-32 on in proportion to the
-// linear weights; calc/engine_rocm.go vllmROCmEff).
+// linear weights; calc/release/rocm.go vllmROCmEff).
 var rocmFlatPrior = map[string]bool{"gemm_half_tokens": true}
 
 // priorSD returns the prior's standard deviation of p in the fit of t.
@@ -407,7 +407,7 @@ func lookup(name string) *calc.Engine {
 
 // fitEngines fits each named target from the prior (or, fitting only some
 // terms, from the committed ones) and prints the terms and a Go literal for
-// calc/engine.go.
+// calc/release/engine.go.
 func fitEngines(paths []string, names, terms string) {
 	cs := readCases(paths)
 	which := selectParams(terms)
@@ -424,7 +424,7 @@ func fitEngines(paths []string, names, terms string) {
 		if t.engine == "sglang" && terms != "" && terms != "all" {
 			// SGLang's step terms were vLLM's until fitted on its own
 			// cases: a partial fit starts the named ones there, so it
-			// does not depend on what is committed (calc/engine.go).
+			// does not depend on what is committed (calc/release/engine.go).
 			v := lookup("vllm").Eff
 			for _, p := range which {
 				*p.ptr(t.eff) = *p.ptr(&v)
@@ -473,7 +473,7 @@ func start(t target, terms string) calc.Efficiencies {
 	return prior
 }
 
-// literal prints an Efficiencies as the Go literal calc/engine.go holds.
+// literal prints an Efficiencies as the Go literal calc/release/engine.go holds.
 func literal(e calc.Efficiencies) string {
 	ar := ""
 	if e.AllReduceLatencyUs != 0 {

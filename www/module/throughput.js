@@ -6,7 +6,7 @@
 //   const report = calc.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm' });
 //
 // Every call after load() is synchronous. Requests and reports follow the
-// engine's JSON contract (calc/request.go, calc/report.go) unchanged; invalid
+// engine's JSON contract (calc/spec/request.go, calc/spec/report.go) unchanged; invalid
 // input throws a ThroughputError whose .errors lists {field, message}.
 // docs/js-module.md describes the API.
 

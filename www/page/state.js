@@ -25,7 +25,7 @@ export const DEFAULTS = Object.freeze({
   hw_fp8_tflops: '',
   hw_link_gbs: '', // GB/s (10^9 bytes/s) per GPU to its peers
   engine: 'vllm',
-  engine_version: '', // '' = the engine's newest modelled release (calc/versions.go)
+  engine_version: '', // '' = the engine's newest modelled release (calc/release/versions.go)
   tensor_parallel_size: '1',
   pipeline_parallel_size: '1',
   dtype: 'auto',

@@ -33,7 +33,7 @@ test('engines(): the default first, each with the defaults the engine resolves',
     // on an H100 (get_batch_defaults, PR #17885). SGLang's follow the GPU
     // and its KV pool: 0.834 of the H100's memory ((81,090 - 13,440 MiB
     // reserved) / 81,090) and 2048 running requests, its request pool's
-    // floor (calc/engine_sglang.go).
+    // floor (calc/release/sglang.go).
     const batch = e.name === 'vllm' ? { max_num_seqs: 1024, max_num_batched_tokens: 8192 }
       : e.name === 'sglang' ? { gpu_memory_utilization: 0.834, max_num_seqs: 2048, max_num_batched_tokens: 8192 }
         : { max_num_seqs: e.defaults.max_num_seqs, max_num_batched_tokens: e.defaults.max_num_batched_tokens };

@@ -18,7 +18,7 @@ func TestGenerateFixture(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	files := map[string]string{
-		"calc/report.go": `package calc
+		"calc/spec/report.go": `package calc
 
 // Report is what Evaluate answers.
 type Report struct {
