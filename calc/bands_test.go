@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/bands"
+
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
 	"github.com/modelrefs/throughput/hardware"
@@ -78,13 +80,13 @@ func TestIntervalOrderStatistics(t *testing.T) {
 // doubles the width about the middle outside the domain or for every
 // engine's cases.
 func TestLookupBandLevelsAndWidening(t *testing.T) {
-	key := validation.BandKey{Engine: "vllm", Family: calc.BandStep, Regime: "1", TP: "1", GPU: "hbm"}
+	key := validation.BandKey{Engine: "vllm", Family: bands.Step, Regime: "1", TP: "1", GPU: "hbm"}
 	table := []validation.BandEntry{
 		{Key: key, N: 8, Lo: -0.5, Hi: 0.5}, // too few: skipped
-		{Key: validation.BandKey{Engine: "vllm", Family: calc.BandStep, Regime: "1"}, N: 12, Lo: -0.1, Hi: 0.2},
-		{Key: validation.BandKey{Family: calc.BandStep}, N: 50, Lo: -0.2, Hi: 0.2},
+		{Key: validation.BandKey{Engine: "vllm", Family: bands.Step, Regime: "1"}, N: 12, Lo: -0.1, Hi: 0.2},
+		{Key: validation.BandKey{Family: bands.Step}, N: 50, Lo: -0.2, Hi: 0.2},
 	}
-	dom := []validation.BandDomain{{Engine: "vllm", Family: calc.BandStep, Regimes: []string{"1"}, TPs: []string{"1"}, GPUs: []string{"hbm"}}}
+	dom := []validation.BandDomain{{Engine: "vllm", Family: bands.Step, Regimes: []string{"1"}, TPs: []string{"1"}, GPUs: []string{"hbm"}}}
 	f, ok := validation.LookupBand(table, dom, key)
 	require.True(t, ok)
 	assert.Equal(t, 12, f.N)
@@ -100,25 +102,25 @@ func TestLookupBandLevelsAndWidening(t *testing.T) {
 	far.Regime = "65+"
 	f, ok = validation.LookupBand(table, dom, far)
 	require.True(t, ok)
-	assert.Equal(t, byte(calc.BandOutside|calc.BandOutsideRegime|calc.BandOtherEngines), f.Flags)
+	assert.Equal(t, byte(bands.Outside|bands.OutsideRegime|bands.OtherEngines), f.Flags)
 	assert.InDelta(t, -0.4, f.Lo, 1e-12)
 	assert.InDelta(t, 0.4, f.Hi, 1e-12)
 
 	// Another engine, without cases in the table.
-	f, ok = validation.LookupBand(table, dom, validation.BandKey{Engine: "sglang", Family: calc.BandStep, Regime: "1", TP: "1", GPU: "hbm"})
+	f, ok = validation.LookupBand(table, dom, validation.BandKey{Engine: "sglang", Family: bands.Step, Regime: "1", TP: "1", GPU: "hbm"})
 	require.True(t, ok)
-	assert.NotZero(t, f.Flags&calc.BandOutsideEngine)
+	assert.NotZero(t, f.Flags&bands.OutsideEngine)
 	assert.InDelta(t, 0.8, f.Hi-f.Lo, 1e-12)
 
 	// A family without cases has no band; Resolve gives TTFT the step
 	// time's, [-0.1, 0.2], doubled to [-0.25, 0.35].
 	ttft := key
-	ttft.Family = calc.BandTTFT
+	ttft.Family = bands.TTFT
 	_, ok = validation.LookupBand(table, dom, ttft)
 	assert.False(t, ok)
 	f, ok = validation.Resolve(table, dom, ttft)
 	require.True(t, ok)
-	assert.NotZero(t, f.Flags&calc.BandFromStep)
+	assert.NotZero(t, f.Flags&bands.FromStep)
 	assert.InDelta(t, -0.25, f.Lo, 1e-12)
 	assert.InDelta(t, 0.35, f.Hi, 1e-12)
 }

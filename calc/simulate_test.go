@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/deploy"
 )
 
 func llama8B(hw string, in, out int, sim *calc.SimulateOptions) calc.Request {
@@ -25,11 +26,11 @@ func llama8B(hw string, in, out int, sim *calc.SimulateOptions) calc.Request {
 func TestSimulateOneRequestByHand(t *testing.T) {
 	t.Parallel()
 	req := llama8B("h100-sxm", 10, 3, &calc.SimulateOptions{NumRequests: calc.Int(1)})
-	d, err := calc.Resolve(req)
+	d, err := deploy.Resolve(req)
 	require.NoError(t, err)
-	prefill := d.Step(calc.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1}).TimeS
-	dec1 := d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 11}).TimeS
-	dec2 := d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 12}).TimeS
+	prefill := d.Step(deploy.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1}).TimeS
+	dec1 := d.Step(deploy.StepLoad{DecodeSeqs: 1, DecodeContext: 11}).TimeS
+	dec2 := d.Step(deploy.StepLoad{DecodeSeqs: 1, DecodeContext: 12}).TimeS
 
 	r, err := calc.Evaluate(req)
 	require.NoError(t, err)
@@ -188,11 +189,11 @@ func TestSimulateErrorsJoinOthers(t *testing.T) {
 func TestSimulateGoodputOnlyWithSLO(t *testing.T) {
 	t.Parallel()
 	req := llama8B("h100-sxm", 10, 3, &calc.SimulateOptions{NumRequests: calc.Int(1), Sweep: &calc.SimSweepOptions{Points: calc.Int(2)}})
-	d, err := calc.Resolve(req)
+	d, err := deploy.Resolve(req)
 	require.NoError(t, err)
-	prefill := d.Step(calc.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1}).TimeS
-	dec1 := d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 11}).TimeS
-	dec2 := d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 12}).TimeS
+	prefill := d.Step(deploy.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1}).TimeS
+	dec1 := d.Step(deploy.StepLoad{DecodeSeqs: 1, DecodeContext: 11}).TimeS
+	dec2 := d.Step(deploy.StepLoad{DecodeSeqs: 1, DecodeContext: 12}).TimeS
 	ttftMs, tpotMs, dur := 1000*prefill, 1000*(dec1+dec2)/2, prefill+dec1+dec2
 
 	r, err := calc.Evaluate(req)
@@ -235,17 +236,17 @@ func TestSimulateGoodputOnlyWithSLO(t *testing.T) {
 // output tokens on Llama 3.1 8B (32 layers) on an H100 under engine, and
 // returns its prefill step and its two decode steps as the cost model
 // prices them.
-func oneRequest(t *testing.T, engine string) (d *calc.Deployment, r calc.Report, prefill, dec1, dec2 calc.StepCost) {
+func oneRequest(t *testing.T, engine string) (d *deploy.Deployment, r calc.Report, prefill, dec1, dec2 deploy.StepCost) {
 	t.Helper()
 	req := llama8B("h100-sxm", 10, 3, &calc.SimulateOptions{NumRequests: calc.Int(1)})
 	req.Engine = engine
-	d, err := calc.Resolve(req)
+	d, err := deploy.Resolve(req)
 	require.NoError(t, err)
 	r, err = calc.Evaluate(req)
 	require.NoError(t, err)
-	prefill = d.Step(calc.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1})
-	dec1 = d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 11})
-	dec2 = d.Step(calc.StepLoad{DecodeSeqs: 1, DecodeContext: 12})
+	prefill = d.Step(deploy.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1})
+	dec1 = d.Step(deploy.StepLoad{DecodeSeqs: 1, DecodeContext: 11})
+	dec2 = d.Step(deploy.StepLoad{DecodeSeqs: 1, DecodeContext: 12})
 	return d, r, prefill, dec1, dec2
 }
 
@@ -315,9 +316,9 @@ func TestSimulateSGLangOverlapScheduleAddsAStep(t *testing.T) {
 	plain, err := calc.Evaluate(req)
 	require.NoError(t, err)
 	assert.Equal(t, "0.3", plain.Config.EngineVersion)
-	d, err := calc.Resolve(req)
+	d, err := deploy.Resolve(req)
 	require.NoError(t, err)
-	step := 1000 * d.Step(calc.StepLoad{DecodeSeqs: 6, DecodeContext: 6 * 300}).TimeS
+	step := 1000 * d.Step(deploy.StepLoad{DecodeSeqs: 6, DecodeContext: 6 * 300}).TimeS
 	got := over.Simulation.TTFTMs.P50 - plain.Simulation.TTFTMs.P50
 	assert.Greater(t, got, step/2, "the median TTFT rises by about one decode step (%.2f ms)", step)
 	assert.Less(t, got, 2*step, "the median TTFT rises by about one decode step (%.2f ms)", step)

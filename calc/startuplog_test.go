@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/release"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -86,7 +87,7 @@ func TestStartupLogRoundTrip(t *testing.T) {
 	r, err := calc.Evaluate(req)
 	require.NoError(t, err)
 	gib := func(b int64) float64 { return float64(b) / (1 << 30) }
-	est := gib(int64(calc.CUDAGraphEstimate(r.Config.MaxNumSeqs, r.Model.Layers)))
+	est := gib(int64(release.CUDAGraphEstimate(r.Config.MaxNumSeqs, r.Model.Layers)))
 	lines := []string{
 		fmt.Sprintf("(EngineCore pid=1) INFO 09-03 03:38:47 [core.py:112] Initializing a V1 LLM engine (v0.31.0) with config: model='x'"),
 		fmt.Sprintf("(EngineCore pid=1) INFO 09-03 03:38:57 [gpu_model_runner.py:5132] Model loading took %.2f GiB memory and 4.660599 seconds", gib(r.Memory.WeightsBytes)),

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/validation"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,10 +22,10 @@ func l8Version(v string) calc.Request {
 // (31), 256..512 by 16 (17). Piecewise graphs go up to min(2 x
 // max_num_seqs, 512), full decode graphs up to max_num_seqs.
 func TestCUDAGraphCapturesCountsBothModes(t *testing.T) {
-	assert.Equal(t, 51+51, calc.CUDAGraphCaptures(1024)) // every size, both modes
-	assert.Equal(t, 51+35, calc.CUDAGraphCaptures(256))  // full graphs: 3 + 31 + 256
-	assert.Equal(t, 5+4, calc.CUDAGraphCaptures(8))      // piecewise 1,2,4,8,16; full 1,2,4,8
-	assert.Equal(t, 2+1, calc.CUDAGraphCaptures(1))      // piecewise 1,2; full 1
+	assert.Equal(t, 51+51, release.CUDAGraphCaptures(1024)) // every size, both modes
+	assert.Equal(t, 51+35, release.CUDAGraphCaptures(256))  // full graphs: 3 + 31 + 256
+	assert.Equal(t, 5+4, release.CUDAGraphCaptures(8))      // piecewise 1,2,4,8,16; full 1,2,4,8
+	assert.Equal(t, 2+1, release.CUDAGraphCaptures(1))      // piecewise 1,2; full 1
 }
 
 // The same deployment under 0.19 and 0.21: the pool differs by exactly the
@@ -231,15 +233,15 @@ func TestVLLMBatchDefaultsFollowTheGPU(t *testing.T) {
 		// half the pool is more still).
 		{"h100-sxm", "sglang", "", 4096, 8192},
 	} {
-		d, err := calc.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: c.hw}, Engine: c.engine, EngineVersion: c.version, MaxModelLen: calc.Int(8192)})
+		d, err := deploy.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: c.hw}, Engine: c.engine, EngineVersion: c.version, MaxModelLen: calc.Int(8192)})
 		require.NoError(t, err, c.hw)
 		assert.Equal(t, []int{c.seqs, c.tokens}, []int{d.MaxNumSeqs, d.MaxBatched}, "%s %s %s", c.hw, c.engine, c.version)
 	}
-	d, err := calc.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "l4"}, MaxNumSeqs: calc.Int(64), MaxNumBatchedTokens: calc.Int(4096)})
+	d, err := deploy.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "l4"}, MaxNumSeqs: calc.Int(64), MaxNumBatchedTokens: calc.Int(4096)})
 	require.NoError(t, err)
 	assert.Equal(t, []int{64, 4096}, []int{d.MaxNumSeqs, d.MaxBatched})
 	// V0: max(max_model_len, 2048) tokens, its own rule.
-	d, err = calc.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "l4"}, EngineVersion: "0.6", MaxModelLen: calc.Int(8192)})
+	d, err = deploy.Resolve(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "l4"}, EngineVersion: "0.6", MaxModelLen: calc.Int(8192)})
 	require.NoError(t, err)
 	assert.Equal(t, []int{calc.DefaultMaxNumSeqs, 8192}, []int{d.MaxNumSeqs, d.MaxBatched})
 }
@@ -349,7 +351,7 @@ func TestNoP2PLeavesOutTheCommunicatorBuffers(t *testing.T) {
 // Every name TRTLLMVersions lists resolves to itself under engine trtllm,
 // and nothing beside them does (leading zeros, signs, a third part).
 func TestTRTLLMVersionsAreTheAcceptedNames(t *testing.T) {
-	for _, v := range calc.TRTLLMVersions() {
+	for _, v := range release.TRTLLMVersions() {
 		rep, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-7b-hf", v))
 		require.NoError(t, err, v)
 		assert.Equal(t, v, rep.Config.EngineVersion, v)

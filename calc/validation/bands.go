@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/bands"
+
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/hardware"
 )
@@ -14,10 +16,10 @@ import (
 // blank field means "any" in a table row.
 type BandKey struct {
 	Engine, Family string
-	// Regime is the KV family's release class (calc.BandReleases) or the
-	// other families' batch bucket (calc.BandBatches).
+	// Regime is the KV family's release class (bands.Releases) or the
+	// other families' batch bucket (bands.Batches).
 	Regime string
-	// TP is calc.BandTPs' value, GPU calc.BandGPUs'.
+	// TP is bands.TPs' value, GPU bands.GPUs'.
 	TP, GPU string
 }
 
@@ -57,11 +59,11 @@ func keyOf(rep *calc.Report, family string, b int) BandKey {
 func bandKey(engine, version, gpuID, family string, tp, b int) BandKey {
 	gpu := "custom"
 	if a, err := hardware.Lookup(gpuID); gpuID != "" && err == nil {
-		gpu = calc.GPUClass(&a)
+		gpu = bands.GPUClass(&a)
 	}
-	k := BandKey{Engine: engine, Family: family, TP: calc.TPBucket(tp), GPU: gpu, Regime: calc.BatchBucket(b)}
-	if family == calc.BandKV {
-		k.Regime = calc.ReleaseClass(engine, version)
+	k := BandKey{Engine: engine, Family: family, TP: bands.TPBucket(tp), GPU: gpu, Regime: bands.BatchBucket(b)}
+	if family == bands.KV {
+		k.Regime = bands.ReleaseClass(engine, version)
 	}
 	return k
 }
@@ -102,7 +104,7 @@ func LookupBand(table []BandEntry, dom []BandDomain, k BandKey) (BandFit, bool) 
 			}
 			f := BandFit{Lo: e.Lo, Hi: e.Hi, N: e.N, Key: want, Flags: outsideDomain(dom, k)}
 			if lvl == len(levels)-1 && k.Engine != "" {
-				f.Flags |= calc.BandOtherEngines
+				f.Flags |= bands.OtherEngines
 			}
 			if f.Flags != 0 {
 				f.widen()
@@ -129,15 +131,15 @@ func outsideDomain(dom []BandDomain, k BandKey) byte {
 			in []string
 		}{{k.Regime, d.Regimes}, {k.TP, d.TPs}, {k.GPU, d.GPUs}} {
 			if !contains(c.in, c.v) {
-				fl |= calc.BandOutsideRegime << i
+				fl |= bands.OutsideRegime << i
 			}
 		}
 		if fl != 0 {
-			fl |= calc.BandOutside
+			fl |= bands.Outside
 		}
 		return fl
 	}
-	return calc.BandOutside | calc.BandOutsideEngine
+	return bands.Outside | bands.OutsideEngine
 }
 
 func contains(xs []string, v string) bool {
@@ -196,7 +198,7 @@ func BuildBands(rs []Result) ([]BandEntry, []BandDomain) {
 	}
 	var table []BandEntry
 	for k, xs := range byKey {
-		lo, hi, ok := Interval(xs, calc.BandCoverage)
+		lo, hi, ok := Interval(xs, bands.Coverage)
 		if !ok {
 			continue
 		}
@@ -262,17 +264,17 @@ func Interval(xs []float64, c float64) (lo, hi float64, ok bool) {
 
 // Resolve is the band of key k as the engine gets it: LookupBand, and for
 // a family without cases (TTFT, until published TTFTs are added) the step
-// time's band of the same regime, doubled (calc.BandFromStep).
+// time's band of the same regime, doubled (bands.FromStep).
 func Resolve(table []BandEntry, dom []BandDomain, k BandKey) (BandFit, bool) {
 	f, ok := LookupBand(table, dom, k)
-	if ok || k.Family != calc.BandTTFT {
+	if ok || k.Family != bands.TTFT {
 		return f, ok
 	}
 	s := k
-	s.Family = calc.BandStep
+	s.Family = bands.Step
 	if f, ok = LookupBand(table, dom, s); ok {
 		f.widen()
-		f.Flags |= calc.BandFromStep
+		f.Flags |= bands.FromStep
 	}
 	return f, ok
 }
@@ -297,21 +299,21 @@ func (f BandFit) Basis() string {
 // high as int16 thousandths, little-endian; the basis index, 255 for none;
 // the flags) and the basis texts.
 func FlatTable(table []BandEntry, dom []BandDomain) ([]byte, []string) {
-	engines := calc.BandEngines()
-	n := calc.BandIndex(len(engines)-1, len(calc.BandFamilies)-1, 3, len(calc.BandTPs)-1, len(calc.BandGPUs)-1) + 1
+	engines := bands.Engines()
+	n := bands.Index(len(engines)-1, len(bands.Families)-1, 3, len(bands.TPs)-1, len(bands.GPUs)-1) + 1
 	data := make([]byte, 0, 6*n)
 	var basis []string
 	idx := map[string]int{}
 	for e, en := range engines {
-		for f, fam := range calc.BandFamilies {
-			regimes := calc.BandBatches
-			if fam == calc.BandKV {
-				regimes = calc.BandReleases
+		for f, fam := range bands.Families {
+			regimes := bands.Batches
+			if fam == bands.KV {
+				regimes = bands.Releases
 			}
 			for _, x := range regimes {
-				for _, tp := range calc.BandTPs {
-					for _, g := range calc.BandGPUs {
-						if len(data) != 6*calc.BandIndex(e, f, index(regimes, x), index(calc.BandTPs, tp), index(calc.BandGPUs, g)) {
+				for _, tp := range bands.TPs {
+					for _, g := range bands.GPUs {
+						if len(data) != 6*bands.Index(e, f, index(regimes, x), index(bands.TPs, tp), index(bands.GPUs, g)) {
 							panic("validation: the flat band table is out of calc.BandIndex's order")
 						}
 						bf, ok := Resolve(table, dom, BandKey{Engine: en, Family: fam, Regime: x, TP: tp, GPU: g})

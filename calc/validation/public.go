@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/bands"
+
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/hardware"
 )
@@ -279,7 +281,7 @@ func withTTFT(r Result, req calc.Request) (Result, error) {
 		return r, nil
 	}
 	r.Predicted = rep.Prefill.TTFTMs
-	r.Key = keyOf(&rep, calc.BandTTFT, 1)
+	r.Key = keyOf(&rep, bands.TTFT, 1)
 	return r, nil
 }
 
@@ -432,12 +434,12 @@ func evalServing(c rawCase, r Result, req calc.Request, in, out int) (Result, er
 // throughput is), its TP bucket, its GPU's class and its batch bucket (the
 // release class for the KV family), as keyOf files the shared cases.
 func publicKey(r Result) BandKey {
-	family := calc.BandStep
+	family := bands.Step
 	switch r.Metric {
 	case "ttft_ms":
-		family = calc.BandTTFT
+		family = bands.TTFT
 	case "capacity_tokens", "kv_cache_gib":
-		family = calc.BandKV
+		family = bands.KV
 	}
 	return bandKey(r.Engine, r.Version, r.GPU, family, r.TP, max(r.Batch, 1))
 }

@@ -6,6 +6,7 @@
 package validation
 
 import (
+	"github.com/modelrefs/throughput/calc/bands"
 	// Serving cases are predicted by simulation: link the simulator in.
 	_ "github.com/modelrefs/throughput/calc/simulate"
 
@@ -394,7 +395,7 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	default:
 		r.Comparable, r.Reason = false, "no KV figure in the source"
 	}
-	r.Key = keyOf(&rep, calc.BandKV, 0)
+	r.Key = keyOf(&rep, bands.KV, 0)
 	return r, nil
 }
 
@@ -506,7 +507,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 		}
 		// p50 of per-token latency is read to 1 ms resolution in the source.
 		r.Predicted = rep.Decode.StepTimeMs
-		r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
+		r.Key = keyOf(&rep, bands.Step, rep.Decode.BatchSize)
 		return r, nil
 	case strings.HasPrefix(c.Engine, "TensorRT"):
 		r.Engine = "trtllm"
@@ -533,7 +534,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 			return r, nil
 		}
 		r.Predicted = rep.Cost.TokensPerS
-		r.Key = keyOf(&rep, calc.BandStep, rep.Cost.BatchSize)
+		r.Key = keyOf(&rep, bands.Step, rep.Cost.BatchSize)
 		return r, nil
 	case c.Engine == "vLLM" && c.Concurrency != nil:
 		r.Engine = "vllm"
@@ -558,7 +559,7 @@ func evalB(c rawCase, r Result, req calc.Request) (Result, error) {
 			return r, err
 		}
 		r.Predicted = rep.Decode.StepTimeMs
-		r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
+		r.Key = keyOf(&rep, bands.Step, rep.Decode.BatchSize)
 		return r, nil
 	}
 	r.Engine = strings.ToLower(strings.Fields(c.Engine)[0])
@@ -590,7 +591,7 @@ func evalC(c rawCase, r Result, req calc.Request) (Result, error) {
 		return r, nil
 	}
 	r.Predicted = rep.Decode.StepTimeMs
-	r.Key = keyOf(&rep, calc.BandStep, rep.Decode.BatchSize)
+	r.Key = keyOf(&rep, bands.Step, rep.Decode.BatchSize)
 	return r, nil
 }
 

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/calc/bands"
+
 	"github.com/modelrefs/throughput/calc/validation"
 )
 
@@ -120,7 +121,7 @@ func writeBands(named, out string) {
 // printCoverage prints the leave-one-out coverage of the 80 % bands per
 // engine and family.
 func printCoverage(rs []validation.Result) {
-	fmt.Printf("%-9s %-12s %4s %7s %8s   (leave-one-out: each case's band from the others; nominal %.0f%%)\n", "engine", "family", "n", "no band", "inside", 100*calc.BandCoverage)
+	fmt.Printf("%-9s %-12s %4s %7s %8s   (leave-one-out: each case's band from the others; nominal %.0f%%)\n", "engine", "family", "n", "no band", "inside", 100*bands.Coverage)
 	for _, c := range validation.Coverage(rs) {
 		fmt.Printf("%-9s %-12s %4d %7d %7.0f%%\n", c.Engine, c.Family, c.N, c.NoBand, 100*c.Fraction())
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelrefs/throughput/calc/release"
+
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
 	"github.com/modelrefs/throughput/hardware"
@@ -226,14 +228,14 @@ func isV0(version string) bool { return version == v0Version || version == v0Lat
 // v06ROCmCase reports whether a case runs under vLLM 0.6's own ROCm terms
 // (calc.Engine.ReleaseVendorEff).
 func v06ROCmCase(r validation.Result) bool {
-	e, ok := calc.LookupEngine(r.Engine)
+	e, ok := release.LookupEngine(r.Engine)
 	return ok && e.EffV06ROCm != nil && r.Version == v0Version && rocmCase(r)
 }
 
 // v0ROCmCase reports whether a case runs under vLLM V0's 0.7 terms on ROCm
 // (calc.Engine.ReleaseVendorEff).
 func v0ROCmCase(r validation.Result) bool {
-	e, ok := calc.LookupEngine(r.Engine)
+	e, ok := release.LookupEngine(r.Engine)
 	return ok && e.EffV0ROCm != nil && r.Version == v0Later && rocmCase(r)
 }
 
@@ -265,7 +267,7 @@ func targetCases(cs []validation.Case, t target) ([]validation.Case, []validatio
 // release that schedules synchronously, on a vendor whose back end has no
 // terms of its own (calc.Engine.SyncEff, applied before the vendor's).
 func syncCase(r validation.Result) bool {
-	e, ok := calc.LookupEngine(r.Engine)
+	e, ok := release.LookupEngine(r.Engine)
 	return ok && e.SyncRelease(r.Version) && !rocmCase(r) && !metalCase(r)
 }
 
@@ -280,7 +282,7 @@ func rocmCase(r validation.Result) bool { return vendorCase(r, "AMD") }
 // vendorCase reports whether r's accelerator is of vendor and its engine
 // has terms of its own for that vendor's back end, as calc resolves them.
 func vendorCase(r validation.Result, vendor string) bool {
-	e, ok := calc.LookupEngine(r.Engine)
+	e, ok := release.LookupEngine(r.Engine)
 	if !ok || e.VendorEff(vendor) == nil {
 		return false
 	}
@@ -397,7 +399,7 @@ func selectParams(list string) []param {
 }
 
 func lookup(name string) *calc.Engine {
-	e, ok := calc.LookupEngine(name)
+	e, ok := release.LookupEngine(name)
 	if !ok {
 		fmt.Fprintln(os.Stderr, "calibrate: unknown engine", name)
 		os.Exit(2)

@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/release"
+
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/calc/validation"
 	"github.com/modelrefs/throughput/models"
@@ -43,7 +46,7 @@ type graphCase struct {
 // cgPerGraph and cgPerLayer) by least squares on the estimates vLLM 0.19
 // logged in group A, and prints them with the residuals:
 //
-//	estimate = N x (per_graph + per_layer x layers), N = calc.CUDAGraphCaptures(1024)
+//	estimate = N x (per_graph + per_layer x layers), N = release.CUDAGraphCaptures(1024)
 func fitMemory(path string) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -69,7 +72,7 @@ func fitMemory(path string) {
 		}
 		cs = append(cs, graphCase{id: c.ID, layers: m.NumLayers / max(c.PP, 1), estimated: est, measured: act})
 	}
-	n := float64(calc.CUDAGraphCaptures(vllmH100MaxNumSeqs))
+	n := float64(release.CUDAGraphCaptures(vllmH100MaxNumSeqs))
 	// Normal equations of est = n*g0 + n*L*gl.
 	var s11, s12, s22, t1, t2 float64
 	for _, c := range cs {
@@ -112,7 +115,7 @@ func fitActivation(raw []rawCase) {
 	const key = "activation_peak_gib (torch peak memory increase)"
 	type row struct {
 		id string
-		x  calc.ActivationTerms
+		x  deploy.ActivationTerms
 		y  float64
 	}
 	var rows []row
@@ -129,7 +132,7 @@ func fitActivation(raw []rawCase) {
 		if q, _ := c.Quant.(string); q == "fp8" {
 			req.Quantization = "fp8"
 		}
-		d, err := calc.Resolve(req)
+		d, err := deploy.Resolve(req)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "calibrate:", c.ID, err)
 			os.Exit(1)
@@ -195,7 +198,7 @@ func solve3(m [3][4]float64) [3]float64 {
 type sortRow struct {
 	id string
 	v0 bool // V0: the peak is the forward's or the sampler's, whichever is larger
-	x  calc.ActivationTerms
+	x  deploy.ActivationTerms
 	y  float64 // logged activation peak, bytes
 }
 
@@ -233,7 +236,7 @@ func fitActivationV0(raw []rawCase) {
 		if c.TP > 1 {
 			req.TensorParallelSize = calc.Int(c.TP)
 		}
-		d, err := calc.Resolve(req)
+		d, err := deploy.Resolve(req)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "calibrate:", c.ID, err)
 			os.Exit(1)
@@ -307,5 +310,5 @@ func (r sortRow) samplerBase() float64 {
 	if r.v0 {
 		return r.x.Hidden
 	}
-	return calc.V1ForwardBytes(r.x)
+	return deploy.V1ForwardBytes(r.x)
 }

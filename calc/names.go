@@ -1,20 +1,16 @@
 package calc
 
 import (
-	"github.com/modelrefs/throughput/calc/bands"
 	"github.com/modelrefs/throughput/calc/deploy"
-	"github.com/modelrefs/throughput/calc/planner"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
-	"github.com/modelrefs/throughput/hardware"
-	"github.com/modelrefs/throughput/internal/units"
 )
 
-// The contract's types (package calc/spec, and the release profiles of
-// package calc/release), named here so that every door and user writes
-// calc.Request and calc.Report.
+// The contract's types. Package calc/spec defines them (calc/release the
+// engine profiles, calc/deploy the work estimate), and calc names them so
+// that users and doors write calc.Request and calc.Report; each type's doc
+// is its defining package's.
 type (
-	ActivationTerms     = deploy.ActivationTerms
 	Band                = spec.Band
 	BatchCeiling        = spec.BatchCeiling
 	BenchResult         = spec.BenchResult
@@ -26,7 +22,6 @@ type (
 	Config              = spec.Config
 	CostReport          = spec.CostReport
 	DecodeReport        = spec.DecodeReport
-	Deployment          = deploy.Deployment
 	Efficiencies        = spec.Efficiencies
 	Engine              = spec.Engine
 	EngineDefaults      = spec.EngineDefaults
@@ -77,8 +72,6 @@ type (
 	SpeculativeReport   = spec.SpeculativeReport
 	StartupLog          = spec.StartupLog
 	StartupLogReport    = spec.StartupLogReport
-	StepCost            = deploy.StepCost
-	StepLoad            = deploy.StepLoad
 	SweepOptions        = spec.SweepOptions
 	SweepPoint          = spec.SweepPoint
 	Warning             = spec.Warning
@@ -86,19 +79,9 @@ type (
 	Workload            = spec.Workload
 )
 
-// The contract's defaults and bounds.
+// The contract's defaults and bounds (the field table, Fields, states each
+// field's; these are the constants it is built from).
 const (
-	BandCoverage                = bands.Coverage
-	BandFromStep                = bands.FromStep
-	BandKV                      = bands.KV
-	BandOtherEngines            = bands.OtherEngines
-	BandOutside                 = bands.Outside
-	BandOutsideEngine           = bands.OutsideEngine
-	BandOutsideGPU              = bands.OutsideGPU
-	BandOutsideRegime           = bands.OutsideRegime
-	BandOutsideTP               = bands.OutsideTP
-	BandStep                    = bands.Step
-	BandTTFT                    = bands.TTFT
 	DefaultBlockSize            = spec.DefaultBlockSize
 	DefaultEngine               = release.DefaultEngine
 	DefaultGPUMemoryUtilization = spec.DefaultGPUMemoryUtilization
@@ -125,23 +108,16 @@ const (
 	MaxTimelinePoints           = spec.MaxTimelinePoints
 	MaxVerifyTop                = spec.MaxVerifyTop
 	NoSimulatorMessage          = deploy.NoSimulatorMessage
-	NsPerWorkUnit               = deploy.NsPerWorkUnit
-	RequestWorkUnits            = deploy.RequestWorkUnits
 	SGLangV03                   = release.SGLangV03
 	SGLangV04                   = release.SGLangV04
 	SGLangVersion               = release.SGLangVersion
-	StepWorkUnits               = deploy.StepWorkUnits
 	Version                     = deploy.Version
 )
 
-// The contract's tables.
+// The contract's tables: the field table, its enums, and the error every
+// validation error wraps.
 var (
 	Arrivals             = spec.Arrivals
-	BandBatches          = bands.Batches
-	BandFamilies         = bands.Families
-	BandGPUs             = bands.GPUs
-	BandReleases         = bands.Releases
-	BandTPs              = bands.TPs
 	DefaultEngineVersion = release.DefaultEngineVersion
 	Distributions        = spec.Distributions
 	Dtypes               = spec.Dtypes
@@ -153,37 +129,3 @@ var (
 	PlanStats            = spec.PlanStats
 	SpecMethods          = spec.SpecMethods
 )
-
-func AllEngineVersions() []string                     { return release.AllEngineVersions() }
-func BandEngines() []string                           { return bands.Engines() }
-func BandIndex(e int, f int, x int, t int, g int) int { return bands.Index(e, f, x, t, g) }
-func BatchBucket(b int) string                        { return bands.BatchBucket(b) }
-func BlockSizes() []int                               { return spec.BlockSizes() }
-func CUDAGraphCaptures(maxNumSeqs int) int            { return release.CUDAGraphCaptures(maxNumSeqs) }
-func CUDAGraphEstimate(maxNumSeqs int, layers int) units.Bytes {
-	return release.CUDAGraphEstimate(maxNumSeqs, layers)
-}
-func EngineNames() []string                                      { return release.EngineNames() }
-func EngineVersions() []string                                   { return release.EngineVersions() }
-func Engines() []*release.Engine                                 { return release.Engines() }
-func EstimateWork(req spec.Request) (deploy.WorkEstimate, error) { return deploy.EstimateWork(req) }
-func Evaluate(req spec.Request) (spec.Report, error)             { return deploy.Evaluate(req) }
-func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
-	return deploy.EvaluateWithBudget(req, budget)
-}
-func Float(v float64) *float64                                { return spec.Float(v) }
-func GPUClass(a *hardware.Accelerator) string                 { return bands.GPUClass(a) }
-func Int(v int) *int                                          { return spec.Int(v) }
-func LookupEngine(name string) (*release.Engine, bool)        { return release.LookupEngine(name) }
-func ParseBenchServe(text string) ([]spec.BenchResult, error) { return deploy.ParseBenchServe(text) }
-func ParsePlanRequest(data []byte) (spec.PlanRequest, error)  { return planner.ParseRequest(data) }
-func ParseRequest(data []byte) (spec.Request, error)          { return deploy.ParseRequest(data) }
-func ParseStartupLog(text string) (spec.StartupLog, error)    { return deploy.ParseStartupLog(text) }
-func Plan(req spec.PlanRequest) (spec.PlanReport, error)      { return planner.Plan(req) }
-func ReleaseClass(engine string, version string) string       { return bands.ReleaseClass(engine, version) }
-func Resolve(req spec.Request) (*deploy.Deployment, error)    { return deploy.Resolve(req) }
-func SimulatorBuilt() bool                                    { return deploy.SimulatorBuilt() }
-func TPBucket(tp int) string                                  { return bands.TPBucket(tp) }
-func TRTLLMVersions() []string                                { return release.TRTLLMVersions() }
-func V1ForwardBytes(x deploy.ActivationTerms) float64         { return deploy.V1ForwardBytes(x) }
-func Validate(req spec.Request) error                         { return deploy.Validate(req) }
