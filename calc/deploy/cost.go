@@ -207,32 +207,32 @@ func (d *Deployment) buildCost() costModel {
 		weights += float64(d.stages[i].weightsBytes)
 	}
 	vh := float64(m.Vocab) * float64(m.Hidden) / c.tp
-	embed := d.weightBytes(vh, d.Quant.AllWeights)
+	embed := d.shard.weightBytes(vh, d.Quant.AllWeights)
 	if !m.Tied || d.PP > 1 {
 		weights -= embed // the table is gathered, not read
 	}
 	weights -= float64(m.Params.Vision) * d.ActBytes / c.tp
 	// Gemma 4's per-layer embedding table is gathered too (one row per
 	// token), not read.
-	weights -= d.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
+	weights -= d.shard.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
 	var activeLinear, moeExp, kept, allLinear float64
 	// The window classes, in first-seen order (a planner's deployment,
 	// built again, hands its slices back for reuse).
 	c.windows, c.kvPerTok, c.kvQueryPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.kvQueryPerTok[:0], d.cost.attnFLOPsPerTok[:0]
 	for _, l := range m.Layers {
-		lin, _, exp := d.rankParams(l)
+		lin, _, exp := d.shard.rankParams(l)
 		allLinear += lin
 		if l.MoE {
 			c.moeLayers++
-			c.expertBytes = d.weightBytes(exp, true)
+			c.expertBytes = d.shard.weightBytes(exp, true)
 			moeExp = exp
 			routed := float64(m.Experts) * exp
-			weights -= d.weightBytes(routed, true)
+			weights -= d.shard.weightBytes(routed, true)
 			activeLinear += lin - routed + c.topK*exp
 		} else {
 			activeLinear += lin
 		}
-		kept += d.keptRankParams(l)
+		kept += d.shard.keptRankParams(l)
 		var kvb, qb, fl float64
 		w := 0
 		hdk, hdv := m.LayerHeadDims(l)
@@ -291,7 +291,7 @@ func (d *Deployment) buildCost() costModel {
 			c.accScale = c.peak / p
 		}
 		if d.Quant.Quantized() {
-			c.dequantBytes = d.weightBytes(allLinear, true) + 2*allLinear
+			c.dequantBytes = d.shard.weightBytes(allLinear, true) + 2*allLinear
 		}
 	}
 	c.foldEfficiencies(d)

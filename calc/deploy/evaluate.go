@@ -364,7 +364,7 @@ func (d *Deployment) noteQuantization(r *spec.Report) {
 	} else if d.Quant.ExpertsOnly {
 		r.Warn("experts_only_quantization", "only the MoE experts are quantized ("+d.Quant.Method+"); attention and embeddings stay in "+d.Dtype)
 	}
-	if g := d.keptGroups(); g != "" {
+	if g := d.shard.keptGroups(); g != "" {
 		r.Warn("unquantized_modules", "the checkpoint leaves "+g+" unquantized (its exclusion list): they are counted in "+d.Dtype)
 	}
 	if d.kvFromCheckpoint {

@@ -273,12 +273,12 @@ func (d *Deployment) buildFeatures(req spec.Request) error {
 				f.draftKVPerToken += dm.stages[i].layout.BytesPerToken
 			}
 		case "eagle", "eagle3", "mtp":
-			f.draftLayer, f.draftBytes = d.headDraft(f.specMethod)
+			f.draftLayer, f.draftBytes = d.shard.headDraft(f.specMethod)
 			f.draftKVPerToken = f.draftLayer.kvPerToken
 		}
 	}
 	if f.loras > 0 {
-		f.loraSlotBytes, f.loraFLOPs = d.loraPerSlot()
+		f.loraSlotBytes, f.loraFLOPs = d.shard.loraPerSlot(f.loraModules, f.loraRank, d.Version.MoELoRA)
 		f.loraBytes = units.Bytes(f.loraSlotBytes * float64(f.loras))
 	}
 	return nil
@@ -293,9 +293,9 @@ func (d *Deployment) buildFeatures(req spec.Request) error {
 // section 2.2) is one transformer block of the target's plus a 2h x h
 // projection, sharing embedding and head. One pass reads the layer, the
 // fc and the head; the head and the fc are split over tp ranks.
-func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
-	m := d.Model
-	tp := float64(d.TP)
+func (sh *sharding) headDraft(method string) (draftHead, units.Bytes) {
+	m := sh.model
+	tp := float64(sh.tp)
 	h := float64(m.Hidden)
 	l := m.Layers[len(m.Layers)-1]
 	if method != "mtp" {
@@ -305,11 +305,11 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 			l.Kind = models.MLAttention
 		}
 	}
-	lin, oth, exp := d.rankParams(l)
+	lin, oth, exp := sh.rankParams(l)
 	var layer, active float64
 	if l.MoE {
 		routed := float64(m.Experts) * exp
-		layer = d.weightBytes(lin, true) + d.weightBytes(oth, false)
+		layer = sh.weightBytes(lin, true) + sh.weightBytes(oth, false)
 		active = lin - routed + float64(m.TopK)*exp
 	} else {
 		if m.IsMoE() {
@@ -322,7 +322,7 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 			}
 			lin += 3 * h * float64(di) / tp
 		}
-		layer = d.weightBytes(lin, true) + d.weightBytes(oth, false)
+		layer = sh.weightBytes(lin, true) + sh.weightBytes(oth, false)
 		active = lin
 	}
 	fc := 2 * h * h / tp
@@ -332,30 +332,32 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 		fc = 3 * h * h / tp
 		// q, k, v read 2h instead of h.
 		hd := float64(m.HeadDim)
-		extra := h * hd * (float64(m.Heads)/tp + 2*float64(kvcache.HeadsPerRank(m.KVHeads, d.TP)))
-		layer += extra * d.ActBytes
+		extra := h * hd * (float64(m.Heads)/tp + 2*float64(kvcache.HeadsPerRank(m.KVHeads, sh.tp)))
+		layer += extra * sh.actBytes
 		active += extra
 		head = eagle3DraftVocab * h / tp
-		own = head * d.ActBytes
+		own = head * sh.actBytes
 	}
 	var g draftHead
-	g.readBytes = layer + fc*d.ActBytes + head*d.ActBytes
+	g.readBytes = layer + fc*sh.actBytes + head*sh.actBytes
 	g.flopsPerToken = 2 * (active + fc + head)
 	switch l.Kind {
 	case models.MLAttention:
-		g.kvPerToken = float64(m.KVLoraRank+m.QKRopeDim) * d.KVBytes
+		g.kvPerToken = float64(m.KVLoraRank+m.QKRopeDim) * sh.kvBytes
 		g.attnFLOPs = 2 * float64(m.Heads) / tp * float64(2*m.KVLoraRank+m.QKRopeDim)
 	default:
-		g.kvPerToken = float64(kvcache.HeadsPerRank(m.KVHeads, d.TP)*(m.HeadDim+m.HeadDimV())) * d.KVBytes
+		g.kvPerToken = float64(kvcache.HeadsPerRank(m.KVHeads, sh.tp)*(m.HeadDim+m.HeadDimV())) * sh.kvBytes
 		g.attnFLOPs = 2 * float64(m.Heads) / tp * float64(m.HeadDim+m.HeadDimV())
 	}
-	return g, units.Bytes(layer + fc*d.ActBytes + own)
+	return g, units.Bytes(layer + fc*sh.actBytes + own)
 }
 
 // loraPerSlot returns one adapter slot's bytes on one rank and its FLOPs
-// per token. vLLM allocates, for every wrapped linear layer and every
-// slot, lora_a [max_lora_rank, input] and lora_b [output, max_lora_rank]
-// per packed slice, in the model dtype (vllm/lora/layers/base_linear.py
+// per token, for adapters of rank `rank` on the named modules (moeLoRA:
+// the release wraps the routed experts, EngineVersion.MoELoRA). vLLM
+// allocates, for every wrapped linear layer and every slot, lora_a
+// [max_lora_rank, input] and lora_b [output, max_lora_rank] per packed
+// slice, in the model dtype (vllm/lora/layers/base_linear.py
 // create_lora_weights, vLLM 0.19): a column-parallel layer (q, k, v, gate,
 // up, MLA's q_b and kv_b, a Mamba mixer's in_proj) keeps its full input
 // and 1/tp of its output, a row-parallel one (o, down, out_proj) 1/tp of
@@ -367,12 +369,12 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 // lora_a [r, I/tp] and w2 lora_b [h, r] (vllm/lora/layers/fused_moe.py
 // FusedMoEWithLoRA._create_lora_a_weights / _create_lora_b_weights, main
 // at 0002540c): all E experts are allocated, a token runs top_k of them.
-func (d *Deployment) loraPerSlot() (bytes, flops float64) {
-	m := d.Model
-	tp := float64(d.TP)
+func (sh *sharding) loraPerSlot(modules []string, rank int, moeLoRA bool) (bytes, flops float64) {
+	m := sh.model
+	tp := float64(sh.tp)
 	h := float64(m.Hidden)
 	on := map[string]bool{}
-	for _, mod := range d.feat.loraModules {
+	for _, mod := range modules {
 		on[mod] = true
 	}
 	// held and active are elements in + out per rank over the modules:
@@ -414,7 +416,7 @@ func (d *Deployment) loraPerSlot() (bytes, flops float64) {
 		case models.FullAttention, models.SlidingAttention:
 			hdk, hdv := m.LayerHeadDims(l)
 			q := float64(m.Heads*hdk) / tp
-			kvh := float64(kvcache.HeadsPerRank(m.LayerKVHeads(l), d.TP))
+			kvh := float64(kvcache.HeadsPerRank(m.LayerKVHeads(l), sh.tp))
 			add("q_proj", h, q)
 			add("k_proj", h, kvh*float64(hdk))
 			add("v_proj", h, kvh*float64(hdv))
@@ -426,7 +428,7 @@ func (d *Deployment) loraPerSlot() (bytes, flops float64) {
 			if m.SharedIntermediate > 0 {
 				mlp(float64(m.SharedIntermediate))
 			}
-			if !d.Version.MoELoRA {
+			if !moeLoRA {
 				continue // experts not wrapped before fused-MoE LoRA
 			}
 			eh := h
@@ -454,8 +456,8 @@ func (d *Deployment) loraPerSlot() (bytes, flops float64) {
 			mlp(inter)
 		}
 	}
-	r := float64(d.feat.loraRank)
-	return r * held * d.ActBytes, 2 * r * active
+	r := float64(rank)
+	return r * held * sh.actBytes, 2 * r * active
 }
 
 // featureBytes are the features' weights on stage s of one rank, taken
