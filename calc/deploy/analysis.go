@@ -53,7 +53,7 @@ func MeanInFlightForPeak(peak float64) float64 {
 // max_num_seqs, and one token of the max_num_batched_tokens budget each.
 // With speculative decoding each decode takes 1 + k tokens of the budget.
 func (d *Deployment) SchedulerCap() (int, string) {
-	if byTokens := d.MaxBatched / d.specTokensPerSeq(); byTokens < d.MaxNumSeqs {
+	if byTokens := d.MaxBatched / d.feat.tokensPerSeq(); byTokens < d.MaxNumSeqs {
 		return max(byTokens, 1), "max_num_batched_tokens"
 	}
 	return d.MaxNumSeqs, "max_num_seqs"
@@ -91,7 +91,7 @@ func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool)
 
 // prefillFrom is prefillTime with the first `from` tokens already cached.
 func (d *Deployment) prefillFrom(from, n, batch int, ctx float64) (float64, int, bool) {
-	chunk := max(d.MaxBatched-batch*d.specTokensPerSeq(), 1)
+	chunk := max(d.MaxBatched-batch*d.feat.tokensPerSeq(), 1)
 	var t float64
 	chunks := 0
 	bound := false

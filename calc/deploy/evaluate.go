@@ -63,7 +63,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 		RequestedBytes: st.requestedBytes.Int64(),
 		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
 		CUDAGraphBytes: st.cudaGraph.Int64(),
-		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
+		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.feat.bytesOn(st).Int64(),
 	}
 	r.KVCache = d.kvReport(st)
 	r.Calibration = p.calReport

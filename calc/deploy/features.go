@@ -54,6 +54,9 @@ type featureState struct {
 	loraBytes       units.Bytes
 	loraFLOPs       float64
 	loraSlotBytes   float64
+	// layers is the model's layers, over which the adapters' bytes
+	// spread evenly (bytesOn).
+	layers int
 
 	// KV offload: the CPU tier per rank and its link, and whether loads
 	// wait for the forward (a synchronous connector).
@@ -250,18 +253,19 @@ func acceptanceForLength(k int, l float64) float64 {
 	return (lo + hi) / 2
 }
 
-// buildFeatures sizes the features' memory and costs once the stages are
-// split (before the memory budget). It returns an error only for a draft
-// model that cannot be resolved.
-func (d *Deployment) buildFeatures(req spec.Request) error {
-	f := &d.feat
+// build sizes the features' memory and costs on the ranks of sh, once the
+// stages are split (before the memory budget); maxModelLen is the
+// target's, moeLoRA the release's EngineVersion.MoELoRA. It returns an
+// error only for a draft model that cannot be resolved.
+func (f *featureState) build(req spec.Request, sh *sharding, maxModelLen int, moeLoRA bool) error {
+	f.layers = len(sh.model.Layers)
 	if f.specK > 0 {
 		switch f.specMethod {
 		case "draft_model":
 			dr := spec.Request{
 				Model: req.SpeculativeConfig.Model, Hardware: req.Hardware, Engine: req.Engine,
-				TensorParallelSize: spec.Int(d.TP), Dtype: req.Dtype, KVCacheDtype: req.KVCacheDtype,
-				MaxModelLen: spec.Int(min(d.MaxModelLen, spec.MaxModelLen)),
+				TensorParallelSize: spec.Int(sh.tp), Dtype: req.Dtype, KVCacheDtype: req.KVCacheDtype,
+				MaxModelLen: spec.Int(min(maxModelLen, spec.MaxModelLen)),
 			}
 			dm, _, err := resolve(dr)
 			if err != nil {
@@ -273,12 +277,12 @@ func (d *Deployment) buildFeatures(req spec.Request) error {
 				f.draftKVPerToken += dm.stages[i].layout.BytesPerToken
 			}
 		case "eagle", "eagle3", "mtp":
-			f.draftLayer, f.draftBytes = d.shard.headDraft(f.specMethod)
+			f.draftLayer, f.draftBytes = sh.headDraft(f.specMethod)
 			f.draftKVPerToken = f.draftLayer.kvPerToken
 		}
 	}
 	if f.loras > 0 {
-		f.loraSlotBytes, f.loraFLOPs = d.shard.loraPerSlot(f.loraModules, f.loraRank, d.Version.MoELoRA)
+		f.loraSlotBytes, f.loraFLOPs = sh.loraPerSlot(f.loraModules, f.loraRank, moeLoRA)
 		f.loraBytes = units.Bytes(f.loraSlotBytes * float64(f.loras))
 	}
 	return nil
@@ -460,16 +464,16 @@ func (sh *sharding) loraPerSlot(modules []string, rank int, moeLoRA bool) (bytes
 	return r * held * sh.actBytes, 2 * r * active
 }
 
-// featureBytes are the features' weights on stage s of one rank, taken
+// bytesOn are the features' weights on stage s of one rank, taken
 // from the KV budget as vLLM does: they are loaded before the profile run
 // that sizes the pool (gpu_worker.py determine_available_memory).
-func (d *Deployment) featureBytes(s *stage) units.Bytes {
+func (f *featureState) bytesOn(s *stage) units.Bytes {
 	var b units.Bytes
 	if s.last {
-		b += d.feat.draftBytes
+		b += f.draftBytes
 	}
-	if d.feat.loras > 0 && len(d.Model.Layers) > 0 {
-		b += d.feat.loraBytes * units.Bytes(s.hi-s.lo) / units.Bytes(len(d.Model.Layers))
+	if f.loras > 0 && f.layers > 0 {
+		b += f.loraBytes * units.Bytes(s.hi-s.lo) / units.Bytes(f.layers)
 	}
 	return b
 }
@@ -478,11 +482,11 @@ func (d *Deployment) featureBytes(s *stage) units.Bytes {
 // own KV when a draft keeps its cache in the same blocks (vLLM adds the
 // draft's attention layers to the KV cache spec, so every block holds
 // both): bytes per token / (bytes per token + draft's).
-func (d *Deployment) draftShare(lay kvcache.Layout) float64 {
-	if d.feat.draftKVPerToken <= 0 || lay.BytesPerToken <= 0 {
+func (f *featureState) draftShare(lay kvcache.Layout) float64 {
+	if f.draftKVPerToken <= 0 || lay.BytesPerToken <= 0 {
 		return 1
 	}
-	return lay.BytesPerToken / (lay.BytesPerToken + d.feat.draftKVPerToken)
+	return lay.BytesPerToken / (lay.BytesPerToken + f.draftKVPerToken)
 }
 
 // draftPass is the duration of one draft forward pass over b sequences at
@@ -490,13 +494,12 @@ func (d *Deployment) draftShare(lay kvcache.Layout) float64 {
 // over peak, whichever binds, plus the engine's step overhead (each pass
 // launches its own kernels and samples its own token, as a step does; the
 // fitted step_overhead_ms, not a figure of its own). ngram drafts cost
-// nothing on the GPU.
-func (d *Deployment) draftPass(b, ctx float64) float64 {
-	f := &d.feat
+// nothing on the GPU. c is the target's cost model (its overhead, its
+// bandwidth and peak).
+func (f *featureState) draftPass(c *costModel, b, ctx float64) float64 {
 	if b <= 0 || f.specMethod == "ngram" {
 		return 0
 	}
-	c := &d.cost
 	over := c.eff.StepOverheadMs / 1000
 	if f.draftModel != nil {
 		return f.draftModel.DecodeStep(int(b), ctx).TimeS
@@ -576,15 +579,14 @@ func (d *Deployment) poolShare(b int, per int64) float64 {
 	return float64(held) / float64(d.NumBlocks)
 }
 
-// specScheduleCap is the scheduler's cap on sequences when each decode
-// takes 1 + k tokens of the step budget.
-func (d *Deployment) specTokensPerSeq() int { return 1 + d.feat.specK }
+// tokensPerSeq is the tokens of the step budget each decode takes: 1 + k
+// with k drafted tokens to verify.
+func (f *featureState) tokensPerSeq() int { return 1 + f.specK }
 
-// offloadBlocks is the CPU tier in blocks of the tightest stage's layout:
-// its bytes per rank over a block's.
-func (d *Deployment) offloadBlocks() int64 {
-	lay := d.stages[d.tight].layout
-	return lay.NumBlocks(d.feat.offloadBytes / float64(d.TP) * d.draftShare(lay))
+// offloadBlocks is the CPU tier in blocks of layout lay (the tightest
+// stage's): its bytes per rank (of tp ranks) over a block's.
+func (f *featureState) offloadBlocks(lay kvcache.Layout, tp int) int64 {
+	return lay.NumBlocks(f.offloadBytes / float64(tp) * f.draftShare(lay))
 }
 
 // TPOT is the time per output token at batch b and ctx tokens of
@@ -666,7 +668,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 		st := &d.stages[d.tight]
 		s := d.DecodeStep(batch, mean)
 		s0 := d.without(false, true).DecodeStep(batch, mean)
-		lb := d.featureBytes(st) - func() units.Bytes {
+		lb := d.feat.bytesOn(st) - func() units.Bytes {
 			if st.last {
 				return f.draftBytes
 			}
@@ -682,7 +684,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 	if f.offloadBytes > 0 {
 		any = true
 		lay := d.stages[d.tight].layout
-		blocks := d.offloadBlocks()
+		blocks := d.feat.offloadBlocks(lay, d.TP)
 		blockBytes := lay.PageBytes * float64(lay.LayersPerBlock)
 		re, _, _ := d.prefillFrom(0, int(mean), 0, 0)
 		out.KVOffload = &spec.KVOffloadReport{
@@ -706,7 +708,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 			pr.ExpertParallelSize = int(c.epRanks)
 			pr.ExpertsPerRank = (c.experts + float64(f.redundant)) / c.epRanks
 			pr.ExpertsTouchedPerRank = distinctExperts(c.experts, c.topK, tok*c.dp) / c.epRanks
-			pr.LoadImbalance = d.loadImbalance(tok)
+			pr.LoadImbalance = c.loadImbalance(tok)
 		}
 		out.Parallel = pr
 	}

@@ -94,7 +94,7 @@ func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 		return nil, p, fielderr.New("hardware.peak_flops", "has no figure for "+string(d.Precision)+" or a wider format")
 	}
 	d.shard = sharding{model: d.Model, quant: d.Quant, tp: d.TP, actBytes: d.ActBytes, kvBytes: d.KVBytes, dp: d.feat.dp, redundant: d.feat.redundant}
-	if err := d.buildFeatures(req); err != nil {
+	if err := d.feat.build(req, &d.shard, d.MaxModelLen, d.Version.MoELoRA); err != nil {
 		return nil, p, err
 	}
 	if err := d.build(); err != nil {
@@ -358,7 +358,7 @@ func (d *Deployment) build() error {
 			continue
 		}
 		st.layout = lays[s]
-		st.blocks = st.layout.NumBlocks(float64(st.kvBytes) * d.draftShare(st.layout))
+		st.blocks = st.layout.NumBlocks(float64(st.kvBytes) * d.feat.draftShare(st.layout))
 		if d.NumBlocks < 0 || st.blocks < d.NumBlocks {
 			d.NumBlocks, d.tight = st.blocks, s
 		}
