@@ -2,35 +2,7 @@ package deploy
 
 import (
 	"math"
-
-	"github.com/modelrefs/throughput/calc/spec"
 )
-
-// BlocksPerSeq returns the blocks one sequence holds at ctx tokens in
-// decode (one new token per step).
-// Speculative decoding reserves k lookahead slots per sequence
-// (allocate_slots num_lookahead_tokens).
-func (d *Deployment) BlocksPerSeq(ctx float64) int64 {
-	return d.stages[d.tight].layout.BlocksFor(int64(math.Ceil(ctx))+int64(d.feat.specK), 1)
-}
-
-// usableBlocks is the pool a scheduler can hand out: vLLM reserves block 0
-// as the null block (vllm/v1/core/block_pool.py).
-func (d *Deployment) usableBlocks() int64 { return max(d.NumBlocks-1, 0) }
-
-// KVCapacity returns how many sequences of ctx tokens fit in the pool at
-// once: floor(usable blocks / blocks per sequence), each shared prefix's
-// blocks counted once (seqsFitting).
-func (d *Deployment) KVCapacity(ctx float64) int {
-	per := d.BlocksPerSeq(ctx)
-	if per <= 0 || d.usableBlocks() <= 0 {
-		return 0
-	}
-	if d.sharedBlocks() > 0 {
-		return int(min(d.seqsFitting(float64(per)), spec.MaxSeqs))
-	}
-	return int(min(d.usableBlocks()/per, spec.MaxSeqs))
-}
 
 // fluctuationZ is how many standard deviations above its mean the number of
 // requests in flight may reach before we call preemption begun. Under
@@ -59,20 +31,6 @@ func (d *Deployment) SchedulerCap() (int, string) {
 	return d.MaxNumSeqs, "max_num_seqs"
 }
 
-// meanBlocksStaggered returns the mean blocks per sequence when sequences
-// are spread evenly over their output (continuous batching in steady
-// state): the average of blocksPerSeq at the midpoints of 16 equal slices
-// of [in, in+out].
-func (d *Deployment) meanBlocksStaggered(in, out int) float64 {
-	const slices = 16
-	var sum float64
-	for i := 0; i < slices; i++ {
-		ctx := float64(in) + (float64(i)+0.5)*float64(out)/slices
-		sum += float64(d.BlocksPerSeq(ctx))
-	}
-	return sum / slices
-}
-
 // prefillTime returns the time to prefill one prompt of n tokens on an
 // otherwise idle server, in seconds, and the number of chunks: the prompt
 // is split into chunks of max_num_batched_tokens tokens, one per step
@@ -85,7 +43,7 @@ func (d *Deployment) meanBlocksStaggered(in, out int) float64 {
 // latency (context_overhead_ms: tokenisation, admission and the first
 // token's return, which no step pays), so it is the request's TTFT.
 func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
-	t, chunks, bound := d.prefillFrom(d.cachedFor(n), n, batch, ctx)
+	t, chunks, bound := d.prefillFrom(d.Pool().cachedFor(n), n, batch, ctx)
 	return d.Eff.ContextOverheadMs/1000 + t, chunks, bound
 }
 
@@ -127,7 +85,7 @@ func (d *Deployment) prefillFrom(from, n, batch int, ctx float64) (float64, int,
 // Cached prompt tokens are not computed: n - h tokens starting at h span
 // (n-h)*(h + (n-h+1)/2).
 func (d *Deployment) prefillMarginal(n int) float64 {
-	h := d.cachedFor(n)
+	h := d.Pool().cachedFor(n)
 	c := n - h
 	s := d.Step(StepLoad{PrefillTokens: c, PrefillSpan: float64(c) * (float64(h) + float64(c+1)/2), PrefillSeqs: 1})
 	return s.ComputeS

@@ -202,8 +202,8 @@ func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 	capc, _ := d.SchedulerCap()
 	batch := float64(capc)
 	meanIn, meanOut := max(1, int(st.in/k)), max(1, int(st.out/k))
-	if mb := d.meanBlocksStaggered(meanIn, meanOut); mb > 0 {
-		batch = min(batch, math.Floor(float64(d.usableBlocks())/mb))
+	if mb := d.Pool().meanStaggered(meanIn, meanOut); mb > 0 {
+		batch = min(batch, math.Floor(float64(d.Pool().usable())/mb))
 	}
 	switch w.Arrival {
 	case sched.Burst:

@@ -98,14 +98,14 @@ func (d *Deployment) report(p Ask) spec.Report {
 			r.Warn("max_model_len_too_large", "one max_model_len ("+itoa(d.MaxModelLen)+") request needs "+gib(units.Bytes(need))+" GiB of KV cache by vLLM's start-up check, more than the "+gib(st.kvBytes)+" GiB available; vLLM refuses to start: lower max_model_len or max_num_batched_tokens")
 		}
 	}
-	if d.BlocksPerSeq(final) > d.NumBlocks {
+	if d.Pool().BlocksPerSeq(final) > d.NumBlocks {
 		r.BatchCeiling = spec.BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
 		r.Warn("workload_does_not_fit", "one sequence of "+itoa(in+out)+" tokens needs more KV cache than the pool holds")
 		return r
 	}
 
 	// Batch ceiling at the final context.
-	kvCap := d.KVCapacity(final)
+	kvCap := d.Pool().KVCapacity(final)
 	schedCap, schedWhy := d.SchedulerCap()
 	ceil, why := kvCap, "kv_cache"
 	if schedCap < ceil {
@@ -126,8 +126,8 @@ func (d *Deployment) report(p Ask) spec.Report {
 	}
 
 	// Preemption onset (steady-state continuous batching).
-	meanBlocks := d.meanBlocksStaggered(in, out)
-	onset := d.Onset(meanBlocks)
+	meanBlocks := d.Pool().meanStaggered(in, out)
+	onset := d.Pool().Onset(meanBlocks)
 	pre := &spec.PreemptionReport{
 		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
 		Reachable: onset < schedCap,
@@ -234,16 +234,8 @@ func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *spec.DecodeRe
 		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
 		CommunicationTimeMs: ms(s.CommunicationS), OverheadMs: ms(s.OverheadS),
 		WeightsReadBytes: units.Bytes(s.WeightsReadBytes).Int64(), KVReadBytes: units.Bytes(s.KVReadBytes).Int64(), FLOPs: s.FLOPs,
-		KVCacheUsage: d.kvUsage(b, ctx),
+		KVCacheUsage: d.Pool().usage(b, ctx),
 	}
-}
-
-// kvUsage is the fraction of the block pool b sequences at ctx tokens hold.
-func (d *Deployment) kvUsage(b int, ctx float64) float64 {
-	if d.sharedBlocks() > 0 {
-		return d.poolShare(b, d.BlocksPerSeq(ctx))
-	}
-	return float64(int64(b)*d.BlocksPerSeq(ctx)) / float64(d.NumBlocks)
 }
 
 // ConcurrencyForRate solves Little's law c = rate * latency(c) for the
@@ -275,8 +267,9 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 		return 0, base
 	}
 	admit := min(c, schedCap)
-	if per := d.BlocksPerSeq(float64(in + 1)); per > 0 {
-		admit = min(admit, int(min(d.seqsFitting(float64(per)), spec.MaxSeqs)))
+	pool := d.Pool()
+	if per := pool.BlocksPerSeq(float64(in + 1)); per > 0 {
+		admit = min(admit, int(min(pool.fitting(float64(per)), spec.MaxSeqs)))
 	}
 	if admit <= onset {
 		return 0, base
@@ -334,7 +327,8 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 	bs := sweepBatches(p.sweepPoints, hi)
 	out := make([]spec.SweepPoint, len(bs))
 	ctx := int(math.Round(mean))
-	perBlocks := d.BlocksPerSeq(mean)
+	pool := d.Pool()
+	perBlocks := pool.BlocksPerSeq(mean)
 	per := float64(perBlocks) / float64(d.NumBlocks)
 	var plain *Deployment // the deployment without speculation, copied once
 	if d.feat.specK > 0 {
@@ -347,8 +341,8 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 			TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
 			KVCacheUsage: float64(b) * per, Bound: boundName(s.ComputeBound),
 		}
-		if d.sharedBlocks() > 0 {
-			out[i].KVCacheUsage = d.poolShare(b, perBlocks)
+		if pool.shared() > 0 {
+			out[i].KVCacheUsage = pool.share(b, perBlocks)
 		}
 		if plain != nil {
 			out[i].TokensPerSWithoutSpeculation = batchRate(b, plain.DecodeStep(b, mean))

@@ -510,32 +510,6 @@ func (f *featureState) draftPass(c *costModel, b, ctx float64) float64 {
 	return over + math.Max(bytes*c.invWeightBW, flops/(c.peak*c.eff.ComputeEfficiency))
 }
 
-// cachedFor returns the prompt tokens of an n-token prompt served from the
-// prefix cache: the shared prefix in whole blocks, at most n-1 (vLLM
-// get_computed_blocks: max_cache_hit_length = num_tokens - 1; only full
-// blocks are hashed, kv_cache_utils.py hash_block_tokens).
-func (d *Deployment) cachedFor(n int) int {
-	f := &d.feat
-	if !f.prefixOn || f.prefixTokens <= 0 || n <= 1 {
-		return 0
-	}
-	bs := d.stages[d.tight].layout.BlockSize
-	return min(f.prefixTokens/bs, (n-1)/bs) * bs
-}
-
-// sharedBlocks is the blocks of one sequence at ctx tokens that live in a
-// shared prefix (counted once per prefix in the pool): the prefix's whole
-// blocks in every full-attention or latent group. Sliding-window and state
-// groups keep their own.
-func (d *Deployment) sharedBlocks() int64 {
-	lay := d.stages[d.tight].layout
-	c := d.feat.cachedTokens
-	if c <= 0 {
-		return 0
-	}
-	return int64(c/lay.BlockSize) * int64(sharedGroups(lay))
-}
-
 // sharedGroups counts a layout's full-attention and latent groups.
 func sharedGroups(lay kvcache.Layout) int {
 	n := 0
@@ -545,38 +519,6 @@ func sharedGroups(lay kvcache.Layout) int {
 		}
 	}
 	return n
-}
-
-// seqsFitting returns how many sequences fit in the pool when each holds
-// per blocks of which shared live in one of `prefixes` shared prefixes:
-// the larger of floor(pool / per) (no sharing) and, once every prefix is
-// resident, floor((pool - prefixes*shared) / (per - shared)). Never fewer
-// than without sharing.
-func (d *Deployment) seqsFitting(per float64) float64 {
-	pool := float64(d.usableBlocks())
-	if per <= 0 || pool <= 0 {
-		return 0
-	}
-	n := math.Floor(pool / per)
-	s := float64(d.sharedBlocks())
-	if s > 0 && per > s {
-		np := float64(d.feat.prefixes)
-		if m := math.Floor((pool - np*s) / (per - s)); m >= np && m > n {
-			n = m
-		}
-	}
-	return n
-}
-
-// poolShare is the fraction of the pool b sequences of per blocks each
-// hold, counting each resident prefix's blocks once.
-func (d *Deployment) poolShare(b int, per int64) float64 {
-	s := d.sharedBlocks()
-	held := int64(b) * per
-	if s > 0 && per >= s {
-		held = int64(b)*(per-s) + int64(min(b, d.feat.prefixes))*s
-	}
-	return float64(held) / float64(d.NumBlocks)
 }
 
 // tokensPerSeq is the tokens of the step budget each decode takes: 1 + k
@@ -597,15 +539,6 @@ func (d *Deployment) TPOT(b int, ctx float64) float64 {
 	return t / tok
 }
 
-// Onset is the preemption Onset for sequences of meanBlocks blocks on
-// average: usable blocks / meanBlocks, each shared prefix counted once.
-func (d *Deployment) Onset(meanBlocks float64) int {
-	if d.sharedBlocks() > 0 {
-		return int(min(d.seqsFitting(meanBlocks), spec.MaxSeqs))
-	}
-	return int(min(float64(d.usableBlocks())/meanBlocks, spec.MaxSeqs))
-}
-
 // without returns a copy of d with the features named off, for the
 // figures a report shows beside them (same pool and memory).
 func (d *Deployment) without(spec, lora bool) *Deployment {
@@ -623,6 +556,7 @@ func (d *Deployment) without(spec, lora bool) *Deployment {
 // featuresReport fills the features section (nil when none is on).
 func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, meanBlocks float64) *spec.FeaturesReport {
 	f := &d.feat
+	pool := d.Pool()
 	var out spec.FeaturesReport
 	any := false
 	in, out2 := p.In, p.Out
@@ -633,13 +567,13 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 		ttft0, _, _ := d.prefillFrom(0, in, 0, 0)
 		ttft0 += d.Eff.ContextOverheadMs / 1000 // as prefillTime's
 		pc := &spec.PrefixCachingReport{
-			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: d.sharedBlocks(), NumPrefixes: f.prefixes,
+			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: pool.shared(), NumPrefixes: f.prefixes,
 			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,
 		}
-		if per := d.BlocksPerSeq(float64(in + out2)); per > 0 {
-			pc.KVCeilingWithout = int(min(d.usableBlocks()/per, spec.MaxSeqs))
+		if per := pool.BlocksPerSeq(float64(in + out2)); per > 0 {
+			pc.KVCeilingWithout = int(min(pool.usable()/per, spec.MaxSeqs))
 		}
-		pc.OnsetConcurrencyWithout = int(min(float64(d.usableBlocks())/meanBlocks, spec.MaxSeqs))
+		pc.OnsetConcurrencyWithout = int(min(float64(pool.usable())/meanBlocks, spec.MaxSeqs))
 		out.PrefixCaching = pc
 	}
 	if f.specK > 0 {
@@ -689,7 +623,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 		re, _, _ := d.prefillFrom(0, int(mean), 0, 0)
 		out.KVOffload = &spec.KVOffloadReport{
 			CPUBlocks: blocks, CapacityTokens: lay.CapacityTokens(blocks),
-			RecomputeOnsetConcurrency: int(min(float64(d.usableBlocks()+blocks)/meanBlocks, spec.MaxSeqs)),
+			RecomputeOnsetConcurrency: int(min(float64(pool.usable()+blocks)/meanBlocks, spec.MaxSeqs)),
 			ReloadMsPerSequence:       ms(meanBlocks * blockBytes / f.offloadBW),
 			RecomputeMsPerSequence:    ms(re),
 		}

@@ -107,8 +107,8 @@ func TestSlidingWindowCapsBlocks(t *testing.T) {
 	require.NoError(t, err)
 	// 10,000 tokens would need ceil(10000/16) = 625 blocks; the 4096
 	// window keeps ceil((4096-1+1)/16) + 1 = 257.
-	assert.Equal(t, int64(257), d.BlocksPerSeq(10000))
-	assert.Equal(t, int64(63), d.BlocksPerSeq(1000))
+	assert.Equal(t, int64(257), d.Pool().BlocksPerSeq(10000))
+	assert.Equal(t, int64(63), d.Pool().BlocksPerSeq(1000))
 }
 
 // Physics 1-3: one read of the weights serves the whole batch, so the step

@@ -10,7 +10,7 @@ package deploy
 // sequence holds depend; a chunked prefill does depend on
 // max_num_batched_tokens (its chunk), so its entries are kept for one
 // value of it. The figures are those DecodeStep, prefillMarginal,
-// prefillTime and meanBlocksStaggered compute, computed once. Only
+// prefillTime and Pool.meanStaggered compute, computed once. Only
 // deployments the planner owns carry one (Deployment.memo); Evaluate's
 // deployments have none and are safe for concurrent use.
 type StepMemo struct {
@@ -95,14 +95,14 @@ func (d *Deployment) PrefillAt(n, b int, ctx float64) float64 {
 	return e.time
 }
 
-// BlocksStaggered is meanBlocksStaggered(in, out), memoised.
+// BlocksStaggered is the pool's meanStaggered(in, out), memoised.
 func (d *Deployment) BlocksStaggered(in, out int) float64 {
 	m := d.memo
 	if m == nil || in != m.in || out != m.out {
-		return d.meanBlocksStaggered(in, out)
+		return d.Pool().meanStaggered(in, out)
 	}
 	if !m.blocksOK {
-		m.blocks, m.blocksOK = d.meanBlocksStaggered(in, out), true
+		m.blocks, m.blocksOK = d.Pool().meanStaggered(in, out), true
 	}
 	return m.blocks
 }

@@ -79,7 +79,7 @@ func (d *Deployment) WithScheduler(c *Deployment, seqs, batched int) {
 // sequence (vLLM refuses to start without it) and for the request, the
 // tests Evaluate's report makes.
 func (d *Deployment) ServesOne(final float64) bool {
-	if d.NumBlocks <= 0 || d.BlocksPerSeq(final) > d.NumBlocks {
+	if d.NumBlocks <= 0 || d.Pool().BlocksPerSeq(final) > d.NumBlocks {
 		return false
 	}
 	return d.stages[d.tight].layout.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)) >= 1

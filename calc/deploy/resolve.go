@@ -109,7 +109,7 @@ func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 	if len(p.cal) > 0 {
 		p.calReport = Calibrator.Fit(d, p.cal)
 	}
-	d.feat.cachedTokens = d.cachedFor(p.In)
+	d.feat.cachedTokens = d.Pool().cachedFor(p.In)
 	return d, p, nil
 }
 

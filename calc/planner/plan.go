@@ -379,7 +379,7 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 	if !d.ServesOne(final) {
 		return p.fitMiss(d, dep)
 	}
-	kvCap := d.KVCapacity(final)
+	kvCap := d.Pool().KVCapacity(final)
 	schedCap, schedWhy := d.SchedulerCap()
 	tpot1 := d.TPOT(1, mean)
 	ttft1 := d.PrefillAt(in, 1, mean)
@@ -388,7 +388,7 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 		return p.latencyMiss(d, dep, tpot1, ttft1)
 	}
 	capB, limiter := best.BatchSize, best.LimitedBy
-	onset := d.Onset(d.BlocksStaggered(in, out))
+	onset := d.Pool().Onset(d.BlocksStaggered(in, out))
 	reachable := onset < schedCap
 	if reachable && onset < capB {
 		capB, limiter = onset, "preemption_onset"
@@ -495,11 +495,12 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 	tPre := d.PrefillAt(in, 0, 0)
 	xfer := link.LatencyS + float64(in)*d.Layout().BytesPerToken/link.BandwidthBytesPerS
 	schedCap, _ := d.SchedulerCap()
-	hi, limiter := min(d.KVCapacity(final), schedCap), "kv_cache"
-	if schedCap < d.KVCapacity(final) {
+	kvCap := d.Pool().KVCapacity(final)
+	hi, limiter := min(kvCap, schedCap), "kv_cache"
+	if schedCap < kvCap {
 		_, limiter = d.SchedulerCap()
 	}
-	onset := d.Onset(d.BlocksStaggered(in, out))
+	onset := d.Pool().Onset(d.BlocksStaggered(in, out))
 	if onset < schedCap && onset < hi {
 		hi, limiter = onset, "kv_cache"
 	}
