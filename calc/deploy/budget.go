@@ -112,7 +112,7 @@ func EstimateWork(req spec.Request) (WorkEstimate, error) {
 	if err != nil {
 		return WorkEstimate{}, err
 	}
-	r := d.report(p)
+	r := report(d, p)
 	return d.estimateWork(p, sim, r.Preemption), nil
 }
 
@@ -141,7 +141,7 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 	if !(budget > 0) {
 		return spec.Report{}, spec.Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
 	}
-	r := d.report(p)
+	r := report(d, p)
 	r.Fixes = nearestFixes(req, d, &r)
 	if err := d.checkBudget(p, sim, r.Preemption, budget); err != nil {
 		return spec.Report{}, err

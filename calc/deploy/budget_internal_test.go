@@ -43,7 +43,7 @@ func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 		require.NoError(t, err, name)
 		sp, err := simulateOptions(req.Simulate, d, p, nil)
 		require.NoError(t, err, name)
-		r := d.report(p)
+		r := report(d, p)
 		est := d.estimateWork(p, sp, r.Preemption)
 		actual := Simulator(d, &r, p, sp)
 		require.NotNil(t, r.Simulation, name)

@@ -24,11 +24,29 @@ func Evaluate(req spec.Request) (spec.Report, error) {
 	return EvaluateWithBudget(req, DefaultWorkBudget)
 }
 
+// reporter assembles one report: the deployment, what the request asks of
+// it, and the report being written, with the tightest stage and the block
+// pool its sections read.
+type reporter struct {
+	d    *Deployment
+	p    Ask
+	r    *spec.Report
+	st   *stage
+	pool Pool
+}
+
+// report assembles every section of d's answer to p.
+func report(d *Deployment, p Ask) spec.Report {
+	a := reporter{d: d, p: p, st: &d.stages[d.tight], pool: d.Pool()}
+	return a.report()
+}
+
 // report assembles every section of the answer.
-func (d *Deployment) report(p Ask) spec.Report {
+func (a *reporter) report() spec.Report {
+	d, p, st := a.d, a.p, a.st
 	m := d.Model
-	st := &d.stages[d.tight]
 	r := spec.Report{Version: Version, Warnings: []spec.Warning{}}
+	a.r = &r
 	// A pasted or fetched config that omits a field gets transformers'
 	// default for its model_type (models.withDefaults), named here.
 	for _, u := range m.Defaults {
@@ -65,12 +83,12 @@ func (d *Deployment) report(p Ask) spec.Report {
 		CUDAGraphBytes: st.cudaGraph.Int64(),
 		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.feat.bytesOn(st).Int64(),
 	}
-	r.KVCache = d.kvReport(st)
+	r.KVCache = a.kvReport()
 	r.Calibration = p.calReport
 	if p.startupLog != nil && StartupLogs.Compare != nil {
 		r.StartupLog = StartupLogs.Compare(d, &r, *p.startupLog)
 	}
-	startable := d.freeMemoryWarnings(&r, st)
+	startable := a.freeMemoryWarnings()
 	if d.BlockSize != st.layout.BlockSize && FullEngine && d.Model.IsDeepSeekV4() {
 		r.Warn("block_size_adjusted", "block_size is "+itoa(st.layout.BlockSize)+" tokens, not "+itoa(d.BlockSize)+": DeepSeek-V4's compressed and indexer caches use 256-token blocks, its sliding-window cache 64 and its compressor states 4 and 8 (as vLLM does)")
 	} else if d.BlockSize != st.layout.BlockSize {
@@ -98,14 +116,14 @@ func (d *Deployment) report(p Ask) spec.Report {
 			r.Warn("max_model_len_too_large", "one max_model_len ("+itoa(d.MaxModelLen)+") request needs "+gib(units.Bytes(need))+" GiB of KV cache by vLLM's start-up check, more than the "+gib(st.kvBytes)+" GiB available; vLLM refuses to start: lower max_model_len or max_num_batched_tokens")
 		}
 	}
-	if d.Pool().BlocksPerSeq(final) > d.NumBlocks {
+	if a.pool.BlocksPerSeq(final) > d.NumBlocks {
 		r.BatchCeiling = spec.BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
 		r.Warn("workload_does_not_fit", "one sequence of "+itoa(in+out)+" tokens needs more KV cache than the pool holds")
 		return r
 	}
 
 	// Batch ceiling at the final context.
-	kvCap := d.Pool().KVCapacity(final)
+	kvCap := a.pool.KVCapacity(final)
 	schedCap, schedWhy := d.SchedulerCap()
 	ceil, why := kvCap, "kv_cache"
 	if schedCap < ceil {
@@ -126,8 +144,8 @@ func (d *Deployment) report(p Ask) spec.Report {
 	}
 
 	// Preemption onset (steady-state continuous batching).
-	meanBlocks := d.Pool().meanStaggered(in, out)
-	onset := d.Pool().Onset(meanBlocks)
+	meanBlocks := a.pool.meanStaggered(in, out)
+	onset := a.pool.Onset(meanBlocks)
 	pre := &spec.PreemptionReport{
 		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
 		Reachable: onset < schedCap,
@@ -149,7 +167,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 		batch = d.ConcurrencyForRate(p.rate, in, out, schedCap)
 	}
 	pre.Concurrency = batch
-	pre.RecomputeOverhead, pre.WorkPerOutputToken = d.recompute(batch, onset, in, out, schedCap)
+	pre.RecomputeOverhead, pre.WorkPerOutputToken = a.recompute(batch, onset, in, out, schedCap)
 	r.Preemption = pre
 	// A request-rate workload is told in its own terms: the rate, not the
 	// concurrency Little's law turned it into.
@@ -171,19 +189,19 @@ func (d *Deployment) report(p Ask) spec.Report {
 	}
 	running = max(running, 1)
 	ds := d.DecodeStep(running, mean)
-	r.Decode = d.decodeReport(running, mean, ds)
+	r.Decode = a.decodeReport(running, mean, ds)
 
 	pt, chunks, pbound := d.prefillTime(in, 0, 0)
 	r.Prefill = &spec.PrefillReport{
 		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
 		Bound: boundName(pbound), Chunks: chunks,
 	}
-	r.Features = d.featuresReport(&r, p, kvCap, onset, meanBlocks)
+	r.Features = a.featuresReport(kvCap, onset, meanBlocks)
 
 	if p.TTFTS > 0 || p.TPOTS > 0 {
 		r.Best = d.Best(p, in, out, mean, kvCap, schedCap, schedWhy)
 	}
-	r.Sweep = d.sweep(p, ceil, mean)
+	r.Sweep = a.sweep(ceil, mean)
 
 	if p.priceUSD >= 0 {
 		b := ceil
@@ -199,13 +217,14 @@ func (d *Deployment) report(p Ask) spec.Report {
 			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
 		}
 	}
-	d.noteQuantization(&r)
+	a.noteQuantization()
 	d.bands(&r)
 	return r
 }
 
-func (d *Deployment) kvReport(st *stage) spec.KVCacheReport {
-	lay := st.layout
+func (a *reporter) kvReport() spec.KVCacheReport {
+	d := a.d
+	lay := a.st.layout
 	k := spec.KVCacheReport{
 		BytesPerTokenPerGPU: lay.BytesPerToken,
 		BlockSize:           lay.BlockSize, NumBlocks: d.NumBlocks, MaxModelLen: d.MaxModelLen,
@@ -227,14 +246,14 @@ func (d *Deployment) kvReport(st *stage) spec.KVCacheReport {
 	return k
 }
 
-func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *spec.DecodeReport {
+func (a *reporter) decodeReport(b int, ctx float64, s StepCost) *spec.DecodeReport {
 	return &spec.DecodeReport{
 		BatchSize: b, ContextTokens: int(math.Round(ctx)), StepTimeMs: ms(s.TimeS),
 		TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
 		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
 		CommunicationTimeMs: ms(s.CommunicationS), OverheadMs: ms(s.OverheadS),
 		WeightsReadBytes: units.Bytes(s.WeightsReadBytes).Int64(), KVReadBytes: units.Bytes(s.KVReadBytes).Int64(), FLOPs: s.FLOPs,
-		KVCacheUsage: d.Pool().usage(b, ctx),
+		KVCacheUsage: a.pool.usage(b, ctx),
 	}
 }
 
@@ -259,7 +278,7 @@ func (d *Deployment) ConcurrencyForRate(rate float64, in, out, capc int) int {
 // the excess over the onset once each; a preempted sequence is, on
 // average, half-way through its output, so it recomputes in + out/2
 // tokens. First-order estimate; the simulator measures it.
-func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work float64) {
+func (a *reporter) recompute(c, onset, in, out, schedCap int) (overhead, work float64) {
 	// The last sampled token is never fed back: in + out - 1 tokens are
 	// computed per request without preemption.
 	base := float64(in+out-1) / float64(out)
@@ -267,9 +286,8 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 		return 0, base
 	}
 	admit := min(c, schedCap)
-	pool := d.Pool()
-	if per := pool.BlocksPerSeq(float64(in + 1)); per > 0 {
-		admit = min(admit, int(min(pool.fitting(float64(per)), spec.MaxSeqs)))
+	if per := a.pool.BlocksPerSeq(float64(in + 1)); per > 0 {
+		admit = min(admit, int(min(a.pool.fitting(float64(per)), spec.MaxSeqs)))
 	}
 	if admit <= onset {
 		return 0, base
@@ -319,7 +337,8 @@ func (d *Deployment) Best(p Ask, in, out int, mean float64, kvCap, schedCap int,
 
 // sweep evaluates decode steps over batch sizes up to 1.25x the ceiling
 // (or sweep.max_batch_size), at the workload's mean context.
-func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
+func (a *reporter) sweep(ceil int, mean float64) []spec.SweepPoint {
+	d, p := a.d, a.p
 	hi := p.sweepMax
 	if hi == 0 {
 		hi = max(8, int(math.Ceil(1.25*float64(ceil))))
@@ -327,12 +346,12 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 	bs := sweepBatches(p.sweepPoints, hi)
 	out := make([]spec.SweepPoint, len(bs))
 	ctx := int(math.Round(mean))
-	pool := d.Pool()
+	pool := a.pool
 	perBlocks := pool.BlocksPerSeq(mean)
 	per := float64(perBlocks) / float64(d.NumBlocks)
 	var plain *Deployment // the deployment without speculation, copied once
 	if d.feat.specK > 0 {
-		plain = d.without(true, false)
+		plain = a.without(true, false)
 	}
 	for i, b := range bs {
 		s := d.DecodeStep(b, mean)
@@ -351,7 +370,8 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 	return out
 }
 
-func (d *Deployment) noteQuantization(r *spec.Report) {
+func (a *reporter) noteQuantization() {
+	d, r := a.d, a.r
 	if FullEngine && d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
 		// DeepSeek-V4: MXFP4/NVFP4 experts, block-fp8 linear layers.
 		r.Warn("experts_only_quantization", "the MoE experts are stored in "+d.Quant.Format+" ("+fielderr.Number(d.Quant.BitsPerWeight)+" bits) and the other linear layers in "+fielderr.Number(d.Quant.RestBitsPerWeight)+"-bit "+d.Quant.Method+"; embeddings stay in "+d.Dtype)

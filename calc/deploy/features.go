@@ -539,11 +539,11 @@ func (d *Deployment) TPOT(b int, ctx float64) float64 {
 	return t / tok
 }
 
-// without returns a copy of d with the features named off, for the
-// figures a report shows beside them (same pool and memory).
-func (d *Deployment) without(spec, lora bool) *Deployment {
-	c := *d
-	c.memo = nil // other figures than d's
+// without returns a copy of the deployment with the features named off,
+// for the figures a report shows beside them (same pool and memory).
+func (a *reporter) without(spec, lora bool) *Deployment {
+	c := *a.d
+	c.memo = nil // other figures than the deployment's
 	if spec {
 		c.feat.specK, c.feat.specE = 0, 1
 	}
@@ -554,9 +554,9 @@ func (d *Deployment) without(spec, lora bool) *Deployment {
 }
 
 // featuresReport fills the features section (nil when none is on).
-func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, meanBlocks float64) *spec.FeaturesReport {
+func (a *reporter) featuresReport(kvCap, onset int, meanBlocks float64) *spec.FeaturesReport {
+	d, p, r, pool := a.d, a.p, a.r, a.pool
 	f := &d.feat
-	pool := d.Pool()
 	var out spec.FeaturesReport
 	any := false
 	in, out2 := p.In, p.Out
@@ -578,7 +578,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 	}
 	if f.specK > 0 {
 		any = true
-		plain := d.without(true, false) // copied once for every comparison below
+		plain := a.without(true, false) // copied once for every comparison below
 		s := d.DecodeStep(batch, mean)
 		s0 := plain.DecodeStep(batch, mean)
 		b1, b10 := d.DecodeStep(1, mean), plain.DecodeStep(1, mean)
@@ -601,7 +601,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 		any = true
 		st := &d.stages[d.tight]
 		s := d.DecodeStep(batch, mean)
-		s0 := d.without(false, true).DecodeStep(batch, mean)
+		s0 := a.without(false, true).DecodeStep(batch, mean)
 		lb := d.feat.bytesOn(st) - func() units.Bytes {
 			if st.last {
 				return f.draftBytes

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/modelrefs/throughput/calc/release"
-	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
@@ -219,7 +218,8 @@ func (d *Deployment) budget(s *stage) {
 // largest utilization that starts is then free / total, rounded down to a
 // hundredth. On a DGX Spark at rest (121.69 GiB total, 101.3 GiB free)
 // that is 0.83, as its users report.
-func (d *Deployment) freeMemoryWarnings(r *spec.Report, st *stage) bool {
+func (a *reporter) freeMemoryWarnings() bool {
+	d, r, st := a.d, a.r, a.st
 	hw := &d.Hardware
 	total, free := hw.ReportedMemory(), hw.FreeMemory()
 	if hw.UnifiedMemory {
