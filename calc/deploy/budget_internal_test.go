@@ -44,7 +44,7 @@ func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 		sp, err := simulateOptions(req.Simulate, d, p, nil)
 		require.NoError(t, err, name)
 		r := report(d, p)
-		est := d.estimateWork(p, sp, r.Preemption)
+		est := (&workBudget{d, p, sp, r.Preemption}).estimateWork()
 		actual := Simulator(d, &r, p, sp)
 		require.NotNil(t, r.Simulation, name)
 		require.Positive(t, actual, name)
