@@ -4,6 +4,22 @@ import (
 	"math"
 )
 
+// Serving is the analysis of a server running a deployment under load:
+// its serving rate at a concurrency and the concurrency at a rate
+// (Little's law), its time per output token and to the first token, and
+// the largest batch within a latency budget, from the deployment's step
+// model and block pool. memo (nil: none) memoises the step times the
+// planner's candidates of one layout repeat (StepMemo); Evaluate's
+// analyses have none, and are safe for concurrent use.
+type Serving struct {
+	d    *Deployment
+	memo *StepMemo
+}
+
+// Analyse returns the serving analysis of d, its step times memoised in
+// memo (nil: none).
+func Analyse(d *Deployment, memo *StepMemo) Serving { return Serving{d, memo} }
+
 // fluctuationZ is how many standard deviations above its mean the number of
 // requests in flight may reach before we call preemption begun. Under
 // Poisson arrivals that number is roughly Poisson-distributed (an
@@ -42,13 +58,15 @@ func (d *Deployment) SchedulerCap() (int, string) {
 // chunks start after them. The time includes the context phase's fixed
 // latency (context_overhead_ms: tokenisation, admission and the first
 // token's return, which no step pays), so it is the request's TTFT.
-func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
-	t, chunks, bound := d.prefillFrom(d.Pool().cachedFor(n), n, batch, ctx)
+func (sv Serving) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
+	d := sv.d
+	t, chunks, bound := sv.prefillFrom(d.Pool().cachedFor(n), n, batch, ctx)
 	return d.Eff.ContextOverheadMs/1000 + t, chunks, bound
 }
 
 // prefillFrom is prefillTime with the first `from` tokens already cached.
-func (d *Deployment) prefillFrom(from, n, batch int, ctx float64) (float64, int, bool) {
+func (sv Serving) prefillFrom(from, n, batch int, ctx float64) (float64, int, bool) {
+	d := sv.d
 	chunk := max(d.MaxBatched-batch*d.feat.tokensPerSeq(), 1)
 	var t float64
 	chunks := 0
@@ -84,7 +102,8 @@ func (d *Deployment) prefillFrom(from, n, batch int, ctx float64) (float64, int,
 // compute (the weights are read for the decodes regardless).
 // Cached prompt tokens are not computed: n - h tokens starting at h span
 // (n-h)*(h + (n-h+1)/2).
-func (d *Deployment) prefillMarginal(n int) float64 {
+func (sv Serving) prefillMarginal(n int) float64 {
+	d := sv.d
 	h := d.Pool().cachedFor(n)
 	c := n - h
 	s := d.Step(StepLoad{PrefillTokens: c, PrefillSpan: float64(c) * (float64(h) + float64(c+1)/2), PrefillSeqs: 1})
@@ -94,12 +113,12 @@ func (d *Deployment) prefillMarginal(n int) float64 {
 // RateForConcurrency returns the arrival rate that keeps a mean of c
 // (possibly fractional) requests in flight: Little's law with the serving
 // latency at the nearest whole batch.
-func (d *Deployment) RateForConcurrency(c float64, in, out int) float64 {
+func (sv Serving) RateForConcurrency(c float64, in, out int) float64 {
 	if c <= 0 {
 		return 0
 	}
 	b := max(int(math.Round(c)), 1)
-	r, _ := d.ServingRate(b, in, out)
+	r, _ := sv.ServingRate(b, in, out)
 	return r * c / float64(b)
 }
 
@@ -107,14 +126,14 @@ func (d *Deployment) RateForConcurrency(c float64, in, out int) float64 {
 // sequences at steady state: each request needs `out` decode steps at batch
 // c plus its prefill's compute, so c requests complete every
 // out*t_step(c) + c*t_prefill seconds.
-func (d *Deployment) ServingRate(c int, in, out int) (reqPerS, tokPerS float64) {
+func (sv Serving) ServingRate(c int, in, out int) (reqPerS, tokPerS float64) {
 	if c <= 0 {
 		return 0, 0
 	}
 	ctx := float64(in) + float64(out)/2
-	t, tok := d.DecodeTime(c, ctx)
+	t, tok := sv.DecodeTime(c, ctx)
 	// A step yields TokensPerSeq tokens per sequence (speculation).
-	cycle := float64(out)/tok*t + float64(c)*d.marginal(in)
+	cycle := float64(out)/tok*t + float64(c)*sv.marginal(in)
 	reqPerS = ratio(float64(c), cycle)
 	return reqPerS, reqPerS * float64(out)
 }

@@ -224,7 +224,7 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	case sched.ClosedLoop:
 		batch = min(batch, float64(w.Users))
 	case sched.Poisson:
-		batch = min(batch, float64(d.ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
+		batch = min(batch, float64(Analyse(d, nil).ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
 	}
 	batch = max(batch, 1)
 	// A step computes at most max_num_batched_tokens tokens.

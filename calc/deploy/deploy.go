@@ -65,10 +65,8 @@ type Deployment struct {
 	cost  costModel
 	feat  featureState
 	shard sharding
-	// layouts is the planner's cache of KV layouts (nil: none); memo its
-	// memoised step times of one layout (nil: none, plan_memo.go).
+	// layouts is the planner's cache of KV layouts (nil: none).
 	layouts map[LayoutKey][]kvcache.Layout
-	memo    *StepMemo
 	// kvFromCheckpoint is true when the KV dtype is the checkpoint's
 	// (TensorRT-LLM and kv_cache_quant_algo FP8, resolveDtypes).
 	kvFromCheckpoint bool

@@ -33,17 +33,18 @@ type reporter struct {
 	r    *spec.Report
 	st   *stage
 	pool Pool
+	sv   Serving
 }
 
 // report assembles every section of d's answer to p.
 func report(d *Deployment, p Ask) spec.Report {
-	a := reporter{d: d, p: p, st: &d.stages[d.tight], pool: d.Pool()}
+	a := reporter{d: d, p: p, st: &d.stages[d.tight], pool: d.Pool(), sv: Analyse(d, nil)}
 	return a.report()
 }
 
 // report assembles every section of the answer.
 func (a *reporter) report() spec.Report {
-	d, p, st := a.d, a.p, a.st
+	d, p, st, sv := a.d, a.p, a.st, a.sv
 	m := d.Model
 	r := spec.Report{Version: Version, Warnings: []spec.Warning{}}
 	a.r = &r
@@ -131,7 +132,7 @@ func (a *reporter) report() spec.Report {
 	}
 	unbudgeted, unbudgetedWhy := ceil, why
 	if p.TPOTS > 0 {
-		lat := LargestBatch(ceil, func(b int) bool { return d.TPOT(b, mean) <= p.TPOTS })
+		lat := LargestBatch(ceil, func(b int) bool { return sv.TPOT(b, mean) <= p.TPOTS })
 		if lat < ceil {
 			ceil, why = max(lat, 1), "latency_budget"
 		}
@@ -153,8 +154,8 @@ func (a *reporter) report() spec.Report {
 	if onset >= 1 {
 		// The server completes requests fastest at the largest batch it
 		// runs: the onset, or the scheduler's cap when that binds first.
-		pre.SaturationRequestRate, _ = d.ServingRate(min(onset, schedCap), in, out)
-		pre.OnsetRequestRate = d.RateForConcurrency(MeanInFlightForPeak(float64(onset)), in, out)
+		pre.SaturationRequestRate, _ = sv.ServingRate(min(onset, schedCap), in, out)
+		pre.OnsetRequestRate = sv.RateForConcurrency(MeanInFlightForPeak(float64(onset)), in, out)
 	}
 
 	// The decode point: the workload's concurrency, or the concurrency a
@@ -164,7 +165,7 @@ func (a *reporter) report() spec.Report {
 	case p.concurrency > 0:
 		batch = p.concurrency
 	case p.rate > 0:
-		batch = d.ConcurrencyForRate(p.rate, in, out, schedCap)
+		batch = sv.ConcurrencyForRate(p.rate, in, out, schedCap)
 	}
 	pre.Concurrency = batch
 	pre.RecomputeOverhead, pre.WorkPerOutputToken = a.recompute(batch, onset, in, out, schedCap)
@@ -191,7 +192,7 @@ func (a *reporter) report() spec.Report {
 	ds := d.DecodeStep(running, mean)
 	r.Decode = a.decodeReport(running, mean, ds)
 
-	pt, chunks, pbound := d.prefillTime(in, 0, 0)
+	pt, chunks, pbound := sv.prefillTime(in, 0, 0)
 	r.Prefill = &spec.PrefillReport{
 		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
 		Bound: boundName(pbound), Chunks: chunks,
@@ -199,7 +200,7 @@ func (a *reporter) report() spec.Report {
 	r.Features = a.featuresReport(kvCap, onset, meanBlocks)
 
 	if p.TTFTS > 0 || p.TPOTS > 0 {
-		r.Best = d.Best(p, in, out, mean, kvCap, schedCap, schedWhy)
+		r.Best = sv.Best(p, in, out, mean, kvCap, schedCap, schedWhy)
 	}
 	r.Sweep = a.sweep(ceil, mean)
 
@@ -208,7 +209,7 @@ func (a *reporter) report() spec.Report {
 		if r.Best != nil && r.Best.Feasible {
 			b = r.Best.BatchSize
 		}
-		_, tps := d.ServingRate(b, in, out)
+		_, tps := sv.ServingRate(b, in, out)
 		dp := max(d.feat.dp, 1)
 		tps *= float64(dp) // every data-parallel replica serves
 		gpus := d.TP * d.PP * dp
@@ -262,9 +263,9 @@ func (a *reporter) decodeReport(b int, ctx float64, s StepCost) *spec.DecodeRepo
 // steps at batch c; it returns the smallest c whose serving rate reaches
 // the arrival rate, capped at the scheduler's limit when the server cannot
 // keep up.
-func (d *Deployment) ConcurrencyForRate(rate float64, in, out, capc int) int {
+func (sv Serving) ConcurrencyForRate(rate float64, in, out, capc int) int {
 	c := LargestBatch(capc, func(b int) bool {
-		r, _ := d.ServingRate(b, in, out)
+		r, _ := sv.ServingRate(b, in, out)
 		return r < rate
 	})
 	return min(c+1, capc)
@@ -300,17 +301,18 @@ func (a *reporter) recompute(c, onset, in, out, schedCap int) (overhead, work fl
 // Best finds the largest batch within the latency budget: TPOT is one
 // decode step at the mean context; TTFT is a prompt's chunked prefill
 // while the batch decodes alongside it.
-func (d *Deployment) Best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *spec.BestReport {
+func (sv Serving) Best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *spec.BestReport {
+	d := sv.d
 	hi, why := kvCap, "kv_cache"
 	if schedCap < hi {
 		hi, why = schedCap, schedWhy
 	}
 	ok := func(b int) bool {
-		if p.TPOTS > 0 && d.TPOT(b, mean) > p.TPOTS {
+		if p.TPOTS > 0 && sv.TPOT(b, mean) > p.TPOTS {
 			return false
 		}
 		if p.TTFTS > 0 {
-			t, _, _ := d.prefillTime(in, b, mean)
+			t, _, _ := sv.prefillTime(in, b, mean)
 			if t > p.TTFTS {
 				return false
 			}
@@ -324,12 +326,12 @@ func (d *Deployment) Best(p Ask, in, out int, mean float64, kvCap, schedCap int,
 		res.LimitedBy = "latency_budget"
 	} else if b < hi {
 		res.LimitedBy = "tpot"
-		if p.TPOTS <= 0 || d.TPOT(b+1, mean) <= p.TPOTS {
+		if p.TPOTS <= 0 || sv.TPOT(b+1, mean) <= p.TPOTS {
 			res.LimitedBy = "ttft"
 		}
 	}
 	s := d.DecodeStep(b, mean)
-	ttft, _, _ := d.prefillTime(in, b, mean)
+	ttft, _, _ := sv.prefillTime(in, b, mean)
 	res.BatchSize, res.StepTimeMs, res.TTFTMs = b, ms(s.TimeS), ms(ttft)
 	res.TokensPerS, res.TokensPerSPerSequence = float64(b)*s.TokensPerSeq/s.TimeS, s.TokensPerSeq/s.TimeS
 	return res

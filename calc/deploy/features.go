@@ -534,8 +534,8 @@ func (f *featureState) offloadBlocks(lay kvcache.Layout, tp int) int64 {
 // TPOT is the time per output token at batch b and ctx tokens of
 // context, in seconds: the decode step over the tokens it yields per
 // sequence.
-func (d *Deployment) TPOT(b int, ctx float64) float64 {
-	t, tok := d.DecodeTime(b, ctx)
+func (sv Serving) TPOT(b int, ctx float64) float64 {
+	t, tok := sv.DecodeTime(b, ctx)
 	return t / tok
 }
 
@@ -543,7 +543,6 @@ func (d *Deployment) TPOT(b int, ctx float64) float64 {
 // for the figures a report shows beside them (same pool and memory).
 func (a *reporter) without(spec, lora bool) *Deployment {
 	c := *a.d
-	c.memo = nil // other figures than the deployment's
 	if spec {
 		c.feat.specK, c.feat.specE = 0, 1
 	}
@@ -564,7 +563,7 @@ func (a *reporter) featuresReport(kvCap, onset int, meanBlocks float64) *spec.Fe
 	batch := r.Decode.BatchSize
 	if f.cachedTokens > 0 {
 		any = true
-		ttft0, _, _ := d.prefillFrom(0, in, 0, 0)
+		ttft0, _, _ := a.sv.prefillFrom(0, in, 0, 0)
 		ttft0 += d.Eff.ContextOverheadMs / 1000 // as prefillTime's
 		pc := &spec.PrefixCachingReport{
 			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: pool.shared(), NumPrefixes: f.prefixes,
@@ -620,7 +619,7 @@ func (a *reporter) featuresReport(kvCap, onset int, meanBlocks float64) *spec.Fe
 		lay := d.stages[d.tight].layout
 		blocks := d.feat.offloadBlocks(lay, d.TP)
 		blockBytes := lay.PageBytes * float64(lay.LayersPerBlock)
-		re, _, _ := d.prefillFrom(0, int(mean), 0, 0)
+		re, _, _ := a.sv.prefillFrom(0, int(mean), 0, 0)
 		out.KVOffload = &spec.KVOffloadReport{
 			CPUBlocks: blocks, CapacityTokens: lay.CapacityTokens(blocks),
 			RecomputeOnsetConcurrency: int(min(float64(pool.usable()+blocks)/meanBlocks, spec.MaxSeqs)),

@@ -298,10 +298,10 @@ func TestRequestRateSetsConcurrency(t *testing.T) {
 	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	c := r.Preemption.Concurrency
-	rate, _ := d.ServingRate(c, spec.DefaultInputTokens, spec.DefaultOutputTokens)
+	rate, _ := Analyse(d, nil).ServingRate(c, spec.DefaultInputTokens, spec.DefaultOutputTokens)
 	assert.GreaterOrEqual(t, rate, 5.0)
 	if c > 1 {
-		prev, _ := d.ServingRate(c-1, spec.DefaultInputTokens, spec.DefaultOutputTokens)
+		prev, _ := Analyse(d, nil).ServingRate(c-1, spec.DefaultInputTokens, spec.DefaultOutputTokens)
 		assert.Less(t, prev, 5.0)
 	}
 }
