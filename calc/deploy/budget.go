@@ -215,8 +215,9 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	capc, _ := d.SchedulerCap()
 	batch := float64(capc)
 	meanIn, meanOut := max(1, int(st.in/k)), max(1, int(st.out/k))
-	if mb := d.Pool().meanStaggered(meanIn, meanOut); mb > 0 {
-		batch = min(batch, math.Floor(float64(d.Pool().usable())/mb))
+	pool := d.Pool()
+	if mb := pool.meanStaggered(meanIn, meanOut); mb > 0 {
+		batch = min(batch, math.Floor(float64(pool.usable())/mb))
 	}
 	switch w.Arrival {
 	case sched.Burst:
@@ -224,7 +225,7 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	case sched.ClosedLoop:
 		batch = min(batch, float64(w.Users))
 	case sched.Poisson:
-		batch = min(batch, float64(Analyse(d, nil).ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
+		batch = min(batch, float64(Serving{d: d}.ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
 	}
 	batch = max(batch, 1)
 	// A step computes at most max_num_batched_tokens tokens.

@@ -38,7 +38,7 @@ type reporter struct {
 
 // report assembles every section of d's answer to p.
 func report(d *Deployment, p Ask) spec.Report {
-	a := reporter{d: d, p: p, st: &d.stages[d.tight], pool: d.Pool(), sv: Analyse(d, nil)}
+	a := reporter{d: d, p: p, st: &d.stages[d.tight], pool: d.Pool(), sv: Serving{d: d}}
 	return a.report()
 }
 
