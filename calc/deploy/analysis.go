@@ -2,35 +2,23 @@ package deploy
 
 import (
 	"math"
-
-	"github.com/modelrefs/throughput/calc/spec"
 )
 
-// BlocksPerSeq returns the blocks one sequence holds at ctx tokens in
-// decode (one new token per step).
-// Speculative decoding reserves k lookahead slots per sequence
-// (allocate_slots num_lookahead_tokens).
-func (d *Deployment) BlocksPerSeq(ctx float64) int64 {
-	return d.stages[d.tight].layout.BlocksFor(int64(math.Ceil(ctx))+int64(d.feat.specK), 1)
+// Serving is the analysis of a server running a deployment under load:
+// its serving rate at a concurrency and the concurrency at a rate
+// (Little's law), its time per output token and to the first token, and
+// the largest batch within a latency budget, from the deployment's step
+// model and block pool. memo (nil: none) memoises the step times the
+// planner's candidates of one layout repeat (StepMemo); Evaluate's
+// analyses have none, and are safe for concurrent use.
+type Serving struct {
+	d    *Deployment
+	memo *StepMemo
 }
 
-// usableBlocks is the pool a scheduler can hand out: vLLM reserves block 0
-// as the null block (vllm/v1/core/block_pool.py).
-func (d *Deployment) usableBlocks() int64 { return max(d.NumBlocks-1, 0) }
-
-// KVCapacity returns how many sequences of ctx tokens fit in the pool at
-// once: floor(usable blocks / blocks per sequence), each shared prefix's
-// blocks counted once (seqsFitting).
-func (d *Deployment) KVCapacity(ctx float64) int {
-	per := d.BlocksPerSeq(ctx)
-	if per <= 0 || d.usableBlocks() <= 0 {
-		return 0
-	}
-	if d.sharedBlocks() > 0 {
-		return int(min(d.seqsFitting(float64(per)), spec.MaxSeqs))
-	}
-	return int(min(d.usableBlocks()/per, spec.MaxSeqs))
-}
+// Analyse returns the serving analysis of d, its step times memoised in
+// memo (nil: none).
+func Analyse(d *Deployment, memo *StepMemo) Serving { return Serving{d, memo} }
 
 // fluctuationZ is how many standard deviations above its mean the number of
 // requests in flight may reach before we call preemption begun. Under
@@ -53,24 +41,10 @@ func MeanInFlightForPeak(peak float64) float64 {
 // max_num_seqs, and one token of the max_num_batched_tokens budget each.
 // With speculative decoding each decode takes 1 + k tokens of the budget.
 func (d *Deployment) SchedulerCap() (int, string) {
-	if byTokens := d.MaxBatched / d.specTokensPerSeq(); byTokens < d.MaxNumSeqs {
+	if byTokens := d.MaxBatched / d.feat.tokensPerSeq(); byTokens < d.MaxNumSeqs {
 		return max(byTokens, 1), "max_num_batched_tokens"
 	}
 	return d.MaxNumSeqs, "max_num_seqs"
-}
-
-// meanBlocksStaggered returns the mean blocks per sequence when sequences
-// are spread evenly over their output (continuous batching in steady
-// state): the average of blocksPerSeq at the midpoints of 16 equal slices
-// of [in, in+out].
-func (d *Deployment) meanBlocksStaggered(in, out int) float64 {
-	const slices = 16
-	var sum float64
-	for i := 0; i < slices; i++ {
-		ctx := float64(in) + (float64(i)+0.5)*float64(out)/slices
-		sum += float64(d.BlocksPerSeq(ctx))
-	}
-	return sum / slices
 }
 
 // prefillTime returns the time to prefill one prompt of n tokens on an
@@ -84,14 +58,16 @@ func (d *Deployment) meanBlocksStaggered(in, out int) float64 {
 // chunks start after them. The time includes the context phase's fixed
 // latency (context_overhead_ms: tokenisation, admission and the first
 // token's return, which no step pays), so it is the request's TTFT.
-func (d *Deployment) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
-	t, chunks, bound := d.prefillFrom(d.cachedFor(n), n, batch, ctx)
+func (sv Serving) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
+	d := sv.d
+	t, chunks, bound := sv.prefillFrom(d.Pool().cachedFor(n), n, batch, ctx)
 	return d.Eff.ContextOverheadMs/1000 + t, chunks, bound
 }
 
 // prefillFrom is prefillTime with the first `from` tokens already cached.
-func (d *Deployment) prefillFrom(from, n, batch int, ctx float64) (float64, int, bool) {
-	chunk := max(d.MaxBatched-batch*d.specTokensPerSeq(), 1)
+func (sv Serving) prefillFrom(from, n, batch int, ctx float64) (float64, int, bool) {
+	d := sv.d
+	chunk := max(d.MaxBatched-batch*d.feat.tokensPerSeq(), 1)
 	var t float64
 	chunks := 0
 	bound := false
@@ -126,8 +102,9 @@ func (d *Deployment) prefillFrom(from, n, batch int, ctx float64) (float64, int,
 // compute (the weights are read for the decodes regardless).
 // Cached prompt tokens are not computed: n - h tokens starting at h span
 // (n-h)*(h + (n-h+1)/2).
-func (d *Deployment) prefillMarginal(n int) float64 {
-	h := d.cachedFor(n)
+func (sv Serving) prefillMarginal(n int) float64 {
+	d := sv.d
+	h := d.Pool().cachedFor(n)
 	c := n - h
 	s := d.Step(StepLoad{PrefillTokens: c, PrefillSpan: float64(c) * (float64(h) + float64(c+1)/2), PrefillSeqs: 1})
 	return s.ComputeS
@@ -136,12 +113,12 @@ func (d *Deployment) prefillMarginal(n int) float64 {
 // RateForConcurrency returns the arrival rate that keeps a mean of c
 // (possibly fractional) requests in flight: Little's law with the serving
 // latency at the nearest whole batch.
-func (d *Deployment) RateForConcurrency(c float64, in, out int) float64 {
+func (sv Serving) RateForConcurrency(c float64, in, out int) float64 {
 	if c <= 0 {
 		return 0
 	}
 	b := max(int(math.Round(c)), 1)
-	r, _ := d.ServingRate(b, in, out)
+	r, _ := sv.ServingRate(b, in, out)
 	return r * c / float64(b)
 }
 
@@ -149,14 +126,14 @@ func (d *Deployment) RateForConcurrency(c float64, in, out int) float64 {
 // sequences at steady state: each request needs `out` decode steps at batch
 // c plus its prefill's compute, so c requests complete every
 // out*t_step(c) + c*t_prefill seconds.
-func (d *Deployment) ServingRate(c int, in, out int) (reqPerS, tokPerS float64) {
+func (sv Serving) ServingRate(c int, in, out int) (reqPerS, tokPerS float64) {
 	if c <= 0 {
 		return 0, 0
 	}
 	ctx := float64(in) + float64(out)/2
-	t, tok := d.DecodeTime(c, ctx)
+	t, tok := sv.DecodeTime(c, ctx)
 	// A step yields TokensPerSeq tokens per sequence (speculation).
-	cycle := float64(out)/tok*t + float64(c)*d.marginal(in)
+	cycle := float64(out)/tok*t + float64(c)*sv.marginal(in)
 	reqPerS = ratio(float64(c), cycle)
 	return reqPerS, reqPerS * float64(out)
 }

@@ -67,7 +67,8 @@ type lengthStats struct {
 	k, resident, tokens, in, out float64
 }
 
-func (d *Deployment) lengthStats(w sched.Workload) lengthStats {
+func (b *workBudget) lengthStats(w sched.Workload) lengthStats {
+	d := b.d
 	// The pool and the chunk as schedConfig gives the simulator, read here
 	// without building its whole configuration (which would link it into
 	// the light engine): NumBlocks - 1 is its pool less vLLM's null block.
@@ -112,8 +113,8 @@ func EstimateWork(req spec.Request) (WorkEstimate, error) {
 	if err != nil {
 		return WorkEstimate{}, err
 	}
-	r := d.report(p)
-	return d.estimateWork(p, sim, r.Preemption), nil
+	r := report(d, p)
+	return (&workBudget{d, p, sim, r.Preemption}).estimateWork(), nil
 }
 
 // NoSimulatorMessage is the error on field simulate from an engine built
@@ -141,9 +142,9 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 	if !(budget > 0) {
 		return spec.Report{}, spec.Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
 	}
-	r := d.report(p)
+	r := report(d, p)
 	r.Fixes = nearestFixes(req, d, &r)
-	if err := d.checkBudget(p, sim, r.Preemption, budget); err != nil {
+	if err := (&workBudget{d, p, sim, r.Preemption}).checkBudget(budget); err != nil {
 		return spec.Report{}, err
 	}
 	if sim != nil && Simulator == nil {
@@ -158,13 +159,24 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 	return r, nil
 }
 
+// workBudget prices one request's work: its deployment, what it asks,
+// the simulation it plans (nil: none) and its report's preemption figures
+// (the simulated sweep's loads derive from them).
+type workBudget struct {
+	d   *Deployment
+	p   Ask
+	sp  *SimPlan
+	pre *spec.PreemptionReport
+}
+
 // estimateWork prices the analytic report and every simulation run sp
 // asks for.
-func (d *Deployment) estimateWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport) WorkEstimate {
+func (b *workBudget) estimateWork() WorkEstimate {
+	d, p, sp, pre := b.d, b.p, b.sp, b.pre
 	est := WorkEstimate{Base: StepWorkUnits * float64(p.sweepPoints+64)}
 	if sp != nil && pre != nil && d.NumBlocks >= 2 {
-		st := d.lengthStats(sp.Work)
-		est.Simulation = d.runWork(sp.Work, st)
+		st := b.lengthStats(sp.Work)
+		est.Simulation = b.runWork(sp.Work, st)
 		if st.k > 0 {
 			est.meanOutput = st.out / st.k
 		}
@@ -173,9 +185,9 @@ func (d *Deployment) estimateWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport
 			if min(sp.SweepN, workSample) != min(sp.Work.NumRequests, workSample) {
 				w := sp.Work
 				w.NumRequests = sp.SweepN
-				sw = d.lengthStats(w)
+				sw = b.lengthStats(w)
 			}
-			est.Sweep, est.Runs = d.sweepWork(p, sp, pre, sw)
+			est.Sweep, est.Runs = b.sweepWork(sw)
 		}
 	}
 	est.Total = est.Base + est.Simulation + est.Sweep
@@ -191,7 +203,8 @@ func (d *Deployment) estimateWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport
 // mean lengths, and what the load keeps in flight (every request for a
 // burst, the users of a closed loop, Little's law for Poisson arrivals).
 // Capped by what 2^25 steps (MaxSimSteps) can do.
-func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
+func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
+	d := b.d
 	if st.k == 0 || st.resident == 0 {
 		return 0
 	}
@@ -202,8 +215,9 @@ func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 	capc, _ := d.SchedulerCap()
 	batch := float64(capc)
 	meanIn, meanOut := max(1, int(st.in/k)), max(1, int(st.out/k))
-	if mb := d.meanBlocksStaggered(meanIn, meanOut); mb > 0 {
-		batch = min(batch, math.Floor(float64(d.usableBlocks())/mb))
+	pool := d.Pool()
+	if mb := pool.meanStaggered(meanIn, meanOut); mb > 0 {
+		batch = min(batch, math.Floor(float64(pool.usable())/mb))
 	}
 	switch w.Arrival {
 	case sched.Burst:
@@ -211,7 +225,7 @@ func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 	case sched.ClosedLoop:
 		batch = min(batch, float64(w.Users))
 	case sched.Poisson:
-		batch = min(batch, float64(d.ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
+		batch = min(batch, float64(Serving{d: d}.ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
 	}
 	batch = max(batch, 1)
 	// A step computes at most max_num_batched_tokens tokens.
@@ -223,14 +237,15 @@ func (d *Deployment) runWork(w sched.Workload, st lengthStats) float64 {
 // sweepWork estimates the simulated sweep: one run per load, and the
 // onset bisection (6 runs for request rates, log2 of the widest gap
 // between loads for users), each bisection run priced as the dearest load.
-func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport, st lengthStats) (work float64, runs int) {
+func (b *workBudget) sweepWork(st lengthStats) (work float64, runs int) {
+	d, sp := b.d, b.sp
 	w := sp.Work
 	w.NumRequests = sp.SweepN
 	poisson := w.Arrival == sched.Poisson
 	if !poisson {
 		w.Arrival = sched.ClosedLoop
 	}
-	loads, _ := d.SimSweepLoads(p, sp, pre)
+	loads, _ := d.SimSweepLoads(b.p, sp, b.pre)
 	var dearest, prev, gap float64
 	for _, load := range loads {
 		if poisson {
@@ -238,7 +253,7 @@ func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport, s
 		} else {
 			w.Users = int(load)
 		}
-		c := d.runWork(w, st)
+		c := b.runWork(w, st)
 		work += c
 		dearest = max(dearest, c)
 		gap = max(gap, load-prev)
@@ -248,7 +263,7 @@ func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport, s
 	// The bisection runs only when a load preempts; expect that when the
 	// analytic onset is within reach or the lengths vary.
 	bisect := 0
-	if pre.Reachable || sp.Work.Input.Kind != sched.Constant || sp.Work.Output.Kind != sched.Constant {
+	if b.pre.Reachable || sp.Work.Input.Kind != sched.Constant || sp.Work.Output.Kind != sched.Constant {
 		bisect = OnsetBisections
 		if !poisson {
 			bisect = int(math.Ceil(math.Log2(max(gap, 1)))) + 1
@@ -268,11 +283,12 @@ func (d *Deployment) sweepWork(p Ask, sp *SimPlan, pre *spec.PreemptionReport, s
 // an H100 make the default sweep preempt, and bisect, past 4e6
 // sequence-steps); the report's simulation.sweep.num_requests gives the
 // count.
-func (d *Deployment) checkBudget(p Ask, sp *SimPlan, pre *spec.PreemptionReport, budget float64) error {
-	est := d.estimateWork(p, sp, pre)
+func (b *workBudget) checkBudget(budget float64) error {
+	sp := b.sp
+	est := b.estimateWork()
 	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.SweepAuto {
 		sp.SweepN = numtext.FitN(sp.SweepN, left/est.Sweep)
-		est = d.estimateWork(p, sp, pre)
+		est = b.estimateWork()
 	}
 	if est.Total <= budget || est.Simulation+est.Sweep == 0 {
 		return nil // the analytic report alone is never refused

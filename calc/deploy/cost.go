@@ -78,7 +78,7 @@ type costModel struct {
 	allReduces       float64   // all-reduces per step (2 per layer when tp > 1)
 	msgBytesPerToken float64   // all-reduce payload per token, bytes
 	bw, peak         float64   // bytes/s and FLOP/s of one GPU
-	linkBW, linkLat  float64   // interconnect bytes/s and seconds (Deployment.link)
+	linkBW, linkLat  float64   // interconnect bytes/s and seconds (interconnect)
 	busBW            float64   // its all-reduce bus bandwidth, bytes/s
 	tp, pp           float64
 	eff              spec.Efficiencies
@@ -111,6 +111,9 @@ type costModel struct {
 	// token over the MoE layers (split out of linearFLOPs only then).
 	dp, epRanks, expertFLOPs float64
 	moeSplit                 bool
+	// ep: the experts are whole on their ranks (enable_expert_parallel),
+	// so the busiest rank's load is imbalanced (loadImbalance).
+	ep bool
 	// keptFLOPs is 2 * the rank's linear weights per token that the
 	// checkpoint leaves in the model dtype (its exclude_modules or ignore
 	// list: keptRankParams), and invKeptPeak 1 / the FLOP/s their 16-bit
@@ -200,39 +203,39 @@ func (d *Deployment) buildCost() costModel {
 		tp: float64(d.TP), pp: float64(d.PP), eff: d.Eff,
 		bw: d.Hardware.MemoryBandwidthBytesPerS, peak: d.PeakFLOPS,
 	}
-	link := d.link()
+	link := interconnect(&d.Hardware, d.noP2P)
 	c.linkBW, c.linkLat, c.busBW = link.BandwidthBytesPerS, link.LatencyS, link.AllReduceBusBandwidth()
 	var weights float64
 	for i := range d.stages {
 		weights += float64(d.stages[i].weightsBytes)
 	}
 	vh := float64(m.Vocab) * float64(m.Hidden) / c.tp
-	embed := d.weightBytes(vh, d.Quant.AllWeights)
+	embed := d.shard.weightBytes(vh, d.Quant.AllWeights)
 	if !m.Tied || d.PP > 1 {
 		weights -= embed // the table is gathered, not read
 	}
 	weights -= float64(m.Params.Vision) * d.ActBytes / c.tp
 	// Gemma 4's per-layer embedding table is gathered too (one row per
 	// token), not read.
-	weights -= d.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
+	weights -= d.shard.weightBytes(float64(m.Params.PLETable)/c.tp, d.Quant.AllWeights)
 	var activeLinear, moeExp, kept, allLinear float64
 	// The window classes, in first-seen order (a planner's deployment,
 	// built again, hands its slices back for reuse).
 	c.windows, c.kvPerTok, c.kvQueryPerTok, c.attnFLOPsPerTok = d.cost.windows[:0], d.cost.kvPerTok[:0], d.cost.kvQueryPerTok[:0], d.cost.attnFLOPsPerTok[:0]
 	for _, l := range m.Layers {
-		lin, _, exp := d.rankParams(l)
+		lin, _, exp := d.shard.rankParams(l)
 		allLinear += lin
 		if l.MoE {
 			c.moeLayers++
-			c.expertBytes = d.weightBytes(exp, true)
+			c.expertBytes = d.shard.weightBytes(exp, true)
 			moeExp = exp
 			routed := float64(m.Experts) * exp
-			weights -= d.weightBytes(routed, true)
+			weights -= d.shard.weightBytes(routed, true)
 			activeLinear += lin - routed + c.topK*exp
 		} else {
 			activeLinear += lin
 		}
-		kept += d.keptRankParams(l)
+		kept += d.shard.keptRankParams(l)
 		var kvb, qb, fl float64
 		w := 0
 		hdk, hdv := m.LayerHeadDims(l)
@@ -267,6 +270,7 @@ func (d *Deployment) buildCost() costModel {
 	c.denseReadBytes = weights
 	c.dp = float64(max(d.feat.dp, 1))
 	c.epRanks = c.tp * c.dp
+	c.ep = d.feat.ep
 	if m.IsMoE() && (d.feat.dp > 1 || d.feat.ep) {
 		c.moeSplit = true
 		c.expertFLOPs = 2 * c.topK * c.moeLayers * float64(m.Params.ExpertParams) / c.epRanks
@@ -291,7 +295,7 @@ func (d *Deployment) buildCost() costModel {
 			c.accScale = c.peak / p
 		}
 		if d.Quant.Quantized() {
-			c.dequantBytes = d.weightBytes(allLinear, true) + 2*allLinear
+			c.dequantBytes = d.shard.weightBytes(allLinear, true) + 2*allLinear
 		}
 	}
 	c.foldEfficiencies(d)
@@ -540,7 +544,7 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	}
 	var expFLOPs float64
 	if c.moeSplit {
-		expFLOPs = c.expertFLOPs * tokens * c.dp * d.loadImbalance(tokens)
+		expFLOPs = c.expertFLOPs * tokens * c.dp * c.loadImbalance(tokens)
 		linFLOPs += expFLOPs
 	}
 	if f := &d.feat; f.loras > 0 {
@@ -591,7 +595,7 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 	case c.invPagedV1BW > 0:
 		// The decode reads under vLLM's own kernels; the rest (prompt
 		// tokens' cache, recurrent state) as before.
-		attnMem = d.pagedAttentionS(b, l.DecodeContext, kvq) + (kv-kvd)*c.invKVBW
+		attnMem = c.pagedAttentionS(b, l.DecodeContext, kvq) + (kv-kvd)*c.invKVBW
 		out.KVReadBytes = kv - kvd + kvq
 	case c.perQueryHead:
 		// A kernel that reads each KV head once per query head
@@ -615,11 +619,11 @@ func (d *Deployment) Step(l StepLoad) StepCost {
 		out.CommunicationS += (c.pp - 1) * (c.linkLat + msg/c.linkBW)
 	}
 	if c.moeSplit && c.epRanks > 1 {
-		out.AllToAllS = d.allToAll(tokens)
+		out.AllToAllS = c.allToAll(tokens)
 		out.CommunicationS += out.AllToAllS
 	}
 	if d.feat.specK > 0 && b > 0 {
-		out.DraftS = float64(d.feat.specK) * d.draftPass(b, l.DecodeContext/b)
+		out.DraftS = float64(d.feat.specK) * d.feat.draftPass(c, b, l.DecodeContext/b)
 	}
 	seqs := b + float64(l.PrefillSeqs)
 	if n > 0 && l.PrefillSeqs == 0 {
@@ -710,8 +714,7 @@ const (
 // V1 too, but then a block does a V2 block's work, so it reads at V2's
 // rate. The step's mean context stands for its max_seq_len (equal in a
 // static batch; a serving step's longest sequence can be longer).
-func (d *Deployment) pagedAttentionS(b, decodeContext, kvq float64) float64 {
-	c := &d.cost
+func (c *costModel) pagedAttentionS(b, decodeContext, kvq float64) float64 {
 	if b <= 0 {
 		return kvq * c.invKVBW
 	}
@@ -728,8 +731,7 @@ func (d *Deployment) pagedAttentionS(b, decodeContext, kvq float64) float64 {
 // experts, (EP-1)/EP of them on other ranks, and comes back:
 // 2 * (latency + tokens * top_k * h * b * (EP-1)/EP / link bandwidth)
 // (the all-to-all of DeepEP and vLLM's all2all backends).
-func (d *Deployment) allToAll(tokens float64) float64 {
-	c := &d.cost
+func (c *costModel) allToAll(tokens float64) float64 {
 	if c.linkBW <= 0 {
 		return 0
 	}
@@ -746,9 +748,8 @@ func (d *Deployment) allToAll(tokens float64) float64 {
 // per rank (enable_expert_parallel) are imbalanced; sliced experts share
 // every token evenly. Real routers are more skewed than uniform, which
 // vLLM's EPLB (--enable-eplb) corrects by replicating hot experts.
-func (d *Deployment) loadImbalance(tokens float64) float64 {
-	c := &d.cost
-	if !d.feat.ep || c.epRanks <= 1 || tokens <= 0 {
+func (c *costModel) loadImbalance(tokens float64) float64 {
+	if !c.ep || c.epRanks <= 1 || tokens <= 0 {
 		return 1
 	}
 	mu := tokens * c.dp * c.topK / c.epRanks
@@ -783,15 +784,15 @@ func decodeRate(s StepCost) float64 { return ratio(s.TokensPerSeq, s.TimeS) }
 // batchRate is the output tokens per second of b sequences in s.
 func batchRate(b int, s StepCost) float64 { return ratio(float64(b)*s.TokensPerSeq, s.TimeS) }
 
-// link is the interconnect the parallel ranks talk over: the catalog's, or
-// with p2p: false its host-memory staging (NCCL's SHM transport,
-// hardware.Interconnect.WithoutP2P), which every all-reduce, pipeline
-// send and all-to-all then takes.
-func (d *Deployment) link() hardware.Interconnect {
-	if d.noP2P {
-		if l, ok := d.Hardware.Interconnect.WithoutP2P(); ok {
+// interconnect is the link the parallel ranks of hw talk over: the
+// catalog's, or with p2p: false (noP2P) its host-memory staging (NCCL's
+// SHM transport, hardware.Interconnect.WithoutP2P), which every
+// all-reduce, pipeline send and all-to-all then takes.
+func interconnect(hw *hardware.Accelerator, noP2P bool) hardware.Interconnect {
+	if noP2P {
+		if l, ok := hw.Interconnect.WithoutP2P(); ok {
 			return l
 		}
 	}
-	return d.Hardware.Interconnect
+	return hw.Interconnect
 }

@@ -62,21 +62,38 @@ type Deployment struct {
 	// unifies the KV cache configs of all workers).
 	NumBlocks int64
 
-	cost costModel
-	feat featureState
-	// layouts is the planner's cache of KV layouts (nil: none); memo its
-	// memoised step times of one layout (nil: none, plan_memo.go).
+	cost  costModel
+	feat  featureState
+	shard sharding
+	// layouts is the planner's cache of KV layouts (nil: none).
 	layouts map[LayoutKey][]kvcache.Layout
-	memo    *StepMemo
-	// rankCache memoises rankParams per layer kind and MoE flag: layers of
-	// one type hold identical shapes.
-	rankCache [models.NumLayerKinds][2]struct {
-		linear, other, expert float64
-		ok                    bool
-	}
 	// kvFromCheckpoint is true when the KV dtype is the checkpoint's
 	// (TensorRT-LLM and kv_cache_quant_algo FP8, resolveDtypes).
 	kvFromCheckpoint bool
+}
+
+// sharding is the model's weights and cache laid out on the parallel
+// ranks: what one tensor rank holds of each layer, of each pipeline
+// stage's weights and of its cache geometry. It holds the resolved
+// request's model, weight quantization, tensor-parallel and data-parallel
+// sizes, redundant experts and element sizes (copies of the Deployment's,
+// fixed once resolved), and memoises the per-layer shapes.
+type sharding struct {
+	model *models.Model
+	quant models.Quantization
+	tp    int
+	// actBytes and kvBytes are the activation and cache element sizes in
+	// bytes.
+	actBytes, kvBytes float64
+	// dp is the attention data-parallel ranks the experts also spread
+	// over, redundant the redundant expert replicas (featureState's).
+	dp, redundant int
+	// cache memoises rankParams per layer kind and MoE flag: layers of
+	// one type hold identical shapes.
+	cache [models.NumLayerKinds][2]struct {
+		linear, other, expert float64
+		ok                    bool
+	}
 }
 
 // stage is one pipeline stage on one tensor rank.
@@ -104,22 +121,22 @@ func dtypeBytes(dtype string) float64 {
 
 // weightBytes returns the bytes of n weights of a component: quantized
 // components at Quant.BitsPerWeight/8 bytes, others at the dtype size.
-func (d *Deployment) weightBytes(n float64, quantizable bool) float64 {
-	if quantizable && d.Quant.Quantized() {
-		return n * d.Quant.BitsPerWeight / 8
+func (sh *sharding) weightBytes(n float64, quantizable bool) float64 {
+	if quantizable && sh.quant.Quantized() {
+		return n * sh.quant.BitsPerWeight / 8
 	}
-	return n * d.ActBytes
+	return n * sh.actBytes
 }
 
 // restBytes returns the bytes of n non-expert linear weights of an
 // experts-only quantized checkpoint: in Quant.RestBitsPerWeight when the
 // checkpoint stores them quantized too (DeepSeek-V4's block fp8), else in
 // the model dtype.
-func (d *Deployment) restBytes(n float64) float64 {
-	if d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
-		return n * d.Quant.RestBitsPerWeight / 8
+func (sh *sharding) restBytes(n float64) float64 {
+	if sh.quant.ExpertsOnly && sh.quant.RestBitsPerWeight > 0 {
+		return n * sh.quant.RestBitsPerWeight / 8
 	}
-	return n * d.ActBytes
+	return n * sh.actBytes
 }
 
 // layerSplit returns the first layer of each pipeline stage: layers are
@@ -146,25 +163,25 @@ func layerSplit(n, pp int) []int {
 // projections are split by head, replicated when tp exceeds the KV heads
 // (vLLM QKVParallelLinear); MLA's q_a and kv_a projections and all norms are
 // replicated (ReplicatedLinear); routers are replicated.
-func (d *Deployment) rankParams(l models.Layer) (linear, other, expert float64) {
+func (sh *sharding) rankParams(l models.Layer) (linear, other, expert float64) {
 	moe := 0
 	if l.MoE {
 		moe = 1
 	}
-	if d.Model.Heterogeneous() {
-		return d.rankParamsOf(l)
+	if sh.model.Heterogeneous() {
+		return sh.rankParamsOf(l)
 	}
-	c := &d.rankCache[l.Kind][moe]
+	c := &sh.cache[l.Kind][moe]
 	if !c.ok {
-		c.linear, c.other, c.expert = d.rankParamsOf(l)
+		c.linear, c.other, c.expert = sh.rankParamsOf(l)
 		c.ok = true
 	}
 	return c.linear, c.other, c.expert
 }
 
 // rankParamsOf computes rankParams for one layer type.
-func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64) {
-	m, tp := d.Model, float64(d.TP)
+func (sh *sharding) rankParamsOf(l models.Layer) (linear, other, expert float64) {
+	m, tp := sh.model, float64(sh.tp)
 	h := float64(m.Hidden)
 	// Gemma 3n's per-layer AltUp (replicated) and LAuReL (its two
 	// projections split by rank, its norm replicated) weights, all in the
@@ -190,7 +207,7 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 		attn := float64(m.Params.Attention) / float64(m.AttentionLayers())
 		linear += repl + (attn-repl)/tp
 	default:
-		attn, kv, perRankKV, _ := d.attentionParams(l)
+		attn, kv, perRankKV, _ := sh.attentionParams(l)
 		linear += (attn-kv)/tp + perRankKV
 	}
 	if l.NoFFN {
@@ -199,8 +216,8 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 	if l.MoE {
 		// Experts spread over tp x dp ranks (data-parallel attention), with
 		// their redundant replicas: (E+R)/E of each expert's weights.
-		expert = float64(m.Params.ExpertParams) / (tp * float64(max(d.feat.dp, 1)))
-		if r := d.feat.redundant; r > 0 {
+		expert = float64(m.Params.ExpertParams) / (tp * float64(max(sh.dp, 1)))
+		if r := sh.redundant; r > 0 {
 			expert *= float64(m.Experts+r) / float64(m.Experts)
 		}
 		linear += float64(m.Experts) * expert
@@ -222,14 +239,14 @@ func (d *Deployment) rankParamsOf(l models.Layer) (linear, other, expert float64
 // rank (split by head, replicated when tp exceeds the KV heads: vLLM
 // QKVParallelLinear), and its head size. This layer's own: Gemma 4's full
 // and sliding layers differ in KV heads and head size.
-func (d *Deployment) attentionParams(l models.Layer) (attn, kv, perRankKV, headDim float64) {
-	m := d.Model
+func (sh *sharding) attentionParams(l models.Layer) (attn, kv, perRankKV, headDim float64) {
+	m := sh.model
 	h := float64(m.Hidden)
 	hdk, _ := m.LayerHeadDims(l)
 	hd, nkv := float64(hdk), m.LayerKVHeads(l)
 	attn = float64(m.AttentionParamsOf(l))
 	kv = 2 * h * hd * float64(nkv)
-	perRankKV = 2 * h * hd * float64(kvcache.HeadsPerRank(nkv, d.TP))
+	perRankKV = 2 * h * hd * float64(kvcache.HeadsPerRank(nkv, sh.tp))
 	return attn, kv, perRankKV, hd
 }
 
@@ -243,12 +260,12 @@ func (d *Deployment) attentionParams(l models.Layer) (attn, kv, perRankKV, headD
 // Units: parameters. Source: vLLM v0.19.0
 // vllm/model_executor/layers/quantization/modelopt.py get_quant_method
 // (an excluded LinearBase gets UnquantizedLinearMethod).
-func (d *Deployment) keptRankParams(l models.Layer) float64 {
+func (sh *sharding) keptRankParams(l models.Layer) float64 {
 	k := l.Keep
-	if k == 0 || !d.Quant.Quantized() {
+	if k == 0 || !sh.quant.Quantized() {
 		return 0
 	}
-	m, tp := d.Model, float64(d.TP)
+	m, tp := sh.model, float64(sh.tp)
 	h := float64(m.Hidden)
 	nh := float64(m.Heads)
 	var p float64
@@ -275,7 +292,7 @@ func (d *Deployment) keptRankParams(l models.Layer) float64 {
 		p += pick(k, models.KeepQA, qa) + pick(k, models.KeepKV, kva) +
 			(pick(k, models.KeepQ, qb)+pick(k, models.KeepKVB, kvb)+pick(k, models.KeepO, o)+pick(k, models.KeepAttnRest, rest))/tp
 	default:
-		attn, kv, perRankKV, hd := d.attentionParams(l)
+		attn, kv, perRankKV, hd := sh.attentionParams(l)
 		o := nh * hd * h
 		q := attn - kv - o // q_proj (gated: twice), biases and norms
 		p += pick(k, models.KeepKV, perRankKV) + (pick(k, models.KeepQ, q)+pick(k, models.KeepO, o))/tp
@@ -295,12 +312,12 @@ func (d *Deployment) keptRankParams(l models.Layer) float64 {
 
 // keptGroups names the weight groups the checkpoint keeps in the model
 // dtype in any layer, for the report's warning ("" when none).
-func (d *Deployment) keptGroups() string {
-	if !d.Quant.Quantized() {
+func (sh *sharding) keptGroups() string {
+	if !sh.quant.Quantized() {
 		return ""
 	}
 	var all models.Keep
-	for _, l := range d.Model.Layers {
+	for _, l := range sh.model.Layers {
 		all |= l.Keep
 	}
 	if all == 0 {
@@ -334,40 +351,40 @@ func pick(k, g models.Keep, n float64) float64 {
 // layers, plus the embedding (first stage) and LM head (last stage; a tied
 // head costs nothing extra unless the stages differ, when vLLM's last rank
 // holds its own copy). Embedding and head are vocab-parallel (split by tp).
-func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
-	m := d.Model
+func (sh *sharding) stageWeights(lo, hi int, first, last bool) float64 {
+	m := sh.model
 	var b float64
-	expertsOnly := d.Quant.ExpertsOnly
+	expertsOnly := sh.quant.ExpertsOnly
 	for _, l := range m.Layers[lo:hi] {
-		lin, oth, exp := d.rankParams(l)
-		if kept := d.keptRankParams(l); kept > 0 {
-			b += kept * d.ActBytes
+		lin, oth, exp := sh.rankParams(l)
+		if kept := sh.keptRankParams(l); kept > 0 {
+			b += kept * sh.actBytes
 			lin -= kept
 		}
 		if expertsOnly {
 			routed := float64(m.Experts) * exp
-			if d.Quant.RestBitsPerWeight > 0 {
-				b += d.weightBytes(routed, true) + d.restBytes(lin-routed) + d.weightBytes(oth, false)
+			if sh.quant.RestBitsPerWeight > 0 {
+				b += sh.weightBytes(routed, true) + sh.restBytes(lin-routed) + sh.weightBytes(oth, false)
 			} else {
-				b += d.weightBytes(routed, true) + d.weightBytes(lin-routed+oth, false)
+				b += sh.weightBytes(routed, true) + sh.weightBytes(lin-routed+oth, false)
 			}
 		} else {
-			b += d.weightBytes(lin, true) + d.weightBytes(oth, false)
+			b += sh.weightBytes(lin, true) + sh.weightBytes(oth, false)
 		}
 	}
-	vh := float64(m.Vocab) * float64(m.Hidden) / float64(d.TP)
-	all := d.Quant.AllWeights
+	vh := float64(m.Vocab) * float64(m.Hidden) / float64(sh.tp)
+	all := sh.quant.AllWeights
 	if first {
-		b += d.weightBytes(vh, all)
+		b += sh.weightBytes(vh, all)
 	}
 	if last {
 		if !m.Tied || !first {
-			b += d.weightBytes(vh, all)
+			b += sh.weightBytes(vh, all)
 		}
-		b += float64(m.Hidden) * d.ActBytes // final norm
+		b += float64(m.Hidden) * sh.actBytes // final norm
 	}
 	if first && m.Params.Vision > 0 {
-		b += float64(m.Params.Vision) * d.ActBytes / float64(d.TP)
+		b += float64(m.Params.Vision) * sh.actBytes / float64(sh.tp)
 	}
 	if p := float64(m.AltUpProjectionParams()); p > 0 {
 		// Gemma 3n's altup_projections (first stage) and
@@ -375,10 +392,10 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 		// by tp (vLLM gemma3n.py @034f08e65e builds them as
 		// ColumnParallelLinear with gather_output).
 		if first {
-			b += d.weightBytes(p/2/float64(d.TP), true)
+			b += sh.weightBytes(p/2/float64(sh.tp), true)
 		}
 		if last {
-			b += d.weightBytes(p/2/float64(d.TP), true)
+			b += sh.weightBytes(p/2/float64(sh.tp), true)
 		}
 	}
 	if first && m.Params.PerLayerEmbedding > 0 {
@@ -387,14 +404,14 @@ func (d *Deployment) stageWeights(lo, hi int, first, last bool) float64 {
 		// held on the first stage at full size (vLLM gemma4.py builds the
 		// per-layer gate and projection as ReplicatedLinear).
 		tab := float64(m.Params.PLETable)
-		b += d.weightBytes(tab/float64(d.TP), all) + float64(m.Params.PerLayerEmbedding-m.Params.PLETable)*d.ActBytes
+		b += sh.weightBytes(tab/float64(sh.tp), all) + float64(m.Params.PerLayerEmbedding-m.Params.PLETable)*sh.actBytes
 	}
 	return b
 }
 
 // kvLayers converts a stage's layers to the cache geometry.
-func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
-	m := d.Model
+func (sh *sharding) kvLayers(lo, hi int) []kvcache.Layer {
+	m := sh.model
 	out := make([]kvcache.Layer, 0, hi-lo)
 	for _, l := range m.Layers[lo:hi] {
 		if l.SharedKV {
@@ -436,7 +453,7 @@ func (d *Deployment) kvLayers(lo, hi int) []kvcache.Layer {
 			// model-dtype elements, so a float32 state over a bf16 model
 			// weighs two elements each.
 			if s.SSMDtype != "" {
-				ssm = int64(float64(ssm) * dtypeBytes(s.SSMDtype) / d.ActBytes)
+				ssm = int64(float64(ssm) * dtypeBytes(s.SSMDtype) / sh.actBytes)
 			}
 			out = append(out, kvcache.Layer{Kind: kvcache.State, StateElems: conv + ssm})
 		case models.LinearAttention:

@@ -25,11 +25,30 @@ func Evaluate(req spec.Request) (spec.Report, error) {
 	return EvaluateWithBudget(req, DefaultWorkBudget)
 }
 
+// reporter assembles one report: the deployment, what the request asks of
+// it, and the report being written, with the tightest stage and the block
+// pool its sections read.
+type reporter struct {
+	d    *Deployment
+	p    Ask
+	r    *spec.Report
+	st   *stage
+	pool Pool
+	sv   Serving
+}
+
+// report assembles every section of d's answer to p.
+func report(d *Deployment, p Ask) spec.Report {
+	a := reporter{d: d, p: p, st: &d.stages[d.tight], pool: d.Pool(), sv: Serving{d: d}}
+	return a.report()
+}
+
 // report assembles every section of the answer.
-func (d *Deployment) report(p Ask) spec.Report {
+func (a *reporter) report() spec.Report {
+	d, p, st, sv := a.d, a.p, a.st, a.sv
 	m := d.Model
-	st := &d.stages[d.tight]
 	r := spec.Report{Version: Version, Warnings: []spec.Warning{}}
+	a.r = &r
 	// A pasted or fetched config that omits a field gets transformers'
 	// default for its model_type (models.withDefaults), named here.
 	for _, u := range m.Defaults {
@@ -64,14 +83,14 @@ func (d *Deployment) report(p Ask) spec.Report {
 		RequestedBytes: st.requestedBytes.Int64(),
 		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
 		CUDAGraphBytes: st.cudaGraph.Int64(),
-		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.featureBytes(st).Int64(),
+		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.feat.bytesOn(st).Int64(),
 	}
-	r.KVCache = d.kvReport(st)
+	r.KVCache = a.kvReport()
 	r.Calibration = p.calReport
 	if p.startupLog != nil && StartupLogs.Compare != nil {
 		r.StartupLog = StartupLogs.Compare(d, &r, *p.startupLog)
 	}
-	startable := d.freeMemoryWarnings(&r, st)
+	startable := a.freeMemoryWarnings()
 	if d.BlockSize != st.layout.BlockSize && d.Model.IsDeepSeekV4() {
 		r.Warn("block_size_adjusted", "block_size is "+itoa(st.layout.BlockSize)+" tokens, not "+itoa(d.BlockSize)+": DeepSeek-V4's compressed and indexer caches use 256-token blocks, its sliding-window cache 64 and its compressor states 4 and 8 (as vLLM does)")
 	} else if d.BlockSize != st.layout.BlockSize {
@@ -99,14 +118,14 @@ func (d *Deployment) report(p Ask) spec.Report {
 			r.Warn("max_model_len_too_large", "one max_model_len ("+itoa(d.MaxModelLen)+") request needs "+gib(units.Bytes(need))+" GiB of KV cache by vLLM's start-up check, more than the "+gib(st.kvBytes)+" GiB available; vLLM refuses to start: lower max_model_len or max_num_batched_tokens")
 		}
 	}
-	if d.BlocksPerSeq(final) > d.NumBlocks {
+	if a.pool.BlocksPerSeq(final) > d.NumBlocks {
 		r.BatchCeiling = spec.BatchCeiling{ContextTokens: in + out, LimitedBy: "kv_cache"}
 		r.Warn("workload_does_not_fit", "one sequence of "+itoa(in+out)+" tokens needs more KV cache than the pool holds")
 		return r
 	}
 
 	// Batch ceiling at the final context.
-	kvCap := d.KVCapacity(final)
+	kvCap := a.pool.KVCapacity(final)
 	schedCap, schedWhy := d.SchedulerCap()
 	ceil, why := kvCap, "kv_cache"
 	if schedCap < ceil {
@@ -114,7 +133,7 @@ func (d *Deployment) report(p Ask) spec.Report {
 	}
 	unbudgeted, unbudgetedWhy := ceil, why
 	if p.TPOTS > 0 {
-		lat := LargestBatch(ceil, func(b int) bool { return d.TPOT(b, mean) <= p.TPOTS })
+		lat := LargestBatch(ceil, func(b int) bool { return sv.TPOT(b, mean) <= p.TPOTS })
 		if lat < ceil {
 			ceil, why = max(lat, 1), "latency_budget"
 		}
@@ -127,8 +146,8 @@ func (d *Deployment) report(p Ask) spec.Report {
 	}
 
 	// Preemption onset (steady-state continuous batching).
-	meanBlocks := d.meanBlocksStaggered(in, out)
-	onset := d.Onset(meanBlocks)
+	meanBlocks := a.pool.meanStaggered(in, out)
+	onset := a.pool.Onset(meanBlocks)
 	pre := &spec.PreemptionReport{
 		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,
 		Reachable: onset < schedCap,
@@ -136,8 +155,8 @@ func (d *Deployment) report(p Ask) spec.Report {
 	if onset >= 1 {
 		// The server completes requests fastest at the largest batch it
 		// runs: the onset, or the scheduler's cap when that binds first.
-		pre.SaturationRequestRate, _ = d.ServingRate(min(onset, schedCap), in, out)
-		pre.OnsetRequestRate = d.RateForConcurrency(MeanInFlightForPeak(float64(onset)), in, out)
+		pre.SaturationRequestRate, _ = sv.ServingRate(min(onset, schedCap), in, out)
+		pre.OnsetRequestRate = sv.RateForConcurrency(MeanInFlightForPeak(float64(onset)), in, out)
 	}
 
 	// The decode point: the workload's concurrency, or the concurrency a
@@ -147,10 +166,10 @@ func (d *Deployment) report(p Ask) spec.Report {
 	case p.concurrency > 0:
 		batch = p.concurrency
 	case p.rate > 0:
-		batch = d.ConcurrencyForRate(p.rate, in, out, schedCap)
+		batch = sv.ConcurrencyForRate(p.rate, in, out, schedCap)
 	}
 	pre.Concurrency = batch
-	pre.RecomputeOverhead, pre.WorkPerOutputToken = d.recompute(batch, onset, in, out, schedCap)
+	pre.RecomputeOverhead, pre.WorkPerOutputToken = a.recompute(batch, onset, in, out, schedCap)
 	r.Preemption = pre
 	// A request-rate workload is told in its own terms: the rate, not the
 	// concurrency Little's law turned it into.
@@ -172,26 +191,26 @@ func (d *Deployment) report(p Ask) spec.Report {
 	}
 	running = max(running, 1)
 	ds := d.DecodeStep(running, mean)
-	r.Decode = d.decodeReport(running, mean, ds)
+	r.Decode = a.decodeReport(running, mean, ds)
 
-	pt, chunks, pbound := d.prefillTime(in, 0, 0)
+	pt, chunks, pbound := sv.prefillTime(in, 0, 0)
 	r.Prefill = &spec.PrefillReport{
 		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
 		Bound: boundName(pbound), Chunks: chunks,
 	}
-	r.Features = d.featuresReport(&r, p, kvCap, onset, meanBlocks)
+	r.Features = a.featuresReport(kvCap, onset, meanBlocks)
 
 	if p.TTFTS > 0 || p.TPOTS > 0 {
-		r.Best = d.Best(p, in, out, mean, kvCap, schedCap, schedWhy)
+		r.Best = sv.Best(p, in, out, mean, kvCap, schedCap, schedWhy)
 	}
-	r.Sweep = d.sweep(p, ceil, mean)
+	r.Sweep = a.sweep(ceil, mean)
 
 	if p.priceUSD >= 0 {
 		b := ceil
 		if r.Best != nil && r.Best.Feasible {
 			b = r.Best.BatchSize
 		}
-		_, tps := d.ServingRate(b, in, out)
+		_, tps := sv.ServingRate(b, in, out)
 		dp := max(d.feat.dp, 1)
 		tps *= float64(dp) // every data-parallel replica serves
 		gpus := d.TP * d.PP * dp
@@ -200,13 +219,14 @@ func (d *Deployment) report(p Ask) spec.Report {
 			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
 		}
 	}
-	d.noteQuantization(&r)
+	a.noteQuantization()
 	bands.Apply(bands.Input{Engine: d.Engine.Name, TP: d.TP, Hardware: &d.Hardware, Version: d.Version}, &r)
 	return r
 }
 
-func (d *Deployment) kvReport(st *stage) spec.KVCacheReport {
-	lay := st.layout
+func (a *reporter) kvReport() spec.KVCacheReport {
+	d := a.d
+	lay := a.st.layout
 	k := spec.KVCacheReport{
 		BytesPerTokenPerGPU: lay.BytesPerToken,
 		BlockSize:           lay.BlockSize, NumBlocks: d.NumBlocks, MaxModelLen: d.MaxModelLen,
@@ -228,23 +248,15 @@ func (d *Deployment) kvReport(st *stage) spec.KVCacheReport {
 	return k
 }
 
-func (d *Deployment) decodeReport(b int, ctx float64, s StepCost) *spec.DecodeReport {
+func (a *reporter) decodeReport(b int, ctx float64, s StepCost) *spec.DecodeReport {
 	return &spec.DecodeReport{
 		BatchSize: b, ContextTokens: int(math.Round(ctx)), StepTimeMs: ms(s.TimeS),
 		TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
 		Bound: boundName(s.ComputeBound), MemoryTimeMs: ms(s.MemoryS), ComputeTimeMs: ms(s.ComputeS),
 		CommunicationTimeMs: ms(s.CommunicationS), OverheadMs: ms(s.OverheadS),
 		WeightsReadBytes: units.Bytes(s.WeightsReadBytes).Int64(), KVReadBytes: units.Bytes(s.KVReadBytes).Int64(), FLOPs: s.FLOPs,
-		KVCacheUsage: d.kvUsage(b, ctx),
+		KVCacheUsage: a.pool.usage(b, ctx),
 	}
-}
-
-// kvUsage is the fraction of the block pool b sequences at ctx tokens hold.
-func (d *Deployment) kvUsage(b int, ctx float64) float64 {
-	if d.sharedBlocks() > 0 {
-		return d.poolShare(b, d.BlocksPerSeq(ctx))
-	}
-	return float64(int64(b)*d.BlocksPerSeq(ctx)) / float64(d.NumBlocks)
 }
 
 // ConcurrencyForRate solves Little's law c = rate * latency(c) for the
@@ -252,9 +264,9 @@ func (d *Deployment) kvUsage(b int, ctx float64) float64 {
 // steps at batch c; it returns the smallest c whose serving rate reaches
 // the arrival rate, capped at the scheduler's limit when the server cannot
 // keep up.
-func (d *Deployment) ConcurrencyForRate(rate float64, in, out, capc int) int {
+func (sv Serving) ConcurrencyForRate(rate float64, in, out, capc int) int {
 	c := LargestBatch(capc, func(b int) bool {
-		r, _ := d.ServingRate(b, in, out)
+		r, _ := sv.ServingRate(b, in, out)
 		return r < rate
 	})
 	return min(c+1, capc)
@@ -268,7 +280,7 @@ func (d *Deployment) ConcurrencyForRate(rate float64, in, out, capc int) int {
 // the excess over the onset once each; a preempted sequence is, on
 // average, half-way through its output, so it recomputes in + out/2
 // tokens. First-order estimate; the simulator measures it.
-func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work float64) {
+func (a *reporter) recompute(c, onset, in, out, schedCap int) (overhead, work float64) {
 	// The last sampled token is never fed back: in + out - 1 tokens are
 	// computed per request without preemption.
 	base := float64(in+out-1) / float64(out)
@@ -276,8 +288,8 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 		return 0, base
 	}
 	admit := min(c, schedCap)
-	if per := d.BlocksPerSeq(float64(in + 1)); per > 0 {
-		admit = min(admit, int(min(d.seqsFitting(float64(per)), spec.MaxSeqs)))
+	if per := a.pool.BlocksPerSeq(float64(in + 1)); per > 0 {
+		admit = min(admit, int(min(a.pool.fitting(float64(per)), spec.MaxSeqs)))
 	}
 	if admit <= onset {
 		return 0, base
@@ -290,17 +302,18 @@ func (d *Deployment) recompute(c, onset, in, out, schedCap int) (overhead, work 
 // Best finds the largest batch within the latency budget: TPOT is one
 // decode step at the mean context; TTFT is a prompt's chunked prefill
 // while the batch decodes alongside it.
-func (d *Deployment) Best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *spec.BestReport {
+func (sv Serving) Best(p Ask, in, out int, mean float64, kvCap, schedCap int, schedWhy string) *spec.BestReport {
+	d := sv.d
 	hi, why := kvCap, "kv_cache"
 	if schedCap < hi {
 		hi, why = schedCap, schedWhy
 	}
 	ok := func(b int) bool {
-		if p.TPOTS > 0 && d.TPOT(b, mean) > p.TPOTS {
+		if p.TPOTS > 0 && sv.TPOT(b, mean) > p.TPOTS {
 			return false
 		}
 		if p.TTFTS > 0 {
-			t, _, _ := d.prefillTime(in, b, mean)
+			t, _, _ := sv.prefillTime(in, b, mean)
 			if t > p.TTFTS {
 				return false
 			}
@@ -314,12 +327,12 @@ func (d *Deployment) Best(p Ask, in, out int, mean float64, kvCap, schedCap int,
 		res.LimitedBy = "latency_budget"
 	} else if b < hi {
 		res.LimitedBy = "tpot"
-		if p.TPOTS <= 0 || d.TPOT(b+1, mean) <= p.TPOTS {
+		if p.TPOTS <= 0 || sv.TPOT(b+1, mean) <= p.TPOTS {
 			res.LimitedBy = "ttft"
 		}
 	}
 	s := d.DecodeStep(b, mean)
-	ttft, _, _ := d.prefillTime(in, b, mean)
+	ttft, _, _ := sv.prefillTime(in, b, mean)
 	res.BatchSize, res.StepTimeMs, res.TTFTMs = b, ms(s.TimeS), ms(ttft)
 	res.TokensPerS, res.TokensPerSPerSequence = float64(b)*s.TokensPerSeq/s.TimeS, s.TokensPerSeq/s.TimeS
 	return res
@@ -327,7 +340,8 @@ func (d *Deployment) Best(p Ask, in, out int, mean float64, kvCap, schedCap int,
 
 // sweep evaluates decode steps over batch sizes up to 1.25x the ceiling
 // (or sweep.max_batch_size), at the workload's mean context.
-func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
+func (a *reporter) sweep(ceil int, mean float64) []spec.SweepPoint {
+	d, p := a.d, a.p
 	hi := p.sweepMax
 	if hi == 0 {
 		hi = max(8, int(math.Ceil(1.25*float64(ceil))))
@@ -335,11 +349,12 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 	bs := sweepBatches(p.sweepPoints, hi)
 	out := make([]spec.SweepPoint, len(bs))
 	ctx := int(math.Round(mean))
-	perBlocks := d.BlocksPerSeq(mean)
+	pool := a.pool
+	perBlocks := pool.BlocksPerSeq(mean)
 	per := float64(perBlocks) / float64(d.NumBlocks)
 	var plain *Deployment // the deployment without speculation, copied once
 	if d.feat.specK > 0 {
-		plain = d.without(true, false)
+		plain = a.without(true, false)
 	}
 	for i, b := range bs {
 		s := d.DecodeStep(b, mean)
@@ -348,8 +363,8 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 			TokensPerS: batchRate(b, s), TokensPerSPerSequence: decodeRate(s),
 			KVCacheUsage: float64(b) * per, Bound: boundName(s.ComputeBound),
 		}
-		if d.sharedBlocks() > 0 {
-			out[i].KVCacheUsage = d.poolShare(b, perBlocks)
+		if pool.shared() > 0 {
+			out[i].KVCacheUsage = pool.share(b, perBlocks)
 		}
 		if plain != nil {
 			out[i].TokensPerSWithoutSpeculation = batchRate(b, plain.DecodeStep(b, mean))
@@ -358,14 +373,15 @@ func (d *Deployment) sweep(p Ask, ceil int, mean float64) []spec.SweepPoint {
 	return out
 }
 
-func (d *Deployment) noteQuantization(r *spec.Report) {
+func (a *reporter) noteQuantization() {
+	d, r := a.d, a.r
 	if d.Quant.ExpertsOnly && d.Quant.RestBitsPerWeight > 0 {
 		// DeepSeek-V4: MXFP4/NVFP4 experts, block-fp8 linear layers.
 		r.Warn("experts_only_quantization", "the MoE experts are stored in "+d.Quant.Format+" ("+fielderr.Number(d.Quant.BitsPerWeight)+" bits) and the other linear layers in "+fielderr.Number(d.Quant.RestBitsPerWeight)+"-bit "+d.Quant.Method+"; embeddings stay in "+d.Dtype)
 	} else if d.Quant.ExpertsOnly {
 		r.Warn("experts_only_quantization", "only the MoE experts are quantized ("+d.Quant.Method+"); attention and embeddings stay in "+d.Dtype)
 	}
-	if g := d.keptGroups(); g != "" {
+	if g := d.shard.keptGroups(); g != "" {
 		r.Warn("unquantized_modules", "the checkpoint leaves "+g+" unquantized (its exclusion list): they are counted in "+d.Dtype)
 	}
 	if d.kvFromCheckpoint {

@@ -54,6 +54,9 @@ type featureState struct {
 	loraBytes       units.Bytes
 	loraFLOPs       float64
 	loraSlotBytes   float64
+	// layers is the model's layers, over which the adapters' bytes
+	// spread evenly (bytesOn).
+	layers int
 
 	// KV offload: the CPU tier per rank and its link, and whether loads
 	// wait for the forward (a synchronous connector).
@@ -250,18 +253,19 @@ func acceptanceForLength(k int, l float64) float64 {
 	return (lo + hi) / 2
 }
 
-// buildFeatures sizes the features' memory and costs once the stages are
-// split (before the memory budget). It returns an error only for a draft
-// model that cannot be resolved.
-func (d *Deployment) buildFeatures(req spec.Request) error {
-	f := &d.feat
+// build sizes the features' memory and costs on the ranks of sh, once the
+// stages are split (before the memory budget); maxModelLen is the
+// target's, moeLoRA the release's EngineVersion.MoELoRA. It returns an
+// error only for a draft model that cannot be resolved.
+func (f *featureState) build(req spec.Request, sh *sharding, maxModelLen int, moeLoRA bool) error {
+	f.layers = len(sh.model.Layers)
 	if f.specK > 0 {
 		switch f.specMethod {
 		case "draft_model":
 			dr := spec.Request{
 				Model: req.SpeculativeConfig.Model, Hardware: req.Hardware, Engine: req.Engine,
-				TensorParallelSize: spec.Int(d.TP), Dtype: req.Dtype, KVCacheDtype: req.KVCacheDtype,
-				MaxModelLen: spec.Int(min(d.MaxModelLen, spec.MaxModelLen)),
+				TensorParallelSize: spec.Int(sh.tp), Dtype: req.Dtype, KVCacheDtype: req.KVCacheDtype,
+				MaxModelLen: spec.Int(min(maxModelLen, spec.MaxModelLen)),
 			}
 			dm, _, err := resolve(dr)
 			if err != nil {
@@ -273,12 +277,12 @@ func (d *Deployment) buildFeatures(req spec.Request) error {
 				f.draftKVPerToken += dm.stages[i].layout.BytesPerToken
 			}
 		case "eagle", "eagle3", "mtp":
-			f.draftLayer, f.draftBytes = d.headDraft(f.specMethod)
+			f.draftLayer, f.draftBytes = sh.headDraft(f.specMethod)
 			f.draftKVPerToken = f.draftLayer.kvPerToken
 		}
 	}
 	if f.loras > 0 {
-		f.loraSlotBytes, f.loraFLOPs = d.loraPerSlot()
+		f.loraSlotBytes, f.loraFLOPs = sh.loraPerSlot(f.loraModules, f.loraRank, moeLoRA)
 		f.loraBytes = units.Bytes(f.loraSlotBytes * float64(f.loras))
 	}
 	return nil
@@ -293,9 +297,9 @@ func (d *Deployment) buildFeatures(req spec.Request) error {
 // section 2.2) is one transformer block of the target's plus a 2h x h
 // projection, sharing embedding and head. One pass reads the layer, the
 // fc and the head; the head and the fc are split over tp ranks.
-func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
-	m := d.Model
-	tp := float64(d.TP)
+func (sh *sharding) headDraft(method string) (draftHead, units.Bytes) {
+	m := sh.model
+	tp := float64(sh.tp)
 	h := float64(m.Hidden)
 	l := m.Layers[len(m.Layers)-1]
 	if method != "mtp" {
@@ -305,11 +309,11 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 			l.Kind = models.MLAttention
 		}
 	}
-	lin, oth, exp := d.rankParams(l)
+	lin, oth, exp := sh.rankParams(l)
 	var layer, active float64
 	if l.MoE {
 		routed := float64(m.Experts) * exp
-		layer = d.weightBytes(lin, true) + d.weightBytes(oth, false)
+		layer = sh.weightBytes(lin, true) + sh.weightBytes(oth, false)
 		active = lin - routed + float64(m.TopK)*exp
 	} else {
 		if m.IsMoE() {
@@ -322,7 +326,7 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 			}
 			lin += 3 * h * float64(di) / tp
 		}
-		layer = d.weightBytes(lin, true) + d.weightBytes(oth, false)
+		layer = sh.weightBytes(lin, true) + sh.weightBytes(oth, false)
 		active = lin
 	}
 	fc := 2 * h * h / tp
@@ -332,30 +336,32 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 		fc = 3 * h * h / tp
 		// q, k, v read 2h instead of h.
 		hd := float64(m.HeadDim)
-		extra := h * hd * (float64(m.Heads)/tp + 2*float64(kvcache.HeadsPerRank(m.KVHeads, d.TP)))
-		layer += extra * d.ActBytes
+		extra := h * hd * (float64(m.Heads)/tp + 2*float64(kvcache.HeadsPerRank(m.KVHeads, sh.tp)))
+		layer += extra * sh.actBytes
 		active += extra
 		head = eagle3DraftVocab * h / tp
-		own = head * d.ActBytes
+		own = head * sh.actBytes
 	}
 	var g draftHead
-	g.readBytes = layer + fc*d.ActBytes + head*d.ActBytes
+	g.readBytes = layer + fc*sh.actBytes + head*sh.actBytes
 	g.flopsPerToken = 2 * (active + fc + head)
 	switch l.Kind {
 	case models.MLAttention:
-		g.kvPerToken = float64(m.KVLoraRank+m.QKRopeDim) * d.KVBytes
+		g.kvPerToken = float64(m.KVLoraRank+m.QKRopeDim) * sh.kvBytes
 		g.attnFLOPs = 2 * float64(m.Heads) / tp * float64(2*m.KVLoraRank+m.QKRopeDim)
 	default:
-		g.kvPerToken = float64(kvcache.HeadsPerRank(m.KVHeads, d.TP)*(m.HeadDim+m.HeadDimV())) * d.KVBytes
+		g.kvPerToken = float64(kvcache.HeadsPerRank(m.KVHeads, sh.tp)*(m.HeadDim+m.HeadDimV())) * sh.kvBytes
 		g.attnFLOPs = 2 * float64(m.Heads) / tp * float64(m.HeadDim+m.HeadDimV())
 	}
-	return g, units.Bytes(layer + fc*d.ActBytes + own)
+	return g, units.Bytes(layer + fc*sh.actBytes + own)
 }
 
 // loraPerSlot returns one adapter slot's bytes on one rank and its FLOPs
-// per token. vLLM allocates, for every wrapped linear layer and every
-// slot, lora_a [max_lora_rank, input] and lora_b [output, max_lora_rank]
-// per packed slice, in the model dtype (vllm/lora/layers/base_linear.py
+// per token, for adapters of rank `rank` on the named modules (moeLoRA:
+// the release wraps the routed experts, EngineVersion.MoELoRA). vLLM
+// allocates, for every wrapped linear layer and every slot, lora_a
+// [max_lora_rank, input] and lora_b [output, max_lora_rank] per packed
+// slice, in the model dtype (vllm/lora/layers/base_linear.py
 // create_lora_weights, vLLM 0.19): a column-parallel layer (q, k, v, gate,
 // up, MLA's q_b and kv_b, a Mamba mixer's in_proj) keeps its full input
 // and 1/tp of its output, a row-parallel one (o, down, out_proj) 1/tp of
@@ -367,12 +373,12 @@ func (d *Deployment) headDraft(method string) (draftHead, units.Bytes) {
 // lora_a [r, I/tp] and w2 lora_b [h, r] (vllm/lora/layers/fused_moe.py
 // FusedMoEWithLoRA._create_lora_a_weights / _create_lora_b_weights, main
 // at 0002540c): all E experts are allocated, a token runs top_k of them.
-func (d *Deployment) loraPerSlot() (bytes, flops float64) {
-	m := d.Model
-	tp := float64(d.TP)
+func (sh *sharding) loraPerSlot(modules []string, rank int, moeLoRA bool) (bytes, flops float64) {
+	m := sh.model
+	tp := float64(sh.tp)
 	h := float64(m.Hidden)
 	on := map[string]bool{}
-	for _, mod := range d.feat.loraModules {
+	for _, mod := range modules {
 		on[mod] = true
 	}
 	// held and active are elements in + out per rank over the modules:
@@ -414,7 +420,7 @@ func (d *Deployment) loraPerSlot() (bytes, flops float64) {
 		case models.FullAttention, models.SlidingAttention:
 			hdk, hdv := m.LayerHeadDims(l)
 			q := float64(m.Heads*hdk) / tp
-			kvh := float64(kvcache.HeadsPerRank(m.LayerKVHeads(l), d.TP))
+			kvh := float64(kvcache.HeadsPerRank(m.LayerKVHeads(l), sh.tp))
 			add("q_proj", h, q)
 			add("k_proj", h, kvh*float64(hdk))
 			add("v_proj", h, kvh*float64(hdv))
@@ -426,7 +432,7 @@ func (d *Deployment) loraPerSlot() (bytes, flops float64) {
 			if m.SharedIntermediate > 0 {
 				mlp(float64(m.SharedIntermediate))
 			}
-			if !d.Version.MoELoRA {
+			if !moeLoRA {
 				continue // experts not wrapped before fused-MoE LoRA
 			}
 			eh := h
@@ -454,20 +460,20 @@ func (d *Deployment) loraPerSlot() (bytes, flops float64) {
 			mlp(inter)
 		}
 	}
-	r := float64(d.feat.loraRank)
-	return r * held * d.ActBytes, 2 * r * active
+	r := float64(rank)
+	return r * held * sh.actBytes, 2 * r * active
 }
 
-// featureBytes are the features' weights on stage s of one rank, taken
+// bytesOn are the features' weights on stage s of one rank, taken
 // from the KV budget as vLLM does: they are loaded before the profile run
 // that sizes the pool (gpu_worker.py determine_available_memory).
-func (d *Deployment) featureBytes(s *stage) units.Bytes {
+func (f *featureState) bytesOn(s *stage) units.Bytes {
 	var b units.Bytes
 	if s.last {
-		b += d.feat.draftBytes
+		b += f.draftBytes
 	}
-	if d.feat.loras > 0 && len(d.Model.Layers) > 0 {
-		b += d.feat.loraBytes * units.Bytes(s.hi-s.lo) / units.Bytes(len(d.Model.Layers))
+	if f.loras > 0 && f.layers > 0 {
+		b += f.loraBytes * units.Bytes(s.hi-s.lo) / units.Bytes(f.layers)
 	}
 	return b
 }
@@ -476,11 +482,11 @@ func (d *Deployment) featureBytes(s *stage) units.Bytes {
 // own KV when a draft keeps its cache in the same blocks (vLLM adds the
 // draft's attention layers to the KV cache spec, so every block holds
 // both): bytes per token / (bytes per token + draft's).
-func (d *Deployment) draftShare(lay kvcache.Layout) float64 {
-	if d.feat.draftKVPerToken <= 0 || lay.BytesPerToken <= 0 {
+func (f *featureState) draftShare(lay kvcache.Layout) float64 {
+	if f.draftKVPerToken <= 0 || lay.BytesPerToken <= 0 {
 		return 1
 	}
-	return lay.BytesPerToken / (lay.BytesPerToken + d.feat.draftKVPerToken)
+	return lay.BytesPerToken / (lay.BytesPerToken + f.draftKVPerToken)
 }
 
 // draftPass is the duration of one draft forward pass over b sequences at
@@ -488,13 +494,12 @@ func (d *Deployment) draftShare(lay kvcache.Layout) float64 {
 // over peak, whichever binds, plus the engine's step overhead (each pass
 // launches its own kernels and samples its own token, as a step does; the
 // fitted step_overhead_ms, not a figure of its own). ngram drafts cost
-// nothing on the GPU.
-func (d *Deployment) draftPass(b, ctx float64) float64 {
-	f := &d.feat
+// nothing on the GPU. c is the target's cost model (its overhead, its
+// bandwidth and peak).
+func (f *featureState) draftPass(c *costModel, b, ctx float64) float64 {
 	if b <= 0 || f.specMethod == "ngram" {
 		return 0
 	}
-	c := &d.cost
 	over := c.eff.StepOverheadMs / 1000
 	if f.draftModel != nil {
 		return f.draftModel.DecodeStep(int(b), ctx).TimeS
@@ -503,32 +508,6 @@ func (d *Deployment) draftPass(b, ctx float64) float64 {
 	bytes := g.readBytes + g.kvPerToken*b*ctx
 	flops := g.flopsPerToken*b + g.attnFLOPs*b*ctx
 	return over + math.Max(bytes*c.invWeightBW, flops/(c.peak*c.eff.ComputeEfficiency))
-}
-
-// cachedFor returns the prompt tokens of an n-token prompt served from the
-// prefix cache: the shared prefix in whole blocks, at most n-1 (vLLM
-// get_computed_blocks: max_cache_hit_length = num_tokens - 1; only full
-// blocks are hashed, kv_cache_utils.py hash_block_tokens).
-func (d *Deployment) cachedFor(n int) int {
-	f := &d.feat
-	if !f.prefixOn || f.prefixTokens <= 0 || n <= 1 {
-		return 0
-	}
-	bs := d.stages[d.tight].layout.BlockSize
-	return min(f.prefixTokens/bs, (n-1)/bs) * bs
-}
-
-// sharedBlocks is the blocks of one sequence at ctx tokens that live in a
-// shared prefix (counted once per prefix in the pool): the prefix's whole
-// blocks in every full-attention or latent group. Sliding-window and state
-// groups keep their own.
-func (d *Deployment) sharedBlocks() int64 {
-	lay := d.stages[d.tight].layout
-	c := d.feat.cachedTokens
-	if c <= 0 {
-		return 0
-	}
-	return int64(c/lay.BlockSize) * int64(sharedGroups(lay))
 }
 
 // sharedGroups counts a layout's full-attention and latent groups.
@@ -542,71 +521,28 @@ func sharedGroups(lay kvcache.Layout) int {
 	return n
 }
 
-// seqsFitting returns how many sequences fit in the pool when each holds
-// per blocks of which shared live in one of `prefixes` shared prefixes:
-// the larger of floor(pool / per) (no sharing) and, once every prefix is
-// resident, floor((pool - prefixes*shared) / (per - shared)). Never fewer
-// than without sharing.
-func (d *Deployment) seqsFitting(per float64) float64 {
-	pool := float64(d.usableBlocks())
-	if per <= 0 || pool <= 0 {
-		return 0
-	}
-	n := math.Floor(pool / per)
-	s := float64(d.sharedBlocks())
-	if s > 0 && per > s {
-		np := float64(d.feat.prefixes)
-		if m := math.Floor((pool - np*s) / (per - s)); m >= np && m > n {
-			n = m
-		}
-	}
-	return n
-}
+// tokensPerSeq is the tokens of the step budget each decode takes: 1 + k
+// with k drafted tokens to verify.
+func (f *featureState) tokensPerSeq() int { return 1 + f.specK }
 
-// poolShare is the fraction of the pool b sequences of per blocks each
-// hold, counting each resident prefix's blocks once.
-func (d *Deployment) poolShare(b int, per int64) float64 {
-	s := d.sharedBlocks()
-	held := int64(b) * per
-	if s > 0 && per >= s {
-		held = int64(b)*(per-s) + int64(min(b, d.feat.prefixes))*s
-	}
-	return float64(held) / float64(d.NumBlocks)
-}
-
-// specScheduleCap is the scheduler's cap on sequences when each decode
-// takes 1 + k tokens of the step budget.
-func (d *Deployment) specTokensPerSeq() int { return 1 + d.feat.specK }
-
-// offloadBlocks is the CPU tier in blocks of the tightest stage's layout:
-// its bytes per rank over a block's.
-func (d *Deployment) offloadBlocks() int64 {
-	lay := d.stages[d.tight].layout
-	return lay.NumBlocks(d.feat.offloadBytes / float64(d.TP) * d.draftShare(lay))
+// offloadBlocks is the CPU tier in blocks of layout lay (the tightest
+// stage's): its bytes per rank (of tp ranks) over a block's.
+func (f *featureState) offloadBlocks(lay kvcache.Layout, tp int) int64 {
+	return lay.NumBlocks(f.offloadBytes / float64(tp) * f.draftShare(lay))
 }
 
 // TPOT is the time per output token at batch b and ctx tokens of
 // context, in seconds: the decode step over the tokens it yields per
 // sequence.
-func (d *Deployment) TPOT(b int, ctx float64) float64 {
-	t, tok := d.DecodeTime(b, ctx)
+func (sv Serving) TPOT(b int, ctx float64) float64 {
+	t, tok := sv.DecodeTime(b, ctx)
 	return t / tok
 }
 
-// Onset is the preemption Onset for sequences of meanBlocks blocks on
-// average: usable blocks / meanBlocks, each shared prefix counted once.
-func (d *Deployment) Onset(meanBlocks float64) int {
-	if d.sharedBlocks() > 0 {
-		return int(min(d.seqsFitting(meanBlocks), spec.MaxSeqs))
-	}
-	return int(min(float64(d.usableBlocks())/meanBlocks, spec.MaxSeqs))
-}
-
-// without returns a copy of d with the features named off, for the
-// figures a report shows beside them (same pool and memory).
-func (d *Deployment) without(spec, lora bool) *Deployment {
-	c := *d
-	c.memo = nil // other figures than d's
+// without returns a copy of the deployment with the features named off,
+// for the figures a report shows beside them (same pool and memory).
+func (a *reporter) without(spec, lora bool) *Deployment {
+	c := *a.d
 	if spec {
 		c.feat.specK, c.feat.specE = 0, 1
 	}
@@ -617,7 +553,8 @@ func (d *Deployment) without(spec, lora bool) *Deployment {
 }
 
 // featuresReport fills the features section (nil when none is on).
-func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, meanBlocks float64) *spec.FeaturesReport {
+func (a *reporter) featuresReport(kvCap, onset int, meanBlocks float64) *spec.FeaturesReport {
+	d, p, r, pool := a.d, a.p, a.r, a.pool
 	f := &d.feat
 	var out spec.FeaturesReport
 	any := false
@@ -626,21 +563,21 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 	batch := r.Decode.BatchSize
 	if f.cachedTokens > 0 {
 		any = true
-		ttft0, _, _ := d.prefillFrom(0, in, 0, 0)
+		ttft0, _, _ := a.sv.prefillFrom(0, in, 0, 0)
 		ttft0 += d.Eff.ContextOverheadMs / 1000 // as prefillTime's
 		pc := &spec.PrefixCachingReport{
-			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: d.sharedBlocks(), NumPrefixes: f.prefixes,
+			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: pool.shared(), NumPrefixes: f.prefixes,
 			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,
 		}
-		if per := d.BlocksPerSeq(float64(in + out2)); per > 0 {
-			pc.KVCeilingWithout = int(min(d.usableBlocks()/per, spec.MaxSeqs))
+		if per := pool.BlocksPerSeq(float64(in + out2)); per > 0 {
+			pc.KVCeilingWithout = int(min(pool.usable()/per, spec.MaxSeqs))
 		}
-		pc.OnsetConcurrencyWithout = int(min(float64(d.usableBlocks())/meanBlocks, spec.MaxSeqs))
+		pc.OnsetConcurrencyWithout = int(min(float64(pool.usable())/meanBlocks, spec.MaxSeqs))
 		out.PrefixCaching = pc
 	}
 	if f.specK > 0 {
 		any = true
-		plain := d.without(true, false) // copied once for every comparison below
+		plain := a.without(true, false) // copied once for every comparison below
 		s := d.DecodeStep(batch, mean)
 		s0 := plain.DecodeStep(batch, mean)
 		b1, b10 := d.DecodeStep(1, mean), plain.DecodeStep(1, mean)
@@ -663,8 +600,8 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 		any = true
 		st := &d.stages[d.tight]
 		s := d.DecodeStep(batch, mean)
-		s0 := d.without(false, true).DecodeStep(batch, mean)
-		lb := d.featureBytes(st) - func() units.Bytes {
+		s0 := a.without(false, true).DecodeStep(batch, mean)
+		lb := d.feat.bytesOn(st) - func() units.Bytes {
 			if st.last {
 				return f.draftBytes
 			}
@@ -680,12 +617,12 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 	if f.offloadBytes > 0 {
 		any = true
 		lay := d.stages[d.tight].layout
-		blocks := d.offloadBlocks()
+		blocks := d.feat.offloadBlocks(lay, d.TP)
 		blockBytes := lay.PageBytes * float64(lay.LayersPerBlock)
-		re, _, _ := d.prefillFrom(0, int(mean), 0, 0)
+		re, _, _ := a.sv.prefillFrom(0, int(mean), 0, 0)
 		out.KVOffload = &spec.KVOffloadReport{
 			CPUBlocks: blocks, CapacityTokens: lay.CapacityTokens(blocks),
-			RecomputeOnsetConcurrency: int(min(float64(d.usableBlocks()+blocks)/meanBlocks, spec.MaxSeqs)),
+			RecomputeOnsetConcurrency: int(min(float64(pool.usable()+blocks)/meanBlocks, spec.MaxSeqs)),
 			ReloadMsPerSequence:       ms(meanBlocks * blockBytes / f.offloadBW),
 			RecomputeMsPerSequence:    ms(re),
 		}
@@ -704,7 +641,7 @@ func (d *Deployment) featuresReport(r *spec.Report, p Ask, kvCap, onset int, mea
 			pr.ExpertParallelSize = int(c.epRanks)
 			pr.ExpertsPerRank = (c.experts + float64(f.redundant)) / c.epRanks
 			pr.ExpertsTouchedPerRank = distinctExperts(c.experts, c.topK, tok*c.dp) / c.epRanks
-			pr.LoadImbalance = d.loadImbalance(tok)
+			pr.LoadImbalance = c.loadImbalance(tok)
 		}
 		out.Parallel = pr
 	}

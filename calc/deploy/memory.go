@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/modelrefs/throughput/calc/release"
-	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
@@ -63,10 +62,10 @@ const samplerSortTensors = 9.40
 // 20000 and 29000).
 const v0HiddenTensors = 13.537
 
-// samplerTensors returns the release's float32 [S, vocab] tensors at the
+// samplerTensors returns release v's float32 [S, vocab] tensors at the
 // dummy sampler's peak.
-func (d *Deployment) samplerTensors() float64 {
-	if d.Version.SamplerSort {
+func samplerTensors(v *release.EngineVersion) float64 {
+	if v.SamplerSort {
 		return samplerSortTensors
 	}
 	return samplerLogitTensors
@@ -88,7 +87,7 @@ func (d *Deployment) activationBytes(last bool) units.Bytes {
 		}
 		return units.Bytes(max(forward, sampler) + x.MoEWorkspace)
 	}
-	return units.Bytes(actHiddenTensors*x.Hidden + actIntermediateTensors*x.Intermediate + d.samplerTensors()*x.Sampler + x.MoEWorkspace)
+	return units.Bytes(actHiddenTensors*x.Hidden + actIntermediateTensors*x.Intermediate + samplerTensors(&d.Version)*x.Sampler + x.MoEWorkspace)
 }
 
 // ActivationTerms are the regressors of the activation model, in bytes:
@@ -145,7 +144,8 @@ const (
 	nonTorchTPPerRank = 0.045 * units.GiB
 )
 
-// nonTorchBytes returns the non-torch memory of one rank in bytes. The
+// nonTorchBytes returns the non-torch memory of one rank of tp x pp in
+// bytes. The
 // tensor-parallel term is the communicators' device buffers (NCCL's P2P
 // transport keeps its per-channel FIFOs in GPU memory, and vLLM's custom
 // all-reduce its IPC buffers); GPUs without peer-to-peer access (p2p:
@@ -158,13 +158,13 @@ const (
 // requested, 7.12 GiB of weights, 31.83 GiB of KV cache) leaves 0.65 GiB
 // for the activation peak and non-torch memory together, against 2.08
 // GiB for the TP term alone; the worker's 0.07 GiB stays.
-func (d *Deployment) nonTorchBytes() units.Bytes {
-	if d.TP == 1 && d.PP == 1 {
+func nonTorchBytes(tp, pp int, noP2P bool) units.Bytes {
+	if tp == 1 && pp == 1 {
 		return nonTorchInProcess
 	}
 	nt := nonTorchWorker
-	if d.TP > 1 && !d.noP2P {
-		nt += nonTorchTPBase + nonTorchTPPerRank*units.Bytes(d.TP)
+	if tp > 1 && !noP2P {
+		nt += nonTorchTPBase + nonTorchTPPerRank*units.Bytes(tp)
 	}
 	return nt
 }
@@ -187,17 +187,17 @@ func (d *Deployment) budget(s *stage) {
 	case release.RuleProfiled:
 		s.requestedBytes = total * util
 		s.activation = d.activationBytes(s.last)
-		s.nonTorch = d.nonTorchBytes()
+		s.nonTorch = nonTorchBytes(d.TP, d.PP, d.noP2P)
 		if d.Version.CUDAGraphEstimate {
 			s.cudaGraph = release.CUDAGraphEstimate(d.MaxNumSeqs, s.hi-s.lo)
 		}
-		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch - s.cudaGraph - d.featureBytes(s)
+		s.kvBytes = s.requestedBytes - s.weightsBytes - s.activation - s.nonTorch - s.cudaGraph - d.feat.bytesOn(s)
 	case release.RuleStatic:
 		s.requestedBytes = total * util
-		s.kvBytes = s.requestedBytes - s.weightsBytes - d.featureBytes(s)
+		s.kvBytes = s.requestedBytes - s.weightsBytes - d.feat.bytesOn(s)
 	default:
 		s.nonTorch = d.Engine.RuntimeBytes
-		free := d.Hardware.FreeMemory() - s.weightsBytes - s.nonTorch - d.featureBytes(s)
+		free := d.Hardware.FreeMemory() - s.weightsBytes - s.nonTorch - d.feat.bytesOn(s)
 		s.requestedBytes = s.weightsBytes + s.nonTorch + free*util
 		s.kvBytes = free * util
 	}
@@ -218,7 +218,8 @@ func (d *Deployment) budget(s *stage) {
 // largest utilization that starts is then free / total, rounded down to a
 // hundredth. On a DGX Spark at rest (121.69 GiB total, 101.3 GiB free)
 // that is 0.83, as its users report.
-func (d *Deployment) freeMemoryWarnings(r *spec.Report, st *stage) bool {
+func (a *reporter) freeMemoryWarnings() bool {
+	d, r, st := a.d, a.r, a.st
 	hw := &d.Hardware
 	total, free := hw.ReportedMemory(), hw.FreeMemory()
 	if hw.UnifiedMemory {

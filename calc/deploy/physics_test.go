@@ -107,8 +107,8 @@ func TestSlidingWindowCapsBlocks(t *testing.T) {
 	require.NoError(t, err)
 	// 10,000 tokens would need ceil(10000/16) = 625 blocks; the 4096
 	// window keeps ceil((4096-1+1)/16) + 1 = 257.
-	assert.Equal(t, int64(257), d.BlocksPerSeq(10000))
-	assert.Equal(t, int64(63), d.BlocksPerSeq(1000))
+	assert.Equal(t, int64(257), d.Pool().BlocksPerSeq(10000))
+	assert.Equal(t, int64(63), d.Pool().BlocksPerSeq(1000))
 }
 
 // Physics 1-3: one read of the weights serves the whole batch, so the step
@@ -298,10 +298,10 @@ func TestRequestRateSetsConcurrency(t *testing.T) {
 	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	c := r.Preemption.Concurrency
-	rate, _ := d.ServingRate(c, spec.DefaultInputTokens, spec.DefaultOutputTokens)
+	rate, _ := Analyse(d, nil).ServingRate(c, spec.DefaultInputTokens, spec.DefaultOutputTokens)
 	assert.GreaterOrEqual(t, rate, 5.0)
 	if c > 1 {
-		prev, _ := d.ServingRate(c-1, spec.DefaultInputTokens, spec.DefaultOutputTokens)
+		prev, _ := Analyse(d, nil).ServingRate(c-1, spec.DefaultInputTokens, spec.DefaultOutputTokens)
 		assert.Less(t, prev, 5.0)
 	}
 }

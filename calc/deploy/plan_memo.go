@@ -10,9 +10,9 @@ package deploy
 // sequence holds depend; a chunked prefill does depend on
 // max_num_batched_tokens (its chunk), so its entries are kept for one
 // value of it. The figures are those DecodeStep, prefillMarginal,
-// prefillTime and meanBlocksStaggered compute, computed once. Only
-// deployments the planner owns carry one (Deployment.memo); Evaluate's
-// deployments have none and are safe for concurrent use.
+// prefillTime and Pool.meanStaggered compute, computed once. Only the
+// planner's analyses carry one (Analyse); Evaluate's have none and are
+// safe for concurrent use.
 type StepMemo struct {
 	gen    uint32 // entries of another generation are stale
 	ctx    float64
@@ -49,8 +49,9 @@ func (m *StepMemo) Reset() {
 }
 
 // DecodeTime is DecodeStep(b, ctx)'s TimeS and TokensPerSeq, memoised.
-func (d *Deployment) DecodeTime(b int, ctx float64) (timeS, tokensPerSeq float64) {
-	if m := d.memo; m != nil && ctx == m.ctx && b >= 0 && b < len(m.dec) {
+func (sv Serving) DecodeTime(b int, ctx float64) (timeS, tokensPerSeq float64) {
+	d := sv.d
+	if m := sv.memo; m != nil && ctx == m.ctx && b >= 0 && b < len(m.dec) {
 		e := &m.dec[b]
 		if e.gen != m.gen {
 			s := d.DecodeStep(b, ctx)
@@ -63,13 +64,13 @@ func (d *Deployment) DecodeTime(b int, ctx float64) (timeS, tokensPerSeq float64
 }
 
 // marginal is prefillMarginal(n), memoised.
-func (d *Deployment) marginal(n int) float64 {
-	m := d.memo
+func (sv Serving) marginal(n int) float64 {
+	m := sv.memo
 	if m == nil || n != m.in {
-		return d.prefillMarginal(n)
+		return sv.prefillMarginal(n)
 	}
 	if !m.margOK {
-		m.marg, m.margOK = d.prefillMarginal(n), true
+		m.marg, m.margOK = sv.prefillMarginal(n), true
 	}
 	return m.marg
 }
@@ -77,10 +78,11 @@ func (d *Deployment) marginal(n int) float64 {
 // PrefillAt is prefillTime(n, b, ctx)'s time, memoised (the planner's
 // own calls; best, shared with Evaluate, calls prefillTime: memoising it
 // there bought nothing measurable and cost the light engine bytes).
-func (d *Deployment) PrefillAt(n, b int, ctx float64) float64 {
-	m := d.memo
+func (sv Serving) PrefillAt(n, b int, ctx float64) float64 {
+	d := sv.d
+	m := sv.memo
 	if m == nil || n != m.in || (ctx != m.ctx && b != 0) || b < 0 || b >= len(m.pre) {
-		t, _, _ := d.prefillTime(n, b, ctx)
+		t, _, _ := sv.prefillTime(n, b, ctx)
 		return t
 	}
 	if d.MaxBatched != m.preBatched {
@@ -89,20 +91,21 @@ func (d *Deployment) PrefillAt(n, b int, ctx float64) float64 {
 	}
 	e := &m.pre[b]
 	if e.gen != m.preGen {
-		t, _, _ := d.prefillTime(n, b, ctx)
+		t, _, _ := sv.prefillTime(n, b, ctx)
 		*e = memoStep{gen: m.preGen, time: t}
 	}
 	return e.time
 }
 
-// BlocksStaggered is meanBlocksStaggered(in, out), memoised.
-func (d *Deployment) BlocksStaggered(in, out int) float64 {
-	m := d.memo
+// BlocksStaggered is the pool's meanStaggered(in, out), memoised.
+func (sv Serving) BlocksStaggered(in, out int) float64 {
+	d := sv.d
+	m := sv.memo
 	if m == nil || in != m.in || out != m.out {
-		return d.meanBlocksStaggered(in, out)
+		return d.Pool().meanStaggered(in, out)
 	}
 	if !m.blocksOK {
-		m.blocks, m.blocksOK = d.meanBlocksStaggered(in, out), true
+		m.blocks, m.blocksOK = d.Pool().meanStaggered(in, out), true
 	}
 	return m.blocks
 }

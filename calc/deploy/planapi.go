@@ -7,10 +7,11 @@ import (
 )
 
 // What the planner (package calc/planner) asks of a deployment, beside
-// the step model's and the analysis's own methods: a search resolves one
-// deployment per layout with ResolveWith, re-sizes it for each scheduler
-// setting with WithScheduler, and shares a layout cache and a step memo
-// across its candidates.
+// the step model's, the block pool's (Pool) and the serving analysis's
+// (Serving) own methods: a search resolves one deployment per layout with
+// ResolveWith, re-sizes it for each scheduler setting with WithScheduler,
+// and shares a layout cache and a step memo (Analyse) across its
+// candidates.
 
 // LayoutCache is a search's cache of KV layouts, one per layout key; a
 // deployment given one (UseLayoutCache) reuses the layouts it holds.
@@ -18,10 +19,6 @@ type LayoutCache = map[LayoutKey][]kvcache.Layout
 
 // UseLayoutCache makes d's resolutions read and fill c.
 func (d *Deployment) UseLayoutCache(c LayoutCache) { d.layouts = c }
-
-// UseStepMemo makes d's memoised step times (DecodeTime, PrefillAt,
-// BlocksStaggered) read and fill m (nil: none).
-func (d *Deployment) UseStepMemo(m *StepMemo) { d.memo = m }
 
 // PlannedAsk is what a planner's candidate asks beside its deployment:
 // the workload's mean lengths and the latency budget (seconds; 0: none),
@@ -79,7 +76,7 @@ func (d *Deployment) WithScheduler(c *Deployment, seqs, batched int) {
 // sequence (vLLM refuses to start without it) and for the request, the
 // tests Evaluate's report makes.
 func (d *Deployment) ServesOne(final float64) bool {
-	if d.NumBlocks <= 0 || d.BlocksPerSeq(final) > d.NumBlocks {
+	if d.NumBlocks <= 0 || d.Pool().BlocksPerSeq(final) > d.NumBlocks {
 		return false
 	}
 	return d.stages[d.tight].layout.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)) >= 1

@@ -93,7 +93,8 @@ func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 	if d.PeakFLOPS <= 0 {
 		return nil, p, fielderr.New("hardware.peak_flops", "has no figure for "+string(d.Precision)+" or a wider format")
 	}
-	if err := d.buildFeatures(req); err != nil {
+	d.shard = sharding{model: d.Model, quant: d.Quant, tp: d.TP, actBytes: d.ActBytes, kvBytes: d.KVBytes, dp: d.feat.dp, redundant: d.feat.redundant}
+	if err := d.feat.build(req, &d.shard, d.MaxModelLen, d.Version.MoELoRA); err != nil {
 		return nil, p, err
 	}
 	if err := d.build(); err != nil {
@@ -108,7 +109,7 @@ func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 	if len(p.cal) > 0 {
 		p.calReport = Calibrator.Fit(d, p.cal)
 	}
-	d.feat.cachedTokens = d.cachedFor(p.In)
+	d.feat.cachedTokens = d.Pool().cachedFor(p.In)
 	return d, p, nil
 }
 
@@ -349,7 +350,7 @@ func (d *Deployment) build() error {
 		st := &d.stages[s]
 		st.lo, st.hi = split[s], split[s+1]
 		st.first, st.last = s == 0, s == d.PP-1
-		st.weightsBytes = units.Bytes(d.stageWeights(st.lo, st.hi, st.first, st.last))
+		st.weightsBytes = units.Bytes(d.shard.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
 		if lays[s].LayersPerBlock == 0 {
 			// A stage of MLP-only blocks (a run of Llama-Nemotron's no-op
@@ -357,7 +358,7 @@ func (d *Deployment) build() error {
 			continue
 		}
 		st.layout = lays[s]
-		st.blocks = st.layout.NumBlocks(float64(st.kvBytes) * d.draftShare(st.layout))
+		st.blocks = st.layout.NumBlocks(float64(st.kvBytes) * d.feat.draftShare(st.layout))
 		if d.NumBlocks < 0 || st.blocks < d.NumBlocks {
 			d.NumBlocks, d.tight = st.blocks, s
 		}
@@ -390,7 +391,7 @@ func (d *Deployment) stageLayouts(split []int) ([]kvcache.Layout, error) {
 	stages := make([][]kvcache.Layer, d.PP)
 	n := 0
 	for s := range stages {
-		stages[s] = d.kvLayers(split[s], split[s+1])
+		stages[s] = d.shard.kvLayers(split[s], split[s+1])
 		n += len(stages[s])
 	}
 	if n == 0 {

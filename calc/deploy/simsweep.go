@@ -22,7 +22,7 @@ func (d *Deployment) SimSweepLoads(p Ask, sp *SimPlan, pre *spec.PreemptionRepor
 	schedCap, _ := d.SchedulerCap()
 	ref := float64(schedCap)
 	if poisson {
-		ref, _ = d.ServingRate(schedCap, p.In, p.Out)
+		ref, _ = Serving{d: d}.ServingRate(schedCap, p.In, p.Out)
 		if pre.Reachable {
 			onset = pre.OnsetRequestRate
 			ref = pre.SaturationRequestRate

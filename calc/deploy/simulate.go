@@ -250,7 +250,7 @@ func (d *Deployment) SchedConfig() sched.Config {
 		c.Spec = sched.Speculation{Tokens: f.specK, Acceptance: f.specAccept}
 	}
 	if f.offloadBytes > 0 {
-		c.Offload = sched.Offload{Blocks: d.offloadBlocks(), Groups: max(sharedGroups(lay), 1)}
+		c.Offload = sched.Offload{Blocks: d.feat.offloadBlocks(lay, d.TP), Groups: max(sharedGroups(lay), 1)}
 	}
 	return c
 }

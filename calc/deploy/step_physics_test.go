@@ -167,7 +167,7 @@ func TestTTFTIncludesTheContextPhaseLatency(t *testing.T) {
 	require.NoError(t, err)
 	// 128 tokens from position 0 span 128 * (0 + 129/2).
 	s := d.Step(StepLoad{PrefillTokens: 128, PrefillSpan: 128 * 64.5, PrefillSeqs: 1})
-	got, chunks, _ := d.prefillTime(128, 0, 0)
+	got, chunks, _ := Analyse(d, nil).prefillTime(128, 0, 0)
 	assert.Equal(t, 1, chunks)
 	assert.InDelta(t, d.Eff.ContextOverheadMs/1000+s.TimeS, got, 1e-12)
 }

@@ -4,7 +4,7 @@
 // settings, aggregated and disaggregated; resolves and costs each
 // candidate with the engine's own deployment and step model (calc/deploy,
 // through the explicit API of planapi.go: ResolveWith, WithScheduler, the
-// analysis's methods and a shared step memo), ranks those that meet the
+// block pool, and the serving analysis with a shared step memo), ranks those that meet the
 // budget by cost, writes each one's launch command and, on request,
 // replays the finalists in the simulator.
 //

@@ -191,7 +191,6 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 				}
 				first = d
 				p.memo.Reset()
-				first.UseStepMemo(&p.memo)
 			} else {
 				first.WithScheduler(&p.scratch, seqs, max(bt, seqs))
 				d, pl = &p.scratch, s.plan()
@@ -379,16 +378,17 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 	if !d.ServesOne(final) {
 		return p.fitMiss(d, dep)
 	}
-	kvCap := d.KVCapacity(final)
+	sv := deploy.Analyse(d, &p.memo)
+	kvCap := d.Pool().KVCapacity(final)
 	schedCap, schedWhy := d.SchedulerCap()
-	tpot1 := d.TPOT(1, mean)
-	ttft1 := d.PrefillAt(in, 1, mean)
-	best := d.Best(pl, in, out, mean, kvCap, schedCap, schedWhy)
+	tpot1 := sv.TPOT(1, mean)
+	ttft1 := sv.PrefillAt(in, 1, mean)
+	best := sv.Best(pl, in, out, mean, kvCap, schedCap, schedWhy)
 	if !best.Feasible {
 		return p.latencyMiss(d, dep, tpot1, ttft1)
 	}
 	capB, limiter := best.BatchSize, best.LimitedBy
-	onset := d.Onset(d.BlocksStaggered(in, out))
+	onset := d.Pool().Onset(sv.BlocksStaggered(in, out))
 	reachable := onset < schedCap
 	if reachable && onset < capB {
 		capB, limiter = onset, "preemption_onset"
@@ -398,7 +398,7 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 	}
 	// A replica of dp data-parallel ranks serves dp shares of the load,
 	// each rank at the figures of one (its evaluate request's workload).
-	rMax, _ := d.ServingRate(capB, in, out)
+	rMax, _ := sv.ServingRate(capB, in, out)
 	dp := d.DataParallel()
 	g := d.TP * d.PP * dp
 	var replicas, op int
@@ -406,7 +406,7 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 	if s.rate > 0 {
 		replicas = max(1, int(math.Ceil(s.rate/(rMax*float64(dp)))))
 		for {
-			op = d.ConcurrencyForRate(s.rate/float64(replicas*dp), in, out, schedCap)
+			op = sv.ConcurrencyForRate(s.rate/float64(replicas*dp), in, out, schedCap)
 			if op <= capB || replicas > s.maxGPUs {
 				break
 			}
@@ -418,20 +418,20 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 		ranks := (s.users + capB - 1) / capB
 		replicas = (ranks + dp - 1) / dp
 		op = (s.users + replicas*dp - 1) / (replicas * dp)
-		r, _ := d.ServingRate(op, in, out)
+		r, _ := sv.ServingRate(op, in, out)
 		rate = r * float64(s.users) / float64(op)
 		dep.perUsers = op
 	}
 	dep.Replicas, dep.GPUs, dep.BatchSize = replicas, replicas*g, op
 	// TPOT is a decode step over the tokens it yields per sequence (1, or
 	// more with speculative decoding).
-	step := d.TPOT(op, mean)
-	ttft := d.PrefillAt(in, op, mean)
+	step := sv.TPOT(op, mean)
+	ttft := sv.PrefillAt(in, op, mean)
 	dep.TPOTMs, dep.TTFTMs = ms(step), ms(ttft)
 	dep.Limiter = limiter
 	dep.SaturationRequestRate = float64(replicas*dp) * rMax
 	if reachable && onset >= 1 {
-		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * d.RateForConcurrency(deploy.MeanInFlightForPeak(float64(onset)), in, out)
+		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * sv.RateForConcurrency(deploy.MeanInFlightForPeak(float64(onset)), in, out)
 	}
 	p.finish(&dep, rate, price)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1})
@@ -492,20 +492,22 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 	if !d.ServesOne(final) {
 		return p.fitMiss(d, dep)
 	}
-	tPre := d.PrefillAt(in, 0, 0)
+	sv := deploy.Analyse(d, &p.memo)
+	tPre := sv.PrefillAt(in, 0, 0)
 	xfer := link.LatencyS + float64(in)*d.Layout().BytesPerToken/link.BandwidthBytesPerS
 	schedCap, _ := d.SchedulerCap()
-	hi, limiter := min(d.KVCapacity(final), schedCap), "kv_cache"
-	if schedCap < d.KVCapacity(final) {
+	kvCap := d.Pool().KVCapacity(final)
+	hi, limiter := min(kvCap, schedCap), "kv_cache"
+	if schedCap < kvCap {
 		_, limiter = d.SchedulerCap()
 	}
-	onset := d.Onset(d.BlocksStaggered(in, out))
+	onset := d.Pool().Onset(sv.BlocksStaggered(in, out))
 	if onset < schedCap && onset < hi {
 		hi, limiter = onset, "kv_cache"
 	}
 	// tpotAt is the time per output token at batch c: a decode step over
 	// the tokens it yields per sequence (1, or more with speculation).
-	tpotAt := func(c int) float64 { return d.TPOT(c, mean) }
+	tpotAt := func(c int) float64 { return sv.TPOT(c, mean) }
 	cD := hi
 	if s.tpotS > 0 {
 		cD = deploy.LargestBatch(hi, func(c int) bool { return tpotAt(c) <= s.tpotS })
@@ -514,7 +516,7 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 		}
 	}
 	tpot1 := tpotAt(1)
-	step1, _ := d.DecodeTime(1, mean)
+	step1, _ := sv.DecodeTime(1, mean)
 	if cD == 0 || (s.ttftS > 0 && tPre+xfer+step1 > s.ttftS) {
 		c := p.latencyMiss(d, dep, tpot1, tPre+xfer+step1)
 		c.dep.Mode = "disaggregated"
@@ -524,7 +526,7 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 	D := max(1, int(math.Ceil(s.rate/decodeRate(cD))))
 	per := s.rate / float64(D)
 	cOp := min(deploy.LargestBatch(cD, func(c int) bool { return decodeRate(c) < per })+1, cD)
-	step, _ := d.DecodeTime(cOp, mean)
+	step, _ := sv.DecodeTime(cOp, mean)
 	// Prefill pool: the largest utilisation whose M/D/1 wait fits the
 	// slack the TTFT budget leaves.
 	rhoMax := 1.0
