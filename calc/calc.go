@@ -2,6 +2,7 @@ package calc
 
 import (
 	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/evaluate"
 	"github.com/modelrefs/throughput/calc/planner"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
@@ -14,17 +15,17 @@ import (
 // simulation. A deployment that does not fit is an answer (Fits false, with
 // the nearest fixes), not an error. A request whose estimated work exceeds
 // DefaultWorkBudget returns Errors naming the field that drives the cost.
-func Evaluate(req Request) (Report, error) { return deploy.Evaluate(req) }
+func Evaluate(req Request) (Report, error) { return evaluate.Evaluate(req) }
 
 // EvaluateWithBudget is Evaluate with a work budget other than
 // DefaultWorkBudget, in work units (+Inf: none).
 func EvaluateWithBudget(req Request, budget float64) (Report, error) {
-	return deploy.EvaluateWithBudget(req, budget)
+	return evaluate.EvaluateWithBudget(req, budget)
 }
 
 // EstimateWork returns a request's estimated work, in work units, without
 // running its simulation; invalid requests return their Errors.
-func EstimateWork(req Request) (WorkEstimate, error) { return deploy.EstimateWork(req) }
+func EstimateWork(req Request) (WorkEstimate, error) { return evaluate.EstimateWork(req) }
 
 // Plan answers a plan request: which deployments of the model meet the
 // workload's latency budget, ranked by cost, each with its launch command
@@ -37,7 +38,7 @@ func Plan(req PlanRequest) (PlanReport, error) { return planner.Plan(req) }
 // fractional integers, trailing data and bodies over MaxRequestBytes are
 // errors naming the field by its JSON path; beside an unknown key, every
 // other bad field is listed too (Validate).
-func ParseRequest(data []byte) (Request, error) { return deploy.ParseRequest(data) }
+func ParseRequest(data []byte) (Request, error) { return evaluate.ParseRequest(data) }
 
 // ParsePlanRequest decodes a JSON plan request as strictly as
 // ParseRequest.
@@ -45,7 +46,7 @@ func ParsePlanRequest(data []byte) (PlanRequest, error) { return planner.ParseRe
 
 // Validate returns the Errors Evaluate returns for req's fields, or nil
 // when every field is valid; it does not evaluate.
-func Validate(req Request) error { return deploy.Validate(req) }
+func Validate(req Request) error { return evaluate.Validate(req) }
 
 // ParseStartupLog reads the memory and capacity figures of a vLLM start-up
 // log; a build without package calc/calibrate refuses, naming the field.
@@ -57,7 +58,7 @@ func ParseBenchServe(text string) ([]BenchResult, error) { return deploy.ParseBe
 
 // SimulatorBuilt reports whether this build links package calc/simulate in
 // (every door but the browser's light engine).
-func SimulatorBuilt() bool { return deploy.SimulatorBuilt() }
+func SimulatorBuilt() bool { return evaluate.SimulatorBuilt() }
 
 // Engines lists the engine profiles, in the order of EngineNames.
 func Engines() []*Engine { return release.Engines() }

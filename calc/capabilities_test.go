@@ -7,6 +7,7 @@ package calc_test
 import (
 	_ "github.com/modelrefs/throughput/calc/calibrate"
 	_ "github.com/modelrefs/throughput/calc/simulate"
+
 	// The embedded model catalog (the tests name catalog models).
 	_ "github.com/modelrefs/throughput/models/catalog"
 	_ "github.com/modelrefs/throughput/models/deepseekv4"

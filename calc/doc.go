@@ -13,8 +13,9 @@
 // Behind it, the engine room holds one capability per package
 // (docs/architecture.md maps them): calc/spec, the contract's types and
 // field table; calc/release, the engine profiles; calc/deploy, the
-// deployment and its step model; calc/planner; calc/simulate;
-// calc/calibrate; calc/bands; calc/finite. calc's types are theirs, named
+// deployment and its step model; calc/evaluate, the evaluation pipeline;
+// calc/planner; calc/simulate; calc/calibrate; calc/bands; calc/finite.
+// calc's types are theirs, named
 // here (type aliases), so that users and doors write calc.Request and
 // calc.Report. The contract is described once for every door by package
 // calc/contract. docs/MODEL.md gives every formula and its source.

@@ -2,6 +2,7 @@ package calc
 
 import (
 	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/evaluate"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
 )
@@ -75,7 +76,7 @@ type (
 	SweepOptions        = spec.SweepOptions
 	SweepPoint          = spec.SweepPoint
 	Warning             = spec.Warning
-	WorkEstimate        = deploy.WorkEstimate
+	WorkEstimate        = evaluate.WorkEstimate
 	Workload            = spec.Workload
 )
 
@@ -97,17 +98,17 @@ const (
 	DefaultTimelinePoints       = spec.DefaultTimelinePoints
 	DefaultVerifyRequests       = spec.DefaultVerifyRequests
 	DefaultVerifyTop            = spec.DefaultVerifyTop
-	DefaultWorkBudget           = deploy.DefaultWorkBudget
+	DefaultWorkBudget           = evaluate.DefaultWorkBudget
 	MaxPlanCandidates           = spec.MaxPlanCandidates
 	MaxPlanLimit                = spec.MaxPlanLimit
-	MaxRequestBytes             = deploy.MaxRequestBytes
+	MaxRequestBytes             = evaluate.MaxRequestBytes
 	MaxSimSweepPoints           = spec.MaxSimSweepPoints
 	MaxSimulatedRequests        = spec.MaxSimulatedRequests
 	MaxStartupLogBytes          = spec.MaxStartupLogBytes
 	MaxSweepPoints              = spec.MaxSweepPoints
 	MaxTimelinePoints           = spec.MaxTimelinePoints
 	MaxVerifyTop                = spec.MaxVerifyTop
-	NoSimulatorMessage          = deploy.NoSimulatorMessage
+	NoSimulatorMessage          = evaluate.NoSimulatorMessage
 	SGLangV03                   = release.SGLangV03
 	SGLangV04                   = release.SGLangV04
 	SGLangVersion               = release.SGLangVersion

@@ -6,9 +6,13 @@ package deploy_test
 // cannot import them: they import this package).
 import (
 	_ "github.com/modelrefs/throughput/calc/calibrate"
+	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/evaluate"
 	_ "github.com/modelrefs/throughput/calc/simulate"
 
 	// The embedded model catalog (the tests name catalog models).
 	_ "github.com/modelrefs/throughput/models/catalog"
 	_ "github.com/modelrefs/throughput/models/deepseekv4"
 )
+
+func init() { deploy.Evaluate = evaluate.Evaluate }

@@ -14,17 +14,6 @@ import (
 // Version is the engine's version, reported with every result.
 const Version = "0.1.0"
 
-// Evaluate answers a request. Invalid requests return Errors (a list of
-// FieldError naming each bad field) and a zero Report; a model that does
-// not fit is a valid answer: Report.Fits is false and Warnings say why.
-//
-// A request whose estimated work exceeds DefaultWorkBudget (a simulation
-// too large for an edge request) is refused with Errors naming the field
-// that drives the cost; EvaluateWithBudget takes another budget.
-func Evaluate(req spec.Request) (spec.Report, error) {
-	return EvaluateWithBudget(req, DefaultWorkBudget)
-}
-
 // reporter assembles one report: the deployment, what the request asks of
 // it, and the report being written, with the tightest stage and the block
 // pool its sections read.
@@ -146,7 +135,7 @@ func (a *reporter) report() spec.Report {
 	}
 
 	// Preemption onset (steady-state continuous batching).
-	meanBlocks := a.pool.meanStaggered(in, out)
+	meanBlocks := a.pool.MeanStaggered(in, out)
 	onset := a.pool.Onset(meanBlocks)
 	pre := &spec.PreemptionReport{
 		OnsetConcurrency: onset, OnsetConcurrencyLockstep: kvCap, ContextTokens: in + out,

@@ -570,9 +570,9 @@ func (a *reporter) featuresReport(kvCap, onset int, meanBlocks float64) *spec.Fe
 			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,
 		}
 		if per := pool.BlocksPerSeq(float64(in + out2)); per > 0 {
-			pc.KVCeilingWithout = int(min(pool.usable()/per, spec.MaxSeqs))
+			pc.KVCeilingWithout = int(min(pool.Usable()/per, spec.MaxSeqs))
 		}
-		pc.OnsetConcurrencyWithout = int(min(float64(pool.usable())/meanBlocks, spec.MaxSeqs))
+		pc.OnsetConcurrencyWithout = int(min(float64(pool.Usable())/meanBlocks, spec.MaxSeqs))
 		out.PrefixCaching = pc
 	}
 	if f.specK > 0 {
@@ -622,7 +622,7 @@ func (a *reporter) featuresReport(kvCap, onset int, meanBlocks float64) *spec.Fe
 		re, _, _ := a.sv.prefillFrom(0, int(mean), 0, 0)
 		out.KVOffload = &spec.KVOffloadReport{
 			CPUBlocks: blocks, CapacityTokens: lay.CapacityTokens(blocks),
-			RecomputeOnsetConcurrency: int(min(float64(pool.usable()+blocks)/meanBlocks, spec.MaxSeqs)),
+			RecomputeOnsetConcurrency: int(min(float64(pool.Usable()+blocks)/meanBlocks, spec.MaxSeqs)),
 			ReloadMsPerSequence:       ms(meanBlocks * blockBytes / f.offloadBW),
 			RecomputeMsPerSequence:    ms(re),
 		}

@@ -102,10 +102,10 @@ func (sv Serving) BlocksStaggered(in, out int) float64 {
 	d := sv.d
 	m := sv.memo
 	if m == nil || in != m.in || out != m.out {
-		return d.Pool().meanStaggered(in, out)
+		return d.Pool().MeanStaggered(in, out)
 	}
 	if !m.blocksOK {
-		m.blocks, m.blocksOK = d.Pool().meanStaggered(in, out), true
+		m.blocks, m.blocksOK = d.Pool().MeanStaggered(in, out), true
 	}
 	return m.blocks
 }

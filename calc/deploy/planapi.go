@@ -92,3 +92,26 @@ func (d *Deployment) WeightsOverBudget() bool {
 	}
 	return false
 }
+
+// The evaluation pipeline (package calc/evaluate) resolves, validates the
+// simulation, assembles the report and prices the work with these.
+
+// ResolveAsk validates a request and builds its deployment and what it
+// asks beside (the workload, the budget, the price, the sweep): every
+// problem is a FieldError naming the field; a model whose weights do not
+// fit is not an error (the deployment has no blocks).
+func ResolveAsk(req spec.Request) (*Deployment, Ask, error) { return resolve(req) }
+
+// SimulationPlan validates a request's simulate options against its
+// deployment and ask (d nil: resolving failed, and the checks that need it
+// are skipped), appending its problems to prev, resolve's error.
+func SimulationPlan(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) (*SimPlan, error) {
+	return simulateOptions(o, d, p, prev)
+}
+
+// Assemble writes the analytic report of d under p: every section but the
+// nearest fixes and the simulation.
+func Assemble(d *Deployment, p Ask) spec.Report { return report(d, p) }
+
+// SweepPoints is the batch sizes the report's sweep evaluates.
+func (p Ask) SweepPoints() int { return p.sweepPoints }

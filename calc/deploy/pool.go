@@ -30,22 +30,22 @@ func (p Pool) BlocksPerSeq(ctx float64) int64 {
 	return p.lay.BlocksFor(int64(math.Ceil(ctx))+int64(p.f.specK), 1)
 }
 
-// usable is the pool a scheduler can hand out: vLLM reserves block 0
+// Usable is the pool a scheduler can hand out: vLLM reserves block 0
 // as the null block (vllm/v1/core/block_pool.py).
-func (p Pool) usable() int64 { return max(p.blocks-1, 0) }
+func (p Pool) Usable() int64 { return max(p.blocks-1, 0) }
 
 // KVCapacity returns how many sequences of ctx tokens fit in the pool at
 // once: floor(usable blocks / blocks per sequence), each shared prefix's
 // blocks counted once (fitting).
 func (p Pool) KVCapacity(ctx float64) int {
 	per := p.BlocksPerSeq(ctx)
-	if per <= 0 || p.usable() <= 0 {
+	if per <= 0 || p.Usable() <= 0 {
 		return 0
 	}
 	if p.shared() > 0 {
 		return int(min(p.fitting(float64(per)), spec.MaxSeqs))
 	}
-	return int(min(p.usable()/per, spec.MaxSeqs))
+	return int(min(p.Usable()/per, spec.MaxSeqs))
 }
 
 // Onset is the preemption onset for sequences of meanBlocks blocks on
@@ -54,14 +54,14 @@ func (p Pool) Onset(meanBlocks float64) int {
 	if p.shared() > 0 {
 		return int(min(p.fitting(meanBlocks), spec.MaxSeqs))
 	}
-	return int(min(float64(p.usable())/meanBlocks, spec.MaxSeqs))
+	return int(min(float64(p.Usable())/meanBlocks, spec.MaxSeqs))
 }
 
-// meanStaggered returns the mean blocks per sequence when sequences
+// MeanStaggered returns the mean blocks per sequence when sequences
 // are spread evenly over their output (continuous batching in steady
 // state): the average of BlocksPerSeq at the midpoints of 16 equal slices
 // of [in, in+out].
-func (p Pool) meanStaggered(in, out int) float64 {
+func (p Pool) MeanStaggered(in, out int) float64 {
 	const slices = 16
 	var sum float64
 	for i := 0; i < slices; i++ {
@@ -102,7 +102,7 @@ func (p Pool) shared() int64 {
 // resident, floor((pool - prefixes*shared) / (per - shared)). Never fewer
 // than without sharing.
 func (p Pool) fitting(per float64) float64 {
-	pool := float64(p.usable())
+	pool := float64(p.Usable())
 	if per <= 0 || pool <= 0 {
 		return 0
 	}

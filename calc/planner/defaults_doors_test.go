@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/evaluate"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -29,7 +30,7 @@ import (
 // launch tests below).
 func TestResolutionTakesTheTablesDefaults(t *testing.T) {
 	t.Parallel()
-	rep, err := deploy.Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
+	rep, err := evaluate.Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
 	c := rep.Config
 	for key, got := range map[string]any{
@@ -64,7 +65,7 @@ func TestSpeculativeTokensHaveNoDefault(t *testing.T) {
 	assert.Nil(t, s.Default)
 	assert.Equal(t, spec.SpecRequired, s.DefaultText)
 	assert.Nil(t, spec.Fields["SpeculativeConfig.acceptance_rate"].Default)
-	_, err := deploy.Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"},
+	_, err := evaluate.Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"},
 		SpeculativeConfig: &spec.SpeculativeConfig{Method: "eagle", AcceptanceRate: spec.Float(0.7)}})
 	require.Error(t, err)
 	assert.Contains(t, fieldsOf(err), "speculative_config.num_speculative_tokens")
@@ -100,7 +101,7 @@ func flag(cmd, name string) string {
 // it was costed with.
 func launchMatchesConfig(t *testing.T, d spec.PlanDeployment, flags map[string]func(spec.Config) string) spec.Config {
 	t.Helper()
-	rep, err := deploy.Evaluate(d.Evaluate)
+	rep, err := evaluate.Evaluate(d.Evaluate)
 	require.NoError(t, err)
 	for name, want := range flags {
 		assert.Equal(t, want(rep.Config), flag(d.Launch, name), "%s in %q", name, d.Launch)

@@ -4,7 +4,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/evaluate"
+
 	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -200,17 +201,17 @@ func (s *planSpec) verify(r *spec.PlanReport) error {
 	}
 	var total float64
 	for _, req := range reqs {
-		est, err := deploy.EstimateWork(req)
+		est, err := evaluate.EstimateWork(req)
 		if err != nil {
 			return err
 		}
 		total += est.Simulation
 	}
-	if total > deploy.DefaultWorkBudget {
-		return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + numtext.Sci(total) + " sequence-steps, above the work budget of " + numtext.Sci(deploy.DefaultWorkBudget) + "; lower verify.num_requests to about " + numtext.Fit(s.verifyN, deploy.DefaultWorkBudget/total) + " or verify.top"}}
+	if total > evaluate.DefaultWorkBudget {
+		return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + numtext.Sci(total) + " sequence-steps, above the work budget of " + numtext.Sci(evaluate.DefaultWorkBudget) + "; lower verify.num_requests to about " + numtext.Fit(s.verifyN, evaluate.DefaultWorkBudget/total) + " or verify.top"}}
 	}
 	for k, req := range reqs {
-		rep, err := deploy.EvaluateWithBudget(req, math.Inf(1))
+		rep, err := evaluate.EvaluateWithBudget(req, math.Inf(1))
 		if err != nil || rep.Simulation == nil {
 			continue
 		}

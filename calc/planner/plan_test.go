@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/evaluate"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
@@ -221,7 +222,7 @@ func TestPlanInvariants(t *testing.T) {
 // checkDeployment re-evaluates one deployment through Evaluate.
 func checkDeployment(t *testing.T, req spec.PlanRequest, d spec.PlanDeployment) {
 	t.Helper()
-	rep, err := deploy.Evaluate(d.Evaluate)
+	rep, err := evaluate.Evaluate(d.Evaluate)
 	require.NoError(t, err)
 	require.NotNil(t, rep.Decode)
 	// TPOT is the step over the tokens it yields per sequence (the step
@@ -268,7 +269,7 @@ func checkDeployment(t *testing.T, req spec.PlanRequest, d spec.PlanDeployment) 
 		}
 	} else {
 		require.NotNil(t, d.PrefillEvaluate)
-		pre, err := deploy.Evaluate(*d.PrefillEvaluate)
+		pre, err := evaluate.Evaluate(*d.PrefillEvaluate)
 		require.NoError(t, err)
 		// TTFT = queue wait + prefill + transfer + one decode step.
 		assert.GreaterOrEqual(t, d.TTFTMs, pre.Prefill.TimeMs+d.KVTransferMs+d.TPOTMs-1e-9)
@@ -492,7 +493,7 @@ func TestPlanHandPrefixCaching(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, plain.Feasible)
 	p := plain.Deployments[0]
-	rep, err := deploy.Evaluate(p.Evaluate)
+	rep, err := evaluate.Evaluate(p.Evaluate)
 	require.NoError(t, err)
 	usable := int(rep.KVCache.NumBlocks) - 1
 	perReplica := usable / 1024
@@ -530,7 +531,7 @@ func TestPlanSpeculationPassesThrough(t *testing.T) {
 	d := r.Deployments[0]
 	require.NotNil(t, d.Evaluate.SpeculativeConfig)
 	checkDeployment(t, req, d)
-	rep, err := deploy.Evaluate(d.Evaluate)
+	rep, err := evaluate.Evaluate(d.Evaluate)
 	require.NoError(t, err)
 	e := (1 - math.Pow(0.7, 4)) / (1 - 0.7)
 	near(t, rep.Decode.StepTimeMs/e, d.TPOTMs, "tpot = step / E")

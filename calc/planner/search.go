@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/evaluate"
+
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
@@ -392,7 +394,7 @@ func (s *planSpec) price(id string) (float64, bool) {
 // calc.ParseRequest, and as it lists every bad field beside an unknown
 // key.
 func ParseRequest(data []byte) (spec.PlanRequest, error) {
-	return deploy.ParseStrict(data, func(r spec.PlanRequest) error {
+	return evaluate.ParseStrict(data, func(r spec.PlanRequest) error {
 		_, err := resolvePlanRequest(r)
 		return err
 	})

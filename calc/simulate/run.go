@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/modelrefs/throughput/calc/evaluate"
+
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/sched"
@@ -56,9 +58,9 @@ func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan)
 	return work
 }
 
-// runUnits is the work a run did, in work units (see deploy.DefaultWorkBudget).
+// runUnits is the work a run did, in work units (see evaluate.DefaultWorkBudget).
 func runUnits(res sched.Result) float64 {
-	return float64(res.SeqSteps) + deploy.StepWorkUnits*float64(res.Steps) + deploy.RequestWorkUnits*float64(res.Requests)
+	return float64(res.SeqSteps) + evaluate.StepWorkUnits*float64(res.Steps) + evaluate.RequestWorkUnits*float64(res.Requests)
 }
 
 func simOptions(d *deploy.Deployment, p deploy.Ask, timeline int) sched.Options {

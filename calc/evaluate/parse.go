@@ -1,8 +1,9 @@
-package deploy
+package evaluate
 
 import (
 	"strconv"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
@@ -47,7 +48,18 @@ func ParseStrict[T any](data []byte, validate func(T) error) (T, error) {
 // valid. It does not evaluate: a request it accepts may still exceed the
 // work budget (EvaluateWithBudget).
 func Validate(req spec.Request) error {
-	d, p, err := resolve(req)
-	_, err = simulateOptions(req.Simulate, d, p, err)
+	d, p, err := deploy.ResolveAsk(req)
+	_, err = deploy.SimulationPlan(req.Simulate, d, p, err)
 	return err
+}
+
+// Evaluate answers a request. Invalid requests return Errors (a list of
+// FieldError naming each bad field) and a zero Report; a model that does
+// not fit is a valid answer: Report.Fits is false and Warnings say why.
+//
+// A request whose estimated work exceeds DefaultWorkBudget (a simulation
+// too large for an edge request) is refused with Errors naming the field
+// that drives the cost; EvaluateWithBudget takes another budget.
+func Evaluate(req spec.Request) (spec.Report, error) {
+	return EvaluateWithBudget(req, DefaultWorkBudget)
 }

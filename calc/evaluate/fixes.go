@@ -1,10 +1,11 @@
-package deploy
+package evaluate
 
 import (
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
 
@@ -17,7 +18,7 @@ import (
 // checked by resolving the changed request (Evaluate's own sizing); nil
 // when nothing fails. It runs only on failure, so a sweep of working
 // deployments pays nothing for it.
-func nearestFixes(req spec.Request, d *Deployment, r *spec.Report) []spec.Fix {
+func nearestFixes(req spec.Request, d *deploy.Deployment, r *spec.Report) []spec.Fix {
 	var out []spec.Fix
 	switch {
 	case d.NumBlocks <= 0:
@@ -33,11 +34,11 @@ func nearestFixes(req spec.Request, d *Deployment, r *spec.Report) []spec.Fix {
 // fits reports whether req's deployment has a KV pool that holds one
 // max_model_len sequence.
 func fits(req spec.Request) bool {
-	d, _, err := resolve(req)
+	d, _, err := deploy.ResolveAsk(req)
 	if err != nil || d.NumBlocks <= 0 {
 		return false
 	}
-	lay := d.stages[d.tight].layout
+	lay := d.Layout()
 	return lay.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)) >= 1
 }
 
@@ -45,7 +46,7 @@ func fits(req spec.Request) bool {
 // (an unquantized checkpoint), the smallest tensor-parallel size that
 // fits (2 to 8, within one node), and the smallest accelerator of the
 // catalog, of the same vendor, that holds it on as many GPUs.
-func fitFixes(req spec.Request, d *Deployment) []spec.Fix {
+func fitFixes(req spec.Request, d *deploy.Deployment) []spec.Fix {
 	var out []spec.Fix
 	if !d.Quant.Quantized() {
 		for _, q := range [...]struct{ name, text string }{{"fp8", "fp8"}, {"awq", "int4 (AWQ)"}} {
@@ -110,7 +111,7 @@ func article(name string) string {
 // allocations), and then what fitFixes tries for weights that do not fit
 // (quantized weights, a larger TP, a larger accelerator), since a pool too
 // small for one sequence is the same shortfall, smaller.
-func startFixes(req spec.Request, d *Deployment, r *spec.Report) []spec.Fix {
+func startFixes(req spec.Request, d *deploy.Deployment, r *spec.Report) []spec.Fix {
 	var out []spec.Fix
 	in, out0 := r.Config.InputTokens, r.Config.OutputTokens
 	if c := r.KVCache.CapacityTokens; c >= int64(in+out0) {
@@ -141,7 +142,7 @@ func startFixes(req spec.Request, d *Deployment, r *spec.Report) []spec.Fix {
 // loadFixes says, for a rate above the saturation rate or users above the
 // preemption onset, how many replicas share the load: ceil(load / what
 // one replica carries), and the load each then takes.
-func loadFixes(d *Deployment, r *spec.Report) []spec.Fix {
+func loadFixes(d *deploy.Deployment, r *spec.Report) []spec.Fix {
 	pre := r.Preemption
 	switch {
 	case r.Config.RequestRate > 0 && pre.SaturationRequestRate > 0 && r.Config.RequestRate > pre.SaturationRequestRate:

@@ -1,8 +1,9 @@
-package deploy
+package evaluate
 
 import (
 	"math"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/finite"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
@@ -108,12 +109,12 @@ type WorkEstimate struct {
 // running its simulation (it resolves the request and computes the cheap
 // analytic report). Invalid requests return their Errors.
 func EstimateWork(req spec.Request) (WorkEstimate, error) {
-	d, p, err := resolve(req)
-	sim, err := simulateOptions(req.Simulate, d, p, err)
+	d, p, err := deploy.ResolveAsk(req)
+	sim, err := deploy.SimulationPlan(req.Simulate, d, p, err)
 	if err != nil {
 		return WorkEstimate{}, err
 	}
-	r := report(d, p)
+	r := deploy.Assemble(d, p)
 	return (&workBudget{d, p, sim, r.Preemption}).estimateWork(), nil
 }
 
@@ -125,7 +126,7 @@ const NoSimulatorMessage = "this engine is the browser's light build, without th
 // SimulatorBuilt reports whether this build has the simulator: whether
 // package calc/simulate is linked in (every build but the browser's light
 // engine).
-func SimulatorBuilt() bool { return Simulator != nil }
+func SimulatorBuilt() bool { return deploy.Simulator != nil }
 
 // EvaluateWithBudget is Evaluate with a work budget other than
 // DefaultWorkBudget (in work units; +Inf: none, though each simulation run
@@ -134,24 +135,24 @@ func SimulatorBuilt() bool { return Simulator != nil }
 // running. The HTTP API always uses DefaultWorkBudget; the JavaScript
 // module lets its caller choose (load({workBudget})).
 func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
-	d, p, err := resolve(req)
-	sim, err := simulateOptions(req.Simulate, d, p, err)
+	d, p, err := deploy.ResolveAsk(req)
+	sim, err := deploy.SimulationPlan(req.Simulate, d, p, err)
 	if err != nil {
 		return spec.Report{}, err
 	}
 	if !(budget > 0) {
 		return spec.Report{}, spec.Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
 	}
-	r := report(d, p)
+	r := deploy.Assemble(d, p)
 	r.Fixes = nearestFixes(req, d, &r)
 	if err := (&workBudget{d, p, sim, r.Preemption}).checkBudget(budget); err != nil {
 		return spec.Report{}, err
 	}
-	if sim != nil && Simulator == nil {
+	if sim != nil && deploy.Simulator == nil {
 		return spec.Report{}, spec.Errors{{Field: "simulate", Message: NoSimulatorMessage}}
 	}
 	if sim != nil {
-		Simulator(d, &r, p, sim)
+		deploy.Simulator(d, &r, p, sim)
 	}
 	if err := finite.Check(&r); err != nil {
 		return spec.Report{}, err
@@ -163,9 +164,9 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 // the simulation it plans (nil: none) and its report's preemption figures
 // (the simulated sweep's loads derive from them).
 type workBudget struct {
-	d   *Deployment
-	p   Ask
-	sp  *SimPlan
+	d   *deploy.Deployment
+	p   deploy.Ask
+	sp  *deploy.SimPlan
 	pre *spec.PreemptionReport
 }
 
@@ -173,7 +174,7 @@ type workBudget struct {
 // asks for.
 func (b *workBudget) estimateWork() WorkEstimate {
 	d, p, sp, pre := b.d, b.p, b.sp, b.pre
-	est := WorkEstimate{Base: StepWorkUnits * float64(p.sweepPoints+64)}
+	est := WorkEstimate{Base: StepWorkUnits * float64(p.SweepPoints()+64)}
 	if sp != nil && pre != nil && d.NumBlocks >= 2 {
 		st := b.lengthStats(sp.Work)
 		est.Simulation = b.runWork(sp.Work, st)
@@ -216,8 +217,8 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	batch := float64(capc)
 	meanIn, meanOut := max(1, int(st.in/k)), max(1, int(st.out/k))
 	pool := d.Pool()
-	if mb := pool.meanStaggered(meanIn, meanOut); mb > 0 {
-		batch = min(batch, math.Floor(float64(pool.usable())/mb))
+	if mb := pool.MeanStaggered(meanIn, meanOut); mb > 0 {
+		batch = min(batch, math.Floor(float64(pool.Usable())/mb))
 	}
 	switch w.Arrival {
 	case sched.Burst:
@@ -225,7 +226,7 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	case sched.ClosedLoop:
 		batch = min(batch, float64(w.Users))
 	case sched.Poisson:
-		batch = min(batch, float64(Serving{d: d}.ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
+		batch = min(batch, float64(deploy.Analyse(d, nil).ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
 	}
 	batch = max(batch, 1)
 	// A step computes at most max_num_batched_tokens tokens.
@@ -264,7 +265,7 @@ func (b *workBudget) sweepWork(st lengthStats) (work float64, runs int) {
 	// analytic onset is within reach or the lengths vary.
 	bisect := 0
 	if b.pre.Reachable || sp.Work.Input.Kind != sched.Constant || sp.Work.Output.Kind != sched.Constant {
-		bisect = OnsetBisections
+		bisect = deploy.OnsetBisections
 		if !poisson {
 			bisect = int(math.Ceil(math.Log2(max(gap, 1)))) + 1
 		}

@@ -1,8 +1,9 @@
-package deploy
+package evaluate
 
 import (
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -39,13 +40,13 @@ func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 		"L4 burst sweep, preempts": l8("l4", 4096, 512, &spec.SimulateOptions{NumRequests: spec.Int(200), Arrival: "burst", Sweep: &spec.SimSweepOptions{Points: spec.Int(4)}}),
 	}
 	for name, req := range cases {
-		d, p, err := resolve(req)
+		d, p, err := deploy.ResolveAsk(req)
 		require.NoError(t, err, name)
-		sp, err := simulateOptions(req.Simulate, d, p, nil)
+		sp, err := deploy.SimulationPlan(req.Simulate, d, p, nil)
 		require.NoError(t, err, name)
-		r := report(d, p)
+		r := deploy.Assemble(d, p)
 		est := (&workBudget{d, p, sp, r.Preemption}).estimateWork()
-		actual := Simulator(d, &r, p, sp)
+		actual := deploy.Simulator(d, &r, p, sp)
 		require.NotNil(t, r.Simulation, name)
 		require.Positive(t, actual, name)
 		ratio := (est.Simulation + est.Sweep) / actual

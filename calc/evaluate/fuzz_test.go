@@ -1,8 +1,7 @@
-package deploy
+package evaluate
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/modelrefs/throughput/calc/spec"
@@ -44,7 +43,8 @@ func FuzzEvaluateJSON(f *testing.F) {
 			}
 			return
 		}
-		assertFinite(t, reflect.ValueOf(rep), "report") // physics_test.go
+		// encoding/json refuses NaN and ±Inf: a report that marshals holds
+		// none.
 		if _, err := json.Marshal(rep); err != nil {
 			t.Fatalf("report does not marshal: %v", err)
 		}

@@ -1,9 +1,10 @@
-package deploy
+package evaluate
 
 import (
 	"encoding/json"
 	"testing"
 
+	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/cputime"
 )
@@ -96,7 +97,7 @@ func BenchmarkEvaluateJSON(b *testing.B) {
 // BenchmarkDecodeStep is one step of the cost model (the simulator's inner
 // call).
 func BenchmarkDecodeStep(b *testing.B) {
-	d, err := Resolve(benchRequest())
+	d, err := deploy.Resolve(benchRequest())
 	if err != nil {
 		b.Fatal(err)
 	}
