@@ -4,6 +4,8 @@ package api
 
 import "context"
 
-// defaultHubGet is nil in WebAssembly: the worker sets Hub.Get to its
-// fetch (wasm/worker/hubfetch.go); net/http's client is not linked in.
-var defaultHubGet func(ctx context.Context, url, token string, limit int64) (int, []byte, error)
+// nativeHubGet is nil in WebAssembly: the worker sets Hub.Get to its fetch
+// (wasm/worker/hubfetch.go); net/http's client is not linked in.
+func nativeHubGet(string) func(ctx context.Context, url, token string, limit int64) (int, []byte, error) {
+	return nil
+}

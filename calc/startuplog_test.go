@@ -154,3 +154,26 @@ func TestStartupLogReadsTheDebugBreakdown(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]float64{"requested_gib": 71.20, "activation_gib": 1.50, "non_torch_gib": 0.75, "weights_gib": 9.00, "available_kv_gib": 42.75}, lg.Figures)
 }
+
+// Figures written with exponents are read whole ("5.5e1 GiB" is 55 GiB,
+// "1.2E+6 tokens" 1,200,000, "2.5e-1 GiB" 0.25), thousands commas too; an
+// "e" that no digit follows is not an exponent ("7 eGiB" is 7). A figure
+// below 0 or past its bound (1,048,576 GiB; 10^12 for a count), "1e308"
+// and "1e400" (past a float64) among them, is a field error on
+// startup_log naming the line and the figure as written, one per figure.
+func TestStartupLogReadsExponentsAndRefusesOutOfRange(t *testing.T) {
+	lg, err := calc.ParseStartupLog("Model loading took 5.5e1 GiB memory and 4 seconds\n" +
+		"Available KV cache memory: 2.5e-1 GiB\nGPU KV cache size: 1.2E+6 tokens\n" +
+		"# GPU blocks: 1,024\nnon_torch_memory takes 7 eGiB")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]float64{"weights_gib": 55, "available_kv_gib": 0.25, "kv_cache_tokens": 1.2e6, "num_gpu_blocks": 1024, "non_torch_gib": 7}, lg.Figures)
+
+	_, err = calc.ParseStartupLog("Model loading took 1e308 GiB memory\nAvailable KV cache memory: -3.5 GiB\n" +
+		"GPU KV cache size: 1e400 tokens\nMaximum concurrency for 8,192 tokens per request: 2e12x")
+	assert.Equal(t, calc.Errors{
+		{Field: "startup_log", Message: `line 1: weights_gib "1e308" is out of range; a figure in GiB is at most 1,048,576`},
+		{Field: "startup_log", Message: `line 2: available_kv_gib "-3.5" is negative; a logged figure is 0 or more`},
+		{Field: "startup_log", Message: `line 3: kv_cache_tokens "1e400" is out of range; a count is at most 1,000,000,000,000`},
+		{Field: "startup_log", Message: `line 4: max_concurrency "2e12" is out of range; a count is at most 1,000,000,000,000`},
+	}, err)
+}

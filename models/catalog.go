@@ -300,18 +300,20 @@ func normName(s string) string {
 // without the "owner/" prefix) or an alias: a catalog model, or else one
 // Register added. The returned Model is shared: callers must not modify it.
 func Lookup(name string) (*Model, error) {
-	m, _, err := lookup(name)
+	m, _, err := lookup(name, false)
 	return m, err
 }
 
 // LookupEntry returns the entry (config and sources) for a name, as Lookup
 // finds it.
 func LookupEntry(name string) (*Entry, error) {
-	_, e, err := lookup(name)
+	_, e, err := lookup(name, true)
 	return e, err
 }
 
-func lookup(name string) (*Model, *Entry, error) {
+// lookup finds name; the entry of a registered model is parsed from its
+// kept JSON only withEntry.
+func lookup(name string, withEntry bool) (*Model, *Entry, error) {
 	c := loadCatalog()
 	if c != nil && c.err != nil {
 		return nil, nil, c.err
@@ -323,7 +325,11 @@ func lookup(name string) (*Model, *Entry, error) {
 		}
 	}
 	if r := registered(key); r != nil {
-		return r.model, &r.entry, nil
+		if !withEntry {
+			return r.model, nil, nil
+		}
+		e, err := r.entry()
+		return r.model, e, err
 	}
 	if c == nil {
 		return nil, nil, &UnknownModelError{Name: name, NotLoaded: true}

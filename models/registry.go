@@ -1,28 +1,63 @@
 package models
 
 import (
+	"container/list"
 	"strings"
 	"sync"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/jsonx"
+	"github.com/modelrefs/throughput/internal/memsize"
 )
 
-// MaxRegistered bounds the models Register keeps: past it the oldest is
-// dropped (an edge API that fetches any Hugging Face id must not grow
-// without bound).
-const MaxRegistered = 256
+// MaxRegistered bounds how many models Register keeps, and
+// MaxRegisteredBytes the memory they keep: past either, the least recently
+// looked-up model is dropped (an edge API that fetches any Hugging Face id
+// must not grow without bound). A model's charge is its config.json as
+// compact JSON (kept as text, parsed again by LookupEntry: a parsed config
+// keeps up to 44 times its text's bytes alive, internal/memsize's test)
+// plus the derived Model's estimated heap (memsize.Of) and registryOverhead.
+// The newest model is kept even when it alone is over the bound, so the
+// registry holds at most MaxRegisteredBytes plus one model (whose config is
+// at most 1 MiB of JSON where the Hub client fetched it).
+const (
+	MaxRegistered      = 256
+	MaxRegisteredBytes = 8 << 20
+)
 
-// registeredModel is one model added at run time: its derived model and
-// its entry (config and source).
+// registryOverhead is what an entry costs beside its config's text and its
+// model: the entry, its list element, its map slot and its key (about 300
+// bytes; counted high).
+const registryOverhead = 512
+
+// registeredModel is one model added at run time: its derived model, its
+// id and source, its config as JSON, and its charge against
+// MaxRegisteredBytes.
 type registeredModel struct {
-	model *Model
-	entry Entry
+	model  *Model
+	id     string
+	source Source
+	config []byte
+	bytes  int64
+	key    string
+	elem   *list.Element
+}
+
+// entry returns r's catalog-style entry, its config parsed from the kept
+// JSON.
+func (r *registeredModel) entry() (*Entry, error) {
+	e := &Entry{ID: r.id, Name: r.model.Name, Source: r.source}
+	if err := jsonx.Unmarshal(r.config, &e.Config); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 var reg struct {
 	mu    sync.Mutex
 	byKey map[string]*registeredModel
-	order []string // keys, oldest first
+	lru   list.List // of *registeredModel, the most recently used first
+	bytes int64     // the sum of the entries' charges
 }
 
 // Register adds a model that is not in the catalog under its Hugging Face
@@ -31,7 +66,8 @@ var reg struct {
 // owner's). src says where the config came from (the Hub URL). A catalog
 // id is refused: the catalog's entry wins. Registering an id again
 // replaces it. The returned Model is shared, as Lookup's. Errors name the
-// config's field as FromConfig's do.
+// config's field as FromConfig's do. Kept models are bounded by count and
+// bytes (MaxRegistered, MaxRegisteredBytes).
 func Register(id string, config map[string]any, src Source) (*Model, error) {
 	id = strings.TrimSpace(id)
 	if !IsHubID(id) {
@@ -46,33 +82,60 @@ func Register(id string, config map[string]any, src Source) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	text, err := jsonx.Marshal(config)
+	if err != nil {
+		return nil, fielderr.New("", "the config is not JSON: "+err.Error())
+	}
 	m.ID, m.Name = id, id[strings.LastIndexByte(id, '/')+1:]
-	r := &registeredModel{model: m, entry: Entry{ID: id, Name: m.Name, Source: src, Config: config}}
 	key := normName(id)
+	r := &registeredModel{model: m, id: id, source: src, config: text, key: key}
+	r.bytes = int64(len(text)) + memsize.Of(m) + int64(len(id)+len(src.URL)) + registryOverhead
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if reg.byKey == nil {
 		reg.byKey = map[string]*registeredModel{}
 	}
-	if _, ok := reg.byKey[key]; !ok {
-		reg.order = append(reg.order, key)
-		if len(reg.order) > MaxRegistered {
-			delete(reg.byKey, reg.order[0])
-			reg.order = reg.order[1:]
-		}
+	if old, ok := reg.byKey[key]; ok {
+		dropRegistered(old)
 	}
+	r.elem = reg.lru.PushFront(r)
 	reg.byKey[key] = r
+	reg.bytes += r.bytes
+	for reg.lru.Len() > 1 && (reg.lru.Len() > MaxRegistered || reg.bytes > MaxRegisteredBytes) {
+		dropRegistered(reg.lru.Back().Value.(*registeredModel))
+	}
 	return m, nil
+}
+
+// dropRegistered removes r from the registry (reg.mu held).
+func dropRegistered(r *registeredModel) {
+	reg.lru.Remove(r.elem)
+	delete(reg.byKey, r.key)
+	reg.bytes -= r.bytes
+}
+
+// RegisteredBytes returns how many models Register keeps and their charge
+// against MaxRegisteredBytes.
+func RegisteredBytes() (models int, bytes int64) {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	return len(reg.byKey), reg.bytes
 }
 
 // Registered reports whether Lookup would find name among the registered
 // models.
 func Registered(name string) bool { return registered(normName(name)) != nil }
 
+// registered returns the model kept under key, marking it the most
+// recently used, or nil.
 func registered(key string) *registeredModel {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
-	return reg.byKey[key]
+	r := reg.byKey[key]
+	if r != nil {
+		reg.lru.MoveToFront(r.elem)
+	}
+	return r
 }
 
 // IsHubID reports whether s has the shape of a Hugging Face model id:

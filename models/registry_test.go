@@ -2,6 +2,8 @@ package models
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,4 +75,62 @@ func mustCatalog(t *testing.T) []Entry {
 	e, err := Catalog()
 	require.NoError(t, err)
 	return e
+}
+
+// TestRegisterBoundedByBytes: models padded to about 1 MiB of config.json
+// each (a valid config with a long extra string, as a hostile Hub repo can
+// serve) are kept at most MaxRegisteredBytes' worth, plus the newest: of
+// twenty, the last seven or eight, since each is charged its 1 MiB of
+// JSON, its Model and an overhead. The one looked up most recently
+// survives the next registrations (least recently used first out).
+func TestRegisterBoundedByBytes(t *testing.T) {
+	cfg := func(pad int) map[string]any {
+		return map[string]any{
+			"model_type": "llama", "hidden_size": 1024.0, "num_hidden_layers": 4.0, "num_attention_heads": 8.0,
+			"intermediate_size": 2048.0, "vocab_size": 1000.0, "pad": strings.Repeat("p", pad),
+		}
+	}
+	id := func(i int) string { return fmt.Sprintf("BoundOrg/padded-%d", i) }
+	for i := 0; i < 20; i++ {
+		_, err := Register(id(i), cfg(1<<20-200), Source{})
+		require.NoError(t, err)
+		if i == 10 {
+			_, err := Lookup(id(5)) // id(5) becomes the most recently used
+			require.NoError(t, err)
+		}
+		n, bytes := RegisteredBytes()
+		assert.LessOrEqual(t, bytes, int64(MaxRegisteredBytes+1<<20+64<<10), "after %d: %d models", i, n)
+	}
+	assert.True(t, Registered(id(19)), "the newest is kept")
+	assert.False(t, Registered(id(0)), "the oldest is dropped")
+	assert.False(t, Registered(id(5)), "used at 10, then seven newer ones pushed it out")
+	kept := 0
+	for i := 0; i < 20; i++ {
+		if Registered(id(i)) {
+			kept++
+		}
+	}
+	// 8 MiB / (1 MiB of JSON + the Model + overhead): 7 whole models.
+	assert.Equal(t, 7, kept)
+	// A kept model's entry gives its config back, parsed from the kept JSON.
+	e, err := LookupEntry(id(19))
+	require.NoError(t, err)
+	assert.Equal(t, 1024.0, e.Config["hidden_size"])
+	assert.Len(t, e.Config["pad"], 1<<20-200)
+
+	// LRU: of three small models, the one looked up survives a flood.
+	for i := 0; i < 3; i++ {
+		_, err := Register(fmt.Sprintf("LruOrg/small-%d", i), cfg(0), Source{})
+		require.NoError(t, err)
+	}
+	_, err = Lookup("LruOrg/small-0")
+	require.NoError(t, err)
+	for i := 0; i < 8; i++ { // past the seven padded ones kept before
+		_, err := Register(id(100+i), cfg(1<<20-200), Source{})
+		require.NoError(t, err)
+		_, err = Lookup("LruOrg/small-0")
+		require.NoError(t, err)
+	}
+	assert.True(t, Registered("LruOrg/small-0"))
+	assert.False(t, Registered("LruOrg/small-1"))
 }

@@ -1,6 +1,8 @@
 package calibrate
 
 import (
+	"errors"
+	"math"
 	"strconv"
 	"strings"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/modelrefs/throughput/calc/spec"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/numtext"
 	"github.com/modelrefs/throughput/internal/units"
 )
 
@@ -43,7 +46,8 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 	if len(text) > spec.MaxStartupLogBytes {
 		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(spec.MaxStartupLogBytes))
 	}
-	for _, line := range strings.Split(text, "\n") {
+	var bad fielderr.List
+	for ln, line := range strings.Split(text, "\n") {
 		if out.Release == "" {
 			out.Release = releaseIn(line)
 		}
@@ -58,12 +62,18 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 				if i < 0 {
 					continue
 				}
-				if v, ok := logFigure(t.name, line[i+len(p):]); ok {
+				if v, figure, ok := logFigure(t.name, line[i+len(p):]); ok {
+					if msg := figureProblem(t.name, v); msg != "" {
+						bad.Add("startup_log", "line "+strconv.Itoa(ln+1)+": "+t.name+" "+fielderr.Quote(figure)+" "+msg)
+					}
 					out.Figures[t.name] = v
 					break
 				}
 			}
 		}
+	}
+	if err := bad.Err(); err != nil {
+		return spec.StartupLog{Figures: map[string]float64{}}, err
 	}
 	_, kv := out.Figures["available_kv_gib"]
 	_, tok := out.Figures["kv_cache_tokens"]
@@ -98,12 +108,38 @@ func releaseIn(line string) string {
 	return ""
 }
 
-// logFigure reads a figure's number from the text after its phrase.
-// Memory figures are in GiB (vLLM logs GiB, labelled "GB" in early V1 and
-// V0's "took" lines); "Graph capturing finished in N secs, took X GiB"
-// holds its figure after "took"; "Maximum concurrency for N tokens per
-// request: Xx" after the colon.
-func logFigure(name, s string) (float64, bool) {
+// The largest figures a start-up log may state: a memory figure in GiB at
+// most 1 PiB (1,048,576 GiB, far past any accelerator's memory), a count
+// (tokens, blocks, concurrency) at most 10^12. Past them, or below 0, the
+// log is refused with a field error naming the line and its figure: such a
+// figure is a typo or a forgery, and would make every comparison with it
+// meaningless (or infinite).
+const (
+	maxLogGiB   = 1 << 20
+	maxLogCount = 1e12
+)
+
+// figureProblem says what is wrong with a figure read for name, or "".
+func figureProblem(name string, v float64) string {
+	limit, unit := float64(maxLogCount), "a count"
+	if strings.HasSuffix(name, "_gib") {
+		limit, unit = maxLogGiB, "a figure in GiB"
+	}
+	switch {
+	case v < 0:
+		return "is negative; a logged figure is 0 or more"
+	case math.IsNaN(v) || v > limit:
+		return "is out of range; " + unit + " is at most " + numtext.Thousands(int64(limit))
+	}
+	return ""
+}
+
+// logFigure reads a figure's number from the text after its phrase,
+// answering it and its text as written. Memory figures are in GiB (vLLM
+// logs GiB, labelled "GB" in early V1 and V0's "took" lines); "Graph
+// capturing finished in N secs, took X GiB" holds its figure after "took";
+// "Maximum concurrency for N tokens per request: Xx" after the colon.
+func logFigure(name, s string) (float64, string, bool) {
 	switch name {
 	case "requested_gib":
 		// V0: "x gpu_memory_utilization (0.90) = 71.29GiB"; V1:
@@ -113,7 +149,7 @@ func logFigure(name, s string) (float64, bool) {
 				return leadingNumber(s[i+len(sep):])
 			}
 		}
-		return 0, false
+		return 0, "", false
 	case "cuda_graph_gib":
 		if i := strings.Index(s, "took "); i >= 0 && strings.Contains(s[:i], "sec") {
 			s = s[i+len("took "):]
@@ -121,46 +157,81 @@ func logFigure(name, s string) (float64, bool) {
 	case "max_concurrency":
 		i := strings.Index(s, "per request: ")
 		if i < 0 {
-			return 0, false
+			return 0, "", false
 		}
 		s = s[i+len("per request: "):]
 	case "weights_gib":
 		// "Model loading took 14.29 GiB memory and 4.66 seconds"; a time
 		// alone ("... took 4.18 seconds") is not memory.
-		if v, ok := leadingNumber(s); ok {
-			rest := strings.TrimSpace(s[numberLen(s):])
+		if v, figure, ok := leadingNumber(s); ok {
+			rest := strings.TrimSpace(s[len(figure):])
 			if strings.HasPrefix(rest, "GiB") || strings.HasPrefix(rest, "GB") {
-				return v, true
+				return v, figure, true
 			}
 		}
-		return 0, false
+		return 0, "", false
 	}
 	return leadingNumber(s)
 }
 
-// leadingNumber parses the number s starts with (digits, one point, a
-// leading minus, thousands commas).
-func leadingNumber(s string) (float64, bool) {
+// leadingNumber parses the number s starts with (numberLen's), answering
+// it and its text. A number too large for a float64 ("1e400") is +Inf, and
+// ok: figureProblem refuses it.
+func leadingNumber(s string) (float64, string, bool) {
 	n := numberLen(s)
 	if n == 0 {
-		return 0, false
+		return 0, "", false
 	}
 	v, err := strconv.ParseFloat(strings.ReplaceAll(s[:n], ",", ""), 64)
-	return v, err == nil
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, "", false
+	}
+	return v, s[:n], true
 }
 
+// numberLen is the length of the number s starts with: a leading minus,
+// digits with thousands commas and one point, and an exponent ("5.5e1",
+// "1E-3": e or E, a sign, digits) when digits follow the e. A trailing
+// point or comma is not the number's ("took 4.18."). It is 0 when s starts
+// with no digit.
 func numberLen(s string) int {
 	n := 0
+	if n < len(s) && s[n] == '-' {
+		n++
+	}
+	digits, point := 0, false
+mantissa:
 	for n < len(s) {
 		c := s[n]
-		if (c >= '0' && c <= '9') || c == '.' || c == ',' || (c == '-' && n == 0) {
-			n++
-			continue
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == ',' && !point:
+		case c == '.' && !point:
+			point = true
+		default:
+			break mantissa
 		}
-		break
+		n++
 	}
 	for n > 0 && (s[n-1] == '.' || s[n-1] == ',') {
 		n--
+	}
+	if digits == 0 {
+		return 0
+	}
+	if n < len(s) && (s[n] == 'e' || s[n] == 'E') {
+		e := n + 1
+		if e < len(s) && (s[e] == '+' || s[e] == '-') {
+			e++
+		}
+		d := e
+		for d < len(s) && s[d] >= '0' && s[d] <= '9' {
+			d++
+		}
+		if d > e {
+			n = d
+		}
 	}
 	return n
 }

@@ -207,6 +207,13 @@ func ResolveSpec(e *spec.Errs, s *spec.SpeculativeConfig, d *Deployment) {
 	switch {
 	case method == "draft_model" && s.Model == "":
 		e.Add("speculative_config.model", "is required for method draft_model: the draft model's catalog id")
+	case method == "draft_model":
+		// An unknown draft model is listed here, beside the request's
+		// other problems; buildFeatures, which sizes the draft, runs only
+		// when there are none.
+		if _, err := models.Lookup(s.Model); err != nil {
+			e.Add("speculative_config.model", err.Error())
+		}
 	case method != "draft_model" && s.Model != "":
 		e.Add("speculative_config.model", "applies to method draft_model only")
 	case method == "mtp" && d.Model != nil && !hasMTP(d.Model):

@@ -172,12 +172,7 @@ func (s *planSpec) checkFeatures(e *spec.Errs) {
 	deploy.ResolvePrefix(e, spec.Request{Workload: s.workload()}, probe, &deploy.Ask{In: s.in})
 	if sc := s.req.SpeculativeConfig; sc != nil {
 		deploy.ResolveSpec(e, sc, probe)
-		s.specMethod = probe.SpecMethod()
-		if probe.SpecMethod() == "draft_model" && sc.Model != "" {
-			if _, err := models.Lookup(sc.Model); err != nil {
-				e.Add("speculative_config.model", err.Error())
-			}
-		}
+		s.specMethod = probe.SpecMethod() // ResolveSpec names an unknown draft model
 	}
 }
 

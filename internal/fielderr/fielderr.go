@@ -41,8 +41,19 @@ func (e Error) Error() string {
 // partial result beside it.
 type Errors []Error
 
-// New returns the one-problem list {field, message}.
-func New(path, message string) Errors { return Errors{{path, message}} }
+// New returns the one-problem list {field, message}, the path cut to
+// MaxPath (Path).
+func New(path, message string) Errors { return Errors{{Path(path), message}} }
+
+// MaxPath is how many characters of a field path an error keeps at most: a
+// path is built from the input's keys (an unknown key, a nesting a
+// thousand levels deep), and must not come back whole. Join, New, Under
+// and List.Add cut every path they build or take to MaxPath runes, with
+// "…" after the cut, so no error path exceeds MaxPath runes and the "…".
+const MaxPath = 200
+
+// Path is p cut to MaxPath runes, with "…" after the cut.
+func Path(p string) string { return cut(p, MaxPath) }
 
 // Error joins the problems with "; ".
 func (e Errors) Error() string {
@@ -69,17 +80,18 @@ func (e Errors) Err() error {
 }
 
 // Join returns the path of key under prefix: "" and "a" give "a", "w" and
-// "a" give "w.a", and an index key ("[2]") is appended without a dot.
+// "a" give "w.a", and an index key ("[2]") is appended without a dot. The
+// path is cut to MaxPath (Path).
 func Join(prefix, key string) string {
 	switch {
 	case prefix == "":
-		return key
+		return Path(key)
 	case key == "":
-		return prefix
+		return Path(prefix)
 	case key[0] == '[':
-		return prefix + key
+		return Path(prefix + key)
 	}
-	return prefix + "." + key
+	return Path(prefix + "." + key)
 }
 
 // Under re-roots err's problems under prefix (Join(prefix, field)). An
@@ -103,8 +115,8 @@ func Under(prefix string, err error) error {
 // List collects problems as a validation goes, in the order found.
 type List struct{ errs Errors }
 
-// Add records one problem.
-func (l *List) Add(path, message string) { l.errs = append(l.errs, Error{path, message}) }
+// Add records one problem, its path cut to MaxPath (Path).
+func (l *List) Add(path, message string) { l.errs = append(l.errs, Error{Path(path), message}) }
 
 // AddErr records err's problems re-rooted under prefix (see Under).
 func (l *List) AddErr(prefix string, err error) {
@@ -138,13 +150,16 @@ func Quote(s string) string {
 }
 
 // Truncate cuts s to MaxQuoted runes, appending "…" when it cuts.
-func Truncate(s string) string {
-	if len(s) <= MaxQuoted {
+func Truncate(s string) string { return cut(s, MaxQuoted) }
+
+// cut cuts s to max runes, appending "…" when it cuts.
+func cut(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
 	n := 0
 	for i := range s {
-		if n == MaxQuoted {
+		if n == max {
 			return s[:i] + "…"
 		}
 		n++

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,4 +55,23 @@ func TestNumber(t *testing.T) {
 		assert.Equal(t, want, Number(x), "%g", x)
 	}
 	assert.Equal(t, "NaN", Number(math.NaN()))
+}
+
+// TestPathsAreCut: every path Join, New, Under and List.Add build or take
+// is cut to MaxPath (200) runes, with "…" after the cut; a shorter one is
+// left alone; runes, not bytes, are counted.
+func TestPathsAreCut(t *testing.T) {
+	long := strings.Repeat("text_config.", 70) // 840 characters
+	want := long[:200] + "…"
+	assert.Equal(t, ("model_config." + long)[:200]+"…", Join("model_config", long))
+	assert.Equal(t, want, New(long, "x")[0].Field)
+	var l List
+	l.Add(long, "x")
+	l.AddErr("w", New("a", "y"))
+	assert.Equal(t, Errors{{want, "x"}, {"w.a", "y"}}, l.Err())
+	assert.Equal(t, ("p." + long)[:200]+"…", Under("p", New(long, "z")).(Errors)[0].Field)
+	assert.Equal(t, "workload.input_tokens", Join("workload", "input_tokens"))
+	e := strings.Repeat("é", 300)
+	assert.Equal(t, strings.Repeat("é", 200)+"…", Path(e))
+	assert.Equal(t, 201, utf8.RuneCountInString(Join("", e)))
 }

@@ -4,37 +4,118 @@ package main
 
 import (
 	"context"
+	"net/url"
 	"syscall/js"
+	"time"
+
+	"github.com/modelrefs/throughput/api"
 )
 
 // hubFetch is api.Hub's Get in the worker: the Workers runtime's fetch,
 // called from Go, instead of net/http's client, which would add its TLS
-// stack and dialers (about 1.3 MB of gzip) to the upload. It waits 10
-// seconds at most (AbortSignal.timeout) and reads at most limit bytes.
-func hubFetch(_ context.Context, url, token string, limit int64) (int, []byte, error) {
-	init := js.Global().Get("Object").New()
-	if token != "" {
-		headers := js.Global().Get("Object").New()
-		headers.Set("Authorization", "Bearer "+token)
-		init.Set("headers", headers)
+// stack and dialers (about 1.3 MB of gzip) to the upload. It
+//   - waits until ctx's deadline at most (api.HubTimeout when it has none),
+//     redirects and body included (one AbortSignal.timeout for them all);
+//   - follows redirects itself (redirect: "manual"), at most
+//     api.MaxHubRedirects, each only where api.HubRedirectAllowed allows it
+//     (the runtime shows no addresses: the check is by name), and answers
+//     a refused one as is, its status;
+//   - sends the token only to the configured Hub's own origin;
+//   - reads the body as a stream, chunk by chunk, and stops with
+//     api.ErrHubTooLarge as soon as the bytes read pass limit. The runtime
+//     hands the body decoded, so a compressed body is counted as it
+//     expands, and a Content-Length over limit is refused unread.
+func hubFetch(ctx context.Context, rawURL, token string, limit int64) (int, []byte, error) {
+	first, err := url.Parse(rawURL)
+	if err != nil {
+		return 0, nil, err
 	}
+	wait := api.HubTimeout
+	if d, ok := ctx.Deadline(); ok {
+		wait = time.Until(d)
+	}
+	var signal js.Value
 	if abort := js.Global().Get("AbortSignal"); abort.Type() == js.TypeFunction && abort.Get("timeout").Type() == js.TypeFunction {
-		init.Set("signal", abort.Call("timeout", 10000))
+		signal = abort.Call("timeout", max(1, wait.Milliseconds()))
 	}
-	res, err := await(js.Global().Call("fetch", url, init))
-	if err != nil {
-		return 0, nil, err
+	cur := first
+	for hop := 0; ; hop++ {
+		init := js.Global().Get("Object").New()
+		init.Set("redirect", "manual")
+		if token != "" && cur.Scheme == first.Scheme && cur.Host == first.Host {
+			headers := js.Global().Get("Object").New()
+			headers.Set("Authorization", "Bearer "+token)
+			init.Set("headers", headers)
+		}
+		if !signal.IsUndefined() {
+			init.Set("signal", signal)
+		}
+		res, err := await(js.Global().Call("fetch", cur.String(), init))
+		if err != nil {
+			return 0, nil, err
+		}
+		status := res.Get("status").Int()
+		switch status {
+		case 301, 302, 303, 307, 308:
+			discard(res)
+			loc := res.Get("headers").Call("get", "Location")
+			if hop >= api.MaxHubRedirects || loc.Type() != js.TypeString {
+				return status, nil, nil
+			}
+			next, err := cur.Parse(loc.String())
+			if err != nil || api.HubRedirectAllowed(first, next) != nil {
+				return status, nil, nil
+			}
+			cur = next
+			continue
+		case 200:
+		default:
+			discard(res)
+			return status, nil, nil
+		}
+		return readBody(res, limit)
 	}
-	buf, err := await(res.Call("arrayBuffer"))
-	if err != nil {
-		return 0, nil, err
+}
+
+// readBody reads res's body, chunk by chunk, up to limit bytes.
+func readBody(res js.Value, limit int64) (int, []byte, error) {
+	status := res.Get("status").Int()
+	headers := res.Get("headers")
+	if cl := headers.Call("get", "Content-Length"); cl.Type() == js.TypeString && headers.Call("get", "Content-Encoding").IsNull() {
+		if n := js.Global().Call("Number", cl).Float(); n > float64(limit) {
+			discard(res)
+			return status, nil, api.ErrHubTooLarge
+		}
 	}
-	bytes := js.Global().Get("Uint8Array").New(buf)
-	n := int64(bytes.Get("byteLength").Int())
-	if n > limit {
-		n = limit
+	stream := res.Get("body")
+	if stream.IsNull() || stream.IsUndefined() {
+		return status, nil, nil
 	}
-	body := make([]byte, n)
-	js.CopyBytesToGo(body, bytes)
-	return res.Get("status").Int(), body, nil
+	reader := stream.Call("getReader")
+	var body []byte
+	for {
+		r, err := await(reader.Call("read"))
+		if err != nil {
+			return 0, nil, err
+		}
+		if r.Get("done").Truthy() {
+			return status, body, nil
+		}
+		chunk := r.Get("value")
+		n := chunk.Get("byteLength").Int()
+		if int64(len(body)+n) > limit {
+			reader.Call("cancel")
+			return status, nil, api.ErrHubTooLarge
+		}
+		start := len(body)
+		body = append(body, make([]byte, n)...)
+		js.CopyBytesToGo(body[start:], chunk)
+	}
+}
+
+// discard cancels res's body unread (so that the runtime frees it).
+func discard(res js.Value) {
+	if b := res.Get("body"); !b.IsNull() && !b.IsUndefined() {
+		b.Call("cancel")
+	}
 }

@@ -799,6 +799,8 @@ function checkRequest(request, schema) {
     return problems;
   }
   checkObject(request, schema, '', problems);
+  // Every path is cut to 200 code points, as Go cuts them (fielderr.MaxPath).
+  for (const p of problems) p.field = truncate(p.field);
   return problems;
 }
 
