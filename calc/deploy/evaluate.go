@@ -96,7 +96,7 @@ func (a *reporter) report() spec.Report {
 		if st.cudaGraph > 0 && (need <= st.requestedBytes || st.cudaGraph >= st.weightsBytes) {
 			// The profiler's CUDA-graph estimate binds: it is the largest
 			// term, or the weights and runtime memory alone would fit.
-			all := need + st.cudaGraph + d.featureBytes(st)
+			all := need + st.cudaGraph + d.feat.bytesOn(st)
 			r.Warn("weights_do_not_fit", "the CUDA-graph memory estimate, "+gib(st.cudaGraph)+" GiB ("+itoa(st.hi-st.lo)+" layers per GPU at max_num_seqs "+itoa(d.MaxNumSeqs)+"), with weights and runtime memory needs "+gib(all)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+"; lower max_num_seqs (fewer graphs captured) or split the layers over pipeline stages (pipeline_parallel_size)")
 			return r
 		}
