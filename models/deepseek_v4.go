@@ -31,10 +31,10 @@ func (m *Model) IsDeepSeekV4() bool { return m.Type == "deepseek_v4" }
 var dsv4 *deepSeekV4
 
 type deepSeekV4 struct {
-	read      func(m *Model, c cfg, prefix string) error // readLayers
-	quant     func(m *Model, qc, c cfg)                  // FromConfig
-	attention func(m *Model, l Layer) int64              // AttentionParamsOf
-	params    func(m *Model, p *Params)                  // countParams
+	read      func(r *reader) error         // readLayers
+	quant     func(r *reader, qc cfg)       // FromConfig
+	attention func(m *Model, l Layer) int64 // AttentionParamsOf
+	params    func(m *Model, p *Params)     // countParams
 }
 
 // RegisterDeepSeekV4 links DeepSeek-V4 (model_type deepseek_v4: its
@@ -44,15 +44,15 @@ type deepSeekV4 struct {
 // this.
 func RegisterDeepSeekV4() {
 	dsv4 = &deepSeekV4{
-		read: func(m *Model, c cfg, prefix string) error {
-			if err := m.readV4(c, prefix); err != nil {
+		read: func(r *reader) error {
+			if err := r.readV4(); err != nil {
 				return err
 			}
-			m.placeExperts(c)
+			r.placeExperts()
 			return nil
 		},
-		quant: func(m *Model, qc, c cfg) {
-			m.Quant = v4Quantization(m.Quant, qc, c.str("expert_dtype"))
+		quant: func(r *reader, qc cfg) {
+			r.m.Quant = v4Quantization(r.m.Quant, qc, r.c.str("expert_dtype"))
 		},
 		attention: (*Model).v4AttentionParams,
 		params:    (*Model).v4Params,
@@ -87,7 +87,8 @@ func (e *Entry) Built() bool { return dsv4 != nil || e.Family != "DeepSeek-V4" }
 // configs), the indexer of the ratio-4 layers, and the output and
 // hyper-connection widths. Every layer is an MLAttention layer with
 // Layer.Compress set to its ratio (0 for a sliding-window-only layer).
-func (m *Model) readV4(c cfg, prefix string) error {
+func (r *reader) readV4() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	v := V4{
 		OLoraRank:  c.int(0, "o_lora_rank"),
 		OGroups:    c.int(0, "o_groups"),
