@@ -177,10 +177,11 @@ func FromConfig(raw map[string]any) (*Model, error) {
 		m.visionParams = gemma3nTowerParams(top, m.Hidden)
 	}
 	m.tally()
-	if r := m.roughParams(); r > maxParams {
+	pc := &counter{m: m}
+	if r := pc.roughParams(); r > maxParams {
 		return nil, configErr("", "implies about "+strconv.FormatFloat(r, 'g', 3, 64)+" parameters, above the supported "+strconv.FormatFloat(maxParams, 'g', 3, 64))
 	}
-	m.Params = m.countParams()
+	m.Params = pc.countParams()
 	return m, nil
 }
 
@@ -228,7 +229,7 @@ func (r *reader) readFamilyDetails() {
 		// and an LM head tied to the embedding whatever the config says
 		// (Lfm2ForCausalLM calls lm_head.tie_weights unconditionally).
 		m.qkNorm = true
-		m.convBias = c.boolean("conv_bias", false)
+		m.SSM.convBias = c.boolean("conv_bias", false)
 	case t == "cohere", t == "cohere2":
 		// Command R / R7B / A (vLLM commandr.py CohereDecoderLayer): one
 		// input_layernorm per layer feeds attention and MLP in parallel;
@@ -1112,23 +1113,6 @@ func qwen3VLVisionParams(v cfg) int64 {
 	md := ms * ms * d
 	mlp := (md*md + md) + (md*o + o)
 	return patch + pos*d + l*block + (2*d + mlp) + deep*(2*md+mlp)
-}
-
-// roughParams returns an upper estimate of the parameter count in float64
-// (no integer overflow), used to reject absurd configs before counting.
-func (m *Model) roughParams() float64 {
-	h, n := float64(m.Hidden), float64(m.NumLayers)
-	attn := 4 * h * float64(m.Heads) * float64(max(m.HeadDim, m.QKNopeDim+m.QKRopeDim, 1))
-	if m.KVLoraRank > 0 {
-		attn += h*float64(m.QLoraRank+m.KVLoraRank) + float64(m.QLoraRank+m.KVLoraRank)*float64(m.Heads)*float64(m.HeadDim+m.HeadDimV())
-	}
-	ffn := 3 * h * float64(max(m.Intermediate, m.DenseIntermediate))
-	if m.Experts > 0 {
-		ffn += 3 * h * (float64(m.Experts)*float64(m.MoEIntermediate) + float64(m.SharedIntermediate))
-	}
-	s := m.SSM
-	mixer := 3 * h * float64(max(s.DInner, s.ValueHeads*s.ValueHeadDim, s.KeyHeads*s.KeyHeadDim)) * 2
-	return n*(attn+ffn+mixer) + 2*float64(m.Vocab)*h
 }
 
 // gemma3nTowerParams counts Gemma 3n's multimodal towers (parameters) as
