@@ -338,7 +338,7 @@ func (pc *counter) countParams() Params {
 		p.Laurel = int64(m.NumLayers) * (2*h*r + h)
 	}
 	if m.v4 {
-		dsv4.params(m, p) // DeepSeek-V4's hyper-connections, routers and MTP layers
+		dsv4.params(pc) // DeepSeek-V4's hyper-connections, routers and MTP layers
 	}
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision + p.PerLayerEmbedding + p.AltUp + p.Laurel
 	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts - p.PLETable
