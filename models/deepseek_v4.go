@@ -31,10 +31,10 @@ func (m *Model) IsDeepSeekV4() bool { return m.Type == "deepseek_v4" }
 var dsv4 *deepSeekV4
 
 type deepSeekV4 struct {
-	read      func(m *Model, c cfg, prefix string) error // readLayers
-	quant     func(m *Model, qc, c cfg)                  // FromConfig
-	attention func(m *Model, l Layer) int64              // AttentionParamsOf
-	params    func(m *Model, p *Params)                  // countParams
+	read      func(r *reader) error         // readLayers
+	quant     func(r *reader, qc cfg)       // FromConfig
+	attention func(m *Model, l Layer) int64 // AttentionParamsOf
+	params    func(pc *counter)             // countParams
 }
 
 // RegisterDeepSeekV4 links DeepSeek-V4 (model_type deepseek_v4: its
@@ -44,18 +44,18 @@ type deepSeekV4 struct {
 // this.
 func RegisterDeepSeekV4() {
 	dsv4 = &deepSeekV4{
-		read: func(m *Model, c cfg, prefix string) error {
-			if err := m.readV4(c, prefix); err != nil {
+		read: func(r *reader) error {
+			if err := r.readV4(); err != nil {
 				return err
 			}
-			m.placeExperts(c)
+			r.placeExperts()
 			return nil
 		},
-		quant: func(m *Model, qc, c cfg) {
-			m.Quant = v4Quantization(m.Quant, qc, c.str("expert_dtype"))
+		quant: func(r *reader, qc cfg) {
+			r.m.Quant = v4Quantization(r.m.Quant, qc, r.c.str("expert_dtype"))
 		},
 		attention: (*Model).v4AttentionParams,
-		params:    (*Model).v4Params,
+		params:    (*counter).v4Params,
 	}
 }
 
@@ -64,15 +64,16 @@ func RegisterDeepSeekV4() {
 // (fp32, never quantized) of the head and of every layer are counted with
 // the norms, each MoE layer's router is v4RouterParams in place of the
 // learned gate's E x h, and the MTP layers are v4MTPParams.
-func (m *Model) v4Params(p *Params) {
-	p.Norms += m.v4HCHeadParams() + int64(len(m.Layers))*m.v4HCParams()
+func (pc *counter) v4Params() {
+	m, p := pc.m, &pc.p
+	p.Norms += pc.v4HCHeadParams() + int64(len(m.Layers))*pc.v4HCParams()
 	gate := int64(m.Hidden) * int64(m.Experts)
 	for i, l := range m.Layers {
 		if l.MoE && !l.NoFFN {
-			p.Router += m.v4RouterParams(i) - gate
+			p.Router += pc.v4RouterParams(i) - gate
 		}
 	}
-	p.MTP = m.v4MTPParams(p.ExpertParams)
+	p.MTP = pc.v4MTPParams()
 }
 
 // Built reports whether this program models the entry's architecture:
@@ -87,7 +88,8 @@ func (e *Entry) Built() bool { return dsv4 != nil || e.Family != "DeepSeek-V4" }
 // configs), the indexer of the ratio-4 layers, and the output and
 // hyper-connection widths. Every layer is an MLAttention layer with
 // Layer.Compress set to its ratio (0 for a sliding-window-only layer).
-func (m *Model) readV4(c cfg, prefix string) error {
+func (r *reader) readV4() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	v := V4{
 		OLoraRank:  c.int(0, "o_lora_rank"),
 		OGroups:    c.int(0, "o_groups"),
@@ -201,7 +203,8 @@ func (m *Model) V4ReplicatedParams(l Layer) int64 {
 // deepseek_v4.py DeepseekV4DecoderLayer): for attention and for the
 // feed-forward, fn of (2+m)*m x m*h, base of (2+m)*m and scale of 3, for
 // hc_mult m.
-func (m *Model) v4HCParams() int64 {
+func (pc *counter) v4HCParams() int64 {
+	m := pc.m
 	hm := int64(m.V4.HCMult)
 	mix := (2 + hm) * hm
 	return 2 * (mix*hm*int64(m.Hidden) + mix + 3)
@@ -210,7 +213,8 @@ func (m *Model) v4HCParams() int64 {
 // v4HCHeadParams returns the hc_head weights that fold the hc_mult streams
 // back into one before the final norm: fn m x m*h, base m and scale 1
 // (DeepseekV4Model; each MTP layer has its own).
-func (m *Model) v4HCHeadParams() int64 {
+func (pc *counter) v4HCHeadParams() int64 {
+	m := pc.m
 	hm := int64(m.V4.HCMult)
 	return hm*hm*int64(m.Hidden) + hm + 1
 }
@@ -220,7 +224,8 @@ func (m *Model) v4HCHeadParams() int64 {
 // the first num_hash_layers layers, the token-to-expert table tid2eid of
 // vocab x top_k entries (an integer parameter vLLM holds beside the gate;
 // DeepseekV4MoE).
-func (m *Model) v4RouterParams(layer int) int64 {
+func (pc *counter) v4RouterParams(layer int) int64 {
+	m := pc.m
 	p := int64(m.Hidden) * int64(m.Experts)
 	if layer < m.V4.HashLayers {
 		return p + int64(m.Vocab)*int64(m.TopK)
@@ -233,15 +238,17 @@ func (m *Model) v4RouterParams(layer int) int64 {
 // DeepSeekV4MultiTokenPredictorLayer): enorm and hnorm (2h), e_proj and
 // h_proj (2h^2), its own hc_head, shared_head (norm h and head vocab*h),
 // the predictor's embedding (vocab*h), and one decoder layer built with
-// compress ratio 1 (sliding window only; a learned-routing MoE layer).
-func (m *Model) v4MTPParams(expertParams int64) int64 {
+// compress ratio 1 (sliding window only; a learned-routing MoE layer)
+// whose experts are each Params.ExpertParams as counted.
+func (pc *counter) v4MTPParams() int64 {
+	m := pc.m
 	n := int64(m.MTPLayers)
 	if n == 0 {
 		return 0
 	}
 	h := int64(m.Hidden)
-	layer := m.v4AttentionParams(Layer{Kind: MLAttention}) + int64(m.normsPer)*h + m.v4HCParams()
-	layer += int64(m.Experts)*expertParams + m.mlpParams(m.SharedIntermediate) + m.v4RouterParams(m.NumLayers)
-	per := layer + 2*h + 2*h*h + m.v4HCHeadParams() + h + 2*int64(m.Vocab)*h
+	layer := m.v4AttentionParams(Layer{Kind: MLAttention}) + int64(m.normsPer)*h + pc.v4HCParams()
+	layer += int64(m.Experts)*pc.p.ExpertParams + m.mlpParams(m.SharedIntermediate) + pc.v4RouterParams(m.NumLayers)
+	per := layer + 2*h + 2*h*h + pc.v4HCHeadParams() + h + 2*int64(m.Vocab)*h
 	return n * per
 }

@@ -130,6 +130,9 @@ type SSM struct {
 	// when the config fixes it (Qwen3.5's mamba_ssm_dtype "float32"); ""
 	// means the model dtype.
 	RecurrentDtype string
+	// convBias is LFM2's conv_bias: biases on the short-convolution
+	// projections.
+	convBias bool
 }
 
 // Indexer is DeepSeek sparse attention's lightning indexer (DeepSeek-V3.2,
@@ -224,7 +227,6 @@ type Model struct {
 	sinks        bool  // gpt-oss attention sinks
 	swaSinks     bool  // MiMo-V2-Flash sink biases on sliding layers only
 	expertBias   bool  // gpt-oss expert biases
-	convBias     bool  // LFM2 conv_bias: biases on the short-conv projections
 	pleDim       int   // Gemma 4 hidden_size_per_layer_input (0: no per-layer embeddings)
 	pleVocab     int   // Gemma 4 vocab_size_per_layer_input
 	heteroFFN    bool  // per-layer MLP widths differ (Gemma 4 use_double_wide_mlp, Gemma 3n lists)

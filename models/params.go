@@ -105,7 +105,7 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 		}
 		p += h*(rkv+dr) + rkv + rkv*nh*(dn+dv)
 		p += nh * dv * h
-		return p + m.indexerParams()
+		return p + m.Indexer.params(m.Hidden, m.QLoraRank)
 	}
 	q := h * nh * d
 	if m.gatedQ {
@@ -143,25 +143,27 @@ func (m *Model) AttentionParamsOf(l Layer) int64 {
 	return p
 }
 
-// indexerParams returns one layer's sparse-attention indexer weights, as
+// params returns one layer's sparse-attention indexer weights, as
 // vLLM v0.11.0 builds them (vllm/model_executor/models/deepseek_v2.py,
 // class Indexer): wq_b = q_lora_rank*heads*head_dim, wk = h*head_dim,
 // k_norm = 2*head_dim (a LayerNorm with bias), weights_proj = h*heads.
-// Zero without an indexer.
-func (m *Model) indexerParams() int64 {
-	ix := m.Indexer
+// Zero without an indexer. hidden is the model's hidden size, qLoraRank
+// its q_lora_rank (0: the indexer's queries come from the hidden state).
+func (ix *Indexer) params(hidden, qLoraRank int) int64 {
 	if ix.Heads == 0 {
 		return 0
 	}
-	h, n, d := int64(m.Hidden), int64(ix.Heads), int64(ix.HeadDim)
-	rq := int64(m.QLoraRank)
+	h, n, d := int64(hidden), int64(ix.Heads), int64(ix.HeadDim)
+	rq := int64(qLoraRank)
 	if rq == 0 {
 		rq = h
 	}
 	return rq*n*d + h*d + 2*d + h*n
 }
 
-// mixerParams returns one Mamba-2 or gated-delta-net layer's parameters.
+// mixerParams returns the parameters of one Mamba-2, linear-attention or
+// short-convolution layer of kind with this state geometry, in a model of
+// width hidden.
 //
 // Mamba-2 (arXiv:2405.21060; transformers' Mamba2Mixer): in_proj =
 // h*(2*d_in + 2*g*n + heads), conv = (d_in+2*g*n)*(k+1) with bias, dt_bias,
@@ -180,8 +182,8 @@ func (m *Model) indexerParams() int64 {
 // Short convolution (LFM2, vLLM short_conv.py ShortConv): in_proj h*3*c,
 // a depthwise conv of c*k, out_proj c*h, for c = conv_dim and k =
 // conv_L_cache; biases (conv_bias) add 3*c + c + h.
-func (m *Model) mixerParams(kind LayerKind) int64 {
-	h, s := int64(m.Hidden), m.SSM
+func (s *SSM) mixerParams(kind LayerKind, hidden int) int64 {
+	h := int64(hidden)
 	switch kind {
 	case Mamba:
 		din, gn, nh, k := int64(s.DInner), int64(s.NGroups*s.DState), int64(s.Heads), int64(s.ConvKernel)
@@ -203,7 +205,7 @@ func (m *Model) mixerParams(kind LayerKind) int64 {
 	case ShortConv:
 		c, k := int64(s.ConvDim), int64(s.ConvKernel)
 		p := h*3*c + c*k + c*h
-		if m.convBias {
+		if s.convBias {
 			p += 3*c + c + h
 		}
 		return p
@@ -211,9 +213,35 @@ func (m *Model) mixerParams(kind LayerKind) int64 {
 	return 0
 }
 
+// counter derives a model's parameter breakdown: m is the model counted,
+// p the breakdown as counted so far (the MTP layers reuse its per-expert
+// size).
+type counter struct {
+	m *Model
+	p Params
+}
+
+// roughParams returns an upper estimate of the parameter count in float64
+// (no integer overflow), used to reject absurd configs before counting.
+func (pc *counter) roughParams() float64 {
+	m := pc.m
+	h, n := float64(m.Hidden), float64(m.NumLayers)
+	attn := 4 * h * float64(m.Heads) * float64(max(m.HeadDim, m.QKNopeDim+m.QKRopeDim, 1))
+	if m.KVLoraRank > 0 {
+		attn += h*float64(m.QLoraRank+m.KVLoraRank) + float64(m.QLoraRank+m.KVLoraRank)*float64(m.Heads)*float64(m.HeadDim+m.HeadDimV())
+	}
+	ffn := 3 * h * float64(max(m.Intermediate, m.DenseIntermediate))
+	if m.Experts > 0 {
+		ffn += 3 * h * (float64(m.Experts)*float64(m.MoEIntermediate) + float64(m.SharedIntermediate))
+	}
+	s := m.SSM
+	mixer := 3 * h * float64(max(s.DInner, s.ValueHeads*s.ValueHeadDim, s.KeyHeads*s.KeyHeadDim)) * 2
+	return n*(attn+ffn+mixer) + 2*float64(m.Vocab)*h
+}
+
 // countParams derives the parameter breakdown.
-func (m *Model) countParams() Params {
-	var p Params
+func (pc *counter) countParams() Params {
+	m, p := pc.m, &pc.p
 	h := int64(m.Hidden)
 	p.Embedding = int64(m.Vocab) * h
 	if !m.Tied {
@@ -238,7 +266,7 @@ func (m *Model) countParams() Params {
 		p.Norms += int64(m.normsPer) * normVec
 		switch l.Kind {
 		case Mamba, LinearAttention, ShortConv:
-			p.Mixer += m.mixerParams(l.Kind)
+			p.Mixer += m.SSM.mixerParams(l.Kind, m.Hidden)
 		case FeedForward:
 			// no token mixer
 		default:
@@ -279,7 +307,7 @@ func (m *Model) countParams() Params {
 		p.DenseMLP += m.DenseMLPParamsOf(l)
 	}
 	p.Vision = m.visionParams
-	p.MTP = m.mtpParams(m.mtpAttentionParams(), p)
+	p.MTP = pc.mtpParams(pc.mtpAttentionParams())
 	if m.pleDim > 0 {
 		// Per-layer embeddings (vLLM gemma4.py and gemma3n.py): the table
 		// embed_tokens_per_layer of vocab_size_per_layer_input x (layers x
@@ -310,17 +338,18 @@ func (m *Model) countParams() Params {
 		p.Laurel = int64(m.NumLayers) * (2*h*r + h)
 	}
 	if m.v4 {
-		dsv4.params(m, &p) // DeepSeek-V4's hyper-connections, routers and MTP layers
+		dsv4.params(pc) // DeepSeek-V4's hyper-connections, routers and MTP layers
 	}
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.Mixer + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Vision + p.PerLayerEmbedding + p.AltUp + p.Laurel
 	p.Active = p.Total - p.Vision - p.RoutedExperts + activeExperts - p.PLETable
-	return p
+	return *p
 }
 
 // mtpAttentionParams returns the attention weights of one MTP layer: those
 // of the model's last attention layer (an MTP layer repeats the model's
 // last decoder layer kind).
-func (m *Model) mtpAttentionParams() int64 {
+func (pc *counter) mtpAttentionParams() int64 {
+	m := pc.m
 	for i := len(m.Layers) - 1; i >= 0; i-- {
 		switch m.Layers[i].Kind {
 		case Mamba, LinearAttention, FeedForward, ShortConv:
@@ -341,7 +370,8 @@ func (m *Model) mtpAttentionParams() int64 {
 // DeepSeek-style checkpoints (DeepSeek-V3, GLM-4.5) also store an embedding
 // and an LM head per MTP layer (2*vocab*h): that is how DeepSeek-V3's MTP
 // module comes to 14B (its README: 671B main model + 14B MTP = 685B).
-func (m *Model) mtpParams(attn int64, p Params) int64 {
+func (pc *counter) mtpParams(attn int64) int64 {
+	m, p := pc.m, &pc.p
 	n := int64(m.MTPLayers)
 	if n == 0 {
 		return 0

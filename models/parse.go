@@ -146,12 +146,13 @@ func FromConfig(raw map[string]any) (*Model, error) {
 		m.Dtype = "bfloat16"
 	}
 
-	m.readFamilyDetails(c)
-	if err := m.readFeedForward(c, prefix); err != nil {
+	r := &reader{c: c, prefix: prefix, m: m}
+	r.readFamilyDetails()
+	if err := r.readFeedForward(); err != nil {
 		return nil, err
 	}
-	m.readMLA(c)
-	if err := m.readLayers(c, prefix); err != nil {
+	r.readMLA()
+	if err := r.readLayers(); err != nil {
 		return nil, err
 	}
 
@@ -165,7 +166,7 @@ func FromConfig(raw map[string]any) (*Model, error) {
 	}
 	m.Quant = q
 	if m.v4 {
-		dsv4.quant(m, qc, c)
+		dsv4.quant(r, qc)
 	} else {
 		m.markKept()
 	}
@@ -176,11 +177,22 @@ func FromConfig(raw map[string]any) (*Model, error) {
 		m.visionParams = gemma3nTowerParams(top, m.Hidden)
 	}
 	m.tally()
-	if r := m.roughParams(); r > maxParams {
+	pc := &counter{m: m}
+	if r := pc.roughParams(); r > maxParams {
 		return nil, configErr("", "implies about "+strconv.FormatFloat(r, 'g', 3, 64)+" parameters, above the supported "+strconv.FormatFloat(maxParams, 'g', 3, 64))
 	}
-	m.Params = m.countParams()
+	m.Params = pc.countParams()
 	return m, nil
+}
+
+// reader fills a Model from one config.json object: c is the text model's
+// config (its text_config for a multimodal one, transformers' defaults
+// filled in by withDefaults), prefix the JSON path to it ("" or
+// "text_config.") that every error names its field under.
+type reader struct {
+	c      cfg
+	prefix string
+	m      *Model
 }
 
 func normDtype(s string) string {
@@ -197,7 +209,8 @@ func normDtype(s string) string {
 
 // readFamilyDetails sets the per-family shape details that matter for exact
 // parameter counts: biases, q/k norms, norms per layer, tied embeddings.
-func (m *Model) readFamilyDetails(c cfg) {
+func (r *reader) readFamilyDetails() {
+	m, c := r.m, r.c
 	t := m.Type
 	m.normsPer = 2
 	m.GatedMLP = true
@@ -216,7 +229,7 @@ func (m *Model) readFamilyDetails(c cfg) {
 		// and an LM head tied to the embedding whatever the config says
 		// (Lfm2ForCausalLM calls lm_head.tie_weights unconditionally).
 		m.qkNorm = true
-		m.convBias = c.boolean("conv_bias", false)
+		m.SSM.convBias = c.boolean("conv_bias", false)
 	case t == "cohere", t == "cohere2":
 		// Command R / R7B / A (vLLM commandr.py CohereDecoderLayer): one
 		// input_layernorm per layer feeds attention and MLP in parallel;
@@ -319,7 +332,8 @@ func (m *Model) readFamilyDetails(c cfg) {
 }
 
 // readFeedForward reads the dense MLP and MoE fields.
-func (m *Model) readFeedForward(c cfg, prefix string) error {
+func (r *reader) readFeedForward() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	m.Intermediate = c.int(0, "intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim")
 	if m.Intermediate == 0 && m.Type == "nemotron-nas" {
 		// DeciLM sizes each layer's MLP from block_configs; the widest
@@ -345,7 +359,7 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 	m.Experts = c.int(0, "num_local_experts", "n_routed_experts", "num_experts", "moe_num_experts")
 	m.TopK = c.int(0, "num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token", "top_k_experts", "moe_k")
 	if m.Experts > 0 && m.TopK == 0 {
-		k, err := m.perLayerInt(c, prefix, "moe_topk")
+		k, err := r.perLayerInt("moe_topk")
 		if err != nil {
 			return err
 		}
@@ -360,7 +374,7 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 		}
 		m.MoEIntermediate = c.int(0, "moe_intermediate_size", "expert_intermediate_size")
 		if m.MoEIntermediate == 0 && c.ints("moe_intermediate_size") != nil {
-			w, err := m.perLayerInt(c, prefix, "moe_intermediate_size")
+			w, err := r.perLayerInt("moe_intermediate_size")
 			if err != nil {
 				return err
 			}
@@ -395,7 +409,7 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 			n := c.int(-1, "num_shared_expert")
 			if n < 0 {
 				var err error
-				if n, err = m.perLayerInt(c, prefix, "num_shared_expert"); err != nil {
+				if n, err = r.perLayerInt("num_shared_expert"); err != nil {
 					return err
 				}
 			}
@@ -435,7 +449,8 @@ func (m *Model) readFeedForward(c cfg, prefix string) error {
 // for every layer (Hunyuan's moe_topk, moe_intermediate_size and
 // num_shared_expert, of which vLLM hunyuan_v1.py takes entry layer_id): it
 // must give a value for each of the num_hidden_layers layers, all equal.
-func (m *Model) perLayerInt(c cfg, prefix, key string) (int, error) {
+func (r *reader) perLayerInt(key string) (int, error) {
+	m, c, prefix := r.m, r.c, r.prefix
 	xs := c.ints(key)
 	if len(xs) == 0 {
 		return 0, nil
@@ -475,7 +490,8 @@ func lfm2FFDim(c cfg) int {
 }
 
 // readMLA reads DeepSeek's multi-head latent attention fields.
-func (m *Model) readMLA(c cfg) {
+func (r *reader) readMLA() {
+	m, c := r.m, r.c
 	m.KVLoraRank = c.int(0, "kv_lora_rank")
 	if m.KVLoraRank == 0 {
 		return
@@ -499,7 +515,8 @@ func (m *Model) readMLA(c cfg) {
 
 // readLayers builds the per-layer description: attention kind, sliding
 // window, MoE placement.
-func (m *Model) readLayers(c cfg, prefix string) error {
+func (r *reader) readLayers() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	n := m.NumLayers
 	m.Layers = make([]Layer, n)
 	window := c.int(0, "sliding_window", "sliding_window_size", "attention_window_size")
@@ -507,7 +524,7 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 	if len(types) != 0 && len(types) != n {
 		return configErr(prefix+"layer_types", "has "+strconv.Itoa(len(types))+" entries for "+strconv.Itoa(n)+" layers")
 	}
-	if err := m.readSSM(c, prefix); err != nil {
+	if err := r.readSSM(); err != nil {
 		return err
 	}
 	if c.boolean("use_cla", false) && c.int(1, "cla_share_factor") > 1 {
@@ -527,17 +544,17 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 		if dsv4 == nil {
 			return configErr(prefix+"model_type", "deepseek_v4 needs the full engine (load({ planner: true }) or the API), not the light engine")
 		}
-		return dsv4.read(m, c, prefix)
+		return dsv4.read(r)
 	case "nemotron_h":
-		return m.readNemotronHLayers(c, prefix)
+		return r.readNemotronHLayers()
 	case "nemotron-nas":
-		return m.readNASLayers(c, prefix)
+		return r.readNASLayers()
 	}
 	if m.Type == "mimo_v2_flash" {
-		if err := m.readMiMoLayers(c, prefix); err != nil {
+		if err := r.readMiMoLayers(); err != nil {
 			return err
 		}
-		return m.placeExpertsChecked(c, prefix)
+		return r.placeExpertsChecked()
 	}
 	kda := map[int]bool{}
 	if m.SSM.KDA {
@@ -639,10 +656,10 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 			}
 		}
 	}
-	if err := m.placeExpertsChecked(c, prefix); err != nil {
+	if err := r.placeExpertsChecked(); err != nil {
 		return err
 	}
-	m.readGemma4Layers(c)
+	r.readGemma4Layers()
 	return nil
 }
 
@@ -652,7 +669,8 @@ func (m *Model) readLayers(c cfg, prefix string) error {
 // swa_num_key_value_heads, a 0 a full-attention layer. The sliding layers'
 // query heads and head sizes must equal the full layers' (as in the
 // published config); the engine keeps one of each per model.
-func (m *Model) readMiMoLayers(c cfg, prefix string) error {
+func (r *reader) readMiMoLayers() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	pat := c.ints("hybrid_layer_pattern")
 	if len(pat) != m.NumLayers {
 		return configErr(prefix+"hybrid_layer_pattern", "has "+strconv.Itoa(len(pat))+" entries for "+strconv.Itoa(m.NumLayers)+" layers")
@@ -687,7 +705,8 @@ func (m *Model) readMiMoLayers(c cfg, prefix string) error {
 // placeExpertsChecked marks the MoE layers; a moe_layer_freq list (MiMo-V2-
 // Flash, vLLM mimo_v2_flash.py is_moe_layer: layer i routes when entry i is
 // non-zero) must give one entry per layer.
-func (m *Model) placeExpertsChecked(c cfg, prefix string) error {
+func (r *reader) placeExpertsChecked() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	if xs := c.ints("moe_layer_freq"); len(xs) > 0 && m.Experts > 0 {
 		if len(xs) != m.NumLayers {
 			return configErr(prefix+"moe_layer_freq", "lists "+strconv.Itoa(len(xs))+" entries for "+strconv.Itoa(m.NumLayers)+" layers")
@@ -697,7 +716,7 @@ func (m *Model) placeExpertsChecked(c cfg, prefix string) error {
 		}
 		return nil
 	}
-	m.placeExperts(c)
+	r.placeExperts()
 	return nil
 }
 
@@ -708,7 +727,8 @@ func (m *Model) placeExpertsChecked(c cfg, prefix string) error {
 // ALL_DECODER_LAYER_TYPES). Mixer layers have no feed-forward block and
 // feed-forward layers no mixer, so only "*" layers keep a KV cache and only
 // "M" layers a Mamba state.
-func (m *Model) readNemotronHLayers(c cfg, prefix string) error {
+func (r *reader) readNemotronHLayers() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	var kinds []byte
 	field := "hybrid_override_pattern"
 	if p, ok := c["hybrid_override_pattern"].(string); ok {
@@ -794,7 +814,8 @@ func nasIntermediate(ffn cfg, hidden int) int {
 // attention is GQA with num_attention_heads / n_heads_in_group KV heads or
 // a no-op (no cache, no weights), and its MLP is a SwiGLU of
 // nasIntermediate width or a no-op.
-func (m *Model) readNASLayers(c cfg, prefix string) error {
+func (r *reader) readNASLayers() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	blocks := nasBlocks(c)
 	if len(blocks) != m.NumLayers {
 		return configErr(prefix+"block_configs", "has "+strconv.Itoa(len(blocks))+" blocks for "+strconv.Itoa(m.NumLayers)+" layers")
@@ -833,7 +854,8 @@ func (m *Model) readNASLayers(c cfg, prefix string) error {
 // sharing rule applies to Gemma 3n (vLLM gemma3n.py Gemma3nAttention),
 // whose configs may list intermediate_size per layer. Both families may
 // carry per-layer embeddings (hidden_size_per_layer_input).
-func (m *Model) readGemma4Layers(c cfg) {
+func (r *reader) readGemma4Layers() {
+	m, c := r.m, r.c
 	g4 := strings.HasPrefix(m.Type, "gemma4")
 	if !g4 && !strings.HasPrefix(m.Type, "gemma3n") {
 		return
@@ -920,7 +942,8 @@ func slidesEverywhere(t string, c cfg) bool {
 }
 
 // placeExperts marks the MoE layers.
-func (m *Model) placeExperts(c cfg) {
+func (r *reader) placeExperts() {
+	m, c := r.m, r.c
 	if m.Experts == 0 {
 		return
 	}
@@ -960,7 +983,8 @@ func (m *Model) placeExperts(c cfg) {
 
 // readSSM reads Mamba-2 and gated-delta-net state geometry; every size
 // must be a positive integer up to maxDim.
-func (m *Model) readSSM(c cfg, prefix string) error {
+func (r *reader) readSSM() error {
+	m, c, prefix := r.m, r.c, r.prefix
 	s := &m.SSM
 	if c.has("mamba_d_state") || c.has("ssm_state_size") || c.has("mamba_n_heads") || c.has("mamba_num_heads") {
 		expand := c.int(2, "mamba_expand", "expand")
@@ -1089,23 +1113,6 @@ func qwen3VLVisionParams(v cfg) int64 {
 	md := ms * ms * d
 	mlp := (md*md + md) + (md*o + o)
 	return patch + pos*d + l*block + (2*d + mlp) + deep*(2*md+mlp)
-}
-
-// roughParams returns an upper estimate of the parameter count in float64
-// (no integer overflow), used to reject absurd configs before counting.
-func (m *Model) roughParams() float64 {
-	h, n := float64(m.Hidden), float64(m.NumLayers)
-	attn := 4 * h * float64(m.Heads) * float64(max(m.HeadDim, m.QKNopeDim+m.QKRopeDim, 1))
-	if m.KVLoraRank > 0 {
-		attn += h*float64(m.QLoraRank+m.KVLoraRank) + float64(m.QLoraRank+m.KVLoraRank)*float64(m.Heads)*float64(m.HeadDim+m.HeadDimV())
-	}
-	ffn := 3 * h * float64(max(m.Intermediate, m.DenseIntermediate))
-	if m.Experts > 0 {
-		ffn += 3 * h * (float64(m.Experts)*float64(m.MoEIntermediate) + float64(m.SharedIntermediate))
-	}
-	s := m.SSM
-	mixer := 3 * h * float64(max(s.DInner, s.ValueHeads*s.ValueHeadDim, s.KeyHeads*s.KeyHeadDim)) * 2
-	return n*(attn+ffn+mixer) + 2*float64(m.Vocab)*h
 }
 
 // gemma3nTowerParams counts Gemma 3n's multimodal towers (parameters) as
