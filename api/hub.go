@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelrefs/throughput/internal/memsize"
+
 	"github.com/modelrefs/throughput/calc"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/models"
@@ -314,3 +316,8 @@ func (h *Hub) fetchConfig(ctx context.Context, id string) (map[string]any, error
 	}
 	return cfg, nil
 }
+
+// The HTTP API's Hub fetches any id, so its registry charges each kept
+// model its full heap, walked by package internal/memsize (models' own
+// estimate is a floor that keeps the browser's light engine small).
+func init() { models.ModelHeapBytes = func(m *models.Model) int64 { return memsize.Of(m) } }

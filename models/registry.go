@@ -4,10 +4,10 @@ import (
 	"container/list"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
-	"github.com/modelrefs/throughput/internal/memsize"
 )
 
 // MaxRegistered bounds how many models Register keeps, and
@@ -16,7 +16,8 @@ import (
 // must not grow without bound). A model's charge is its config.json as
 // compact JSON (kept as text, parsed again by LookupEntry: a parsed config
 // keeps up to 44 times its text's bytes alive, internal/memsize's test)
-// plus the derived Model's estimated heap (memsize.Of) and registryOverhead.
+// plus the derived Model's estimated heap (ModelHeapBytes) and
+// registryOverhead.
 // The newest model is kept even when it alone is over the bound, so the
 // registry holds at most MaxRegisteredBytes plus one model (whose config is
 // at most 1 MiB of JSON where the Hub client fetched it).
@@ -24,6 +25,16 @@ const (
 	MaxRegistered      = 256
 	MaxRegisteredBytes = 8 << 20
 )
+
+// ModelHeapBytes estimates the heap bytes a registered Model keeps alive,
+// for its charge against MaxRegisteredBytes. It is the Model itself and
+// its layers' array, a floor; a program that bounds the registry tightly
+// (the HTTP API, whose Hub fetches any id) sets it to a full walk of the
+// Model (package internal/memsize), which the browser's light engine
+// leaves out to stay inside its size budget.
+var ModelHeapBytes = func(m *Model) int64 {
+	return int64(unsafe.Sizeof(*m)) + int64(cap(m.Layers))*int64(unsafe.Sizeof(Layer{}))
+}
 
 // registryOverhead is what an entry costs beside its config's text and its
 // model: the entry, its list element, its map slot and its key (about 300
@@ -89,7 +100,7 @@ func Register(id string, config map[string]any, src Source) (*Model, error) {
 	m.ID, m.Name = id, id[strings.LastIndexByte(id, '/')+1:]
 	key := normName(id)
 	r := &registeredModel{model: m, id: id, source: src, config: text, key: key}
-	r.bytes = int64(len(text)) + memsize.Of(m) + int64(len(id)+len(src.URL)) + registryOverhead
+	r.bytes = int64(len(text)) + ModelHeapBytes(m) + int64(len(id)+len(src.URL)) + registryOverhead
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if reg.byKey == nil {
