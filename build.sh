@@ -64,8 +64,12 @@ Commands:
   bench      run the committed benchmarks and print medians
   calibrate  print the validation errors against the published cases in
              calc/validation/testdata (shared-cases.json, a copy of
-             ../shared/validation/cases.json, and public-cases.json), by
-             engine, TP, GPU and batch bucket, and against issue 12's aims
+             ../shared/validation/cases.json, and public-cases.json) per
+             metric class and efficiency set, in sample beside
+             leave-one-source-out (each set refitted without each source
+             document; 2-3 minutes on two cores); go run ./tools/calibrate
+             -tables prints the in-sample tables by engine, TP, GPU and
+             batch bucket
   help       show this text
 USAGE
 }

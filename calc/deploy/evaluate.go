@@ -104,6 +104,11 @@ func (a *reporter) report() spec.Report {
 		return r
 	}
 	r.Fits = r.KVCache.MaxConcurrency >= 1 && startable
+	if msg, ok := d.Engine.SingleSourceWarning(d.Hardware.Vendor, d.Version); ok {
+		// The speed figures' step terms rest on one source document
+		// (calc/release EffSources).
+		r.Warn("single_source_terms", msg)
+	}
 	if !r.Fits {
 		r.Warn("max_model_len_too_large", "the KV cache holds "+strconv.FormatInt(r.KVCache.CapacityTokens, 10)+" tokens, fewer than one max_model_len sequence ("+itoa(d.MaxModelLen)+"); vLLM refuses to start: lower max_model_len")
 	} else if st.layout.CheckBytesPerBlock > 0 {

@@ -53,8 +53,8 @@ type Result struct {
 	// Version is the engine release profile the case ran under (vLLM's
 	// engine_version; "" for the default).
 	Version string
-	// Source names the document the case was read from (repository and
-	// path, or URL): the unit a leave-one-group-out check holds out.
+	// Source names the document the case was read from, as SourceKey
+	// normalises it: the unit a leave-one-source-out check holds out.
 	Source string
 	// Model is the case's checkpoint (its Hugging Face id), a unit a
 	// leave-one-group-out check can hold out.
@@ -160,19 +160,6 @@ func (c Case) EvalAll() ([]Result, error) {
 		rs[i].Source, rs[i].Model = sourceKey(c.raw.Source), modelID(c.raw.Model)
 	}
 	return rs, nil
-}
-
-// sourceKey names a case's source document: repository and path, else
-// the URL, else the repository.
-func sourceKey(src map[string]any) string {
-	str := func(k string) string { v, _ := src[k].(string); return v }
-	switch {
-	case str("repo") != "" && str("path") != "":
-		return str("repo") + "/" + str("path")
-	case str("url") != "":
-		return str("url")
-	}
-	return str("repo")
 }
 
 // ReadCases reads the cases of every file named (each a JSON array); a

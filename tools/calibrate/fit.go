@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/modelrefs/throughput/calc/release"
 
@@ -306,6 +303,12 @@ const caseSD = 0.1
 // value instead of letting it absorb another term's error.
 func objective(cs []validation.Case, t target) float64 {
 	mse, n := meanSquaredLogError(cs, t.engine)
+	return posterior(t, mse, n)
+}
+
+// posterior is the objective of a mean squared log error mse over n
+// cases under the target's current terms: mse plus the prior's penalty.
+func posterior(t target, mse float64, n int) float64 {
 	if n == 0 {
 		return 0
 	}
@@ -324,31 +327,13 @@ func meanSquaredLogError(cs []validation.Case, engine string) (float64, int) {
 }
 
 // evalAll evaluates the cases on every core (the profiles are not changed
-// while they run); a case that fails to evaluate is left out.
+// while they run) and returns each one's first figure; a case that fails
+// to evaluate is left out.
 func evalAll(cs []validation.Case) []validation.Result {
-	rs := make([]validation.Result, len(cs))
-	ok := make([]bool, len(cs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r, err := cs[i].Eval()
-				rs[i], ok[i] = r, err == nil
-			}
-		}()
-	}
-	for i := range cs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	out := rs[:0]
-	for i, r := range rs {
-		if ok[i] {
-			out = append(out, r)
+	var out []validation.Result
+	for _, rs := range evalCases(cs, nil) {
+		if len(rs) > 0 {
+			out = append(out, rs[0])
 		}
 	}
 	return out
@@ -498,72 +483,38 @@ func literal(e calc.Efficiencies) string {
 		e.StepOverheadMs, e.SequenceOverheadUs, e.LayerOverheadUs, e.ContextOverheadMs, ar)
 }
 
-// leaveOneGroupOut refits each target with one group's cases held out (by
-// "source" document, "gpu" or "tp"), from the prior, and scores the held-out cases: how the step
-// model does on measurements from a source it was not fitted on. A target
-// "model" (checkpoint), "version" (engine release profile) or "tp"), from the prior, and scores the held-out
-// cases. A target
-// whose cases all come from the held-out source is predicted by the prior
-// alone.
+// leaveOneGroupOut refits each named set with one group's cases held
+// out (by "source" document, "repo", "gpu", "model" (checkpoint),
+// "version" (engine release profile) or "tp"), from its shipped terms
+// (holdOut: terms names the terms freed, "" the set's shipped fit's), and
+// prints the held-out errors: how the step model does on measurements
+// from a group it was not fitted on.
 func leaveOneGroupOut(paths []string, names, terms, by string) {
 	cs := readCases(paths)
-	which := selectParams(terms)
+	if terms == "all" {
+		terms = ""
+	}
+	fmt.Printf("%-14s %-60s %5s %5s %14s %14s\n", "terms", "held-out group", "train", "test", "in sample", "held out")
+	figs, fits := holdOut(cs, targets(names), groupKey(by), terms, nil)
 	type key struct{ target, metric string }
 	held := map[key][]float64{}
-	fmt.Printf("%-10s %-44s %5s %5s %14s\n", "terms", "held-out source", "train", "test", "median |err|")
-	group := func(r validation.Result) string {
-		switch by {
-		case "gpu":
-			return r.GPU
-		case "tp":
-			return "tp" + strconv.Itoa(max(r.TP, 1))
-		case "model":
-			return r.Model
-		case "version":
-			return r.Engine + "@" + r.Version
+	for _, h := range fits {
+		var in, out []float64
+		for _, f := range figs {
+			if f.set == h.set && groupKey(by)(f.r) == h.group {
+				in = append(in, math.Abs(f.r.RelErr()))
+				out = append(out, math.Abs(f.held/f.r.Measured-1))
+				k := key{h.set, validation.MetricClass(f.r.Metric)}
+				held[k] = append(held[k], math.Abs(f.held/f.r.Measured-1))
+			}
 		}
-		return r.Source
+		note := ""
+		if !h.refitted {
+			note = "  (not fitted on: shipped terms)"
+		}
+		fmt.Printf("%-14s %-60s %5d %5d %13.1f%% %13.1f%%%s\n", h.set, short(h.group), h.train, h.test, 100*validation.MedianOf(in), 100*validation.MedianOf(out), note)
 	}
-	for _, t := range targets(names) {
-		keep := *t.eff
-		ec, rs := targetCases(cs, t)
-		for i := range rs {
-			rs[i].Source = group(rs[i])
-		}
-		var sources []string
-		seen := map[string]bool{}
-		for _, r := range rs {
-			if !seen[r.Source] {
-				seen[r.Source] = true
-				sources = append(sources, r.Source)
-			}
-		}
-		sort.Strings(sources)
-		for _, src := range sources {
-			var train, test []validation.Case
-			for i, c := range ec {
-				if rs[i].Source == src {
-					test = append(test, c)
-				} else {
-					train = append(train, c)
-				}
-			}
-			*t.eff = start(t, terms)
-			if len(train) > 0 {
-				fit(t, train, which)
-			}
-			var errs []float64
-			for _, c := range test {
-				r, _ := c.Eval()
-				k := key{t.name, validation.MetricClass(r.Metric)}
-				held[k] = append(held[k], math.Abs(r.RelErr()))
-				errs = append(errs, math.Abs(r.RelErr()))
-			}
-			fmt.Printf("%-10s %-44s %5d %5d %13.1f%%\n", t.name, short(src), len(train), len(errs), 100*validation.MedianOf(errs))
-		}
-		*t.eff = keep
-	}
-	fmt.Printf("\n%-10s %-12s %4s %14s %10s %10s\n", "terms", "metric", "n", "median |err|", "<=15%", "<=20%")
+	fmt.Printf("\n%-14s %-12s %4s %14s %10s %10s\n", "terms", "metric", "n", "median |err|", "<=15%", "<=20%")
 	var keys []key
 	for k := range held {
 		keys = append(keys, k)
@@ -576,7 +527,7 @@ func leaveOneGroupOut(paths []string, names, terms, by string) {
 	})
 	for _, k := range keys {
 		errs := held[k]
-		fmt.Printf("%-10s %-12s %4d %13.1f%% %9.0f%% %9.0f%%\n", k.target, k.metric, len(errs), 100*validation.MedianOf(errs), 100*within(errs, 0.15), 100*within(errs, 0.20))
+		fmt.Printf("%-14s %-12s %4d %13.1f%% %9.0f%% %9.0f%%\n", k.target, k.metric, len(errs), 100*validation.MedianOf(errs), 100*within(errs, 0.15), 100*within(errs, 0.20))
 	}
 }
 
@@ -591,8 +542,8 @@ func within(errs []float64, tol float64) float64 {
 }
 
 func short(s string) string {
-	if len(s) > 44 {
-		return "…" + s[len(s)-43:]
+	if r := []rune(s); len(r) > 60 {
+		return "…" + string(r[len(r)-59:])
 	}
 	return s
 }

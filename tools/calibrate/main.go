@@ -1,12 +1,17 @@
 // Command calibrate prints the engine's error against every published
 // measurement in calc/validation/testdata/shared-cases.json (the
 // repository's copy of the shared validation cases) and in the project's
-// own public cases (calc/validation/testdata/public-cases.json), case by case,
-// summarised per group, engine and metric, then broken down by engine and
-// tensor-parallel size, GPU and batch bucket, and checked against the aims
-// of issue 12 per metric class, and the leave-one-out coverage of the
-// error bands per engine. `./build.sh calibrate` runs it; -bands writes
-// the band table (go generate ./calc runs that).
+// own public cases (calc/validation/testdata/public-cases.json). By
+// default it reports leave-one-source-out validation: per metric class
+// (KV capacity, decode step, serving TPOT, TTFT, throughput) and per
+// efficiency set, every figure in sample (the shipped terms) beside the
+// figure predicted by its set refitted without any case of its source
+// document (loso.go). -tables prints the in-sample tables instead: case by
+// case, summarised per group, engine and metric, broken down by engine and
+// tensor-parallel size, GPU and batch bucket, checked against the aims of
+// issue 12 per metric class, and the leave-one-out coverage of the error
+// bands per engine. `./build.sh calibrate` runs it; -bands writes the band
+// table (go generate ./calc runs that).
 package main
 
 import (
@@ -26,9 +31,10 @@ func main() {
 	path := flag.String("cases", defaultCases, "validation cases files, comma-separated, a relative path from the repository root (a missing one is skipped with a note; with -bands or -coverage it is an error)")
 	all := flag.Bool("all", false, "also list cases that are not comparable")
 	fitE := flag.String("fit", "", "fit these engine profiles' step-model terms (comma-separated, or all; vllm@0.6 is vLLM's V0 terms, vllm@sync vLLM V1's under the releases that schedule synchronously (0.10-0.13), vllm@rocm vLLM V1's on AMD accelerators, vllm@0.6+rocm vLLM 0.6's upstream ROCm build's, vllm@0.7+rocm vLLM V0's under 0.7 on AMD accelerators, llamacpp@metal llama.cpp's on Apple GPUs, llamacpp@rocm its HIP build's on AMD ones) from the prior by coordinate descent on the maximum a posteriori objective, and print them")
-	terms := flag.String("terms", "all", "with -fit or -logo: the terms to fit, comma-separated (the others keep the prior)")
-	logo := flag.String("logo", "", "leave-one-group-out for these fit targets (comma-separated, or all): refit each without each group's cases, from the prior, and print the held-out errors")
-	logoBy := flag.String("logo-by", "source", "with -logo: the group held out, source (document), gpu, model (checkpoint), version (engine release profile) or tp")
+	terms := flag.String("terms", "all", "with -fit or -logo: the terms to fit, comma-separated (with -fit the others keep the prior; with -logo, all: each set's shipped fit's terms)")
+	logo := flag.String("logo", "", "leave-one-group-out for these fit targets (comma-separated, or all): refit each without each group's cases, from its shipped terms (the terms its shipped fit freed, unless -terms names others; a term no remaining case informs keeps its shipped value, or its value before the fit when only the held-out cases inform it), and print the held-out errors per group")
+	logoBy := flag.String("logo-by", "source", "with -logo or the default report: the group held out, source (document), repo (a source's repository or site), gpu, model (checkpoint), version (engine release profile) or tp")
+	tables := flag.Bool("tables", false, "print the in-sample tables (every case; by group, engine and metric; by TP, GPU and batch bucket; the aims of issue 12; the bands' coverage) instead of the leave-one-source-out report")
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
 	skip := flag.String("skip-gpus", "", "with -fit or -logo: leave out the cases on these GPUs (catalog ids, comma-separated), e.g. builds whose kernels the profile does not model")
 	skipSrc := flag.String("skip-sources", "", "with -fit or -logo: leave out the cases whose source document (repository/path or URL) contains one of these strings (comma-separated), e.g. LLM-Inference-Bench")
@@ -75,6 +81,10 @@ func main() {
 	}
 	if *logo != "" {
 		leaveOneGroupOut(paths, *logo, *terms, *logoBy)
+		return
+	}
+	if !*tables {
+		leaveOneSourceOut(paths, *logoBy)
 		return
 	}
 	rs, missing, err := validation.LoadAll(paths)
