@@ -5,6 +5,7 @@ package spec
 // this one fell for 80 % of the published cases of its engine, metric and
 // regime (BandCoverage).
 type Band struct {
+	_ noCompare
 	// Figure is the report figure the range is for:
 	// "kv_cache.capacity_tokens", "decode.step_time_ms",
 	// "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size"

@@ -5,6 +5,7 @@ package spec
 // every figure of the report (and the simulation) uses the fitted terms
 // (docs/MODEL.md section 7, "Calibrating from your own server").
 type Calibration struct {
+	_ noCompare
 	// BenchServe is the pasted summary of one or more `vllm bench serve`
 	// runs (each "Serving Benchmark Result" block; SGLang's bench_serving
 	// prints the same block), at most 1 MiB. Each run gives one measured
@@ -17,6 +18,7 @@ type Calibration struct {
 
 // CalibrationPoint is one measured decode step.
 type CalibrationPoint struct {
+	_ noCompare
 	// BatchSize is the sequences decoding together (the benchmark's
 	// concurrency).
 	BatchSize *int `json:"batch_size,omitempty"`
@@ -35,6 +37,7 @@ const MaxCalibrationPoints = 64
 // BenchResult is what one `vllm bench serve` summary block states, read
 // by ParseBenchServe.
 type BenchResult struct {
+	_ noCompare
 	// Concurrency is the mean number of requests in flight: SGLang's
 	// measured "Concurrency", else vLLM's "Maximum request concurrency",
 	// else Little's law (ConcurrencyFrom says which).
@@ -48,6 +51,7 @@ type BenchResult struct {
 
 // CalPoint is one measured step, resolved.
 type CalPoint struct {
+	_       noCompare
 	Source  string
 	Batch   int
 	Context float64
@@ -59,6 +63,7 @@ type CalPoint struct {
 // profile's efficiencies before and after. config.efficiencies and every
 // figure of the report hold the fitted terms.
 type CalibrationReport struct {
+	_ noCompare
 	// Fitted names the terms fitted: "bandwidth_efficiency" and, with two
 	// or more batch sizes, "step_overhead_ms".
 	Fitted []string `json:"fitted"`
@@ -74,6 +79,7 @@ type CalibrationReport struct {
 
 // CalibrationFitPoint is one measured step and the model's.
 type CalibrationFitPoint struct {
+	_ noCompare
 	// Source is "bench_serve N" (the Nth result) or "points[i]".
 	Source        string  `json:"source"`
 	BatchSize     int     `json:"batch_size"`

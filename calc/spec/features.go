@@ -4,6 +4,7 @@ package spec
 // a cheap proposer drafts num_speculative_tokens tokens per sequence and
 // the model verifies them, with its own next token, in one step.
 type SpeculativeConfig struct {
+	_ noCompare
 	// Method is the proposer: "eagle" (an EAGLE-1/2 head: one decoder
 	// layer on the model's features, sharing its embedding and LM head),
 	// "eagle3" (an EAGLE-3 head, with its own LM head over a 32,000-token
@@ -29,6 +30,7 @@ type SpeculativeConfig struct {
 
 // LoRAConfig serves LoRA adapters (vLLM's --enable-lora).
 type LoRAConfig struct {
+	_ noCompare
 	// MaxLoRAs is the adapters resident on the GPU at once (vLLM's
 	// --max-loras, default 1).
 	MaxLoRAs *int `json:"max_loras,omitempty"`
@@ -45,6 +47,7 @@ type LoRAConfig struct {
 // --kv-offloading-size, or LMCache): KV blocks are copied to host memory
 // and loaded back over the host link instead of being recomputed.
 type KVOffload struct {
+	_ noCompare
 	// CPUBytes is the host memory of the tier for the whole tensor-parallel
 	// group, in bytes (vLLM: summed across its ranks).
 	CPUBytes *float64 `json:"cpu_bytes,omitempty"`
@@ -108,6 +111,7 @@ var featureFields = [...]struct {
 // FeaturesReport shows what the request's features changed, each beside
 // the plain server's figure.
 type FeaturesReport struct {
+	_             noCompare
 	PrefixCaching *PrefixCachingReport `json:"prefix_caching,omitempty"`
 	Speculative   *SpeculativeReport   `json:"speculative,omitempty"`
 	LoRA          *LoRAReport          `json:"lora,omitempty"`
@@ -117,6 +121,7 @@ type FeaturesReport struct {
 
 // PrefixCachingReport is the capacity and TTFT the shared prefix gains.
 type PrefixCachingReport struct {
+	_ noCompare
 	// CachedTokensPerRequest is the prompt tokens each request finds in
 	// the cache (whole blocks, at most input_tokens - 1).
 	CachedTokensPerRequest int `json:"cached_tokens_per_request"`
@@ -139,6 +144,7 @@ type PrefixCachingReport struct {
 // SpeculativeReport is speculative decoding at the decode point and where
 // it stops paying.
 type SpeculativeReport struct {
+	_                    noCompare
 	Method               string  `json:"method"`
 	NumSpeculativeTokens int     `json:"num_speculative_tokens"`
 	AcceptanceRate       float64 `json:"acceptance_rate"`
@@ -167,6 +173,7 @@ type SpeculativeReport struct {
 
 // LoRAReport is the adapters' memory and their cost per step.
 type LoRAReport struct {
+	_           noCompare
 	MaxLoRAs    int `json:"max_loras"`
 	MaxLoRARank int `json:"max_lora_rank"`
 	// Bytes is all slots on one GPU, taken from the KV cache.
@@ -183,6 +190,7 @@ type LoRAReport struct {
 
 // KVOffloadReport is the CPU tier.
 type KVOffloadReport struct {
+	_ noCompare
 	// CPUBlocks is the tier in blocks; CapacityTokens in tokens (whole
 	// tensor-parallel group).
 	CPUBlocks      int64 `json:"cpu_blocks"`
@@ -200,6 +208,7 @@ type KVOffloadReport struct {
 
 // ParallelReport is expert and data parallelism for MoE.
 type ParallelReport struct {
+	_                noCompare
 	DataParallelSize int  `json:"data_parallel_size"`
 	ExpertParallel   bool `json:"expert_parallel"`
 	// ExpertParallelSize is the ranks the experts are spread over

@@ -19,6 +19,7 @@ import (
 // JavaScript module's boundary checks and exports, OpenAPI, GET query
 // parsing, the TypeScript declarations, the docs) states the same bounds.
 type FieldSpec struct {
+	_ noCompare
 	// Min and Max bound a number when HasMin / HasMax; ExclusiveMin makes
 	// the lower bound strict (a rate must be greater than 0).
 	Min, Max       float64

@@ -8,6 +8,7 @@ package spec
 // and aggregated against disaggregated serving (docs/MODEL.md section
 // "The deployment planner").
 type PlanRequest struct {
+	_ noCompare
 	// Model is a catalog id (Hugging Face id, case-insensitive) or alias.
 	// Exactly one of Model and ModelConfig is required.
 	Model string `json:"model,omitempty"`
@@ -35,6 +36,7 @@ type PlanRequest struct {
 
 // PlanWorkload is the traffic a plan must carry.
 type PlanWorkload struct {
+	_ noCompare
 	// RequestRate is the arrival rate in requests per second (Poisson).
 	RequestRate *float64 `json:"request_rate,omitempty"`
 	// Concurrency is the number of users, each sending its next request
@@ -61,6 +63,7 @@ type PlanWorkload struct {
 // PlanSLO is a latency budget: each bound applies to the mean or to a
 // percentile of its latency.
 type PlanSLO struct {
+	_ noCompare
 	// TTFTMs bounds the time to first token, in milliseconds.
 	TTFTMs *float64 `json:"ttft_ms,omitempty"`
 	// TPOTMs bounds the time per output token, in milliseconds.
@@ -75,6 +78,7 @@ type PlanSLO struct {
 
 // PlanConstraints narrow the search; all are optional.
 type PlanConstraints struct {
+	_ noCompare
 	// Accelerators lists the catalog ids allowed (default: every
 	// accelerator in the catalog).
 	Accelerators []string `json:"accelerators,omitempty"`
@@ -89,6 +93,7 @@ type PlanConstraints struct {
 
 // PlanSearch overrides the search grid.
 type PlanSearch struct {
+	_ noCompare
 	// GPUsPerReplica lists the GPUs one replica may span, within one
 	// node's interconnect (default 1, 2, 4, 8).
 	GPUsPerReplica []int `json:"gpus_per_replica,omitempty"`
@@ -116,6 +121,7 @@ type PlanSearch struct {
 
 // PlanVerify replays the top deployments in the simulator at their load.
 type PlanVerify struct {
+	_ noCompare
 	// Top is how many of the ranked deployments are simulated (default 5).
 	Top *int `json:"top,omitempty"`
 	// NumRequests is the requests simulated per deployment (default 200).
@@ -126,6 +132,7 @@ type PlanVerify struct {
 
 // PlanReport is the answer to a PlanRequest.
 type PlanReport struct {
+	_ noCompare
 	// Version is the engine version that computed the report.
 	Version string `json:"version"`
 	// Model is the resolved model.
@@ -159,6 +166,7 @@ type PlanReport struct {
 
 // PlanDeployment is one deployment that meets the budget.
 type PlanDeployment struct {
+	_ noCompare
 	// Rank is the position by cost, from 1.
 	Rank int `json:"rank"`
 	// Accelerator is the catalog id; Engine the serving engine.
@@ -246,6 +254,7 @@ type PlanDeployment struct {
 // PlanSimulated is one replica replayed by the simulator at its share of
 // the load.
 type PlanSimulated struct {
+	_           noCompare
 	NumRequests int            `json:"num_requests"`
 	TTFTMs      LatencySummary `json:"ttft_ms"`
 	TPOTMs      LatencySummary `json:"tpot_ms"`
@@ -257,6 +266,7 @@ type PlanSimulated struct {
 
 // PlanPoint is one frontier deployment.
 type PlanPoint struct {
+	_ noCompare
 	// Index is its position in Deployments, -1 when it ranked below the
 	// limit.
 	Index             int     `json:"index"`
@@ -272,6 +282,7 @@ type PlanPoint struct {
 
 // PlanRejection is why no candidate on one accelerator made the list.
 type PlanRejection struct {
+	_           noCompare
 	Accelerator string `json:"accelerator"`
 	// Reason is the stable code: "no_price", "engine", "weights_do_not_fit",
 	// "max_model_len", "tpot", "ttft", "max_gpus"; Message the text.

@@ -7,6 +7,7 @@ import "github.com/modelrefs/throughput/calc/release"
 // Sizes are bytes, times milliseconds, rates tokens (or requests) per
 // second; memory figures are per GPU unless the name says otherwise.
 type Report struct {
+	_ noCompare
 	// Version is the engine version that computed the report.
 	Version string `json:"version"`
 	// Fits is false when the weights (plus the engine's fixed overheads)
@@ -55,12 +56,14 @@ type Report struct {
 
 // Warning is a non-fatal note with a stable code.
 type Warning struct {
+	_       noCompare
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }
 
 // ModelInfo summarises the resolved model.
 type ModelInfo struct {
+	_    noCompare
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// Architecture is "dense", "moe", "mla", "moe+mla", "hybrid", each
@@ -78,6 +81,7 @@ type ModelInfo struct {
 
 // HardwareInfo summarises the resolved accelerator.
 type HardwareInfo struct {
+	_                   noCompare
 	ID                  string `json:"id"`
 	Name                string `json:"name"`
 	MemoryBytes         int64  `json:"memory_bytes"`
@@ -93,6 +97,7 @@ type HardwareInfo struct {
 
 // Config is the resolved setting every figure of the report holds for.
 type Config struct {
+	_      noCompare
 	Engine string `json:"engine"`
 	// EngineVersion is the engine release the figures model (the request's
 	// engine_version, resolved; empty for an engine without releases).
@@ -135,6 +140,7 @@ type Efficiencies = release.Efficiencies
 // stage), the way vLLM sizes it: requested = total * gpu_memory_utilization,
 // kv_cache = requested - weights - activation - non_torch.
 type MemoryReport struct {
+	_          noCompare
 	TotalBytes int64 `json:"total_bytes"`
 	// FreeAtStartBytes is the memory free to the engine when it starts: the total
 	// on a discrete GPU, less what the OS holds on a unified-memory machine
@@ -157,6 +163,7 @@ type MemoryReport struct {
 
 // KVCacheReport is the paged cache and its capacity.
 type KVCacheReport struct {
+	_ noCompare
 	// BytesPerToken is one token's cache over all layers and all tensor
 	// ranks, unpaged (what a token costs the deployment).
 	BytesPerToken float64 `json:"bytes_per_token"`
@@ -179,6 +186,7 @@ type KVCacheReport struct {
 
 // KVGroup is one layer group of the paged cache.
 type KVGroup struct {
+	_      noCompare
 	Kind   string `json:"kind"`
 	Layers int    `json:"layers"`
 	Window int    `json:"window,omitempty"`
@@ -186,6 +194,7 @@ type KVGroup struct {
 
 // DecodeReport is one decode step.
 type DecodeReport struct {
+	_             noCompare
 	BatchSize     int     `json:"batch_size"`
 	ContextTokens int     `json:"context_tokens"`
 	StepTimeMs    float64 `json:"step_time_ms"`
@@ -210,6 +219,7 @@ type DecodeReport struct {
 
 // PrefillReport is one prompt's prefill.
 type PrefillReport struct {
+	_           noCompare
 	InputTokens int     `json:"input_tokens"`
 	TimeMs      float64 `json:"time_ms"`
 	// TTFTMs is the time to first token of a request arriving at an idle
@@ -225,6 +235,7 @@ type PrefillReport struct {
 // BatchCeiling is the largest batch that can run at the workload's final
 // context (input + output tokens per sequence).
 type BatchCeiling struct {
+	_             noCompare
 	BatchSize     int `json:"batch_size"`
 	ContextTokens int `json:"context_tokens"`
 	// LimitedBy is "kv_cache", "max_num_seqs", "max_num_batched_tokens",
@@ -245,6 +256,7 @@ type BatchCeiling struct {
 
 // PreemptionReport says when the scheduler starts to preempt.
 type PreemptionReport struct {
+	_ noCompare
 	// OnsetConcurrency is the largest number of sequences that can all
 	// run to their last output token without exhausting the block pool;
 	// one more and vLLM preempts.
@@ -283,6 +295,7 @@ type PreemptionReport struct {
 
 // BestReport is the best batch under the latency budget.
 type BestReport struct {
+	_             noCompare
 	BatchSize     int     `json:"batch_size"`
 	ContextTokens int     `json:"context_tokens"`
 	StepTimeMs    float64 `json:"step_time_ms"`
@@ -299,6 +312,7 @@ type BestReport struct {
 
 // SweepPoint is one batch size of the sweep at the workload's mean context.
 type SweepPoint struct {
+	_                     noCompare
 	BatchSize             int     `json:"batch_size"`
 	ContextTokens         int     `json:"context_tokens"`
 	StepTimeMs            float64 `json:"step_time_ms"`
@@ -316,6 +330,7 @@ type SweepPoint struct {
 
 // CostReport is the price of output tokens.
 type CostReport struct {
+	_          noCompare
 	GPUHourUSD float64 `json:"gpu_hour_usd"`
 	GPUs       int     `json:"num_gpus"`
 	// UsdPerMillionOutputTokens is at the batch below (the best batch under
@@ -338,4 +353,11 @@ type (
 
 // Warn adds a warning to the report: code names the condition
 // (Warning.Code), msg says it to a reader.
-func (r *Report) Warn(code, msg string) { r.Warnings = append(r.Warnings, Warning{code, msg}) }
+func (r *Report) Warn(code, msg string) {
+	r.Warnings = append(r.Warnings, Warning{Code: code, Message: msg})
+}
+
+// noCompare makes a report type incomparable, so that the compiler
+// generates no equality function for it (the browser engine's size
+// budget: a report is never compared, only written).
+type noCompare [0]func()

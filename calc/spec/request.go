@@ -29,6 +29,7 @@ const (
 // pointers: nil means the default, while an explicit zero is validated
 // (and usually rejected) like any other value.
 type Request struct {
+	_ noCompare
 	// Model is a catalog id (Hugging Face id, case-insensitive) or alias.
 	// Exactly one of Model and ModelConfig is required.
 	Model string `json:"model,omitempty"`
@@ -150,6 +151,7 @@ type Request struct {
 // Workload describes the requests a server sees. At most one of
 // Concurrency and RequestRate may be given.
 type Workload struct {
+	_ noCompare
 	// InputTokens is the prompt length of each request (default 1024).
 	InputTokens *int `json:"input_tokens,omitempty"`
 	// OutputTokens is the generated length of each request (default 256).
@@ -170,6 +172,7 @@ type Workload struct {
 
 // SLO is a latency budget.
 type SLO struct {
+	_ noCompare
 	// TTFTMs bounds the time to first token, in milliseconds.
 	TTFTMs *float64 `json:"ttft_ms,omitempty"`
 	// TPOTMs bounds the time per output token (one decode step), in
@@ -179,6 +182,7 @@ type SLO struct {
 
 // SweepOptions controls the batch-size sweep.
 type SweepOptions struct {
+	_ noCompare
 	// Points is the number of batch sizes (default 64, at most 1024).
 	Points *int `json:"points,omitempty"`
 	// MaxBatchSize is the largest batch swept (default: the larger of the
@@ -191,6 +195,7 @@ type SweepOptions struct {
 // accelerator given by its figures. In JSON it is either a string or an
 // object with hardware.Accelerator's fields.
 type HardwareRef struct {
+	_      noCompare
 	ID     string
 	Custom *hardware.Accelerator
 }

@@ -29,6 +29,7 @@ const (
 // SimulateOptions asks for a step-by-step simulation of one serving
 // instance under a workload (the report's simulation section).
 type SimulateOptions struct {
+	_ noCompare
 	// NumRequests is the number of requests simulated (default 1000, at
 	// most 100,000).
 	NumRequests *int `json:"num_requests,omitempty"`
@@ -60,6 +61,7 @@ type SimulateOptions struct {
 // rounded to whole tokens and clamped to [min, max]; input + output is
 // clamped to max_model_len.
 type LengthDistribution struct {
+	_ noCompare
 	// Distribution is "constant" (mean), "uniform" (min and max), "normal"
 	// (mean and std), "lognormal" (mean and std of the length itself) or
 	// "exponential" (mean).
@@ -77,6 +79,7 @@ type LengthDistribution struct {
 // SimSweepOptions runs the simulation at several loads: request rates
 // for Poisson arrivals, closed-loop users otherwise.
 type SimSweepOptions struct {
+	_ noCompare
 	// Points is the number of loads (default 8, 2 to 32), spread evenly
 	// up to twice the analytic preemption onset (or, where the scheduler's
 	// cap binds first, twice the load that fills it).

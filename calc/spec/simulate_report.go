@@ -5,6 +5,7 @@ package spec
 // figure with nothing to measure (no preemption, no request with two
 // output tokens) is 0.
 type SimulationReport struct {
+	_ noCompare
 	// Arrival is "poisson", "closed_loop" or "burst", with its rate or
 	// users.
 	Arrival     string  `json:"arrival"`
@@ -96,6 +97,7 @@ type SimulationReport struct {
 // LatencySummary is a latency distribution in milliseconds; percentiles
 // interpolate linearly between ranks. All 0 when there is no sample.
 type LatencySummary struct {
+	_    noCompare
 	Mean float64 `json:"mean"`
 	P50  float64 `json:"p50"`
 	P90  float64 `json:"p90"`
@@ -107,6 +109,7 @@ type LatencySummary struct {
 // with time-weighted means of the running sequences (the batch), the
 // waiting queue and the fraction of the KV block pool in use.
 type SimTimelinePoint struct {
+	_            noCompare
 	TimeS        float64 `json:"time_s"`
 	DurationS    float64 `json:"duration_s"`
 	Running      float64 `json:"running"`
@@ -117,6 +120,7 @@ type SimTimelinePoint struct {
 // SimulationSweep is the simulation at several loads beside the analytic
 // preemption estimate.
 type SimulationSweep struct {
+	_ noCompare
 	// Load is "request_rate" (requests/s, Poisson) or "concurrency"
 	// (closed-loop users).
 	Load        string          `json:"load"`
@@ -145,6 +149,7 @@ type SimulationSweep struct {
 
 // SimSweepPoint is one load of the sweep.
 type SimSweepPoint struct {
+	_                noCompare
 	Load             float64 `json:"load"`
 	OutputTokensPerS float64 `json:"output_tokens_per_s"`
 	RequestsPerS     float64 `json:"requests_per_s"`

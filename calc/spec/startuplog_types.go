@@ -8,6 +8,7 @@ const MaxStartupLogBytes = 1 << 20
 // read by ParseStartupLog. A figure the log does not state is absent from
 // Figures.
 type StartupLog struct {
+	_ noCompare
 	// Release is the vLLM version the log names, when it does ("0.22.0").
 	Release string
 	// Figures holds each figure the log states, by its name (logTerms).
@@ -22,6 +23,7 @@ type StartupLog struct {
 // StartupLogReport sets a pasted start-up log's figures beside the
 // engine's for the same deployment.
 type StartupLogReport struct {
+	_ noCompare
 	// Release is the vLLM version the log names, when it does.
 	Release string `json:"release,omitempty"`
 	// Terms are the figures the log states, each beside the engine's.
@@ -34,6 +36,7 @@ type StartupLogReport struct {
 // unit its name ends with (GiB per GPU, tokens, blocks, or the
 // concurrency's x).
 type LoggedTerm struct {
+	_         noCompare
 	Name      string  `json:"name"`
 	Logged    float64 `json:"logged"`
 	Predicted float64 `json:"predicted"`
