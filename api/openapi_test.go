@@ -42,7 +42,8 @@ func TestOpenAPICoversEngineTypes(t *testing.T) {
 			rt = rt.Elem()
 		}
 		if rt == reflect.TypeFor[calc.HardwareRef]() {
-			rt = reflect.TypeFor[calc.HardwareRef]().Field(1).Type.Elem() // the custom accelerator
+			custom, _ := rt.FieldByName("Custom")
+			rt = custom.Type.Elem() // the custom accelerator
 		}
 		if rt.Kind() != reflect.Struct || seen[rt] {
 			return
