@@ -103,7 +103,12 @@ func newCache(cfg Config, capacity int) cache {
 	}
 	c := cache{on: true, cfg: p}
 	c.cfg.SharedGroups = max(p.SharedGroups, 1)
-	c.cfg.Prefixes = max(p.Prefixes, 1)
+	// Request i uses prefix i mod Prefixes, so beyond capacity (the
+	// request ids) prefixes are never used: i mod capacity is then i as
+	// well, and the per-prefix arrays stay within the run's size whatever
+	// workload.num_prefixes asks (issue 35: 1,048,576 prefixes over a
+	// 32-point sweep allocated 535 MB).
+	c.cfg.Prefixes = max(min(p.Prefixes, capacity), 1)
 	if p.Tokens > 0 {
 		c.prefixBk = int32(p.Tokens / cfg.BlockSize)
 	}

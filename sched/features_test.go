@@ -1,6 +1,7 @@
 package sched_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,6 +102,33 @@ func TestPrefixEvictedLRU(t *testing.T) {
 		s.Complete(now+1, nil)
 	}
 	assert.Equal(t, []int{300, 300, 284}, got)
+}
+
+// Request i uses prefix i mod Prefixes, so with at least as many prefixes
+// as requests each request has its own and computes its whole prompt:
+// 300 tokens each, whether Prefixes is 3 or 1,048,576 (issue 35's probe).
+// The scheduler keeps per-prefix state for the requests only, so the
+// million prefixes allocate no more than the three (before, 16 MB a run).
+func TestPrefixesBeyondTheRequestsAreNeverUsed(t *testing.T) {
+	for _, prefixes := range []int{3, 1 << 20} {
+		cfg := sched.Config{NumBlocks: 100, BlockSize: 16, MaxNumSeqs: 1, MaxBatchedTokens: 4096, Blocks: fullLayout(16),
+			Prefix: sched.PrefixCache{Enabled: true, Tokens: 256, Prefixes: prefixes, SharedGroups: 1}}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s, err := sched.NewScheduler(cfg, 3)
+		runtime.ReadMemStats(&after)
+		require.NoError(t, err)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "prefixes %d", prefixes)
+		var got []int
+		for i := range 3 {
+			s.Submit(i, 0, 300, 1)
+		}
+		for now := 0.0; now < 3; now++ {
+			got = append(got, s.Schedule(now).PrefillTokens)
+			s.Complete(now+1, nil)
+		}
+		assert.Equal(t, []int{300, 300, 300}, got, "prefixes %d", prefixes)
+	}
 }
 
 // A preempted request that resumes finds its own full blocks still cached
