@@ -1,6 +1,9 @@
 package kvcache
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // DefaultBlockSize is vLLM's default block_size in tokens (CacheConfig).
 const DefaultBlockSize = 16
@@ -10,6 +13,18 @@ const DefaultBlockSize = 16
 // Mamba state (HybridAttentionMambaModelConfig.verify_and_update_config:
 // kernel_block_alignment_size = 16).
 const blockAlignment = 16
+
+// MaxGroups is the most KV-cache groups a layout may form. vLLM groups
+// layers so that every group holds the same number of layers
+// (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size), so a model
+// whose rarest layer type has few layers gets many groups: 1 full-attention
+// layer beside 4,095 sliding ones makes 4,096. Published models form a
+// handful (gpt-oss 2, Gemma 3 27B 7, Qwen3-Next 4; the catalog's most is
+// 10, granite-4.0-h-tiny's 4 attention and 36 Mamba layers), while every
+// block event of the simulator walks every group, so the cost of a request
+// grows with their number. 64 leaves six times the catalog's most; a
+// layout that needs more is refused naming the model (issue 35).
+const MaxGroups = 64
 
 // Group is a set of layers with the same cache spec that share block ids
 // (vLLM's KVCacheGroupSpec).
@@ -229,6 +244,13 @@ func NewStageLayouts(stages [][]Layer, o Options) ([]Layout, error) {
 	g := minN
 	if rules.MaxOverMin > 0 && float64(maxN) < rules.MaxOverMin*float64(minN) {
 		g = maxN
+	}
+	parts := 0
+	for _, t := range types {
+		parts += (t.n + g - 1) / g
+	}
+	if parts > MaxGroups {
+		return nil, fieldErr("model", "its layer_types form "+strconv.Itoa(parts)+" KV-cache groups, above the "+strconv.Itoa(MaxGroups)+" supported: too few layers of one type beside many of another")
 	}
 	var groups []Group
 	for t := range types {
