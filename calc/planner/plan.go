@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -33,7 +34,13 @@ func Plan(req spec.PlanRequest) (spec.PlanReport, error) {
 		}
 		return spec.PlanReport{}, spec.Errors{{Field: field, Message: "the search has " + numtext.Thousands(int64(n)) + " candidate deployments, above the limit of " + numtext.Thousands(spec.MaxPlanCandidates) + "; narrow constraints.accelerators or constraints.engines, or shorten the search lists"}}
 	}
-	r := s.search()
+	p := newPlanner(s)
+	r := p.run()
+	if p.modelErr != nil {
+		// The model cannot be laid out on any candidate (kvcache.MaxGroups):
+		// the plan is refused, naming the model, as Evaluate refuses it.
+		return spec.PlanReport{}, p.modelErr
+	}
 	if s.verifyTop > 0 {
 		if err := s.verify(&r); err != nil {
 			return spec.PlanReport{}, err
@@ -69,7 +76,10 @@ const (
 
 // planner is one search's state.
 type planner struct {
-	s *planSpec
+	// modelErr is the model's own refusal (modelError), which ends the
+	// search; nil: none.
+	modelErr error
+	s        *planSpec
 	// ok holds, per layout, the best scheduler setting that meets the
 	// budget, by value (pointers into it are taken only to rank them).
 	ok []planned
@@ -113,9 +123,27 @@ func newPlanner(s *planSpec) *planner {
 
 func (s *planSpec) search() spec.PlanReport { return newPlanner(s).run() }
 
+// modelError reports whether err, a candidate's resolution error, is the
+// model's own (a field error on model, the same for every candidate:
+// kvcache.MaxGroups), which ends the search.
+func modelError(err error) bool {
+	var es spec.Errors
+	if errors.As(err, &es) {
+		for _, e := range es {
+			if e.Field == "model" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (p *planner) run() spec.PlanReport {
 	s := p.s
 	for i := range s.accels {
+		if p.modelErr != nil {
+			break
+		}
 		a := &s.accels[i]
 		price, ok := s.price(a.ID)
 		if !ok {
@@ -159,6 +187,9 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 					if !p.variants(a, eng, sp, prec, q, kv, price) {
 						break // the weights fit under no KV dtype either
 					}
+					if p.modelErr != nil {
+						return // the model's own refusal ends the search
+					}
 				}
 			}
 		}
@@ -183,6 +214,9 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 				var err error
 				d, pl, err = deploy.ResolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
 				if err != nil {
+					if modelError(err) && p.modelErr == nil {
+						p.modelErr = err
+					}
 					return true // a layout the model cannot take (heads, layers)
 				}
 				if d.NumBlocks <= 0 && d.WeightsOverBudget() {
