@@ -22,6 +22,18 @@ WASM_ENGINE_FLAGS=(-gcflags='all=-l')
 
 log() { printf '\n==> %s\n' "$*"; }
 
+# require_free_port PORT: fails, naming the port, when a process already
+# accepts connections on 127.0.0.1:PORT, so that serve and worker stop
+# before their build and before they print a URL that another process
+# would answer. (A process that takes the port between this check and the
+# server's bind still fails the bind: tools/serve names the port too.)
+require_free_port() {
+	if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
+		echo "port $1 on 127.0.0.1 is taken (another process listens there): stop it or choose another, e.g. PORT=$(($1 + 1)) ./build.sh $cmd" >&2
+		exit 1
+	fi
+}
+
 # NODE_TEST: node's test runner with V8's background threads off
 # (--single-threaded, which its test-file processes inherit). On Node 20.20,
 # a test file that loads the full engine could finish its tests and then
@@ -43,10 +55,15 @@ Commands:
              prerendered page, its bundled script, the widget, the engine)
   serve      build, then serve build/site/ on 127.0.0.1 (PORT=8080); runs npm ci
              first when the page's npm packages are missing. The server
-             replaces the script (exec): kill its PID or press Ctrl-C to stop
+             replaces the script (exec): kill its PID or press Ctrl-C to stop.
+             It opens build/site/ per request, so it keeps serving across a
+             `./build.sh build`, `test` or `worker` run beside it (503 while
+             the folder is being rewritten). A taken PORT stops it before
+             the build, with an error naming the port
   worker     build the API worker into build/worker/ (wasm/worker: Go and entry.mjs),
              then run it with build/site/ on a local workerd at 127.0.0.1:PORT
-             (default 8787); `./build.sh worker build` only builds
+             (default 8787); `./build.sh worker build` only builds. A taken
+             PORT stops it before the build, with an error naming the port
   generate   rewrite the generated Go files (go generate ./...: tools/gen/*);
              `./build.sh generate --golden` also rewrites the golden reports
              in calc/testdata/golden from the engine
@@ -456,6 +473,7 @@ build)
 	build_wasm
 	;;
 serve)
+	require_free_port "${PORT:-8080}"
 	# The prerendered page needs happy-dom, the bundles esbuild: on a fresh
 	# clone npm ci installs them from the lockfile.
 	if command -v npm >/dev/null; then
@@ -470,6 +488,7 @@ serve)
 	exec build/serve -dir build/site -addr "127.0.0.1:${PORT:-8080}"
 	;;
 worker)
+	[ "${2:-serve}" != serve ] || require_free_port "${PORT:-8787}"
 	build_worker
 	if [ "${2:-serve}" = serve ]; then
 		ensure_npm
@@ -508,6 +527,8 @@ test)
 	test_e2e
 	log "./build.sh serve: the real page, stopped by its PID and by Ctrl-C (scripts/serve-check.sh)"
 	scripts/serve-check.sh
+	log "./build.sh serve and worker on a taken port: an error naming it, no URL (scripts/port-taken-check.sh)"
+	scripts/port-taken-check.sh
 	test_worker
 	;;
 bench)
