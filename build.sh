@@ -75,7 +75,7 @@ Commands:
              gofmt, Go tests natively and under WebAssembly, the JavaScript
              module, the browser and worker end-to-end tests; the ecosystem's
              tools: swagger-parser and redocly lint on /openapi.json, npm
-             publish --dry-run and tsc on the package, wrangler deploy
+             publish --dry-run and tsc on the package and the docs' examples, wrangler deploy
              --dry-run (which builds first); installs npm packages from the
              lockfile and Debian's chromium when missing
   bench      run the committed benchmarks and print medians
@@ -444,7 +444,8 @@ test_js() {
 # uploaded), then packs it, installs the tarball into a temporary project,
 # imports and evaluates from it and checks the file list
 # (scripts/pack-check.mjs), and type-checks a consumer of its declarations
-# (scripts/pack-types.ts, tsc --strict).
+# (scripts/pack-types.ts, tsc --strict) and the docs' code examples
+# (scripts/docs-types.mjs, tsc --strict --checkJs).
 test_pack() (
 	[ -f build/npm/throughput.wasm ] || build_wasm
 	tmp=$(mktemp -d)
@@ -465,6 +466,11 @@ test_pack() (
 	"$ROOT/node_modules/.bin/tsc" --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext \
 		--lib es2022,dom check-types.ts
 	echo "tsc: the declarations type-check (ModelID, HardwareID, the element)"
+	log "tsc --strict: the examples of docs/js-module.md and docs/embedding.md (scripts/docs-types.mjs)"
+	node "$ROOT/scripts/docs-types.mjs" docs-examples >/dev/null
+	"$ROOT/node_modules/.bin/tsc" --noEmit --strict --allowJs --checkJs --target es2022 --module nodenext \
+		--moduleResolution nodenext --lib es2022,dom docs-examples/*
+	echo "tsc: the docs' $(ls docs-examples | grep -vc '\.d\.ts$') examples type-check"
 )
 
 cmd=${1:-help}
