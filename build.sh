@@ -43,6 +43,8 @@ require_free_port() {
 # CI waited until its 90-minute limit. --test-force-exit stopped the hang
 # but could end a file with tests still to run (213 of 222 reported in one
 # run of three), so it is not used.
+# The test files are named (a shell glob of *.test.mjs), not their folder:
+# Node 22 reads `node --test DIR` as a file and fails (Node 20 searched it).
 NODE_TEST=(node --single-threaded --test)
 
 usage() {
@@ -319,8 +321,8 @@ test_worker() {
 		site=$tmp/site
 	fi
 	trap 'stop_workerd; stop_hub; rm -rf "$WORKER_TMP"' EXIT
-	log "worker: one Go instance, many requests (node --test wasm/worker/)"
-	"${NODE_TEST[@]}" wasm/worker/
+	log "worker: one Go instance, many requests (node --test wasm/worker/*.test.mjs)"
+	"${NODE_TEST[@]}" wasm/worker/*.test.mjs
 	log "worker end-to-end on workerd (its Hub: tests/hub/server.mjs on loopback)"
 	start_hub
 	export THROUGHPUT_HUB_URL=$HUB_URL THROUGHPUT_HUB_TOKEN=
@@ -421,7 +423,7 @@ test_e2e() {
 		sleep 0.1
 	done
 	[ -n "$url" ] || { cat "$out" >&2; echo "tools/serve did not start" >&2; return 1; }
-	BASE_URL=$url "${NODE_TEST[@]}" tests/e2e/
+	BASE_URL=$url "${NODE_TEST[@]}" tests/e2e/*.test.mjs
 	kill -- -"$pid" 2>/dev/null || true
 	trap - EXIT
 }
@@ -435,8 +437,8 @@ test_js() {
 	build_wasm
 	log "the browser engine's size budget: 1.0 MB gzip (scripts/wasm-size.sh)"
 	VARIANTS=0 scripts/wasm-size.sh
-	log "node --test www/test"
-	"${NODE_TEST[@]}" www/test/
+	log "node --test www/test/*.test.mjs"
+	"${NODE_TEST[@]}" www/test/*.test.mjs
 }
 
 # test_pack checks build/npm/ (./build.sh build assembles it: test_js runs
