@@ -22,6 +22,18 @@ WASM_ENGINE_FLAGS=(-gcflags='all=-l')
 
 log() { printf '\n==> %s\n' "$*"; }
 
+# require_free_port PORT: fails, naming the port, when a process already
+# accepts connections on 127.0.0.1:PORT, so that serve and worker stop
+# before their build and before they print a URL that another process
+# would answer. (A process that takes the port between this check and the
+# server's bind still fails the bind: tools/serve names the port too.)
+require_free_port() {
+	if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
+		echo "port $1 on 127.0.0.1 is taken (another process listens there): stop it or choose another, e.g. PORT=$(($1 + 1)) ./build.sh $cmd" >&2
+		exit 1
+	fi
+}
+
 # NODE_TEST: node's test runner with V8's background threads off
 # (--single-threaded, which its test-file processes inherit). On Node 20.20,
 # a test file that loads the full engine could finish its tests and then
@@ -31,6 +43,8 @@ log() { printf '\n==> %s\n' "$*"; }
 # CI waited until its 90-minute limit. --test-force-exit stopped the hang
 # but could end a file with tests still to run (213 of 222 reported in one
 # run of three), so it is not used.
+# The test files are named (a shell glob of *.test.mjs), not their folder:
+# Node 22 reads `node --test DIR` as a file and fails (Node 20 searched it).
 NODE_TEST=(node --single-threaded --test)
 
 usage() {
@@ -43,10 +57,15 @@ Commands:
              prerendered page, its bundled script, the widget, the engine)
   serve      build, then serve build/site/ on 127.0.0.1 (PORT=8080); runs npm ci
              first when the page's npm packages are missing. The server
-             replaces the script (exec): kill its PID or press Ctrl-C to stop
+             replaces the script (exec): kill its PID or press Ctrl-C to stop.
+             It opens build/site/ per request, so it keeps serving across a
+             `./build.sh build`, `test` or `worker` run beside it (503 while
+             the folder is being rewritten). A taken PORT stops it before
+             the build, with an error naming the port
   worker     build the API worker into build/worker/ (wasm/worker: Go and entry.mjs),
              then run it with build/site/ on a local workerd at 127.0.0.1:PORT
-             (default 8787); `./build.sh worker build` only builds
+             (default 8787); `./build.sh worker build` only builds. A taken
+             PORT stops it before the build, with an error naming the port
   generate   rewrite the generated Go files (go generate ./...: tools/gen/*);
              `./build.sh generate --golden` also rewrites the golden reports
              in calc/testdata/golden from the engine
@@ -58,7 +77,7 @@ Commands:
              gofmt, Go tests natively and under WebAssembly, the JavaScript
              module, the browser and worker end-to-end tests; the ecosystem's
              tools: swagger-parser and redocly lint on /openapi.json, npm
-             publish --dry-run and tsc on the package, wrangler deploy
+             publish --dry-run and tsc on the package and the docs' examples, wrangler deploy
              --dry-run (which builds first); installs npm packages from the
              lockfile and Debian's chromium when missing
   bench      run the committed benchmarks and print medians
@@ -302,8 +321,8 @@ test_worker() {
 		site=$tmp/site
 	fi
 	trap 'stop_workerd; stop_hub; rm -rf "$WORKER_TMP"' EXIT
-	log "worker: one Go instance, many requests (node --test wasm/worker/)"
-	"${NODE_TEST[@]}" wasm/worker/
+	log "worker: one Go instance, many requests (node --test wasm/worker/*.test.mjs)"
+	"${NODE_TEST[@]}" wasm/worker/*.test.mjs
 	log "worker end-to-end on workerd (its Hub: tests/hub/server.mjs on loopback)"
 	start_hub
 	export THROUGHPUT_HUB_URL=$HUB_URL THROUGHPUT_HUB_TOKEN=
@@ -404,7 +423,7 @@ test_e2e() {
 		sleep 0.1
 	done
 	[ -n "$url" ] || { cat "$out" >&2; echo "tools/serve did not start" >&2; return 1; }
-	BASE_URL=$url "${NODE_TEST[@]}" tests/e2e/
+	BASE_URL=$url "${NODE_TEST[@]}" tests/e2e/*.test.mjs
 	kill -- -"$pid" 2>/dev/null || true
 	trap - EXIT
 }
@@ -418,8 +437,8 @@ test_js() {
 	build_wasm
 	log "the browser engine's size budget: 1.0 MB gzip (scripts/wasm-size.sh)"
 	VARIANTS=0 scripts/wasm-size.sh
-	log "node --test www/test"
-	"${NODE_TEST[@]}" www/test/
+	log "node --test www/test/*.test.mjs"
+	"${NODE_TEST[@]}" www/test/*.test.mjs
 }
 
 # test_pack checks build/npm/ (./build.sh build assembles it: test_js runs
@@ -427,7 +446,8 @@ test_js() {
 # uploaded), then packs it, installs the tarball into a temporary project,
 # imports and evaluates from it and checks the file list
 # (scripts/pack-check.mjs), and type-checks a consumer of its declarations
-# (scripts/pack-types.ts, tsc --strict).
+# (scripts/pack-types.ts, tsc --strict) and the docs' code examples
+# (scripts/docs-types.mjs, tsc --strict --checkJs).
 test_pack() (
 	[ -f build/npm/throughput.wasm ] || build_wasm
 	tmp=$(mktemp -d)
@@ -448,6 +468,11 @@ test_pack() (
 	"$ROOT/node_modules/.bin/tsc" --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext \
 		--lib es2022,dom check-types.ts
 	echo "tsc: the declarations type-check (ModelID, HardwareID, the element)"
+	log "tsc --strict: the examples of docs/js-module.md and docs/embedding.md (scripts/docs-types.mjs)"
+	node "$ROOT/scripts/docs-types.mjs" docs-examples >/dev/null
+	"$ROOT/node_modules/.bin/tsc" --noEmit --strict --allowJs --checkJs --target es2022 --module nodenext \
+		--moduleResolution nodenext --lib es2022,dom docs-examples/*
+	echo "tsc: the docs' $(ls docs-examples | grep -vc '\.d\.ts$') examples type-check"
 )
 
 cmd=${1:-help}
@@ -456,6 +481,7 @@ build)
 	build_wasm
 	;;
 serve)
+	require_free_port "${PORT:-8080}"
 	# The prerendered page needs happy-dom, the bundles esbuild: on a fresh
 	# clone npm ci installs them from the lockfile.
 	if command -v npm >/dev/null; then
@@ -470,6 +496,7 @@ serve)
 	exec build/serve -dir build/site -addr "127.0.0.1:${PORT:-8080}"
 	;;
 worker)
+	[ "${2:-serve}" != serve ] || require_free_port "${PORT:-8787}"
 	build_worker
 	if [ "${2:-serve}" = serve ]; then
 		ensure_npm
@@ -508,6 +535,8 @@ test)
 	test_e2e
 	log "./build.sh serve: the real page, stopped by its PID and by Ctrl-C (scripts/serve-check.sh)"
 	scripts/serve-check.sh
+	log "./build.sh serve and worker on a taken port: an error naming it, no URL (scripts/port-taken-check.sh)"
+	scripts/port-taken-check.sh
 	test_worker
 	;;
 bench)

@@ -14,7 +14,16 @@
 // build writes build/site/_headers with the page's Content-Security-Policy,
 // so the page is served here as Cloudflare serves it; OPTIONS on a file
 // answers CORS preflights (preflight). Port 0 picks a free port; the URL
-// it serves on is printed on the first line of standard output.
+// it serves on is printed on the first line of standard output, once the
+// port is bound: a port another process holds is an error naming the port,
+// and no URL is printed.
+//
+// The directory is opened again for every request (by its path), not held
+// open: ./build.sh build and test delete build/site and write a new one,
+// and a server holding the deleted directory would answer 404 for every
+// path until restarted. While the build rewrites the directory a request
+// may see it missing (503, Retry-After: 1) or half written; the next
+// request after the build sees the new site.
 package main
 
 import (
@@ -67,15 +76,14 @@ func main() {
 	quiet := flag.Bool("quiet", false, "do not log requests")
 	flag.Parse()
 
-	root, err := os.OpenRoot(*dir)
+	if info, err := os.Stat(*dir); err != nil || !info.IsDir() {
+		log.Fatalf("serve: %s is not a directory (./build.sh build assembles build/site)", *dir)
+	}
+	ln, err := listen(*addr)
 	if err != nil {
 		log.Fatalf("serve: %v", err)
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		log.Fatalf("serve: %v", err)
-	}
-	h := &handler{root: root, gz: map[string]gzEntry{}}
+	h := &handler{dir: *dir, gz: map[string]gzEntry{}}
 	var hh http.Handler = h
 	if !*quiet {
 		hh = logRequests(h)
@@ -97,10 +105,24 @@ func main() {
 	}
 }
 
-// handler serves files from root.
+// listen binds addr, and names the port in the error when another
+// process holds it.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		_, port, _ := net.SplitHostPort(addr)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("port %s is taken (another server runs on %s; stop it or choose another port): %w", port, addr, err)
+		}
+		return nil, fmt.Errorf("cannot listen on %s (port %s): %w", addr, port, err)
+	}
+	return ln, nil
+}
+
+// handler serves files from the directory dir, opened per request.
 type handler struct {
-	root    *os.Root
-	headers headerRules // the root's _headers (headers.go)
+	dir     string
+	headers headerRules // the directory's _headers (headers.go)
 	mu      sync.Mutex
 	gz      map[string]gzEntry // gzipped bodies by name, valid for one etag
 }
@@ -115,7 +137,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, kv := range baseHeaders {
 		hdr.Set(kv[0], kv[1])
 	}
-	applyHeaders(h.headers.get(h.root.FS()), r.URL.Path, hdr)
+	// The directory by its path, for this request: a rebuild that replaced
+	// it is served from the next request on.
+	root, err := os.OpenRoot(h.dir)
+	if err != nil {
+		hdr.Set("Retry-After", "1")
+		http.Error(w, "the site's directory is missing (a build is rewriting it?): retry", http.StatusServiceUnavailable)
+		return
+	}
+	defer root.Close()
+	applyHeaders(h.headers.get(root.FS()), r.URL.Path, hdr)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
 		w.Header().Set("Allow", allowed)
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -126,7 +157,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad path", http.StatusBadRequest)
 		return
 	}
-	f, info, err := h.open(name)
+	f, info, err := open(root, name)
 	if name == headersFile && err == nil {
 		f.Close()
 		err = fs.ErrNotExist // the header rules, not a file of the site
@@ -147,7 +178,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		name = path.Join(name, "index.html")
-		if f, info, err = h.open(name); err != nil || info.IsDir() {
+		if f, info, err = open(root, name); err != nil || info.IsDir() {
 			http.NotFound(w, r) // no directory listings
 			return
 		}
@@ -206,9 +237,9 @@ func preflight(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// open opens name inside the root and stats it.
-func (h *handler) open(name string) (*os.File, fs.FileInfo, error) {
-	f, err := h.root.Open(name)
+// open opens name inside root and stats it.
+func open(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	f, err := root.Open(name)
 	if err != nil {
 		return nil, nil, err
 	}
