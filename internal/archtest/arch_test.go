@@ -62,18 +62,8 @@ func readMap(t *testing.T) map[string]row {
 // the folders whose files import the given outside paths.
 func packages(t *testing.T, root string, watch ...string) (map[string][]string, map[string][]string) {
 	pkgs, watched := map[string][]string{}, map[string][]string{}
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "testdata", "node_modules", "build", ".git":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+	err := walkGo(root, func(path string) error {
+		if strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
@@ -166,20 +156,7 @@ func TestOnlyWasmImportsTheHost(t *testing.T) {
 // still say which platform it builds for: js && wasm).
 func TestNoFeatureTagsInLibraries(t *testing.T) {
 	tag := regexp.MustCompile(`(?m)^//go:build (.*)$`)
-	err := filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "testdata", "node_modules", "build", ".git":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
+	err := walkGo("../..", func(path string) error {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return err
@@ -197,4 +174,25 @@ func TestNoFeatureTagsInLibraries(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
+}
+
+// walkGo calls fn with the path of every .go file under root, outside
+// testdata, node_modules, build and .git.
+func walkGo(root string, fn func(path string) error) error {
+	return filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "testdata", "node_modules", "build", ".git":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		return fn(path)
+	})
 }
