@@ -13,8 +13,8 @@ import (
 // The warning names the term that binds (issue 35's reproducer, with
 // every layer full attention: its 1 full and 4,095 sliding layers now
 // form more KV-cache groups than kvcache.MaxGroups and are refused
-// first): a model_config of 4,096 layers of hidden 256 weighs under 5 GiB, but on an H100 SXM vLLM's profiler estimates
-// its CUDA graphs at 102 graphs (max_num_seqs 1,024: the 51 capture sizes
+// first): a model_config of 4,096 layers of hidden 256 weighs under 5
+// GiB, but on an H100 SXM vLLM's profiler estimates its CUDA graphs at 102 graphs (max_num_seqs 1,024: the 51 capture sizes
 // up to 512, counted for 2 x max_num_seqs and for max_num_seqs) x (4.133
 // MiB + 0.166 MiB x 4,096 layers) = 69,775 MiB = 68.14 GiB, which with
 // the weights and runtime memory (73.12 GiB) passes the 72.85 GiB that
