@@ -10,8 +10,10 @@
 // case, summarised per group, engine and metric, broken down by engine and
 // tensor-parallel size, GPU and batch bucket, checked against the aims of
 // issue 12 per metric class, and the leave-one-out coverage of the error
-// bands per engine. `./build.sh calibrate` runs it; -bands writes the band
-// table (go generate ./calc runs that).
+// bands per engine from the in-sample residuals. `./build.sh calibrate`
+// runs it; -bands writes the band table (go generate ./calc/bands runs
+// that) and -coverage prints its coverage, both from the residuals held
+// out by source document (bands.go heldOutResults).
 package main
 
 import (
@@ -38,9 +40,9 @@ func main() {
 	fitMem := flag.Bool("fit-memory", false, "refit the memory model's CUDA-graph estimate (least squares on group A's logged estimates) and print it")
 	skip := flag.String("skip-gpus", "", "with -fit or -logo: leave out the cases on these GPUs (catalog ids, comma-separated), e.g. builds whose kernels the profile does not model")
 	skipSrc := flag.String("skip-sources", "", "with -fit or -logo: leave out the cases whose source document (repository/path or URL) contains one of these strings (comma-separated), e.g. LLM-Inference-Bench")
-	bands := flag.Bool("bands", false, "write the error-band table (80 % prediction intervals of the validation residuals) to -o and print its leave-one-out coverage")
+	bands := flag.Bool("bands", false, "write the error-band table (80 % prediction intervals of the validation residuals, each held out by source document: predicted by its efficiency set refitted without its source) to -o and print its leave-one-out coverage")
 	bandsOut := flag.String("o", "calc/bands/bands_gen.go", "with -bands: the Go file to write")
-	coverage := flag.Bool("coverage", false, "print the leave-one-out coverage of the error bands per engine and family")
+	coverage := flag.Bool("coverage", false, "print the leave-one-out coverage of the error bands per engine and family, from the residuals held out by source document (as -bands builds them)")
 	flag.Parse()
 	if *bands {
 		writeBands(*path, *bandsOut)
@@ -52,12 +54,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "calibrate:", err)
 			os.Exit(1)
 		}
-		rs, err := validation.LoadFiles(files)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "calibrate:", err)
-			os.Exit(1)
-		}
-		printCoverage(rs)
+		printCoverage(heldOutResults(files), "leave-one-source-out")
 		return
 	}
 	for _, g := range strings.Split(*skip, ",") {
@@ -117,8 +114,8 @@ func main() {
 		}
 	}
 	aims("the public cases (calc/validation/testdata/public-cases.json)", public)
-	fmt.Println("\nError bands (docs/MODEL.md section 7):")
-	printCoverage(rs)
+	fmt.Println("\nError bands (docs/MODEL.md section 7; the shipped table and -coverage use the leave-one-source-out residuals):")
+	printCoverage(rs, "in-sample")
 }
 
 // fromRoot splits a comma-separated list of paths and makes each relative
