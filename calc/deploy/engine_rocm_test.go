@@ -11,7 +11,7 @@ import (
 )
 
 // vLLM on an AMD accelerator takes the ROCm build's step terms
-// ((*release.Profile("vllm").EffROCm)), under V1 and V0 alike; on an NVIDIA one the CUDA build's.
+// ((*profile("vllm").EffROCm)), under V1 and V0 alike; on an NVIDIA one the CUDA build's.
 // One decode step of Llama 3.1 8B (bf16) on one MI300X at batch 1 and 1024
 // tokens of context, from the fitted terms:
 //
@@ -42,11 +42,11 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	t.Parallel()
 	mi, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}})
 	require.NoError(t, err)
-	assert.Equal(t, (*release.Profile("vllm").EffROCm), mi.Eff)
+	assert.Equal(t, (*profile("vllm").EffROCm), mi.Eff)
 	h, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
-	assert.Equal(t, release.Profile("vllm").Eff, h.Eff)
-	assert.NotEqual(t, (*release.Profile("vllm").EffROCm), h.Eff)
+	assert.Equal(t, profile("vllm").Eff, h.Eff)
+	assert.NotEqual(t, (*profile("vllm").EffROCm), h.Eff)
 
 	s := mi.DecodeStep(1, 1024)
 	assert.InDelta(t, 15009849344, s.WeightsReadBytes, 0.5)
@@ -62,28 +62,28 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 	assert.InEpsilon(t, 56.9345e-6, perSeq, 1e-4)
 
 	// V0 as 0.7 ran it on ROCm: the same kernel terms with V0's
-	// per-sequence CPU work ((*release.Profile("vllm").EffV0ROCm); TestVLLM07OnAMDPaysV0sCPUWork); 0.6 on ROCm: its
+	// per-sequence CPU work ((*profile("vllm").EffV0ROCm); TestVLLM07OnAMDPaysV0sCPUWork); 0.6 on ROCm: its
 	// own (TestVLLM06OnAMDUsesItsOwnStepTerms); V0 on an H100: the CUDA
 	// V0 terms under both.
 	mi0, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
 	require.NoError(t, err)
-	assert.Equal(t, (*release.Profile("vllm").EffV0ROCm), mi0.Eff)
+	assert.Equal(t, (*profile("vllm").EffV0ROCm), mi0.Eff)
 	assert.True(t, mi0.Version.V0)
 	for _, v := range []string{"0.6", "0.7"} {
 		h0, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, EngineVersion: v})
 		require.NoError(t, err)
-		assert.Equal(t, (*release.Profile("vllm").EffV0), h0.Eff, v)
+		assert.Equal(t, (*profile("vllm").EffV0), h0.Eff, v)
 	}
 
 	// Another engine on the MI300X keeps its own terms.
 	sg, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, Engine: "sglang"})
 	require.NoError(t, err)
-	assert.Equal(t, release.Profile("sglang").Eff, sg.Eff)
+	assert.Equal(t, profile("sglang").Eff, sg.Eff)
 }
 
 // vLLM's V0 engine as the 0.7 releases ran it on an AMD accelerator runs
-// the ROCm build's kernels and per-step cost ((*release.Profile("vllm").EffROCm)) with V0's own
-// per-sequence CPU work ((*release.Profile("vllm").EffV0)'s): 53.8 us per sequence against V1's
+// the ROCm build's kernels and per-step cost ((*profile("vllm").EffROCm)) with V0's own
+// per-sequence CPU work ((*profile("vllm").EffV0)'s): 53.8 us per sequence against V1's
 // 37.8 us on ROCm. Llama 3.1 8B on one MI300X at batch 1 and 1024 tokens
 // of context (the rest as in TestVLLMOnAMDUsesTheROCmStepTerms):
 //
@@ -94,8 +94,8 @@ func TestVLLMOnAMDUsesTheROCmStepTerms(t *testing.T) {
 // 19.1345 + 53.8 = 72.9345 us.
 func TestVLLM07OnAMDPaysV0sCPUWork(t *testing.T) {
 	t.Parallel()
-	k, v1 := (*release.Profile("vllm").EffV0ROCm), (*release.Profile("vllm").EffROCm)
-	assert.Equal(t, (*release.Profile("vllm").EffV0).SequenceOverheadUs, k.SequenceOverheadUs, "V0's per-sequence CPU work")
+	k, v1 := (*profile("vllm").EffV0ROCm), (*profile("vllm").EffROCm)
+	assert.Equal(t, (*profile("vllm").EffV0).SequenceOverheadUs, k.SequenceOverheadUs, "V0's per-sequence CPU work")
 	k.SequenceOverheadUs = v1.SequenceOverheadUs
 	assert.Equal(t, v1, k, "every other term is the ROCm build's")
 	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.7"})
@@ -108,11 +108,11 @@ func TestVLLM07OnAMDPaysV0sCPUWork(t *testing.T) {
 	// On an NVIDIA GPU 0.7 keeps the CUDA V0 terms.
 	h, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.7"})
 	require.NoError(t, err)
-	assert.Equal(t, (*release.Profile("vllm").EffV0), h.Eff)
+	assert.Equal(t, (*profile("vllm").EffV0), h.Eff)
 }
 
 // vLLM 0.6 on an AMD accelerator takes its upstream ROCm build's terms
-// ((*release.Profile("vllm").EffV06ROCm): GEMMs at 0.0623 of peak, 85.9 us more per all-reduce,
+// ((*profile("vllm").EffV06ROCm): GEMMs at 0.0623 of peak, 85.9 us more per all-reduce,
 // and vLLM's own paged-attention kernels, which read each KV head once per
 // query head: at 0.647 of the bandwidth partitioned (V2), at 0.306
 // unpartitioned (V1), the kernel vLLM v0.6.1 picks once the context
@@ -164,7 +164,7 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 	t.Parallel()
 	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "mi300x"}, EngineVersion: "0.6"})
 	require.NoError(t, err)
-	assert.Equal(t, (*release.Profile("vllm").EffV06ROCm), d.Eff)
+	assert.Equal(t, (*profile("vllm").EffV06ROCm), d.Eff)
 	s := d.DecodeStep(1, 1024)
 	assert.InDelta(t, 9.120339e-3, s.TimeS, 1e-8)
 	s = d.DecodeStep(256, 1024)
@@ -195,7 +195,7 @@ func TestVLLM06OnAMDUsesItsOwnStepTerms(t *testing.T) {
 }
 
 // llama.cpp on an AMD accelerator takes its HIP back end's step terms
-// ((*release.Profile("llamacpp").EffROCm)). One decode step of Llama 2 7B (F16) on a Ryzen AI
+// ((*profile("llamacpp").EffROCm)). One decode step of Llama 2 7B (F16) on a Ryzen AI
 // Max+ 395 (256 GB/s) at batch 1 and 1024 tokens of context:
 //
 //	weights read = (6,738,415,616 params - 32,000 x 4,096 = 131,072,000
@@ -213,7 +213,7 @@ func TestLlamaCppOnAMDUsesTheHIPStepTerms(t *testing.T) {
 	t.Parallel()
 	d, err := Resolve(spec.Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: spec.HardwareRef{ID: "ryzen-ai-max-395"}, Engine: "llamacpp"})
 	require.NoError(t, err)
-	assert.Equal(t, (*release.Profile("llamacpp").EffROCm), d.Eff)
+	assert.Equal(t, (*profile("llamacpp").EffROCm), d.Eff)
 	s := d.DecodeStep(1, 1024)
 	assert.InDelta(t, 13214687232, s.WeightsReadBytes, 0.5)
 	assert.InDelta(t, 536870912, s.KVReadBytes, 0.5)
@@ -224,7 +224,7 @@ func TestLlamaCppOnAMDUsesTheHIPStepTerms(t *testing.T) {
 	// On a GeForce card llama.cpp keeps its CUDA terms.
 	g, err := Resolve(spec.Request{Model: "meta-llama/Llama-2-7b-hf", Hardware: spec.HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
 	require.NoError(t, err)
-	assert.Equal(t, release.Profile("llamacpp").Eff, g.Eff)
+	assert.Equal(t, profile("llamacpp").Eff, g.Eff)
 }
 
 // Only vLLM 0.6's ROCm build decodes through vLLM's own paged-attention

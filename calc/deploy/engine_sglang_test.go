@@ -99,8 +99,8 @@ func TestSGLangEagerDecodeBeyondItsGraphs(t *testing.T) {
 	extra := func(d *Deployment, b int) float64 {
 		return d.DecodeStep(b+1, 1000).OverheadS - d.DecodeStep(b, 1000).OverheadS
 	}
-	perSeq := release.Profile("sglang").Eff.SequenceOverheadUs / 1e6
-	eager := 80 * release.Profile("sglang").Eff.PrefillLayerOverheadUs / 1e6 // 80 x 282 us
+	perSeq := profile("sglang").Eff.SequenceOverheadUs / 1e6
+	eager := 80 * profile("sglang").Eff.PrefillLayerOverheadUs / 1e6 // 80 x 282 us
 	d4 := at("sglang", "0.4")
 	assert.InDelta(t, eager+perSeq, extra(d4, 160), 1e-9)
 	assert.InDelta(t, perSeq, extra(d4, 159), 1e-9)
@@ -108,5 +108,5 @@ func TestSGLangEagerDecodeBeyondItsGraphs(t *testing.T) {
 	assert.InDelta(t, perSeq, extra(d5, 160), 1e-9)
 	assert.InDelta(t, eager+perSeq, extra(d5, 512), 1e-9)
 	v := at("vllm", "")
-	assert.InDelta(t, release.Profile("vllm").Eff.SequenceOverheadUs/1e6, extra(v, 512), 1e-9)
+	assert.InDelta(t, profile("vllm").Eff.SequenceOverheadUs/1e6, extra(v, 512), 1e-9)
 }

@@ -26,8 +26,9 @@ type reporter struct {
 	sv   Serving
 }
 
-// report assembles every section of d's answer to p.
-func report(d *Deployment, p Ask) spec.Report {
+// Assemble writes the analytic report of d under p: every section but the
+// nearest fixes and the simulation.
+func Assemble(d *Deployment, p Ask) spec.Report {
 	a := reporter{d: d, p: p, st: &d.stages[d.tight], pool: d.Pool(), sv: Serving{d: d}}
 	return a.report()
 }

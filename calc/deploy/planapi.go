@@ -109,9 +109,5 @@ func SimulationPlan(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) (
 	return simulateOptions(o, d, p, prev)
 }
 
-// Assemble writes the analytic report of d under p: every section but the
-// nearest fixes and the simulation.
-func Assemble(d *Deployment, p Ask) spec.Report { return report(d, p) }
-
 // SweepPoints is the batch sizes the report's sweep evaluates.
 func (p Ask) SweepPoints() int { return p.sweepPoints }

@@ -168,7 +168,7 @@ func resolveScheduler(e *spec.Errs, req spec.Request, d *Deployment) {
 	eng, ok := release.LookupEngine(strings.ToLower(strings.TrimSpace(req.Engine)))
 	if !ok {
 		e.Add("engine", "unknown engine "+fielderr.Quote(req.Engine)+"; one of "+strings.Join(release.EngineNames(), ", "))
-		eng = release.Profile(release.DefaultEngine)
+		eng, _ = release.LookupEngine(release.DefaultEngine)
 	}
 	d.Engine, d.Eff = eng, eng.Eff
 	resolveVersion(e, req, d) // the release's terms (V0's own)

@@ -51,7 +51,7 @@ func benchSimEngine(b *testing.B, n int, arrival string, features bool, engine s
 	if err != nil {
 		b.Fatal(err)
 	}
-	base := report(d, p)
+	base := Assemble(d, p)
 	return func() *spec.SimulationReport {
 		r := base
 		r.Warnings = nil

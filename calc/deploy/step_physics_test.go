@@ -182,8 +182,8 @@ func TestV0EngineHasItsOwnStepTerms(t *testing.T) {
 	require.NoError(t, err)
 	v0, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.6"})
 	require.NoError(t, err)
-	assert.Equal(t, (*release.Profile("vllm").EffV0), v0.Eff)
-	assert.Equal(t, release.Profile("vllm").Eff, v1.Eff)
+	assert.Equal(t, (*profile("vllm").EffV0), v0.Eff)
+	assert.Equal(t, profile("vllm").Eff, v1.Eff)
 	s0, s1 := v0.DecodeStep(64, 512), v1.DecodeStep(64, 512)
 	over := func(e spec.Efficiencies) float64 {
 		return e.StepOverheadMs/1000 + 32*e.LayerOverheadUs/1e6 + 64*e.SequenceOverheadUs/1e6
@@ -238,21 +238,21 @@ func TestSyncReleasesPayTheSchedulersCPUTime(t *testing.T) {
 	sync, async := at("0.13"), at("0.14")
 	assert.True(t, sync.Version.SyncScheduling)
 	assert.False(t, async.Version.SyncScheduling)
-	assert.Equal(t, (*release.Profile("vllm").EffSync), sync.Eff)
-	assert.Equal(t, release.Profile("vllm").Eff, async.Eff)
-	assert.Equal(t, (*release.Profile("vllm").EffSync), at("0.10").Eff)
-	assert.Equal(t, (*release.Profile("vllm").EffV0), at("0.6").Eff)
+	assert.Equal(t, (*profile("vllm").EffSync), sync.Eff)
+	assert.Equal(t, profile("vllm").Eff, async.Eff)
+	assert.Equal(t, (*profile("vllm").EffSync), at("0.10").Eff)
+	assert.Equal(t, (*profile("vllm").EffV0), at("0.6").Eff)
 	s, a := sync.DecodeStep(64, 512), async.DecodeStep(64, 512)
 	assert.InDelta(t, (3.84-0.71)/1e3+64*(24.5-5)/1e6, s.OverheadS-a.OverheadS, 1e-9)
 	assert.InDelta(t, a.TimeS-a.OverheadS, s.TimeS-s.OverheadS, 1e-12)
-	assert.True(t, release.Profile("vllm").SyncRelease("0.10"))
-	assert.False(t, release.Profile("vllm").SyncRelease("0.21"))
-	assert.False(t, release.Profile("sglang").SyncRelease(""))
+	assert.True(t, profile("vllm").SyncRelease("0.10"))
+	assert.False(t, profile("vllm").SyncRelease("0.21"))
+	assert.False(t, profile("sglang").SyncRelease(""))
 	// The sync terms are the V1 kernel terms with only the CPU's two
 	// overheads refitted: a refit of Eff must carry over to them.
-	kernels := (*release.Profile("vllm").EffSync)
-	kernels.StepOverheadMs, kernels.SequenceOverheadUs = release.Profile("vllm").Eff.StepOverheadMs, release.Profile("vllm").Eff.SequenceOverheadUs
-	assert.Equal(t, release.Profile("vllm").Eff, kernels)
+	kernels := (*profile("vllm").EffSync)
+	kernels.StepOverheadMs, kernels.SequenceOverheadUs = profile("vllm").Eff.StepOverheadMs, profile("vllm").Eff.SequenceOverheadUs
+	assert.Equal(t, profile("vllm").Eff, kernels)
 }
 
 // A GPU without matrix units for the precision (an Apple GPU: its FP16
@@ -274,7 +274,7 @@ func TestVectorUnitsPadNoTile(t *testing.T) {
 	want := (linPerTok + head) / (14.2e12 * d.Eff.ComputeEfficiency)
 	assert.InDelta(t, want, s.ComputeS, want*0.002)
 	// 15.01e9 bf16 bytes read at 400 GB/s * 0.711 (llama.cpp's Metal
-	// terms, (*release.Profile("llamacpp").EffMetal)) take 53 ms; the FLOPs at 14.2e12 * 0.6
+	// terms, (*profile("llamacpp").EffMetal)) take 53 ms; the FLOPs at 14.2e12 * 0.6
 	// take 1.8 ms.
 	assert.False(t, s.ComputeBound)
 
@@ -286,7 +286,7 @@ func TestVectorUnitsPadNoTile(t *testing.T) {
 }
 
 // llama.cpp on an Apple GPU runs its Metal back end, with its own fitted
-// terms ((*release.Profile("llamacpp").EffMetal), `calibrate -fit llamacpp@metal`); the GeForce
+// terms ((*profile("llamacpp").EffMetal), `calibrate -fit llamacpp@metal`); the GeForce
 // cards keep the CUDA profile. One decoding sequence of Llama 3.1 8B in
 // BF16 on an M3 Max (400 GB/s) from an empty context reads every weight
 // but the input embedding table (one row of it is gathered),
@@ -304,7 +304,7 @@ func TestLlamaCppMetalTerms(t *testing.T) {
 	t.Parallel()
 	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "m3-max"}, Engine: "llamacpp"})
 	require.NoError(t, err)
-	assert.Equal(t, (*release.Profile("llamacpp").EffMetal), d.Eff)
+	assert.Equal(t, (*profile("llamacpp").EffMetal), d.Eff)
 	assert.Equal(t, 0.711, d.Eff.BandwidthEfficiency)
 	assert.Equal(t, 2.17, d.Eff.StepOverheadMs)
 	assert.Equal(t, 12.7, d.Eff.LayerOverheadUs)
@@ -316,7 +316,7 @@ func TestLlamaCppMetalTerms(t *testing.T) {
 
 	g, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "rtx-4090"}, Engine: "llamacpp"})
 	require.NoError(t, err)
-	assert.Equal(t, release.Profile("llamacpp").Eff, g.Eff, "a GeForce card keeps the CUDA profile")
+	assert.Equal(t, profile("llamacpp").Eff, g.Eff, "a GeForce card keeps the CUDA profile")
 }
 
 // llama.cpp's CUDA build (cuBLAS builds, before its PR #8075): a prompt

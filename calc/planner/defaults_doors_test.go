@@ -48,7 +48,7 @@ func TestResolutionTakesTheTablesDefaults(t *testing.T) {
 	// The engine profile's defaults (calc.contract()'s engines, the page's
 	// placeholders before a report) are the table's, and the release's
 	// memory fraction: vLLM 0.31 is from 0.21 on, 0.92 (PR #38284).
-	d := release.Profile("vllm").Defaults()
+	d := vllmProfile().Defaults()
 	assert.Equal(t, spec.EngineDefaults{GPUMemoryUtilization: 0.92, BlockSize: spec.Fields["Request.block_size"].Default.(int),
 		MaxNumSeqs: spec.Fields["Request.max_num_seqs"].Default.(int), MaxNumBatchedTokens: spec.Fields["Request.max_num_batched_tokens"].Default.(int)}, d)
 	assert.Equal(t, 0.92, c.GPUMemoryUtilization)
@@ -217,6 +217,12 @@ func TestDocsStateTheTablesDefaults(t *testing.T) {
 	}
 	assert.Contains(t, rows["workload"], itoa(spec.Fields["Workload.input_tokens"].Default.(int))+" input")
 	assert.Contains(t, rows["workload"], itoa(spec.Fields["Workload.output_tokens"].Default.(int))+" output")
-	assert.Contains(t, rows["gpu_memory_utilization"], fielderr.Number(release.Profile("vllm").Defaults().GPUMemoryUtilization))
+	assert.Contains(t, rows["gpu_memory_utilization"], fielderr.Number(vllmProfile().Defaults().GPUMemoryUtilization))
 	assert.Contains(t, rows["num_speculative_tokens"], "none: required")
+}
+
+// vllmProfile is vLLM's engine profile.
+func vllmProfile() *release.Engine {
+	e, _ := release.LookupEngine("vllm")
+	return e
 }

@@ -16,7 +16,7 @@ func TestEffSet(t *testing.T) {
 		require.True(t, ok, "%s %s", engine, name)
 		return ver
 	}
-	vllm, llamacpp, sglang := Profile("vllm"), Profile("llamacpp"), Profile("sglang")
+	vllm, llamacpp, sglang := engines["vllm"], engines["llamacpp"], engines["sglang"]
 	assert.Equal(t, "vllm", vllm.EffSet("NVIDIA", v("vllm", "")))
 	assert.Equal(t, "vllm@0.6", vllm.EffSet("NVIDIA", v("vllm", "0.6")))
 	assert.Equal(t, "vllm@0.6", vllm.EffSet("NVIDIA", v("vllm", "0.7")), "0.7 runs V0: V0's terms")
@@ -34,12 +34,12 @@ func TestEffSet(t *testing.T) {
 // not.
 func TestSingleSourceWarning(t *testing.T) {
 	lmdeploy, _ := LookupVersion("lmdeploy", "")
-	msg, ok := Profile("lmdeploy").SingleSourceWarning("NVIDIA", lmdeploy)
+	msg, ok := engines["lmdeploy"].SingleSourceWarning("NVIDIA", lmdeploy)
 	require.True(t, ok)
 	assert.Contains(t, msg, "efficiency set lmdeploy")
 	assert.Contains(t, msg, "InternLM/lmdeploy/docs/en/benchmark/a100_fp16.md")
 	trt, _ := LookupVersion("trtllm", "")
-	_, ok = Profile("trtllm").SingleSourceWarning("NVIDIA", trt)
+	_, ok = engines["trtllm"].SingleSourceWarning("NVIDIA", trt)
 	assert.False(t, ok, "TensorRT-LLM's terms rest on %d sources", len(EffSources["trtllm"]))
 	for set, src := range EffSources {
 		assert.NotEmpty(t, src, set)

@@ -376,6 +376,3 @@ const (
 	// default for the OpenAI server on GPUs with chunked prefill, in tokens.
 	DefaultMaxNumBatchedTokens = 8192
 )
-
-// Profile returns the profile of the engine named name (nil: none).
-func Profile(name string) *Engine { return engines[name] }
