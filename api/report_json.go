@@ -28,6 +28,10 @@ func appendReport(w *jsonWriter, v *calc.Report) {
 		w.lit(`,"prefill":`)
 		appendPrefillReport(w, v.Prefill)
 	}
+	if v.Serving != nil {
+		w.lit(`,"serving":`)
+		appendServingReport(w, v.Serving)
+	}
 	w.lit(`,"batch_ceiling":`)
 	appendBatchCeiling(w, &v.BatchCeiling)
 	if v.Preemption != nil {
@@ -246,6 +250,35 @@ func appendPrefillReport(w *jsonWriter, v *calc.PrefillReport) {
 	w.float64(`,"tokens_per_s":`, v.TokensPerS)
 	w.string(`,"bound":`, v.Bound)
 	w.int(`,"chunks":`, int64(v.Chunks))
+	w.lit("}")
+}
+
+// appendServingReport appends a calc.ServingReport as encoding/json does.
+func appendServingReport(w *jsonWriter, v *calc.ServingReport) {
+	w.float64(`{"concurrency":`, v.Concurrency)
+	if v.RequestRate != 0 {
+		w.float64(`,"request_rate":`, v.RequestRate)
+	}
+	w.int(`,"input_tokens":`, int64(v.InputTokens))
+	w.int(`,"output_tokens":`, int64(v.OutputTokens))
+	w.float64(`,"decode_batch":`, v.DecodeBatch)
+	w.float64(`,"prefill_tokens_per_step":`, v.PrefillTokensPerStep)
+	w.string(`,"order":`, v.Order)
+	w.float64(`,"decode_step_ms":`, v.DecodeStepMs)
+	w.float64(`,"tpot_ms":`, v.TPOTMs)
+	w.float64(`,"itl_ms":`, v.ITLMs)
+	w.float64(`,"ttft_ms":`, v.TTFTMs)
+	w.float64(`,"queue_ms":`, v.QueueMs)
+	w.float64(`,"e2e_ms":`, v.E2EMs)
+	w.float64(`,"requests_per_s":`, v.RequestsPerS)
+	w.float64(`,"output_tokens_per_s":`, v.OutputTokensPerS)
+	w.float64(`,"total_tokens_per_s":`, v.TotalTokensPerS)
+	if v.Saturated {
+		w.bool(`,"saturated":`, v.Saturated)
+	}
+	if v.LimitedBy != "" {
+		w.string(`,"limited_by":`, v.LimitedBy)
+	}
 	w.lit("}")
 }
 

@@ -59,6 +59,7 @@ type (
 	PlanWorkload        = spec.PlanWorkload
 	PreemptionReport    = spec.PreemptionReport
 	PrefillReport       = spec.PrefillReport
+	ServingReport       = spec.ServingReport
 	PrefixCachingReport = spec.PrefixCachingReport
 	Report              = spec.Report
 	Request             = spec.Request

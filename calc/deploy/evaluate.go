@@ -200,6 +200,13 @@ func (a *reporter) report() spec.Report {
 		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
 		Bound: boundName(pbound), Chunks: chunks,
 	}
+	if p.concurrency > 0 || p.rate > 0 {
+		runCap, runWhy := schedCap, schedWhy
+		if onset < runCap {
+			runCap, runWhy = max(onset, 1), "kv_cache"
+		}
+		r.Serving = sv.Steady(in, out, p.concurrency, p.rate, runCap, runWhy)
+	}
 	r.Features = a.featuresReport(kvCap, onset, meanBlocks)
 
 	if p.TTFTS > 0 || p.TPOTS > 0 {

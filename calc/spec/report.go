@@ -23,6 +23,10 @@ type Report struct {
 	Decode *DecodeReport `json:"decode,omitempty"`
 	// Prefill is the prompt of the workload, alone on the server.
 	Prefill *PrefillReport `json:"prefill,omitempty"`
+	// Serving is the workload's steady state under continuous batching:
+	// the latencies and rates a benchmark client measures at the
+	// workload's concurrency or request rate (docs/MODEL.md section 3b).
+	Serving *ServingReport `json:"serving,omitempty"`
 	// BatchCeiling is the largest batch that can run and what limits it.
 	BatchCeiling BatchCeiling `json:"batch_ceiling"`
 	// Preemption is when KV demand outgrows the pool under the workload.
@@ -215,6 +219,72 @@ type DecodeReport struct {
 	FLOPs float64 `json:"flops"`
 	// KVCacheUsage is the fraction of the block pool the batch holds.
 	KVCacheUsage float64 `json:"kv_cache_usage"`
+}
+
+// ServingReport is a server's steady state under the workload: requests
+// arriving (a request rate) or resubmitted (a concurrency) forever, each
+// of input_tokens then output_tokens, under continuous batching. Its
+// latencies are means over requests, as `vllm bench serve` and SGLang's
+// bench_serving report them; its step mixes the running decodes with the
+// prompts admitted beside them, so its TPOT is longer than decode's pure
+// decode step (docs/MODEL.md section 3b).
+type ServingReport struct {
+	_ noCompare
+	// Concurrency is the closed loop's requests in flight, or the mean
+	// number in flight a request rate sustains (Little's law).
+	Concurrency float64 `json:"concurrency"`
+	// RequestRate is the open loop's arrival rate, requests per second
+	// (0 for a closed loop).
+	RequestRate float64 `json:"request_rate,omitempty"`
+	// InputTokens and OutputTokens are each request's lengths.
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// DecodeBatch is the mean number of sequences decoding in a step, as
+	// a decoding request sees it (itself included).
+	DecodeBatch float64 `json:"decode_batch"`
+	// PrefillTokensPerStep is the mean number of prompt tokens a step
+	// computes beside the decodes (prompts admitted in steady state).
+	PrefillTokensPerStep float64 `json:"prefill_tokens_per_step"`
+	// Order is how prompts share the steps with decodes: "mixed" (vLLM's
+	// chunked prefill: one step carries both) or "prefill_first"
+	// (SGLang, vLLM V0: a prompt's step runs alone and the decodes wait).
+	Order string `json:"order"`
+	// DecodeStepMs is the pure decode step at decode_batch, in
+	// milliseconds (decode's figure at this batch).
+	DecodeStepMs float64 `json:"decode_step_ms"`
+	// TPOTMs is the mean time per output token after the first, in
+	// milliseconds: (e2e - ttft) / (output_tokens - 1).
+	TPOTMs float64 `json:"tpot_ms"`
+	// ITLMs is the median gap between two streamed chunks of a request,
+	// in milliseconds: the pure decode step (times the tokens per step
+	// under speculative decoding) when fewer than half the steps carry a
+	// prompt, else the mixed step.
+	ITLMs float64 `json:"itl_ms"`
+	// TTFTMs is the mean time to first token, in milliseconds:
+	// front end + the wait for the running step + the queue + the
+	// prompt's own prefill step(s).
+	TTFTMs float64 `json:"ttft_ms"`
+	// QueueMs is the part of ttft_ms spent waiting for a free slot
+	// (max_num_seqs, the KV cache or max_num_batched_tokens full), in
+	// milliseconds.
+	QueueMs float64 `json:"queue_ms"`
+	// E2EMs is the mean request latency, in milliseconds: ttft +
+	// (output_tokens - 1) * tpot.
+	E2EMs float64 `json:"e2e_ms"`
+	// RequestsPerS, OutputTokensPerS and TotalTokensPerS are the
+	// deployment's completion rates (every data-parallel replica).
+	RequestsPerS     float64 `json:"requests_per_s"`
+	OutputTokensPerS float64 `json:"output_tokens_per_s"`
+	TotalTokensPerS  float64 `json:"total_tokens_per_s"`
+	// Saturated is true when the workload asks more than the server
+	// completes: a request rate above its capacity (requests_per_s is
+	// then the capacity, and ttft_ms leaves out the queue, which grows
+	// without bound) or a concurrency above the requests it can run at
+	// once (the rest wait: queue_ms).
+	Saturated bool `json:"saturated,omitempty"`
+	// LimitedBy names what bounds the running batch when saturated:
+	// "max_num_seqs", "kv_cache" or "max_num_batched_tokens".
+	LimitedBy string `json:"limited_by,omitempty"`
 }
 
 // PrefillReport is one prompt's prefill.

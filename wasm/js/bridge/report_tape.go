@@ -18,6 +18,7 @@ var tapeKeys = []string{
 	"kv_cache",
 	"decode",
 	"prefill",
+	"serving",
 	"batch_ceiling",
 	"preemption",
 	"best",
@@ -100,6 +101,18 @@ var tapeKeys = []string{
 	"time_ms",
 	"ttft_ms",
 	"chunks",
+	"decode_batch",
+	"prefill_tokens_per_step",
+	"order",
+	"decode_step_ms",
+	"tpot_ms",
+	"itl_ms",
+	"queue_ms",
+	"e2e_ms",
+	"requests_per_s",
+	"output_tokens_per_s",
+	"total_tokens_per_s",
+	"saturated",
 	"limited_by",
 	"batch_size_without_budget",
 	"limited_by_without_budget",
@@ -160,7 +173,6 @@ var tapeKeys = []string{
 	"tokens_per_step",
 	"draft_weights_bytes",
 	"draft_time_ms",
-	"tpot_ms",
 	"tpot_ms_without",
 	"tokens_per_s_without",
 	"speedup",
@@ -196,10 +208,6 @@ var tapeKeys = []string{
 	"mean_input_tokens",
 	"mean_output_tokens",
 	"e2e_latency_ms",
-	"itl_ms",
-	"requests_per_s",
-	"output_tokens_per_s",
-	"total_tokens_per_s",
 	"goodput_requests_per_s",
 	"slo_attainment",
 	"preemptions",
@@ -272,404 +280,426 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.Report{}.KVCache), typ: 7, key: 6},                           // kv_cache
 		{off: unsafe.Offsetof(calc.Report{}.Decode), typ: 8, key: 7, omit: tapeOmitEmpty},       // decode
 		{off: unsafe.Offsetof(calc.Report{}.Prefill), typ: 10, key: 8, omit: tapeOmitEmpty},     // prefill
-		{off: unsafe.Offsetof(calc.Report{}.BatchCeiling), typ: 12, key: 9},                     // batch_ceiling
-		{off: unsafe.Offsetof(calc.Report{}.Preemption), typ: 13, key: 10, omit: tapeOmitEmpty}, // preemption
-		{off: unsafe.Offsetof(calc.Report{}.Best), typ: 15, key: 11, omit: tapeOmitEmpty},       // best
-		{off: unsafe.Offsetof(calc.Report{}.Sweep), typ: 17, key: 12, omit: tapeOmitEmpty},      // sweep
-		{off: unsafe.Offsetof(calc.Report{}.Cost), typ: 19, key: 13, omit: tapeOmitEmpty},       // cost
-		{off: unsafe.Offsetof(calc.Report{}.Features), typ: 21, key: 14, omit: tapeOmitEmpty},   // features
-		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 46, key: 15, omit: tapeOmitFull},  // simulation
-		{off: unsafe.Offsetof(calc.Report{}.Fixes), typ: 23, key: 16, omit: tapeOmitEmpty},      // fixes
-		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 48, key: 17, omit: tapeOmitFull},  // startup_log
-		{off: unsafe.Offsetof(calc.Report{}.Bands), typ: 25, key: 18, omit: tapeOmitEmpty},      // bands
-		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 50, key: 19, omit: tapeOmitFull}, // calibration
-		{off: unsafe.Offsetof(calc.Report{}.Warnings), typ: 27, key: 20},                        // warnings
+		{off: unsafe.Offsetof(calc.Report{}.Serving), typ: 12, key: 9, omit: tapeOmitEmpty},     // serving
+		{off: unsafe.Offsetof(calc.Report{}.BatchCeiling), typ: 14, key: 10},                    // batch_ceiling
+		{off: unsafe.Offsetof(calc.Report{}.Preemption), typ: 15, key: 11, omit: tapeOmitEmpty}, // preemption
+		{off: unsafe.Offsetof(calc.Report{}.Best), typ: 17, key: 12, omit: tapeOmitEmpty},       // best
+		{off: unsafe.Offsetof(calc.Report{}.Sweep), typ: 19, key: 13, omit: tapeOmitEmpty},      // sweep
+		{off: unsafe.Offsetof(calc.Report{}.Cost), typ: 21, key: 14, omit: tapeOmitEmpty},       // cost
+		{off: unsafe.Offsetof(calc.Report{}.Features), typ: 23, key: 15, omit: tapeOmitEmpty},   // features
+		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 48, key: 16, omit: tapeOmitFull},  // simulation
+		{off: unsafe.Offsetof(calc.Report{}.Fixes), typ: 25, key: 17, omit: tapeOmitEmpty},      // fixes
+		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 50, key: 18, omit: tapeOmitFull},  // startup_log
+		{off: unsafe.Offsetof(calc.Report{}.Bands), typ: 27, key: 19, omit: tapeOmitEmpty},      // bands
+		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 52, key: 20, omit: tapeOmitFull}, // calibration
+		{off: unsafe.Offsetof(calc.Report{}.Warnings), typ: 29, key: 21},                        // warnings
 	}},
 	1: {kind: tapeKindString},
 	2: {kind: tapeKindBool},
 	3: {kind: tapeKindStruct, fields: []tapeField{ // calc.ModelInfo
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ID), typ: 1, key: 21},                               // id
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Name), typ: 1, key: 22},                             // name
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Architecture), typ: 1, key: 23},                     // architecture
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Layers), typ: 29, key: 24},                          // num_hidden_layers
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsTotal), typ: 30, key: 25},                     // params_total
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsActive), typ: 30, key: 26},                    // params_active_per_token
-		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightFormat), typ: 1, key: 27},                     // weight_format
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Quantization), typ: 1, key: 28},                     // quantization
-		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightBits), typ: 31, key: 29, omit: tapeOmitEmpty}, // bits_per_quantized_weight
-		{off: unsafe.Offsetof(calc.ModelInfo{}.MaxContext), typ: 29, key: 30},                      // max_position_embeddings
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ID), typ: 1, key: 22},                               // id
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Name), typ: 1, key: 23},                             // name
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Architecture), typ: 1, key: 24},                     // architecture
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Layers), typ: 31, key: 25},                          // num_hidden_layers
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsTotal), typ: 32, key: 26},                     // params_total
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsActive), typ: 32, key: 27},                    // params_active_per_token
+		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightFormat), typ: 1, key: 28},                     // weight_format
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Quantization), typ: 1, key: 29},                     // quantization
+		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightBits), typ: 33, key: 30, omit: tapeOmitEmpty}, // bits_per_quantized_weight
+		{off: unsafe.Offsetof(calc.ModelInfo{}.MaxContext), typ: 31, key: 31},                      // max_position_embeddings
 	}},
 	4: {kind: tapeKindStruct, fields: []tapeField{ // calc.HardwareInfo
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.ID), typ: 1, key: 21},                        // id
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.Name), typ: 1, key: 22},                      // name
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBytes), typ: 30, key: 31},              // memory_bytes
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryReportedBytes), typ: 30, key: 32},      // memory_reported_bytes
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.UnifiedMemory), typ: 2, key: 33},             // unified_memory
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBandwidthBytesPerS), typ: 31, key: 34}, // memory_bandwidth_bytes_per_s
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.PeakFLOPSPerS), typ: 31, key: 35},            // peak_flops_per_s
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.Precision), typ: 1, key: 36},                 // compute_precision
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.ID), typ: 1, key: 22},                        // id
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.Name), typ: 1, key: 23},                      // name
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBytes), typ: 32, key: 32},              // memory_bytes
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryReportedBytes), typ: 32, key: 33},      // memory_reported_bytes
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.UnifiedMemory), typ: 2, key: 34},             // unified_memory
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBandwidthBytesPerS), typ: 33, key: 35}, // memory_bandwidth_bytes_per_s
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.PeakFLOPSPerS), typ: 33, key: 36},            // peak_flops_per_s
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.Precision), typ: 1, key: 37},                 // compute_precision
 	}},
 	5: {kind: tapeKindStruct, fields: []tapeField{ // calc.Config
-		{off: unsafe.Offsetof(calc.Config{}.Engine), typ: 1, key: 37},                                  // engine
-		{off: unsafe.Offsetof(calc.Config{}.EngineVersion), typ: 1, key: 38, omit: tapeOmitEmpty},      // engine_version
-		{off: unsafe.Offsetof(calc.Config{}.TensorParallelSize), typ: 29, key: 39},                     // tensor_parallel_size
-		{off: unsafe.Offsetof(calc.Config{}.PipelineParallelSize), typ: 29, key: 40},                   // pipeline_parallel_size
-		{off: unsafe.Offsetof(calc.Config{}.GPUs), typ: 29, key: 41},                                   // num_gpus
-		{off: unsafe.Offsetof(calc.Config{}.P2P), typ: 32, key: 42, omit: tapeOmitEmpty},               // p2p
-		{off: unsafe.Offsetof(calc.Config{}.FlashInferSampler), typ: 32, key: 43, omit: tapeOmitEmpty}, // flashinfer_sampler
-		{off: unsafe.Offsetof(calc.Config{}.Dtype), typ: 1, key: 44},                                   // dtype
-		{off: unsafe.Offsetof(calc.Config{}.KVCacheDtype), typ: 1, key: 45},                            // kv_cache_dtype
-		{off: unsafe.Offsetof(calc.Config{}.GPUMemoryUtilization), typ: 31, key: 46},                   // gpu_memory_utilization
-		{off: unsafe.Offsetof(calc.Config{}.BlockSize), typ: 29, key: 47},                              // block_size
-		{off: unsafe.Offsetof(calc.Config{}.MaxModelLen), typ: 29, key: 48},                            // max_model_len
-		{off: unsafe.Offsetof(calc.Config{}.MaxNumSeqs), typ: 29, key: 49},                             // max_num_seqs
-		{off: unsafe.Offsetof(calc.Config{}.MaxNumBatchedTokens), typ: 29, key: 50},                    // max_num_batched_tokens
-		{off: unsafe.Offsetof(calc.Config{}.InputTokens), typ: 29, key: 51},                            // input_tokens
-		{off: unsafe.Offsetof(calc.Config{}.OutputTokens), typ: 29, key: 52},                           // output_tokens
-		{off: unsafe.Offsetof(calc.Config{}.Concurrency), typ: 29, key: 53, omit: tapeOmitEmpty},       // concurrency
-		{off: unsafe.Offsetof(calc.Config{}.RequestRate), typ: 31, key: 54, omit: tapeOmitEmpty},       // request_rate
-		{off: unsafe.Offsetof(calc.Config{}.TTFTBudgetMs), typ: 31, key: 55, omit: tapeOmitEmpty},      // ttft_budget_ms
-		{off: unsafe.Offsetof(calc.Config{}.TPOTBudgetMs), typ: 31, key: 56, omit: tapeOmitEmpty},      // tpot_budget_ms
-		{off: unsafe.Offsetof(calc.Config{}.Efficiencies), typ: 33, key: 57},                           // efficiencies
+		{off: unsafe.Offsetof(calc.Config{}.Engine), typ: 1, key: 38},                                  // engine
+		{off: unsafe.Offsetof(calc.Config{}.EngineVersion), typ: 1, key: 39, omit: tapeOmitEmpty},      // engine_version
+		{off: unsafe.Offsetof(calc.Config{}.TensorParallelSize), typ: 31, key: 40},                     // tensor_parallel_size
+		{off: unsafe.Offsetof(calc.Config{}.PipelineParallelSize), typ: 31, key: 41},                   // pipeline_parallel_size
+		{off: unsafe.Offsetof(calc.Config{}.GPUs), typ: 31, key: 42},                                   // num_gpus
+		{off: unsafe.Offsetof(calc.Config{}.P2P), typ: 34, key: 43, omit: tapeOmitEmpty},               // p2p
+		{off: unsafe.Offsetof(calc.Config{}.FlashInferSampler), typ: 34, key: 44, omit: tapeOmitEmpty}, // flashinfer_sampler
+		{off: unsafe.Offsetof(calc.Config{}.Dtype), typ: 1, key: 45},                                   // dtype
+		{off: unsafe.Offsetof(calc.Config{}.KVCacheDtype), typ: 1, key: 46},                            // kv_cache_dtype
+		{off: unsafe.Offsetof(calc.Config{}.GPUMemoryUtilization), typ: 33, key: 47},                   // gpu_memory_utilization
+		{off: unsafe.Offsetof(calc.Config{}.BlockSize), typ: 31, key: 48},                              // block_size
+		{off: unsafe.Offsetof(calc.Config{}.MaxModelLen), typ: 31, key: 49},                            // max_model_len
+		{off: unsafe.Offsetof(calc.Config{}.MaxNumSeqs), typ: 31, key: 50},                             // max_num_seqs
+		{off: unsafe.Offsetof(calc.Config{}.MaxNumBatchedTokens), typ: 31, key: 51},                    // max_num_batched_tokens
+		{off: unsafe.Offsetof(calc.Config{}.InputTokens), typ: 31, key: 52},                            // input_tokens
+		{off: unsafe.Offsetof(calc.Config{}.OutputTokens), typ: 31, key: 53},                           // output_tokens
+		{off: unsafe.Offsetof(calc.Config{}.Concurrency), typ: 31, key: 54, omit: tapeOmitEmpty},       // concurrency
+		{off: unsafe.Offsetof(calc.Config{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},       // request_rate
+		{off: unsafe.Offsetof(calc.Config{}.TTFTBudgetMs), typ: 33, key: 56, omit: tapeOmitEmpty},      // ttft_budget_ms
+		{off: unsafe.Offsetof(calc.Config{}.TPOTBudgetMs), typ: 33, key: 57, omit: tapeOmitEmpty},      // tpot_budget_ms
+		{off: unsafe.Offsetof(calc.Config{}.Efficiencies), typ: 35, key: 58},                           // efficiencies
 	}},
 	6: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemoryReport
-		{off: unsafe.Offsetof(calc.MemoryReport{}.TotalBytes), typ: 30, key: 58},                          // total_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.FreeAtStartBytes), typ: 30, key: 59},                    // free_at_start_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.RequestedBytes), typ: 30, key: 60},                      // requested_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.WeightsBytes), typ: 30, key: 61},                        // weights_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.ActivationBytes), typ: 30, key: 62},                     // activation_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.NonTorchBytes), typ: 30, key: 63},                       // non_torch_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.KVCacheBytes), typ: 30, key: 64},                        // kv_cache_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.CUDAGraphBytes), typ: 30, key: 65, omit: tapeOmitEmpty}, // cuda_graph_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.FeatureBytes), typ: 30, key: 66, omit: tapeOmitEmpty},   // feature_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.TotalBytes), typ: 32, key: 59},                          // total_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.FreeAtStartBytes), typ: 32, key: 60},                    // free_at_start_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.RequestedBytes), typ: 32, key: 61},                      // requested_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.WeightsBytes), typ: 32, key: 62},                        // weights_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.ActivationBytes), typ: 32, key: 63},                     // activation_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.NonTorchBytes), typ: 32, key: 64},                       // non_torch_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.KVCacheBytes), typ: 32, key: 65},                        // kv_cache_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.CUDAGraphBytes), typ: 32, key: 66, omit: tapeOmitEmpty}, // cuda_graph_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.FeatureBytes), typ: 32, key: 67, omit: tapeOmitEmpty},   // feature_bytes
 	}},
 	7: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVCacheReport
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 31, key: 67},                              // bytes_per_token
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 31, key: 68},                        // bytes_per_token_per_gpu
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 31, key: 69, omit: tapeOmitEmpty}, // state_bytes_per_sequence
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BlockSize), typ: 29, key: 47},                                  // block_size
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 30, key: 70},                                  // num_blocks
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 30, key: 71},                             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 31, key: 72},                             // max_concurrency
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxModelLen), typ: 29, key: 48},                                // max_model_len
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 34, key: 73},                                     // groups
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 33, key: 68},                              // bytes_per_token
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 33, key: 69},                        // bytes_per_token_per_gpu
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 33, key: 70, omit: tapeOmitEmpty}, // state_bytes_per_sequence
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BlockSize), typ: 31, key: 48},                                  // block_size
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 32, key: 71},                                  // num_blocks
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 32, key: 72},                             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 33, key: 73},                             // max_concurrency
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxModelLen), typ: 31, key: 49},                                // max_model_len
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 36, key: 74},                                     // groups
 	}},
 	8: {kind: tapeKindPointer, elem: 9},
 	9: {kind: tapeKindStruct, fields: []tapeField{ // calc.DecodeReport
-		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 29, key: 74},             // batch_size
-		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 29, key: 75},         // context_tokens
-		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 31, key: 76},            // step_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 31, key: 77},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 31, key: 78}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 79},                  // bound
-		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 31, key: 80},          // memory_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 31, key: 81},         // compute_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 31, key: 82},   // communication_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 31, key: 83},            // overhead_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 30, key: 84},      // weights_read_bytes
-		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 30, key: 85},           // kv_read_bytes
-		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 31, key: 86},                 // flops
-		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 31, key: 87},          // kv_cache_usage
+		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 31, key: 75},             // batch_size
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 31, key: 76},         // context_tokens
+		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 33, key: 77},            // step_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 33, key: 78},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 33, key: 79}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 80},                  // bound
+		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 33, key: 81},          // memory_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 33, key: 82},         // compute_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 33, key: 83},   // communication_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 33, key: 84},            // overhead_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 32, key: 85},      // weights_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 32, key: 86},           // kv_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 33, key: 87},                 // flops
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 33, key: 88},          // kv_cache_usage
 	}},
 	10: {kind: tapeKindPointer, elem: 11},
 	11: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefillReport
-		{off: unsafe.Offsetof(calc.PrefillReport{}.InputTokens), typ: 29, key: 51}, // input_tokens
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 31, key: 88},      // time_ms
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 31, key: 89},      // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 31, key: 77},  // tokens_per_s
-		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 79},        // bound
-		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 29, key: 90},      // chunks
+		{off: unsafe.Offsetof(calc.PrefillReport{}.InputTokens), typ: 31, key: 52}, // input_tokens
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 33, key: 89},      // time_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 33, key: 90},      // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 33, key: 78},  // tokens_per_s
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 80},        // bound
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 31, key: 91},      // chunks
 	}},
-	12: {kind: tapeKindStruct, fields: []tapeField{ // calc.BatchCeiling
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 29, key: 74},                                  // batch_size
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 29, key: 75},                              // context_tokens
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 91},                                   // limited_by
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 31, key: 76},                                 // step_time_ms
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 31, key: 77},                                 // tokens_per_s
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 31, key: 78},                      // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 29, key: 92},                     // batch_size_without_budget
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 93, omit: tapeOmitEmpty}, // limited_by_without_budget
+	12: {kind: tapeKindPointer, elem: 13},
+	13: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingReport
+		{off: unsafe.Offsetof(calc.ServingReport{}.Concurrency), typ: 33, key: 54},                      // concurrency
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty}, // request_rate
+		{off: unsafe.Offsetof(calc.ServingReport{}.InputTokens), typ: 31, key: 52},                      // input_tokens
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokens), typ: 31, key: 53},                     // output_tokens
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 33, key: 92},                      // decode_batch
+		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 33, key: 93},             // prefill_tokens_per_step
+		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 94},                             // order
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 33, key: 95},                     // decode_step_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 33, key: 96},                           // tpot_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 33, key: 97},                            // itl_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 33, key: 90},                           // ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 33, key: 98},                          // queue_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 33, key: 99},                            // e2e_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 33, key: 100},                    // requests_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 33, key: 101},                // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 33, key: 102},                 // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 103, omit: tapeOmitEmpty},   // saturated
+		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 104, omit: tapeOmitEmpty},   // limited_by
 	}},
-	13: {kind: tapeKindPointer, elem: 14},
-	14: {kind: tapeKindStruct, fields: []tapeField{ // calc.PreemptionReport
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 29, key: 94},                 // onset_concurrency
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 29, key: 95},         // onset_concurrency_lockstep
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 96},                         // reachable
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 31, key: 97},                 // onset_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 31, key: 98},            // saturation_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 31, key: 99, omit: tapeOmitEmpty}, // utilization
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 31, key: 100},               // recompute_overhead
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 31, key: 101},              // work_per_output_token
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 29, key: 75},                    // context_tokens
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 29, key: 53},                      // concurrency
+	14: {kind: tapeKindStruct, fields: []tapeField{ // calc.BatchCeiling
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 31, key: 75},                                   // batch_size
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 31, key: 76},                               // context_tokens
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 104},                                   // limited_by
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 33, key: 77},                                  // step_time_ms
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 33, key: 78},                                  // tokens_per_s
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 33, key: 79},                       // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 31, key: 105},                     // batch_size_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 106, omit: tapeOmitEmpty}, // limited_by_without_budget
 	}},
 	15: {kind: tapeKindPointer, elem: 16},
-	16: {kind: tapeKindStruct, fields: []tapeField{ // calc.BestReport
-		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 29, key: 74},             // batch_size
-		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 29, key: 75},         // context_tokens
-		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 31, key: 76},            // step_time_ms
-		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 31, key: 89},                // ttft_ms
-		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 31, key: 77},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 31, key: 78}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 91},              // limited_by
-		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 102},              // feasible
+	16: {kind: tapeKindStruct, fields: []tapeField{ // calc.PreemptionReport
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 31, key: 107},                 // onset_concurrency
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 31, key: 108},         // onset_concurrency_lockstep
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 109},                         // reachable
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 33, key: 110},                 // onset_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 33, key: 111},            // saturation_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 33, key: 112, omit: tapeOmitEmpty}, // utilization
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 33, key: 113},                // recompute_overhead
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 33, key: 114},               // work_per_output_token
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 31, key: 76},                     // context_tokens
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 31, key: 54},                       // concurrency
 	}},
-	17: {kind: tapeKindSlice, elem: 18, size: unsafe.Sizeof(*new(calc.SweepPoint))},
-	18: {kind: tapeKindStruct, fields: []tapeField{ // calc.SweepPoint
-		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 29, key: 74},                                          // batch_size
-		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 29, key: 75},                                      // context_tokens
-		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 31, key: 76},                                         // step_time_ms
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 31, key: 77},                                         // tokens_per_s
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 31, key: 78},                              // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 31, key: 87},                                       // kv_cache_usage
-		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 79},                                               // bound
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 31, key: 103, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
+	17: {kind: tapeKindPointer, elem: 18},
+	18: {kind: tapeKindStruct, fields: []tapeField{ // calc.BestReport
+		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 31, key: 75},             // batch_size
+		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 31, key: 76},         // context_tokens
+		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 33, key: 77},            // step_time_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 33, key: 90},                // ttft_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 33, key: 78},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 33, key: 79}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 104},             // limited_by
+		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 115},              // feasible
 	}},
-	19: {kind: tapeKindPointer, elem: 20},
-	20: {kind: tapeKindStruct, fields: []tapeField{ // calc.CostReport
-		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 31, key: 104},                // gpu_hour_usd
-		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 29, key: 41},                       // num_gpus
-		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 31, key: 105}, // usd_per_million_output_tokens
-		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 29, key: 74},                  // batch_size
-		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 29, key: 75},              // context_tokens
-		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 31, key: 77},                 // tokens_per_s
+	19: {kind: tapeKindSlice, elem: 20, size: unsafe.Sizeof(*new(calc.SweepPoint))},
+	20: {kind: tapeKindStruct, fields: []tapeField{ // calc.SweepPoint
+		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 31, key: 75},                                          // batch_size
+		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 31, key: 76},                                      // context_tokens
+		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 33, key: 77},                                         // step_time_ms
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 33, key: 78},                                         // tokens_per_s
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 33, key: 79},                              // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 33, key: 88},                                       // kv_cache_usage
+		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 80},                                               // bound
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 33, key: 116, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
 	}},
 	21: {kind: tapeKindPointer, elem: 22},
-	22: {kind: tapeKindStruct, fields: []tapeField{ // calc.FeaturesReport
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 36, key: 106, omit: tapeOmitEmpty}, // prefix_caching
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 38, key: 107, omit: tapeOmitEmpty},   // speculative
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 40, key: 108, omit: tapeOmitEmpty},          // lora
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 42, key: 109, omit: tapeOmitEmpty},     // kv_offload
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 44, key: 110, omit: tapeOmitEmpty},      // parallel
+	22: {kind: tapeKindStruct, fields: []tapeField{ // calc.CostReport
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 33, key: 117},                // gpu_hour_usd
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 31, key: 42},                       // num_gpus
+		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 33, key: 118}, // usd_per_million_output_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 31, key: 75},                  // batch_size
+		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 31, key: 76},              // context_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 33, key: 78},                 // tokens_per_s
 	}},
-	23: {kind: tapeKindSlice, elem: 24, size: unsafe.Sizeof(*new(calc.Fix))},
-	24: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
-		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 111},   // field
-		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 112},   // value
-		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 113}, // summary
+	23: {kind: tapeKindPointer, elem: 24},
+	24: {kind: tapeKindStruct, fields: []tapeField{ // calc.FeaturesReport
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 38, key: 119, omit: tapeOmitEmpty}, // prefix_caching
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 40, key: 120, omit: tapeOmitEmpty},   // speculative
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 42, key: 121, omit: tapeOmitEmpty},          // lora
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 44, key: 122, omit: tapeOmitEmpty},     // kv_offload
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 46, key: 123, omit: tapeOmitEmpty},      // parallel
 	}},
-	25: {kind: tapeKindSlice, elem: 26, size: unsafe.Sizeof(*new(calc.Band))},
-	26: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
-		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 114},                       // figure
-		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 31, key: 115},                         // low
-		{off: unsafe.Offsetof(calc.Band{}.High), typ: 31, key: 116},                        // high
-		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 117},                        // basis
-		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 118, omit: tapeOmitEmpty}, // widened
+	25: {kind: tapeKindSlice, elem: 26, size: unsafe.Sizeof(*new(calc.Fix))},
+	26: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
+		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 124},   // field
+		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 125},   // value
+		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 126}, // summary
 	}},
-	27: {kind: tapeKindSlice, elem: 28, size: unsafe.Sizeof(*new(calc.Warning))},
-	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
-		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 119},    // code
-		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 120}, // message
+	27: {kind: tapeKindSlice, elem: 28, size: unsafe.Sizeof(*new(calc.Band))},
+	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
+		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 127},                       // figure
+		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 33, key: 128},                         // low
+		{off: unsafe.Offsetof(calc.Band{}.High), typ: 33, key: 129},                        // high
+		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 130},                        // basis
+		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 131, omit: tapeOmitEmpty}, // widened
 	}},
-	29: {kind: tapeKindInt},
-	30: {kind: tapeKindInt64},
-	31: {kind: tapeKindFloat64},
-	32: {kind: tapeKindPointer, elem: 2},
-	33: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
-		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 31, key: 121},                                      // bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 31, key: 122},                             // attention_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 31, key: 123},                                        // compute_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 31, key: 124},                                           // gemm_half_tokens
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 31, key: 125},                                      // attention_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 31, key: 126},                                           // step_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 31, key: 127},                                       // sequence_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 31, key: 128},                                          // layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 31, key: 129, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 31, key: 130},                                   // prefill_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 31, key: 131},                                        // context_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 31, key: 132, omit: tapeOmitEmpty},                  // all_reduce_latency_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 31, key: 133, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 31, key: 134, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+	29: {kind: tapeKindSlice, elem: 30, size: unsafe.Sizeof(*new(calc.Warning))},
+	30: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
+		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 132},    // code
+		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 133}, // message
 	}},
-	34: {kind: tapeKindSlice, elem: 35, size: unsafe.Sizeof(*new(calc.KVGroup))},
-	35: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
-		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 135},                         // kind
-		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 29, key: 136},                      // layers
-		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 29, key: 137, omit: tapeOmitEmpty}, // window
+	31: {kind: tapeKindInt},
+	32: {kind: tapeKindInt64},
+	33: {kind: tapeKindFloat64},
+	34: {kind: tapeKindPointer, elem: 2},
+	35: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
+		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 33, key: 134},                                      // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 33, key: 135},                             // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 33, key: 136},                                        // compute_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 33, key: 137},                                           // gemm_half_tokens
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 33, key: 138},                                      // attention_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 33, key: 139},                                           // step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 33, key: 140},                                       // sequence_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 33, key: 141},                                          // layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 33, key: 142, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 33, key: 143},                                   // prefill_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 33, key: 144},                                        // context_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 33, key: 145, omit: tapeOmitEmpty},                  // all_reduce_latency_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 33, key: 146, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 33, key: 147, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
 	}},
-	36: {kind: tapeKindPointer, elem: 37},
-	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 29, key: 138},  // cached_tokens_per_request
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 30, key: 139},            // shared_blocks
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 29, key: 140},             // num_prefixes
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 31, key: 89},                   // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 31, key: 141},           // ttft_ms_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 29, key: 142},               // kv_ceiling
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 29, key: 143},        // kv_ceiling_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 29, key: 94},         // onset_concurrency
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 29, key: 144}, // onset_concurrency_without
+	36: {kind: tapeKindSlice, elem: 37, size: unsafe.Sizeof(*new(calc.KVGroup))},
+	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
+		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 148},                         // kind
+		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 31, key: 149},                      // layers
+		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 31, key: 150, omit: tapeOmitEmpty}, // window
 	}},
 	38: {kind: tapeKindPointer, elem: 39},
-	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 145},                // method
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 29, key: 146}, // num_speculative_tokens
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 31, key: 147},       // acceptance_rate
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 31, key: 148},        // tokens_per_step
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 30, key: 149},    // draft_weights_bytes
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 31, key: 150},          // draft_time_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 31, key: 151},               // tpot_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 31, key: 152},        // tpot_ms_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 31, key: 77},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 31, key: 153},    // tokens_per_s_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 31, key: 154},              // speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 31, key: 155},        // batch1_speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 29, key: 156},   // crossover_batch_size
+	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 31, key: 151},  // cached_tokens_per_request
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 32, key: 152},            // shared_blocks
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 31, key: 153},             // num_prefixes
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 33, key: 90},                   // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 33, key: 154},           // ttft_ms_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 31, key: 155},               // kv_ceiling
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 31, key: 156},        // kv_ceiling_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 31, key: 107},        // onset_concurrency
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 31, key: 157}, // onset_concurrency_without
 	}},
 	40: {kind: tapeKindPointer, elem: 41},
-	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 29, key: 157},            // max_loras
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 29, key: 158},         // max_lora_rank
-		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 30, key: 159},               // bytes
-		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 30, key: 160}, // kv_cache_bytes_without
-		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 31, key: 161},        // flops_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 30, key: 162},    // read_bytes_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 31, key: 163},     // extra_step_time_ms
+	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 158},                // method
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 31, key: 159}, // num_speculative_tokens
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 33, key: 160},       // acceptance_rate
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 33, key: 161},        // tokens_per_step
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 32, key: 162},    // draft_weights_bytes
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 33, key: 163},          // draft_time_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 33, key: 96},                // tpot_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 33, key: 164},        // tpot_ms_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 33, key: 78},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 33, key: 165},    // tokens_per_s_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 33, key: 166},              // speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 33, key: 167},        // batch1_speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 31, key: 168},   // crossover_batch_size
 	}},
 	42: {kind: tapeKindPointer, elem: 43},
-	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 30, key: 164},                 // cpu_blocks
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 30, key: 71},             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 29, key: 165}, // recompute_onset_concurrency
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 31, key: 166},       // reload_ms_per_sequence
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 31, key: 167},    // recompute_ms_per_sequence
+	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 31, key: 169},            // max_loras
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 31, key: 170},         // max_lora_rank
+		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 32, key: 171},               // bytes
+		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 32, key: 172}, // kv_cache_bytes_without
+		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 33, key: 173},        // flops_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 32, key: 174},    // read_bytes_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 33, key: 175},     // extra_step_time_ms
 	}},
 	44: {kind: tapeKindPointer, elem: 45},
-	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
-		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 29, key: 168},      // data_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 169},         // expert_parallel
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 29, key: 170},    // expert_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 31, key: 171},        // experts_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 31, key: 172}, // experts_touched_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 31, key: 173},         // load_imbalance
-		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 31, key: 174},            // all_to_all_ms
-		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 31, key: 175},       // tokens_per_s_total
-		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 29, key: 41},                   // num_gpus
+	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 32, key: 176},                 // cpu_blocks
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 32, key: 72},             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 31, key: 177}, // recompute_onset_concurrency
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 33, key: 178},       // reload_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 33, key: 179},    // recompute_ms_per_sequence
+	}},
+	46: {kind: tapeKindPointer, elem: 47},
+	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
+		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 31, key: 180},      // data_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 181},         // expert_parallel
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 31, key: 182},    // expert_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 33, key: 183},        // experts_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 33, key: 184}, // experts_touched_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 33, key: 185},         // load_imbalance
+		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 33, key: 186},            // all_to_all_ms
+		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 33, key: 187},       // tokens_per_s_total
+		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 31, key: 42},                   // num_gpus
 	}},
 }
 
 // tapeFullBase is the index of tapeFullTypes' first entry: the types only
 // the full engine's sections reach continue tapeTypes' indices.
-const tapeFullBase = 46
+const tapeFullBase = 48
 
 // tapeFullTypes describes the types only the full engine's sections reach
 // (tapeOmitFull), by index from tapeFullBase; only the full engine links
 // it in (WriteFullSections).
 var tapeFullTypes = [...]tapeType{
-	46 - tapeFullBase: {kind: tapeKindPointer, elem: 47},
-	47 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 176},                                   // arrival
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 31, key: 54, omit: tapeOmitEmpty},          // request_rate
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 29, key: 53, omit: tapeOmitEmpty},          // concurrency
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 30, key: 177},                                     // seed
-		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 29, key: 178},                              // num_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 29, key: 179},                        // completed_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 29, key: 180},                         // rejected_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 181, omit: tapeOmitEmpty},            // truncated
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 31, key: 182},                                // duration_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 30, key: 183},                                    // steps
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 31, key: 184},                          // mean_input_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 31, key: 185},                         // mean_output_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 52, key: 89},                                    // ttft_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 52, key: 151},                                   // tpot_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 52, key: 186},                             // e2e_latency_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 52, key: 187},                                    // itl_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 31, key: 188},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 31, key: 189},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 31, key: 190},                          // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 53, key: 191, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 53, key: 192, omit: tapeOmitEmpty},       // slo_attainment
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 29, key: 193},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 29, key: 194},                        // preempted_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 30, key: 195},                         // recomputed_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 31, key: 100},                        // recompute_overhead
-		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 31, key: 101},                       // work_per_output_token
-		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 31, key: 196},                         // first_preemption_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 29, key: 197},                 // running_at_first_preemption
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 30, key: 198, omit: tapeOmitEmpty},        // cached_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 30, key: 199, omit: tapeOmitEmpty},       // drafted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 30, key: 200, omit: tapeOmitEmpty},      // accepted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 30, key: 201, omit: tapeOmitEmpty},      // reloaded_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 31, key: 202},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 31, key: 203},                              // mean_waiting
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 31, key: 204},                         // mean_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 31, key: 205},                         // peak_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 54, key: 206, omit: tapeOmitEmpty},            // timeline
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 56, key: 12, omit: tapeOmitEmpty},                // sweep
-	}},
 	48 - tapeFullBase: {kind: tapeKindPointer, elem: 49},
-	49 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 207, omit: tapeOmitEmpty},  // release
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 58, key: 208},                        // terms
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 60, key: 209, omit: tapeOmitEmpty}, // missing
+	49 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 188},                                   // arrival
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},          // request_rate
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 31, key: 54, omit: tapeOmitEmpty},          // concurrency
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 32, key: 189},                                     // seed
+		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 31, key: 190},                              // num_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 31, key: 191},                        // completed_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 31, key: 192},                         // rejected_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 193, omit: tapeOmitEmpty},            // truncated
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 33, key: 194},                                // duration_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 32, key: 195},                                    // steps
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 33, key: 196},                          // mean_input_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 33, key: 197},                         // mean_output_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 54, key: 90},                                    // ttft_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 54, key: 96},                                    // tpot_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 54, key: 198},                             // e2e_latency_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 54, key: 97},                                     // itl_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 33, key: 100},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 33, key: 101},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 33, key: 102},                          // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 55, key: 199, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 55, key: 200, omit: tapeOmitEmpty},       // slo_attainment
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 31, key: 201},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 31, key: 202},                        // preempted_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 32, key: 203},                         // recomputed_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 33, key: 113},                        // recompute_overhead
+		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 33, key: 114},                       // work_per_output_token
+		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 33, key: 204},                         // first_preemption_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 31, key: 205},                 // running_at_first_preemption
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 32, key: 206, omit: tapeOmitEmpty},        // cached_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 32, key: 207, omit: tapeOmitEmpty},       // drafted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 32, key: 208, omit: tapeOmitEmpty},      // accepted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 32, key: 209, omit: tapeOmitEmpty},      // reloaded_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 33, key: 210},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 33, key: 211},                              // mean_waiting
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 33, key: 212},                         // mean_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 213},                         // peak_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 56, key: 214, omit: tapeOmitEmpty},            // timeline
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 58, key: 13, omit: tapeOmitEmpty},                // sweep
 	}},
 	50 - tapeFullBase: {kind: tapeKindPointer, elem: 51},
-	51 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 60, key: 210},   // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 33, key: 211},  // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 61, key: 212},   // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 31, key: 213}, // rms_error
+	51 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 215, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 60, key: 216},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 62, key: 217, omit: tapeOmitEmpty}, // missing
 	}},
-	52 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 31, key: 214}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 31, key: 215},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 31, key: 216},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 31, key: 217},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 31, key: 218},  // max
+	52 - tapeFullBase: {kind: tapeKindPointer, elem: 53},
+	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 62, key: 218},   // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 219},  // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 63, key: 220},   // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 221}, // rms_error
 	}},
-	53 - tapeFullBase: {kind: tapeKindPointer, elem: 31},
-	54 - tapeFullBase: {kind: tapeKindSlice, elem: 55, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
-	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 31, key: 219},       // time_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 31, key: 182},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 31, key: 220},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 31, key: 221},     // waiting
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 31, key: 87}, // kv_cache_usage
+	54 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 222}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 223},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 224},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 225},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 226},  // max
 	}},
-	56 - tapeFullBase: {kind: tapeKindPointer, elem: 57},
-	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 222},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 29, key: 223},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 63, key: 212},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 31, key: 224},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 29, key: 225},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 31, key: 226},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 31, key: 227},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 31, key: 228},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 31, key: 229},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 31, key: 230}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 31, key: 231},  // max_output_tokens_per_s
+	55 - tapeFullBase: {kind: tapeKindPointer, elem: 33},
+	56 - tapeFullBase: {kind: tapeKindSlice, elem: 57, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
+	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 227},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 194},   // duration_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 228},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 229},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 33, key: 88}, // kv_cache_usage
 	}},
-	58 - tapeFullBase: {kind: tapeKindSlice, elem: 59, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
-	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 22},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 31, key: 232},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 31, key: 233}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 31, key: 234},     // error
+	58 - tapeFullBase: {kind: tapeKindPointer, elem: 59},
+	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 230},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 231},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 65, key: 220},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 232},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 233},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 234},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 235},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 236},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 237},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 238}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 239},  // max_output_tokens_per_s
 	}},
-	60 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
-	61 - tapeFullBase: {kind: tapeKindSlice, elem: 62, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
-	62 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 235},        // source
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 29, key: 74},     // batch_size
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 29, key: 75}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 31, key: 236},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 31, key: 237},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 31, key: 238},  // predicted_ms
+	60 - tapeFullBase: {kind: tapeKindSlice, elem: 61, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
+	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 23},        // name
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 240},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 241}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 242},     // error
 	}},
-	63 - tapeFullBase: {kind: tapeKindSlice, elem: 64, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
-	64 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 31, key: 222},                                     // load
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 31, key: 189},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 31, key: 188},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 53, key: 191, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 31, key: 239},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 31, key: 240},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 31, key: 241},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 31, key: 242},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 31, key: 243},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 31, key: 244},                                 // e2e_latency_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 31, key: 202},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 29, key: 193},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 31, key: 101},                       // work_per_output_token
+	62 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
+	63 - tapeFullBase: {kind: tapeKindSlice, elem: 64, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
+	64 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 243},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 31, key: 75},     // batch_size
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 31, key: 76}, // context_tokens
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 244},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 245},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 246},  // predicted_ms
+	}},
+	65 - tapeFullBase: {kind: tapeKindSlice, elem: 66, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	66 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 230},                                     // load
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 101},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 100},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 55, key: 199, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 247},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 248},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 249},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 250},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 251},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 252},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 210},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 201},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 114},                       // work_per_output_token
 	}},
 }
