@@ -144,7 +144,11 @@ func TestReportBands(t *testing.T) {
 		Workload: &calc.Workload{InputTokens: calc.Int(1), OutputTokens: calc.Int(512), Concurrency: calc.Int(1)}}
 	r, err := calc.Evaluate(req)
 	require.NoError(t, err)
-	require.Len(t, r.Bands, 6)
+	// Six figures of the step and the KV cache, and four of the steady
+	// state (a concurrency is given): serving.tpot_ms, e2e_ms,
+	// output_tokens_per_s and ttft_ms.
+	require.Len(t, r.Bands, 10)
+	require.NotNil(t, r.Serving)
 	step := bandOf(r, "decode.step_time_ms")
 	require.NotNil(t, step)
 	assert.Less(t, step.Low, step.High)
@@ -161,6 +165,19 @@ func TestReportBands(t *testing.T) {
 	require.NotNil(t, ttft)
 	assert.False(t, ttft.Widened)
 	assert.True(t, strings.HasPrefix(ttft.Basis, "llamacpp ttft 1 1 gddr ("), ttft.Basis)
+	// The steady state's bands are the step's and the TTFT's, scaled to
+	// its figures: the same relative width, the same basis.
+	stpot := bandOf(r, "serving.tpot_ms")
+	require.NotNil(t, stpot)
+	assert.InDelta(t, step.Low/r.Decode.StepTimeMs, stpot.Low/r.Serving.TPOTMs, 1e-9)
+	assert.InDelta(t, step.High/r.Decode.StepTimeMs, stpot.High/r.Serving.TPOTMs, 1e-9)
+	assert.Equal(t, step.Basis, stpot.Basis)
+	srate := bandOf(r, "serving.output_tokens_per_s")
+	require.NotNil(t, srate)
+	assert.InDelta(t, r.Serving.OutputTokensPerS*r.Decode.StepTimeMs/step.High, srate.Low, 1e-6*srate.Low)
+	sttft := bandOf(r, "serving.ttft_ms")
+	require.NotNil(t, sttft)
+	assert.InDelta(t, ttft.High/r.Prefill.TTFTMs, sttft.High/r.Serving.TTFTMs, 1e-9)
 	for _, f := range []string{"kv_cache.capacity_tokens", "batch_ceiling.batch_size", "preemption.onset_concurrency"} {
 		b := bandOf(r, f)
 		require.NotNil(t, b, f)

@@ -111,6 +111,24 @@ func Apply(in Input, r *spec.Report) {
 		}
 		r.Bands = append(r.Bands, b)
 	}
+	if sv := r.Serving; sv != nil {
+		// The steady state's figures move with the step and TTFT bands
+		// they are built from (docs/MODEL.md section 5b): its TPOT and
+		// E2E as the step time, its rates as the step's inverse, its
+		// TTFT as the TTFT band.
+		for _, b := range r.Bands {
+			switch b.Figure {
+			case "decode.step_time_ms":
+				lo, hi := b.Low/r.Decode.StepTimeMs, b.High/r.Decode.StepTimeMs
+				r.Bands = append(r.Bands,
+					spec.Band{Figure: "serving.tpot_ms", Low: sv.TPOTMs * lo, High: sv.TPOTMs * hi, Basis: b.Basis, Widened: b.Widened},
+					spec.Band{Figure: "serving.e2e_ms", Low: sv.E2EMs * lo, High: sv.E2EMs * hi, Basis: b.Basis, Widened: b.Widened},
+					spec.Band{Figure: "serving.output_tokens_per_s", Low: sv.OutputTokensPerS / hi, High: sv.OutputTokensPerS / lo, Basis: b.Basis, Widened: b.Widened})
+			case "prefill.ttft_ms":
+				r.Bands = append(r.Bands, spec.Band{Figure: "serving.ttft_ms", Low: sv.TTFTMs * b.Low / r.Prefill.TTFTMs, High: sv.TTFTMs * b.High / r.Prefill.TTFTMs, Basis: b.Basis, Widened: b.Widened})
+			}
+		}
+	}
 	if c := r.BatchCeiling; ceil >= 0 && c.LimitedBy == "latency_budget" {
 		// Under a TPOT budget the ceiling is the largest batch whose step
 		// meets it; to first order (a step time proportional to the batch)

@@ -222,6 +222,12 @@ func (a *reporter) report() spec.Report {
 		_, tps := sv.ServingRate(b, in, out)
 		dp := max(d.feat.dp, 1)
 		tps *= float64(dp) // every data-parallel replica serves
+		if r.Serving != nil {
+			// A workload's cost is that of its steady state: the tokens
+			// the server delivers at that load, prompts admitted beside
+			// the decodes.
+			b, tps = int(math.Round(r.Serving.DecodeBatch)), r.Serving.OutputTokensPerS
+		}
 		gpus := d.TP * d.PP * dp
 		r.Cost = &spec.CostReport{
 			GPUHourUSD: p.priceUSD, GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,

@@ -351,8 +351,17 @@ func TestSaturationAtTheSchedulerCapAndOverload(t *testing.T) {
 	require.NotNil(t, pre)
 	require.False(t, pre.Reachable)
 	require.Equal(t, "max_num_seqs", r.BatchCeiling.LimitedBy)
-	require.Equal(t, 256, r.Cost.BatchSize)
-	assert.InDelta(t, r.Cost.TokensPerS/256, pre.SaturationRequestRate, 1e-9)
+	// The workload's steady state is saturated: it serves its capacity,
+	// and the cost card prices what it delivers there. Its capacity (the
+	// mixed steps at 256 running) and the preemption section's
+	// first-order one (out decode steps at 256 plus 256 prompts' compute
+	// per cycle) are two forms of one figure.
+	sv := r.Serving
+	require.NotNil(t, sv)
+	assert.True(t, sv.Saturated)
+	assert.Equal(t, "max_num_seqs", sv.LimitedBy)
+	assert.InDelta(t, sv.OutputTokensPerS, r.Cost.TokensPerS, 1e-9)
+	assert.InDelta(t, pre.SaturationRequestRate, sv.RequestsPerS, 0.15*pre.SaturationRequestRate)
 	assert.InDelta(t, 20/pre.SaturationRequestRate, pre.Utilization, 1e-12)
 	assert.Greater(t, pre.Utilization, 1.0)
 	var msg string

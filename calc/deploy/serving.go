@@ -54,17 +54,18 @@ func (d *Deployment) PrefillFirst() bool { return d.Engine.Name == "sglang" || d
 // managers/scheduler.py), and the benchmark clients' definitions (vLLM
 // benchmarks/backend_request_func.py and serve.py at v0.8: TPOT =
 // (latency - ttft) / (output_len - 1), ITL the gaps between streamed
-// chunks). Data-parallel replicas share the load evenly; the slowest
-// rank's pace under lockstep MoE is left to the simulator.
+// chunks). Under data parallelism the workload is each rank's (as the
+// cost card and the planner read it) and the rates are every rank's; the
+// slowest rank's pace under lockstep MoE is left to the simulator.
 func (sv Serving) Steady(in, out, conc int, rate float64, runCap int, limitedBy string) *spec.ServingReport {
 	d := sv.d
 	dp := float64(max(d.feat.dp, 1))
 	in, out = max(in, 1), max(out, 1)
 	var s steady
 	if conc > 0 {
-		s = sv.closedLoop(in, out, float64(conc)/dp, runCap, limitedBy)
+		s = sv.closedLoop(in, out, float64(conc), runCap, limitedBy)
 	} else {
-		s = sv.openLoop(in, out, rate/dp, runCap, limitedBy)
+		s = sv.openLoop(in, out, rate, runCap, limitedBy)
 	}
 	fe := d.Eff.ContextOverheadMs / 1000
 	tok := sv.tokensPerStep()
@@ -88,7 +89,7 @@ func (sv Serving) Steady(in, out, conc int, rate float64, runCap int, limitedBy 
 	} else {
 		r.RequestRate = rate
 		// Little's law: the mean number in flight at the served rate.
-		r.Concurrency = r.RequestsPerS * (s.e2e + fe)
+		r.Concurrency = s.rate * (s.e2e + fe)
 	}
 	return r
 }

@@ -456,12 +456,42 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 		rate = r * float64(s.users) / float64(op)
 		dep.perUsers = op
 	}
+	// TPOT and TTFT are a rank's steady state at its share of the load
+	// (deploy.Serving.Steady: the decodes' steps carry the prompts
+	// admitted beside them, and a prompt waits for its turn), as
+	// Evaluate's serving section reports them for the row's request.
+	// Where that misses a budget the pure decode step met, replicas are
+	// added until the share meets it.
+	runCap, runWhy := schedCap, schedWhy
+	if onset < runCap {
+		runCap, runWhy = max(onset, 1), "kv_cache"
+	}
+	steadyAt := func(replicas int) *spec.ServingReport {
+		if s.rate > 0 {
+			return sv.Steady(in, out, 0, s.rate/float64(replicas*dp), runCap, runWhy)
+		}
+		return sv.Steady(in, out, (s.users+replicas*dp-1)/(replicas*dp), 0, runCap, runWhy)
+	}
+	st := steadyAt(replicas)
+	for (s.tpotS > 0 && st.TPOTMs > s.tpotS*1000 || s.ttftS > 0 && st.TTFTMs > s.ttftS*1000 || st.Saturated) && (replicas+1)*g <= s.maxGPUs {
+		next := steadyAt(replicas + 1)
+		if next.TPOTMs >= st.TPOTMs && next.TTFTMs >= st.TTFTMs && next.Saturated == st.Saturated {
+			break // more replicas do not help (the share's latency floor)
+		}
+		replicas++
+		st = next
+	}
+	if s.rate > 0 {
+		op = sv.ConcurrencyForRate(s.rate/float64(replicas*dp), in, out, schedCap)
+		dep.perRate = s.rate / float64(replicas*dp)
+	} else {
+		op = (s.users + replicas*dp - 1) / (replicas * dp)
+		dep.perUsers = op
+		rate = st.RequestsPerS * float64(replicas)
+	}
 	dep.Replicas, dep.GPUs, dep.BatchSize = replicas, replicas*g, op
-	// TPOT is a decode step over the tokens it yields per sequence (1, or
-	// more with speculative decoding).
-	step := sv.TPOT(op, mean)
-	ttft := sv.PrefillAt(in, op, mean)
-	dep.TPOTMs, dep.TTFTMs = ms(step), ms(ttft)
+	step, ttft := st.TPOTMs/1000, st.TTFTMs/1000
+	dep.TPOTMs, dep.TTFTMs = st.TPOTMs, st.TTFTMs
 	dep.Limiter = limiter
 	dep.SaturationRequestRate = float64(replicas*dp) * rMax
 	if reachable && onset >= 1 {

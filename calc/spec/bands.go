@@ -8,8 +8,10 @@ type Band struct {
 	_ noCompare
 	// Figure is the report figure the range is for:
 	// "kv_cache.capacity_tokens", "decode.step_time_ms",
-	// "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size"
-	// or "preemption.onset_concurrency".
+	// "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size",
+	// "preemption.onset_concurrency", or with a workload's steady state
+	// "serving.tpot_ms", "serving.e2e_ms", "serving.output_tokens_per_s"
+	// and "serving.ttft_ms".
 	Figure string  `json:"figure"`
 	Low    float64 `json:"low"`
 	High   float64 `json:"high"`

@@ -272,7 +272,9 @@ type ServingReport struct {
 	// (output_tokens - 1) * tpot.
 	E2EMs float64 `json:"e2e_ms"`
 	// RequestsPerS, OutputTokensPerS and TotalTokensPerS are the
-	// deployment's completion rates (every data-parallel replica).
+	// deployment's completion rates: every data-parallel rank's, each
+	// rank serving the workload (concurrency and request_rate are a
+	// rank's).
 	RequestsPerS     float64 `json:"requests_per_s"`
 	OutputTokensPerS float64 `json:"output_tokens_per_s"`
 	TotalTokensPerS  float64 `json:"total_tokens_per_s"`
@@ -403,9 +405,11 @@ type CostReport struct {
 	_          noCompare
 	GPUHourUSD float64 `json:"gpu_hour_usd"`
 	GPUs       int     `json:"num_gpus"`
-	// UsdPerMillionOutputTokens is at the batch below (the best batch under
-	// the SLO when one is given, else the batch ceiling), counting prefill
-	// time.
+	// UsdPerMillionOutputTokens is at the workload's steady state (the
+	// serving section's output tokens/s, its decode batch below) when the
+	// workload gives a concurrency or a request rate; else at the batch
+	// below (the best batch under the SLO when one is given, else the
+	// batch ceiling), counting prefill time.
 	UsdPerMillionOutputTokens float64 `json:"usd_per_million_output_tokens"`
 	BatchSize                 int     `json:"batch_size"`
 	ContextTokens             int     `json:"context_tokens"`

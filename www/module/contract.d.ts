@@ -2056,7 +2056,7 @@ export interface ServingReport {
   queue_ms: number;
   /** e2e_ms is the mean request latency, in milliseconds: ttft + (output_tokens - 1) * tpot. */
   e2e_ms: number;
-  /** RequestsPerS, OutputTokensPerS and TotalTokensPerS are the deployment's completion rates (every data-parallel replica). */
+  /** RequestsPerS, OutputTokensPerS and TotalTokensPerS are the deployment's completion rates: every data-parallel rank's, each rank serving the workload (concurrency and request_rate are a rank's). */
   requests_per_s: number;
   output_tokens_per_s: number;
   total_tokens_per_s: number;
@@ -2137,7 +2137,7 @@ export interface SweepPoint {
 export interface CostReport {
   gpu_hour_usd: number;
   num_gpus: number;
-  /** usd_per_million_output_tokens is at the batch below (the best batch under the SLO when one is given, else the batch ceiling), counting prefill time. */
+  /** usd_per_million_output_tokens is at the workload's steady state (the serving section's output tokens/s, its decode batch below) when the workload gives a concurrency or a request rate; else at the batch below (the best batch under the SLO when one is given, else the batch ceiling), counting prefill time. */
   usd_per_million_output_tokens: number;
   batch_size: number;
   context_tokens: number;
@@ -2382,7 +2382,7 @@ export interface LoggedTerm {
 
 /** Band is one headline figure's 80 % prediction interval (docs/MODEL.md section 7): the range in which the measured value of a deployment like this one fell for 80 % of the published cases of its engine, metric and regime (BandCoverage). */
 export interface Band {
-  /** figure is the report figure the range is for: "kv_cache.capacity_tokens", "decode.step_time_ms", "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size" or "preemption.onset_concurrency". */
+  /** figure is the report figure the range is for: "kv_cache.capacity_tokens", "decode.step_time_ms", "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size", "preemption.onset_concurrency", or with a workload's steady state "serving.tpot_ms", "serving.e2e_ms", "serving.output_tokens_per_s" and "serving.ttft_ms". */
   figure: string;
   low: number;
   high: number;
