@@ -250,19 +250,27 @@ func oneRequest(t *testing.T, engine string) (d *deploy.Deployment, r calc.Repor
 	return d, r, prefill, dec1, dec2
 }
 
-// SGLang's prefill forward pays prefill_layer_overhead_us per decoder
-// layer (it runs outside the decode CUDA graphs): the prefill step costs
-// the plain overhead (step + 32 layers + one sequence) plus 32 x 282 us =
-// 9.024 ms, its decodes the plain overhead alone, and the TTFT is that
-// prefill step (SGLang's context_overhead_ms is 0).
-func TestSimulateSGLangPrefillLayerOverhead(t *testing.T) {
+// A prefill forward that runs outside the decode CUDA graphs pays
+// prefill_layer_overhead_us per decoder layer: with the term at 282 us,
+// the prefill step of Llama 3.1 8B costs the plain overhead (step + 32
+// layers + one sequence) plus 32 x 282 us = 9.024 ms, its decodes the
+// plain overhead alone. No shipped set fits the term today (SGLang's was
+// withdrawn with its kept-aside source; calc/release/engine.go), so it is
+// set here, and SGLang's own terms are vLLM's.
+func TestPrefillLayerOverhead(t *testing.T) {
 	t.Parallel()
-	d, r, prefill, dec, _ := oneRequest(t, "sglang")
-	require.Equal(t, 282.0, d.Eff.PrefillLayerOverheadUs)
-	plain := d.Eff.StepOverheadMs/1000 + 32*d.Eff.LayerOverheadUs/1e6 + d.Eff.SequenceOverheadUs/1e6
+	d, _, _, _, _ := oneRequest(t, "sglang")
+	v, _, _, _, _ := oneRequest(t, "vllm")
+	require.Equal(t, v.Eff, d.Eff, "SGLang borrows vLLM's terms")
+	require.Zero(t, d.Eff.PrefillLayerOverheadUs)
+	e := d.Eff
+	e.PrefillLayerOverheadUs = 282
+	d.SetEfficiencies(e)
+	prefill := d.Step(deploy.StepLoad{PrefillTokens: 10, PrefillSpan: 55, PrefillSeqs: 1})
+	dec := d.Step(deploy.StepLoad{DecodeSeqs: 1, DecodeContext: 11})
+	plain := e.StepOverheadMs/1000 + 32*e.LayerOverheadUs/1e6 + e.SequenceOverheadUs/1e6
 	assert.InDelta(t, plain+32*282e-6, prefill.OverheadS, 1e-12)
 	assert.InDelta(t, plain, dec.OverheadS, 1e-12)
-	assert.InDelta(t, 1000*prefill.TimeS, r.Simulation.TTFTMs.P50, 1e-9)
 }
 
 // The context phase's fixed latency (TensorRT-LLM's context_overhead_ms,

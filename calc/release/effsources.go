@@ -55,11 +55,6 @@ var EffSources = map[string][]string{
 	"vllm@0.7+rocm": {
 		"ROCm/vllm/docs/dev-docker/README.md",
 	},
-	"sglang": {
-		"datacrunch-research/h200-benchmarks/sglang/outputs/llama_3_3_70b_offline_output.jsonl",
-		"datacrunch-research/h200-benchmarks/sglang/outputs/llama_3_3_70b_online_output.jsonl",
-		"datacrunch-research/h200-benchmarks/sglang/outputs/llama_405b_online_output.jsonl",
-	},
 	"lmdeploy": {
 		"InternLM/lmdeploy/docs/en/benchmark/a100_fp16.md",
 	},
@@ -98,11 +93,16 @@ var EffSources = map[string][]string{
 
 // SingleSourceWarning returns, for a deployment whose step terms are the
 // set EffSet names, a warning that they rest on one source document (its
-// message names the set and the source); ok is false when the set rests
-// on more than one, or on none listed.
+// message names the set and the source) or on none (the set is not in
+// EffSources: its terms are borrowed); ok is false when the set rests on
+// more than one.
 func (e *Engine) SingleSourceWarning(vendor string, v EngineVersion) (msg string, ok bool) {
 	set := e.EffSet(vendor, v)
 	src := EffSources[set]
+	if len(src) == 0 {
+		return "the step terms behind the speed figures (efficiency set " + set + ") are not fitted on any measurement of " + e.Label +
+			": they are borrowed from vLLM's, whose kernels it shares", true
+	}
 	if len(src) != 1 {
 		return "", false
 	}

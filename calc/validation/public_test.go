@@ -60,6 +60,14 @@ var keptAside = []string{
 	"sgl-project/sgl-cookbook", "gpustack/gpustack", "semianalysisai/inferencex",
 	"pegainfer-project/pegainfer", "vllm-project/recipes", "sglang/pull/31044",
 	"silicon_refs.csv", "ai-dynamo/dynamo",
+	"mlcommons/inference_results_v5.1", "mlcommons/inference_results_v6.0", "mlcommons.org",
+	"datacrunch-research/h200-benchmarks", "nerdalert/vllm-benchmark-graphs", "kubernetes-sigs/inference-perf",
+	"lmsys.org/blog", "lm-sys/lm-sys.github.io", "distserve", "mooncake",
+	"llm-d/llm-d", "llm-d/pull/1654", "llm-d/pull/1020", "zxuhan/llm-router",
+	"sglang/pull/11880", "sglang/pull/27557", "sglang/pull/19663", "sglang/pull/27010",
+	"sglang/issues/33984", "sglang/issues/26305", "openvino.genai/pull/4374", "kekzl/imp",
+	"lmcache/pull/4499", "vllm-ascend/pull/7469",
+	"ml.energy", "ml-energy", "chuyishang/inference-energy", "chenxuniu/tokenpowerbench", "2504.17674",
 }
 
 // Paths from this package's directory. sharedCasesPath is the repository's
