@@ -59,6 +59,16 @@ func benchCPU(b *testing.B, req spec.Request) {
 	}
 }
 
+// BenchmarkEvaluateNoServing is BenchmarkEvaluateCPU without the
+// workload's concurrency: the same lengths, SLO, cost and sweep, no
+// steady-state serving section. The difference of the two medians is what
+// the serving section costs (issue 29's budget: at most 10 us).
+func BenchmarkEvaluateNoServing(b *testing.B) {
+	req := benchRequest()
+	req.Workload.Concurrency = nil
+	benchCPU(b, req)
+}
+
 // BenchmarkEvaluateCPU is BenchmarkEvaluate with its CPU time per call.
 func BenchmarkEvaluateCPU(b *testing.B) { benchCPU(b, benchRequest()) }
 
