@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/modelrefs/throughput/calc/evaluate"
@@ -171,10 +172,12 @@ func sglangSpecFlags(sc *spec.SpeculativeConfig, m string) string {
 
 // verify replays the top deployments (aggregated ones; the simulator
 // models one aggregated instance) in the simulator at one replica's share
-// of the load, through Evaluate's simulate section, and records their
-// latency percentiles beside the analytic figures. The runs together must
-// fit DefaultWorkBudget, else the request is refused naming
-// verify.num_requests.
+// of the load, through Evaluate's simulate section, records their latency
+// percentiles beside the analytic figures, and re-ranks (rerank) so that
+// no deployment the simulator finds to miss the budget heads the plan.
+// The runs together must fit DefaultWorkBudget: a verify the request
+// gave is refused naming verify.num_requests; the default one simulates
+// fewer requests, or none (warning verify_skipped) below minVerifyN.
 func (s *planSpec) verify(r *spec.PlanReport) error {
 	var reqs []spec.Request
 	var at []int
@@ -188,29 +191,37 @@ func (s *planSpec) verify(r *spec.PlanReport) error {
 		}
 		req := d.Evaluate
 		req.Sweep = &spec.SweepOptions{Points: spec.Int(2)}
-		sim := &spec.SimulateOptions{NumRequests: spec.Int(s.verifyN), Seed: &s.verifySeed, TimelinePoints: spec.Int(0)}
+		req.Simulate = &spec.SimulateOptions{Seed: &s.verifySeed, TimelinePoints: spec.Int(0)}
 		if s.req.Workload.InputDistribution != nil {
-			sim.InputTokens = s.req.Workload.InputDistribution
+			req.Simulate.InputTokens = s.req.Workload.InputDistribution
 		}
 		if s.req.Workload.OutputDistribution != nil {
-			sim.OutputTokens = s.req.Workload.OutputDistribution
+			req.Simulate.OutputTokens = s.req.Workload.OutputDistribution
 		}
-		req.Simulate = sim
 		reqs = append(reqs, req)
 		at = append(at, i)
 	}
-	var total float64
-	for _, req := range reqs {
-		est, err := evaluate.EstimateWork(req)
-		if err != nil {
-			return err
-		}
-		total += est.Simulation
+	if len(reqs) == 0 {
+		return nil
+	}
+	n := s.verifyN
+	total, err := s.verifyWork(reqs, n)
+	if err != nil {
+		return err
 	}
 	if total > evaluate.DefaultWorkBudget {
-		return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + numtext.Sci(total) + " sequence-steps, above the work budget of " + numtext.Sci(evaluate.DefaultWorkBudget) + "; lower verify.num_requests to about " + numtext.Fit(s.verifyN, evaluate.DefaultWorkBudget/total) + " or verify.top"}}
+		fit := int(float64(n) * evaluate.DefaultWorkBudget / total)
+		if !s.verifyAuto {
+			return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + numtext.Sci(total) + " sequence-steps, above the work budget of " + numtext.Sci(evaluate.DefaultWorkBudget) + "; lower verify.num_requests to about " + numtext.Fit(s.verifyN, evaluate.DefaultWorkBudget/total) + " or verify.top"}}
+		}
+		if fit < minVerifyN {
+			r.Warnings = append(r.Warnings, spec.Warning{Code: "verify_skipped", Message: "the simulator check of the top " + itoa(len(reqs)) + " deployments would need about " + numtext.Sci(total) + " sequence-steps for " + itoa(n) + " requests each, above the work budget of " + numtext.Sci(evaluate.DefaultWorkBudget) + " even at " + itoa(minVerifyN) + " requests; the ranking is the analytic one (verify.top and verify.num_requests ask for a smaller check)"})
+			return nil
+		}
+		n = fit
 	}
 	for k, req := range reqs {
+		req.Simulate.NumRequests = spec.Int(n)
 		rep, err := evaluate.EvaluateWithBudget(req, math.Inf(1))
 		if err != nil || rep.Simulation == nil {
 			continue
@@ -221,7 +232,129 @@ func (s *planSpec) verify(r *spec.PlanReport) error {
 			(s.tpotS == 0 || stat(sim.TPOTMs, s.tpotStat) <= s.tpotS*1000)
 		r.Deployments[at[k]].Simulated = v
 	}
+	s.rerank(r)
 	return nil
+}
+
+// minVerifyN is the fewest requests a default simulator check runs per
+// deployment: below it a replay's percentiles say little.
+const minVerifyN = 50
+
+// verifyWork is the simulator work (sequence-steps, EstimateWork) of
+// running reqs with n requests each.
+func (s *planSpec) verifyWork(reqs []spec.Request, n int) (float64, error) {
+	var total float64
+	for _, req := range reqs {
+		req.Simulate = &spec.SimulateOptions{NumRequests: spec.Int(n), Seed: req.Simulate.Seed, TimelinePoints: spec.Int(0),
+			InputTokens: req.Simulate.InputTokens, OutputTokens: req.Simulate.OutputTokens}
+		est, err := evaluate.EstimateWork(req)
+		if err != nil {
+			return 0, err
+		}
+		total += est.Simulation
+	}
+	return total, nil
+}
+
+// refuted reports whether the simulator replayed d and found it to miss
+// the budget.
+func refuted(d *spec.PlanDeployment) bool { return d.Simulated != nil && !d.Simulated.MeetsBudget }
+
+// rerank moves the deployments the simulator refuted after the others
+// (each group in its cost order), renumbers the ranks, remaps the picks'
+// and the frontier's indices, rewrites the answer for the new headline
+// with its simulated figures beside the analytic ones, and warns
+// (verify_reranked) naming what moved. When every verified deployment is
+// refuted and nothing else is listed, the order stays and the answer and
+// a warning (verify_misses_budget) say that the simulator finds the pick
+// misses the budget.
+func (s *planSpec) rerank(r *spec.PlanReport) {
+	deps := r.Deployments
+	var moved []string
+	order := make([]int, 0, len(deps))
+	for i := range deps {
+		if !refuted(&deps[i]) {
+			order = append(order, i)
+		}
+	}
+	kept := len(order)
+	for i := range deps {
+		if refuted(&deps[i]) {
+			order = append(order, i)
+			moved = append(moved, label(&deps[i]))
+		}
+	}
+	if len(moved) > 0 && kept > 0 && order[0] != 0 {
+		pos := make([]int, len(deps))
+		out := make([]spec.PlanDeployment, len(deps))
+		for k, i := range order {
+			pos[i] = k
+			out[k] = deps[i]
+			out[k].Rank = k + 1
+		}
+		r.Deployments = out
+		remap := func(i int) int {
+			if i < 0 {
+				return i
+			}
+			return pos[i]
+		}
+		r.Cheapest, r.FewestGPUs, r.LowestLatency = 0, remap(r.FewestGPUs), remap(r.LowestLatency)
+		// A pick the simulator refuted gives way to the best listed row
+		// it does not refute, by the pick's own order.
+		if r.FewestGPUs >= 0 && refuted(&out[r.FewestGPUs]) {
+			r.FewestGPUs = pickAmong(out[:kept], func(a, b *spec.PlanDeployment) bool { return a.GPUs < b.GPUs })
+		}
+		if r.LowestLatency >= 0 && refuted(&out[r.LowestLatency]) {
+			r.LowestLatency = pickAmong(out[:kept], func(a, b *spec.PlanDeployment) bool {
+				return a.TPOTMs < b.TPOTMs || (a.TPOTMs == b.TPOTMs && a.TTFTMs < b.TTFTMs)
+			})
+		}
+		for k := range r.Frontier {
+			r.Frontier[k].Index = remap(r.Frontier[k].Index)
+		}
+		r.Warnings = append(r.Warnings, spec.Warning{Code: "verify_reranked", Message: "the simulator finds " + strings.Join(moved, "; ") + " to miss the budget at " + s.statText() + "; ranked after the deployments it does not refute"})
+	}
+	if len(r.Deployments) == 0 {
+		return
+	}
+	head := &r.Deployments[0]
+	r.Answer = headline(head)
+	if v := head.Simulated; v != nil {
+		r.Answer += " (simulated: TTFT " + s.ttftStat + " " + strconv.FormatFloat(stat(v.TTFTMs, s.ttftStat), 'f', 1, 64) + " ms, TPOT " + s.tpotStat + " " + strconv.FormatFloat(stat(v.TPOTMs, s.tpotStat), 'f', 1, 64) + " ms)"
+		if !v.MeetsBudget {
+			r.Answer += "; the simulator finds it misses the budget"
+			r.Warnings = append(r.Warnings, spec.Warning{Code: "verify_misses_budget", Message: "every deployment the simulator replayed misses the budget at " + s.statText() + " (" + label(head) + ": TTFT " + s.ttftStat + " " + strconv.FormatFloat(stat(v.TTFTMs, s.ttftStat), 'f', 1, 64) + " ms, TPOT " + s.tpotStat + " " + strconv.FormatFloat(stat(v.TPOTMs, s.tpotStat), 'f', 1, 64) + " ms); loosen the budget, or ask for more capacity (constraints)"})
+		}
+	}
+}
+
+// pickAmong returns the index of the first row of deps that no later row
+// is less than.
+func pickAmong(deps []spec.PlanDeployment, less func(a, b *spec.PlanDeployment) bool) int {
+	best := 0
+	for i := range deps {
+		if less(&deps[i], &deps[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// statText names the budget the simulator checks, e.g. "TTFT p50 <= 1000
+// ms, TPOT p50 <= 50 ms".
+func (s *planSpec) statText() string {
+	var parts []string
+	if s.ttftS > 0 {
+		parts = append(parts, "TTFT "+s.ttftStat+" <= "+msText(s.ttftS))
+	}
+	if s.tpotS > 0 {
+		parts = append(parts, "TPOT "+s.tpotStat+" <= "+msText(s.tpotS))
+	}
+	if len(parts) == 0 {
+		return "no latency budget"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // stat picks a statistic of a latency summary.

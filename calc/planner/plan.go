@@ -846,10 +846,7 @@ func frontier(ok, list []*planned) []spec.PlanPoint {
 func (p *planner) answer(ok []*planned) string {
 	s := p.s
 	if len(ok) > 0 {
-		d := ok[0]
-		return "cheapest: " + itoa(d.GPUs) + " GPU" + numtext.Plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + numtext.Plural(d.Replicas) + " of " + label(&d.PlanDeployment) +
-			", $" + fielderr.Number(round3(d.USDPerMillionOutputTokens)) + " per million output tokens at TTFT " +
-			strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms"
+		return headline(&ok[0].PlanDeployment)
 	}
 	switch {
 	case s.tpotS > 0 && p.fastTPOT > s.tpotS:
@@ -860,6 +857,13 @@ func (p *planner) answer(ok []*planned) string {
 		return "no deployment fits: the model's weights do not fit on any accelerator searched"
 	}
 	return "no deployment meets the budget within the constraints; the rejections say why per accelerator"
+}
+
+// headline is the answer naming the plan's first deployment.
+func headline(d *spec.PlanDeployment) string {
+	return "cheapest: " + itoa(d.GPUs) + " GPU" + numtext.Plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + numtext.Plural(d.Replicas) + " of " + label(d) +
+		", $" + fielderr.Number(round3(d.USDPerMillionOutputTokens)) + " per million output tokens at TTFT " +
+		strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms"
 }
 
 func boolInt(b bool) int {

@@ -34,8 +34,18 @@ func benchPlan(b *testing.B, req spec.PlanRequest) {
 	b.ReportMetric((cputime.Seconds()-c0)/float64(b.N)*1e3, "cpu-ms/op")
 }
 
-// BenchmarkPlan is the whole-catalog plan under the default grid.
-func BenchmarkPlan(b *testing.B) { benchPlan(b, planBenchRequest()) }
+// BenchmarkPlan is the whole-catalog plan under the default grid, the
+// analytic search alone (verify.top 0; budget: 50 ms).
+func BenchmarkPlan(b *testing.B) {
+	req := planBenchRequest()
+	req.Verify = &spec.PlanVerify{Top: spec.Int(0)}
+	benchPlan(b, req)
+}
+
+// BenchmarkPlanVerified is BenchmarkPlan as a plan runs by default: the
+// search, then the simulator's replay of the top five aggregated
+// deployments, 200 requests each (budget: 300 ms beyond BenchmarkPlan).
+func BenchmarkPlanVerified(b *testing.B) { benchPlan(b, planBenchRequest()) }
 
 // BenchmarkPlanScaling shows the plan's cost against its candidates:
 // one accelerator under a scheduler grid of 2, 10 and 38 max_num_seqs
@@ -49,6 +59,7 @@ func BenchmarkPlanScaling(b *testing.B) {
 		}
 		req.Search = &spec.PlanSearch{MaxNumSeqs: seqs}
 		req.Constraints = &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}}
+		req.Verify = &spec.PlanVerify{Top: spec.Int(0)}
 		r, err := Plan(req)
 		if err != nil {
 			b.Fatal(err)

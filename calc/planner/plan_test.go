@@ -587,3 +587,68 @@ func TestPlanTriesEachResolvedKVDtypeOnce(t *testing.T) {
 	}
 	assert.True(t, kvs["auto"] && kvs["fp8"], "vLLM keeps both: %v", kvs)
 }
+
+// A plan verifies its top deployments in the simulator by default and
+// never headlines one the simulator refutes. Llama 3.1 70B at 5 requests/s
+// of 4096 + 256 tokens under TTFT <= 500 ms and TPOT <= 30 ms (means) on
+// MI325X and MI300X, aggregated: the analytic steady state puts MI325X
+// rows first (TP 2 x 2 and TP 4 at 28-30 ms TPOT, just inside the budget),
+// and the simulator's replay of 200 Poisson arrivals, whose bursts run
+// larger batches than the steady state's mean, gives them a mean TPOT
+// about a tenth higher, over 30 ms; they move after the rows it does not
+// refute.
+func TestPlanRerankedByTheSimulator(t *testing.T) {
+	req := spec.PlanRequest{Model: "meta-llama/Llama-3.1-70B-Instruct",
+		Workload:    spec.PlanWorkload{RequestRate: spec.Float(5), InputTokens: spec.Int(4096), OutputTokens: spec.Int(256)},
+		SLO:         spec.PlanSLO{TTFTMs: spec.Float(500), TPOTMs: spec.Float(30)},
+		Constraints: &spec.PlanConstraints{Accelerators: []string{"mi325x", "mi300x"}},
+		Search:      &spec.PlanSearch{Disaggregated: new(bool)}}
+	r, err := Plan(req)
+	require.NoError(t, err)
+	require.NotEmpty(t, r.Deployments)
+	var refutedCost []float64
+	seenRefuted := false
+	for i, d := range r.Deployments {
+		assert.Equal(t, i+1, d.Rank)
+		if d.Simulated == nil {
+			continue
+		}
+		// The verdict is the simulated means against the budget.
+		meets := d.Simulated.TTFTMs.Mean <= 500 && d.Simulated.TPOTMs.Mean <= 30
+		assert.Equal(t, meets, d.Simulated.MeetsBudget, "row %d", i)
+		if !meets {
+			seenRefuted = true
+			refutedCost = append(refutedCost, d.USDPerMillionOutputTokens)
+		} else {
+			assert.False(t, seenRefuted, "row %d, which the simulator does not refute, ranks after a refuted one", i)
+		}
+	}
+	require.NotEmpty(t, refutedCost, "the planted workload has rows the simulator refutes")
+	head := r.Deployments[0]
+	require.NotNil(t, head.Simulated, "the headline was replayed")
+	assert.True(t, head.Simulated.MeetsBudget)
+	// A refuted row was cheaper: the analytic ranking would have headlined it.
+	assert.LessOrEqual(t, refutedCost[0], head.USDPerMillionOutputTokens)
+	assert.Contains(t, warningCodes(r.Warnings), "verify_reranked")
+	assert.Contains(t, r.Answer, "(simulated: TTFT mean ")
+	assert.Equal(t, 0, r.Cheapest)
+
+	// verify.top 0: the analytic ranking alone, no replay, no re-ranking.
+	req.Verify = &spec.PlanVerify{Top: spec.Int(0)}
+	a, err := Plan(req)
+	require.NoError(t, err)
+	for _, d := range a.Deployments {
+		assert.Nil(t, d.Simulated)
+	}
+	assert.NotContains(t, warningCodes(a.Warnings), "verify_reranked")
+	assert.InDelta(t, refutedCost[0], a.Deployments[0].USDPerMillionOutputTokens, 1e-9, "analytically, a refuted row heads the plan")
+}
+
+// warningCodes lists the warnings' codes.
+func warningCodes(ws []spec.Warning) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.Code)
+	}
+	return out
+}

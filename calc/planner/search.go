@@ -50,6 +50,7 @@ type planSpec struct {
 	verifyTop        int
 	verifyN          int
 	verifySeed       int64
+	verifyAuto       bool // verify by default: shrink verifyN to the work budget
 	maxModelLen      int
 }
 
@@ -137,7 +138,11 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 	s.disagg = g.Disaggregated == nil || *g.Disaggregated
 	s.ep = s.model != nil && s.model.IsMoE() && (g.ExpertParallel == nil || *g.ExpertParallel)
 	s.limit = e.IntAt("limit", "PlanRequest.limit", req.Limit, spec.DefaultPlanLimit)
+	// Verified by default; verify given sets the check, and refuses a
+	// check over the work budget rather than shrinking it.
+	s.verifyTop, s.verifyN, s.verifyAuto = spec.DefaultVerifyTop, spec.DefaultVerifyRequests, true
 	if v := req.Verify; v != nil {
+		s.verifyAuto = false
 		s.verifyTop = e.IntAt("verify.top", "PlanVerify.top", v.Top, spec.DefaultVerifyTop)
 		s.verifyN = e.IntAt("verify.num_requests", "PlanVerify.num_requests", v.NumRequests, spec.DefaultVerifyRequests)
 		if v.Seed != nil {

@@ -167,7 +167,7 @@ var fieldList = [...]struct {
 	{"PlanWorkload.shared_prefix_tokens", FieldSpec{Max: MaxTokens, HasMin: true, HasMax: true, Default: 0, Unit: "tokens"}},
 	{"PlanWorkload.num_prefixes", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Default: 1, Unit: "prefixes"}},
 	{"PlanWorkload.prefix_hit_rate", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, Unit: "fraction of prompt tokens"}},
-	{"PlanVerify.top", FieldSpec{Min: 1, Max: MaxVerifyTop, HasMin: true, HasMax: true, Default: DefaultVerifyTop, Unit: "deployments"}},
+	{"PlanVerify.top", FieldSpec{Min: 0, Max: MaxVerifyTop, HasMin: true, HasMax: true, Default: DefaultVerifyTop, Unit: "deployments"}},
 	{"PlanVerify.num_requests", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, Default: DefaultVerifyRequests, Unit: "requests"}},
 	{"PlanVerify.seed", FieldSpec{Min: 0, Max: MaxSeed, HasMin: true, HasMax: true, Default: 0}},
 

@@ -120,11 +120,18 @@ type PlanSearch struct {
 }
 
 // PlanVerify replays the top deployments in the simulator at their load.
+// A plan verifies by default (verify absent: the top 5 with 200 requests
+// each, fewer requests when that would exceed the work budget); a
+// deployment the simulator finds to miss the budget is ranked after those
+// that do not, so the headline pick is never one it refutes.
 type PlanVerify struct {
 	_ noCompare
-	// Top is how many of the ranked deployments are simulated (default 5).
+	// Top is how many of the ranked aggregated deployments are simulated
+	// (default 5; 0: none, the analytic ranking alone).
 	Top *int `json:"top,omitempty"`
-	// NumRequests is the requests simulated per deployment (default 200).
+	// NumRequests is the requests simulated per deployment (default 200;
+	// given, the runs must fit the work budget or the plan is refused
+	// naming it).
 	NumRequests *int `json:"num_requests,omitempty"`
 	// Seed makes the simulated workload reproducible (default 0).
 	Seed *int64 `json:"seed,omitempty"`

@@ -2615,20 +2615,20 @@ export interface PlanSearch {
 }
 
 /**
- * PlanVerify replays the top deployments in the simulator at their load.
+ * PlanVerify replays the top deployments in the simulator at their load. A plan verifies by default (verify absent: the top 5 with 200 requests each, fewer requests when that would exceed the work budget); a deployment the simulator finds to miss the budget is ranked after those that do not, so the headline pick is never one it refutes.
  *
  * Unknown keys are rejected.
  */
 export interface PlanVerify {
   /**
-   * top is how many of the ranked deployments are simulated (default 5).
-   * Range: from 1 to 20.
+   * top is how many of the ranked aggregated deployments are simulated (default 5; 0: none, the analytic ranking alone).
+   * Range: from 0 to 20.
    * Unit: deployments.
    * @default 5
    */
   top?: number;
   /**
-   * num_requests is the requests simulated per deployment (default 200).
+   * num_requests is the requests simulated per deployment (default 200; given, the runs must fit the work budget or the plan is refused naming it).
    * Range: from 1 to 100000.
    * Unit: requests.
    * @default 200
