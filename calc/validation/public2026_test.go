@@ -18,12 +18,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// public2026Path holds serving measurements of 2025-2026 deployments taken
+// public2026Files hold serving measurements of 2025-2026 deployments taken
 // from documents that neither public-cases.json nor
-// ../shared/validation/cases.json cites. No fit, band or calibrate default
-// reads it: it scores the shipped model out of sample
-// (go run ./tools/calibrate -cases calc/validation/testdata/public-cases-2026.json).
-const public2026Path = "testdata/public-cases-2026.json"
+// ../shared/validation/cases.json cites, each file with its own id
+// pattern: public-cases-2026.json (NBddd, issue threads) and
+// public-cases-2026-web.json (WBddd, benchmark data files, blog posts and
+// repository reports). No fit, band or calibrate default reads them: they
+// score the shipped model out of sample
+// (go run ./tools/calibrate -cases calc/validation/testdata/public-cases-2026-web.json).
+var public2026Files = []struct {
+	path string
+	id   *regexp.Regexp
+}{
+	{"testdata/public-cases-2026.json", regexp.MustCompile(`^NB\d{3}$`)},
+	{"testdata/public-cases-2026-web.json", regexp.MustCompile(`^WB\d{3}$`)},
+}
 
 // case2026 is the whole schema of a public-cases-2026.json case: decoding
 // with unknown fields disallowed catches a misspelt key.
@@ -60,17 +69,32 @@ type case2026 struct {
 	Compare              string             `json:"compare"`
 }
 
-var id2026 = regexp.MustCompile(`^NB\d{3}$`)
-
-func load2026(t *testing.T) []case2026 {
+// load2026 reads one 2026 file's cases.
+func load2026(t *testing.T, path string) []case2026 {
 	t.Helper()
-	b, err := os.ReadFile(public2026Path)
+	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var cs []case2026
-	require.NoError(t, dec.Decode(&cs), "every case parses into the schema, with no unknown field")
+	require.NoError(t, dec.Decode(&cs), "%s: every case parses into the schema, with no unknown field", path)
 	return cs
+}
+
+// loadAll2026 reads every 2026 file's cases, each with its file's id
+// pattern.
+func loadAll2026(t *testing.T) (cs []case2026, ids map[string]*regexp.Regexp) {
+	t.Helper()
+	ids = map[string]*regexp.Regexp{}
+	for _, f := range public2026Files {
+		fcs := load2026(t, f.path)
+		require.NotEmpty(t, fcs, f.path)
+		for _, c := range fcs {
+			ids[c.ID] = f.id
+		}
+		cs = append(cs, fcs...)
+	}
+	return cs, ids
 }
 
 // sourceDoc names a case's source document: its repository and path, or
@@ -92,11 +116,10 @@ func sourceDoc(src map[string]any) string {
 // source names a URL with a date (or a repository file at a commit) outside
 // the kept-aside sources.
 func TestPublic2026WellFormed(t *testing.T) {
-	cs := load2026(t)
-	require.NotEmpty(t, cs)
+	cs, pattern := loadAll2026(t)
 	ids := map[string]bool{}
 	for _, c := range cs {
-		assert.Regexp(t, id2026, c.ID)
+		assert.Regexp(t, pattern[c.ID], c.ID)
 		assert.False(t, ids[c.ID], "duplicate id %s", c.ID)
 		ids[c.ID] = true
 		assert.Equal(t, "B", c.Group, c.ID)
@@ -155,8 +178,9 @@ func TestPublic2026WellFormed(t *testing.T) {
 }
 
 // No 2026 case shares a source document with public-cases.json or
-// ../shared/validation/cases.json: the file is new documents only. The
-// per-source counts are logged.
+// ../shared/validation/cases.json, and no document is split between two
+// 2026 files: the files are new documents only. The per-source counts are
+// logged.
 func TestPublic2026NewDocumentsOnly(t *testing.T) {
 	used := map[string]string{}
 	for _, f := range []string{publicCasesPath, sharedCasesPath} {
@@ -173,12 +197,19 @@ func TestPublic2026NewDocumentsOnly(t *testing.T) {
 		}
 	}
 	perSource := map[string]int{}
-	for _, c := range load2026(t) {
-		doc := sourceDoc(c.Source)
-		require.NotEmpty(t, doc, c.ID)
-		f, dup := used[doc]
-		assert.False(t, dup, "%s: %s is already cited by %s", c.ID, doc, f)
-		perSource[doc]++
+	in2026 := map[string]string{}
+	for _, f := range public2026Files {
+		for _, c := range load2026(t, f.path) {
+			doc := sourceDoc(c.Source)
+			require.NotEmpty(t, doc, c.ID)
+			prev, dup := used[doc]
+			assert.False(t, dup, "%s: %s is already cited by %s", c.ID, doc, prev)
+			if other, ok := in2026[doc]; ok {
+				assert.Equal(t, f.path, other, "%s: %s is cited by two 2026 files", c.ID, doc)
+			}
+			in2026[doc] = f.path
+			perSource[doc]++
+		}
 	}
 	docs := make([]string, 0, len(perSource))
 	for d := range perSource {
@@ -197,15 +228,17 @@ func TestPublic2026NewDocumentsOnly(t *testing.T) {
 // not comparable.
 func TestPublic2026Evaluate(t *testing.T) {
 	skipUnderWasm(t)
-	rs, err := validation.Load(public2026Path)
-	require.NoError(t, err)
-	require.Len(t, rs, len(load2026(t)))
-	for _, r := range rs {
-		if r.Comparable {
-			assert.Positive(t, r.Measured, r.ID)
-			assert.Positive(t, r.Predicted, r.ID)
-		} else {
-			assert.NotEmpty(t, r.Reason, r.ID)
+	for _, f := range public2026Files {
+		rs, err := validation.Load(f.path)
+		require.NoError(t, err, f.path)
+		require.Len(t, rs, len(load2026(t, f.path)), f.path)
+		for _, r := range rs {
+			if r.Comparable {
+				assert.Positive(t, r.Measured, r.ID)
+				assert.Positive(t, r.Predicted, r.ID)
+			} else {
+				assert.NotEmpty(t, r.Reason, r.ID)
+			}
 		}
 	}
 }
