@@ -86,7 +86,7 @@ var engines = map[string]*Engine{
 	// vllmV06ROCmEff (engine_rocm.go).
 	"vllm": {
 		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, Rule: RuleProfiled, // 0.92 from 0.21: EngineVersion.GPUMemoryUtilization
-		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0},
+		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7},
 		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff, EffV0ROCm: &vllmV0ROCmEff, EffSync: &vllmSyncEff,
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
@@ -110,7 +110,7 @@ var engines = map[string]*Engine{
 	// and 7).
 	"sglang": {
 		Name: "sglang", Label: "SGLang", DefaultUtilization: 0.88, Rule: RuleStatic,
-		Eff: Efficiencies{BandwidthEfficiency: 0.651, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 17, ContextOverheadMs: 0, PrefillLayerOverheadUs: 282},
+		Eff: Efficiencies{BandwidthEfficiency: 0.651, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 17, ContextOverheadMs: 0, PrefillLayerOverheadUs: 282, MoELayerOverheadUs: 97.7},
 	},
 	// LMDeploy TurboMind: cache_max_entry_count 0.8 of the memory free
 	// after weights (lmdeploy/messages.py TurbomindEngineConfig). Decode
@@ -230,7 +230,7 @@ var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.893, AttentionBandwidthEffic
 // does not contain). From 10 requests on the TP 2 steps still cost about
 // 2 ms more than the modelled SHM all-reduces and gather explain; the
 // per-sequence term carries part of it, so the band says so.
-var vllmSyncEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 3.84, SequenceOverheadUs: 24.5, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
+var vllmSyncEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 3.84, SequenceOverheadUs: 24.5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7}
 
 // SyncEff returns the engine's terms under release v where it schedules
 // synchronously and has terms for that (EffSync), else nil. V0 releases

@@ -60,7 +60,7 @@ package release
 // 405B). The LLM-Inference-Bench MI300X rows (vLLM 0.6.1 V0 of
 // 2024, float16; PB119-PB214) run under their release's own terms,
 // vllmV06ROCmEff. The V0 cases PB312-PB343 are engine_version 0.7.
-var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 37.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
+var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 37.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7}
 
 // vllmV0ROCmEff are vLLM's V0 terms on an AMD accelerator under the 0.7
 // releases (engine_version 0.7), composed, not fitted: vllmROCmEff's kernel
