@@ -570,6 +570,9 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 		w.float64(`,"sm_bytes_per_cycle":`, v.SMBytesPerCycle)
 	}
 	w.float64(`,"prefill_layer_overhead_us":`, v.PrefillLayerOverheadUs)
+	if v.MoELayerOverheadUs != 0 {
+		w.float64(`,"moe_layer_overhead_us":`, v.MoELayerOverheadUs)
+	}
 	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
 	if v.AllReduceLatencyUs != 0 {
 		w.float64(`,"all_reduce_latency_us":`, v.AllReduceLatencyUs)

@@ -348,7 +348,8 @@ func (d *Deployment) buildCost() costModel {
 //	              * attention_efficiency                            (FLOP/s)
 //	prefillFixedS = decoder layers * prefill_layer_overhead        (s, steps with prompt tokens,
 //	                and decode steps of more sequences than the largest CUDA graph)
-//	fixedS      = step_overhead + decoder layers * layer_overhead   (s)
+//	fixedS      = step_overhead + decoder layers * layer_overhead
+//	              + MoE layers * moe_layer_overhead                 (s)
 //	arFixedS    = 2 * layers * (all-reduce latency + all_reduce_latency_us) (s)
 //	arPerTokenS = 2 * layers * 2(tp-1)/tp * hidden * b / bus bandwidth (s per token)
 //	gatherFixedS    = all-reduce latency                           (s, steps that sample; buildCost)
@@ -418,6 +419,9 @@ func (c *costModel) foldEfficiencies(d *Deployment) {
 	}
 	c.invAttnPeak = 1 / (ap * attn)
 	c.fixedS = e.StepOverheadMs/1000 + float64(d.Model.NumLayers)*e.LayerOverheadUs/1e6
+	// Each MoE layer's block beyond its bytes (Efficiencies.
+	// MoELayerOverheadUs; docs/MODEL.md section 4, "The MoE block").
+	c.fixedS += c.moeLayers * max(e.MoELayerOverheadUs, 0) / 1e6
 	c.seqS = e.SequenceOverheadUs / 1e6
 	if c.tp > 1 {
 		// V0's per-step input broadcast to the other ranks

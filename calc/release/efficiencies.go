@@ -44,6 +44,14 @@ type Efficiencies struct {
 	// (SGLang captures decode batch sizes only), so its kernels are
 	// launched one by one from Python, with their attention planning.
 	PrefillLayerOverheadUs float64 `json:"prefill_layer_overhead_us"`
+	// MoELayerOverheadUs is the time each mixture-of-experts layer's
+	// block takes beyond its bytes and FLOPs, in microseconds, in every
+	// step: the router GEMM and top-k, the token sort (moe_align_block_size)
+	// and the two grouped GEMMs, activation and weighted sum of a fused MoE
+	// (vLLM's and SGLang's Triton fused_moe), short latency-bound kernels
+	// at a few tokens per expert that CUDA graphs replay but do not merge.
+	// 0: the engine's fit does not separate it (dense models: no MoE layer).
+	MoELayerOverheadUs float64 `json:"moe_layer_overhead_us,omitempty"`
 	// ContextOverheadMs is the fixed latency of a request's context phase
 	// beyond its prefill steps (tokenisation, admission, first-token
 	// return), in milliseconds: part of TTFT, not of any step.

@@ -60,7 +60,13 @@ package release
 // 405B). The LLM-Inference-Bench MI300X rows (vLLM 0.6.1 V0 of
 // 2024, float16; PB119-PB214) run under their release's own terms,
 // vllmV06ROCmEff. The V0 cases PB312-PB343 are engine_version 0.7.
-var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 37.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
+//
+// The MoE block (moe_layer_overhead_us) is composed, not fitted: vLLM's
+// Triton fused_moe compiled for ROCm, with the CUDA build's 97.7 us, since
+// no MoE case on an AMD accelerator under V1 informs it; the kernel
+// benchmarks of docs/MODEL.md section 4 ("The MoE block") put the Triton
+// kernel's batch-1 floor on AMD above NVIDIA's, so it is a lower bound.
+var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 37.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7}
 
 // vllmV0ROCmEff are vLLM's V0 terms on an AMD accelerator under the 0.7
 // releases (engine_version 0.7), composed, not fitted: vllmROCmEff's kernel
@@ -85,7 +91,7 @@ var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEffi
 // 70B batches 6-21 % fast: the ROCm build's per-step cost is its own.
 // TestVLLM07OnAMDPaysV0sCPUWork keeps the composition when either fit
 // moves.
-var vllmV0ROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 53.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0}
+var vllmV0ROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 53.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7}
 
 // vllmV06ROCmEff are vLLM 0.6's V0 terms on an AMD accelerator
 // (engine_version 0.6; the V1 releases keep vllmROCmEff, 0.7 vllmV0ROCmEff): the

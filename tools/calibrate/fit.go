@@ -59,6 +59,13 @@ var params = []param{
 	// only when named (0 where an engine's ranks schedule alike), a flat
 	// prior.
 	{"tp_step_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.TPStepOverheadMs }, 0, 10, math.Inf(1), true},
+	// The MoE block's fixed time per MoE layer (vLLM's and SGLang's Triton
+	// fused_moe at a few tokens per expert); fitted only when named (no
+	// dense case informs it). Prior 0 (nothing beyond layer_overhead_us)
+	// with a 50 us spread: the fixed part of the fused-experts call alone
+	// at batch 1 in vLLM's kernel benchmark is 27 us on a B200 and 55 us
+	// on an A100 (docs/MODEL.md section 4, "The MoE block").
+	{"moe_layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.MoELayerOverheadUs }, 0, 500, 50, true},
 	{"paged_attention_v1_bandwidth_efficiency", func(e *calc.Efficiencies) *float64 { return &e.PagedAttentionV1BandwidthEfficiency }, 0.02, 1, math.Inf(1), true},
 }
 
@@ -477,6 +484,9 @@ func literal(e calc.Efficiencies) string {
 	}
 	if e.TPStepOverheadMs != 0 {
 		ar += fmt.Sprintf(", TPStepOverheadMs: %.3g", e.TPStepOverheadMs)
+	}
+	if e.MoELayerOverheadUs != 0 {
+		ar += fmt.Sprintf(", MoELayerOverheadUs: %.3g", e.MoELayerOverheadUs)
 	}
 	return fmt.Sprintf("Efficiencies{BandwidthEfficiency: %.3g, AttentionBandwidthEfficiency: %.3g, ComputeEfficiency: %.3g, GEMMHalfTokens: %.3g, AttentionEfficiency: %.3g, StepOverheadMs: %.3g, SequenceOverheadUs: %.3g, LayerOverheadUs: %.3g, ContextOverheadMs: %.3g%s}",
 		e.BandwidthEfficiency, e.AttentionBandwidthEfficiency, e.ComputeEfficiency, e.GEMMHalfTokens, e.AttentionEfficiency,

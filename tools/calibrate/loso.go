@@ -38,7 +38,10 @@ type fitPlan struct {
 
 // fitPlans are the shipped fits, by set (calc/release EffSet's names).
 var fitPlans = map[string]fitPlan{
-	"vllm":          {terms: "all"},
+	// vLLM V1's shipped fit is "all" and then its MoE block (named only):
+	// held out, the MoE block is refitted without the group too, so a
+	// source that alone informs it is predicted without it.
+	"vllm":          {terms: "all,moe_layer_overhead_us"},
 	"vllm@0.6":      {terms: "bandwidth_efficiency,attention_bandwidth_efficiency,compute_efficiency,gemm_half_tokens,attention_efficiency,step_overhead_ms,sequence_overhead_us,layer_overhead_us,tp_step_overhead_ms"},
 	"vllm@sync":     {terms: "step_overhead_ms,sequence_overhead_us", parent: "vllm"},
 	"vllm@rocm":     {terms: "attention_bandwidth_efficiency,step_overhead_ms,sequence_overhead_us,gemm_half_tokens", parent: "vllm"},

@@ -1942,6 +1942,8 @@ export interface Efficiencies {
   sm_bytes_per_cycle?: number;
   /** prefill_layer_overhead_us is the time each decoder layer adds to a step that computes prompt tokens, beyond layer_overhead_us, in microseconds: a prefill forward runs outside the decode CUDA graphs (SGLang captures decode batch sizes only), so its kernels are launched one by one from Python, with their attention planning. */
   prefill_layer_overhead_us: number;
+  /** moe_layer_overhead_us is the time each mixture-of-experts layer's block takes beyond its bytes and FLOPs, in microseconds, in every step: the router GEMM and top-k, the token sort (moe_align_block_size) and the two grouped GEMMs, activation and weighted sum of a fused MoE (vLLM's and SGLang's Triton fused_moe), short latency-bound kernels at a few tokens per expert that CUDA graphs replay but do not merge. 0: the engine's fit does not separate it (dense models: no MoE layer). */
+  moe_layer_overhead_us?: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
   /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */
