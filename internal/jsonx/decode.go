@@ -96,8 +96,11 @@ func unmarshal(d *decoder, v any) error {
 }
 
 type decoder struct {
-	data  []byte
-	pos   int
+	data []byte
+	pos  int
+	// depth is the nesting at the cursor, decremented on each successful
+	// return only: an error ends the decoding (no defer, which costs the
+	// light engine's gzip in each of the three functions that nest).
 	depth int
 	// unknown collects unknown object keys (UnmarshalKnown); nil: the
 	// first one is an error (Unmarshal).
@@ -329,11 +332,11 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 	if d.depth++; d.depth > MaxDepth {
 		return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
 	}
-	defer func() { d.depth-- }()
 	d.pos++
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
+		d.depth--
 		return nil
 	}
 	for {
@@ -372,6 +375,7 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 			d.pos++
 		case '}':
 			d.pos++
+			d.depth--
 			return nil
 		default:
 			return d.syntax(path, "',' or '}'")
@@ -415,13 +419,13 @@ func (d *decoder) array(path string, v reflect.Value) error {
 	if d.depth++; d.depth > MaxDepth {
 		return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
 	}
-	defer func() { d.depth-- }()
 	d.pos++
 	t := v.Type()
 	out := reflect.MakeSlice(t, 0, 4)
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
+		d.depth--
 		v.Set(out)
 		return nil
 	}
@@ -439,6 +443,7 @@ func (d *decoder) array(path string, v reflect.Value) error {
 			d.pos++
 		case ']':
 			d.pos++
+			d.depth--
 			v.Set(out)
 			return nil
 		default:
@@ -674,11 +679,11 @@ func (d *decoder) skip(path string) error {
 		if d.depth++; d.depth > MaxDepth {
 			return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
 		}
-		defer func() { d.depth-- }()
 		d.pos++
 		d.skipSpace()
 		if d.pos < len(d.data) && d.data[d.pos] == closer {
 			d.pos++
+			d.depth--
 			return nil
 		}
 		for {
@@ -708,6 +713,7 @@ func (d *decoder) skip(path string) error {
 				d.pos++
 			case closer:
 				d.pos++
+				d.depth--
 				return nil
 			default:
 				return d.syntax(path, "',' or '"+string(closer)+"'")

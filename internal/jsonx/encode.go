@@ -86,8 +86,9 @@ func (e *encoder) value(v reflect.Value) error {
 		if e.depth++; e.depth > 2*MaxDepth {
 			return errors.New("jsonx: value nested too deeply (cycle?)")
 		}
-		defer func() { e.depth-- }()
-		return e.value(v.Elem())
+		err := e.value(v.Elem())
+		e.depth--
+		return err
 	case reflect.Struct:
 		e.buf = append(e.buf, '{')
 		first := true
