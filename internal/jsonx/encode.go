@@ -4,9 +4,10 @@ import (
 	"errors"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/modelrefs/throughput/internal/strsort"
 )
 
 // Marshaler is implemented by types that encode themselves.
@@ -133,7 +134,7 @@ func (e *encoder) value(v reflect.Value) error {
 			names = append(names, name)
 			values[name] = it.Value()
 		}
-		slices.Sort(names)
+		strsort.Strings(names)
 		e.lit("{")
 		for i, name := range names {
 			if i > 0 {
