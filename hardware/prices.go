@@ -1,6 +1,6 @@
 package hardware
 
-import "slices"
+import "github.com/modelrefs/throughput/internal/strsort"
 
 // Price is a default rental price of one GPU-hour of an accelerator, in US
 // dollars, with where it was read and when. Cloud prices move month to
@@ -59,6 +59,6 @@ func PricedIDs() []string {
 	for id := range defaultPrices {
 		out = append(out, id)
 	}
-	slices.Sort(out)
+	strsort.Strings(out)
 	return out
 }

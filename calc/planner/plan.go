@@ -127,8 +127,7 @@ func (s *planSpec) search() spec.PlanReport { return newPlanner(s).run() }
 // model's own (a field error on model, the same for every candidate:
 // kvcache.MaxGroups), which ends the search.
 func modelError(err error) bool {
-	var es spec.Errors
-	if errors.As(err, &es) {
+	if es, ok := errors.AsType[spec.Errors](err); ok {
 		for _, e := range es {
 			if e.Field == "model" {
 				return true
