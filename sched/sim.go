@@ -75,6 +75,13 @@ type Result struct {
 	// Scheduling and completing a step walk the running sequences, so
 	// the run's CPU time grows with SeqSteps (and, per step, with Steps).
 	SeqSteps int64
+	// BlockEvents counts the run's calls of Config.Blocks.BlocksFor: one
+	// per request to check it fits the pool, and the scheduler's
+	// (admission checks, and a sequence's allocation whenever its
+	// context crosses a block boundary or its step's token count
+	// changes). Each walks every KV-cache group, so the run's CPU time
+	// grows with BlockEvents times the groups.
+	BlockEvents int64
 	// TTFT, TPOT (over requests with more than one output token) and E2E
 	// latency of completed requests; ITL the gaps between consecutive
 	// output tokens over every request (gapHist), unfinished ones too.
@@ -237,6 +244,7 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	}
 	res.DurationS = now
 	res.PeakBlocks = s.peakUsed
+	res.BlockEvents = int64(n) + s.blockEvents
 	res.ProcessedTokens = s.ProcessedTokens
 	res.Preemptions = s.Preemptions
 	res.RecomputedTokens = s.RecomputedTokens

@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/probemodel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,7 +14,7 @@ import (
 // SeqSteps and Steps, plus RequestWorkUnits per request) within a stated
 // factor: from 0.8x to 1.5x on varied workloads (burst, Poisson and closed
 // loops; batches of 1 to 1,024; chunked 100k-token prompts; preemption;
-// length distributions; sweeps). Measured: 0.90 to 1.42.
+// length distributions; sweeps; up to 64 KV-cache groups at block size 1). Measured: 0.90 to 1.28.
 func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 	t.Parallel()
 	l8 := func(hw string, in, out int, s *spec.SimulateOptions) spec.Request {
@@ -39,6 +40,24 @@ func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 			InputTokens:  &spec.LengthDistribution{Distribution: "uniform", Min: spec.Int(10), Max: spec.Int(4000)}}),
 		"L4 burst sweep, preempts": l8("l4", 4096, 512, &spec.SimulateOptions{NumRequests: spec.Int(200), Arrival: "burst", Sweep: &spec.SimSweepOptions{Points: spec.Int(4)}}),
 	}
+	// Workloads that stress each term the budget prices beyond the
+	// sequence-steps: KV-cache groups times block events (issue 35's
+	// probe model at the most groups served, kvcache.MaxGroups, and block
+	// size 1), with the pool bounding the batch, and shared prefixes.
+	one, sixteen := 1, 16
+	groups := func(n int, bs *int, s *spec.SimulateOptions) spec.Request {
+		return spec.Request{ModelConfig: probemodel.Groups(n), Hardware: spec.HardwareRef{ID: "h200"}, BlockSize: bs, Simulate: s}
+	}
+	cases["64 groups, block_size 1"] = groups(64, &one, &spec.SimulateOptions{NumRequests: spec.Int(1000)})
+	cases["64 groups, block_size 16"] = groups(64, &sixteen, &spec.SimulateOptions{NumRequests: spec.Int(1000)})
+	cases["8 groups, block_size 1, 1 user"] = groups(8, &one, &spec.SimulateOptions{NumRequests: spec.Int(300), Arrival: "closed_loop", Concurrency: spec.Int(1)})
+	cases["64 groups, block_size 1, sweep"] = groups(64, &one, &spec.SimulateOptions{NumRequests: spec.Int(200), Sweep: &spec.SimSweepOptions{Points: spec.Int(4), NumRequests: spec.Int(200)}})
+	poolBound := groups(64, &one, &spec.SimulateOptions{NumRequests: spec.Int(400), Arrival: "burst"})
+	poolBound.GPUMemoryUtilization, poolBound.Workload = spec.Float(0.03), &spec.Workload{InputTokens: spec.Int(4000), OutputTokens: spec.Int(2000)}
+	cases["64 groups, block_size 1, pool-bound burst"] = poolBound
+	prefixes := l8("h100-sxm", 1024, 256, &spec.SimulateOptions{NumRequests: spec.Int(1000)})
+	prefixes.Workload.SharedPrefixTokens, prefixes.Workload.NumPrefixes = spec.Int(512), spec.Int(1<<20)
+	cases["1,048,576 prefixes"] = prefixes
 	for name, req := range cases {
 		d, p, err := deploy.ResolveAsk(req)
 		require.NoError(t, err, name)

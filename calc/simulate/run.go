@@ -34,7 +34,7 @@ func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan)
 		r.Warn("simulation_failed", "the simulation stopped: "+err.Error())
 		return 0
 	}
-	work = runUnits(res)
+	work = runUnits(res, len(d.Layout().Groups))
 	s := simReport(res, cfg.NumBlocks, p.HasSLO())
 	s.Arrival, s.Seed = sp.Arrival, sp.Seed
 	switch sp.Work.Arrival {
@@ -59,8 +59,10 @@ func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan)
 }
 
 // runUnits is the work a run did, in work units (see evaluate.DefaultWorkBudget).
-func runUnits(res sched.Result) float64 {
-	return float64(res.SeqSteps) + evaluate.StepWorkUnits*float64(res.Steps) + evaluate.RequestWorkUnits*float64(res.Requests)
+// groups is the layout's KV-cache groups, which each block event walks.
+func runUnits(res sched.Result, groups int) float64 {
+	return float64(res.SeqSteps) + evaluate.StepWorkUnits*float64(res.Steps) + evaluate.RequestWorkUnits*float64(res.Requests) +
+		evaluate.GroupWorkUnits*float64(groups)*float64(res.BlockEvents)
 }
 
 func simOptions(d *deploy.Deployment, p deploy.Ask, timeline int) sched.Options {
@@ -147,7 +149,7 @@ func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *spec.
 			w.Users = int(load)
 		}
 		res, err := sched.Run(cfg, w, d.StepSeconds, opts)
-		work += runUnits(res)
+		work += runUnits(res, len(d.Layout().Groups))
 		return res, err == nil
 	}
 	first := -1
