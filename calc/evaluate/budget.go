@@ -222,7 +222,8 @@ func (b *workBudget) estimateWork() WorkEstimate {
 // plus StepWorkUnits per step, the steps being that sum over the batch the
 // run sustains: the least of max_num_seqs, what the KV pool holds at the
 // mean lengths, and what the load keeps in flight (every request for a
-// burst, the users of a closed loop, Little's law for Poisson arrivals).
+// burst, the users of a closed loop, Little's law for Poisson arrivals,
+// and never more than the run's requests).
 //
 // Its block events (sched.Result.BlockEvents), each priced GroupWorkUnits
 // a KV-cache group: every request is checked against the pool once; one
@@ -252,7 +253,9 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	case sched.Poisson:
 		load = float64(deploy.Analyse(d, nil).ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc))
 	}
-	batch = min(batch, load)
+	// No run holds more requests than it has (a sweep's load of 1,000
+	// users over its 2 requests runs a batch of 2).
+	batch = min(batch, load, n)
 	poolBound := false
 	pool := d.Pool()
 	if mb := pool.MeanStaggered(meanIn, meanOut); mb > 0 {
@@ -325,7 +328,7 @@ func (b *workBudget) checkBudget(budget float64) error {
 	sp := b.sp
 	est := b.estimateWork()
 	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.SweepAuto {
-		sp.SweepN = numtext.FitN(sp.SweepN, left/est.Sweep)
+		sp.SweepN = b.fitSweep(left, est.Sweep)
 		est = b.estimateWork()
 	}
 	if est.Total <= budget || est.Simulation+est.Sweep == 0 {
@@ -337,8 +340,11 @@ func (b *workBudget) checkBudget(budget float64) error {
 		lengths = "simulate.output_tokens"
 	}
 	if left := budget - est.Base - est.Simulation; left > 0 {
-		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(sp.SweepN)) + " requests)" + over +
-			"; lower simulate.sweep.num_requests to about " + numtext.Fit(sp.SweepN, left/est.Sweep) + ", or simulate.sweep.points, or " + lengths
+		n := sp.SweepN
+		fit := b.fitSweep(left, est.Sweep)
+		sp.SweepN = n
+		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(n)) + " requests)" + over +
+			"; lower simulate.sweep.num_requests to about " + numtext.Thousands(int64(fit)) + ", or simulate.sweep.points, or " + lengths
 		return spec.Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
 	}
 	what := "the simulation (" + numtext.Thousands(int64(sp.Work.NumRequests)) + " requests of about " + numtext.Thousands(int64(math.Round(est.meanOutput))) + " output tokens"
@@ -350,4 +356,26 @@ func (b *workBudget) checkBudget(budget float64) error {
 		msg += ", and drop simulate.sweep"
 	}
 	return spec.Errors{{Field: "simulate.num_requests", Message: msg}}
+}
+
+// fitSweep sets sp.SweepN to the most requests a load, in two significant
+// digits, whose sweep the estimate prices within left units, and returns
+// it (1 when none does), starting from sweep, the price at today's count.
+// A sweep's price is nearly linear in its requests, so the first guess is
+// the proportional one; below a load's users it is not (a run of n
+// requests holds at most n at once: runWork), so the guess is priced and
+// narrowed again, a few times at most.
+func (b *workBudget) fitSweep(left, sweep float64) int {
+	sp := b.sp
+	for range 6 {
+		n := numtext.FitN(sp.SweepN, left/sweep)
+		if n >= sp.SweepN {
+			break
+		}
+		sp.SweepN = n
+		if sweep = b.estimateWork().Sweep; sweep <= left || n == 1 {
+			break
+		}
+	}
+	return sp.SweepN
 }
