@@ -35,7 +35,20 @@ type Options struct {
 	// it; shifting every arrival by one constant leaves the schedule
 	// unchanged, so it is added at the end.
 	FrontEndS float64
+	// Work stops the run with ErrWorkLimit once the work it has counted
+	// passes Work.Limit (0: no limit).
+	Work WorkLimit
 }
+
+// WorkLimit is a run's watchdog: the work it counts, SeqSteps +
+// PerStep*Steps + PerBlockEvent*BlockEvents (the caller's units), is
+// checked after every step against Limit.
+type WorkLimit struct {
+	Limit, PerStep, PerBlockEvent float64
+}
+
+// ErrWorkLimit reports a run stopped by its Options.Work limit.
+var ErrWorkLimit = errors.New("sched: the run passed its work limit")
 
 // Summary is a latency distribution in seconds. Percentiles interpolate
 // linearly between the closest ranks (numpy's default). With no samples
@@ -238,6 +251,9 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		res.Steps++
 		res.SeqSteps += int64(len(s.running))
 		s.Complete(now, done)
+		if lim := o.Work; lim.Limit > 0 && float64(res.SeqSteps)+lim.PerStep*float64(res.Steps)+lim.PerBlockEvent*float64(int64(n)+s.blockEvents) > lim.Limit {
+			return Result{}, ErrWorkLimit
+		}
 	}
 	if !res.Truncated && s.free != cfg.NumBlocks {
 		return Result{}, ErrInternal

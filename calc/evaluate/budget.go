@@ -172,12 +172,33 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 		return spec.Report{}, spec.Errors{{Field: "simulate", Message: NoSimulatorMessage}}
 	}
 	if sim != nil {
-		deploy.Simulator(d, &r, p, sim)
+		if err := simulateWithin(d, &r, p, sim, budget); err != nil {
+			return spec.Report{}, err
+		}
 	}
 	if err := finite.Check(&r); err != nil {
 		return spec.Report{}, err
 	}
 	return r, nil
+}
+
+// WatchdogFactor is how far past its budget an accepted simulation may run
+// before the simulator stops it: the estimate tracks the work done within
+// 0.8x to 1.5x (TestWorkEstimateTracksTheSimulator), so a run that passes
+// twice the budget is one the estimate got wrong, and it is stopped at the
+// next step and refused rather than left to block the isolate.
+const WatchdogFactor = 2
+
+// simulateWithin runs sp's simulation into r under the watchdog
+// (WatchdogFactor times budget; none for an infinite budget), and returns
+// the simulator's refusal (SimPlan.Refusal, naming simulate) when the
+// watchdog stopped it: the request then has no partial figures.
+func simulateWithin(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan, budget float64) error {
+	if !math.IsInf(budget, 1) {
+		sp.WorkLimit = WatchdogFactor * budget
+	}
+	deploy.Simulator(d, r, p, sp)
+	return sp.Refusal
 }
 
 // workBudget prices one request's work: its deployment, what it asks,

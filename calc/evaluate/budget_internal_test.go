@@ -81,3 +81,36 @@ func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 		t.Logf("%-36s estimate %.3g, actual %.3g, ratio %.2f", name, est.Simulation+est.Sweep, actual, ratio)
 	}
 }
+
+// The watchdog: were the estimate wrong, a simulation that runs past
+// WatchdogFactor times its budget is stopped and the request refused,
+// naming simulate, with no partial figures. Here the budget is set under
+// what the default simulation (about 2.9e5 units) and its sweep (about
+// 2.9e6) need, bypassing the estimate that would have refused them: the
+// main run passes 2 x 1e5 and is stopped; the sweep passes 2 x 5e5 after
+// the main run and is stopped.
+func TestTheWatchdogStopsARunPastTwiceItsBudget(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		sim    *spec.SimulateOptions
+		budget float64
+		msg    string
+	}{
+		{&spec.SimulateOptions{}, 1e5, "the simulation was stopped when its work passed 2e5 sequence-steps, 2 times the work budget of 1e5 it was estimated to fit; lower simulate.num_requests, or simulate.sweep.num_requests"},
+		{&spec.SimulateOptions{Sweep: &spec.SimSweepOptions{}}, 5e5, "the simulation was stopped when its work passed 1e6 sequence-steps, 2 times the work budget of 5e5 it was estimated to fit; lower simulate.num_requests, or simulate.sweep.num_requests"},
+	} {
+		req := spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Simulate: c.sim}
+		d, p, err := deploy.ResolveAsk(req)
+		require.NoError(t, err)
+		sp, err := deploy.SimulationPlan(req.Simulate, d, p, nil)
+		require.NoError(t, err)
+		r := deploy.Assemble(d, p)
+		err = simulateWithin(d, &r, p, sp, c.budget)
+		assert.Equal(t, spec.Errors{{Field: "simulate", Message: c.msg}}, err)
+	}
+	// Under the budget it estimated, the same simulation runs whole.
+	rep, err := Evaluate(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Simulate: &spec.SimulateOptions{Sweep: &spec.SimSweepOptions{}}})
+	require.NoError(t, err)
+	require.NotNil(t, rep.Simulation)
+	assert.NotNil(t, rep.Simulation.Sweep)
+}
