@@ -34,12 +34,16 @@ func Plan(req spec.PlanRequest) (spec.PlanReport, error) {
 		}
 		return spec.PlanReport{}, spec.Errors{{Field: field, Message: "the search has " + numtext.Thousands(int64(n)) + " candidate deployments, above the limit of " + numtext.Thousands(spec.MaxPlanCandidates) + "; narrow constraints.accelerators or constraints.engines, or shorten the search lists"}}
 	}
+	if err := s.preBudget(s.countCandidates()); err != nil {
+		return spec.PlanReport{}, err
+	}
 	p := newPlanner(s)
 	r := p.run()
-	if p.modelErr != nil {
+	if p.stopErr != nil {
 		// The model cannot be laid out on any candidate (kvcache.MaxGroups):
-		// the plan is refused, naming the model, as Evaluate refuses it.
-		return spec.PlanReport{}, p.modelErr
+		// the plan is refused, naming the model, as Evaluate refuses it;
+		// or the search ran past the work budget (overBudget).
+		return spec.PlanReport{}, p.stopErr
 	}
 	if s.verifyTop > 0 {
 		if err := s.verify(&r); err != nil {
@@ -76,10 +80,12 @@ const (
 
 // planner is one search's state.
 type planner struct {
-	// modelErr is the model's own refusal (modelError), which ends the
-	// search; nil: none.
-	modelErr error
-	s        *planSpec
+	// stopErr ends the search: the model's own refusal (modelError), or
+	// the work budget's (overBudget); nil: none. evaluated counts the
+	// candidates evaluated so far.
+	stopErr   error
+	evaluated int
+	s         *planSpec
 	// ok holds, per layout, the best scheduler setting that meets the
 	// budget, by value (pointers into it are taken only to rank them).
 	ok []planned
@@ -140,7 +146,7 @@ func modelError(err error) bool {
 func (p *planner) run() spec.PlanReport {
 	s := p.s
 	for i := range s.accels {
-		if p.modelErr != nil {
+		if p.stopErr != nil {
 			break
 		}
 		a := &s.accels[i]
@@ -186,8 +192,8 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 					if !p.variants(a, eng, sp, prec, q, kv, price) {
 						break // the weights fit under no KV dtype either
 					}
-					if p.modelErr != nil {
-						return // the model's own refusal ends the search
+					if p.stopErr != nil {
+						return // the model's own refusal, or the budget's, ends the search
 					}
 				}
 			}
@@ -213,8 +219,8 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 				var err error
 				d, pl, err = deploy.ResolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
 				if err != nil {
-					if modelError(err) && p.modelErr == nil {
-						p.modelErr = err
+					if modelError(err) && p.stopErr == nil {
+						p.stopErr = err
 					}
 					return true // a layout the model cannot take (heads, layers)
 				}
@@ -231,6 +237,9 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 			p.consider(a.ID, p.aggregated(d, pl, q, prec, price))
 			if s.shapeModes(sp) == 2 {
 				p.consider(a.ID, p.disaggregated(d, pl, q, prec, price))
+			}
+			if p.evaluated += s.shapeModes(sp); p.overBudget() {
+				return true // the search ends (stopErr)
 			}
 		}
 	}

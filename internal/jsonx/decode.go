@@ -139,6 +139,17 @@ func (d *decoder) invalid(path, msg string) error {
 
 func join(path, key string) string { return fielderr.Join(path, key) }
 
+// unknownPath names an unknown key under path: its first MaxQuoted
+// characters after a dot, whatever they are, so that an empty key or one
+// that looks like an index ("[0]") is not taken for its parent or for an
+// element (the JavaScript module's checkObject names it alike).
+func unknownPath(path, key string) string {
+	if path == "" {
+		return fielderr.Truncate(key)
+	}
+	return fielderr.Path(path + "." + fielderr.Truncate(key))
+}
+
 var (
 	rawType         = reflect.TypeFor[Raw]()
 	unmarshalerType = reflect.TypeFor[Unmarshaler]()
@@ -358,9 +369,9 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 		case ok:
 			err = d.value(slot, join(path, key))
 		case d.unknown == nil:
-			return fielderr.New(join(path, fielderr.Truncate(key)), "unknown field")
+			return fielderr.New(unknownPath(path, key), "unknown field")
 		default:
-			d.unknown = append(d.unknown, fielderr.Error{Field: join(path, fielderr.Truncate(key)), Message: "unknown field"})
+			d.unknown = append(d.unknown, fielderr.Error{Field: unknownPath(path, key), Message: "unknown field"})
 			err = d.skip(join(path, key))
 		}
 		if err != nil {

@@ -508,6 +508,7 @@ var docs = map[string]string{
 	"ServingReport.ttft_ms":                                "ttft_ms is the mean time to first token, in milliseconds: front end + the wait for the running step + the queue + the prompt's own prefill step(s).",
 	"SimPlan":                                              "SimPlan is a validated SimulateOptions.",
 	"SimPlan.SweepAuto":                                    "SweepAuto: simulate.sweep.num_requests was left out (checkBudget may lower sweepN to fit the work budget).",
+	"SimPlan.WorkLimit":                                    "WorkLimit is the work, in work units, past which the simulator stops (0: none; evaluate sets it from the work budget); Stopped says it did (the estimate was wrong), and Refusal is then the request's error, naming simulate.",
 	"SimSweepOptions":                                      "SimSweepOptions runs the simulation at several loads: request rates for Poisson arrivals, closed-loop users otherwise.",
 	"SimSweepOptions.num_requests":                         "num_requests is the requests per point (default the smaller of 1000 and simulate.num_requests).",
 	"SimSweepOptions.points":                               "points is the number of loads (default 8, 2 to 32), spread evenly up to twice the analytic preemption onset (or, where the scheduler's cap binds first, twice the load that fills it).",
