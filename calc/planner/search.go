@@ -375,14 +375,14 @@ func (s *planSpec) modes() int {
 	return 1
 }
 
-// price is the GPU-hour price of an accelerator: the request's, else the
-// default table's.
-func (s *planSpec) price(id string) (float64, bool) {
+// price is the GPU-hour price of an accelerator: the request's
+// (constraints.prices, kind "user"), else the default table's
+// (hardware.DefaultPrice), as the calculator's cost section reads them.
+func (s *planSpec) price(id string) (hardware.Price, bool) {
 	if p, ok := s.prices[id]; ok {
-		return p, true
+		return hardware.Price{USDPerHour: p, Kind: hardware.PriceUser}, true
 	}
-	p, ok := hardware.DefaultPrice(id)
-	return p.USDPerHour, ok
+	return hardware.DefaultPrice(id)
 }
 
 // ParseRequest decodes a JSON plan request as strictly as

@@ -202,7 +202,12 @@ type PlanDeployment struct {
 	GPUs int `json:"num_gpus"`
 	// GPUHourUSD is the price of one GPU-hour used; USDPerHour the
 	// deployment's; USDPerMillionOutputTokens at the workload's load.
-	GPUHourUSD                float64 `json:"gpu_hour_usd"`
+	GPUHourUSD float64 `json:"gpu_hour_usd"`
+	// PriceKind and PriceSource say where GPUHourUSD comes from, as the
+	// cost section's do: "user" (constraints.prices), "cloud_on_demand"
+	// or "purchase_amortised" (the default table, hardware.DefaultPrice).
+	PriceKind                 string  `json:"price_kind"`
+	PriceSource               string  `json:"price_source,omitempty"`
 	USDPerHour                float64 `json:"usd_per_hour"`
 	USDPerMillionOutputTokens float64 `json:"usd_per_million_output_tokens"`
 	// TokensPerSPerGPU is the delivered output rate per GPU;
@@ -296,7 +301,7 @@ const (
 	// native CPU per 1,000 candidates (BenchmarkPlan: 30 ms for 7,056),
 	// so the limit keeps a plan near 50 ms natively. A larger search is
 	// refused naming it.
-	MaxPlanCandidates = 12000
+	MaxPlanCandidates = 24000
 	// DefaultPlanLimit is how many deployments a plan lists.
 	DefaultPlanLimit = 10
 	// MaxPlanLimit bounds limit.
