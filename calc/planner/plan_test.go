@@ -135,7 +135,7 @@ func TestPlanTooLargeSearchIsRefused(t *testing.T) {
 	var errs spec.Errors
 	require.ErrorAs(t, err, &errs)
 	assert.Equal(t, "search", errs[0].Field)
-	assert.Contains(t, errs[0].Message, "above the limit of 24,000")
+	assert.Contains(t, errs[0].Message, "above the limit of 32,000")
 }
 
 // planAll is Plan keeping every candidate, for the invariants.
@@ -344,7 +344,7 @@ func TestPlanPicksAndLaunch(t *testing.T) {
 	// An accelerator without a default price is rejected saying so.
 	found := false
 	for _, j := range r.Rejections {
-		if j.Accelerator == "t4" {
+		if j.Accelerator == "gaudi-2" {
 			found = true
 			assert.Equal(t, "no default price in the table (docs/MODEL.md section 12); set one in constraints.prices", j.Message)
 		}

@@ -39,7 +39,7 @@ func TestCalculatorAndPlannerShareThePriceTable(t *testing.T) {
 		assert.Equal(t, want.Source, rep.Cost.PriceSource, id)
 		assert.Equal(t, want.Date, rep.Cost.PriceDate, id)
 	}
-	assert.InDelta(t, 1500.0/35040+0.35*0.1282, must(hardware.DefaultPrice("rtx-3090")).USDPerHour, 1e-12)
+	assert.InDelta(t, 1500.0/35040+0.35*0.1282, must(hardware.DefaultPrice("rtx-3090")).USDPerHour, 1e-6)
 
 	// The user's price, in both doors.
 	r, err := Plan(spec.PlanRequest{Model: llama8B, Workload: spec.PlanWorkload{Concurrency: spec.Int(8)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(200)},
