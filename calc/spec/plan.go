@@ -87,7 +87,10 @@ type PlanConstraints struct {
 	// MaxGPUs bounds the GPUs of the whole deployment.
 	MaxGPUs *int `json:"max_gpus,omitempty"`
 	// Prices sets the price of one GPU-hour in US dollars per
-	// accelerator id, overriding the default price table.
+	// accelerator id, overriding the default price table
+	// (hardware.DefaultPrice, docs/MODEL.md section 12) that the
+	// calculator's cost section reads too; an accelerator the table does
+	// not price is rejected (no_price) unless it is given here.
 	Prices map[string]float64 `json:"prices,omitempty"`
 }
 
