@@ -38,9 +38,17 @@ test('a plan and its winner re-evaluated', () => {
   assert.ok(w.launch.length > 0);
   const rep = calc.evaluate(w.evaluate);
   if (w.mode === 'aggregated') {
-    assert.equal(rep.decode.step_time_ms, w.tpot_ms);
+    // The row's TPOT is its steady state's at the load (the evaluate
+    // report's serving section, as calc/planner's TestPlanInvariants
+    // checks), which carries the prompts admitted beside the decodes.
+    assert.equal(rep.serving.tpot_ms, w.tpot_ms);
     assert.equal(rep.decode.batch_size, w.batch_size);
   }
+  // The row names the price it used: the default table's, as the
+  // calculator's cost section does for the same request.
+  assert.equal(w.gpu_hour_usd, rep.cost.gpu_hour_usd);
+  assert.equal(w.price_kind, rep.cost.price_kind);
+  assert.equal(w.price_source, rep.cost.price_source);
   assert.equal(rep.config.num_gpus * w.replicas, w.num_gpus);
 });
 
