@@ -23,6 +23,8 @@ type Ask struct {
 	TTFTS       float64 // 0 = no budget
 	TPOTS       float64 // 0 = no budget
 	priceUSD    float64 // per GPU-hour; <0 = not given
+	noPrice     bool    // no default price and no warning (a planner's ask)
+	custom      bool    // a custom accelerator: no default price
 	sweepPoints int
 	sweepMax    int
 	startupLog  *spec.StartupLog        // the parsed startup_log, nil without one
@@ -68,6 +70,7 @@ func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 	}
 	resolveScheduler(&e, req, d)
 	p := resolvePlan(&e, req)
+	p.custom = req.Hardware.Custom != nil && hw == nil
 	if req.StartupLog != "" {
 		lg, err := ParseStartupLog(req.StartupLog)
 		e.AddErr("", err)

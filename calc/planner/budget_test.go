@@ -27,22 +27,24 @@ func longContextModel() map[string]any {
 }
 
 // A plan gets the evaluation's work budget. A whole-catalog plan of
-// longContextModel searches 7,056 candidates; with 16,000,000-token prompts
-// each prices its prompt at least once in ceil(16,000,000 / 8,192) =
-// 1,954 chunks, so the search costs at least 7,056 * (300 + 3 * 1,954) =
-// 4.35e7 units, over the 4e6 budget: refused before it runs (it took
+// longContextModel searches 10,528 candidates (the parts rented on demand,
+// aggregated and disaggregated); with 16,000,000-token prompts each prices
+// its prompt at least once in ceil(16,000,000 / 8,192) = 1,954 chunks, so
+// the search costs at least 10,528 * (300 + 3 * 1,954) = 6.49e7 units,
+// over the 4e6 budget: refused before it runs (it took
 // 1.4 s of native CPU before the budget).
 func TestPlanBudgetRefusesLongPromptsBeforeTheSearch(t *testing.T) {
 	t.Parallel()
 	fe := planErr(t, spec.PlanRequest{ModelConfig: longContextModel(), Workload: spec.PlanWorkload{RequestRate: spec.Float(0.001), InputTokens: spec.Int(16_000_000), OutputTokens: spec.Int(2)},
 		SLO: spec.PlanSLO{TTFTMs: spec.Float(1e9)}})
 	assert.Equal(t, spec.FieldError{Field: "workload.input_tokens", Message: "the plan prices each candidate's prompt of 16,000,000 tokens in steps of at most 8,192 tokens: " +
-		"its 7,056 candidate deployments need about 4.3e7 work units, above the work budget of 4e6; " +
+		"its 10,528 candidate deployments need about 6.5e7 work units, above the work budget of 4e6; " +
 		"lower workload.input_tokens, raise search.max_num_batched_tokens, or narrow constraints.accelerators or constraints.engines"}, fe)
 }
 
-// Prompts of 400,000 tokens are priced at 7,056 * (300 + 3 * 49) = 3.2e6
-// units before the search, under the budget, but each candidate prices
+// Prompts of 400,000 tokens under a closed loop (aggregated candidates
+// only) are priced at candidates * (300 + 3 * 49) units before the search,
+// under the budget, but each candidate prices
 // them several times (its own prefill beside each steady state's pass),
 // so the search's count (deploy.StepMemo.PrefillChunks) passes the budget
 // part way, and the plan is refused with no partial figures.

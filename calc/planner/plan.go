@@ -150,9 +150,13 @@ func (p *planner) run() spec.PlanReport {
 			break
 		}
 		a := &s.accels[i]
-		price, ok := s.price(a.ID)
-		if !ok {
-			p.nearest[a.ID] = &candidate{why: "no_price", text: "no default price; set one in constraints.prices"}
+		price, why := s.searchPrice(a.ID)
+		switch why {
+		case "no_price":
+			p.nearest[a.ID] = &candidate{why: why, text: "no default price in the table (docs/MODEL.md section 12); set one in constraints.prices"}
+			continue
+		case "purchase_priced":
+			p.nearest[a.ID] = &candidate{why: why, text: "priced only by purchase (amortised over " + itoa(hardware.PurchaseLifeYears) + " years plus power, $" + fielderr.Number(round3(price.USDPerHour)) + " per GPU-hour), not rented on demand: a whole-catalog search compares rented parts; name it in constraints.accelerators or price it in constraints.prices"}
 			continue
 		}
 		engs := enginesFor(*a, s.engines)
@@ -168,7 +172,7 @@ func (p *planner) run() spec.PlanReport {
 }
 
 // accelerator searches one accelerator under one engine.
-func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64) {
+func (p *planner) accelerator(a *hardware.Accelerator, eng string, price hardware.Price) {
 	s := p.s
 	kvs := s.kvs
 	if eng == "llamacpp" || eng == "lmdeploy" {
@@ -206,7 +210,7 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 // its weights, KV layout and cost model and re-size only the memory
 // budget (withScheduler). It returns false when the weights alone
 // exceed the memory.
-func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, q, kv string, price float64) bool {
+func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, q, kv string, price hardware.Price) bool {
 	s := p.s
 	var first *deploy.Deployment
 	p.has = [2]bool{}
@@ -370,12 +374,12 @@ func (p *planner) miss(id string, c *candidate) {
 }
 
 // base fills what every deployment of d carries.
-func (p *planner) base(d *deploy.Deployment, q, prec, mode string, price float64) planned {
+func (p *planner) base(d *deploy.Deployment, q, prec, mode string, price hardware.Price) planned {
 	return planned{quant: q, util: d.Utilization, PlanDeployment: spec.PlanDeployment{
 		Accelerator: d.Hardware.ID, AcceleratorName: d.Hardware.Name, Engine: d.Engine.Name, Mode: mode,
 		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: d.DataParallel(), ExpertParallel: d.ExpertParallel(),
 		Quantization: prec, KVCacheDtype: d.KVDtype, MaxNumSeqs: d.MaxNumSeqs, MaxNumBatchedTokens: d.MaxBatched,
-		MaxModelLen: d.MaxModelLen, GPUHourUSD: price,
+		MaxModelLen: d.MaxModelLen, GPUHourUSD: price.USDPerHour, PriceKind: price.Kind, PriceSource: price.Source,
 	}}
 }
 
@@ -411,7 +415,7 @@ func (p *planner) fitMiss(d *deploy.Deployment, dep planned) *candidate {
 // section) and by the preemption onset; replicas are added until the
 // workload's rate (or users) fits, and the figures are those Evaluate
 // reports for one replica at its share of the load.
-func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price float64) *candidate {
+func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price hardware.Price) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "aggregated", price)
 	in, out := s.in, s.out
@@ -502,10 +506,18 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 	dep.TPOTMs, dep.TTFTMs = st.TPOTMs, st.TTFTMs
 	dep.Limiter = limiter
 	dep.SaturationRequestRate = float64(replicas*dp) * rMax
+	if s.rate == 0 {
+		// A closed loop of at most capB users a rank delivers the steady
+		// state's rate within the budget (checked below), so it saturates
+		// at no lower a rate. The steady state, which admits prompts
+		// beside the decodes, can deliver a little more than ServingRate's
+		// fixed batch (0.3 % for 16 RTX 4090 replicas of 17 users).
+		dep.SaturationRequestRate = max(dep.SaturationRequestRate, rate)
+	}
 	if reachable && onset >= 1 {
 		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * sv.RateForConcurrency(deploy.MeanInFlightForPeak(float64(onset)), in, out)
 	}
-	p.finish(&dep, rate, price)
+	p.finish(&dep, rate, price.USDPerHour)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1})
 	// A candidate over max_gpus keeps its batch-1 figures: it fits, and
 	// the answer's fastest candidate may be one.
@@ -551,7 +563,7 @@ func (p *planner) finish(dep *planned, rate, price float64) {
 //     runs the prompt on the prefill instance with max_tokens=1, then
 //     streams from the decode instance: docs/features/disagg_prefill.md,
 //     vLLM 0.19).
-func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price float64) *candidate {
+func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price hardware.Price) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "disaggregated", price)
 	in, out := s.in, s.out
@@ -631,7 +643,7 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 		dep.PreemptionOnsetRequestRate = float64(D) * decodeRate(onset)
 	}
 	dep.perUsers = cOp
-	p.finish(&dep, s.rate, price)
+	p.finish(&dep, s.rate, price.USDPerHour)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + step1})
 	if dep.GPUs > s.maxGPUs {
 		c.why = "max_gpus"
@@ -687,7 +699,11 @@ func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, sh shape, q
 func (s *planSpec) requests(dep *planned) {
 	sh := shape{dep.TensorParallelSize, dep.PipelineParallelSize, dep.DataParallelSize, dep.ExpertParallel}
 	r := s.evaluateRequest(nil, dep.Accelerator, dep.Engine, sh, dep.quant, dep.KVCacheDtype, dep.MaxNumSeqs, dep.MaxNumBatchedTokens)
-	r.GPUHourUSD = spec.Float(dep.GPUHourUSD)
+	if dep.PriceKind == hardware.PriceUser {
+		// The user's price; without one the calculator reads the same
+		// default table (hardware.DefaultPrice) and names its source.
+		r.GPUHourUSD = spec.Float(dep.GPUHourUSD)
+	}
 	if dep.Mode == "disaggregated" {
 		pre := r
 		pre.Workload = s.workload()
@@ -804,7 +820,7 @@ func (p *planner) report() spec.PlanReport {
 	}
 	// Accelerators searched first; those without a price after them.
 	slices.SortStableFunc(r.Rejections, func(a, b spec.PlanRejection) int {
-		return boolInt(a.Reason == "no_price") - boolInt(b.Reason == "no_price")
+		return boolInt(a.Reason == "no_price" || a.Reason == "purchase_priced") - boolInt(b.Reason == "no_price" || b.Reason == "purchase_priced")
 	})
 	r.Feasible = len(ok) > 0
 	r.Answer = p.answer(ok)
@@ -871,7 +887,19 @@ func (p *planner) answer(ok []*planned) string {
 func headline(d *spec.PlanDeployment) string {
 	return "cheapest: " + itoa(d.GPUs) + " GPU" + numtext.Plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + numtext.Plural(d.Replicas) + " of " + label(d) +
 		", $" + fielderr.Number(round3(d.USDPerMillionOutputTokens)) + " per million output tokens at TTFT " +
-		strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms"
+		strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms" +
+		" (at $" + fielderr.Number(round3(d.GPUHourUSD)) + " per GPU-hour, " + priceText(d.PriceKind) + ")"
+}
+
+// priceText names a price's kind for the answer.
+func priceText(kind string) string {
+	switch kind {
+	case hardware.PriceUser:
+		return "your price"
+	case hardware.PricePurchase:
+		return "purchase price amortised over 4 years plus power"
+	}
+	return "on-demand cloud list price"
 }
 
 func boolInt(b bool) int {

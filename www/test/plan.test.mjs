@@ -49,6 +49,11 @@ test('a plan and its winner re-evaluated', () => {
   } else {
     assert.ok(Math.abs(1000 / rep.decode.tokens_per_s_per_sequence - w.tpot_ms) <= 1e-9 * w.tpot_ms);
   }
+  // The row names the price it used: the default table's, as the
+  // calculator's cost section does for the same request.
+  assert.equal(w.gpu_hour_usd, rep.cost.gpu_hour_usd);
+  assert.equal(w.price_kind, rep.cost.price_kind);
+  assert.equal(w.price_source, rep.cost.price_source);
   assert.equal(rep.config.num_gpus * w.replicas, w.num_gpus);
 });
 
