@@ -111,6 +111,9 @@ func (c *catalog) checkpoint(name string) (*Model, string, int) {
 		return nil, "", -1
 	}
 	id := c.entries[i].ID
+	if len(q) > len("bitsandbytes") {
+		q = "its suffix " + name[max(len(name)-n, 0):] + ": " + q
+	}
 	if !rep && !strings.EqualFold(id[:max(strings.LastIndexByte(id, '/'), 0)], owner) {
 		q = "its owner is neither the model's publisher nor a known republisher"
 	}
