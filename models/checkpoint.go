@@ -47,11 +47,11 @@ const quantSuffixes = "-fp8-dynamic=fp8;-fp8-static=fp8;-fp8-block=fp8;-fp8-kv=f
 	"-gptq-int4=gptq;-gptq=gptq;-quantized.w4a16=gptq;-w4a16=gptq;-int4=gptq;" +
 	"-quantized.w8a8=int8;-w8a8=int8;-unsloth-bnb-4bit=bitsandbytes;-bnb-4bit=bitsandbytes;-bf16=none;-fp16=none;" +
 	"-gptq-int8=" + refuse8 + ";-quantized.w8a16=" + refuse8 + ";-w8a16=" + refuse8 + ";" +
-	"-gguf=a GGUF repository holds one file per quantization type: give the base model with quantization q4_k_m, q8_0, ...;" +
+	"-gguf=a GGUF repository holds one file per type: give the base model with quantization q4_k_m, q8_0, ...;" +
 	"-3bit=" + refuseMLX + ";-4bit=" + refuseMLX + ";-6bit=" + refuseMLX + ";-8bit=" + refuseMLX + ";-mlx=" + refuseMLX + ";"
 
 const (
-	refuse8   = "8-bit weight-only GPTQ (W8A16) has no quantization name here, and int8 (W8A8) has other bytes per weight and int8 matmuls: give the checkpoint's config.json (model_config), whose quantization_config is read"
+	refuse8   = "8-bit weight-only GPTQ (W8A16) has no quantization name here (int8 is W8A8): give its config.json as model_config"
 	refuseMLX = "MLX formats run on mlx-lm, which no engine here models"
 )
 
