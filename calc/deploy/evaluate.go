@@ -46,6 +46,14 @@ func (a *reporter) report() spec.Report {
 		r.Warn("config_default", u.Message())
 	}
 	r.Model = DescribeModel(m, d.Quant)
+	if c := m.Checkpoint; c != "" {
+		// A checkpoint id the catalog resolved (models/checkpoint.go);
+		// the request's quantization wins over the one it gave.
+		if d.Quant.Method != m.Quant.Method {
+			c += "; the request's quantization " + r.Model.Quantization + " applies instead"
+		}
+		r.Warn("checkpoint_resolved", c)
+	}
 	r.Hardware = spec.HardwareInfo{
 		ID: d.Hardware.ID, Name: d.Hardware.Name,
 		MemoryBytes:              d.Hardware.MemoryBytes.Int64(),

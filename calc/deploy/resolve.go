@@ -260,6 +260,10 @@ func resolveDtypes(e *spec.Errs, req spec.Request, d *Deployment) {
 			switch {
 			case !ok:
 				e.Add("quantization", "unknown quantization "+fielderr.Quote(q)+"; one of "+strings.Join(models.QuantizationNames(), ", "))
+			case d.Model.Checkpoint != "" && !strings.EqualFold(q, "auto"):
+				// The request's quantization wins over the one a
+				// checkpoint id gave (models/checkpoint.go).
+				d.Quant = named
 			case d.Model.Quant.Quantized() && named.Quantized() && !sameQuant(d.Model.Quant, named):
 				e.Add("quantization", "the checkpoint is already quantized ("+d.Model.Quant.Method+"); "+fielderr.Quote(q)+" cannot be applied on top")
 			case !d.Model.Quant.Quantized():

@@ -768,6 +768,9 @@ func (p *planner) report() spec.PlanReport {
 	r := spec.PlanReport{Version: deploy.Version, Model: deploy.DescribeModel(s.model, s.model.Quant), Candidates: s.countCandidates(),
 		Cheapest: -1, FewestGPUs: -1, LowestLatency: -1, Deployments: []spec.PlanDeployment{}, Frontier: []spec.PlanPoint{},
 		Rejections: []spec.PlanRejection{}, Warnings: []spec.Warning{}}
+	if c := s.model.Checkpoint; c != "" {
+		r.Warnings = append(r.Warnings, spec.Warning{Code: "checkpoint_resolved", Message: c})
+	}
 	ok := make([]*planned, len(p.ok))
 	for i := range p.ok {
 		ok[i] = &p.ok[i]

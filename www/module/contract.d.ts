@@ -332,6 +332,8 @@ export type ModelID =
   | "llama-3.1-8b"
   | "llama-3.1-8b-instruct"
   | "llama3.1-8b"
+  | "meta-llama-3.1-8b-instruct"
+  | "meta-llama/meta-llama-3.1-8b-instruct"
   | "meta-llama/Llama-3.1-70B"
   | "Llama-3.1-70B"
   | "llama-3.1-70b-base"
@@ -342,6 +344,8 @@ export type ModelID =
   | "llama-3.1-70b"
   | "llama-3.1-70b-instruct"
   | "llama3.1-70b"
+  | "meta-llama-3.1-70b-instruct"
+  | "meta-llama/meta-llama-3.1-70b-instruct"
   | "nvidia/Llama-3.1-8B-Instruct-FP8"
   | "Llama-3.1-8B-Instruct-FP8"
   | "llama-3.1-8b-fp8-nvidia"
@@ -351,6 +355,8 @@ export type ModelID =
   | "llama-3.1-405b"
   | "llama-3.1-405b-instruct"
   | "llama3.1-405b"
+  | "meta-llama-3.1-405b-instruct"
+  | "meta-llama/meta-llama-3.1-405b-instruct"
   | "RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8"
   | "Meta-Llama-3.1-8B-Instruct-quantized.w8a8"
   | "llama-3.1-8b-w8a8"
@@ -2842,7 +2848,7 @@ export interface ModelDetail {
 
 /** Model is a decoder-only transformer's architecture. */
 export interface ModelsModel {
-  /** id is the catalog id (Hugging Face id) or "custom" for an imported config. */
+  /** id is the catalog id (Hugging Face id), the checkpoint id as given for one Lookup resolved (Checkpoint), or "custom" for an imported config. */
   id: string;
   name: string;
   /** model_type is config.json's model_type (of the text model for multimodal ones). */
