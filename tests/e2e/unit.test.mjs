@@ -402,3 +402,23 @@ test('the widget: concurrency or request-rate becomes the workload\'s load, and 
   const cfg = S.fromQuery(`?${q}`).configs[0];
   assert.deepEqual(S.toRequest(cfg).request.workload, { input_tokens: 1024, output_tokens: 256, request_rate: 2.5 });
 });
+
+test('a closed loop whose steps are full of prompt tokens is saturated, not overloaded: no one waits for a slot', async () => {
+  const H = await import('./helpers.mjs');
+  const { verdict } = await import('../../www/ui/verdict.js');
+  const { figure } = await import('../../www/page/figures.js');
+  const r = await H.evaluate(H.request({ max_num_batched_tokens: 2048, max_model_len: 16384, workload: { input_tokens: 8192, output_tokens: 8, concurrency: 32 } }));
+  const s = r.serving;
+  // By hand (docs/MODEL.md section 5b): a wave of 32 prompts of 8,192 tokens takes at least 32 · 8,192 / 2,048 = 128
+  // steps of the token budget, more than a request's own prompt (8,192 / 2,048 = 4 steps, one more straddling) and
+  // its 7 decode steps: prompt tokens fill every step. All 32 run at once (under max_num_seqs and the KV cache's room).
+  assert.ok((32 * 8192) / 2048 > 8192 / 2048 + 1 + 7);
+  assert.ok(32 < r.config.max_num_seqs && 32 < r.preemption.onset_concurrency);
+  assert.equal(s.saturated, true);
+  assert.equal(s.limited_by, 'max_num_batched_tokens');
+  assert.equal(s.queue_ms, 0);
+  const v = verdict(r);
+  assert.notEqual(v.state, 'overloaded');
+  assert.ok(v.lines.includes('Saturated: every step is full of prompt tokens (max_num_batched_tokens); more users would add waiting, not throughput.'), v.lines.join(' | '));
+  assert.match(figure('serving.conditions', r), / Saturated: every step is full of prompt tokens \(max_num_batched_tokens\)\.$/);
+});

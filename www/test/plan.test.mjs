@@ -38,7 +38,12 @@ test('a plan and its winner re-evaluated', () => {
   assert.ok(w.launch.length > 0);
   const rep = calc.evaluate(w.evaluate);
   if (w.mode === 'aggregated') {
-    assert.equal(rep.decode.step_time_ms, w.tpot_ms);
+    // An aggregated row's TPOT and TTFT are the steady state's at its
+    // replica's share of the load (docs/MODEL.md section 5b): 20 req/s
+    // over its replicas.
+    assert.ok(Math.abs(rep.serving.request_rate * w.replicas - 20) < 1e-9, `${rep.serving.request_rate} x ${w.replicas}`);
+    assert.equal(rep.serving.tpot_ms, w.tpot_ms);
+    assert.equal(rep.serving.ttft_ms, w.ttft_ms);
     assert.equal(rep.decode.batch_size, w.batch_size);
   }
   assert.equal(rep.config.num_gpus * w.replicas, w.num_gpus);

@@ -31,19 +31,17 @@ export function steadyConditions(r) {
   if (!s) return null;
   const dp = ranks(r);
   const rank = dp > 1 ? ' per data-parallel rank' : '';
+  const inFlight = s.request_rate && s.saturated ? 'running at its capacity' : 'in flight on average';
   const load = s.request_rate
-    ? `Poisson arrivals at ${fmt.given(s.request_rate)} req/s${rank}, ${fmt.num(s.concurrency)} requests in flight on average`
+    ? `Poisson arrivals at ${fmt.given(s.request_rate)} req/s${rank}, ${fmt.num(s.concurrency)} requests ${inFlight}`
     : `${fmt.int(s.concurrency)} users${rank}, each sending its next request when its last one ends`;
   const order = s.order === 'prefill_first'
     ? `each prompt's prefill step runs alone while the decodes wait (${r.config.engine})`
     : `${fmt.int(s.prefill_tokens_per_step)} prompt tokens a step computed beside the decodes`;
   let text = `${load}; ${fmt.int(s.input_tokens)} + ${fmt.int(s.output_tokens)} tokens each; mean decode batch ${batchText(s.decode_batch)}, ${order}.`;
-  if (s.saturated) {
-    text += ` Saturated: ${fmt.limitedBy(s.limited_by)} caps what runs at once`;
-    if (s.queue_ms > 0) text += `; ${fmt.ms(s.queue_ms)} of the TTFT is the wait for a slot.`;
-    else if (s.request_rate) text += `; requests arrive faster than it completes them, so the queue grows without bound (left out of the TTFT).`;
-    else text += '.';
-  }
+  if (s.saturated && s.queue_ms > 0) text += ` Saturated: ${fmt.limitedBy(s.limited_by)} caps what runs at once; ${fmt.ms(s.queue_ms)} of the TTFT is the wait for a slot.`;
+  else if (s.saturated && s.request_rate) text += ` Saturated: ${fmt.limitedBy(s.limited_by)} caps what runs at once; requests arrive faster than it completes them, so the queue grows without bound (left out of the TTFT).`;
+  else if (s.saturated) text += ` Saturated: every step is full of prompt tokens (${fmt.limitedBy(s.limited_by)}).`;
   if (dp > 1) text += ` The rates are all ${fmt.int(dp)} ranks'.`;
   return text;
 }

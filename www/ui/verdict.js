@@ -119,8 +119,8 @@ function computeVerdict(r) {
   const u = pre.utilization ?? (rate && pre.saturation_request_rate ? rate / pre.saturation_request_rate : 0);
   // The steady state under the workload's load (report.serving), when it gives one.
   const s = r.serving;
-  const at = steadyAt(r);
-  const steadyText = s && `${at}: ${fmt.tokS(s.output_tokens_per_s)}, TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}`;
+  const steady = steadyAt(r);
+  const steadyText = s && `${steady}: ${fmt.tokS(s.output_tokens_per_s)}, TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}`;
   const steadyLine = s && `${steadyText[0].toUpperCase()}${steadyText.slice(1)}${s.queue_ms > 0 ? ` (${fmt.ms(s.queue_ms)} of it waiting for a slot)` : ''}.`;
   const onsetLine = pre.reachable
     ? `Preemption starts above ${fmt.int(pre.onset_concurrency)} requests in flight (about ${fmt.num(pre.onset_request_rate)} req/s).`
@@ -149,13 +149,15 @@ function computeVerdict(r) {
     state = 'overloaded';
     headline = `Overloaded: ${fmt.int(c.concurrency)} concurrent requests; the scheduler runs ${fmt.int(sched)} at once and the rest wait`;
     if (s) lines.push(steadyLine);
-  } else if (c.concurrency && s?.saturated) {
+  } else if (c.concurrency && s?.saturated && s.queue_ms > 0) {
     state = 'overloaded';
     headline = `Overloaded: ${fmt.int(c.concurrency)} concurrent requests of ${lengths(r)}; ${fmt.limitedBy(s.limited_by)} lets ${batchText(s.decode_batch)} run at once and the rest wait`;
     lines.push(steadyLine);
   } else if (c.concurrency) {
     headline = `Fits: ${fmt.int(c.concurrency)} concurrent requests of ${lengths(r)} (room for ${fmt.int(room)}); ` +
       (s ? steadyText : `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`);
+    // All run at once, but the prompts fill every step: more users add waiting, not throughput.
+    if (s?.saturated) lines.push(`Saturated: every step is full of prompt tokens (${fmt.limitedBy(s.limited_by)}); more users would add waiting, not throughput.`);
   } else {
     // Under a budget that batch 1 misses, no throughput is the answer.
     const at = r.best ? (r.best.feasible ? r.best : null) : bc;
@@ -179,12 +181,12 @@ function computeVerdict(r) {
     } else if (state === 'overloaded') {
       lines.unshift(`Misses the budget (${budget}) at this load.`);
     } else if (s && met) {
-      lines.unshift(`Meets the budget (${budget}) in the ${at}: TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}.`);
+      lines.unshift(`Meets the budget (${budget}) in the ${steady}: TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}.`);
     } else if (s) {
       // The pure decode step may meet the TPOT budget where the steady state does not: the prompts make the difference.
       const prompts = c.tpot_budget_ms && s.tpot_ms > c.tpot_budget_ms && s.decode_step_ms <= c.tpot_budget_ms
         ? `; the pure decode step at this batch takes ${fmt.ms(s.decode_step_ms)}: the prompts sharing the steps make the difference` : '';
-      lines.unshift(`Misses the budget (${budget}) in the ${at}: ${over.join(' and ')}${prompts}.`);
+      lines.unshift(`Misses the budget (${budget}) in the ${steady}: ${over.join(' and ')}${prompts}.`);
     } else if (!met) {
       lines.unshift(`Misses the budget (${budget}) at batch ${fmt.int(load)}: it holds up to batch ${fmt.int(b.batch_size)} (${fmt.tokS(b.tokens_per_s)}).`);
     } else {
