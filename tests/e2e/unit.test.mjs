@@ -320,6 +320,7 @@ test('the steady state: the verdict, the figures and the comparison use report.s
   assert.match(figure('serving.conditions', r), new RegExp(`^64 users, each sending its next request when its last one ends; 1,024 \\+ 256 tokens each; mean decode batch 64, ${fmt.int(s.prefill_tokens_per_step)} prompt tokens a step computed beside the decodes\\.$`));
   assert.equal(figure('decode.conditions', r), `${fmt.at(64, r.decode.context_tokens)}; ${r.decode.bound}-bound, KV cache ${fmt.pct(r.decode.kv_cache_usage)} used; no prompt in the step (the steady state below has them)`);
   assert.equal(figure('cost.conditions', r), 'the steady state at concurrency 64 (mean decode batch 64)');
+  assert.match(figure('prefill.conditions', r), new RegExp(`on an idle server, .*; ${fmt.ms(s.ttft_ms)} in the steady state below$`));
 
   // The comparison's rows: the steady state's throughput, TPOT and TTFT, then the pure decode step.
   const row = (name) => ROWS.find(([n]) => n === name);

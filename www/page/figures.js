@@ -48,7 +48,8 @@ export const FIGURES = {
   'prefill.ttft_ms': (r) => r.prefill && fmt.ms(r.prefill.ttft_ms),
   'prefill.time_ms': (r) => r.prefill && fmt.ms(r.prefill.time_ms),
   'prefill.tokens_per_s': (r) => r.prefill && fmt.tokS(r.prefill.tokens_per_s),
-  'prefill.conditions': (r) => r.prefill && `one prompt of ${fmt.int(r.prefill.input_tokens)} tokens on an idle server, ${r.prefill.chunks} chunk${r.prefill.chunks === 1 ? '' : 's'}; ${r.prefill.bound}-bound`,
+  'prefill.conditions': (r) => r.prefill && `one prompt of ${fmt.int(r.prefill.input_tokens)} tokens on an idle server, ${r.prefill.chunks} chunk${r.prefill.chunks === 1 ? '' : 's'}; ${r.prefill.bound}-bound` +
+    (r.serving ? `; ${fmt.ms(r.serving.ttft_ms)} in the steady state below` : ''),
 
   'cost.usd_per_million_output_tokens': (r) => r.cost && fmt.usd(r.cost.usd_per_million_output_tokens),
   'cost.tokens_per_s': (r) => r.cost && fmt.tokS(r.cost.tokens_per_s),
