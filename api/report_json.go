@@ -574,6 +574,12 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 		w.float64(`,"moe_layer_overhead_us":`, v.MoELayerOverheadUs)
 	}
 	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
+	if v.RequestOverheadMs != 0 {
+		w.float64(`,"request_overhead_ms":`, v.RequestOverheadMs)
+	}
+	if v.TokenizeUsPerToken != 0 {
+		w.float64(`,"tokenize_us_per_token":`, v.TokenizeUsPerToken)
+	}
 	if v.AllReduceLatencyUs != 0 {
 		w.float64(`,"all_reduce_latency_us":`, v.AllReduceLatencyUs)
 	}

@@ -35,6 +35,10 @@ type Options struct {
 	// it; shifting every arrival by one constant leaves the schedule
 	// unchanged, so it is added at the end.
 	FrontEndS float64
+	// FrontEndPerTokenS is the part of the front end that grows with the
+	// prompt, in seconds per prompt token (the API server's tokenisation):
+	// a request of n prompt tokens pays FrontEndS + n * FrontEndPerTokenS.
+	FrontEndPerTokenS float64
 }
 
 // Summary is a latency distribution in seconds. Percentiles interpolate
@@ -128,7 +132,7 @@ var ErrInternal = errors.New("sched: internal error")
 // Invalid inputs return ErrConfig.
 func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	n := w.NumRequests
-	if n < 1 || n > MaxRequests || cost == nil || !w.valid() || !(o.FrontEndS >= 0) || math.IsInf(o.FrontEndS, 0) {
+	if n < 1 || n > MaxRequests || cost == nil || !w.valid() || !(o.FrontEndS >= 0) || math.IsInf(o.FrontEndS, 0) || !(o.FrontEndPerTokenS >= 0) || math.IsInf(o.FrontEndPerTokenS, 0) {
 		return Result{}, ErrConfig
 	}
 	s, err := NewScheduler(cfg, n)

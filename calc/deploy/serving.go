@@ -67,7 +67,7 @@ func (sv Serving) Steady(in, out, conc int, rate float64, runCap int, limitedBy 
 	} else {
 		s = sv.openLoop(in, out, rate, runCap, limitedBy)
 	}
-	fe := d.Eff.ContextOverheadMs / 1000
+	fe := d.Eff.FrontEndS(in)
 	tok := sv.tokensPerStep()
 	r := &spec.ServingReport{
 		InputTokens: in, OutputTokens: out,

@@ -18,7 +18,7 @@ import (
 // rate, and returns the means over the requests that arrived after the
 // first third of the run and finished before its last tenth: the steady
 // state, without the first wave's joint start or the tail's drain. The
-// front end (context_overhead_ms) is added as Run adds it.
+// front end (Efficiencies.FrontEndS of the prompt) is added as Run adds it.
 func simSteady(t *testing.T, d *Deployment, in, out, conc int, rate float64, n int) (tpot, ttft, e2e float64) {
 	t.Helper()
 	w := sched.Workload{NumRequests: n, Seed: 7, Input: sched.Dist{Kind: sched.Constant, Mean: float64(in)}, Output: sched.Dist{Kind: sched.Constant, Mean: float64(out)}}
@@ -30,7 +30,7 @@ func simSteady(t *testing.T, d *Deployment, in, out, conc int, rate float64, n i
 	res, err := sched.Run(d.SchedConfig(), w, d.StepSeconds, sched.Options{Records: true, MaxSteps: 4_000_000})
 	require.NoError(t, err)
 	require.False(t, res.Truncated)
-	fe := d.Eff.ContextOverheadMs / 1000
+	fe := d.Eff.FrontEndS(in)
 	lo, hi := res.DurationS/3, res.DurationS*0.9
 	var k float64
 	for _, r := range res.Records {

@@ -1946,6 +1946,8 @@ export interface Efficiencies {
   moe_layer_overhead_us?: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
+  request_overhead_ms?: number;
+  tokenize_us_per_token?: number;
   /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */
   all_reduce_latency_us?: number;
   /** PagedAttentionV1BandwidthEfficiency, when positive, marks the decode attention as vLLM's own paged-attention kernels (csrc/attention/attention_kernels.cu, the ROCm build of vLLM 0.6.1, before its custom ROCm kernel): one thread block per query head, so each KV head is read once per query head of its group, at attention_bandwidth_efficiency for the partitioned kernel (V2) and at this fraction of datasheet bandwidth for the unpartitioned one (V1), which vLLM runs when the context exceeds one 512-token partition and sequences x query heads per GPU exceed 512. 0: the engine's attention kernels read each KV head once (FlashAttention, FlashInfer, ROCm's custom paged attention). */

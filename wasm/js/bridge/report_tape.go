@@ -155,6 +155,8 @@ var tapeKeys = []string{
 	"prefill_layer_overhead_us",
 	"moe_layer_overhead_us",
 	"context_overhead_ms",
+	"request_overhead_ms",
+	"tokenize_us_per_token",
 	"all_reduce_latency_us",
 	"paged_attention_v1_bandwidth_efficiency",
 	"tp_step_overhead_ms",
@@ -509,72 +511,74 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 33, key: 143},                                   // prefill_layer_overhead_us
 		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 33, key: 144, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
 		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 33, key: 145},                                        // context_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 33, key: 146, omit: tapeOmitEmpty},                  // all_reduce_latency_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 33, key: 147, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 33, key: 148, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.RequestOverheadMs), typ: 33, key: 146, omit: tapeOmitEmpty},                   // request_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TokenizeUsPerToken), typ: 33, key: 147, omit: tapeOmitEmpty},                  // tokenize_us_per_token
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 33, key: 148, omit: tapeOmitEmpty},                  // all_reduce_latency_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 33, key: 149, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 33, key: 150, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
 	}},
 	36: {kind: tapeKindSlice, elem: 37, size: unsafe.Sizeof(*new(calc.KVGroup))},
 	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
-		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 149},                         // kind
-		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 31, key: 150},                      // layers
-		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 31, key: 151, omit: tapeOmitEmpty}, // window
+		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 151},                         // kind
+		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 31, key: 152},                      // layers
+		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 31, key: 153, omit: tapeOmitEmpty}, // window
 	}},
 	38: {kind: tapeKindPointer, elem: 39},
 	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 31, key: 152},  // cached_tokens_per_request
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 32, key: 153},            // shared_blocks
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 31, key: 154},             // num_prefixes
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 31, key: 154},  // cached_tokens_per_request
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 32, key: 155},            // shared_blocks
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 31, key: 156},             // num_prefixes
 		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 33, key: 90},                   // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 33, key: 155},           // ttft_ms_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 31, key: 156},               // kv_ceiling
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 31, key: 157},        // kv_ceiling_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 33, key: 157},           // ttft_ms_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 31, key: 158},               // kv_ceiling
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 31, key: 159},        // kv_ceiling_without
 		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 31, key: 107},        // onset_concurrency
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 31, key: 158}, // onset_concurrency_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 31, key: 160}, // onset_concurrency_without
 	}},
 	40: {kind: tapeKindPointer, elem: 41},
 	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 159},                // method
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 31, key: 160}, // num_speculative_tokens
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 33, key: 161},       // acceptance_rate
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 33, key: 162},        // tokens_per_step
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 32, key: 163},    // draft_weights_bytes
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 33, key: 164},          // draft_time_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 161},                // method
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 31, key: 162}, // num_speculative_tokens
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 33, key: 163},       // acceptance_rate
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 33, key: 164},        // tokens_per_step
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 32, key: 165},    // draft_weights_bytes
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 33, key: 166},          // draft_time_ms
 		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 33, key: 96},                // tpot_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 33, key: 165},        // tpot_ms_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 33, key: 167},        // tpot_ms_without
 		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 33, key: 78},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 33, key: 166},    // tokens_per_s_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 33, key: 167},              // speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 33, key: 168},        // batch1_speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 31, key: 169},   // crossover_batch_size
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 33, key: 168},    // tokens_per_s_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 33, key: 169},              // speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 33, key: 170},        // batch1_speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 31, key: 171},   // crossover_batch_size
 	}},
 	42: {kind: tapeKindPointer, elem: 43},
 	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 31, key: 170},            // max_loras
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 31, key: 171},         // max_lora_rank
-		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 32, key: 172},               // bytes
-		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 32, key: 173}, // kv_cache_bytes_without
-		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 33, key: 174},        // flops_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 32, key: 175},    // read_bytes_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 33, key: 176},     // extra_step_time_ms
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 31, key: 172},            // max_loras
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 31, key: 173},         // max_lora_rank
+		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 32, key: 174},               // bytes
+		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 32, key: 175}, // kv_cache_bytes_without
+		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 33, key: 176},        // flops_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 32, key: 177},    // read_bytes_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 33, key: 178},     // extra_step_time_ms
 	}},
 	44: {kind: tapeKindPointer, elem: 45},
 	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 32, key: 177},                 // cpu_blocks
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 32, key: 179},                 // cpu_blocks
 		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 32, key: 72},             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 31, key: 178}, // recompute_onset_concurrency
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 33, key: 179},       // reload_ms_per_sequence
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 33, key: 180},    // recompute_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 31, key: 180}, // recompute_onset_concurrency
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 33, key: 181},       // reload_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 33, key: 182},    // recompute_ms_per_sequence
 	}},
 	46: {kind: tapeKindPointer, elem: 47},
 	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
-		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 31, key: 181},      // data_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 182},         // expert_parallel
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 31, key: 183},    // expert_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 33, key: 184},        // experts_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 33, key: 185}, // experts_touched_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 33, key: 186},         // load_imbalance
-		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 33, key: 187},            // all_to_all_ms
-		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 33, key: 188},       // tokens_per_s_total
+		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 31, key: 183},      // data_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 184},         // expert_parallel
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 31, key: 185},    // expert_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 33, key: 186},        // experts_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 33, key: 187}, // experts_touched_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 33, key: 188},         // load_imbalance
+		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 33, key: 189},            // all_to_all_ms
+		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 33, key: 190},       // tokens_per_s_total
 		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 31, key: 42},                   // num_gpus
 	}},
 }
@@ -589,119 +593,119 @@ const tapeFullBase = 48
 var tapeFullTypes = [...]tapeType{
 	48 - tapeFullBase: {kind: tapeKindPointer, elem: 49},
 	49 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 189},                                   // arrival
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 191},                                   // arrival
 		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},          // request_rate
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 31, key: 54, omit: tapeOmitEmpty},          // concurrency
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 32, key: 190},                                     // seed
-		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 31, key: 191},                              // num_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 31, key: 192},                        // completed_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 31, key: 193},                         // rejected_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 194, omit: tapeOmitEmpty},            // truncated
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 33, key: 195},                                // duration_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 32, key: 196},                                    // steps
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 33, key: 197},                          // mean_input_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 33, key: 198},                         // mean_output_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 32, key: 192},                                     // seed
+		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 31, key: 193},                              // num_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 31, key: 194},                        // completed_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 31, key: 195},                         // rejected_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 196, omit: tapeOmitEmpty},            // truncated
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 33, key: 197},                                // duration_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 32, key: 198},                                    // steps
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 33, key: 199},                          // mean_input_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 33, key: 200},                         // mean_output_tokens
 		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 54, key: 90},                                    // ttft_ms
 		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 54, key: 96},                                    // tpot_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 54, key: 199},                             // e2e_latency_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 54, key: 201},                             // e2e_latency_ms
 		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 54, key: 97},                                     // itl_ms
 		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 33, key: 100},                             // requests_per_s
 		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 33, key: 101},                         // output_tokens_per_s
 		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 33, key: 102},                          // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 55, key: 200, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 55, key: 201, omit: tapeOmitEmpty},       // slo_attainment
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 31, key: 202},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 31, key: 203},                        // preempted_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 32, key: 204},                         // recomputed_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 55, key: 202, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 55, key: 203, omit: tapeOmitEmpty},       // slo_attainment
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 31, key: 204},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 31, key: 205},                        // preempted_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 32, key: 206},                         // recomputed_tokens
 		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 33, key: 113},                        // recompute_overhead
 		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 33, key: 114},                       // work_per_output_token
-		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 33, key: 205},                         // first_preemption_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 31, key: 206},                 // running_at_first_preemption
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 32, key: 207, omit: tapeOmitEmpty},        // cached_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 32, key: 208, omit: tapeOmitEmpty},       // drafted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 32, key: 209, omit: tapeOmitEmpty},      // accepted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 32, key: 210, omit: tapeOmitEmpty},      // reloaded_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 33, key: 211},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 33, key: 212},                              // mean_waiting
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 33, key: 213},                         // mean_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 214},                         // peak_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 56, key: 215, omit: tapeOmitEmpty},            // timeline
+		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 33, key: 207},                         // first_preemption_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 31, key: 208},                 // running_at_first_preemption
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 32, key: 209, omit: tapeOmitEmpty},        // cached_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 32, key: 210, omit: tapeOmitEmpty},       // drafted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 32, key: 211, omit: tapeOmitEmpty},      // accepted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 32, key: 212, omit: tapeOmitEmpty},      // reloaded_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 33, key: 213},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 33, key: 214},                              // mean_waiting
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 33, key: 215},                         // mean_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 216},                         // peak_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 56, key: 217, omit: tapeOmitEmpty},            // timeline
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 58, key: 13, omit: tapeOmitEmpty},                // sweep
 	}},
 	50 - tapeFullBase: {kind: tapeKindPointer, elem: 51},
 	51 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 216, omit: tapeOmitEmpty},  // release
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 60, key: 217},                        // terms
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 62, key: 218, omit: tapeOmitEmpty}, // missing
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 218, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 60, key: 219},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 62, key: 220, omit: tapeOmitEmpty}, // missing
 	}},
 	52 - tapeFullBase: {kind: tapeKindPointer, elem: 53},
 	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 62, key: 219},   // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 220},  // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 63, key: 221},   // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 222}, // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 62, key: 221},   // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 222},  // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 63, key: 223},   // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 224}, // rms_error
 	}},
 	54 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 223}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 224},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 225},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 226},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 227},  // max
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 225}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 226},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 227},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 228},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 229},  // max
 	}},
 	55 - tapeFullBase: {kind: tapeKindPointer, elem: 33},
 	56 - tapeFullBase: {kind: tapeKindSlice, elem: 57, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
 	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 228},       // time_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 195},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 229},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 230},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 230},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 197},   // duration_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 231},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 232},     // waiting
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 33, key: 88}, // kv_cache_usage
 	}},
 	58 - tapeFullBase: {kind: tapeKindPointer, elem: 59},
 	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 231},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 232},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 65, key: 221},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 233},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 234},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 235},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 236},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 237},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 238},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 239}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 240},  // max_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 233},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 234},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 65, key: 223},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 235},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 236},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 237},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 238},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 239},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 240},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 241}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 242},  // max_output_tokens_per_s
 	}},
 	60 - tapeFullBase: {kind: tapeKindSlice, elem: 61, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
 	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
 		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 23},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 241},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 242}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 243},     // error
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 243},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 244}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 245},     // error
 	}},
 	62 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
 	63 - tapeFullBase: {kind: tapeKindSlice, elem: 64, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
 	64 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 244},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 246},        // source
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 31, key: 75},     // batch_size
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 31, key: 76}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 245},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 246},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 247},  // predicted_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 247},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 248},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 249},  // predicted_ms
 	}},
 	65 - tapeFullBase: {kind: tapeKindSlice, elem: 66, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
 	66 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 231},                                     // load
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 233},                                     // load
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 101},                         // output_tokens_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 100},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 55, key: 200, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 248},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 249},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 250},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 251},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 252},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 253},                                 // e2e_latency_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 211},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 202},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 55, key: 202, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 250},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 251},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 252},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 253},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 254},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 255},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 213},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 204},                              // preemptions
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 114},                       // work_per_output_token
 	}},
 }
