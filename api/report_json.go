@@ -270,6 +270,9 @@ func appendServingReport(w *jsonWriter, v *calc.ServingReport) {
 	w.float64(`,"ttft_ms":`, v.TTFTMs)
 	w.float64(`,"queue_ms":`, v.QueueMs)
 	w.float64(`,"e2e_ms":`, v.E2EMs)
+	if v.FirstWaveTTFTMs != 0 {
+		w.float64(`,"first_wave_ttft_ms":`, v.FirstWaveTTFTMs)
+	}
 	w.float64(`,"requests_per_s":`, v.RequestsPerS)
 	w.float64(`,"output_tokens_per_s":`, v.OutputTokensPerS)
 	w.float64(`,"total_tokens_per_s":`, v.TotalTokensPerS)

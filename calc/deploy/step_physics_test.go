@@ -182,6 +182,8 @@ func TestTTFTIncludesTheFrontEnd(t *testing.T) {
 	assert.InDelta(t, 16.2056e-3, d.Eff.FrontEndS(4096), 1e-12)
 	r := Analyse(d, nil).Steady(128, 64, 1, 0, d.MaxNumSeqs, "max_num_seqs")
 	assert.InDelta(t, (frontEndS+s.TimeS)*1000, r.TTFTMs, 1e-6)
+	// One user's first request is any other: nothing else waits.
+	assert.InDelta(t, r.TTFTMs, r.FirstWaveTTFTMs, 1e-9)
 	// E2E = TTFT + 63 decode steps of one sequence at a mean context.
 	assert.Greater(t, r.E2EMs, r.TTFTMs)
 	// TensorRT-LLM's front end is its fitted context phase alone.

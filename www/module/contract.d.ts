@@ -1946,7 +1946,9 @@ export interface Efficiencies {
   moe_layer_overhead_us?: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
+  /** request_overhead_ms is the fixed latency each request pays in an OpenAI-compatible API server outside the engine's steps, in milliseconds: the HTTP request's parsing and validation, the request's hand-off to the engine core and the first token's detokenisation and streamed return (vLLM's api_server -> OpenAIServingCompletion -> AsyncLLM.generate, the request and its outputs crossing ZMQ between the API server and EngineCore processes, vllm/v1/engine/async_llm.py at v0.8; SGLang's TokenizerManager -> Scheduler -> DetokenizerManager, three processes joined by ZMQ, sgl-project/sglang v0.4.0 srt/managers/). Part of TTFT and end-to-end latency, never of a step. 0: the engine's set does not separate it (TensorRT-LLM's is in ContextOverheadMs; llama.cpp and LMDeploy measure no server). */
   request_overhead_ms?: number;
+  /** tokenize_us_per_token is the API server's tokenisation time per prompt token, in microseconds: a HuggingFace fast (Rust) tokenizer encodes one sequence on one thread, so a prompt of n tokens takes n times this before the engine sees it (part of TTFT, never of a step). */
   tokenize_us_per_token?: number;
   /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */
   all_reduce_latency_us?: number;
@@ -2060,6 +2062,7 @@ export interface ServingReport {
   queue_ms: number;
   /** e2e_ms is the mean request latency, in milliseconds: ttft + (output_tokens - 1) * tpot. */
   e2e_ms: number;
+  first_wave_ttft_ms?: number;
   /** RequestsPerS, OutputTokensPerS and TotalTokensPerS are the deployment's completion rates: every data-parallel rank's, each rank serving the workload (concurrency and request_rate are a rank's). */
   requests_per_s: number;
   output_tokens_per_s: number;

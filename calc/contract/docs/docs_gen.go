@@ -497,6 +497,7 @@ var docs = map[string]string{
 	"ServingReport.decode_batch":                           "decode_batch is the mean number of sequences decoding in a step, as a decoding request sees it (itself included).",
 	"ServingReport.decode_step_ms":                         "decode_step_ms is the pure decode step at decode_batch, in milliseconds (decode's figure at this batch).",
 	"ServingReport.e2e_ms":                                 "e2e_ms is the mean request latency, in milliseconds: ttft + (output_tokens - 1) * tpot.",
+	"ServingReport.first_wave_ttft_ms":                     "first_wave_ttft_ms is a closed loop's first requests' mean time to first token, in milliseconds: every user sends at once to an idle server, so their prompts wait for each other's prefill. A benchmark of N requests at concurrency c (vllm bench serve, SGLang's bench_serving) averages c of these and N - c of ttft_ms. 0 for a request rate.",
 	"ServingReport.input_tokens":                           "input_tokens and OutputTokens are each request's lengths.",
 	"ServingReport.itl_ms":                                 "itl_ms is the median gap between two streamed chunks of a request, in milliseconds: the pure decode step (times the tokens per step under speculative decoding) when fewer than half the steps carry a prompt, else the mixed step.",
 	"ServingReport.limited_by":                             "limited_by names what bounds the running batch when saturated: \"max_num_seqs\", \"kv_cache\" or \"max_num_batched_tokens\".",
