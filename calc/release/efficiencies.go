@@ -137,8 +137,13 @@ const HFTokenizeUsPerToken = 1.1
 //
 //	go run ./tools/calibrate -fit vllm -terms request_overhead_ms
 //
-// on the V1 cases (14; their TTFTs at concurrency 1 to 16 inform it): 11.7
-// ms, mean squared log error 0.01446 -> 0.01233. The API server's code
+// on the V1 cases (14; four TTFT medians of 23,000-token prompts at
+// concurrency 8 inform it, the vLLM blog's 2026-04-22 FP8 KV-cache post,
+// PB580-PB589): 11.7 ms, mean squared log error 0.01446 -> 0.01233. A
+// weak fit on one source, so checked held out: at concurrency 1 with
+// 128-token prompts, runs no fit has seen measure TTFT 11.4 and 13.0 ms
+// above the predicted prefill step (Qwen3-14B on an A100, NB032; Qwen3-4B
+// on an RTX 4090, NB046; public-cases-2026.json). The API server's code
 // path is the same under every vLLM release and build, so every vLLM set
 // carries it, and SGLang's (its terms are vLLM's; its front end is three
 // processes joined by ZMQ as vLLM V1's is two).
