@@ -301,8 +301,11 @@ type PrefillReport struct {
 	_           noCompare
 	InputTokens int     `json:"input_tokens"`
 	TimeMs      float64 `json:"time_ms"`
+	// TimeMs is the prompt's prefill step(s) on an idle server, in
+	// milliseconds, and TokensPerS its prompt tokens over that time.
 	// TTFTMs is the time to first token of a request arriving at an idle
-	// server: prefill plus one step's overhead for sampling.
+	// server: the front end (API server, tokenisation, context phase) and
+	// the prefill step(s), whose last samples the first token.
 	TTFTMs     float64 `json:"ttft_ms"`
 	TokensPerS float64 `json:"tokens_per_s"`
 	Bound      string  `json:"bound"`

@@ -2062,6 +2062,7 @@ export interface ServingReport {
   queue_ms: number;
   /** e2e_ms is the mean request latency, in milliseconds: ttft + (output_tokens - 1) * tpot. */
   e2e_ms: number;
+  /** first_wave_ttft_ms is a closed loop's first requests' mean time to first token, in milliseconds: every user sends at once to an idle server, so their prompts wait for each other's prefill. A benchmark of N requests at concurrency c (vllm bench serve, SGLang's bench_serving) averages c of these and N - c of ttft_ms. 0 for a request rate. */
   first_wave_ttft_ms?: number;
   /** RequestsPerS, OutputTokensPerS and TotalTokensPerS are the deployment's completion rates: every data-parallel rank's, each rank serving the workload (concurrency and request_rate are a rank's). */
   requests_per_s: number;

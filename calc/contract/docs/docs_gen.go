@@ -437,7 +437,7 @@ var docs = map[string]string{
 	"PreemptionReport.work_per_output_token":               "work_per_output_token is total tokens processed (prompt, recomputed and output) per delivered output token at the workload's concurrency; it grows past the onset.",
 	"PrefillReport":                                        "PrefillReport is one prompt's prefill.",
 	"PrefillReport.chunks":                                 "chunks is the number of scheduler steps the prompt takes at max_num_batched_tokens per step.",
-	"PrefillReport.ttft_ms":                                "ttft_ms is the time to first token of a request arriving at an idle server: prefill plus one step's overhead for sampling.",
+	"PrefillReport.ttft_ms":                                "TimeMs is the prompt's prefill step(s) on an idle server, in milliseconds, and TokensPerS its prompt tokens over that time. TTFTMs is the time to first token of a request arriving at an idle server: the front end (API server, tokenisation, context phase) and the prefill step(s), whose last samples the first token.",
 	"PrefixCachingReport":                                  "PrefixCachingReport is the capacity and TTFT the shared prefix gains.",
 	"PrefixCachingReport.cached_tokens_per_request":        "cached_tokens_per_request is the prompt tokens each request finds in the cache (whole blocks, at most input_tokens - 1).",
 	"PrefixCachingReport.kv_ceiling":                       "kv_ceiling and KVCeilingWithout are the sequences that fit at the final context with and without sharing; OnsetConcurrency(Without) the preemption onset.",
