@@ -299,14 +299,16 @@ type ServingReport struct {
 // PrefillReport is one prompt's prefill.
 type PrefillReport struct {
 	_           noCompare
-	InputTokens int     `json:"input_tokens"`
-	TimeMs      float64 `json:"time_ms"`
+	InputTokens int `json:"input_tokens"`
 	// TimeMs is the prompt's prefill step(s) on an idle server, in
-	// milliseconds, and TokensPerS its prompt tokens over that time.
+	// milliseconds, without the front end.
+	TimeMs float64 `json:"time_ms"`
 	// TTFTMs is the time to first token of a request arriving at an idle
-	// server: the front end (API server, tokenisation, context phase) and
-	// the prefill step(s), whose last samples the first token.
-	TTFTMs     float64 `json:"ttft_ms"`
+	// server, in milliseconds: the front end (API server, tokenisation,
+	// context phase) and the prefill step(s), whose last samples the
+	// first token.
+	TTFTMs float64 `json:"ttft_ms"`
+	// TokensPerS is the prompt's tokens over time_ms.
 	TokensPerS float64 `json:"tokens_per_s"`
 	Bound      string  `json:"bound"`
 	// Chunks is the number of scheduler steps the prompt takes at

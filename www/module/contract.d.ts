@@ -2026,9 +2026,11 @@ export interface DecodeReport {
 /** PrefillReport is one prompt's prefill. */
 export interface PrefillReport {
   input_tokens: number;
+  /** time_ms is the prompt's prefill step(s) on an idle server, in milliseconds, without the front end. */
   time_ms: number;
-  /** ttft_ms is the time to first token of a request arriving at an idle server: prefill plus one step's overhead for sampling. */
+  /** ttft_ms is the time to first token of a request arriving at an idle server, in milliseconds: the front end (API server, tokenisation, context phase) and the prefill step(s), whose last samples the first token. */
   ttft_ms: number;
+  /** tokens_per_s is the prompt's tokens over time_ms. */
   tokens_per_s: number;
   bound: string;
   /** chunks is the number of scheduler steps the prompt takes at max_num_batched_tokens per step. */
