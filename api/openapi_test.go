@@ -307,7 +307,7 @@ func TestOpenAPIServingSchema(t *testing.T) {
 	assert.Contains(t, serving["description"], "docs/MODEL.md section 5b")
 	props := serving["properties"].(map[string]any)
 	for _, name := range []string{"concurrency", "request_rate", "input_tokens", "output_tokens", "decode_batch", "prefill_tokens_per_step", "order",
-		"decode_step_ms", "tpot_ms", "itl_ms", "ttft_ms", "queue_ms", "e2e_ms", "requests_per_s", "output_tokens_per_s", "total_tokens_per_s", "saturated", "limited_by"} {
+		"decode_step_ms", "tpot_ms", "itl_ms", "ttft_ms", "first_wave_ttft_ms", "queue_ms", "e2e_ms", "requests_per_s", "output_tokens_per_s", "total_tokens_per_s", "saturated", "limited_by"} {
 		p, ok := props[name].(map[string]any)
 		if !assert.True(t, ok, "ServingReport lacks %s", name) {
 			continue
@@ -321,7 +321,7 @@ func TestOpenAPIServingSchema(t *testing.T) {
 			assert.Contains(t, desc, "per second", name)
 		}
 	}
-	assert.Len(t, props, 18, "every field above, no other")
+	assert.Len(t, props, 19, "every field above, no other")
 	for _, name := range []string{"concurrency", "tpot_ms", "ttft_ms", "e2e_ms", "requests_per_s", "output_tokens_per_s"} {
 		assert.Contains(t, serving["required"], name)
 	}

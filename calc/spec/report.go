@@ -279,6 +279,13 @@ type ServingReport struct {
 	// E2EMs is the mean request latency, in milliseconds: ttft_ms +
 	// (output_tokens - 1) x tpot_ms.
 	E2EMs float64 `json:"e2e_ms"`
+	// FirstWaveTTFTMs is a closed loop's first requests' mean time to
+	// first token, in milliseconds: every user sends at once to an idle
+	// server, so their prompts wait for each other's prefill. A benchmark
+	// of N requests at concurrency c (vllm bench serve, SGLang's
+	// bench_serving) averages c of these and N - c of ttft_ms. 0 for a
+	// request rate.
+	FirstWaveTTFTMs float64 `json:"first_wave_ttft_ms,omitempty"`
 	// RequestsPerS is the deployment's completion rate, in requests per
 	// second: every data-parallel rank's, each rank serving the workload
 	// (concurrency and request_rate are a rank's). A closed loop's is
@@ -306,11 +313,16 @@ type ServingReport struct {
 // PrefillReport is one prompt's prefill.
 type PrefillReport struct {
 	_           noCompare
-	InputTokens int     `json:"input_tokens"`
-	TimeMs      float64 `json:"time_ms"`
+	InputTokens int `json:"input_tokens"`
+	// TimeMs is the prompt's prefill step(s) on an idle server, in
+	// milliseconds, without the front end.
+	TimeMs float64 `json:"time_ms"`
 	// TTFTMs is the time to first token of a request arriving at an idle
-	// server: prefill plus one step's overhead for sampling.
-	TTFTMs     float64 `json:"ttft_ms"`
+	// server, in milliseconds: the front end (API server, tokenisation,
+	// context phase) and the prefill step(s), whose last samples the
+	// first token.
+	TTFTMs float64 `json:"ttft_ms"`
+	// TokensPerS is the prompt's tokens over time_ms.
 	TokensPerS float64 `json:"tokens_per_s"`
 	Bound      string  `json:"bound"`
 	// Chunks is the number of scheduler steps the prompt takes at

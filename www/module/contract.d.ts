@@ -1952,6 +1952,10 @@ export interface Efficiencies {
   moe_layer_overhead_us?: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
+  /** request_overhead_ms is the fixed latency each request pays in an OpenAI-compatible API server outside the engine's steps, in milliseconds: the HTTP request's parsing and validation, the request's hand-off to the engine core and the first token's detokenisation and streamed return (vLLM's api_server -> OpenAIServingCompletion -> AsyncLLM.generate, the request and its outputs crossing ZMQ between the API server and EngineCore processes, vllm/v1/engine/async_llm.py at v0.8; SGLang's TokenizerManager -> Scheduler -> DetokenizerManager, three processes joined by ZMQ, sgl-project/sglang v0.4.0 srt/managers/). Part of TTFT and end-to-end latency, never of a step. 0: the engine's set does not separate it (TensorRT-LLM's is in ContextOverheadMs; llama.cpp and LMDeploy measure no server). */
+  request_overhead_ms?: number;
+  /** tokenize_us_per_token is the API server's tokenisation time per prompt token, in microseconds: a HuggingFace fast (Rust) tokenizer encodes one sequence on one thread, so a prompt of n tokens takes n times this before the engine sees it (part of TTFT, never of a step). */
+  tokenize_us_per_token?: number;
   /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */
   all_reduce_latency_us?: number;
   /** PagedAttentionV1BandwidthEfficiency, when positive, marks the decode attention as vLLM's own paged-attention kernels (csrc/attention/attention_kernels.cu, the ROCm build of vLLM 0.6.1, before its custom ROCm kernel): one thread block per query head, so each KV head is read once per query head of its group, at attention_bandwidth_efficiency for the partitioned kernel (V2) and at this fraction of datasheet bandwidth for the unpartitioned one (V1), which vLLM runs when the context exceeds one 512-token partition and sequences x query heads per GPU exceed 512. 0: the engine's attention kernels read each KV head once (FlashAttention, FlashInfer, ROCm's custom paged attention). */
@@ -2028,9 +2032,11 @@ export interface DecodeReport {
 /** PrefillReport is one prompt's prefill. */
 export interface PrefillReport {
   input_tokens: number;
+  /** time_ms is the prompt's prefill step(s) on an idle server, in milliseconds, without the front end. */
   time_ms: number;
-  /** ttft_ms is the time to first token of a request arriving at an idle server: prefill plus one step's overhead for sampling. */
+  /** ttft_ms is the time to first token of a request arriving at an idle server, in milliseconds: the front end (API server, tokenisation, context phase) and the prefill step(s), whose last samples the first token. */
   ttft_ms: number;
+  /** tokens_per_s is the prompt's tokens over time_ms. */
   tokens_per_s: number;
   bound: string;
   /** chunks is the number of scheduler steps the prompt takes at max_num_batched_tokens per step. */
@@ -2065,6 +2071,8 @@ export interface ServingReport {
   queue_ms: number;
   /** e2e_ms is the mean request latency, in milliseconds: ttft_ms + (output_tokens - 1) x tpot_ms. */
   e2e_ms: number;
+  /** first_wave_ttft_ms is a closed loop's first requests' mean time to first token, in milliseconds: every user sends at once to an idle server, so their prompts wait for each other's prefill. A benchmark of N requests at concurrency c (vllm bench serve, SGLang's bench_serving) averages c of these and N - c of ttft_ms. 0 for a request rate. */
+  first_wave_ttft_ms?: number;
   /** requests_per_s is the deployment's completion rate, in requests per second: every data-parallel rank's, each rank serving the workload (concurrency and request_rate are a rank's). A closed loop's is concurrency / the server's request latency (e2e_ms less the front end) times the ranks; an open loop's is its arrival rate, or its capacity when saturated. */
   requests_per_s: number;
   /** output_tokens_per_s is requests_per_s x output_tokens, in output tokens per second (every data-parallel rank's). */
