@@ -16,16 +16,18 @@ import (
 
 // Real start-up logs of several vLLM releases (V0 of 2025, V1 of early
 // 2025, May 2026, 0.27.1) parse to the figures written beside each in
-// testdata/startup-logs/sources.json, read by hand from the lines.
+// testdata/startup-logs/sources.json, read by hand from the lines, and to
+// the deployment settings each states.
 func TestStartupLogsParseToTheirLoggedFigures(t *testing.T) {
 	b, err := os.ReadFile("testdata/startup-logs/sources.json")
 	require.NoError(t, err)
 	var src struct {
 		Logs []struct {
-			File    string             `json:"file"`
-			Source  string             `json:"source"`
-			Error   string             `json:"error"`
-			Figures map[string]float64 `json:"figures"`
+			File     string             `json:"file"`
+			Source   string             `json:"source"`
+			Error    string             `json:"error"`
+			Figures  map[string]float64 `json:"figures"`
+			Settings map[string]float64 `json:"settings"`
 			// The lines a request field answers, read by hand.
 			FlashInferSampler bool `json:"flashinfer_sampler"`
 			NoP2P             bool `json:"no_p2p"`
@@ -45,6 +47,7 @@ func TestStartupLogsParseToTheirLoggedFigures(t *testing.T) {
 			require.NoError(t, err, l.File)
 		}
 		assert.Equal(t, l.Figures, lg.Figures, l.File)
+		assert.Equal(t, l.Settings, lg.Settings, l.File)
 		assert.Equal(t, l.FlashInferSampler, lg.FlashInferSampler, l.File)
 		assert.Equal(t, l.NoP2P, lg.NoP2P, l.File)
 	}
@@ -175,5 +178,19 @@ func TestStartupLogReadsExponentsAndRefusesOutOfRange(t *testing.T) {
 		{Field: "startup_log", Message: `line 2: available_kv_gib "-3.5" is negative; a logged figure is 0 or more`},
 		{Field: "startup_log", Message: `line 3: kv_cache_tokens "1e400" is out of range; a count is at most 1,000,000,000,000`},
 		{Field: "startup_log", Message: `line 4: max_concurrency "2e12" is out of range; a count is at most 1,000,000,000,000`},
+	}, err)
+}
+
+// A setting the log states out of its range (a utilisation past 1, a
+// max_model_len of 0 or a fraction) is a field error on startup_log naming
+// the line, the setting and the figure as written.
+func TestStartupLogRefusesSettingsOutOfRange(t *testing.T) {
+	_, err := calc.ParseStartupLog("the current vLLM instance can use total_gpu_memory (23.58GiB) x gpu_memory_utilization (1.5) = 35.37GiB\n" +
+		"Maximum concurrency for 0 tokens per request: 2.00x\nChunked prefill is enabled with max_num_batched_tokens=20.5.\n" +
+		"Available KV cache memory: 5.5e1 GiB")
+	assert.Equal(t, calc.Errors{
+		{Field: "startup_log", Message: `line 1: gpu_memory_utilization "1.5" is out of range; a utilisation lies in (0, 1]`},
+		{Field: "startup_log", Message: `line 2: max_model_len "0" is out of range; a whole number from 1 to 1,000,000,000,000`},
+		{Field: "startup_log", Message: `line 3: max_num_batched_tokens "20.5" is out of range; a whole number from 1 to 1,000,000,000,000`},
 	}, err)
 }

@@ -24,7 +24,9 @@ var logTerms = []struct {
 	phrases []string
 }{
 	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: "}},
+	{"total_gib", []string{"total_gpu_memory (", "total_gpu_memory="}},
 	{"requested_gib", []string{"x gpu_memory_utilization (", "Requested memory"}},
+	{"peak_torch_gib", []string{"peak_torch_memory="}},
 	{"activation_gib", []string{"PyTorch activation peak memory takes ", "torch peak memory increase: "}},
 	{"non_torch_gib", []string{"non_torch_memory takes ", "non_torch_memory=", "non-torch forward increase memory: "}},
 	{"cuda_graph_estimate_gib", []string{"Estimated CUDA graph memory: "}},
@@ -35,6 +37,44 @@ var logTerms = []struct {
 	{"max_concurrency", []string{"Maximum concurrency for "}},
 }
 
+// The settings of the logged deployment a start-up log may state, by the
+// request field's name, each with the phrases it is logged under; the
+// number follows the phrase. "Requested memory: 0.90 (util)" and V0's
+// "x gpu_memory_utilization (0.90)" and "gpu_memory_utilization=0.90"
+// (vllm/worker/worker.py determine_num_available_blocks, v0.6.4-v0.8),
+// the 0.21+ note "The current --gpu-memory-utilization=0.8200 is
+// equivalent ..." (v1/worker/gpu_worker.py); "Maximum concurrency for N
+// tokens per request" (kv_cache_utils.py, N = max_model_len) and the
+// engine config's "max_seq_len=N"; "Chunked prefill is enabled with
+// max_num_batched_tokens=N." (config/scheduler.py); the API server's
+// "non-default args: {...}" dictionary ('max_num_seqs': N,
+// 'tensor_parallel_size': N) and the config's tensor_parallel_size=N.
+var logSettings = []struct {
+	name    string
+	phrases []string
+}{
+	{"gpu_memory_utilization", []string{"x gpu_memory_utilization (", "Requested memory: ", "gpu_memory_utilization=", "--gpu-memory-utilization=", "'gpu_memory_utilization': "}},
+	{"max_model_len", []string{"Maximum concurrency for ", "max_seq_len=", "'max_model_len': "}},
+	{"max_num_batched_tokens", []string{"max_num_batched_tokens=", "'max_num_batched_tokens': "}},
+	{"max_num_seqs", []string{"max_num_seqs=", "'max_num_seqs': "}},
+	{"tensor_parallel_size", []string{"tensor_parallel_size=", "'tensor_parallel_size': "}},
+}
+
+// settingProblem says what is wrong with a setting read for name, or "":
+// a utilisation lies in (0, 1], the others are whole numbers of at least 1.
+func settingProblem(name string, v float64) string {
+	if name == "gpu_memory_utilization" {
+		if !(v > 0 && v <= 1) {
+			return "is out of range; a utilisation lies in (0, 1]"
+		}
+		return ""
+	}
+	if !(v >= 1 && v <= maxLogCount) || v != math.Trunc(v) {
+		return "is out of range; a whole number from 1 to " + numtext.Thousands(int64(maxLogCount))
+	}
+	return ""
+}
+
 // parseStartupLog reads the memory and capacity figures of a vLLM start-up
 // log (V0 or V1; several releases' wordings). A log in which none of the
 // capacity lines ("Available KV cache memory", "GPU KV cache size",
@@ -42,7 +82,7 @@ var logTerms = []struct {
 // start-up log, or it was cut before the KV cache was sized. Every rank
 // logs the same lines; the first is read.
 func parseStartupLog(text string) (spec.StartupLog, error) {
-	out := spec.StartupLog{Figures: map[string]float64{}}
+	out := spec.StartupLog{Figures: map[string]float64{}, Settings: map[string]float64{}}
 	if len(text) > spec.MaxStartupLogBytes {
 		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(spec.MaxStartupLogBytes))
 	}
@@ -71,9 +111,25 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 				}
 			}
 		}
+		for _, t := range logSettings {
+			if _, done := out.Settings[t.name]; done {
+				continue
+			}
+			for _, p := range t.phrases {
+				if i := strings.Index(line, p); i >= 0 {
+					if v, figure, ok := leadingNumber(line[i+len(p):]); ok {
+						if msg := settingProblem(t.name, v); msg != "" {
+							bad.Add("startup_log", "line "+strconv.Itoa(ln+1)+": "+t.name+" "+fielderr.Quote(figure)+" "+msg)
+						}
+						out.Settings[t.name] = v
+						break
+					}
+				}
+			}
+		}
 	}
 	if err := bad.Err(); err != nil {
-		return spec.StartupLog{Figures: map[string]float64{}}, err
+		return spec.StartupLog{Figures: map[string]float64{}, Settings: map[string]float64{}}, err
 	}
 	_, kv := out.Figures["available_kv_gib"]
 	_, tok := out.Figures["kv_cache_tokens"]
@@ -242,7 +298,9 @@ func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog)
 	est := gib(release.CUDAGraphEstimate(d.MaxNumSeqs, d.TightStageLayers()).Int64())
 	pred := map[string]float64{
 		"weights_gib":             gib(r.Memory.WeightsBytes),
+		"total_gib":               gib(r.Memory.TotalBytes),
 		"requested_gib":           gib(r.Memory.RequestedBytes),
+		"peak_torch_gib":          gib(r.Memory.WeightsBytes + r.Memory.ActivationBytes),
 		"activation_gib":          gib(r.Memory.ActivationBytes),
 		"non_torch_gib":           gib(r.Memory.NonTorchBytes),
 		"cuda_graph_estimate_gib": est,

@@ -1968,6 +1968,18 @@ export interface MemoryReport {
   cuda_graph_bytes?: number;
   /** feature_bytes is the speculative draft's weights and the LoRA slots, also taken from the pool (0 without them). */
   feature_bytes?: number;
+  /** sources says, when the request has a startup_log that the engine applies, which of these figures are the log's and which the engine's own (absent without one: every figure is modelled). */
+  sources?: MemorySources;
+}
+
+/** MemorySources labels each memory figure of a deployment calibrated by its start-up log (docs/MODEL.md section 3, "Calibrating from a start-up log"). Each is one of: - "measured": the log's figure, unchanged; - "derived": computed from the log's figures: moved from the log's settings to the request's as vLLM's profiler would (another gpu_memory_utilization, max_num_seqs, max_num_batched_tokens or, under V0, max_model_len), or the share of what the logged figures leave that falls to a term the log does not state; - "modelled": the engine's own figure. */
+export interface MemorySources {
+  requested: string;
+  weights: string;
+  activation: string;
+  non_torch: string;
+  cuda_graph: string;
+  kv_cache: string;
 }
 
 /** KVCacheReport is the paged cache and its capacity. */
