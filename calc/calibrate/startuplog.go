@@ -296,19 +296,27 @@ mantissa:
 func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog) *spec.StartupLogReport {
 	gib := func(b int64) float64 { return float64(b) / float64(units.GiB) }
 	est := gib(release.CUDAGraphEstimate(d.MaxNumSeqs, d.TightStageLayers()).Int64())
+	mem, kv := r.Memory, r.KVCache
+	m, applied := d.ModelledMemory()
+	if applied {
+		// The log's figures replaced the engine's in the report: set the
+		// engine's own beside them.
+		mem.RequestedBytes, mem.WeightsBytes, mem.ActivationBytes, mem.NonTorchBytes, mem.KVCacheBytes = m.Requested.Int64(), m.Weights.Int64(), m.Activation.Int64(), m.NonTorch.Int64(), m.KV.Int64()
+		kv.CapacityTokens, kv.NumBlocks, kv.MaxConcurrency = m.CapacityTokens, m.Blocks, m.MaxConcurrency
+	}
 	pred := map[string]float64{
-		"weights_gib":             gib(r.Memory.WeightsBytes),
-		"total_gib":               gib(r.Memory.TotalBytes),
-		"requested_gib":           gib(r.Memory.RequestedBytes),
-		"peak_torch_gib":          gib(r.Memory.WeightsBytes + r.Memory.ActivationBytes),
-		"activation_gib":          gib(r.Memory.ActivationBytes),
-		"non_torch_gib":           gib(r.Memory.NonTorchBytes),
+		"weights_gib":             gib(mem.WeightsBytes),
+		"total_gib":               gib(mem.TotalBytes),
+		"requested_gib":           gib(mem.RequestedBytes),
+		"peak_torch_gib":          gib(mem.WeightsBytes + mem.ActivationBytes),
+		"activation_gib":          gib(mem.ActivationBytes),
+		"non_torch_gib":           gib(mem.NonTorchBytes),
 		"cuda_graph_estimate_gib": est,
 		"cuda_graph_gib":          est,
-		"available_kv_gib":        gib(r.Memory.KVCacheBytes),
-		"kv_cache_tokens":         float64(r.KVCache.CapacityTokens),
-		"num_gpu_blocks":          float64(r.KVCache.NumBlocks),
-		"max_concurrency":         r.KVCache.MaxConcurrency,
+		"available_kv_gib":        gib(mem.KVCacheBytes),
+		"kv_cache_tokens":         float64(kv.CapacityTokens),
+		"num_gpu_blocks":          float64(kv.NumBlocks),
+		"max_concurrency":         kv.MaxConcurrency,
 	}
 	out := &spec.StartupLogReport{Release: lg.Release, Terms: []spec.LoggedTerm{}}
 	for _, t := range logTerms {
@@ -323,6 +331,13 @@ func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog)
 			e = p/v - 1
 		}
 		out.Terms = append(out.Terms, spec.LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
+	}
+	if !applied {
+		why := "the figures are the engine's own: it applies a vLLM start-up log to a vLLM deployment of one pipeline stage"
+		if tp, ok := lg.Settings["tensor_parallel_size"]; ok && int(tp) != d.TP {
+			why = "the log is of tensor_parallel_size " + strconv.Itoa(int(tp)) + ", the request of " + strconv.Itoa(d.TP) + ": its memory figures are another deployment's, and the figures are the engine's own"
+		}
+		r.Warn("startup_log_not_applied", why)
 	}
 	if lg.Release != "" && d.Engine.Name == "vllm" {
 		if v, ok := release.LookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {

@@ -27,7 +27,8 @@ type StartupLog struct {
 }
 
 // StartupLogReport sets a pasted start-up log's figures beside the
-// engine's for the same deployment.
+// engine's own model of the same deployment (the report's memory figures
+// are the log's where it applies: MemoryReport.Sources).
 type StartupLogReport struct {
 	_ noCompare
 	// Release is the vLLM version the log names, when it does.
@@ -38,7 +39,8 @@ type StartupLogReport struct {
 	Missing []string `json:"missing,omitempty"`
 }
 
-// LoggedTerm is one logged figure and the engine's figure for it, in the
+// LoggedTerm is one logged figure and the engine's own figure for it (its
+// model's, before the log calibrated the report's memory figures), in the
 // unit its name ends with (GiB per GPU, tokens, blocks, or the
 // concurrency's x).
 type LoggedTerm struct {
