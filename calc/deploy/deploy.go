@@ -68,7 +68,7 @@ type Deployment struct {
 	// layouts is the planner's cache of KV layouts (nil: none).
 	layouts map[LayoutKey][]kvcache.Layout
 	// startupLog is the request's parsed startup_log (nil without one);
-	// fromLog calibrates the memory budget with it. batchedGiven: the
+	// ApplyStartupLog calibrates the memory budget with it. batchedGiven: the
 	// request sets max_num_batched_tokens.
 	startupLog   *spec.StartupLog
 	batchedGiven bool
@@ -114,7 +114,7 @@ type stage struct {
 	layout         kvcache.Layout
 	blocks         int64
 	// modelled holds the engine's own terms where a start-up log replaced
-	// them (fromLog); sources labels the terms then (nil: all modelled).
+	// them (ApplyStartupLog); sources labels the terms then (nil: all modelled).
 	modelled memTerms
 	sources  *spec.MemorySources
 }

@@ -353,8 +353,8 @@ func (d *Deployment) build() error {
 		st.first, st.last = s == 0, s == d.PP-1
 		st.weightsBytes = units.Bytes(d.shard.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
-		if d.logApplies() {
-			d.fromLog(st, lays[s])
+		if d.startupLog != nil && StartupLogs.Apply != nil {
+			StartupLogs.Apply(d, st, lays[s])
 		}
 		if lays[s].LayersPerBlock == 0 {
 			// A stage of MLP-only blocks (a run of Llama-Nemotron's no-op

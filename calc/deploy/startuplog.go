@@ -32,8 +32,9 @@ func (d *Deployment) logApplies() bool {
 	return !ok || int(tp) == d.TP
 }
 
-// fromLog replaces stage s's modelled memory terms (budget's) with the
-// figures of the request's start-up log, and moves them from the log's
+// ApplyStartupLog replaces stage s's modelled memory terms (budget's) with
+// the figures of the request's start-up log when it applies to the
+// deployment (logApplies), and moves them from the log's
 // settings to the request's as vLLM's profiler would
 // (vllm/v1/worker/gpu_worker.py determine_available_memory; V0:
 // vllm/worker/worker.py determine_num_available_blocks):
@@ -67,7 +68,10 @@ func (d *Deployment) logApplies() bool {
 // what the logged ones leave (the runtime terms first, in proportion to
 // their modelled sizes; the weights only when every runtime term is
 // logged), so the budget adds up.
-func (d *Deployment) fromLog(s *stage, lay kvcache.Layout) {
+func ApplyStartupLog(d *Deployment, s *stage, lay kvcache.Layout) {
+	if !d.logApplies() {
+		return
+	}
 	lg := d.startupLog
 	s.modelled = memTerms{s.requestedBytes, s.weightsBytes, s.activation, s.nonTorch, s.cudaGraph, s.kvBytes}
 	src := &spec.MemorySources{Requested: srcModelled, Weights: srcModelled, Activation: srcModelled, NonTorch: srcModelled, CUDAGraph: srcModelled, KVCache: srcModelled}
@@ -263,7 +267,7 @@ func b(c bool, v units.Bytes) units.Bytes {
 }
 
 // Modelled is the engine's own memory figures for the tightest stage of a
-// deployment whose start-up log replaced them (fromLog), with the block
+// deployment whose start-up log replaced them (ApplyStartupLog), with the block
 // pool, capacity and concurrency they would give; ok is false when no log
 // was applied (the report's figures are the engine's).
 type Modelled struct {
