@@ -20,6 +20,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/modelrefs/throughput/api"
+	"github.com/modelrefs/throughput/calc"
+	"github.com/modelrefs/throughput/internal/probemodel"
 )
 
 // A valid config.json of a small Llama-shaped model (4 layers, 8 heads of
@@ -28,7 +30,7 @@ import (
 const smallConfig = `{"model_type":"llama","hidden_size":1024,"num_hidden_layers":4,"num_attention_heads":8,"num_key_value_heads":8,"intermediate_size":2048,"vocab_size":1000,"max_position_embeddings":4096`
 
 // hostileHub is a loopback stand-in of the Hub that misbehaves by the
-// owner part of the id: big/ (10 MB, with or without a Content-Length),
+// owner part of the id: groups/ (a valid config of 4,096 KV-cache groups), big/ (10 MB, with or without a Content-Length),
 // bomb/ (gzip that expands to 50 MB), pad/ (a valid config padded to just
 // under 1 MiB with 131,000 small objects: 46 MB once parsed), redirect/
 // (to another host, to loopback, to a private address, to a Hub host
@@ -62,6 +64,10 @@ var gzipBomb = func() []byte {
 	_ = z.Close()
 	return b.Bytes()
 }()
+
+// groupsBody is issue 35's probe model as a Hub config.json: 1 full and
+// 4,095 sliding layers, 4,096 KV-cache groups (probemodel.Groups).
+var groupsBody, _ = json.Marshal(probemodel.Groups(4096))
 
 // bigBody is a config.json of 10 MB (a 10 MB string), made once so that
 // the stand-in allocates nothing per request.
@@ -137,6 +143,8 @@ func startHostileHub(t *testing.T) *hostileHub {
 				"loop":         r.URL.Path,
 			}[name]
 			http.Redirect(w, r, to, http.StatusFound)
+		case "groups":
+			_, _ = w.Write(groupsBody)
 		case "hang":
 			<-r.Context().Done()
 		case "slow":
@@ -324,4 +332,36 @@ func TestHubCoalescesAndRemembers(t *testing.T) {
 	advance(2 * time.Second)
 	assert.Equal(t, want, modelError(t, handler, "slow/failing-7b"))
 	assert.Equal(t, 2, hub.count(path), "fetched again after 60 s")
+}
+
+// Issue 35's 107-byte GET: a Hub id whose config.json forms 4,096
+// KV-cache groups (42 s of CPU simulated at block size 1 before the
+// bound) is refused, naming the model, before anything is simulated; and
+// a plan of it too.
+func TestHubModelOfManyKVGroupsIsRefused(t *testing.T) {
+	if apiURL != "" {
+		t.Skip("a local stand-in")
+	}
+	hub := startHostileHub(t)
+	handler := api.NewWithHub(&api.Hub{URL: hub.URL})
+	const refusal = "its layer_types form 4096 KV-cache groups, above the 64 supported: too few layers of one type beside many of another"
+	for _, target := range []string{
+		"/v1/evaluate?model=groups/probe-4096&hardware=h200&block_size=1&simulate.num_requests=1000",
+		"/v1/evaluate?model=groups/probe-4096&hardware=h200",
+	} {
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
+		require.Equal(t, http.StatusBadRequest, rec.Code, rec.Body.String())
+		var prob problemBody
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &prob))
+		require.Len(t, prob.Errors, 1, rec.Body.String())
+		assert.Equal(t, calc.FieldError{Field: "model", Message: refusal}, prob.Errors[0], target)
+	}
+	req := httptest.NewRequest(http.MethodPost, "/v1/plan", strings.NewReader(`{"model":"groups/probe-4096","workload":{"concurrency":8},"slo":{"tpot_ms":100}}`))
+	req.Header.Set("Content-Type", typeJSON)
+	rec := httptest.NewRecorder()
+	handler.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusBadRequest, rec.Code, rec.Body.String())
+	assert.Contains(t, rec.Body.String(), refusal)
+	assert.Equal(t, 1, hub.count("/groups/probe-4096/resolve/main/config.json"), "fetched once, then kept")
 }

@@ -160,3 +160,28 @@ func warningsWith(r calc.Report, code string) []string {
 	}
 	return out
 }
+
+// TestCheckpointIDIsNotFetched: a checkpoint id the catalog resolves
+// (models/checkpoint.go) is answered from the catalog, with its
+// checkpoint_resolved warning, and not fetched from the Hub.
+func TestCheckpointIDIsNotFetched(t *testing.T) {
+	hub, hits := standInHub(t)
+	h := api.NewWithHub(&api.Hub{URL: hub.URL})
+	status, rep, prob := evaluateVia(t, h, `{"model":"RedHatAI/Qwen3-8B-FP8-dynamic","hardware":"h100-sxm"}`)
+	require.Equal(t, http.StatusOK, status, "%+v", prob)
+	assert.Equal(t, "RedHatAI/Qwen3-8B-FP8-dynamic", rep.Model.ID)
+	assert.Equal(t, "fp8", rep.Model.Quantization)
+	assert.Equal(t, []string{"RedHatAI/Qwen3-8B-FP8-dynamic is not in the catalog: modelled as Qwen/Qwen3-8B (its architecture and config.json facts, context length included) with quantization fp8 (read from the suffix -FP8-dynamic)"},
+		warningsWith(rep, "checkpoint_resolved"))
+	if apiURL != "" {
+		return
+	}
+	assert.Equal(t, int64(0), hits.Load(), "nothing fetched")
+	// Without a Hub, a refused id is the model field's error with the
+	// reason (with one, it is fetched, as any id the catalog lacks).
+	status, _, prob = evaluateVia(t, api.New(), `{"model":"mlx-community/Qwen3-8B-4bit","hardware":"h100-sxm"}`)
+	assert.Equal(t, http.StatusBadRequest, status)
+	require.Len(t, prob.Errors, 1)
+	assert.Equal(t, "model", prob.Errors[0].Field)
+	assert.Contains(t, prob.Errors[0].Message, "mlx-lm")
+}

@@ -100,7 +100,7 @@ var (
 	}
 	postPlanDoc = operation{
 		summary:     "Plan a deployment for a workload and a latency budget",
-		description: "A model, a workload (request rate or concurrent users, lengths) and a latency budget (TTFT, TPOT) in; out, the deployments that meet it ranked by $ per million output tokens (accelerator, GPUs per replica, TP/PP, weight precision, KV dtype, engine, scheduler settings, replicas, aggregated or disaggregated prefill/decode), each with its launch command and the evaluate request that reproduces it; the cheapest, fewest-GPU and lowest-latency picks; the Pareto frontier; a rejection reason per accelerator. An impossible budget is an answer (feasible false). A search over 12,000 candidates, or a verification over the work budget, is a 400 naming the field. Answers are not cached.",
+		description: "A model, a workload (request rate or concurrent users, lengths) and a latency budget (TTFT, TPOT) in; out, the deployments that meet it ranked by $ per million output tokens (accelerator, GPUs per replica, TP/PP, weight precision, KV dtype, engine, scheduler settings, replicas, aggregated or disaggregated prefill/decode), each with its launch command and the evaluate request that reproduces it; the cheapest, fewest-GPU and lowest-latency picks; the Pareto frontier; a rejection reason per accelerator. An impossible budget is an answer (feasible false). A search over 32,000 candidates, or a verification over the work budget, is a 400 naming the field. Answers are not cached.",
 		body:        reflect.TypeFor[calc.PlanRequest](), result: reflect.TypeFor[calc.PlanReport](),
 		problems:    []int{400, 413, 415},
 		bodyExample: func() any { return examplePlanRequest() },

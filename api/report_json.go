@@ -349,6 +349,13 @@ func appendSweepPoint(w *jsonWriter, v *calc.SweepPoint) {
 // appendCostReport appends a calc.CostReport as encoding/json does.
 func appendCostReport(w *jsonWriter, v *calc.CostReport) {
 	w.float64(`{"gpu_hour_usd":`, v.GPUHourUSD)
+	w.string(`,"price_kind":`, v.PriceKind)
+	if v.PriceSource != "" {
+		w.string(`,"price_source":`, v.PriceSource)
+	}
+	if v.PriceDate != "" {
+		w.string(`,"price_date":`, v.PriceDate)
+	}
 	w.int(`,"num_gpus":`, int64(v.GPUs))
 	w.float64(`,"usd_per_million_output_tokens":`, v.UsdPerMillionOutputTokens)
 	w.int(`,"batch_size":`, int64(v.BatchSize))

@@ -3,6 +3,8 @@ package hardware
 import (
 	"slices"
 	"strings"
+
+	"github.com/modelrefs/throughput/internal/strsort"
 )
 
 // Lookup returns the catalog entry that name designates. Matching is
@@ -286,7 +288,7 @@ func isDigits(s string) bool {
 // sortedSet returns toks sorted with duplicates removed (a new slice).
 func sortedSet(toks []string) []string {
 	s := slices.Clone(toks)
-	slices.Sort(s)
+	strsort.Strings(s)
 	return slices.Compact(s)
 }
 

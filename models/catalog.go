@@ -83,6 +83,10 @@ var ErrUnknownModel = errors.New("unknown model")
 type UnknownModelError struct {
 	Name    string
 	Suggest []string
+	// Reason says why a checkpoint id that names a catalog model is
+	// refused (its format, its owner; models/checkpoint.go), "" when
+	// nothing matched.
+	Reason string
 	// NotLoaded is true when no catalog was installed to look in.
 	NotLoaded bool
 }
@@ -91,6 +95,9 @@ func (e *UnknownModelError) Error() string {
 	msg := "unknown model " + fielderr.Quote(e.Name)
 	if e.NotLoaded {
 		return msg + " (" + ErrCatalogNotLoaded.Error() + ")"
+	}
+	if e.Reason != "" {
+		msg += ": " + e.Reason
 	}
 	if len(e.Suggest) > 0 {
 		msg += "; did you mean " + strings.Join(quoteAll(e.Suggest), " or ") + "?"
@@ -298,14 +305,15 @@ func normName(s string) string {
 
 // Lookup returns the model for an HF id (case-insensitive, with or
 // without the "owner/" prefix) or an alias: a catalog model, or else one
-// Register added. The returned Model is shared: callers must not modify it.
+// Register added, or else the model of a checkpoint id the catalog does
+// not hold, by the rule of checkpoint.go (its Checkpoint says how). The returned Model is shared: callers must not modify it.
 func Lookup(name string) (*Model, error) {
 	m, _, err := lookup(name, false)
 	return m, err
 }
 
 // LookupEntry returns the entry (config and sources) for a name, as Lookup
-// finds it.
+// finds it; for a resolved checkpoint id, its catalog entry's.
 func LookupEntry(name string) (*Entry, error) {
 	_, e, err := lookup(name, true)
 	return e, err
@@ -334,7 +342,16 @@ func lookup(name string, withEntry bool) (*Model, *Entry, error) {
 	if c == nil {
 		return nil, nil, &UnknownModelError{Name: name, NotLoaded: true}
 	}
-	return nil, nil, &UnknownModelError{Name: name, Suggest: c.suggest(name)}
+	m, why, i := c.checkpoint(name)
+	if m != nil {
+		_, e, err := c.model(i)
+		return m, e, err
+	}
+	sug := c.suggest(name)
+	if i >= 0 {
+		sug = []string{c.entries[i].ID}
+	}
+	return nil, nil, &UnknownModelError{Name: name, Reason: why, Suggest: sug}
 }
 
 // Catalog returns every catalog entry in catalog order, without their

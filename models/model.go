@@ -144,7 +144,9 @@ type Indexer struct {
 
 // Model is a decoder-only transformer's architecture.
 type Model struct {
-	// ID is the catalog id (Hugging Face id) or "custom" for an imported config.
+	// ID is the catalog id (Hugging Face id), the checkpoint id as given
+	// for one Lookup resolved (Checkpoint), or "custom" for an imported
+	// config.
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	// Type is config.json's model_type (of the text model for multimodal ones).
@@ -213,6 +215,11 @@ type Model struct {
 
 	// Params is the derived parameter breakdown.
 	Params Params `json:"params"`
+
+	// Checkpoint, for a checkpoint id Lookup resolved to a catalog entry
+	// (checkpoint.go), says what it resolved to and the quantization its
+	// name gave: the report's checkpoint_resolved warning. "" otherwise.
+	Checkpoint string `json:"-"`
 
 	// flags for the few per-family shape details that change counts.
 	attnBias     bool // q/k/v (and o for gpt-oss) biases

@@ -1,7 +1,6 @@
 package models
 
 import (
-	"container/list"
 	"strings"
 	"sync"
 	"unsafe"
@@ -37,7 +36,7 @@ var ModelHeapBytes = func(m *Model) int64 {
 }
 
 // registryOverhead is what an entry costs beside its config's text and its
-// model: the entry, its list element, its map slot and its key (about 300
+// model: the entry, its map slot and its key (about 300
 // bytes; counted high).
 const registryOverhead = 512
 
@@ -51,7 +50,7 @@ type registeredModel struct {
 	config []byte
 	bytes  int64
 	key    string
-	elem   *list.Element
+	used   uint64 // reg.tick when last registered or looked up
 }
 
 // entry returns r's catalog-style entry, its config parsed from the kept
@@ -67,8 +66,8 @@ func (r *registeredModel) entry() (*Entry, error) {
 var reg struct {
 	mu    sync.Mutex
 	byKey map[string]*registeredModel
-	lru   list.List // of *registeredModel, the most recently used first
-	bytes int64     // the sum of the entries' charges
+	tick  uint64 // the use counter: the least recently used has the lowest used
+	bytes int64  // the sum of the entries' charges
 }
 
 // Register adds a model that is not in the catalog under its Hugging Face
@@ -109,18 +108,32 @@ func Register(id string, config map[string]any, src Source) (*Model, error) {
 	if old, ok := reg.byKey[key]; ok {
 		dropRegistered(old)
 	}
-	r.elem = reg.lru.PushFront(r)
+	reg.tick++
+	r.used = reg.tick
 	reg.byKey[key] = r
 	reg.bytes += r.bytes
-	for reg.lru.Len() > 1 && (reg.lru.Len() > MaxRegistered || reg.bytes > MaxRegisteredBytes) {
-		dropRegistered(reg.lru.Back().Value.(*registeredModel))
+	for len(reg.byKey) > 1 && (len(reg.byKey) > MaxRegistered || reg.bytes > MaxRegisteredBytes) {
+		dropRegistered(leastRecentlyUsed())
 	}
 	return m, nil
 }
 
+// leastRecentlyUsed returns the registered model used longest ago (reg.mu
+// held; the registry not empty). A scan of at most MaxRegistered entries,
+// on eviction only, rather than container/list (about 1 KB of the light
+// engine's gzip).
+func leastRecentlyUsed() *registeredModel {
+	var old *registeredModel
+	for _, r := range reg.byKey {
+		if old == nil || r.used < old.used {
+			old = r
+		}
+	}
+	return old
+}
+
 // dropRegistered removes r from the registry (reg.mu held).
 func dropRegistered(r *registeredModel) {
-	reg.lru.Remove(r.elem)
 	delete(reg.byKey, r.key)
 	reg.bytes -= r.bytes
 }
@@ -144,7 +157,8 @@ func registered(key string) *registeredModel {
 	defer reg.mu.Unlock()
 	r := reg.byKey[key]
 	if r != nil {
-		reg.lru.MoveToFront(r.elem)
+		reg.tick++
+		r.used = reg.tick
 	}
 	return r
 }

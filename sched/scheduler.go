@@ -210,7 +210,9 @@ type Scheduler struct {
 	tier               *tier
 	reloaded           int64
 
-	// Counters.
+	// Counters. blockEvents counts the calls of cfg.Blocks.BlocksFor
+	// (blocksFor), each of which walks every KV-cache group.
+	blockEvents      int64
 	Preemptions      int
 	RecomputedTokens int64
 	ProcessedTokens  int64
@@ -300,6 +302,14 @@ func (s *Scheduler) Scheduled() []Scheduled {
 	return out
 }
 
+// blocksFor is cfg.Blocks.BlocksFor, counted in blockEvents: a call
+// walks every KV-cache group (kvcache.Layout.BlocksFor), so a run's CPU
+// time grows with BlockEvents times the groups (Result.BlockEvents).
+func (s *Scheduler) blocksFor(contextTokens, newTokens int64) int64 {
+	s.blockEvents++
+	return s.cfg.Blocks.BlocksFor(contextTokens, newTokens)
+}
+
 // tryAlloc grows q's blocks for n new tokens (context computed+n); it
 // fails, holding what it held, when the pool is short.
 func (s *Scheduler) tryAlloc(q *slot, n int32) bool {
@@ -307,7 +317,7 @@ func (s *Scheduler) tryAlloc(q *slot, n int32) bool {
 	if n == q.heldN && ctx <= q.heldUpTo {
 		return true // same block count as the last step of n tokens
 	}
-	need := s.cfg.Blocks.BlocksFor(int64(ctx), int64(n)) - int64(q.shared)
+	need := s.blocksFor(int64(ctx), int64(n)) - int64(q.shared)
 	d := max(need-q.held, 0)
 	if d > s.free {
 		return false
@@ -526,7 +536,7 @@ func (s *Scheduler) step(kind stepKind) Load {
 			n = min(total-(a.hit+a.ownHt+re)*bs, budget)
 			g := int64(s.cache.cfg.SharedGroups)
 			ctx := s.admitContext(total, (a.hit+a.ownHt+re)*bs, n)
-			need := s.cfg.Blocks.BlocksFor(int64(ctx+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
+			need := s.blocksFor(int64(ctx+s.la), int64(n)) - int64(a.after)*g - int64(a.ownHt)*g + a.fresh
 			if need > s.free-a.touch || s.reserveRefuses(reserve, total-(a.hit+a.ownHt+re)*bs, clipped(q.output, q.generated)) {
 				break
 			}
@@ -537,7 +547,7 @@ func (s *Scheduler) step(kind stepKind) Load {
 			}
 		} else {
 			q.computed = re * bs
-			if s.reserveRefuses(reserve, total-re*bs, clipped(q.output, q.generated)) || s.cfg.Blocks.BlocksFor(int64(s.admitContext(total, re*bs, n)+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
+			if s.reserveRefuses(reserve, total-re*bs, clipped(q.output, q.generated)) || s.blocksFor(int64(s.admitContext(total, re*bs, n)+s.la), int64(n)) > s.free || !s.tryAlloc(&q, n) {
 				break
 			}
 		}

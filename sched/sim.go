@@ -35,7 +35,20 @@ type Options struct {
 	// it; shifting every arrival by one constant leaves the schedule
 	// unchanged, so it is added at the end.
 	FrontEndS float64
+	// Work stops the run with ErrWorkLimit once the work it has counted
+	// passes Work.Limit (0: no limit).
+	Work WorkLimit
 }
+
+// WorkLimit is a run's watchdog: the work it counts, SeqSteps +
+// PerStep*Steps + PerBlockEvent*BlockEvents (the caller's units), is
+// checked after every step against Limit.
+type WorkLimit struct {
+	Limit, PerStep, PerBlockEvent float64
+}
+
+// ErrWorkLimit reports a run stopped by its Options.Work limit.
+var ErrWorkLimit = errors.New("sched: the run passed its work limit")
 
 // Summary is a latency distribution in seconds. Percentiles interpolate
 // linearly between the closest ranks (numpy's default). With no samples
@@ -75,6 +88,13 @@ type Result struct {
 	// Scheduling and completing a step walk the running sequences, so
 	// the run's CPU time grows with SeqSteps (and, per step, with Steps).
 	SeqSteps int64
+	// BlockEvents counts the run's calls of Config.Blocks.BlocksFor: one
+	// per request to check it fits the pool, and the scheduler's
+	// (admission checks, and a sequence's allocation whenever its
+	// context crosses a block boundary or its step's token count
+	// changes). Each walks every KV-cache group, so the run's CPU time
+	// grows with BlockEvents times the groups.
+	BlockEvents int64
 	// TTFT, TPOT (over requests with more than one output token) and E2E
 	// latency of completed requests; ITL the gaps between consecutive
 	// output tokens over every request (gapHist), unfinished ones too.
@@ -231,12 +251,16 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		res.Steps++
 		res.SeqSteps += int64(len(s.running))
 		s.Complete(now, done)
+		if lim := o.Work; lim.Limit > 0 && float64(res.SeqSteps)+lim.PerStep*float64(res.Steps)+lim.PerBlockEvent*float64(int64(n)+s.blockEvents) > lim.Limit {
+			return Result{}, ErrWorkLimit
+		}
 	}
 	if !res.Truncated && s.free != cfg.NumBlocks {
 		return Result{}, ErrInternal
 	}
 	res.DurationS = now
 	res.PeakBlocks = s.peakUsed
+	res.BlockEvents = int64(n) + s.blockEvents
 	res.ProcessedTokens = s.ProcessedTokens
 	res.Preemptions = s.Preemptions
 	res.RecomputedTokens = s.RecomputedTokens

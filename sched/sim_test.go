@@ -265,3 +265,23 @@ func TestRunLockstepWaitsForTheSlowestRank(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, a.DurationS, b.DurationS, tol)
 }
+
+// The watchdog (Options.Work) stops a run once its counted work passes
+// the limit. TestRunHandChecked's schedule runs 2, 2, 1, 1, 1 and 1
+// sequences in its 6 steps (B preempts itself in step 3 and runs alone in
+// steps 5 and 6): 8 sequence-steps; with 1 unit a step besides, the run
+// counts 2+1, 4+2, 5+3, ... 8+6 = 14 units. A limit of 14 lets it finish;
+// one of 7.5 stops it after step 3 (8 units), with no result.
+func TestRunStopsAtItsWorkLimit(t *testing.T) {
+	t.Parallel()
+	cfg := sched.Config{NumBlocks: 3, BlockSize: 4, MaxNumSeqs: 2, MaxBatchedTokens: 8, Blocks: fullLayout(4)}
+	w := sched.Workload{NumRequests: 2, Arrival: sched.Burst,
+		Input: sched.Dist{Kind: sched.Constant, Mean: 3}, Output: sched.Dist{Kind: sched.Constant, Mean: 4}}
+	r, err := sched.Run(cfg, w, fakeCost, sched.Options{Work: sched.WorkLimit{Limit: 14, PerStep: 1}})
+	require.NoError(t, err)
+	assert.Equal(t, int64(8), r.SeqSteps)
+	assert.Equal(t, int64(6), r.Steps)
+	r, err = sched.Run(cfg, w, fakeCost, sched.Options{Work: sched.WorkLimit{Limit: 7.5, PerStep: 1}})
+	assert.ErrorIs(t, err, sched.ErrWorkLimit)
+	assert.Zero(t, r.Steps, "no partial result")
+}

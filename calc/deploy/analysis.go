@@ -94,6 +94,9 @@ func (sv Serving) prefillFrom(from, n, batch int, ctx float64) (float64, int, bo
 			break
 		}
 	}
+	if sv.memo != nil {
+		sv.memo.chunks += int64(chunks)
+	}
 	return t, chunks, bound
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/bands"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/models"
@@ -45,6 +46,14 @@ func (a *reporter) report() spec.Report {
 		r.Warn("config_default", u.Message())
 	}
 	r.Model = DescribeModel(m, d.Quant)
+	if c := m.Checkpoint; c != "" {
+		// A checkpoint id the catalog resolved (models/checkpoint.go);
+		// the request's quantization wins over the one it gave.
+		if d.Quant.Method != m.Quant.Method {
+			c += "; the request's quantization " + r.Model.Quantization + " applies instead"
+		}
+		r.Warn("checkpoint_resolved", c)
+	}
 	r.Hardware = spec.HardwareInfo{
 		ID: d.Hardware.ID, Name: d.Hardware.Name,
 		MemoryBytes:              d.Hardware.MemoryBytes.Int64(),
@@ -215,7 +224,7 @@ func (a *reporter) report() spec.Report {
 	}
 	r.Sweep = a.sweep(ceil, mean)
 
-	if p.priceUSD >= 0 {
+	if pr, ok := a.price(); ok {
 		b := ceil
 		if r.Best != nil && r.Best.Feasible {
 			b = r.Best.BatchSize
@@ -231,13 +240,31 @@ func (a *reporter) report() spec.Report {
 		}
 		gpus := d.TP * d.PP * dp
 		r.Cost = &spec.CostReport{
-			GPUHourUSD: p.priceUSD, GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,
-			UsdPerMillionOutputTokens: ratio(p.priceUSD*float64(gpus)/3600, tps) * 1e6,
+			GPUHourUSD: pr.USDPerHour, PriceKind: pr.Kind, PriceSource: pr.Source, PriceDate: pr.Date,
+			GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,
+			UsdPerMillionOutputTokens: ratio(pr.USDPerHour*float64(gpus)/3600, tps) * 1e6,
 		}
+	} else if !p.noPrice {
+		r.Warn("no_price", "no cost section: "+d.Hardware.Name+" has no default price (docs/MODEL.md section 12); give gpu_hour_usd")
 	}
 	a.noteQuantization()
 	bands.Apply(bands.Input{Engine: d.Engine.Name, TP: d.TP, Hardware: &d.Hardware, Version: d.Version}, &r)
 	return r
+}
+
+// price is the GPU-hour price the cost section uses: the request's
+// gpu_hour_usd (kind "user"), else the accelerator's default
+// (hardware.DefaultPrice, docs/MODEL.md section 12); none for a custom
+// accelerator, an accelerator the table does not price, or a planner's
+// ask (which prices its candidates itself).
+func (a *reporter) price() (hardware.Price, bool) {
+	switch p := a.p; {
+	case p.priceUSD >= 0:
+		return hardware.Price{USDPerHour: p.priceUSD, Kind: hardware.PriceUser}, true
+	case p.noPrice || p.custom:
+		return hardware.Price{}, false
+	}
+	return hardware.DefaultPrice(a.d.Hardware.ID)
 }
 
 func (a *reporter) kvReport() spec.KVCacheReport {

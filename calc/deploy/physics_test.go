@@ -270,8 +270,16 @@ func TestCostPerMillionTokens(t *testing.T) {
 	assert.InDelta(t, 1000/r.Cost.TokensPerS, r.Cost.UsdPerMillionOutputTokens, 1e-9)
 	// Serving throughput counts prefill, so it is below the decode-only rate.
 	assert.Less(t, r.Cost.TokensPerS, r.BatchCeiling.TokensPerS)
+	assert.Equal(t, [3]string{"user", "", ""}, [3]string{r.Cost.PriceKind, r.Cost.PriceSource, r.Cost.PriceDate})
+	// Without gpu_hour_usd the accelerator's default price (hardware's
+	// table: RunPod's $3.49 for an H100 SXM) is used and named; the rate
+	// is the same request's, so the cost scales by 3.49 / 3.6.
+	withPrice := r.Cost.UsdPerMillionOutputTokens
 	r = eval(t, spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
-	assert.Nil(t, r.Cost)
+	require.NotNil(t, r.Cost)
+	assert.Equal(t, [2]any{3.49, "cloud_on_demand"}, [2]any{r.Cost.GPUHourUSD, r.Cost.PriceKind})
+	assert.Contains(t, r.Cost.PriceSource, "runpod.io")
+	assert.InDelta(t, withPrice*3.49/3.6, r.Cost.UsdPerMillionOutputTokens, 1e-9)
 }
 
 func TestSweepShape(t *testing.T) {

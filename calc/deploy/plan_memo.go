@@ -28,7 +28,17 @@ type StepMemo struct {
 	preBatched int
 	blocks     float64
 	blocksOK   bool
+	// chunks counts the prompt chunks priced through this memo (each a
+	// Step; prefillFrom), over every layout: the planner's work counter
+	// (Reset keeps it).
+	chunks int64
 }
+
+// PrefillChunks returns the prompt chunks the serving analyses priced
+// through m since it was made: one Step each (prefillFrom), the planner's
+// one per-candidate loop whose length the request controls (the prompt's
+// tokens over the step's token budget).
+func (m *StepMemo) PrefillChunks() int64 { return m.chunks }
 
 type memoStep struct {
 	gen       uint32

@@ -23,6 +23,8 @@ type Ask struct {
 	TTFTS       float64 // 0 = no budget
 	TPOTS       float64 // 0 = no budget
 	priceUSD    float64 // per GPU-hour; <0 = not given
+	noPrice     bool    // no default price and no warning (a planner's ask)
+	custom      bool    // a custom accelerator: no default price
 	sweepPoints int
 	sweepMax    int
 	startupLog  *spec.StartupLog        // the parsed startup_log, nil without one
@@ -68,6 +70,7 @@ func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 	}
 	resolveScheduler(&e, req, d)
 	p := resolvePlan(&e, req)
+	p.custom = req.Hardware.Custom != nil && hw == nil
 	if req.StartupLog != "" {
 		lg, err := ParseStartupLog(req.StartupLog)
 		e.AddErr("", err)
@@ -258,6 +261,10 @@ func resolveDtypes(e *spec.Errs, req spec.Request, d *Deployment) {
 			switch {
 			case !ok:
 				e.Add("quantization", "unknown quantization "+fielderr.Quote(q)+"; one of "+strings.Join(models.QuantizationNames(), ", "))
+			case d.Model.Checkpoint != "" && !strings.EqualFold(q, "auto"):
+				// The request's quantization wins over the one a
+				// checkpoint id gave (models/checkpoint.go).
+				d.Quant = named
 			case d.Model.Quant.Quantized() && named.Quantized() && !sameQuant(d.Model.Quant, named):
 				e.Add("quantization", "the checkpoint is already quantized ("+d.Model.Quant.Method+"); "+fielderr.Quote(q)+" cannot be applied on top")
 			case !d.Model.Quant.Quantized():

@@ -25,6 +25,13 @@ type SimPlan struct {
 	Users     []int
 	Arrival   string
 	Seed      int64
+	// WorkLimit is the work, in work units, past which the simulator
+	// stops (0: none; evaluate sets it from the work budget); Stopped says
+	// it did (the estimate was wrong), and Refusal is then the request's
+	// error, naming simulate.
+	WorkLimit float64
+	Stopped   bool
+	Refusal   error
 }
 
 var distKinds = map[string]sched.DistKind{

@@ -23,7 +23,13 @@ import (
 //
 //	SeqSteps + StepWorkUnits*Steps + RequestWorkUnits*requests
 //
-// units, sched.Result counting SeqSteps and Steps. The derivation: probes
+// units, sched.Result counting SeqSteps and Steps, plus
+//
+//	GroupWorkUnits*groups*BlockEvents
+//
+// for the block events (sched.Result.BlockEvents: a call of
+// kvcache.Layout.BlocksFor, which walks every one of the layout's KV-cache
+// groups; up to kvcache.MaxGroups). The derivation: probes
 // of runs of batch 1 to 1,024 (burst, Poisson, closed loop; 100k-token
 // prompts; preemption) on the development machine (2 shared cores,
 // go1.26, amd64) measured about 9 ns per sequence-step, 90 ns per step
@@ -38,6 +44,14 @@ const (
 	// RequestWorkUnits is the fixed cost of one simulated request in
 	// sequence-steps.
 	RequestWorkUnits = 20
+	// GroupWorkUnits is the cost of one KV-cache group in one block event
+	// in sequence-steps: 1 full and 1, 7 or 63 sliding layers (2, 8 and
+	// 64 groups), 1,000 requests of 1024+256 tokens at block_size 1 and
+	// 16 on an H200, measured 2.5 to 4.5 ns a group and event (sched.Run
+	// alone, best of 5) against about 6 ns a sequence-step on the same
+	// runs, hence 0.5 (issue 35: the probe's 4,096 groups at block_size 1
+	// ran 42 s of CPU inside an estimate that counted no groups).
+	GroupWorkUnits = 0.5
 	// NsPerWorkUnit is the measured native CPU time of one work unit, in
 	// nanoseconds (WebAssembly on workerd or node is 3-4x slower: issue
 	// 16's request took 8.3 s natively, 25 s in node, 31 s on workerd).
@@ -66,6 +80,10 @@ const workSample = 1024
 // left out but counted in k (they are dropped).
 type lengthStats struct {
 	k, resident, tokens, in, out float64
+	// events is the block events of the requests that fit (2 to admit
+	// them, one per prefill chunk and one per block of output; see
+	// runWork).
+	events float64
 }
 
 func (b *workBudget) lengthStats(w sched.Workload) lengthStats {
@@ -74,7 +92,7 @@ func (b *workBudget) lengthStats(w sched.Workload) lengthStats {
 	// without building its whole configuration (which would link it into
 	// the light engine): NumBlocks - 1 is its pool less vLLM's null block.
 	lay, blocks := d.Layout(), d.NumBlocks-1
-	chunk := int64(d.MaxBatched)
+	chunk, bs := int64(d.MaxBatched), int64(max(lay.BlockSize, 1))
 	var st lengthStats
 	w.Lengths(workSample, func(i, o int) {
 		st.k++
@@ -82,7 +100,9 @@ func (b *workBudget) lengthStats(w sched.Workload) lengthStats {
 		if lay.BlocksFor(all, min(all, chunk)) > blocks {
 			return
 		}
-		st.resident += float64((int64(i)+chunk-1)/chunk + int64(o) - 1)
+		chunks := (int64(i) + chunk - 1) / chunk
+		st.resident += float64(chunks + int64(o) - 1)
+		st.events += float64(2 + chunks + (int64(o)+bs-1)/bs)
 		st.tokens += float64(i + o - 1)
 		st.in += float64(i)
 		st.out += float64(o)
@@ -152,12 +172,33 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 		return spec.Report{}, spec.Errors{{Field: "simulate", Message: NoSimulatorMessage}}
 	}
 	if sim != nil {
-		deploy.Simulator(d, &r, p, sim)
+		if err := simulateWithin(d, &r, p, sim, budget); err != nil {
+			return spec.Report{}, err
+		}
 	}
 	if err := finite.Check(&r); err != nil {
 		return spec.Report{}, err
 	}
 	return r, nil
+}
+
+// WatchdogFactor is how far past its budget an accepted simulation may run
+// before the simulator stops it: the estimate tracks the work done within
+// 0.8x to 1.5x (TestWorkEstimateTracksTheSimulator), so a run that passes
+// twice the budget is one the estimate got wrong, and it is stopped at the
+// next step and refused rather than left to block the isolate.
+const WatchdogFactor = 2
+
+// simulateWithin runs sp's simulation into r under the watchdog
+// (WatchdogFactor times budget; none for an infinite budget), and returns
+// the simulator's refusal (SimPlan.Refusal, naming simulate) when the
+// watchdog stopped it: the request then has no partial figures.
+func simulateWithin(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan, budget float64) error {
+	if !math.IsInf(budget, 1) {
+		sp.WorkLimit = WatchdogFactor * budget
+	}
+	deploy.Simulator(d, r, p, sp)
+	return sp.Refusal
 }
 
 // workBudget prices one request's work: its deployment, what it asks,
@@ -202,7 +243,17 @@ func (b *workBudget) estimateWork() WorkEstimate {
 // plus StepWorkUnits per step, the steps being that sum over the batch the
 // run sustains: the least of max_num_seqs, what the KV pool holds at the
 // mean lengths, and what the load keeps in flight (every request for a
-// burst, the users of a closed loop, Little's law for Poisson arrivals).
+// burst, the users of a closed loop, Little's law for Poisson arrivals,
+// and never more than the run's requests).
+//
+// Its block events (sched.Result.BlockEvents), each priced GroupWorkUnits
+// a KV-cache group: every request is checked against the pool once; one
+// that fits is checked and allocated at admission (2), then reallocated
+// at each of its prefill chunks and each time its context crosses a block
+// (ceil(output/block_size)); and while the KV pool, not max_num_seqs or
+// the load, bounds the batch, every step checks the waiting queue's head
+// once more and finds it does not fit.
+//
 // Capped by what 2^25 steps (MaxSimSteps) can do.
 func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	d := b.d
@@ -216,23 +267,33 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	capc, _ := d.SchedulerCap()
 	batch := float64(capc)
 	meanIn, meanOut := max(1, int(st.in/k)), max(1, int(st.out/k))
+	load := n
+	switch w.Arrival {
+	case sched.ClosedLoop:
+		load = float64(w.Users)
+	case sched.Poisson:
+		load = float64(deploy.Analyse(d, nil).ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc))
+	}
+	// No run holds more requests than it has (a sweep's load of 1,000
+	// users over its 2 requests runs a batch of 2).
+	batch = min(batch, load, n)
+	poolBound := false
 	pool := d.Pool()
 	if mb := pool.MeanStaggered(meanIn, meanOut); mb > 0 {
-		batch = min(batch, math.Floor(float64(pool.Usable())/mb))
-	}
-	switch w.Arrival {
-	case sched.Burst:
-		batch = min(batch, n)
-	case sched.ClosedLoop:
-		batch = min(batch, float64(w.Users))
-	case sched.Poisson:
-		batch = min(batch, float64(deploy.Analyse(d, nil).ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc)))
+		held := math.Floor(float64(pool.Usable()) / mb)
+		poolBound = held < batch
+		batch = min(batch, held)
 	}
 	batch = max(batch, 1)
 	// A step computes at most max_num_batched_tokens tokens.
 	steps := max(seqSteps/batch, st.tokens*n/k/chunk)
-	work := seqSteps + StepWorkUnits*steps + RequestWorkUnits*n
-	return min(work, float64(spec.MaxSimSteps)*(float64(capc)+StepWorkUnits))
+	events := n + st.events*n/k
+	if poolBound {
+		events += steps
+	}
+	groups := GroupWorkUnits * float64(len(d.Layout().Groups))
+	work := seqSteps + StepWorkUnits*steps + RequestWorkUnits*n + groups*events
+	return min(work, float64(spec.MaxSimSteps)*(float64(capc)+StepWorkUnits+groups*float64(capc+1)))
 }
 
 // sweepWork estimates the simulated sweep: one run per load, and the
@@ -288,7 +349,7 @@ func (b *workBudget) checkBudget(budget float64) error {
 	sp := b.sp
 	est := b.estimateWork()
 	if left := budget - est.Base - est.Simulation; est.Total > budget && est.Sweep > 0 && left > 0 && sp.SweepAuto {
-		sp.SweepN = numtext.FitN(sp.SweepN, left/est.Sweep)
+		sp.SweepN = b.fitSweep(left, est.Sweep)
 		est = b.estimateWork()
 	}
 	if est.Total <= budget || est.Simulation+est.Sweep == 0 {
@@ -300,8 +361,11 @@ func (b *workBudget) checkBudget(budget float64) error {
 		lengths = "simulate.output_tokens"
 	}
 	if left := budget - est.Base - est.Simulation; left > 0 {
-		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(sp.SweepN)) + " requests)" + over +
-			"; lower simulate.sweep.num_requests to about " + numtext.Fit(sp.SweepN, left/est.Sweep) + ", or simulate.sweep.points, or " + lengths
+		n := sp.SweepN
+		fit := b.fitSweep(left, est.Sweep)
+		sp.SweepN = n
+		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(n)) + " requests)" + over +
+			"; lower simulate.sweep.num_requests to about " + numtext.Thousands(int64(fit)) + ", or simulate.sweep.points, or " + lengths
 		return spec.Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
 	}
 	what := "the simulation (" + numtext.Thousands(int64(sp.Work.NumRequests)) + " requests of about " + numtext.Thousands(int64(math.Round(est.meanOutput))) + " output tokens"
@@ -313,4 +377,26 @@ func (b *workBudget) checkBudget(budget float64) error {
 		msg += ", and drop simulate.sweep"
 	}
 	return spec.Errors{{Field: "simulate.num_requests", Message: msg}}
+}
+
+// fitSweep sets sp.SweepN to the most requests a load, in two significant
+// digits, whose sweep the estimate prices within left units, and returns
+// it (1 when none does), starting from sweep, the price at today's count.
+// A sweep's price is nearly linear in its requests, so the first guess is
+// the proportional one; below a load's users it is not (a run of n
+// requests holds at most n at once: runWork), so the guess is priced and
+// narrowed again, a few times at most.
+func (b *workBudget) fitSweep(left, sweep float64) int {
+	sp := b.sp
+	for range 6 {
+		n := numtext.FitN(sp.SweepN, left/sweep)
+		if n >= sp.SweepN {
+			break
+		}
+		sp.SweepN = n
+		if sweep = b.estimateWork().Sweep; sweep <= left || n == 1 {
+			break
+		}
+	}
+	return sp.SweepN
 }

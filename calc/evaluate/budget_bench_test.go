@@ -5,14 +5,18 @@ import (
 
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/cputime"
+	"github.com/modelrefs/throughput/internal/probemodel"
 )
 
 // BenchmarkWorkBudget runs, through Evaluate and under DefaultWorkBudget,
 // the dearest requests the budget accepts: issue 16's request cut to the
 // 230 requests its refusal suggests (a batch of about 200 sequences
 // decoding 16,000 tokens, with preemption), a default 8-point sweep of
-// 128+2048-token requests cut to the 100 requests per point its refusal
-// suggests, and 1 user issuing 100k-token-prompt requests. It reports the
+// 128+2048-token requests cut to 40 requests per point (its refusal
+// suggests 50, which the onset bisection puts just over), 1 user issuing
+// 100k-token-prompt requests, and issue 35's probe model at the most
+// KV-cache groups served (64) and block size 1, cut to 450 requests
+// (about 3.9e6 units). It reports the
 // estimated work units per op and the native ns per unit
 // (NsPerWorkUnit's measurement) beside ns/op.
 func BenchmarkWorkBudget(b *testing.B) {
@@ -26,8 +30,9 @@ func BenchmarkWorkBudget(b *testing.B) {
 		req  spec.Request
 	}{
 		{"issue16-230-requests", issue},
-		{"sweep-100-per-point", l8("h100-sxm", 128, 2048, &spec.SimulateOptions{Sweep: &spec.SimSweepOptions{NumRequests: spec.Int(100)}})},
+		{"sweep-40-per-point", l8("h100-sxm", 128, 2048, &spec.SimulateOptions{Sweep: &spec.SimSweepOptions{NumRequests: spec.Int(40)}})},
 		{"closed-loop-1-user", l8("h100-sxm", 1024, 256, &spec.SimulateOptions{NumRequests: spec.Int(1200), Arrival: "closed_loop", Concurrency: spec.Int(1)})},
+		{"64-kv-groups-block-1", spec.Request{ModelConfig: probemodel.Groups(64), Hardware: spec.HardwareRef{ID: "h200"}, BlockSize: spec.Int(1), Simulate: &spec.SimulateOptions{NumRequests: spec.Int(450)}}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			est, err := EstimateWork(c.req)

@@ -34,12 +34,16 @@ func Plan(req spec.PlanRequest) (spec.PlanReport, error) {
 		}
 		return spec.PlanReport{}, spec.Errors{{Field: field, Message: "the search has " + numtext.Thousands(int64(n)) + " candidate deployments, above the limit of " + numtext.Thousands(spec.MaxPlanCandidates) + "; narrow constraints.accelerators or constraints.engines, or shorten the search lists"}}
 	}
+	if err := s.preBudget(s.countCandidates()); err != nil {
+		return spec.PlanReport{}, err
+	}
 	p := newPlanner(s)
 	r := p.run()
-	if p.modelErr != nil {
+	if p.stopErr != nil {
 		// The model cannot be laid out on any candidate (kvcache.MaxGroups):
-		// the plan is refused, naming the model, as Evaluate refuses it.
-		return spec.PlanReport{}, p.modelErr
+		// the plan is refused, naming the model, as Evaluate refuses it;
+		// or the search ran past the work budget (overBudget).
+		return spec.PlanReport{}, p.stopErr
 	}
 	if s.verifyTop > 0 {
 		if err := s.verify(&r); err != nil {
@@ -76,10 +80,12 @@ const (
 
 // planner is one search's state.
 type planner struct {
-	// modelErr is the model's own refusal (modelError), which ends the
-	// search; nil: none.
-	modelErr error
-	s        *planSpec
+	// stopErr ends the search: the model's own refusal (modelError), or
+	// the work budget's (overBudget); nil: none. evaluated counts the
+	// candidates evaluated so far.
+	stopErr   error
+	evaluated int
+	s         *planSpec
 	// ok holds, per layout, the best scheduler setting that meets the
 	// budget, by value (pointers into it are taken only to rank them).
 	ok []planned
@@ -127,8 +133,7 @@ func (s *planSpec) search() spec.PlanReport { return newPlanner(s).run() }
 // model's own (a field error on model, the same for every candidate:
 // kvcache.MaxGroups), which ends the search.
 func modelError(err error) bool {
-	var es spec.Errors
-	if errors.As(err, &es) {
+	if es, ok := errors.AsType[spec.Errors](err); ok {
 		for _, e := range es {
 			if e.Field == "model" {
 				return true
@@ -141,13 +146,17 @@ func modelError(err error) bool {
 func (p *planner) run() spec.PlanReport {
 	s := p.s
 	for i := range s.accels {
-		if p.modelErr != nil {
+		if p.stopErr != nil {
 			break
 		}
 		a := &s.accels[i]
-		price, ok := s.price(a.ID)
-		if !ok {
-			p.nearest[a.ID] = &candidate{why: "no_price", text: "no default price; set one in constraints.prices"}
+		price, why := s.searchPrice(a.ID)
+		switch why {
+		case "no_price":
+			p.nearest[a.ID] = &candidate{why: why, text: "no default price in the table (docs/MODEL.md section 12); set one in constraints.prices"}
+			continue
+		case "purchase_priced":
+			p.nearest[a.ID] = &candidate{why: why, text: "priced only by purchase (amortised over " + itoa(hardware.PurchaseLifeYears) + " years plus power, $" + fielderr.Number(round3(price.USDPerHour)) + " per GPU-hour), not rented on demand: a whole-catalog search compares rented parts; name it in constraints.accelerators or price it in constraints.prices"}
 			continue
 		}
 		engs := enginesFor(*a, s.engines)
@@ -163,7 +172,7 @@ func (p *planner) run() spec.PlanReport {
 }
 
 // accelerator searches one accelerator under one engine.
-func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64) {
+func (p *planner) accelerator(a *hardware.Accelerator, eng string, price hardware.Price) {
 	s := p.s
 	kvs := s.kvs
 	if eng == "llamacpp" || eng == "lmdeploy" {
@@ -187,8 +196,8 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 					if !p.variants(a, eng, sp, prec, q, kv, price) {
 						break // the weights fit under no KV dtype either
 					}
-					if p.modelErr != nil {
-						return // the model's own refusal ends the search
+					if p.stopErr != nil {
+						return // the model's own refusal, or the budget's, ends the search
 					}
 				}
 			}
@@ -201,7 +210,7 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price float64
 // its weights, KV layout and cost model and re-size only the memory
 // budget (withScheduler). It returns false when the weights alone
 // exceed the memory.
-func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, q, kv string, price float64) bool {
+func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, q, kv string, price hardware.Price) bool {
 	s := p.s
 	var first *deploy.Deployment
 	p.has = [2]bool{}
@@ -214,8 +223,8 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 				var err error
 				d, pl, err = deploy.ResolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
 				if err != nil {
-					if modelError(err) && p.modelErr == nil {
-						p.modelErr = err
+					if modelError(err) && p.stopErr == nil {
+						p.stopErr = err
 					}
 					return true // a layout the model cannot take (heads, layers)
 				}
@@ -232,6 +241,9 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 			p.consider(a.ID, p.aggregated(d, pl, q, prec, price))
 			if s.shapeModes(sp) == 2 {
 				p.consider(a.ID, p.disaggregated(d, pl, q, prec, price))
+			}
+			if p.evaluated += s.shapeModes(sp); p.overBudget() {
+				return true // the search ends (stopErr)
 			}
 		}
 	}
@@ -362,12 +374,12 @@ func (p *planner) miss(id string, c *candidate) {
 }
 
 // base fills what every deployment of d carries.
-func (p *planner) base(d *deploy.Deployment, q, prec, mode string, price float64) planned {
+func (p *planner) base(d *deploy.Deployment, q, prec, mode string, price hardware.Price) planned {
 	return planned{quant: q, util: d.Utilization, PlanDeployment: spec.PlanDeployment{
 		Accelerator: d.Hardware.ID, AcceleratorName: d.Hardware.Name, Engine: d.Engine.Name, Mode: mode,
 		TensorParallelSize: d.TP, PipelineParallelSize: d.PP, DataParallelSize: d.DataParallel(), ExpertParallel: d.ExpertParallel(),
 		Quantization: prec, KVCacheDtype: d.KVDtype, MaxNumSeqs: d.MaxNumSeqs, MaxNumBatchedTokens: d.MaxBatched,
-		MaxModelLen: d.MaxModelLen, GPUHourUSD: price,
+		MaxModelLen: d.MaxModelLen, GPUHourUSD: price.USDPerHour, PriceKind: price.Kind, PriceSource: price.Source,
 	}}
 }
 
@@ -403,7 +415,7 @@ func (p *planner) fitMiss(d *deploy.Deployment, dep planned) *candidate {
 // section) and by the preemption onset; replicas are added until the
 // workload's rate (or users) fits, and the figures are those Evaluate
 // reports for one replica at its share of the load.
-func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price float64) *candidate {
+func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price hardware.Price) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "aggregated", price)
 	in, out := s.in, s.out
@@ -494,10 +506,18 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 	dep.TPOTMs, dep.TTFTMs = st.TPOTMs, st.TTFTMs
 	dep.Limiter = limiter
 	dep.SaturationRequestRate = float64(replicas*dp) * rMax
+	if s.rate == 0 {
+		// A closed loop of at most capB users a rank delivers the steady
+		// state's rate within the budget (checked below), so it saturates
+		// at no lower a rate. The steady state, which admits prompts
+		// beside the decodes, can deliver a little more than ServingRate's
+		// fixed batch (0.3 % for 16 RTX 4090 replicas of 17 users).
+		dep.SaturationRequestRate = max(dep.SaturationRequestRate, rate)
+	}
 	if reachable && onset >= 1 {
 		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * sv.RateForConcurrency(deploy.MeanInFlightForPeak(float64(onset)), in, out)
 	}
-	p.finish(&dep, rate, price)
+	p.finish(&dep, rate, price.USDPerHour)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1})
 	// A candidate over max_gpus keeps its batch-1 figures: it fits, and
 	// the answer's fastest candidate may be one.
@@ -543,7 +563,7 @@ func (p *planner) finish(dep *planned, rate, price float64) {
 //     runs the prompt on the prefill instance with max_tokens=1, then
 //     streams from the decode instance: docs/features/disagg_prefill.md,
 //     vLLM 0.19).
-func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price float64) *candidate {
+func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price hardware.Price) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "disaggregated", price)
 	in, out := s.in, s.out
@@ -623,7 +643,7 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 		dep.PreemptionOnsetRequestRate = float64(D) * decodeRate(onset)
 	}
 	dep.perUsers = cOp
-	p.finish(&dep, s.rate, price)
+	p.finish(&dep, s.rate, price.USDPerHour)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + step1})
 	if dep.GPUs > s.maxGPUs {
 		c.why = "max_gpus"
@@ -679,7 +699,11 @@ func (s *planSpec) evaluateRequest(f *requestFields, hw, eng string, sh shape, q
 func (s *planSpec) requests(dep *planned) {
 	sh := shape{dep.TensorParallelSize, dep.PipelineParallelSize, dep.DataParallelSize, dep.ExpertParallel}
 	r := s.evaluateRequest(nil, dep.Accelerator, dep.Engine, sh, dep.quant, dep.KVCacheDtype, dep.MaxNumSeqs, dep.MaxNumBatchedTokens)
-	r.GPUHourUSD = spec.Float(dep.GPUHourUSD)
+	if dep.PriceKind == hardware.PriceUser {
+		// The user's price; without one the calculator reads the same
+		// default table (hardware.DefaultPrice) and names its source.
+		r.GPUHourUSD = spec.Float(dep.GPUHourUSD)
+	}
 	if dep.Mode == "disaggregated" {
 		pre := r
 		pre.Workload = s.workload()
@@ -744,6 +768,9 @@ func (p *planner) report() spec.PlanReport {
 	r := spec.PlanReport{Version: deploy.Version, Model: deploy.DescribeModel(s.model, s.model.Quant), Candidates: s.countCandidates(),
 		Cheapest: -1, FewestGPUs: -1, LowestLatency: -1, Deployments: []spec.PlanDeployment{}, Frontier: []spec.PlanPoint{},
 		Rejections: []spec.PlanRejection{}, Warnings: []spec.Warning{}}
+	if c := s.model.Checkpoint; c != "" {
+		r.Warnings = append(r.Warnings, spec.Warning{Code: "checkpoint_resolved", Message: c})
+	}
 	ok := make([]*planned, len(p.ok))
 	for i := range p.ok {
 		ok[i] = &p.ok[i]
@@ -796,7 +823,7 @@ func (p *planner) report() spec.PlanReport {
 	}
 	// Accelerators searched first; those without a price after them.
 	slices.SortStableFunc(r.Rejections, func(a, b spec.PlanRejection) int {
-		return boolInt(a.Reason == "no_price") - boolInt(b.Reason == "no_price")
+		return boolInt(a.Reason == "no_price" || a.Reason == "purchase_priced") - boolInt(b.Reason == "no_price" || b.Reason == "purchase_priced")
 	})
 	r.Feasible = len(ok) > 0
 	r.Answer = p.answer(ok)
@@ -863,7 +890,19 @@ func (p *planner) answer(ok []*planned) string {
 func headline(d *spec.PlanDeployment) string {
 	return "cheapest: " + itoa(d.GPUs) + " GPU" + numtext.Plural(d.GPUs) + " in " + itoa(d.Replicas) + " replica" + numtext.Plural(d.Replicas) + " of " + label(d) +
 		", $" + fielderr.Number(round3(d.USDPerMillionOutputTokens)) + " per million output tokens at TTFT " +
-		strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms"
+		strconv.FormatFloat(d.TTFTMs, 'f', 1, 64) + " ms, TPOT " + strconv.FormatFloat(d.TPOTMs, 'f', 1, 64) + " ms" +
+		" (at $" + fielderr.Number(round3(d.GPUHourUSD)) + " per GPU-hour, " + priceText(d.PriceKind) + ")"
+}
+
+// priceText names a price's kind for the answer.
+func priceText(kind string) string {
+	switch kind {
+	case hardware.PriceUser:
+		return "your price"
+	case hardware.PricePurchase:
+		return "purchase price amortised over 4 years plus power"
+	}
+	return "on-demand cloud list price"
 }
 
 func boolInt(b bool) int {

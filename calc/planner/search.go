@@ -50,6 +50,7 @@ type planSpec struct {
 	verifyTop        int
 	verifyN          int
 	verifySeed       int64
+	wholeCatalog     bool // no constraints.accelerators: rented parts only (searchPrice)
 	verifyAuto       bool // verify by default: shrink verifyN to the work budget
 	maxModelLen      int
 }
@@ -99,6 +100,7 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 		c = *req.Constraints
 	}
 	s.accels = planAccelerators(&e, c.Accelerators)
+	s.wholeCatalog = len(c.Accelerators) == 0
 	for i, name := range c.Engines {
 		if _, ok := release.LookupEngine(strings.ToLower(strings.TrimSpace(name))); !ok || name == "" {
 			e.Add("constraints.engines["+itoa(i)+"]", "unknown engine "+fielderr.Quote(name)+"; one of "+strings.Join(release.EngineNames(), ", "))
@@ -346,7 +348,7 @@ func (s *planSpec) shapeModes(sh shape) int {
 func (s *planSpec) countCandidates() int {
 	n := 0
 	for _, a := range s.accels {
-		if _, ok := s.price(a.ID); !ok {
+		if _, why := s.searchPrice(a.ID); why != "" {
 			continue
 		}
 		for _, eng := range enginesFor(a, s.engines) {
@@ -380,14 +382,31 @@ func (s *planSpec) modes() int {
 	return 1
 }
 
-// price is the GPU-hour price of an accelerator: the request's, else the
-// default table's.
-func (s *planSpec) price(id string) (float64, bool) {
+// price is the GPU-hour price of an accelerator: the request's
+// (constraints.prices, kind "user"), else the default table's
+// (hardware.DefaultPrice), as the calculator's cost section reads them.
+func (s *planSpec) price(id string) (hardware.Price, bool) {
 	if p, ok := s.prices[id]; ok {
-		return p, true
+		return hardware.Price{USDPerHour: p, Kind: hardware.PriceUser}, true
 	}
-	p, ok := hardware.DefaultPrice(id)
-	return p.USDPerHour, ok
+	return hardware.DefaultPrice(id)
+}
+
+// searchPrice is the price an accelerator is searched at, or why it is
+// not searched: "no_price" (no price at all), or "purchase_priced" (a
+// whole-catalog search leaves out the parts the table prices only by
+// purchase: an amortised card carries no host, margin or operations, so
+// it would rank below every rented part on an unlike price;
+// docs/MODEL.md section 12).
+func (s *planSpec) searchPrice(id string) (hardware.Price, string) {
+	p, ok := s.price(id)
+	switch {
+	case !ok:
+		return p, "no_price"
+	case s.wholeCatalog && p.Kind == hardware.PricePurchase:
+		return p, "purchase_priced"
+	}
+	return p, ""
 }
 
 // ParseRequest decodes a JSON plan request as strictly as

@@ -1,8 +1,7 @@
 package release
 
 import (
-	"slices"
-
+	"github.com/modelrefs/throughput/internal/strsort"
 	"github.com/modelrefs/throughput/internal/units"
 )
 
@@ -355,7 +354,7 @@ func EngineNames() []string {
 	for k := range engines {
 		out = append(out, k)
 	}
-	slices.Sort(out)
+	strsort.Strings(out)
 	return out
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/numtext"
 	"github.com/modelrefs/throughput/sched"
 )
 
@@ -29,12 +30,18 @@ func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan)
 	}
 	cfg := d.SchedConfig()
 	cfg.Spec.Seed = sp.Work.Seed
-	res, err := sched.Run(cfg, sp.Work, d.StepSeconds, simOptions(d, p, sp.Timeline))
+	opts := simOptions(d, p, sp.Timeline)
+	limit(&opts, d, sp, 0, sp.Work.NumRequests)
+	res, err := sched.Run(cfg, sp.Work, d.StepSeconds, opts)
+	if err == sched.ErrWorkLimit {
+		stopped(sp)
+		return sp.WorkLimit
+	}
 	if err != nil {
 		r.Warn("simulation_failed", "the simulation stopped: "+err.Error())
 		return 0
 	}
-	work = runUnits(res)
+	work = runUnits(res, len(d.Layout().Groups))
 	s := simReport(res, cfg.NumBlocks, p.HasSLO())
 	s.Arrival, s.Seed = sp.Arrival, sp.Seed
 	switch sp.Work.Arrival {
@@ -51,16 +58,42 @@ func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan)
 	}
 	if sp.Sweep {
 		var sweepWork float64
-		s.Sweep, sweepWork = simSweep(d, p, sp, r.Preemption)
+		s.Sweep, sweepWork = simSweep(d, p, sp, r.Preemption, work)
 		work += sweepWork
+	}
+	if sp.Stopped {
+		stopped(sp)
+		return work
 	}
 	r.Simulation = s
 	return work
 }
 
+// stopped records that the watchdog stopped sp's simulation: the request
+// is refused (deploy.SimPlan.Refusal), naming simulate.
+func stopped(sp *deploy.SimPlan) {
+	sp.Stopped = true
+	sp.Refusal = spec.Errors{{Field: "simulate", Message: "the simulation was stopped when its work passed " + numtext.Sci(sp.WorkLimit) +
+		" sequence-steps, " + strconv.Itoa(evaluate.WatchdogFactor) + " times the work budget of " + numtext.Sci(sp.WorkLimit/evaluate.WatchdogFactor) +
+		" it was estimated to fit; lower simulate.num_requests, or simulate.sweep.num_requests"}}
+}
+
+// limit sets o's watchdog (sched.Options.Work) to what is left of
+// sp.WorkLimit after done units, for a run of n requests (each counted
+// RequestWorkUnits up front); no limit when sp has none.
+func limit(o *sched.Options, d *deploy.Deployment, sp *deploy.SimPlan, done float64, n int) {
+	if sp.WorkLimit <= 0 {
+		return
+	}
+	o.Work = sched.WorkLimit{Limit: max(sp.WorkLimit-done-evaluate.RequestWorkUnits*float64(n), 1),
+		PerStep: evaluate.StepWorkUnits, PerBlockEvent: evaluate.GroupWorkUnits * float64(len(d.Layout().Groups))}
+}
+
 // runUnits is the work a run did, in work units (see evaluate.DefaultWorkBudget).
-func runUnits(res sched.Result) float64 {
-	return float64(res.SeqSteps) + evaluate.StepWorkUnits*float64(res.Steps) + evaluate.RequestWorkUnits*float64(res.Requests)
+// groups is the layout's KV-cache groups, which each block event walks.
+func runUnits(res sched.Result, groups int) float64 {
+	return float64(res.SeqSteps) + evaluate.StepWorkUnits*float64(res.Steps) + evaluate.RequestWorkUnits*float64(res.Requests) +
+		evaluate.GroupWorkUnits*float64(groups)*float64(res.BlockEvents)
 }
 
 func simOptions(d *deploy.Deployment, p deploy.Ask, timeline int) sched.Options {
@@ -123,7 +156,9 @@ func latencyMs(s sched.Summary) spec.LatencySummary {
 // simSweep runs the workload at several loads (request rates for Poisson
 // arrivals, closed-loop users otherwise), bisects the smallest load that
 // preempts, and finds the throughput knee.
-func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *spec.PreemptionReport) (_ *spec.SimulationSweep, work float64) {
+// done is the work already done (the main run's), which counts against
+// sp.WorkLimit.
+func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *spec.PreemptionReport, done float64) (_ *spec.SimulationSweep, work float64) {
 	w := sp.Work
 	w.NumRequests = sp.SweepN
 	poisson := w.Arrival == sched.Poisson
@@ -141,13 +176,20 @@ func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *spec.
 	cfg.Spec.Seed = w.Seed
 	opts := simOptions(d, p, 0)
 	run := func(load float64) (sched.Result, bool) {
+		if sp.Stopped {
+			return sched.Result{}, false
+		}
 		if poisson {
 			w.RatePerS = load
 		} else {
 			w.Users = int(load)
 		}
+		limit(&opts, d, sp, done+work, w.NumRequests)
 		res, err := sched.Run(cfg, w, d.StepSeconds, opts)
-		work += runUnits(res)
+		if err == sched.ErrWorkLimit {
+			sp.Stopped = true
+		}
+		work += runUnits(res, len(d.Layout().Groups))
 		return res, err == nil
 	}
 	first := -1

@@ -87,7 +87,15 @@ type PlanConstraints struct {
 	// MaxGPUs bounds the GPUs of the whole deployment.
 	MaxGPUs *int `json:"max_gpus,omitempty"`
 	// Prices sets the price of one GPU-hour in US dollars per
-	// accelerator id, overriding the default price table.
+	// accelerator id, overriding the default price table
+	// (hardware.DefaultPrice, docs/MODEL.md section 12) that the
+	// calculator's cost section reads too; an accelerator the table does
+	// not price is rejected (no_price) unless it is given here. Without
+	// accelerators, the search covers the parts rented on demand (a cloud
+	// list price) and those priced here; a part the table prices only by
+	// its purchase (amortised) is left out (purchase_priced) unless it is
+	// named in accelerators or priced here, so that rented and bought
+	// parts are not ranked on unlike prices.
 	Prices map[string]float64 `json:"prices,omitempty"`
 }
 
@@ -209,7 +217,12 @@ type PlanDeployment struct {
 	GPUs int `json:"num_gpus"`
 	// GPUHourUSD is the price of one GPU-hour used; USDPerHour the
 	// deployment's; USDPerMillionOutputTokens at the workload's load.
-	GPUHourUSD                float64 `json:"gpu_hour_usd"`
+	GPUHourUSD float64 `json:"gpu_hour_usd"`
+	// PriceKind and PriceSource say where GPUHourUSD comes from, as the
+	// cost section's do: "user" (constraints.prices), "cloud_on_demand"
+	// or "purchase_amortised" (the default table, hardware.DefaultPrice).
+	PriceKind                 string  `json:"price_kind"`
+	PriceSource               string  `json:"price_source,omitempty"`
 	USDPerHour                float64 `json:"usd_per_hour"`
 	USDPerMillionOutputTokens float64 `json:"usd_per_million_output_tokens"`
 	// TokensPerSPerGPU is the delivered output rate per GPU;
@@ -291,7 +304,7 @@ type PlanPoint struct {
 type PlanRejection struct {
 	_           noCompare
 	Accelerator string `json:"accelerator"`
-	// Reason is the stable code: "no_price", "engine", "weights_do_not_fit",
+	// Reason is the stable code: "no_price", "purchase_priced", "engine", "weights_do_not_fit",
 	// "max_model_len", "tpot", "ttft", "max_gpus"; Message the text.
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
@@ -299,11 +312,15 @@ type PlanRejection struct {
 
 // Planner limits and defaults.
 const (
-	// MaxPlanCandidates is the largest search Plan runs: about 4 ms of
-	// native CPU per 1,000 candidates (BenchmarkPlan: 30 ms for 7,056),
-	// so the limit keeps a plan near 50 ms natively. A larger search is
-	// refused naming it.
-	MaxPlanCandidates = 12000
+	// MaxPlanCandidates is the largest search Plan runs: the whole
+	// catalog's parts rented on demand (hardware.DefaultPrice, kind
+	// cloud_on_demand) under the default grid are 10,528 candidates for
+	// Llama 3.1 8B at a request rate and 12,784 for Qwen3-30B-A3B (its
+	// EP/DP shapes) (BenchmarkPlan: about 57 ms of native CPU for the
+	// 8B's, on a loaded 2-core machine), below it; naming every part in
+	// constraints.accelerators is about 28,000. A larger search is refused
+	// naming it.
+	MaxPlanCandidates = 32000
 	// DefaultPlanLimit is how many deployments a plan lists.
 	DefaultPlanLimit = 10
 	// MaxPlanLimit bounds limit.

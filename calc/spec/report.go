@@ -426,9 +426,20 @@ type SweepPoint struct {
 
 // CostReport is the price of output tokens.
 type CostReport struct {
-	_          noCompare
+	_ noCompare
+	// GPUHourUSD is the price of one GPU-hour used: the request's
+	// gpu_hour_usd, else the accelerator's default (hardware.DefaultPrice,
+	// docs/MODEL.md section 12).
 	GPUHourUSD float64 `json:"gpu_hour_usd"`
-	GPUs       int     `json:"num_gpus"`
+	// PriceKind says where GPUHourUSD comes from: "user" (the request's
+	// gpu_hour_usd), "cloud_on_demand" (an on-demand cloud list price) or
+	// "purchase_amortised" (a purchase price over 4 years plus power);
+	// PriceSource names the list or page and PriceDate when it states the
+	// price (both empty for "user").
+	PriceKind   string `json:"price_kind"`
+	PriceSource string `json:"price_source,omitempty"`
+	PriceDate   string `json:"price_date,omitempty"`
+	GPUs        int    `json:"num_gpus"`
 	// UsdPerMillionOutputTokens is at the workload's steady state (the
 	// serving section's output tokens/s, its decode batch below) when the
 	// workload gives a concurrency or a request rate; else at the batch

@@ -1,7 +1,7 @@
 package spec
 
 import (
-	"bytes"
+	"strings"
 
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/hardware"
@@ -118,8 +118,12 @@ type Request struct {
 	Workload *Workload `json:"workload,omitempty"`
 	// SLO is the latency budget for the best-batch search.
 	SLO *SLO `json:"slo,omitempty"`
-	// GPUHourUSD is the price of one GPU-hour in US dollars; the cost
-	// section is omitted when it is not given.
+	// GPUHourUSD is the price of one GPU-hour in US dollars. Without it the
+	// cost section prices the accelerator at its default
+	// (hardware.DefaultPrice: an on-demand cloud list price, or a purchase
+	// price amortised over 4 years plus power; docs/MODEL.md section 12)
+	// and names it; a custom accelerator, or one the table does not price,
+	// has no cost section, and a warning (no_price) asks for this field.
 	GPUHourUSD *float64 `json:"gpu_hour_usd,omitempty"`
 	// Sweep controls the batch-size sweep.
 	Sweep *SweepOptions `json:"sweep,omitempty"`
@@ -216,7 +220,9 @@ func (h HardwareRef) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON accepts a string id or an object of figures (unknown keys
 // in the object are rejected, naming them).
 func (h *HardwareRef) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
+	// strings.TrimSpace, which the engine links anyway: bytes.TrimSpace
+	// and its Unicode helpers cost about 1 KB of the light engine's gzip.
+	b = []byte(strings.TrimSpace(string(b)))
 	switch {
 	case len(b) > 0 && b[0] == '{':
 		var a hardware.Accelerator

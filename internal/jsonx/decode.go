@@ -96,8 +96,11 @@ func unmarshal(d *decoder, v any) error {
 }
 
 type decoder struct {
-	data  []byte
-	pos   int
+	data []byte
+	pos  int
+	// depth is the nesting at the cursor, decremented on each successful
+	// return only: an error ends the decoding (no defer, which costs the
+	// light engine's gzip in each of the three functions that nest).
 	depth int
 	// unknown collects unknown object keys (UnmarshalKnown); nil: the
 	// first one is an error (Unmarshal).
@@ -135,6 +138,17 @@ func (d *decoder) invalid(path, msg string) error {
 }
 
 func join(path, key string) string { return fielderr.Join(path, key) }
+
+// unknownPath names an unknown key under path: its first MaxQuoted
+// characters after a dot, whatever they are, so that an empty key or one
+// that looks like an index ("[0]") is not taken for its parent or for an
+// element (the JavaScript module's checkObject names it alike).
+func unknownPath(path, key string) string {
+	if path == "" {
+		return fielderr.Truncate(key)
+	}
+	return fielderr.Path(path + "." + fielderr.Truncate(key))
+}
 
 var (
 	rawType         = reflect.TypeFor[Raw]()
@@ -329,11 +343,11 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 	if d.depth++; d.depth > MaxDepth {
 		return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
 	}
-	defer func() { d.depth-- }()
 	d.pos++
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
+		d.depth--
 		return nil
 	}
 	for {
@@ -355,9 +369,9 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 		case ok:
 			err = d.value(slot, join(path, key))
 		case d.unknown == nil:
-			return fielderr.New(join(path, fielderr.Truncate(key)), "unknown field")
+			return fielderr.New(unknownPath(path, key), "unknown field")
 		default:
-			d.unknown = append(d.unknown, fielderr.Error{Field: join(path, fielderr.Truncate(key)), Message: "unknown field"})
+			d.unknown = append(d.unknown, fielderr.Error{Field: unknownPath(path, key), Message: "unknown field"})
 			err = d.skip(join(path, key))
 		}
 		if err != nil {
@@ -372,6 +386,7 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 			d.pos++
 		case '}':
 			d.pos++
+			d.depth--
 			return nil
 		default:
 			return d.syntax(path, "',' or '}'")
@@ -415,13 +430,13 @@ func (d *decoder) array(path string, v reflect.Value) error {
 	if d.depth++; d.depth > MaxDepth {
 		return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
 	}
-	defer func() { d.depth-- }()
 	d.pos++
 	t := v.Type()
 	out := reflect.MakeSlice(t, 0, 4)
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
+		d.depth--
 		v.Set(out)
 		return nil
 	}
@@ -439,6 +454,7 @@ func (d *decoder) array(path string, v reflect.Value) error {
 			d.pos++
 		case ']':
 			d.pos++
+			d.depth--
 			v.Set(out)
 			return nil
 		default:
@@ -674,11 +690,11 @@ func (d *decoder) skip(path string) error {
 		if d.depth++; d.depth > MaxDepth {
 			return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
 		}
-		defer func() { d.depth-- }()
 		d.pos++
 		d.skipSpace()
 		if d.pos < len(d.data) && d.data[d.pos] == closer {
 			d.pos++
+			d.depth--
 			return nil
 		}
 		for {
@@ -708,6 +724,7 @@ func (d *decoder) skip(path string) error {
 				d.pos++
 			case closer:
 				d.pos++
+				d.depth--
 				return nil
 			default:
 				return d.syntax(path, "',' or '"+string(closer)+"'")
@@ -757,7 +774,13 @@ type structFields struct {
 	byName map[string]field
 }
 
-var fieldCache sync.Map // reflect.Type -> *structFields
+// fieldCache holds each struct type's fields once worked out. A map under
+// a mutex rather than a sync.Map, whose Store would link the hash-trie's
+// swap paths (about 1 KB of the light engine's gzip).
+var fieldCache struct {
+	sync.Mutex
+	m map[reflect.Type]*structFields
+}
 
 // FieldName returns a struct field's JSON key and tag options as
 // encoding/json reads them; ok is false for the fields it skips
@@ -843,8 +866,11 @@ func unquoteTag(s string) string {
 // fieldsOf returns t's JSON fields: exported fields by their json tag name
 // (or Go name), "-" skipped, embedded structs flattened (outer names win).
 func fieldsOf(t reflect.Type) *structFields {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.(*structFields)
+	fieldCache.Lock()
+	f, ok := fieldCache.m[t]
+	fieldCache.Unlock()
+	if ok {
+		return f
 	}
 	sf := &structFields{byName: map[string]field{}}
 	var walk func(t reflect.Type, index []int, depth int)
@@ -907,7 +933,12 @@ func fieldsOf(t reflect.Type) *structFields {
 		}
 	}
 	order(t, nil)
-	fieldCache.Store(t, sf)
+	fieldCache.Lock()
+	if fieldCache.m == nil {
+		fieldCache.m = map[reflect.Type]*structFields{}
+	}
+	fieldCache.m[t] = sf
+	fieldCache.Unlock()
 	return sf
 }
 

@@ -114,6 +114,11 @@ func TestUnmarshalErrorsNamePaths(t *testing.T) {
 		{`{"nope":1}`, "nope", "unknown field", true},
 		{`{"inner":{"z":1}}`, "inner.z", "unknown field", true},
 		{`{"list":[{"x":1},{"q":2}]}`, "list[1].q", "unknown field", true},
+		// An empty key, or one that looks like an index, is named after
+		// a dot like any other (issue 35), not as its parent or an element.
+		{`{"inner":{"":1}}`, "inner.", "unknown field", true},
+		{`{"inner":{"[0]":1}}`, "inner.[0]", "unknown field", true},
+		{`{"":1}`, "", "unknown field", true},
 		{`{"count":"3"}`, "count", "must be an integer, got a string", false},
 		{`{"count":2.5}`, "count", "must be an integer, got 2.5", false},
 		{`{"count":1e30}`, "count", "must be an integer", false},

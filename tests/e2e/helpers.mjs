@@ -28,7 +28,6 @@ export const DEFAULT_REQUEST = Object.freeze({
   kv_cache_dtype: 'auto',
   workload: { input_tokens: 1024, output_tokens: 256 },
   slo: { ttft_ms: 1000, tpot_ms: 50 },
-  gpu_hour_usd: 2.5,
   sweep: { points: 256 },
 });
 

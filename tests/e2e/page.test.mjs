@@ -80,11 +80,14 @@ test('changing inputs changes the figures to the engine report', async () => {
   assert.equal(await page.inputValue('#f-output_tokens'), '2048');
   await assertFigures(page, H.request({ kv_cache_dtype: 'fp8', tensor_parallel_size: 2, workload: { input_tokens: 4000, output_tokens: 2048, concurrency: 48 } }), 'slider');
 
+  // Without a price of its own the page's cost is the accelerator's default
+  // (hardware.DefaultPrice: RunPod's $1.59 for an A100 SXM 80GB).
   await page.selectOption('#f-hardware', 'a100-sxm-80gb');
   await page.fill('#f-gpu_hour_usd', '');
-  const want = await assertFigures(page, H.request({ hardware: 'a100-sxm-80gb', kv_cache_dtype: 'fp8', tensor_parallel_size: 2, gpu_hour_usd: undefined, workload: { input_tokens: 4000, output_tokens: 2048, concurrency: 48 } }), 'a100, no price');
-  assert.equal(want.cost, undefined);
-  assert.equal(await page.textContent('[data-v="cost.usd_per_million_output_tokens"]'), '–');
+  const want = await assertFigures(page, H.request({ hardware: 'a100-sxm-80gb', kv_cache_dtype: 'fp8', tensor_parallel_size: 2, workload: { input_tokens: 4000, output_tokens: 2048, concurrency: 48 } }), 'a100, default price');
+  assert.equal(want.cost.gpu_hour_usd, 1.59);
+  assert.equal(want.cost.price_kind, 'cloud_on_demand');
+  assert.notEqual(await page.textContent('[data-v="cost.usd_per_million_output_tokens"]'), '–');
 });
 
 test('a model the light engine leaves to the full engine (DeepSeek-V4) is answered by the full engine', async () => {

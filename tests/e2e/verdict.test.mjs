@@ -133,9 +133,10 @@ test('(c) H100 against 2×L4 under a 50 ms TPOT budget: prices, the winner, both
   assert.equal(l4.batch_ceiling.limited_by, 'latency_budget');
   assert.ok(l4.batch_ceiling.batch_size < l4free.batch_ceiling.batch_size);
 
-  // The compare table: prices (GPUs × $2.50 an hour) and the winner (cheaper per million output tokens).
+  // The compare table: prices (GPUs × each accelerator's default price, hardware.DefaultPrice: RunPod's $3.49 an
+  // hour for the H100 SXM, $0.78 for an L4) and the winner (cheaper per million output tokens).
   const rows = await page.$$eval('#compare-table tbody tr', (trs) => Object.fromEntries(trs.map((tr) => [tr.querySelector('th').textContent, [...tr.querySelectorAll('td')].map((td) => td.firstChild.textContent)])));
-  assert.deepEqual(rows.Price, ['$2.50/h', '$5.00/h']);
+  assert.deepEqual(rows.Price, ['$3.49/h', '$1.56/h']);
   assert.ok(a.cost.usd_per_million_output_tokens < l4.cost.usd_per_million_output_tokens);
   const winners = await page.$$eval('#compare-table thead th[data-winner]', (ths) => ths.map((th) => th.textContent));
   assert.equal(winners.length, 1);

@@ -332,6 +332,8 @@ export type ModelID =
   | "llama-3.1-8b"
   | "llama-3.1-8b-instruct"
   | "llama3.1-8b"
+  | "meta-llama-3.1-8b-instruct"
+  | "meta-llama/meta-llama-3.1-8b-instruct"
   | "meta-llama/Llama-3.1-70B"
   | "Llama-3.1-70B"
   | "llama-3.1-70b-base"
@@ -342,6 +344,8 @@ export type ModelID =
   | "llama-3.1-70b"
   | "llama-3.1-70b-instruct"
   | "llama3.1-70b"
+  | "meta-llama-3.1-70b-instruct"
+  | "meta-llama/meta-llama-3.1-70b-instruct"
   | "nvidia/Llama-3.1-8B-Instruct-FP8"
   | "Llama-3.1-8B-Instruct-FP8"
   | "llama-3.1-8b-fp8-nvidia"
@@ -351,6 +355,8 @@ export type ModelID =
   | "llama-3.1-405b"
   | "llama-3.1-405b-instruct"
   | "llama3.1-405b"
+  | "meta-llama-3.1-405b-instruct"
+  | "meta-llama/meta-llama-3.1-405b-instruct"
   | "RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8"
   | "Meta-Llama-3.1-8B-Instruct-quantized.w8a8"
   | "llama-3.1-8b-w8a8"
@@ -1316,7 +1322,7 @@ export interface Request {
   /** slo is the latency budget for the best-batch search. */
   slo?: SLO;
   /**
-   * gpu_hour_usd is the price of one GPU-hour in US dollars; the cost section is omitted when it is not given.
+   * gpu_hour_usd is the price of one GPU-hour in US dollars. Without it the cost section prices the accelerator at its default (hardware.DefaultPrice: an on-demand cloud list price, or a purchase price amortised over 4 years plus power; docs/MODEL.md section 12) and names it; a custom accelerator, or one the table does not price, has no cost section, and a warning (no_price) asks for this field.
    * Range: from 0 to 1000000.
    * Unit: USD per GPU-hour.
    */
@@ -2149,7 +2155,12 @@ export interface SweepPoint {
 
 /** CostReport is the price of output tokens. */
 export interface CostReport {
+  /** gpu_hour_usd is the price of one GPU-hour used: the request's gpu_hour_usd, else the accelerator's default (hardware.DefaultPrice, docs/MODEL.md section 12). */
   gpu_hour_usd: number;
+  /** price_kind says where GPUHourUSD comes from: "user" (the request's gpu_hour_usd), "cloud_on_demand" (an on-demand cloud list price) or "purchase_amortised" (a purchase price over 4 years plus power); PriceSource names the list or page and PriceDate when it states the price (both empty for "user"). */
+  price_kind: string;
+  price_source?: string;
+  price_date?: string;
   num_gpus: number;
   /** usd_per_million_output_tokens is at the workload's steady state (the serving section's output tokens/s, its decode batch below) when the workload gives a concurrency or a request rate; else at the batch below (the best batch under the SLO when one is given, else the batch ceiling), counting prefill time. */
   usd_per_million_output_tokens: number;
@@ -2572,7 +2583,7 @@ export interface PlanConstraints {
    */
   max_gpus?: number;
   /**
-   * prices sets the price of one GPU-hour in US dollars per accelerator id, overriding the default price table.
+   * prices sets the price of one GPU-hour in US dollars per accelerator id, overriding the default price table (hardware.DefaultPrice, docs/MODEL.md section 12) that the calculator's cost section reads too; an accelerator the table does not price is rejected (no_price) unless it is given here. Without accelerators, the search covers the parts rented on demand (a cloud list price) and those priced here; a part the table prices only by its purchase (amortised) is left out (purchase_priced) unless it is named in accelerators or priced here, so that rented and bought parts are not ranked on unlike prices.
    * Unit: USD per GPU-hour.
    * Default: the default price table (hardware/prices.go).
    */
@@ -2712,6 +2723,9 @@ export interface PlanDeployment {
   num_gpus: number;
   /** gpu_hour_usd is the price of one GPU-hour used; USDPerHour the deployment's; USDPerMillionOutputTokens at the workload's load. */
   gpu_hour_usd: number;
+  /** price_kind and PriceSource say where GPUHourUSD comes from, as the cost section's do: "user" (constraints.prices), "cloud_on_demand" or "purchase_amortised" (the default table, hardware.DefaultPrice). */
+  price_kind: string;
+  price_source?: string;
   usd_per_hour: number;
   usd_per_million_output_tokens: number;
   /** tokens_per_s_per_gpu is the delivered output rate per GPU; TokensPerSPerUser what one request sees (1000 / TPOT). */
@@ -2772,7 +2786,7 @@ export interface PlanPoint {
 /** PlanRejection is why no candidate on one accelerator made the list. */
 export interface PlanRejection {
   accelerator: string;
-  /** reason is the stable code: "no_price", "engine", "weights_do_not_fit", "max_model_len", "tpot", "ttft", "max_gpus"; Message the text. */
+  /** reason is the stable code: "no_price", "purchase_priced", "engine", "weights_do_not_fit", "max_model_len", "tpot", "ttft", "max_gpus"; Message the text. */
   reason: string;
   message: string;
 }
@@ -2846,7 +2860,7 @@ export interface ModelDetail {
 
 /** Model is a decoder-only transformer's architecture. */
 export interface ModelsModel {
-  /** id is the catalog id (Hugging Face id) or "custom" for an imported config. */
+  /** id is the catalog id (Hugging Face id), the checkpoint id as given for one Lookup resolved (Checkpoint), or "custom" for an imported config. */
   id: string;
   name: string;
   /** model_type is config.json's model_type (of the text model for multimodal ones). */

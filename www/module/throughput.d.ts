@@ -135,7 +135,7 @@ export interface Calculator {
   evaluateJSON(json: string, options?: EvaluateOptions): string;
   /**
    * Plans a deployment for a workload and a latency budget (calc.Plan). Throws ThroughputError naming every
-   * invalid field, and for a search over 12,000 candidates; an impossible budget is a report with feasible false.
+   * invalid field, and for a search over 32,000 candidates; an impossible budget is a report with feasible false.
    */
   plan(request: PlanRequest): PlanReport;
   /** plan with JSON text in and out. */

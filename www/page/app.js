@@ -791,25 +791,22 @@ function fillHardware() {
   F.selectValue(sel, canonicalHardware(current));
 }
 
-/** The catalog id for an id or alias the URL gave, else the value itself. */
+/** The catalog id for an id, alias or name the URL gave, else the value itself. */
 function canonicalHardware(v) {
-  if (!hardwareList || v === 'custom') return v;
-  const l = String(v).toLowerCase();
-  const hit = hardwareList.find((a) => a.id === l || a.name.toLowerCase() === l || (a.aliases ?? []).some((x) => x.toLowerCase() === l));
-  return hit?.id ?? v;
+  return F.canonicalHardware(hardwareList, v, (x) => calc.hardwareSpec(x));
 }
 
-function fillModels() {
+async function fillModels() {
+  // Every catalog entry, from the catalog the engine loaded (the light
+  // engine's models() leaves out the full engine's DeepSeek-V4); the
+  // engine's list when the catalog cannot be read.
   let list;
-  // The full engine's list once it is loaded: it also holds the models the
-  // light engine leaves out (DeepSeek-V4).
-  try { list = (fullCalc ?? calc).models(); } catch { return; }
-  const dl = $('#model-list');
-  dl.replaceChildren(...list.flatMap((m) => {
-    const o = new Option(m.name, m.id);
-    o.label = `${m.name}${m.family ? ` · ${m.family}` : ''}`;
-    return [o];
-  }));
+  try {
+    const res = await fetch('catalog.json');
+    if (res.ok) list = await res.json();
+  } catch { /* below */ }
+  try { list ??= (fullCalc ?? calc).models(); } catch { return; }
+  F.fillModelList($('#model-list'), list);
 }
 
 // --- boot ----------------------------------------------------------------

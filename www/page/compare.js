@@ -6,10 +6,13 @@ import { label } from './state.js';
 import { escapeHTML as esc } from '../ui/dom.js';
 import { verdict } from '../ui/verdict.js';
 
+/** The cost section's price_kind in words (docs/MODEL.md section 12). */
+const PRICE_KIND = { user: 'your price', cloud_on_demand: 'on-demand cloud list price', purchase_amortised: 'purchase amortised over 4 years + power' };
+
 /** Rows: [heading, (report) -> text, (report) -> conditions]. */
 export const ROWS = [
   ['Verdict', (r) => verdict(r).badge, (r) => verdict(r).headline],
-  ['Price', (r) => (r.cost ? `${fmt.usd(r.cost.gpu_hour_usd * r.cost.num_gpus)}/h` : 'no price'), (r) => r.cost && `${r.cost.num_gpus} × ${fmt.usd(r.cost.gpu_hour_usd)} per GPU-hour`],
+  ['Price', (r) => (r.cost ? `${fmt.usd(r.cost.gpu_hour_usd * r.cost.num_gpus)}/h` : 'no price'), (r) => r.cost && `${r.cost.num_gpus} × ${fmt.usd(r.cost.gpu_hour_usd)} per GPU-hour, ${PRICE_KIND[r.cost.price_kind] ?? r.cost.price_kind}`],
   ['GPUs', (r) => `${r.config.num_gpus} (TP ${r.config.tensor_parallel_size}, PP ${r.config.pipeline_parallel_size})`],
   ['Weights / KV dtype', (r) => `${r.model.weight_format} / ${r.config.kv_cache_dtype}`],
   ['KV cache per GPU', (r) => figure('memory.kv_cache_bytes', r)],

@@ -117,6 +117,40 @@ export function fillOptions(select, pairs, v) {
 }
 
 /**
+ * The model suggestions: one option per catalog entry (catalog.json's
+ * array, or models() summaries), in catalog order, valued by its id and
+ * labelled "name · family". The page takes them from the catalog itself,
+ * not from the light engine's models(), which leaves out the models only
+ * the full engine derives (DeepSeek-V4).
+ */
+export function fillModelList(datalist, entries) {
+  datalist.replaceChildren(...entries.map((m) => {
+    const o = new Option(m.name, m.id);
+    o.label = `${m.name}${m.family ? ` · ${m.family}` : ''}`;
+    return o;
+  }));
+}
+
+/**
+ * The catalog id to select for a hardware value a link gave ("h100-sxm",
+ * the docs' own example): an id, name or alias of list (calc.hardware()),
+ * else the part the engine's lookup resolves it to (lookup: calc.hardwareSpec,
+ * which also reads "h100-sxm" as "h100-sxm-80gb"), else the value itself.
+ */
+export function canonicalHardware(list, v, lookup) {
+  if (!list || v === 'custom' || !v) return v;
+  const l = String(v).toLowerCase();
+  const hit = list.find((a) => a.id === l || a.name.toLowerCase() === l || (a.aliases ?? []).some((x) => x.toLowerCase() === l));
+  if (hit) return hit.id;
+  try {
+    const id = lookup?.(v)?.id;
+    return list.some((a) => a.id === id) ? id : v;
+  } catch {
+    return v; // unknown or ambiguous: kept, and the engine names the problem
+  }
+}
+
+/**
  * The valid range of a number field as text, from the engine's bounds
  * (calc.fieldBounds(path)): "greater than 0, at most 1".
  */

@@ -11,8 +11,24 @@ import * as fmt from '../ui/format.js';
 
 const FIELDS = {
   model: 'llama-3.1-8b', load: 'rate', rate: '20', users: '64', input: '2048', output: '500',
-  ttft: '1000', tpot: '50', max_gpus: '', accelerators: '',
+  ttft: '1000', tpot: '50', max_gpus: '', accelerators: '', prices: '',
 };
+
+/**
+ * The plan form's price overrides, "id=usd, id=usd" (USD per GPU-hour):
+ * {prices} (constraints.prices), or {error} naming the bad entry. An
+ * accelerator not named keeps the default table's price.
+ */
+export function planPrices(text) {
+  const prices = {};
+  for (const part of String(text).split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([^=\s]+)\s*=\s*(\S+)$/.exec(part);
+    const usd = m ? Number(m[2]) : NaN;
+    if (!m || !Number.isFinite(usd)) return { error: `constraints.prices: "${part}" is not id=USD per GPU-hour` };
+    prices[m[1]] = usd;
+  }
+  return { prices };
+}
 
 const params = new URLSearchParams(location.search);
 if (params.get('view') === 'plan') show();
@@ -58,6 +74,9 @@ function request(form) {
   const c = {};
   if (v('max_gpus') !== '') c.max_gpus = num('max_gpus');
   if (v('accelerators') !== '') c.accelerators = v('accelerators').split(',').map((s) => s.trim()).filter(Boolean);
+  const pr = planPrices(v('prices'));
+  if (pr.error) return { error: pr.error };
+  if (Object.keys(pr.prices).length) c.prices = pr.prices;
   if (Object.keys(c).length) req.constraints = c;
   const q = new URLSearchParams(location.search);
   q.set('view', 'plan');
@@ -71,7 +90,11 @@ function request(form) {
 
 async function run(form) {
   const status = document.getElementById('plan-status');
-  const { req, query } = request(form);
+  const { req, query, error } = request(form);
+  if (error) {
+    status.textContent = error;
+    return;
+  }
   history.replaceState(null, '', `${location.pathname}?${query}`);
   status.textContent = 'Planning…';
   try {
@@ -101,6 +124,8 @@ export function calculatorLink(d) {
     max_num_batched_tokens: String(r.max_num_batched_tokens ?? ''),
     input_tokens: String(r.workload.input_tokens), output_tokens: String(r.workload.output_tokens),
     ttft_ms: r.slo?.ttft_ms === undefined ? '' : String(r.slo.ttft_ms), tpot_ms: r.slo?.tpot_ms === undefined ? '' : String(r.slo.tpot_ms),
+    // Set only where the user overrode the price (the planner's evaluate
+    // request); else the calculator reads the same default table.
     gpu_hour_usd: String(r.gpu_hour_usd ?? ''),
   });
   if (r.workload.request_rate !== undefined) Object.assign(c, { load: 'rate', request_rate: String(r.workload.request_rate) });

@@ -43,7 +43,7 @@ export const DEFAULTS = Object.freeze({
   request_rate: '10',
   ttft_ms: '1000',
   tpot_ms: '50',
-  gpu_hour_usd: '2.50',
+  gpu_hour_usd: '', // '' = the accelerator's default price (docs/MODEL.md section 12)
   // Serving features (docs/MODEL.md section 10); '' leaves each off.
   shared_prefix_tokens: '',
   prefix_hit_rate: '', // fraction of each prompt (instead of shared_prefix_tokens)

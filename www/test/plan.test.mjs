@@ -37,10 +37,23 @@ test('a plan and its winner re-evaluated', () => {
   const w = r.deployments[r.cheapest];
   assert.ok(w.launch.length > 0);
   const rep = calc.evaluate(w.evaluate);
+  // An aggregated row's TPOT and TTFT are the re-evaluated report's steady
+  // state at the row's load (its serving section: the mixed step that also
+  // carries admitted prompts), never shorter than the pure decode step; a
+  // disaggregated row's decode pool admits no prompts: its TPOT is the step.
+  assert.equal(rep.decode.batch_size, w.batch_size);
   if (w.mode === 'aggregated') {
-    assert.equal(rep.decode.step_time_ms, w.tpot_ms);
-    assert.equal(rep.decode.batch_size, w.batch_size);
+    assert.ok(Math.abs(rep.serving.tpot_ms - w.tpot_ms) <= 1e-9 * w.tpot_ms, `${rep.serving.tpot_ms} vs ${w.tpot_ms}`);
+    assert.ok(Math.abs(rep.serving.ttft_ms - w.ttft_ms) <= 1e-9 * w.ttft_ms, `${rep.serving.ttft_ms} vs ${w.ttft_ms}`);
+    assert.ok(w.tpot_ms >= rep.decode.step_time_ms);
+  } else {
+    assert.ok(Math.abs(1000 / rep.decode.tokens_per_s_per_sequence - w.tpot_ms) <= 1e-9 * w.tpot_ms);
   }
+  // The row names the price it used: the default table's, as the
+  // calculator's cost section does for the same request.
+  assert.equal(w.gpu_hour_usd, rep.cost.gpu_hour_usd);
+  assert.equal(w.price_kind, rep.cost.price_kind);
+  assert.equal(w.price_source, rep.cost.price_source);
   assert.equal(rep.config.num_gpus * w.replicas, w.num_gpus);
 });
 

@@ -1,0 +1,63 @@
+package planner
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/modelrefs/throughput/calc/spec"
+)
+
+// planErr runs req and returns its one field error.
+func planErr(t *testing.T, req spec.PlanRequest) spec.FieldError {
+	t.Helper()
+	_, err := Plan(req)
+	var es spec.Errors
+	require.ErrorAs(t, err, &es)
+	require.Len(t, es, 1)
+	return es[0]
+}
+
+// longContextModel is a small model (32 layers of 256, one KV head of 64)
+// whose context holds 33,554,432 tokens.
+func longContextModel() map[string]any {
+	return map[string]any{"model_type": "qwen2", "hidden_size": 256, "num_hidden_layers": 32, "num_attention_heads": 4, "num_key_value_heads": 1,
+		"intermediate_size": 512, "vocab_size": 1000, "max_position_embeddings": 1 << 25}
+}
+
+// A plan gets the evaluation's work budget. A whole-catalog plan of
+// longContextModel searches 10,528 candidates (the parts rented on demand,
+// aggregated and disaggregated); with 16,000,000-token prompts each prices
+// its prompt at least once in ceil(16,000,000 / 8,192) = 1,954 chunks, so
+// the search costs at least 10,528 * (300 + 3 * 1,954) = 6.49e7 units,
+// over the 4e6 budget: refused before it runs (it took
+// 1.4 s of native CPU before the budget).
+func TestPlanBudgetRefusesLongPromptsBeforeTheSearch(t *testing.T) {
+	t.Parallel()
+	fe := planErr(t, spec.PlanRequest{ModelConfig: longContextModel(), Workload: spec.PlanWorkload{RequestRate: spec.Float(0.001), InputTokens: spec.Int(16_000_000), OutputTokens: spec.Int(2)},
+		SLO: spec.PlanSLO{TTFTMs: spec.Float(1e9)}})
+	assert.Equal(t, spec.FieldError{Field: "workload.input_tokens", Message: "the plan prices each candidate's prompt of 16,000,000 tokens in steps of at most 8,192 tokens: " +
+		"its 10,528 candidate deployments need about 6.5e7 work units, above the work budget of 4e6; " +
+		"lower workload.input_tokens, raise search.max_num_batched_tokens, or narrow constraints.accelerators or constraints.engines"}, fe)
+}
+
+// Prompts of 400,000 tokens under a closed loop (aggregated candidates
+// only) are priced at candidates * (300 + 3 * 49) units before the search,
+// under the budget, but each candidate prices
+// them several times (its own prefill beside each steady state's pass),
+// so the search's count (deploy.StepMemo.PrefillChunks) passes the budget
+// part way, and the plan is refused with no partial figures.
+func TestPlanBudgetStopsTheSearch(t *testing.T) {
+	t.Parallel()
+	req := spec.PlanRequest{ModelConfig: longContextModel(), Workload: spec.PlanWorkload{Concurrency: spec.Int(4), InputTokens: spec.Int(400_000), OutputTokens: spec.Int(2)},
+		SLO: spec.PlanSLO{TTFTMs: spec.Float(1e9)}}
+	s, err := resolvePlanRequest(req)
+	require.NoError(t, err)
+	require.NoError(t, s.preBudget(s.countCandidates()), "under the budget before the search")
+	rep, _ := Plan(req)
+	assert.Zero(t, rep.Candidates, "no partial report")
+	fe := planErr(t, req)
+	assert.Equal(t, "workload.input_tokens", fe.Field)
+	assert.Regexp(t, `^the plan prices each candidate's prompt of 400,000 tokens in steps of at most 8,192 tokens: its [0-9,]+ candidate deployments ran past the work budget of 4e6 units after [0-9,]+ of them; lower workload.input_tokens`, fe.Message)
+}
