@@ -266,27 +266,27 @@ func b(c bool, v units.Bytes) units.Bytes {
 	return 0
 }
 
-// Modelled is the engine's own memory figures for the tightest stage of a
+// modelledMemory is the engine's own memory figures for the tightest stage of a
 // deployment whose start-up log replaced them (ApplyStartupLog), with the block
 // pool, capacity and concurrency they would give; ok is false when no log
 // was applied (the report's figures are the engine's).
-type Modelled struct {
+type modelledMemory struct {
 	Requested, Weights, Activation, NonTorch, CUDAGraph, KV units.Bytes
 	Blocks, CapacityTokens                                  int64
 	MaxConcurrency                                          float64
 }
 
 // ModelledMemory returns the engine's own figures beside a start-up log's
-// (Modelled).
-func (d *Deployment) ModelledMemory() (Modelled, bool) {
+// (modelledMemory).
+func (d *Deployment) ModelledMemory() (modelledMemory, bool) {
 	st := &d.stages[d.tight]
 	if st.sources == nil {
-		return Modelled{}, false
+		return modelledMemory{}, false
 	}
 	m := st.modelled
 	lay := st.layout
 	n := lay.NumBlocks(float64(m.kv) * d.feat.draftShare(lay))
-	out := Modelled{Requested: m.requested, Weights: m.weights, Activation: m.activation, NonTorch: m.nonTorch, CUDAGraph: m.cudaGraph, KV: m.kv,
+	out := modelledMemory{Requested: m.requested, Weights: m.weights, Activation: m.activation, NonTorch: m.nonTorch, CUDAGraph: m.cudaGraph, KV: m.kv,
 		Blocks: n, CapacityTokens: lay.CapacityTokens(n), MaxConcurrency: lay.MaxConcurrency(n, int64(d.MaxModelLen), int64(d.MaxBatched))}
 	if d.Version.CapacityFromConcurrency {
 		out.CapacityTokens = int64(out.MaxConcurrency * float64(d.MaxModelLen))

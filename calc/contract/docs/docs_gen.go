@@ -262,7 +262,6 @@ var docs = map[string]string{
 	"ModelSummary.kv_bytes_per_token_fp8":                  "kv_bytes_per_token_fp8 is the same with kv_cache_dtype \"fp8\", in bytes.",
 	"ModelSummary.kv_groups":                               "kv_groups are the layer groups of the paged cache.",
 	"ModelSummary.state_bytes_per_sequence":                "state_bytes_per_sequence is the constant Mamba/linear-attention state of one sequence over all layers, in bytes (0 for pure attention models).",
-	"Modelled":                                             "Modelled is the engine's own memory figures for the tightest stage of a deployment whose start-up log replaced them (ApplyStartupLog), with the block pool, capacity and concurrency they would give; ok is false when no log was applied (the report's figures are the engine's).",
 	"ModelsDefault":                                        "Default is one value the importer took from a default rather than from the config: the config.json path, the value as text, and whose default it is.",
 	"ModelsEntry":                                          "Entry is one catalog model: its config.json facts, where they came from, and the parameter count its publisher states (used only to test the derivation).",
 	"ModelsEntry.params_tolerance":                         "params_tolerance widens the 1 % check for a publisher that gives only a rounded count (\"27B\"); at most MaxParamsTolerance, and the notes must say why.",
