@@ -17,22 +17,27 @@ import (
 
 // The figures a start-up log may state, in report order, each with the
 // phrases vLLM logs it under (V1: gpu_model_runner.py, gpu_worker.py,
-// kv_cache_utils.py; V0: worker.py "Memory profiling ..."). The number is
-// read after the phrase.
+// kv_cache_utils.py; V0: worker.py "Memory profiling ...") and SGLang's
+// (python/sglang/srt/model_executor/model_runner.py at v0.4.3: "Load
+// weight begin. avail mem=X GB", the free memory profile_max_num_token
+// takes as its total; "Load weight end. ..., mem usage=X GB", the
+// weights; mem_cache/memory_pool.py: "KV Cache is allocated. #tokens: N,
+// K size: X GB, V size: Y GB", the pool, "KV size" under MLA; SGLang's
+// GB is 2^30 bytes). The number is read after the phrase.
 var logTerms = []struct {
 	name    string
 	phrases []string
 }{
-	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: "}},
-	{"total_gib", []string{"total_gpu_memory (", "total_gpu_memory="}},
+	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: ", "Load weight end. "}},
+	{"total_gib", []string{"total_gpu_memory (", "total_gpu_memory=", "Load weight begin. avail mem="}},
 	{"requested_gib", []string{"x gpu_memory_utilization (", "Requested memory"}},
 	{"peak_torch_gib", []string{"peak_torch_memory="}},
 	{"activation_gib", []string{"PyTorch activation peak memory takes ", "torch peak memory increase: "}},
 	{"non_torch_gib", []string{"non_torch_memory takes ", "non_torch_memory=", "non-torch forward increase memory: "}},
 	{"cuda_graph_estimate_gib", []string{"Estimated CUDA graph memory: "}},
 	{"cuda_graph_gib", []string{"CUDA graph pool memory: ", "Graph capturing finished in "}},
-	{"available_kv_gib", []string{"Available KV cache memory: ", "the rest of the memory reserved for KV Cache is ", "kv_cache_size="}},
-	{"kv_cache_tokens", []string{"GPU KV cache size: "}},
+	{"available_kv_gib", []string{"Available KV cache memory: ", "the rest of the memory reserved for KV Cache is ", "kv_cache_size=", "KV Cache is allocated. "}},
+	{"kv_cache_tokens", []string{"GPU KV cache size: ", "KV Cache is allocated. #tokens: "}},
 	{"num_gpu_blocks", []string{"# GPU blocks: ", "# cuda blocks: ", "num_gpu_blocks is: "}},
 	{"max_concurrency", []string{"Maximum concurrency for "}},
 }
@@ -48,16 +53,18 @@ var logTerms = []struct {
 // engine config's "max_seq_len=N"; "Chunked prefill is enabled with
 // max_num_batched_tokens=N." (config/scheduler.py); the API server's
 // "non-default args: {...}" dictionary ('max_num_seqs': N,
-// 'tensor_parallel_size': N) and the config's tensor_parallel_size=N.
+// 'tensor_parallel_size': N) and the config's tensor_parallel_size=N;
+// SGLang's ServerArgs line (mem_fraction_static=, chunked_prefill_size=,
+// tp_size=) and its "max_total_num_tokens=N, ..., context_len=N" line.
 var logSettings = []struct {
 	name    string
 	phrases []string
 }{
-	{"gpu_memory_utilization", []string{"x gpu_memory_utilization (", "Requested memory: ", "gpu_memory_utilization=", "--gpu-memory-utilization=", "'gpu_memory_utilization': "}},
-	{"max_model_len", []string{"Maximum concurrency for ", "max_seq_len=", "'max_model_len': "}},
-	{"max_num_batched_tokens", []string{"max_num_batched_tokens=", "'max_num_batched_tokens': "}},
+	{"gpu_memory_utilization", []string{"x gpu_memory_utilization (", "Requested memory: ", "gpu_memory_utilization=", "--gpu-memory-utilization=", "'gpu_memory_utilization': ", "mem_fraction_static="}},
+	{"max_model_len", []string{"Maximum concurrency for ", "max_seq_len=", "'max_model_len': ", "context_len="}},
+	{"max_num_batched_tokens", []string{"max_num_batched_tokens=", "'max_num_batched_tokens': ", "chunked_prefill_size="}},
 	{"max_num_seqs", []string{"max_num_seqs=", "'max_num_seqs': "}},
-	{"tensor_parallel_size", []string{"tensor_parallel_size=", "'tensor_parallel_size': "}},
+	{"tensor_parallel_size", []string{"tensor_parallel_size=", "'tensor_parallel_size': ", "tp_size="}},
 }
 
 // settingProblem says what is wrong with a setting read for name, or "":
@@ -75,7 +82,7 @@ func settingProblem(name string, v float64) string {
 	return ""
 }
 
-// parseStartupLog reads the memory and capacity figures of a vLLM start-up
+// parseStartupLog reads the memory and capacity figures of a vLLM (or SGLang) start-up
 // log (V0 or V1; several releases' wordings). A log in which none of the
 // capacity lines ("Available KV cache memory", "GPU KV cache size",
 // "# GPU blocks") appears is an error naming them: it is not a vLLM
@@ -136,8 +143,8 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 	_, blk := out.Figures["num_gpu_blocks"]
 	if !kv && !tok && !blk {
 		msg := "has none of vLLM's KV cache lines (\"Available KV cache memory: X GiB\", \"GPU KV cache size: N tokens\", \"# GPU blocks: N\")"
-		if strings.Contains(text, "KV Cache is allocated") || strings.Contains(text, "sglang") {
-			msg += "; it looks like an SGLang log, which is not read yet"
+		if strings.Contains(text, "sglang") || strings.Contains(text, "ServerArgs(") {
+			msg += "; it looks like an SGLang log cut before its \"KV Cache is allocated. #tokens: N\" line"
 		} else {
 			msg += "; paste the log of a vLLM start-up up to the KV cache lines"
 		}
@@ -216,9 +223,24 @@ func logFigure(name, s string) (float64, string, bool) {
 			return 0, "", false
 		}
 		s = s[i+len("per request: "):]
+	case "available_kv_gib":
+		// SGLang: "#tokens: N, K size: X GB, V size: Y GB" (K plus V), or
+		// "KV size: X GB" under MLA.
+		if strings.HasPrefix(s, "#tokens") {
+			k, kf, kok := numberAfter(s, "K size: ")
+			v, _, vok := numberAfter(s, "V size: ")
+			if kok && vok {
+				return k + v, kf, true
+			}
+			return numberAfter(s, "KV size: ")
+		}
 	case "weights_gib":
 		// "Model loading took 14.29 GiB memory and 4.66 seconds"; a time
-		// alone ("... took 4.18 seconds") is not memory.
+		// alone ("... took 4.18 seconds") is not memory. SGLang: "Load
+		// weight end. type=..., avail mem=X GB, mem usage=Y GB."
+		if i := strings.Index(s, "mem usage="); i >= 0 && strings.HasPrefix(s, "type=") {
+			s = s[i+len("mem usage="):]
+		}
 		if v, figure, ok := leadingNumber(s); ok {
 			rest := strings.TrimSpace(s[len(figure):])
 			if strings.HasPrefix(rest, "GiB") || strings.HasPrefix(rest, "GB") {
@@ -228,6 +250,15 @@ func logFigure(name, s string) (float64, string, bool) {
 		return 0, "", false
 	}
 	return leadingNumber(s)
+}
+
+// numberAfter parses the number that follows sep in s.
+func numberAfter(s, sep string) (float64, string, bool) {
+	i := strings.Index(s, sep)
+	if i < 0 {
+		return 0, "", false
+	}
+	return leadingNumber(s[i+len(sep):])
 }
 
 // leadingNumber parses the number s starts with (numberLen's), answering
