@@ -368,3 +368,32 @@ func TestStartupLogMovesTheGraphEstimateWithMaxNumSeqs(t *testing.T) {
 	assert.InDelta(t, 60.00, gib(r.Memory.KVCacheBytes), 1e-6)
 	assert.Equal(t, int64(61440), r.KVCache.NumBlocks)
 }
+
+// SGLang's start-up lines calibrate an SGLang deployment: QwQ-32B at TP 4
+// on four L4s under SGLang 0.4.3.post4 (testdata/startup-logs/
+// sglang-0.4.3.post4-tp4-l4.log) logs 46,611 tokens, which the same
+// deployment then holds within 1 %. SGLang sizes its pool as
+// available_after_weights - total * (1 - mem_fraction_static), total the
+// 21.63 GiB free before the weights (model_runner.py
+// profile_max_num_token), and allocates int(rest / cell) tokens of cell =
+// 64 layers x 2 (K, V) x 2 KV heads per rank x 128 x 2 bytes = 64 KiB.
+// At mem_fraction_static 0.80 by hand: the pool loses 21.63 x 0.05 =
+// 1.0815 GiB = 17,719.3 cells, 46,611 - 17,719.3 = 28,891 tokens.
+func TestStartupLogCalibratesSGLang(t *testing.T) {
+	text, err := os.ReadFile("testdata/startup-logs/sglang-0.4.3.post4-tp4-l4.log")
+	require.NoError(t, err)
+	req := calc.Request{Model: "Qwen/QwQ-32B", Hardware: calc.HardwareRef{ID: "l4"}, Engine: "sglang", EngineVersion: "0.4",
+		TensorParallelSize: calc.Int(4), GPUMemoryUtilization: calc.Float(0.85), MaxModelLen: calc.Int(32768), StartupLog: string(text)}
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.InEpsilon(t, 46611, float64(r.KVCache.CapacityTokens), 0.01)
+	assert.InDelta(t, 15.54, float64(r.Memory.WeightsBytes)/(1<<30), 1e-6)
+	assert.Equal(t, "measured", r.Memory.Sources.KVCache)
+	assert.Equal(t, "measured", r.Memory.Sources.Weights)
+
+	req.GPUMemoryUtilization = calc.Float(0.80)
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.InEpsilon(t, 46611-21.63*0.05*16384, float64(r.KVCache.CapacityTokens), 0.001)
+	assert.Equal(t, "derived", r.Memory.Sources.KVCache)
+}

@@ -34,7 +34,7 @@ var Calibrator struct {
 	ParseBenchServe func(text string) ([]spec.BenchResult, error)
 }
 
-// StartupLogs reads vLLM start-up logs. Package calc/calibrate sets it;
+// StartupLogs reads vLLM and SGLang start-up logs. Package calc/calibrate sets it;
 // without it (the light engine) a request with startup_log is refused on
 // that field.
 var StartupLogs struct {

@@ -20,12 +20,14 @@ const (
 )
 
 // logApplies reports whether the request's startup_log calibrates the
-// memory budget: a vLLM deployment (the profiled rule) of one pipeline
-// stage (the log's lines are one rank's) on the tensor-parallel size the
-// log states, if it states one.
+// memory budget: a vLLM deployment (the profiled rule) or an SGLang one
+// (the static rule) of one pipeline stage (the log's lines are one
+// rank's) on the tensor-parallel size the log states, if it states one.
 func (d *Deployment) logApplies() bool {
 	lg := d.startupLog
-	if lg == nil || d.Engine.Name != "vllm" || d.Engine.Rule != release.RuleProfiled || d.PP != 1 {
+	vllm := d.Engine.Name == "vllm" && d.Engine.Rule == release.RuleProfiled
+	sglang := d.Engine.Name == "sglang" && d.Engine.Rule == release.RuleStatic
+	if lg == nil || !(vllm || sglang) || d.PP != 1 {
 		return false
 	}
 	tp, ok := lg.Settings["tensor_parallel_size"]
@@ -85,6 +87,10 @@ func ApplyStartupLog(d *Deployment, s *stage, lay kvcache.Layout) {
 			return int(v)
 		}
 		return def
+	}
+	if d.Engine.Rule == release.RuleStatic {
+		applyStaticLog(d, s, lay, src)
+		return
 	}
 	// The logged deployment: the request's but for the settings the log
 	// states.
@@ -196,6 +202,49 @@ func ApplyStartupLog(d *Deployment, s *stage, lay kvcache.Layout) {
 		src.CUDAGraph = label(gReq == g)
 	}
 	s.weightsBytes, s.nonTorch, s.activation, s.cudaGraph = w, nt, aReq, gReq
+	if s.kvBytes < 0 || !isFinite(float64(s.kvBytes)) {
+		s.kvBytes = 0
+	}
+}
+
+// applyStaticLog calibrates an SGLang stage from its log. SGLang sizes its
+// pool once, after loading the weights (python/sglang/srt/model_executor/
+// model_runner.py profile_max_num_token at v0.4.3;
+// model_runner_kv_cache_mixin.py at v0.5.8):
+//
+//	kv = available_after_weights - total * (1 - mem_fraction_static)
+//
+// with total the memory free before the weights ("Load weight begin.
+// avail mem=X GB", the log's total_gib), so another mem_fraction_static
+// (the request's gpu_memory_utilization) moves the pool by total times the
+// difference, and nothing else. The pool is the logged tokens times the
+// bytes of one (exact: SGLang allocates max_total_num_tokens cells), else
+// the logged K and V GiB; the weights are the logged "mem usage".
+func applyStaticLog(d *Deployment, s *stage, lay kvcache.Layout, src *spec.MemorySources) {
+	lg := d.startupLog
+	util := d.Utilization
+	if v, ok := lg.Settings["gpu_memory_utilization"]; ok {
+		util = v
+	}
+	total := d.Hardware.ReportedMemory()
+	if t, ok := lg.Figures["total_gib"]; ok && t > 0 {
+		total = units.Bytes(t) * units.GiB
+	}
+	if w, ok := lg.Figures["weights_gib"]; ok {
+		s.weightsBytes, src.Weights = units.Bytes(w)*units.GiB, srcMeasured
+	}
+	kv, ok := loggedBlocksBytes(lg, lay, false)
+	kv /= units.Bytes(d.feat.draftShare(lay))
+	if g, gOK := lg.Figures["available_kv_gib"]; !ok && gOK {
+		kv, ok = units.Bytes(g)*units.GiB, true
+	}
+	if !ok {
+		s.kvBytes = s.requestedBytes - s.weightsBytes - d.feat.bytesOn(s)
+		src.KVCache = derivedIf(src.Weights == srcMeasured, srcModelled)
+	} else {
+		s.kvBytes = kv + total*units.Bytes(d.Utilization-util)
+		src.KVCache = label(util == d.Utilization)
+	}
 	if s.kvBytes < 0 || !isFinite(float64(s.kvBytes)) {
 		s.kvBytes = 0
 	}
