@@ -397,3 +397,33 @@ func TestStartupLogCalibratesSGLang(t *testing.T) {
 	assert.InEpsilon(t, 46611-21.63*0.05*16384, float64(r.KVCache.CapacityTokens), 0.001)
 	assert.Equal(t, "derived", r.Memory.Sources.KVCache)
 }
+
+// A log of another tensor-parallel size than the request's is not applied:
+// the figures stay the engine's, the report says why, and memory.sources
+// is absent. The SGLang log above ran tp_size=4.
+func TestStartupLogOfAnotherDeploymentIsNotApplied(t *testing.T) {
+	text, err := os.ReadFile("testdata/startup-logs/sglang-0.4.3.post4-tp4-l4.log")
+	require.NoError(t, err)
+	req := calc.Request{Model: "Qwen/QwQ-32B", Hardware: calc.HardwareRef{ID: "l4"}, Engine: "sglang", EngineVersion: "0.4",
+		TensorParallelSize: calc.Int(2), MaxModelLen: calc.Int(4096), Quantization: "fp8"}
+	plain, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	req.StartupLog = string(text)
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Nil(t, r.Memory.Sources)
+	assert.Equal(t, plain.KVCache.CapacityTokens, r.KVCache.CapacityTokens)
+	var msg string
+	for _, w := range r.Warnings {
+		if w.Code == "startup_log_not_applied" {
+			msg = w.Message
+		}
+	}
+	assert.Equal(t, "the log is of tensor_parallel_size 4, the request of 2: its memory figures are another deployment's, and the figures are the engine's own", msg)
+
+	// The same log under vLLM: another engine's log.
+	req.Engine, req.EngineVersion, req.TensorParallelSize = "vllm", "", calc.Int(4)
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Nil(t, r.Memory.Sources)
+}

@@ -138,6 +138,10 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 	if err := bad.Err(); err != nil {
 		return spec.StartupLog{Figures: map[string]float64{}, Settings: map[string]float64{}}, err
 	}
+	out.Engine = "vllm"
+	if strings.Contains(text, "KV Cache is allocated") || strings.Contains(text, "ServerArgs(") {
+		out.Engine = "sglang"
+	}
 	_, kv := out.Figures["available_kv_gib"]
 	_, tok := out.Figures["kv_cache_tokens"]
 	_, blk := out.Figures["num_gpu_blocks"]
@@ -364,7 +368,7 @@ func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog)
 		out.Terms = append(out.Terms, spec.LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
 	}
 	if !applied {
-		why := "the figures are the engine's own: it applies a vLLM start-up log to a vLLM deployment of one pipeline stage"
+		why := "the figures are the engine's own: it applies a vLLM or SGLang start-up log to a deployment of the same engine and one pipeline stage"
 		if tp, ok := lg.Settings["tensor_parallel_size"]; ok && int(tp) != d.TP {
 			why = "the log is of tensor_parallel_size " + strconv.Itoa(int(tp)) + ", the request of " + strconv.Itoa(d.TP) + ": its memory figures are another deployment's, and the figures are the engine's own"
 		}

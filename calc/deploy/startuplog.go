@@ -22,12 +22,13 @@ const (
 // logApplies reports whether the request's startup_log calibrates the
 // memory budget: a vLLM deployment (the profiled rule) or an SGLang one
 // (the static rule) of one pipeline stage (the log's lines are one
-// rank's) on the tensor-parallel size the log states, if it states one.
+// rank's), from a log of the same engine, on the tensor-parallel size the
+// log states, if it states one.
 func (d *Deployment) logApplies() bool {
 	lg := d.startupLog
 	vllm := d.Engine.Name == "vllm" && d.Engine.Rule == release.RuleProfiled
 	sglang := d.Engine.Name == "sglang" && d.Engine.Rule == release.RuleStatic
-	if lg == nil || !(vllm || sglang) || d.PP != 1 {
+	if lg == nil || !(vllm || sglang) || d.PP != 1 || (lg.Engine != "" && lg.Engine != d.Engine.Name) {
 		return false
 	}
 	tp, ok := lg.Settings["tensor_parallel_size"]

@@ -11,6 +11,9 @@ type StartupLog struct {
 	_ noCompare
 	// Release is the vLLM version the log names, when it does ("0.22.0").
 	Release string
+	// Engine is the engine whose log it is: "sglang" when it has SGLang's
+	// lines ("KV Cache is allocated", "ServerArgs("), else "vllm".
+	Engine string
 	// Figures holds each figure the log states, by its name (logTerms).
 	Figures map[string]float64
 	// Settings holds the settings of the logged deployment that the log

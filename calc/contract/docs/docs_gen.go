@@ -571,6 +571,7 @@ var docs = map[string]string{
 	"SpeculativeReport.tokens_per_step":                    "tokens_per_step is (1 - a^(k+1)) / (1 - a), the mean tokens a step yields per sequence.",
 	"SpeculativeReport.tpot_ms":                            "tpot_ms is step time / tokens per step at the decode point; TPOTMsWithout the plain server's step there.",
 	"StartupLog":                                           "StartupLog is what a vLLM start-up log states about memory and capacity, read by ParseStartupLog. A figure the log does not state is absent from Figures.",
+	"StartupLog.Engine":                                    "Engine is the engine whose log it is: \"sglang\" when it has SGLang's lines (\"KV Cache is allocated\", \"ServerArgs(\"), else \"vllm\".",
 	"StartupLog.Figures":                                   "Figures holds each figure the log states, by its name (logTerms).",
 	"StartupLog.FlashInferSampler":                         "FlashInferSampler: the log says \"Using FlashInfer for top-p & top-k sampling.\" (the request's flashinfer_sampler); NoP2P: it says \"Custom allreduce is disabled because your platform lacks GPU P2P capability\" (the request's p2p: false).",
 	"StartupLog.NoP2P":                                     "FlashInferSampler: the log says \"Using FlashInfer for top-p & top-k sampling.\" (the request's flashinfer_sampler); NoP2P: it says \"Custom allreduce is disabled because your platform lacks GPU P2P capability\" (the request's p2p: false).",
