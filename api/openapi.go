@@ -43,13 +43,15 @@ type operation struct {
 }
 
 // exampleRequest is the request used as the example of both evaluate
-// routes; the report example is what the engine answers to it.
+// routes; the report example is what the engine answers to it. Its
+// workload gives a concurrency, so the example report has its serving
+// section (the steady state, docs/MODEL.md section 5b).
 func exampleRequest() calc.Request {
 	return calc.Request{
 		Model:              "meta-llama/Llama-3.1-8B-Instruct",
 		Hardware:           calc.HardwareRef{ID: "h100-sxm"},
 		TensorParallelSize: calc.Int(1),
-		Workload:           &calc.Workload{InputTokens: calc.Int(2048), OutputTokens: calc.Int(512)},
+		Workload:           &calc.Workload{InputTokens: calc.Int(2048), OutputTokens: calc.Int(512), Concurrency: calc.Int(32)},
 		SLO:                &calc.SLO{TPOTMs: calc.Float(50)},
 		GPUHourUSD:         calc.Float(2.5),
 		Sweep:              &calc.SweepOptions{Points: calc.Int(8)},
@@ -65,10 +67,13 @@ func exampleReport() any {
 }
 
 // exampleSimulateRequest is the example of POST /v1/simulate: the
-// evaluate example with a small Poisson simulation.
+// evaluate example with a small Poisson simulation at the workload's
+// request rate (so its serving section and its simulation answer the
+// same load).
 func exampleSimulateRequest() calc.Request {
 	req := exampleRequest()
 	req.Sweep = nil
+	req.Workload = &calc.Workload{InputTokens: calc.Int(2048), OutputTokens: calc.Int(512), RequestRate: calc.Float(4)}
 	req.Simulate = &calc.SimulateOptions{
 		NumRequests: calc.Int(200), Arrival: "poisson", RequestRate: calc.Float(4), TimelinePoints: calc.Int(20),
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -110,11 +111,13 @@ func TestOpenAPICoversRoutes(t *testing.T) {
 	post := paths["/v1/evaluate"].(map[string]any)["post"].(map[string]any)
 	example := post["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["example"]
 	assert.Equal(t, true, example.(map[string]any)["fits"], "the example report is the engine's answer")
+	assert.Contains(t, example, "serving", "the example workload gives a concurrency: the report has its steady state")
 
 	sim := paths["/v1/simulate"].(map[string]any)["post"].(map[string]any)
 	assert.Contains(t, sim["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["example"], "simulate")
 	simExample := sim["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["example"]
 	assert.Contains(t, simExample, "simulation", "the simulate example report has its simulation section")
+	assert.Contains(t, simExample, "serving", "and the steady state at the same request rate")
 	assert.Contains(t, sim["responses"], "400")
 }
 
@@ -286,4 +289,40 @@ func TestOpenAPIDocumentMetadata(t *testing.T) {
 	}
 	assert.Equal(t, "getV1ModelsId", operationID("GET /v1/models/{id}"))
 	assert.Equal(t, "postV1Simulate", operationID("POST /v1/simulate"))
+}
+
+// The report's serving section (docs/MODEL.md section 5b) is in the
+// document: a property of Report referring to ServingReport, whose every
+// field is described, each time in milliseconds and each rate per second.
+func TestOpenAPIServingSchema(t *testing.T) {
+	t.Parallel()
+	components := document(t)["components"].(map[string]any)["schemas"].(map[string]any)
+	report := components["Report"].(map[string]any)
+	prop := report["properties"].(map[string]any)["serving"].(map[string]any)
+	assert.Contains(t, prop["description"], "steady state")
+	assert.Contains(t, fmt.Sprint(prop), "#/components/schemas/ServingReport")
+	assert.NotContains(t, report["required"], "serving", "only a workload with a concurrency or a request rate has one")
+
+	serving := components["ServingReport"].(map[string]any)
+	assert.Contains(t, serving["description"], "docs/MODEL.md section 5b")
+	props := serving["properties"].(map[string]any)
+	for _, name := range []string{"concurrency", "request_rate", "input_tokens", "output_tokens", "decode_batch", "prefill_tokens_per_step", "order",
+		"decode_step_ms", "tpot_ms", "itl_ms", "ttft_ms", "first_wave_ttft_ms", "queue_ms", "e2e_ms", "requests_per_s", "output_tokens_per_s", "total_tokens_per_s", "saturated", "limited_by"} {
+		p, ok := props[name].(map[string]any)
+		if !assert.True(t, ok, "ServingReport lacks %s", name) {
+			continue
+		}
+		desc, _ := p["description"].(string)
+		assert.NotEmpty(t, desc, name)
+		switch {
+		case strings.HasSuffix(name, "_ms"):
+			assert.Contains(t, desc, "in milliseconds", name)
+		case strings.HasSuffix(name, "_per_s"):
+			assert.Contains(t, desc, "per second", name)
+		}
+	}
+	assert.Len(t, props, 19, "every field above, no other")
+	for _, name := range []string{"concurrency", "tpot_ms", "ttft_ms", "e2e_ms", "requests_per_s", "output_tokens_per_s"} {
+		assert.Contains(t, serving["required"], name)
+	}
 }

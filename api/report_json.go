@@ -274,6 +274,9 @@ func appendServingReport(w *jsonWriter, v *calc.ServingReport) {
 	w.float64(`,"ttft_ms":`, v.TTFTMs)
 	w.float64(`,"queue_ms":`, v.QueueMs)
 	w.float64(`,"e2e_ms":`, v.E2EMs)
+	if v.FirstWaveTTFTMs != 0 {
+		w.float64(`,"first_wave_ttft_ms":`, v.FirstWaveTTFTMs)
+	}
 	w.float64(`,"requests_per_s":`, v.RequestsPerS)
 	w.float64(`,"output_tokens_per_s":`, v.OutputTokensPerS)
 	w.float64(`,"total_tokens_per_s":`, v.TotalTokensPerS)
@@ -585,6 +588,12 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 		w.float64(`,"moe_layer_overhead_us":`, v.MoELayerOverheadUs)
 	}
 	w.float64(`,"context_overhead_ms":`, v.ContextOverheadMs)
+	if v.RequestOverheadMs != 0 {
+		w.float64(`,"request_overhead_ms":`, v.RequestOverheadMs)
+	}
+	if v.TokenizeUsPerToken != 0 {
+		w.float64(`,"tokenize_us_per_token":`, v.TokenizeUsPerToken)
+	}
 	if v.AllReduceLatencyUs != 0 {
 		w.float64(`,"all_reduce_latency_us":`, v.AllReduceLatencyUs)
 	}

@@ -33,8 +33,9 @@ func newMeter(n int, o Options) *meter {
 
 // finish records a completed request.
 func (m *meter) finish(q *seq) {
-	ttft := q.firstS - q.arrivalS + m.o.FrontEndS
-	e2e := q.finishS - q.arrivalS + m.o.FrontEndS
+	fe := m.o.FrontEndS + float64(q.input)*m.o.FrontEndPerTokenS
+	ttft := q.firstS - q.arrivalS + fe
+	e2e := q.finishS - q.arrivalS + fe
 	m.ttft = append(m.ttft, ttft)
 	m.e2e = append(m.e2e, e2e)
 	tpot := 0.0

@@ -95,7 +95,17 @@ func TestFrontEndLatency(t *testing.T) {
 	for _, bad := range []float64{-1, posInf()} {
 		_, err := sched.Run(cfg, w, fakeCost, sched.Options{FrontEndS: bad})
 		assert.ErrorIs(t, err, sched.ErrConfig)
+		_, err = sched.Run(cfg, w, fakeCost, sched.Options{FrontEndPerTokenS: bad})
+		assert.ErrorIs(t, err, sched.ErrConfig)
 	}
+	// The tokeniser's share grows with the prompt: 0.25 s + 4 tokens *
+	// 0.01 s = 0.29 s, so TTFT 1.4 + 0.29 = 1.69, E2E 3.6 + 0.29 = 3.89,
+	// TPOT unchanged.
+	r, err = sched.Run(cfg, w, fakeCost, sched.Options{FrontEndS: 0.25, FrontEndPerTokenS: 0.01})
+	require.NoError(t, err)
+	assert.InDelta(t, 1.69, r.TTFT.P50, tol)
+	assert.InDelta(t, 3.89, r.E2E.P50, tol)
+	assert.InDelta(t, 1.1, r.TPOT.P50, tol)
 	for _, bad := range []int{-1, sched.MaxSchedulerSteps + 1} {
 		c := cfg
 		c.SchedulerSteps = bad

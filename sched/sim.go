@@ -38,6 +38,10 @@ type Options struct {
 	// Work stops the run with ErrWorkLimit once the work it has counted
 	// passes Work.Limit (0: no limit).
 	Work WorkLimit
+	// FrontEndPerTokenS is the part of the front end that grows with the
+	// prompt, in seconds per prompt token (the API server's tokenisation):
+	// a request of n prompt tokens pays FrontEndS + n * FrontEndPerTokenS.
+	FrontEndPerTokenS float64
 }
 
 // WorkLimit is a run's watchdog: the work it counts, SeqSteps +
@@ -148,7 +152,7 @@ var ErrInternal = errors.New("sched: internal error")
 // Invalid inputs return ErrConfig.
 func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	n := w.NumRequests
-	if n < 1 || n > MaxRequests || cost == nil || !w.valid() || !(o.FrontEndS >= 0) || math.IsInf(o.FrontEndS, 0) {
+	if n < 1 || n > MaxRequests || cost == nil || !w.valid() || !(o.FrontEndS >= 0) || math.IsInf(o.FrontEndS, 0) || !(o.FrontEndPerTokenS >= 0) || math.IsInf(o.FrontEndPerTokenS, 0) {
 		return Result{}, ErrConfig
 	}
 	s, err := NewScheduler(cfg, n)

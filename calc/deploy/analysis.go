@@ -55,13 +55,14 @@ func (d *Deployment) SchedulerCap() (int, string) {
 // into every chunk step.
 //
 // The prompt's cached tokens (prefix caching: cachedFor) are skipped: its
-// chunks start after them. The time includes the context phase's fixed
-// latency (context_overhead_ms: tokenisation, admission and the first
-// token's return, which no step pays), so it is the request's TTFT.
+// chunks start after them. The time includes the front end (FrontEndS:
+// the context phase's fixed latency, the API server's request handling
+// and the first token's return, and the prompt's tokenisation, which no
+// step pays), so it is the request's TTFT.
 func (sv Serving) prefillTime(n, batch int, ctx float64) (float64, int, bool) {
 	d := sv.d
 	t, chunks, bound := sv.prefillFrom(d.Pool().cachedFor(n), n, batch, ctx)
-	return d.Eff.ContextOverheadMs/1000 + t, chunks, bound
+	return d.Eff.FrontEndS(n) + t, chunks, bound
 }
 
 // prefillFrom is prefillTime with the first `from` tokens already cached.

@@ -205,9 +205,12 @@ func (a *reporter) report() spec.Report {
 	ds := d.DecodeStep(running, mean)
 	r.Decode = a.decodeReport(running, mean, ds)
 
+	// The TTFT holds the front end (FrontEndS); the prefill's own time
+	// and rate do not.
 	pt, chunks, pbound := sv.prefillTime(in, 0, 0)
+	pc := pt - d.Eff.FrontEndS(in)
 	r.Prefill = &spec.PrefillReport{
-		InputTokens: in, TimeMs: ms(pt), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pt),
+		InputTokens: in, TimeMs: ms(pc), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pc),
 		Bound: boundName(pbound), Chunks: chunks,
 	}
 	if p.concurrency > 0 || p.rate > 0 {

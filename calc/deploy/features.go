@@ -571,7 +571,7 @@ func (a *reporter) featuresReport(kvCap, onset int, meanBlocks float64) *spec.Fe
 	if f.cachedTokens > 0 {
 		any = true
 		ttft0, _, _ := a.sv.prefillFrom(0, in, 0, 0)
-		ttft0 += d.Eff.ContextOverheadMs / 1000 // as prefillTime's
+		ttft0 += d.Eff.FrontEndS(in) // as prefillTime's
 		pc := &spec.PrefixCachingReport{
 			CachedTokensPerRequest: f.cachedTokens, SharedBlocks: pool.shared(), NumPrefixes: f.prefixes,
 			TTFTMs: r.Prefill.TTFTMs, TTFTMsWithout: ms(ttft0), KVCeiling: kvCap, OnsetConcurrency: onset,

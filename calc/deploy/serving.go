@@ -11,6 +11,7 @@ type steady struct {
 	bdec, x          float64 // decodes per step (as a decoding request sees them) and prompt tokens per step
 	tdec, tbar, itl  float64 // pure decode step, mean step, median chunk gap
 	ttft, queue, e2e float64 // ttft and e2e without the front end; queue is inside ttft
+	wave             float64 // a closed loop's first wave's mean ttft without the front end
 	rate             float64 // completed requests per second
 	saturated        bool
 	limitedBy        string
@@ -41,6 +42,9 @@ func (d *Deployment) PrefillFirst() bool { return d.Engine.Name == "sglang" || d
 //	          prefill-first: T(b, 0) + (x / u) * T(0, u)
 //	TTFT    = front end + wait for the running step (open loop: t_step / 2, plus one step
 //	          under SGLang's overlap scheduler) + queue + the prompt's own step(s)
+//	front end = context_overhead + request_overhead + tokenize_us_per_token * in (Efficiencies.FrontEndS)
+//	first wave (closed loop): front end + the w prompts' turn for the budget together,
+//	          (J + max(1, u/P)) / 2 prefill steps of P tokens (J = w * u / P)
 //	TPOT    = t_step / k;  E2E = TTFT + (out - 1) * TPOT
 //	rate    = b / (steps * t_step);  closed loop: queue = conc / rate - (E2E - front end)
 //
@@ -67,14 +71,15 @@ func (sv Serving) Steady(in, out, conc int, rate float64, runCap int, limitedBy 
 	} else {
 		s = sv.openLoop(in, out, rate, runCap, limitedBy)
 	}
-	fe := d.Eff.ContextOverheadMs / 1000
+	fe := d.Eff.FrontEndS(in)
 	tok := sv.tokensPerStep()
 	r := &spec.ServingReport{
 		InputTokens: in, OutputTokens: out,
 		DecodeBatch: s.bdec, PrefillTokensPerStep: s.x, Order: "mixed",
 		DecodeStepMs: ms(s.tdec), TPOTMs: ms(s.tbar / tok), ITLMs: ms(s.itl),
 		TTFTMs: ms(fe + s.ttft), QueueMs: ms(s.queue), E2EMs: ms(fe + s.e2e),
-		RequestsPerS: s.rate * dp, Saturated: s.saturated,
+		FirstWaveTTFTMs: ms(fe + s.wave),
+		RequestsPerS:    s.rate * dp, Saturated: s.saturated,
 	}
 	if d.PrefillFirst() {
 		r.Order = "prefill_first"
@@ -87,6 +92,7 @@ func (sv Serving) Steady(in, out, conc int, rate float64, runCap int, limitedBy 
 	if conc > 0 {
 		r.Concurrency = float64(conc)
 	} else {
+		r.FirstWaveTTFTMs = 0
 		r.RequestRate = rate
 		// Little's law: the mean number in flight at the served rate.
 		r.Concurrency = s.rate * (s.e2e + fe)
@@ -376,6 +382,7 @@ func (sv Serving) closedLoop(in, out int, c float64, runCap int, limitedBy strin
 		if u > P {
 			s.ttft = J * tp
 		}
+		s.wave = s.ttft // the first wave is any other
 		s.itl = tdec
 		if w >= 2*steps {
 			s.itl += tp // half the gaps hold a prefill step
@@ -405,6 +412,14 @@ func (sv Serving) closedLoop(in, out int, c float64, runCap int, limitedBy strin
 		tp = sv.stepAt(dp, ctx, P, math.Min(u, P), uI, h)
 		cycle = J*tp + (L-J)*tdec
 		s.ttft = m * tp
+		// The first wave: every user sends at time 0 to an idle server,
+		// so the w prompts queue for the budget together: the i-th's
+		// first token comes after i*u/P steps (at least its own
+		// max(1, u/P)), (J + max(1, u/P)) / 2 steps on average, beside
+		// half the wave's decodes. Later waves fray (a request resubmits
+		// as soon as it finishes, and those finishing first prefilled
+		// first), so a prompt then waits only for its own step(s).
+		s.wave = (J + math.Max(1, u/P)) / 2 * sv.stepAt(dp/2, ctx, P, math.Min(u, P), uI, h)
 		s.itl = tdec
 		if J >= L/2 {
 			s.itl = tp

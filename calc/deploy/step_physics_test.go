@@ -158,18 +158,38 @@ func TestSequenceOverheadPerScheduledSequence(t *testing.T) {
 	assert.InDelta(t, kv+7*d.Eff.SequenceOverheadUs/1e6, s8.TimeS-s1.TimeS, 1e-9)
 }
 
-// TTFT on an idle server is the context phase's fixed latency plus the
-// prompt's chunk steps: one step for a prompt within
-// max_num_batched_tokens.
-func TestTTFTIncludesTheContextPhaseLatency(t *testing.T) {
+// TTFT on an idle server is the front end plus the prompt's chunk steps:
+// one step for a prompt within max_num_batched_tokens. Under vLLM the
+// front end is the API server's 11.7 ms per request and the tokenizer's
+// 1.1 µs per prompt token (no context-phase term): a 128-token prompt
+// pays 11.7 + 128 * 0.0011 = 11.8408 ms before its prefill step. The
+// serving section at concurrency 1 is the same request: the front end,
+// no wait (nothing else runs), and the prompt's own step.
+func TestTTFTIncludesTheFrontEnd(t *testing.T) {
 	t.Parallel()
 	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}})
 	require.NoError(t, err)
+	require.Equal(t, "vllm", d.Engine.Name)
+	require.Zero(t, d.Eff.ContextOverheadMs)
+	const frontEndS = 11.7e-3 + 128*1.1e-6
+	assert.InDelta(t, frontEndS, d.Eff.FrontEndS(128), 1e-12)
 	// 128 tokens from position 0 span 128 * (0 + 129/2).
 	s := d.Step(StepLoad{PrefillTokens: 128, PrefillSpan: 128 * 64.5, PrefillSeqs: 1})
 	got, chunks, _ := Analyse(d, nil).prefillTime(128, 0, 0)
 	assert.Equal(t, 1, chunks)
-	assert.InDelta(t, d.Eff.ContextOverheadMs/1000+s.TimeS, got, 1e-12)
+	assert.InDelta(t, frontEndS+s.TimeS, got, 1e-12)
+	// A 4,096-token prompt: 11.7 + 4096 * 0.0011 = 16.2056 ms of front end.
+	assert.InDelta(t, 16.2056e-3, d.Eff.FrontEndS(4096), 1e-12)
+	r := Analyse(d, nil).Steady(128, 64, 1, 0, d.MaxNumSeqs, "max_num_seqs")
+	assert.InDelta(t, (frontEndS+s.TimeS)*1000, r.TTFTMs, 1e-6)
+	// One user's first request is any other: nothing else waits.
+	assert.InDelta(t, r.TTFTMs, r.FirstWaveTTFTMs, 1e-9)
+	// E2E = TTFT + 63 decode steps of one sequence at a mean context.
+	assert.Greater(t, r.E2EMs, r.TTFTMs)
+	// TensorRT-LLM's front end is its fitted context phase alone.
+	trt, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Engine: "trtllm"})
+	require.NoError(t, err)
+	assert.InDelta(t, 4.7e-3, trt.Eff.FrontEndS(4096), 1e-12)
 }
 
 // vLLM's V0 engine (engine_version 0.6) runs the same kernels behind a CPU

@@ -56,6 +56,25 @@ type Efficiencies struct {
 	// beyond its prefill steps (tokenisation, admission, first-token
 	// return), in milliseconds: part of TTFT, not of any step.
 	ContextOverheadMs float64 `json:"context_overhead_ms"`
+	// RequestOverheadMs is the fixed latency each request pays in an
+	// OpenAI-compatible API server outside the engine's steps, in
+	// milliseconds: the HTTP request's parsing and validation, the
+	// request's hand-off to the engine core and the first token's
+	// detokenisation and streamed return (vLLM's api_server ->
+	// OpenAIServingCompletion -> AsyncLLM.generate, the request and its
+	// outputs crossing ZMQ between the API server and EngineCore
+	// processes, vllm/v1/engine/async_llm.py at v0.8; SGLang's
+	// TokenizerManager -> Scheduler -> DetokenizerManager, three
+	// processes joined by ZMQ, sgl-project/sglang v0.4.0
+	// srt/managers/). Part of TTFT and end-to-end latency, never of a
+	// step. 0: the engine's set does not separate it (TensorRT-LLM's is
+	// in ContextOverheadMs; llama.cpp and LMDeploy measure no server).
+	RequestOverheadMs float64 `json:"request_overhead_ms,omitempty"`
+	// TokenizeUsPerToken is the API server's tokenisation time per prompt
+	// token, in microseconds: a HuggingFace fast (Rust) tokenizer encodes
+	// one sequence on one thread, so a prompt of n tokens takes n times
+	// this before the engine sees it (part of TTFT, never of a step).
+	TokenizeUsPerToken float64 `json:"tokenize_us_per_token,omitempty"`
 	// AllReduceLatencyUs is the time each tensor-parallel all-reduce takes
 	// beyond the interconnect's own latency
 	// (hardware.Interconnect.LatencyS), in microseconds: the collective
@@ -86,3 +105,46 @@ type Efficiencies struct {
 	// engines whose ranks schedule alike or whose fits do not separate it.
 	TPStepOverheadMs float64 `json:"tp_step_overhead_ms,omitempty"`
 }
+
+// FrontEndS is the latency a request of `prompt` tokens pays outside the
+// engine's steps, in seconds: the context phase's fixed latency, the API
+// server's per-request handling and the prompt's tokenisation
+// (docs/MODEL.md section 4, "The front end"):
+//
+//	front end = (context_overhead_ms + request_overhead_ms) / 1e3
+//	          + tokenize_us_per_token * prompt / 1e6
+//
+// It adds to TTFT and end-to-end latency, never to a step.
+func (e *Efficiencies) FrontEndS(prompt int) float64 {
+	return (e.ContextOverheadMs+e.RequestOverheadMs)/1000 + e.TokenizeUsPerToken*float64(max(prompt, 0))/1e6
+}
+
+// HFTokenizeUsPerToken is a HuggingFace fast tokenizer's serial encode
+// of one sequence, in microseconds a token: "it takes 1.1 seconds to
+// tokenize a 4MB document (about 1M tokens)" (C. Xu, "3.3x Faster
+// HuggingFace Tokenizers for Single Sequence", charlesxu.io/parallel-
+// tokenizer, 2025). The same library from Python encodes GPT-2's BPE at
+// 2.5-2.7 MiB/s on one EPYC core (benvanik, "iree/tokenizer/ perf" gist,
+// 2026-02-21: tokenizers 0.21.4), 1.4-1.5 µs a token at about 4 bytes a
+// token. vLLM's and SGLang's API servers encode each prompt with it
+// (vllm/entrypoints/openai/serving_engine.py _normalize_prompt_text_to_input
+// at v0.8; SGLang TokenizerManager._tokenize_one_request, v0.4.0).
+const HFTokenizeUsPerToken = 1.1
+
+// apiRequestMs is the OpenAI-compatible API servers' fixed cost per
+// request (Efficiencies.RequestOverheadMs) of vLLM and SGLang, in
+// milliseconds, fitted by
+//
+//	go run ./tools/calibrate -fit vllm -terms request_overhead_ms
+//
+// on the V1 cases (14; four TTFT medians of 23,000-token prompts at
+// concurrency 8 inform it, the vLLM blog's 2026-04-22 FP8 KV-cache post,
+// PB580-PB589): 11.7 ms, mean squared log error 0.01446 -> 0.01233. A
+// weak fit on one source, so checked held out: at concurrency 1 with
+// 128-token prompts, runs no fit has seen measure TTFT 11.4 and 13.0 ms
+// above the predicted prefill step (Qwen3-14B on an A100, NB032; Qwen3-4B
+// on an RTX 4090, NB046; public-cases-2026.json). The API server's code
+// path is the same under every vLLM release and build, so every vLLM set
+// carries it, and SGLang's (its terms are vLLM's; its front end is three
+// processes joined by ZMQ as vLLM V1's is two).
+const apiRequestMs = 11.7

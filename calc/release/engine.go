@@ -95,7 +95,7 @@ var engines = map[string]*Engine{
 	// same (docs/MODEL.md section 4, "The MoE block").
 	"vllm": {
 		Name: "vllm", Label: "vLLM (V1 engine)", DefaultUtilization: 0.9, Rule: RuleProfiled, // 0.92 from 0.21: EngineVersion.GPUMemoryUtilization
-		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7},
+		Eff:   Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, RequestOverheadMs: apiRequestMs, TokenizeUsPerToken: HFTokenizeUsPerToken, MoELayerOverheadUs: 97.7},
 		EffV0: &vllmV0Eff, EffROCm: &vllmROCmEff, EffV06ROCm: &vllmV06ROCmEff, EffV0ROCm: &vllmV0ROCmEff, EffSync: &vllmSyncEff,
 	},
 	// SGLang: mem_fraction_static defaults to 0.88 on 80 GB-class GPUs
@@ -112,7 +112,7 @@ var engines = map[string]*Engine{
 	// fork of vLLM's Triton fused_moe.
 	"sglang": {
 		Name: "sglang", Label: "SGLang", DefaultUtilization: 0.88, Rule: RuleStatic,
-		Eff: Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7},
+		Eff: Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 0.71, SequenceOverheadUs: 5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, RequestOverheadMs: apiRequestMs, TokenizeUsPerToken: HFTokenizeUsPerToken, MoELayerOverheadUs: 97.7},
 	},
 	// LMDeploy TurboMind: cache_max_entry_count 0.8 of the memory free
 	// after weights (lmdeploy/messages.py TurbomindEngineConfig). Decode
@@ -204,7 +204,7 @@ var llamacppROCmEff = Efficiencies{BandwidthEfficiency: 0.723, AttentionBandwidt
 // not among them: its kernels (hipBLASLt, ROCm attention) are not these,
 // and they run under vllmROCmEff (the fit leaves every AMD case to -fit
 // vllm@rocm).
-var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.893, AttentionBandwidthEfficiency: 0.685, ComputeEfficiency: 0.356, GEMMHalfTokens: 16, AttentionEfficiency: 0.39, StepOverheadMs: 3.09, SequenceOverheadUs: 53.8, LayerOverheadUs: 9.61, ContextOverheadMs: 0, TPStepOverheadMs: 0.391}
+var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.893, AttentionBandwidthEfficiency: 0.685, ComputeEfficiency: 0.356, GEMMHalfTokens: 16, AttentionEfficiency: 0.39, StepOverheadMs: 3.09, SequenceOverheadUs: 53.8, LayerOverheadUs: 9.61, ContextOverheadMs: 0, RequestOverheadMs: apiRequestMs, TokenizeUsPerToken: HFTokenizeUsPerToken, TPStepOverheadMs: 0.391}
 
 // vllmSyncEff are vLLM V1's step terms under the releases that schedule
 // synchronously, 0.10 to 0.13 (EngineVersion.SyncScheduling): Eff's
@@ -235,7 +235,7 @@ var vllmV0Eff = Efficiencies{BandwidthEfficiency: 0.893, AttentionBandwidthEffic
 //
 // The MoE block (moe_layer_overhead_us) is GPU time of the same Triton
 // fused_moe, not the scheduler's: vLLM V1's 97.7 us, composed.
-var vllmSyncEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 3.84, SequenceOverheadUs: 24.5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7}
+var vllmSyncEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.70, ComputeEfficiency: 0.60, GEMMHalfTokens: 16, AttentionEfficiency: 0.40, StepOverheadMs: 3.84, SequenceOverheadUs: 24.5, LayerOverheadUs: 7.6, ContextOverheadMs: 0, RequestOverheadMs: apiRequestMs, TokenizeUsPerToken: HFTokenizeUsPerToken, MoELayerOverheadUs: 97.7}
 
 // SyncEff returns the engine's terms under release v where it schedules
 // synchronously and has terms for that (EffSync), else nil. V0 releases

@@ -66,7 +66,7 @@ package release
 // no MoE case on an AMD accelerator under V1 informs it; the kernel
 // benchmarks of docs/MODEL.md section 4 ("The MoE block") put the Triton
 // kernel's batch-1 floor on AMD above NVIDIA's, so it is a lower bound.
-var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 37.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7}
+var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 37.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0, RequestOverheadMs: apiRequestMs, TokenizeUsPerToken: HFTokenizeUsPerToken, MoELayerOverheadUs: 97.7}
 
 // vllmV0ROCmEff are vLLM's V0 terms on an AMD accelerator under the 0.7
 // releases (engine_version 0.7), composed, not fitted: vllmROCmEff's kernel
@@ -91,7 +91,7 @@ var vllmROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEffi
 // 70B batches 6-21 % fast: the ROCm build's per-step cost is its own.
 // TestVLLM07OnAMDPaysV0sCPUWork keeps the composition when either fit
 // moves.
-var vllmV0ROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 53.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0, MoELayerOverheadUs: 97.7}
+var vllmV0ROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEfficiency: 0.563, ComputeEfficiency: 0.6, GEMMHalfTokens: 264, AttentionEfficiency: 0.4, StepOverheadMs: 3.83, SequenceOverheadUs: 53.8, LayerOverheadUs: 7.6, ContextOverheadMs: 0, RequestOverheadMs: apiRequestMs, TokenizeUsPerToken: HFTokenizeUsPerToken, MoELayerOverheadUs: 97.7}
 
 // vllmV06ROCmEff are vLLM 0.6's V0 terms on an AMD accelerator
 // (engine_version 0.6; the V1 releases keep vllmROCmEff, 0.7 vllmV0ROCmEff): the
@@ -157,4 +157,4 @@ var vllmV0ROCmEff = Efficiencies{BandwidthEfficiency: 0.82, AttentionBandwidthEf
 // 128 tokens at TP 4-8 is 15-27 % fast. Without the all-reduce term the
 // layer overhead carries it (46.7 us) and every model at TP 1 comes out
 // slow.
-var vllmV06ROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEfficiency: 0.647, ComputeEfficiency: 0.0623, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 3.29, SequenceOverheadUs: 36.2, LayerOverheadUs: 7.6, ContextOverheadMs: 0, AllReduceLatencyUs: 85.9, PagedAttentionV1BandwidthEfficiency: 0.306}
+var vllmV06ROCmEff = Efficiencies{BandwidthEfficiency: 0.525, AttentionBandwidthEfficiency: 0.647, ComputeEfficiency: 0.0623, GEMMHalfTokens: 16, AttentionEfficiency: 0.4, StepOverheadMs: 3.29, SequenceOverheadUs: 36.2, LayerOverheadUs: 7.6, ContextOverheadMs: 0, RequestOverheadMs: apiRequestMs, TokenizeUsPerToken: HFTokenizeUsPerToken, AllReduceLatencyUs: 85.9, PagedAttentionV1BandwidthEfficiency: 0.306}

@@ -97,12 +97,14 @@ func runUnits(res sched.Result, groups int) float64 {
 }
 
 func simOptions(d *deploy.Deployment, p deploy.Ask, timeline int) sched.Options {
-	// The context phase's fixed latency (context_overhead_ms: the front
-	// end's HTTP, tokenisation and detokenisation, which no step pays) is
-	// every simulated request's, as prefillTime adds it to the analytic
-	// TTFT.
+	// The front end (Efficiencies.FrontEndS: the context phase's fixed
+	// latency, the API server's request handling and first-token return,
+	// and the prompt's tokenisation, which no step pays) is every
+	// simulated request's, as prefillTime and Steady add it to the
+	// analytic TTFT: the fixed part once, the tokenisation per prompt
+	// token.
 	return sched.Options{TTFTS: p.TTFTS, TPOTS: p.TPOTS, TimelinePoints: timeline, MaxSteps: spec.MaxSimSteps,
-		FrontEndS: d.Eff.ContextOverheadMs / 1000}
+		FrontEndS: d.Eff.FrontEndS(0), FrontEndPerTokenS: d.Eff.TokenizeUsPerToken / 1e6}
 }
 
 // simReport converts a result; every ratio with a zero denominator is 0.

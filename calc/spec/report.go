@@ -19,13 +19,15 @@ type Report struct {
 	Config   Config        `json:"config"`
 	Memory   MemoryReport  `json:"memory"`
 	KVCache  KVCacheReport `json:"kv_cache"`
-	// Decode is one decode step at the workload's batch and mean context.
+	// Decode is one pure decode step (no prompt in it) at the workload's
+	// batch and mean context; serving is the steady state a benchmark
+	// measures, prompts and decodes sharing the steps.
 	Decode *DecodeReport `json:"decode,omitempty"`
 	// Prefill is the prompt of the workload, alone on the server.
 	Prefill *PrefillReport `json:"prefill,omitempty"`
 	// Serving is the workload's steady state under continuous batching:
 	// the latencies and rates a benchmark client measures at the
-	// workload's concurrency or request rate (docs/MODEL.md section 3b).
+	// workload's concurrency or request rate (docs/MODEL.md section 5b).
 	Serving *ServingReport `json:"serving,omitempty"`
 	// BatchCeiling is the largest batch that can run and what limits it.
 	BatchCeiling BatchCeiling `json:"batch_ceiling"`
@@ -251,33 +253,39 @@ type DecodeReport struct {
 // latencies are means over requests, as `vllm bench serve` and SGLang's
 // bench_serving report them; its step mixes the running decodes with the
 // prompts admitted beside them, so its TPOT is longer than decode's pure
-// decode step (docs/MODEL.md section 3b).
+// decode step (docs/MODEL.md section 5b). Present when the workload gives
+// a concurrency or a request_rate.
 type ServingReport struct {
 	_ noCompare
-	// Concurrency is the closed loop's requests in flight, or the mean
-	// number in flight a request rate sustains (Little's law).
+	// Concurrency is the closed loop's requests in flight (the workload's
+	// concurrency), or the mean number in flight a request rate sustains
+	// (Little's law: requests_per_s x e2e_ms / 1000), in requests per
+	// data-parallel rank.
 	Concurrency float64 `json:"concurrency"`
-	// RequestRate is the open loop's arrival rate, requests per second
-	// (0 for a closed loop).
+	// RequestRate is the open loop's arrival rate (the workload's
+	// request_rate), in requests per second per data-parallel rank;
+	// absent for a closed loop.
 	RequestRate float64 `json:"request_rate,omitempty"`
-	// InputTokens and OutputTokens are each request's lengths.
-	InputTokens  int `json:"input_tokens"`
+	// InputTokens is each request's prompt length, in tokens.
+	InputTokens int `json:"input_tokens"`
+	// OutputTokens is each request's output length, in tokens.
 	OutputTokens int `json:"output_tokens"`
 	// DecodeBatch is the mean number of sequences decoding in a step, as
-	// a decoding request sees it (itself included).
+	// a decoding request sees it (itself included), in sequences.
 	DecodeBatch float64 `json:"decode_batch"`
 	// PrefillTokensPerStep is the mean number of prompt tokens a step
-	// computes beside the decodes (prompts admitted in steady state).
+	// computes beside the decodes (prompts admitted in steady state), in
+	// tokens per step.
 	PrefillTokensPerStep float64 `json:"prefill_tokens_per_step"`
 	// Order is how prompts share the steps with decodes: "mixed" (vLLM's
 	// chunked prefill: one step carries both) or "prefill_first"
 	// (SGLang, vLLM V0: a prompt's step runs alone and the decodes wait).
 	Order string `json:"order"`
 	// DecodeStepMs is the pure decode step at decode_batch, in
-	// milliseconds (decode's figure at this batch).
+	// milliseconds: no prompt in it (decode's figure at this batch).
 	DecodeStepMs float64 `json:"decode_step_ms"`
 	// TPOTMs is the mean time per output token after the first, in
-	// milliseconds: (e2e - ttft) / (output_tokens - 1).
+	// milliseconds: (e2e_ms - ttft_ms) / (output_tokens - 1).
 	TPOTMs float64 `json:"tpot_ms"`
 	// ITLMs is the median gap between two streamed chunks of a request,
 	// in milliseconds: the pure decode step (times the tokens per step
@@ -285,23 +293,36 @@ type ServingReport struct {
 	// prompt, else the mixed step.
 	ITLMs float64 `json:"itl_ms"`
 	// TTFTMs is the mean time to first token, in milliseconds:
-	// front end + the wait for the running step + the queue + the
+	// front end + the wait for the running step + queue_ms + the
 	// prompt's own prefill step(s).
 	TTFTMs float64 `json:"ttft_ms"`
 	// QueueMs is the part of ttft_ms spent waiting for a free slot
 	// (max_num_seqs, the KV cache or max_num_batched_tokens full), in
 	// milliseconds.
 	QueueMs float64 `json:"queue_ms"`
-	// E2EMs is the mean request latency, in milliseconds: ttft +
-	// (output_tokens - 1) * tpot.
+	// E2EMs is the mean request latency, in milliseconds: ttft_ms +
+	// (output_tokens - 1) x tpot_ms.
 	E2EMs float64 `json:"e2e_ms"`
-	// RequestsPerS, OutputTokensPerS and TotalTokensPerS are the
-	// deployment's completion rates: every data-parallel rank's, each
-	// rank serving the workload (concurrency and request_rate are a
-	// rank's).
-	RequestsPerS     float64 `json:"requests_per_s"`
+	// FirstWaveTTFTMs is a closed loop's first requests' mean time to
+	// first token, in milliseconds: every user sends at once to an idle
+	// server, so their prompts wait for each other's prefill. A benchmark
+	// of N requests at concurrency c (vllm bench serve, SGLang's
+	// bench_serving) averages c of these and N - c of ttft_ms. 0 for a
+	// request rate.
+	FirstWaveTTFTMs float64 `json:"first_wave_ttft_ms,omitempty"`
+	// RequestsPerS is the deployment's completion rate, in requests per
+	// second: every data-parallel rank's, each rank serving the workload
+	// (concurrency and request_rate are a rank's). A closed loop's is
+	// concurrency / the server's request latency (e2e_ms less the front
+	// end) times the ranks; an open loop's is its arrival rate, or its
+	// capacity when saturated.
+	RequestsPerS float64 `json:"requests_per_s"`
+	// OutputTokensPerS is requests_per_s x output_tokens, in output
+	// tokens per second (every data-parallel rank's).
 	OutputTokensPerS float64 `json:"output_tokens_per_s"`
-	TotalTokensPerS  float64 `json:"total_tokens_per_s"`
+	// TotalTokensPerS is requests_per_s x (input_tokens + output_tokens),
+	// in tokens per second (every data-parallel rank's).
+	TotalTokensPerS float64 `json:"total_tokens_per_s"`
 	// Saturated is true when the workload asks more than the server
 	// completes: a request rate above its capacity (requests_per_s is
 	// then the capacity, and ttft_ms leaves out the queue, which grows
@@ -316,11 +337,16 @@ type ServingReport struct {
 // PrefillReport is one prompt's prefill.
 type PrefillReport struct {
 	_           noCompare
-	InputTokens int     `json:"input_tokens"`
-	TimeMs      float64 `json:"time_ms"`
+	InputTokens int `json:"input_tokens"`
+	// TimeMs is the prompt's prefill step(s) on an idle server, in
+	// milliseconds, without the front end.
+	TimeMs float64 `json:"time_ms"`
 	// TTFTMs is the time to first token of a request arriving at an idle
-	// server: prefill plus one step's overhead for sampling.
-	TTFTMs     float64 `json:"ttft_ms"`
+	// server, in milliseconds: the front end (API server, tokenisation,
+	// context phase) and the prefill step(s), whose last samples the
+	// first token.
+	TTFTMs float64 `json:"ttft_ms"`
+	// TokensPerS is the prompt's tokens over time_ms.
 	TokensPerS float64 `json:"tokens_per_s"`
 	Bound      string  `json:"bound"`
 	// Chunks is the number of scheduler steps the prompt takes at

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -241,4 +242,24 @@ func TestPublic2026Evaluate(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Comparing scores a serving benchmark on another figure it measured:
+// NB001 (DeepSeek-R1-0528 under SGLang on 16 H100s, concurrency 1) was
+// entered to compare its mean TPOT and also printed a mean TTFT of 179.7
+// ms; a figure it did not measure leaves it as it is.
+func TestCaseComparingAnotherMeasuredFigure(t *testing.T) {
+	t.Parallel()
+	cs, _, err := validation.ReadCases("testdata/public-cases-2026.json")
+	require.NoError(t, err)
+	i := slices.IndexFunc(cs, func(c validation.Case) bool { return c.ID() == "NB001" })
+	require.GreaterOrEqual(t, i, 0)
+	c, ok := cs[i].Comparing("ttft_mean_ms")
+	require.True(t, ok)
+	r, err := c.Eval()
+	require.NoError(t, err)
+	assert.Equal(t, "ttft_ms", r.Metric)
+	assert.InDelta(t, 179.7, r.Measured, 1e-9)
+	_, ok = cs[i].Comparing("itl_p99_ms")
+	assert.False(t, ok)
 }

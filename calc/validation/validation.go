@@ -138,6 +138,17 @@ func (c Case) ID() string { return c.raw.ID }
 // (EngineProfile of its engine).
 func (c Case) Profile() string { return EngineProfile(c.raw.Engine) }
 
+// Comparing returns the case compared on another of its measured figures
+// (a serving benchmark's "ttft_mean_ms", say), and whether it has one:
+// to score a figure across cases that were entered to compare another.
+func (c Case) Comparing(metric string) (Case, bool) {
+	if _, ok := c.raw.Measured[metric]; !ok || c.raw.Kind != "serving_benchmark" {
+		return c, false
+	}
+	c.raw.Compare = metric
+	return c, true
+}
+
 // Eval evaluates the case with the engine profiles as they are now and
 // returns its first figure (EvalAll: every one).
 func (c Case) Eval() (Result, error) {

@@ -52,14 +52,19 @@ test('plan a workload, open the winner in the calculator, see the same figures',
   // The URL holds the question.
   assert.match(page.url(), /plan\.rate=12/);
 
-  // Open the winner in the calculator: its decode step is the plan's TPOT.
+  // Open the winner in the calculator: its steady state under the
+  // replica's share of the load (docs/MODEL.md section 5b) has the plan's
+  // TPOT and TTFT, and the decode card keeps the pure step.
   await row.locator('a.plan-open').click();
   await H.ready(page);
   await page.waitForFunction(() => !document.querySelector('main.layout').hidden);
   const rep = await H.evaluate(winner.evaluate);
+  assert.ok(Math.abs(rep.serving.request_rate * winner.replicas - 12) < 1e-9, '12 req/s over the replicas');
   const shown = await H.shownFigures(page);
+  assert.equal(await page.isVisible('#serving-panel'), true);
+  assert.equal(shown['serving.tpot_ms'], ms(winner.tpot_ms));
+  assert.equal(shown['serving.ttft_ms'], ms(winner.ttft_ms));
   assert.equal(shown['decode.step_time_ms'], ms(rep.decode.step_time_ms));
-  assert.equal(shown['decode.step_time_ms'], ms(winner.tpot_ms));
   assert.deepEqual(errors, []);
 });
 

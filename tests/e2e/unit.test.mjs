@@ -286,3 +286,140 @@ test('a band is written after its figure in the figure\'s unit, once', () => {
   assert.equal(fmt.range(r, 'prefill.ttft_ms', fmt.ms), `(80 %: ${fmt.num(20)}–${fmt.ms(40)}, widened)`);
   assert.equal(fmt.range(r, 'kv_cache.capacity_tokens', fmt.int), '');
 });
+
+// The steady state (report.serving, docs/MODEL.md section 5b) in the verdict,
+// the page's figures, the comparison and the widget's request: the texts are
+// the report's own figures; which figures are used (the steady state's, not
+// the pure decode step's) and whether a budget is met are decided here by
+// hand from the report's numbers.
+test('the steady state: the verdict, the figures and the comparison use report.serving', async () => {
+  const H = await import('./helpers.mjs');
+  const { verdict } = await import('../../www/ui/verdict.js');
+  const { figure } = await import('../../www/page/figures.js');
+  const { ROWS, winner } = await import('../../www/page/compare.js');
+  const r = await H.evaluate(H.request({ workload: { concurrency: 64 } }));
+  const s = r.serving;
+  const pre = r.preemption;
+  // By hand: 64 users are under the KV cache's room and max_num_seqs; TPOT and TTFT under 50 and 1,000 ms.
+  assert.ok(64 < pre.onset_concurrency && 64 < r.config.max_num_seqs);
+  assert.ok(s.tpot_ms <= 50 && s.ttft_ms <= 1000, `${s.tpot_ms} ${s.ttft_ms}`);
+  const v = verdict(r);
+  assert.equal(v.state, 'meets');
+  assert.equal(v.headline, `Fits: 64 concurrent requests of 1,024 + 256 tokens (room for ${fmt.int(pre.onset_concurrency_lockstep)}); ` +
+    `steady state at concurrency 64: ${fmt.tokS(s.output_tokens_per_s)}, TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}`);
+  assert.equal(v.lines[0], `Meets the budget (TPOT ≤ 50 ms, TTFT ≤ 1,000 ms) in the steady state at concurrency 64: TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}.`);
+
+  // The panel's figures, each in its unit, with its band.
+  assert.equal(figure('serving.load', r), 'at concurrency 64');
+  assert.equal(figure('serving.tpot_ms', r), fmt.ms(s.tpot_ms));
+  assert.equal(figure('serving.requests_per_s', r), `${fmt.num(s.requests_per_s)} req/s`);
+  assert.equal(figure('serving.tokens_per_s_per_user', r), fmt.tokS(1000 / s.tpot_ms));
+  assert.equal(figure('serving.queue_ms', r), '', 'no queue below the running cap');
+  const band = r.bands.find((b) => b.figure === 'serving.tpot_ms');
+  assert.equal(figure('range.serving.tpot_ms', r), `(80 %: ${fmt.num(band.low)}–${fmt.ms(band.high)}${band.widened ? ', widened' : ''})`);
+  assert.match(figure('serving.conditions', r), new RegExp(`^64 users, each sending its next request when its last one ends; 1,024 \\+ 256 tokens each; mean decode batch 64, ${fmt.int(s.prefill_tokens_per_step)} prompt tokens a step computed beside the decodes\\.$`));
+  assert.equal(figure('decode.conditions', r), `${fmt.at(64, r.decode.context_tokens)}; ${r.decode.bound}-bound, KV cache ${fmt.pct(r.decode.kv_cache_usage)} used; no prompt in the step (the steady state below has them)`);
+  assert.equal(figure('cost.conditions', r), 'the steady state at concurrency 64 (mean decode batch 64)');
+  assert.match(figure('prefill.conditions', r), new RegExp(`on an idle server, .*; ${fmt.ms(s.ttft_ms)} in the steady state below$`));
+
+  // The comparison's rows: the steady state's throughput, TPOT and TTFT, then the pure decode step.
+  const row = (name) => ROWS.find(([n]) => n === name);
+  assert.equal(row('Steady state')[1](r), fmt.tokS(s.output_tokens_per_s));
+  assert.equal(row('TPOT')[1](r), fmt.ms(s.tpot_ms));
+  assert.equal(row('TTFT')[1](r), fmt.ms(s.ttft_ms));
+  assert.equal(row('Decode step at the workload\'s batch')[1](r), fmt.tokS(r.decode.tokens_per_s));
+  // Without a load, the TPOT and TTFT rows fall back to the pure decode step and an idle server's prefill.
+  const idle = await H.evaluate(H.request());
+  assert.equal(idle.serving, undefined);
+  assert.equal(row('TPOT')[1](idle), fmt.ms(idle.decode.step_time_ms));
+  assert.equal(row('TTFT')[1](idle), fmt.ms(idle.prefill.ttft_ms));
+  assert.equal(row('Steady state')[1](idle), 'no concurrency or request rate');
+
+  // Unpriced, at the same concurrency: the winner has the higher steady-state output rate.
+  const noPrice = { gpu_hour_usd: undefined, workload: { concurrency: 64 } };
+  const [h100, l40s] = [await H.evaluate(H.request(noPrice)), await H.evaluate(H.request({ ...noPrice, hardware: 'l40s' }))];
+  assert.ok(h100.serving.output_tokens_per_s > l40s.serving.output_tokens_per_s);
+  const states = [verdict(h100).state, verdict(l40s).state];
+  if (states.every((st) => ['meets', 'fits'].includes(st))) {
+    const w = winner([l40s, h100]);
+    assert.equal(w.index, 1);
+    assert.equal(w.why, `fastest in the steady state at concurrency 64: ${fmt.tokS(h100.serving.output_tokens_per_s)}, E2E ${fmt.ms(h100.serving.e2e_ms)}`);
+  } else {
+    assert.equal(winner([l40s, h100])?.index ?? 1, 1, states.join(' '));
+  }
+});
+
+test('the steady state misses a budget the pure decode step meets: the verdict says so', async () => {
+  const H = await import('./helpers.mjs');
+  const { verdict } = await import('../../www/ui/verdict.js');
+  const r = await H.evaluate(H.request({ workload: { concurrency: 300 } }));
+  const s = r.serving;
+  // By hand: 300 users still run at once, the pure decode step is within 50 ms and the mean TPOT is not.
+  assert.ok(300 < r.preemption.onset_concurrency && !s.saturated);
+  assert.ok(s.decode_step_ms <= 50 && s.tpot_ms > 50, `${s.decode_step_ms} ${s.tpot_ms}`);
+  assert.ok(r.best.feasible && r.best.batch_size >= 300, 'the pure decode step meets the budget at this batch');
+  const v = verdict(r);
+  assert.equal(v.state, 'misses');
+  assert.equal(v.lines[0], `Misses the budget (TPOT ≤ 50 ms, TTFT ≤ 1,000 ms) in the steady state at concurrency 300: TPOT ${fmt.ms(s.tpot_ms)}; ` +
+    `the pure decode step at this batch takes ${fmt.ms(s.decode_step_ms)}: the prompts sharing the steps make the difference.`);
+});
+
+test('the steady state of a request rate and of a saturated closed loop', async () => {
+  const H = await import('./helpers.mjs');
+  const { verdict } = await import('../../www/ui/verdict.js');
+  const { figure } = await import('../../www/page/figures.js');
+  const r = await H.evaluate(H.request({ workload: { request_rate: 5 } }));
+  const s = r.serving;
+  assert.equal(s.requests_per_s, 5);
+  const u = 5 / r.preemption.saturation_request_rate;
+  assert.ok(u < 1);
+  assert.equal(verdict(r).headline, `Fits: 5 req/s of 1,024 + 256 tokens, utilization ${Math.round(u * 100)} % of the ${fmt.num(r.preemption.saturation_request_rate)} req/s it saturates at; ` +
+    `steady state at 5 req/s: ${fmt.tokS(5 * 256)}, TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}`);
+  assert.match(figure('serving.conditions', r), new RegExp(`^Poisson arrivals at 5 req/s, ${fmt.num(5 * s.e2e_ms / 1000).replace('.', '\\.')} requests in flight on average;`));
+
+  // 2,000 users: the KV cache runs out first; the rest wait, and the panel says how long.
+  const sat = await H.evaluate(H.request({ workload: { concurrency: 2000 } }));
+  const t = sat.serving;
+  assert.equal(t.saturated, true);
+  assert.equal(t.limited_by, 'kv_cache');
+  const v = verdict(sat);
+  assert.equal(v.state, 'overloaded');
+  assert.ok(v.lines.includes(`Steady state at concurrency 2,000: ${fmt.tokS(t.output_tokens_per_s)}, TPOT ${fmt.ms(t.tpot_ms)}, TTFT ${fmt.ms(t.ttft_ms)} (${fmt.ms(t.queue_ms)} of it waiting for a slot).`), v.lines.join(' | '));
+  assert.equal(figure('serving.queue_ms', sat), `${fmt.ms(t.queue_ms)} of it waiting for a slot`);
+  assert.match(figure('serving.conditions', sat), new RegExp(`Saturated: KV cache caps what runs at once; ${fmt.ms(t.queue_ms).replace('.', '\\.')} of the TTFT is the wait for a slot\\.$`));
+});
+
+test('the widget: concurrency or request-rate becomes the workload\'s load, and its link the page\'s', async () => {
+  const { ThroughputCalculator } = await import('../../www/widget/throughput-calculator.js');
+  const widget = (attrs) => Object.assign(new ThroughputCalculator(), { getAttribute: (n) => attrs[n] ?? null });
+  assert.equal(widget({}).request().workload, undefined);
+  assert.deepEqual(widget({ concurrency: '64' }).request().workload, { concurrency: 64 });
+  assert.deepEqual(widget({ 'request-rate': '2.5', 'input-tokens': '512' }).request().workload, { input_tokens: 512, request_rate: 2.5 });
+  assert.deepEqual(widget({ concurrency: '8', 'request-rate': '2.5' }).request().workload, { concurrency: 8 }, 'one load: the concurrency wins');
+  for (const bad of ['0', '-1', 'x', '']) assert.equal(widget({ 'request-rate': bad }).request().workload, undefined, bad);
+  assert.equal(widget({ concurrency: '0' }).request().workload, undefined);
+  // The page reads the load back from the link the widget writes.
+  const q = new URLSearchParams({ load: 'rate', request_rate: '2.5' });
+  const cfg = S.fromQuery(`?${q}`).configs[0];
+  assert.deepEqual(S.toRequest(cfg).request.workload, { input_tokens: 1024, output_tokens: 256, request_rate: 2.5 });
+});
+
+test('a closed loop whose steps are full of prompt tokens is saturated, not overloaded: no one waits for a slot', async () => {
+  const H = await import('./helpers.mjs');
+  const { verdict } = await import('../../www/ui/verdict.js');
+  const { figure } = await import('../../www/page/figures.js');
+  const r = await H.evaluate(H.request({ max_num_batched_tokens: 2048, max_model_len: 16384, workload: { input_tokens: 8192, output_tokens: 8, concurrency: 32 } }));
+  const s = r.serving;
+  // By hand (docs/MODEL.md section 5b): a wave of 32 prompts of 8,192 tokens takes at least 32 · 8,192 / 2,048 = 128
+  // steps of the token budget, more than a request's own prompt (8,192 / 2,048 = 4 steps, one more straddling) and
+  // its 7 decode steps: prompt tokens fill every step. All 32 run at once (under max_num_seqs and the KV cache's room).
+  assert.ok((32 * 8192) / 2048 > 8192 / 2048 + 1 + 7);
+  assert.ok(32 < r.config.max_num_seqs && 32 < r.preemption.onset_concurrency);
+  assert.equal(s.saturated, true);
+  assert.equal(s.limited_by, 'max_num_batched_tokens');
+  assert.equal(s.queue_ms, 0);
+  const v = verdict(r);
+  assert.notEqual(v.state, 'overloaded');
+  assert.ok(v.lines.includes('Saturated: every step is full of prompt tokens (max_num_batched_tokens); more users would add waiting, not throughput.'), v.lines.join(' | '));
+  assert.match(figure('serving.conditions', r), / Saturated: every step is full of prompt tokens \(max_num_batched_tokens\)\.$/);
+});

@@ -44,6 +44,9 @@ var params = []param{
 	{"sequence_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.SequenceOverheadUs }, 0, 100, 10, false},
 	{"layer_overhead_us", func(e *calc.Efficiencies) *float64 { return &e.LayerOverheadUs }, 0, 100, 8, false},
 	{"context_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.ContextOverheadMs }, 0, 200, 20, false},
+	// The API server's fixed cost per request (vLLM's and SGLang's); fitted
+	// only when named, from a prior of none.
+	{"request_overhead_ms", func(e *calc.Efficiencies) *float64 { return &e.RequestOverheadMs }, 0, 100, 10, true},
 	// 0 is no cap; a flat prior, since the cap's absence is not "near"
 	// any value of it.
 	{"sm_bytes_per_cycle", func(e *calc.Efficiencies) *float64 { return &e.SMBytesPerCycle }, 0, 32, math.Inf(1), true},

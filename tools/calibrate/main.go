@@ -42,6 +42,7 @@ func main() {
 	skipSrc := flag.String("skip-sources", "", "with -fit or -logo: leave out the cases whose source document (repository/path or URL) contains one of these strings (comma-separated), e.g. LLM-Inference-Bench")
 	bands := flag.Bool("bands", false, "write the error-band table (80 % prediction intervals of the validation residuals, each held out by source document: predicted by its efficiency set refitted without its source) to -o and print its leave-one-out coverage")
 	bandsOut := flag.String("o", "calc/bands/bands_gen.go", "with -bands: the Go file to write")
+	compare := flag.String("compare", "", "with -tables: score every serving benchmark that measured this figure on it (e.g. ttft_mean_ms), whatever its case's own compare, and leave out the others")
 	coverage := flag.Bool("coverage", false, "print the leave-one-out coverage of the error bands per engine and family, from the residuals held out by source document (as -bands builds them)")
 	flag.Parse()
 	if *bands {
@@ -84,7 +85,7 @@ func main() {
 		leaveOneSourceOut(paths, *logoBy)
 		return
 	}
-	rs, missing, err := validation.LoadAll(paths)
+	rs, missing, err := loadTables(paths, *compare)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
@@ -194,4 +195,30 @@ func aims(title string, rs []validation.Result) {
 		}
 		fmt.Printf("%-12s %4d %12.1f%% %5.1f%% %5.1f%% %5.1f%%  %s: %s\n", c, n, 100*med, 100*w5, 100*w15, 100*w20, aim, verdict)
 	}
+}
+
+// loadTables evaluates the cases of -tables: every case, or with compare
+// only the serving benchmarks that measured that figure, each scored on
+// it (validation.Case.Comparing).
+func loadTables(paths []string, compare string) ([]validation.Result, []string, error) {
+	if compare == "" {
+		return validation.LoadAll(paths)
+	}
+	cs, missing, err := validation.ReadCases(paths...)
+	if err != nil {
+		return nil, missing, err
+	}
+	var rs []validation.Result
+	for _, c := range cs {
+		c, ok := c.Comparing(compare)
+		if !ok {
+			continue
+		}
+		r, err := c.EvalAll()
+		if err != nil {
+			return nil, missing, err
+		}
+		rs = append(rs, r...)
+	}
+	return rs, missing, nil
 }

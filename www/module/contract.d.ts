@@ -1834,11 +1834,11 @@ export interface Report {
   config: Config;
   memory: MemoryReport;
   kv_cache: KVCacheReport;
-  /** decode is one decode step at the workload's batch and mean context. */
+  /** decode is one pure decode step (no prompt in it) at the workload's batch and mean context; serving is the steady state a benchmark measures, prompts and decodes sharing the steps. */
   decode?: DecodeReport;
   /** prefill is the prompt of the workload, alone on the server. */
   prefill?: PrefillReport;
-  /** serving is the workload's steady state under continuous batching: the latencies and rates a benchmark client measures at the workload's concurrency or request rate (docs/MODEL.md section 3b). */
+  /** serving is the workload's steady state under continuous batching: the latencies and rates a benchmark client measures at the workload's concurrency or request rate (docs/MODEL.md section 5b). */
   serving?: ServingReport;
   /** batch_ceiling is the largest batch that can run and what limits it. */
   batch_ceiling: BatchCeiling;
@@ -1952,6 +1952,10 @@ export interface Efficiencies {
   moe_layer_overhead_us?: number;
   /** context_overhead_ms is the fixed latency of a request's context phase beyond its prefill steps (tokenisation, admission, first-token return), in milliseconds: part of TTFT, not of any step. */
   context_overhead_ms: number;
+  /** request_overhead_ms is the fixed latency each request pays in an OpenAI-compatible API server outside the engine's steps, in milliseconds: the HTTP request's parsing and validation, the request's hand-off to the engine core and the first token's detokenisation and streamed return (vLLM's api_server -> OpenAIServingCompletion -> AsyncLLM.generate, the request and its outputs crossing ZMQ between the API server and EngineCore processes, vllm/v1/engine/async_llm.py at v0.8; SGLang's TokenizerManager -> Scheduler -> DetokenizerManager, three processes joined by ZMQ, sgl-project/sglang v0.4.0 srt/managers/). Part of TTFT and end-to-end latency, never of a step. 0: the engine's set does not separate it (TensorRT-LLM's is in ContextOverheadMs; llama.cpp and LMDeploy measure no server). */
+  request_overhead_ms?: number;
+  /** tokenize_us_per_token is the API server's tokenisation time per prompt token, in microseconds: a HuggingFace fast (Rust) tokenizer encodes one sequence on one thread, so a prompt of n tokens takes n times this before the engine sees it (part of TTFT, never of a step). */
+  tokenize_us_per_token?: number;
   /** all_reduce_latency_us is the time each tensor-parallel all-reduce takes beyond the interconnect's own latency (hardware.Interconnect.LatencyS), in microseconds: the collective path of an engine build without the one-shot kernels the link's figure assumes (vLLM 0.6 on ROCm sent every all-reduce through RCCL). 0 on the builds fitted with the link's figure alone. */
   all_reduce_latency_us?: number;
   /** PagedAttentionV1BandwidthEfficiency, when positive, marks the decode attention as vLLM's own paged-attention kernels (csrc/attention/attention_kernels.cu, the ROCm build of vLLM 0.6.1, before its custom ROCm kernel): one thread block per query head, so each KV head is read once per query head of its group, at attention_bandwidth_efficiency for the partitioned kernel (V2) and at this fraction of datasheet bandwidth for the unpartitioned one (V1), which vLLM runs when the context exceeds one 512-token partition and sequences x query heads per GPU exceed 512. 0: the engine's attention kernels read each KV head once (FlashAttention, FlashInfer, ROCm's custom paged attention). */
@@ -2040,45 +2044,52 @@ export interface DecodeReport {
 /** PrefillReport is one prompt's prefill. */
 export interface PrefillReport {
   input_tokens: number;
+  /** time_ms is the prompt's prefill step(s) on an idle server, in milliseconds, without the front end. */
   time_ms: number;
-  /** ttft_ms is the time to first token of a request arriving at an idle server: prefill plus one step's overhead for sampling. */
+  /** ttft_ms is the time to first token of a request arriving at an idle server, in milliseconds: the front end (API server, tokenisation, context phase) and the prefill step(s), whose last samples the first token. */
   ttft_ms: number;
+  /** tokens_per_s is the prompt's tokens over time_ms. */
   tokens_per_s: number;
   bound: string;
   /** chunks is the number of scheduler steps the prompt takes at max_num_batched_tokens per step. */
   chunks: number;
 }
 
-/** ServingReport is a server's steady state under the workload: requests arriving (a request rate) or resubmitted (a concurrency) forever, each of input_tokens then output_tokens, under continuous batching. Its latencies are means over requests, as `vllm bench serve` and SGLang's bench_serving report them; its step mixes the running decodes with the prompts admitted beside them, so its TPOT is longer than decode's pure decode step (docs/MODEL.md section 3b). */
+/** ServingReport is a server's steady state under the workload: requests arriving (a request rate) or resubmitted (a concurrency) forever, each of input_tokens then output_tokens, under continuous batching. Its latencies are means over requests, as `vllm bench serve` and SGLang's bench_serving report them; its step mixes the running decodes with the prompts admitted beside them, so its TPOT is longer than decode's pure decode step (docs/MODEL.md section 5b). Present when the workload gives a concurrency or a request_rate. */
 export interface ServingReport {
-  /** concurrency is the closed loop's requests in flight, or the mean number in flight a request rate sustains (Little's law). */
+  /** concurrency is the closed loop's requests in flight (the workload's concurrency), or the mean number in flight a request rate sustains (Little's law: requests_per_s x e2e_ms / 1000), in requests per data-parallel rank. */
   concurrency: number;
-  /** request_rate is the open loop's arrival rate, requests per second (0 for a closed loop). */
+  /** request_rate is the open loop's arrival rate (the workload's request_rate), in requests per second per data-parallel rank; absent for a closed loop. */
   request_rate?: number;
-  /** input_tokens and OutputTokens are each request's lengths. */
+  /** input_tokens is each request's prompt length, in tokens. */
   input_tokens: number;
+  /** output_tokens is each request's output length, in tokens. */
   output_tokens: number;
-  /** decode_batch is the mean number of sequences decoding in a step, as a decoding request sees it (itself included). */
+  /** decode_batch is the mean number of sequences decoding in a step, as a decoding request sees it (itself included), in sequences. */
   decode_batch: number;
-  /** prefill_tokens_per_step is the mean number of prompt tokens a step computes beside the decodes (prompts admitted in steady state). */
+  /** prefill_tokens_per_step is the mean number of prompt tokens a step computes beside the decodes (prompts admitted in steady state), in tokens per step. */
   prefill_tokens_per_step: number;
   /** order is how prompts share the steps with decodes: "mixed" (vLLM's chunked prefill: one step carries both) or "prefill_first" (SGLang, vLLM V0: a prompt's step runs alone and the decodes wait). */
   order: string;
-  /** decode_step_ms is the pure decode step at decode_batch, in milliseconds (decode's figure at this batch). */
+  /** decode_step_ms is the pure decode step at decode_batch, in milliseconds: no prompt in it (decode's figure at this batch). */
   decode_step_ms: number;
-  /** tpot_ms is the mean time per output token after the first, in milliseconds: (e2e - ttft) / (output_tokens - 1). */
+  /** tpot_ms is the mean time per output token after the first, in milliseconds: (e2e_ms - ttft_ms) / (output_tokens - 1). */
   tpot_ms: number;
   /** itl_ms is the median gap between two streamed chunks of a request, in milliseconds: the pure decode step (times the tokens per step under speculative decoding) when fewer than half the steps carry a prompt, else the mixed step. */
   itl_ms: number;
-  /** ttft_ms is the mean time to first token, in milliseconds: front end + the wait for the running step + the queue + the prompt's own prefill step(s). */
+  /** ttft_ms is the mean time to first token, in milliseconds: front end + the wait for the running step + queue_ms + the prompt's own prefill step(s). */
   ttft_ms: number;
   /** queue_ms is the part of ttft_ms spent waiting for a free slot (max_num_seqs, the KV cache or max_num_batched_tokens full), in milliseconds. */
   queue_ms: number;
-  /** e2e_ms is the mean request latency, in milliseconds: ttft + (output_tokens - 1) * tpot. */
+  /** e2e_ms is the mean request latency, in milliseconds: ttft_ms + (output_tokens - 1) x tpot_ms. */
   e2e_ms: number;
-  /** RequestsPerS, OutputTokensPerS and TotalTokensPerS are the deployment's completion rates: every data-parallel rank's, each rank serving the workload (concurrency and request_rate are a rank's). */
+  /** first_wave_ttft_ms is a closed loop's first requests' mean time to first token, in milliseconds: every user sends at once to an idle server, so their prompts wait for each other's prefill. A benchmark of N requests at concurrency c (vllm bench serve, SGLang's bench_serving) averages c of these and N - c of ttft_ms. 0 for a request rate. */
+  first_wave_ttft_ms?: number;
+  /** requests_per_s is the deployment's completion rate, in requests per second: every data-parallel rank's, each rank serving the workload (concurrency and request_rate are a rank's). A closed loop's is concurrency / the server's request latency (e2e_ms less the front end) times the ranks; an open loop's is its arrival rate, or its capacity when saturated. */
   requests_per_s: number;
+  /** output_tokens_per_s is requests_per_s x output_tokens, in output tokens per second (every data-parallel rank's). */
   output_tokens_per_s: number;
+  /** total_tokens_per_s is requests_per_s x (input_tokens + output_tokens), in tokens per second (every data-parallel rank's). */
   total_tokens_per_s: number;
   /** saturated is true when the workload asks more than the server completes: a request rate above its capacity (requests_per_s is then the capacity, and ttft_ms leaves out the queue, which grows without bound) or a concurrency above the requests it can run at once (the rest wait: queue_ms). */
   saturated?: boolean;

@@ -5,6 +5,7 @@ import * as fmt from '../ui/format.js';
 import { label } from './state.js';
 import { escapeHTML as esc } from '../ui/dom.js';
 import { verdict } from '../ui/verdict.js';
+import { steadyAt } from '../ui/steady.js';
 
 /** The cost section's price_kind in words (docs/MODEL.md section 12). */
 const PRICE_KIND = { user: 'your price', cloud_on_demand: 'on-demand cloud list price', purchase_amortised: 'purchase amortised over 4 years + power' };
@@ -20,9 +21,15 @@ export const ROWS = [
   ['Batch ceiling', (r) => `${figure('batch_ceiling.batch_size', r)} (${figure('batch_ceiling.limited_by', r)})`,
     (r) => `context ${fmt.int(r.batch_ceiling.context_tokens)}`],
   ['Best batch under the budget', (r) => figure('best.tokens_per_s', r), (r) => r.best && `${figure('best.tokens_per_s_per_sequence', r)} per user, ${fmt.at(r.best.batch_size, r.best.context_tokens)}`],
-  ['At the workload', (r) => figure('decode.tokens_per_s', r), (r) => r.decode && `${figure('decode.tokens_per_s_per_sequence', r)} per user, ${fmt.at(r.decode.batch_size, r.decode.context_tokens)}`],
-  ['TTFT', (r) => figure('prefill.ttft_ms', r), (r) => r.prefill && `${fmt.int(r.prefill.input_tokens)}-token prompt, idle server`],
-  ['Cost per 1M output tokens', (r) => figure('cost.usd_per_million_output_tokens', r), (r) => r.cost && fmt.at(r.cost.batch_size, r.cost.context_tokens)],
+  // Under a concurrency or a request rate, the steady state's figures (report.serving); else the pure decode step and an idle server's TTFT.
+  ['Steady state', (r) => (r.serving ? figure('serving.output_tokens_per_s', r) : 'no concurrency or request rate'),
+    (r) => r.serving && `${steadyAt(r)}; ${figure('serving.requests_per_s', r)}, E2E ${figure('serving.e2e_ms', r)}${r.serving.saturated ? `, saturated (${fmt.limitedBy(r.serving.limited_by)})` : ''}`],
+  ['TPOT', (r) => (r.serving ? figure('serving.tpot_ms', r) : figure('decode.step_time_ms', r)),
+    (r) => (r.serving ? `${steadyAt(r)}; pure decode step ${fmt.ms(r.serving.decode_step_ms)}` : r.decode && `pure decode step, ${fmt.at(r.decode.batch_size, r.decode.context_tokens)}`)],
+  ['TTFT', (r) => (r.serving ? figure('serving.ttft_ms', r) : figure('prefill.ttft_ms', r)),
+    (r) => (r.serving ? `${steadyAt(r)}${r.serving.queue_ms > 0 ? `, ${figure('serving.queue_ms', r)}` : ''}` : r.prefill && `${fmt.int(r.prefill.input_tokens)}-token prompt, idle server`)],
+  ['Decode step at the workload\'s batch', (r) => figure('decode.tokens_per_s', r), (r) => r.decode && `${figure('decode.tokens_per_s_per_sequence', r)} per user, ${fmt.at(r.decode.batch_size, r.decode.context_tokens)}`],
+  ['Cost per 1M output tokens', (r) => figure('cost.usd_per_million_output_tokens', r), (r) => figure('cost.conditions', r)],
   ['Warnings', (r) => String(r.warnings?.length ?? 0)],
 ];
 
@@ -30,22 +37,32 @@ export const ROWS = [
  * The winner under the budget among reports (null for an invalid one): of
  * those that start, meet their latency budget and keep up with their load,
  * the cheapest per million output tokens when every one has a price, else
- * the highest throughput under the budget (the best batch's, or the
- * ceiling's without a budget). Returns {index, why}, or null when none
- * qualifies or there is nothing to compare.
+ * the fastest: when every one has a steady state (a concurrency or a
+ * request rate), the highest steady-state output rate, ties (the same
+ * request rate, kept up with) going to the shortest E2E latency; else the
+ * highest throughput under the budget (the best batch's, or the ceiling's
+ * without a budget). Returns {index, why}, or null when none qualifies or
+ * there is nothing to compare.
  */
 export function winner(reports) {
   const ok = reports.map((r, i) => [r, i]).filter(([r]) => r && ['meets', 'fits'].includes(verdict(r).state));
   if (reports.length < 2 || !ok.length) return null;
   const priced = ok.every(([r]) => r.cost);
-  const score = ([r]) => (priced ? -r.cost.usd_per_million_output_tokens : (r.best?.feasible ? r.best.tokens_per_s : r.batch_ceiling.tokens_per_s));
-  const [r, index] = ok.reduce((a, b) => (score(b) > score(a) ? b : a));
-  const budget = ok.some(([x]) => x.best) ? ' under the budget' : '';
-  return {
-    index,
-    why: priced ? `cheapest${budget}: ${fmt.usd(r.cost.usd_per_million_output_tokens)} per million output tokens`
-      : `fastest${budget}: ${fmt.tokS(score([r]))}`,
+  const steady = ok.every(([r]) => r.serving);
+  const rate = (r) => (steady ? r.serving.output_tokens_per_s : r.best?.feasible ? r.best.tokens_per_s : r.batch_ceiling.tokens_per_s);
+  // Each score is compared in turn: higher wins.
+  const score = ([r]) => (priced ? [-r.cost.usd_per_million_output_tokens] : steady ? [rate(r), -r.serving.e2e_ms] : [rate(r)]);
+  const better = (a, b) => {
+    const [x, y] = [score(a), score(b)];
+    const i = x.findIndex((v, k) => v !== y[k]);
+    return i >= 0 && y[i] > x[i];
   };
+  const [r, index] = ok.reduce((a, b) => (better(a, b) ? b : a));
+  const budget = ok.some(([x]) => x.best) ? ' under the budget' : '';
+  let why = `fastest${budget}: ${fmt.tokS(rate(r))}`;
+  if (priced) why = `cheapest${budget}: ${fmt.usd(r.cost.usd_per_million_output_tokens)} per million output tokens`;
+  else if (steady) why = `fastest in the ${steadyAt(r)}: ${fmt.tokS(rate(r))}, E2E ${fmt.ms(r.serving.e2e_ms)}`;
+  return { index, why };
 }
 
 /**

@@ -4,6 +4,7 @@
 // compute the same texts from an independently evaluated report.
 import * as fmt from '../ui/format.js';
 import { capacity, budgetText } from '../ui/verdict.js';
+import { steadyLoad, steadyConditions, batchText } from '../ui/steady.js';
 
 const gpus = (n) => `${n} GPU${n === 1 ? '' : 's'}`;
 
@@ -26,19 +27,39 @@ export const FIGURES = {
   'decode.tokens_per_s': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s),
   'decode.tokens_per_s_per_sequence': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s_per_sequence),
   'decode.step_time_ms': (r) => r.decode && fmt.ms(r.decode.step_time_ms),
-  'decode.conditions': (r) => r.decode && `${fmt.at(r.decode.batch_size, r.decode.context_tokens)}; ${r.decode.bound}-bound, KV cache ${fmt.pct(r.decode.kv_cache_usage)} used`,
+  'decode.conditions': (r) => r.decode && `${fmt.at(r.decode.batch_size, r.decode.context_tokens)}; ${r.decode.bound}-bound, KV cache ${fmt.pct(r.decode.kv_cache_usage)} used` +
+    (r.serving ? '; no prompt in the step (the steady state below has them)' : ''),
+
+  // The steady state under the workload's concurrency or request rate (report.serving, docs/MODEL.md section 5b).
+  'serving.load': (r) => r.serving && `at ${steadyLoad(r)}`,
+  'serving.tpot_ms': (r) => r.serving && fmt.ms(r.serving.tpot_ms),
+  'serving.ttft_ms': (r) => r.serving && fmt.ms(r.serving.ttft_ms),
+  'serving.queue_ms': (r) => r.serving && (r.serving.queue_ms > 0 ? `${fmt.ms(r.serving.queue_ms)} of it waiting for a slot` : ''),
+  'serving.itl_ms': (r) => r.serving && fmt.ms(r.serving.itl_ms),
+  'serving.e2e_ms': (r) => r.serving && fmt.ms(r.serving.e2e_ms),
+  'serving.output_tokens_per_s': (r) => r.serving && fmt.tokS(r.serving.output_tokens_per_s),
+  'serving.total_tokens_per_s': (r) => r.serving && fmt.tokS(r.serving.total_tokens_per_s),
+  'serving.requests_per_s': (r) => r.serving && `${fmt.num(r.serving.requests_per_s)} req/s`,
+  'serving.tokens_per_s_per_user': (r) => r.serving && fmt.tokS(1000 / r.serving.tpot_ms),
+  'serving.decode_batch': (r) => r.serving && batchText(r.serving.decode_batch),
+  'serving.decode_step_ms': (r) => r.serving && `pure decode step ${fmt.ms(r.serving.decode_step_ms)}`,
+  'serving.conditions': (r) => steadyConditions(r),
 
   'prefill.ttft_ms': (r) => r.prefill && fmt.ms(r.prefill.ttft_ms),
   'prefill.time_ms': (r) => r.prefill && fmt.ms(r.prefill.time_ms),
   'prefill.tokens_per_s': (r) => r.prefill && fmt.tokS(r.prefill.tokens_per_s),
-  'prefill.conditions': (r) => r.prefill && `one prompt of ${fmt.int(r.prefill.input_tokens)} tokens on an idle server, ${r.prefill.chunks} chunk${r.prefill.chunks === 1 ? '' : 's'}; ${r.prefill.bound}-bound`,
+  'prefill.conditions': (r) => r.prefill && `one prompt of ${fmt.int(r.prefill.input_tokens)} tokens on an idle server, ${r.prefill.chunks} chunk${r.prefill.chunks === 1 ? '' : 's'}; ${r.prefill.bound}-bound` +
+    (r.serving ? `; ${fmt.ms(r.serving.ttft_ms)} in the steady state below` : ''),
 
   'cost.usd_per_million_output_tokens': (r) => r.cost && fmt.usd(r.cost.usd_per_million_output_tokens),
   'cost.tokens_per_s': (r) => r.cost && fmt.tokS(r.cost.tokens_per_s),
   'cost.num_gpus': (r) => r.cost && `${gpus(r.cost.num_gpus)} at ${fmt.usd(r.cost.gpu_hour_usd)}/h`,
-  'cost.conditions': (r) => r.cost && fmt.at(r.cost.batch_size, r.cost.context_tokens),
-  'cost.explain': (r) => r.cost && `${fmt.tokS(r.cost.tokens_per_s)} counts the time every request's ${fmt.int(r.config.input_tokens)}-token prefill takes from decoding; ` +
-    `decode alone at this batch would be ${fmt.tokS(r.best?.feasible ? r.best.tokens_per_s : r.batch_ceiling.tokens_per_s)}.`,
+  'cost.conditions': (r) => r.cost && (r.serving ? `the steady state at ${steadyLoad(r)} (mean decode batch ${batchText(r.serving.decode_batch)})` : fmt.at(r.cost.batch_size, r.cost.context_tokens)),
+  'cost.explain': (r) => r.cost && (r.serving
+    ? `${fmt.tokS(r.cost.tokens_per_s)} is the steady state's output rate, every request's ${fmt.int(r.config.input_tokens)}-token prefill sharing the steps; ` +
+      `the pure decode step at batch ${fmt.int(r.decode.batch_size)} alone would give ${fmt.tokS(r.decode.tokens_per_s)}.`
+    : `${fmt.tokS(r.cost.tokens_per_s)} counts the time every request's ${fmt.int(r.config.input_tokens)}-token prefill takes from decoding; ` +
+      `decode alone at this batch would be ${fmt.tokS(r.best?.feasible ? r.best.tokens_per_s : r.batch_ceiling.tokens_per_s)}.`),
 
   'memory.total_bytes': (r) => fmt.bytes(r.memory.total_bytes),
   'memory.requested_bytes': (r) => fmt.bytes(r.memory.requested_bytes),
@@ -83,6 +104,10 @@ export const FIGURES = {
   'range.decode.tokens_per_s': (r) => fmt.range(r, 'decode.tokens_per_s', fmt.tokS),
   'range.decode.step_time_ms': (r) => fmt.range(r, 'decode.step_time_ms', fmt.ms),
   'range.prefill.ttft_ms': (r) => fmt.range(r, 'prefill.ttft_ms', fmt.ms),
+  'range.serving.tpot_ms': (r) => fmt.range(r, 'serving.tpot_ms', fmt.ms),
+  'range.serving.ttft_ms': (r) => fmt.range(r, 'serving.ttft_ms', fmt.ms),
+  'range.serving.e2e_ms': (r) => fmt.range(r, 'serving.e2e_ms', fmt.ms),
+  'range.serving.output_tokens_per_s': (r) => fmt.range(r, 'serving.output_tokens_per_s', fmt.tokS),
   'range.kv_cache.capacity_tokens': (r) => fmt.range(r, 'kv_cache.capacity_tokens', (x) => `${fmt.int(x)} tokens`),
   'range.batch_ceiling.batch_size': (r) => fmt.range(r, 'batch_ceiling.batch_size', fmt.int),
   'range.preemption.onset_concurrency': (r) => fmt.range(r, 'preemption.onset_concurrency', (x) => `${fmt.int(x)} sequences`),
@@ -106,7 +131,7 @@ export function figure(key, report) {
 /** The headline conditions of a report: model, hardware, engine, workload. */
 export function conditions(r) {
   const c = r.config;
-  const load = c.concurrency ? `concurrency ${fmt.int(c.concurrency)}` : c.request_rate ? `${fmt.num(c.request_rate)} req/s` : 'at the batch ceiling';
+  const load = c.concurrency ? `concurrency ${fmt.int(c.concurrency)}` : c.request_rate ? `${fmt.given(c.request_rate)} req/s` : 'at the batch ceiling';
   const budget = budgetText(r);
   return `${r.model.name} on ${c.num_gpus > 1 ? `${c.num_gpus}× ` : ''}${r.hardware.name} ` +
     `(TP ${c.tensor_parallel_size}, PP ${c.pipeline_parallel_size}), ${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ` +

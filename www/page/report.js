@@ -24,6 +24,7 @@ export function reportView(doc) {
     modelSummary: $('model-summary'), version: $('engine-version'), report: $('report'),
     verdict: $('verdict'), short: $('mem-short'),
     features: $('features'), featuresPanel: $('features-panel'), noSpec: $('chart-nospec'),
+    servingPanel: $('serving-panel'),
   };
   // Every term is defined on hover, from the one glossary (ui/verdict.js TERMS; docs/glossary.md).
   for (const t of doc.querySelectorAll('[data-term]')) if (TERMS[t.dataset.term]) setAttr(t, 'title', TERMS[t.dataset.term]);
@@ -145,6 +146,8 @@ export function reportView(doc) {
     renderMemory(r);
     renderWarnings(r.warnings ?? []);
     renderFeatures(r);
+    // The steady state is shown when the workload gives a concurrency or a request rate.
+    if (el.servingPanel) setHidden(el.servingPanel, !r.serving);
     setText(el.modelSummary, modelSummary(r));
     setText(el.version, `v${r.version}`);
     setAttr(el.report, 'aria-busy', 'false');

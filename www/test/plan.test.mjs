@@ -43,6 +43,10 @@ test('a plan and its winner re-evaluated', () => {
   // disaggregated row's decode pool admits no prompts: its TPOT is the step.
   assert.equal(rep.decode.batch_size, w.batch_size);
   if (w.mode === 'aggregated') {
+    // An aggregated row's TPOT and TTFT are the steady state's at its
+    // replica's share of the load (docs/MODEL.md section 5b): 20 req/s
+    // over its replicas.
+    assert.ok(Math.abs(rep.serving.request_rate * w.replicas - 20) < 1e-9, `${rep.serving.request_rate} x ${w.replicas}`);
     assert.ok(Math.abs(rep.serving.tpot_ms - w.tpot_ms) <= 1e-9 * w.tpot_ms, `${rep.serving.tpot_ms} vs ${w.tpot_ms}`);
     assert.ok(Math.abs(rep.serving.ttft_ms - w.ttft_ms) <= 1e-9 * w.ttft_ms, `${rep.serving.ttft_ms} vs ${w.ttft_ms}`);
     assert.ok(w.tpot_ms >= rep.decode.step_time_ms);

@@ -25,6 +25,9 @@ export function num(x) {
   return x.toPrecision(3);
 }
 
+/** A value the user entered, as entered: 20 -> "20", 12.5 -> "12.5", 1024 -> "1,024". */
+export const given = (x) => (Number.isInteger(x) ? int(x) : String(+x.toPrecision(6)));
+
 /** Tokens per second: "13,031 tok/s". */
 export const tokS = (x) => `${num(x)} tok/s`;
 

@@ -5,6 +5,7 @@
 // tests say the same thing.
 import * as fmt from './format.js';
 import { featureFacts } from './features.js';
+import { steadyAt, batchText } from './steady.js';
 
 /**
  * One term per quantity, each defined once: the page and the widget put
@@ -12,7 +13,11 @@ import { featureFacts } from './features.js';
  */
 export const TERMS = {
   TTFT: 'Time to first token: from a request\'s arrival to its first output token (the prompt\'s prefill, plus any wait).',
-  TPOT: 'Time per output token: the time between two output tokens of one request, one decode step of the running batch.',
+  TPOT: 'Time per output token: the time between two output tokens of one request, one step of the running batch (longer when prompts being admitted share the step: the steady state gives the mean a benchmark measures).',
+  ITL: 'Inter-token latency: the gap between two streamed chunks of one request (the median, as vllm bench serve reports it).',
+  E2E: 'End-to-end latency: from a request\'s arrival to its last output token, TTFT + (output tokens - 1) × TPOT.',
+  'steady state': 'What a benchmark client (vllm bench serve) measures while the workload\'s concurrency or request rate runs on: means over requests, the prompts being admitted sharing the steps with the decodes, so TPOT is longer than the pure decode step.',
+  'decode step': 'One step of the running batch with no prompt in it: the floor of TPOT at that batch. Under load, prompts share the steps (see the steady state).',
   'tok/s': 'Output tokens per second. "Aggregate" is all users together; "per user" is what one request sees (1 / TPOT).',
   batch: 'The number of requests decoding together in one step of the server.',
   'batch ceiling': 'The largest batch the server can run at the workload\'s final context: the smallest of the KV cache\'s room, max_num_seqs, max_num_batched_tokens and (when given) the TPOT budget.',
@@ -23,7 +28,7 @@ export const TERMS = {
   'saturation rate': 'The request rate at which the server completes requests as fast as it can; arrivals above it queue without bound.',
   utilization: 'The request rate over the saturation rate. Above 100 % the server is overloaded.',
   'latency budget': 'The TTFT and TPOT limits (slo) a batch must meet; "best batch" is the largest that meets both.',
-  'serving tok/s': 'Output tokens per second with every request\'s prefill counted (what a price is paid for), below the decode-only figure.',
+  'serving tok/s': 'Output tokens per second with every request\'s prefill counted (what a price is paid for): the steady state\'s under a concurrency or a request rate, else at the best batch; below the decode-only figure.',
 };
 
 /** The verdict states, in the order they take precedence. */
@@ -35,8 +40,7 @@ export const BADGES = {
 };
 
 const gib1 = (b) => `${(b / 2 ** 30).toFixed(1)} GiB`;
-/** A value the user entered, as entered: 20 -> "20", 12.5 -> "12.5". */
-const given = (x) => (Number.isInteger(x) ? fmt.int(x) : String(+x.toPrecision(6)));
+const { given } = fmt;
 /** "the KV cache", "the TPOT budget", but "max_num_seqs" (an engine setting). */
 const the = (code) => (String(code).startsWith('max_') ? fmt.limitedBy(code) : `the ${fmt.limitedBy(code)}`);
 const times = (x) => `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}×`;
@@ -113,41 +117,62 @@ function computeVerdict(r) {
   const sched = Math.min(c.max_num_seqs, c.max_num_batched_tokens);
   const rate = c.request_rate;
   const u = pre.utilization ?? (rate && pre.saturation_request_rate ? rate / pre.saturation_request_rate : 0);
+  // The steady state under the workload's load (report.serving), when it gives one.
+  const s = r.serving;
+  const steady = steadyAt(r);
+  const steadyText = s && `${steady}: ${fmt.tokS(s.output_tokens_per_s)}, TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}`;
+  const steadyLine = s && `${steadyText[0].toUpperCase()}${steadyText.slice(1)}${s.queue_ms > 0 ? ` (${fmt.ms(s.queue_ms)} of it waiting for a slot)` : ''}.`;
   const onsetLine = pre.reachable
     ? `Preemption starts above ${fmt.int(pre.onset_concurrency)} requests in flight (about ${fmt.num(pre.onset_request_rate)} req/s).`
     : `It never preempts for memory: ${fmt.limitedBy(bc.limited_by_without_budget ?? bc.limited_by)} (${fmt.int(sched)}) binds before the KV cache fills.`;
   let state = 'fits';
   let headline;
-  if (rate && u > 1) {
+  // The rates are every data-parallel rank's; the request rate is one rank's.
+  const dp = r.features?.parallel?.data_parallel_size ?? 1;
+  if (rate && (u > 1 || s?.saturated)) {
     state = 'overloaded';
-    headline = `Overloaded ${times(u)}: saturates at ${fmt.num(pre.saturation_request_rate)} req/s; ${given(rate)} req/s arrive`;
+    headline = u > 1
+      ? `Overloaded ${times(u)}: saturates at ${fmt.num(pre.saturation_request_rate)} req/s; ${given(rate)} req/s arrive`
+      : `Overloaded: ${given(rate)} req/s arrive, more than the ${fmt.num(s.requests_per_s / dp)} req/s it completes`;
     lines.push(`Requests queue, and their TTFT grows without bound. ${onsetLine}`);
+    if (s?.saturated) lines.push(`At its capacity (${fmt.limitedBy(s.limited_by)} caps what runs at once) it completes ${fmt.num(s.requests_per_s)} req/s: ${fmt.tokS(s.output_tokens_per_s)} at TPOT ${fmt.ms(s.tpot_ms)}.`);
   } else if (rate) {
     headline = `Fits: ${given(rate)} req/s of ${lengths(r)}, utilization ${Math.round(u * 100)} % of the ${fmt.num(pre.saturation_request_rate)} req/s it saturates at; ` +
-      `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`;
+      (s ? steadyText : `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`);
     lines.push(onsetLine);
   } else if (c.concurrency && pre.reachable && c.concurrency > pre.onset_concurrency) {
     state = 'overloaded';
     headline = `Overloaded: ${fmt.int(c.concurrency)} concurrent requests of ${lengths(r)}; the KV cache holds ${fmt.int(pre.onset_concurrency)} without preempting`;
     lines.push(`The scheduler preempts and recomputes: ${fmt.num(pre.work_per_output_token)} tokens of work per output token.`);
+    if (s) lines.push(steadyLine);
   } else if (c.concurrency && c.concurrency > sched) {
     state = 'overloaded';
     headline = `Overloaded: ${fmt.int(c.concurrency)} concurrent requests; the scheduler runs ${fmt.int(sched)} at once and the rest wait`;
+    if (s) lines.push(steadyLine);
+  } else if (c.concurrency && s?.saturated && s.queue_ms > 0) {
+    state = 'overloaded';
+    headline = `Overloaded: ${fmt.int(c.concurrency)} concurrent requests of ${lengths(r)}; ${fmt.limitedBy(s.limited_by)} lets ${batchText(s.decode_batch)} run at once and the rest wait`;
+    lines.push(steadyLine);
   } else if (c.concurrency) {
     headline = `Fits: ${fmt.int(c.concurrency)} concurrent requests of ${lengths(r)} (room for ${fmt.int(room)}); ` +
-      `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`;
+      (s ? steadyText : `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`);
+    // All run at once, but the prompts fill every step: more users add waiting, not throughput.
+    if (s?.saturated) lines.push(`Saturated: every step is full of prompt tokens (${fmt.limitedBy(s.limited_by)}); more users would add waiting, not throughput.`);
   } else {
     // Under a budget that batch 1 misses, no throughput is the answer.
     const at = r.best ? (r.best.feasible ? r.best : null) : bc;
     headline = `Fits: ${fmt.int(room)} concurrent requests of ${lengths(r)}` +
       (at ? `; ${fmt.tokS(at.tokens_per_s)} at batch ${fmt.int(at.batch_size)}, TPOT ${fmt.ms(at.step_time_ms)}` : '');
   }
-  // The budget: met at the workload's batch (or at some batch, at the ceiling).
+  // The budget: met in the steady state under the workload's load (report.serving),
+  // else at the workload's batch (or at some batch, at the ceiling).
   const b = r.best;
   if (b) {
     const load = c.concurrency || rate ? r.decode.batch_size : 0;
     const budget = budgetText(r);
-    let met = b.feasible && (!load || load <= b.batch_size);
+    const over = s ? [c.tpot_budget_ms && s.tpot_ms > c.tpot_budget_ms && `TPOT ${fmt.ms(s.tpot_ms)}`,
+      c.ttft_budget_ms && s.ttft_ms > c.ttft_budget_ms && `TTFT ${fmt.ms(s.ttft_ms)}`].filter(Boolean) : [];
+    let met = b.feasible && (s ? over.length === 0 : !load || load <= b.batch_size);
     if (state === 'overloaded') met = false;
     if (!b.feasible) {
       const miss = [c.tpot_budget_ms && b.step_time_ms > c.tpot_budget_ms && `TPOT ${fmt.ms(b.step_time_ms)}`,
@@ -155,6 +180,13 @@ function computeVerdict(r) {
       lines.unshift(`Misses the budget (${budget}) even at batch 1: ${miss || 'latency over the budget'}.`);
     } else if (state === 'overloaded') {
       lines.unshift(`Misses the budget (${budget}) at this load.`);
+    } else if (s && met) {
+      lines.unshift(`Meets the budget (${budget}) in the ${steady}: TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}.`);
+    } else if (s) {
+      // The pure decode step may meet the TPOT budget where the steady state does not: the prompts make the difference.
+      const prompts = c.tpot_budget_ms && s.tpot_ms > c.tpot_budget_ms && s.decode_step_ms <= c.tpot_budget_ms
+        ? `; the pure decode step at this batch takes ${fmt.ms(s.decode_step_ms)}: the prompts sharing the steps make the difference` : '';
+      lines.unshift(`Misses the budget (${budget}) in the ${steady}: ${over.join(' and ')}${prompts}.`);
     } else if (!met) {
       lines.unshift(`Misses the budget (${budget}) at batch ${fmt.int(load)}: it holds up to batch ${fmt.int(b.batch_size)} (${fmt.tokS(b.tokens_per_s)}).`);
     } else {

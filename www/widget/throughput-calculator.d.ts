@@ -35,6 +35,8 @@ export declare class ThroughputCalculator extends HTMLElement {
   readonly engineVersion: string;
   readonly quantization: string;
   readonly gpuMemoryUtilization: number | undefined;
+  /** The request-rate attribute (requests per second), or undefined when absent, invalid or when concurrency is set. */
+  readonly requestRate: number | undefined;
   /** Where "Open in the calculator" points (default: the folder of the script). */
   readonly calculatorURL: string;
   /** The serving features' attributes that are set and valid, as [attribute, value] pairs (docs/embedding.md). */

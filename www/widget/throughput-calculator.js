@@ -14,6 +14,7 @@ import { ThroughputChart, CHART_CSS } from '../ui/chart.js';
 import { evaluateWithRange, sweepMax } from '../ui/sweep-range.js';
 import { verdict, TERMS } from '../ui/verdict.js';
 import { escapeHTML } from '../ui/dom.js';
+import { steadyAt, steadyLoad, steadyConditions } from '../ui/steady.js';
 
 const term = (k) => escapeHTML(TERMS[k]);
 
@@ -35,6 +36,7 @@ const INT_ATTRS = {
   'output-tokens': ['workload.output_tokens', 1],
   'max-model-len': ['max_model_len', 1],
   'max-num-seqs': ['max_num_seqs', 1],
+  concurrency: ['workload.concurrency', 1],
 };
 
 /**
@@ -98,6 +100,7 @@ p { margin: 0; }
 .fig.per { color: var(--per); }
 .fig.agg { color: var(--agg); }
 .kv { margin: 6px 0; }
+.steady { margin: 0 0 10px; }
 .err { color: var(--err); }
 .verdict { margin: 8px 0 0; padding: 6px 10px; border-left: 5px solid var(--v, var(--line)); background: var(--panel); border-radius: 6px; }
 .verdict .vh { font-weight: 650; }
@@ -107,9 +110,10 @@ p { margin: 0; }
 .verdict[data-state=misses], .verdict[data-state=overloaded] { --v: var(--warn); }
 .verdict[data-state=wont_start] { --v: var(--err); }
 abbr[title] { text-decoration: underline dotted; cursor: help; }
-.body.failed .title, .body.failed .conditions, .body.failed .verdict, .body.failed .trade, .body.failed .kv, .body.failed .terms, .body.failed .chart, .body.failed [data-w=version] { display: none; }
+.body.failed .title, .body.failed .conditions, .body.failed .verdict, .body.failed .trade, .body.failed .steady, .body.failed .kv, .body.failed .terms, .body.failed .chart, .body.failed [data-w=version] { display: none; }
 .body.failed .error { margin: 6px 0; padding: 8px 10px; border: 1px solid var(--err); border-radius: 8px; }
-.body.nofit .trade, .body.nofit .chart, .body.nofit .terms { display: none; }
+.body.nofit .trade, .body.nofit .steady, .body.nofit .chart, .body.nofit .terms { display: none; }
+.steady[hidden] { display: none; }
 form { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 8px 10px; margin: 10px 0 4px; }
 label { display: grid; gap: 2px; font-size: .78rem; color: var(--muted); }
 input, select { font: inherit; color: var(--fg); background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 4px 6px; width: 100%; min-width: 0; }
@@ -165,7 +169,10 @@ export function httpURL(value, base, fallback) {
  * pipeline-parallel-size, input-tokens, output-tokens, kv-cache-dtype,
  * quantization, engine, engine-version (a release the engine models, as
  * the request's engine_version; one it does not model is reported as the
- * engine's error), max-model-len, max-num-seqs,
+ * engine's error), max-model-len, max-num-seqs, concurrency or
+ * request-rate (the workload's load: users kept in flight, or requests
+ * a second; the element then shows the steady state, report.serving;
+ * concurrency wins when both are set),
  * gpu-memory-utilization, p2p ("false": PCIe GPUs without peer-to-peer
  * access, the request's p2p: false), flashinfer-sampler (present and not
  * "false": vLLM V1 sampling with FlashInfer, the request's
@@ -181,7 +188,7 @@ export function httpURL(value, base, fallback) {
  * data-parallel-size and enable-expert-parallel.
  */
 export class ThroughputCalculator extends HTMLElementBase {
-  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'p2p', 'flashinfer-sampler', 'mode', 'calculator-url', 'hub-url', 'hub-token', ...Object.keys(INT_ATTRS), ...Object.keys(FEATURE_ATTRS)];
+  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'p2p', 'flashinfer-sampler', 'mode', 'calculator-url', 'hub-url', 'hub-token', 'request-rate', ...Object.keys(INT_ATTRS), ...Object.keys(FEATURE_ATTRS)];
 
   /** Register the element (once) under tag; returns the class. */
   static define(tag = 'throughput-calculator', registry = globalThis.customElements) {
@@ -252,6 +259,18 @@ export class ThroughputCalculator extends HTMLElementBase {
     return Number.isInteger(v) && v >= INT_ATTRS[name][1] ? v : undefined;
   }
 
+  /**
+   * The request-rate attribute (requests per second, a positive number),
+   * or undefined when absent, invalid, or when concurrency is set (the
+   * concurrency wins: a workload has one load).
+   */
+  get requestRate() {
+    if (this.intAttr('concurrency') !== undefined) return undefined;
+    const raw = this.getAttribute('request-rate');
+    const v = raw == null || raw.trim() === '' ? NaN : Number(raw);
+    return Number.isFinite(v) && v > 0 ? v : undefined;
+  }
+
   /** The serving features' attributes that are set and valid: [[name, value], ...]. */
   featureAttrs() {
     const out = [];
@@ -283,6 +302,7 @@ export class ThroughputCalculator extends HTMLElementBase {
       if (path.startsWith('workload.')) (req.workload ??= {})[path.slice(9)] = v;
       else req[path] = v;
     }
+    if (this.requestRate !== undefined) (req.workload ??= {}).request_rate = this.requestRate;
     for (const [name, v] of this.featureAttrs()) {
       const [path, , , , scale] = FEATURE_ATTRS[name];
       const [a, b] = path.split('.');
@@ -388,6 +408,12 @@ export class ThroughputCalculator extends HTMLElementBase {
           <p class="cond" data-w="many.cond"></p>
         </section>
       </div>
+      <section class="side steady" aria-label="Steady state" data-w-steady hidden>
+        <h3 data-w="steady.title" title="${term('steady state')}"></h3>
+        <p><span class="fig agg" data-w="steady.agg"></span> <span class="hint">in total</span> <span class="range" data-w="steady.range"></span></p>
+        <p class="hint"><abbr title="${term('TPOT')}">TPOT</abbr> <span data-w="steady.tpot"></span> · <abbr title="${term('TTFT')}">TTFT</abbr> <span data-w="steady.ttft"></span> · <span data-w="steady.rps"></span></p>
+        <p class="cond" data-w="steady.cond"></p>
+      </section>
       <p class="kv" data-w="kv" title="${term('KV cache')}"></p>
       <p class="cond feats" data-w="features" hidden></p>
       <p class="hint terms"><abbr title="${term('TPOT')}">TPOT</abbr> time per output token · <abbr title="${term('tok/s')}">tok/s</abbr> output tokens per second</p>
@@ -443,17 +469,28 @@ export class ThroughputCalculator extends HTMLElementBase {
     const c = r.config;
     body.querySelector('.title').textContent = `${r.model.name} on ${c.num_gpus > 1 ? `${c.num_gpus}× ` : ''}${r.hardware.name}`;
     body.querySelector('.conditions').textContent =
-      `${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ${fmt.int(c.input_tokens)} input + ${fmt.int(c.output_tokens)} output tokens per request`;
+      `${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ${fmt.int(c.input_tokens)} input + ${fmt.int(c.output_tokens)} output tokens per request` +
+      (r.serving ? ` at ${steadyLoad(r)}` : '');
     const one = r.sweep?.[0];
     const many = r.decode;
     w('one.per', one ? fmt.tokS(one.tokens_per_s_per_sequence) : '–');
     w('one.agg', one ? fmt.tokS(one.tokens_per_s) : '–');
     w('one.cond', one ? `${fmt.at(one.batch_size, one.context_tokens)}; TPOT ${fmt.ms(one.step_time_ms)}` : '');
-    w('many.title', many ? `${fmt.int(many.batch_size)} users (batch ceiling: ${fmt.limitedBy(r.batch_ceiling.limited_by)})` : 'Large batch');
+    w('many.title', many ? (r.serving ? `Pure decode step at batch ${fmt.int(many.batch_size)}` : `${fmt.int(many.batch_size)} users (batch ceiling: ${fmt.limitedBy(r.batch_ceiling.limited_by)})`) : 'Large batch');
     w('many.agg', many ? fmt.tokS(many.tokens_per_s) : '–');
     w('many.range', many ? [fmt.range(r, 'decode.tokens_per_s', fmt.tokS), fmt.range(r, 'decode.step_time_ms', fmt.ms) && `TPOT ${fmt.range(r, 'decode.step_time_ms', fmt.ms)}`].filter(Boolean).join(' · ') : '');
     w('many.per', many ? fmt.tokS(many.tokens_per_s_per_sequence) : '–');
     w('many.cond', many ? `${fmt.at(many.batch_size, many.context_tokens)}; TPOT ${fmt.ms(many.step_time_ms)}` : '');
+    // The steady state under the workload's concurrency or request rate (report.serving).
+    const s = r.serving;
+    body.querySelector('[data-w-steady]').hidden = !s;
+    w('steady.title', s ? `${steadyAt(r)[0].toUpperCase()}${steadyAt(r).slice(1)}` : '');
+    w('steady.agg', s ? fmt.tokS(s.output_tokens_per_s) : '');
+    w('steady.range', s ? fmt.range(r, 'serving.output_tokens_per_s', fmt.tokS) : '');
+    w('steady.tpot', s ? `${fmt.ms(s.tpot_ms)} ${fmt.range(r, 'serving.tpot_ms', fmt.ms)}`.trimEnd() : '');
+    w('steady.ttft', s ? `${fmt.ms(s.ttft_ms)} ${fmt.range(r, 'serving.ttft_ms', fmt.ms)}`.trimEnd() : '');
+    w('steady.rps', s ? `${fmt.num(s.requests_per_s)} req/s` : '');
+    w('steady.cond', s ? steadyConditions(r) : '');
     const v = verdict(r);
     const ve = body.querySelector('[data-w-verdict]');
     ve.dataset.state = v.state;
@@ -476,6 +513,11 @@ export class ThroughputCalculator extends HTMLElementBase {
     for (const [name, [path]] of Object.entries(INT_ATTRS)) {
       const v = this.intAttr(name);
       if (v !== undefined) q.set(path.replace('workload.', ''), String(v));
+    }
+    if (req.workload?.concurrency) q.set('load', 'concurrency');
+    if (req.workload?.request_rate) {
+      q.set('load', 'rate');
+      q.set('request_rate', String(req.workload.request_rate));
     }
     if (this.kvCacheDtype !== 'auto') q.set('kv_cache_dtype', this.kvCacheDtype);
     if (req.engine) q.set('engine', req.engine);

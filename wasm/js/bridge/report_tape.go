@@ -110,6 +110,7 @@ var tapeKeys = []string{
 	"itl_ms",
 	"queue_ms",
 	"e2e_ms",
+	"first_wave_ttft_ms",
 	"requests_per_s",
 	"output_tokens_per_s",
 	"total_tokens_per_s",
@@ -159,6 +160,8 @@ var tapeKeys = []string{
 	"prefill_layer_overhead_us",
 	"moe_layer_overhead_us",
 	"context_overhead_ms",
+	"request_overhead_ms",
+	"tokenize_us_per_token",
 	"all_reduce_latency_us",
 	"paged_attention_v1_bandwidth_efficiency",
 	"tp_step_overhead_ms",
@@ -402,45 +405,46 @@ var tapeTypes = [...]tapeType{
 	}},
 	12: {kind: tapeKindPointer, elem: 13},
 	13: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingReport
-		{off: unsafe.Offsetof(calc.ServingReport{}.Concurrency), typ: 33, key: 54},                      // concurrency
-		{off: unsafe.Offsetof(calc.ServingReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty}, // request_rate
-		{off: unsafe.Offsetof(calc.ServingReport{}.InputTokens), typ: 31, key: 52},                      // input_tokens
-		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokens), typ: 31, key: 53},                     // output_tokens
-		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 33, key: 93},                      // decode_batch
-		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 33, key: 94},             // prefill_tokens_per_step
-		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 95},                             // order
-		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 33, key: 96},                     // decode_step_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 33, key: 97},                           // tpot_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 33, key: 98},                            // itl_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 33, key: 91},                           // ttft_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 33, key: 99},                          // queue_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 33, key: 100},                           // e2e_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 33, key: 101},                    // requests_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 33, key: 102},                // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 33, key: 103},                 // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 104, omit: tapeOmitEmpty},   // saturated
-		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 105, omit: tapeOmitEmpty},   // limited_by
+		{off: unsafe.Offsetof(calc.ServingReport{}.Concurrency), typ: 33, key: 54},                           // concurrency
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},      // request_rate
+		{off: unsafe.Offsetof(calc.ServingReport{}.InputTokens), typ: 31, key: 52},                           // input_tokens
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokens), typ: 31, key: 53},                          // output_tokens
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 33, key: 93},                           // decode_batch
+		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 33, key: 94},                  // prefill_tokens_per_step
+		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 95},                                  // order
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 33, key: 96},                          // decode_step_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 33, key: 97},                                // tpot_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 33, key: 98},                                 // itl_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 33, key: 91},                                // ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 33, key: 99},                               // queue_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 33, key: 100},                                // e2e_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.FirstWaveTTFTMs), typ: 33, key: 101, omit: tapeOmitEmpty}, // first_wave_ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 33, key: 102},                         // requests_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 33, key: 103},                     // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 33, key: 104},                      // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 105, omit: tapeOmitEmpty},        // saturated
+		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 106, omit: tapeOmitEmpty},        // limited_by
 	}},
 	14: {kind: tapeKindStruct, fields: []tapeField{ // calc.BatchCeiling
 		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 31, key: 76},                                   // batch_size
 		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 31, key: 77},                               // context_tokens
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 105},                                   // limited_by
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 106},                                   // limited_by
 		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 33, key: 78},                                  // step_time_ms
 		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 33, key: 79},                                  // tokens_per_s
 		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 33, key: 80},                       // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 31, key: 106},                     // batch_size_without_budget
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 107, omit: tapeOmitEmpty}, // limited_by_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 31, key: 107},                     // batch_size_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 108, omit: tapeOmitEmpty}, // limited_by_without_budget
 	}},
 	15: {kind: tapeKindPointer, elem: 16},
 	16: {kind: tapeKindStruct, fields: []tapeField{ // calc.PreemptionReport
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 31, key: 108},                 // onset_concurrency
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 31, key: 109},         // onset_concurrency_lockstep
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 110},                         // reachable
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 33, key: 111},                 // onset_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 33, key: 112},            // saturation_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 33, key: 113, omit: tapeOmitEmpty}, // utilization
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 33, key: 114},                // recompute_overhead
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 33, key: 115},               // work_per_output_token
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 31, key: 109},                 // onset_concurrency
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 31, key: 110},         // onset_concurrency_lockstep
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 111},                         // reachable
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 33, key: 112},                 // onset_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 33, key: 113},            // saturation_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 33, key: 114, omit: tapeOmitEmpty}, // utilization
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 33, key: 115},                // recompute_overhead
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 33, key: 116},               // work_per_output_token
 		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 31, key: 77},                     // context_tokens
 		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 31, key: 54},                       // concurrency
 	}},
@@ -452,8 +456,8 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 33, key: 91},                // ttft_ms
 		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 33, key: 79},            // tokens_per_s
 		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 33, key: 80}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 105},             // limited_by
-		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 116},              // feasible
+		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 106},             // limited_by
+		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 117},              // feasible
 	}},
 	19: {kind: tapeKindSlice, elem: 20, size: unsafe.Sizeof(*new(calc.SweepPoint))},
 	20: {kind: tapeKindStruct, fields: []tapeField{ // calc.SweepPoint
@@ -464,139 +468,141 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 33, key: 80},                              // tokens_per_s_per_sequence
 		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 33, key: 89},                                       // kv_cache_usage
 		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 81},                                               // bound
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 33, key: 117, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 33, key: 118, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
 	}},
 	21: {kind: tapeKindPointer, elem: 22},
 	22: {kind: tapeKindStruct, fields: []tapeField{ // calc.CostReport
-		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 33, key: 118},                      // gpu_hour_usd
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceKind), typ: 1, key: 119},                        // price_kind
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceSource), typ: 1, key: 120, omit: tapeOmitEmpty}, // price_source
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceDate), typ: 1, key: 121, omit: tapeOmitEmpty},   // price_date
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 33, key: 119},                      // gpu_hour_usd
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceKind), typ: 1, key: 120},                        // price_kind
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceSource), typ: 1, key: 121, omit: tapeOmitEmpty}, // price_source
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceDate), typ: 1, key: 122, omit: tapeOmitEmpty},   // price_date
 		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 31, key: 42},                             // num_gpus
-		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 33, key: 122},       // usd_per_million_output_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 33, key: 123},       // usd_per_million_output_tokens
 		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 31, key: 76},                        // batch_size
 		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 31, key: 77},                    // context_tokens
 		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 33, key: 79},                       // tokens_per_s
 	}},
 	23: {kind: tapeKindPointer, elem: 24},
 	24: {kind: tapeKindStruct, fields: []tapeField{ // calc.FeaturesReport
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 40, key: 123, omit: tapeOmitEmpty}, // prefix_caching
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 42, key: 124, omit: tapeOmitEmpty},   // speculative
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 44, key: 125, omit: tapeOmitEmpty},          // lora
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 46, key: 126, omit: tapeOmitEmpty},     // kv_offload
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 48, key: 127, omit: tapeOmitEmpty},      // parallel
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 40, key: 124, omit: tapeOmitEmpty}, // prefix_caching
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 42, key: 125, omit: tapeOmitEmpty},   // speculative
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 44, key: 126, omit: tapeOmitEmpty},          // lora
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 46, key: 127, omit: tapeOmitEmpty},     // kv_offload
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 48, key: 128, omit: tapeOmitEmpty},      // parallel
 	}},
 	25: {kind: tapeKindSlice, elem: 26, size: unsafe.Sizeof(*new(calc.Fix))},
 	26: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
-		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 128},   // field
-		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 129},   // value
-		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 130}, // summary
+		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 129},   // field
+		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 130},   // value
+		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 131}, // summary
 	}},
 	27: {kind: tapeKindSlice, elem: 28, size: unsafe.Sizeof(*new(calc.Band))},
 	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
-		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 131},                       // figure
-		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 33, key: 132},                         // low
-		{off: unsafe.Offsetof(calc.Band{}.High), typ: 33, key: 133},                        // high
-		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 134},                        // basis
-		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 135, omit: tapeOmitEmpty}, // widened
+		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 132},                       // figure
+		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 33, key: 133},                         // low
+		{off: unsafe.Offsetof(calc.Band{}.High), typ: 33, key: 134},                        // high
+		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 135},                        // basis
+		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 136, omit: tapeOmitEmpty}, // widened
 	}},
 	29: {kind: tapeKindSlice, elem: 30, size: unsafe.Sizeof(*new(calc.Warning))},
 	30: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
-		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 136},    // code
-		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 137}, // message
+		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 137},    // code
+		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 138}, // message
 	}},
 	31: {kind: tapeKindInt},
 	32: {kind: tapeKindInt64},
 	33: {kind: tapeKindFloat64},
 	34: {kind: tapeKindPointer, elem: 2},
 	35: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
-		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 33, key: 138},                                      // bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 33, key: 139},                             // attention_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 33, key: 140},                                        // compute_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 33, key: 141},                                           // gemm_half_tokens
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 33, key: 142},                                      // attention_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 33, key: 143},                                           // step_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 33, key: 144},                                       // sequence_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 33, key: 145},                                          // layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 33, key: 146, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 33, key: 147},                                   // prefill_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 33, key: 148, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 33, key: 149},                                        // context_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 33, key: 150, omit: tapeOmitEmpty},                  // all_reduce_latency_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 33, key: 151, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 33, key: 152, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 33, key: 139},                                      // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 33, key: 140},                             // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 33, key: 141},                                        // compute_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 33, key: 142},                                           // gemm_half_tokens
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 33, key: 143},                                      // attention_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 33, key: 144},                                           // step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 33, key: 145},                                       // sequence_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 33, key: 146},                                          // layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 33, key: 147, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 33, key: 148},                                   // prefill_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 33, key: 149, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 33, key: 150},                                        // context_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.RequestOverheadMs), typ: 33, key: 151, omit: tapeOmitEmpty},                   // request_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TokenizeUsPerToken), typ: 33, key: 152, omit: tapeOmitEmpty},                  // tokenize_us_per_token
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 33, key: 153, omit: tapeOmitEmpty},                  // all_reduce_latency_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 33, key: 154, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 33, key: 155, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
 	}},
 	36: {kind: tapeKindPointer, elem: 37},
 	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemorySources
-		{off: unsafe.Offsetof(calc.MemorySources{}.Requested), typ: 1, key: 153},  // requested
-		{off: unsafe.Offsetof(calc.MemorySources{}.Weights), typ: 1, key: 154},    // weights
-		{off: unsafe.Offsetof(calc.MemorySources{}.Activation), typ: 1, key: 155}, // activation
-		{off: unsafe.Offsetof(calc.MemorySources{}.NonTorch), typ: 1, key: 156},   // non_torch
-		{off: unsafe.Offsetof(calc.MemorySources{}.CUDAGraph), typ: 1, key: 157},  // cuda_graph
+		{off: unsafe.Offsetof(calc.MemorySources{}.Requested), typ: 1, key: 156},  // requested
+		{off: unsafe.Offsetof(calc.MemorySources{}.Weights), typ: 1, key: 157},    // weights
+		{off: unsafe.Offsetof(calc.MemorySources{}.Activation), typ: 1, key: 158}, // activation
+		{off: unsafe.Offsetof(calc.MemorySources{}.NonTorch), typ: 1, key: 159},   // non_torch
+		{off: unsafe.Offsetof(calc.MemorySources{}.CUDAGraph), typ: 1, key: 160},  // cuda_graph
 		{off: unsafe.Offsetof(calc.MemorySources{}.KVCache), typ: 1, key: 6},      // kv_cache
 	}},
 	38: {kind: tapeKindSlice, elem: 39, size: unsafe.Sizeof(*new(calc.KVGroup))},
 	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
-		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 158},                         // kind
-		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 31, key: 159},                      // layers
-		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 31, key: 160, omit: tapeOmitEmpty}, // window
+		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 161},                         // kind
+		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 31, key: 162},                      // layers
+		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 31, key: 163, omit: tapeOmitEmpty}, // window
 	}},
 	40: {kind: tapeKindPointer, elem: 41},
 	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 31, key: 161},  // cached_tokens_per_request
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 32, key: 162},            // shared_blocks
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 31, key: 163},             // num_prefixes
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 31, key: 164},  // cached_tokens_per_request
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 32, key: 165},            // shared_blocks
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 31, key: 166},             // num_prefixes
 		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 33, key: 91},                   // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 33, key: 164},           // ttft_ms_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 31, key: 165},               // kv_ceiling
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 31, key: 166},        // kv_ceiling_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 31, key: 108},        // onset_concurrency
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 31, key: 167}, // onset_concurrency_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 33, key: 167},           // ttft_ms_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 31, key: 168},               // kv_ceiling
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 31, key: 169},        // kv_ceiling_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 31, key: 109},        // onset_concurrency
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 31, key: 170}, // onset_concurrency_without
 	}},
 	42: {kind: tapeKindPointer, elem: 43},
 	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 168},                // method
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 31, key: 169}, // num_speculative_tokens
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 33, key: 170},       // acceptance_rate
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 33, key: 171},        // tokens_per_step
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 32, key: 172},    // draft_weights_bytes
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 33, key: 173},          // draft_time_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 171},                // method
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 31, key: 172}, // num_speculative_tokens
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 33, key: 173},       // acceptance_rate
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 33, key: 174},        // tokens_per_step
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 32, key: 175},    // draft_weights_bytes
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 33, key: 176},          // draft_time_ms
 		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 33, key: 97},                // tpot_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 33, key: 174},        // tpot_ms_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 33, key: 177},        // tpot_ms_without
 		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 33, key: 79},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 33, key: 175},    // tokens_per_s_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 33, key: 176},              // speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 33, key: 177},        // batch1_speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 31, key: 178},   // crossover_batch_size
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 33, key: 178},    // tokens_per_s_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 33, key: 179},              // speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 33, key: 180},        // batch1_speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 31, key: 181},   // crossover_batch_size
 	}},
 	44: {kind: tapeKindPointer, elem: 45},
 	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 31, key: 179},            // max_loras
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 31, key: 180},         // max_lora_rank
-		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 32, key: 181},               // bytes
-		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 32, key: 182}, // kv_cache_bytes_without
-		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 33, key: 183},        // flops_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 32, key: 184},    // read_bytes_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 33, key: 185},     // extra_step_time_ms
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 31, key: 182},            // max_loras
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 31, key: 183},         // max_lora_rank
+		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 32, key: 184},               // bytes
+		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 32, key: 185}, // kv_cache_bytes_without
+		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 33, key: 186},        // flops_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 32, key: 187},    // read_bytes_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 33, key: 188},     // extra_step_time_ms
 	}},
 	46: {kind: tapeKindPointer, elem: 47},
 	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 32, key: 186},                 // cpu_blocks
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 32, key: 189},                 // cpu_blocks
 		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 32, key: 73},             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 31, key: 187}, // recompute_onset_concurrency
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 33, key: 188},       // reload_ms_per_sequence
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 33, key: 189},    // recompute_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 31, key: 190}, // recompute_onset_concurrency
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 33, key: 191},       // reload_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 33, key: 192},    // recompute_ms_per_sequence
 	}},
 	48: {kind: tapeKindPointer, elem: 49},
 	49: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
-		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 31, key: 190},      // data_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 191},         // expert_parallel
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 31, key: 192},    // expert_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 33, key: 193},        // experts_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 33, key: 194}, // experts_touched_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 33, key: 195},         // load_imbalance
-		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 33, key: 196},            // all_to_all_ms
-		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 33, key: 197},       // tokens_per_s_total
+		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 31, key: 193},      // data_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 194},         // expert_parallel
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 31, key: 195},    // expert_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 33, key: 196},        // experts_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 33, key: 197}, // experts_touched_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 33, key: 198},         // load_imbalance
+		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 33, key: 199},            // all_to_all_ms
+		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 33, key: 200},       // tokens_per_s_total
 		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 31, key: 42},                   // num_gpus
 	}},
 }
@@ -611,119 +617,119 @@ const tapeFullBase = 50
 var tapeFullTypes = [...]tapeType{
 	50 - tapeFullBase: {kind: tapeKindPointer, elem: 51},
 	51 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 198},                                   // arrival
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 201},                                   // arrival
 		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},          // request_rate
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 31, key: 54, omit: tapeOmitEmpty},          // concurrency
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 32, key: 199},                                     // seed
-		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 31, key: 200},                              // num_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 31, key: 201},                        // completed_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 31, key: 202},                         // rejected_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 203, omit: tapeOmitEmpty},            // truncated
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 33, key: 204},                                // duration_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 32, key: 205},                                    // steps
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 33, key: 206},                          // mean_input_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 33, key: 207},                         // mean_output_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 32, key: 202},                                     // seed
+		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 31, key: 203},                              // num_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 31, key: 204},                        // completed_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 31, key: 205},                         // rejected_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 206, omit: tapeOmitEmpty},            // truncated
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 33, key: 207},                                // duration_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 32, key: 208},                                    // steps
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 33, key: 209},                          // mean_input_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 33, key: 210},                         // mean_output_tokens
 		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 56, key: 91},                                    // ttft_ms
 		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 56, key: 97},                                    // tpot_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 56, key: 208},                             // e2e_latency_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 56, key: 211},                             // e2e_latency_ms
 		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 56, key: 98},                                     // itl_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 33, key: 101},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 33, key: 102},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 33, key: 103},                          // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 57, key: 209, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 57, key: 210, omit: tapeOmitEmpty},       // slo_attainment
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 31, key: 211},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 31, key: 212},                        // preempted_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 32, key: 213},                         // recomputed_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 33, key: 114},                        // recompute_overhead
-		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 33, key: 115},                       // work_per_output_token
-		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 33, key: 214},                         // first_preemption_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 31, key: 215},                 // running_at_first_preemption
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 32, key: 216, omit: tapeOmitEmpty},        // cached_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 32, key: 217, omit: tapeOmitEmpty},       // drafted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 32, key: 218, omit: tapeOmitEmpty},      // accepted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 32, key: 219, omit: tapeOmitEmpty},      // reloaded_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 33, key: 220},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 33, key: 221},                              // mean_waiting
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 33, key: 222},                         // mean_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 223},                         // peak_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 58, key: 224, omit: tapeOmitEmpty},            // timeline
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 33, key: 102},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 33, key: 103},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 33, key: 104},                          // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 57, key: 212, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 57, key: 213, omit: tapeOmitEmpty},       // slo_attainment
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 31, key: 214},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 31, key: 215},                        // preempted_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 32, key: 216},                         // recomputed_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 33, key: 115},                        // recompute_overhead
+		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 33, key: 116},                       // work_per_output_token
+		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 33, key: 217},                         // first_preemption_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 31, key: 218},                 // running_at_first_preemption
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 32, key: 219, omit: tapeOmitEmpty},        // cached_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 32, key: 220, omit: tapeOmitEmpty},       // drafted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 32, key: 221, omit: tapeOmitEmpty},      // accepted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 32, key: 222, omit: tapeOmitEmpty},      // reloaded_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 33, key: 223},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 33, key: 224},                              // mean_waiting
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 33, key: 225},                         // mean_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 226},                         // peak_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 58, key: 227, omit: tapeOmitEmpty},            // timeline
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 60, key: 13, omit: tapeOmitEmpty},                // sweep
 	}},
 	52 - tapeFullBase: {kind: tapeKindPointer, elem: 53},
 	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 225, omit: tapeOmitEmpty},  // release
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 62, key: 226},                        // terms
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 64, key: 227, omit: tapeOmitEmpty}, // missing
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 228, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 62, key: 229},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 64, key: 230, omit: tapeOmitEmpty}, // missing
 	}},
 	54 - tapeFullBase: {kind: tapeKindPointer, elem: 55},
 	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 64, key: 228},   // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 229},  // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 65, key: 230},   // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 231}, // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 64, key: 231},   // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 232},  // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 65, key: 233},   // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 234}, // rms_error
 	}},
 	56 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 232}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 233},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 234},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 235},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 236},  // max
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 235}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 236},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 237},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 238},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 239},  // max
 	}},
 	57 - tapeFullBase: {kind: tapeKindPointer, elem: 33},
 	58 - tapeFullBase: {kind: tapeKindSlice, elem: 59, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
 	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 237},       // time_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 204},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 238},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 239},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 240},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 207},   // duration_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 241},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 242},     // waiting
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 33, key: 89}, // kv_cache_usage
 	}},
 	60 - tapeFullBase: {kind: tapeKindPointer, elem: 61},
 	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 240},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 241},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 67, key: 230},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 242},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 243},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 244},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 245},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 246},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 247},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 248}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 249},  // max_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 243},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 244},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 67, key: 233},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 245},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 246},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 247},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 248},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 249},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 250},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 251}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 252},  // max_output_tokens_per_s
 	}},
 	62 - tapeFullBase: {kind: tapeKindSlice, elem: 63, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
 	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
 		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 23},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 250},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 251}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 252},     // error
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 253},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 254}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 255},     // error
 	}},
 	64 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
 	65 - tapeFullBase: {kind: tapeKindSlice, elem: 66, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
 	66 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 253},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 256},        // source
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 31, key: 76},     // batch_size
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 31, key: 77}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 254},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 255},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 256},  // predicted_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 257},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 258},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 259},  // predicted_ms
 	}},
 	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
 	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 240},                                     // load
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 102},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 101},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 57, key: 209, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 257},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 258},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 259},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 260},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 261},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 262},                                 // e2e_latency_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 220},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 211},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 115},                       // work_per_output_token
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 243},                                     // load
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 103},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 102},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 57, key: 212, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 260},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 261},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 262},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 263},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 264},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 265},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 223},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 214},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 116},                       // work_per_output_token
 	}},
 }
