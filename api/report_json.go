@@ -193,6 +193,10 @@ func appendMemoryReport(w *jsonWriter, v *calc.MemoryReport) {
 	if v.FeatureBytes != 0 {
 		w.int(`,"feature_bytes":`, v.FeatureBytes)
 	}
+	if v.Sources != nil {
+		w.lit(`,"sources":`)
+		appendMemorySources(w, v.Sources)
+	}
 	w.lit("}")
 }
 
@@ -599,6 +603,17 @@ func appendEfficiencies(w *jsonWriter, v *calc.Efficiencies) {
 	if v.TPStepOverheadMs != 0 {
 		w.float64(`,"tp_step_overhead_ms":`, v.TPStepOverheadMs)
 	}
+	w.lit("}")
+}
+
+// appendMemorySources appends a calc.MemorySources as encoding/json does.
+func appendMemorySources(w *jsonWriter, v *calc.MemorySources) {
+	w.string(`{"requested":`, v.Requested)
+	w.string(`,"weights":`, v.Weights)
+	w.string(`,"activation":`, v.Activation)
+	w.string(`,"non_torch":`, v.NonTorch)
+	w.string(`,"cuda_graph":`, v.CUDAGraph)
+	w.string(`,"kv_cache":`, v.KVCache)
 	w.lit("}")
 }
 

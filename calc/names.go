@@ -44,6 +44,7 @@ type (
 	LoRAReport          = spec.LoRAReport
 	LoggedTerm          = spec.LoggedTerm
 	MemoryReport        = spec.MemoryReport
+	MemorySources       = spec.MemorySources
 	ModelInfo           = spec.ModelInfo
 	ParallelReport      = spec.ParallelReport
 	PlanConstraints     = spec.PlanConstraints

@@ -21,4 +21,5 @@ func init() {
 	deploy.Calibrator.ParseBenchServe = parseBenchServe
 	deploy.StartupLogs.Parse = parseStartupLog
 	deploy.StartupLogs.Compare = compareStartupLog
+	deploy.StartupLogs.Apply = deploy.ApplyStartupLog
 }

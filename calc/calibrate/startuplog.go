@@ -17,32 +17,79 @@ import (
 
 // The figures a start-up log may state, in report order, each with the
 // phrases vLLM logs it under (V1: gpu_model_runner.py, gpu_worker.py,
-// kv_cache_utils.py; V0: worker.py "Memory profiling ..."). The number is
-// read after the phrase.
+// kv_cache_utils.py; V0: worker.py "Memory profiling ...") and SGLang's
+// (python/sglang/srt/model_executor/model_runner.py at v0.4.3: "Load
+// weight begin. avail mem=X GB", the free memory profile_max_num_token
+// takes as its total; "Load weight end. ..., mem usage=X GB", the
+// weights; mem_cache/memory_pool.py: "KV Cache is allocated. #tokens: N,
+// K size: X GB, V size: Y GB", the pool, "KV size" under MLA; SGLang's
+// GB is 2^30 bytes). The number is read after the phrase.
 var logTerms = []struct {
 	name    string
 	phrases []string
 }{
-	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: "}},
+	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: ", "Load weight end. "}},
+	{"total_gib", []string{"total_gpu_memory (", "total_gpu_memory=", "Load weight begin. avail mem="}},
 	{"requested_gib", []string{"x gpu_memory_utilization (", "Requested memory"}},
+	{"peak_torch_gib", []string{"peak_torch_memory="}},
 	{"activation_gib", []string{"PyTorch activation peak memory takes ", "torch peak memory increase: "}},
 	{"non_torch_gib", []string{"non_torch_memory takes ", "non_torch_memory=", "non-torch forward increase memory: "}},
 	{"cuda_graph_estimate_gib", []string{"Estimated CUDA graph memory: "}},
 	{"cuda_graph_gib", []string{"CUDA graph pool memory: ", "Graph capturing finished in "}},
-	{"available_kv_gib", []string{"Available KV cache memory: ", "the rest of the memory reserved for KV Cache is ", "kv_cache_size="}},
-	{"kv_cache_tokens", []string{"GPU KV cache size: "}},
+	{"available_kv_gib", []string{"Available KV cache memory: ", "the rest of the memory reserved for KV Cache is ", "kv_cache_size=", "KV Cache is allocated. "}},
+	{"kv_cache_tokens", []string{"GPU KV cache size: ", "KV Cache is allocated. #tokens: "}},
 	{"num_gpu_blocks", []string{"# GPU blocks: ", "# cuda blocks: ", "num_gpu_blocks is: "}},
 	{"max_concurrency", []string{"Maximum concurrency for "}},
 }
 
-// parseStartupLog reads the memory and capacity figures of a vLLM start-up
+// The settings of the logged deployment a start-up log may state, by the
+// request field's name, each with the phrases it is logged under; the
+// number follows the phrase. "Requested memory: 0.90 (util)" and V0's
+// "x gpu_memory_utilization (0.90)" and "gpu_memory_utilization=0.90"
+// (vllm/worker/worker.py determine_num_available_blocks, v0.6.4-v0.8),
+// the 0.21+ note "The current --gpu-memory-utilization=0.8200 is
+// equivalent ..." (v1/worker/gpu_worker.py); "Maximum concurrency for N
+// tokens per request" (kv_cache_utils.py, N = max_model_len) and the
+// engine config's "max_seq_len=N"; "Chunked prefill is enabled with
+// max_num_batched_tokens=N." (config/scheduler.py); the API server's
+// "non-default args: {...}" dictionary ('max_num_seqs': N,
+// 'tensor_parallel_size': N) and the config's tensor_parallel_size=N;
+// SGLang's ServerArgs line (mem_fraction_static=, chunked_prefill_size=,
+// tp_size=) and its "max_total_num_tokens=N, ..., context_len=N" line.
+var logSettings = []struct {
+	name    string
+	phrases []string
+}{
+	{"gpu_memory_utilization", []string{"x gpu_memory_utilization (", "Requested memory: ", "gpu_memory_utilization=", "--gpu-memory-utilization=", "'gpu_memory_utilization': ", "mem_fraction_static="}},
+	{"max_model_len", []string{"Maximum concurrency for ", "max_seq_len=", "'max_model_len': ", "context_len="}},
+	{"max_num_batched_tokens", []string{"max_num_batched_tokens=", "'max_num_batched_tokens': ", "chunked_prefill_size="}},
+	{"max_num_seqs", []string{"max_num_seqs=", "'max_num_seqs': "}},
+	{"tensor_parallel_size", []string{"tensor_parallel_size=", "'tensor_parallel_size': ", "tp_size="}},
+}
+
+// settingProblem says what is wrong with a setting read for name, or "":
+// a utilisation lies in (0, 1], the others are whole numbers of at least 1.
+func settingProblem(name string, v float64) string {
+	if name == "gpu_memory_utilization" {
+		if !(v > 0 && v <= 1) {
+			return "is out of range; a utilisation lies in (0, 1]"
+		}
+		return ""
+	}
+	if !(v >= 1 && v <= maxLogCount) || v != math.Trunc(v) {
+		return "is out of range; a whole number from 1 to " + numtext.Thousands(int64(maxLogCount))
+	}
+	return ""
+}
+
+// parseStartupLog reads the memory and capacity figures of a vLLM (or SGLang) start-up
 // log (V0 or V1; several releases' wordings). A log in which none of the
 // capacity lines ("Available KV cache memory", "GPU KV cache size",
 // "# GPU blocks") appears is an error naming them: it is not a vLLM
 // start-up log, or it was cut before the KV cache was sized. Every rank
 // logs the same lines; the first is read.
 func parseStartupLog(text string) (spec.StartupLog, error) {
-	out := spec.StartupLog{Figures: map[string]float64{}}
+	out := spec.StartupLog{Figures: map[string]float64{}, Settings: map[string]float64{}}
 	if len(text) > spec.MaxStartupLogBytes {
 		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(spec.MaxStartupLogBytes))
 	}
@@ -71,17 +118,37 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 				}
 			}
 		}
+		for _, t := range logSettings {
+			if _, done := out.Settings[t.name]; done {
+				continue
+			}
+			for _, p := range t.phrases {
+				if i := strings.Index(line, p); i >= 0 {
+					if v, figure, ok := leadingNumber(line[i+len(p):]); ok {
+						if msg := settingProblem(t.name, v); msg != "" {
+							bad.Add("startup_log", "line "+strconv.Itoa(ln+1)+": "+t.name+" "+fielderr.Quote(figure)+" "+msg)
+						}
+						out.Settings[t.name] = v
+						break
+					}
+				}
+			}
+		}
 	}
 	if err := bad.Err(); err != nil {
-		return spec.StartupLog{Figures: map[string]float64{}}, err
+		return spec.StartupLog{Figures: map[string]float64{}, Settings: map[string]float64{}}, err
+	}
+	out.Engine = "vllm"
+	if strings.Contains(text, "KV Cache is allocated") || strings.Contains(text, "ServerArgs(") {
+		out.Engine = "sglang"
 	}
 	_, kv := out.Figures["available_kv_gib"]
 	_, tok := out.Figures["kv_cache_tokens"]
 	_, blk := out.Figures["num_gpu_blocks"]
 	if !kv && !tok && !blk {
 		msg := "has none of vLLM's KV cache lines (\"Available KV cache memory: X GiB\", \"GPU KV cache size: N tokens\", \"# GPU blocks: N\")"
-		if strings.Contains(text, "KV Cache is allocated") || strings.Contains(text, "sglang") {
-			msg += "; it looks like an SGLang log, which is not read yet"
+		if strings.Contains(text, "sglang") || strings.Contains(text, "ServerArgs(") {
+			msg += "; it looks like an SGLang log cut before its \"KV Cache is allocated. #tokens: N\" line"
 		} else {
 			msg += "; paste the log of a vLLM start-up up to the KV cache lines"
 		}
@@ -160,9 +227,24 @@ func logFigure(name, s string) (float64, string, bool) {
 			return 0, "", false
 		}
 		s = s[i+len("per request: "):]
+	case "available_kv_gib":
+		// SGLang: "#tokens: N, K size: X GB, V size: Y GB" (K plus V), or
+		// "KV size: X GB" under MLA.
+		if strings.HasPrefix(s, "#tokens") {
+			k, kf, kok := numberAfter(s, "K size: ")
+			v, _, vok := numberAfter(s, "V size: ")
+			if kok && vok {
+				return k + v, kf, true
+			}
+			return numberAfter(s, "KV size: ")
+		}
 	case "weights_gib":
 		// "Model loading took 14.29 GiB memory and 4.66 seconds"; a time
-		// alone ("... took 4.18 seconds") is not memory.
+		// alone ("... took 4.18 seconds") is not memory. SGLang: "Load
+		// weight end. type=..., avail mem=X GB, mem usage=Y GB."
+		if i := strings.Index(s, "mem usage="); i >= 0 && strings.HasPrefix(s, "type=") {
+			s = s[i+len("mem usage="):]
+		}
 		if v, figure, ok := leadingNumber(s); ok {
 			rest := strings.TrimSpace(s[len(figure):])
 			if strings.HasPrefix(rest, "GiB") || strings.HasPrefix(rest, "GB") {
@@ -172,6 +254,15 @@ func logFigure(name, s string) (float64, string, bool) {
 		return 0, "", false
 	}
 	return leadingNumber(s)
+}
+
+// numberAfter parses the number that follows sep in s.
+func numberAfter(s, sep string) (float64, string, bool) {
+	i := strings.Index(s, sep)
+	if i < 0 {
+		return 0, "", false
+	}
+	return leadingNumber(s[i+len(sep):])
 }
 
 // leadingNumber parses the number s starts with (numberLen's), answering
@@ -240,17 +331,27 @@ mantissa:
 func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog) *spec.StartupLogReport {
 	gib := func(b int64) float64 { return float64(b) / float64(units.GiB) }
 	est := gib(release.CUDAGraphEstimate(d.MaxNumSeqs, d.TightStageLayers()).Int64())
+	mem, kv := r.Memory, r.KVCache
+	m, applied := d.ModelledMemory()
+	if applied {
+		// The log's figures replaced the engine's in the report: set the
+		// engine's own beside them.
+		mem.RequestedBytes, mem.WeightsBytes, mem.ActivationBytes, mem.NonTorchBytes, mem.KVCacheBytes = m.Requested.Int64(), m.Weights.Int64(), m.Activation.Int64(), m.NonTorch.Int64(), m.KV.Int64()
+		kv.CapacityTokens, kv.NumBlocks, kv.MaxConcurrency = m.CapacityTokens, m.Blocks, m.MaxConcurrency
+	}
 	pred := map[string]float64{
-		"weights_gib":             gib(r.Memory.WeightsBytes),
-		"requested_gib":           gib(r.Memory.RequestedBytes),
-		"activation_gib":          gib(r.Memory.ActivationBytes),
-		"non_torch_gib":           gib(r.Memory.NonTorchBytes),
+		"weights_gib":             gib(mem.WeightsBytes),
+		"total_gib":               gib(mem.TotalBytes),
+		"requested_gib":           gib(mem.RequestedBytes),
+		"peak_torch_gib":          gib(mem.WeightsBytes + mem.ActivationBytes),
+		"activation_gib":          gib(mem.ActivationBytes),
+		"non_torch_gib":           gib(mem.NonTorchBytes),
 		"cuda_graph_estimate_gib": est,
 		"cuda_graph_gib":          est,
-		"available_kv_gib":        gib(r.Memory.KVCacheBytes),
-		"kv_cache_tokens":         float64(r.KVCache.CapacityTokens),
-		"num_gpu_blocks":          float64(r.KVCache.NumBlocks),
-		"max_concurrency":         r.KVCache.MaxConcurrency,
+		"available_kv_gib":        gib(mem.KVCacheBytes),
+		"kv_cache_tokens":         float64(kv.CapacityTokens),
+		"num_gpu_blocks":          float64(kv.NumBlocks),
+		"max_concurrency":         kv.MaxConcurrency,
 	}
 	out := &spec.StartupLogReport{Release: lg.Release, Terms: []spec.LoggedTerm{}}
 	for _, t := range logTerms {
@@ -265,6 +366,13 @@ func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog)
 			e = p/v - 1
 		}
 		out.Terms = append(out.Terms, spec.LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
+	}
+	if !applied {
+		why := "the figures are the engine's own: it applies a vLLM or SGLang start-up log to a deployment of the same engine and one pipeline stage"
+		if tp, ok := lg.Settings["tensor_parallel_size"]; ok && int(tp) != d.TP {
+			why = "the log is of tensor_parallel_size " + strconv.Itoa(int(tp)) + ", the request of " + strconv.Itoa(d.TP) + ": its memory figures are another deployment's, and the figures are the engine's own"
+		}
+		r.Warn("startup_log_not_applied", why)
 	}
 	if lg.Release != "" && d.Engine.Name == "vllm" {
 		if v, ok := release.LookupVersion("vllm", lg.Release); ok && v.Name != d.Version.Name {

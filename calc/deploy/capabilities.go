@@ -3,6 +3,7 @@ package deploy
 import (
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/kvcache"
 )
 
 // The capabilities an engine build links in by importing their packages,
@@ -33,7 +34,7 @@ var Calibrator struct {
 	ParseBenchServe func(text string) ([]spec.BenchResult, error)
 }
 
-// StartupLogs reads vLLM start-up logs. Package calc/calibrate sets it;
+// StartupLogs reads vLLM and SGLang start-up logs. Package calc/calibrate sets it;
 // without it (the light engine) a request with startup_log is refused on
 // that field.
 var StartupLogs struct {
@@ -42,6 +43,10 @@ var StartupLogs struct {
 	// Compare sets the logged figures beside the report's (and warns
 	// where the log's release or platform differs from the request's).
 	Compare func(d *Deployment, r *spec.Report, lg spec.StartupLog) *spec.StartupLogReport
+	// Apply replaces a stage's modelled memory terms with the log's
+	// (ApplyStartupLog, which calc/calibrate sets here so that the light
+	// engine, which refuses startup_log, does not carry it).
+	Apply func(d *Deployment, s *stage, lay kvcache.Layout)
 }
 
 // ParseStartupLog reads the memory and capacity figures of a vLLM start-up

@@ -67,6 +67,11 @@ type Deployment struct {
 	shard sharding
 	// layouts is the planner's cache of KV layouts (nil: none).
 	layouts map[LayoutKey][]kvcache.Layout
+	// startupLog is the request's parsed startup_log (nil without one);
+	// ApplyStartupLog calibrates the memory budget with it. batchedGiven: the
+	// request sets max_num_batched_tokens.
+	startupLog   *spec.StartupLog
+	batchedGiven bool
 	// kvFromCheckpoint is true when the KV dtype is the checkpoint's
 	// (TensorRT-LLM and kv_cache_quant_algo FP8, resolveDtypes).
 	kvFromCheckpoint bool
@@ -108,6 +113,10 @@ type stage struct {
 	requestedBytes units.Bytes
 	layout         kvcache.Layout
 	blocks         int64
+	// modelled holds the engine's own terms where a start-up log replaced
+	// them (ApplyStartupLog); sources labels the terms then (nil: all modelled).
+	modelled memTerms
+	sources  *spec.MemorySources
 }
 
 // bytesPerParam returns the storage of one unquantized weight in bytes for

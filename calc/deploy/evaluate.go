@@ -83,6 +83,7 @@ func (a *reporter) report() spec.Report {
 		WeightsBytes:   st.weightsBytes.Int64(), ActivationBytes: st.activation.Int64(), NonTorchBytes: st.nonTorch.Int64(),
 		CUDAGraphBytes: st.cudaGraph.Int64(),
 		KVCacheBytes:   st.kvBytes.Int64(), FeatureBytes: d.feat.bytesOn(st).Int64(),
+		Sources: st.sources,
 	}
 	r.KVCache = a.kvReport()
 	r.Calibration = p.calReport

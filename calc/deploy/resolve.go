@@ -100,6 +100,7 @@ func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 	if err := d.feat.build(req, &d.shard, d.MaxModelLen, d.Version.MoELoRA); err != nil {
 		return nil, p, err
 	}
+	d.startupLog, d.batchedGiven = p.startupLog, req.MaxNumBatchedTokens != nil
 	if err := d.build(); err != nil {
 		return nil, p, err
 	}
@@ -359,6 +360,9 @@ func (d *Deployment) build() error {
 		st.first, st.last = s == 0, s == d.PP-1
 		st.weightsBytes = units.Bytes(d.shard.stageWeights(st.lo, st.hi, st.first, st.last))
 		d.budget(st)
+		if d.startupLog != nil && StartupLogs.Apply != nil {
+			StartupLogs.Apply(d, st, lays[s])
+		}
 		if lays[s].LayersPerBlock == 0 {
 			// A stage of MLP-only blocks (a run of Llama-Nemotron's no-op
 			// attention layers) keeps no cache and does not bound the pool.

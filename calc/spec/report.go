@@ -165,6 +165,30 @@ type MemoryReport struct {
 	// FeatureBytes is the speculative draft's weights and the LoRA slots,
 	// also taken from the pool (0 without them).
 	FeatureBytes int64 `json:"feature_bytes,omitempty"`
+	// Sources says, when the request has a startup_log that the engine
+	// applies, which of these figures are the log's and which the
+	// engine's own (absent without one: every figure is modelled).
+	Sources *MemorySources `json:"sources,omitempty"`
+}
+
+// MemorySources labels each memory figure of a deployment calibrated by
+// its start-up log (docs/MODEL.md section 3, "Calibrating from a start-up
+// log"). Each is one of:
+//   - "measured": the log's figure, unchanged;
+//   - "derived": computed from the log's figures: moved from the log's
+//     settings to the request's as vLLM's profiler would (another
+//     gpu_memory_utilization, max_num_seqs, max_num_batched_tokens or,
+//     under V0, max_model_len), or the share of what the logged figures
+//     leave that falls to a term the log does not state;
+//   - "modelled": the engine's own figure.
+type MemorySources struct {
+	_          noCompare
+	Requested  string `json:"requested"`
+	Weights    string `json:"weights"`
+	Activation string `json:"activation"`
+	NonTorch   string `json:"non_torch"`
+	CUDAGraph  string `json:"cuda_graph"`
+	KVCache    string `json:"kv_cache"`
 }
 
 // KVCacheReport is the paged cache and its capacity.

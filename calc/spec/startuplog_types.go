@@ -11,8 +11,17 @@ type StartupLog struct {
 	_ noCompare
 	// Release is the vLLM version the log names, when it does ("0.22.0").
 	Release string
+	// Engine is the engine whose log it is: "sglang" when it has SGLang's
+	// lines ("KV Cache is allocated", "ServerArgs("), else "vllm".
+	Engine string
 	// Figures holds each figure the log states, by its name (logTerms).
 	Figures map[string]float64
+	// Settings holds the settings of the logged deployment that the log
+	// states, by the request field's name (gpu_memory_utilization,
+	// max_model_len, max_num_batched_tokens, max_num_seqs,
+	// tensor_parallel_size); the calibration takes the request's for the
+	// others.
+	Settings map[string]float64
 	// FlashInferSampler: the log says "Using FlashInfer for top-p & top-k
 	// sampling." (the request's flashinfer_sampler); NoP2P: it says
 	// "Custom allreduce is disabled because your platform lacks GPU P2P
@@ -21,7 +30,8 @@ type StartupLog struct {
 }
 
 // StartupLogReport sets a pasted start-up log's figures beside the
-// engine's for the same deployment.
+// engine's own model of the same deployment (the report's memory figures
+// are the log's where it applies: MemoryReport.Sources).
 type StartupLogReport struct {
 	_ noCompare
 	// Release is the vLLM version the log names, when it does.
@@ -32,7 +42,8 @@ type StartupLogReport struct {
 	Missing []string `json:"missing,omitempty"`
 }
 
-// LoggedTerm is one logged figure and the engine's figure for it, in the
+// LoggedTerm is one logged figure and the engine's own figure for it (its
+// model's, before the log calibrated the report's memory figures), in the
 // unit its name ends with (GiB per GPU, tokens, blocks, or the
 // concurrency's x).
 type LoggedTerm struct {

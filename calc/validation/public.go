@@ -450,6 +450,9 @@ func publicKey(r Result) BandKey {
 func evalStartupKV(c rawCase, r Result, req calc.Request) (Result, error) {
 	r.Desc = modelID(c.Model) + " " + r.GPU + " tp" + strconv.Itoa(r.TP)
 	req.Workload = &calc.Workload{InputTokens: calc.Int(512), OutputTokens: calc.Int(128)}
+	if startupLogFor != nil {
+		req.StartupLog = startupLogFor(c)
+	}
 	rep, err := calc.Evaluate(req)
 	if err != nil {
 		return r, err

@@ -315,6 +315,10 @@ func evaluate(c rawCase) (Result, error) {
 	return r, nil
 }
 
+// startupLogFor, when set (by the start-up log calibration's test), gives
+// the startup_log pasted into a group A case's request.
+var startupLogFor func(c rawCase) string
+
 // sharedBase is a shared case's result before comparison (its id,
 // group, TP, GPU and batch) and its request: model, GPU (an unnamed
 // 80 GB-class one as an H100 with the logged total), TP, PP and dtype.
@@ -366,6 +370,9 @@ func evalA(c rawCase, r Result, req calc.Request) (Result, error) {
 	applyMemory(c, &req)
 	req.Workload = &calc.Workload{InputTokens: calc.Int(512), OutputTokens: calc.Int(128)}
 	r.Desc = modelID(c.Model) + " tp" + strconv.Itoa(max(c.TP, 1)) + " pp" + strconv.Itoa(max(c.PP, 1))
+	if startupLogFor != nil {
+		req.StartupLog = startupLogFor(c)
+	}
 	rep, err := calc.Evaluate(req)
 	if err != nil {
 		return r, err

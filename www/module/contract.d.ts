@@ -1238,7 +1238,7 @@ export interface Request {
    * @default "0.31"
    */
   engine_version?: "0.2" | "0.6" | "0.7" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.3" | "0.4" | "0.5" | "0.8" | "0.9" | "1.0" | "1.1" | "1.2";
-  /** startup_log is a pasted vLLM start-up log (V0 or V1, at most 1 MiB). The report sets the figures it states (weights, activation peak, non-torch and CUDA-graph memory, KV cache GiB, tokens, blocks, maximum concurrency) beside the engine's for the same deployment. */
+  /** startup_log is a pasted vLLM (V0 or V1) or SGLang start-up log, at most 1 MiB. The memory figures it states (weights, activation peak, non-torch and CUDA-graph memory, the KV cache GiB, blocks or tokens) replace the engine's for a deployment of one pipeline stage, moved to the request's settings where they differ from the log's (gpu_memory_utilization, max_num_seqs, max_num_batched_tokens, kv_cache_dtype; max_model_len under V0) as vLLM's profiler (or SGLang's pool sizing) would; memory.sources says which figures are the log's. The report's startup_log sets each logged figure beside the engine's own. */
   startup_log?: string;
   /** calibration is what was measured on the user's own server (vllm bench serve results, or batch and TPOT pairs); the deployment's bandwidth efficiency and step overhead are fitted to it and drive every figure. */
   calibration?: Calibration;
@@ -1978,6 +1978,18 @@ export interface MemoryReport {
   cuda_graph_bytes?: number;
   /** feature_bytes is the speculative draft's weights and the LoRA slots, also taken from the pool (0 without them). */
   feature_bytes?: number;
+  /** sources says, when the request has a startup_log that the engine applies, which of these figures are the log's and which the engine's own (absent without one: every figure is modelled). */
+  sources?: MemorySources;
+}
+
+/** MemorySources labels each memory figure of a deployment calibrated by its start-up log (docs/MODEL.md section 3, "Calibrating from a start-up log"). Each is one of: - "measured": the log's figure, unchanged; - "derived": computed from the log's figures: moved from the log's settings to the request's as vLLM's profiler would (another gpu_memory_utilization, max_num_seqs, max_num_batched_tokens or, under V0, max_model_len), or the share of what the logged figures leave that falls to a term the log does not state; - "modelled": the engine's own figure. */
+export interface MemorySources {
+  requested: string;
+  weights: string;
+  activation: string;
+  non_torch: string;
+  cuda_graph: string;
+  kv_cache: string;
 }
 
 /** KVCacheReport is the paged cache and its capacity. */
@@ -2385,7 +2397,7 @@ export interface Fix {
   summary: string;
 }
 
-/** StartupLogReport sets a pasted start-up log's figures beside the engine's for the same deployment. */
+/** StartupLogReport sets a pasted start-up log's figures beside the engine's own model of the same deployment (the report's memory figures are the log's where it applies: MemoryReport.Sources). */
 export interface StartupLogReport {
   /** release is the vLLM version the log names, when it does. */
   release?: string;
@@ -2395,7 +2407,7 @@ export interface StartupLogReport {
   missing?: string[];
 }
 
-/** LoggedTerm is one logged figure and the engine's figure for it, in the unit its name ends with (GiB per GPU, tokens, blocks, or the concurrency's x). */
+/** LoggedTerm is one logged figure and the engine's own figure for it (its model's, before the log calibrated the report's memory figures), in the unit its name ends with (GiB per GPU, tokens, blocks, or the concurrency's x). */
 export interface LoggedTerm {
   name: string;
   logged: number;

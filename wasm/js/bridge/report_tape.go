@@ -77,6 +77,7 @@ var tapeKeys = []string{
 	"kv_cache_bytes",
 	"cuda_graph_bytes",
 	"feature_bytes",
+	"sources",
 	"bytes_per_token",
 	"bytes_per_token_per_gpu",
 	"state_bytes_per_sequence",
@@ -164,6 +165,11 @@ var tapeKeys = []string{
 	"all_reduce_latency_us",
 	"paged_attention_v1_bandwidth_efficiency",
 	"tp_step_overhead_ms",
+	"requested",
+	"weights",
+	"activation",
+	"non_torch",
+	"cuda_graph",
 	"kind",
 	"layers",
 	"window",
@@ -294,11 +300,11 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.Report{}.Sweep), typ: 19, key: 13, omit: tapeOmitEmpty},      // sweep
 		{off: unsafe.Offsetof(calc.Report{}.Cost), typ: 21, key: 14, omit: tapeOmitEmpty},       // cost
 		{off: unsafe.Offsetof(calc.Report{}.Features), typ: 23, key: 15, omit: tapeOmitEmpty},   // features
-		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 48, key: 16, omit: tapeOmitFull},  // simulation
+		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 50, key: 16, omit: tapeOmitFull},  // simulation
 		{off: unsafe.Offsetof(calc.Report{}.Fixes), typ: 25, key: 17, omit: tapeOmitEmpty},      // fixes
-		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 50, key: 18, omit: tapeOmitFull},  // startup_log
+		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 52, key: 18, omit: tapeOmitFull},  // startup_log
 		{off: unsafe.Offsetof(calc.Report{}.Bands), typ: 27, key: 19, omit: tapeOmitEmpty},      // bands
-		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 52, key: 20, omit: tapeOmitFull}, // calibration
+		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 54, key: 20, omit: tapeOmitFull}, // calibration
 		{off: unsafe.Offsetof(calc.Report{}.Warnings), typ: 29, key: 21},                        // warnings
 	}},
 	1: {kind: tapeKindString},
@@ -358,43 +364,44 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.MemoryReport{}.KVCacheBytes), typ: 32, key: 65},                        // kv_cache_bytes
 		{off: unsafe.Offsetof(calc.MemoryReport{}.CUDAGraphBytes), typ: 32, key: 66, omit: tapeOmitEmpty}, // cuda_graph_bytes
 		{off: unsafe.Offsetof(calc.MemoryReport{}.FeatureBytes), typ: 32, key: 67, omit: tapeOmitEmpty},   // feature_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.Sources), typ: 36, key: 68, omit: tapeOmitEmpty},        // sources
 	}},
 	7: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVCacheReport
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 33, key: 68},                              // bytes_per_token
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 33, key: 69},                        // bytes_per_token_per_gpu
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 33, key: 70, omit: tapeOmitEmpty}, // state_bytes_per_sequence
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 33, key: 69},                              // bytes_per_token
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 33, key: 70},                        // bytes_per_token_per_gpu
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 33, key: 71, omit: tapeOmitEmpty}, // state_bytes_per_sequence
 		{off: unsafe.Offsetof(calc.KVCacheReport{}.BlockSize), typ: 31, key: 48},                                  // block_size
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 32, key: 71},                                  // num_blocks
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 32, key: 72},                             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 33, key: 73},                             // max_concurrency
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 32, key: 72},                                  // num_blocks
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 32, key: 73},                             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 33, key: 74},                             // max_concurrency
 		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxModelLen), typ: 31, key: 49},                                // max_model_len
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 36, key: 74},                                     // groups
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 38, key: 75},                                     // groups
 	}},
 	8: {kind: tapeKindPointer, elem: 9},
 	9: {kind: tapeKindStruct, fields: []tapeField{ // calc.DecodeReport
-		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 31, key: 75},             // batch_size
-		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 31, key: 76},         // context_tokens
-		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 33, key: 77},            // step_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 33, key: 78},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 33, key: 79}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 80},                  // bound
-		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 33, key: 81},          // memory_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 33, key: 82},         // compute_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 33, key: 83},   // communication_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 33, key: 84},            // overhead_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 32, key: 85},      // weights_read_bytes
-		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 32, key: 86},           // kv_read_bytes
-		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 33, key: 87},                 // flops
-		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 33, key: 88},          // kv_cache_usage
+		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 31, key: 76},             // batch_size
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 31, key: 77},         // context_tokens
+		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 33, key: 78},            // step_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 33, key: 79},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 33, key: 80}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 81},                  // bound
+		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 33, key: 82},          // memory_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 33, key: 83},         // compute_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 33, key: 84},   // communication_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 33, key: 85},            // overhead_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 32, key: 86},      // weights_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 32, key: 87},           // kv_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 33, key: 88},                 // flops
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 33, key: 89},          // kv_cache_usage
 	}},
 	10: {kind: tapeKindPointer, elem: 11},
 	11: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefillReport
 		{off: unsafe.Offsetof(calc.PrefillReport{}.InputTokens), typ: 31, key: 52}, // input_tokens
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 33, key: 89},      // time_ms
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 33, key: 90},      // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 33, key: 78},  // tokens_per_s
-		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 80},        // bound
-		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 31, key: 91},      // chunks
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 33, key: 90},      // time_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 33, key: 91},      // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 33, key: 79},  // tokens_per_s
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 81},        // bound
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 31, key: 92},      // chunks
 	}},
 	12: {kind: tapeKindPointer, elem: 13},
 	13: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingReport
@@ -402,318 +409,327 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.ServingReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},      // request_rate
 		{off: unsafe.Offsetof(calc.ServingReport{}.InputTokens), typ: 31, key: 52},                           // input_tokens
 		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokens), typ: 31, key: 53},                          // output_tokens
-		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 33, key: 92},                           // decode_batch
-		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 33, key: 93},                  // prefill_tokens_per_step
-		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 94},                                  // order
-		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 33, key: 95},                          // decode_step_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 33, key: 96},                                // tpot_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 33, key: 97},                                 // itl_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 33, key: 90},                                // ttft_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 33, key: 98},                               // queue_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 33, key: 99},                                 // e2e_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.FirstWaveTTFTMs), typ: 33, key: 100, omit: tapeOmitEmpty}, // first_wave_ttft_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 33, key: 101},                         // requests_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 33, key: 102},                     // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 33, key: 103},                      // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 104, omit: tapeOmitEmpty},        // saturated
-		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 105, omit: tapeOmitEmpty},        // limited_by
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 33, key: 93},                           // decode_batch
+		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 33, key: 94},                  // prefill_tokens_per_step
+		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 95},                                  // order
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 33, key: 96},                          // decode_step_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 33, key: 97},                                // tpot_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 33, key: 98},                                 // itl_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 33, key: 91},                                // ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 33, key: 99},                               // queue_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 33, key: 100},                                // e2e_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.FirstWaveTTFTMs), typ: 33, key: 101, omit: tapeOmitEmpty}, // first_wave_ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 33, key: 102},                         // requests_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 33, key: 103},                     // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 33, key: 104},                      // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 105, omit: tapeOmitEmpty},        // saturated
+		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 106, omit: tapeOmitEmpty},        // limited_by
 	}},
 	14: {kind: tapeKindStruct, fields: []tapeField{ // calc.BatchCeiling
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 31, key: 75},                                   // batch_size
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 31, key: 76},                               // context_tokens
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 105},                                   // limited_by
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 33, key: 77},                                  // step_time_ms
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 33, key: 78},                                  // tokens_per_s
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 33, key: 79},                       // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 31, key: 106},                     // batch_size_without_budget
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 107, omit: tapeOmitEmpty}, // limited_by_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 31, key: 76},                                   // batch_size
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 31, key: 77},                               // context_tokens
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 106},                                   // limited_by
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 33, key: 78},                                  // step_time_ms
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 33, key: 79},                                  // tokens_per_s
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 33, key: 80},                       // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 31, key: 107},                     // batch_size_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 108, omit: tapeOmitEmpty}, // limited_by_without_budget
 	}},
 	15: {kind: tapeKindPointer, elem: 16},
 	16: {kind: tapeKindStruct, fields: []tapeField{ // calc.PreemptionReport
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 31, key: 108},                 // onset_concurrency
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 31, key: 109},         // onset_concurrency_lockstep
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 110},                         // reachable
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 33, key: 111},                 // onset_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 33, key: 112},            // saturation_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 33, key: 113, omit: tapeOmitEmpty}, // utilization
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 33, key: 114},                // recompute_overhead
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 33, key: 115},               // work_per_output_token
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 31, key: 76},                     // context_tokens
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 31, key: 109},                 // onset_concurrency
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 31, key: 110},         // onset_concurrency_lockstep
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 111},                         // reachable
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 33, key: 112},                 // onset_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 33, key: 113},            // saturation_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 33, key: 114, omit: tapeOmitEmpty}, // utilization
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 33, key: 115},                // recompute_overhead
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 33, key: 116},               // work_per_output_token
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 31, key: 77},                     // context_tokens
 		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 31, key: 54},                       // concurrency
 	}},
 	17: {kind: tapeKindPointer, elem: 18},
 	18: {kind: tapeKindStruct, fields: []tapeField{ // calc.BestReport
-		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 31, key: 75},             // batch_size
-		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 31, key: 76},         // context_tokens
-		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 33, key: 77},            // step_time_ms
-		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 33, key: 90},                // ttft_ms
-		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 33, key: 78},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 33, key: 79}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 105},             // limited_by
-		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 116},              // feasible
+		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 31, key: 76},             // batch_size
+		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 31, key: 77},         // context_tokens
+		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 33, key: 78},            // step_time_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 33, key: 91},                // ttft_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 33, key: 79},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 33, key: 80}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 106},             // limited_by
+		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 117},              // feasible
 	}},
 	19: {kind: tapeKindSlice, elem: 20, size: unsafe.Sizeof(*new(calc.SweepPoint))},
 	20: {kind: tapeKindStruct, fields: []tapeField{ // calc.SweepPoint
-		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 31, key: 75},                                          // batch_size
-		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 31, key: 76},                                      // context_tokens
-		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 33, key: 77},                                         // step_time_ms
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 33, key: 78},                                         // tokens_per_s
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 33, key: 79},                              // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 33, key: 88},                                       // kv_cache_usage
-		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 80},                                               // bound
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 33, key: 117, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
+		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 31, key: 76},                                          // batch_size
+		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 31, key: 77},                                      // context_tokens
+		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 33, key: 78},                                         // step_time_ms
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 33, key: 79},                                         // tokens_per_s
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 33, key: 80},                              // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 33, key: 89},                                       // kv_cache_usage
+		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 81},                                               // bound
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 33, key: 118, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
 	}},
 	21: {kind: tapeKindPointer, elem: 22},
 	22: {kind: tapeKindStruct, fields: []tapeField{ // calc.CostReport
-		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 33, key: 118},                      // gpu_hour_usd
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceKind), typ: 1, key: 119},                        // price_kind
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceSource), typ: 1, key: 120, omit: tapeOmitEmpty}, // price_source
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceDate), typ: 1, key: 121, omit: tapeOmitEmpty},   // price_date
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 33, key: 119},                      // gpu_hour_usd
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceKind), typ: 1, key: 120},                        // price_kind
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceSource), typ: 1, key: 121, omit: tapeOmitEmpty}, // price_source
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceDate), typ: 1, key: 122, omit: tapeOmitEmpty},   // price_date
 		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 31, key: 42},                             // num_gpus
-		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 33, key: 122},       // usd_per_million_output_tokens
-		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 31, key: 75},                        // batch_size
-		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 31, key: 76},                    // context_tokens
-		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 33, key: 78},                       // tokens_per_s
+		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 33, key: 123},       // usd_per_million_output_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 31, key: 76},                        // batch_size
+		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 31, key: 77},                    // context_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 33, key: 79},                       // tokens_per_s
 	}},
 	23: {kind: tapeKindPointer, elem: 24},
 	24: {kind: tapeKindStruct, fields: []tapeField{ // calc.FeaturesReport
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 38, key: 123, omit: tapeOmitEmpty}, // prefix_caching
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 40, key: 124, omit: tapeOmitEmpty},   // speculative
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 42, key: 125, omit: tapeOmitEmpty},          // lora
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 44, key: 126, omit: tapeOmitEmpty},     // kv_offload
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 46, key: 127, omit: tapeOmitEmpty},      // parallel
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 40, key: 124, omit: tapeOmitEmpty}, // prefix_caching
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 42, key: 125, omit: tapeOmitEmpty},   // speculative
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 44, key: 126, omit: tapeOmitEmpty},          // lora
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 46, key: 127, omit: tapeOmitEmpty},     // kv_offload
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 48, key: 128, omit: tapeOmitEmpty},      // parallel
 	}},
 	25: {kind: tapeKindSlice, elem: 26, size: unsafe.Sizeof(*new(calc.Fix))},
 	26: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
-		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 128},   // field
-		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 129},   // value
-		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 130}, // summary
+		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 129},   // field
+		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 130},   // value
+		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 131}, // summary
 	}},
 	27: {kind: tapeKindSlice, elem: 28, size: unsafe.Sizeof(*new(calc.Band))},
 	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
-		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 131},                       // figure
-		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 33, key: 132},                         // low
-		{off: unsafe.Offsetof(calc.Band{}.High), typ: 33, key: 133},                        // high
-		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 134},                        // basis
-		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 135, omit: tapeOmitEmpty}, // widened
+		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 132},                       // figure
+		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 33, key: 133},                         // low
+		{off: unsafe.Offsetof(calc.Band{}.High), typ: 33, key: 134},                        // high
+		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 135},                        // basis
+		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 136, omit: tapeOmitEmpty}, // widened
 	}},
 	29: {kind: tapeKindSlice, elem: 30, size: unsafe.Sizeof(*new(calc.Warning))},
 	30: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
-		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 136},    // code
-		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 137}, // message
+		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 137},    // code
+		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 138}, // message
 	}},
 	31: {kind: tapeKindInt},
 	32: {kind: tapeKindInt64},
 	33: {kind: tapeKindFloat64},
 	34: {kind: tapeKindPointer, elem: 2},
 	35: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
-		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 33, key: 138},                                      // bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 33, key: 139},                             // attention_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 33, key: 140},                                        // compute_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 33, key: 141},                                           // gemm_half_tokens
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 33, key: 142},                                      // attention_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 33, key: 143},                                           // step_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 33, key: 144},                                       // sequence_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 33, key: 145},                                          // layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 33, key: 146, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 33, key: 147},                                   // prefill_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 33, key: 148, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 33, key: 149},                                        // context_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.RequestOverheadMs), typ: 33, key: 150, omit: tapeOmitEmpty},                   // request_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TokenizeUsPerToken), typ: 33, key: 151, omit: tapeOmitEmpty},                  // tokenize_us_per_token
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 33, key: 152, omit: tapeOmitEmpty},                  // all_reduce_latency_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 33, key: 153, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 33, key: 154, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 33, key: 139},                                      // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 33, key: 140},                             // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 33, key: 141},                                        // compute_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 33, key: 142},                                           // gemm_half_tokens
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 33, key: 143},                                      // attention_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 33, key: 144},                                           // step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 33, key: 145},                                       // sequence_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 33, key: 146},                                          // layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 33, key: 147, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 33, key: 148},                                   // prefill_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 33, key: 149, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 33, key: 150},                                        // context_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.RequestOverheadMs), typ: 33, key: 151, omit: tapeOmitEmpty},                   // request_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TokenizeUsPerToken), typ: 33, key: 152, omit: tapeOmitEmpty},                  // tokenize_us_per_token
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 33, key: 153, omit: tapeOmitEmpty},                  // all_reduce_latency_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 33, key: 154, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 33, key: 155, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
 	}},
-	36: {kind: tapeKindSlice, elem: 37, size: unsafe.Sizeof(*new(calc.KVGroup))},
-	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
-		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 155},                         // kind
-		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 31, key: 156},                      // layers
-		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 31, key: 157, omit: tapeOmitEmpty}, // window
+	36: {kind: tapeKindPointer, elem: 37},
+	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemorySources
+		{off: unsafe.Offsetof(calc.MemorySources{}.Requested), typ: 1, key: 156},  // requested
+		{off: unsafe.Offsetof(calc.MemorySources{}.Weights), typ: 1, key: 157},    // weights
+		{off: unsafe.Offsetof(calc.MemorySources{}.Activation), typ: 1, key: 158}, // activation
+		{off: unsafe.Offsetof(calc.MemorySources{}.NonTorch), typ: 1, key: 159},   // non_torch
+		{off: unsafe.Offsetof(calc.MemorySources{}.CUDAGraph), typ: 1, key: 160},  // cuda_graph
+		{off: unsafe.Offsetof(calc.MemorySources{}.KVCache), typ: 1, key: 6},      // kv_cache
 	}},
-	38: {kind: tapeKindPointer, elem: 39},
-	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 31, key: 158},  // cached_tokens_per_request
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 32, key: 159},            // shared_blocks
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 31, key: 160},             // num_prefixes
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 33, key: 90},                   // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 33, key: 161},           // ttft_ms_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 31, key: 162},               // kv_ceiling
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 31, key: 163},        // kv_ceiling_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 31, key: 108},        // onset_concurrency
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 31, key: 164}, // onset_concurrency_without
+	38: {kind: tapeKindSlice, elem: 39, size: unsafe.Sizeof(*new(calc.KVGroup))},
+	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
+		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 161},                         // kind
+		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 31, key: 162},                      // layers
+		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 31, key: 163, omit: tapeOmitEmpty}, // window
 	}},
 	40: {kind: tapeKindPointer, elem: 41},
-	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 165},                // method
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 31, key: 166}, // num_speculative_tokens
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 33, key: 167},       // acceptance_rate
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 33, key: 168},        // tokens_per_step
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 32, key: 169},    // draft_weights_bytes
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 33, key: 170},          // draft_time_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 33, key: 96},                // tpot_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 33, key: 171},        // tpot_ms_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 33, key: 78},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 33, key: 172},    // tokens_per_s_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 33, key: 173},              // speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 33, key: 174},        // batch1_speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 31, key: 175},   // crossover_batch_size
+	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 31, key: 164},  // cached_tokens_per_request
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 32, key: 165},            // shared_blocks
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 31, key: 166},             // num_prefixes
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 33, key: 91},                   // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 33, key: 167},           // ttft_ms_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 31, key: 168},               // kv_ceiling
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 31, key: 169},        // kv_ceiling_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 31, key: 109},        // onset_concurrency
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 31, key: 170}, // onset_concurrency_without
 	}},
 	42: {kind: tapeKindPointer, elem: 43},
-	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 31, key: 176},            // max_loras
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 31, key: 177},         // max_lora_rank
-		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 32, key: 178},               // bytes
-		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 32, key: 179}, // kv_cache_bytes_without
-		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 33, key: 180},        // flops_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 32, key: 181},    // read_bytes_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 33, key: 182},     // extra_step_time_ms
+	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 171},                // method
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 31, key: 172}, // num_speculative_tokens
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 33, key: 173},       // acceptance_rate
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 33, key: 174},        // tokens_per_step
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 32, key: 175},    // draft_weights_bytes
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 33, key: 176},          // draft_time_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 33, key: 97},                // tpot_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 33, key: 177},        // tpot_ms_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 33, key: 79},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 33, key: 178},    // tokens_per_s_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 33, key: 179},              // speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 33, key: 180},        // batch1_speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 31, key: 181},   // crossover_batch_size
 	}},
 	44: {kind: tapeKindPointer, elem: 45},
-	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 32, key: 183},                 // cpu_blocks
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 32, key: 72},             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 31, key: 184}, // recompute_onset_concurrency
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 33, key: 185},       // reload_ms_per_sequence
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 33, key: 186},    // recompute_ms_per_sequence
+	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 31, key: 182},            // max_loras
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 31, key: 183},         // max_lora_rank
+		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 32, key: 184},               // bytes
+		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 32, key: 185}, // kv_cache_bytes_without
+		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 33, key: 186},        // flops_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 32, key: 187},    // read_bytes_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 33, key: 188},     // extra_step_time_ms
 	}},
 	46: {kind: tapeKindPointer, elem: 47},
-	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
-		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 31, key: 187},      // data_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 188},         // expert_parallel
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 31, key: 189},    // expert_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 33, key: 190},        // experts_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 33, key: 191}, // experts_touched_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 33, key: 192},         // load_imbalance
-		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 33, key: 193},            // all_to_all_ms
-		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 33, key: 194},       // tokens_per_s_total
+	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 32, key: 189},                 // cpu_blocks
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 32, key: 73},             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 31, key: 190}, // recompute_onset_concurrency
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 33, key: 191},       // reload_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 33, key: 192},    // recompute_ms_per_sequence
+	}},
+	48: {kind: tapeKindPointer, elem: 49},
+	49: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
+		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 31, key: 193},      // data_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 194},         // expert_parallel
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 31, key: 195},    // expert_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 33, key: 196},        // experts_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 33, key: 197}, // experts_touched_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 33, key: 198},         // load_imbalance
+		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 33, key: 199},            // all_to_all_ms
+		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 33, key: 200},       // tokens_per_s_total
 		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 31, key: 42},                   // num_gpus
 	}},
 }
 
 // tapeFullBase is the index of tapeFullTypes' first entry: the types only
 // the full engine's sections reach continue tapeTypes' indices.
-const tapeFullBase = 48
+const tapeFullBase = 50
 
 // tapeFullTypes describes the types only the full engine's sections reach
 // (tapeOmitFull), by index from tapeFullBase; only the full engine links
 // it in (WriteFullSections).
 var tapeFullTypes = [...]tapeType{
-	48 - tapeFullBase: {kind: tapeKindPointer, elem: 49},
-	49 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 195},                                   // arrival
+	50 - tapeFullBase: {kind: tapeKindPointer, elem: 51},
+	51 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 201},                                   // arrival
 		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},          // request_rate
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 31, key: 54, omit: tapeOmitEmpty},          // concurrency
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 32, key: 196},                                     // seed
-		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 31, key: 197},                              // num_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 31, key: 198},                        // completed_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 31, key: 199},                         // rejected_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 200, omit: tapeOmitEmpty},            // truncated
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 33, key: 201},                                // duration_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 32, key: 202},                                    // steps
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 33, key: 203},                          // mean_input_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 33, key: 204},                         // mean_output_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 54, key: 90},                                    // ttft_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 54, key: 96},                                    // tpot_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 54, key: 205},                             // e2e_latency_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 54, key: 97},                                     // itl_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 33, key: 101},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 33, key: 102},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 33, key: 103},                          // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 55, key: 206, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 55, key: 207, omit: tapeOmitEmpty},       // slo_attainment
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 31, key: 208},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 31, key: 209},                        // preempted_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 32, key: 210},                         // recomputed_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 33, key: 114},                        // recompute_overhead
-		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 33, key: 115},                       // work_per_output_token
-		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 33, key: 211},                         // first_preemption_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 31, key: 212},                 // running_at_first_preemption
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 32, key: 213, omit: tapeOmitEmpty},        // cached_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 32, key: 214, omit: tapeOmitEmpty},       // drafted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 32, key: 215, omit: tapeOmitEmpty},      // accepted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 32, key: 216, omit: tapeOmitEmpty},      // reloaded_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 33, key: 217},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 33, key: 218},                              // mean_waiting
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 33, key: 219},                         // mean_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 220},                         // peak_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 56, key: 221, omit: tapeOmitEmpty},            // timeline
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 58, key: 13, omit: tapeOmitEmpty},                // sweep
-	}},
-	50 - tapeFullBase: {kind: tapeKindPointer, elem: 51},
-	51 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 222, omit: tapeOmitEmpty},  // release
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 60, key: 223},                        // terms
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 62, key: 224, omit: tapeOmitEmpty}, // missing
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 32, key: 202},                                     // seed
+		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 31, key: 203},                              // num_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 31, key: 204},                        // completed_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 31, key: 205},                         // rejected_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 206, omit: tapeOmitEmpty},            // truncated
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 33, key: 207},                                // duration_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 32, key: 208},                                    // steps
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 33, key: 209},                          // mean_input_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 33, key: 210},                         // mean_output_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 56, key: 91},                                    // ttft_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 56, key: 97},                                    // tpot_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 56, key: 211},                             // e2e_latency_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 56, key: 98},                                     // itl_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 33, key: 102},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 33, key: 103},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 33, key: 104},                          // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 57, key: 212, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 57, key: 213, omit: tapeOmitEmpty},       // slo_attainment
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 31, key: 214},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 31, key: 215},                        // preempted_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 32, key: 216},                         // recomputed_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 33, key: 115},                        // recompute_overhead
+		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 33, key: 116},                       // work_per_output_token
+		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 33, key: 217},                         // first_preemption_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 31, key: 218},                 // running_at_first_preemption
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 32, key: 219, omit: tapeOmitEmpty},        // cached_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 32, key: 220, omit: tapeOmitEmpty},       // drafted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 32, key: 221, omit: tapeOmitEmpty},      // accepted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 32, key: 222, omit: tapeOmitEmpty},      // reloaded_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 33, key: 223},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 33, key: 224},                              // mean_waiting
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 33, key: 225},                         // mean_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 226},                         // peak_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 58, key: 227, omit: tapeOmitEmpty},            // timeline
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 60, key: 13, omit: tapeOmitEmpty},                // sweep
 	}},
 	52 - tapeFullBase: {kind: tapeKindPointer, elem: 53},
-	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 62, key: 225},   // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 226},  // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 63, key: 227},   // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 228}, // rms_error
+	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 228, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 62, key: 229},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 64, key: 230, omit: tapeOmitEmpty}, // missing
 	}},
-	54 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 229}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 230},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 231},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 232},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 233},  // max
+	54 - tapeFullBase: {kind: tapeKindPointer, elem: 55},
+	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 64, key: 231},   // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 232},  // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 65, key: 233},   // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 234}, // rms_error
 	}},
-	55 - tapeFullBase: {kind: tapeKindPointer, elem: 33},
-	56 - tapeFullBase: {kind: tapeKindSlice, elem: 57, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
-	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 234},       // time_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 201},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 235},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 236},     // waiting
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 33, key: 88}, // kv_cache_usage
+	56 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 235}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 236},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 237},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 238},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 239},  // max
 	}},
-	58 - tapeFullBase: {kind: tapeKindPointer, elem: 59},
-	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 237},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 238},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 65, key: 227},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 239},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 240},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 241},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 242},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 243},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 244},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 245}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 246},  // max_output_tokens_per_s
+	57 - tapeFullBase: {kind: tapeKindPointer, elem: 33},
+	58 - tapeFullBase: {kind: tapeKindSlice, elem: 59, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
+	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 240},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 207},   // duration_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 241},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 242},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 33, key: 89}, // kv_cache_usage
 	}},
-	60 - tapeFullBase: {kind: tapeKindSlice, elem: 61, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
-	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
+	60 - tapeFullBase: {kind: tapeKindPointer, elem: 61},
+	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 243},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 244},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 67, key: 233},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 245},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 246},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 247},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 248},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 249},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 250},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 251}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 252},  // max_output_tokens_per_s
+	}},
+	62 - tapeFullBase: {kind: tapeKindSlice, elem: 63, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
+	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
 		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 23},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 247},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 248}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 249},     // error
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 253},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 254}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 255},     // error
 	}},
-	62 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
-	63 - tapeFullBase: {kind: tapeKindSlice, elem: 64, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
-	64 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 250},        // source
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 31, key: 75},     // batch_size
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 31, key: 76}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 251},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 252},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 253},  // predicted_ms
+	64 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
+	65 - tapeFullBase: {kind: tapeKindSlice, elem: 66, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
+	66 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 256},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 31, key: 76},     // batch_size
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 31, key: 77}, // context_tokens
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 257},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 258},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 259},  // predicted_ms
 	}},
-	65 - tapeFullBase: {kind: tapeKindSlice, elem: 66, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
-	66 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 237},                                     // load
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 102},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 101},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 55, key: 206, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 254},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 255},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 256},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 257},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 258},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 259},                                 // e2e_latency_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 217},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 208},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 115},                       // work_per_output_token
+	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 243},                                     // load
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 103},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 102},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 57, key: 212, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 260},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 261},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 262},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 263},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 264},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 265},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 223},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 214},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 116},                       // work_per_output_token
 	}},
 }
