@@ -74,15 +74,24 @@ function cycle(c) {
   return out;
 }
 
+// fiveHundreds counts the 5xx answers whose bodies were printed (the
+// first three).
+let fiveHundreds = 0;
+
 function send(agent, port, r) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const headers = r.body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(r.body) } : {};
     const req = http.request({ host: "127.0.0.1", port, path: r.path, method: r.method, agent, timeout: TIMEOUT_MS, headers }, (res) => {
-      res.resume();
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => {
+        if (res.statusCode >= 500 && text.length < 2000) text += c;
+      });
       res.on("end", () => {
         const s = res.statusCode;
         const ok = r.expect === "4xx" ? s >= 400 && s < 500 : s === r.expect;
+        if (s >= 500 && fiveHundreds++ < 3) console.error(`HTTP ${s} for ${r.method} ${r.path} ${r.body ?? ""}: ${text}`);
         resolve({ ok, ms: performance.now() - t0, status: s, why: ok ? "" : `${r.method} ${r.path.slice(0, 40)}: HTTP ${s} (want ${r.expect})` });
       });
     });
@@ -164,6 +173,8 @@ async function main() {
     if (Object.keys(why).length) console.log("failures:", JSON.stringify(why));
     console.log(`latency of the right answers: p50 ${quantile(ms, 0.5).toFixed(1)} ms, p99 ${quantile(ms, 0.99).toFixed(1)} ms, max ${ms[ms.length - 1]?.toFixed(1)} ms`);
     console.log(`workerd RSS: ${first.toFixed(1)} MiB after the warm-up, ${last.toFixed(1)} MiB at the end (${(((last - first) / first) * 100).toFixed(1)} %), ${lo.toFixed(1)}-${hi.toFixed(1)} MiB over the run (spread ${(((hi - lo) / first) * 100).toFixed(1)} %), trend ${slope >= 0 ? "+" : ""}${(slope * 3600).toFixed(1)} MiB/hour`);
+    const late = rss.slice(Math.floor(rss.length / 2));
+    console.log(`workerd RSS over the run's second half: ${Math.min(...late).toFixed(1)}-${Math.max(...late).toFixed(1)} MiB`);
     console.log(`RSS samples (s: MiB): ${samples.map((s) => `${s.t}: ${s.rss.toFixed(0)}`).join(", ")}`);
     process.exitCode = results.some((r) => r.status >= 500) ? 1 : 0;
   } finally {

@@ -25,6 +25,26 @@ const API_PATH = /^\/(v1(\/|$)|openapi\.json$|healthz$)/;
 // wrangler.toml never sets it).
 const TEST_PATH = /^\/__test\//;
 
+// BODIES holds the Go side's answers' bodies, each named by its answer's
+// X-Throughput-Body header (wasm/worker/reusable.go's aside): own()
+// builds each answer's Response again in its own request's context, since
+// workerd refuses to send a body another request's context created.
+const BODIES = new Map();
+globalThis.__throughputBodies = BODIES;
+const BODY_KEY = "X-Throughput-Body";
+
+// own is res rebuilt in the calling request's context with its body from
+// BODIES.
+function own(res) {
+  const key = res.headers.get(BODY_KEY);
+  if (key === null) return res;
+  const body = BODIES.get(key);
+  BODIES.delete(key);
+  const headers = new Headers(res.headers);
+  headers.delete(BODY_KEY);
+  return new Response(body ?? null, { status: res.status, statusText: res.statusText, headers });
+}
+
 // runtime is the promise of the running instance, { go, binding, dead,
 // died }, or null before the first request and after the program ends.
 let runtime = null;
@@ -52,6 +72,7 @@ async function liveRuntime(env) {
   const rt = await current;
   if (!rt.go.exited && !rt.dead) return rt;
   if (runtime === current) runtime = null;
+  BODIES.clear(); // bodies of answers the dead program never finished
   return getRuntime(env);
 }
 
@@ -150,7 +171,7 @@ async function serveGo(request, env) {
   let rt;
   try {
     rt = await liveRuntime(env);
-    return await untilExit(rt, rt.binding.handleRequest(await goRequest(request)));
+    return own(await untilExit(rt, rt.binding.handleRequest(await goRequest(request))));
   } catch (err) {
     // A trap leaves the instance unusable without ending it: the next
     // request starts a fresh one (liveRuntime).
