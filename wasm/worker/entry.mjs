@@ -154,14 +154,21 @@ function problem(status, detail) {
   );
 }
 
-// untilExit is p, or a rejection when rt's program exits first.
+// untilExit is p, or a rejection when rt's program exits first. While it
+// waits, a timer of its own keeps the request alive: a request whose
+// answer waits on I/O another request started (a Hub lookup it joined)
+// has none of its own, and workerd cancelled it as hung ("would never
+// generate a response", a plain 500; scripts/soak-worker.mjs, 4 in
+// 120,000 requests).
 async function untilExit(rt, p) {
   let reject;
   const exited = new Promise((_, r) => (reject = r));
   rt.pending.add(reject);
+  const alive = setInterval(() => {}, 1000);
   try {
     return await Promise.race([p, exited]);
   } finally {
+    clearInterval(alive);
     rt.pending.delete(reject);
   }
 }
