@@ -16,6 +16,17 @@ import (
 // KV-cache groups.
 func groupsConfig(n int) map[string]any { return probemodel.Groups(n) }
 
+// deepConfig is issue 35's deep probe: n full-attention layers of
+// probemodel's 256-wide shape (a whole-catalog plan of 1,024 of them took
+// 0.24 s before the plan's budget priced the layers its layouts walk).
+func deepConfig(n int) map[string]any {
+	c := probemodel.Groups(1)
+	c["num_hidden_layers"] = n
+	delete(c, "layer_types")
+	delete(c, "sliding_window")
+	return c
+}
+
 const groupsRefusal = "its layer_types form 4096 KV-cache groups, above the 64 supported: too few layers of one type beside many of another"
 
 // The probe's 4,096-group model (42 s of native CPU simulated at
@@ -86,6 +97,12 @@ func probeRequests() []struct {
 		{"a whole-catalog plan of 64 KV-cache groups", "", plan(groupsConfig(64), calc.PlanWorkload{Concurrency: calc.Int(1000)})},
 		{"a whole-catalog plan with 1,048,576 prefixes", "", plan(groupsConfig(64), calc.PlanWorkload{RequestRate: calc.Float(50),
 			SharedPrefixTokens: calc.Int(512), NumPrefixes: calc.Int(1 << 20)})},
+		{"a whole-catalog plan of 1,024 layers of width 256", "model", plan(deepConfig(1024), calc.PlanWorkload{Concurrency: calc.Int(8)})},
+		{"a plan of 1,024 layers of width 256 on one accelerator", "", func() error {
+			_, err := calc.Plan(calc.PlanRequest{ModelConfig: deepConfig(1024), Workload: calc.PlanWorkload{Concurrency: calc.Int(8)}, SLO: calc.PlanSLO{TPOTMs: calc.Float(100)},
+				Constraints: &calc.PlanConstraints{Accelerators: []string{"h100-sxm"}}})
+			return err
+		}},
 	}
 }
 

@@ -27,7 +27,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const WORKERD = path.join(ROOT, "node_modules/.bin/workerd");
-const ENTRIES = {
+export const ENTRIES = {
   shared: { dir: "build/worker", config: "workerd.capnp", label: "entry.mjs (one Go instance per isolate)", site: true, warmup: 3000 },
   stock: { dir: "build/worker/stock", config: "workerd-stock.capnp", label: "stock shim (one Go instance per request)", site: false, warmup: 100 },
 };
@@ -39,7 +39,7 @@ const TIMEOUT_MS = 10000;
 // Requests rotate through a few realistic questions (--mix valid), or
 // through those, bad requests and simulations up to the work budget (--mix
 // hostile: what an exposed API sees). Each carries the status it must get.
-const VALID = [
+export const VALID = [
   { model: "meta-llama/Llama-3.1-8B-Instruct", hardware: "h100-sxm", workload: { input_tokens: 2048, output_tokens: 512 }, slo: { tpot_ms: 40 }, gpu_hour_usd: 2.5 },
   { model: "llama-3.1-70b-instruct", hardware: "h100-sxm", tensor_parallel_size: 4, workload: { input_tokens: 1024, output_tokens: 256 } },
   { model: "mistral-7b", hardware: "a100-sxm-80gb", kv_cache_dtype: "fp8", workload: { concurrency: 64 } },
@@ -54,7 +54,7 @@ const VALID = [
 // workerd), whose CPU dominates the cycle. One workerd isolate on two
 // shared cores cannot serve many more budget-sized simulations per second
 // at this rate; Cloudflare spreads requests over isolates.
-const CHEAP = [
+export const CHEAP = [
   ...VALID,
   // Invalid: each must be a 4xx naming the field, never a 5xx.
   { body: '{"model":"llama-3.1-8b","hardware":"h100-sxm","tensor_parallel_size":3}', expect: 400 },
@@ -88,7 +88,7 @@ function parseArgs(argv) {
 
 // startWorkerd starts workerd on a free loopback port, in its own process
 // group, and resolves with { port, pid, stop } once it listens.
-async function startWorkerd(entry) {
+export async function startWorkerd(entry) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "throughput-load-"));
   const ctlPath = path.join(tmp, "control");
   const ctl = openSync(ctlPath, "w");
@@ -120,7 +120,7 @@ async function startWorkerd(entry) {
 
 // workerdPid finds the workerd process: node_modules/.bin/workerd may be a
 // node wrapper that spawns the binary.
-function workerdPid(pid) {
+export function workerdPid(pid) {
   try {
     const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
     for (const k of kids) {
@@ -131,12 +131,12 @@ function workerdPid(pid) {
   return pid;
 }
 
-function rssMiB(pid) {
+export function rssMiB(pid) {
   const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function post(agent, port, { body, expect }) {
   return new Promise((resolve) => {
@@ -158,7 +158,7 @@ function post(agent, port, { body, expect }) {
   });
 }
 
-function quantile(sorted, q) {
+export function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
@@ -271,7 +271,10 @@ async function main() {
   if (bad) console.log("some requests failed (see errors)");
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Run as a command; scripts/soak-worker.mjs imports the helpers above.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -244,7 +244,9 @@ func (b *workBudget) estimateWork() WorkEstimate {
 // run sustains: the least of max_num_seqs, what the KV pool holds at the
 // mean lengths, and what the load keeps in flight (every request for a
 // burst, the users of a closed loop, Little's law for Poisson arrivals,
-// and never more than the run's requests).
+// and never more than the run's requests), the pool's share counted at
+// the larger of a sequence's staggered mean blocks and its largest prompt
+// chunk's blocks.
 //
 // Its block events (sched.Result.BlockEvents), each priced GroupWorkUnits
 // a KV-cache group: every request is checked against the pool once; one
@@ -279,7 +281,16 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	batch = min(batch, load, n)
 	poolBound := false
 	pool := d.Pool()
-	if mb := pool.MeanStaggered(meanIn, meanOut); mb > 0 {
+	// A sequence holds at least the blocks of its largest prompt chunk:
+	// the scheduler never shrinks what a sequence holds (sched's tryAlloc
+	// keeps max(need, held)), and a sliding-window group needs its window
+	// plus the chunk's tokens while it computes that chunk
+	// (kvcache.Layout.BlocksFor). Where that peak passes the staggered
+	// mean (many sliding groups at a small block size) the pool holds
+	// fewer sequences than the mean suggests: issue 35's 64-group probe at
+	// block size 1 ran 4 at a time, and 22 times the steps the mean gave.
+	peak := float64(d.Layout().BlocksFor(int64(meanIn), int64(min(meanIn, max(d.MaxBatched, 1)))))
+	if mb := max(pool.MeanStaggered(meanIn, meanOut), peak); mb > 0 {
 		held := math.Floor(float64(pool.Usable()) / mb)
 		poolBound = held < batch
 		batch = min(batch, held)

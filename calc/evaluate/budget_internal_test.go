@@ -14,7 +14,8 @@ import (
 // SeqSteps and Steps, plus RequestWorkUnits per request) within a stated
 // factor: from 0.8x to 1.5x on varied workloads (burst, Poisson and closed
 // loops; batches of 1 to 1,024; chunked 100k-token prompts; preemption;
-// length distributions; sweeps; up to 64 KV-cache groups at block size 1). Measured: 0.90 to 1.28.
+// length distributions; sweeps; up to 64 KV-cache groups at block size 1;
+// heavy preemption). Measured: 0.90 to 1.28.
 func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 	t.Parallel()
 	l8 := func(hw string, in, out int, s *spec.SimulateOptions) spec.Request {
@@ -54,12 +55,21 @@ func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 	cases["64 groups, block_size 1, sweep"] = groups(64, &one, &spec.SimulateOptions{NumRequests: spec.Int(200), Sweep: &spec.SimSweepOptions{Points: spec.Int(4), NumRequests: spec.Int(200)}})
 	poolBound := groups(64, &one, &spec.SimulateOptions{NumRequests: spec.Int(400), Arrival: "burst"})
 	poolBound.GPUMemoryUtilization, poolBound.Workload = spec.Float(0.02), &spec.Workload{InputTokens: spec.Int(4000), OutputTokens: spec.Int(2000)}
-	// The pool holds about 316 of the 400 at once (gpu_memory_utilization
-	// 0.02), so each step checks the waiting queue's head in vain. (At
-	// 0.015 it holds so few that the run preempts and takes 23 times the
-	// steps the pool's mean batch gives: 0.77, the one case found under
-	// 0.8, left out.)
+	// The pool holds about 17 of the 400 at once (gpu_memory_utilization
+	// 0.02: each sequence keeps the 63 sliding groups' blocks of its
+	// 4,000-token prompt chunk), so each step checks the waiting queue's
+	// head in vain. At 0.015 it holds 4 and preempts: heavy preemption,
+	// 22 times the steps the staggered mean batch gave (0.77 before the
+	// estimate counted a sequence's largest prompt chunk).
 	cases["64 groups, block_size 1, pool-bound burst"] = poolBound
+	preempting := poolBound
+	preempting.GPUMemoryUtilization = spec.Float(0.015)
+	cases["64 groups, block_size 1, pool-bound burst, preempts"] = preempting
+	// Heavy preemption with one group: about 5 sequences fit an L4's pool
+	// at their full length, and 300 (200) of them preempt 25,656 (31,952)
+	// times, recomputing 5.5e7 (7.4e7) tokens.
+	cases["L4 burst 2048/4096, heavy preemption"] = l8("l4", 2048, 4096, &spec.SimulateOptions{NumRequests: spec.Int(300), Arrival: "burst"})
+	cases["L4 burst 512/8000, heavy preemption"] = l8("l4", 512, 8000, &spec.SimulateOptions{NumRequests: spec.Int(200), Arrival: "burst"})
 	prefixes := l8("h100-sxm", 1024, 256, &spec.SimulateOptions{NumRequests: spec.Int(1000)})
 	prefixes.Workload.SharedPrefixTokens, prefixes.Workload.NumPrefixes = spec.Int(512), spec.Int(1<<20)
 	cases["1,048,576 prefixes"] = prefixes

@@ -23,17 +23,37 @@ import (
 // 300 units, so MaxPlanCandidates (12,000) cost 3.6e6 of the 4e6; prompts
 // of 1,000 to 16,000,000 tokens in chunks of 1 to 8,192 tokens cost 26 to
 // 33 ns a chunk beyond that, hence 3 units.
+//
+// Each layout's resolution (deploy.ResolveWith: the stages' weights and
+// the cost model, built layer by layer) walks every model layer once, a
+// loop the request controls through num_hidden_layers (up to 4,096), so
+// a plan costs besides
+//
+//	LayerUnits*layers*layouts
+//
+// units. The derivation (BenchmarkPlanLayers: whole-catalog plans of a
+// 256-wide model of 32, 1,024 and 4,096 layers, 1,764 layouts resolved,
+// native CPU medians of 3 in two runs on the shared 2-core machine):
+// 10-11, 54-68 and 194-257 ms, so 25 to 34 ns a layer resolved beyond the
+// fixed parts, hence 4 units (the ceiling of 3.4). The candidates' steady state itself
+// (deploy.Serving.Steady) does not grow with the model: its fixed-point
+// passes stop at deploy's steadyIters (8) and each Step walks the
+// layers' window classes, not the layers.
 const (
 	// PlanCandidateUnits is a candidate's fixed cost in work units.
 	PlanCandidateUnits = 300
 	// PrefillChunkUnits is the cost of one prompt chunk a candidate's
 	// analysis prices, in work units.
 	PrefillChunkUnits = 3
+	// LayerUnits is the cost of one model layer a layout's resolution
+	// walks, in work units.
+	LayerUnits = 4
 )
 
-// planWork is the work of n candidates that priced chunks prompt chunks.
-func planWork(n int, chunks int64) float64 {
-	return PlanCandidateUnits*float64(n) + PrefillChunkUnits*float64(chunks)
+// planWork is the work of n candidates that priced chunks prompt chunks,
+// their layouts' resolutions having walked layers model layers.
+func planWork(n int, chunks, layers int64) float64 {
+	return PlanCandidateUnits*float64(n) + PrefillChunkUnits*float64(chunks) + LayerUnits*float64(layers)
 }
 
 // preBudget refuses, before the search, a plan whose candidates must cost
@@ -42,20 +62,30 @@ func planWork(n int, chunks int64) float64 {
 func (s *planSpec) preBudget(n int) error {
 	top := s.topBatched()
 	chunks := int64(min((max(s.in, 1)+top-1)/top, 1<<16+1))
-	if w := planWork(n, int64(n)*chunks); w > evaluate.DefaultWorkBudget {
+	if w := planWork(n, int64(n)*chunks, 0); w > evaluate.DefaultWorkBudget {
 		return s.budgetError(n, top, "need about "+numtext.Sci(w)+" work units, above the work budget of "+numtext.Sci(evaluate.DefaultWorkBudget))
 	}
 	return nil
 }
 
-// overBudget is the search's watchdog: after each candidate it checks the
-// work counted so far, and stops the search when it is over the budget
+// overBudget is the search's watchdog: after each candidate and each
+// layout's resolution it checks the work counted so far, and stops the search when it is over the budget
 // (the plan is refused: no partial figures).
 func (p *planner) overBudget() bool {
-	if planWork(p.evaluated, p.memo.PrefillChunks()) <= evaluate.DefaultWorkBudget {
+	chunks := p.memo.PrefillChunks()
+	if p.noStop || planWork(p.evaluated, chunks, p.layerBuilds) <= evaluate.DefaultWorkBudget {
 		return false
 	}
-	p.stopErr = p.s.budgetError(p.s.countCandidates(), p.s.topBatched(), "ran past the work budget of "+numtext.Sci(evaluate.DefaultWorkBudget)+" units after "+numtext.Thousands(int64(p.evaluated))+" of them")
+	n := p.s.countCandidates()
+	how := "ran past the work budget of " + numtext.Sci(evaluate.DefaultWorkBudget) + " units after " + numtext.Thousands(int64(p.evaluated)) + " of them"
+	if LayerUnits*float64(p.layerBuilds) > PrefillChunkUnits*float64(chunks) {
+		// The layers drive it: the model's depth, not the prompt.
+		l := len(p.s.model.Layers)
+		p.stopErr = spec.Errors{{Field: "model", Message: "the plan resolves each candidate layout of the model's " + numtext.Thousands(int64(l)) + " layer" + numtext.Plural(l) +
+			" layer by layer: its " + numtext.Thousands(int64(n)) + " candidate deployments " + how + "; narrow constraints.accelerators or constraints.engines"}}
+		return true
+	}
+	p.stopErr = p.s.budgetError(n, p.s.topBatched(), how)
 	return true
 }
 

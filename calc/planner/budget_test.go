@@ -61,3 +61,77 @@ func TestPlanBudgetStopsTheSearch(t *testing.T) {
 	assert.Equal(t, "workload.input_tokens", fe.Field)
 	assert.Regexp(t, `^the plan prices each candidate's prompt of 400,000 tokens in steps of at most 8,192 tokens: its [0-9,]+ candidate deployments ran past the work budget of 4e6 units after [0-9,]+ of them; lower workload.input_tokens`, fe.Message)
 }
+
+// deepModel is longContextModel's shape (256 wide) with n layers and an
+// 8,192-token context: issue 35's deep probe shape.
+func deepModel(n int) map[string]any {
+	return map[string]any{"model_type": "qwen2", "hidden_size": 256, "num_hidden_layers": n, "num_attention_heads": 4, "num_key_value_heads": 1,
+		"intermediate_size": 512, "vocab_size": 1000, "max_position_embeddings": 8192}
+}
+
+// deepPlan is a whole-catalog plan of deepModel(n) (nil: every
+// accelerator) at 8 users.
+func deepPlan(n int, accels []string) spec.PlanRequest {
+	r := spec.PlanRequest{ModelConfig: deepModel(n), Workload: spec.PlanWorkload{Concurrency: spec.Int(8)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(100)}}
+	if accels != nil {
+		r.Constraints = &spec.PlanConstraints{Accelerators: accels}
+	}
+	return r
+}
+
+// searchOf runs req's search without the budget's stop and returns the
+// planner, its counters filled.
+func searchOf(t *testing.T, req spec.PlanRequest) *planner {
+	t.Helper()
+	s, err := resolvePlanRequest(req)
+	require.NoError(t, err)
+	p := newPlanner(s)
+	p.run()
+	return p
+}
+
+// Each layout's resolution walks the model's layers once: the same
+// search of a model twice as deep counts exactly twice the layers (its
+// 256-wide weights fit every accelerator at either depth, so the same
+// layouts are resolved), and the layers per layout are the model's.
+func TestPlanCountsTheLayersItsLayoutsWalk(t *testing.T) {
+	t.Parallel()
+	req := deepPlan(32, []string{"h100-sxm"})
+	p32 := searchOf(t, req)
+	p64 := searchOf(t, deepPlan(64, []string{"h100-sxm"}))
+	require.Positive(t, p32.layerBuilds)
+	assert.Zero(t, p32.layerBuilds%32, "whole layouts of 32 layers")
+	assert.Equal(t, 2*p32.layerBuilds, p64.layerBuilds)
+	assert.Equal(t, p32.evaluated, p64.evaluated, "the same candidates")
+}
+
+// Issue 35's deep probe (a 1,024-layer model of width 256: 0.24 s for a
+// whole-catalog plan) is priced by its layers: a plan whose layouts walk
+// more than the budget allows is stopped, naming the model, with no
+// partial figures, within one layout (1,024 layers, 4,096 units) or one
+// candidate of the budget. The same model planned on one accelerator is served: its
+// counted work is under the budget.
+func TestPlanBudgetPricesDeepModels(t *testing.T) {
+	t.Parallel()
+	rep, err := Plan(deepPlan(1024, nil))
+	assert.Zero(t, rep.Candidates, "no partial report")
+	var es spec.Errors
+	require.ErrorAs(t, err, &es)
+	require.Len(t, es, 1)
+	assert.Equal(t, "model", es[0].Field)
+	assert.Regexp(t, `^the plan resolves each candidate layout of the model's 1,024 layers layer by layer: its [0-9,]+ candidate deployments ran past the work budget of 4e6 units after [0-9,]+ of them; narrow constraints.accelerators or constraints.engines$`, es[0].Message)
+
+	s, err := resolvePlanRequest(deepPlan(1024, nil))
+	require.NoError(t, err)
+	p := newPlanner(s)
+	p.run()
+	w := planWork(p.evaluated, p.memo.PrefillChunks(), p.layerBuilds)
+	assert.Greater(t, w, 4e6)
+	assert.Less(t, w, 1.01*4e6, "stopped within a layout or a candidate (4,096 or a few hundred units) of the budget")
+
+	one := searchOf(t, deepPlan(1024, []string{"h100-sxm"}))
+	require.NoError(t, one.stopErr)
+	assert.LessOrEqual(t, planWork(one.evaluated, one.memo.PrefillChunks(), one.layerBuilds), 4e6)
+	_, err = Plan(deepPlan(1024, []string{"h100-sxm"}))
+	require.NoError(t, err)
+}

@@ -82,10 +82,14 @@ const (
 type planner struct {
 	// stopErr ends the search: the model's own refusal (modelError), or
 	// the work budget's (overBudget); nil: none. evaluated counts the
-	// candidates evaluated so far.
-	stopErr   error
-	evaluated int
-	s         *planSpec
+	// candidates evaluated so far, layerBuilds the model layers the
+	// layouts resolved so far walked (one deploy.ResolveWith each walks
+	// every layer).
+	stopErr     error
+	evaluated   int
+	layerBuilds int64
+	noStop      bool // counts without stopping (BenchmarkPlanLayers)
+	s           *planSpec
 	// ok holds, per layout, the best scheduler setting that meets the
 	// budget, by value (pointers into it are taken only to rank them).
 	ok []planned
@@ -222,6 +226,9 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 			if first == nil {
 				var err error
 				d, pl, err = deploy.ResolveWith(s.evaluateRequest(&p.req, a.ID, eng, sp, q, kv, seqs, bt), s.model, a, &p.first)
+				if p.layerBuilds += int64(len(s.model.Layers)); p.overBudget() {
+					return true // the search ends (stopErr)
+				}
 				if err != nil {
 					if modelError(err) && p.stopErr == nil {
 						p.stopErr = err

@@ -67,3 +67,30 @@ func BenchmarkPlanScaling(b *testing.B) {
 		b.Run(strconv.Itoa(r.Candidates), func(b *testing.B) { benchPlan(b, req) })
 	}
 }
+
+// BenchmarkPlanLayers measures the searches of whole-catalog plans of a
+// 256-wide model of 32, 1,024 and 4,096 layers, without the budget's
+// stop (the derivation of LayerUnits: the native CPU a layer resolved
+// costs, from the differences between depths over the layers counted).
+//
+//	go test -run '^$' -bench PlanLayers -benchtime 3x -count 3 ./calc/planner/
+func BenchmarkPlanLayers(b *testing.B) {
+	for _, n := range []int{32, 1024, 4096} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s, err := resolvePlanRequest(deepPlan(n, nil))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var p *planner
+			c0 := cputime.Seconds()
+			for i := 0; i < b.N; i++ {
+				p = newPlanner(s)
+				p.noStop = true
+				p.run()
+			}
+			b.ReportMetric((cputime.Seconds()-c0)*1e3/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(p.layerBuilds), "layers")
+			b.ReportMetric(float64(p.evaluated), "candidates")
+		})
+	}
+}

@@ -19,8 +19,34 @@ import { goRequest, pathOf, BASE_HEADERS, parseHeaders, applyHeaders } from "./r
 // binding exists (Workers static assets, or a workerd disk service).
 const API_PATH = /^\/(v1(\/|$)|openapi\.json$|healthz$)/;
 
-// runtime is the promise of the running instance, { go, binding }, or
-// null before the first request and after the program ends.
+// The recovery tests' hooks (hooks.go): /__test/ paths go to Go, and Go
+// adds its handlers for them, only when the worker's THROUGHPUT_TEST_HOOKS
+// binding is "1" (workerd.capnp reads it from workerd's environment;
+// wrangler.toml never sets it).
+const TEST_PATH = /^\/__test\//;
+
+// BODIES holds the Go side's answers' bodies, each named by its answer's
+// X-Throughput-Body header (wasm/worker/reusable.go's aside): own()
+// builds each answer's Response again in its own request's context, since
+// workerd refuses to send a body another request's context created.
+const BODIES = new Map();
+globalThis.__throughputBodies = BODIES;
+const BODY_KEY = "X-Throughput-Body";
+
+// own is res rebuilt in the calling request's context with its body from
+// BODIES.
+function own(res) {
+  const key = res.headers.get(BODY_KEY);
+  if (key === null) return res;
+  const body = BODIES.get(key);
+  BODIES.delete(key);
+  const headers = new Headers(res.headers);
+  headers.delete(BODY_KEY);
+  return new Response(body ?? null, { status: res.status, statusText: res.statusText, headers });
+}
+
+// runtime is the promise of the running instance, { go, binding, dead,
+// died }, or null before the first request and after the program ends.
 let runtime = null;
 
 function getRuntime(env) {
@@ -33,9 +59,26 @@ function getRuntime(env) {
   return runtime;
 }
 
+// liveRuntime is the running instance, a fresh one when the last has died.
+// A Go program that ends (an "out of memory" crash, os.Exit) sets go.exited
+// in wasm_exec.js's runtime.wasmExit, synchronously, inside the request
+// that ran it; a trap sets dead (serveGo). Each request checks both before
+// it is handled, since the continuation of go.run that start hands onEnd
+// to never runs on workerd, which cancels it when the request that started
+// the program ends: without the check every later request, /healthz
+// included, got 500 "Go program has already exited" (issue 35).
+async function liveRuntime(env) {
+  const current = getRuntime(env);
+  const rt = await current;
+  if (!rt.go.exited && !rt.dead) return rt;
+  if (runtime === current) runtime = null;
+  BODIES.clear(); // bodies of answers the dead program never finished
+  return getRuntime(env);
+}
+
 // start instantiates the Go program and resolves once the adapter has
 // registered its handler. onEnd runs when the program ends (its main
-// returned, or it crashed) or failed to start.
+// returned, or it crashed) or failed to start, where the platform runs it.
 async function start(env, onEnd) {
   try {
     const go = new Go();
@@ -52,9 +95,19 @@ async function start(env, onEnd) {
     // secrets) name the Hugging Face Hub that ids outside the catalog are
     // fetched from (api.HubFromEnv; unset: none).
     go.env = { GOGC: "200" };
-    for (const k of ["THROUGHPUT_HUB_URL", "THROUGHPUT_HUB_TOKEN"]) {
+    for (const k of ["THROUGHPUT_HUB_URL", "THROUGHPUT_HUB_TOKEN", "THROUGHPUT_TEST_HOOKS"]) {
       if (typeof env?.[k] === "string") go.env[k] = env[k];
     }
+    // When the program exits, the requests it was answering (pending:
+    // each its own promise's reject, made in its own request) get a 500
+    // at once rather than never settling.
+    const rt = { go, binding: {}, dead: false, pending: new Set() };
+    const exit = go.importObject.gojs["runtime.wasmExit"];
+    go.importObject.gojs["runtime.wasmExit"] = (sp) => {
+      exit(sp);
+      for (const reject of rt.pending) reject(new Error("the Go program exited"));
+      rt.pending.clear();
+    };
     let ready;
     const readyPromise = new Promise((resolve) => {
       ready = resolve;
@@ -67,11 +120,10 @@ async function start(env, onEnd) {
     // initializes and registers handleRequest on it; cloudflare.Getenv
     // reads context.env. The Throughput handler uses neither env nor the
     // per-request ExecutionContext, which a shared instance cannot have.
-    const binding = {};
-    globalThis.context = { env, binding };
+    globalThis.context = { env, binding: rt.binding };
     go.run(instance).finally(onEnd);
-    await readyPromise;
-    return { go, binding };
+    await untilExit(rt, readyPromise);
+    return rt;
   } catch (err) {
     onEnd();
     throw err;
@@ -102,15 +154,35 @@ function problem(status, detail) {
   );
 }
 
+// untilExit is p, or a rejection when rt's program exits first. While it
+// waits, a timer of its own keeps the request alive: a request whose
+// answer waits on I/O another request started (a Hub lookup it joined)
+// has none of its own, and workerd cancelled it as hung ("would never
+// generate a response", a plain 500; scripts/soak-worker.mjs, 4 in
+// 120,000 requests).
+async function untilExit(rt, p) {
+  let reject;
+  const exited = new Promise((_, r) => (reject = r));
+  rt.pending.add(reject);
+  const alive = setInterval(() => {}, 1000);
+  try {
+    return await Promise.race([p, exited]);
+  } finally {
+    clearInterval(alive);
+    rt.pending.delete(reject);
+  }
+}
+
 // serveGo answers a request with the shared Go instance.
 async function serveGo(request, env) {
-  const current = getRuntime(env);
+  let rt;
   try {
-    const { binding } = await current;
-    return await binding.handleRequest(await goRequest(request));
+    rt = await liveRuntime(env);
+    return own(await untilExit(rt, rt.binding.handleRequest(await goRequest(request))));
   } catch (err) {
-    // A trap leaves the instance unusable without ending it: drop it.
-    if (err instanceof WebAssembly.RuntimeError && runtime === current) runtime = null;
+    // A trap leaves the instance unusable without ending it: the next
+    // request starts a fresh one (liveRuntime).
+    if (err instanceof WebAssembly.RuntimeError && rt) rt.dead = true;
     return problem(500, "the worker failed: " + String(err && err.message ? err.message : err));
   }
 }
@@ -186,7 +258,9 @@ function preflight(request, fileHeaders) {
 
 export default {
   async fetch(request, env) {
-    if (env.ASSETS && !API_PATH.test(pathOf(request.url))) return serveAsset(request, env.ASSETS, new URL(request.url));
+    const path = pathOf(request.url);
+    const hooks = env.THROUGHPUT_TEST_HOOKS === "1" && TEST_PATH.test(path);
+    if (env.ASSETS && !API_PATH.test(path) && !hooks) return serveAsset(request, env.ASSETS, new URL(request.url));
     return serveGo(request, env);
   },
 };

@@ -104,7 +104,7 @@ func readBody(res js.Value, limit int64) (int, []byte, error) {
 		chunk := r.Get("value")
 		n := chunk.Get("byteLength").Int()
 		if int64(len(body)+n) > limit {
-			reader.Call("cancel")
+			cancel(reader)
 			return status, nil, api.ErrHubTooLarge
 		}
 		start := len(body)
@@ -116,6 +116,23 @@ func readBody(res js.Value, limit int64) (int, []byte, error) {
 // discard cancels res's body unread (so that the runtime frees it).
 func discard(res js.Value) {
 	if b := res.Get("body"); !b.IsNull() && !b.IsUndefined() {
-		b.Call("cancel")
+		cancel(b)
 	}
 }
+
+// cancel cancels a body stream or its reader, ignoring its failure: on
+// workerd an I/O object belongs to the request whose context created it
+// (the fetch began while that request's event was running Go), and
+// touching it from another request's throws "Cannot perform I/O on
+// behalf of a different request" (or rejects); nothing is left to do
+// about an unread body then.
+func cancel(stream js.Value) {
+	defer func() { _ = recover() }() // a js.Error: the body is another request's
+	if p := stream.Call("cancel"); p.Type() == js.TypeObject {
+		p.Call("catch", ignoreRejection)
+	}
+}
+
+// ignoreRejection is a promise's rejection handler that does nothing (one
+// for the program: a js.Func is never collected).
+var ignoreRejection = js.FuncOf(func(js.Value, []js.Value) any { return nil })

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"syscall/js"
 )
 
@@ -49,10 +50,42 @@ func reusable(h http.Handler) http.Handler {
 		if rec.body.Len() > 0 {
 			body = uint8Array.New(rec.body.Len())
 			js.CopyBytesToJS(body, rec.body.Bytes())
+			body = aside(w.Header(), body)
 		}
 		raw.WriteRawJSBody(body)
 		w.WriteHeader(rec.status)
 	})
+}
+
+// bodies is entry.mjs's Map of answers' bodies (undefined elsewhere: the
+// node tests drive the handler without it), and bodyKey the header that
+// names an answer's entry in it.
+var (
+	bodies  = js.Global().Get("__throughputBodies")
+	bodyKey = "X-Throughput-Body"
+	lastKey int
+)
+
+// aside hands body to entry.mjs through bodies, naming its entry in the
+// answer's bodyKey header, and returns null for the adapter's Response.
+// On workerd an I/O object belongs to the request whose context created
+// it, and the adapter creates the Response while Go runs in the context
+// of whichever request's event resumed it: an answer finished after
+// another request's event (one that waited for a Hub lookup another
+// request had started) came back as another request's body, which
+// workerd refused to send ("Cannot perform I/O on behalf of a different
+// request": a plain 500). entry.mjs builds the Response again in the
+// request's own context from the entry. Without the Map, body is
+// returned as is.
+func aside(h http.Header, body js.Value) js.Value {
+	if bodies.Type() != js.TypeObject {
+		return body
+	}
+	lastKey++
+	k := strconv.Itoa(lastKey)
+	bodies.Call("set", k, body)
+	h.Set(bodyKey, k)
+	return js.Null()
 }
 
 // recorder collects a response. Its headers are the real writer's.

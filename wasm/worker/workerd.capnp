@@ -32,6 +32,9 @@ const api :Workerd.Worker = (
     # and a token for gated models, from workerd's environment.
     (name = "THROUGHPUT_HUB_URL", fromEnvironment = "THROUGHPUT_HUB_URL"),
     (name = "THROUGHPUT_HUB_TOKEN", fromEnvironment = "THROUGHPUT_HUB_TOKEN"),
+    # "1" turns on the recovery tests' hooks (wasm/worker/hooks.go:
+    # POST /__test/exit and /__test/oom end the Go program); unset: off.
+    (name = "THROUGHPUT_TEST_HOOKS", fromEnvironment = "THROUGHPUT_TEST_HOOKS"),
   ],
   compatibilityDate = "2025-09-01",
 );
