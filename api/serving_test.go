@@ -115,6 +115,17 @@ func TestServingThroughHTTP(t *testing.T) {
 		assert.InEpsilon(t, 5*s.E2EMs/1000, s.Concurrency, 1e-9)
 		assert.InEpsilon(t, (s.E2EMs-s.TTFTMs)/(256-1), s.TPOTMs, 1e-9)
 		assert.GreaterOrEqual(t, s.TTFTMs, s.QueueMs)
+		// Its output rate's range cannot reach above what arrives
+		// (5 x 256 = 1,280 tokens/s): a faster step does not raise it.
+		found := false
+		for _, b := range r.Bands {
+			if b.Figure == "serving.output_tokens_per_s" {
+				found = true
+				assert.InEpsilon(t, 5*256, b.High, 1e-12)
+				assert.LessOrEqual(t, b.Low, b.High)
+			}
+		}
+		assert.True(t, found, "the output rate has its range")
 	})
 
 	t.Run("closed loop above the KV cache's room", func(t *testing.T) {

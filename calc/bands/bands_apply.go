@@ -120,10 +120,18 @@ func Apply(in Input, r *spec.Report) {
 			switch b.Figure {
 			case "decode.step_time_ms":
 				lo, hi := b.Low/r.Decode.StepTimeMs, b.High/r.Decode.StepTimeMs
+				rate := spec.Band{Figure: "serving.output_tokens_per_s", Low: sv.OutputTokensPerS / hi, High: sv.OutputTokensPerS / lo, Basis: b.Basis, Widened: b.Widened}
+				if sv.RequestRate > 0 && !sv.Saturated {
+					// An open loop below its capacity completes what
+					// arrives: a faster step cannot raise the rate above
+					// request_rate x output_tokens, a slower one can only
+					// lower it (to the capacity it then has).
+					rate.Low, rate.High = min(rate.Low, sv.OutputTokensPerS), sv.OutputTokensPerS
+				}
 				r.Bands = append(r.Bands,
 					spec.Band{Figure: "serving.tpot_ms", Low: sv.TPOTMs * lo, High: sv.TPOTMs * hi, Basis: b.Basis, Widened: b.Widened},
 					spec.Band{Figure: "serving.e2e_ms", Low: sv.E2EMs * lo, High: sv.E2EMs * hi, Basis: b.Basis, Widened: b.Widened},
-					spec.Band{Figure: "serving.output_tokens_per_s", Low: sv.OutputTokensPerS / hi, High: sv.OutputTokensPerS / lo, Basis: b.Basis, Widened: b.Widened})
+					rate)
 			case "prefill.ttft_ms":
 				r.Bands = append(r.Bands, spec.Band{Figure: "serving.ttft_ms", Low: sv.TTFTMs * b.Low / r.Prefill.TTFTMs, High: sv.TTFTMs * b.High / r.Prefill.TTFTMs, Basis: b.Basis, Widened: b.Widened})
 			}

@@ -29,7 +29,7 @@ type steady struct {
 func (d *Deployment) PrefillFirst() bool { return d.Engine.Name == "sglang" || d.Version.V0 }
 
 // Steady returns the workload's steady state under continuous batching
-// (docs/MODEL.md section 3b): conc requests kept in flight (a closed
+// (docs/MODEL.md section 5b): conc requests kept in flight (a closed
 // loop, conc > 0) or rate requests per second arriving (Poisson, rate >
 // 0), each in prompt tokens then out output tokens, on a server that runs
 // at most runCap requests at once per replica (limitedBy names the

@@ -11,7 +11,8 @@ type Band struct {
 	// "decode.tokens_per_s", "prefill.ttft_ms", "batch_ceiling.batch_size",
 	// "preemption.onset_concurrency", or with a workload's steady state
 	// "serving.tpot_ms", "serving.e2e_ms", "serving.output_tokens_per_s"
-	// and "serving.ttft_ms".
+	// and "serving.ttft_ms" (docs/MODEL.md section 5b; under a request rate
+	// below capacity the output rate's range stops at the arrival rate's).
 	Figure string  `json:"figure"`
 	Low    float64 `json:"low"`
 	High   float64 `json:"high"`
