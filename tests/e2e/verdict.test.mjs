@@ -102,6 +102,9 @@ test('(b) Qwen3-30B-A3B on one L40S at $1.2/h: won\'t start, the memory bar show
   assert.equal(await page.isVisible('#chart'), false);
   assert.equal(await page.isVisible('#mem-short'), true);
   assert.match(await text(page, '#mem-short'), new RegExp(`^${fmt.bytes(need - m.requested_bytes).replace('.', '\\.')} short`));
+  // The engine's warning states the same need and the same shortfall, in the same rounding.
+  const warning = await text(page, '#warnings li[data-code=weights_do_not_fit]');
+  assert.ok(warning.includes(`need ${fmt.bytes(need)} per GPU`) && warning.includes(`${fmt.bytes(need - m.requested_bytes)} short`), warning);
   const left = await page.$eval('#mem-bar .short', (e) => parseFloat(e.style.width === '' ? 'NaN' : e.style.left));
   assert.ok(Math.abs(left - (100 * m.requested_bytes) / need) < 0.01, `shortfall starts at ${left}%`);
 

@@ -157,13 +157,14 @@ export function modelSummary(r) {
  */
 export function memoryBar(r) {
   const m = r.memory;
-  const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0);
+  const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0) + (m.feature_bytes || 0);
   const lacking = need > m.requested_bytes;
   const total = Math.max(m.total_bytes, lacking ? need : 0) || 1;
   const kv = Math.max(m.kv_cache_bytes, 0);
   const free = lacking ? 0 : Math.max(m.total_bytes - m.requested_bytes, 0);
   const graphs = m.cuda_graph_bytes || 0;
-  const parts = [['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes + graphs], ['kv', kv], ['free', free]];
+  const feat = m.feature_bytes || 0; // the draft's weights and the LoRA slots, drawn with the runtime
+  const parts = [['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes + graphs + feat], ['kv', kv], ['free', free]];
   const pct = (v) => `${Math.min((v / total) * 100, 100).toFixed(2)}%`;
   const short = lacking ? {
     left: pct(m.requested_bytes), width: pct(need - m.requested_bytes),
@@ -173,7 +174,7 @@ export function memoryBar(r) {
   return {
     segments: parts.map(([k, v]) => [k, pct(v)]),
     label: `Memory per GPU of ${fmt.bytes(m.total_bytes)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
-      `non-torch ${fmt.bytes(m.non_torch_bytes)}${graphs ? `, CUDA graphs ${fmt.bytes(graphs)}` : ''}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.${short ? ` ${short.text}` : ''}`,
+      `non-torch ${fmt.bytes(m.non_torch_bytes)}${graphs ? `, CUDA graphs ${fmt.bytes(graphs)}` : ''}${feat ? `, draft and LoRA ${fmt.bytes(feat)}` : ''}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.${short ? ` ${short.text}` : ''}`,
     over: m.kv_cache_bytes < 0 || lacking,
     short,
   };

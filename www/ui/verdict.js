@@ -105,11 +105,11 @@ function computeVerdict(r) {
   // Won't start: the weights, one max_model_len sequence, or one request do not fit.
   if (code(r, 'weights_do_not_fit') || (!r.fits && !r.decode && r.batch_ceiling?.limited_by === 'weights_do_not_fit')) {
     const m = r.memory;
-    const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0);
+    const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0) + (m.feature_bytes || 0);
     return {
       state: 'wont_start', badge: BADGES.wont_start,
       headline: `Won't start: weights need ${fmt.bytes(need)} of ${fmt.bytes(m.requested_bytes)} per GPU, ${fmt.bytes(need - m.requested_bytes)} short`,
-      lines: [`Weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)} and runtime ${fmt.bytes(m.non_torch_bytes + (m.cuda_graph_bytes || 0))} against ${fmt.bytes(m.requested_bytes)} at gpu_memory_utilization ${c.gpu_memory_utilization}.`],
+      lines: [`Weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)} and runtime ${fmt.bytes(m.non_torch_bytes + (m.cuda_graph_bytes || 0) + (m.feature_bytes || 0))} against ${fmt.bytes(m.requested_bytes)} at gpu_memory_utilization ${c.gpu_memory_utilization}.`],
       fixes: fixes(r, ['add GPUs (tensor_parallel_size)', 'quantize the weights (fp8, AWQ or GPTQ int4)', 'pick an accelerator with more memory']),
       actions: engineFixes(r),
     };
