@@ -116,6 +116,16 @@ test('overloaded: the replicas the rate needs, the planner link with that rate, 
   assert.deepEqual([q['plan.model'], q['plan.load'] ?? 'rate', q['plan.rate'], q['plan.input'], q['plan.output']], ['llama-3.1-8b', 'rate', '40', '1024', '256']);
 });
 
+test('overloaded with speculative decoding: the feature\'s figure at the workload says what the server delivers', async () => {
+  const page = await open('?load=rate&request_rate=40&spec_method=ngram&spec_tokens=3&spec_acceptance=0.7');
+  const want = await H.chartReport(H.request({ workload: { request_rate: 40 }, speculative_config: { method: 'ngram', num_speculative_tokens: 3, acceptance_rate: 0.7 } }));
+  assert.ok(want.serving.saturated && want.preemption.utilization > 1);
+  await page.waitForSelector('#features [data-feature=speculative]');
+  const at = await page.$$eval('#features [data-feature=speculative] dl > div', (rows) => rows.map((r) => [r.querySelector('dt').textContent, r.querySelector('dd').textContent]).find(([k]) => k === 'At the workload')?.[1]);
+  // By hand: 40 req/s ask 40 × 256 output tokens a second.
+  assert.ok(at.endsWith(`; overloaded: it delivers ${fmt.tokS(want.serving.output_tokens_per_s)} of the ${fmt.tokS(40 * 256)} asked`), at);
+});
+
 test('request rates are written for people: three significant digits', async () => {
   const page = await open('?load=rate&request_rate=33.33333');
   await page.waitForFunction(() => document.querySelector('#verdict').dataset.state === 'overloaded');

@@ -149,7 +149,6 @@ let deferChart = true; // see render()
 
 /** Recompute and redraw everything; called on every input event. */
 function update() {
-  showEngineDefaults();
   if (!calc && !reports.has(JSON.stringify(S.toRequest(active()).request))) return;
   const t0 = performance.now();
   const res = run(active());
@@ -165,6 +164,9 @@ function update() {
     errorsEl.hidden = true;
     errorsEl.textContent = '';
   }
+  // The engine settings' placeholders: the report's resolved values
+  // (render), else the engine's listed defaults.
+  if (!res.report || local.length) showEngineDefaults();
   if (res.report && !local.length) {
     last = res;
     render(res.report);
@@ -844,8 +846,14 @@ function fillTables() {
  * this deployment (vLLM's batch defaults and SGLang's memory fraction
  * follow the GPU); otherwise the engine's listed default.
  */
+let shownDefaults = ''; // what showEngineDefaults last wrote for: the same again writes nothing
 function showEngineDefaults(r) {
   if (!calc) return;
+  const c = active();
+  const key = JSON.stringify([c.engine, c.gpu_memory_utilization, c.max_num_seqs, c.max_num_batched_tokens, c.block_size,
+    r?.config?.engine, r?.config?.gpu_memory_utilization, r?.config?.max_num_seqs, r?.config?.max_num_batched_tokens]);
+  if (key === shownDefaults) return;
+  shownDefaults = key;
   let contract;
   try { contract = calc.contract(); } catch { return; }
   const e = contract.engines.find((x) => x.name === active().engine);
