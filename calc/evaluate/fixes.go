@@ -24,7 +24,7 @@ import (
 // deployment meets the latency budget and carries the request rate come
 // first, the cheapest of them first.
 func nearestFixes(req spec.Request, d *deploy.Deployment, r *spec.Report) []spec.Fix {
-	var out []candidate
+	var out candidates
 	switch {
 	case d.NumBlocks <= 0:
 		out = fitFixes(req, d)
@@ -57,24 +57,19 @@ type candidate struct {
 }
 
 // try resolves t and returns the candidate fix f stands for when t's
-// deployment starts (a KV pool that holds one max_model_len sequence, and
-// the report's own start checks: report.fits),
-// judged by t's analytic report; ok is false when it does not start. The
-// report is assembled without a simulation and with the shortest sweep:
-// no figure judged here depends on either.
+// deployment starts (report.fits: the weights fit, the KV pool holds one
+// max_model_len sequence, and vLLM's other start-up checks pass),
+// judged by t's analytic report (deploy.Assemble: no simulation runs);
+// ok is false when it does not start. The report is assembled with the
+// shortest sweep: no figure judged here depends on it.
 func try(t spec.Request, f spec.Fix) (c candidate, ok bool) {
-	t.Simulate = nil
 	t.Sweep = &spec.SweepOptions{Points: spec.Int(2)}
 	d, p, err := deploy.ResolveAsk(t)
-	if err != nil || d.NumBlocks <= 0 {
-		return c, false
-	}
-	lay := d.Layout()
-	if lay.MaxConcurrency(d.NumBlocks, int64(d.MaxModelLen), int64(d.MaxBatched)) < 1 {
+	if err != nil {
 		return c, false
 	}
 	r := deploy.Assemble(d, p)
-	if !r.Fits { // vLLM refuses to start it for another reason (a unified memory's free part)
+	if !r.Fits {
 		return c, false
 	}
 	c = candidate{fix: f, meets: r.Decode != nil, usdPerHour: math.Inf(1)}
@@ -93,6 +88,19 @@ func try(t spec.Request, f spec.Fix) (c candidate, ok bool) {
 	return c, true
 }
 
+// candidates is a list of fixes tried.
+type candidates []candidate
+
+// add appends the candidate for t and f when t starts (try), and reports
+// whether it did.
+func (cs *candidates) add(t spec.Request, f spec.Fix) bool {
+	c, ok := try(t, f)
+	if ok {
+		*cs = append(*cs, c)
+	}
+	return ok
+}
+
 // better reports whether a ranks before b: meeting the workload first,
 // then the lower price per hour.
 func better(a, b candidate) bool {
@@ -105,7 +113,7 @@ func better(a, b candidate) bool {
 // rank orders cs by better, stable (the order tried among equals).
 // Insertion sort: a generic sort would cost the browser engine more code
 // than it saves.
-func rank(cs []candidate) {
+func rank(cs candidates) {
 	for i := 1; i < len(cs); i++ {
 		for j := i; j > 0 && better(cs[j], cs[j-1]); j-- {
 			cs[j], cs[j-1] = cs[j-1], cs[j]
@@ -120,14 +128,13 @@ func rank(cs []candidate) {
 // ranks first (rank: meeting the workload, then the price; the smallest
 // memory among equals), so a part that fits the weights but misses the
 // latency budget (a 273 GB/s GB10 for a 70B model) is not the one offered.
-func fitFixes(req spec.Request, d *deploy.Deployment) []candidate {
-	var out []candidate
+func fitFixes(req spec.Request, d *deploy.Deployment) candidates {
+	var out candidates
 	if !d.Quant.Quantized() {
 		for _, q := range [...]struct{ name, text string }{{"fp8", "fp8"}, {"awq", "int4 (AWQ)"}} {
 			t := req
 			t.Quantization = q.name
-			if c, ok := try(t, spec.Fix{Field: "quantization", Value: q.name, Summary: "fits with " + q.text + " weights"}); ok {
-				out = append(out, c)
+			if out.add(t, spec.Fix{Field: "quantization", Value: q.name, Summary: "fits with " + q.text + " weights"}) {
 				break
 			}
 		}
@@ -136,8 +143,7 @@ func fitFixes(req spec.Request, d *deploy.Deployment) []candidate {
 		for tp := d.TP * 2; tp <= 8; tp *= 2 {
 			t := req
 			t.TensorParallelSize = spec.Int(tp)
-			if c, ok := try(t, spec.Fix{Field: "tensor_parallel_size", Value: itoa(tp), Summary: "fits with TP " + itoa(tp)}); ok {
-				out = append(out, c)
+			if out.add(t, spec.Fix{Field: "tensor_parallel_size", Value: itoa(tp), Summary: "fits with TP " + itoa(tp)}) {
 				break
 			}
 		}
@@ -190,29 +196,24 @@ func article(name string) string {
 // allocations), and then what fitFixes tries for weights that do not fit
 // (quantized weights, a larger TP, a larger accelerator), since a pool too
 // small for one sequence is the same shortfall, smaller.
-func startFixes(req spec.Request, d *deploy.Deployment, r *spec.Report) []candidate {
-	var out []candidate
-	add := func(t spec.Request, f spec.Fix) {
-		if c, ok := try(t, f); ok {
-			out = append(out, c)
-		}
-	}
+func startFixes(req spec.Request, d *deploy.Deployment, r *spec.Report) candidates {
+	var out candidates
 	in, out0 := r.Config.InputTokens, r.Config.OutputTokens
 	if c := r.KVCache.CapacityTokens; c >= int64(in+out0) {
 		n := int(c / int64(d.BlockSize) * int64(d.BlockSize))
 		t := req
 		t.MaxModelLen = spec.Int(n)
-		add(t, spec.Fix{Field: "max_model_len", Value: itoa(n), Summary: "starts with max_model_len " + itoa(n)})
+		out.add(t, spec.Fix{Field: "max_model_len", Value: itoa(n), Summary: "starts with max_model_len " + itoa(n)})
 	}
 	if d.KVBytes > 1 {
 		t := req
 		t.KVCacheDtype = "fp8"
-		add(t, spec.Fix{Field: "kv_cache_dtype", Value: "fp8", Summary: "starts with an fp8 KV cache"})
+		out.add(t, spec.Fix{Field: "kv_cache_dtype", Value: "fp8", Summary: "starts with an fp8 KV cache"})
 	}
 	if u := 0.95; d.Engine.Rule == release.RuleProfiled && d.Utilization < u {
 		t := req
 		t.GPUMemoryUtilization = spec.Float(u)
-		add(t, spec.Fix{Field: "gpu_memory_utilization", Value: "0.95", Summary: "starts with gpu_memory_utilization 0.95"})
+		out.add(t, spec.Fix{Field: "gpu_memory_utilization", Value: "0.95", Summary: "starts with gpu_memory_utilization 0.95"})
 	}
 	return append(out, fitFixes(req, d)...)
 }
