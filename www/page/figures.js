@@ -22,7 +22,8 @@ export const FIGURES = {
   'best.ttft_ms': (r) => r.best && fmt.ms(r.best.ttft_ms),
   'best.conditions': (r) => r.best && (r.best.feasible
     ? `${fmt.at(r.best.batch_size, r.best.context_tokens)}; a larger batch is stopped by the ${fmt.limitedBy(r.best.limited_by)}`
-    : `even batch 1 misses the latency budget: TPOT ${fmt.ms(r.best.step_time_ms)}, TTFT ${fmt.ms(r.best.ttft_ms)} at context ${fmt.int(r.best.context_tokens)} tokens`),
+    : `even batch 1 misses the latency budget: TPOT ${fmt.ms(r.best.step_time_ms)}, TTFT ${fmt.ms(r.best.ttft_ms)} at context ${fmt.int(r.best.context_tokens)} tokens`) +
+    (overload(r) ? `; ${overload(r).text}` : ''),
 
   'decode.tokens_per_s': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s),
   'decode.tokens_per_s_per_sequence': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s_per_sequence),
@@ -50,7 +51,7 @@ export const FIGURES = {
   'prefill.time_ms': (r) => r.prefill && fmt.ms(r.prefill.time_ms),
   'prefill.tokens_per_s': (r) => r.prefill && fmt.tokS(r.prefill.tokens_per_s),
   'prefill.conditions': (r) => r.prefill && `one prompt of ${fmt.int(r.prefill.input_tokens)} tokens on an idle server, ${r.prefill.chunks} chunk${r.prefill.chunks === 1 ? '' : 's'}; ${r.prefill.bound}-bound` +
-    (r.serving ? `; ${fmt.ms(r.serving.ttft_ms)} in the steady state below` : ''),
+    (overload(r) ? `; overloaded: at ${fmt.reqS(overload(r).rate)} the queue, and the TTFT, grow without bound` : r.serving ? `; ${fmt.ms(r.serving.ttft_ms)} in the steady state below` : ''),
 
   'cost.usd_per_million_output_tokens': (r) => r.cost && fmt.usd(r.cost.usd_per_million_output_tokens),
   'cost.tokens_per_s': (r) => r.cost && fmt.tokS(r.cost.tokens_per_s),
