@@ -706,10 +706,13 @@ function updatePlanLinks() {
   for (const a of verdictEl.querySelectorAll('a.plan-link')) setAttr(a, 'href', planURL({ rate: a.dataset.planRate }));
 }
 
-// The planner links open the planning view as a page of its own, its
-// plan.* parameters filled from the calculator's state (captured before
-// plan.js's own handler, which keeps the calculator's parameters): Back
-// returns to this state's URL.
+// The planner links open the planning view with its plan.* parameters
+// filled from the calculator's state (captured before plan.js's own
+// handler, which keeps the calculator's parameters). The planning view
+// may open itself in this page: it cancels the cancelable
+// "throughput:open-plan" event ({detail: {url}}) and pushes url itself;
+// else the planner opens as a page of its own. Either way Back returns to
+// this state's URL.
 document.addEventListener('click', (e) => {
   const a = e.target.closest?.('#open-plan, a.plan-link');
   if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -720,7 +723,8 @@ document.addEventListener('click', (e) => {
   // The calculator's state first (the entry Back returns to), then the planner.
   const q = S.toQuery(state);
   history.replaceState(null, '', `${location.pathname}${q ? `?${q}` : ''}`);
-  location.assign(a.id === 'open-plan' ? planURL() : planURL({ rate: a.dataset.planRate }));
+  const url = a.id === 'open-plan' ? planURL() : planURL({ rate: a.dataset.planRate });
+  if (document.dispatchEvent(new CustomEvent('throughput:open-plan', { detail: { url }, cancelable: true }))) location.assign(url);
 }, true);
 
 // A nearest fix's button (report.js renderFixes) applies the fix to the
