@@ -25,3 +25,16 @@ test('the planner query carries the model, the workload and the budgets', () => 
   assert.deepEqual([users.get('plan.load'), users.get('plan.users'), users.get('plan.rate')], ['users', '32', null]);
   assert.equal(new URLSearchParams(planQuery(newConfig(), { rate: '3.3' })).get('plan.rate'), '3.3');
 });
+
+test('request rates for people, and the replicas a rate needs', async () => {
+  const fmt = await import('../ui/format.js');
+  const { replicas } = await import('../ui/verdict.js');
+  assert.deepEqual([3.33333, 40, 13.333, 0.5, 1234.5].map(fmt.rate), ['3.33', '40', '13.3', '0.5', '1,235']);
+  assert.equal(fmt.reqS(10 / 3), '3.33 req/s');
+  // By hand: 40 req/s over a 19.9 req/s saturation rate is 2.01x: 3 replicas of 13.3 req/s.
+  const r = replicas(40, 19.9);
+  assert.deepEqual([r.n, +r.each.toFixed(3)], [3, 13.333]);
+  assert.equal(r.text, 'Needs 3 replicas for 40 req/s: ⌈40 / 19.9⌉ = 3, each then taking 13.3 req/s.');
+  assert.equal(replicas(10, 20), null); // carried by one
+  assert.equal(replicas(40, 20).n, 2); // exactly twice: two replicas, each at its saturation rate
+});
