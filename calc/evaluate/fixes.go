@@ -60,7 +60,8 @@ type candidate struct {
 // deployment starts (report.fits: the weights fit, the KV pool holds one
 // max_model_len sequence, and vLLM's other start-up checks pass),
 // judged by t's analytic report (deploy.Assemble: no simulation runs);
-// ok is false when it does not start. The report is assembled with the
+// ok is false when it does not start. A fix that starts but misses the
+// workload says so in its summary. The report is assembled with the
 // shortest sweep: no figure judged here depends on it.
 func try(t spec.Request, f spec.Fix) (c candidate, ok bool) {
 	t.Sweep = &spec.SweepOptions{Points: spec.Int(2)}
@@ -72,18 +73,24 @@ func try(t spec.Request, f spec.Fix) (c candidate, ok bool) {
 	if !r.Fits {
 		return c, false
 	}
-	c = candidate{fix: f, meets: r.Decode != nil, usdPerHour: math.Inf(1)}
+	c = candidate{fix: f, meets: true, usdPerHour: math.Inf(1)}
 	if r.Cost != nil {
 		c.usdPerHour = r.Cost.GPUHourUSD * float64(r.Cost.GPUs)
 	}
 	cf := r.Config
-	if s := r.Serving; s != nil {
-		c.meets = c.meets && !(cf.TPOTBudgetMs > 0 && s.TPOTMs > cf.TPOTBudgetMs) && !(cf.TTFTBudgetMs > 0 && s.TTFTMs > cf.TTFTBudgetMs)
-	} else if r.Best != nil {
-		c.meets = c.meets && r.Best.Feasible
+	miss := ""
+	switch s, pre := r.Serving, r.Preemption; {
+	case r.Decode == nil:
+		miss = "one request of the workload does not fit its KV cache"
+	case pre != nil && cf.RequestRate > pre.SaturationRequestRate:
+		miss = "overloaded at this request rate"
+	case s != nil && (cf.TPOTBudgetMs > 0 && s.TPOTMs > cf.TPOTBudgetMs || cf.TTFTBudgetMs > 0 && s.TTFTMs > cf.TTFTBudgetMs),
+		s == nil && r.Best != nil && !r.Best.Feasible:
+		miss = "misses the latency budget"
 	}
-	if pre := r.Preemption; pre != nil && cf.RequestRate > 0 && cf.RequestRate > pre.SaturationRequestRate {
+	if miss != "" {
 		c.meets = false
+		c.fix.Summary += ", but " + miss
 	}
 	return c, true
 }

@@ -73,6 +73,21 @@ func TestFixesRankByTheBudgetThenThePrice(t *testing.T) {
 	assert.GreaterOrEqual(t, g.Best.StepTimeMs, 70.6e9/273e9*1000)
 }
 
+// Llama 3.1 70B in bf16 on one H100 under TPOT <= 5 ms: no fix meets
+// it, since even 8 TB/s (a B300) read 141 GB of weights in 17.6 ms and TP
+// 4 on H100s reads 35 GB per GPU at 3.35 TB/s in 10.5 ms. Each fix says so,
+// and the cheaper per hour comes first: one B300-class part at $7.89/h
+// (RunPod) before 4 x $3.49 = $13.96/h of H100s.
+func TestFixesThatMissTheBudgetSaySo(t *testing.T) {
+	r, err := Evaluate(spec.Request{Model: "llama-3.1-70b", Hardware: spec.HardwareRef{ID: "h100-sxm-80gb"},
+		Workload: &spec.Workload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(256)}, SLO: &spec.SLO{TPOTMs: spec.Float(5)}})
+	require.NoError(t, err)
+	require.Len(t, r.Fixes, 2)
+	assert.Equal(t, "hardware", r.Fixes[0].Field)
+	assert.Equal(t, spec.Fix{Field: "tensor_parallel_size", Value: "4", Summary: "fits with TP 4, but misses the latency budget"}, r.Fixes[1])
+	assert.Contains(t, r.Fixes[0].Summary, ", but misses the latency budget")
+}
+
 // 20 requests/s of 1024+256 tokens on one A10 with Llama 3.1 8B: the
 // report's saturation rate s is what one replica carries; the fix asks
 // for ceil(20 / s) replicas at 20 / ceil(20 / s) requests/s each, which
