@@ -56,6 +56,14 @@ func ParseStartupLog(text string) (StartupLog, error) { return deploy.ParseStart
 // build without package calc/calibrate refuses, naming the field.
 func ParseBenchServe(text string) ([]BenchResult, error) { return deploy.ParseBenchServe(text) }
 
+// ParseImport reads a benchmark tool's result file (imp.format: one of
+// ImportFormats) into its runs, each a serving point; a build without
+// package calc/calibrate refuses, naming the field.
+func ParseImport(imp BenchmarkImport) ([]ServingMeasurement, error) { return deploy.ParseImport(imp) }
+
+// ImportFormats lists the values of calibration.imports[].format.
+func ImportFormats() []string { return spec.ImportFormats[:] }
+
 // SimulatorBuilt reports whether this build links package calc/simulate in
 // (every door but the browser's light engine).
 func SimulatorBuilt() bool { return evaluate.SimulatorBuilt() }

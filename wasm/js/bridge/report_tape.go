@@ -244,6 +244,8 @@ var tapeKeys = []string{
 	"profile",
 	"points",
 	"rms_error",
+	"labels",
+	"calibration_profile",
 	"mean",
 	"p50",
 	"p90",
@@ -269,12 +271,21 @@ var tapeKeys = []string{
 	"measured_ms",
 	"profile_ms",
 	"predicted_ms",
+	"measured",
+	"step",
 	"ttft_p50_ms",
 	"ttft_p99_ms",
 	"tpot_p50_ms",
 	"tpot_p99_ms",
 	"e2e_latency_p50_ms",
 	"e2e_latency_p99_ms",
+	"c",
+	"r",
+	"b",
+	"in",
+	"out",
+	"rps",
+	"res",
 }
 
 // tapeReport records a calc.Report (tapeTypes[0]).
@@ -664,72 +675,129 @@ var tapeFullTypes = [...]tapeType{
 	}},
 	54 - tapeFullBase: {kind: tapeKindPointer, elem: 55},
 	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 64, key: 231},   // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 232},  // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 65, key: 233},   // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 234}, // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 64, key: 231},                                  // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 232},                                 // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 65, key: 233},                                  // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Serving), typ: 67, key: 9, omit: tapeOmitEmpty},              // serving
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 234},                                // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Labels), typ: 69, key: 235, omit: tapeOmitEmpty},             // labels
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.CalibrationProfile), typ: 71, key: 236, omit: tapeOmitEmpty}, // calibration_profile
 	}},
 	56 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 235}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 236},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 237},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 238},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 239},  // max
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 237}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 238},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 239},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 240},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 241},  // max
 	}},
 	57 - tapeFullBase: {kind: tapeKindPointer, elem: 33},
 	58 - tapeFullBase: {kind: tapeKindSlice, elem: 59, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
 	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 240},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 242},       // time_s
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 207},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 241},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 242},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 243},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 244},     // waiting
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 33, key: 89}, // kv_cache_usage
 	}},
 	60 - tapeFullBase: {kind: tapeKindPointer, elem: 61},
 	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 243},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 244},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 67, key: 233},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 245},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 246},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 247},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 248},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 249},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 250},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 251}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 252},  // max_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 245},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 246},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 73, key: 233},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 247},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 248},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 249},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 250},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 251},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 252},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 253}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 254},  // max_output_tokens_per_s
 	}},
 	62 - tapeFullBase: {kind: tapeKindSlice, elem: 63, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
 	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
 		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 23},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 253},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 254}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 255},     // error
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 255},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 256}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 257},     // error
 	}},
 	64 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
 	65 - tapeFullBase: {kind: tapeKindSlice, elem: 66, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
 	66 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 256},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 258},        // source
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 31, key: 76},     // batch_size
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 31, key: 77}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 257},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 258},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 259},  // predicted_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 259},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 260},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 261},  // predicted_ms
 	}},
-	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
-	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 243},                                     // load
+	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.CalibrationServingPoint))},
+	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationServingPoint
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Source), typ: 1, key: 258},                           // source
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Concurrency), typ: 33, key: 54, omit: tapeOmitEmpty}, // concurrency
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty}, // request_rate
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.InputTokens), typ: 31, key: 52},                      // input_tokens
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.OutputTokens), typ: 31, key: 53},                     // output_tokens
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Measured), typ: 75, key: 262},                        // measured
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Profile), typ: 75, key: 232},                         // profile
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Predicted), typ: 75, key: 256},                       // predicted
+	}},
+	69 - tapeFullBase: {kind: tapeKindPointer, elem: 70},
+	70 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FigureLabels
+		{off: unsafe.Offsetof(calc.FigureLabels{}.Step), typ: 1, key: 263},  // step
+		{off: unsafe.Offsetof(calc.FigureLabels{}.Serving), typ: 1, key: 9}, // serving
+		{off: unsafe.Offsetof(calc.FigureLabels{}.Memory), typ: 1, key: 5},  // memory
+	}},
+	71 - tapeFullBase: {kind: tapeKindPointer, elem: 72},
+	72 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationProfile
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Version), typ: 31, key: 0},                       // version
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Engine), typ: 1, key: 38},                        // engine
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.EngineVersion), typ: 1, key: 39},                 // engine_version
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Model), typ: 1, key: 2},                          // model
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Hardware), typ: 1, key: 3},                       // hardware
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.TensorParallelSize), typ: 31, key: 40},           // tensor_parallel_size
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Terms), typ: 76, key: 229},                       // terms
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Fitted), typ: 64, key: 231},                      // fitted
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Points), typ: 77, key: 233, omit: tapeOmitEmpty}, // points
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.RMSError), typ: 33, key: 234},                    // rms_error
+	}},
+	73 - tapeFullBase: {kind: tapeKindSlice, elem: 74, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 245},                                     // load
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 103},                         // output_tokens_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 102},                             // requests_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 57, key: 212, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 260},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 261},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 262},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 263},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 264},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 265},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 264},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 265},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 266},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 267},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 268},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 269},                                 // e2e_latency_p99_ms
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 223},                              // mean_running
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 214},                              // preemptions
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 116},                       // work_per_output_token
 	}},
+	75 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingFigures
+		{off: unsafe.Offsetof(calc.ServingFigures{}.TPOTMs), typ: 33, key: 97, omit: tapeOmitEmpty},        // tpot_ms
+		{off: unsafe.Offsetof(calc.ServingFigures{}.TTFTMs), typ: 33, key: 91, omit: tapeOmitEmpty},        // ttft_ms
+		{off: unsafe.Offsetof(calc.ServingFigures{}.RequestsPerS), typ: 33, key: 102, omit: tapeOmitEmpty}, // requests_per_s
+	}},
+	76 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfileTerms
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.BandwidthEfficiency), typ: 33, key: 139},          // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.AttentionBandwidthEfficiency), typ: 33, key: 140}, // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.ComputeEfficiency), typ: 33, key: 141},            // compute_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.StepOverheadMs), typ: 33, key: 144},               // step_overhead_ms
+	}},
+	77 - tapeFullBase: {kind: tapeKindSlice, elem: 78, size: unsafe.Sizeof(*new(calc.ProfilePoint))},
+	78 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfilePoint
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Concurrency), typ: 33, key: 270, omit: tapeOmitEmpty},  // c
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestRate), typ: 33, key: 271, omit: tapeOmitEmpty},  // r
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Batch), typ: 31, key: 272, omit: tapeOmitEmpty},        // b
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Input), typ: 31, key: 273},                             // in
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Output), typ: 31, key: 274, omit: tapeOmitEmpty},       // out
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.TPOTMs), typ: 33, key: 97},                             // tpot_ms
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.TTFTMs), typ: 33, key: 91, omit: tapeOmitEmpty},        // ttft_ms
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestsPerS), typ: 33, key: 275, omit: tapeOmitEmpty}, // rps
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Residuals), typ: 79, key: 276},                         // res
+	}},
+	79 - tapeFullBase: {kind: tapeKindSlice, elem: 33, size: unsafe.Sizeof(*new(float64))},
 }
