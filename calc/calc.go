@@ -61,6 +61,10 @@ func ParseBenchServe(text string) ([]BenchResult, error) { return deploy.ParseBe
 // package calc/calibrate refuses, naming the field.
 func ParseImport(imp BenchmarkImport) ([]ServingMeasurement, error) { return deploy.ParseImport(imp) }
 
+// ParseCalibrateRequest decodes a request as ParseRequest does, up to
+// MaxCalibrateBytes (a calibration with large benchmark files).
+func ParseCalibrateRequest(data []byte) (Request, error) { return evaluate.ParseCalibrateRequest(data) }
+
 // ImportFormats lists the values of calibration.imports[].format.
 func ImportFormats() []string { return spec.ImportFormats[:] }
 

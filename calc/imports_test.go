@@ -252,6 +252,9 @@ func TestImportsCalibrateBackToTheSameTerms(t *testing.T) {
 			b, err := json.Marshal(pr)
 			require.NoError(t, err)
 			assert.Less(t, len(b), 2048, "small enough for a URL")
+			t.Logf("%s: bandwidth_efficiency %.4f (want %.4f), compute_efficiency %.4f (want %.4f), step_overhead_ms %.4f (want %.4f), rms %.2g, profile %d bytes",
+				tc.format, got.BandwidthEfficiency, 0.8*prof.BandwidthEfficiency, got.ComputeEfficiency, 0.7*prof.ComputeEfficiency,
+				got.StepOverheadMs, prof.StepOverheadMs, c.RMSError, len(b))
 			var back calc.CalibrationProfile
 			require.NoError(t, json.Unmarshal(b, &back))
 			req.Calibration = &calc.Calibration{Profile: &back}

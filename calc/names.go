@@ -112,6 +112,10 @@ const (
 	MaxPlanCandidates           = spec.MaxPlanCandidates
 	MaxPlanLimit                = spec.MaxPlanLimit
 	MaxRequestBytes             = evaluate.MaxRequestBytes
+	MaxCalibrateBytes           = evaluate.MaxCalibrateBytes
+	MaxImportBytes              = spec.MaxImportBytes
+	MaxProfilePoints            = spec.MaxProfilePoints
+	CalibrationProfileVersion   = spec.CalibrationProfileVersion
 	MaxSimSweepPoints           = spec.MaxSimSweepPoints
 	MaxSimulatedRequests        = spec.MaxSimulatedRequests
 	MaxStartupLogBytes          = spec.MaxStartupLogBytes

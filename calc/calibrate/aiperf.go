@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"encoding/csv"
+	"math"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,10 @@ import (
 // load is input_config.phases[] (the phase named "profiling": type
 // concurrency or request_rate) or, before phases, input_config.loadgen
 // (concurrency, request_rate); a file that states neither is read as a
-// closed loop at its mean number in flight (closedByLittle). TPOT is
+// closed loop at its mean number in flight (closedByLittle). A
+// request_rate makes the run an open loop at it (a concurrency beside it
+// only caps the connections, docs/benchmark_modes of ai-dynamo/aiperf);
+// a concurrency alone a closed loop at it. TPOT is
 // inter_token_latency ((request latency - TTFT) / (output tokens - 1),
 // vLLM's TPOT).
 func readAIPerfJSON(path, text string) ([]spec.ServingMeasurement, error) {
@@ -39,18 +43,19 @@ func readAIPerfJSON(path, text string) ([]spec.ServingMeasurement, error) {
 	m.RequestsPerS = avg("request_throughput", "completed requests per second")
 	cfg := doc.key("input_config")
 	load := cfg.key("loadgen")
-	var kind string
 	for i := range cfg.key("phases").list() {
 		if p := cfg.key("phases").idx(i); p.key("name").str() == "profiling" {
-			load, kind = p, p.key("type").str()
+			load = p
 		}
 	}
 	conc, _ := load.key("concurrency").num()
 	rate, _ := load.key("request_rate").num()
 	switch {
-	case kind == "request_rate" || (kind == "" && rate > 0 && conc <= 0):
-		m.RequestRate = r.need(load.key("request_rate"), true, "the requests per second of the profiling phase")
-	case conc > 0:
+	case rate > 0 && rate < math.Inf(1):
+		// --request-rate, with or without --concurrency (which then
+		// only caps the connections): an open loop.
+		m.RequestRate = rate
+	case conc > 0 && conc < math.Inf(1):
 		m.Concurrency = conc
 	default:
 		closedByLittle(&m, r.opt(metrics.at("request_latency", "avg"), "the mean request latency"))

@@ -1493,7 +1493,7 @@ export interface Calibration {
   points?: CalibrationPoint[];
   /** imports are benchmark tools' result files (calibrate's importers, one per format); each run in them gives a serving point: its load, lengths, TPOT, TTFT and throughput, which the serving model is fitted to (docs/MODEL.md section 7). */
   imports?: BenchmarkImport[];
-  /** profile is a calibration profile made earlier (report calibration.profile): its fitted terms are applied as they are, without a fit; give it alone, without measurements. */
+  /** profile is a calibration profile made earlier (the report's calibration.calibration_profile): its fitted terms are applied as they are, without a fit; give it alone, without measurements. */
   profile?: CalibrationProfile;
 }
 

@@ -40,7 +40,7 @@ var docs = map[string]string{
 	"Calibration.bench_serve":                              "bench_serve is the pasted summary of one or more `vllm bench serve` runs (each \"Serving Benchmark Result\" block; SGLang's bench_serving prints the same block), at most 1 MiB. Each run gives one measured step: its concurrency, its median TPOT, at its mean context.",
 	"Calibration.imports":                                  "imports are benchmark tools' result files (calibrate's importers, one per format); each run in them gives a serving point: its load, lengths, TPOT, TTFT and throughput, which the serving model is fitted to (docs/MODEL.md section 7).",
 	"Calibration.points":                                   "points are measured decode steps: a batch size and its time per output token.",
-	"Calibration.profile":                                  "profile is a calibration profile made earlier (report calibration.profile): its fitted terms are applied as they are, without a fit; give it alone, without measurements.",
+	"Calibration.profile":                                  "profile is a calibration profile made earlier (the report's calibration.calibration_profile): its fitted terms are applied as they are, without a fit; give it alone, without measurements.",
 	"CalibrationFitPoint":                                  "CalibrationFitPoint is one measured step and the model's.",
 	"CalibrationFitPoint.profile_ms":                       "profile_ms is the step time under the engine profile; PredictedMs under the fitted terms.",
 	"CalibrationFitPoint.source":                           "source is \"bench_serve N\" (the Nth result) or \"points[i]\".",
