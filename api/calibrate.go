@@ -23,10 +23,16 @@ func postCalibrate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := calc.ParseCalibrateRequest(body)
-	if err == nil && (req.Calibration == nil || req.Calibration.Profile != nil) {
-		err = calc.Errors{{Field: "calibration", Message: "is required by POST /v1/calibrate, with measurements (imports, bench_serve or points) to fit; POST /v1/evaluate applies a profile"}}
+	if err == nil {
+		err = hubOf(r).resolveHubModel(r.Context(), req)
 	}
-	evaluate(w, r, req, err, func(w http.ResponseWriter, r *http.Request, v any) {
-		writeFresh(w, r, v.(calc.Report).Calibration)
-	})
+	var rep *calc.CalibrationReport
+	if err == nil {
+		rep, err = calc.Calibrate(req)
+	}
+	if err != nil {
+		writeEngineError(w, err)
+		return
+	}
+	writeFresh(w, r, rep)
 }
