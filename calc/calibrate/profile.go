@@ -115,7 +115,7 @@ func applyProfile(d *deploy.Deployment, p *spec.CalibrationProfile) (*spec.Calib
 	if err := e.Err(); err != nil {
 		return nil, err
 	}
-	rep := &spec.CalibrationReport{Profile: d.Eff, Fitted: []string{"bandwidth_efficiency", "attention_bandwidth_efficiency", "compute_efficiency", "step_overhead_ms"}}
+	rep := &spec.CalibrationReport{Profile: d.Eff, Points: []spec.CalibrationFitPoint{}, Fitted: []string{"bandwidth_efficiency", "attention_bandwidth_efficiency", "compute_efficiency", "step_overhead_ms"}}
 	eff := d.Eff
 	eff.BandwidthEfficiency, eff.AttentionBandwidthEfficiency = p.Terms.BandwidthEfficiency, p.Terms.AttentionBandwidthEfficiency
 	eff.ComputeEfficiency, eff.StepOverheadMs = p.Terms.ComputeEfficiency, p.Terms.StepOverheadMs

@@ -51,7 +51,7 @@ func fit(d *deploy.Deployment, pts []spec.CalPoint, prof *spec.CalibrationProfil
 	if prof != nil {
 		return applyProfile(d, prof)
 	}
-	rep := &spec.CalibrationReport{Profile: d.Eff}
+	rep := &spec.CalibrationReport{Profile: d.Eff, Points: []spec.CalibrationFitPoint{}}
 	if d.Eff.SMBytesPerCycle > 0 {
 		// The measured steps say what rate the weights stream at: fit
 		// the efficiency of that rate, uncapped, from the capped one
