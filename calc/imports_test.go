@@ -347,3 +347,27 @@ func TestImportsNameTheFieldAtFault(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "calibration.imports[0].data: is 16777217 bytes; at most 16777216", err.Error())
 }
+
+// The labels: a calibrated report's step and serving figures are
+// calibrated; its memory is measured where a start-up log applies
+// (memory.sources says which figure), modelled otherwise; a report
+// without calibration has no labels (every speed figure modelled).
+func TestCalibrationLabelsSayWhereFiguresComeFrom(t *testing.T) {
+	req := calc.Request{Model: "codellama/CodeLlama-7b-hf", Hardware: calc.HardwareRef{ID: "h100-sxm"}, EngineVersion: "0.19",
+		GPUMemoryUtilization: calc.Float(0.95), MaxModelLen: calc.Int(8192)}
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Nil(t, r.Calibration)
+
+	req.Calibration = &calc.Calibration{Points: []calc.CalibrationPoint{{BatchSize: calc.Int(8), TPOTMs: calc.Float(9)}}}
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Equal(t, calc.FigureLabels{Step: "calibrated", Serving: "calibrated", Memory: "modelled"}, *r.Calibration.Labels)
+
+	req.StartupLog = a001Log
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Equal(t, calc.FigureLabels{Step: "calibrated", Serving: "calibrated", Memory: "measured"}, *r.Calibration.Labels)
+	require.NotNil(t, r.Memory.Sources)
+	assert.Equal(t, "measured", r.Memory.Sources.Weights)
+}
