@@ -46,6 +46,7 @@ func routes() []route {
 		{"POST /v1/evaluate", postEvaluate, postEvaluateDoc},
 		{"GET /v1/evaluate", getEvaluate, getEvaluateDoc},
 		{"POST /v1/simulate", postSimulate, postSimulateDoc},
+		{"POST /v1/calibrate", postCalibrate, postCalibrateDoc},
 		{"POST /v1/plan", postPlan, postPlanDoc},
 		{"GET /v1/models", listModels, listModelsDoc},
 		{"GET /v1/models/{id...}", getModel, getModelDoc},

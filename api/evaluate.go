@@ -93,14 +93,20 @@ func checkJSONType(contentType string) (problem, bool) {
 
 // readBody reads at most calc.MaxRequestBytes of the request body.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, problem, bool) {
-	tooLarge := problemTooLarge("the request body is over " + strconv.Itoa(calc.MaxRequestBytes) + " bytes (64 KiB)")
-	if r.ContentLength > calc.MaxRequestBytes {
+	return readBodyUpTo(w, r, calc.MaxRequestBytes, " (64 KiB)")
+}
+
+// readBodyUpTo reads at most limit bytes of the request body (unit, the
+// limit in words for the 413's detail).
+func readBodyUpTo(w http.ResponseWriter, r *http.Request, limit int, unit string) ([]byte, problem, bool) {
+	tooLarge := problemTooLarge("the request body is over " + strconv.Itoa(limit) + " bytes" + unit)
+	if r.ContentLength > int64(limit) {
 		return nil, tooLarge, false
 	}
 	if r.Body == nil {
 		return nil, problem{}, true
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, calc.MaxRequestBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(limit)))
 	var maxErr *http.MaxBytesError
 	switch {
 	case errors.As(err, &maxErr):

@@ -103,6 +103,12 @@ var (
 		problems:    []int{400, 413, 415},
 		bodyExample: func() any { return exampleSimulateRequest() }, resultExample: exampleSimulateReport,
 	}
+	postCalibrateDoc = operation{
+		summary:     "Fit a deployment to benchmark results and return its calibration profile",
+		description: "The same body as POST /v1/evaluate, up to 16 MiB + 64 KiB, whose calibration holds measurements: imports (vllm bench serve --save-result JSON, SGLang bench_serving JSONL, GuideLLM's benchmarks JSON, AIPerf's profile export JSON or CSV, llm-d-benchmark's report JSON; at most 16 MiB a file), bench_serve or points. The answer is the fit: the terms fitted, each run's measured TPOT, TTFT and rate beside the serving model's, and calibration_profile, a small versioned document to send back as calibration.profile. A file's missing or malformed value is a 400 naming its JSON path or CSV row and column. Answers are not cached.",
+		body:        reflect.TypeFor[calc.Request](), result: reflect.TypeFor[calc.CalibrationReport](),
+		problems: []int{400, 413, 415},
+	}
 	postPlanDoc = operation{
 		summary:     "Plan a deployment for a workload and a latency budget",
 		description: "A model, a workload (request rate or concurrent users, lengths) and a latency budget (TTFT, TPOT) in; out, the deployments that meet it ranked by $ per million output tokens (accelerator, GPUs per replica, TP/PP, weight precision, KV dtype, engine, scheduler settings, replicas, aggregated or disaggregated prefill/decode), each with its launch command and the evaluate request that reproduces it; the cheapest, fewest-GPU and lowest-latency picks; the Pareto frontier; a rejection reason per accelerator. An impossible budget is an answer (feasible false). A search over 32,000 candidates, or a verification over the work budget, is a 400 naming the field. Answers are not cached.",

@@ -585,7 +585,25 @@ func appendCalibrationReport(w *jsonWriter, v *calc.CalibrationReport) {
 		}
 		w.lit("]")
 	}
+	if len(v.Serving) > 0 {
+		w.lit(`,"serving":[`)
+		for i0 := range v.Serving {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendCalibrationServingPoint(w, &v.Serving[i0])
+		}
+		w.lit("]")
+	}
 	w.float64(`,"rms_error":`, v.RMSError)
+	if v.Labels != nil {
+		w.lit(`,"labels":`)
+		appendFigureLabels(w, v.Labels)
+	}
+	if v.CalibrationProfile != nil {
+		w.lit(`,"calibration_profile":`)
+		appendCalibrationProfile(w, v.CalibrationProfile)
+	}
 	w.lit("}")
 }
 
@@ -788,6 +806,70 @@ func appendCalibrationFitPoint(w *jsonWriter, v *calc.CalibrationFitPoint) {
 	w.lit("}")
 }
 
+// appendCalibrationServingPoint appends a calc.CalibrationServingPoint as encoding/json does.
+func appendCalibrationServingPoint(w *jsonWriter, v *calc.CalibrationServingPoint) {
+	w.string(`{"source":`, v.Source)
+	if v.Concurrency != 0 {
+		w.float64(`,"concurrency":`, v.Concurrency)
+	}
+	if v.RequestRate != 0 {
+		w.float64(`,"request_rate":`, v.RequestRate)
+	}
+	w.int(`,"input_tokens":`, int64(v.InputTokens))
+	w.int(`,"output_tokens":`, int64(v.OutputTokens))
+	w.lit(`,"measured":`)
+	appendServingFigures(w, &v.Measured)
+	w.lit(`,"profile":`)
+	appendServingFigures(w, &v.Profile)
+	w.lit(`,"predicted":`)
+	appendServingFigures(w, &v.Predicted)
+	w.lit("}")
+}
+
+// appendFigureLabels appends a calc.FigureLabels as encoding/json does.
+func appendFigureLabels(w *jsonWriter, v *calc.FigureLabels) {
+	w.string(`{"step":`, v.Step)
+	w.string(`,"serving":`, v.Serving)
+	w.string(`,"memory":`, v.Memory)
+	w.lit("}")
+}
+
+// appendCalibrationProfile appends a calc.CalibrationProfile as encoding/json does.
+func appendCalibrationProfile(w *jsonWriter, v *calc.CalibrationProfile) {
+	w.int(`{"version":`, int64(v.Version))
+	w.string(`,"engine":`, v.Engine)
+	w.string(`,"engine_version":`, v.EngineVersion)
+	w.string(`,"model":`, v.Model)
+	w.string(`,"hardware":`, v.Hardware)
+	w.int(`,"tensor_parallel_size":`, int64(v.TensorParallelSize))
+	w.lit(`,"terms":`)
+	appendProfileTerms(w, &v.Terms)
+	if v.Fitted == nil {
+		w.lit(`,"fitted":null`)
+	} else {
+		w.lit(`,"fitted":[`)
+		for i0 := range v.Fitted {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			w.string("", v.Fitted[i0])
+		}
+		w.lit("]")
+	}
+	if len(v.Points) > 0 {
+		w.lit(`,"points":[`)
+		for i0 := range v.Points {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendProfilePoint(w, &v.Points[i0])
+		}
+		w.lit("]")
+	}
+	w.float64(`,"rms_error":`, v.RMSError)
+	w.lit("}")
+}
+
 // appendSimSweepPoint appends a calc.SimSweepPoint as encoding/json does.
 func appendSimSweepPoint(w *jsonWriter, v *calc.SimSweepPoint) {
 	w.float64(`{"load":`, v.Load)
@@ -805,5 +887,75 @@ func appendSimSweepPoint(w *jsonWriter, v *calc.SimSweepPoint) {
 	w.float64(`,"mean_running":`, v.MeanRunning)
 	w.int(`,"preemptions":`, int64(v.Preemptions))
 	w.float64(`,"work_per_output_token":`, v.WorkPerOutputToken)
+	w.lit("}")
+}
+
+// appendServingFigures appends a calc.ServingFigures as encoding/json does.
+func appendServingFigures(w *jsonWriter, v *calc.ServingFigures) {
+	w.lit("{")
+	skip := 1
+	if v.TPOTMs != 0 {
+		w.float64(`,"tpot_ms":`[skip:], v.TPOTMs)
+		skip = 0
+	}
+	if v.TTFTMs != 0 {
+		w.float64(`,"ttft_ms":`[skip:], v.TTFTMs)
+		skip = 0
+	}
+	if v.RequestsPerS != 0 {
+		w.float64(`,"requests_per_s":`[skip:], v.RequestsPerS)
+		skip = 0
+	}
+	w.lit("}")
+}
+
+// appendProfileTerms appends a calc.ProfileTerms as encoding/json does.
+func appendProfileTerms(w *jsonWriter, v *calc.ProfileTerms) {
+	w.float64(`{"bandwidth_efficiency":`, v.BandwidthEfficiency)
+	w.float64(`,"attention_bandwidth_efficiency":`, v.AttentionBandwidthEfficiency)
+	w.float64(`,"compute_efficiency":`, v.ComputeEfficiency)
+	w.float64(`,"step_overhead_ms":`, v.StepOverheadMs)
+	w.lit("}")
+}
+
+// appendProfilePoint appends a calc.ProfilePoint as encoding/json does.
+func appendProfilePoint(w *jsonWriter, v *calc.ProfilePoint) {
+	w.lit("{")
+	skip := 1
+	if v.Concurrency != 0 {
+		w.float64(`,"c":`[skip:], v.Concurrency)
+		skip = 0
+	}
+	if v.RequestRate != 0 {
+		w.float64(`,"r":`[skip:], v.RequestRate)
+		skip = 0
+	}
+	if v.Batch != 0 {
+		w.int(`,"b":`[skip:], int64(v.Batch))
+		skip = 0
+	}
+	w.int(`,"in":`[skip:], int64(v.Input))
+	if v.Output != 0 {
+		w.int(`,"out":`, int64(v.Output))
+	}
+	w.float64(`,"tpot_ms":`, v.TPOTMs)
+	if v.TTFTMs != 0 {
+		w.float64(`,"ttft_ms":`, v.TTFTMs)
+	}
+	if v.RequestsPerS != 0 {
+		w.float64(`,"rps":`, v.RequestsPerS)
+	}
+	if v.Residuals == nil {
+		w.lit(`,"res":null`)
+	} else {
+		w.lit(`,"res":[`)
+		for i0 := range v.Residuals {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			w.float64("", v.Residuals[i0])
+		}
+		w.lit("]")
+	}
 	w.lit("}")
 }

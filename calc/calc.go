@@ -56,6 +56,33 @@ func ParseStartupLog(text string) (StartupLog, error) { return deploy.ParseStart
 // build without package calc/calibrate refuses, naming the field.
 func ParseBenchServe(text string) ([]BenchResult, error) { return deploy.ParseBenchServe(text) }
 
+// ParseImport reads a benchmark tool's result file (imp.format: one of
+// ImportFormats) into its runs, each a serving point; a build without
+// package calc/calibrate refuses, naming the field.
+func ParseImport(imp BenchmarkImport) ([]ServingMeasurement, error) { return deploy.ParseImport(imp) }
+
+// ParseCalibrateRequest decodes a request as ParseRequest does, up to
+// MaxCalibrateBytes (a calibration with large benchmark files).
+func ParseCalibrateRequest(data []byte) (Request, error) { return evaluate.ParseCalibrateRequest(data) }
+
+// Calibrate fits req's deployment to the measurements of its calibration
+// (imports, bench_serve or points; a profile is applied by Evaluate, not
+// fitted) and returns the fit alone, with its calibration profile: what
+// POST /v1/calibrate and the JavaScript module's calibrate answer.
+func Calibrate(req Request) (*CalibrationReport, error) {
+	if req.Calibration == nil || req.Calibration.Profile != nil {
+		return nil, Errors{{Field: "calibration", Message: "is required, with measurements (imports, bench_serve or points) to fit; evaluate applies a profile"}}
+	}
+	r, err := Evaluate(req)
+	if err != nil {
+		return nil, err
+	}
+	return r.Calibration, nil
+}
+
+// ImportFormats lists the values of calibration.imports[].format.
+func ImportFormats() []string { return spec.ImportFormats[:] }
+
 // SimulatorBuilt reports whether this build links package calc/simulate in
 // (every door but the browser's light engine).
 func SimulatorBuilt() bool { return evaluate.SimulatorBuilt() }

@@ -83,6 +83,19 @@ type (
 	Workload            = spec.Workload
 )
 
+// The calibration imports' and profile's types (calc/spec calibration.go),
+// in a block of their own.
+type (
+	BenchmarkImport         = spec.BenchmarkImport
+	CalibrationProfile      = spec.CalibrationProfile
+	CalibrationServingPoint = spec.CalibrationServingPoint
+	FigureLabels            = spec.FigureLabels
+	ProfilePoint            = spec.ProfilePoint
+	ProfileTerms            = spec.ProfileTerms
+	ServingFigures          = spec.ServingFigures
+	ServingMeasurement      = spec.ServingMeasurement
+)
+
 // The contract's defaults and bounds (the field table, Fields, states each
 // field's; these are the constants it is built from).
 const (
@@ -105,6 +118,10 @@ const (
 	MaxPlanCandidates           = spec.MaxPlanCandidates
 	MaxPlanLimit                = spec.MaxPlanLimit
 	MaxRequestBytes             = evaluate.MaxRequestBytes
+	MaxCalibrateBytes           = evaluate.MaxCalibrateBytes
+	MaxImportBytes              = spec.MaxImportBytes
+	MaxProfilePoints            = spec.MaxProfilePoints
+	CalibrationProfileVersion   = spec.CalibrationProfileVersion
 	MaxSimSweepPoints           = spec.MaxSimSweepPoints
 	MaxSimulatedRequests        = spec.MaxSimulatedRequests
 	MaxStartupLogBytes          = spec.MaxStartupLogBytes

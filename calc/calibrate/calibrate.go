@@ -19,6 +19,7 @@ func init() {
 	deploy.Calibrator.Points = points
 	deploy.Calibrator.Fit = fit
 	deploy.Calibrator.ParseBenchServe = parseBenchServe
+	deploy.Calibrator.ParseImport = ParseImport
 	deploy.StartupLogs.Parse = parseStartupLog
 	deploy.StartupLogs.Compare = compareStartupLog
 	deploy.StartupLogs.Apply = deploy.ApplyStartupLog

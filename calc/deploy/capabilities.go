@@ -27,11 +27,26 @@ var Calibrator struct {
 	// returns its measured decode steps; meanContext is the workload's
 	// mean context in tokens, the default of a point's context_tokens.
 	Points func(e *spec.Errs, c *spec.Calibration, meanContext float64) []spec.CalPoint
-	// Fit fits d's bandwidth efficiency and step overhead to the points
-	// (it sets them on d: SetEfficiencies) and reports the fit.
-	Fit func(d *Deployment, pts []spec.CalPoint) *spec.CalibrationReport
+	// Fit fits d's bandwidth efficiency, step overhead and (with a
+	// measured TTFT) compute efficiency to the points, or applies a
+	// calibration profile's terms (prof, given without points); it sets
+	// them on d (SetEfficiencies) and reports the fit. A profile made for
+	// another deployment is an error naming its field.
+	Fit func(d *Deployment, pts []spec.CalPoint, prof *spec.CalibrationProfile) (*spec.CalibrationReport, error)
 	// ParseBenchServe reads the summary blocks of `vllm bench serve`.
 	ParseBenchServe func(text string) ([]spec.BenchResult, error)
+	// ParseImport reads one benchmark tool's result file.
+	ParseImport func(imp spec.BenchmarkImport) ([]spec.ServingMeasurement, error)
+}
+
+// ParseImport reads a benchmark tool's result file into its serving
+// points (package calc/calibrate's importers); a build without them
+// refuses, naming the field.
+func ParseImport(imp spec.BenchmarkImport) ([]spec.ServingMeasurement, error) {
+	if Calibrator.ParseImport == nil {
+		return nil, fielderr.New("calibration.imports", "are read by the full engine (load({ planner: true })); the light engine takes calibration.points")
+	}
+	return Calibrator.ParseImport(imp)
 }
 
 // StartupLogs reads vLLM and SGLang start-up logs. Package calc/calibrate sets it;

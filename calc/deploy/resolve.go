@@ -112,8 +112,11 @@ func ResolveWith(req spec.Request, m *models.Model, hw *hardware.Accelerator, in
 		d.MaxNumSeqs = min(release.SGLangMaxRunningRequests(d.NumBlocks*int64(d.BlockSize), d.MaxModelLen), d.MaxBatched)
 	}
 	d.cost = d.buildCost()
-	if len(p.cal) > 0 {
-		p.calReport = Calibrator.Fit(d, p.cal)
+	if prof := calibrationProfile(req.Calibration); len(p.cal) > 0 || prof != nil {
+		var err error
+		if p.calReport, err = Calibrator.Fit(d, p.cal, prof); err != nil {
+			return nil, p, err
+		}
 	}
 	d.feat.cachedTokens = d.Pool().cachedFor(p.In)
 	return d, p, nil

@@ -60,7 +60,8 @@ func TestCalibrationStartsFromTheCappedRate(t *testing.T) {
 	d, err := Resolve(spec.Request{Model: "llama-3.1-8b", Hardware: spec.HardwareRef{ID: "h100-sxm"}, Engine: "llamacpp", MaxModelLen: spec.Int(4096)})
 	require.NoError(t, err)
 	step := d.DecodeStep(1, 1024).TimeS * 1000
-	rep := Calibrator.Fit(d, []spec.CalPoint{{Batch: 1, Context: 1024, TPOTMs: step}})
+	rep, err := Calibrator.Fit(d, []spec.CalPoint{{Batch: 1, Context: 1024, TPOTMs: step}}, nil)
+	require.NoError(t, err)
 	require.NotNil(t, rep)
 	assert.InDelta(t, 6*132*1.98e9/3.35e12, d.Eff.BandwidthEfficiency, 1e-3)
 	assert.Zero(t, d.Eff.SMBytesPerCycle)

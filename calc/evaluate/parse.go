@@ -26,9 +26,26 @@ func ParseRequest(data []byte) (spec.Request, error) { return ParseStrict(data, 
 // the rest is decoded and checked by validate, so the errors name the
 // unknown keys first, then every other bad field.
 func ParseStrict[T any](data []byte, validate func(T) error) (T, error) {
+	return parseStrictUpTo(data, MaxRequestBytes, validate)
+}
+
+// MaxCalibrateBytes bounds a request to ParseCalibrateRequest: one
+// benchmark file at its cap (spec.MaxImportBytes) beside a request's
+// MaxRequestBytes.
+const MaxCalibrateBytes = spec.MaxImportBytes + MaxRequestBytes
+
+// ParseCalibrateRequest decodes a request as ParseRequest does, up to
+// MaxCalibrateBytes: the body of a calibration whose imports hold large
+// benchmark files (POST /v1/calibrate), which the fit turns into a
+// profile small enough for any request.
+func ParseCalibrateRequest(data []byte) (spec.Request, error) {
+	return parseStrictUpTo(data, MaxCalibrateBytes, Validate)
+}
+
+func parseStrictUpTo[T any](data []byte, limit int, validate func(T) error) (T, error) {
 	var r, zero T
-	if len(data) > MaxRequestBytes {
-		return zero, spec.Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(MaxRequestBytes)}}
+	if len(data) > limit {
+		return zero, spec.Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(limit)}}
 	}
 	unknown, err := jsonx.UnmarshalKnown(data, &r)
 	if err == nil && len(unknown) == 0 {

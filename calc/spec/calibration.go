@@ -14,6 +14,68 @@ type Calibration struct {
 	// Points are measured decode steps: a batch size and its time per
 	// output token.
 	Points []CalibrationPoint `json:"points,omitempty"`
+	// Imports are benchmark tools' result files (calibrate's importers,
+	// one per format); each run in them gives a serving point: its load,
+	// lengths, TPOT, TTFT and throughput, which the serving model is
+	// fitted to (docs/MODEL.md section 7).
+	Imports []BenchmarkImport `json:"imports,omitempty"`
+	// Profile is a calibration profile made earlier (the report's
+	// calibration.calibration_profile): its fitted terms are applied as
+	// they are, without a fit; give it alone, without measurements.
+	Profile *CalibrationProfile `json:"profile,omitempty"`
+}
+
+// The formats of BenchmarkImport.format (ImportFormats lists them).
+const (
+	FormatVLLMBenchJSON    = "vllm_bench_json"    // vllm bench serve --save-result (benchmark_serving.py before it)
+	FormatSGLangBenchJSONL = "sglang_bench_jsonl" // python -m sglang.bench_serving --output-file
+	FormatGuideLLMJSON     = "guidellm_json"      // guidellm benchmark --output-path benchmarks.json
+	FormatAIPerfJSON       = "aiperf_json"        // aiperf profile: profile_export_aiperf.json
+	FormatAIPerfCSV        = "aiperf_csv"         // aiperf profile: profile_export_aiperf.csv
+	FormatLLMDReport       = "llmd_report"        // llm-d-benchmark's benchmark report (JSON), v0.1 and v0.2
+)
+
+// ImportFormats are the formats calibrate reads, in the order the docs
+// list them.
+var ImportFormats = [...]string{FormatVLLMBenchJSON, FormatSGLangBenchJSONL, FormatGuideLLMJSON, FormatAIPerfJSON, FormatAIPerfCSV, FormatLLMDReport}
+
+// MaxImportBytes bounds one imported file (a GuideLLM report with its
+// per-request samples runs to megabytes; the request itself stays within
+// MaxRequestBytes, so a large file is turned into a profile by the
+// calibrate function first).
+const MaxImportBytes = 16 << 20
+
+// BenchmarkImport is one benchmark tool's result file.
+type BenchmarkImport struct {
+	_ noCompare
+	// Format names the tool and file (ImportFormats).
+	Format string `json:"format,omitempty"`
+	// Data is the file's text, at most MaxImportBytes.
+	Data string `json:"data,omitempty"`
+}
+
+// ServingMeasurement is one benchmark run as an importer reads it: the
+// load it ran under and the serving figures it measured. A figure the
+// file does not state is 0.
+type ServingMeasurement struct {
+	_ noCompare
+	// Source names the run: the format and its place in the file
+	// ("guidellm_json benchmarks[2]").
+	Source string `json:"source"`
+	// Concurrency is a closed loop's requests kept in flight (the
+	// tool's max concurrency); RequestRate an open loop's arrivals per
+	// second. Exactly one is positive.
+	Concurrency float64 `json:"concurrency,omitempty"`
+	RequestRate float64 `json:"request_rate,omitempty"`
+	// InputTokens and OutputTokens are the mean lengths per request.
+	InputTokens  float64 `json:"input_tokens"`
+	OutputTokens float64 `json:"output_tokens"`
+	// TPOTMs and TTFTMs are the mean time per output token (excluding the
+	// first) and to the first token, in ms; RequestsPerS the completed
+	// requests per second.
+	TPOTMs       float64 `json:"tpot_ms,omitempty"`
+	TTFTMs       float64 `json:"ttft_ms,omitempty"`
+	RequestsPerS float64 `json:"requests_per_s,omitempty"`
 }
 
 // CalibrationPoint is one measured decode step.
@@ -56,6 +118,10 @@ type CalPoint struct {
 	Batch   int
 	Context float64
 	TPOTMs  float64
+	// Serving, when set, is a benchmark run: the serving model's TPOT,
+	// TTFT and throughput at its load are fitted to its figures (Batch,
+	// Context and TPOTMs are then unused).
+	Serving *ServingMeasurement
 }
 
 // CalibrationReport is the fit of the step model to the request's
@@ -65,16 +131,125 @@ type CalPoint struct {
 type CalibrationReport struct {
 	_ noCompare
 	// Fitted names the terms fitted: "bandwidth_efficiency" and, with two
-	// or more batch sizes, "step_overhead_ms".
+	// or more batch sizes (or loads), "step_overhead_ms"; with a measured
+	// TTFT, "compute_efficiency". Under a profile, the terms it applied.
 	Fitted []string `json:"fitted"`
 	// Profile is the engine profile's efficiencies, before the fit.
 	Profile Efficiencies `json:"profile"`
 	// Points are the measured steps beside the step model's, before and
 	// after the fit.
 	Points []CalibrationFitPoint `json:"points"`
+	// Serving are the benchmark runs (calibration.imports) beside the
+	// serving model's figures at their loads, before and after the fit.
+	Serving []CalibrationServingPoint `json:"serving,omitempty"`
 	// RMSError is the root mean square of ln(predicted / measured) over
-	// the points after the fit (0: exact).
+	// the points' figures after the fit (0: exact).
 	RMSError float64 `json:"rms_error"`
+	// Labels says where the report's figures come from (calibrated: the
+	// step model under fitted terms; modelled: the engine's own terms;
+	// measured: a figure read from the user's server as it is).
+	Labels *FigureLabels `json:"labels,omitempty"`
+	// CalibrationProfile is the fit as a calibration profile, to keep and
+	// pass back as calibration.profile.
+	CalibrationProfile *CalibrationProfile `json:"calibration_profile,omitempty"`
+}
+
+// CalibrationServingPoint is one benchmark run and the serving model's
+// figures at its load.
+type CalibrationServingPoint struct {
+	_            noCompare
+	Source       string  `json:"source"`
+	Concurrency  float64 `json:"concurrency,omitempty"`
+	RequestRate  float64 `json:"request_rate,omitempty"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	// Measured are the run's figures; Profile the serving model's under
+	// the engine profile's terms; Predicted under the fitted terms.
+	Measured  ServingFigures `json:"measured"`
+	Profile   ServingFigures `json:"profile"`
+	Predicted ServingFigures `json:"predicted"`
+}
+
+// ServingFigures are the figures a benchmark run and the serving model
+// share (0: not measured).
+type ServingFigures struct {
+	_            noCompare
+	TPOTMs       float64 `json:"tpot_ms,omitempty"`
+	TTFTMs       float64 `json:"ttft_ms,omitempty"`
+	RequestsPerS float64 `json:"requests_per_s,omitempty"`
+}
+
+// FigureLabels labels the report's figure groups "measured", "calibrated"
+// or "modelled". A report without calibration has every figure
+// modelled (and memory.sources for a start-up log's).
+type FigureLabels struct {
+	_ noCompare
+	// Step: the decode and prefill step times; Serving: the serving
+	// section's latencies and rates; Memory: the memory budget and KV
+	// capacity (measured or derived where memory.sources says so).
+	Step    string `json:"step"`
+	Serving string `json:"serving"`
+	Memory  string `json:"memory"`
+}
+
+// CalibrationProfileVersion is the version of the profile document this
+// engine writes and reads.
+const CalibrationProfileVersion = 1
+
+// MaxProfilePoints bounds a profile's points, so that it stays small
+// enough for a URL (32 points write about 2.5 KB of JSON).
+const MaxProfilePoints = 32
+
+// CalibrationProfile is a fit kept as a small versioned document: the
+// deployment and engine release it describes, the fitted terms, and the
+// points it was fitted to with their residuals.
+type CalibrationProfile struct {
+	_ noCompare
+	// Version is CalibrationProfileVersion.
+	Version int `json:"version"`
+	// Engine and EngineVersion are the engine and release the fit
+	// describes (the request's engine and engine_version).
+	Engine        string `json:"engine"`
+	EngineVersion string `json:"engine_version"`
+	// Model, Hardware and TensorParallelSize are the deployment.
+	Model              string `json:"model"`
+	Hardware           string `json:"hardware"`
+	TensorParallelSize int    `json:"tensor_parallel_size"`
+	// Terms are the fitted step-model terms.
+	Terms ProfileTerms `json:"terms"`
+	// Fitted names the terms the points determined.
+	Fitted []string `json:"fitted"`
+	// Points are the measurements, at most MaxProfilePoints.
+	Points []ProfilePoint `json:"points,omitempty"`
+	// RMSError is the fit's root mean square of ln(predicted / measured).
+	RMSError float64 `json:"rms_error"`
+}
+
+// ProfileTerms are the terms a calibration fits.
+type ProfileTerms struct {
+	_                            noCompare
+	BandwidthEfficiency          float64 `json:"bandwidth_efficiency"`
+	AttentionBandwidthEfficiency float64 `json:"attention_bandwidth_efficiency"`
+	ComputeEfficiency            float64 `json:"compute_efficiency"`
+	StepOverheadMs               float64 `json:"step_overhead_ms"`
+}
+
+// ProfilePoint is one measurement of a profile: c (concurrency) or r
+// (request rate; b, a decode batch, for a measured step), the lengths,
+// the measured figures and the fit's residuals ln(predicted / measured).
+type ProfilePoint struct {
+	_            noCompare
+	Concurrency  float64 `json:"c,omitempty"`
+	RequestRate  float64 `json:"r,omitempty"`
+	Batch        int     `json:"b,omitempty"`
+	Input        int     `json:"in"`
+	Output       int     `json:"out,omitempty"`
+	TPOTMs       float64 `json:"tpot_ms"`
+	TTFTMs       float64 `json:"ttft_ms,omitempty"`
+	RequestsPerS float64 `json:"rps,omitempty"`
+	// Residuals are ln(predicted / measured) of tpot_ms, ttft_ms, rps in
+	// that order (those measured).
+	Residuals []float64 `json:"res"`
 }
 
 // CalibrationFitPoint is one measured step and the model's.

@@ -1505,6 +1505,10 @@ export interface Calibration {
   bench_serve?: string;
   /** points are measured decode steps: a batch size and its time per output token. */
   points?: CalibrationPoint[];
+  /** imports are benchmark tools' result files (calibrate's importers, one per format); each run in them gives a serving point: its load, lengths, TPOT, TTFT and throughput, which the serving model is fitted to (docs/MODEL.md section 7). */
+  imports?: BenchmarkImport[];
+  /** profile is a calibration profile made earlier (the report's calibration.calibration_profile): its fitted terms are applied as they are, without a fit; give it alone, without measurements. */
+  profile?: CalibrationProfile;
 }
 
 /**
@@ -1532,6 +1536,73 @@ export interface CalibrationPoint {
    * Default: the workload's input_tokens + output_tokens/2.
    */
   context_tokens?: number;
+}
+
+/**
+ * BenchmarkImport is one benchmark tool's result file.
+ *
+ * Unknown keys are rejected.
+ */
+export interface BenchmarkImport {
+  /** format names the tool and file (ImportFormats). */
+  format?: string;
+  /** data is the file's text, at most MaxImportBytes. */
+  data?: string;
+}
+
+/**
+ * CalibrationProfile is a fit kept as a small versioned document: the deployment and engine release it describes, the fitted terms, and the points it was fitted to with their residuals.
+ *
+ * Unknown keys are rejected.
+ */
+export interface CalibrationProfile {
+  /** version is CalibrationProfileVersion. */
+  version: number;
+  /** engine and EngineVersion are the engine and release the fit describes (the request's engine and engine_version). */
+  engine: string;
+  engine_version: string;
+  /** Model, Hardware and TensorParallelSize are the deployment. */
+  model: string;
+  hardware: string;
+  tensor_parallel_size: number;
+  /** terms are the fitted step-model terms. */
+  terms: ProfileTerms;
+  /** fitted names the terms the points determined. */
+  fitted: string[];
+  /** points are the measurements, at most MaxProfilePoints. */
+  points?: ProfilePoint[];
+  /** rms_error is the fit's root mean square of ln(predicted / measured). */
+  rms_error: number;
+}
+
+/**
+ * ProfileTerms are the terms a calibration fits.
+ *
+ * Unknown keys are rejected.
+ */
+export interface ProfileTerms {
+  bandwidth_efficiency: number;
+  attention_bandwidth_efficiency: number;
+  compute_efficiency: number;
+  step_overhead_ms: number;
+}
+
+/**
+ * ProfilePoint is one measurement of a profile: c (concurrency) or r (request rate; b, a decode batch, for a measured step), the lengths, the measured figures and the fit's residuals ln(predicted / measured).
+ *
+ * Unknown keys are rejected.
+ */
+export interface ProfilePoint {
+  c?: number;
+  r?: number;
+  b?: number;
+  in: number;
+  out?: number;
+  tpot_ms: number;
+  ttft_ms?: number;
+  rps?: number;
+  /** res are ln(predicted / measured) of tpot_ms, ttft_ms, rps in that order (those measured). */
+  res: number[];
 }
 
 /**
@@ -2471,14 +2542,20 @@ export interface Band {
 
 /** CalibrationReport is the fit of the step model to the request's calibration: the measured steps, the terms fitted, and the engine profile's efficiencies before and after. config.efficiencies and every figure of the report hold the fitted terms. */
 export interface CalibrationReport {
-  /** fitted names the terms fitted: "bandwidth_efficiency" and, with two or more batch sizes, "step_overhead_ms". */
+  /** fitted names the terms fitted: "bandwidth_efficiency" and, with two or more batch sizes (or loads), "step_overhead_ms"; with a measured TTFT, "compute_efficiency". Under a profile, the terms it applied. */
   fitted: string[];
   /** profile is the engine profile's efficiencies, before the fit. */
   profile: Efficiencies;
   /** points are the measured steps beside the step model's, before and after the fit. */
   points: CalibrationFitPoint[];
-  /** rms_error is the root mean square of ln(predicted / measured) over the points after the fit (0: exact). */
+  /** serving are the benchmark runs (calibration.imports) beside the serving model's figures at their loads, before and after the fit. */
+  serving?: CalibrationServingPoint[];
+  /** rms_error is the root mean square of ln(predicted / measured) over the points' figures after the fit (0: exact). */
   rms_error: number;
+  /** labels says where the report's figures come from (calibrated: the step model under fitted terms; modelled: the engine's own terms; measured: a figure read from the user's server as it is). */
+  labels?: FigureLabels;
+  /** calibration_profile is the fit as a calibration profile, to keep and pass back as calibration.profile. */
+  calibration_profile?: CalibrationProfile;
 }
 
 /** CalibrationFitPoint is one measured step and the model's. */
@@ -2491,6 +2568,34 @@ export interface CalibrationFitPoint {
   /** profile_ms is the step time under the engine profile; PredictedMs under the fitted terms. */
   profile_ms: number;
   predicted_ms: number;
+}
+
+/** CalibrationServingPoint is one benchmark run and the serving model's figures at its load. */
+export interface CalibrationServingPoint {
+  source: string;
+  concurrency?: number;
+  request_rate?: number;
+  input_tokens: number;
+  output_tokens: number;
+  /** measured are the run's figures; Profile the serving model's under the engine profile's terms; Predicted under the fitted terms. */
+  measured: ServingFigures;
+  profile: ServingFigures;
+  predicted: ServingFigures;
+}
+
+/** ServingFigures are the figures a benchmark run and the serving model share (0: not measured). */
+export interface ServingFigures {
+  tpot_ms?: number;
+  ttft_ms?: number;
+  requests_per_s?: number;
+}
+
+/** FigureLabels labels the report's figure groups "measured", "calibrated" or "modelled". A report without calibration has every figure modelled (and memory.sources for a start-up log's). */
+export interface FigureLabels {
+  /** Step: the decode and prefill step times; Serving: the serving section's latencies and rates; Memory: the memory budget and KV capacity (measured or derived where memory.sources says so). */
+  step: string;
+  serving: string;
+  memory: string;
 }
 
 /** Warning is a non-fatal note with a stable code. */

@@ -13,6 +13,7 @@ import type {
   Stats as GoStats, Contract, EngineProfile, EngineDefaults, FieldBounds, ModelID, HardwareID, Fix,
   PlanRequest, PlanWorkload, PlanSLO, PlanConstraints, PlanSearch, PlanVerify,
   PlanReport, PlanDeployment, PlanSimulated, PlanPoint, PlanRejection,
+  Calibration, BenchmarkImport, CalibrationReport, CalibrationProfile, CalibrationServingPoint,
 } from './contract.js';
 
 export type {
@@ -25,6 +26,7 @@ export type {
   Contract, EngineProfile, EngineDefaults, FieldBounds, ModelID, HardwareID, Fix,
   PlanRequest, PlanWorkload, PlanSLO, PlanConstraints, PlanSearch, PlanVerify,
   PlanReport, PlanDeployment, PlanSimulated, PlanPoint, PlanRejection,
+  Calibration, BenchmarkImport, CalibrationReport, CalibrationProfile, CalibrationServingPoint,
 };
 
 // The names these types had before contract.d.ts was generated.
@@ -140,6 +142,14 @@ export interface Calculator {
   plan(request: PlanRequest): PlanReport;
   /** plan with JSON text in and out. */
   planJSON(json: string): string;
+  /**
+   * Fits the deployment to the measurements of request.calibration (imports: benchmark tools' result files,
+   * `{format, data}`, up to 16 MiB each; bench_serve; points) and returns the fit (calc.Calibrate) with its
+   * calibration_profile, a versioned document of about 1 KB to send back as calibration.profile. The full
+   * engine only (load({ planner: true })); the request may exceed evaluate's 64 KiB. Throws ThroughputError
+   * naming every invalid field, a file's by its JSON path or CSV row and column.
+   */
+  calibrate(request: Request): CalibrationReport;
   /** Whether this engine has plan(): load({ planner: true }) loads the planner build. */
   readonly hasPlanner: boolean;
   /**

@@ -396,6 +396,25 @@ class Calculator {
     return this.#call('plan', checkSize(json, '', this.#maxBytes));
   }
 
+  /**
+   * Fits a deployment to the measurements of request.calibration (imports:
+   * benchmark tools' result files, up to 16 MiB each; bench_serve; points)
+   * and returns the fit, its calibration_profile included (calc.Calibrate;
+   * the full engine, load({planner: true})). The request may exceed
+   * evaluate's 64 KiB, up to calc.MaxCalibrateBytes; the profile it returns
+   * is small enough to send back as calibration.profile to evaluate.
+   */
+  calibrate(request) {
+    this.#planner();
+    const problems = [];
+    checkJSONObject(request, '', problems);
+    if (problems.length > 0) {
+      throw new ThroughputError(problems);
+    }
+    const max = this.#bridge.maxCalibrateBytes ?? this.#maxBytes;
+    return JSON.parse(this.#call('calibrate', checkSize(JSON.stringify(request), '', max)));
+  }
+
   /** Whether this engine has the planner (load({planner: true})). */
   get hasPlanner() {
     return typeof this.#bridge.plan === 'function';

@@ -70,6 +70,21 @@ func plan(request string) (string, error) {
 	return marshal(&rep)
 }
 
+// calibrate answers calibrate(request): the fit of a request's
+// calibration and its profile (calc.Calibrate), the request up to
+// calc.MaxCalibrateBytes (benchmark files).
+func calibrate(request string) (string, error) {
+	req, err := calc.ParseCalibrateRequest([]byte(request))
+	if err != nil {
+		return "", err
+	}
+	rep, err := calc.Calibrate(req)
+	if err != nil {
+		return "", err
+	}
+	return marshal(rep)
+}
+
 // probeAccelerator is the hardware the summaries are evaluated on. Only
 // hardware-independent figures (model info, KV bytes per token) are read
 // from those reports, so its figures do not matter as long as they are

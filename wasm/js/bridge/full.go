@@ -23,3 +23,11 @@ var tapeFull []tapeType
 // reach (tapeFullTypes). The light engine, which cannot fill them, leaves
 // the table out by not calling it.
 func WriteFullSections() { tapeFull = tapeFullTypes[:] }
+
+// calibrateExport is calibrate in the full engine (ExportCalibrate), nil
+// otherwise: the light engine has no calibration readers.
+var calibrateExport func(string) (string, error)
+
+// ExportCalibrate adds calibrate (calc.Calibrate: benchmark files in, the
+// fit and its calibration profile out) to the functions Main publishes.
+func ExportCalibrate() { calibrateExport = calibrate }

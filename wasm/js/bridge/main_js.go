@@ -67,6 +67,10 @@ func Main() {
 	if planExport != nil {
 		export("plan", planExport)
 	}
+	if calibrateExport != nil {
+		export("calibrate", calibrateExport)
+		bridge.Set("maxCalibrateBytes", calc.MaxCalibrateBytes)
+	}
 	export("models", func(string) (string, error) { return modelList() })
 	export("model", model)
 	export("hardware", func(string) (string, error) { return hardwareList() })

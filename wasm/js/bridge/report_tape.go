@@ -255,6 +255,8 @@ var tapeKeys = []string{
 	"profile",
 	"points",
 	"rms_error",
+	"labels",
+	"calibration_profile",
 	"mean",
 	"p50",
 	"p90",
@@ -280,12 +282,21 @@ var tapeKeys = []string{
 	"measured_ms",
 	"profile_ms",
 	"predicted_ms",
+	"measured",
+	"step",
 	"ttft_p50_ms",
 	"ttft_p99_ms",
 	"tpot_p50_ms",
 	"tpot_p99_ms",
 	"e2e_latency_p50_ms",
 	"e2e_latency_p99_ms",
+	"c",
+	"r",
+	"b",
+	"in",
+	"out",
+	"rps",
+	"res",
 }
 
 // tapeReport records a calc.Report (tapeTypes[0]).
@@ -692,72 +703,129 @@ var tapeFullTypes = [...]tapeType{
 	}},
 	56 - tapeFullBase: {kind: tapeKindPointer, elem: 57},
 	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 66, key: 242},   // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 37, key: 243},  // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 67, key: 244},   // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 35, key: 245}, // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 66, key: 242},                                  // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 37, key: 243},                                 // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 67, key: 244},                                  // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Serving), typ: 69, key: 9, omit: tapeOmitEmpty},              // serving
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 35, key: 245},                                // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Labels), typ: 71, key: 246, omit: tapeOmitEmpty},             // labels
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.CalibrationProfile), typ: 73, key: 247, omit: tapeOmitEmpty}, // calibration_profile
 	}},
 	58 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 35, key: 246}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 35, key: 247},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 35, key: 248},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 35, key: 249},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 35, key: 250},  // max
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 35, key: 248}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 35, key: 249},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 35, key: 250},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 35, key: 251},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 35, key: 252},  // max
 	}},
 	59 - tapeFullBase: {kind: tapeKindPointer, elem: 35},
 	60 - tapeFullBase: {kind: tapeKindSlice, elem: 61, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
 	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 35, key: 251},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 35, key: 253},       // time_s
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 35, key: 218},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 35, key: 252},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 35, key: 253},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 35, key: 254},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 35, key: 255},     // waiting
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 35, key: 90}, // kv_cache_usage
 	}},
 	62 - tapeFullBase: {kind: tapeKindPointer, elem: 63},
 	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 254},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 33, key: 255},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 69, key: 244},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 35, key: 256},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 33, key: 257},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 35, key: 258},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 35, key: 259},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 35, key: 260},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 35, key: 261},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 35, key: 262}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 35, key: 263},  // max_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 256},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 33, key: 257},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 75, key: 244},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 35, key: 258},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 33, key: 259},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 35, key: 260},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 35, key: 261},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 35, key: 262},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 35, key: 263},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 35, key: 264}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 35, key: 265},  // max_output_tokens_per_s
 	}},
 	64 - tapeFullBase: {kind: tapeKindSlice, elem: 65, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
 	65 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
 		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 24},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 35, key: 264},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 35, key: 265}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 35, key: 266},     // error
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 35, key: 266},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 35, key: 267}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 35, key: 268},     // error
 	}},
 	66 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
 	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
 	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 267},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 269},        // source
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 33, key: 77},     // batch_size
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 33, key: 78}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 35, key: 268},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 35, key: 269},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 35, key: 270},  // predicted_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 35, key: 270},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 35, key: 271},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 35, key: 272},  // predicted_ms
 	}},
-	69 - tapeFullBase: {kind: tapeKindSlice, elem: 70, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
-	70 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 35, key: 254},                                     // load
+	69 - tapeFullBase: {kind: tapeKindSlice, elem: 70, size: unsafe.Sizeof(*new(calc.CalibrationServingPoint))},
+	70 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationServingPoint
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Source), typ: 1, key: 269},                           // source
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Concurrency), typ: 35, key: 55, omit: tapeOmitEmpty}, // concurrency
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.RequestRate), typ: 35, key: 56, omit: tapeOmitEmpty}, // request_rate
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.InputTokens), typ: 33, key: 53},                      // input_tokens
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.OutputTokens), typ: 33, key: 54},                     // output_tokens
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Measured), typ: 77, key: 273},                        // measured
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Profile), typ: 77, key: 243},                         // profile
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Predicted), typ: 77, key: 267},                       // predicted
+	}},
+	71 - tapeFullBase: {kind: tapeKindPointer, elem: 72},
+	72 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FigureLabels
+		{off: unsafe.Offsetof(calc.FigureLabels{}.Step), typ: 1, key: 274},  // step
+		{off: unsafe.Offsetof(calc.FigureLabels{}.Serving), typ: 1, key: 9}, // serving
+		{off: unsafe.Offsetof(calc.FigureLabels{}.Memory), typ: 1, key: 5},  // memory
+	}},
+	73 - tapeFullBase: {kind: tapeKindPointer, elem: 74},
+	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationProfile
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Version), typ: 33, key: 0},                       // version
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Engine), typ: 1, key: 39},                        // engine
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.EngineVersion), typ: 1, key: 40},                 // engine_version
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Model), typ: 1, key: 2},                          // model
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Hardware), typ: 1, key: 3},                       // hardware
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.TensorParallelSize), typ: 33, key: 41},           // tensor_parallel_size
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Terms), typ: 78, key: 240},                       // terms
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Fitted), typ: 66, key: 242},                      // fitted
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Points), typ: 79, key: 244, omit: tapeOmitEmpty}, // points
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.RMSError), typ: 35, key: 245},                    // rms_error
+	}},
+	75 - tapeFullBase: {kind: tapeKindSlice, elem: 76, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	76 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 35, key: 256},                                     // load
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 35, key: 104},                         // output_tokens_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 35, key: 103},                             // requests_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 59, key: 223, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 35, key: 271},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 35, key: 272},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 35, key: 273},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 35, key: 274},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 35, key: 275},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 35, key: 276},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 35, key: 275},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 35, key: 276},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 35, key: 277},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 35, key: 278},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 35, key: 279},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 35, key: 280},                                 // e2e_latency_p99_ms
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 35, key: 234},                              // mean_running
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 33, key: 225},                              // preemptions
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 35, key: 117},                       // work_per_output_token
 	}},
+	77 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingFigures
+		{off: unsafe.Offsetof(calc.ServingFigures{}.TPOTMs), typ: 35, key: 98, omit: tapeOmitEmpty},        // tpot_ms
+		{off: unsafe.Offsetof(calc.ServingFigures{}.TTFTMs), typ: 35, key: 92, omit: tapeOmitEmpty},        // ttft_ms
+		{off: unsafe.Offsetof(calc.ServingFigures{}.RequestsPerS), typ: 35, key: 103, omit: tapeOmitEmpty}, // requests_per_s
+	}},
+	78 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfileTerms
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.BandwidthEfficiency), typ: 35, key: 150},          // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.AttentionBandwidthEfficiency), typ: 35, key: 151}, // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.ComputeEfficiency), typ: 35, key: 152},            // compute_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.StepOverheadMs), typ: 35, key: 155},               // step_overhead_ms
+	}},
+	79 - tapeFullBase: {kind: tapeKindSlice, elem: 80, size: unsafe.Sizeof(*new(calc.ProfilePoint))},
+	80 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfilePoint
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Concurrency), typ: 35, key: 281, omit: tapeOmitEmpty},  // c
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestRate), typ: 35, key: 282, omit: tapeOmitEmpty},  // r
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Batch), typ: 33, key: 283, omit: tapeOmitEmpty},        // b
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Input), typ: 33, key: 284},                             // in
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Output), typ: 33, key: 285, omit: tapeOmitEmpty},       // out
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.TPOTMs), typ: 35, key: 98},                             // tpot_ms
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.TTFTMs), typ: 35, key: 92, omit: tapeOmitEmpty},        // ttft_ms
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestsPerS), typ: 35, key: 286, omit: tapeOmitEmpty}, // rps
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Residuals), typ: 81, key: 287},                         // res
+	}},
+	81 - tapeFullBase: {kind: tapeKindSlice, elem: 35, size: unsafe.Sizeof(*new(float64))},
 }

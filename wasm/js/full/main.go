@@ -17,6 +17,7 @@ import (
 
 func main() {
 	bridge.ExportPlan()
+	bridge.ExportCalibrate()
 	bridge.WriteFullSections()
 	bridge.Main()
 }
