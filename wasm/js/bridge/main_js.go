@@ -67,6 +67,9 @@ func Main() {
 	if planExport != nil {
 		export("plan", planExport)
 	}
+	if pricesExport != nil {
+		export("prices", pricesExport)
+	}
 	export("models", func(string) (string, error) { return modelList() })
 	export("model", model)
 	export("hardware", func(string) (string, error) { return hardwareList() })
