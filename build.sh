@@ -155,7 +155,7 @@ bundle_page() {
 	cp www/page/sw.js www/page/manifest.webmanifest www/page/icon.svg "$site/"
 	if [ -x node_modules/.bin/esbuild ]; then
 		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "plan.bundle=$src/page/plan.js" "widget=$src/widget/widget.js" \
-			"throughput-calculator=$src/widget/throughput-calculator.js" "sim-worker=$src/page/sim-worker.js" \
+			"throughput-calculator=$src/widget/throughput-calculator.js" "sim-worker=$src/page/sim-worker.js" "plan-worker=$src/page/plan-worker.js" \
 			--bundle --format=esm --target=es2022 --log-level=warning --outdir="$site"
 	else
 		for d in page ui widget module; do
