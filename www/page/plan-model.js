@@ -137,7 +137,7 @@ export const COLUMNS = Object.freeze([
   ['num_gpus', 'GPUs', (d) => fmt.int(d.num_gpus), true],
   ['split', 'Split', splitText],
   ['weights', 'Weights', (d) => d.quantization],
-  ['kv', 'KV cache', (d) => d.kv_cache_dtype],
+  ['kv', 'KV', (d) => d.kv_cache_dtype],
   ['engine', 'Engine', (d) => (d.engine === 'sglang' ? 'SGLang' : d.engine === 'vllm' ? 'vLLM' : d.engine)],
   ['usd_per_million_output_tokens', '$/M output', (d) => fmt.usd(d.usd_per_million_output_tokens), true],
   ['usd_per_hour', '$/hour', (d) => fmt.usd(d.usd_per_hour), true],
@@ -145,7 +145,7 @@ export const COLUMNS = Object.freeze([
   ['tokens_per_s_per_user', 'tok/s per user', (d) => fmt.num(d.tokens_per_s_per_user), true],
   ['ttft_ms', 'TTFT', (d) => fmt.ms(d.ttft_ms), true],
   ['tpot_ms', 'TPOT', (d) => fmt.ms(d.tpot_ms), true],
-  ['headroom', 'Headroom', (d) => `${fmt.num(d.headroom)}×`, true],
+  ['headroom', 'Head\u00adroom', (d) => `${fmt.num(d.headroom)}×`, true],
 ]);
 
 /** Which deployments the report picks, by index: "cheapest", "fewest GPUs", "lowest latency". */

@@ -18,7 +18,8 @@ engine.then((calc) => {
   // recompiled once used, and the Go heap grows to a plan's size; both
   // would otherwise fall on the first real plan (about 600 against 200 ms
   // for the whole catalog on a desktop profile: scripts/bench-page.mjs).
-  try { calc.plan(WARM_UP); } catch { /* a warm-up only */ }
+  // Not when a plan is already waiting (a link's): it goes first.
+  if (!asked) try { calc.plan(WARM_UP); } catch { /* a warm-up only */ }
 }, (e) => self.postMessage({ ready: false, errors: [{ field: '', message: `the planner engine did not load: ${e?.message ?? e}` }] }));
 
 /** The warm-up plan: one accelerator, the default search and verification. */
@@ -27,8 +28,11 @@ const WARM_UP = {
   slo: { ttft_ms: 1000, tpot_ms: 50 }, constraints: { accelerators: ['h100-sxm-80gb', 'mi300x'] },
 };
 
+let asked = false; // whether a plan came before the engine had loaded
+
 self.onmessage = async ({ data }) => {
   const { id, request } = data;
+  asked = true;
   try {
     self.postMessage({ id, stage: 'engine' });
     const calc = await engine;

@@ -274,12 +274,12 @@ function plan(push) {
   const cached = answers.get(query);
   if (cached) {
     cancel(false);
-    render(cached.report, cached.ms);
+    render(cached.report, cached.ms, push);
     return;
   }
   if (job) cancel(false);
   startWorker();
-  job = { id: ++jobs, query };
+  job = { id: ++jobs, query, reveal: push };
   $('plan-results').classList.add('stale');
   $('plan-run').disabled = true;
   $('plan-cancel').hidden = false;
@@ -303,7 +303,7 @@ function finish(data) {
   }
   if (j) answers.set(j.query, { report: data.report, ms: data.ms });
   if (j && j.query !== P.queryFor(readForm(), location.search)) return; // the form moved on (Back) before the answer came
-  render(data.report, data.ms);
+  render(data.report, data.ms, j?.reveal);
 }
 
 function markInvalid(errors) {
@@ -355,8 +355,8 @@ export function calculatorLink(d) {
   return `${location.pathname}?${S.toQuery({ configs: [c], active: 0 })}`;
 }
 
-function render(r, ms) {
-
+/** Shows a plan report; reveal scrolls the verdict into view when it is off screen (a click on a phone). */
+function render(r, ms, reveal = false) {
   const results = $('plan-results');
   results.hidden = false;
   results.classList.remove('stale');
@@ -378,6 +378,8 @@ function render(r, ms) {
   renderRejections(r);
   setStatus('');
   results.dataset.run = String(Number(results.dataset.run ?? 0) + 1);
+  const top = $('plan-verdict').getBoundingClientRect().top;
+  if (reveal && (top < 0 || top > innerHeight - 80)) $('plan-verdict').scrollIntoView({ block: 'start' });
   performance.mark('throughput:plan-answer');
 }
 
@@ -401,12 +403,12 @@ function renderTable(r) {
     };
     cell(String(row.rank), 'Rank', 'txt');
     for (const [k, h, , numeric] of P.COLUMNS) cell(row.cells[k], h, numeric ? 'num' : 'txt', k);
-    const pickCell = cell('', 'Pick', 'txt');
+    const pickCell = cell('', 'Pick', 'txt picks');
     for (const name of row.picks) pickCell.append(Object.assign(document.createElement('span'), { className: 'pick', textContent: name }));
     const d = r.deployments[row.deployments[0]];
-    const a = Object.assign(document.createElement('a'), { href: calculatorLink(d), textContent: 'Open in the calculator', className: 'plan-open' });
-    a.title = d.launch;
-    cell('', 'Calculator', 'txt').append(a);
+    const a = Object.assign(document.createElement('a'), { href: calculatorLink(d), textContent: 'Open', className: 'plan-open' });
+    a.title = `Open in the calculator: ${d.launch}`;
+    cell('', 'Calculator', 'txt calc').append(a);
     return tr;
   }));
   const merged = rows.filter((x) => x.deployments.length > 1).length;
