@@ -40,7 +40,15 @@ for (const [device, width, height] of [['desktop', 1280, 900], ['phone', 390, 84
         const { page, errors } = b;
         await page.goto(new URL(URL_PATH, base).href);
         await page.waitForFunction(() => document.getElementById('plan-results').dataset.run, null, { timeout: 90000 });
-        // Select two accelerators so that their price fields show too.
+        // The answer as it first shows (the screenshot); then two
+        // accelerators selected, so that their price fields show too.
+        const first = await page.evaluate(() => [document.scrollingElement.scrollWidth, innerWidth]);
+        assert.ok(first[0] <= first[1], `page ${first[0]} px wide in a ${first[1]} px window`);
+        const file = await H.screenshot(page, `plan-${device}-${scheme}.png`, { fullPage: true });
+        if (process.env.DOCS_SCREENSHOTS === '1') {
+          fs.mkdirSync(path.join(H.ROOT, 'docs', 'screenshots'), { recursive: true });
+          fs.copyFileSync(file, path.join(H.ROOT, 'docs', 'screenshots', path.basename(file)));
+        }
         await page.waitForSelector('#plan-acc-groups input', { state: 'attached' });
         await page.evaluate(() => {
           for (const id of ['h100-sxm-80gb', 'mi300x']) document.querySelector(`#plan-acc-groups input[value="${id}"]`).checked = true;
@@ -107,11 +115,6 @@ for (const [device, width, height] of [['desktop', 1280, 900], ['phone', 390, 84
           assert.ok(wrap[0] <= wrap[1], `the ranked table fits a desktop window: ${wrap}`);
         }
 
-        const file = await H.screenshot(page, `plan-${device}-${scheme}.png`, { fullPage: true });
-        if (process.env.DOCS_SCREENSHOTS === '1') {
-          fs.mkdirSync(path.join(H.ROOT, 'docs', 'screenshots'), { recursive: true });
-          fs.copyFileSync(file, path.join(H.ROOT, 'docs', 'screenshots', path.basename(file)));
-        }
         assert.deepEqual(errors, []);
       } finally {
         await b.close();
