@@ -12,6 +12,7 @@
 import * as S from './state.js';
 import * as fmt from '../ui/format.js';
 import * as P from './plan-model.js';
+import { fillModelList } from './form.js';
 import { drawFrontier } from './plan-chart.js';
 
 export { planPrices } from './plan-model.js';
@@ -89,12 +90,7 @@ async function fillModels() {
   modelsFilled = true;
   try {
     const res = await fetch('catalog.json');
-    const list = await res.json();
-    $('plan-model-list').replaceChildren(...list.map((m) => {
-      const o = new Option(m.name, m.id);
-      o.label = `${m.name}${m.family ? ` · ${m.family}` : ''}`;
-      return o;
-    }));
+    fillModelList($('plan-model-list'), await res.json());
   } catch { modelsFilled = false; }
 }
 
@@ -295,7 +291,7 @@ function finish(data) {
   $('plan-cancel').hidden = true;
   $('plan-progress').hidden = true;
   if (data.errors) {
-    $('plan-results').classList.remove('stale');
+    $('plan-results').classList.add('stale'); // the last answer stays, dimmed: it is not this question's
     const errs = data.errors;
     markInvalid(errs);
     setStatus(errs.map((x) => (x.field ? `${FIELD_LABELS[x.field]?.[0] ?? x.field}: ${x.message}` : x.message)).join('; '));
