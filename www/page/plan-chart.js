@@ -8,15 +8,22 @@
 import { chartPoints, frontierAxes, pointText } from './plan-model.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 560, H = 300;
 const M = { l: 52, r: 16, t: 16, b: 44 };
 
-/** Draws report's frontier into svg; tip is the tooltip element. */
+/**
+ * Draws report's frontier into svg; tip is the tooltip element. The
+ * drawing is as wide as the chart's box (320 to 760 units), so that its
+ * text keeps the page's size on a phone; plan.js redraws it when the box
+ * changes width.
+ */
 export function drawFrontier(svg, tip, report, pickNames) {
   svg.replaceChildren();
   tip.hidden = true;
   const pts = chartPoints(report);
   if (!pts.length) return;
+  const W = Math.round(Math.min(760, Math.max(320, svg.parentElement.clientWidth || 560)));
+  const H = W < 480 ? 260 : 300;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   const el = (tag, attrs, parent = svg) => {
     const e = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -40,7 +47,7 @@ export function drawFrontier(svg, tip, report, pickNames) {
   });
   el('line', { x1: M.l, y1: H - M.b, x2: W - M.r, y2: H - M.b, class: 'axis' });
   el('line', { x1: M.l, y1: M.t, x2: M.l, y2: H - M.b, class: 'axis' });
-  el('text', { x: (M.l + W - M.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis-label' }).textContent = 'output tokens/s per user (faster for each user →)';
+  el('text', { x: (M.l + W - M.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis-label' }).textContent = W < 480 ? 'output tokens/s per user →' : 'output tokens/s per user (faster for each user →)';
   el('text', { x: 12, y: (M.t + H - M.b) / 2, 'text-anchor': 'middle', class: 'axis-label', transform: `rotate(-90 12 ${(M.t + H - M.b) / 2})` }).textContent = 'output tokens/s per GPU';
   el('polyline', { class: 'front', points: pts.filter((p) => !p.extra).map((p) => `${X(p.tokens_per_s_per_user)},${Y(p.tokens_per_s_per_gpu)}`).join(' ') });
   const show = (p, c) => {

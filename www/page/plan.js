@@ -368,9 +368,10 @@ function render(r, ms, reveal = false) {
   $('plan-launch').textContent = best?.launch ?? '';
   $('plan-launch').closest('section').hidden = !best;
   $('plan-notes').replaceChildren(...(best?.notes ?? []).map((n) => Object.assign(document.createElement('li'), { textContent: n })));
-  const pk = P.picks(r);
-  drawFrontier($('plan-frontier'), $('plan-tip'), r, (i) => pk.get(i) ?? []);
   $('plan-frontier').closest('section').hidden = !(r.frontier?.length);
+  shown = r;
+  chartWidth = 0;
+  redrawChart();
   renderRejections(r);
   setStatus('');
   results.dataset.run = String(Number(results.dataset.run ?? 0) + 1);
@@ -378,6 +379,19 @@ function render(r, ms, reveal = false) {
   if (reveal && (top < 0 || top > innerHeight - 80)) $('plan-verdict').scrollIntoView({ block: 'start' });
   performance.mark('throughput:plan-answer');
 }
+
+let shown = null; // the report on screen
+let chartWidth = 0; // the chart box's width it was drawn for
+
+/** Draws the frontier of the report on screen when its box has a new width. */
+function redrawChart() {
+  const w = $('plan-frontier').parentElement.clientWidth;
+  if (!shown || !w || w === chartWidth) return;
+  chartWidth = w;
+  const pk = P.picks(shown);
+  drawFrontier($('plan-frontier'), $('plan-tip'), shown, (i) => pk.get(i) ?? []);
+}
+new ResizeObserver(redrawChart).observe($('plan-frontier').parentElement);
 
 function renderTable(r) {
   const head = $('plan-table').querySelector('thead tr');
