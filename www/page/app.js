@@ -639,6 +639,7 @@ function scheduleURL() {
 }
 
 window.addEventListener('popstate', () => {
+  if (new URLSearchParams(location.search).get('view') === 'plan') return; // the planning view's entry (plan.js answers it)
   state = S.fromQuery(location.search);
   F.writeForm(form, active());
   update();
