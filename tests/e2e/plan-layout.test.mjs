@@ -78,6 +78,22 @@ for (const [device, width, height] of [['desktop', 1280, 900], ['phone', 390, 84
           for (const o of shown) if (o !== f) assert.ok(gap(l, o.input) > own, `${f.id}'s label is nearer to ${o.id} than to its input`);
         }
 
+        // The accelerator picker, open: a box and a name per line, inside
+        // the picker, no wider than the window.
+        await page.click('#plan-acc > summary');
+        const picker = await page.evaluate(() => {
+          const g = document.getElementById('plan-acc-groups').getBoundingClientRect();
+          return [...document.querySelectorAll('#plan-acc-groups label')].slice(0, 12).map((l) => {
+            const box = l.querySelector('input').getBoundingClientRect();
+            const r = l.getBoundingClientRect();
+            return { box: box.width, h: r.height, inside: r.left >= g.left - 1 && r.right <= g.right + 1 };
+          });
+        });
+        assert.ok(picker.length > 0 && picker.every((x) => x.box < 30 && x.inside && x.h < 40), JSON.stringify(picker));
+        const wide = await page.evaluate(() => [document.scrollingElement.scrollWidth, innerWidth]);
+        assert.ok(wide[0] <= wide[1], `with the picker open, page ${wide[0]} px wide in a ${wide[1]} px window`);
+        await page.click('#plan-acc > summary');
+
         // The chart: tick values on both axes, inside the chart, and text
         // that contrasts with its panel.
         const chart = await page.evaluate(() => {

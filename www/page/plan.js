@@ -133,6 +133,16 @@ form.addEventListener('change', (e) => {
 form.addEventListener('input', (e) => {
   if (e.target.closest('#plan-prices')) writePrices();
 });
+// A vendor's "all": selects each of its accelerators, or none when all were.
+$('plan-acc-groups')?.addEventListener('click', (e) => {
+  const btn = e.target.closest('button.plan-vendor');
+  if (!btn) return;
+  const boxes = [...btn.closest('fieldset').querySelectorAll('input[type=checkbox]')];
+  const on = !boxes.every((b) => b.checked);
+  for (const b of boxes) b.checked = on;
+  $('plan-accelerators').value = [...form.querySelectorAll('#plan-acc-groups input:checked')].map((i) => i.value).join(', ');
+  syncAccelerators();
+});
 $('plan-acc-clear')?.addEventListener('click', () => {
   $('plan-accelerators').value = '';
   syncAccelerators();
@@ -152,7 +162,9 @@ function buildAccelerators() {
   for (const [vendor, list] of groups) {
     const fs = document.createElement('fieldset');
     const lg = document.createElement('legend');
-    lg.textContent = vendor || 'Other';
+    const all = Object.assign(document.createElement('button'), { type: 'button', className: 'small link plan-vendor', textContent: 'all' });
+    all.setAttribute('aria-label', `Select every ${vendor || 'other'} accelerator`);
+    lg.append(`${vendor || 'Other'} `, all);
     fs.append(lg);
     for (const a of list) {
       const label = document.createElement('label');
@@ -175,8 +187,9 @@ function buildAccelerators() {
 function syncAccelerators() {
   const ids = P.acceleratorIds($('plan-accelerators').value);
   for (const box of form.querySelectorAll('#plan-acc-groups input')) box.checked = ids.includes(box.value);
+  const names = ids.map((id) => P.shortName(hardwareName(id)));
   $('plan-acc-summary').textContent = ids.length
-    ? `${ids.length} selected: ${ids.map((id) => P.shortName(hardwareName(id))).join(', ')}`
+    ? `${ids.length} selected: ${names.length > 4 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ')}`
     : 'Every accelerator rented on demand';
   // One price field per selected accelerator, the user's price or the table's.
   const given = P.planPrices($('plan-prices-text').value).prices ?? {};
