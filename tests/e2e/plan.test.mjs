@@ -223,6 +223,24 @@ test('Back and Forward move between the calculator and the plan view, and betwee
   assert.deepEqual(errors, []);
 });
 
+test('Back while a plan runs shows the last answer; Forward shows the new one once it is done', async () => {
+  const { page, errors } = b;
+  await page.goto(new URL('?view=plan&plan.rate=9&plan.model=llama-3.1-8b', base).href);
+  await page.waitForFunction(() => document.getElementById('plan-results').dataset.run, null, { timeout: 90000 });
+  const nine = await page.textContent('#plan-answer');
+  await page.fill('#plan-rate', '31');
+  await page.click('#plan-run');
+  await answered(page, () => page.goBack()); // drawn from the view's answers, not planned again
+  assert.equal(await page.inputValue('#plan-rate'), '9');
+  assert.equal(await page.textContent('#plan-answer'), nine);
+  assert.equal(await page.isEnabled('#plan-run'), true);
+  await answered(page, () => page.goForward());
+  assert.equal(await page.inputValue('#plan-rate'), '31');
+  const want = planner.plan({ model: 'llama-3.1-8b', workload: { request_rate: 31, input_tokens: 2048, output_tokens: 500 }, slo: { ttft_ms: 1000, tpot_ms: 50 } });
+  assert.equal(await page.textContent('#plan-answer'), want.answer);
+  assert.deepEqual(errors, []);
+});
+
 test('the widget planning mode: <throughput-planner> answers as calc.Plan does', async () => {
   const { page, errors } = b;
   const url = new URL('/__planner.html', base).href;

@@ -31,8 +31,9 @@ const FIELD_LABELS = {
 
 let worker = null;
 let engineInfo = null; // {hardware, prices} once the worker's engine has loaded
-let job = null; // the plan in flight: {id, query, started}
+let job = null; // the plan the view waits for: {id, query, reveal}
 let jobs = 0;
+const asked = new Map(); // id -> query of every plan posted to the worker and not yet answered
 const answers = new Map(); // query -> {report, ms}: Back and Forward redraw without planning again
 
 // --- view switching --------------------------------------------------------
@@ -255,6 +256,10 @@ function onMessage({ data }) {
     syncAccelerators();
     return;
   }
+  // Every answer is kept, also one the view no longer waits for (Back
+  // moved on while it ran): Forward then shows it at once.
+  if (data.report && asked.has(data.id)) answers.set(asked.get(data.id), { report: data.report, ms: data.ms });
+  if (!data.stage) asked.delete(data.id);
   if (!job || data.id !== job.id) return;
   if (data.stage) {
     setStatus(data.stage === 'engine' ? 'Loading the planner engine…' : 'Searching every deployment and replaying the finalists in the simulator…');
@@ -282,27 +287,37 @@ function plan(push) {
   performance.mark('throughput:plan-click');
   const cached = answers.get(query);
   if (cached) {
-    cancel(false);
+    settle();
     render(cached.report, cached.ms, push);
     return;
   }
-  if (job) cancel(false);
+  // A plan still running for another question (Back, Forward) finishes in
+  // the worker and is kept; this one is queued behind it.
   startWorker();
-  job = { id: ++jobs, query, reveal: push };
+  const running = [...asked].find(([, q]) => q === query)?.[0]; // asked already (Back, then Forward while it ran)
+  job = { id: running ?? ++jobs, query, reveal: push };
   $('plan-results').classList.add('stale');
   $('plan-run').disabled = true;
   $('plan-cancel').hidden = false;
   $('plan-progress').hidden = false;
   setStatus(engineInfo ? 'Searching every deployment and replaying the finalists in the simulator…' : 'Loading the planner engine…');
-  worker.postMessage({ id: job.id, request });
+  if (running === undefined) {
+    asked.set(job.id, query);
+    worker.postMessage({ id: job.id, request });
+  }
 }
 
-function finish(data) {
-  const j = job;
+/** The view waits for no plan: Plan enabled, Cancel and the progress bar hidden. */
+function settle() {
   job = null;
   $('plan-run').disabled = false;
   $('plan-cancel').hidden = true;
   $('plan-progress').hidden = true;
+}
+
+function finish(data) {
+  const j = job;
+  settle();
   if (data.errors) {
     $('plan-results').classList.add('stale'); // the last answer stays, dimmed: it is not this question's
     const errs = data.errors;
@@ -310,7 +325,6 @@ function finish(data) {
     setStatus(errs.map((x) => (x.field ? `${FIELD_LABELS[x.field]?.[0] ?? x.field}: ${x.message}` : x.message)).join('; '));
     return;
   }
-  if (j) answers.set(j.query, { report: data.report, ms: data.ms });
   if (j && j.query !== P.queryFor(readForm(), location.search)) return; // the form moved on (Back) before the answer came
   render(data.report, data.ms, j?.reveal);
 }
@@ -324,19 +338,17 @@ function markInvalid(errors) {
 }
 
 /** Cancel: the worker is stopped (plan() cannot be interrupted) and a fresh one loads. */
-function cancel(say = true) {
+function cancel() {
   if (!job) return;
-  job = null;
+  settle();
   worker?.terminate();
   worker = null;
-  $('plan-run').disabled = false;
-  $('plan-cancel').hidden = true;
-  $('plan-progress').hidden = true;
+  asked.clear();
   $('plan-results').classList.remove('stale');
-  if (say) setStatus('Cancelled.');
+  setStatus('Cancelled.');
   startWorker();
 }
-$('plan-cancel')?.addEventListener('click', () => cancel(true));
+$('plan-cancel')?.addEventListener('click', cancel);
 
 function setStatus(text) {
   $('plan-status').textContent = text;
