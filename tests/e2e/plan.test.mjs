@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as H from './helpers.mjs';
 import { ms, usd, int } from '../../www/ui/format.js';
+import { plainMessage } from '../../www/page/plan-model.js';
 
 let b;
 let base;
@@ -220,6 +221,21 @@ test('Back and Forward move between the calculator and the plan view, and betwee
   await page.click('#plan-back');
   await page.waitForSelector('main.layout:not([hidden])');
   assert.doesNotMatch(page.url(), /view=plan/);
+  assert.deepEqual(errors, []);
+});
+
+test("the plan's warnings are under its verdict", async () => {
+  const { page, errors } = b;
+  // The planner's own reranking case (calc/planner TestPlanRerankedByTheSimulator):
+  // the simulator refutes the cheapest MI325X shapes.
+  await page.goto(new URL('?view=plan&plan.model=llama-3.1-70b&plan.rate=5&plan.input=4096&plan.output=256&plan.ttft=500&plan.tpot=30&plan.accelerators=mi325x,mi300x', base).href);
+  await page.waitForFunction(() => document.getElementById('plan-results').dataset.run, null, { timeout: 90000 });
+  const want = planner.plan({
+    model: 'llama-3.1-70b', workload: { request_rate: 5, input_tokens: 4096, output_tokens: 256 }, slo: { ttft_ms: 500, tpot_ms: 30 },
+    constraints: { accelerators: ['mi325x', 'mi300x'] },
+  });
+  assert.ok(want.warnings.some((w) => w.code === 'verify_reranked'));
+  assert.deepEqual(await page.$$eval('#plan-warnings li', (li) => li.map((x) => x.textContent)), want.warnings.map((w) => plainMessage(w.message)));
   assert.deepEqual(errors, []);
 });
 

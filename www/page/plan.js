@@ -386,6 +386,7 @@ function render(r, ms, reveal = false) {
   $('plan-badge').textContent = line ? 'Deploy' : 'No fit';
   $('plan-verdict-line').textContent = line ?? 'No deployment meets the budget.';
   $('plan-answer').textContent = r.answer;
+  $('plan-warnings').replaceChildren(...(r.warnings ?? []).map((w) => Object.assign(document.createElement('li'), { textContent: P.plainMessage(w.message) })));
   const verified = r.deployments.filter((d) => d.simulated).length;
   $('plan-meta').textContent = `${fmt.int(r.candidates)} candidate deployments searched${verified ? `, the top ${verified} replayed in the simulator` : ''}, in ${fmt.int(ms)} ms.`;
   renderTable(r);
