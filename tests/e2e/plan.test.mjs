@@ -192,6 +192,10 @@ test('Back and Forward move between the calculator and the plan view, and betwee
   await page.click('#open-plan');
   await page.waitForSelector('#planner:not([hidden])');
   assert.equal(await page.isHidden('main.layout'), true);
+  // The calculator's header actions would copy or export the calculator,
+  // not this plan: hidden here.
+  assert.equal(await page.isHidden('#copy-link'), true);
+  assert.equal(await page.isHidden('#export-json'), true);
   await page.fill('#plan-rate', '12');
   await answered(page, () => page.click('#plan-run'));
   const first = await page.textContent('#plan-answer');
@@ -211,6 +215,7 @@ test('Back and Forward move between the calculator and the plan view, and betwee
   await page.goBack();
   await page.waitForSelector('main.layout:not([hidden])');
   assert.equal(await page.isHidden('#planner'), true);
+  assert.equal(await page.isVisible('#copy-link'), true);
   // Forward twice: the first plan again.
   await page.goForward();
   await page.waitForSelector('#planner:not([hidden])');

@@ -46,6 +46,9 @@ function setView(plan) {
   const calc = document.querySelector('main.layout');
   if (calc) calc.hidden = plan;
   document.title = plan ? 'Plan a deployment · Throughput' : 'Throughput: LLM serving capacity calculator';
+  // The header's calculator actions (copy its link, export its report)
+  // are hidden in this view, which has its own Copy link.
+  document.documentElement.classList.toggle('plan-view', plan);
   if (plan) open();
 }
 
@@ -473,6 +476,17 @@ function renderRejections(r) {
     return det;
   }));
 }
+
+$('plan-copy-link')?.addEventListener('click', async () => {
+  const btn = $('plan-copy-link');
+  try {
+    await navigator.clipboard.writeText(location.href);
+    btn.textContent = 'Link copied';
+  } catch {
+    window.prompt('Copy this link:', location.href);
+  }
+  setTimeout(() => { btn.textContent = 'Copy link'; }, 2000);
+});
 
 $('plan-copy')?.addEventListener('click', async () => {
   const text = $('plan-launch').textContent;
