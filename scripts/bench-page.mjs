@@ -17,13 +17,13 @@
 //   3. one slider update (input- then output-tokens slider, sweep.points 256):
 //      the input handler (evaluate + DOM and SVG update) plus a forced style
 //      and layout, median and p95; and input to the next frame. Budget: 33 ms.
-//   4. the planning view (?view=plan): once its engine has loaded, a
-//      whole-catalog plan (Llama 3.1 8B, the view's defaults, a different
-//      request rate each time so that none is answered from the view's
-//      cache) from the click on Plan to the answer drawn (the next frame),
-//      median of --plan-runs (5). The planner runs in a Web Worker, prunes
-//      analytically and replays the top 5 in the simulator (verify's
-//      default). Budget: 1 s.
+//   4. the planning view (?view=plan): once its engine has loaded (and run
+//      its warm-up plan), a whole-catalog plan (Llama 3.1 8B, the view's
+//      defaults, a different request rate each time so that none is
+//      answered from the view's cache) from the click on Plan to the answer
+//      drawn (the next frame), median of --plan-runs (5). The planner runs
+//      in a Web Worker, prunes analytically and replays the top 5 in the
+//      simulator (verify's default). Budget: 1 s.
 //
 // Usage: node scripts/bench-page.mjs [--runs N] [--updates N] [--plan-runs N] [--query Q] [--json]
 // BASE_URL=http://host:port/ measures a running server; otherwise one is
@@ -201,14 +201,15 @@ async function updates(base) {
 
 /**
  * Whole-catalog plans in the planning view, from the click on Plan to the
- * frame after the answer is drawn, once the view's engine has loaded (its
- * accelerator list is filled from the engine). Each run asks another
- * request rate, so that the view's cache of answers does not answer it.
+ * frame after the answer is drawn, once the view's engine has loaded and
+ * run its warm-up plan (#planner[data-engine=warm]: plan-worker.js). Each
+ * run asks another request rate, so that the view's cache of answers does
+ * not answer it.
  */
 async function plans(base) {
   return withBrowser(async (ctx, page) => {
     await page.goto(new URL('?view=plan', base).href);
-    await page.waitForSelector('#plan-acc-groups input', { state: 'attached', timeout: 120000 });
+    await page.waitForSelector('#planner[data-engine=warm]', { timeout: 120000 }); // loaded, and its warm-up plan done
     const runs = [];
     for (let i = 0; i < PLAN_RUNS; i++) {
       await page.fill('#plan-rate', String(20 + i));

@@ -2,7 +2,8 @@
 // engine (throughput-planner.wasm, the light throughput.wasm has no
 // planner) loads here once, then answers {id, request} with {id, report,
 // ms} or {id, errors}. On load it posts {ready, hardware, prices, ms}:
-// the catalog's accelerators and the default price table for the form.
+// the catalog's accelerators and the default price table for the form;
+// then {warmed} after its warm-up plan.
 // Progress comes as {id, stage}: "engine" while the engine loads,
 // "planning" while calc.Plan runs. Cancel terminates this worker (plan()
 // is synchronous: there is nothing gentler to do); plan.js starts a fresh
@@ -20,6 +21,7 @@ engine.then((calc) => {
   // for the whole catalog on a desktop profile: scripts/bench-page.mjs).
   // Not when a plan is already waiting (a link's): it goes first.
   if (!asked) try { calc.plan(WARM_UP); } catch { /* a warm-up only */ }
+  self.postMessage({ warmed: true });
 }, (e) => self.postMessage({ ready: false, errors: [{ field: '', message: `the planner engine did not load: ${e?.message ?? e}` }] }));
 
 /** The warm-up plan: one accelerator, the default search and verification. */

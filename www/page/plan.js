@@ -257,6 +257,11 @@ function onMessage({ data }) {
     engineInfo = { hardware: data.hardware, prices: data.prices };
     buildAccelerators();
     syncAccelerators();
+    view.dataset.engine = 'loaded';
+    return;
+  }
+  if (data.warmed) {
+    view.dataset.engine = 'warm'; // its warm-up plan done (scripts/bench-page.mjs waits for it)
     return;
   }
   // Every answer is kept, also one the view no longer waits for (Back
@@ -347,6 +352,7 @@ function cancel() {
   worker?.terminate();
   worker = null;
   asked.clear();
+  delete view.dataset.engine;
   $('plan-results').classList.remove('stale');
   setStatus('Cancelled.');
   startWorker();
