@@ -75,6 +75,15 @@ test('plan a workload, open the winner in the calculator, see the same figures',
   assert.equal(await row.locator('[data-v=tpot_ms]').textContent(), ms(winner.tpot_ms));
   assert.equal(await row.locator('[data-v=usd_per_million_output_tokens]').textContent(), usd(winner.usd_per_million_output_tokens));
   assert.equal(await page.textContent('#plan-launch'), winner.launch);
+  // Copy puts the command on the clipboard.
+  await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(base).origin });
+  await page.click('#plan-copy');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), winner.launch);
+  // Each frontier point has a tooltip: its label and figures.
+  const point = want.frontier[0]; // drawn first (plan-chart.js draws the frontier in its order)
+  await page.locator('#plan-frontier circle').first().hover();
+  assert.equal(await page.isVisible('#plan-tip'), true);
+  assert.ok((await page.textContent('#plan-tip')).startsWith(`${point.label}: `));
   // The URL holds the question.
   assert.match(page.url(), /plan\.rate=12/);
   const ids = new URL(page.url()).searchParams.get('plan.accelerators').split(',').map((s) => s.trim());
