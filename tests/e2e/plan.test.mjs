@@ -95,6 +95,7 @@ test('plan a workload, open the winner in the calculator, see the same figures',
   await row.locator('a.plan-open').click();
   await H.ready(page);
   await page.waitForFunction(() => !document.querySelector('main.layout').hidden);
+  await page.waitForFunction((tpot) => document.querySelector('#report [data-v="serving.tpot_ms"]')?.textContent === tpot, ms(winner.tpot_ms), { timeout: 30000 });
   const rep = await H.evaluate(winner.evaluate);
   assert.ok(Math.abs(rep.serving.request_rate * winner.replicas - 12) < 1e-9, '12 req/s over the replicas');
   const shown = await H.shownFigures(page);
@@ -102,6 +103,10 @@ test('plan a workload, open the winner in the calculator, see the same figures',
   assert.equal(shown['serving.tpot_ms'], ms(winner.tpot_ms));
   assert.equal(shown['serving.ttft_ms'], ms(winner.ttft_ms));
   assert.equal(shown['decode.step_time_ms'], ms(rep.decode.step_time_ms));
+  // Back: the plan as it was, drawn again without planning.
+  await answered(page, () => page.goBack());
+  assert.equal(await page.isVisible('#planner'), true);
+  assert.equal(await page.textContent('#plan-answer'), want.answer);
   assert.deepEqual(errors, []);
 });
 

@@ -62,14 +62,29 @@ document.getElementById('open-plan')?.addEventListener('click', (e) => {
   setView(true);
 });
 
+/** Shows the calculator at url (a new history entry), without reloading the page. */
+function toCalculator(url) {
+  history.pushState(null, '', url);
+  setView(false);
+  window.dispatchEvent(new PopStateEvent('popstate')); // the calculator reads its state back from the URL (app.js)
+}
+
 $('plan-back')?.addEventListener('click', (e) => {
   e.preventDefault();
   const q = new URLSearchParams(location.search);
   q.delete('view');
   for (const k of [...q.keys()]) if (k.startsWith('plan.')) q.delete(k);
-  history.pushState(null, '', `${location.pathname}${q.size ? `?${q}` : ''}`);
-  setView(false);
-  window.dispatchEvent(new PopStateEvent('popstate')); // the calculator reads its state back from the URL (app.js)
+  toCalculator(`${location.pathname}${q.size ? `?${q}` : ''}`);
+});
+
+// A deployment's "Open": the calculator in this page, so that Back returns
+// to this plan as it was (its answer kept, the engine warm).
+$('plan-table')?.addEventListener('click', (e) => {
+  const a = e.target.closest?.('a.plan-open');
+  if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  toCalculator(a.getAttribute('href'));
+  scrollTo(0, 0);
 });
 
 // Back and Forward: the calculator's own handler (app.js) reads its state
