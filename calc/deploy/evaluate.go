@@ -111,7 +111,12 @@ func (a *reporter) report() spec.Report {
 			r.Warn("weights_do_not_fit", "the CUDA-graph memory estimate, "+gib(st.cudaGraph)+" GiB ("+itoa(st.hi-st.lo)+" layers per GPU at max_num_seqs "+itoa(d.MaxNumSeqs)+"), with weights and runtime memory needs "+gib(all)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+"; lower max_num_seqs (fewer graphs captured) or split the layers over pipeline stages (pipeline_parallel_size)")
 			return r
 		}
-		r.Warn("weights_do_not_fit", "weights and runtime memory need "+gib(need)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+"; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
+		// The need is every term the KV cache comes after (the memory
+		// report's weights, activation, non-torch, CUDA-graph and feature
+		// bytes), so the page's verdict and memory bar, which add the same
+		// fields, state the same figure and the same shortfall.
+		all := need + st.cudaGraph + d.feat.bytesOn(st)
+		r.Warn("weights_do_not_fit", "weights and runtime memory need "+gib(all)+" GiB per GPU but only "+gib(st.requestedBytes)+" GiB is available at gpu_memory_utilization "+fielderr.Number(d.Utilization)+", "+gib(all-st.requestedBytes)+" GiB short; add GPUs (tensor_parallel_size), quantize, or pick a larger accelerator")
 		return r
 	}
 	r.Fits = r.KVCache.MaxConcurrency >= 1 && startable

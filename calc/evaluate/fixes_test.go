@@ -11,21 +11,81 @@ import (
 // Qwen3-30B-A3B in bf16 holds 30.5e9 parameters, 61 GB = 56.9 GiB; an
 // L40S lets vLLM use 0.9 * 44.40 = 39.96 GiB. fp8 halves the weights to
 // about 28.5 GiB (the embeddings and head stay bf16, 1.2 GiB more):
-// they fit. TP 2 halves them too: 28.5 GiB per GPU fits. The smallest
-// NVIDIA accelerator above 48 GB that holds 56.9 GiB at 0.9 of its
-// memory: 80 GB parts give 71 GiB, the smallest of them is first.
+// they fit. TP 2 halves them too: 28.5 GiB per GPU fits. Of the larger
+// NVIDIA parts, the request states no latency budget and no load, so every
+// one that holds the weights meets it and the cheapest is offered: a 64 GB
+// Jetson AGX Orin leaves 0.9 * 64 = 57.6 GiB, short of 56.9 GiB plus the
+// activations and one 8,192-token sequence; the next cheapest in the
+// price table (hardware/prices.go) is the 128 GB Jetson AGX Thor, $3,499
+// over 4 years of 8,760 h + 130 W at $0.1282/kWh = $0.0999 + $0.0167 =
+// $0.117/h (a GB10: $3,999 / 35,040 h + 140 W = $0.132/h). Ranked by
+// price: Thor ($0.117/h), fp8 on one L40S ($1.40/h), TP 2 (2 x $1.40).
 func TestFixesWhenTheWeightsDoNotFit(t *testing.T) {
 	r, err := Evaluate(spec.Request{Model: "Qwen/Qwen3-30B-A3B", Hardware: spec.HardwareRef{ID: "l40s"}, MaxModelLen: spec.Int(8192)})
 	require.NoError(t, err)
 	require.False(t, r.Fits)
 	require.Len(t, r.Fixes, 3)
-	assert.Equal(t, spec.Fix{Field: "quantization", Value: "fp8", Summary: "fits with fp8 weights"}, r.Fixes[0])
-	assert.Equal(t, spec.Fix{Field: "tensor_parallel_size", Value: "2", Summary: "fits with TP 2"}, r.Fixes[1])
-	assert.Equal(t, "hardware", r.Fixes[2].Field)
-	fixed, err := Evaluate(spec.Request{Model: "Qwen/Qwen3-30B-A3B", Hardware: spec.HardwareRef{ID: r.Fixes[2].Value}, MaxModelLen: spec.Int(8192)})
+	assert.Equal(t, spec.Fix{Field: "hardware", Value: "jetson-agx-thor", Summary: "fits on an NVIDIA Jetson AGX Thor (T5000) 128GB"}, r.Fixes[0])
+	assert.Equal(t, spec.Fix{Field: "quantization", Value: "fp8", Summary: "fits with fp8 weights"}, r.Fixes[1])
+	assert.Equal(t, spec.Fix{Field: "tensor_parallel_size", Value: "2", Summary: "fits with TP 2"}, r.Fixes[2])
+	fixed, err := Evaluate(spec.Request{Model: "Qwen/Qwen3-30B-A3B", Hardware: spec.HardwareRef{ID: r.Fixes[0].Value}, MaxModelLen: spec.Int(8192)})
 	require.NoError(t, err)
 	assert.True(t, fixed.Fits)
-	assert.Equal(t, int64(80)<<30, fixed.Hardware.MemoryBytes)
+}
+
+// Llama 3.1 70B in fp8 on one H100 SXM under TPOT <= 50 ms, TTFT <= 1 s,
+// at vLLM's default max_model_len of 131,072: 70.6 GB of weights (about 2
+// GB more for the bf16 embeddings and head) and one 131,072-token
+// sequence of 80 layers x 8 KV heads x 128 x 2 (K, V) x 2 B = 327,680 B
+// per token = 42.9 GB need about 115 GB; 0.9 of 79.2 GiB is 76.6 GB. The
+// fixes: a max_model_len the pool holds, TP 2, and a larger part. A GB10
+// (128 GB) holds it, but its decode step is at least the weights over its
+// bandwidth, 70.6e9 / 273e9 B/s = 259 ms, five times the TPOT budget; an
+// H200 or a GH200 144GB (4.8 and 4.9 TB/s) read them in 14.7 and 14.4
+// ms, and the cheapest part that meets the budget is the GH200 144GB at
+// $2.29/h (Lambda; the H200 $4.59). A 96 GB part holds 86 GB at 0.9, not
+// 115. Ranked by price, all meeting the budget (one H100 reads the
+// weights in 70.6e9 / 3.35e12 = 21 ms, under 50 ms at batch 1): the GH200
+// ($2.29), max_model_len on the one H100 ($3.49), TP 2 (2 x $3.49).
+func TestFixesRankByTheBudgetThenThePrice(t *testing.T) {
+	req := spec.Request{Model: "llama-3.1-70b", Quantization: "fp8", Hardware: spec.HardwareRef{ID: "h100-sxm-80gb"},
+		Workload: &spec.Workload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(256)}, SLO: &spec.SLO{TPOTMs: spec.Float(50), TTFTMs: spec.Float(1000)}}
+	r, err := Evaluate(req)
+	require.NoError(t, err)
+	require.False(t, r.Fits)
+	fields := []string{}
+	for _, f := range r.Fixes {
+		fields = append(fields, f.Field+"="+f.Value)
+		assert.NotEqual(t, "gb10", f.Value)
+	}
+	require.Len(t, fields, 3)
+	assert.Equal(t, "hardware=gh200-144gb", fields[0])
+	assert.Contains(t, fields[1], "max_model_len=")
+	assert.Equal(t, "tensor_parallel_size=2", fields[2])
+
+	// The GB10 misses the budget by the bandwidth bound above.
+	spark := req
+	spark.Hardware = spec.HardwareRef{ID: "gb10"}
+	g, err := Evaluate(spark)
+	require.NoError(t, err)
+	require.NotNil(t, g.Best)
+	assert.False(t, g.Best.Feasible)
+	assert.GreaterOrEqual(t, g.Best.StepTimeMs, 70.6e9/273e9*1000)
+}
+
+// Llama 3.1 70B in bf16 on one H100 under TPOT <= 5 ms: no fix meets
+// it, since even 8 TB/s (a B300) read 141 GB of weights in 17.6 ms and TP
+// 4 on H100s reads 35 GB per GPU at 3.35 TB/s in 10.5 ms. Each fix says so,
+// and the cheaper per hour comes first: one B300-class part at $7.89/h
+// (RunPod) before 4 x $3.49 = $13.96/h of H100s.
+func TestFixesThatMissTheBudgetSaySo(t *testing.T) {
+	r, err := Evaluate(spec.Request{Model: "llama-3.1-70b", Hardware: spec.HardwareRef{ID: "h100-sxm-80gb"},
+		Workload: &spec.Workload{InputTokens: spec.Int(1024), OutputTokens: spec.Int(256)}, SLO: &spec.SLO{TPOTMs: spec.Float(5)}})
+	require.NoError(t, err)
+	require.Len(t, r.Fixes, 2)
+	assert.Equal(t, "hardware", r.Fixes[0].Field)
+	assert.Equal(t, spec.Fix{Field: "tensor_parallel_size", Value: "4", Summary: "fits with TP 4, but misses the latency budget"}, r.Fixes[1])
+	assert.Contains(t, r.Fixes[0].Summary, ", but misses the latency budget")
 }
 
 // 20 requests/s of 1024+256 tokens on one A10 with Llama 3.1 8B: the

@@ -1,7 +1,13 @@
 package evaluate
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
@@ -19,6 +25,14 @@ import (
 // about 40 ms of native CPU (1.5 times is 60 ms at NsPerWorkUnit). Seeds run with go test; a longer run:
 //
 //	go test -run '^$' -fuzz FuzzWorkBudget -fuzztime 10m ./calc/evaluate/
+//
+// With THROUGHPUT_FUZZ_TIMES=DIR each fuzzing process also keeps, in DIR,
+// the accepted input that took the longest wall time so far: slowest-PID
+// in Go's corpus format (copy it to testdata/fuzz/FuzzWorkBudget/ and
+// `go test -run FuzzWorkBudget/slowest-PID -v ./calc/evaluate/` replays and
+// times it alone) and slowest-PID.json with its milliseconds and work
+// units. That is a record, not an assertion: the wall time during fuzzing
+// includes the other fuzzing workers.
 func FuzzWorkBudget(f *testing.F) {
 	f.Add(uint8(64), uint8(0), uint32(1024), uint32(256), uint32(450), uint8(0), uint32(1), 10.0, uint8(0), uint32(0), false)
 	f.Add(uint8(64), uint8(0), uint32(1024), uint32(256), uint32(200), uint8(1), uint32(1), 10.0, uint8(4), uint32(0), false)
@@ -62,8 +76,42 @@ func FuzzWorkBudget(f *testing.F) {
 		if (&workBudget{d, p, sp, r.Preemption}).checkBudget(DefaultWorkBudget) != nil {
 			return // refused before it runs
 		}
-		if work := deploy.Simulator(d, &r, p, sp); work > 1.5*DefaultWorkBudget {
+		start := time.Now()
+		work := deploy.Simulator(d, &r, p, sp)
+		recordSlowest(time.Since(start), work, []any{groups, bsExp, in, out, nreq, arrival, users, rate, sweep, prefixes, lognormal})
+		if work > 1.5*DefaultWorkBudget {
 			t.Fatalf("accepted, and did %.3g work units (%d groups, block size %d): %+v", work, g, bs, req.Simulate)
 		}
 	})
+}
+
+// slowest is this fuzzing process's slowest accepted input so far.
+var slowest struct {
+	sync.Mutex
+	ms float64
+}
+
+// recordSlowest writes the input to $THROUGHPUT_FUZZ_TIMES/PID.json when it
+// is the slowest accepted one this process has seen (see FuzzWorkBudget).
+func recordSlowest(took time.Duration, work float64, args []any) {
+	dir := os.Getenv("THROUGHPUT_FUZZ_TIMES")
+	if dir == "" {
+		return
+	}
+	ms := float64(took.Nanoseconds()) / 1e6
+	slowest.Lock()
+	defer slowest.Unlock()
+	if ms <= slowest.ms {
+		return
+	}
+	slowest.ms = ms
+	corpus := "go test fuzz v1\n"
+	for _, a := range args {
+		corpus += fmt.Sprintf("%T(%v)\n", a, a)
+	}
+	name := filepath.Join(dir, fmt.Sprintf("slowest-%d", os.Getpid()))
+	_ = os.WriteFile(name, []byte(corpus), 0o644)
+	if b, err := json.Marshal(map[string]float64{"ms": ms, "work_units": work}); err == nil {
+		_ = os.WriteFile(name+".json", b, 0o644)
+	}
 }

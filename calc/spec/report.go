@@ -45,7 +45,9 @@ type Report struct {
 	Simulation *SimulationReport `json:"simulation,omitempty"`
 	// Fixes are the nearest changes that make a deployment that does not
 	// fit, does not start or is overloaded work, each checked by the
-	// engine; omitted when nothing fails.
+	// engine; those that make it start are ranked by what meets the
+	// workload (the latency budget, the request rate), then the price per
+	// hour; omitted when nothing fails.
 	Fixes []Fix `json:"fixes,omitempty"`
 	// StartupLog sets the figures of the request's startup_log beside the
 	// engine's, when one is given.

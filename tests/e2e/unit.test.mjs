@@ -312,7 +312,7 @@ test('the steady state: the verdict, the figures and the comparison use report.s
   // The panel's figures, each in its unit, with its band.
   assert.equal(figure('serving.load', r), 'at concurrency 64');
   assert.equal(figure('serving.tpot_ms', r), fmt.ms(s.tpot_ms));
-  assert.equal(figure('serving.requests_per_s', r), `${fmt.num(s.requests_per_s)} req/s`);
+  assert.equal(figure('serving.requests_per_s', r), fmt.reqS(s.requests_per_s));
   assert.equal(figure('serving.tokens_per_s_per_user', r), fmt.tokS(1000 / s.tpot_ms));
   assert.equal(figure('serving.queue_ms', r), '', 'no queue below the running cap');
   const band = r.bands.find((b) => b.figure === 'serving.tpot_ms');
@@ -373,7 +373,7 @@ test('the steady state of a request rate and of a saturated closed loop', async 
   assert.equal(s.requests_per_s, 5);
   const u = 5 / r.preemption.saturation_request_rate;
   assert.ok(u < 1);
-  assert.equal(verdict(r).headline, `Fits: 5 req/s of 1,024 + 256 tokens, utilization ${Math.round(u * 100)} % of the ${fmt.num(r.preemption.saturation_request_rate)} req/s it saturates at; ` +
+  assert.equal(verdict(r).headline, `Fits: 5 req/s of 1,024 + 256 tokens, utilization ${Math.round(u * 100)} % of the ${fmt.reqS(r.preemption.saturation_request_rate)} it saturates at; ` +
     `steady state at 5 req/s: ${fmt.tokS(5 * 256)}, TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}`);
   assert.match(figure('serving.conditions', r), new RegExp(`^Poisson arrivals at 5 req/s, ${fmt.num(5 * s.e2e_ms / 1000).replace('.', '\\.')} requests in flight on average;`));
 

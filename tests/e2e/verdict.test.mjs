@@ -29,7 +29,6 @@ async function open(query) {
 }
 
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent.replace(/\s+/g, ' ').trim());
-const gib1 = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 /** The verdict's parts: {state, badge, headline, lines: [..], fixes: [..]}. */
 const shownVerdict = (page) => page.$eval('#verdict', (v) => ({
   state: v.dataset.state,
@@ -55,7 +54,8 @@ test('(a) Llama-3.1-70B on 2×H100, TP 2, 4k in / 1k out: won\'t start at 0.9', 
   const v = await shownVerdict(page);
   assert.equal(v.state, 'wont_start');
   assert.equal(v.badge, 'Won\'t start');
-  assert.equal(v.headline, `Won't start: weights need ${gib1(need)} of ${gib1(m.requested_bytes)} per GPU`);
+  // One figure for one quantity: the need, the memory available and the shortfall, each in fmt.bytes' one rounding.
+  assert.equal(v.headline, `Won't start: weights need ${fmt.bytes(need)} of ${fmt.bytes(m.requested_bytes)} per GPU, ${fmt.bytes(need - m.requested_bytes)} short`);
   const fixes = want.fixes?.map((f) => f.summary);
   if (fixes?.length) assert.deepEqual(v.fixes, fixes);
   else assert.ok(v.fixes.length > 0, 'fixes named');
@@ -87,12 +87,13 @@ test('(b) Qwen3-30B-A3B on one L40S at $1.2/h: won\'t start, the memory bar show
   assert.ok(need > m.requested_bytes);
   const v = await shownVerdict(page);
   assert.equal(v.state, 'wont_start');
-  assert.equal(v.headline, `Won't start: weights need ${gib1(need)} of ${gib1(m.requested_bytes)} per GPU`);
+  // One figure for one quantity: the need, the memory available and the shortfall, each in fmt.bytes' one rounding.
+  assert.equal(v.headline, `Won't start: weights need ${fmt.bytes(need)} of ${fmt.bytes(m.requested_bytes)} per GPU, ${fmt.bytes(need - m.requested_bytes)} short`);
   // The issue's figure was 59.6 GiB under vLLM 0.19; from 0.21 the
   // CUDA-graph estimate (about 1 GiB) counts too, and vLLM's L40S default
   // of 2048 batched tokens profiles a smaller activation.
-  assert.equal(gib1(need), '58.8 GiB');
-  assert.equal(gib1(m.requested_bytes), '40.8 GiB'); // 44.40 GiB reported × 0.92
+  assert.equal(fmt.bytes(need).slice(0, 4), '58.7'); // 58.7x GiB
+  assert.equal(fmt.bytes(m.requested_bytes).slice(0, 4), '40.8'); // 44.40 GiB reported × 0.92
   const fixes = want.fixes?.map((f) => f.summary);
   if (fixes?.length) assert.deepEqual(v.fixes, fixes);
   else assert.ok(v.fixes.some((f) => f.includes('tensor_parallel_size')), v.fixes.join('; '));
@@ -101,6 +102,9 @@ test('(b) Qwen3-30B-A3B on one L40S at $1.2/h: won\'t start, the memory bar show
   assert.equal(await page.isVisible('#chart'), false);
   assert.equal(await page.isVisible('#mem-short'), true);
   assert.match(await text(page, '#mem-short'), new RegExp(`^${fmt.bytes(need - m.requested_bytes).replace('.', '\\.')} short`));
+  // The engine's warning states the same need and the same shortfall, in the same rounding.
+  const warning = await text(page, '#warnings li[data-code=weights_do_not_fit]');
+  assert.ok(warning.includes(`need ${fmt.bytes(need)} per GPU`) && warning.includes(`${fmt.bytes(need - m.requested_bytes)} short`), warning);
   const left = await page.$eval('#mem-bar .short', (e) => parseFloat(e.style.width === '' ? 'NaN' : e.style.left));
   assert.ok(Math.abs(left - (100 * m.requested_bytes) / need) < 0.01, `shortfall starts at ${left}%`);
 
@@ -180,9 +184,11 @@ test('(d) Mistral-7B on an A100 at 20 req/s: overloaded, and it never reaches pr
   assert.ok(u > 1);
   const v = await shownVerdict(page);
   assert.equal(v.state, 'overloaded');
-  assert.equal(v.headline, `Overloaded ${u.toFixed(1)}×: saturates at ${fmt.num(sat)} req/s; 20 req/s arrive`);
+  // The replicas by hand: ceil(20 / the saturation rate).
+  const n = Math.ceil(20 / sat);
+  assert.equal(v.headline, `Overloaded ${u.toFixed(1)}×: saturates at ${fmt.reqS(sat)}; 20 req/s arrive; needs ${n} replicas`);
   assert.ok(v.lines.some((l) => l.includes('It never preempts for memory: max_num_seqs (256) binds before the KV cache fills.')), v.lines.join(' | '));
-  assert.ok(v.lines.includes(`At its capacity (max_num_seqs caps what runs at once) it completes ${fmt.num(s.requests_per_s)} req/s: ${fmt.tokS(s.output_tokens_per_s)} at TPOT ${fmt.ms(s.tpot_ms)}.`), v.lines.join(' | '));
+  assert.ok(v.lines.includes(`At its capacity (max_num_seqs caps what runs at once) it delivers ${fmt.tokS(s.output_tokens_per_s)} of the ${fmt.tokS(20 * 256)} asked (20 req/s × 256 output tokens), at TPOT ${fmt.ms(s.tpot_ms)}.`), v.lines.join(' | '));
   assert.equal(await text(page, '[data-v="preemption.onset_request_rate"]'), 'not reached');
   assert.equal(await text(page, '[data-v="preemption.utilization"]'), `${Math.round(u * 100)} % (overloaded)`);
   // The warning speaks in the user's terms: the rate, not a concurrency never entered.
@@ -194,7 +200,7 @@ test('(d) Mistral-7B on an A100 at 20 req/s: overloaded, and it never reaches pr
   const half = +(sat / 2).toFixed(3);
   await page.fill('#f-request_rate', String(half));
   await page.waitForFunction(() => document.querySelector('#verdict').dataset.state !== 'overloaded');
-  assert.match((await shownVerdict(page)).headline, new RegExp(`^Fits: ${String(half).replace('.', '\\.')} req/s of 1,024 \\+ 256 tokens, utilization 50 % of the`));
+  assert.match((await shownVerdict(page)).headline, new RegExp(`^Fits: ${fmt.reqS(half).replace('.', '\\.')} of 1,024 \\+ 256 tokens, utilization 50 % of the`));
 });
 
 test('the budget missed even at batch 1 is not shown as met', async () => {

@@ -105,8 +105,7 @@ test('a model that does not fit: the verdict says why, no empty figures', async 
   const m = want.memory;
   const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0); // by hand: what must fit before any KV cache
   assert.ok(need > m.requested_bytes);
-  const gib1 = (x) => `${(x / 2 ** 30).toFixed(1)} GiB`;
-  assert.equal(await verdictText(page, '#w'), `Won't startWon't start: weights need ${gib1(need)} of ${gib1(m.requested_bytes)} per GPU`);
+  assert.equal(await verdictText(page, '#w'), `Won't startWon't start: weights need ${fmt.bytes(need)} of ${fmt.bytes(m.requested_bytes)} per GPU, ${fmt.bytes(need - m.requested_bytes)} short`);
   const visible = await page.$eval('#w', (el) => ['.trade', '.chart'].filter((s) => el.shadowRoot.querySelector(s).getBoundingClientRect().height > 0));
   assert.deepEqual(visible, []);
   await H.screenshot(page.locator('#w'), 'widget-wont-start.png');

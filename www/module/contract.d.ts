@@ -1854,7 +1854,7 @@ export interface Report {
   features?: FeaturesReport;
   /** simulation is the step-by-step simulation, when asked for. */
   simulation?: SimulationReport;
-  /** fixes are the nearest changes that make a deployment that does not fit, does not start or is overloaded work, each checked by the engine; omitted when nothing fails. */
+  /** fixes are the nearest changes that make a deployment that does not fit, does not start or is overloaded work, each checked by the engine; those that make it start are ranked by what meets the workload (the latency budget, the request rate), then the price per hour; omitted when nothing fails. */
   fixes?: Fix[];
   /** startup_log sets the figures of the request's startup_log beside the engine's, when one is given. */
   startup_log?: StartupLogReport;

@@ -149,7 +149,6 @@ let deferChart = true; // see render()
 
 /** Recompute and redraw everything; called on every input event. */
 function update() {
-  showEngineDefaults();
   if (!calc && !reports.has(JSON.stringify(S.toRequest(active()).request))) return;
   const t0 = performance.now();
   const res = run(active());
@@ -165,6 +164,9 @@ function update() {
     errorsEl.hidden = true;
     errorsEl.textContent = '';
   }
+  // The engine settings' placeholders: the report's resolved values
+  // (render), else the engine's listed defaults.
+  if (!res.report || local.length) showEngineDefaults();
   if (res.report && !local.length) {
     last = res;
     render(res.report);
@@ -548,10 +550,13 @@ function renderTabs() {
 }
 
 function selectConfig(i, focus = false) {
+  commitEntry();
+  userChange();
   state.active = i;
   last = null; // "the last valid result" is per configuration
   F.writeForm(form, active());
   update();
+  commitEntry();
   if (focus) $(`#tab-${i}`)?.focus();
 }
 
@@ -579,15 +584,24 @@ removeBtn.addEventListener('click', () => {
 });
 
 $('#reset-config').addEventListener('click', () => {
+  commitEntry();
+  userChange();
   state.configs[state.active] = S.newConfig();
   F.writeForm(form, active());
   update();
+  commitEntry();
 });
 
 // --- form events ---------------------------------------------------------
 
-form.addEventListener('input', (e) => onControl(e.target));
-form.addEventListener('change', (e) => { if (e.target.type === 'radio' || e.target.tagName === 'SELECT') onControl(e.target); });
+form.addEventListener('input', (e) => { userChange(); onControl(e.target); });
+form.addEventListener('change', (e) => {
+  if (e.target.type === 'radio' || e.target.tagName === 'SELECT') {
+    userChange();
+    onControl(e.target);
+  }
+  commitEntry();
+});
 form.addEventListener('submit', (e) => e.preventDefault());
 
 function onControl(t) {
@@ -625,24 +639,108 @@ $('#sweep-details').addEventListener('toggle', () => { if ($('#sweep-details').o
 
 // --- URL -----------------------------------------------------------------
 
+// History: each change the user makes is one entry, so Back and Forward
+// step through the calculator's states. The first edit after a committed
+// change opens a new entry (pushState); further edits of the same change
+// (keys typed, a slider dragged) rewrite it (replaceState) until a change
+// event, a fix, a tab or Back commits it. Updates the user did not make
+// (the engine starting, a Hub fetch) only rewrite the entry.
 let urlTimer = 0;
+let userEdit = false; // the pending URL write comes from the user's edit
+let entryOpen = false; // the current entry takes the user's edits in progress
+let closeAfter = false; // a change event came while a write was pending
+
 /** Write the state into the URL, at most every 150 ms (browsers throttle replaceState). */
 function scheduleURL() {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(() => {
+    urlTimer = 0;
+    const edit = userEdit;
+    userEdit = false;
     if (new URLSearchParams(location.search).get('view') === 'plan') return; // the planning view's URL (plan.js)
     const q = S.toQuery(state);
     const url = `${location.pathname}${q ? `?${q}` : ''}${location.hash}`;
-    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
+    if (url !== `${location.pathname}${location.search}${location.hash}`) {
+      if (edit && !entryOpen) history.pushState(null, '', url);
+      else history.replaceState(null, '', url);
+      if (edit) entryOpen = true;
+    }
+    if (closeAfter) entryOpen = closeAfter = false;
+    updatePlanLinks();
     document.dispatchEvent(new CustomEvent('throughput:url'));
   }, 150);
 }
 
+/** The user changed the state: the next URL write is theirs. */
+function userChange() { userEdit = true; }
+
+/** A change is complete: the next edit opens a new history entry. */
+function commitEntry() {
+  if (urlTimer) closeAfter = true;
+  else entryOpen = false;
+}
+
 window.addEventListener('popstate', () => {
-  if (new URLSearchParams(location.search).get('view') === 'plan') return; // the planning view's entry (plan.js answers it)
+  if (new URLSearchParams(location.search).get('view') === 'plan') return; // the planning view's (plan.js)
+  clearTimeout(urlTimer);
+  urlTimer = 0;
+  userEdit = entryOpen = closeAfter = false;
   state = S.fromQuery(location.search);
   F.writeForm(form, active());
   update();
+});
+
+// --- paths to the planner and the fixes ---------------------------------
+
+/**
+ * The planner's URL for the configuration being edited (state.js
+ * planQuery: model, workload, budgets), with over = {rate} for the
+ * overloaded verdict's link.
+ */
+const planURL = (over) => `${location.pathname}?${S.planQuery(active(), over)}`;
+
+/** Point "Plan a deployment" and the verdict's planner link at the planner with this state. */
+function updatePlanLinks() {
+  const open = $('#open-plan');
+  if (open) setAttr(open, 'href', planURL());
+  for (const a of verdictEl.querySelectorAll('a.plan-link')) setAttr(a, 'href', planURL({ rate: a.dataset.planRate }));
+}
+
+// The planner links open the planning view with its plan.* parameters
+// filled from the calculator's state (captured before plan.js's own
+// handler, which keeps the calculator's parameters). The planning view
+// may open itself in this page: it cancels the cancelable
+// "throughput:open-plan" event ({detail: {url}}) and pushes url itself;
+// else the planner opens as a page of its own. Either way Back returns to
+// this state's URL.
+document.addEventListener('click', (e) => {
+  const a = e.target.closest?.('#open-plan, a.plan-link');
+  if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  clearTimeout(urlTimer);
+  urlTimer = 0;
+  // The calculator's state first (the entry Back returns to), then the planner.
+  const q = S.toQuery(state);
+  history.replaceState(null, '', `${location.pathname}${q ? `?${q}` : ''}`);
+  const url = a.id === 'open-plan' ? planURL() : planURL({ rate: a.dataset.planRate });
+  if (document.dispatchEvent(new CustomEvent('throughput:open-plan', { detail: { url }, cancelable: true }))) location.assign(url);
+}, true);
+
+// A nearest fix's button (report.js renderFixes) applies the fix to the
+// configuration being edited: one history entry of its own.
+verdictEl.addEventListener('click', (e) => {
+  const b = e.target.closest?.('button.fix');
+  if (!b) return;
+  const c = S.applyFix(active(), { field: b.dataset.fixField, value: b.dataset.fixValue });
+  if (!c) return;
+  state.configs[state.active] = c;
+  F.writeForm(form, c);
+  F.applyConditions(form, c);
+  commitEntry();
+  userChange();
+  update();
+  commitEntry();
 });
 
 // --- share and export ----------------------------------------------------
@@ -752,8 +850,14 @@ function fillTables() {
  * this deployment (vLLM's batch defaults and SGLang's memory fraction
  * follow the GPU); otherwise the engine's listed default.
  */
+let shownDefaults = ''; // what showEngineDefaults last wrote for: the same again writes nothing
 function showEngineDefaults(r) {
   if (!calc) return;
+  const c = active();
+  const key = JSON.stringify([c.engine, c.gpu_memory_utilization, c.max_num_seqs, c.max_num_batched_tokens, c.block_size,
+    r?.config?.engine, r?.config?.gpu_memory_utilization, r?.config?.max_num_seqs, r?.config?.max_num_batched_tokens]);
+  if (key === shownDefaults) return;
+  shownDefaults = key;
   let contract;
   try { contract = calc.contract(); } catch { return; }
   const e = contract.engines.find((x) => x.name === active().engine);

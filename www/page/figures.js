@@ -3,7 +3,7 @@
 // the element with the matching data-v attribute, and the end-to-end tests
 // compute the same texts from an independently evaluated report.
 import * as fmt from '../ui/format.js';
-import { capacity, budgetText } from '../ui/verdict.js';
+import { capacity, budgetText, overload } from '../ui/verdict.js';
 import { steadyLoad, steadyConditions, batchText } from '../ui/steady.js';
 
 const gpus = (n) => `${n} GPU${n === 1 ? '' : 's'}`;
@@ -22,13 +22,14 @@ export const FIGURES = {
   'best.ttft_ms': (r) => r.best && fmt.ms(r.best.ttft_ms),
   'best.conditions': (r) => r.best && (r.best.feasible
     ? `${fmt.at(r.best.batch_size, r.best.context_tokens)}; a larger batch is stopped by the ${fmt.limitedBy(r.best.limited_by)}`
-    : `even batch 1 misses the latency budget: TPOT ${fmt.ms(r.best.step_time_ms)}, TTFT ${fmt.ms(r.best.ttft_ms)} at context ${fmt.int(r.best.context_tokens)} tokens`),
+    : `even batch 1 misses the latency budget: TPOT ${fmt.ms(r.best.step_time_ms)}, TTFT ${fmt.ms(r.best.ttft_ms)} at context ${fmt.int(r.best.context_tokens)} tokens`) +
+    (overload(r) ? `; ${overload(r).text}` : ''),
 
   'decode.tokens_per_s': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s),
   'decode.tokens_per_s_per_sequence': (r) => r.decode && fmt.tokS(r.decode.tokens_per_s_per_sequence),
   'decode.step_time_ms': (r) => r.decode && fmt.ms(r.decode.step_time_ms),
   'decode.conditions': (r) => r.decode && `${fmt.at(r.decode.batch_size, r.decode.context_tokens)}; ${r.decode.bound}-bound, KV cache ${fmt.pct(r.decode.kv_cache_usage)} used` +
-    (r.serving ? '; no prompt in the step (the steady state below has them)' : ''),
+    (r.serving ? '; no prompt in the step (the steady state below has them)' : '') + (overload(r) ? `; ${overload(r).text}` : ''),
 
   // The steady state under the workload's concurrency or request rate (report.serving, docs/MODEL.md section 5b).
   'serving.load': (r) => r.serving && `at ${steadyLoad(r)}`,
@@ -37,9 +38,10 @@ export const FIGURES = {
   'serving.queue_ms': (r) => r.serving && (r.serving.queue_ms > 0 ? `${fmt.ms(r.serving.queue_ms)} of it waiting for a slot` : ''),
   'serving.itl_ms': (r) => r.serving && fmt.ms(r.serving.itl_ms),
   'serving.e2e_ms': (r) => r.serving && fmt.ms(r.serving.e2e_ms),
-  'serving.output_tokens_per_s': (r) => r.serving && fmt.tokS(r.serving.output_tokens_per_s),
+  // Overloaded: what it delivers beside what the rate asks (ui/verdict.js overload).
+  'serving.output_tokens_per_s': (r) => r.serving && (overload(r) ? `${fmt.tokS(r.serving.output_tokens_per_s)} of ${fmt.tokS(overload(r).asked)} asked` : fmt.tokS(r.serving.output_tokens_per_s)),
   'serving.total_tokens_per_s': (r) => r.serving && fmt.tokS(r.serving.total_tokens_per_s),
-  'serving.requests_per_s': (r) => r.serving && `${fmt.num(r.serving.requests_per_s)} req/s`,
+  'serving.requests_per_s': (r) => r.serving && (overload(r) ? `${fmt.reqS(overload(r).saturation)} of ${fmt.reqS(overload(r).rate)} asked` : fmt.reqS(r.serving.requests_per_s)),
   'serving.tokens_per_s_per_user': (r) => r.serving && fmt.tokS(1000 / r.serving.tpot_ms),
   'serving.decode_batch': (r) => r.serving && batchText(r.serving.decode_batch),
   'serving.decode_step_ms': (r) => r.serving && `pure decode step ${fmt.ms(r.serving.decode_step_ms)}`,
@@ -49,12 +51,12 @@ export const FIGURES = {
   'prefill.time_ms': (r) => r.prefill && fmt.ms(r.prefill.time_ms),
   'prefill.tokens_per_s': (r) => r.prefill && fmt.tokS(r.prefill.tokens_per_s),
   'prefill.conditions': (r) => r.prefill && `one prompt of ${fmt.int(r.prefill.input_tokens)} tokens on an idle server, ${r.prefill.chunks} chunk${r.prefill.chunks === 1 ? '' : 's'}; ${r.prefill.bound}-bound` +
-    (r.serving ? `; ${fmt.ms(r.serving.ttft_ms)} in the steady state below` : ''),
+    (overload(r) ? `; overloaded: at ${fmt.reqS(overload(r).rate)} the queue, and the TTFT, grow without bound` : r.serving ? `; ${fmt.ms(r.serving.ttft_ms)} in the steady state below` : ''),
 
   'cost.usd_per_million_output_tokens': (r) => r.cost && fmt.usd(r.cost.usd_per_million_output_tokens),
   'cost.tokens_per_s': (r) => r.cost && fmt.tokS(r.cost.tokens_per_s),
   'cost.num_gpus': (r) => r.cost && `${gpus(r.cost.num_gpus)} at ${fmt.usd(r.cost.gpu_hour_usd)}/h`,
-  'cost.conditions': (r) => r.cost && (r.serving ? `the steady state at ${steadyLoad(r)} (mean decode batch ${batchText(r.serving.decode_batch)})` : fmt.at(r.cost.batch_size, r.cost.context_tokens)),
+  'cost.conditions': (r) => r.cost && (r.serving ? `the steady state at ${steadyLoad(r)} (mean decode batch ${batchText(r.serving.decode_batch)})${overload(r) ? `; ${overload(r).text}` : ''}` : fmt.at(r.cost.batch_size, r.cost.context_tokens)),
   'cost.explain': (r) => r.cost && (r.serving
     ? `${fmt.tokS(r.cost.tokens_per_s)} is the steady state's output rate, every request's ${fmt.int(r.config.input_tokens)}-token prefill sharing the steps; ` +
       `the pure decode step at batch ${fmt.int(r.decode.batch_size)} alone would give ${fmt.tokS(r.decode.tokens_per_s)}.`
@@ -89,8 +91,8 @@ export const FIGURES = {
 
   'preemption.onset_concurrency': (r) => r.preemption && `${fmt.int(r.preemption.onset_concurrency)} sequences`,
   'preemption.onset_concurrency_lockstep': (r) => r.preemption && `${fmt.int(r.preemption.onset_concurrency_lockstep)} sequences`,
-  'preemption.onset_request_rate': (r) => r.preemption && (r.preemption.reachable ? `${fmt.num(r.preemption.onset_request_rate)} req/s` : 'not reached'),
-  'preemption.saturation_request_rate': (r) => r.preemption && `${fmt.num(r.preemption.saturation_request_rate)} req/s`,
+  'preemption.onset_request_rate': (r) => r.preemption && (r.preemption.reachable ? fmt.reqS(r.preemption.onset_request_rate) : 'not reached'),
+  'preemption.saturation_request_rate': (r) => r.preemption && fmt.reqS(r.preemption.saturation_request_rate),
   'preemption.utilization': (r) => r.preemption?.utilization && `${Math.round(r.preemption.utilization * 100)} %${r.preemption.utilization > 1 ? ' (overloaded)' : ''}`,
   'preemption.recompute_overhead': (r) => r.preemption && `${fmt.num(r.preemption.recompute_overhead)} tokens per output token`,
   'calibration.summary': (r) => (!r.calibration ? '' : (() => {
@@ -131,7 +133,7 @@ export function figure(key, report) {
 /** The headline conditions of a report: model, hardware, engine, workload. */
 export function conditions(r) {
   const c = r.config;
-  const load = c.concurrency ? `concurrency ${fmt.int(c.concurrency)}` : c.request_rate ? `${fmt.given(c.request_rate)} req/s` : 'at the batch ceiling';
+  const load = c.concurrency ? `concurrency ${fmt.int(c.concurrency)}` : c.request_rate ? fmt.reqS(c.request_rate) : 'at the batch ceiling';
   const budget = budgetText(r);
   return `${r.model.name} on ${c.num_gpus > 1 ? `${c.num_gpus}× ` : ''}${r.hardware.name} ` +
     `(TP ${c.tensor_parallel_size}, PP ${c.pipeline_parallel_size}), ${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ` +
@@ -156,13 +158,14 @@ export function modelSummary(r) {
  */
 export function memoryBar(r) {
   const m = r.memory;
-  const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0);
+  const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0) + (m.feature_bytes || 0);
   const lacking = need > m.requested_bytes;
   const total = Math.max(m.total_bytes, lacking ? need : 0) || 1;
   const kv = Math.max(m.kv_cache_bytes, 0);
   const free = lacking ? 0 : Math.max(m.total_bytes - m.requested_bytes, 0);
   const graphs = m.cuda_graph_bytes || 0;
-  const parts = [['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes + graphs], ['kv', kv], ['free', free]];
+  const feat = m.feature_bytes || 0; // the draft's weights and the LoRA slots, drawn with the runtime
+  const parts = [['weights', m.weights_bytes], ['activation', m.activation_bytes], ['nontorch', m.non_torch_bytes + graphs + feat], ['kv', kv], ['free', free]];
   const pct = (v) => `${Math.min((v / total) * 100, 100).toFixed(2)}%`;
   const short = lacking ? {
     left: pct(m.requested_bytes), width: pct(need - m.requested_bytes),
@@ -172,7 +175,7 @@ export function memoryBar(r) {
   return {
     segments: parts.map(([k, v]) => [k, pct(v)]),
     label: `Memory per GPU of ${fmt.bytes(m.total_bytes)}: weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)}, ` +
-      `non-torch ${fmt.bytes(m.non_torch_bytes)}${graphs ? `, CUDA graphs ${fmt.bytes(graphs)}` : ''}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.${short ? ` ${short.text}` : ''}`,
+      `non-torch ${fmt.bytes(m.non_torch_bytes)}${graphs ? `, CUDA graphs ${fmt.bytes(graphs)}` : ''}${feat ? `, draft and LoRA ${fmt.bytes(feat)}` : ''}, KV cache ${fmt.bytes(kv)}, left free ${fmt.bytes(free)}.${short ? ` ${short.text}` : ''}`,
     over: m.kv_cache_bytes < 0 || lacking,
     short,
   };

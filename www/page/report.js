@@ -9,6 +9,7 @@ import { FIGURES, figure, conditions, modelSummary, memoryBar } from './figures.
 import { setText, setAttr, setHidden } from '../ui/dom.js';
 import { verdict, TERMS } from '../ui/verdict.js';
 import { featureFacts } from '../ui/features.js';
+import * as fmt from '../ui/format.js';
 
 /**
  * A renderer for the report parts of doc (the page's document): returns
@@ -87,7 +88,43 @@ export function reportView(doc) {
     setText(vParts.badge, v.badge);
     setText(vParts.headline, v.headline);
     list(vParts.lines, v.features?.length ? [...v.lines, ...v.features] : v.lines);
-    list(vParts.fixes, v.fixes);
+    renderFixes(v);
+  }
+
+  /**
+   * The nearest fixes as actions: one button per engine fix (app.js
+   * applies data-fix-field = data-fix-value to the form), and, when a
+   * request rate overloads it, a link to the planner with that rate
+   * (app.js writes its href from the form's state); the fallback
+   * sentences as text where the engine gave no fix.
+   */
+  function renderFixes(v) {
+    const ul = vParts.fixes;
+    if (!ul) return;
+    const items = (v.actions ?? []).map((f) => {
+      const b = doc.createElement('button');
+      b.type = 'button';
+      b.className = 'fix';
+      b.dataset.fixField = f.field;
+      b.dataset.fixValue = f.value;
+      b.textContent = f.field === 'workload.request_rate' ? `Set the rate to one replica's share, ${fmt.reqS(Number(f.value))}` : f.summary;
+      b.title = `Apply: ${f.field} = ${f.value}`;
+      return b;
+    });
+    if (v.replicas) {
+      const a = doc.createElement('a');
+      a.className = 'plan-link';
+      a.href = '?view=plan';
+      a.dataset.planRate = String(v.replicas.rate);
+      a.textContent = `Plan ${fmt.int(v.replicas.n)} replicas for ${fmt.reqS(v.replicas.rate)} in the planner`;
+      items.unshift(a);
+    }
+    if (!items.length) return list(ul, v.fixes);
+    ul.replaceChildren(...items.map((x) => {
+      const li = doc.createElement('li');
+      li.append(x);
+      return li;
+    }));
   }
 
   function renderMemory(r) {

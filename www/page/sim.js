@@ -49,7 +49,7 @@ function numOr(text, def) {
 
 /** The load of a simulation in words: "Poisson arrivals at 4.2 req/s". */
 export function loadText(s) {
-  if (s.arrival === 'poisson') return `Poisson arrivals at ${fmt.num(s.request_rate)} req/s`;
+  if (s.arrival === 'poisson') return `Poisson arrivals at ${fmt.reqS(s.request_rate)}`;
   if (s.arrival === 'closed_loop') return `closed loop of ${fmt.int(s.concurrency)} users`;
   return 'every request at time 0 (burst)';
 }
@@ -78,9 +78,9 @@ export const SIM_FIGURES = {
   itl_p99: (s) => fmt.ms(s.itl_ms.p99),
   'itl.conditions': (s) => `every gap between two consecutive tokens of a request, over all requests (vLLM's benchmark's ITL); mean ${fmt.ms(s.itl_ms.mean)}, max ${fmt.ms(s.itl_ms.max)}`,
   output_tokens_per_s: (s) => fmt.tokS(s.output_tokens_per_s),
-  'output_tokens_per_s.conditions': (s) => `${fmt.num(s.requests_per_s)} req/s completed; ${fmt.tokS(s.total_tokens_per_s)} with prompts; mean batch ${fmt.num(s.mean_running)}`,
+  'output_tokens_per_s.conditions': (s) => `${fmt.reqS(s.requests_per_s)} completed; ${fmt.tokS(s.total_tokens_per_s)} with prompts; mean batch ${fmt.num(s.mean_running)}`,
   // Goodput is in the report only when the request gives an SLO.
-  goodput: (s) => (s.goodput_requests_per_s == null ? '–' : `${fmt.num(s.goodput_requests_per_s)} req/s`),
+  goodput: (s) => (s.goodput_requests_per_s == null ? '–' : fmt.reqS(s.goodput_requests_per_s)),
   'goodput.conditions': (s) => (s.slo_attainment == null
     ? 'no TTFT or TPOT budget given: nothing to measure against'
     : `${fmt.pct(s.slo_attainment)} of completed requests within the TTFT and TPOT budgets`),

@@ -303,3 +303,53 @@ export function label(c, report) {
   const tp = Number(c.tensor_parallel_size) * Number(c.pipeline_parallel_size || 1);
   return `${model} · ${tp > 1 ? `${tp}× ` : ''}${hw}`;
 }
+
+// --- paths to the other view and the engine's fixes ---------------------
+
+/**
+ * The form key each fix field of the engine (report.fixes[].field, request
+ * JSON paths; calc/evaluate/fixes.go) sets, and the load it implies.
+ */
+const FIX_KEYS = {
+  quantization: ['quantization'], tensor_parallel_size: ['tensor_parallel_size'], hardware: ['hardware'],
+  max_model_len: ['max_model_len'], kv_cache_dtype: ['kv_cache_dtype'], gpu_memory_utilization: ['gpu_memory_utilization'],
+  'workload.request_rate': ['request_rate', 'rate'], 'workload.concurrency': ['concurrency', 'concurrency'],
+};
+
+/**
+ * The configuration c with the engine's fix applied ({field, value}), or
+ * null for a field the form does not hold.
+ */
+export function applyFix(c, fix) {
+  const k = FIX_KEYS[fix?.field];
+  if (!k || typeof fix.value !== 'string') return null;
+  const out = { ...c, [k[0]]: fix.value };
+  if (k[1]) out.load = k[1];
+  return out;
+}
+
+/**
+ * The planning view's query for a configuration (www/page/plan.js reads
+ * these plan.* parameters): its model, its workload (the request rate or
+ * the users, the lengths) and its latency budgets; over = {rate} replaces
+ * the request rate (the overloaded verdict's link). A load at the batch
+ * ceiling has no rate or users: the planner keeps its own default.
+ */
+export function planQuery(c, over = {}) {
+  const q = new URLSearchParams();
+  q.set('view', 'plan');
+  q.set('plan.model', c.model_source === 'config' ? DEFAULTS.model : c.model);
+  const rate = over.rate ?? (c.load === 'rate' ? c.request_rate : '');
+  if (rate !== '' && rate != null) {
+    q.set('plan.load', 'rate');
+    q.set('plan.rate', String(rate));
+  } else if (c.load === 'concurrency') {
+    q.set('plan.load', 'users');
+    q.set('plan.users', c.concurrency);
+  }
+  q.set('plan.input', c.input_tokens);
+  q.set('plan.output', c.output_tokens);
+  q.set('plan.ttft', c.ttft_ms);
+  q.set('plan.tpot', c.tpot_ms);
+  return q.toString();
+}

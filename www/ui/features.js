@@ -8,6 +8,20 @@
 import * as fmt from './format.js';
 
 /** The features in the order shown; each key is a member of report.features. */
+/**
+ * Under a request rate the server cannot carry (the verdict's overloaded:
+ * over the saturation rate, or a saturated steady state), what it
+ * delivers beside what the rate asks, for a figure at the workload's
+ * batch that it never reaches: "; overloaded: it delivers 5,134 tok/s of
+ * the 10,240 tok/s asked"; '' otherwise.
+ */
+function overloaded(r) {
+  const s = r.serving;
+  const rate = r.config?.request_rate;
+  if (!rate || !s || !(r.preemption?.utilization > 1 || s.saturated)) return '';
+  return `; overloaded: it delivers ${fmt.tokS(s.output_tokens_per_s)} of the ${fmt.tokS(rate * r.config.output_tokens)} asked`;
+}
+
 export const FEATURES = ['prefix_caching', 'speculative', 'lora', 'kv_offload', 'parallel'];
 
 /** Human names of the features. */
@@ -65,7 +79,7 @@ export function featureFacts(r) {
         ['Method', `${SPEC[sp.method] ?? sp.method}, k ${fmt.int(sp.num_speculative_tokens)} drafts, acceptance ${fmt.num(sp.acceptance_rate)}`],
         ['Tokens per step', `${fmt.num(sp.tokens_per_step)} per sequence (1 + a + … + a^k)`],
         ['Speedup at batch 1', `${fmt.num(sp.batch1_speedup)}×`],
-        ['At the workload', `${fmt.tokS(sp.tokens_per_s)} instead of ${fmt.tokS(sp.tokens_per_s_without)} (${fmt.num(sp.speedup)}×); TPOT ${fmt.ms(sp.tpot_ms)} instead of ${fmt.ms(sp.tpot_ms_without)}`],
+        ['At the workload', `${fmt.tokS(sp.tokens_per_s)} instead of ${fmt.tokS(sp.tokens_per_s_without)} (${fmt.num(sp.speedup)}×); TPOT ${fmt.ms(sp.tpot_ms)} instead of ${fmt.ms(sp.tpot_ms_without)}${overloaded(r)}`],
         ['Where it stops paying', sp.crossover_batch_size ? `batch ${fmt.int(sp.crossover_batch_size)} and above (marked on the chart)` : 'nowhere up to the batch ceiling'],
         ['Draft', `${fmt.bytes(sp.draft_weights_bytes)} of weights per GPU; ${fmt.ms(sp.draft_time_ms)} of draft passes per step`],
       ],

@@ -28,6 +28,15 @@ export function num(x) {
 /** A value the user entered, as entered: 20 -> "20", 12.5 -> "12.5", 1024 -> "1,024". */
 export const given = (x) => (Number.isInteger(x) ? int(x) : String(+x.toPrecision(6)));
 
+/**
+ * A request rate, for people: a whole number as it is ("40"), else to
+ * three significant digits ("3.33", "13.3", "0.5"), grouped from 1,000.
+ */
+export const rate = (x) => (!Number.isFinite(x) ? '–' : Number.isInteger(x) || Math.abs(x) >= 1000 ? int(x) : String(+x.toPrecision(3)));
+
+/** Requests per second: "3.33 req/s". */
+export const reqS = (x) => `${rate(x)} req/s`;
+
 /** Tokens per second: "13,031 tok/s". */
 export const tokS = (x) => `${num(x)} tok/s`;
 

@@ -8,7 +8,7 @@ import * as fmt from './format.js';
 export function steadyLoad(r) {
   const s = r?.serving;
   if (!s) return null;
-  return s.request_rate ? `${fmt.given(s.request_rate)} req/s` : `concurrency ${fmt.int(s.concurrency)}`;
+  return s.request_rate ? fmt.reqS(s.request_rate) : `concurrency ${fmt.int(s.concurrency)}`;
 }
 
 /** "steady state at concurrency 64"; null without a serving section. */
@@ -33,7 +33,7 @@ export function steadyConditions(r) {
   const rank = dp > 1 ? ' per data-parallel rank' : '';
   const inFlight = s.request_rate && s.saturated ? 'running at its capacity' : 'in flight on average';
   const load = s.request_rate
-    ? `Poisson arrivals at ${fmt.given(s.request_rate)} req/s${rank}, ${fmt.num(s.concurrency)} requests ${inFlight}`
+    ? `Poisson arrivals at ${fmt.reqS(s.request_rate)}${rank}, ${fmt.num(s.concurrency)} requests ${inFlight}`
     : `${fmt.int(s.concurrency)} users${rank}, each sending its next request when its last one ends`;
   const order = s.order === 'prefill_first'
     ? `each prompt's prefill step runs alone while the decodes wait (${r.config.engine})`

@@ -39,17 +39,31 @@ export const BADGES = {
   wont_start: 'Won\'t start', overloaded: 'Overloaded', misses: 'Misses the budget', meets: 'Meets the budget', fits: 'Fits',
 };
 
-const gib1 = (b) => `${(b / 2 ** 30).toFixed(1)} GiB`;
 const { given } = fmt;
 /** "the KV cache", "the TPOT budget", but "max_num_seqs" (an engine setting). */
 const the = (code) => (String(code).startsWith('max_') ? fmt.limitedBy(code) : `the ${fmt.limitedBy(code)}`);
 const times = (x) => `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}×`;
 const code = (r, c) => (r.warnings ?? []).some((w) => w.code === c);
 
-/** The nearest fixes: the engine's (report.fixes) when it gives them, else what the warning names. */
+/** The engine's nearest fixes (report.fixes: {field, value, summary}, ranked by calc/evaluate/fixes.go). */
+const engineFixes = (r) => (Array.isArray(r.fixes) ? r.fixes.filter((f) => typeof f?.summary === 'string' && f.summary && typeof f.field === 'string') : []);
+
+/** The nearest fixes' sentences: the engine's when it gives them, else what the warning names. */
 function fixes(r, fallback) {
-  const list = Array.isArray(r.fixes) ? r.fixes.map((f) => f?.summary).filter((s) => typeof s === 'string' && s) : [];
+  const list = engineFixes(r).map((f) => f.summary);
   return list.length ? list : fallback;
+}
+
+/**
+ * The replicas a request rate above the saturation rate needs, as the
+ * engine's load fix counts them (calc/evaluate/fixes.go loadFixes):
+ * n = ceil(rate / saturation rate), each then taking rate / n.
+ */
+export function replicas(rate, saturation) {
+  if (!(rate > 0) || !(saturation > 0) || rate <= saturation) return null;
+  const n = Math.ceil(rate / saturation);
+  return { n, rate, saturation, each: rate / n,
+    text: `Needs ${fmt.int(n)} replicas for ${fmt.reqS(rate)}: ⌈${fmt.rate(rate)} / ${fmt.rate(saturation)}⌉ = ${fmt.int(n)}, each then taking ${fmt.reqS(rate / n)}.` };
 }
 
 /** The budget's text: "TPOT ≤ 50 ms, TTFT ≤ 1,000 ms" (the config echoes the request's slo). */
@@ -63,11 +77,14 @@ const lengths = (r) => `${fmt.int(r.config.input_tokens)} + ${fmt.int(r.config.o
 
 /**
  * The verdict of a report: {state, badge, headline, lines, fixes,
- * features}. headline is one sentence; lines are its details (the budget,
- * the preemption); fixes the nearest changes that make a failed deployment
- * start; features one sentence per serving feature that is on, what it
- * changed (ui/features.js; absent when the deployment does not run).
- * state is one of STATES.
+ * actions, replicas, features}. headline is one sentence; lines are its
+ * details (the budget, the preemption); fixes the nearest changes that
+ * make a failed deployment start, as sentences; actions the same as the
+ * engine's fixes ({field, value, summary}: what a button applies);
+ * replicas, when a request rate overloads it, what replicas() says;
+ * features one sentence per serving feature that is on, what it changed
+ * (ui/features.js; absent when the deployment does not run). state is one
+ * of STATES.
  */
 export function verdict(r) {
   let v = verdicts.get(r);
@@ -88,12 +105,13 @@ function computeVerdict(r) {
   // Won't start: the weights, one max_model_len sequence, or one request do not fit.
   if (code(r, 'weights_do_not_fit') || (!r.fits && !r.decode && r.batch_ceiling?.limited_by === 'weights_do_not_fit')) {
     const m = r.memory;
-    const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0);
+    const need = m.weights_bytes + m.activation_bytes + m.non_torch_bytes + (m.cuda_graph_bytes || 0) + (m.feature_bytes || 0);
     return {
       state: 'wont_start', badge: BADGES.wont_start,
-      headline: `Won't start: weights need ${gib1(need)} of ${gib1(m.requested_bytes)} per GPU`,
-      lines: [`Weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)} and runtime ${fmt.bytes(m.non_torch_bytes + (m.cuda_graph_bytes || 0))} against ${fmt.bytes(m.requested_bytes)} at gpu_memory_utilization ${c.gpu_memory_utilization}: ${gib1(need - m.requested_bytes)} short.`],
+      headline: `Won't start: weights need ${fmt.bytes(need)} of ${fmt.bytes(m.requested_bytes)} per GPU, ${fmt.bytes(need - m.requested_bytes)} short`,
+      lines: [`Weights ${fmt.bytes(m.weights_bytes)}, activations ${fmt.bytes(m.activation_bytes)} and runtime ${fmt.bytes(m.non_torch_bytes + (m.cuda_graph_bytes || 0) + (m.feature_bytes || 0))} against ${fmt.bytes(m.requested_bytes)} at gpu_memory_utilization ${c.gpu_memory_utilization}.`],
       fixes: fixes(r, ['add GPUs (tensor_parallel_size)', 'quantize the weights (fp8, AWQ or GPTQ int4)', 'pick an accelerator with more memory']),
+      actions: engineFixes(r),
     };
   }
   if (!r.fits) {
@@ -102,6 +120,7 @@ function computeVerdict(r) {
       headline: `Won't start: the KV cache holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens, less than one max_model_len sequence of ${fmt.int(c.max_model_len)}`,
       lines: ['vLLM refuses to start when one max_model_len request cannot fit in the KV cache.'],
       fixes: fixes(r, [`lower max_model_len (the KV cache holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens)`, 'add GPUs (tensor_parallel_size)', 'an fp8 KV cache (kv_cache_dtype)']),
+      actions: engineFixes(r),
     };
   }
   if (!r.decode || !pre) {
@@ -109,6 +128,7 @@ function computeVerdict(r) {
       state: 'wont_start', badge: BADGES.wont_start,
       headline: `Won't run: one request of ${lengths(r)} needs more KV cache than the ${fmt.int(r.kv_cache.capacity_tokens)} tokens it holds`,
       lines: [], fixes: fixes(r, ['shorter requests', 'add GPUs (tensor_parallel_size)', 'an fp8 KV cache (kv_cache_dtype)']),
+      actions: engineFixes(r),
     };
   }
 
@@ -123,21 +143,28 @@ function computeVerdict(r) {
   const steadyText = s && `${steady}: ${fmt.tokS(s.output_tokens_per_s)}, TPOT ${fmt.ms(s.tpot_ms)}, TTFT ${fmt.ms(s.ttft_ms)}`;
   const steadyLine = s && `${steadyText[0].toUpperCase()}${steadyText.slice(1)}${s.queue_ms > 0 ? ` (${fmt.ms(s.queue_ms)} of it waiting for a slot)` : ''}.`;
   const onsetLine = pre.reachable
-    ? `Preemption starts above ${fmt.int(pre.onset_concurrency)} requests in flight (about ${fmt.num(pre.onset_request_rate)} req/s).`
+    ? `Preemption starts above ${fmt.int(pre.onset_concurrency)} requests in flight (about ${fmt.reqS(pre.onset_request_rate)}).`
     : `It never preempts for memory: ${fmt.limitedBy(bc.limited_by_without_budget ?? bc.limited_by)} (${fmt.int(sched)}) binds before the KV cache fills.`;
   let state = 'fits';
   let headline;
   // The rates are every data-parallel rank's; the request rate is one rank's.
   const dp = r.features?.parallel?.data_parallel_size ?? 1;
+  let reps = null;
   if (rate && (u > 1 || s?.saturated)) {
     state = 'overloaded';
+    // One figure for what it completes: the saturation rate (above it the
+    // queue grows), else the steady state's when that one saturates first.
+    const sat = u > 1 ? pre.saturation_request_rate : s.requests_per_s / dp;
+    reps = replicas(rate, sat);
     headline = u > 1
-      ? `Overloaded ${times(u)}: saturates at ${fmt.num(pre.saturation_request_rate)} req/s; ${given(rate)} req/s arrive`
-      : `Overloaded: ${given(rate)} req/s arrive, more than the ${fmt.num(s.requests_per_s / dp)} req/s it completes`;
+      ? `Overloaded ${times(u)}: saturates at ${fmt.reqS(sat)}; ${fmt.reqS(rate)} arrive`
+      : `Overloaded: ${fmt.reqS(rate)} arrive, more than the ${fmt.reqS(sat)} it completes`;
+    if (reps) headline += `; needs ${fmt.int(reps.n)} replicas`;
+    if (reps) lines.push(reps.text);
     lines.push(`Requests queue, and their TTFT grows without bound. ${onsetLine}`);
-    if (s?.saturated) lines.push(`At its capacity (${fmt.limitedBy(s.limited_by)} caps what runs at once) it completes ${fmt.num(s.requests_per_s)} req/s: ${fmt.tokS(s.output_tokens_per_s)} at TPOT ${fmt.ms(s.tpot_ms)}.`);
+    if (s?.saturated) lines.push(`At its capacity (${fmt.limitedBy(s.limited_by)} caps what runs at once) it delivers ${fmt.tokS(s.output_tokens_per_s)} of the ${fmt.tokS(rate * c.output_tokens)} asked (${fmt.reqS(rate)} × ${fmt.int(c.output_tokens)} output tokens), at TPOT ${fmt.ms(s.tpot_ms)}.`);
   } else if (rate) {
-    headline = `Fits: ${given(rate)} req/s of ${lengths(r)}, utilization ${Math.round(u * 100)} % of the ${fmt.num(pre.saturation_request_rate)} req/s it saturates at; ` +
+    headline = `Fits: ${fmt.reqS(rate)} of ${lengths(r)}, utilization ${Math.round(u * 100)} % of the ${fmt.reqS(pre.saturation_request_rate)} it saturates at; ` +
       (s ? steadyText : `${fmt.tokS(r.decode.tokens_per_s)} at TPOT ${fmt.ms(r.decode.step_time_ms)}`);
     lines.push(onsetLine);
   } else if (c.concurrency && pre.reachable && c.concurrency > pre.onset_concurrency) {
@@ -195,7 +222,25 @@ function computeVerdict(r) {
     if (state !== 'overloaded') state = met ? 'meets' : 'misses';
   }
   // What each serving feature that is on changed (ui/features.js).
-  return { state, badge: BADGES[state], headline, lines, fixes: [], features: featureFacts(r).map((f) => f.summary) };
+  // Overloaded: the engine's load fix (the replicas, the rate each takes).
+  const actions = state === 'overloaded' ? engineFixes(r) : [];
+  // (The replicas line states it: no sentence repeats it among the fixes.)
+  return { state, badge: BADGES[state], headline, lines, fixes: [], actions, replicas: reps, features: featureFacts(r).map((f) => f.summary) };
+}
+
+/**
+ * What an overloaded request rate gets, for every card to say the same:
+ * {rate, saturation, delivered, asked, text} (the saturation rate the
+ * verdict states, the steady state's output tokens/s at it, and what the
+ * rate asks: rate x output tokens), or null when the rate is carried.
+ */
+export function overload(r) {
+  const v = verdict(r);
+  const s = r.serving;
+  if (v.state !== 'overloaded' || !v.replicas || !s) return null;
+  const asked = v.replicas.rate * r.config.output_tokens;
+  return { rate: v.replicas.rate, saturation: v.replicas.saturation, delivered: s.output_tokens_per_s, asked,
+    text: `overloaded: it delivers ${fmt.tokS(s.output_tokens_per_s)} at its ${fmt.reqS(v.replicas.saturation)} of the ${fmt.tokS(asked)} that ${fmt.reqS(v.replicas.rate)} ask` };
 }
 
 /**

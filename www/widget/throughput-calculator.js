@@ -489,7 +489,7 @@ export class ThroughputCalculator extends HTMLElementBase {
     w('steady.range', s ? fmt.range(r, 'serving.output_tokens_per_s', fmt.tokS) : '');
     w('steady.tpot', s ? `${fmt.ms(s.tpot_ms)} ${fmt.range(r, 'serving.tpot_ms', fmt.ms)}`.trimEnd() : '');
     w('steady.ttft', s ? `${fmt.ms(s.ttft_ms)} ${fmt.range(r, 'serving.ttft_ms', fmt.ms)}`.trimEnd() : '');
-    w('steady.rps', s ? `${fmt.num(s.requests_per_s)} req/s` : '');
+    w('steady.rps', s ? fmt.reqS(s.requests_per_s) : '');
     w('steady.cond', s ? steadyConditions(r) : '');
     const v = verdict(r);
     const ve = body.querySelector('[data-w-verdict]');

@@ -461,7 +461,7 @@ var docs = map[string]string{
 	"Report.decode":                                        "decode is one pure decode step (no prompt in it) at the workload's batch and mean context; serving is the steady state a benchmark measures, prompts and decodes sharing the steps.",
 	"Report.features":                                      "features shows what the request's serving features changed.",
 	"Report.fits":                                          "fits is false when the weights (plus the engine's fixed overheads) leave no room for a KV cache that can hold one max_model_len sequence; most sections are then omitted and Warnings say why.",
-	"Report.fixes":                                         "fixes are the nearest changes that make a deployment that does not fit, does not start or is overloaded work, each checked by the engine; omitted when nothing fails.",
+	"Report.fixes":                                         "fixes are the nearest changes that make a deployment that does not fit, does not start or is overloaded work, each checked by the engine; those that make it start are ranked by what meets the workload (the latency budget, the request rate), then the price per hour; omitted when nothing fails.",
 	"Report.preemption":                                    "preemption is when KV demand outgrows the pool under the workload.",
 	"Report.prefill":                                       "prefill is the prompt of the workload, alone on the server.",
 	"Report.serving":                                       "serving is the workload's steady state under continuous batching: the latencies and rates a benchmark client measures at the workload's concurrency or request rate (docs/MODEL.md section 5b).",
