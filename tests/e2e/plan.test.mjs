@@ -201,15 +201,17 @@ test('Cancel stops a plan, and the next one runs', async () => {
 
 test('Back and Forward move between the calculator and the plan view, and between plans', async () => {
   const { page, errors } = b;
-  await page.goto(base);
+  await page.goto(new URL('?load=rate&request_rate=6', base).href);
   await H.ready(page);
-  await page.click('#open-plan');
-  await page.waitForSelector('#planner:not([hidden])');
+  // "Plan a deployment" (app.js fills its plan.* parameters): the
+  // calculator's question, planned at once.
+  await answered(page, () => page.click('#open-plan'));
   assert.equal(await page.isHidden('main.layout'), true);
-  // The calculator's header actions would copy or export the calculator,
-  // not this plan: hidden here.
-  assert.equal(await page.isHidden('#copy-link'), true);
-  assert.equal(await page.isHidden('#export-json'), true);
+  assert.equal(await page.inputValue('#plan-rate'), '6');
+  const fromCalculator = await page.textContent('#plan-answer');
+  // The calculator's header actions would plan, copy or export the
+  // calculator, not this plan: hidden here.
+  for (const id of ['#open-plan', '#copy-link', '#export-json']) assert.equal(await page.isHidden(id), true, id);
   await page.fill('#plan-rate', '12');
   await answered(page, () => page.click('#plan-run'));
   const first = await page.textContent('#plan-answer');
@@ -222,24 +224,26 @@ test('Back and Forward move between the calculator and the plan view, and betwee
   await answered(page, () => page.goBack());
   assert.equal(await page.inputValue('#plan-rate'), '12');
   assert.equal(await page.textContent('#plan-answer'), first);
-  // Back again: the view before the first plan (the plan view, no question
-  // asked yet); once more: the calculator.
-  await page.goBack();
-  assert.equal(await page.isVisible('#planner'), true);
+  // Back again: the calculator's question; once more: the calculator.
+  await answered(page, () => page.goBack());
+  assert.equal(await page.inputValue('#plan-rate'), '6');
+  assert.equal(await page.textContent('#plan-answer'), fromCalculator);
   await page.goBack();
   await page.waitForSelector('main.layout:not([hidden])');
   assert.equal(await page.isHidden('#planner'), true);
   assert.equal(await page.isVisible('#copy-link'), true);
+  assert.equal(await page.inputValue('#f-request_rate'), '6');
   // Forward twice: the first plan again.
-  await page.goForward();
-  await page.waitForSelector('#planner:not([hidden])');
+  await answered(page, () => page.goForward());
   await answered(page, () => page.goForward());
   assert.equal(await page.inputValue('#plan-rate'), '12');
   assert.equal(await page.textContent('#plan-answer'), first);
-  // "Back to the calculator" shows it.
+  // "Back to the calculator": the calculator the view was opened from.
   await page.click('#plan-back');
   await page.waitForSelector('main.layout:not([hidden])');
   assert.doesNotMatch(page.url(), /view=plan/);
+  assert.equal(new URL(page.url()).searchParams.get('request_rate'), '6');
+  assert.equal(await page.inputValue('#f-request_rate'), '6');
   assert.deepEqual(errors, []);
 });
 

@@ -46,19 +46,20 @@ function setView(plan) {
   const calc = document.querySelector('main.layout');
   if (calc) calc.hidden = plan;
   document.title = plan ? 'Plan a deployment · Throughput' : 'Throughput: LLM serving capacity calculator';
-  // The header's calculator actions (copy its link, export its report)
-  // are hidden in this view, which has its own Copy link.
+  // The header's calculator actions (plan its state, copy its link, export
+  // its report) are hidden in this view, which has its own Copy link and
+  // "Back to the calculator".
   document.documentElement.classList.toggle('plan-view', plan);
   if (plan) open();
 }
 
-document.getElementById('open-plan')?.addEventListener('click', (e) => {
-  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab: the link as it is
+// "Plan a deployment" and the verdict's planner link (app.js) ask to open
+// this view at a URL holding the calculator's model, workload and budgets
+// as plan.* parameters: in this page, a history entry of its own that
+// remembers the calculator's URL for "Back to the calculator".
+document.addEventListener('throughput:open-plan', (e) => {
   e.preventDefault();
-  const href = new URL(e.currentTarget.href, location.href);
-  const q = new URLSearchParams(href.search);
-  if (q.get('view') !== 'plan') q.set('view', 'plan');
-  history.pushState(null, '', `${location.pathname}?${q}`);
+  history.pushState({ calculator: `${location.pathname}${location.search}` }, '', e.detail.url);
   setView(true);
 });
 
@@ -69,12 +70,15 @@ function toCalculator(url) {
   window.dispatchEvent(new PopStateEvent('popstate')); // the calculator reads its state back from the URL (app.js)
 }
 
+// "Back to the calculator": the calculator this view was opened from (its
+// URL travels in each plan entry's history state), else the URL's own
+// calculator parameters.
 $('plan-back')?.addEventListener('click', (e) => {
   e.preventDefault();
   const q = new URLSearchParams(location.search);
   q.delete('view');
   for (const k of [...q.keys()]) if (k.startsWith('plan.')) q.delete(k);
-  toCalculator(`${location.pathname}${q.size ? `?${q}` : ''}`);
+  toCalculator(history.state?.calculator ?? `${location.pathname}${q.size ? `?${q}` : ''}`);
 });
 
 // A deployment's "Open": the calculator in this page, so that Back returns
@@ -303,8 +307,9 @@ function plan(push) {
   const query = P.queryFor(values, location.search);
   const url = `${location.pathname}?${query}`;
   if (`?${query}` !== location.search) {
-    if (push) history.pushState(null, '', url);
-    else history.replaceState(null, '', url);
+    const st = history.state?.calculator ? { calculator: history.state.calculator } : null; // kept for "Back to the calculator"
+    if (push) history.pushState(st, '', url);
+    else history.replaceState(st, '', url);
   }
   performance.clearMarks('throughput:plan-click');
   performance.mark('throughput:plan-click');
