@@ -56,6 +56,10 @@ func appendReport(w *jsonWriter, v *calc.Report) {
 		w.lit(`,"cost":`)
 		appendCostReport(w, v.Cost)
 	}
+	if v.Energy != nil {
+		w.lit(`,"energy":`)
+		appendEnergyReport(w, v.Energy)
+	}
 	if v.Features != nil {
 		w.lit(`,"features":`)
 		appendFeaturesReport(w, v.Features)
@@ -363,6 +367,28 @@ func appendCostReport(w *jsonWriter, v *calc.CostReport) {
 	w.float64(`,"usd_per_million_output_tokens":`, v.UsdPerMillionOutputTokens)
 	w.int(`,"batch_size":`, int64(v.BatchSize))
 	w.int(`,"context_tokens":`, int64(v.ContextTokens))
+	w.float64(`,"tokens_per_s":`, v.TokensPerS)
+	if v.USDPerKWh != 0 {
+		w.float64(`,"usd_per_kwh":`, v.USDPerKWh)
+	}
+	if v.PowerUSDPerMillionOutputTokens != 0 {
+		w.float64(`,"power_usd_per_million_output_tokens":`, v.PowerUSDPerMillionOutputTokens)
+	}
+	w.lit("}")
+}
+
+// appendEnergyReport appends a calc.EnergyReport as encoding/json does.
+func appendEnergyReport(w *jsonWriter, v *calc.EnergyReport) {
+	w.float64(`{"rated_power_w":`, v.RatedPowerW)
+	w.string(`,"power_source":`, v.PowerSource)
+	w.float64(`,"memory_share":`, v.MemoryShare)
+	w.float64(`,"compute_share":`, v.ComputeShare)
+	w.float64(`,"gpu_power_w":`, v.GPUPowerW)
+	w.int(`,"num_gpus":`, int64(v.GPUs))
+	w.float64(`,"deployment_kw":`, v.DeploymentKW)
+	w.float64(`,"joules_per_output_token":`, v.JoulesPerOutputToken)
+	w.float64(`,"output_tokens_per_s_per_kw":`, v.OutputTokensPerSPerKW)
+	w.int(`,"batch_size":`, int64(v.BatchSize))
 	w.float64(`,"tokens_per_s":`, v.TokensPerS)
 	w.lit("}")
 }

@@ -144,10 +144,12 @@ func TestReportBands(t *testing.T) {
 		Workload: &calc.Workload{InputTokens: calc.Int(1), OutputTokens: calc.Int(512), Concurrency: calc.Int(1)}}
 	r, err := calc.Evaluate(req)
 	require.NoError(t, err)
-	// Six figures of the step and the KV cache, and four of the steady
-	// state (a concurrency is given): serving.tpot_ms, e2e_ms,
-	// output_tokens_per_s and ttft_ms.
-	require.Len(t, r.Bands, 10)
+	// Six figures of the step and the KV cache, four of the steady state
+	// (a concurrency is given): serving.tpot_ms, e2e_ms,
+	// output_tokens_per_s and ttft_ms, and three of the energy section
+	// (the RTX 4090 has a rated power): energy.gpu_power_w,
+	// joules_per_output_token and output_tokens_per_s_per_kw.
+	require.Len(t, r.Bands, 13)
 	require.NotNil(t, r.Serving)
 	step := bandOf(r, "decode.step_time_ms")
 	require.NotNil(t, step)

@@ -24,6 +24,7 @@ type (
 	CostReport          = spec.CostReport
 	DecodeReport        = spec.DecodeReport
 	Efficiencies        = spec.Efficiencies
+	EnergyReport        = spec.EnergyReport
 	Engine              = spec.Engine
 	EngineDefaults      = spec.EngineDefaults
 	EngineVersion       = spec.EngineVersion

@@ -137,6 +137,9 @@ func Apply(in Input, r *spec.Report) {
 			}
 		}
 	}
+	if en := r.Energy; en != nil {
+		energyBands(r, en)
+	}
 	if c := r.BatchCeiling; ceil >= 0 && c.LimitedBy == "latency_budget" {
 		// Under a TPOT budget the ceiling is the largest batch whose step
 		// meets it; to first order (a step time proportional to the batch)
@@ -163,4 +166,41 @@ func bandExp(m int) float64 {
 		s = float64(s * s)
 	}
 	return s
+}
+
+// PowerBand is the power model's range, ln(measured / predicted) of one
+// GPU's power in thousandths: the smallest and largest residual of the
+// published power cases (calc/validation/testdata/energy.json; n = 6, so
+// k = floor(0.1 (n + 1)) = 0 and the order-statistics band of section 7 is
+// their whole range). TestPowerBandMatchesEnergyCases recomputes it from
+// the cases.
+var PowerBand = [2]int{-298, 382}
+
+// energyBands adds the energy figures' ranges: the GPU power's is the
+// power model's band (PowerBand), at most the rated power; the joules per
+// output token and the tokens/s per kW combine it with the output rate's
+// band (the steady state's, else the decode rate's; the rate's error
+// divides the energy).
+// The basis names both; a range is marked widened when the rate's is.
+func energyBands(r *spec.Report, en *spec.EnergyReport) {
+	basis := "power: 6 published GPU power measurements (2 sources)"
+	// A GPU draws no more than its rated power (its power limit).
+	plo, phi := bandExp(PowerBand[0]), min(bandExp(PowerBand[1]), en.RatedPowerW/en.GPUPowerW)
+	r.Bands = append(r.Bands, spec.Band{Figure: "energy.gpu_power_w", Low: en.GPUPowerW * plo, High: en.GPUPowerW * phi, Basis: basis})
+	rlo, rhi, wid := 1.0, 1.0, false
+	for _, b := range r.Bands {
+		if b.Figure == "serving.output_tokens_per_s" || (r.Serving == nil && b.Figure == "decode.tokens_per_s") {
+			x := r.Decode.TokensPerS
+			if r.Serving != nil {
+				x = r.Serving.OutputTokensPerS
+			}
+			if x > 0 {
+				rlo, rhi, wid = b.Low/x, b.High/x, b.Widened
+				basis += "; rate: " + b.Basis
+			}
+		}
+	}
+	r.Bands = append(r.Bands,
+		spec.Band{Figure: "energy.joules_per_output_token", Low: en.JoulesPerOutputToken * plo / rhi, High: en.JoulesPerOutputToken * phi / rlo, Basis: basis, Widened: wid},
+		spec.Band{Figure: "energy.output_tokens_per_s_per_kw", Low: en.OutputTokensPerSPerKW * rlo / phi, High: en.OutputTokensPerSPerKW * rhi / plo, Basis: basis, Widened: wid})
 }

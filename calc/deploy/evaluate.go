@@ -232,25 +232,36 @@ func (a *reporter) report() spec.Report {
 	}
 	r.Sweep = a.sweep(ceil, mean)
 
+	// The operating point of the cost and energy sections: the workload's
+	// steady state (the tokens the server delivers at that load, prompts
+	// admitted beside the decodes), else the best batch under the SLO or
+	// the ceiling at the serving rate.
+	b := ceil
+	if r.Best != nil && r.Best.Feasible {
+		b = r.Best.BatchSize
+	}
+	_, tps := sv.ServingRate(b, in, out)
+	dp := max(d.feat.dp, 1)
+	tps *= float64(dp) // every data-parallel replica serves
+	bf, x := float64(b), float64(b)*float64(in)/float64(out)
+	if r.Serving != nil {
+		bf, x, tps = r.Serving.DecodeBatch, r.Serving.PrefillTokensPerStep, r.Serving.OutputTokensPerS
+		b = int(math.Round(bf))
+	}
+	gpus := d.TP * d.PP * dp
+	if r.Energy = a.energy(bf, x, tps, gpus); r.Energy == nil && !p.noPrice {
+		r.Warn("no_power", "no energy section: "+d.Hardware.Name+" has no rated power in the table (docs/MODEL.md section 5c); give gpu_power_w")
+	}
 	if pr, ok := a.price(); ok {
-		b := ceil
-		if r.Best != nil && r.Best.Feasible {
-			b = r.Best.BatchSize
-		}
-		_, tps := sv.ServingRate(b, in, out)
-		dp := max(d.feat.dp, 1)
-		tps *= float64(dp) // every data-parallel replica serves
-		if r.Serving != nil {
-			// A workload's cost is that of its steady state: the tokens
-			// the server delivers at that load, prompts admitted beside
-			// the decodes.
-			b, tps = int(math.Round(r.Serving.DecodeBatch)), r.Serving.OutputTokensPerS
-		}
-		gpus := d.TP * d.PP * dp
 		r.Cost = &spec.CostReport{
 			GPUHourUSD: pr.USDPerHour, PriceKind: pr.Kind, PriceSource: pr.Source, PriceDate: pr.Date,
 			GPUs: gpus, BatchSize: b, ContextTokens: int(mean), TokensPerS: tps,
 			UsdPerMillionOutputTokens: ratio(pr.USDPerHour*float64(gpus)/3600, tps) * 1e6,
+		}
+		if en := r.Energy; en != nil {
+			// J/token x 10^6 tokens / 3.6e6 J/kWh x USD/kWh.
+			r.Cost.USDPerKWh = p.usdPerKWh
+			r.Cost.PowerUSDPerMillionOutputTokens = en.JoulesPerOutputToken / 3.6 * p.usdPerKWh
 		}
 	} else if !p.noPrice {
 		r.Warn("no_price", "no cost section: "+d.Hardware.Name+" has no default price (docs/MODEL.md section 12); give gpu_hour_usd")

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/units"
 	"github.com/modelrefs/throughput/kvcache"
 )
@@ -24,7 +25,7 @@ func (d *Deployment) UseLayoutCache(c LayoutCache) { d.layouts = c }
 // the workload's mean lengths and the latency budget (seconds; 0: none),
 // without a price and with the default sweep.
 func PlannedAsk(in, out int, ttftS, tpotS float64) Ask {
-	return Ask{In: in, Out: out, TTFTS: ttftS, TPOTS: tpotS, priceUSD: -1, noPrice: true, sweepPoints: spec.DefaultSweepPoints}
+	return Ask{In: in, Out: out, TTFTS: ttftS, TPOTS: tpotS, priceUSD: -1, powerW: -1, usdPerKWh: hardware.USDPerKWh, noPrice: true, sweepPoints: spec.DefaultSweepPoints}
 }
 
 // WorstWeightsOverrun returns the weights and the requested memory, in

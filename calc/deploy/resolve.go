@@ -23,6 +23,8 @@ type Ask struct {
 	TTFTS       float64 // 0 = no budget
 	TPOTS       float64 // 0 = no budget
 	priceUSD    float64 // per GPU-hour; <0 = not given
+	powerW      float64 // rated W per GPU; <0 = not given
+	usdPerKWh   float64 // electricity price
 	noPrice     bool    // no default price and no warning (a planner's ask)
 	custom      bool    // a custom accelerator: no default price
 	sweepPoints int
@@ -226,6 +228,8 @@ func resolvePlan(e *spec.Errs, req spec.Request) Ask {
 		p.TPOTS = e.FloatAt("slo.tpot_ms", "SLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000
 	}
 	p.priceUSD = e.FloatAt("gpu_hour_usd", "Request.gpu_hour_usd", req.GPUHourUSD, -1)
+	p.powerW = e.FloatAt("gpu_power_w", "Request.gpu_power_w", req.GPUPowerW, -1)
+	p.usdPerKWh = e.FloatAt("usd_per_kwh", "Request.usd_per_kwh", req.USDPerKWh, hardware.USDPerKWh)
 	var sw spec.SweepOptions
 	if req.Sweep != nil {
 		sw = *req.Sweep

@@ -324,6 +324,10 @@ func (c *candidate) rejection(id string, s *planSpec) spec.PlanRejection {
 		r.Message = "the KV cache left after the weights holds fewer than one " + itoa(d.MaxModelLen) + "-token sequence on " + label(d)
 	case c.why == "max_gpus":
 		r.Message = "needs " + itoa(d.GPUs) + " GPUs > " + itoa(s.maxGPUs) + " on " + label(d)
+	case c.why == "max_power_kw" && d.DeploymentKW == 0:
+		r.Message = "no rated power for " + label(d) + " to check max_power_kw against (docs/MODEL.md section 5c)"
+	case c.why == "max_power_kw":
+		r.Message = "draws " + fielderr.Number(round3(d.DeploymentKW)) + " kW > " + fielderr.Number(s.maxKW) + " kW on " + label(d)
 	case c.rank == rankLatency:
 		r.Message = strings.ToUpper(c.why) + " " + msText(c.x) + " > " + msText(c.y) + " even at batch 1 on " + label(d)
 	default:
@@ -525,12 +529,15 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 		dep.PreemptionOnsetRequestRate = float64(replicas*dp) * sv.RateForConcurrency(deploy.MeanInFlightForPeak(float64(onset)), in, out)
 	}
 	p.finish(&dep, rate, price.USDPerHour)
+	kwOK := p.power(d, &dep.PlanDeployment, float64(op), 0)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: ttft1})
 	// A candidate over max_gpus keeps its batch-1 figures: it fits, and
 	// the answer's fastest candidate may be one.
 	switch {
 	case dep.GPUs > s.maxGPUs:
 		c.why = "max_gpus"
+	case !kwOK:
+		c.why = "max_power_kw"
 	case s.tpotS > 0 && step > s.tpotS:
 		c.why, c.x, c.y = "tpot", step, s.tpotS
 	case s.ttftS > 0 && ttft > s.ttftS:
@@ -651,11 +658,42 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 	}
 	dep.perUsers = cOp
 	p.finish(&dep, s.rate, price.USDPerHour)
+	kwOK := p.power(d, &dep.PlanDeployment, float64(cOp), P)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + step1})
 	if dep.GPUs > s.maxGPUs {
 		c.why = "max_gpus"
+	} else if !kwOK {
+		c.why = "max_power_kw"
 	}
 	return c
+}
+
+// power sets dep.DeploymentKW, every GPU's power at the load (the energy
+// section's model, deploy.GPUPower, docs/MODEL.md section 5c): the
+// replicas' steps at decode batch b with the prompts the load admits
+// beside them, or, with prefill instances (disaggregated), the decode
+// instances' pure decode steps and the prefill instances' prompt steps.
+// It reports whether the deployment meets constraints.max_power_kw (a
+// part without a rated power does not, when a cap is given).
+func (p *planner) power(d *deploy.Deployment, dep *spec.PlanDeployment, b float64, prefill int) bool {
+	in, out := p.s.in, p.s.out
+	bp, ok := hardware.DefaultBoardPower(d.Hardware.ID)
+	if !ok {
+		return p.s.maxKW == 0
+	}
+	g := dep.GPUs / max(dep.Replicas, 1)
+	x := b * float64(in) / float64(out)
+	if prefill > 0 {
+		x = 0
+	}
+	w, _, _ := deploy.GPUPower(d.OperatingStep(b, x, in, out), bp.Watts)
+	kw := w * float64(g*(dep.Replicas-prefill)) / 1000
+	if prefill > 0 {
+		wp, _, _ := deploy.GPUPower(d.OperatingStep(0, float64(in), in, out), bp.Watts)
+		kw += wp * float64(g*prefill) / 1000
+	}
+	dep.DeploymentKW = kw
+	return p.s.maxKW == 0 || kw <= p.s.maxKW
 }
 
 // requestFields holds what an evaluate request's pointers point to: the

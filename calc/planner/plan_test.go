@@ -652,3 +652,39 @@ func warningCodes(ws []spec.Warning) []string {
 	}
 	return out
 }
+
+// The power cap (constraints.max_power_kw): 40 requests/s of Llama 3.1 8B
+// on H100s need at least two 700 W GPUs, which draw at least their idle
+// 2 x 0.15 x 700 W = 0.21 kW (docs/MODEL.md section 5c): a 0.1 kW cap
+// refuses every candidate, naming the power it would draw; without a cap
+// every deployment states its kW, and a cap at the cheapest plan's kW keeps
+// only deployments within it.
+func TestPlanPowerCap(t *testing.T) {
+	ask := func(kw *float64) *spec.PlanReport {
+		r, err := Plan(spec.PlanRequest{
+			Model: llama8B, Workload: spec.PlanWorkload{RequestRate: spec.Float(40)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(30)},
+			Constraints: &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{"vllm"}, MaxPowerKW: kw},
+			Search:      narrow(1),
+		})
+		require.NoError(t, err)
+		return &r
+	}
+	free := ask(nil)
+	require.True(t, free.Feasible)
+	for _, d := range free.Deployments {
+		assert.GreaterOrEqual(t, d.DeploymentKW, float64(d.GPUs)*0.15*0.7-1e-9, d.Accelerator)
+		assert.LessOrEqual(t, d.DeploymentKW, float64(d.GPUs)*0.7+1e-9, d.Accelerator)
+	}
+	none := ask(spec.Float(0.1))
+	assert.False(t, none.Feasible)
+	require.NotEmpty(t, none.Rejections)
+	assert.Equal(t, "max_power_kw", none.Rejections[0].Reason)
+	assert.Regexp(t, `^draws [0-9.]+ kW > 0\.1 kW on `, none.Rejections[0].Message)
+
+	kw := free.Deployments[free.Cheapest].DeploymentKW
+	capped := ask(spec.Float(kw))
+	require.True(t, capped.Feasible)
+	for _, d := range capped.Deployments {
+		assert.LessOrEqual(t, d.DeploymentKW, kw, d.Accelerator)
+	}
+}

@@ -41,6 +41,7 @@ type planSpec struct {
 	accels           []hardware.Accelerator
 	engines          []string
 	maxGPUs          int
+	maxKW            float64 // 0 = no power cap
 	prices           map[string]float64
 	gpus, seqs, btok []int
 	precisions, kvs  []string
@@ -109,6 +110,7 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 	}
 	s.engines = listOr(s.engines, planEngines)
 	s.maxGPUs = e.IntAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, spec.MaxParallel)
+	s.maxKW = e.FloatAt("constraints.max_power_kw", "PlanConstraints.max_power_kw", c.MaxPowerKW, 0)
 	s.prices = map[string]float64{}
 	for id, usd := range c.Prices {
 		a, err := hardware.Lookup(id)

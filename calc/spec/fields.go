@@ -48,6 +48,7 @@ const (
 	MaxRate        = 1e6
 	MaxLatencyMs   = 1e9
 	MaxPriceUSD    = 1e6
+	MaxPowerW      = 1e5
 	MaxBlockTokens = 256
 
 	// MinRate is the least request rate: one request every 11.6 days
@@ -114,6 +115,8 @@ var fieldList = [...]struct {
 	{"Request.max_num_batched_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultMaxNumBatchedTokens, DefaultText: "vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048; SGLang: by GPU memory", Unit: "tokens"}},
 	{"Request.num_scheduler_steps", FieldSpec{Min: 1, Max: sched.MaxSchedulerSteps, HasMin: true, HasMax: true, Default: 1, Unit: "steps"}},
 	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: MaxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
+	{"Request.gpu_power_w", FieldSpec{Max: MaxPowerW, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the accelerator's rated power (datasheet TDP)", Unit: "W per GPU"}},
+	{"Request.usd_per_kwh", FieldSpec{Min: 0, Max: MaxPriceUSD, HasMin: true, HasMax: true, Default: hardware.USDPerKWh, Unit: "USD per kWh"}},
 
 	{"Workload.input_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},
 	{"Workload.output_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultOutputTokens, Unit: "tokens"}},
@@ -155,6 +158,7 @@ var fieldList = [...]struct {
 	{"PlanSLO.tpot_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
 	{"PlanConstraints.engines", FieldSpec{Enum: release.EngineNames(), DefaultText: "vllm and sglang"}},
 	{"PlanConstraints.max_gpus", FieldSpec{Min: 1, Max: MaxParallel, HasMin: true, HasMax: true, Unit: "GPUs"}},
+	{"PlanConstraints.max_power_kw", FieldSpec{Max: MaxPowerW, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "kW"}},
 	{"PlanConstraints.accelerators", FieldSpec{DefaultText: "every accelerator in the catalog"}},
 	{"PlanConstraints.prices", FieldSpec{DefaultText: "the default price table (hardware/prices.go)", Unit: "USD per GPU-hour"}},
 	{"PlanSearch.gpus_per_replica", FieldSpec{Min: 1, Max: 8, HasMin: true, HasMax: true, PowerOfTwo: true, DefaultText: "1, 2, 4, 8", Unit: "GPUs"}},

@@ -86,6 +86,12 @@ type PlanConstraints struct {
 	Engines []string `json:"engines,omitempty"`
 	// MaxGPUs bounds the GPUs of the whole deployment.
 	MaxGPUs *int `json:"max_gpus,omitempty"`
+	// MaxPowerKW bounds the whole deployment's GPU power in kW at the
+	// workload's load (plan deployment_kw: every GPU's power from the
+	// energy section's model, docs/MODEL.md section 5c; no host power). A
+	// part without a rated power (hardware.DefaultBoardPower) is rejected
+	// (max_power_kw) when it is given.
+	MaxPowerKW *float64 `json:"max_power_kw,omitempty"`
 	// Prices sets the price of one GPU-hour in US dollars per
 	// accelerator id, overriding the default price table
 	// (hardware.DefaultPrice, docs/MODEL.md section 12) that the
@@ -215,6 +221,9 @@ type PlanDeployment struct {
 	DecodeReplicas  int `json:"decode_replicas,omitempty"`
 	// GPUs is the whole deployment's GPU count.
 	GPUs int `json:"num_gpus"`
+	// DeploymentKW is every GPU's power together at the load, in kW
+	// (docs/MODEL.md section 5c); absent for a part without a rated power.
+	DeploymentKW float64 `json:"deployment_kw,omitempty"`
 	// GPUHourUSD is the price of one GPU-hour used; USDPerHour the
 	// deployment's; USDPerMillionOutputTokens at the workload's load.
 	GPUHourUSD float64 `json:"gpu_hour_usd"`
@@ -305,7 +314,7 @@ type PlanRejection struct {
 	_           noCompare
 	Accelerator string `json:"accelerator"`
 	// Reason is the stable code: "no_price", "purchase_priced", "engine", "weights_do_not_fit",
-	// "max_model_len", "tpot", "ttft", "max_gpus"; Message the text.
+	// "max_model_len", "tpot", "ttft", "max_gpus", "max_power_kw"; Message the text.
 	Reason  string `json:"reason"`
 	Message string `json:"message"`
 }

@@ -39,6 +39,9 @@ type Report struct {
 	Sweep []SweepPoint `json:"sweep,omitempty"`
 	// Cost is the price per million output tokens.
 	Cost *CostReport `json:"cost,omitempty"`
+	// Energy is the GPUs' power and the energy per output token at the
+	// cost section's operating point (docs/MODEL.md section 5c).
+	Energy *EnergyReport `json:"energy,omitempty"`
 	// Features shows what the request's serving features changed.
 	Features *FeaturesReport `json:"features,omitempty"`
 	// Simulation is the step-by-step simulation, when asked for.
@@ -477,6 +480,50 @@ type CostReport struct {
 	BatchSize                 int     `json:"batch_size"`
 	ContextTokens             int     `json:"context_tokens"`
 	TokensPerS                float64 `json:"tokens_per_s"`
+	// USDPerKWh is the electricity price the power's cost is at: the
+	// request's usd_per_kwh, else 0.1282 (EIA, hardware.USDPerKWh).
+	// PowerUSDPerMillionOutputTokens is the GPUs' electricity per million
+	// output tokens at that price (energy.joules_per_output_token), a part
+	// of what a rented GPU-hour already includes, shown apart. Both absent
+	// without an energy section.
+	USDPerKWh                      float64 `json:"usd_per_kwh,omitempty"`
+	PowerUSDPerMillionOutputTokens float64 `json:"power_usd_per_million_output_tokens,omitempty"`
+}
+
+// EnergyReport is the GPUs' power and energy at the operating point of
+// the cost section (the workload's steady state, else the best batch or
+// the ceiling): docs/MODEL.md section 5c. Only the accelerators' own
+// power is counted (no host, network or cooling).
+type EnergyReport struct {
+	_ noCompare
+	// RatedPowerW is one GPU's rated power (the request's gpu_power_w,
+	// else the datasheet's TDP, hardware.DefaultBoardPower); PowerSource
+	// names the datasheet ("user" for gpu_power_w).
+	RatedPowerW float64 `json:"rated_power_w"`
+	PowerSource string  `json:"power_source"`
+	// MemoryShare and ComputeShare are the fractions of the step's time
+	// that its memory traffic and its arithmetic each take at the model's
+	// rates (the step's memory_s and compute_s over its duration, each at
+	// most 1): the utilisations the power follows.
+	MemoryShare  float64 `json:"memory_share"`
+	ComputeShare float64 `json:"compute_share"`
+	// GPUPowerW is one GPU's mean power while it serves, in watts:
+	// rated x (idle + (memory - idle) x memory_share + (1 - memory) x
+	// compute_share), the fractions idle 0.15 and memory-bound 0.40 of the
+	// rated power (docs/MODEL.md section 5c).
+	GPUPowerW float64 `json:"gpu_power_w"`
+	GPUs      int     `json:"num_gpus"`
+	// DeploymentKW is every GPU's power together, in kW.
+	DeploymentKW float64 `json:"deployment_kw"`
+	// JoulesPerOutputToken is the GPUs' energy per output token (prompt
+	// processing included): deployment power over output tokens/s.
+	JoulesPerOutputToken float64 `json:"joules_per_output_token"`
+	// OutputTokensPerSPerKW is output tokens/s per kW of GPU power.
+	OutputTokensPerSPerKW float64 `json:"output_tokens_per_s_per_kw"`
+	// BatchSize and TokensPerS are the operating point (the cost
+	// section's).
+	BatchSize  int     `json:"batch_size"`
+	TokensPerS float64 `json:"tokens_per_s"`
 }
 
 // Engine is a serving engine's profile, EngineVersion one of its releases

@@ -126,6 +126,17 @@ type Request struct {
 	// and names it; a custom accelerator, or one the table does not price,
 	// has no cost section, and a warning (no_price) asks for this field.
 	GPUHourUSD *float64 `json:"gpu_hour_usd,omitempty"`
+	// GPUPowerW is one GPU's rated power in watts (its TDP or board power
+	// limit; a power-capped board's cap). Without it the energy section
+	// reads the accelerator's datasheet figure (hardware.DefaultBoardPower);
+	// a custom accelerator, or one the table lacks, has no energy section,
+	// and a warning (no_power) asks for this field.
+	GPUPowerW *float64 `json:"gpu_power_w,omitempty"`
+	// USDPerKWh is the electricity price in US dollars per kWh for the
+	// energy section's power cost. Default 0.1282: the US commercial-sector
+	// average of the East North Central division, April 2025 (EIA Electric
+	// Power Monthly, Table 5.6.A; hardware.USDPerKWh).
+	USDPerKWh *float64 `json:"usd_per_kwh,omitempty"`
 	// Sweep controls the batch-size sweep.
 	Sweep *SweepOptions `json:"sweep,omitempty"`
 	// Simulate asks for a step-by-step simulation of the workload.

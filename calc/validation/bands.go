@@ -370,16 +370,22 @@ func (c CoverageRow) Fraction() float64 {
 	return float64(c.Inside) / float64(c.N-c.NoBand)
 }
 
-// Coverage checks the bands honestly: for each comparable case it builds
-// the band table from every other case (leave-one-out), resolves the
-// case's band as the generator does for the engine (Resolve: widening
+// Band outcomes of one case under InsideBands.
+const (
+	BandNotBanded int8 = iota // not a banded case (no family, not comparable)
+	BandNone                  // no band could be built without it
+	BandOutside               // its measured value falls outside its band
+	BandInside                // inside
+)
+
+// InsideBands is the leave-one-out check of each case's band: for each
+// comparable case it builds the band table from every other case, resolves
+// the case's band as the generator does for the engine (Resolve: widening
 // outside the domain included, the milli-unit rounding of the table) and
-// counts whether the measured value falls inside. Rows are per engine and
-// family, sorted; the last row is the total (Engine "all").
-func Coverage(rs []Result) []CoverageRow {
-	type ef struct{ e, f string }
-	rows := map[ef]*CoverageRow{}
-	total := &CoverageRow{Engine: "all", Family: "all"}
+// says whether the measured value falls inside (one outcome per result, in
+// order).
+func InsideBands(rs []Result) []int8 {
+	out := make([]int8, len(rs))
 	others := make([]Result, 0, len(rs))
 	for i, r := range rs {
 		if !banded(r) {
@@ -388,6 +394,32 @@ func Coverage(rs []Result) []CoverageRow {
 		others = append(others[:0], rs[:i]...)
 		others = append(others, rs[i+1:]...)
 		table, dom := BuildBands(others)
+		f, ok := Resolve(table, dom, r.Key)
+		if !ok {
+			out[i] = BandNone
+			continue
+		}
+		lo, hi := float64(int16(milli(f.Lo)))/1000, float64(int16(milli(f.Hi)))/1000
+		out[i] = BandOutside
+		if x := Residual(r); x >= lo && x <= hi {
+			out[i] = BandInside
+		}
+	}
+	return out
+}
+
+// Coverage checks the bands honestly (InsideBands) and counts, per engine
+// and family, the cases whose measured value falls inside their band.
+// Rows are sorted; the last row is the total (Engine "all").
+func Coverage(rs []Result) []CoverageRow {
+	type ef struct{ e, f string }
+	rows := map[ef]*CoverageRow{}
+	total := &CoverageRow{Engine: "all", Family: "all"}
+	for i, o := range InsideBands(rs) {
+		if o == BandNotBanded {
+			continue
+		}
+		r := rs[i]
 		row := rows[ef{r.Key.Engine, r.Key.Family}]
 		if row == nil {
 			row = &CoverageRow{Engine: r.Key.Engine, Family: r.Key.Family}
@@ -395,14 +427,11 @@ func Coverage(rs []Result) []CoverageRow {
 		}
 		row.N++
 		total.N++
-		f, ok := Resolve(table, dom, r.Key)
-		if !ok {
+		switch o {
+		case BandNone:
 			row.NoBand++
 			total.NoBand++
-			continue
-		}
-		lo, hi := float64(int16(milli(f.Lo)))/1000, float64(int16(milli(f.Hi)))/1000
-		if x := Residual(r); x >= lo && x <= hi {
+		case BandInside:
 			row.Inside++
 			total.Inside++
 		}

@@ -73,7 +73,8 @@ func moduleRoot() string {
 
 // writeBands computes the band table from the held-out validation
 // residuals (heldOutResults) and writes it as Go source to out (relative to
-// the working directory, as go:generate runs it in calc/bands), then prints
+// the working directory, as go:generate runs it in calc/bands), writes the
+// accuracy page from the same held-out figures (accuracy.go), then prints
 // the leave-one-out coverage of those residuals.
 func writeBands(named, out string) {
 	root := moduleRoot()
@@ -82,7 +83,8 @@ func writeBands(named, out string) {
 		fmt.Fprintln(os.Stderr, "calibrate -bands:", err, "("+out+" left as it is)")
 		os.Exit(1)
 	}
-	rs := heldOutResults(files)
+	figs := heldOutFigures(files)
+	rs := heldResults(figs)
 	table, dom := validation.BuildBands(rs)
 	data, basis := validation.FlatTable(table, dom)
 	var b bytes.Buffer
@@ -113,6 +115,11 @@ func writeBands(named, out string) {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
 	}
+	// The accuracy page, from the same held-out figures.
+	if err := writeAccuracy(root, accuracyFigures(figs), strings.Join(rel, ", ")); err != nil {
+		fmt.Fprintln(os.Stderr, "calibrate: the accuracy page:", err)
+		os.Exit(1)
+	}
 	printCoverage(rs, "leave-one-source-out")
 }
 
@@ -124,6 +131,24 @@ func writeBands(named, out string) {
 // and the bands' coverage a held-out coverage. KV capacity, which no step
 // term enters, keeps its prediction. A missing file is an error.
 func heldOutResults(files []string) []validation.Result {
+	return heldResults(heldOutFigures(files))
+}
+
+// heldResults returns the figures' results with each prediction the held
+// out one.
+func heldResults(figs []figure) []validation.Result {
+	rs := make([]validation.Result, len(figs))
+	for i, f := range figs {
+		rs[i] = f.r
+		rs[i].Predicted = f.held
+	}
+	return rs
+}
+
+// heldOutFigures evaluates the cases of files and refits every set
+// without each source document (holdOut): each figure in sample and held
+// out. A missing file is an error.
+func heldOutFigures(files []string) []figure {
 	cs, missing, err := validation.ReadCases(files...)
 	if err == nil && len(missing) > 0 {
 		err = fmt.Errorf("validation cases: %s not present", strings.Join(missing, ", "))
@@ -141,12 +166,7 @@ func heldOutResults(files []string) []validation.Result {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "calibrate: band residuals held out by source document (%d figures of %d cases, %d refits, %.0f s)\n", len(figs), len(cs), refits, time.Since(began).Seconds())
-	rs := make([]validation.Result, len(figs))
-	for i, f := range figs {
-		rs[i] = f.r
-		rs[i].Predicted = f.held
-	}
-	return rs
+	return figs
 }
 
 // printCoverage prints the leave-one-out coverage of the 80 % bands per

@@ -44,7 +44,15 @@ func main() {
 	bandsOut := flag.String("o", "calc/bands/bands_gen.go", "with -bands: the Go file to write")
 	compare := flag.String("compare", "", "with -tables: score every serving benchmark that measured this figure on it (e.g. ttft_mean_ms), whatever its case's own compare, and leave out the others")
 	coverage := flag.Bool("coverage", false, "print the leave-one-out coverage of the error bands per engine and family, from the residuals held out by source document (as -bands builds them)")
+	accPage := flag.Bool("accuracy-page", false, "rewrite the accuracy page (docs/accuracy.md, www/page/accuracy.html) from its data, calc/validation/testdata/accuracy.json, without the refits (-bands writes all three)")
 	flag.Parse()
+	if *accPage {
+		if err := rewriteAccuracyPage(moduleRoot()); err != nil {
+			fmt.Fprintln(os.Stderr, "calibrate:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *bands {
 		writeBands(*path, *bandsOut)
 		return

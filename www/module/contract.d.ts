@@ -1327,6 +1327,20 @@ export interface Request {
    * Unit: USD per GPU-hour.
    */
   gpu_hour_usd?: number;
+  /**
+   * gpu_power_w is one GPU's rated power in watts (its TDP or board power limit; a power-capped board's cap). Without it the energy section reads the accelerator's datasheet figure (hardware.DefaultBoardPower); a custom accelerator, or one the table lacks, has no energy section, and a warning (no_power) asks for this field.
+   * Range: greater than 0, at most 100000.
+   * Unit: W per GPU.
+   * Default: the accelerator's rated power (datasheet TDP).
+   */
+  gpu_power_w?: number;
+  /**
+   * usd_per_kwh is the electricity price in US dollars per kWh for the energy section's power cost. Default 0.1282: the US commercial-sector average of the East North Central division, April 2025 (EIA Electric Power Monthly, Table 5.6.A; hardware.USDPerKWh).
+   * Range: from 0 to 1000000.
+   * Unit: USD per kWh.
+   * @default 0.1282
+   */
+  usd_per_kwh?: number;
   /** sweep controls the batch-size sweep. */
   sweep?: SweepOptions;
   /** simulate asks for a step-by-step simulation of the workload. */
@@ -1850,6 +1864,8 @@ export interface Report {
   sweep?: SweepPoint[];
   /** cost is the price per million output tokens. */
   cost?: CostReport;
+  /** energy is the GPUs' power and the energy per output token at the cost section's operating point (docs/MODEL.md section 5c). */
+  energy?: EnergyReport;
   /** features shows what the request's serving features changed. */
   features?: FeaturesReport;
   /** simulation is the step-by-step simulation, when asked for. */
@@ -2177,6 +2193,31 @@ export interface CostReport {
   usd_per_million_output_tokens: number;
   batch_size: number;
   context_tokens: number;
+  tokens_per_s: number;
+  /** usd_per_kwh is the electricity price the power's cost is at: the request's usd_per_kwh, else 0.1282 (EIA, hardware.USDPerKWh). PowerUSDPerMillionOutputTokens is the GPUs' electricity per million output tokens at that price (energy.joules_per_output_token), a part of what a rented GPU-hour already includes, shown apart. Both absent without an energy section. */
+  usd_per_kwh?: number;
+  power_usd_per_million_output_tokens?: number;
+}
+
+/** EnergyReport is the GPUs' power and energy at the operating point of the cost section (the workload's steady state, else the best batch or the ceiling): docs/MODEL.md section 5c. Only the accelerators' own power is counted (no host, network or cooling). */
+export interface EnergyReport {
+  /** rated_power_w is one GPU's rated power (the request's gpu_power_w, else the datasheet's TDP, hardware.DefaultBoardPower); PowerSource names the datasheet ("user" for gpu_power_w). */
+  rated_power_w: number;
+  power_source: string;
+  /** memory_share and ComputeShare are the fractions of the step's time that its memory traffic and its arithmetic each take at the model's rates (the step's memory_s and compute_s over its duration, each at most 1): the utilisations the power follows. */
+  memory_share: number;
+  compute_share: number;
+  /** gpu_power_w is one GPU's mean power while it serves, in watts: rated x (idle + (memory - idle) x memory_share + (1 - memory) x compute_share), the fractions idle 0.15 and memory-bound 0.40 of the rated power (docs/MODEL.md section 5c). */
+  gpu_power_w: number;
+  num_gpus: number;
+  /** deployment_kw is every GPU's power together, in kW. */
+  deployment_kw: number;
+  /** joules_per_output_token is the GPUs' energy per output token (prompt processing included): deployment power over output tokens/s. */
+  joules_per_output_token: number;
+  /** output_tokens_per_s_per_kw is output tokens/s per kW of GPU power. */
+  output_tokens_per_s_per_kw: number;
+  /** batch_size and TokensPerS are the operating point (the cost section's). */
+  batch_size: number;
   tokens_per_s: number;
 }
 
@@ -2594,6 +2635,12 @@ export interface PlanConstraints {
    */
   max_gpus?: number;
   /**
+   * max_power_kw bounds the whole deployment's GPU power in kW at the workload's load (plan deployment_kw: every GPU's power from the energy section's model, docs/MODEL.md section 5c; no host power). A part without a rated power (hardware.DefaultBoardPower) is rejected (max_power_kw) when it is given.
+   * Range: greater than 0, at most 100000.
+   * Unit: kW.
+   */
+  max_power_kw?: number;
+  /**
    * prices sets the price of one GPU-hour in US dollars per accelerator id, overriding the default price table (hardware.DefaultPrice, docs/MODEL.md section 12) that the calculator's cost section reads too; an accelerator the table does not price is rejected (no_price) unless it is given here. Without accelerators, the search covers the parts rented on demand (a cloud list price) and those priced here; a part the table prices only by its purchase (amortised) is left out (purchase_priced) unless it is named in accelerators or priced here, so that rented and bought parts are not ranked on unlike prices.
    * Unit: USD per GPU-hour.
    * Default: the default price table (hardware/prices.go).
@@ -2732,6 +2779,8 @@ export interface PlanDeployment {
   decode_replicas?: number;
   /** num_gpus is the whole deployment's GPU count. */
   num_gpus: number;
+  /** deployment_kw is every GPU's power together at the load, in kW (docs/MODEL.md section 5c); absent for a part without a rated power. */
+  deployment_kw?: number;
   /** gpu_hour_usd is the price of one GPU-hour used; USDPerHour the deployment's; USDPerMillionOutputTokens at the workload's load. */
   gpu_hour_usd: number;
   /** price_kind and PriceSource say where GPUHourUSD comes from, as the cost section's do: "user" (constraints.prices), "cloud_on_demand" or "purchase_amortised" (the default table, hardware.DefaultPrice). */
@@ -2797,7 +2846,7 @@ export interface PlanPoint {
 /** PlanRejection is why no candidate on one accelerator made the list. */
 export interface PlanRejection {
   accelerator: string;
-  /** reason is the stable code: "no_price", "purchase_priced", "engine", "weights_do_not_fit", "max_model_len", "tpot", "ttft", "max_gpus"; Message the text. */
+  /** reason is the stable code: "no_price", "purchase_priced", "engine", "weights_do_not_fit", "max_model_len", "tpot", "ttft", "max_gpus", "max_power_kw"; Message the text. */
   reason: string;
   message: string;
 }
