@@ -160,7 +160,7 @@ bundle_page() {
 		# kept, so its errors still read): a first visit's bytes are
 		# budgeted (scripts/bench-page.mjs). The element's bundles, which
 		# the npm package ships, keep their comments.
-		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "plan.bundle=$src/page/plan.js" "sim-worker=$src/page/sim-worker.js" \
+		node_modules/.bin/esbuild "app.bundle=$src/page/app.js" "plan.bundle=$src/page/plan.js" "sim-worker=$src/page/sim-worker.js" "plan-worker=$src/page/plan-worker.js" \
 			--bundle --format=esm --target=es2022 --minify-whitespace --minify-syntax --log-level=warning --outdir="$site"
 		node_modules/.bin/esbuild "widget=$src/widget/widget.js" "throughput-calculator=$src/widget/throughput-calculator.js" \
 			--bundle --format=esm --target=es2022 --log-level=warning --outdir="$site"

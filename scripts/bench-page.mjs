@@ -17,8 +17,15 @@
 //   3. one slider update (input- then output-tokens slider, sweep.points 256):
 //      the input handler (evaluate + DOM and SVG update) plus a forced style
 //      and layout, median and p95; and input to the next frame. Budget: 33 ms.
+//   4. the planning view (?view=plan): once its engine has loaded (and run
+//      its warm-up plan), a whole-catalog plan (Llama 3.1 8B, the view's
+//      defaults, a different request rate each time so that none is
+//      answered from the view's cache) from the click on Plan to the answer
+//      drawn (the next frame), median of --plan-runs (5). The planner runs
+//      in a Web Worker, prunes analytically and replays the top 5 in the
+//      simulator (verify's default). Budget: 1 s.
 //
-// Usage: node scripts/bench-page.mjs [--runs N] [--updates N] [--query Q] [--json]
+// Usage: node scripts/bench-page.mjs [--runs N] [--updates N] [--plan-runs N] [--query Q] [--json]
 // BASE_URL=http://host:port/ measures a running server; otherwise one is
 // built (tools/serve) and started on a free port, serving build/site/
 // (./build.sh build makes it). Needs /usr/bin/chromium. Machines here are noisy: read
@@ -38,7 +45,8 @@ const RUNS = opt('runs', 9);
 const UPDATES = opt('updates', 240);
 const JSON_OUT = args.includes('--json');
 const QUERY = args.includes('--query') ? args[args.indexOf('--query') + 1] : '';
-const BUDGET = { transfer_bytes: 1.2e6, first_result_ms: 500, update_ms: 33 };
+const PLAN_RUNS = opt('plan-runs', 5);
+const BUDGET = { transfer_bytes: 1.2e6, first_result_ms: 500, update_ms: 33, plan_ms: 1000 };
 const LAUNCH = {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, viewport: { width: 1280, height: 900 },
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -191,6 +199,36 @@ async function updates(base) {
   });
 }
 
+/**
+ * Whole-catalog plans in the planning view, from the click on Plan to the
+ * frame after the answer is drawn, once the view's engine has loaded and
+ * run its warm-up plan (#planner[data-engine=warm]: plan-worker.js). Each
+ * run asks another request rate, so that the view's cache of answers does
+ * not answer it.
+ */
+async function plans(base) {
+  return withBrowser(async (ctx, page) => {
+    await page.goto(new URL('?view=plan', base).href);
+    await page.waitForSelector('#planner[data-engine=warm]', { timeout: 120000 }); // loaded, and its warm-up plan done
+    const runs = [];
+    for (let i = 0; i < PLAN_RUNS; i++) {
+      await page.fill('#plan-rate', String(20 + i));
+      runs.push(await page.evaluate(() => new Promise((resolve) => {
+        const el = document.getElementById('plan-results');
+        const before = el.dataset.run;
+        const t0 = performance.now();
+        new MutationObserver((_, o) => {
+          if (el.dataset.run === before) return;
+          o.disconnect();
+          requestAnimationFrame(() => resolve({ ms: performance.now() - t0, meta: document.getElementById('plan-meta').textContent }));
+        }).observe(el, { attributes: true });
+        document.getElementById('plan-run').click();
+      })));
+    }
+    return runs;
+  });
+}
+
 const srv = await startServer();
 try {
   // Warm the server's gzip cache so that compression time is not measured.
@@ -205,6 +243,7 @@ try {
   const gzipTotal = files.reduce((s, f) => s + f.gzip_bytes, 0);
   const rawTotal = files.reduce((s, f) => s + f.raw_bytes, 0);
   const u = await updates(srv.url);
+  const p = PLAN_RUNS > 0 ? await plans(srv.url) : [];
 
   const result = {
     machine: { cpus: os.cpus().length, load_average_at_end: os.loadavg() },
@@ -236,6 +275,12 @@ try {
       updates: u.handler.length,
       budget: BUDGET.update_ms,
     },
+    plan_click_to_answer_ms: {
+      median: median(p.map((x) => x.ms)),
+      runs: p.map((x) => Math.round(x.ms)),
+      search: p[0]?.meta,
+      budget: BUDGET.plan_ms,
+    },
   };
   if (JSON_OUT) {
     console.log(JSON.stringify(result, null, 2));
@@ -257,6 +302,11 @@ try {
       `${s.sweep_points_median} drawn (median; the engine drops duplicate batch sizes), at least ${s.sweep_points_min}): handler + layout median ${s.handler_median.toFixed(1)} ms, p95 ${s.handler_p95.toFixed(1)} ms ` +
       `(app update() median ${s.app_update_median.toFixed(1)} ms, engine median ${s.evaluate_median.toFixed(1)} ms, p95 ${s.evaluate_p95.toFixed(1)} ms; style + layout median ${s.layout_median.toFixed(1)} ms); ` +
       `input to next frame median ${s.to_next_frame_median.toFixed(1)} ms, p95 ${s.to_next_frame_p95.toFixed(1)} ms; budget ${BUDGET.update_ms} ms: ${ok(s.handler_p95, BUDGET.update_ms)}`);
+    const pl = result.plan_click_to_answer_ms;
+    if (pl.runs.length) {
+      console.log(`Plan view, whole catalog, click to answer (engine loaded): median ${pl.median.toFixed(0)} ms over ${pl.runs.length} plans [${pl.runs.join(', ')}]; ` +
+        `budget ${BUDGET.plan_ms} ms: ${ok(pl.median, BUDGET.plan_ms)} (${pl.search})`);
+    }
   }
 } finally {
   srv.stop();

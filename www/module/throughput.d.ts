@@ -150,6 +150,11 @@ export interface Calculator {
    * naming every invalid field, a file's by its JSON path or CSV row and column.
    */
   calibrate(request: Request): CalibrationReport;
+  /**
+   * The default price of one GPU-hour by accelerator id (hardware.DefaultPrice, docs/MODEL.md section 12), the
+   * table the cost section and plan() read. Only in the planner build, load({ planner: true }).
+   */
+  prices(): Record<string, GPUPrice>;
   /** Whether this engine has plan(): load({ planner: true }) loads the planner build. */
   readonly hasPlanner: boolean;
   /**
@@ -210,3 +215,15 @@ export interface Calculator {
 }
 
 export function load(options?: LoadOptions): Promise<Calculator>;
+
+/** One row of the default price table (prices()). */
+export interface GPUPrice {
+  /** US dollars per GPU-hour. */
+  usd_per_gpu_hour: number;
+  /** "cloud_on_demand" (an on-demand list price) or "purchase_amortised" (a purchase over 4 years, plus power). */
+  kind: string;
+  /** The price list or page it was read from. */
+  source: string;
+  /** When the source states it: YYYY-MM or YYYY. */
+  date: string;
+}

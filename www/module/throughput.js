@@ -627,6 +627,16 @@ class Calculator {
     return withCitations(JSON.parse(this.#call('hardwareSpec', checkSize(stringArg('hardware', id), 'hardware', this.#maxBytes))));
   }
 
+  /**
+   * The default price table (hardware.DefaultPrice, docs/MODEL.md section
+   * 12) by accelerator id: {usd_per_gpu_hour, kind, source, date}. Only in
+   * the full engine, load({ planner: true }), as plan() is.
+   */
+  prices() {
+    this.#planner();
+    return JSON.parse(this.#call('prices', ''));
+  }
+
   /** Derives a model from a Hugging Face config.json object. */
   importConfig(config) {
     const problems = [];

@@ -67,9 +67,21 @@ test('an impossible budget is an answer', () => {
   assert.match(r.answer, /^no deployment meets TPOT <= 0\.5 ms; the fastest is /);
 });
 
+test('prices() is the default price table the plan reads', () => {
+  const table = calc.prices();
+  // docs/MODEL.md section 12's table: "RunPod Secure Cloud, runpod.io ...
+  // 2026-09 ... h100-sxm-80gb 3.49".
+  assert.deepEqual(table['h100-sxm-80gb'], { usd_per_gpu_hour: 3.49, kind: 'cloud_on_demand', source: 'RunPod Secure Cloud, runpod.io', date: '2026-09' });
+  // A plan's row names the same price and source.
+  const r = calc.plan({ model: 'llama-3.1-8b', workload: { request_rate: 5 }, slo: { tpot_ms: 50 }, constraints: { accelerators: ['h100-sxm-80gb'] }, verify: { top: 0 } });
+  assert.equal(r.deployments[0].gpu_hour_usd, 3.49);
+  assert.equal(r.deployments[0].price_source, table['h100-sxm-80gb'].source);
+});
+
 test('the default engine has no planner', async () => {
   const plain = await load();
   assert.equal(plain.hasPlanner, false);
   assert.throws(() => plain.plan({}), /load\(\{ planner: true \}\)/);
+  assert.throws(() => plain.prices(), /load\(\{ planner: true \}\)/);
   plain.close();
 });

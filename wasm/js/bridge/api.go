@@ -85,6 +85,21 @@ func calibrate(request string) (string, error) {
 	return marshal(rep)
 }
 
+// priceTable is the default price table (hardware.DefaultPrice, the one
+// table the cost section and the planner read; docs/MODEL.md section 12)
+// as a JSON object keyed by accelerator id: USD per GPU-hour, the kind of
+// price, its source and date. The argument is ignored.
+func priceTable(string) (string, error) {
+	ids := hardware.PricedIDs()
+	out := make(map[string]hardware.Price, len(ids))
+	for _, id := range ids {
+		if p, ok := hardware.DefaultPrice(id); ok {
+			out[id] = p
+		}
+	}
+	return marshal(out)
+}
+
 // probeAccelerator is the hardware the summaries are evaluated on. Only
 // hardware-independent figures (model info, KV bytes per token) are read
 // from those reports, so its figures do not matter as long as they are

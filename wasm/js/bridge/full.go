@@ -11,7 +11,11 @@ var planExport func(string) (string, error)
 // Main publishes. The planner adds about 50 KB of gzip, more than the light
 // engine's 1.0 MB budget leaves, so only the full engine
 // (throughput-planner.wasm, which the page's planning view loads) has it.
-func ExportPlan() { planExport = plan }
+func ExportPlan() { planExport, pricesExport = plan, priceTable }
+
+// pricesExport is prices in the full engine (ExportPlan), nil otherwise:
+// the planning view prefills its price fields from it.
+var pricesExport func(string) (string, error)
 
 // tapeFull is tapeFullTypes while the tape writes the full engine's
 // sections (WriteFullSections); nil in the light engine, which skips them.

@@ -71,6 +71,9 @@ func Main() {
 		export("calibrate", calibrateExport)
 		bridge.Set("maxCalibrateBytes", calc.MaxCalibrateBytes)
 	}
+	if pricesExport != nil {
+		export("prices", pricesExport)
+	}
 	export("models", func(string) (string, error) { return modelList() })
 	export("model", model)
 	export("hardware", func(string) (string, error) { return hardwareList() })
