@@ -87,6 +87,9 @@ type Workload struct {
 	// MaxTokens caps input+output (max_model_len): an input is clamped to
 	// MaxTokens-1 and its output to MaxTokens-input. 0: no cap.
 	MaxTokens int
+	// Sessions makes the requests the turns of multi-turn sessions
+	// (sessions.go); nil: independent requests.
+	Sessions *Sessions
 }
 
 // request is one generated request.
