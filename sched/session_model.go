@@ -3,7 +3,7 @@ package sched
 import "math"
 
 // SessionModel is the analytic steady state of a session workload on one
-// replica (docs/MODEL.md section 10c): constant lengths (a distribution's
+// replica (docs/MODEL.md section 10, "Agentic multi-turn sessions"): constant lengths (a distribution's
 // mean stands for it), a constant number of turns, Poisson session
 // arrivals or closed-loop users.
 type SessionModel struct {
@@ -20,8 +20,10 @@ type SessionModel struct {
 	// Users > 0 (closed-loop users of one replica) it is derived.
 	SessionRate float64
 	Users       float64
-	// TurnS is a turn's mean latency, arrival to last token, s.
-	TurnS float64
+	// TurnS is a turn's mean latency, arrival to last token, s; FrontEndS
+	// the part of it before the engine schedules it (the API server's
+	// handling and tokenisation), when it holds no blocks yet.
+	TurnS, FrontEndS float64
 	// Blocks and BlockSize are the replica's KV pool.
 	Blocks    int64
 	BlockSize int
@@ -41,7 +43,8 @@ type SessionSteady struct {
 	// them in think time (SessionRate x (Turns - 1) x ThinkS).
 	ActiveSessions, ThinkingSessions float64
 	// RunningBlocks is the blocks the running turns hold (Little's law:
-	// TurnRate x TurnS turns, each at its prompt plus half its output);
+	// TurnRate x (TurnS - FrontEndS) turns, each at its prompt plus half
+	// its output);
 	// FreeBlocks the rest of the pool, the free queue the cached
 	// conversations live in.
 	RunningBlocks, FreeBlocks float64
@@ -49,8 +52,9 @@ type SessionSteady struct {
 	// would hold if none were evicted.
 	ResidentDemandBlocks float64
 	// CharacteristicS is how long a freed block survives in the free
-	// queue (the Che approximation, below); ResidentProbability the
-	// chance a returning conversation is still there.
+	// queue (the Che approximation, below; 0 without load, when nothing
+	// is evicted); ResidentProbability the chance a returning
+	// conversation is still there.
 	CharacteristicS, ResidentProbability float64
 	// HitRate is the expected prompt tokens served from the cache per
 	// prompt token; UnboundedHitRate the same with a pool that never
@@ -123,29 +127,33 @@ func (m SessionModel) Steady() SessionSteady {
 		dead += h - c + c*(1-p)
 		kept += c * p
 	}
-	st.RunningBlocks = lam * m.TurnS * running
+	st.RunningBlocks = lam * math.Max(m.TurnS-m.FrontEndS, 0) * running
 	st.FreeBlocks = math.Max(float64(m.Blocks)-st.RunningBlocks, 0)
 	st.ResidentDemandBlocks = lam * kept * z
 	fill := func(t float64) float64 { return lam * (dead*t + kept*minGap(z, t, m.ThinkExponential)) }
-	// fill grows without bound (the last turn's blocks are dead), so T
-	// exists; bisect it on a doubling bracket.
-	hi := 1.0
-	for fill(hi) < st.FreeBlocks && hi < 1e15 {
-		hi *= 2
-	}
-	lo := 0.0
-	for i := 0; i < 100 && st.FreeBlocks > 0; i++ {
-		mid := (lo + hi) / 2
-		if fill(mid) < st.FreeBlocks {
-			lo = mid
-		} else {
-			hi = mid
+	switch {
+	case lam <= 0:
+		// No load (sessions all at once, or none): nothing competes for
+		// the pool, so every conversation waits for its next turn.
+		st.ResidentProbability = 1
+	case st.FreeBlocks > 0:
+		// fill grows without bound (the last turn's blocks are dead), so
+		// T exists; bisect it on a doubling bracket.
+		lo, hi := 0.0, 1.0
+		for fill(hi) < st.FreeBlocks && hi < 1e15 {
+			hi *= 2
 		}
-	}
-	if st.FreeBlocks > 0 {
+		for i := 0; i < 100; i++ {
+			mid := (lo + hi) / 2
+			if fill(mid) < st.FreeBlocks {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
 		st.CharacteristicS = (lo + hi) / 2
+		st.ResidentProbability = survives(z, st.CharacteristicS, m.ThinkExponential)
 	}
-	st.ResidentProbability = survives(z, st.CharacteristicS, m.ThinkExponential)
 	if prompt > 0 {
 		st.UnboundedHitRate = hitMax / prompt
 		st.HitRate = st.UnboundedHitRate * p * st.ResidentProbability

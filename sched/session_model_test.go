@@ -62,3 +62,27 @@ func TestSessionModelAgreesWithSimulation(t *testing.T) {
 		assert.InDelta(t, an.HitRate, res.Sessions.HitRate, 0.05*an.HitRate+0.005, c.name)
 	}
 }
+
+// The model's counts by hand (the workload of
+// TestSessionSecondTurnHitsFirstTurnsBlocks): turn 1 leaves
+// floor((100+29-1)/16) = 8 full blocks, turn 2's prompt is 149, so with a
+// pool that never evicts the hit rate is 128 / (100 + 149); with no load
+// (sessions all at once) nothing is evicted either. At 1 session/s with a
+// 5 s constant think time, Little's law puts 1 x (2-1) x 5 = 5 sessions in
+// think time, holding 5 x 8 = 40 blocks if none is evicted; random routing
+// over 2 replicas halves the hit rate.
+func TestSessionModelByHand(t *testing.T) {
+	t.Parallel()
+	m := sched.SessionModel{FirstInput: 100, NewTokens: 20, Output: 29, Turns: 2, ThinkS: 5, Blocks: 1 << 20, BlockSize: 16}
+	st := m.Steady()
+	assert.InDelta(t, 128.0/249, st.UnboundedHitRate, 1e-12)
+	assert.InDelta(t, 128.0/249, st.HitRate, 1e-12)
+	assert.Equal(t, 1.0, st.ResidentProbability)
+	m.SessionRate = 1
+	st = m.Steady()
+	assert.InDelta(t, 5.0, st.ThinkingSessions, 1e-12)
+	assert.InDelta(t, 40.0, st.ResidentDemandBlocks, 1e-12)
+	assert.InDelta(t, 128.0/249, st.HitRate, 1e-12)
+	m.Replicas, m.RandomRouting = 2, true
+	assert.InDelta(t, 64.0/249, m.Steady().HitRate, 1e-12)
+}

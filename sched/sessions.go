@@ -1,6 +1,6 @@
 package sched
 
-// Agentic multi-turn sessions (docs/MODEL.md section 10c): a session is a
+// Agentic multi-turn sessions (docs/MODEL.md section 10, "Agentic multi-turn sessions"): a session is a
 // sequence of turns, each a request whose prompt is the whole conversation
 // so far (every earlier prompt and output) plus new tokens (the user's next
 // message or a tool's result). The next turn arrives a think time (a
@@ -83,6 +83,34 @@ func (p *Sessions) valid() bool {
 // replicas is the replica count, at least 1.
 func (p *Sessions) replicas() int { return max(p.Replicas, 1) }
 
+// sessionTurns draws the lengths of the first n turns of consecutive
+// sessions from the lengths stream r, as a run does, and calls f with each
+// turn's index, its turn index in its session, and its lengths. Turn k's
+// prompt is turn k-1's prompt and output plus NewTokens; a session ends
+// early when its conversation would outgrow MaxTokens.
+func (w *Workload) sessionTurns(n int, r *Rand, f func(i, k, in, out int)) {
+	p := w.Sessions
+	for i := 0; i < n; {
+		turns := p.Turns.sample(r)
+		in, out := w.Input.sample(r), 0
+		for k := 0; k < turns && i < n; k++ {
+			if k > 0 {
+				in += out + p.NewTokens.sample(r)
+			}
+			out = w.Output.sample(r)
+			if w.MaxTokens > 1 {
+				if k > 0 && in+out > w.MaxTokens {
+					break // the conversation outgrew max_model_len: the session ends
+				}
+				in = min(in, w.MaxTokens-1)
+				out = min(out, w.MaxTokens-in)
+			}
+			f(i, k, in, out)
+			i++
+		}
+	}
+}
+
 // generateSessions fills reqs with the turns of consecutive sessions (a
 // session's turns have consecutive ids) and returns the run's state, the
 // owner of each turn's cached blocks (its session's first turn) and
@@ -100,43 +128,29 @@ func (w *Workload) generateSessions(reqs []request) (sr *sessionRun, owner []int
 	owner, keep = make([]int32, n), make([]bool, n)
 	nr := float64(p.replicas())
 	var t float64
-	for i := 0; i < n; {
-		first := int32(i)
-		sr.starts = append(sr.starts, first)
-		switch w.Arrival {
-		case Poisson:
-			t += gaps.ExpFloat64() / (w.RatePerS / nr)
-			reqs[i].arrivalS = t
+	var first int32
+	w.sessionTurns(n, lengths, func(i, k, in, out int) {
+		reqs[i] = request{input: in, output: out}
+		sr.turn[i], sr.next[i] = int32(k), -1
+		if k == 0 {
+			first = int32(i)
+			sr.starts = append(sr.starts, first)
+			if w.Arrival == Poisson {
+				t += gaps.ExpFloat64() / (w.RatePerS / nr)
+				reqs[i].arrivalS = t
+			}
+		} else {
+			sr.next[i-1] = int32(i)
+			sr.think[i-1] = p.ThinkS
+			if p.ThinkExponential {
+				sr.think[i-1] = p.ThinkS * gaps.ExpFloat64()
+			}
+			// Random routing: the turn lands where the previous one ran
+			// with probability 1/replicas (p.RandomRouting).
+			keep[i-1] = !p.RandomRouting || route.Float64()*nr < 1
 		}
-		turns := p.Turns.sample(lengths)
-		in := w.Input.sample(lengths)
-		for k := 0; k < turns && i < n; k++ {
-			if k > 0 {
-				in = reqs[i-1].input + reqs[i-1].output + p.NewTokens.sample(lengths)
-			}
-			out := w.Output.sample(lengths)
-			if w.MaxTokens > 1 {
-				if k > 0 && in+out > w.MaxTokens {
-					break // the conversation outgrew max_model_len: the session ends
-				}
-				in = min(in, w.MaxTokens-1)
-				out = min(out, w.MaxTokens-in)
-			}
-			reqs[i] = request{arrivalS: reqs[i].arrivalS, input: in, output: out}
-			sr.turn[i], sr.next[i], owner[i] = int32(k), -1, first
-			if k > 0 {
-				sr.next[i-1] = int32(i)
-				sr.think[i-1] = p.ThinkS
-				if p.ThinkExponential {
-					sr.think[i-1] = p.ThinkS * gaps.ExpFloat64()
-				}
-				// Random routing: the turn lands where the previous one ran
-				// with probability 1/replicas (p.RandomRouting).
-				keep[i-1] = !p.RandomRouting || route.Float64()*nr < 1
-			}
-			i++
-		}
-	}
+		owner[i] = first
+	})
 	return sr, owner, keep
 }
 

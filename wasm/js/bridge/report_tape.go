@@ -25,6 +25,7 @@ var tapeKeys = []string{
 	"sweep",
 	"cost",
 	"features",
+	"sessions",
 	"simulation",
 	"fixes",
 	"startup_log",
@@ -138,6 +139,22 @@ var tapeKeys = []string{
 	"lora",
 	"kv_offload",
 	"parallel",
+	"routing",
+	"session_rate",
+	"turn_rate",
+	"turn_latency_ms",
+	"session_duration_s",
+	"thinking_sessions",
+	"running_blocks",
+	"free_blocks",
+	"resident_demand_blocks",
+	"characteristic_time_s",
+	"resident_probability",
+	"prefix_hit_rate",
+	"affine_hit_rate",
+	"random_hit_rate",
+	"unbounded_hit_rate",
+	"prefill_tokens_saved_per_s",
 	"field",
 	"value",
 	"summary",
@@ -262,6 +279,10 @@ var tapeKeys = []string{
 	"knee_load",
 	"knee_output_tokens_per_s",
 	"max_output_tokens_per_s",
+	"turns",
+	"prompt_tokens",
+	"analytic_hit_rate",
+	"per_turn",
 	"logged",
 	"predicted",
 	"error",
@@ -275,6 +296,10 @@ var tapeKeys = []string{
 	"tpot_p99_ms",
 	"e2e_latency_p50_ms",
 	"e2e_latency_p99_ms",
+	"turn",
+	"requests",
+	"ttft_mean_ms",
+	"tpot_mean_ms",
 }
 
 // tapeReport records a calc.Report (tapeTypes[0]).
@@ -300,436 +325,475 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.Report{}.Sweep), typ: 19, key: 13, omit: tapeOmitEmpty},      // sweep
 		{off: unsafe.Offsetof(calc.Report{}.Cost), typ: 21, key: 14, omit: tapeOmitEmpty},       // cost
 		{off: unsafe.Offsetof(calc.Report{}.Features), typ: 23, key: 15, omit: tapeOmitEmpty},   // features
-		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 50, key: 16, omit: tapeOmitFull},  // simulation
-		{off: unsafe.Offsetof(calc.Report{}.Fixes), typ: 25, key: 17, omit: tapeOmitEmpty},      // fixes
-		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 52, key: 18, omit: tapeOmitFull},  // startup_log
-		{off: unsafe.Offsetof(calc.Report{}.Bands), typ: 27, key: 19, omit: tapeOmitEmpty},      // bands
-		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 54, key: 20, omit: tapeOmitFull}, // calibration
-		{off: unsafe.Offsetof(calc.Report{}.Warnings), typ: 29, key: 21},                        // warnings
+		{off: unsafe.Offsetof(calc.Report{}.Sessions), typ: 25, key: 16, omit: tapeOmitEmpty},   // sessions
+		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 52, key: 17, omit: tapeOmitFull},  // simulation
+		{off: unsafe.Offsetof(calc.Report{}.Fixes), typ: 27, key: 18, omit: tapeOmitEmpty},      // fixes
+		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 54, key: 19, omit: tapeOmitFull},  // startup_log
+		{off: unsafe.Offsetof(calc.Report{}.Bands), typ: 29, key: 20, omit: tapeOmitEmpty},      // bands
+		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 56, key: 21, omit: tapeOmitFull}, // calibration
+		{off: unsafe.Offsetof(calc.Report{}.Warnings), typ: 31, key: 22},                        // warnings
 	}},
 	1: {kind: tapeKindString},
 	2: {kind: tapeKindBool},
 	3: {kind: tapeKindStruct, fields: []tapeField{ // calc.ModelInfo
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ID), typ: 1, key: 22},                               // id
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Name), typ: 1, key: 23},                             // name
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Architecture), typ: 1, key: 24},                     // architecture
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Layers), typ: 31, key: 25},                          // num_hidden_layers
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsTotal), typ: 32, key: 26},                     // params_total
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsActive), typ: 32, key: 27},                    // params_active_per_token
-		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightFormat), typ: 1, key: 28},                     // weight_format
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Quantization), typ: 1, key: 29},                     // quantization
-		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightBits), typ: 33, key: 30, omit: tapeOmitEmpty}, // bits_per_quantized_weight
-		{off: unsafe.Offsetof(calc.ModelInfo{}.MaxContext), typ: 31, key: 31},                      // max_position_embeddings
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ID), typ: 1, key: 23},                               // id
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Name), typ: 1, key: 24},                             // name
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Architecture), typ: 1, key: 25},                     // architecture
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Layers), typ: 33, key: 26},                          // num_hidden_layers
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsTotal), typ: 34, key: 27},                     // params_total
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsActive), typ: 34, key: 28},                    // params_active_per_token
+		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightFormat), typ: 1, key: 29},                     // weight_format
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Quantization), typ: 1, key: 30},                     // quantization
+		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightBits), typ: 35, key: 31, omit: tapeOmitEmpty}, // bits_per_quantized_weight
+		{off: unsafe.Offsetof(calc.ModelInfo{}.MaxContext), typ: 33, key: 32},                      // max_position_embeddings
 	}},
 	4: {kind: tapeKindStruct, fields: []tapeField{ // calc.HardwareInfo
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.ID), typ: 1, key: 22},                        // id
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.Name), typ: 1, key: 23},                      // name
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBytes), typ: 32, key: 32},              // memory_bytes
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryReportedBytes), typ: 32, key: 33},      // memory_reported_bytes
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.UnifiedMemory), typ: 2, key: 34},             // unified_memory
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBandwidthBytesPerS), typ: 33, key: 35}, // memory_bandwidth_bytes_per_s
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.PeakFLOPSPerS), typ: 33, key: 36},            // peak_flops_per_s
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.Precision), typ: 1, key: 37},                 // compute_precision
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.ID), typ: 1, key: 23},                        // id
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.Name), typ: 1, key: 24},                      // name
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBytes), typ: 34, key: 33},              // memory_bytes
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryReportedBytes), typ: 34, key: 34},      // memory_reported_bytes
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.UnifiedMemory), typ: 2, key: 35},             // unified_memory
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBandwidthBytesPerS), typ: 35, key: 36}, // memory_bandwidth_bytes_per_s
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.PeakFLOPSPerS), typ: 35, key: 37},            // peak_flops_per_s
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.Precision), typ: 1, key: 38},                 // compute_precision
 	}},
 	5: {kind: tapeKindStruct, fields: []tapeField{ // calc.Config
-		{off: unsafe.Offsetof(calc.Config{}.Engine), typ: 1, key: 38},                                  // engine
-		{off: unsafe.Offsetof(calc.Config{}.EngineVersion), typ: 1, key: 39, omit: tapeOmitEmpty},      // engine_version
-		{off: unsafe.Offsetof(calc.Config{}.TensorParallelSize), typ: 31, key: 40},                     // tensor_parallel_size
-		{off: unsafe.Offsetof(calc.Config{}.PipelineParallelSize), typ: 31, key: 41},                   // pipeline_parallel_size
-		{off: unsafe.Offsetof(calc.Config{}.GPUs), typ: 31, key: 42},                                   // num_gpus
-		{off: unsafe.Offsetof(calc.Config{}.P2P), typ: 34, key: 43, omit: tapeOmitEmpty},               // p2p
-		{off: unsafe.Offsetof(calc.Config{}.FlashInferSampler), typ: 34, key: 44, omit: tapeOmitEmpty}, // flashinfer_sampler
-		{off: unsafe.Offsetof(calc.Config{}.Dtype), typ: 1, key: 45},                                   // dtype
-		{off: unsafe.Offsetof(calc.Config{}.KVCacheDtype), typ: 1, key: 46},                            // kv_cache_dtype
-		{off: unsafe.Offsetof(calc.Config{}.GPUMemoryUtilization), typ: 33, key: 47},                   // gpu_memory_utilization
-		{off: unsafe.Offsetof(calc.Config{}.BlockSize), typ: 31, key: 48},                              // block_size
-		{off: unsafe.Offsetof(calc.Config{}.MaxModelLen), typ: 31, key: 49},                            // max_model_len
-		{off: unsafe.Offsetof(calc.Config{}.MaxNumSeqs), typ: 31, key: 50},                             // max_num_seqs
-		{off: unsafe.Offsetof(calc.Config{}.MaxNumBatchedTokens), typ: 31, key: 51},                    // max_num_batched_tokens
-		{off: unsafe.Offsetof(calc.Config{}.InputTokens), typ: 31, key: 52},                            // input_tokens
-		{off: unsafe.Offsetof(calc.Config{}.OutputTokens), typ: 31, key: 53},                           // output_tokens
-		{off: unsafe.Offsetof(calc.Config{}.Concurrency), typ: 31, key: 54, omit: tapeOmitEmpty},       // concurrency
-		{off: unsafe.Offsetof(calc.Config{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},       // request_rate
-		{off: unsafe.Offsetof(calc.Config{}.TTFTBudgetMs), typ: 33, key: 56, omit: tapeOmitEmpty},      // ttft_budget_ms
-		{off: unsafe.Offsetof(calc.Config{}.TPOTBudgetMs), typ: 33, key: 57, omit: tapeOmitEmpty},      // tpot_budget_ms
-		{off: unsafe.Offsetof(calc.Config{}.Efficiencies), typ: 35, key: 58},                           // efficiencies
+		{off: unsafe.Offsetof(calc.Config{}.Engine), typ: 1, key: 39},                                  // engine
+		{off: unsafe.Offsetof(calc.Config{}.EngineVersion), typ: 1, key: 40, omit: tapeOmitEmpty},      // engine_version
+		{off: unsafe.Offsetof(calc.Config{}.TensorParallelSize), typ: 33, key: 41},                     // tensor_parallel_size
+		{off: unsafe.Offsetof(calc.Config{}.PipelineParallelSize), typ: 33, key: 42},                   // pipeline_parallel_size
+		{off: unsafe.Offsetof(calc.Config{}.GPUs), typ: 33, key: 43},                                   // num_gpus
+		{off: unsafe.Offsetof(calc.Config{}.P2P), typ: 36, key: 44, omit: tapeOmitEmpty},               // p2p
+		{off: unsafe.Offsetof(calc.Config{}.FlashInferSampler), typ: 36, key: 45, omit: tapeOmitEmpty}, // flashinfer_sampler
+		{off: unsafe.Offsetof(calc.Config{}.Dtype), typ: 1, key: 46},                                   // dtype
+		{off: unsafe.Offsetof(calc.Config{}.KVCacheDtype), typ: 1, key: 47},                            // kv_cache_dtype
+		{off: unsafe.Offsetof(calc.Config{}.GPUMemoryUtilization), typ: 35, key: 48},                   // gpu_memory_utilization
+		{off: unsafe.Offsetof(calc.Config{}.BlockSize), typ: 33, key: 49},                              // block_size
+		{off: unsafe.Offsetof(calc.Config{}.MaxModelLen), typ: 33, key: 50},                            // max_model_len
+		{off: unsafe.Offsetof(calc.Config{}.MaxNumSeqs), typ: 33, key: 51},                             // max_num_seqs
+		{off: unsafe.Offsetof(calc.Config{}.MaxNumBatchedTokens), typ: 33, key: 52},                    // max_num_batched_tokens
+		{off: unsafe.Offsetof(calc.Config{}.InputTokens), typ: 33, key: 53},                            // input_tokens
+		{off: unsafe.Offsetof(calc.Config{}.OutputTokens), typ: 33, key: 54},                           // output_tokens
+		{off: unsafe.Offsetof(calc.Config{}.Concurrency), typ: 33, key: 55, omit: tapeOmitEmpty},       // concurrency
+		{off: unsafe.Offsetof(calc.Config{}.RequestRate), typ: 35, key: 56, omit: tapeOmitEmpty},       // request_rate
+		{off: unsafe.Offsetof(calc.Config{}.TTFTBudgetMs), typ: 35, key: 57, omit: tapeOmitEmpty},      // ttft_budget_ms
+		{off: unsafe.Offsetof(calc.Config{}.TPOTBudgetMs), typ: 35, key: 58, omit: tapeOmitEmpty},      // tpot_budget_ms
+		{off: unsafe.Offsetof(calc.Config{}.Efficiencies), typ: 37, key: 59},                           // efficiencies
 	}},
 	6: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemoryReport
-		{off: unsafe.Offsetof(calc.MemoryReport{}.TotalBytes), typ: 32, key: 59},                          // total_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.FreeAtStartBytes), typ: 32, key: 60},                    // free_at_start_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.RequestedBytes), typ: 32, key: 61},                      // requested_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.WeightsBytes), typ: 32, key: 62},                        // weights_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.ActivationBytes), typ: 32, key: 63},                     // activation_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.NonTorchBytes), typ: 32, key: 64},                       // non_torch_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.KVCacheBytes), typ: 32, key: 65},                        // kv_cache_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.CUDAGraphBytes), typ: 32, key: 66, omit: tapeOmitEmpty}, // cuda_graph_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.FeatureBytes), typ: 32, key: 67, omit: tapeOmitEmpty},   // feature_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.Sources), typ: 36, key: 68, omit: tapeOmitEmpty},        // sources
+		{off: unsafe.Offsetof(calc.MemoryReport{}.TotalBytes), typ: 34, key: 60},                          // total_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.FreeAtStartBytes), typ: 34, key: 61},                    // free_at_start_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.RequestedBytes), typ: 34, key: 62},                      // requested_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.WeightsBytes), typ: 34, key: 63},                        // weights_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.ActivationBytes), typ: 34, key: 64},                     // activation_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.NonTorchBytes), typ: 34, key: 65},                       // non_torch_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.KVCacheBytes), typ: 34, key: 66},                        // kv_cache_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.CUDAGraphBytes), typ: 34, key: 67, omit: tapeOmitEmpty}, // cuda_graph_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.FeatureBytes), typ: 34, key: 68, omit: tapeOmitEmpty},   // feature_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.Sources), typ: 38, key: 69, omit: tapeOmitEmpty},        // sources
 	}},
 	7: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVCacheReport
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 33, key: 69},                              // bytes_per_token
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 33, key: 70},                        // bytes_per_token_per_gpu
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 33, key: 71, omit: tapeOmitEmpty}, // state_bytes_per_sequence
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BlockSize), typ: 31, key: 48},                                  // block_size
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 32, key: 72},                                  // num_blocks
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 32, key: 73},                             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 33, key: 74},                             // max_concurrency
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxModelLen), typ: 31, key: 49},                                // max_model_len
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 38, key: 75},                                     // groups
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 35, key: 70},                              // bytes_per_token
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 35, key: 71},                        // bytes_per_token_per_gpu
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 35, key: 72, omit: tapeOmitEmpty}, // state_bytes_per_sequence
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BlockSize), typ: 33, key: 49},                                  // block_size
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 34, key: 73},                                  // num_blocks
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 34, key: 74},                             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 35, key: 75},                             // max_concurrency
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxModelLen), typ: 33, key: 50},                                // max_model_len
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 40, key: 76},                                     // groups
 	}},
 	8: {kind: tapeKindPointer, elem: 9},
 	9: {kind: tapeKindStruct, fields: []tapeField{ // calc.DecodeReport
-		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 31, key: 76},             // batch_size
-		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 31, key: 77},         // context_tokens
-		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 33, key: 78},            // step_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 33, key: 79},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 33, key: 80}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 81},                  // bound
-		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 33, key: 82},          // memory_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 33, key: 83},         // compute_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 33, key: 84},   // communication_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 33, key: 85},            // overhead_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 32, key: 86},      // weights_read_bytes
-		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 32, key: 87},           // kv_read_bytes
-		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 33, key: 88},                 // flops
-		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 33, key: 89},          // kv_cache_usage
+		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 33, key: 77},             // batch_size
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 33, key: 78},         // context_tokens
+		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 35, key: 79},            // step_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 35, key: 80},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 35, key: 81}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 82},                  // bound
+		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 35, key: 83},          // memory_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 35, key: 84},         // compute_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 35, key: 85},   // communication_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 35, key: 86},            // overhead_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 34, key: 87},      // weights_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 34, key: 88},           // kv_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 35, key: 89},                 // flops
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 35, key: 90},          // kv_cache_usage
 	}},
 	10: {kind: tapeKindPointer, elem: 11},
 	11: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefillReport
-		{off: unsafe.Offsetof(calc.PrefillReport{}.InputTokens), typ: 31, key: 52}, // input_tokens
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 33, key: 90},      // time_ms
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 33, key: 91},      // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 33, key: 79},  // tokens_per_s
-		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 81},        // bound
-		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 31, key: 92},      // chunks
+		{off: unsafe.Offsetof(calc.PrefillReport{}.InputTokens), typ: 33, key: 53}, // input_tokens
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 35, key: 91},      // time_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 35, key: 92},      // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 35, key: 80},  // tokens_per_s
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 82},        // bound
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 33, key: 93},      // chunks
 	}},
 	12: {kind: tapeKindPointer, elem: 13},
 	13: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingReport
-		{off: unsafe.Offsetof(calc.ServingReport{}.Concurrency), typ: 33, key: 54},                           // concurrency
-		{off: unsafe.Offsetof(calc.ServingReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},      // request_rate
-		{off: unsafe.Offsetof(calc.ServingReport{}.InputTokens), typ: 31, key: 52},                           // input_tokens
-		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokens), typ: 31, key: 53},                          // output_tokens
-		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 33, key: 93},                           // decode_batch
-		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 33, key: 94},                  // prefill_tokens_per_step
-		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 95},                                  // order
-		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 33, key: 96},                          // decode_step_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 33, key: 97},                                // tpot_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 33, key: 98},                                 // itl_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 33, key: 91},                                // ttft_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 33, key: 99},                               // queue_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 33, key: 100},                                // e2e_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.FirstWaveTTFTMs), typ: 33, key: 101, omit: tapeOmitEmpty}, // first_wave_ttft_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 33, key: 102},                         // requests_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 33, key: 103},                     // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 33, key: 104},                      // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 105, omit: tapeOmitEmpty},        // saturated
-		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 106, omit: tapeOmitEmpty},        // limited_by
+		{off: unsafe.Offsetof(calc.ServingReport{}.Concurrency), typ: 35, key: 55},                           // concurrency
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestRate), typ: 35, key: 56, omit: tapeOmitEmpty},      // request_rate
+		{off: unsafe.Offsetof(calc.ServingReport{}.InputTokens), typ: 33, key: 53},                           // input_tokens
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokens), typ: 33, key: 54},                          // output_tokens
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 35, key: 94},                           // decode_batch
+		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 35, key: 95},                  // prefill_tokens_per_step
+		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 96},                                  // order
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 35, key: 97},                          // decode_step_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 35, key: 98},                                // tpot_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 35, key: 99},                                 // itl_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 35, key: 92},                                // ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 35, key: 100},                              // queue_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 35, key: 101},                                // e2e_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.FirstWaveTTFTMs), typ: 35, key: 102, omit: tapeOmitEmpty}, // first_wave_ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 35, key: 103},                         // requests_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 35, key: 104},                     // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 35, key: 105},                      // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 106, omit: tapeOmitEmpty},        // saturated
+		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 107, omit: tapeOmitEmpty},        // limited_by
 	}},
 	14: {kind: tapeKindStruct, fields: []tapeField{ // calc.BatchCeiling
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 31, key: 76},                                   // batch_size
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 31, key: 77},                               // context_tokens
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 106},                                   // limited_by
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 33, key: 78},                                  // step_time_ms
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 33, key: 79},                                  // tokens_per_s
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 33, key: 80},                       // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 31, key: 107},                     // batch_size_without_budget
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 108, omit: tapeOmitEmpty}, // limited_by_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 33, key: 77},                                   // batch_size
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 33, key: 78},                               // context_tokens
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 107},                                   // limited_by
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 35, key: 79},                                  // step_time_ms
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 35, key: 80},                                  // tokens_per_s
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 35, key: 81},                       // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 33, key: 108},                     // batch_size_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 109, omit: tapeOmitEmpty}, // limited_by_without_budget
 	}},
 	15: {kind: tapeKindPointer, elem: 16},
 	16: {kind: tapeKindStruct, fields: []tapeField{ // calc.PreemptionReport
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 31, key: 109},                 // onset_concurrency
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 31, key: 110},         // onset_concurrency_lockstep
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 111},                         // reachable
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 33, key: 112},                 // onset_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 33, key: 113},            // saturation_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 33, key: 114, omit: tapeOmitEmpty}, // utilization
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 33, key: 115},                // recompute_overhead
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 33, key: 116},               // work_per_output_token
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 31, key: 77},                     // context_tokens
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 31, key: 54},                       // concurrency
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 33, key: 110},                 // onset_concurrency
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 33, key: 111},         // onset_concurrency_lockstep
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 112},                         // reachable
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 35, key: 113},                 // onset_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 35, key: 114},            // saturation_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 35, key: 115, omit: tapeOmitEmpty}, // utilization
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 35, key: 116},                // recompute_overhead
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 35, key: 117},               // work_per_output_token
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 33, key: 78},                     // context_tokens
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 33, key: 55},                       // concurrency
 	}},
 	17: {kind: tapeKindPointer, elem: 18},
 	18: {kind: tapeKindStruct, fields: []tapeField{ // calc.BestReport
-		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 31, key: 76},             // batch_size
-		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 31, key: 77},         // context_tokens
-		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 33, key: 78},            // step_time_ms
-		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 33, key: 91},                // ttft_ms
-		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 33, key: 79},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 33, key: 80}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 106},             // limited_by
-		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 117},              // feasible
+		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 33, key: 77},             // batch_size
+		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 33, key: 78},         // context_tokens
+		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 35, key: 79},            // step_time_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 35, key: 92},                // ttft_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 35, key: 80},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 35, key: 81}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 107},             // limited_by
+		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 118},              // feasible
 	}},
 	19: {kind: tapeKindSlice, elem: 20, size: unsafe.Sizeof(*new(calc.SweepPoint))},
 	20: {kind: tapeKindStruct, fields: []tapeField{ // calc.SweepPoint
-		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 31, key: 76},                                          // batch_size
-		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 31, key: 77},                                      // context_tokens
-		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 33, key: 78},                                         // step_time_ms
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 33, key: 79},                                         // tokens_per_s
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 33, key: 80},                              // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 33, key: 89},                                       // kv_cache_usage
-		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 81},                                               // bound
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 33, key: 118, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
+		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 33, key: 77},                                          // batch_size
+		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 33, key: 78},                                      // context_tokens
+		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 35, key: 79},                                         // step_time_ms
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 35, key: 80},                                         // tokens_per_s
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 35, key: 81},                              // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 35, key: 90},                                       // kv_cache_usage
+		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 82},                                               // bound
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 35, key: 119, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
 	}},
 	21: {kind: tapeKindPointer, elem: 22},
 	22: {kind: tapeKindStruct, fields: []tapeField{ // calc.CostReport
-		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 33, key: 119},                      // gpu_hour_usd
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceKind), typ: 1, key: 120},                        // price_kind
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceSource), typ: 1, key: 121, omit: tapeOmitEmpty}, // price_source
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceDate), typ: 1, key: 122, omit: tapeOmitEmpty},   // price_date
-		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 31, key: 42},                             // num_gpus
-		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 33, key: 123},       // usd_per_million_output_tokens
-		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 31, key: 76},                        // batch_size
-		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 31, key: 77},                    // context_tokens
-		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 33, key: 79},                       // tokens_per_s
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 35, key: 120},                      // gpu_hour_usd
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceKind), typ: 1, key: 121},                        // price_kind
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceSource), typ: 1, key: 122, omit: tapeOmitEmpty}, // price_source
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceDate), typ: 1, key: 123, omit: tapeOmitEmpty},   // price_date
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 33, key: 43},                             // num_gpus
+		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 35, key: 124},       // usd_per_million_output_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 33, key: 77},                        // batch_size
+		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 33, key: 78},                    // context_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 35, key: 80},                       // tokens_per_s
 	}},
 	23: {kind: tapeKindPointer, elem: 24},
 	24: {kind: tapeKindStruct, fields: []tapeField{ // calc.FeaturesReport
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 40, key: 124, omit: tapeOmitEmpty}, // prefix_caching
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 42, key: 125, omit: tapeOmitEmpty},   // speculative
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 44, key: 126, omit: tapeOmitEmpty},          // lora
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 46, key: 127, omit: tapeOmitEmpty},     // kv_offload
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 48, key: 128, omit: tapeOmitEmpty},      // parallel
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 42, key: 125, omit: tapeOmitEmpty}, // prefix_caching
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 44, key: 126, omit: tapeOmitEmpty},   // speculative
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 46, key: 127, omit: tapeOmitEmpty},          // lora
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 48, key: 128, omit: tapeOmitEmpty},     // kv_offload
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 50, key: 129, omit: tapeOmitEmpty},      // parallel
 	}},
-	25: {kind: tapeKindSlice, elem: 26, size: unsafe.Sizeof(*new(calc.Fix))},
-	26: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
-		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 129},   // field
-		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 130},   // value
-		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 131}, // summary
+	25: {kind: tapeKindPointer, elem: 26},
+	26: {kind: tapeKindStruct, fields: []tapeField{ // calc.SessionsReport
+		{off: unsafe.Offsetof(calc.SessionsReport{}.Routing), typ: 1, key: 130},                 // routing
+		{off: unsafe.Offsetof(calc.SessionsReport{}.SessionRate), typ: 35, key: 131},            // session_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.TurnRate), typ: 35, key: 132},               // turn_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.TurnLatencyMs), typ: 35, key: 133},          // turn_latency_ms
+		{off: unsafe.Offsetof(calc.SessionsReport{}.SessionDurationS), typ: 35, key: 134},       // session_duration_s
+		{off: unsafe.Offsetof(calc.SessionsReport{}.ThinkingSessions), typ: 35, key: 135},       // thinking_sessions
+		{off: unsafe.Offsetof(calc.SessionsReport{}.RunningBlocks), typ: 35, key: 136},          // running_blocks
+		{off: unsafe.Offsetof(calc.SessionsReport{}.FreeBlocks), typ: 35, key: 137},             // free_blocks
+		{off: unsafe.Offsetof(calc.SessionsReport{}.ResidentDemandBlocks), typ: 35, key: 138},   // resident_demand_blocks
+		{off: unsafe.Offsetof(calc.SessionsReport{}.CharacteristicTimeS), typ: 35, key: 139},    // characteristic_time_s
+		{off: unsafe.Offsetof(calc.SessionsReport{}.ResidentProbability), typ: 35, key: 140},    // resident_probability
+		{off: unsafe.Offsetof(calc.SessionsReport{}.PrefixHitRate), typ: 35, key: 141},          // prefix_hit_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.AffineHitRate), typ: 35, key: 142},          // affine_hit_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.RandomHitRate), typ: 35, key: 143},          // random_hit_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.UnboundedHitRate), typ: 35, key: 144},       // unbounded_hit_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.PrefillTokensSavedPerS), typ: 35, key: 145}, // prefill_tokens_saved_per_s
 	}},
-	27: {kind: tapeKindSlice, elem: 28, size: unsafe.Sizeof(*new(calc.Band))},
-	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
-		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 132},                       // figure
-		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 33, key: 133},                         // low
-		{off: unsafe.Offsetof(calc.Band{}.High), typ: 33, key: 134},                        // high
-		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 135},                        // basis
-		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 136, omit: tapeOmitEmpty}, // widened
+	27: {kind: tapeKindSlice, elem: 28, size: unsafe.Sizeof(*new(calc.Fix))},
+	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
+		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 146},   // field
+		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 147},   // value
+		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 148}, // summary
 	}},
-	29: {kind: tapeKindSlice, elem: 30, size: unsafe.Sizeof(*new(calc.Warning))},
-	30: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
-		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 137},    // code
-		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 138}, // message
+	29: {kind: tapeKindSlice, elem: 30, size: unsafe.Sizeof(*new(calc.Band))},
+	30: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
+		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 149},                       // figure
+		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 35, key: 150},                         // low
+		{off: unsafe.Offsetof(calc.Band{}.High), typ: 35, key: 151},                        // high
+		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 152},                        // basis
+		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 153, omit: tapeOmitEmpty}, // widened
 	}},
-	31: {kind: tapeKindInt},
-	32: {kind: tapeKindInt64},
-	33: {kind: tapeKindFloat64},
-	34: {kind: tapeKindPointer, elem: 2},
-	35: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
-		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 33, key: 139},                                      // bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 33, key: 140},                             // attention_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 33, key: 141},                                        // compute_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 33, key: 142},                                           // gemm_half_tokens
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 33, key: 143},                                      // attention_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 33, key: 144},                                           // step_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 33, key: 145},                                       // sequence_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 33, key: 146},                                          // layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 33, key: 147, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 33, key: 148},                                   // prefill_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 33, key: 149, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 33, key: 150},                                        // context_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.RequestOverheadMs), typ: 33, key: 151, omit: tapeOmitEmpty},                   // request_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TokenizeUsPerToken), typ: 33, key: 152, omit: tapeOmitEmpty},                  // tokenize_us_per_token
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 33, key: 153, omit: tapeOmitEmpty},                  // all_reduce_latency_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 33, key: 154, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 33, key: 155, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+	31: {kind: tapeKindSlice, elem: 32, size: unsafe.Sizeof(*new(calc.Warning))},
+	32: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
+		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 154},    // code
+		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 155}, // message
 	}},
-	36: {kind: tapeKindPointer, elem: 37},
-	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemorySources
-		{off: unsafe.Offsetof(calc.MemorySources{}.Requested), typ: 1, key: 156},  // requested
-		{off: unsafe.Offsetof(calc.MemorySources{}.Weights), typ: 1, key: 157},    // weights
-		{off: unsafe.Offsetof(calc.MemorySources{}.Activation), typ: 1, key: 158}, // activation
-		{off: unsafe.Offsetof(calc.MemorySources{}.NonTorch), typ: 1, key: 159},   // non_torch
-		{off: unsafe.Offsetof(calc.MemorySources{}.CUDAGraph), typ: 1, key: 160},  // cuda_graph
+	33: {kind: tapeKindInt},
+	34: {kind: tapeKindInt64},
+	35: {kind: tapeKindFloat64},
+	36: {kind: tapeKindPointer, elem: 2},
+	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
+		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 35, key: 156},                                      // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 35, key: 157},                             // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 35, key: 158},                                        // compute_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 35, key: 159},                                           // gemm_half_tokens
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 35, key: 160},                                      // attention_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 35, key: 161},                                           // step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 35, key: 162},                                       // sequence_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 35, key: 163},                                          // layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 35, key: 164, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 35, key: 165},                                   // prefill_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 35, key: 166, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 35, key: 167},                                        // context_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.RequestOverheadMs), typ: 35, key: 168, omit: tapeOmitEmpty},                   // request_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TokenizeUsPerToken), typ: 35, key: 169, omit: tapeOmitEmpty},                  // tokenize_us_per_token
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 35, key: 170, omit: tapeOmitEmpty},                  // all_reduce_latency_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 35, key: 171, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 35, key: 172, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+	}},
+	38: {kind: tapeKindPointer, elem: 39},
+	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemorySources
+		{off: unsafe.Offsetof(calc.MemorySources{}.Requested), typ: 1, key: 173},  // requested
+		{off: unsafe.Offsetof(calc.MemorySources{}.Weights), typ: 1, key: 174},    // weights
+		{off: unsafe.Offsetof(calc.MemorySources{}.Activation), typ: 1, key: 175}, // activation
+		{off: unsafe.Offsetof(calc.MemorySources{}.NonTorch), typ: 1, key: 176},   // non_torch
+		{off: unsafe.Offsetof(calc.MemorySources{}.CUDAGraph), typ: 1, key: 177},  // cuda_graph
 		{off: unsafe.Offsetof(calc.MemorySources{}.KVCache), typ: 1, key: 6},      // kv_cache
 	}},
-	38: {kind: tapeKindSlice, elem: 39, size: unsafe.Sizeof(*new(calc.KVGroup))},
-	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
-		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 161},                         // kind
-		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 31, key: 162},                      // layers
-		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 31, key: 163, omit: tapeOmitEmpty}, // window
-	}},
-	40: {kind: tapeKindPointer, elem: 41},
-	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 31, key: 164},  // cached_tokens_per_request
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 32, key: 165},            // shared_blocks
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 31, key: 166},             // num_prefixes
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 33, key: 91},                   // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 33, key: 167},           // ttft_ms_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 31, key: 168},               // kv_ceiling
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 31, key: 169},        // kv_ceiling_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 31, key: 109},        // onset_concurrency
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 31, key: 170}, // onset_concurrency_without
+	40: {kind: tapeKindSlice, elem: 41, size: unsafe.Sizeof(*new(calc.KVGroup))},
+	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
+		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 178},                         // kind
+		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 33, key: 179},                      // layers
+		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 33, key: 180, omit: tapeOmitEmpty}, // window
 	}},
 	42: {kind: tapeKindPointer, elem: 43},
-	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 171},                // method
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 31, key: 172}, // num_speculative_tokens
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 33, key: 173},       // acceptance_rate
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 33, key: 174},        // tokens_per_step
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 32, key: 175},    // draft_weights_bytes
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 33, key: 176},          // draft_time_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 33, key: 97},                // tpot_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 33, key: 177},        // tpot_ms_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 33, key: 79},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 33, key: 178},    // tokens_per_s_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 33, key: 179},              // speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 33, key: 180},        // batch1_speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 31, key: 181},   // crossover_batch_size
+	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 33, key: 181},  // cached_tokens_per_request
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 34, key: 182},            // shared_blocks
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 33, key: 183},             // num_prefixes
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 35, key: 92},                   // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 35, key: 184},           // ttft_ms_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 33, key: 185},               // kv_ceiling
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 33, key: 186},        // kv_ceiling_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 33, key: 110},        // onset_concurrency
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 33, key: 187}, // onset_concurrency_without
 	}},
 	44: {kind: tapeKindPointer, elem: 45},
-	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 31, key: 182},            // max_loras
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 31, key: 183},         // max_lora_rank
-		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 32, key: 184},               // bytes
-		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 32, key: 185}, // kv_cache_bytes_without
-		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 33, key: 186},        // flops_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 32, key: 187},    // read_bytes_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 33, key: 188},     // extra_step_time_ms
+	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 188},                // method
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 33, key: 189}, // num_speculative_tokens
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 35, key: 190},       // acceptance_rate
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 35, key: 191},        // tokens_per_step
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 34, key: 192},    // draft_weights_bytes
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 35, key: 193},          // draft_time_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 35, key: 98},                // tpot_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 35, key: 194},        // tpot_ms_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 35, key: 80},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 35, key: 195},    // tokens_per_s_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 35, key: 196},              // speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 35, key: 197},        // batch1_speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 33, key: 198},   // crossover_batch_size
 	}},
 	46: {kind: tapeKindPointer, elem: 47},
-	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 32, key: 189},                 // cpu_blocks
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 32, key: 73},             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 31, key: 190}, // recompute_onset_concurrency
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 33, key: 191},       // reload_ms_per_sequence
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 33, key: 192},    // recompute_ms_per_sequence
+	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 33, key: 199},            // max_loras
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 33, key: 200},         // max_lora_rank
+		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 34, key: 201},               // bytes
+		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 34, key: 202}, // kv_cache_bytes_without
+		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 35, key: 203},        // flops_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 34, key: 204},    // read_bytes_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 35, key: 205},     // extra_step_time_ms
 	}},
 	48: {kind: tapeKindPointer, elem: 49},
-	49: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
-		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 31, key: 193},      // data_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 194},         // expert_parallel
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 31, key: 195},    // expert_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 33, key: 196},        // experts_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 33, key: 197}, // experts_touched_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 33, key: 198},         // load_imbalance
-		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 33, key: 199},            // all_to_all_ms
-		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 33, key: 200},       // tokens_per_s_total
-		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 31, key: 42},                   // num_gpus
+	49: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 34, key: 206},                 // cpu_blocks
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 34, key: 74},             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 33, key: 207}, // recompute_onset_concurrency
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 35, key: 208},       // reload_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 35, key: 209},    // recompute_ms_per_sequence
+	}},
+	50: {kind: tapeKindPointer, elem: 51},
+	51: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
+		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 33, key: 210},      // data_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 211},         // expert_parallel
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 33, key: 212},    // expert_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 35, key: 213},        // experts_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 35, key: 214}, // experts_touched_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 35, key: 215},         // load_imbalance
+		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 35, key: 216},            // all_to_all_ms
+		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 35, key: 217},       // tokens_per_s_total
+		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 33, key: 43},                   // num_gpus
 	}},
 }
 
 // tapeFullBase is the index of tapeFullTypes' first entry: the types only
 // the full engine's sections reach continue tapeTypes' indices.
-const tapeFullBase = 50
+const tapeFullBase = 52
 
 // tapeFullTypes describes the types only the full engine's sections reach
 // (tapeOmitFull), by index from tapeFullBase; only the full engine links
 // it in (WriteFullSections).
 var tapeFullTypes = [...]tapeType{
-	50 - tapeFullBase: {kind: tapeKindPointer, elem: 51},
-	51 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 201},                                   // arrival
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 33, key: 55, omit: tapeOmitEmpty},          // request_rate
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 31, key: 54, omit: tapeOmitEmpty},          // concurrency
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 32, key: 202},                                     // seed
-		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 31, key: 203},                              // num_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 31, key: 204},                        // completed_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 31, key: 205},                         // rejected_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 206, omit: tapeOmitEmpty},            // truncated
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 33, key: 207},                                // duration_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 32, key: 208},                                    // steps
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 33, key: 209},                          // mean_input_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 33, key: 210},                         // mean_output_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 56, key: 91},                                    // ttft_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 56, key: 97},                                    // tpot_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 56, key: 211},                             // e2e_latency_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 56, key: 98},                                     // itl_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 33, key: 102},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 33, key: 103},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 33, key: 104},                          // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 57, key: 212, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 57, key: 213, omit: tapeOmitEmpty},       // slo_attainment
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 31, key: 214},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 31, key: 215},                        // preempted_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 32, key: 216},                         // recomputed_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 33, key: 115},                        // recompute_overhead
-		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 33, key: 116},                       // work_per_output_token
-		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 33, key: 217},                         // first_preemption_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 31, key: 218},                 // running_at_first_preemption
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 32, key: 219, omit: tapeOmitEmpty},        // cached_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 32, key: 220, omit: tapeOmitEmpty},       // drafted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 32, key: 221, omit: tapeOmitEmpty},      // accepted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 32, key: 222, omit: tapeOmitEmpty},      // reloaded_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 33, key: 223},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 33, key: 224},                              // mean_waiting
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 33, key: 225},                         // mean_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 226},                         // peak_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 58, key: 227, omit: tapeOmitEmpty},            // timeline
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 60, key: 13, omit: tapeOmitEmpty},                // sweep
-	}},
 	52 - tapeFullBase: {kind: tapeKindPointer, elem: 53},
-	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 228, omit: tapeOmitEmpty},  // release
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 62, key: 229},                        // terms
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 64, key: 230, omit: tapeOmitEmpty}, // missing
+	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 218},                                   // arrival
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 35, key: 56, omit: tapeOmitEmpty},          // request_rate
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 33, key: 55, omit: tapeOmitEmpty},          // concurrency
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 34, key: 219},                                     // seed
+		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 33, key: 220},                              // num_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 33, key: 221},                        // completed_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 33, key: 222},                         // rejected_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 223, omit: tapeOmitEmpty},            // truncated
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 35, key: 224},                                // duration_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 34, key: 225},                                    // steps
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 35, key: 226},                          // mean_input_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 35, key: 227},                         // mean_output_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 58, key: 92},                                    // ttft_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 58, key: 98},                                    // tpot_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 58, key: 228},                             // e2e_latency_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 58, key: 99},                                     // itl_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 35, key: 103},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 35, key: 104},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 35, key: 105},                          // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 59, key: 229, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 59, key: 230, omit: tapeOmitEmpty},       // slo_attainment
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 33, key: 231},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 33, key: 232},                        // preempted_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 34, key: 233},                         // recomputed_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 35, key: 116},                        // recompute_overhead
+		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 35, key: 117},                       // work_per_output_token
+		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 35, key: 234},                         // first_preemption_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 33, key: 235},                 // running_at_first_preemption
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 34, key: 236, omit: tapeOmitEmpty},        // cached_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 34, key: 237, omit: tapeOmitEmpty},       // drafted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 34, key: 238, omit: tapeOmitEmpty},      // accepted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 34, key: 239, omit: tapeOmitEmpty},      // reloaded_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 35, key: 240},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 35, key: 241},                              // mean_waiting
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 35, key: 242},                         // mean_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 35, key: 243},                         // peak_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 60, key: 244, omit: tapeOmitEmpty},            // timeline
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 62, key: 13, omit: tapeOmitEmpty},                // sweep
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Sessions), typ: 64, key: 16, omit: tapeOmitEmpty},             // sessions
 	}},
 	54 - tapeFullBase: {kind: tapeKindPointer, elem: 55},
-	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 64, key: 231},   // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 232},  // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 65, key: 233},   // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 234}, // rms_error
+	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 245, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 66, key: 246},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 68, key: 247, omit: tapeOmitEmpty}, // missing
 	}},
-	56 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 235}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 236},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 237},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 238},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 239},  // max
+	56 - tapeFullBase: {kind: tapeKindPointer, elem: 57},
+	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 68, key: 248},   // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 37, key: 249},  // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 69, key: 250},   // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 35, key: 251}, // rms_error
 	}},
-	57 - tapeFullBase: {kind: tapeKindPointer, elem: 33},
-	58 - tapeFullBase: {kind: tapeKindSlice, elem: 59, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
-	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 240},       // time_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 207},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 241},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 242},     // waiting
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 33, key: 89}, // kv_cache_usage
+	58 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 35, key: 252}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 35, key: 253},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 35, key: 254},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 35, key: 255},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 35, key: 256},  // max
 	}},
-	60 - tapeFullBase: {kind: tapeKindPointer, elem: 61},
-	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 243},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 244},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 67, key: 233},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 245},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 246},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 247},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 248},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 249},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 250},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 251}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 252},  // max_output_tokens_per_s
+	59 - tapeFullBase: {kind: tapeKindPointer, elem: 35},
+	60 - tapeFullBase: {kind: tapeKindSlice, elem: 61, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
+	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 35, key: 257},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 35, key: 224},   // duration_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 35, key: 258},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 35, key: 259},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 35, key: 90}, // kv_cache_usage
 	}},
-	62 - tapeFullBase: {kind: tapeKindSlice, elem: 63, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
-	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 23},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 253},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 254}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 255},     // error
+	62 - tapeFullBase: {kind: tapeKindPointer, elem: 63},
+	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 260},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 33, key: 261},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 71, key: 250},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 35, key: 262},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 33, key: 263},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 35, key: 264},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 35, key: 265},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 35, key: 266},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 35, key: 267},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 35, key: 268}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 35, key: 269},  // max_output_tokens_per_s
 	}},
-	64 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
-	65 - tapeFullBase: {kind: tapeKindSlice, elem: 66, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
-	66 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 256},        // source
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 31, key: 76},     // batch_size
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 31, key: 77}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 257},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 258},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 259},  // predicted_ms
+	64 - tapeFullBase: {kind: tapeKindPointer, elem: 65},
+	65 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSessionsReport
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.Sessions), typ: 33, key: 16},                      // sessions
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.Turns), typ: 33, key: 270},                        // turns
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PromptTokens), typ: 34, key: 271},                 // prompt_tokens
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.CachedTokens), typ: 34, key: 236},                 // cached_tokens
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PrefixHitRate), typ: 35, key: 141},                // prefix_hit_rate
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.AnalyticHitRate), typ: 35, key: 272},              // analytic_hit_rate
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PerTurn), typ: 73, key: 273, omit: tapeOmitEmpty}, // per_turn
 	}},
-	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
-	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 243},                                     // load
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 103},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 102},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 57, key: 212, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 260},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 261},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 262},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 263},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 264},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 265},                                 // e2e_latency_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 223},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 214},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 116},                       // work_per_output_token
+	66 - tapeFullBase: {kind: tapeKindSlice, elem: 67, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
+	67 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 24},        // name
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 35, key: 274},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 35, key: 275}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 35, key: 276},     // error
+	}},
+	68 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
+	69 - tapeFullBase: {kind: tapeKindSlice, elem: 70, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
+	70 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 277},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 33, key: 77},     // batch_size
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 33, key: 78}, // context_tokens
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 35, key: 278},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 35, key: 279},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 35, key: 280},  // predicted_ms
+	}},
+	71 - tapeFullBase: {kind: tapeKindSlice, elem: 72, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	72 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 35, key: 260},                                     // load
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 35, key: 104},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 35, key: 103},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 59, key: 229, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 35, key: 281},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 35, key: 282},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 35, key: 283},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 35, key: 284},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 35, key: 285},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 35, key: 286},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 35, key: 240},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 33, key: 231},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 35, key: 117},                       // work_per_output_token
+	}},
+	73 - tapeFullBase: {kind: tapeKindSlice, elem: 74, size: unsafe.Sizeof(*new(calc.SimTurnReport))},
+	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTurnReport
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.Turn), typ: 33, key: 287},          // turn
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.Requests), typ: 33, key: 288},      // requests
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.PrefixHitRate), typ: 35, key: 141}, // prefix_hit_rate
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.TTFTMeanMs), typ: 35, key: 289},    // ttft_mean_ms
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.TPOTMeanMs), typ: 35, key: 290},    // tpot_mean_ms
 	}},
 }
