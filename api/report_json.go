@@ -64,6 +64,10 @@ func appendReport(w *jsonWriter, v *calc.Report) {
 		w.lit(`,"features":`)
 		appendFeaturesReport(w, v.Features)
 	}
+	if v.Sessions != nil {
+		w.lit(`,"sessions":`)
+		appendSessionsReport(w, v.Sessions)
+	}
 	if v.Simulation != nil {
 		w.lit(`,"simulation":`)
 		appendSimulationReport(w, v.Simulation)
@@ -425,6 +429,27 @@ func appendFeaturesReport(w *jsonWriter, v *calc.FeaturesReport) {
 	w.lit("}")
 }
 
+// appendSessionsReport appends a calc.SessionsReport as encoding/json does.
+func appendSessionsReport(w *jsonWriter, v *calc.SessionsReport) {
+	w.string(`{"routing":`, v.Routing)
+	w.float64(`,"session_rate":`, v.SessionRate)
+	w.float64(`,"turn_rate":`, v.TurnRate)
+	w.float64(`,"turn_latency_ms":`, v.TurnLatencyMs)
+	w.float64(`,"session_duration_s":`, v.SessionDurationS)
+	w.float64(`,"thinking_sessions":`, v.ThinkingSessions)
+	w.float64(`,"running_blocks":`, v.RunningBlocks)
+	w.float64(`,"free_blocks":`, v.FreeBlocks)
+	w.float64(`,"resident_demand_blocks":`, v.ResidentDemandBlocks)
+	w.float64(`,"characteristic_time_s":`, v.CharacteristicTimeS)
+	w.float64(`,"resident_probability":`, v.ResidentProbability)
+	w.float64(`,"prefix_hit_rate":`, v.PrefixHitRate)
+	w.float64(`,"affine_hit_rate":`, v.AffineHitRate)
+	w.float64(`,"random_hit_rate":`, v.RandomHitRate)
+	w.float64(`,"unbounded_hit_rate":`, v.UnboundedHitRate)
+	w.float64(`,"prefill_tokens_saved_per_s":`, v.PrefillTokensSavedPerS)
+	w.lit("}")
+}
+
 // appendSimulationReport appends a calc.SimulationReport as encoding/json does.
 func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
 	w.string(`{"arrival":`, v.Arrival)
@@ -498,6 +523,10 @@ func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
 	if v.Sweep != nil {
 		w.lit(`,"sweep":`)
 		appendSimulationSweep(w, v.Sweep)
+	}
+	if v.Sessions != nil {
+		w.lit(`,"sessions":`)
+		appendSimSessionsReport(w, v.Sessions)
 	}
 	w.lit("}")
 }
@@ -786,6 +815,27 @@ func appendSimulationSweep(w *jsonWriter, v *calc.SimulationSweep) {
 	w.lit("}")
 }
 
+// appendSimSessionsReport appends a calc.SimSessionsReport as encoding/json does.
+func appendSimSessionsReport(w *jsonWriter, v *calc.SimSessionsReport) {
+	w.int(`{"sessions":`, int64(v.Sessions))
+	w.int(`,"turns":`, int64(v.Turns))
+	w.int(`,"prompt_tokens":`, v.PromptTokens)
+	w.int(`,"cached_tokens":`, v.CachedTokens)
+	w.float64(`,"prefix_hit_rate":`, v.PrefixHitRate)
+	w.float64(`,"analytic_hit_rate":`, v.AnalyticHitRate)
+	if len(v.PerTurn) > 0 {
+		w.lit(`,"per_turn":[`)
+		for i0 := range v.PerTurn {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendSimTurnReport(w, &v.PerTurn[i0])
+		}
+		w.lit("]")
+	}
+	w.lit("}")
+}
+
 // appendLoggedTerm appends a calc.LoggedTerm as encoding/json does.
 func appendLoggedTerm(w *jsonWriter, v *calc.LoggedTerm) {
 	w.string(`{"name":`, v.Name)
@@ -887,6 +937,16 @@ func appendSimSweepPoint(w *jsonWriter, v *calc.SimSweepPoint) {
 	w.float64(`,"mean_running":`, v.MeanRunning)
 	w.int(`,"preemptions":`, int64(v.Preemptions))
 	w.float64(`,"work_per_output_token":`, v.WorkPerOutputToken)
+	w.lit("}")
+}
+
+// appendSimTurnReport appends a calc.SimTurnReport as encoding/json does.
+func appendSimTurnReport(w *jsonWriter, v *calc.SimTurnReport) {
+	w.int(`{"turn":`, int64(v.Turn))
+	w.int(`,"requests":`, int64(v.Requests))
+	w.float64(`,"prefix_hit_rate":`, v.PrefixHitRate)
+	w.float64(`,"ttft_mean_ms":`, v.TTFTMeanMs)
+	w.float64(`,"tpot_mean_ms":`, v.TPOTMeanMs)
 	w.lit("}")
 }
 

@@ -62,12 +62,16 @@ type (
 	PreemptionReport    = spec.PreemptionReport
 	PrefillReport       = spec.PrefillReport
 	ServingReport       = spec.ServingReport
+	SessionWorkload     = spec.SessionWorkload
+	SessionsReport      = spec.SessionsReport
 	PrefixCachingReport = spec.PrefixCachingReport
 	Report              = spec.Report
 	Request             = spec.Request
 	SLO                 = spec.SLO
 	SimSweepOptions     = spec.SimSweepOptions
+	SimSessionsReport   = spec.SimSessionsReport
 	SimSweepPoint       = spec.SimSweepPoint
+	SimTurnReport       = spec.SimTurnReport
 	SimTimelinePoint    = spec.SimTimelinePoint
 	SimulateOptions     = spec.SimulateOptions
 	SimulationReport    = spec.SimulationReport

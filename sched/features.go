@@ -90,7 +90,13 @@ type cache struct {
 	res      []int32 // per prefix: blocks resident (per group), from the start
 	ref      []int32 // per prefix: running sequences using it
 	seg      []int64 // per prefix: its segment in the free queue (-1: none)
-	ownSeg   []int64 // per request: its own cached blocks' segment (-1: none)
+	ownSeg   []int64 // per owner: its own cached blocks' segment (-1: none)
+	// owner maps a request to the owner of its own cached blocks (nil:
+	// itself): a session's turns share their conversation's blocks, owned
+	// by its first turn (sessions.go); keep says a finished request keeps
+	// its full blocks for its session's next turn.
+	owner []int32
+	keep  []bool
 	// hitTokens counts prompt tokens served from the cache; resumeHits
 	// those of preempted requests, whose recomputation they spare.
 	hitTokens, resumeHits int64
@@ -169,11 +175,20 @@ func (s *Scheduler) take(i int64) int64 {
 // ownResident is the full blocks (per shared group) of request id's own
 // cached segment.
 func (s *Scheduler) ownResident(id int32) int32 {
-	i := s.cache.ownSeg[id]
+	i := s.cache.ownSeg[s.cache.own(id)]
 	if i < 0 {
 		return 0
 	}
 	return int32(s.cache.q.at(i).n / int64(s.cache.cfg.SharedGroups))
+}
+
+// own is the owner of request id's own cached blocks: itself, or its
+// session's first turn.
+func (c *cache) own(id int32) int32 {
+	if c.owner == nil {
+		return id
+	}
+	return c.owner[id]
 }
 
 // admission is what a waiting request reuses from the cache: its prefix,
@@ -234,7 +249,7 @@ func (s *Scheduler) admitTake(id int32, a admission, q *slot) {
 		c.res[p] = a.after
 		q.shared = int32(int64(a.after) * g)
 	}
-	if i := c.ownSeg[id]; i >= 0 {
+	if i := c.ownSeg[c.own(id)]; i >= 0 {
 		if a.ownHt > 0 {
 			sg := c.q.at(i)
 			use := int64(a.ownHt) * g
@@ -245,11 +260,13 @@ func (s *Scheduler) admitTake(id int32, a admission, q *slot) {
 		} else {
 			c.q.at(i).owner = -1
 		}
-		c.ownSeg[id] = -1
+		c.ownSeg[c.own(id)] = -1
 	}
 	q.computed = (a.hit + a.ownHt) * bs
 	c.hitTokens += int64(q.computed)
-	if s.seqs[id].preemptions > 0 {
+	if s.seqs[id].preemptions == 0 {
+		s.seqs[id].cached = q.computed
+	} else {
 		s.RecomputedTokens -= int64(q.computed)
 		c.resumeHits += int64(q.computed)
 	}
@@ -269,7 +286,8 @@ func (s *Scheduler) releaseCached(q *slot, own bool) {
 	}
 	c.q.push(-1, q.held-ownN)
 	if ownN > 0 {
-		c.ownSeg[q.id] = c.q.push(int32(len(c.res))+q.id, ownN)
+		o := c.own(q.id)
+		c.ownSeg[o] = c.q.push(int32(len(c.res))+o, ownN)
 	}
 	s.free += q.held
 	if q.shared > 0 {

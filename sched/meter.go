@@ -31,14 +31,13 @@ func newMeter(n int, o Options) *meter {
 	return m
 }
 
-// finish records a completed request.
-func (m *meter) finish(q *seq) {
+// finish records a completed request and returns its TTFT and TPOT.
+func (m *meter) finish(q *seq) (ttft, tpot float64) {
 	fe := m.o.FrontEndS + float64(q.input)*m.o.FrontEndPerTokenS
-	ttft := q.firstS - q.arrivalS + fe
+	ttft = q.firstS - q.arrivalS + fe
 	e2e := q.finishS - q.arrivalS + fe
 	m.ttft = append(m.ttft, ttft)
 	m.e2e = append(m.e2e, e2e)
-	tpot := 0.0
 	if q.output > 1 {
 		tpot = (q.finishS - q.firstS) / float64(q.output-1)
 		m.tpot = append(m.tpot, tpot)
@@ -51,6 +50,7 @@ func (m *meter) finish(q *seq) {
 	if (m.o.TTFTS <= 0 || ttft <= m.o.TTFTS) && (m.o.TPOTS <= 0 || tpot <= m.o.TPOTS) {
 		m.met++
 	}
+	return ttft, tpot
 }
 
 // step records one step of dt seconds starting at t.

@@ -160,6 +160,7 @@ type seq struct {
 	input, output             int
 	generated                 int // output tokens sampled so far
 	preemptions               int
+	cached                    int32   // prompt tokens the prefix cache served at its first admission
 	lastS                     float64 // when its latest output token was sampled, while not running (slot.lastS)
 }
 
@@ -667,7 +668,7 @@ func (s *Scheduler) Complete(nowS float64, done func(id int)) {
 				if q.generated >= q.output {
 					r := &s.seqs[q.id]
 					r.generated, r.finishS = int(q.generated), nowS
-					s.release(q, false)
+					s.release(q, s.cache.keep != nil && s.cache.keep[q.id])
 					if done != nil {
 						done(int(q.id))
 					}

@@ -141,6 +141,9 @@ type Result struct {
 	PeakBlocks                            int64
 	Timeline                              []Point
 	Records                               []Record
+	// Sessions is a session workload's outcome (nil for independent
+	// requests).
+	Sessions *SessionStats
 }
 
 // ErrInternal reports a broken invariant of the simulator (a bug).
@@ -160,7 +163,15 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		return Result{}, err
 	}
 	reqs := make([]request, n)
-	w.generate(reqs)
+	var sr *sessionRun
+	if w.Sessions != nil {
+		sr, s.cache.owner, s.cache.keep = w.generateSessions(reqs)
+		if !s.cache.on {
+			s.cache.owner, s.cache.keep = nil, nil
+		}
+	} else {
+		w.generate(reqs)
+	}
 	rejected := make([]bool, n)
 	res := Result{Requests: n, FirstPreemptionS: -1}
 	for i, r := range reqs {
@@ -169,6 +180,9 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 			rejected[i] = true
 			res.Rejected++
 		}
+	}
+	if sr != nil {
+		res.Rejected += sr.rejectFollowers(rejected)
 	}
 	maxSteps := o.MaxSteps
 	if maxSteps <= 0 {
@@ -184,7 +198,16 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	skip()
 	var now float64
 	var done func(int)
-	if w.Arrival == ClosedLoop {
+	switch {
+	case sr != nil:
+		next = n // arrivals come from sr
+		sr.start(&w, rejected)
+		done = func(id int) {
+			q := &s.seqs[id]
+			ttft, tpot := m.finish(q)
+			sr.done(&w, id, now, q, ttft, tpot, rejected)
+		}
+	case w.Arrival == ClosedLoop:
 		for u := 0; u < w.Users && next < n; u++ {
 			s.Submit(next, 0, reqs[next].input, reqs[next].output)
 			next++
@@ -198,7 +221,7 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 				skip()
 			}
 		}
-	} else {
+	default:
 		done = func(id int) { m.finish(&s.seqs[id]) }
 	}
 	pool := float64(cfg.NumBlocks)
@@ -211,7 +234,9 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 	// step that just ended (the next step was formed then).
 	var seen float64
 	for {
-		if w.Arrival != ClosedLoop {
+		if sr != nil {
+			sr.submitDue(s, seen)
+		} else if w.Arrival != ClosedLoop {
 			for next < n && reqs[next].arrivalS <= seen {
 				s.Submit(next, reqs[next].arrivalS, reqs[next].input, reqs[next].output)
 				next++
@@ -229,6 +254,11 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 			}
 			if next < n && w.Arrival != ClosedLoop {
 				now = max(now, reqs[next].arrivalS)
+				seen = now
+				continue
+			}
+			if sr != nil && len(sr.pending) > 0 {
+				now = max(now, sr.pending[0].t)
 				seen = now
 				continue
 			}
@@ -276,6 +306,9 @@ func Run(cfg Config, w Workload, cost CostFunc, o Options) (Result, error) {
 		res.RunningAtFirstPreemption = s.runningAtPreempt
 	}
 	m.result(&res)
+	if sr != nil {
+		res.Sessions = sr.finish()
+	}
 	res.ITL = s.ITL()
 	if o.Records {
 		res.Records = make([]Record, n)
@@ -391,7 +424,7 @@ func (w *Workload) valid() bool {
 	default:
 		return false
 	}
-	return w.Input.valid() && w.Output.valid()
+	return w.Input.valid() && w.Output.valid() && (w.Sessions == nil || w.Sessions.valid())
 }
 
 func (d Dist) valid() bool {

@@ -87,6 +87,9 @@ type Workload struct {
 	// MaxTokens caps input+output (max_model_len): an input is clamped to
 	// MaxTokens-1 and its output to MaxTokens-input. 0: no cap.
 	MaxTokens int
+	// Sessions makes the requests the turns of multi-turn sessions
+	// (sessions.go); nil: independent requests.
+	Sessions *Sessions
 }
 
 // request is one generated request.
@@ -120,9 +123,14 @@ func (w *Workload) generate(reqs []request) {
 // Lengths calls f with the input and output lengths of the workload's
 // first n requests (at most NumRequests), exactly as a run generates
 // them, without arrival times: a cheap look at a run's work before it
-// runs.
+// runs (a session workload's turns, Sessions not nil, as its run draws
+// them).
 func (w *Workload) Lengths(n int, f func(input, output int)) {
 	seed := w.Seed
+	if w.Sessions != nil {
+		w.sessionTurns(min(n, w.NumRequests), NewRand(splitmix64(&seed)), func(_, _, in, out int) { f(in, out) })
+		return
+	}
 	lengths := NewRand(splitmix64(&seed))
 	for i := 0; i < min(n, w.NumRequests); i++ {
 		in := w.Input.sample(lengths)

@@ -64,6 +64,16 @@ var StartupLogs struct {
 	Apply func(d *Deployment, s *stage, lay kvcache.Layout)
 }
 
+// Sessions resolves, analyses and simulates a session workload
+// (workload.sessions, sessions.go). Package calc/simulate sets it
+// (LinkSessions); without it (the light engine) a request with
+// workload.sessions is refused on that field.
+var Sessions struct {
+	Resolve func(e *spec.Errs, w *spec.Workload) *sessionAsk
+	Report  func(sv Serving, p Ask, runCap int, limitedBy string) *spec.SessionsReport
+	Sim     func(e *spec.Errs, o *spec.SimulateOptions, p Ask, sp *SimPlan)
+}
+
 // ParseStartupLog reads the memory and capacity figures of a vLLM start-up
 // log (package calc/calibrate's reader); a build without it refuses,
 // naming the field.

@@ -218,12 +218,15 @@ func (a *reporter) report() spec.Report {
 		InputTokens: in, TimeMs: ms(pc), TTFTMs: ms(pt), TokensPerS: ratio(float64(in), pc),
 		Bound: boundName(pbound), Chunks: chunks,
 	}
+	runCap, runWhy := schedCap, schedWhy
+	if onset < runCap {
+		runCap, runWhy = max(onset, 1), "kv_cache"
+	}
 	if p.concurrency > 0 || p.rate > 0 {
-		runCap, runWhy := schedCap, schedWhy
-		if onset < runCap {
-			runCap, runWhy = max(onset, 1), "kv_cache"
-		}
 		r.Serving = sv.Steady(in, out, p.concurrency, p.rate, runCap, runWhy)
+	}
+	if p.sessions != nil {
+		r.Sessions = Sessions.Report(sv, p, runCap, runWhy)
 	}
 	r.Features = a.featuresReport(kvCap, onset, meanBlocks)
 

@@ -162,7 +162,7 @@ func ResolvePrefix(e *spec.Errs, req spec.Request, d *Deployment, p *Ask) {
 	// On when asked, or (not given) when the workload states a prefix:
 	// vLLM V1 caches by default, but a plain request keeps the plain
 	// server's figures, where a preempted request recomputes everything.
-	f.prefixOn = shared > 0
+	f.prefixOn = shared > 0 || p.sessions != nil
 	if req.EnablePrefixCaching != nil {
 		f.prefixOn = *req.EnablePrefixCaching
 	}

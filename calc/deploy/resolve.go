@@ -32,6 +32,7 @@ type Ask struct {
 	startupLog  *spec.StartupLog        // the parsed startup_log, nil without one
 	cal         []spec.CalPoint         // the calibration's measured steps
 	calReport   *spec.CalibrationReport // their fit, nil without a calibration
+	sessions    *sessionAsk             // workload.sessions, nil without
 }
 
 // Resolve validates a request and builds its deployment. Every problem is
@@ -226,6 +227,7 @@ func resolvePlan(e *spec.Errs, req spec.Request) Ask {
 	}
 	p.concurrency = e.IntAt("workload.concurrency", "Workload.concurrency", w.Concurrency, 0)
 	p.rate = e.FloatAt("workload.request_rate", "Workload.request_rate", w.RequestRate, 0)
+	p.sessions = sessionsAsk(e, w)
 	if req.SLO != nil {
 		p.TTFTS = e.FloatAt("slo.ttft_ms", "SLO.ttft_ms", req.SLO.TTFTMs, 0) / 1000
 		p.TPOTS = e.FloatAt("slo.tpot_ms", "SLO.tpot_ms", req.SLO.TPOTMs, 0) / 1000

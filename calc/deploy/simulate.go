@@ -105,6 +105,9 @@ func simulateOptions(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) 
 	if sp.Arrival != "closed_loop" && o.Concurrency != nil {
 		e.Add("simulate.concurrency", "applies to closed_loop arrivals only")
 	}
+	if p.sessions != nil {
+		Sessions.Sim(&e, o, p, sp)
+	}
 	w.Input = LengthDist(&e, "simulate.input_tokens", o.InputTokens, p.In, maxLen-1)
 	w.Output = LengthDist(&e, "simulate.output_tokens", o.OutputTokens, p.Out, maxLen-1)
 	w.MaxTokens = maxLen

@@ -269,12 +269,22 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 	capc, _ := d.SchedulerCap()
 	batch := float64(capc)
 	meanIn, meanOut := max(1, int(st.in/k)), max(1, int(st.out/k))
-	load := n
+	load, rate, users, fresh := n, w.RatePerS, float64(w.Users), meanIn
+	if ss := w.Sessions; ss != nil {
+		// One replica's turns: a session's first turns arrive together
+		// under a burst, its turns at turns x session_rate / replicas, and
+		// a turn that finds its conversation cached computes only what
+		// the conversation gained (a shorter turn, fewer in flight: the
+		// fewest, and so the most steps, when every turn hits).
+		turns, r := max(ss.Turns.Mean, 1), float64(max(ss.Replicas, 1))
+		load, rate, users = n/turns, rate*turns/r, max(math.Round(users/r), 1)
+		fresh = max(1, int((w.Input.Mean+(turns-1)*ss.NewTokens.Mean)/turns))
+	}
 	switch w.Arrival {
 	case sched.ClosedLoop:
-		load = float64(w.Users)
+		load = users
 	case sched.Poisson:
-		load = float64(deploy.Analyse(d, nil).ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc))
+		load = float64(deploy.Analyse(d, nil).ConcurrencyForRate(rate, fresh, meanOut, capc))
 	}
 	// No run holds more requests than it has (a sweep's load of 1,000
 	// users over its 2 requests runs a batch of 2).

@@ -76,6 +76,16 @@ func TestWorkEstimateTracksTheSimulator(t *testing.T) {
 	// FuzzWorkBudget's find: a sweep of 18 loads of up to hundreds of
 	// users over 4 requests each runs batches of 4, not of the users.
 	cases["sweep of 4 requests a load"] = l8("h100-sxm", 74, 16000, &spec.SimulateOptions{NumRequests: spec.Int(156), Sweep: &spec.SimSweepOptions{Points: spec.Int(18), NumRequests: spec.Int(4)}})
+	// Sessions (workload.sessions): turns re-send a growing conversation
+	// and are priced one replica's turn rate and users at a time.
+	sess := func(s *spec.SessionWorkload, n int) spec.Request {
+		r := l8("h100-sxm", 2000, 300, &spec.SimulateOptions{NumRequests: spec.Int(n)})
+		r.Workload.Sessions = s
+		return r
+	}
+	cases["sessions, 1/s over 2 replicas"] = sess(&spec.SessionWorkload{Turns: spec.Int(6), NewTokens: spec.Int(400), SessionRate: spec.Float(1), Replicas: spec.Int(2)}, 3000)
+	cases["sessions, 64 users"] = sess(&spec.SessionWorkload{Turns: spec.Int(8), ThinkTimeS: spec.Float(2), Users: spec.Int(64)}, 2000)
+	cases["sessions, burst"] = sess(&spec.SessionWorkload{Turns: spec.Int(4)}, 1000)
 	for name, req := range cases {
 		d, p, err := deploy.ResolveAsk(req)
 		require.NoError(t, err, name)

@@ -44,6 +44,7 @@ func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan)
 	work = runUnits(res, len(d.Layout().Groups))
 	s := simReport(res, cfg.NumBlocks, p.HasSLO())
 	s.Arrival, s.Seed = sp.Arrival, sp.Seed
+	s.Sessions = simSessions(res.Sessions, r.Sessions)
 	switch sp.Work.Arrival {
 	case sched.Poisson:
 		s.RequestRate = sp.Work.RatePerS
@@ -250,7 +251,10 @@ func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *spec.
 	return sw, work
 }
 
-func init() { deploy.Simulator = run }
+func init() {
+	deploy.Simulator = run
+	deploy.LinkSessions()
+}
 
 // ms converts seconds to milliseconds.
 func ms(s float64) float64 { return s * 1000 }

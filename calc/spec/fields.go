@@ -123,6 +123,15 @@ var fieldList = [...]struct {
 	{"Workload.concurrency", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Unit: "requests in flight"}},
 	{"Workload.request_rate", FieldSpec{Min: MinRate, Max: MaxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
 
+	{"SessionWorkload.turns", FieldSpec{Min: 1, Max: MaxSessionTurns, HasMin: true, HasMax: true, Default: DefaultSessionTurns, Unit: "turns"}},
+	{"SessionWorkload.new_tokens", FieldSpec{Min: 0, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultSessionNewTokens, Unit: "tokens"}},
+	{"SessionWorkload.think_time_s", FieldSpec{Min: 0, Max: MaxThinkTimeS, HasMin: true, HasMax: true, Default: float64(DefaultThinkTimeS), Unit: "s"}},
+	{"SessionWorkload.think_distribution", FieldSpec{Enum: ThinkDistributions, Default: "exponential"}},
+	{"SessionWorkload.session_rate", FieldSpec{Min: MinRate, Max: MaxRate, HasMin: true, HasMax: true, Unit: "sessions/s"}},
+	{"SessionWorkload.users", FieldSpec{Min: 1, Max: MaxSimulatedRequests, HasMin: true, HasMax: true, Unit: "users"}},
+	{"SessionWorkload.replicas", FieldSpec{Min: 1, Max: MaxSessionReplicas, HasMin: true, HasMax: true, Default: 1, Unit: "replicas"}},
+	{"SessionWorkload.routing", FieldSpec{Enum: SessionRoutings, Default: "session_affine"}},
+
 	{"SLO.ttft_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
 	{"SLO.tpot_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
 

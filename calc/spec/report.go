@@ -44,6 +44,9 @@ type Report struct {
 	Energy *EnergyReport `json:"energy,omitempty"`
 	// Features shows what the request's serving features changed.
 	Features *FeaturesReport `json:"features,omitempty"`
+	// Sessions is a session workload's analytic steady state
+	// (workload.sessions).
+	Sessions *SessionsReport `json:"sessions,omitempty"`
 	// Simulation is the step-by-step simulation, when asked for.
 	Simulation *SimulationReport `json:"simulation,omitempty"`
 	// Fixes are the nearest changes that make a deployment that does not

@@ -189,6 +189,9 @@ type Workload struct {
 	SharedPrefixTokens *int     `json:"shared_prefix_tokens,omitempty"`
 	PrefixHitRate      *float64 `json:"prefix_hit_rate,omitempty"`
 	NumPrefixes        *int     `json:"num_prefixes,omitempty"`
+	// Sessions makes the requests the turns of agentic multi-turn
+	// sessions whose prompts re-send the conversation (SessionWorkload).
+	Sessions *SessionWorkload `json:"sessions,omitempty"`
 }
 
 // SLO is a latency budget.

@@ -92,6 +92,8 @@ type SimulationReport struct {
 	Timeline []SimTimelinePoint `json:"timeline,omitempty"`
 	// Sweep is the simulation over a range of loads.
 	Sweep *SimulationSweep `json:"sweep,omitempty"`
+	// Sessions is a session workload's outcome (workload.sessions).
+	Sessions *SimSessionsReport `json:"sessions,omitempty"`
 }
 
 // LatencySummary is a latency distribution in milliseconds; percentiles

@@ -1655,6 +1655,62 @@ export interface Workload {
    * @default 1
    */
   num_prefixes?: number;
+  /** sessions makes the requests the turns of agentic multi-turn sessions whose prompts re-send the conversation (SessionWorkload). */
+  sessions?: SessionWorkload;
+}
+
+/**
+ * SessionWorkload makes the workload agentic multi-turn sessions (docs/MODEL.md section 10, "Agentic multi-turn sessions"): each session is turns requests; the first prompt is workload.input_tokens, every later prompt the whole conversation so far (earlier prompts and outputs) plus new_tokens, every output workload.output_tokens. The next turn arrives think_time_s after the previous one finished. With prefix caching (on by default with sessions) a session's cached conversation stays in the KV cache across the gap until other work evicts it (least recently freed first, as vLLM's free block queue), so the prefix hit rate is an outcome: the report's sessions section gives it analytically, a simulation measures it.
+ *
+ * Unknown keys are rejected.
+ */
+export interface SessionWorkload {
+  /**
+   * turns is the turns (requests) per session (default 4).
+   * Range: from 1 to 1000.
+   * Unit: turns.
+   * @default 4
+   */
+  turns?: number;
+  /**
+   * new_tokens is the tokens each turn after the first adds to the conversation before its own output (default 256).
+   * Range: from 0 to 16777216.
+   * Unit: tokens.
+   * @default 256
+   */
+  new_tokens?: number;
+  /**
+   * think_time_s is the mean gap between a turn's last token and the next turn's arrival, in seconds (a tool call, a user reading; default 10).
+   * Range: from 0 to 86400.
+   * Unit: s.
+   * @default 10
+   */
+  think_time_s?: number;
+  /**
+   * think_distribution is "exponential" (default) or "constant".
+   * @default "exponential"
+   */
+  think_distribution?: "exponential" | "constant";
+  /**
+   * session_rate is the sessions started per second over the whole fleet (Poisson); Users instead runs that many users, each starting a new session when the last one ends. At most one; a simulation needs one of them.
+   * Range: from 0.000001 to 1000000.
+   * Unit: sessions/s.
+   */
+  session_rate?: number;
+  /**
+   * Range: from 1 to 100000.
+   * Unit: users.
+   */
+  users?: number;
+  /**
+   * replicas is the serving replicas the sessions spread over (default 1); each serves 1/replicas of the sessions (figures are one replica's). Routing is "session_affine" (default: every turn of a session goes to the same replica) or "random" (each turn to a replica drawn uniformly, so it finds its conversation only when it lands where the previous turn ran, with probability 1/replicas).
+   * Range: from 1 to 1024.
+   * Unit: replicas.
+   * @default 1
+   */
+  replicas?: number;
+  /** @default "session_affine" */
+  routing?: "session_affine" | "random";
 }
 
 /**
@@ -1939,6 +1995,8 @@ export interface Report {
   energy?: EnergyReport;
   /** features shows what the request's serving features changed. */
   features?: FeaturesReport;
+  /** sessions is a session workload's analytic steady state (workload.sessions). */
+  sessions?: SessionsReport;
   /** simulation is the step-by-step simulation, when asked for. */
   simulation?: SimulationReport;
   /** fixes are the nearest changes that make a deployment that does not fit, does not start or is overloaded work, each checked by the engine; those that make it start are ranked by what meets the workload (the latency budget, the request rate), then the price per hour; omitted when nothing fails. */
@@ -2386,6 +2444,34 @@ export interface ParallelReport {
   num_gpus: number;
 }
 
+/** SessionsReport is a session workload's analytic steady state on one replica (docs/MODEL.md section 10, "Agentic multi-turn sessions"). Blocks are KV-cache blocks. */
+export interface SessionsReport {
+  /** routing restates workload.sessions.routing. */
+  routing: string;
+  /** session_rate and TurnRate are one replica's sessions and turns per second (under users, Little's law: users / session length). */
+  session_rate: number;
+  turn_rate: number;
+  /** turn_latency_ms is a turn's analytic end-to-end latency at the turn rate and mean turn prompt, its cached share skipped (section 5b); SessionDurationS a session's length, first arrival to last token. */
+  turn_latency_ms: number;
+  session_duration_s: number;
+  /** thinking_sessions is the sessions in think time (Little's law). */
+  thinking_sessions: number;
+  /** running_blocks is what the running turns hold, FreeBlocks the rest of the pool (where cached conversations wait), ResidentDemandBlocks what the thinking sessions' conversations would hold if none were evicted. */
+  running_blocks: number;
+  free_blocks: number;
+  resident_demand_blocks: number;
+  /** characteristic_time_s is how long a freed block stays cached; ResidentProbability the chance a returning session finds its conversation. */
+  characteristic_time_s: number;
+  resident_probability: number;
+  /** prefix_hit_rate is the expected prompt tokens served from the cache per prompt token under the workload's routing; AffineHitRate and RandomHitRate under each routing, UnboundedHitRate with a pool that never evicts. */
+  prefix_hit_rate: number;
+  affine_hit_rate: number;
+  random_hit_rate: number;
+  unbounded_hit_rate: number;
+  /** prefill_tokens_saved_per_s is the prompt tokens per second the cache spares one replica's prefill. */
+  prefill_tokens_saved_per_s: number;
+}
+
 /** SimulationReport is what a step-by-step simulation of one serving instance measured. Times are from the start of the simulation; a figure with nothing to measure (no preemption, no request with two output tokens) is 0. */
 export interface SimulationReport {
   /** arrival is "poisson", "closed_loop" or "burst", with its rate or users. */
@@ -2445,6 +2531,8 @@ export interface SimulationReport {
   timeline?: SimTimelinePoint[];
   /** sweep is the simulation over a range of loads. */
   sweep?: SimulationSweep;
+  /** sessions is a session workload's outcome (workload.sessions). */
+  sessions?: SimSessionsReport;
 }
 
 /** LatencySummary is a latency distribution in milliseconds; percentiles interpolate linearly between ranks. All 0 when there is no sample. */
@@ -2500,6 +2588,29 @@ export interface SimSweepPoint {
   mean_running: number;
   preemptions: number;
   work_per_output_token: number;
+}
+
+/** SimSessionsReport is what a simulated session workload measured on the simulated replica. */
+export interface SimSessionsReport {
+  /** sessions started and the turns they issued. */
+  sessions: number;
+  turns: number;
+  /** prompt_tokens is the completed turns' prompt tokens, CachedTokens those the prefix cache served (the prefill work saved), and PrefixHitRate their ratio; AnalyticHitRate is the report's sessions.prefix_hit_rate beside it. */
+  prompt_tokens: number;
+  cached_tokens: number;
+  prefix_hit_rate: number;
+  analytic_hit_rate: number;
+  /** per_turn is the completed turns by turn index (the last entry pools turns from index 31 on). */
+  per_turn?: SimTurnReport[];
+}
+
+/** SimTurnReport is the completed turns of one turn index (0: the first). */
+export interface SimTurnReport {
+  turn: number;
+  requests: number;
+  prefix_hit_rate: number;
+  ttft_mean_ms: number;
+  tpot_mean_ms: number;
 }
 
 /** Fix is one change to the request that makes a failing deployment work: the request field it sets (a JSON path), the value as text, and a sentence ("fits with fp8 weights"). */

@@ -26,6 +26,7 @@ var tapeKeys = []string{
 	"cost",
 	"energy",
 	"features",
+	"sessions",
 	"simulation",
 	"fixes",
 	"startup_log",
@@ -149,6 +150,22 @@ var tapeKeys = []string{
 	"lora",
 	"kv_offload",
 	"parallel",
+	"routing",
+	"session_rate",
+	"turn_rate",
+	"turn_latency_ms",
+	"session_duration_s",
+	"thinking_sessions",
+	"running_blocks",
+	"free_blocks",
+	"resident_demand_blocks",
+	"characteristic_time_s",
+	"resident_probability",
+	"prefix_hit_rate",
+	"affine_hit_rate",
+	"random_hit_rate",
+	"unbounded_hit_rate",
+	"prefill_tokens_saved_per_s",
 	"field",
 	"value",
 	"summary",
@@ -275,6 +292,10 @@ var tapeKeys = []string{
 	"knee_load",
 	"knee_output_tokens_per_s",
 	"max_output_tokens_per_s",
+	"turns",
+	"prompt_tokens",
+	"analytic_hit_rate",
+	"per_turn",
 	"logged",
 	"predicted",
 	"error",
@@ -290,6 +311,10 @@ var tapeKeys = []string{
 	"tpot_p99_ms",
 	"e2e_latency_p50_ms",
 	"e2e_latency_p99_ms",
+	"turn",
+	"requests",
+	"ttft_mean_ms",
+	"tpot_mean_ms",
 	"c",
 	"r",
 	"b",
@@ -323,509 +348,548 @@ var tapeTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.Report{}.Cost), typ: 21, key: 14, omit: tapeOmitEmpty},       // cost
 		{off: unsafe.Offsetof(calc.Report{}.Energy), typ: 23, key: 15, omit: tapeOmitEmpty},     // energy
 		{off: unsafe.Offsetof(calc.Report{}.Features), typ: 25, key: 16, omit: tapeOmitEmpty},   // features
-		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 52, key: 17, omit: tapeOmitFull},  // simulation
-		{off: unsafe.Offsetof(calc.Report{}.Fixes), typ: 27, key: 18, omit: tapeOmitEmpty},      // fixes
-		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 54, key: 19, omit: tapeOmitFull},  // startup_log
-		{off: unsafe.Offsetof(calc.Report{}.Bands), typ: 29, key: 20, omit: tapeOmitEmpty},      // bands
-		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 56, key: 21, omit: tapeOmitFull}, // calibration
-		{off: unsafe.Offsetof(calc.Report{}.Warnings), typ: 31, key: 22},                        // warnings
+		{off: unsafe.Offsetof(calc.Report{}.Sessions), typ: 27, key: 17, omit: tapeOmitEmpty},   // sessions
+		{off: unsafe.Offsetof(calc.Report{}.Simulation), typ: 54, key: 18, omit: tapeOmitFull},  // simulation
+		{off: unsafe.Offsetof(calc.Report{}.Fixes), typ: 29, key: 19, omit: tapeOmitEmpty},      // fixes
+		{off: unsafe.Offsetof(calc.Report{}.StartupLog), typ: 56, key: 20, omit: tapeOmitFull},  // startup_log
+		{off: unsafe.Offsetof(calc.Report{}.Bands), typ: 31, key: 21, omit: tapeOmitEmpty},      // bands
+		{off: unsafe.Offsetof(calc.Report{}.Calibration), typ: 58, key: 22, omit: tapeOmitFull}, // calibration
+		{off: unsafe.Offsetof(calc.Report{}.Warnings), typ: 33, key: 23},                        // warnings
 	}},
 	1: {kind: tapeKindString},
 	2: {kind: tapeKindBool},
 	3: {kind: tapeKindStruct, fields: []tapeField{ // calc.ModelInfo
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ID), typ: 1, key: 23},                               // id
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Name), typ: 1, key: 24},                             // name
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Architecture), typ: 1, key: 25},                     // architecture
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Layers), typ: 33, key: 26},                          // num_hidden_layers
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsTotal), typ: 34, key: 27},                     // params_total
-		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsActive), typ: 34, key: 28},                    // params_active_per_token
-		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightFormat), typ: 1, key: 29},                     // weight_format
-		{off: unsafe.Offsetof(calc.ModelInfo{}.Quantization), typ: 1, key: 30},                     // quantization
-		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightBits), typ: 35, key: 31, omit: tapeOmitEmpty}, // bits_per_quantized_weight
-		{off: unsafe.Offsetof(calc.ModelInfo{}.MaxContext), typ: 33, key: 32},                      // max_position_embeddings
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ID), typ: 1, key: 24},                               // id
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Name), typ: 1, key: 25},                             // name
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Architecture), typ: 1, key: 26},                     // architecture
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Layers), typ: 35, key: 27},                          // num_hidden_layers
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsTotal), typ: 36, key: 28},                     // params_total
+		{off: unsafe.Offsetof(calc.ModelInfo{}.ParamsActive), typ: 36, key: 29},                    // params_active_per_token
+		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightFormat), typ: 1, key: 30},                     // weight_format
+		{off: unsafe.Offsetof(calc.ModelInfo{}.Quantization), typ: 1, key: 31},                     // quantization
+		{off: unsafe.Offsetof(calc.ModelInfo{}.WeightBits), typ: 37, key: 32, omit: tapeOmitEmpty}, // bits_per_quantized_weight
+		{off: unsafe.Offsetof(calc.ModelInfo{}.MaxContext), typ: 35, key: 33},                      // max_position_embeddings
 	}},
 	4: {kind: tapeKindStruct, fields: []tapeField{ // calc.HardwareInfo
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.ID), typ: 1, key: 23},                        // id
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.Name), typ: 1, key: 24},                      // name
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBytes), typ: 34, key: 33},              // memory_bytes
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryReportedBytes), typ: 34, key: 34},      // memory_reported_bytes
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.UnifiedMemory), typ: 2, key: 35},             // unified_memory
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBandwidthBytesPerS), typ: 35, key: 36}, // memory_bandwidth_bytes_per_s
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.PeakFLOPSPerS), typ: 35, key: 37},            // peak_flops_per_s
-		{off: unsafe.Offsetof(calc.HardwareInfo{}.Precision), typ: 1, key: 38},                 // compute_precision
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.ID), typ: 1, key: 24},                        // id
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.Name), typ: 1, key: 25},                      // name
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBytes), typ: 36, key: 34},              // memory_bytes
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryReportedBytes), typ: 36, key: 35},      // memory_reported_bytes
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.UnifiedMemory), typ: 2, key: 36},             // unified_memory
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.MemoryBandwidthBytesPerS), typ: 37, key: 37}, // memory_bandwidth_bytes_per_s
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.PeakFLOPSPerS), typ: 37, key: 38},            // peak_flops_per_s
+		{off: unsafe.Offsetof(calc.HardwareInfo{}.Precision), typ: 1, key: 39},                 // compute_precision
 	}},
 	5: {kind: tapeKindStruct, fields: []tapeField{ // calc.Config
-		{off: unsafe.Offsetof(calc.Config{}.Engine), typ: 1, key: 39},                                  // engine
-		{off: unsafe.Offsetof(calc.Config{}.EngineVersion), typ: 1, key: 40, omit: tapeOmitEmpty},      // engine_version
-		{off: unsafe.Offsetof(calc.Config{}.TensorParallelSize), typ: 33, key: 41},                     // tensor_parallel_size
-		{off: unsafe.Offsetof(calc.Config{}.PipelineParallelSize), typ: 33, key: 42},                   // pipeline_parallel_size
-		{off: unsafe.Offsetof(calc.Config{}.GPUs), typ: 33, key: 43},                                   // num_gpus
-		{off: unsafe.Offsetof(calc.Config{}.P2P), typ: 36, key: 44, omit: tapeOmitEmpty},               // p2p
-		{off: unsafe.Offsetof(calc.Config{}.FlashInferSampler), typ: 36, key: 45, omit: tapeOmitEmpty}, // flashinfer_sampler
-		{off: unsafe.Offsetof(calc.Config{}.Dtype), typ: 1, key: 46},                                   // dtype
-		{off: unsafe.Offsetof(calc.Config{}.KVCacheDtype), typ: 1, key: 47},                            // kv_cache_dtype
-		{off: unsafe.Offsetof(calc.Config{}.GPUMemoryUtilization), typ: 35, key: 48},                   // gpu_memory_utilization
-		{off: unsafe.Offsetof(calc.Config{}.BlockSize), typ: 33, key: 49},                              // block_size
-		{off: unsafe.Offsetof(calc.Config{}.MaxModelLen), typ: 33, key: 50},                            // max_model_len
-		{off: unsafe.Offsetof(calc.Config{}.MaxNumSeqs), typ: 33, key: 51},                             // max_num_seqs
-		{off: unsafe.Offsetof(calc.Config{}.MaxNumBatchedTokens), typ: 33, key: 52},                    // max_num_batched_tokens
-		{off: unsafe.Offsetof(calc.Config{}.InputTokens), typ: 33, key: 53},                            // input_tokens
-		{off: unsafe.Offsetof(calc.Config{}.OutputTokens), typ: 33, key: 54},                           // output_tokens
-		{off: unsafe.Offsetof(calc.Config{}.Concurrency), typ: 33, key: 55, omit: tapeOmitEmpty},       // concurrency
-		{off: unsafe.Offsetof(calc.Config{}.RequestRate), typ: 35, key: 56, omit: tapeOmitEmpty},       // request_rate
-		{off: unsafe.Offsetof(calc.Config{}.TTFTBudgetMs), typ: 35, key: 57, omit: tapeOmitEmpty},      // ttft_budget_ms
-		{off: unsafe.Offsetof(calc.Config{}.TPOTBudgetMs), typ: 35, key: 58, omit: tapeOmitEmpty},      // tpot_budget_ms
-		{off: unsafe.Offsetof(calc.Config{}.Efficiencies), typ: 37, key: 59},                           // efficiencies
+		{off: unsafe.Offsetof(calc.Config{}.Engine), typ: 1, key: 40},                                  // engine
+		{off: unsafe.Offsetof(calc.Config{}.EngineVersion), typ: 1, key: 41, omit: tapeOmitEmpty},      // engine_version
+		{off: unsafe.Offsetof(calc.Config{}.TensorParallelSize), typ: 35, key: 42},                     // tensor_parallel_size
+		{off: unsafe.Offsetof(calc.Config{}.PipelineParallelSize), typ: 35, key: 43},                   // pipeline_parallel_size
+		{off: unsafe.Offsetof(calc.Config{}.GPUs), typ: 35, key: 44},                                   // num_gpus
+		{off: unsafe.Offsetof(calc.Config{}.P2P), typ: 38, key: 45, omit: tapeOmitEmpty},               // p2p
+		{off: unsafe.Offsetof(calc.Config{}.FlashInferSampler), typ: 38, key: 46, omit: tapeOmitEmpty}, // flashinfer_sampler
+		{off: unsafe.Offsetof(calc.Config{}.Dtype), typ: 1, key: 47},                                   // dtype
+		{off: unsafe.Offsetof(calc.Config{}.KVCacheDtype), typ: 1, key: 48},                            // kv_cache_dtype
+		{off: unsafe.Offsetof(calc.Config{}.GPUMemoryUtilization), typ: 37, key: 49},                   // gpu_memory_utilization
+		{off: unsafe.Offsetof(calc.Config{}.BlockSize), typ: 35, key: 50},                              // block_size
+		{off: unsafe.Offsetof(calc.Config{}.MaxModelLen), typ: 35, key: 51},                            // max_model_len
+		{off: unsafe.Offsetof(calc.Config{}.MaxNumSeqs), typ: 35, key: 52},                             // max_num_seqs
+		{off: unsafe.Offsetof(calc.Config{}.MaxNumBatchedTokens), typ: 35, key: 53},                    // max_num_batched_tokens
+		{off: unsafe.Offsetof(calc.Config{}.InputTokens), typ: 35, key: 54},                            // input_tokens
+		{off: unsafe.Offsetof(calc.Config{}.OutputTokens), typ: 35, key: 55},                           // output_tokens
+		{off: unsafe.Offsetof(calc.Config{}.Concurrency), typ: 35, key: 56, omit: tapeOmitEmpty},       // concurrency
+		{off: unsafe.Offsetof(calc.Config{}.RequestRate), typ: 37, key: 57, omit: tapeOmitEmpty},       // request_rate
+		{off: unsafe.Offsetof(calc.Config{}.TTFTBudgetMs), typ: 37, key: 58, omit: tapeOmitEmpty},      // ttft_budget_ms
+		{off: unsafe.Offsetof(calc.Config{}.TPOTBudgetMs), typ: 37, key: 59, omit: tapeOmitEmpty},      // tpot_budget_ms
+		{off: unsafe.Offsetof(calc.Config{}.Efficiencies), typ: 39, key: 60},                           // efficiencies
 	}},
 	6: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemoryReport
-		{off: unsafe.Offsetof(calc.MemoryReport{}.TotalBytes), typ: 34, key: 60},                          // total_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.FreeAtStartBytes), typ: 34, key: 61},                    // free_at_start_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.RequestedBytes), typ: 34, key: 62},                      // requested_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.WeightsBytes), typ: 34, key: 63},                        // weights_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.ActivationBytes), typ: 34, key: 64},                     // activation_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.NonTorchBytes), typ: 34, key: 65},                       // non_torch_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.KVCacheBytes), typ: 34, key: 66},                        // kv_cache_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.CUDAGraphBytes), typ: 34, key: 67, omit: tapeOmitEmpty}, // cuda_graph_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.FeatureBytes), typ: 34, key: 68, omit: tapeOmitEmpty},   // feature_bytes
-		{off: unsafe.Offsetof(calc.MemoryReport{}.Sources), typ: 38, key: 69, omit: tapeOmitEmpty},        // sources
+		{off: unsafe.Offsetof(calc.MemoryReport{}.TotalBytes), typ: 36, key: 61},                          // total_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.FreeAtStartBytes), typ: 36, key: 62},                    // free_at_start_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.RequestedBytes), typ: 36, key: 63},                      // requested_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.WeightsBytes), typ: 36, key: 64},                        // weights_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.ActivationBytes), typ: 36, key: 65},                     // activation_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.NonTorchBytes), typ: 36, key: 66},                       // non_torch_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.KVCacheBytes), typ: 36, key: 67},                        // kv_cache_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.CUDAGraphBytes), typ: 36, key: 68, omit: tapeOmitEmpty}, // cuda_graph_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.FeatureBytes), typ: 36, key: 69, omit: tapeOmitEmpty},   // feature_bytes
+		{off: unsafe.Offsetof(calc.MemoryReport{}.Sources), typ: 40, key: 70, omit: tapeOmitEmpty},        // sources
 	}},
 	7: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVCacheReport
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 35, key: 70},                              // bytes_per_token
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 35, key: 71},                        // bytes_per_token_per_gpu
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 35, key: 72, omit: tapeOmitEmpty}, // state_bytes_per_sequence
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.BlockSize), typ: 33, key: 49},                                  // block_size
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 34, key: 73},                                  // num_blocks
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 34, key: 74},                             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 35, key: 75},                             // max_concurrency
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxModelLen), typ: 33, key: 50},                                // max_model_len
-		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 40, key: 76},                                     // groups
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerToken), typ: 37, key: 71},                              // bytes_per_token
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BytesPerTokenPerGPU), typ: 37, key: 72},                        // bytes_per_token_per_gpu
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.StateBytesPerSequence), typ: 37, key: 73, omit: tapeOmitEmpty}, // state_bytes_per_sequence
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.BlockSize), typ: 35, key: 50},                                  // block_size
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.NumBlocks), typ: 36, key: 74},                                  // num_blocks
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.CapacityTokens), typ: 36, key: 75},                             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxConcurrency), typ: 37, key: 76},                             // max_concurrency
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.MaxModelLen), typ: 35, key: 51},                                // max_model_len
+		{off: unsafe.Offsetof(calc.KVCacheReport{}.Groups), typ: 42, key: 77},                                     // groups
 	}},
 	8: {kind: tapeKindPointer, elem: 9},
 	9: {kind: tapeKindStruct, fields: []tapeField{ // calc.DecodeReport
-		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 33, key: 77},             // batch_size
-		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 33, key: 78},         // context_tokens
-		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 35, key: 79},            // step_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 35, key: 80},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 35, key: 81}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 82},                  // bound
-		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 35, key: 83},          // memory_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 35, key: 84},         // compute_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 35, key: 85},   // communication_time_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 35, key: 86},            // overhead_ms
-		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 34, key: 87},      // weights_read_bytes
-		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 34, key: 88},           // kv_read_bytes
-		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 35, key: 89},                 // flops
-		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 35, key: 90},          // kv_cache_usage
+		{off: unsafe.Offsetof(calc.DecodeReport{}.BatchSize), typ: 35, key: 78},             // batch_size
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ContextTokens), typ: 35, key: 79},         // context_tokens
+		{off: unsafe.Offsetof(calc.DecodeReport{}.StepTimeMs), typ: 37, key: 80},            // step_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerS), typ: 37, key: 81},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.DecodeReport{}.TokensPerSPerSequence), typ: 37, key: 82}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.DecodeReport{}.Bound), typ: 1, key: 83},                  // bound
+		{off: unsafe.Offsetof(calc.DecodeReport{}.MemoryTimeMs), typ: 37, key: 84},          // memory_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.ComputeTimeMs), typ: 37, key: 85},         // compute_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.CommunicationTimeMs), typ: 37, key: 86},   // communication_time_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.OverheadMs), typ: 37, key: 87},            // overhead_ms
+		{off: unsafe.Offsetof(calc.DecodeReport{}.WeightsReadBytes), typ: 36, key: 88},      // weights_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVReadBytes), typ: 36, key: 89},           // kv_read_bytes
+		{off: unsafe.Offsetof(calc.DecodeReport{}.FLOPs), typ: 37, key: 90},                 // flops
+		{off: unsafe.Offsetof(calc.DecodeReport{}.KVCacheUsage), typ: 37, key: 91},          // kv_cache_usage
 	}},
 	10: {kind: tapeKindPointer, elem: 11},
 	11: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefillReport
-		{off: unsafe.Offsetof(calc.PrefillReport{}.InputTokens), typ: 33, key: 53}, // input_tokens
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 35, key: 91},      // time_ms
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 35, key: 92},      // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 35, key: 80},  // tokens_per_s
-		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 82},        // bound
-		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 33, key: 93},      // chunks
+		{off: unsafe.Offsetof(calc.PrefillReport{}.InputTokens), typ: 35, key: 54}, // input_tokens
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TimeMs), typ: 37, key: 92},      // time_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TTFTMs), typ: 37, key: 93},      // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefillReport{}.TokensPerS), typ: 37, key: 81},  // tokens_per_s
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Bound), typ: 1, key: 83},        // bound
+		{off: unsafe.Offsetof(calc.PrefillReport{}.Chunks), typ: 35, key: 94},      // chunks
 	}},
 	12: {kind: tapeKindPointer, elem: 13},
 	13: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingReport
-		{off: unsafe.Offsetof(calc.ServingReport{}.Concurrency), typ: 35, key: 55},                           // concurrency
-		{off: unsafe.Offsetof(calc.ServingReport{}.RequestRate), typ: 35, key: 56, omit: tapeOmitEmpty},      // request_rate
-		{off: unsafe.Offsetof(calc.ServingReport{}.InputTokens), typ: 33, key: 53},                           // input_tokens
-		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokens), typ: 33, key: 54},                          // output_tokens
-		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 35, key: 94},                           // decode_batch
-		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 35, key: 95},                  // prefill_tokens_per_step
-		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 96},                                  // order
-		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 35, key: 97},                          // decode_step_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 35, key: 98},                                // tpot_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 35, key: 99},                                 // itl_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 35, key: 92},                                // ttft_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 35, key: 100},                              // queue_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 35, key: 101},                                // e2e_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.FirstWaveTTFTMs), typ: 35, key: 102, omit: tapeOmitEmpty}, // first_wave_ttft_ms
-		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 35, key: 103},                         // requests_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 35, key: 104},                     // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 35, key: 105},                      // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 106, omit: tapeOmitEmpty},        // saturated
-		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 107, omit: tapeOmitEmpty},        // limited_by
+		{off: unsafe.Offsetof(calc.ServingReport{}.Concurrency), typ: 37, key: 56},                           // concurrency
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestRate), typ: 37, key: 57, omit: tapeOmitEmpty},      // request_rate
+		{off: unsafe.Offsetof(calc.ServingReport{}.InputTokens), typ: 35, key: 54},                           // input_tokens
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokens), typ: 35, key: 55},                          // output_tokens
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeBatch), typ: 37, key: 95},                           // decode_batch
+		{off: unsafe.Offsetof(calc.ServingReport{}.PrefillTokensPerStep), typ: 37, key: 96},                  // prefill_tokens_per_step
+		{off: unsafe.Offsetof(calc.ServingReport{}.Order), typ: 1, key: 97},                                  // order
+		{off: unsafe.Offsetof(calc.ServingReport{}.DecodeStepMs), typ: 37, key: 98},                          // decode_step_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TPOTMs), typ: 37, key: 99},                                // tpot_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.ITLMs), typ: 37, key: 100},                                // itl_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.TTFTMs), typ: 37, key: 93},                                // ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.QueueMs), typ: 37, key: 101},                              // queue_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.E2EMs), typ: 37, key: 102},                                // e2e_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.FirstWaveTTFTMs), typ: 37, key: 103, omit: tapeOmitEmpty}, // first_wave_ttft_ms
+		{off: unsafe.Offsetof(calc.ServingReport{}.RequestsPerS), typ: 37, key: 104},                         // requests_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.OutputTokensPerS), typ: 37, key: 105},                     // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.TotalTokensPerS), typ: 37, key: 106},                      // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.ServingReport{}.Saturated), typ: 2, key: 107, omit: tapeOmitEmpty},        // saturated
+		{off: unsafe.Offsetof(calc.ServingReport{}.LimitedBy), typ: 1, key: 108, omit: tapeOmitEmpty},        // limited_by
 	}},
 	14: {kind: tapeKindStruct, fields: []tapeField{ // calc.BatchCeiling
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 33, key: 77},                                   // batch_size
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 33, key: 78},                               // context_tokens
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 107},                                   // limited_by
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 35, key: 79},                                  // step_time_ms
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 35, key: 80},                                  // tokens_per_s
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 35, key: 81},                       // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 33, key: 108},                     // batch_size_without_budget
-		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 109, omit: tapeOmitEmpty}, // limited_by_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSize), typ: 35, key: 78},                                   // batch_size
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.ContextTokens), typ: 35, key: 79},                               // context_tokens
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedBy), typ: 1, key: 108},                                   // limited_by
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.StepTimeMs), typ: 37, key: 80},                                  // step_time_ms
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerS), typ: 37, key: 81},                                  // tokens_per_s
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.TokensPerSPerSequence), typ: 37, key: 82},                       // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.BatchSizeWithoutBudget), typ: 35, key: 109},                     // batch_size_without_budget
+		{off: unsafe.Offsetof(calc.BatchCeiling{}.LimitedByWithoutBudget), typ: 1, key: 110, omit: tapeOmitEmpty}, // limited_by_without_budget
 	}},
 	15: {kind: tapeKindPointer, elem: 16},
 	16: {kind: tapeKindStruct, fields: []tapeField{ // calc.PreemptionReport
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 33, key: 110},                 // onset_concurrency
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 33, key: 111},         // onset_concurrency_lockstep
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 112},                         // reachable
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 35, key: 113},                 // onset_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 35, key: 114},            // saturation_request_rate
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 35, key: 115, omit: tapeOmitEmpty}, // utilization
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 35, key: 116},                // recompute_overhead
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 35, key: 117},               // work_per_output_token
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 33, key: 78},                     // context_tokens
-		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 33, key: 55},                       // concurrency
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrency), typ: 35, key: 111},                 // onset_concurrency
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetConcurrencyLockstep), typ: 35, key: 112},         // onset_concurrency_lockstep
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Reachable), typ: 2, key: 113},                         // reachable
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.OnsetRequestRate), typ: 37, key: 114},                 // onset_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.SaturationRequestRate), typ: 37, key: 115},            // saturation_request_rate
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Utilization), typ: 37, key: 116, omit: tapeOmitEmpty}, // utilization
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.RecomputeOverhead), typ: 37, key: 117},                // recompute_overhead
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.WorkPerOutputToken), typ: 37, key: 118},               // work_per_output_token
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.ContextTokens), typ: 35, key: 79},                     // context_tokens
+		{off: unsafe.Offsetof(calc.PreemptionReport{}.Concurrency), typ: 35, key: 56},                       // concurrency
 	}},
 	17: {kind: tapeKindPointer, elem: 18},
 	18: {kind: tapeKindStruct, fields: []tapeField{ // calc.BestReport
-		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 33, key: 77},             // batch_size
-		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 33, key: 78},         // context_tokens
-		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 35, key: 79},            // step_time_ms
-		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 35, key: 92},                // ttft_ms
-		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 35, key: 80},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 35, key: 81}, // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 107},             // limited_by
-		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 118},              // feasible
+		{off: unsafe.Offsetof(calc.BestReport{}.BatchSize), typ: 35, key: 78},             // batch_size
+		{off: unsafe.Offsetof(calc.BestReport{}.ContextTokens), typ: 35, key: 79},         // context_tokens
+		{off: unsafe.Offsetof(calc.BestReport{}.StepTimeMs), typ: 37, key: 80},            // step_time_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TTFTMs), typ: 37, key: 93},                // ttft_ms
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerS), typ: 37, key: 81},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.BestReport{}.TokensPerSPerSequence), typ: 37, key: 82}, // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.BestReport{}.LimitedBy), typ: 1, key: 108},             // limited_by
+		{off: unsafe.Offsetof(calc.BestReport{}.Feasible), typ: 2, key: 119},              // feasible
 	}},
 	19: {kind: tapeKindSlice, elem: 20, size: unsafe.Sizeof(*new(calc.SweepPoint))},
 	20: {kind: tapeKindStruct, fields: []tapeField{ // calc.SweepPoint
-		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 33, key: 77},                                          // batch_size
-		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 33, key: 78},                                      // context_tokens
-		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 35, key: 79},                                         // step_time_ms
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 35, key: 80},                                         // tokens_per_s
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 35, key: 81},                              // tokens_per_s_per_sequence
-		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 35, key: 90},                                       // kv_cache_usage
-		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 82},                                               // bound
-		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 35, key: 119, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
+		{off: unsafe.Offsetof(calc.SweepPoint{}.BatchSize), typ: 35, key: 78},                                          // batch_size
+		{off: unsafe.Offsetof(calc.SweepPoint{}.ContextTokens), typ: 35, key: 79},                                      // context_tokens
+		{off: unsafe.Offsetof(calc.SweepPoint{}.StepTimeMs), typ: 37, key: 80},                                         // step_time_ms
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerS), typ: 37, key: 81},                                         // tokens_per_s
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSPerSequence), typ: 37, key: 82},                              // tokens_per_s_per_sequence
+		{off: unsafe.Offsetof(calc.SweepPoint{}.KVCacheUsage), typ: 37, key: 91},                                       // kv_cache_usage
+		{off: unsafe.Offsetof(calc.SweepPoint{}.Bound), typ: 1, key: 83},                                               // bound
+		{off: unsafe.Offsetof(calc.SweepPoint{}.TokensPerSWithoutSpeculation), typ: 37, key: 120, omit: tapeOmitEmpty}, // tokens_per_s_without_speculation
 	}},
 	21: {kind: tapeKindPointer, elem: 22},
 	22: {kind: tapeKindStruct, fields: []tapeField{ // calc.CostReport
-		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 35, key: 120},                                          // gpu_hour_usd
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceKind), typ: 1, key: 121},                                            // price_kind
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceSource), typ: 1, key: 122, omit: tapeOmitEmpty},                     // price_source
-		{off: unsafe.Offsetof(calc.CostReport{}.PriceDate), typ: 1, key: 123, omit: tapeOmitEmpty},                       // price_date
-		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 33, key: 43},                                                 // num_gpus
-		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 35, key: 124},                           // usd_per_million_output_tokens
-		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 33, key: 77},                                            // batch_size
-		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 33, key: 78},                                        // context_tokens
-		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 35, key: 80},                                           // tokens_per_s
-		{off: unsafe.Offsetof(calc.CostReport{}.USDPerKWh), typ: 35, key: 125, omit: tapeOmitEmpty},                      // usd_per_kwh
-		{off: unsafe.Offsetof(calc.CostReport{}.PowerUSDPerMillionOutputTokens), typ: 35, key: 126, omit: tapeOmitEmpty}, // power_usd_per_million_output_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUHourUSD), typ: 37, key: 121},                                          // gpu_hour_usd
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceKind), typ: 1, key: 122},                                            // price_kind
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceSource), typ: 1, key: 123, omit: tapeOmitEmpty},                     // price_source
+		{off: unsafe.Offsetof(calc.CostReport{}.PriceDate), typ: 1, key: 124, omit: tapeOmitEmpty},                       // price_date
+		{off: unsafe.Offsetof(calc.CostReport{}.GPUs), typ: 35, key: 44},                                                 // num_gpus
+		{off: unsafe.Offsetof(calc.CostReport{}.UsdPerMillionOutputTokens), typ: 37, key: 125},                           // usd_per_million_output_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.BatchSize), typ: 35, key: 78},                                            // batch_size
+		{off: unsafe.Offsetof(calc.CostReport{}.ContextTokens), typ: 35, key: 79},                                        // context_tokens
+		{off: unsafe.Offsetof(calc.CostReport{}.TokensPerS), typ: 37, key: 81},                                           // tokens_per_s
+		{off: unsafe.Offsetof(calc.CostReport{}.USDPerKWh), typ: 37, key: 126, omit: tapeOmitEmpty},                      // usd_per_kwh
+		{off: unsafe.Offsetof(calc.CostReport{}.PowerUSDPerMillionOutputTokens), typ: 37, key: 127, omit: tapeOmitEmpty}, // power_usd_per_million_output_tokens
 	}},
 	23: {kind: tapeKindPointer, elem: 24},
 	24: {kind: tapeKindStruct, fields: []tapeField{ // calc.EnergyReport
-		{off: unsafe.Offsetof(calc.EnergyReport{}.RatedPowerW), typ: 35, key: 127},           // rated_power_w
-		{off: unsafe.Offsetof(calc.EnergyReport{}.PowerSource), typ: 1, key: 128},            // power_source
-		{off: unsafe.Offsetof(calc.EnergyReport{}.MemoryShare), typ: 35, key: 129},           // memory_share
-		{off: unsafe.Offsetof(calc.EnergyReport{}.ComputeShare), typ: 35, key: 130},          // compute_share
-		{off: unsafe.Offsetof(calc.EnergyReport{}.GPUPowerW), typ: 35, key: 131},             // gpu_power_w
-		{off: unsafe.Offsetof(calc.EnergyReport{}.GPUs), typ: 33, key: 43},                   // num_gpus
-		{off: unsafe.Offsetof(calc.EnergyReport{}.DeploymentKW), typ: 35, key: 132},          // deployment_kw
-		{off: unsafe.Offsetof(calc.EnergyReport{}.JoulesPerOutputToken), typ: 35, key: 133},  // joules_per_output_token
-		{off: unsafe.Offsetof(calc.EnergyReport{}.OutputTokensPerSPerKW), typ: 35, key: 134}, // output_tokens_per_s_per_kw
-		{off: unsafe.Offsetof(calc.EnergyReport{}.BatchSize), typ: 33, key: 77},              // batch_size
-		{off: unsafe.Offsetof(calc.EnergyReport{}.TokensPerS), typ: 35, key: 80},             // tokens_per_s
+		{off: unsafe.Offsetof(calc.EnergyReport{}.RatedPowerW), typ: 37, key: 128},           // rated_power_w
+		{off: unsafe.Offsetof(calc.EnergyReport{}.PowerSource), typ: 1, key: 129},            // power_source
+		{off: unsafe.Offsetof(calc.EnergyReport{}.MemoryShare), typ: 37, key: 130},           // memory_share
+		{off: unsafe.Offsetof(calc.EnergyReport{}.ComputeShare), typ: 37, key: 131},          // compute_share
+		{off: unsafe.Offsetof(calc.EnergyReport{}.GPUPowerW), typ: 37, key: 132},             // gpu_power_w
+		{off: unsafe.Offsetof(calc.EnergyReport{}.GPUs), typ: 35, key: 44},                   // num_gpus
+		{off: unsafe.Offsetof(calc.EnergyReport{}.DeploymentKW), typ: 37, key: 133},          // deployment_kw
+		{off: unsafe.Offsetof(calc.EnergyReport{}.JoulesPerOutputToken), typ: 37, key: 134},  // joules_per_output_token
+		{off: unsafe.Offsetof(calc.EnergyReport{}.OutputTokensPerSPerKW), typ: 37, key: 135}, // output_tokens_per_s_per_kw
+		{off: unsafe.Offsetof(calc.EnergyReport{}.BatchSize), typ: 35, key: 78},              // batch_size
+		{off: unsafe.Offsetof(calc.EnergyReport{}.TokensPerS), typ: 37, key: 81},             // tokens_per_s
 	}},
 	25: {kind: tapeKindPointer, elem: 26},
 	26: {kind: tapeKindStruct, fields: []tapeField{ // calc.FeaturesReport
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 42, key: 135, omit: tapeOmitEmpty}, // prefix_caching
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 44, key: 136, omit: tapeOmitEmpty},   // speculative
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 46, key: 137, omit: tapeOmitEmpty},          // lora
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 48, key: 138, omit: tapeOmitEmpty},     // kv_offload
-		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 50, key: 139, omit: tapeOmitEmpty},      // parallel
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.PrefixCaching), typ: 44, key: 136, omit: tapeOmitEmpty}, // prefix_caching
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Speculative), typ: 46, key: 137, omit: tapeOmitEmpty},   // speculative
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.LoRA), typ: 48, key: 138, omit: tapeOmitEmpty},          // lora
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.KVOffload), typ: 50, key: 139, omit: tapeOmitEmpty},     // kv_offload
+		{off: unsafe.Offsetof(calc.FeaturesReport{}.Parallel), typ: 52, key: 140, omit: tapeOmitEmpty},      // parallel
 	}},
-	27: {kind: tapeKindSlice, elem: 28, size: unsafe.Sizeof(*new(calc.Fix))},
-	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
-		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 140},   // field
-		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 141},   // value
-		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 142}, // summary
+	27: {kind: tapeKindPointer, elem: 28},
+	28: {kind: tapeKindStruct, fields: []tapeField{ // calc.SessionsReport
+		{off: unsafe.Offsetof(calc.SessionsReport{}.Routing), typ: 1, key: 141},                 // routing
+		{off: unsafe.Offsetof(calc.SessionsReport{}.SessionRate), typ: 37, key: 142},            // session_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.TurnRate), typ: 37, key: 143},               // turn_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.TurnLatencyMs), typ: 37, key: 144},          // turn_latency_ms
+		{off: unsafe.Offsetof(calc.SessionsReport{}.SessionDurationS), typ: 37, key: 145},       // session_duration_s
+		{off: unsafe.Offsetof(calc.SessionsReport{}.ThinkingSessions), typ: 37, key: 146},       // thinking_sessions
+		{off: unsafe.Offsetof(calc.SessionsReport{}.RunningBlocks), typ: 37, key: 147},          // running_blocks
+		{off: unsafe.Offsetof(calc.SessionsReport{}.FreeBlocks), typ: 37, key: 148},             // free_blocks
+		{off: unsafe.Offsetof(calc.SessionsReport{}.ResidentDemandBlocks), typ: 37, key: 149},   // resident_demand_blocks
+		{off: unsafe.Offsetof(calc.SessionsReport{}.CharacteristicTimeS), typ: 37, key: 150},    // characteristic_time_s
+		{off: unsafe.Offsetof(calc.SessionsReport{}.ResidentProbability), typ: 37, key: 151},    // resident_probability
+		{off: unsafe.Offsetof(calc.SessionsReport{}.PrefixHitRate), typ: 37, key: 152},          // prefix_hit_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.AffineHitRate), typ: 37, key: 153},          // affine_hit_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.RandomHitRate), typ: 37, key: 154},          // random_hit_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.UnboundedHitRate), typ: 37, key: 155},       // unbounded_hit_rate
+		{off: unsafe.Offsetof(calc.SessionsReport{}.PrefillTokensSavedPerS), typ: 37, key: 156}, // prefill_tokens_saved_per_s
 	}},
-	29: {kind: tapeKindSlice, elem: 30, size: unsafe.Sizeof(*new(calc.Band))},
-	30: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
-		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 143},                       // figure
-		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 35, key: 144},                         // low
-		{off: unsafe.Offsetof(calc.Band{}.High), typ: 35, key: 145},                        // high
-		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 146},                        // basis
-		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 147, omit: tapeOmitEmpty}, // widened
+	29: {kind: tapeKindSlice, elem: 30, size: unsafe.Sizeof(*new(calc.Fix))},
+	30: {kind: tapeKindStruct, fields: []tapeField{ // calc.Fix
+		{off: unsafe.Offsetof(calc.Fix{}.Field), typ: 1, key: 157},   // field
+		{off: unsafe.Offsetof(calc.Fix{}.Value), typ: 1, key: 158},   // value
+		{off: unsafe.Offsetof(calc.Fix{}.Summary), typ: 1, key: 159}, // summary
 	}},
-	31: {kind: tapeKindSlice, elem: 32, size: unsafe.Sizeof(*new(calc.Warning))},
-	32: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
-		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 148},    // code
-		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 149}, // message
+	31: {kind: tapeKindSlice, elem: 32, size: unsafe.Sizeof(*new(calc.Band))},
+	32: {kind: tapeKindStruct, fields: []tapeField{ // calc.Band
+		{off: unsafe.Offsetof(calc.Band{}.Figure), typ: 1, key: 160},                       // figure
+		{off: unsafe.Offsetof(calc.Band{}.Low), typ: 37, key: 161},                         // low
+		{off: unsafe.Offsetof(calc.Band{}.High), typ: 37, key: 162},                        // high
+		{off: unsafe.Offsetof(calc.Band{}.Basis), typ: 1, key: 163},                        // basis
+		{off: unsafe.Offsetof(calc.Band{}.Widened), typ: 2, key: 164, omit: tapeOmitEmpty}, // widened
 	}},
-	33: {kind: tapeKindInt},
-	34: {kind: tapeKindInt64},
-	35: {kind: tapeKindFloat64},
-	36: {kind: tapeKindPointer, elem: 2},
-	37: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
-		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 35, key: 150},                                      // bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 35, key: 151},                             // attention_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 35, key: 152},                                        // compute_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 35, key: 153},                                           // gemm_half_tokens
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 35, key: 154},                                      // attention_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 35, key: 155},                                           // step_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 35, key: 156},                                       // sequence_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 35, key: 157},                                          // layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 35, key: 158, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 35, key: 159},                                   // prefill_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 35, key: 160, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 35, key: 161},                                        // context_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.RequestOverheadMs), typ: 35, key: 162, omit: tapeOmitEmpty},                   // request_overhead_ms
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TokenizeUsPerToken), typ: 35, key: 163, omit: tapeOmitEmpty},                  // tokenize_us_per_token
-		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 35, key: 164, omit: tapeOmitEmpty},                  // all_reduce_latency_us
-		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 35, key: 165, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 35, key: 166, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+	33: {kind: tapeKindSlice, elem: 34, size: unsafe.Sizeof(*new(calc.Warning))},
+	34: {kind: tapeKindStruct, fields: []tapeField{ // calc.Warning
+		{off: unsafe.Offsetof(calc.Warning{}.Code), typ: 1, key: 165},    // code
+		{off: unsafe.Offsetof(calc.Warning{}.Message), typ: 1, key: 166}, // message
 	}},
-	38: {kind: tapeKindPointer, elem: 39},
-	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemorySources
-		{off: unsafe.Offsetof(calc.MemorySources{}.Requested), typ: 1, key: 167},  // requested
-		{off: unsafe.Offsetof(calc.MemorySources{}.Weights), typ: 1, key: 168},    // weights
-		{off: unsafe.Offsetof(calc.MemorySources{}.Activation), typ: 1, key: 169}, // activation
-		{off: unsafe.Offsetof(calc.MemorySources{}.NonTorch), typ: 1, key: 170},   // non_torch
-		{off: unsafe.Offsetof(calc.MemorySources{}.CUDAGraph), typ: 1, key: 171},  // cuda_graph
+	35: {kind: tapeKindInt},
+	36: {kind: tapeKindInt64},
+	37: {kind: tapeKindFloat64},
+	38: {kind: tapeKindPointer, elem: 2},
+	39: {kind: tapeKindStruct, fields: []tapeField{ // calc.Efficiencies
+		{off: unsafe.Offsetof(calc.Efficiencies{}.BandwidthEfficiency), typ: 37, key: 167},                                      // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionBandwidthEfficiency), typ: 37, key: 168},                             // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ComputeEfficiency), typ: 37, key: 169},                                        // compute_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.GEMMHalfTokens), typ: 37, key: 170},                                           // gemm_half_tokens
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AttentionEfficiency), typ: 37, key: 171},                                      // attention_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.StepOverheadMs), typ: 37, key: 172},                                           // step_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SequenceOverheadUs), typ: 37, key: 173},                                       // sequence_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.LayerOverheadUs), typ: 37, key: 174},                                          // layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.SMBytesPerCycle), typ: 37, key: 175, omit: tapeOmitEmpty},                     // sm_bytes_per_cycle
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PrefillLayerOverheadUs), typ: 37, key: 176},                                   // prefill_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.MoELayerOverheadUs), typ: 37, key: 177, omit: tapeOmitEmpty},                  // moe_layer_overhead_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.ContextOverheadMs), typ: 37, key: 178},                                        // context_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.RequestOverheadMs), typ: 37, key: 179, omit: tapeOmitEmpty},                   // request_overhead_ms
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TokenizeUsPerToken), typ: 37, key: 180, omit: tapeOmitEmpty},                  // tokenize_us_per_token
+		{off: unsafe.Offsetof(calc.Efficiencies{}.AllReduceLatencyUs), typ: 37, key: 181, omit: tapeOmitEmpty},                  // all_reduce_latency_us
+		{off: unsafe.Offsetof(calc.Efficiencies{}.PagedAttentionV1BandwidthEfficiency), typ: 37, key: 182, omit: tapeOmitEmpty}, // paged_attention_v1_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.Efficiencies{}.TPStepOverheadMs), typ: 37, key: 183, omit: tapeOmitEmpty},                    // tp_step_overhead_ms
+	}},
+	40: {kind: tapeKindPointer, elem: 41},
+	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.MemorySources
+		{off: unsafe.Offsetof(calc.MemorySources{}.Requested), typ: 1, key: 184},  // requested
+		{off: unsafe.Offsetof(calc.MemorySources{}.Weights), typ: 1, key: 185},    // weights
+		{off: unsafe.Offsetof(calc.MemorySources{}.Activation), typ: 1, key: 186}, // activation
+		{off: unsafe.Offsetof(calc.MemorySources{}.NonTorch), typ: 1, key: 187},   // non_torch
+		{off: unsafe.Offsetof(calc.MemorySources{}.CUDAGraph), typ: 1, key: 188},  // cuda_graph
 		{off: unsafe.Offsetof(calc.MemorySources{}.KVCache), typ: 1, key: 6},      // kv_cache
 	}},
-	40: {kind: tapeKindSlice, elem: 41, size: unsafe.Sizeof(*new(calc.KVGroup))},
-	41: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
-		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 172},                         // kind
-		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 33, key: 173},                      // layers
-		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 33, key: 174, omit: tapeOmitEmpty}, // window
-	}},
-	42: {kind: tapeKindPointer, elem: 43},
-	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 33, key: 175},  // cached_tokens_per_request
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 34, key: 176},            // shared_blocks
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 33, key: 177},             // num_prefixes
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 35, key: 92},                   // ttft_ms
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 35, key: 178},           // ttft_ms_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 33, key: 179},               // kv_ceiling
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 33, key: 180},        // kv_ceiling_without
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 33, key: 110},        // onset_concurrency
-		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 33, key: 181}, // onset_concurrency_without
+	42: {kind: tapeKindSlice, elem: 43, size: unsafe.Sizeof(*new(calc.KVGroup))},
+	43: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVGroup
+		{off: unsafe.Offsetof(calc.KVGroup{}.Kind), typ: 1, key: 189},                         // kind
+		{off: unsafe.Offsetof(calc.KVGroup{}.Layers), typ: 35, key: 190},                      // layers
+		{off: unsafe.Offsetof(calc.KVGroup{}.Window), typ: 35, key: 191, omit: tapeOmitEmpty}, // window
 	}},
 	44: {kind: tapeKindPointer, elem: 45},
-	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 182},                // method
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 33, key: 183}, // num_speculative_tokens
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 35, key: 184},       // acceptance_rate
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 35, key: 185},        // tokens_per_step
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 34, key: 186},    // draft_weights_bytes
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 35, key: 187},          // draft_time_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 35, key: 98},                // tpot_ms
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 35, key: 188},        // tpot_ms_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 35, key: 80},            // tokens_per_s
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 35, key: 189},    // tokens_per_s_without
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 35, key: 190},              // speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 35, key: 191},        // batch1_speedup
-		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 33, key: 192},   // crossover_batch_size
+	45: {kind: tapeKindStruct, fields: []tapeField{ // calc.PrefixCachingReport
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.CachedTokensPerRequest), typ: 35, key: 192},  // cached_tokens_per_request
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.SharedBlocks), typ: 36, key: 193},            // shared_blocks
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.NumPrefixes), typ: 35, key: 194},             // num_prefixes
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMs), typ: 37, key: 93},                   // ttft_ms
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.TTFTMsWithout), typ: 37, key: 195},           // ttft_ms_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeiling), typ: 35, key: 196},               // kv_ceiling
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.KVCeilingWithout), typ: 35, key: 197},        // kv_ceiling_without
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrency), typ: 35, key: 111},        // onset_concurrency
+		{off: unsafe.Offsetof(calc.PrefixCachingReport{}.OnsetConcurrencyWithout), typ: 35, key: 198}, // onset_concurrency_without
 	}},
 	46: {kind: tapeKindPointer, elem: 47},
-	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 33, key: 193},            // max_loras
-		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 33, key: 194},         // max_lora_rank
-		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 34, key: 195},               // bytes
-		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 34, key: 196}, // kv_cache_bytes_without
-		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 35, key: 197},        // flops_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 34, key: 198},    // read_bytes_per_step
-		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 35, key: 199},     // extra_step_time_ms
+	47: {kind: tapeKindStruct, fields: []tapeField{ // calc.SpeculativeReport
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Method), typ: 1, key: 199},                // method
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.NumSpeculativeTokens), typ: 35, key: 200}, // num_speculative_tokens
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.AcceptanceRate), typ: 37, key: 201},       // acceptance_rate
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerStep), typ: 37, key: 202},        // tokens_per_step
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftWeightsBytes), typ: 36, key: 203},    // draft_weights_bytes
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.DraftTimeMs), typ: 37, key: 204},          // draft_time_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMs), typ: 37, key: 99},                // tpot_ms
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TPOTMsWithout), typ: 37, key: 205},        // tpot_ms_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerS), typ: 37, key: 81},            // tokens_per_s
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.TokensPerSWithout), typ: 37, key: 206},    // tokens_per_s_without
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Speedup), typ: 37, key: 207},              // speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.Batch1Speedup), typ: 37, key: 208},        // batch1_speedup
+		{off: unsafe.Offsetof(calc.SpeculativeReport{}.CrossoverBatchSize), typ: 35, key: 209},   // crossover_batch_size
 	}},
 	48: {kind: tapeKindPointer, elem: 49},
-	49: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 34, key: 200},                 // cpu_blocks
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 34, key: 74},             // capacity_tokens
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 33, key: 201}, // recompute_onset_concurrency
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 35, key: 202},       // reload_ms_per_sequence
-		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 35, key: 203},    // recompute_ms_per_sequence
+	49: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoRAReport
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRAs), typ: 35, key: 210},            // max_loras
+		{off: unsafe.Offsetof(calc.LoRAReport{}.MaxLoRARank), typ: 35, key: 211},         // max_lora_rank
+		{off: unsafe.Offsetof(calc.LoRAReport{}.Bytes), typ: 36, key: 212},               // bytes
+		{off: unsafe.Offsetof(calc.LoRAReport{}.KVCacheBytesWithout), typ: 36, key: 213}, // kv_cache_bytes_without
+		{off: unsafe.Offsetof(calc.LoRAReport{}.FLOPsPerStep), typ: 37, key: 214},        // flops_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ReadBytesPerStep), typ: 36, key: 215},    // read_bytes_per_step
+		{off: unsafe.Offsetof(calc.LoRAReport{}.ExtraStepTimeMs), typ: 37, key: 216},     // extra_step_time_ms
 	}},
 	50: {kind: tapeKindPointer, elem: 51},
-	51: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
-		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 33, key: 204},      // data_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 205},         // expert_parallel
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 33, key: 206},    // expert_parallel_size
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 35, key: 207},        // experts_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 35, key: 208}, // experts_touched_per_rank
-		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 35, key: 209},         // load_imbalance
-		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 35, key: 210},            // all_to_all_ms
-		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 35, key: 211},       // tokens_per_s_total
-		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 33, key: 43},                   // num_gpus
+	51: {kind: tapeKindStruct, fields: []tapeField{ // calc.KVOffloadReport
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CPUBlocks), typ: 36, key: 217},                 // cpu_blocks
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.CapacityTokens), typ: 36, key: 75},             // capacity_tokens
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeOnsetConcurrency), typ: 35, key: 218}, // recompute_onset_concurrency
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.ReloadMsPerSequence), typ: 37, key: 219},       // reload_ms_per_sequence
+		{off: unsafe.Offsetof(calc.KVOffloadReport{}.RecomputeMsPerSequence), typ: 37, key: 220},    // recompute_ms_per_sequence
+	}},
+	52: {kind: tapeKindPointer, elem: 53},
+	53: {kind: tapeKindStruct, fields: []tapeField{ // calc.ParallelReport
+		{off: unsafe.Offsetof(calc.ParallelReport{}.DataParallelSize), typ: 35, key: 221},      // data_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallel), typ: 2, key: 222},         // expert_parallel
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertParallelSize), typ: 35, key: 223},    // expert_parallel_size
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsPerRank), typ: 37, key: 224},        // experts_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.ExpertsTouchedPerRank), typ: 37, key: 225}, // experts_touched_per_rank
+		{off: unsafe.Offsetof(calc.ParallelReport{}.LoadImbalance), typ: 37, key: 226},         // load_imbalance
+		{off: unsafe.Offsetof(calc.ParallelReport{}.AllToAllMs), typ: 37, key: 227},            // all_to_all_ms
+		{off: unsafe.Offsetof(calc.ParallelReport{}.TokensPerSTotal), typ: 37, key: 228},       // tokens_per_s_total
+		{off: unsafe.Offsetof(calc.ParallelReport{}.GPUs), typ: 35, key: 44},                   // num_gpus
 	}},
 }
 
 // tapeFullBase is the index of tapeFullTypes' first entry: the types only
 // the full engine's sections reach continue tapeTypes' indices.
-const tapeFullBase = 52
+const tapeFullBase = 54
 
 // tapeFullTypes describes the types only the full engine's sections reach
 // (tapeOmitFull), by index from tapeFullBase; only the full engine links
 // it in (WriteFullSections).
 var tapeFullTypes = [...]tapeType{
-	52 - tapeFullBase: {kind: tapeKindPointer, elem: 53},
-	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 212},                                   // arrival
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 35, key: 56, omit: tapeOmitEmpty},          // request_rate
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 33, key: 55, omit: tapeOmitEmpty},          // concurrency
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 34, key: 213},                                     // seed
-		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 33, key: 214},                              // num_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 33, key: 215},                        // completed_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 33, key: 216},                         // rejected_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 217, omit: tapeOmitEmpty},            // truncated
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 35, key: 218},                                // duration_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 34, key: 219},                                    // steps
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 35, key: 220},                          // mean_input_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 35, key: 221},                         // mean_output_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 58, key: 92},                                    // ttft_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 58, key: 98},                                    // tpot_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 58, key: 222},                             // e2e_latency_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 58, key: 99},                                     // itl_ms
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 35, key: 103},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 35, key: 104},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 35, key: 105},                          // total_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 59, key: 223, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 59, key: 224, omit: tapeOmitEmpty},       // slo_attainment
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 33, key: 225},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 33, key: 226},                        // preempted_requests
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 34, key: 227},                         // recomputed_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 35, key: 116},                        // recompute_overhead
-		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 35, key: 117},                       // work_per_output_token
-		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 35, key: 228},                         // first_preemption_s
-		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 33, key: 229},                 // running_at_first_preemption
-		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 34, key: 230, omit: tapeOmitEmpty},        // cached_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 34, key: 231, omit: tapeOmitEmpty},       // drafted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 34, key: 232, omit: tapeOmitEmpty},      // accepted_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 34, key: 233, omit: tapeOmitEmpty},      // reloaded_tokens
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 35, key: 234},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 35, key: 235},                              // mean_waiting
-		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 35, key: 236},                         // mean_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 35, key: 237},                         // peak_kv_cache_usage
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 60, key: 238, omit: tapeOmitEmpty},            // timeline
-		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 62, key: 13, omit: tapeOmitEmpty},                // sweep
-	}},
 	54 - tapeFullBase: {kind: tapeKindPointer, elem: 55},
-	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 239, omit: tapeOmitEmpty},  // release
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 64, key: 240},                        // terms
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 66, key: 241, omit: tapeOmitEmpty}, // missing
+	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationReport
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Arrival), typ: 1, key: 229},                                   // arrival
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestRate), typ: 37, key: 57, omit: tapeOmitEmpty},          // request_rate
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Concurrency), typ: 35, key: 56, omit: tapeOmitEmpty},          // concurrency
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Seed), typ: 36, key: 230},                                     // seed
+		{off: unsafe.Offsetof(calc.SimulationReport{}.NumRequests), typ: 35, key: 231},                              // num_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CompletedRequests), typ: 35, key: 232},                        // completed_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RejectedRequests), typ: 35, key: 233},                         // rejected_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Truncated), typ: 2, key: 234, omit: tapeOmitEmpty},            // truncated
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DurationS), typ: 37, key: 235},                                // duration_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Steps), typ: 36, key: 236},                                    // steps
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanInputTokens), typ: 37, key: 237},                          // mean_input_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanOutputTokens), typ: 37, key: 238},                         // mean_output_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TTFTMs), typ: 60, key: 93},                                    // ttft_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TPOTMs), typ: 60, key: 99},                                    // tpot_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.E2ELatencyMs), typ: 60, key: 239},                             // e2e_latency_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ITLMs), typ: 60, key: 100},                                    // itl_ms
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RequestsPerS), typ: 37, key: 104},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.OutputTokensPerS), typ: 37, key: 105},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.TotalTokensPerS), typ: 37, key: 106},                          // total_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.GoodputRequestsPerS), typ: 61, key: 240, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.SLOAttainment), typ: 61, key: 241, omit: tapeOmitEmpty},       // slo_attainment
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Preemptions), typ: 35, key: 242},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PreemptedRequests), typ: 35, key: 243},                        // preempted_requests
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputedTokens), typ: 36, key: 244},                         // recomputed_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RecomputeOverhead), typ: 37, key: 117},                        // recompute_overhead
+		{off: unsafe.Offsetof(calc.SimulationReport{}.WorkPerOutputToken), typ: 37, key: 118},                       // work_per_output_token
+		{off: unsafe.Offsetof(calc.SimulationReport{}.FirstPreemptionS), typ: 37, key: 245},                         // first_preemption_s
+		{off: unsafe.Offsetof(calc.SimulationReport{}.RunningAtFirstPreemption), typ: 35, key: 246},                 // running_at_first_preemption
+		{off: unsafe.Offsetof(calc.SimulationReport{}.CachedTokens), typ: 36, key: 247, omit: tapeOmitEmpty},        // cached_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.DraftedTokens), typ: 36, key: 248, omit: tapeOmitEmpty},       // drafted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.AcceptedTokens), typ: 36, key: 249, omit: tapeOmitEmpty},      // accepted_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.ReloadedTokens), typ: 36, key: 250, omit: tapeOmitEmpty},      // reloaded_tokens
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanRunning), typ: 37, key: 251},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanWaiting), typ: 37, key: 252},                              // mean_waiting
+		{off: unsafe.Offsetof(calc.SimulationReport{}.MeanKVCacheUsage), typ: 37, key: 253},                         // mean_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 37, key: 254},                         // peak_kv_cache_usage
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 62, key: 255, omit: tapeOmitEmpty},            // timeline
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 64, key: 13, omit: tapeOmitEmpty},                // sweep
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Sessions), typ: 66, key: 17, omit: tapeOmitEmpty},             // sessions
 	}},
 	56 - tapeFullBase: {kind: tapeKindPointer, elem: 57},
-	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 66, key: 242},                                  // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 37, key: 243},                                 // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 67, key: 244},                                  // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Serving), typ: 69, key: 9, omit: tapeOmitEmpty},              // serving
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 35, key: 245},                                // rms_error
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Labels), typ: 71, key: 246, omit: tapeOmitEmpty},             // labels
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.CalibrationProfile), typ: 73, key: 247, omit: tapeOmitEmpty}, // calibration_profile
+	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 256, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 68, key: 257},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 70, key: 258, omit: tapeOmitEmpty}, // missing
 	}},
-	58 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 35, key: 248}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 35, key: 249},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 35, key: 250},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 35, key: 251},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 35, key: 252},  // max
+	58 - tapeFullBase: {kind: tapeKindPointer, elem: 59},
+	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 70, key: 259},                                  // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 39, key: 260},                                 // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 71, key: 261},                                  // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Serving), typ: 73, key: 9, omit: tapeOmitEmpty},              // serving
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 37, key: 262},                                // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Labels), typ: 75, key: 263, omit: tapeOmitEmpty},             // labels
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.CalibrationProfile), typ: 77, key: 264, omit: tapeOmitEmpty}, // calibration_profile
 	}},
-	59 - tapeFullBase: {kind: tapeKindPointer, elem: 35},
-	60 - tapeFullBase: {kind: tapeKindSlice, elem: 61, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
-	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 35, key: 253},       // time_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 35, key: 218},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 35, key: 254},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 35, key: 255},     // waiting
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 35, key: 90}, // kv_cache_usage
+	60 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 37, key: 265}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 37, key: 266},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 37, key: 267},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 37, key: 268},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 37, key: 269},  // max
 	}},
-	62 - tapeFullBase: {kind: tapeKindPointer, elem: 63},
-	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 256},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 33, key: 257},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 75, key: 244},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 35, key: 258},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 33, key: 259},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 35, key: 260},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 35, key: 261},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 35, key: 262},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 35, key: 263},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 35, key: 264}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 35, key: 265},  // max_output_tokens_per_s
+	61 - tapeFullBase: {kind: tapeKindPointer, elem: 37},
+	62 - tapeFullBase: {kind: tapeKindSlice, elem: 63, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
+	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 37, key: 270},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 37, key: 235},   // duration_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 37, key: 271},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 37, key: 272},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 37, key: 91}, // kv_cache_usage
 	}},
-	64 - tapeFullBase: {kind: tapeKindSlice, elem: 65, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
-	65 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 24},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 35, key: 266},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 35, key: 267}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 35, key: 268},     // error
+	64 - tapeFullBase: {kind: tapeKindPointer, elem: 65},
+	65 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 273},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 35, key: 274},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 79, key: 261},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 37, key: 275},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 35, key: 276},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 37, key: 277},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 37, key: 278},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 37, key: 279},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 37, key: 280},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 37, key: 281}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 37, key: 282},  // max_output_tokens_per_s
 	}},
-	66 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
-	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
-	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 269},        // source
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 33, key: 77},     // batch_size
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 33, key: 78}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 35, key: 270},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 35, key: 271},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 35, key: 272},  // predicted_ms
+	66 - tapeFullBase: {kind: tapeKindPointer, elem: 67},
+	67 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSessionsReport
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.Sessions), typ: 35, key: 17},                      // sessions
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.Turns), typ: 35, key: 283},                        // turns
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PromptTokens), typ: 36, key: 284},                 // prompt_tokens
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.CachedTokens), typ: 36, key: 247},                 // cached_tokens
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PrefixHitRate), typ: 37, key: 152},                // prefix_hit_rate
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.AnalyticHitRate), typ: 37, key: 285},              // analytic_hit_rate
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PerTurn), typ: 81, key: 286, omit: tapeOmitEmpty}, // per_turn
 	}},
-	69 - tapeFullBase: {kind: tapeKindSlice, elem: 70, size: unsafe.Sizeof(*new(calc.CalibrationServingPoint))},
-	70 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationServingPoint
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Source), typ: 1, key: 269},                           // source
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Concurrency), typ: 35, key: 55, omit: tapeOmitEmpty}, // concurrency
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.RequestRate), typ: 35, key: 56, omit: tapeOmitEmpty}, // request_rate
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.InputTokens), typ: 33, key: 53},                      // input_tokens
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.OutputTokens), typ: 33, key: 54},                     // output_tokens
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Measured), typ: 77, key: 273},                        // measured
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Profile), typ: 77, key: 243},                         // profile
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Predicted), typ: 77, key: 267},                       // predicted
+	68 - tapeFullBase: {kind: tapeKindSlice, elem: 69, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
+	69 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 25},        // name
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 37, key: 287},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 37, key: 288}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 37, key: 289},     // error
 	}},
-	71 - tapeFullBase: {kind: tapeKindPointer, elem: 72},
-	72 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FigureLabels
-		{off: unsafe.Offsetof(calc.FigureLabels{}.Step), typ: 1, key: 274},  // step
+	70 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
+	71 - tapeFullBase: {kind: tapeKindSlice, elem: 72, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
+	72 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 290},        // source
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 35, key: 78},     // batch_size
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 35, key: 79}, // context_tokens
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 37, key: 291},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 37, key: 292},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 37, key: 293},  // predicted_ms
+	}},
+	73 - tapeFullBase: {kind: tapeKindSlice, elem: 74, size: unsafe.Sizeof(*new(calc.CalibrationServingPoint))},
+	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationServingPoint
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Source), typ: 1, key: 290},                           // source
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Concurrency), typ: 37, key: 56, omit: tapeOmitEmpty}, // concurrency
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.RequestRate), typ: 37, key: 57, omit: tapeOmitEmpty}, // request_rate
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.InputTokens), typ: 35, key: 54},                      // input_tokens
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.OutputTokens), typ: 35, key: 55},                     // output_tokens
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Measured), typ: 83, key: 294},                        // measured
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Profile), typ: 83, key: 260},                         // profile
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Predicted), typ: 83, key: 288},                       // predicted
+	}},
+	75 - tapeFullBase: {kind: tapeKindPointer, elem: 76},
+	76 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FigureLabels
+		{off: unsafe.Offsetof(calc.FigureLabels{}.Step), typ: 1, key: 295},  // step
 		{off: unsafe.Offsetof(calc.FigureLabels{}.Serving), typ: 1, key: 9}, // serving
 		{off: unsafe.Offsetof(calc.FigureLabels{}.Memory), typ: 1, key: 5},  // memory
 	}},
-	73 - tapeFullBase: {kind: tapeKindPointer, elem: 74},
-	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationProfile
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Version), typ: 33, key: 0},                       // version
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Engine), typ: 1, key: 39},                        // engine
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.EngineVersion), typ: 1, key: 40},                 // engine_version
+	77 - tapeFullBase: {kind: tapeKindPointer, elem: 78},
+	78 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationProfile
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Version), typ: 35, key: 0},                       // version
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Engine), typ: 1, key: 40},                        // engine
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.EngineVersion), typ: 1, key: 41},                 // engine_version
 		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Model), typ: 1, key: 2},                          // model
 		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Hardware), typ: 1, key: 3},                       // hardware
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.TensorParallelSize), typ: 33, key: 41},           // tensor_parallel_size
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Terms), typ: 78, key: 240},                       // terms
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Fitted), typ: 66, key: 242},                      // fitted
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Points), typ: 79, key: 244, omit: tapeOmitEmpty}, // points
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.RMSError), typ: 35, key: 245},                    // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.TensorParallelSize), typ: 35, key: 42},           // tensor_parallel_size
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Terms), typ: 84, key: 257},                       // terms
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Fitted), typ: 70, key: 259},                      // fitted
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Points), typ: 85, key: 261, omit: tapeOmitEmpty}, // points
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.RMSError), typ: 37, key: 262},                    // rms_error
 	}},
-	75 - tapeFullBase: {kind: tapeKindSlice, elem: 76, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
-	76 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 35, key: 256},                                     // load
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 35, key: 104},                         // output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 35, key: 103},                             // requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 59, key: 223, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 35, key: 275},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 35, key: 276},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 35, key: 277},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 35, key: 278},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 35, key: 279},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 35, key: 280},                                 // e2e_latency_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 35, key: 234},                              // mean_running
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 33, key: 225},                              // preemptions
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 35, key: 117},                       // work_per_output_token
+	79 - tapeFullBase: {kind: tapeKindSlice, elem: 80, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	80 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 37, key: 273},                                     // load
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 37, key: 105},                         // output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 37, key: 104},                             // requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 61, key: 240, omit: tapeOmitEmpty}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 37, key: 296},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 37, key: 297},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 37, key: 298},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 37, key: 299},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 37, key: 300},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 37, key: 301},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 37, key: 251},                              // mean_running
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 35, key: 242},                              // preemptions
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 37, key: 118},                       // work_per_output_token
 	}},
-	77 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingFigures
-		{off: unsafe.Offsetof(calc.ServingFigures{}.TPOTMs), typ: 35, key: 98, omit: tapeOmitEmpty},        // tpot_ms
-		{off: unsafe.Offsetof(calc.ServingFigures{}.TTFTMs), typ: 35, key: 92, omit: tapeOmitEmpty},        // ttft_ms
-		{off: unsafe.Offsetof(calc.ServingFigures{}.RequestsPerS), typ: 35, key: 103, omit: tapeOmitEmpty}, // requests_per_s
+	81 - tapeFullBase: {kind: tapeKindSlice, elem: 82, size: unsafe.Sizeof(*new(calc.SimTurnReport))},
+	82 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTurnReport
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.Turn), typ: 35, key: 302},          // turn
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.Requests), typ: 35, key: 303},      // requests
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.PrefixHitRate), typ: 37, key: 152}, // prefix_hit_rate
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.TTFTMeanMs), typ: 37, key: 304},    // ttft_mean_ms
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.TPOTMeanMs), typ: 37, key: 305},    // tpot_mean_ms
 	}},
-	78 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfileTerms
-		{off: unsafe.Offsetof(calc.ProfileTerms{}.BandwidthEfficiency), typ: 35, key: 150},          // bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.ProfileTerms{}.AttentionBandwidthEfficiency), typ: 35, key: 151}, // attention_bandwidth_efficiency
-		{off: unsafe.Offsetof(calc.ProfileTerms{}.ComputeEfficiency), typ: 35, key: 152},            // compute_efficiency
-		{off: unsafe.Offsetof(calc.ProfileTerms{}.StepOverheadMs), typ: 35, key: 155},               // step_overhead_ms
+	83 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingFigures
+		{off: unsafe.Offsetof(calc.ServingFigures{}.TPOTMs), typ: 37, key: 99, omit: tapeOmitEmpty},        // tpot_ms
+		{off: unsafe.Offsetof(calc.ServingFigures{}.TTFTMs), typ: 37, key: 93, omit: tapeOmitEmpty},        // ttft_ms
+		{off: unsafe.Offsetof(calc.ServingFigures{}.RequestsPerS), typ: 37, key: 104, omit: tapeOmitEmpty}, // requests_per_s
 	}},
-	79 - tapeFullBase: {kind: tapeKindSlice, elem: 80, size: unsafe.Sizeof(*new(calc.ProfilePoint))},
-	80 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfilePoint
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Concurrency), typ: 35, key: 281, omit: tapeOmitEmpty},  // c
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestRate), typ: 35, key: 282, omit: tapeOmitEmpty},  // r
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Batch), typ: 33, key: 283, omit: tapeOmitEmpty},        // b
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Input), typ: 33, key: 284},                             // in
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Output), typ: 33, key: 285, omit: tapeOmitEmpty},       // out
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.TPOTMs), typ: 35, key: 98},                             // tpot_ms
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.TTFTMs), typ: 35, key: 92, omit: tapeOmitEmpty},        // ttft_ms
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestsPerS), typ: 35, key: 286, omit: tapeOmitEmpty}, // rps
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Residuals), typ: 81, key: 287},                         // res
+	84 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfileTerms
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.BandwidthEfficiency), typ: 37, key: 167},          // bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.AttentionBandwidthEfficiency), typ: 37, key: 168}, // attention_bandwidth_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.ComputeEfficiency), typ: 37, key: 169},            // compute_efficiency
+		{off: unsafe.Offsetof(calc.ProfileTerms{}.StepOverheadMs), typ: 37, key: 172},               // step_overhead_ms
 	}},
-	81 - tapeFullBase: {kind: tapeKindSlice, elem: 35, size: unsafe.Sizeof(*new(float64))},
+	85 - tapeFullBase: {kind: tapeKindSlice, elem: 86, size: unsafe.Sizeof(*new(calc.ProfilePoint))},
+	86 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfilePoint
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Concurrency), typ: 37, key: 306, omit: tapeOmitEmpty},  // c
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestRate), typ: 37, key: 307, omit: tapeOmitEmpty},  // r
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Batch), typ: 35, key: 308, omit: tapeOmitEmpty},        // b
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Input), typ: 35, key: 309},                             // in
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Output), typ: 35, key: 310, omit: tapeOmitEmpty},       // out
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.TPOTMs), typ: 37, key: 99},                             // tpot_ms
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.TTFTMs), typ: 37, key: 93, omit: tapeOmitEmpty},        // ttft_ms
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestsPerS), typ: 37, key: 311, omit: tapeOmitEmpty}, // rps
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Residuals), typ: 87, key: 312},                         // res
+	}},
+	87 - tapeFullBase: {kind: tapeKindSlice, elem: 37, size: unsafe.Sizeof(*new(float64))},
 }
