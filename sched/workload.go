@@ -87,6 +87,8 @@ type Workload struct {
 	// MaxTokens caps input+output (max_model_len): an input is clamped to
 	// MaxTokens-1 and its output to MaxTokens-input. 0: no cap.
 	MaxTokens int
+	// Trace is Replay's requests, NumRequests of them (trace.go).
+	Trace []TraceRequest
 }
 
 // request is one generated request.
@@ -98,6 +100,10 @@ type request struct {
 // generate fills reqs (len NumRequests) with lengths and, for Burst and
 // Poisson, arrival times (ClosedLoop arrivals are set while simulating).
 func (w *Workload) generate(reqs []request) {
+	if w.Arrival == Replay {
+		w.generateReplay(reqs)
+		return
+	}
 	seed := w.Seed
 	lengths := NewRand(splitmix64(&seed))
 	gaps := NewRand(splitmix64(&seed))
@@ -122,6 +128,10 @@ func (w *Workload) generate(reqs []request) {
 // them, without arrival times: a cheap look at a run's work before it
 // runs.
 func (w *Workload) Lengths(n int, f func(input, output int)) {
+	if w.Arrival == Replay {
+		w.replayLengths(min(n, w.NumRequests), func(_, in, out int) { f(in, out) })
+		return
+	}
 	seed := w.Seed
 	lengths := NewRand(splitmix64(&seed))
 	for i := 0; i < min(n, w.NumRequests); i++ {
