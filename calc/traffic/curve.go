@@ -22,12 +22,18 @@ func (c *Curve) Rate(t float64) float64 {
 		return 0
 	}
 	i := c.segment(t)
-	if c.Steps || i == n-1 {
+	if i == n-1 {
 		return c.Rates[i]
 	}
+	return c.rateIn(i, t)
+}
+
+// rateIn is the rate at t within the piece from point i to point i+1
+// (a jump, two points at one time, is taken at its later point by Rate).
+func (c *Curve) rateIn(i int, t float64) float64 {
 	t0, t1 := c.TimesS[i], c.TimesS[i+1]
-	if t1 <= t0 {
-		return c.Rates[i+1]
+	if c.Steps || t1 <= t0 {
+		return c.Rates[i]
 	}
 	return c.Rates[i] + (c.Rates[i+1]-c.Rates[i])*(t-t0)/(t1-t0)
 }
@@ -62,7 +68,7 @@ func (c *Curve) Integral(a, b float64) float64 {
 		return 0
 	}
 	var sum float64
-	for i := c.segment(a); i < len(c.TimesS)-1 && c.TimesS[i] < b; i++ {
+	for i := 0; i < len(c.TimesS)-1 && c.TimesS[i] < b; i++ {
 		lo, hi := math.Max(a, c.TimesS[i]), math.Min(b, c.TimesS[i+1])
 		if hi <= lo {
 			continue
@@ -70,7 +76,7 @@ func (c *Curve) Integral(a, b float64) float64 {
 		if c.Steps {
 			sum += c.Rates[i] * (hi - lo)
 		} else {
-			sum += (c.Rate(lo) + c.Rate(hi)) / 2 * (hi - lo)
+			sum += (c.rateIn(i, lo) + c.rateIn(i, hi)) / 2 * (hi - lo)
 		}
 	}
 	return sum
@@ -113,7 +119,7 @@ func (c *Curve) Arrivals(seed uint64, f func(t float64) bool) {
 			if t >= t1 {
 				break
 			}
-			if u := r.Float64(); c.Steps || u*hi < c.Rate(t) {
+			if u := r.Float64(); c.Steps || u*hi < c.rateIn(i, t) {
 				if !f(t) {
 					return
 				}
