@@ -12,6 +12,7 @@ import (
 // that users and doors write calc.Request and calc.Report; each type's doc
 // is its defining package's.
 type (
+	AutoscaleOptions    = spec.AutoscaleOptions
 	Band                = spec.Band
 	BatchCeiling        = spec.BatchCeiling
 	BenchResult         = spec.BenchResult
@@ -32,6 +33,11 @@ type (
 	FieldError          = spec.FieldError
 	FieldSpec           = spec.FieldSpec
 	Fix                 = spec.Fix
+	FleetCheck          = spec.FleetCheck
+	FleetHour           = spec.FleetHour
+	FleetInterval       = spec.FleetInterval
+	FleetOutcome        = spec.FleetOutcome
+	FleetReport         = spec.FleetReport
 	HardwareInfo        = spec.HardwareInfo
 	HardwareRef         = spec.HardwareRef
 	KVCacheReport       = spec.KVCacheReport
@@ -62,6 +68,7 @@ type (
 	PrefillReport       = spec.PrefillReport
 	ServingReport       = spec.ServingReport
 	PrefixCachingReport = spec.PrefixCachingReport
+	RateCurve           = spec.RateCurve
 	Report              = spec.Report
 	Request             = spec.Request
 	SLO                 = spec.SLO
@@ -77,6 +84,9 @@ type (
 	StartupLogReport    = spec.StartupLogReport
 	SweepOptions        = spec.SweepOptions
 	SweepPoint          = spec.SweepPoint
+	TraceOptions        = spec.TraceOptions
+	TrafficInterval     = spec.TrafficInterval
+	TrafficReport       = spec.TrafficReport
 	Warning             = spec.Warning
 	WorkEstimate        = evaluate.WorkEstimate
 	Workload            = spec.Workload

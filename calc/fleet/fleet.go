@@ -28,8 +28,8 @@ type Point struct {
 	Rho, TTFTS, TPOTS, E2ES float64
 }
 
-// at interpolates the table at rho.
-func (r *Replica) at(rho float64) Point {
+// At interpolates the table at rho.
+func (r *Replica) At(rho float64) Point {
 	t := r.Table
 	if rho <= t[0].Rho {
 		return t[0]
@@ -215,7 +215,7 @@ func (s *state) decide(t, rate float64, rep Replica, pol Policy) (up, down bool)
 		// In flight per ready replica: Little's law at the replicas'
 		// utilisation, plus the backlog.
 		rho := math.Min(ratio(rate, float64(max(cur, 1))*rep.CapacityPerS), 1)
-		metric = (rate*rep.at(rho).E2ES + s.backlog) / float64(max(cur, 1))
+		metric = (rate*rep.At(rho).E2ES + s.backlog) / float64(max(cur, 1))
 	default:
 		// The demand over the ready replicas' capacity: the arrival rate
 		// and the backlog drained within one interval.
@@ -281,7 +281,7 @@ func (s *state) slice(a, dt float64, rep Replica, o Options) {
 	good := false
 	ttft := math.Inf(1)
 	if c > 0 {
-		p := rep.at(served / c)
+		p := rep.At(served / c)
 		// The slice's requests wait, besides, for the backlog ahead of
 		// them, drained at the ready replicas' capacity.
 		ttft = p.TTFTS + s.backlog/(n*rep.CapacityPerS)

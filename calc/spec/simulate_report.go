@@ -92,6 +92,9 @@ type SimulationReport struct {
 	Timeline []SimTimelinePoint `json:"timeline,omitempty"`
 	// Sweep is the simulation over a range of loads.
 	Sweep *SimulationSweep `json:"sweep,omitempty"`
+	// Traffic is the trace or rate curve simulated, over time, and the
+	// fleet autoscaled under it (traffic.go).
+	Traffic *TrafficReport `json:"traffic,omitempty"`
 }
 
 // LatencySummary is a latency distribution in milliseconds; percentiles
