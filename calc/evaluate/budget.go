@@ -218,7 +218,7 @@ func (b *workBudget) estimateWork() WorkEstimate {
 	est := WorkEstimate{Base: StepWorkUnits * float64(p.SweepPoints()+64)}
 	if sp != nil && pre != nil && d.NumBlocks >= 2 {
 		st := b.lengthStats(sp.Work)
-		est.Simulation = b.runWork(sp.Work, st)
+		est.Simulation = b.runWork(sp.Work, st) + fleetWork(sp)
 		if st.k > 0 {
 			est.meanOutput = st.out / st.k
 		}
@@ -275,6 +275,8 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 		load = float64(w.Users)
 	case sched.Poisson:
 		load = float64(deploy.Analyse(d, nil).ConcurrencyForRate(w.RatePerS, meanIn, meanOut, capc))
+	case sched.Replay:
+		load = replayLoad(d, w, meanIn, meanOut, capc)
 	}
 	// No run holds more requests than it has (a sweep's load of 1,000
 	// users over its 2 requests runs a batch of 2).
@@ -378,6 +380,9 @@ func (b *workBudget) checkBudget(budget float64) error {
 		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(n)) + " requests)" + over +
 			"; lower simulate.sweep.num_requests to about " + numtext.Thousands(int64(fit)) + ", or simulate.sweep.points, or " + lengths
 		return spec.Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
+	}
+	if err := trafficRefusal(sp, est, budget); err != nil {
+		return err
 	}
 	what := "the simulation (" + numtext.Thousands(int64(sp.Work.NumRequests)) + " requests of about " + numtext.Thousands(int64(math.Round(est.meanOutput))) + " output tokens"
 	if sp.Sweep {

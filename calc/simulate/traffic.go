@@ -10,6 +10,7 @@ import (
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/calc/traffic"
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/numtext"
 	"github.com/modelrefs/throughput/sched"
 )
 
@@ -49,7 +50,7 @@ func trafficPlan(e *spec.Errs, o *spec.SimulateOptions, sp *deploy.SimPlan, d *d
 	w := &sp.Work
 	if a := o.Autoscale; a != nil {
 		if o.RateCurve != nil && expected > spec.MaxFleetRequests {
-			e.Add(field, "brings about "+fielderr.Number(math.Round(expected))+" requests; a fleet simulation takes at most "+strconv.Itoa(spec.MaxFleetRequests))
+			e.Add(field, "brings about "+numtext.Thousands(int64(math.Round(expected)))+" requests; a fleet simulation takes at most "+numtext.Thousands(spec.MaxFleetRequests))
 		}
 		if !p.HasSLO() {
 			e.Add("simulate.autoscale", "needs an SLO (slo.ttft_ms or slo.tpot_ms): the fleets' attainment is measured against it")
@@ -71,7 +72,7 @@ func trafficPlan(e *spec.Errs, o *spec.SimulateOptions, sp *deploy.SimPlan, d *d
 		e.Add("simulate.num_requests", "is the trace's or the rate curve's own count; leave it out")
 	}
 	if expected > sched.MaxRequests*1.05 || (tp.Trace != nil && expected > sched.MaxRequests) {
-		e.Add(field, "brings about "+fielderr.Number(math.Round(expected))+" requests; one instance simulates at most "+strconv.Itoa(sched.MaxRequests)+" step by step (simulate.autoscale runs a fleet over more)")
+		e.Add(field, "brings about "+numtext.Thousands(int64(math.Round(expected)))+" requests; one instance simulates at most "+numtext.Thousands(sched.MaxRequests)+" step by step (simulate.autoscale runs a fleet over more)")
 		return
 	}
 	switch {

@@ -175,6 +175,7 @@ func (p *parser) csv(names map[string]int, azure bool) {
 	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(p.data, "\r\n", "\n"), "\n"), "\n")
 	cols := map[int]int{}
 	header := -1
+	var heads []string
 	for i, l := range lines {
 		if strings.TrimSpace(l) == "" {
 			continue
@@ -182,7 +183,8 @@ func (p *parser) csv(names map[string]int, azure bool) {
 		p.line = i + 1
 		if header < 0 {
 			header = i
-			for j, h := range strings.Split(l, ",") {
+			heads = strings.Split(l, ",")
+			for j, h := range heads {
 				if c, ok := names[strings.ToLower(strings.Trim(strings.TrimSpace(h), `"`))]; ok {
 					if _, dup := cols[c]; !dup {
 						cols[c] = j
@@ -202,10 +204,10 @@ func (p *parser) csv(names map[string]int, azure bool) {
 		f := strings.Split(l, ",")
 		get := func(c int) (string, string, bool) {
 			j, ok := cols[c]
-			name := strings.Trim(strings.TrimSpace(strings.Split(lines[header], ",")[max(j, 0)]), `"`)
 			if !ok {
-				return "", name, false
+				return "", "", false
 			}
+			name := strings.Trim(strings.TrimSpace(heads[j]), `"`)
 			if j >= len(f) {
 				p.bad(name, "missing (the row has "+strconv.Itoa(len(f))+" columns)")
 				return "", name, false

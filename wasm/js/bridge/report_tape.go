@@ -237,6 +237,7 @@ var tapeKeys = []string{
 	"mean_kv_cache_usage",
 	"peak_kv_cache_usage",
 	"timeline",
+	"traffic",
 	"release",
 	"terms",
 	"missing",
@@ -262,10 +263,21 @@ var tapeKeys = []string{
 	"knee_load",
 	"knee_output_tokens_per_s",
 	"max_output_tokens_per_s",
+	"source",
+	"format",
+	"requests",
+	"mean_request_rate",
+	"peak_request_rate",
+	"expected_requests",
+	"prefix_blocks",
+	"reused_prefix_blocks",
+	"prefix_block_tokens",
+	"prefix_reuse",
+	"intervals",
+	"fleet",
 	"logged",
 	"predicted",
 	"error",
-	"source",
 	"measured_ms",
 	"profile_ms",
 	"predicted_ms",
@@ -275,6 +287,43 @@ var tapeKeys = []string{
 	"tpot_p99_ms",
 	"e2e_latency_p50_ms",
 	"e2e_latency_p99_ms",
+	"start_s",
+	"arrivals",
+	"completed",
+	"metric",
+	"target",
+	"min_replicas",
+	"max_replicas",
+	"static_replicas",
+	"interval_s",
+	"scale_down_delay_s",
+	"cold_start_s",
+	"replica_capacity_requests_per_s",
+	"gpus_per_replica",
+	"replica_hour_usd",
+	"slice_s",
+	"autoscaled",
+	"static",
+	"saved_usd",
+	"scale_ups",
+	"scale_downs",
+	"check",
+	"replica_hours",
+	"cost_usd",
+	"peak_replicas",
+	"max_backlog",
+	"hours",
+	"worst_hour",
+	"replicas",
+	"provisioned",
+	"static_slo_attainment",
+	"static_ttft_ms",
+	"request_rate_per_replica",
+	"model_ttft_ms",
+	"simulated_ttft_ms",
+	"model_tpot_ms",
+	"simulated_tpot_ms",
+	"mean_replicas",
 }
 
 // tapeReport records a calc.Report (tapeTypes[0]).
@@ -655,81 +704,171 @@ var tapeFullTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.SimulationReport{}.PeakKVCacheUsage), typ: 33, key: 226},                         // peak_kv_cache_usage
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 58, key: 227, omit: tapeOmitEmpty},            // timeline
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 60, key: 13, omit: tapeOmitEmpty},                // sweep
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Traffic), typ: 62, key: 228, omit: tapeOmitEmpty},             // traffic
 	}},
 	52 - tapeFullBase: {kind: tapeKindPointer, elem: 53},
 	53 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 228, omit: tapeOmitEmpty},  // release
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 62, key: 229},                        // terms
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 64, key: 230, omit: tapeOmitEmpty}, // missing
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 229, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 64, key: 230},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 66, key: 231, omit: tapeOmitEmpty}, // missing
 	}},
 	54 - tapeFullBase: {kind: tapeKindPointer, elem: 55},
 	55 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 64, key: 231},   // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 232},  // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 65, key: 233},   // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 234}, // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 66, key: 232},   // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 35, key: 233},  // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 67, key: 234},   // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 33, key: 235}, // rms_error
 	}},
 	56 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 235}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 236},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 237},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 238},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 239},  // max
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 33, key: 236}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 33, key: 237},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 33, key: 238},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 33, key: 239},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 33, key: 240},  // max
 	}},
 	57 - tapeFullBase: {kind: tapeKindPointer, elem: 33},
 	58 - tapeFullBase: {kind: tapeKindSlice, elem: 59, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
 	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 240},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 33, key: 241},       // time_s
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 33, key: 207},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 241},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 242},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 33, key: 242},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 33, key: 243},     // waiting
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 33, key: 89}, // kv_cache_usage
 	}},
 	60 - tapeFullBase: {kind: tapeKindPointer, elem: 61},
 	61 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 243},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 244},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 67, key: 233},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 245},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 246},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 247},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 248},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 249},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 250},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 251}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 252},  // max_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 244},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 31, key: 245},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 69, key: 234},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 33, key: 246},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 31, key: 247},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 33, key: 248},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 33, key: 249},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 33, key: 250},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 33, key: 251},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 33, key: 252}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 33, key: 253},  // max_output_tokens_per_s
 	}},
-	62 - tapeFullBase: {kind: tapeKindSlice, elem: 63, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
-	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
+	62 - tapeFullBase: {kind: tapeKindPointer, elem: 63},
+	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.TrafficReport
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Source), typ: 1, key: 254},                                   // source
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Format), typ: 1, key: 255, omit: tapeOmitEmpty},              // format
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Requests), typ: 31, key: 256},                                // requests
+		{off: unsafe.Offsetof(calc.TrafficReport{}.DurationS), typ: 33, key: 207},                               // duration_s
+		{off: unsafe.Offsetof(calc.TrafficReport{}.MeanRequestRate), typ: 33, key: 257},                         // mean_request_rate
+		{off: unsafe.Offsetof(calc.TrafficReport{}.PeakRequestRate), typ: 33, key: 258},                         // peak_request_rate
+		{off: unsafe.Offsetof(calc.TrafficReport{}.ExpectedRequests), typ: 33, key: 259, omit: tapeOmitEmpty},   // expected_requests
+		{off: unsafe.Offsetof(calc.TrafficReport{}.PrefixBlocks), typ: 32, key: 260, omit: tapeOmitEmpty},       // prefix_blocks
+		{off: unsafe.Offsetof(calc.TrafficReport{}.ReusedPrefixBlocks), typ: 32, key: 261, omit: tapeOmitEmpty}, // reused_prefix_blocks
+		{off: unsafe.Offsetof(calc.TrafficReport{}.PrefixBlockTokens), typ: 31, key: 262, omit: tapeOmitEmpty},  // prefix_block_tokens
+		{off: unsafe.Offsetof(calc.TrafficReport{}.PrefixReuse), typ: 33, key: 263, omit: tapeOmitEmpty},        // prefix_reuse
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Intervals), typ: 71, key: 264, omit: tapeOmitEmpty},          // intervals
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Fleet), typ: 73, key: 265, omit: tapeOmitEmpty},              // fleet
+	}},
+	64 - tapeFullBase: {kind: tapeKindSlice, elem: 65, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
+	65 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
 		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 23},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 253},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 254}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 255},     // error
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 33, key: 266},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 33, key: 267}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 33, key: 268},     // error
 	}},
-	64 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
-	65 - tapeFullBase: {kind: tapeKindSlice, elem: 66, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
-	66 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 256},        // source
+	66 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
+	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
+	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 254},        // source
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 31, key: 76},     // batch_size
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 31, key: 77}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 257},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 258},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 259},  // predicted_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 33, key: 269},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 33, key: 270},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 33, key: 271},  // predicted_ms
 	}},
-	67 - tapeFullBase: {kind: tapeKindSlice, elem: 68, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
-	68 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 243},                                     // load
+	69 - tapeFullBase: {kind: tapeKindSlice, elem: 70, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	70 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 33, key: 244},                                     // load
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 33, key: 103},                         // output_tokens_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 33, key: 102},                             // requests_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 57, key: 212, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 260},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 261},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 262},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 263},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 264},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 265},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 33, key: 272},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 33, key: 273},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 33, key: 274},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 33, key: 275},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 33, key: 276},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 33, key: 277},                                 // e2e_latency_p99_ms
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 33, key: 223},                              // mean_running
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 31, key: 214},                              // preemptions
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 33, key: 116},                       // work_per_output_token
+	}},
+	71 - tapeFullBase: {kind: tapeKindSlice, elem: 72, size: unsafe.Sizeof(*new(calc.TrafficInterval))},
+	72 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.TrafficInterval
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.StartS), typ: 33, key: 278},                             // start_s
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.DurationS), typ: 33, key: 207},                          // duration_s
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.RequestRate), typ: 33, key: 55},                         // request_rate
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.Arrivals), typ: 31, key: 279},                           // arrivals
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.Completed), typ: 31, key: 280},                          // completed
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.TTFTMs), typ: 33, key: 91},                              // ttft_ms
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.SLOAttainment), typ: 57, key: 213, omit: tapeOmitEmpty}, // slo_attainment
+	}},
+	73 - tapeFullBase: {kind: tapeKindPointer, elem: 74},
+	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetReport
+		{off: unsafe.Offsetof(calc.FleetReport{}.Metric), typ: 1, key: 281},                      // metric
+		{off: unsafe.Offsetof(calc.FleetReport{}.Target), typ: 33, key: 282},                     // target
+		{off: unsafe.Offsetof(calc.FleetReport{}.MinReplicas), typ: 31, key: 283},                // min_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.MaxReplicas), typ: 31, key: 284},                // max_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.StaticReplicas), typ: 31, key: 285},             // static_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.IntervalS), typ: 33, key: 286},                  // interval_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleDownDelayS), typ: 33, key: 287},            // scale_down_delay_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ColdStartS), typ: 33, key: 288},                 // cold_start_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ReplicaCapacity), typ: 33, key: 289},            // replica_capacity_requests_per_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.GPUsPerReplica), typ: 31, key: 290},             // gpus_per_replica
+		{off: unsafe.Offsetof(calc.FleetReport{}.ReplicaHourUSD), typ: 33, key: 291},             // replica_hour_usd
+		{off: unsafe.Offsetof(calc.FleetReport{}.SliceS), typ: 33, key: 292},                     // slice_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.Autoscaled), typ: 75, key: 293},                 // autoscaled
+		{off: unsafe.Offsetof(calc.FleetReport{}.Static), typ: 75, key: 294},                     // static
+		{off: unsafe.Offsetof(calc.FleetReport{}.SavedUSD), typ: 33, key: 295},                   // saved_usd
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleUps), typ: 31, key: 296},                   // scale_ups
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleDowns), typ: 31, key: 297},                 // scale_downs
+		{off: unsafe.Offsetof(calc.FleetReport{}.Intervals), typ: 76, key: 264},                  // intervals
+		{off: unsafe.Offsetof(calc.FleetReport{}.Check), typ: 78, key: 298, omit: tapeOmitEmpty}, // check
+	}},
+	75 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetOutcome
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.ReplicaHours), typ: 33, key: 299},        // replica_hours
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.CostUSD), typ: 33, key: 300},             // cost_usd
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.SLOAttainment), typ: 33, key: 213},       // slo_attainment
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.GoodputRequestsPerS), typ: 33, key: 212}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.PeakReplicas), typ: 33, key: 301},        // peak_replicas
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.MaxBacklog), typ: 33, key: 302},          // max_backlog
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.Hours), typ: 80, key: 303},               // hours
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.WorstHour), typ: 31, key: 304},           // worst_hour
+	}},
+	76 - tapeFullBase: {kind: tapeKindSlice, elem: 77, size: unsafe.Sizeof(*new(calc.FleetInterval))},
+	77 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetInterval
+		{off: unsafe.Offsetof(calc.FleetInterval{}.StartS), typ: 33, key: 278},              // start_s
+		{off: unsafe.Offsetof(calc.FleetInterval{}.DurationS), typ: 33, key: 207},           // duration_s
+		{off: unsafe.Offsetof(calc.FleetInterval{}.RequestRate), typ: 33, key: 55},          // request_rate
+		{off: unsafe.Offsetof(calc.FleetInterval{}.Replicas), typ: 33, key: 305},            // replicas
+		{off: unsafe.Offsetof(calc.FleetInterval{}.Provisioned), typ: 33, key: 306},         // provisioned
+		{off: unsafe.Offsetof(calc.FleetInterval{}.SLOAttainment), typ: 33, key: 213},       // slo_attainment
+		{off: unsafe.Offsetof(calc.FleetInterval{}.TTFTMs), typ: 33, key: 91},               // ttft_ms
+		{off: unsafe.Offsetof(calc.FleetInterval{}.StaticSLOAttainment), typ: 33, key: 307}, // static_slo_attainment
+		{off: unsafe.Offsetof(calc.FleetInterval{}.StaticTTFTMs), typ: 33, key: 308},        // static_ttft_ms
+	}},
+	78 - tapeFullBase: {kind: tapeKindPointer, elem: 79},
+	79 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetCheck
+		{off: unsafe.Offsetof(calc.FleetCheck{}.RequestRatePerReplica), typ: 33, key: 309}, // request_rate_per_replica
+		{off: unsafe.Offsetof(calc.FleetCheck{}.Utilization), typ: 33, key: 114},           // utilization
+		{off: unsafe.Offsetof(calc.FleetCheck{}.ModelTTFTMs), typ: 33, key: 310},           // model_ttft_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.SimulatedTTFTMs), typ: 33, key: 311},       // simulated_ttft_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.ModelTPOTMs), typ: 33, key: 312},           // model_tpot_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.SimulatedTPOTMs), typ: 33, key: 313},       // simulated_tpot_ms
+	}},
+	80 - tapeFullBase: {kind: tapeKindSlice, elem: 81, size: unsafe.Sizeof(*new(calc.FleetHour))},
+	81 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetHour
+		{off: unsafe.Offsetof(calc.FleetHour{}.StartS), typ: 33, key: 278},              // start_s
+		{off: unsafe.Offsetof(calc.FleetHour{}.Requests), typ: 33, key: 256},            // requests
+		{off: unsafe.Offsetof(calc.FleetHour{}.SLOAttainment), typ: 33, key: 213},       // slo_attainment
+		{off: unsafe.Offsetof(calc.FleetHour{}.GoodputRequestsPerS), typ: 33, key: 212}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.FleetHour{}.MeanReplicas), typ: 33, key: 314},        // mean_replicas
+		{off: unsafe.Offsetof(calc.FleetHour{}.ReplicaHours), typ: 33, key: 299},        // replica_hours
+		{off: unsafe.Offsetof(calc.FleetHour{}.CostUSD), typ: 33, key: 300},             // cost_usd
 	}},
 }
