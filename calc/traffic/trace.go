@@ -3,7 +3,6 @@ package traffic
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/sched"
@@ -226,11 +225,10 @@ func (p *parser) csv(names map[string]int, azure bool) {
 		var t float64
 		ok := true
 		if azure {
-			tm, err := time.Parse("2006-01-02 15:04:05.999999999", ts)
-			if err != nil {
+			t, ok = wallClock(ts)
+			if !ok {
 				ok = p.bad(tn, "must be a time like 2023-11-16 18:15:46.6805900, got "+fielderr.Quote(ts))
 			}
-			t = float64(tm.Unix()) + float64(tm.Nanosecond())*1e-9
 		} else {
 			t, ok = p.number(ts, tn)
 			if ok && (t < 0 || t > maxTraceS) {
@@ -294,4 +292,55 @@ func (p *parser) number(s, col string) (float64, bool) {
 		return 0, false
 	}
 	return x, true
+}
+
+// wallClock reads "YYYY-MM-DD HH:MM:SS[.fraction]" (the Azure traces'
+// TIMESTAMP) as seconds since 1970-01-01 00:00:00 of the same clock
+// (no time zone: only differences are used). Days come from the civil
+// date by H. Hinnant's days_from_civil ("chrono-Compatible Low-Level Date
+// Algorithms"); package time is not used, as its initialisation would
+// add its settings machinery to the browser's light engine.
+func wallClock(s string) (float64, bool) {
+	if len(s) < 19 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' {
+		return 0, false
+	}
+	num := func(a, b int, lo, hi int64) (int64, bool) {
+		v, err := strconv.ParseInt(s[a:b], 10, 64)
+		return v, err == nil && s[a] != '+' && s[a] != '-' && v >= lo && v <= hi
+	}
+	y, ok1 := num(0, 4, 1, 9999)
+	m, ok2 := num(5, 7, 1, 12)
+	d, ok3 := num(8, 10, 1, 31)
+	hh, ok4 := num(11, 13, 0, 23)
+	mm, ok5 := num(14, 16, 0, 59)
+	ss, ok6 := num(17, 19, 0, 60)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
+		return 0, false
+	}
+	frac := 0.0
+	if len(s) > 19 {
+		if s[19] != '.' || len(s) == 20 {
+			return 0, false
+		}
+		for _, c := range s[20:] {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+		}
+		f, err := strconv.ParseFloat("0"+s[19:], 64)
+		if err != nil {
+			return 0, false
+		}
+		frac = f
+	}
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	days := era*146097 + doe - 719468
+	return float64(days*86400+hh*3600+mm*60+ss) + frac, true
 }

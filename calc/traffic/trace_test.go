@@ -94,3 +94,19 @@ func TestParseCaps(t *testing.T) {
 	_, err = Parse("csv", bad, "simulate.trace.data")
 	assert.Equal(t, maxErrors, strings.Count(err.Error(), "line "))
 }
+
+// The wall clock counts from 1970-01-01: 2023-11-16 18:15:46 is 19,677
+// days (date -u -d 2023-11-16 +%s gives 1700092800 = 19,677 x 86,400)
+// and 65,746 s.
+func TestWallClock(t *testing.T) {
+	s, ok := wallClock("2023-11-16 18:15:46.6805900")
+	require.True(t, ok)
+	assert.InDelta(t, 1700092800+65746.68059, s, 1e-6)
+	s, ok = wallClock("2000-03-01 00:00:00")
+	require.True(t, ok)
+	assert.Equal(t, 951868800.0, s) // date -u -d 2000-03-01 +%s
+	for _, bad := range []string{"2023-13-01 00:00:00", "2023-11-16T18:15:46", "2023-11-16 18:15:46.", "2023-11-16 18:15:46.5x", "23-11-16 18:15:46"} {
+		_, ok := wallClock(bad)
+		assert.False(t, ok, bad)
+	}
+}
