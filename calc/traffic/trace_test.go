@@ -11,17 +11,24 @@ import (
 	"github.com/modelrefs/throughput/sched"
 )
 
+// parseFile parses one of the 300-row excerpts.
+func parseFile(t *testing.T, format, path string) *Trace {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	tr, err := Parse(format, string(data), "simulate.trace.data")
+	require.NoError(t, err)
+	require.Len(t, tr.Requests, 300)
+	return tr
+}
+
 // The Mooncake excerpt replays as given: its rows' timestamps are
 // milliseconds (row 1: 0 ms, 6758 in, 500 out; row 300: 102000 ms, 979
 // in, 140 out, read from the file). Its 300 rows carry 8,490 hash ids, of
 // which 676 repeat an earlier id (counted with Python's json module:
 // a set of the ids seen so far, over the rows in order).
 func TestParseMooncakeExcerpt(t *testing.T) {
-	data, err := os.ReadFile("testdata/mooncake_conversation_300.jsonl")
-	require.NoError(t, err)
-	tr, err := Parse("mooncake", string(data), "simulate.trace.data")
-	require.NoError(t, err)
-	require.Len(t, tr.Requests, 300)
+	tr := parseFile(t, "mooncake", "testdata/mooncake_conversation_300.jsonl")
 	assert.Equal(t, sched.TraceRequest{ArrivalS: 0, Input: 6758, Output: 500}, tr.Requests[0])
 	assert.Equal(t, sched.TraceRequest{ArrivalS: 102, Input: 979, Output: 140}, tr.Requests[299])
 	assert.Equal(t, int64(8490), tr.Blocks)
@@ -34,11 +41,7 @@ func TestParseMooncakeExcerpt(t *testing.T) {
 // row's: row 2 is 18:15:50.9951690 - 18:15:46.6805900 = 4.314579 s, row
 // 300 18:17:10.7096920 - 18:15:46.6805900 = 84.029102 s.
 func TestParseAzureExcerpt(t *testing.T) {
-	data, err := os.ReadFile("testdata/azure_conv_2023_300.csv")
-	require.NoError(t, err)
-	tr, err := Parse("azure", string(data), "simulate.trace.data")
-	require.NoError(t, err)
-	require.Len(t, tr.Requests, 300)
+	tr := parseFile(t, "azure", "testdata/azure_conv_2023_300.csv")
 	assert.Equal(t, sched.TraceRequest{ArrivalS: 0, Input: 374, Output: 44}, tr.Requests[0])
 	assert.InDelta(t, 4.314579, tr.Requests[1].ArrivalS, 1e-6)
 	assert.Equal(t, int32(396), tr.Requests[1].Input)
