@@ -194,6 +194,9 @@ func Run(counts []float64, rep Replica, pol Policy, o Options) Result {
 	for _, s := range []*state{auto, static} {
 		s.f.CostUSD = s.f.ReplicaHours * o.USDPerReplicaHour
 		s.f.Attainment, s.f.GoodputPerS = ratio(s.f.Good, s.f.Requests), ratio(s.f.Good, dur)
+		if s.f.Requests == 0 {
+			s.f.Attainment = 1 // nothing arrived, nothing missed
+		}
 		s.f.WorstHour = -1
 		for i, h := range s.f.Hours {
 			if h.Requests > 0 && (s.f.WorstHour < 0 || h.Attainment < s.f.Hours[s.f.WorstHour].Attainment) {

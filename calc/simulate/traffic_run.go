@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/fleet"
@@ -18,6 +19,18 @@ func startTraffic(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy
 	tp := sp.Traffic
 	if tp == nil {
 		return nil
+	}
+	if tr := tp.Trace; tr != nil && sp.Work.MaxTokens > 1 {
+		n := 0
+		for _, rq := range tr.Requests {
+			if int(rq.Input)+int(rq.Output) > sp.Work.MaxTokens {
+				n++
+			}
+		}
+		if n > 0 {
+			r.Warn("trace_clamped", strconv.Itoa(n)+" of the trace's requests are longer than max_model_len ("+strconv.Itoa(sp.Work.MaxTokens)+
+				" tokens): their prompts are cut to max_model_len - 1 and their outputs to what is left, as the simulator's other workloads are")
+		}
 	}
 	if tp.Fleet == nil {
 		o.Records = true
@@ -219,8 +232,10 @@ func runFleet(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.Sim
 	h := res.Autoscaled.Hours[busiest]
 	hourS := math.Min(3600, float64(len(counts))*spec.FleetSliceS-h.StartS)
 	rate := h.Requests / hourS / math.Max(h.MeanReplicas, 1)
-	w.RatePerS = spec.MinRate // no arrivals: the check runs idle
-	if rate > 0 {
+	if !(rate > 0) {
+		// No arrivals: the check is one request on an idle replica.
+		w.RatePerS, w.NumRequests = 1, 1
+	} else {
 		w.RatePerS = rate
 		rho := rate / rep.CapacityPerS
 		pt := rep.At(rho)
