@@ -875,6 +875,10 @@ func appendFleetReport(w *jsonWriter, v *calc.FleetReport) {
 		}
 		w.lit("]")
 	}
+	if v.Sizing != nil {
+		w.lit(`,"sizing":`)
+		appendFleetSizing(w, v.Sizing)
+	}
 	if v.Check != nil {
 		w.lit(`,"check":`)
 		appendFleetCheck(w, v.Check)
@@ -917,6 +921,19 @@ func appendFleetInterval(w *jsonWriter, v *calc.FleetInterval) {
 	w.float64(`,"ttft_ms":`, v.TTFTMs)
 	w.float64(`,"static_slo_attainment":`, v.StaticSLOAttainment)
 	w.float64(`,"static_ttft_ms":`, v.StaticTTFTMs)
+	w.lit("}")
+}
+
+// appendFleetSizing appends a calc.FleetSizing as encoding/json does.
+func appendFleetSizing(w *jsonWriter, v *calc.FleetSizing) {
+	w.float64(`{"attainment_target":`, v.AttainmentTarget)
+	w.int(`,"static_replicas":`, int64(v.StaticReplicas))
+	w.float64(`,"static_cost_usd":`, v.StaticCostUSD)
+	w.float64(`,"static_slo_attainment":`, v.StaticSLOAttainment)
+	w.int(`,"max_replicas":`, int64(v.MaxReplicas))
+	w.float64(`,"autoscaled_cost_usd":`, v.AutoscaledCostUSD)
+	w.float64(`,"autoscaled_slo_attainment":`, v.AutoscaledSLOAttainment)
+	w.int(`,"max_replicas_searched":`, int64(v.MaxReplicasSearched))
 	w.lit("}")
 }
 

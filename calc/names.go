@@ -38,6 +38,7 @@ type (
 	FleetInterval       = spec.FleetInterval
 	FleetOutcome        = spec.FleetOutcome
 	FleetReport         = spec.FleetReport
+	FleetSizing         = spec.FleetSizing
 	HardwareInfo        = spec.HardwareInfo
 	HardwareRef         = spec.HardwareRef
 	KVCacheReport       = spec.KVCacheReport

@@ -68,7 +68,7 @@ func TestSimulateAutoscaledDay(t *testing.T) {
 	t.Parallel()
 	req := llama8B("h100-sxm", 1024, 256, &calc.SimulateOptions{NumRequests: calc.Int(200),
 		RateCurve: &calc.RateCurve{TimesS: []float64{0, 21600, 43200, 64800, 86400}, Rates: []float64{2, 20, 40, 20, 2}},
-		Autoscale: &calc.AutoscaleOptions{MinReplicas: calc.Int(1), MaxReplicas: calc.Int(8)}})
+		Autoscale: &calc.AutoscaleOptions{MinReplicas: calc.Int(1), MaxReplicas: calc.Int(8), AttainmentTarget: calc.Float(0.99)}})
 	req.SLO = &calc.SLO{TTFTMs: calc.Float(2000), TPOTMs: calc.Float(100)}
 	r, err := calc.EvaluateWithBudget(req, 1e12)
 	require.NoError(t, err)
@@ -82,6 +82,15 @@ func TestSimulateAutoscaledDay(t *testing.T) {
 	require.NotNil(t, f.Check)
 	assert.Greater(t, f.Check.SimulatedTTFTMs, 0.0)
 	assert.Greater(t, f.ColdStartS, 0.0)
+	// The sizing reaches the target with fleets no larger than the ones
+	// run, which attained it (1.0 at 8 static replicas).
+	require.NotNil(t, f.Sizing)
+	assert.GreaterOrEqual(t, f.Sizing.StaticSLOAttainment, 0.99)
+	assert.LessOrEqual(t, f.Sizing.StaticReplicas, 8)
+	assert.GreaterOrEqual(t, f.Sizing.AutoscaledSLOAttainment, 0.99)
+	assert.LessOrEqual(t, f.Sizing.MaxReplicas, 8)
+	assert.Greater(t, f.Sizing.MaxReplicas, 0)
+	t.Logf("sizing %+v", *f.Sizing)
 	t.Logf("capacity %.2f req/s, auto %.1f replica-h $%.0f attain %.4f, static $%.0f attain %.4f, check %+v",
 		f.ReplicaCapacity, f.Autoscaled.ReplicaHours, f.Autoscaled.CostUSD, f.Autoscaled.SLOAttainment, f.Static.CostUSD, f.Static.SLOAttainment, *f.Check)
 }

@@ -27,6 +27,8 @@ type FleetPlan struct {
 	// ExpectedRequests is the arrivals the fleet's traffic brings: the
 	// trace's rows, or the rate curve's integral.
 	ExpectedRequests float64
+	// AttainmentTarget sizes the fleets (0: no sizing).
+	AttainmentTarget float64
 }
 
 // Traffic validates simulate's traffic options (trace, rate_curve,
@@ -35,28 +37,21 @@ type FleetPlan struct {
 // without the simulator refuses simulate whole, so it needs no parser.
 var Traffic func(e *spec.Errs, o *spec.SimulateOptions, sp *SimPlan, d *Deployment, p Ask)
 
-// trafficOptions checks that the traffic options agree with the arrival
-// and hands them to Traffic.
+// trafficOptions hands simulate's traffic options to Traffic (nil in a
+// build without the simulator, which refuses simulate whole).
 func trafficOptions(e *spec.Errs, o *spec.SimulateOptions, sp *SimPlan, d *Deployment, p Ask) {
-	switch {
-	case o.Trace != nil && o.RateCurve != nil:
-		e.Add("simulate.rate_curve", "give a trace or a rate curve, not both")
-	case o.Trace != nil && sp.Arrival != "trace":
-		e.Add("simulate.trace", "applies to arrival trace only (got "+sp.Arrival+")")
-	case o.RateCurve != nil && sp.Arrival != "rate_curve":
-		e.Add("simulate.rate_curve", "applies to arrival rate_curve only (got "+sp.Arrival+")")
-	case sp.Arrival == "trace" && o.Trace == nil:
-		e.Add("simulate.trace", "is required for arrival trace")
-	case sp.Arrival == "rate_curve" && o.RateCurve == nil:
-		e.Add("simulate.rate_curve", "is required for arrival rate_curve")
-	case o.Autoscale != nil && o.Trace == nil && o.RateCurve == nil:
-		e.Add("simulate.autoscale", "needs the traffic of a day: give simulate.trace or simulate.rate_curve")
-	case o.Trace == nil && o.RateCurve == nil:
-		return
-	case Traffic != nil:
+	if Traffic != nil {
 		Traffic(e, o, sp, d, p)
 	}
 }
+
+// TrafficWork prices sp's traffic beyond its step-by-step run (a fleet),
+// in work units, and TrafficRefusal is the refusal of traffic over the
+// budget (nil without traffic); calc/simulate sets both, as Traffic.
+var (
+	TrafficWork    func(sp *SimPlan) float64
+	TrafficRefusal func(sp *SimPlan, total, budget float64) error
+)
 
 // WeightsBytesPerGPU is the most weight bytes one GPU of the deployment
 // holds (its largest pipeline stage's shard, in bytes): what a starting

@@ -323,3 +323,50 @@ func ratio(a, b float64) float64 {
 	}
 	return a / b
 }
+
+// Smallest finds, by bisection over [1, hi], the smallest fleet whose
+// SLO attainment reaches target: the static fleet's replicas (autoscaled
+// false) or the autoscaler's max_replicas (true, the policy's other
+// settings kept; min_replicas raised with it when above). Attainment
+// grows with replicas in this model (more capacity: a shorter backlog
+// and a lower utilisation, whose latencies the table gives rising), so
+// bisection finds the least. It returns 0 and the fleet at hi when even
+// hi misses the target, and the runs it made.
+func Smallest(counts []float64, rep Replica, pol Policy, o Options, target float64, hi int, autoscaled bool) (n int, f Fleet, runs int) {
+	at := func(k int) Fleet {
+		runs++
+		p, op := pol, o
+		op.Bins = 1
+		if autoscaled {
+			p.Max, p.Min = k, min(p.Min, k)
+			return Run(counts, rep, p, op).Autoscaled
+		}
+		op.Static = k
+		return Run(counts, rep, p, op).Static
+	}
+	top := at(hi)
+	if top.Attainment < target {
+		return 0, top, runs
+	}
+	lo, best := 0, hi // at(lo) misses (0: no replicas), at(best) reaches
+	f = top
+	for best-lo > 1 {
+		mid := (lo + best) / 2
+		if g := at(mid); g.Attainment >= target {
+			best, f = mid, g
+		} else {
+			lo = mid
+		}
+	}
+	return best, f, runs
+}
+
+// SizingRuns is how many runs Smallest makes at most over [1, hi]: the
+// top, then a bisection.
+func SizingRuns(hi int) int {
+	r := 1
+	for n := hi; n > 1; n = (n + 1) / 2 {
+		r++
+	}
+	return r
+}

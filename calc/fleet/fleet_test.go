@@ -76,3 +76,30 @@ func TestBacklogWaitsAtCapacity(t *testing.T) {
 	assert.Equal(t, 0.0, res.Autoscaled.Good) // 1.1 s > 0.5 s
 	assert.Equal(t, 20.0, res.Autoscaled.Served)
 }
+
+// Sizing for an attainment target, by hand: 25 req/s every second for
+// 100 s on replicas of 10 req/s, TTFT 0.1 s at any load, SLO 0.5 s. Two
+// replicas (20 req/s) fall 5 requests behind a second, so the wait for
+// the backlog passes 0.4 s after the first second: 1 of 100 slices meets
+// the SLO (the first, whose backlog 5 waits 5 / 20 = 0.25 s). Three (30
+// req/s) keep up: every slice meets it. So the smallest static fleet for
+// a target of 0.99 is 3; for a target of 0.01, 2.
+func TestSmallestStaticFleet(t *testing.T) {
+	counts := make([]float64, 100)
+	for k := range counts {
+		counts[k] = 25
+	}
+	rep := Replica{CapacityPerS: 10, Table: []Point{{0, 0.1, 0.01, 1}, {1, 0.1, 0.01, 1}}}
+	pol := Policy{Metric: Utilization, Target: 0.5, Tolerance: 0.1, Min: 1, Max: 1, IntervalS: 15}
+	o := Options{SliceS: 1, TTFTS: 0.5}
+	n, f, _ := Smallest(counts, rep, pol, o, 0.99, 64, false)
+	assert.Equal(t, 3, n)
+	assert.Equal(t, 1.0, f.Attainment)
+	n, f, _ = Smallest(counts, rep, pol, o, 0.01, 64, false)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, 0.01, f.Attainment)
+	n, _, runs := Smallest(counts, rep, pol, o, 0.99, 2, false)
+	assert.Zero(t, n)
+	assert.Equal(t, 1, runs)
+	assert.Equal(t, 7, SizingRuns(64)) // 64, then 32 16 8 4 2 1
+}

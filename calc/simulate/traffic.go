@@ -14,7 +14,9 @@ import (
 	"github.com/modelrefs/throughput/sched"
 )
 
-func init() { deploy.Traffic = trafficPlan }
+func init() {
+	deploy.Traffic, deploy.TrafficWork, deploy.TrafficRefusal = trafficPlan, fleetWork, trafficRefusal
+}
 
 // trafficPlan validates simulate.trace, simulate.rate_curve and
 // simulate.autoscale (deploy.Traffic). Without autoscale the traffic runs
@@ -23,6 +25,29 @@ func init() { deploy.Traffic = trafficPlan }
 // most sched.MaxRequests of them. With autoscale a fleet runs it
 // (runFleet), and the step-by-step run is the fleet's check.
 func trafficPlan(e *spec.Errs, o *spec.SimulateOptions, sp *deploy.SimPlan, d *deploy.Deployment, p deploy.Ask) {
+	switch {
+	case o.Trace != nil && o.RateCurve != nil:
+		e.Add("simulate.rate_curve", "give a trace or a rate curve, not both")
+	case o.Trace != nil && sp.Arrival != "trace":
+		e.Add("simulate.trace", "applies to arrival trace only (got "+sp.Arrival+")")
+	case o.RateCurve != nil && sp.Arrival != "rate_curve":
+		e.Add("simulate.rate_curve", "applies to arrival rate_curve only (got "+sp.Arrival+")")
+	case sp.Arrival == "trace" && o.Trace == nil:
+		e.Add("simulate.trace", "is required for arrival trace")
+	case sp.Arrival == "rate_curve" && o.RateCurve == nil:
+		e.Add("simulate.rate_curve", "is required for arrival rate_curve")
+	case o.Autoscale != nil && o.Trace == nil && o.RateCurve == nil:
+		e.Add("simulate.autoscale", "needs the traffic of a day: give simulate.trace or simulate.rate_curve")
+	case o.Trace == nil && o.RateCurve == nil:
+		return
+	default:
+		trafficOf(e, o, sp, d, p)
+	}
+}
+
+// trafficOf validates the traffic options once they agree with the
+// arrival.
+func trafficOf(e *spec.Errs, o *spec.SimulateOptions, sp *deploy.SimPlan, d *deploy.Deployment, p deploy.Ask) {
 	tp := &deploy.TrafficPlan{Source: sp.Arrival}
 	var field string
 	var expected float64
@@ -176,6 +201,7 @@ func fleetPlan(e *spec.Errs, a *spec.AutoscaleOptions, d *deploy.Deployment) *de
 	if a.ColdStartS != nil && a.LoadBandwidthBytesPerS != nil {
 		e.Add(f+".load_bandwidth_bytes_per_s", "give cold_start_s or load_bandwidth_bytes_per_s, not both")
 	}
+	fp.AttainmentTarget = e.FloatAt(f+".attainment_target", "AutoscaleOptions.attainment_target", a.AttainmentTarget, 0)
 	pol.ColdStartS = -1
 	if a.ColdStartS != nil {
 		pol.ColdStartS = e.FloatAt(f+".cold_start_s", "AutoscaleOptions.cold_start_s", a.ColdStartS, 0)

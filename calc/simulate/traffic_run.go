@@ -222,6 +222,15 @@ func runFleet(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.Sim
 			Replicas: b.Replicas, Provisioned: b.Provisioned, SLOAttainment: b.Attainment, TTFTMs: ms(b.TTFTS),
 			StaticSLOAttainment: b.StaticAttainment, StaticTTFTMs: ms(b.StaticTTFTS)}
 	}
+	if t := fp.AttainmentTarget; t > 0 {
+		o := fleet.Options{SliceS: spec.FleetSliceS, TTFTS: p.TTFTS, TPOTS: p.TPOTS, USDPerReplicaHour: usd}
+		sz := &spec.FleetSizing{AttainmentTarget: t, MaxReplicasSearched: spec.MaxSizingReplicas}
+		n, f, _ := fleet.Smallest(counts, rep, pol, o, t, spec.MaxSizingReplicas, false)
+		sz.StaticReplicas, sz.StaticCostUSD, sz.StaticSLOAttainment = n, f.CostUSD, f.Attainment
+		n, f, _ = fleet.Smallest(counts, rep, pol, o, t, spec.MaxSizingReplicas, true)
+		sz.MaxReplicas, sz.AutoscaledCostUSD, sz.AutoscaledSLOAttainment = n, f.CostUSD, f.Attainment
+		fr.Sizing = sz
+	}
 	// The check: the busiest hour's arrivals per ready replica.
 	busiest := 0
 	for i, h := range res.Autoscaled.Hours {

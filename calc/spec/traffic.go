@@ -16,9 +16,11 @@ const (
 	// a week at 80 req/s.
 	MaxFleetRequests = 50_000_000
 	// MaxReplicas bounds an autoscaler's replicas; DefaultMaxReplicas is
-	// max_replicas when not given.
+	// max_replicas when not given; MaxSizingReplicas is the largest fleet
+	// the sizing tries.
 	MaxReplicas        = 10_000
 	DefaultMaxReplicas = 16
+	MaxSizingReplicas  = 1024
 	// FleetSliceS is the fleet model's time slice, in seconds.
 	FleetSliceS = 1
 	// DefaultAutoscaleTarget is the default target utilisation (and,
@@ -62,6 +64,7 @@ var trafficFields = [...]struct {
 	{"AutoscaleOptions.interval_s", FieldSpec{Min: FleetSliceS, Max: 3600, HasMin: true, HasMax: true, Default: DefaultAutoscaleIntervalS, Unit: "s"}},
 	{"AutoscaleOptions.scale_down_delay_s", FieldSpec{Min: 0, Max: 86400, HasMin: true, HasMax: true, Default: DefaultScaleDownDelayS, Unit: "s"}},
 	{"AutoscaleOptions.cold_start_s", FieldSpec{Min: 0, Max: 86400, HasMin: true, HasMax: true, DefaultText: "one GPU's weights over load_bandwidth_bytes_per_s", Unit: "s"}},
+	{"AutoscaleOptions.attainment_target", FieldSpec{Min: 0, Max: 1, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "fraction of requests"}},
 	{"AutoscaleOptions.load_bandwidth_bytes_per_s", FieldSpec{Min: 1e6, Max: 1e13, HasMin: true, HasMax: true, Default: DefaultLoadBandwidth, Unit: "bytes/s"}},
 }
 
@@ -139,6 +142,10 @@ type AutoscaleOptions struct {
 	// replica loads its weights (default 2e9 bytes/s, a stated
 	// assumption).
 	LoadBandwidthBytesPerS *float64 `json:"load_bandwidth_bytes_per_s,omitempty"`
+	// AttainmentTarget sizes the fleets for this SLO attainment (a
+	// fraction of the requests): the report's fleet.sizing gives the
+	// smallest static fleet and the smallest max_replicas that reach it.
+	AttainmentTarget *float64 `json:"attainment_target,omitempty"`
 }
 
 // TrafficReport describes the traffic a simulation replayed or drew, and
@@ -227,6 +234,9 @@ type FleetReport struct {
 	ScaleDowns int `json:"scale_downs"`
 	// Intervals is the run over time, chart-sized.
 	Intervals []FleetInterval `json:"intervals"`
+	// Sizing is the smallest fleets that reach
+	// simulate.autoscale.attainment_target, when given.
+	Sizing *FleetSizing `json:"sizing,omitempty"`
 	// Check confirms one replica's figures with the step-by-step
 	// simulator (the report's simulation section) at the busiest hour's
 	// load per replica.
@@ -284,6 +294,28 @@ type FleetInterval struct {
 	TTFTMs              float64 `json:"ttft_ms"`
 	StaticSLOAttainment float64 `json:"static_slo_attainment"`
 	StaticTTFTMs        float64 `json:"static_ttft_ms"`
+}
+
+// FleetSizing is the smallest fleets that reach an SLO attainment
+// target under the same arrivals, found by bisection on the fleet model.
+type FleetSizing struct {
+	_ noCompare
+	// AttainmentTarget is the target (simulate.autoscale.attainment_target).
+	AttainmentTarget float64 `json:"attainment_target"`
+	// StaticReplicas is the smallest static fleet that reaches it, with
+	// its StaticCostUSD and StaticSLOAttainment (0 replicas: none of up to
+	// MaxReplicasSearched does).
+	StaticReplicas      int     `json:"static_replicas"`
+	StaticCostUSD       float64 `json:"static_cost_usd"`
+	StaticSLOAttainment float64 `json:"static_slo_attainment"`
+	// MaxReplicas is the smallest max_replicas with which the autoscaler
+	// (its other settings kept) reaches it, with AutoscaledCostUSD and
+	// AutoscaledSLOAttainment (0: none does).
+	MaxReplicas             int     `json:"max_replicas"`
+	AutoscaledCostUSD       float64 `json:"autoscaled_cost_usd"`
+	AutoscaledSLOAttainment float64 `json:"autoscaled_slo_attainment"`
+	// MaxReplicasSearched is the largest fleet tried.
+	MaxReplicasSearched int `json:"max_replicas_searched"`
 }
 
 // FleetCheck compares the fleet model's replica with the step-by-step

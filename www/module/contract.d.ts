@@ -1848,6 +1848,12 @@ export interface AutoscaleOptions {
    * @default 2e+09
    */
   load_bandwidth_bytes_per_s?: number;
+  /**
+   * attainment_target sizes the fleets for this SLO attainment (a fraction of the requests): the report's fleet.sizing gives the smallest static fleet and the smallest max_replicas that reach it.
+   * Range: greater than 0, at most 1.
+   * Unit: fraction of requests.
+   */
+  attainment_target?: number;
 }
 
 /**
@@ -2572,6 +2578,8 @@ export interface FleetReport {
   scale_downs: number;
   /** intervals is the run over time, chart-sized. */
   intervals: FleetInterval[];
+  /** sizing is the smallest fleets that reach simulate.autoscale.attainment_target, when given. */
+  sizing?: FleetSizing;
   /** check confirms one replica's figures with the step-by-step simulator (the report's simulation section) at the busiest hour's load per replica. */
   check?: FleetCheck;
 }
@@ -2617,6 +2625,22 @@ export interface FleetInterval {
   ttft_ms: number;
   static_slo_attainment: number;
   static_ttft_ms: number;
+}
+
+/** FleetSizing is the smallest fleets that reach an SLO attainment target under the same arrivals, found by bisection on the fleet model. */
+export interface FleetSizing {
+  /** attainment_target is the target (simulate.autoscale.attainment_target). */
+  attainment_target: number;
+  /** static_replicas is the smallest static fleet that reaches it, with its StaticCostUSD and StaticSLOAttainment (0 replicas: none of up to MaxReplicasSearched does). */
+  static_replicas: number;
+  static_cost_usd: number;
+  static_slo_attainment: number;
+  /** max_replicas is the smallest max_replicas with which the autoscaler (its other settings kept) reaches it, with AutoscaledCostUSD and AutoscaledSLOAttainment (0: none does). */
+  max_replicas: number;
+  autoscaled_cost_usd: number;
+  autoscaled_slo_attainment: number;
+  /** max_replicas_searched is the largest fleet tried. */
+  max_replicas_searched: number;
 }
 
 /** FleetCheck compares the fleet model's replica with the step-by-step simulation of one replica at the busiest hour's load per replica. */

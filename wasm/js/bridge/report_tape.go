@@ -307,6 +307,7 @@ var tapeKeys = []string{
 	"saved_usd",
 	"scale_ups",
 	"scale_downs",
+	"sizing",
 	"check",
 	"replica_hours",
 	"cost_usd",
@@ -318,6 +319,11 @@ var tapeKeys = []string{
 	"provisioned",
 	"static_slo_attainment",
 	"static_ttft_ms",
+	"attainment_target",
+	"static_cost_usd",
+	"autoscaled_cost_usd",
+	"autoscaled_slo_attainment",
+	"max_replicas_searched",
 	"request_rate_per_replica",
 	"model_ttft_ms",
 	"simulated_ttft_ms",
@@ -810,65 +816,77 @@ var tapeFullTypes = [...]tapeType{
 	}},
 	73 - tapeFullBase: {kind: tapeKindPointer, elem: 74},
 	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetReport
-		{off: unsafe.Offsetof(calc.FleetReport{}.Metric), typ: 1, key: 281},                      // metric
-		{off: unsafe.Offsetof(calc.FleetReport{}.Target), typ: 33, key: 282},                     // target
-		{off: unsafe.Offsetof(calc.FleetReport{}.MinReplicas), typ: 31, key: 283},                // min_replicas
-		{off: unsafe.Offsetof(calc.FleetReport{}.MaxReplicas), typ: 31, key: 284},                // max_replicas
-		{off: unsafe.Offsetof(calc.FleetReport{}.StaticReplicas), typ: 31, key: 285},             // static_replicas
-		{off: unsafe.Offsetof(calc.FleetReport{}.IntervalS), typ: 33, key: 286},                  // interval_s
-		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleDownDelayS), typ: 33, key: 287},            // scale_down_delay_s
-		{off: unsafe.Offsetof(calc.FleetReport{}.ColdStartS), typ: 33, key: 288},                 // cold_start_s
-		{off: unsafe.Offsetof(calc.FleetReport{}.ReplicaCapacity), typ: 33, key: 289},            // replica_capacity_requests_per_s
-		{off: unsafe.Offsetof(calc.FleetReport{}.GPUsPerReplica), typ: 31, key: 290},             // gpus_per_replica
-		{off: unsafe.Offsetof(calc.FleetReport{}.ReplicaHourUSD), typ: 33, key: 291},             // replica_hour_usd
-		{off: unsafe.Offsetof(calc.FleetReport{}.SliceS), typ: 33, key: 292},                     // slice_s
-		{off: unsafe.Offsetof(calc.FleetReport{}.Autoscaled), typ: 75, key: 293},                 // autoscaled
-		{off: unsafe.Offsetof(calc.FleetReport{}.Static), typ: 75, key: 294},                     // static
-		{off: unsafe.Offsetof(calc.FleetReport{}.SavedUSD), typ: 33, key: 295},                   // saved_usd
-		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleUps), typ: 31, key: 296},                   // scale_ups
-		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleDowns), typ: 31, key: 297},                 // scale_downs
-		{off: unsafe.Offsetof(calc.FleetReport{}.Intervals), typ: 76, key: 264},                  // intervals
-		{off: unsafe.Offsetof(calc.FleetReport{}.Check), typ: 78, key: 298, omit: tapeOmitEmpty}, // check
+		{off: unsafe.Offsetof(calc.FleetReport{}.Metric), typ: 1, key: 281},                       // metric
+		{off: unsafe.Offsetof(calc.FleetReport{}.Target), typ: 33, key: 282},                      // target
+		{off: unsafe.Offsetof(calc.FleetReport{}.MinReplicas), typ: 31, key: 283},                 // min_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.MaxReplicas), typ: 31, key: 284},                 // max_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.StaticReplicas), typ: 31, key: 285},              // static_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.IntervalS), typ: 33, key: 286},                   // interval_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleDownDelayS), typ: 33, key: 287},             // scale_down_delay_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ColdStartS), typ: 33, key: 288},                  // cold_start_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ReplicaCapacity), typ: 33, key: 289},             // replica_capacity_requests_per_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.GPUsPerReplica), typ: 31, key: 290},              // gpus_per_replica
+		{off: unsafe.Offsetof(calc.FleetReport{}.ReplicaHourUSD), typ: 33, key: 291},              // replica_hour_usd
+		{off: unsafe.Offsetof(calc.FleetReport{}.SliceS), typ: 33, key: 292},                      // slice_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.Autoscaled), typ: 75, key: 293},                  // autoscaled
+		{off: unsafe.Offsetof(calc.FleetReport{}.Static), typ: 75, key: 294},                      // static
+		{off: unsafe.Offsetof(calc.FleetReport{}.SavedUSD), typ: 33, key: 295},                    // saved_usd
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleUps), typ: 31, key: 296},                    // scale_ups
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleDowns), typ: 31, key: 297},                  // scale_downs
+		{off: unsafe.Offsetof(calc.FleetReport{}.Intervals), typ: 76, key: 264},                   // intervals
+		{off: unsafe.Offsetof(calc.FleetReport{}.Sizing), typ: 78, key: 298, omit: tapeOmitEmpty}, // sizing
+		{off: unsafe.Offsetof(calc.FleetReport{}.Check), typ: 80, key: 299, omit: tapeOmitEmpty},  // check
 	}},
 	75 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetOutcome
-		{off: unsafe.Offsetof(calc.FleetOutcome{}.ReplicaHours), typ: 33, key: 299},        // replica_hours
-		{off: unsafe.Offsetof(calc.FleetOutcome{}.CostUSD), typ: 33, key: 300},             // cost_usd
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.ReplicaHours), typ: 33, key: 300},        // replica_hours
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.CostUSD), typ: 33, key: 301},             // cost_usd
 		{off: unsafe.Offsetof(calc.FleetOutcome{}.SLOAttainment), typ: 33, key: 213},       // slo_attainment
 		{off: unsafe.Offsetof(calc.FleetOutcome{}.GoodputRequestsPerS), typ: 33, key: 212}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.FleetOutcome{}.PeakReplicas), typ: 33, key: 301},        // peak_replicas
-		{off: unsafe.Offsetof(calc.FleetOutcome{}.MaxBacklog), typ: 33, key: 302},          // max_backlog
-		{off: unsafe.Offsetof(calc.FleetOutcome{}.Hours), typ: 80, key: 303},               // hours
-		{off: unsafe.Offsetof(calc.FleetOutcome{}.WorstHour), typ: 31, key: 304},           // worst_hour
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.PeakReplicas), typ: 33, key: 302},        // peak_replicas
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.MaxBacklog), typ: 33, key: 303},          // max_backlog
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.Hours), typ: 82, key: 304},               // hours
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.WorstHour), typ: 31, key: 305},           // worst_hour
 	}},
 	76 - tapeFullBase: {kind: tapeKindSlice, elem: 77, size: unsafe.Sizeof(*new(calc.FleetInterval))},
 	77 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetInterval
 		{off: unsafe.Offsetof(calc.FleetInterval{}.StartS), typ: 33, key: 278},              // start_s
 		{off: unsafe.Offsetof(calc.FleetInterval{}.DurationS), typ: 33, key: 207},           // duration_s
 		{off: unsafe.Offsetof(calc.FleetInterval{}.RequestRate), typ: 33, key: 55},          // request_rate
-		{off: unsafe.Offsetof(calc.FleetInterval{}.Replicas), typ: 33, key: 305},            // replicas
-		{off: unsafe.Offsetof(calc.FleetInterval{}.Provisioned), typ: 33, key: 306},         // provisioned
+		{off: unsafe.Offsetof(calc.FleetInterval{}.Replicas), typ: 33, key: 306},            // replicas
+		{off: unsafe.Offsetof(calc.FleetInterval{}.Provisioned), typ: 33, key: 307},         // provisioned
 		{off: unsafe.Offsetof(calc.FleetInterval{}.SLOAttainment), typ: 33, key: 213},       // slo_attainment
 		{off: unsafe.Offsetof(calc.FleetInterval{}.TTFTMs), typ: 33, key: 91},               // ttft_ms
-		{off: unsafe.Offsetof(calc.FleetInterval{}.StaticSLOAttainment), typ: 33, key: 307}, // static_slo_attainment
-		{off: unsafe.Offsetof(calc.FleetInterval{}.StaticTTFTMs), typ: 33, key: 308},        // static_ttft_ms
+		{off: unsafe.Offsetof(calc.FleetInterval{}.StaticSLOAttainment), typ: 33, key: 308}, // static_slo_attainment
+		{off: unsafe.Offsetof(calc.FleetInterval{}.StaticTTFTMs), typ: 33, key: 309},        // static_ttft_ms
 	}},
 	78 - tapeFullBase: {kind: tapeKindPointer, elem: 79},
-	79 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetCheck
-		{off: unsafe.Offsetof(calc.FleetCheck{}.RequestRatePerReplica), typ: 33, key: 309}, // request_rate_per_replica
-		{off: unsafe.Offsetof(calc.FleetCheck{}.Utilization), typ: 33, key: 114},           // utilization
-		{off: unsafe.Offsetof(calc.FleetCheck{}.ModelTTFTMs), typ: 33, key: 310},           // model_ttft_ms
-		{off: unsafe.Offsetof(calc.FleetCheck{}.SimulatedTTFTMs), typ: 33, key: 311},       // simulated_ttft_ms
-		{off: unsafe.Offsetof(calc.FleetCheck{}.ModelTPOTMs), typ: 33, key: 312},           // model_tpot_ms
-		{off: unsafe.Offsetof(calc.FleetCheck{}.SimulatedTPOTMs), typ: 33, key: 313},       // simulated_tpot_ms
+	79 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetSizing
+		{off: unsafe.Offsetof(calc.FleetSizing{}.AttainmentTarget), typ: 33, key: 310},        // attainment_target
+		{off: unsafe.Offsetof(calc.FleetSizing{}.StaticReplicas), typ: 31, key: 285},          // static_replicas
+		{off: unsafe.Offsetof(calc.FleetSizing{}.StaticCostUSD), typ: 33, key: 311},           // static_cost_usd
+		{off: unsafe.Offsetof(calc.FleetSizing{}.StaticSLOAttainment), typ: 33, key: 308},     // static_slo_attainment
+		{off: unsafe.Offsetof(calc.FleetSizing{}.MaxReplicas), typ: 31, key: 284},             // max_replicas
+		{off: unsafe.Offsetof(calc.FleetSizing{}.AutoscaledCostUSD), typ: 33, key: 312},       // autoscaled_cost_usd
+		{off: unsafe.Offsetof(calc.FleetSizing{}.AutoscaledSLOAttainment), typ: 33, key: 313}, // autoscaled_slo_attainment
+		{off: unsafe.Offsetof(calc.FleetSizing{}.MaxReplicasSearched), typ: 31, key: 314},     // max_replicas_searched
 	}},
-	80 - tapeFullBase: {kind: tapeKindSlice, elem: 81, size: unsafe.Sizeof(*new(calc.FleetHour))},
-	81 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetHour
+	80 - tapeFullBase: {kind: tapeKindPointer, elem: 81},
+	81 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetCheck
+		{off: unsafe.Offsetof(calc.FleetCheck{}.RequestRatePerReplica), typ: 33, key: 315}, // request_rate_per_replica
+		{off: unsafe.Offsetof(calc.FleetCheck{}.Utilization), typ: 33, key: 114},           // utilization
+		{off: unsafe.Offsetof(calc.FleetCheck{}.ModelTTFTMs), typ: 33, key: 316},           // model_ttft_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.SimulatedTTFTMs), typ: 33, key: 317},       // simulated_ttft_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.ModelTPOTMs), typ: 33, key: 318},           // model_tpot_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.SimulatedTPOTMs), typ: 33, key: 319},       // simulated_tpot_ms
+	}},
+	82 - tapeFullBase: {kind: tapeKindSlice, elem: 83, size: unsafe.Sizeof(*new(calc.FleetHour))},
+	83 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetHour
 		{off: unsafe.Offsetof(calc.FleetHour{}.StartS), typ: 33, key: 278},              // start_s
 		{off: unsafe.Offsetof(calc.FleetHour{}.Requests), typ: 33, key: 256},            // requests
 		{off: unsafe.Offsetof(calc.FleetHour{}.SLOAttainment), typ: 33, key: 213},       // slo_attainment
 		{off: unsafe.Offsetof(calc.FleetHour{}.GoodputRequestsPerS), typ: 33, key: 212}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.FleetHour{}.MeanReplicas), typ: 33, key: 314},        // mean_replicas
-		{off: unsafe.Offsetof(calc.FleetHour{}.ReplicaHours), typ: 33, key: 299},        // replica_hours
-		{off: unsafe.Offsetof(calc.FleetHour{}.CostUSD), typ: 33, key: 300},             // cost_usd
+		{off: unsafe.Offsetof(calc.FleetHour{}.MeanReplicas), typ: 33, key: 320},        // mean_replicas
+		{off: unsafe.Offsetof(calc.FleetHour{}.ReplicaHours), typ: 33, key: 300},        // replica_hours
+		{off: unsafe.Offsetof(calc.FleetHour{}.CostUSD), typ: 33, key: 301},             // cost_usd
 	}},
 }

@@ -1,15 +1,18 @@
-package evaluate
+package simulate
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/modelrefs/throughput/calc/deploy"
+	"github.com/modelrefs/throughput/calc/fleet"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/numtext"
-	"github.com/modelrefs/throughput/sched"
 )
 
-// The fleet model's work (simulate.autoscale; calc/fleet), in work units.
+// The fleet model's work (simulate.autoscale; calc/fleet), in work units
+// (evaluate.NsPerWorkUnit each; deploy.TrafficWork, read by the work
+// budget).
 // BenchmarkFleetDay (a day at 50 req/s, 4.32 million arrivals and 86,400
 // slices, on the loaded development machine) spent 344 ms of CPU, about
 // 80 ns an arrival: thinning's draws (an exponential and a uniform per
@@ -30,7 +33,13 @@ func fleetWork(sp *deploy.SimPlan) float64 {
 	if tp == nil || tp.Fleet == nil {
 		return 0
 	}
-	return FleetArrivalWorkUnits*tp.Fleet.ExpectedRequests + FleetSliceWorkUnits*math.Ceil(trafficSpan(tp)/spec.FleetSliceS)
+	slices := math.Ceil(trafficSpan(tp) / spec.FleetSliceS)
+	runs := 1.0
+	if tp.Fleet.AttainmentTarget > 0 {
+		// The sizing: two bisections, each run both fleets' slices.
+		runs += float64(2 * fleet.SizingRuns(spec.MaxSizingReplicas))
+	}
+	return FleetArrivalWorkUnits*tp.Fleet.ExpectedRequests + FleetSliceWorkUnits*slices*runs
 }
 
 // trafficSpan is the traffic's length in seconds: the trace's last
@@ -42,20 +51,9 @@ func trafficSpan(tp *deploy.TrafficPlan) float64 {
 	return tp.Curve.DurationS()
 }
 
-// replayLoad is the requests a replayed trace keeps in flight, priced as
-// a Poisson process at its mean rate (Little's law; a trace's bursts hold
-// more for a while, which the watchdog's factor covers).
-func replayLoad(d *deploy.Deployment, w sched.Workload, meanIn, meanOut, capc int) float64 {
-	rate := w.MeanRate()
-	if !(rate > 0) {
-		return float64(w.NumRequests) // every request at once
-	}
-	return float64(deploy.Analyse(d, nil).ConcurrencyForRate(rate, meanIn, meanOut, capc))
-}
-
 // trafficRefusal is the refusal of a trace or rate curve over the budget,
 // naming the field that brings the traffic (nil without one).
-func trafficRefusal(sp *deploy.SimPlan, est WorkEstimate, budget float64) error {
+func trafficRefusal(sp *deploy.SimPlan, total, budget float64) error {
 	tp := sp.Traffic
 	if tp == nil {
 		return nil
@@ -68,9 +66,9 @@ func trafficRefusal(sp *deploy.SimPlan, est WorkEstimate, budget float64) error 
 	scope := " on one instance, step by step"
 	if tp.Fleet != nil {
 		n = tp.Fleet.ExpectedRequests
-		scope = " on a fleet of " + itoa(tp.Fleet.Policy.Max) + " replicas at most"
+		scope = " on a fleet of " + strconv.Itoa(tp.Fleet.Policy.Max) + " replicas at most"
 	}
 	return spec.Errors{{Field: field, Message: what + " " + numtext.Thousands(int64(math.Round(n))) + " requests over " +
-		numtext.Thousands(int64(math.Round(trafficSpan(tp)))) + " s" + scope + " need about " + numtext.Sci(est.Total) +
+		numtext.Thousands(int64(math.Round(trafficSpan(tp)))) + " s" + scope + " need about " + numtext.Sci(total) +
 		" sequence-steps, above the work budget of " + numtext.Sci(budget) + "; shorten it or lower its rate, or raise the budget (the JavaScript module's load({ workBudget }))"}}
 }
