@@ -246,7 +246,7 @@ func TestOpenAPIQueryParametersAreTheContractsParams(t *testing.T) {
 	assert.Equal(t, 1.0, tp["minimum"])
 	assert.Equal(t, 1024.0, tp["maximum"])
 	assert.Equal(t, map[string]any{"type": "string"}, byName["hardware"]["schema"], "a catalog id")
-	assert.Equal(t, []any{"poisson", "closed_loop", "burst"}, byName["simulate.arrival"]["schema"].(map[string]any)["enum"])
+	assert.Equal(t, []any{"poisson", "closed_loop", "burst", "trace", "rate_curve"}, byName["simulate.arrival"]["schema"].(map[string]any)["enum"])
 	assert.Contains(t, byName["workload.input_tokens"]["description"], "Also accepted as input_tokens.")
 	assert.NotContains(t, byName["workload.input_tokens"]["schema"], "description")
 }

@@ -12,6 +12,7 @@ import (
 // that users and doors write calc.Request and calc.Report; each type's doc
 // is its defining package's.
 type (
+	AutoscaleOptions    = spec.AutoscaleOptions
 	Band                = spec.Band
 	BatchCeiling        = spec.BatchCeiling
 	BenchResult         = spec.BenchResult
@@ -33,6 +34,12 @@ type (
 	FieldError          = spec.FieldError
 	FieldSpec           = spec.FieldSpec
 	Fix                 = spec.Fix
+	FleetCheck          = spec.FleetCheck
+	FleetHour           = spec.FleetHour
+	FleetInterval       = spec.FleetInterval
+	FleetOutcome        = spec.FleetOutcome
+	FleetReport         = spec.FleetReport
+	FleetSizing         = spec.FleetSizing
 	HardwareInfo        = spec.HardwareInfo
 	HardwareRef         = spec.HardwareRef
 	KVCacheReport       = spec.KVCacheReport
@@ -65,6 +72,7 @@ type (
 	SessionWorkload     = spec.SessionWorkload
 	SessionsReport      = spec.SessionsReport
 	PrefixCachingReport = spec.PrefixCachingReport
+	RateCurve           = spec.RateCurve
 	Report              = spec.Report
 	Request             = spec.Request
 	SLO                 = spec.SLO
@@ -82,6 +90,9 @@ type (
 	StartupLogReport    = spec.StartupLogReport
 	SweepOptions        = spec.SweepOptions
 	SweepPoint          = spec.SweepPoint
+	TraceOptions        = spec.TraceOptions
+	TrafficInterval     = spec.TrafficInterval
+	TrafficReport       = spec.TrafficReport
 	Warning             = spec.Warning
 	WorkEstimate        = evaluate.WorkEstimate
 	Workload            = spec.Workload

@@ -135,7 +135,7 @@ func TestSimulateValidation(t *testing.T) {
 		{"num_requests", `{"num_requests": 0}`, calc.Errors{{Field: "simulate.num_requests", Message: "must be at least 1, got 0"}}},
 		{"too many", `{"num_requests": 100001}`, calc.Errors{{Field: "simulate.num_requests", Message: "must be at most 100000, got 100001"}}},
 		{"seed", `{"seed": -1}`, calc.Errors{{Field: "simulate.seed", Message: "must be at least 0, got -1"}}},
-		{"arrival", `{"arrival": "gamma"}`, calc.Errors{{Field: "simulate.arrival", Message: `unknown arrival "gamma"; one of poisson, closed_loop, burst`}}},
+		{"arrival", `{"arrival": "gamma"}`, calc.Errors{{Field: "simulate.arrival", Message: `unknown arrival "gamma"; one of poisson, closed_loop, burst, trace, rate_curve`}}},
 		{"rate missing", `{"arrival": "poisson"}`, calc.Errors{{Field: "simulate.request_rate", Message: "is required for poisson arrivals (or give workload.request_rate)"}}},
 		{"rate zero", `{"arrival": "poisson", "request_rate": 0}`, calc.Errors{{Field: "simulate.request_rate", Message: "must be at least 1e-06 requests/s, got 0"}}},
 		{"users missing", `{"arrival": "closed_loop"}`, calc.Errors{{Field: "simulate.concurrency", Message: "is required for closed_loop arrivals (or give workload.concurrency)"}}},

@@ -421,6 +421,10 @@ func (w *Workload) valid() bool {
 		if w.Users < 1 {
 			return false
 		}
+	case Replay:
+		if !w.validTrace() {
+			return false
+		}
 	default:
 		return false
 	}

@@ -90,6 +90,8 @@ type Workload struct {
 	// Sessions makes the requests the turns of multi-turn sessions
 	// (sessions.go); nil: independent requests.
 	Sessions *Sessions
+	// Trace is Replay's requests, NumRequests of them (trace.go).
+	Trace []TraceRequest
 }
 
 // request is one generated request.
@@ -101,6 +103,10 @@ type request struct {
 // generate fills reqs (len NumRequests) with lengths and, for Burst and
 // Poisson, arrival times (ClosedLoop arrivals are set while simulating).
 func (w *Workload) generate(reqs []request) {
+	if w.Arrival == Replay {
+		w.generateReplay(reqs)
+		return
+	}
 	seed := w.Seed
 	lengths := NewRand(splitmix64(&seed))
 	gaps := NewRand(splitmix64(&seed))
@@ -126,6 +132,10 @@ func (w *Workload) generate(reqs []request) {
 // runs (a session workload's turns, Sessions not nil, as its run draws
 // them).
 func (w *Workload) Lengths(n int, f func(input, output int)) {
+	if w.Arrival == Replay {
+		w.replayLengths(min(n, w.NumRequests), func(_, in, out int) { f(in, out) })
+		return
+	}
 	seed := w.Seed
 	if w.Sessions != nil {
 		w.sessionTurns(min(n, w.NumRequests), NewRand(splitmix64(&seed)), func(_, _, in, out int) { f(in, out) })

@@ -32,6 +32,9 @@ type SimPlan struct {
 	WorkLimit float64
 	Stopped   bool
 	Refusal   error
+	// Traffic is the trace or rate curve replayed, and its fleet (nil:
+	// generated arrivals; traffic.go).
+	Traffic *TrafficPlan
 }
 
 var distKinds = map[string]sched.DistKind{
@@ -73,6 +76,10 @@ func simulateOptions(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) 
 	sp.Arrival = strings.ToLower(strings.TrimSpace(o.Arrival))
 	if sp.Arrival == "" {
 		switch {
+		case o.Trace != nil:
+			sp.Arrival = "trace"
+		case o.RateCurve != nil:
+			sp.Arrival = "rate_curve"
 		case p.rate > 0:
 			sp.Arrival = "poisson"
 		case p.concurrency > 0:
@@ -96,6 +103,8 @@ func simulateOptions(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) 
 		}
 	case "burst":
 		w.Arrival = sched.Burst
+	case "trace", "rate_curve":
+		w.Arrival = sched.Replay
 	default:
 		e.Add("simulate.arrival", "unknown arrival "+fielderr.Quote(o.Arrival)+"; one of "+strings.Join(spec.Arrivals, ", "))
 	}
@@ -133,6 +142,7 @@ func simulateOptions(o *spec.SimulateOptions, d *Deployment, p Ask, prev error) 
 			sp.Users = append(sp.Users, e.IntAt("simulate.sweep.concurrencies["+itoa(i)+"]", "SimSweepOptions.concurrencies", &c, 1))
 		}
 	}
+	trafficOptions(&e, o, sp, d, p)
 	if err := e.Err(); err != nil {
 		return nil, err
 	}

@@ -219,6 +219,9 @@ func (b *workBudget) estimateWork() WorkEstimate {
 	if sp != nil && pre != nil && d.NumBlocks >= 2 {
 		st := b.lengthStats(sp.Work)
 		est.Simulation = b.runWork(sp.Work, st)
+		if deploy.TrafficWork != nil {
+			est.Simulation += deploy.TrafficWork(sp)
+		}
 		if st.k > 0 {
 			est.meanOutput = st.out / st.k
 		}
@@ -285,6 +288,14 @@ func (b *workBudget) runWork(w sched.Workload, st lengthStats) float64 {
 		load = users
 	case sched.Poisson:
 		load = float64(deploy.Analyse(d, nil).ConcurrencyForRate(rate, fresh, meanOut, capc))
+	case sched.Replay:
+		// A replayed trace at its mean rate (Little's law; its bursts
+		// hold more for a while, which the watchdog's factor covers), or
+		// every request at once.
+		load = n
+		if rate := w.MeanRate(); rate > 0 {
+			load = float64(deploy.Analyse(d, nil).ConcurrencyForRate(rate, meanIn, meanOut, capc))
+		}
 	}
 	// No run holds more requests than it has (a sweep's load of 1,000
 	// users over its 2 requests runs a batch of 2).
@@ -388,6 +399,11 @@ func (b *workBudget) checkBudget(budget float64) error {
 		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(n)) + " requests)" + over +
 			"; lower simulate.sweep.num_requests to about " + numtext.Thousands(int64(fit)) + ", or simulate.sweep.points, or " + lengths
 		return spec.Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
+	}
+	if deploy.TrafficRefusal != nil {
+		if err := deploy.TrafficRefusal(sp, est.Total, budget); err != nil {
+			return err
+		}
 	}
 	what := "the simulation (" + numtext.Thousands(int64(sp.Work.NumRequests)) + " requests of about " + numtext.Thousands(int64(math.Round(est.meanOutput))) + " output tokens"
 	if sp.Sweep {

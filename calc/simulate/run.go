@@ -31,6 +31,7 @@ func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan)
 	cfg := d.SchedConfig()
 	cfg.Spec.Seed = sp.Work.Seed
 	opts := simOptions(d, p, sp.Timeline)
+	fleetReport := startTraffic(d, r, p, sp, &opts)
 	limit(&opts, d, sp, 0, sp.Work.NumRequests)
 	res, err := sched.Run(cfg, sp.Work, d.StepSeconds, opts)
 	if err == sched.ErrWorkLimit {
@@ -51,6 +52,7 @@ func run(d *deploy.Deployment, r *spec.Report, p deploy.Ask, sp *deploy.SimPlan)
 	case sched.ClosedLoop:
 		s.Concurrency = sp.Work.Users
 	}
+	s.Traffic = endTraffic(sp, res, s, fleetReport, opts)
 	if res.Truncated {
 		r.Warn("simulation_truncated", "the simulation stopped after "+strconv.Itoa(spec.MaxSimSteps)+" steps; figures cover the requests finished by then")
 	}

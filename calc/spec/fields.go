@@ -67,7 +67,7 @@ var Dtypes = []string{"auto", "bfloat16", "float16", "float32"}
 var KVCacheDtypes = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2", "bfloat16", "float16", "float32"}
 
 // Arrivals are the values of simulate.arrival.
-var Arrivals = []string{"poisson", "closed_loop", "burst"}
+var Arrivals = []string{"poisson", "closed_loop", "burst", "trace", "rate_curve"}
 
 // Distributions are the values of a length distribution.
 var Distributions = []string{"constant", "uniform", "normal", "lognormal", "exponential"}
@@ -85,7 +85,7 @@ func BlockSizes() []int {
 // Fields is the request contract's table: for each field ("Type.json_key",
 // Type the Go type's name), what its Go type cannot say. A field of a
 // request type that is not listed has no bound beyond its JSON type.
-var Fields = fieldMap(append(append(fieldList[:], featureFields[:]...), calibrationFields[:]...))
+var Fields = fieldMap(append(append(append(fieldList[:], featureFields[:]...), calibrationFields[:]...), trafficFields[:]...))
 
 // fieldList is Fields as a list: a loop over it at start-up is a fraction
 // of the code a map literal of this size compiles to (the browser engine's

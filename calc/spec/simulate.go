@@ -36,10 +36,11 @@ type SimulateOptions struct {
 	// Seed makes the workload reproducible (default 0, at most 2^53).
 	Seed *int64 `json:"seed,omitempty"`
 	// Arrival is "poisson" (at request_rate), "closed_loop" (concurrency
-	// users, each sending its next request when the last one finishes) or
-	// "burst" (every request at time zero). Default: poisson when
-	// workload.request_rate is given, closed_loop when workload.concurrency
-	// is, else burst.
+	// users, each sending its next request when the last one finishes),
+	// "burst" (every request at time zero), "trace" (simulate.trace's
+	// arrivals) or "rate_curve" (simulate.rate_curve's). Default: trace or
+	// rate_curve when given, poisson when workload.request_rate is given,
+	// closed_loop when workload.concurrency is, else burst.
 	Arrival string `json:"arrival,omitempty"`
 	// RequestRate is the Poisson arrival rate in requests per second
 	// (default workload.request_rate).
@@ -55,6 +56,12 @@ type SimulateOptions struct {
 	TimelinePoints *int `json:"timeline_points,omitempty"`
 	// Sweep runs the simulation over a range of loads.
 	Sweep *SimSweepOptions `json:"sweep,omitempty"`
+	// Trace replays a request trace (arrival "trace"), RateCurve draws
+	// arrivals from a rate that varies in time (arrival "rate_curve"),
+	// and Autoscale runs a fleet under either (traffic.go).
+	Trace     *TraceOptions     `json:"trace,omitempty"`
+	RateCurve *RateCurve        `json:"rate_curve,omitempty"`
+	Autoscale *AutoscaleOptions `json:"autoscale,omitempty"`
 }
 
 // LengthDistribution is a distribution of token lengths. Samples are

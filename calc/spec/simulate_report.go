@@ -94,6 +94,9 @@ type SimulationReport struct {
 	Sweep *SimulationSweep `json:"sweep,omitempty"`
 	// Sessions is a session workload's outcome (workload.sessions).
 	Sessions *SimSessionsReport `json:"sessions,omitempty"`
+	// Traffic is the trace or rate curve simulated, over time, and the
+	// fleet autoscaled under it (traffic.go).
+	Traffic *TrafficReport `json:"traffic,omitempty"`
 }
 
 // LatencySummary is a latency distribution in milliseconds; percentiles
