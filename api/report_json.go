@@ -528,6 +528,10 @@ func appendSimulationReport(w *jsonWriter, v *calc.SimulationReport) {
 		w.lit(`,"sessions":`)
 		appendSimSessionsReport(w, v.Sessions)
 	}
+	if v.Traffic != nil {
+		w.lit(`,"traffic":`)
+		appendTrafficReport(w, v.Traffic)
+	}
 	w.lit("}")
 }
 
@@ -836,6 +840,48 @@ func appendSimSessionsReport(w *jsonWriter, v *calc.SimSessionsReport) {
 	w.lit("}")
 }
 
+// appendTrafficReport appends a calc.TrafficReport as encoding/json does.
+func appendTrafficReport(w *jsonWriter, v *calc.TrafficReport) {
+	w.string(`{"source":`, v.Source)
+	if v.Format != "" {
+		w.string(`,"format":`, v.Format)
+	}
+	w.int(`,"requests":`, int64(v.Requests))
+	w.float64(`,"duration_s":`, v.DurationS)
+	w.float64(`,"mean_request_rate":`, v.MeanRequestRate)
+	w.float64(`,"peak_request_rate":`, v.PeakRequestRate)
+	if v.ExpectedRequests != 0 {
+		w.float64(`,"expected_requests":`, v.ExpectedRequests)
+	}
+	if v.PrefixBlocks != 0 {
+		w.int(`,"prefix_blocks":`, v.PrefixBlocks)
+	}
+	if v.ReusedPrefixBlocks != 0 {
+		w.int(`,"reused_prefix_blocks":`, v.ReusedPrefixBlocks)
+	}
+	if v.PrefixBlockTokens != 0 {
+		w.int(`,"prefix_block_tokens":`, int64(v.PrefixBlockTokens))
+	}
+	if v.PrefixReuse != 0 {
+		w.float64(`,"prefix_reuse":`, v.PrefixReuse)
+	}
+	if len(v.Intervals) > 0 {
+		w.lit(`,"intervals":[`)
+		for i0 := range v.Intervals {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendTrafficInterval(w, &v.Intervals[i0])
+		}
+		w.lit("]")
+	}
+	if v.Fleet != nil {
+		w.lit(`,"fleet":`)
+		appendFleetReport(w, v.Fleet)
+	}
+	w.lit("}")
+}
+
 // appendLoggedTerm appends a calc.LoggedTerm as encoding/json does.
 func appendLoggedTerm(w *jsonWriter, v *calc.LoggedTerm) {
 	w.string(`{"name":`, v.Name)
@@ -950,6 +996,64 @@ func appendSimTurnReport(w *jsonWriter, v *calc.SimTurnReport) {
 	w.lit("}")
 }
 
+// appendTrafficInterval appends a calc.TrafficInterval as encoding/json does.
+func appendTrafficInterval(w *jsonWriter, v *calc.TrafficInterval) {
+	w.float64(`{"start_s":`, v.StartS)
+	w.float64(`,"duration_s":`, v.DurationS)
+	w.float64(`,"request_rate":`, v.RequestRate)
+	w.int(`,"arrivals":`, int64(v.Arrivals))
+	w.int(`,"completed":`, int64(v.Completed))
+	w.float64(`,"ttft_ms":`, v.TTFTMs)
+	if v.SLOAttainment != nil {
+		w.float64(`,"slo_attainment":`, *v.SLOAttainment)
+	}
+	w.lit("}")
+}
+
+// appendFleetReport appends a calc.FleetReport as encoding/json does.
+func appendFleetReport(w *jsonWriter, v *calc.FleetReport) {
+	w.string(`{"metric":`, v.Metric)
+	w.float64(`,"target":`, v.Target)
+	w.int(`,"min_replicas":`, int64(v.MinReplicas))
+	w.int(`,"max_replicas":`, int64(v.MaxReplicas))
+	w.int(`,"static_replicas":`, int64(v.StaticReplicas))
+	w.float64(`,"interval_s":`, v.IntervalS)
+	w.float64(`,"scale_down_delay_s":`, v.ScaleDownDelayS)
+	w.float64(`,"cold_start_s":`, v.ColdStartS)
+	w.float64(`,"replica_capacity_requests_per_s":`, v.ReplicaCapacity)
+	w.int(`,"gpus_per_replica":`, int64(v.GPUsPerReplica))
+	w.float64(`,"replica_hour_usd":`, v.ReplicaHourUSD)
+	w.float64(`,"slice_s":`, v.SliceS)
+	w.lit(`,"autoscaled":`)
+	appendFleetOutcome(w, &v.Autoscaled)
+	w.lit(`,"static":`)
+	appendFleetOutcome(w, &v.Static)
+	w.float64(`,"saved_usd":`, v.SavedUSD)
+	w.int(`,"scale_ups":`, int64(v.ScaleUps))
+	w.int(`,"scale_downs":`, int64(v.ScaleDowns))
+	if v.Intervals == nil {
+		w.lit(`,"intervals":null`)
+	} else {
+		w.lit(`,"intervals":[`)
+		for i0 := range v.Intervals {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendFleetInterval(w, &v.Intervals[i0])
+		}
+		w.lit("]")
+	}
+	if v.Sizing != nil {
+		w.lit(`,"sizing":`)
+		appendFleetSizing(w, v.Sizing)
+	}
+	if v.Check != nil {
+		w.lit(`,"check":`)
+		appendFleetCheck(w, v.Check)
+	}
+	w.lit("}")
+}
+
 // appendServingFigures appends a calc.ServingFigures as encoding/json does.
 func appendServingFigures(w *jsonWriter, v *calc.ServingFigures) {
 	w.lit("{")
@@ -1017,5 +1121,79 @@ func appendProfilePoint(w *jsonWriter, v *calc.ProfilePoint) {
 		}
 		w.lit("]")
 	}
+	w.lit("}")
+}
+
+// appendFleetOutcome appends a calc.FleetOutcome as encoding/json does.
+func appendFleetOutcome(w *jsonWriter, v *calc.FleetOutcome) {
+	w.float64(`{"replica_hours":`, v.ReplicaHours)
+	w.float64(`,"cost_usd":`, v.CostUSD)
+	w.float64(`,"slo_attainment":`, v.SLOAttainment)
+	w.float64(`,"goodput_requests_per_s":`, v.GoodputRequestsPerS)
+	w.float64(`,"peak_replicas":`, v.PeakReplicas)
+	w.float64(`,"max_backlog":`, v.MaxBacklog)
+	if v.Hours == nil {
+		w.lit(`,"hours":null`)
+	} else {
+		w.lit(`,"hours":[`)
+		for i0 := range v.Hours {
+			if i0 > 0 {
+				w.lit(",")
+			}
+			appendFleetHour(w, &v.Hours[i0])
+		}
+		w.lit("]")
+	}
+	w.int(`,"worst_hour":`, int64(v.WorstHour))
+	w.lit("}")
+}
+
+// appendFleetInterval appends a calc.FleetInterval as encoding/json does.
+func appendFleetInterval(w *jsonWriter, v *calc.FleetInterval) {
+	w.float64(`{"start_s":`, v.StartS)
+	w.float64(`,"duration_s":`, v.DurationS)
+	w.float64(`,"request_rate":`, v.RequestRate)
+	w.float64(`,"replicas":`, v.Replicas)
+	w.float64(`,"provisioned":`, v.Provisioned)
+	w.float64(`,"slo_attainment":`, v.SLOAttainment)
+	w.float64(`,"ttft_ms":`, v.TTFTMs)
+	w.float64(`,"static_slo_attainment":`, v.StaticSLOAttainment)
+	w.float64(`,"static_ttft_ms":`, v.StaticTTFTMs)
+	w.lit("}")
+}
+
+// appendFleetSizing appends a calc.FleetSizing as encoding/json does.
+func appendFleetSizing(w *jsonWriter, v *calc.FleetSizing) {
+	w.float64(`{"attainment_target":`, v.AttainmentTarget)
+	w.int(`,"static_replicas":`, int64(v.StaticReplicas))
+	w.float64(`,"static_cost_usd":`, v.StaticCostUSD)
+	w.float64(`,"static_slo_attainment":`, v.StaticSLOAttainment)
+	w.int(`,"max_replicas":`, int64(v.MaxReplicas))
+	w.float64(`,"autoscaled_cost_usd":`, v.AutoscaledCostUSD)
+	w.float64(`,"autoscaled_slo_attainment":`, v.AutoscaledSLOAttainment)
+	w.int(`,"max_replicas_searched":`, int64(v.MaxReplicasSearched))
+	w.lit("}")
+}
+
+// appendFleetCheck appends a calc.FleetCheck as encoding/json does.
+func appendFleetCheck(w *jsonWriter, v *calc.FleetCheck) {
+	w.float64(`{"request_rate_per_replica":`, v.RequestRatePerReplica)
+	w.float64(`,"utilization":`, v.Utilization)
+	w.float64(`,"model_ttft_ms":`, v.ModelTTFTMs)
+	w.float64(`,"simulated_ttft_ms":`, v.SimulatedTTFTMs)
+	w.float64(`,"model_tpot_ms":`, v.ModelTPOTMs)
+	w.float64(`,"simulated_tpot_ms":`, v.SimulatedTPOTMs)
+	w.lit("}")
+}
+
+// appendFleetHour appends a calc.FleetHour as encoding/json does.
+func appendFleetHour(w *jsonWriter, v *calc.FleetHour) {
+	w.float64(`{"start_s":`, v.StartS)
+	w.float64(`,"requests":`, v.Requests)
+	w.float64(`,"slo_attainment":`, v.SLOAttainment)
+	w.float64(`,"goodput_requests_per_s":`, v.GoodputRequestsPerS)
+	w.float64(`,"mean_replicas":`, v.MeanReplicas)
+	w.float64(`,"replica_hours":`, v.ReplicaHours)
+	w.float64(`,"cost_usd":`, v.CostUSD)
 	w.lit("}")
 }

@@ -1775,10 +1775,10 @@ export interface SimulateOptions {
    */
   seed?: number;
   /**
-   * arrival is "poisson" (at request_rate), "closed_loop" (concurrency users, each sending its next request when the last one finishes) or "burst" (every request at time zero). Default: poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst.
+   * arrival is "poisson" (at request_rate), "closed_loop" (concurrency users, each sending its next request when the last one finishes), "burst" (every request at time zero), "trace" (simulate.trace's arrivals) or "rate_curve" (simulate.rate_curve's). Default: trace or rate_curve when given, poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst.
    * Default: poisson when workload.request_rate is given, closed_loop when workload.concurrency is, else burst.
    */
-  arrival?: "poisson" | "closed_loop" | "burst";
+  arrival?: "poisson" | "closed_loop" | "burst" | "trace" | "rate_curve";
   /**
    * request_rate is the Poisson arrival rate in requests per second (default workload.request_rate).
    * Range: from 0.000001 to 1000000.
@@ -1805,6 +1805,10 @@ export interface SimulateOptions {
   timeline_points?: number;
   /** sweep runs the simulation over a range of loads. */
   sweep?: SimSweepOptions;
+  /** trace replays a request trace (arrival "trace"), RateCurve draws arrivals from a rate that varies in time (arrival "rate_curve"), and Autoscale runs a fleet under either (traffic.go). */
+  trace?: TraceOptions;
+  rate_curve?: RateCurve;
+  autoscale?: AutoscaleOptions;
 }
 
 /**
@@ -1874,6 +1878,123 @@ export interface SimSweepOptions {
    * Unit: users.
    */
   concurrencies?: number[];
+}
+
+/**
+ * TraceOptions is a request trace to replay exactly: each request arrives at its recorded time (shifted so the first arrives at 0) with its recorded prompt and output lengths.
+ *
+ * Unknown keys are rejected.
+ */
+export interface TraceOptions {
+  /** format is "mooncake" (kvcache-ai/Mooncake's trace: one JSON object a line with timestamp in ms, input_length, output_length and hash_ids, one id per shared 512-token block), "azure" (the Azure LLM inference traces' CSV: TIMESTAMP, ContextTokens, GeneratedTokens), "csv" (a header naming arrival_s, input_tokens, output_tokens, and optionally session_id or prefix_id) or "jsonl" (one object a line with those keys). */
+  format: "mooncake" | "azure" | "csv" | "jsonl";
+  /** data is the trace's text: at most 16 MiB and 1,000,000 requests, in arrival order; a replay on one instance takes at most 100,000. */
+  data: string;
+}
+
+/**
+ * RateCurve is a request rate that varies in time: rates[i] requests per second at times_s[i] seconds, from 0 to the curve's end at the last time. Arrivals are a non-homogeneous Poisson process of that rate.
+ *
+ * Unknown keys are rejected.
+ */
+export interface RateCurve {
+  /**
+   * times_s are the points' times in seconds: the first 0, then not decreasing (a time given twice is a jump), at most 7 days.
+   * Range: from 0 to 604800.
+   * Unit: s.
+   */
+  times_s: number[];
+  /**
+   * rates are the request rates at those times, in requests per second.
+   * Range: from 0 to 1000000.
+   * Unit: requests/s.
+   */
+  rates: number[];
+  /**
+   * shape is "linear" (the rate runs straight between points) or "steps" (each rate holds until the next point). Default linear.
+   * @default "linear"
+   */
+  shape?: "linear" | "steps";
+}
+
+/**
+ * AutoscaleOptions simulates a fleet of replicas of the deployment over the trace or the rate curve, scaled by a policy after Kubernetes' Horizontal Pod Autoscaler, against a static fleet.
+ *
+ * Unknown keys are rejected.
+ */
+export interface AutoscaleOptions {
+  /**
+   * metric is "utilization" (the demand over the ready replicas' capacity) or "queue" (requests in flight per replica). Default utilization.
+   * @default "utilization"
+   */
+  metric?: "utilization" | "queue";
+  /**
+   * target is the metric's target: a utilisation (default 0.7) or requests in flight per replica (default 32).
+   * Range: greater than 0, at most 1048576.
+   * Default: 0.7 (utilization) or 32 requests in flight per replica (queue).
+   */
+  target?: number;
+  /**
+   * tolerance is how far the metric may stray from its target, as a fraction of it, before the policy acts (default 0.1, the HPA's).
+   * Range: from 0 to 1.
+   * Unit: fraction of the target.
+   * @default 0.1
+   */
+  tolerance?: number;
+  /**
+   * min_replicas and MaxReplicas bound the fleet (default 1 and 16).
+   * Range: from 1 to 10000.
+   * Unit: replicas.
+   * @default 1
+   */
+  min_replicas?: number;
+  /**
+   * Range: from 1 to 10000.
+   * Unit: replicas.
+   * @default 16
+   */
+  max_replicas?: number;
+  /**
+   * static_replicas is the static fleet compared (default max_replicas).
+   * Range: from 1 to 10000.
+   * Unit: replicas.
+   * Default: max_replicas.
+   */
+  static_replicas?: number;
+  /**
+   * interval_s is how often the policy decides, in seconds (default 15).
+   * Range: from 1 to 3600.
+   * Unit: s.
+   * @default 15
+   */
+  interval_s?: number;
+  /**
+   * scale_down_delay_s is the scale-down stabilisation window, in seconds: the fleet shrinks only to the largest recommendation within it (default 300).
+   * Range: from 0 to 86400.
+   * Unit: s.
+   * @default 300
+   */
+  scale_down_delay_s?: number;
+  /**
+   * cold_start_s is how long a new replica takes to serve, in seconds (default: one GPU's weights over load_bandwidth_bytes_per_s).
+   * Range: from 0 to 86400.
+   * Unit: s.
+   * Default: one GPU's weights over load_bandwidth_bytes_per_s.
+   */
+  cold_start_s?: number;
+  /**
+   * load_bandwidth_bytes_per_s is the rate at which each GPU of a new replica loads its weights (default 2e9 bytes/s, a stated assumption).
+   * Range: from 1000000 to 10000000000000.
+   * Unit: bytes/s.
+   * @default 2e+09
+   */
+  load_bandwidth_bytes_per_s?: number;
+  /**
+   * attainment_target sizes the fleets for this SLO attainment (a fraction of the requests): the report's fleet.sizing gives the smallest static fleet and the smallest max_replicas that reach it.
+   * Range: greater than 0, at most 1.
+   * Unit: fraction of requests.
+   */
+  attainment_target?: number;
 }
 
 /**
@@ -2533,6 +2654,8 @@ export interface SimulationReport {
   sweep?: SimulationSweep;
   /** sessions is a session workload's outcome (workload.sessions). */
   sessions?: SimSessionsReport;
+  /** traffic is the trace or rate curve simulated, over time, and the fleet autoscaled under it (traffic.go). */
+  traffic?: TrafficReport;
 }
 
 /** LatencySummary is a latency distribution in milliseconds; percentiles interpolate linearly between ranks. All 0 when there is no sample. */
@@ -2611,6 +2734,148 @@ export interface SimTurnReport {
   prefix_hit_rate: number;
   ttft_mean_ms: number;
   tpot_mean_ms: number;
+}
+
+/** TrafficReport describes the traffic a simulation replayed or drew, and its outcome over time. */
+export interface TrafficReport {
+  /** source is "trace" or "rate_curve"; Format the trace's format. */
+  source: string;
+  format?: string;
+  /** requests arrived (the trace's rows, or those drawn from the rate curve) over DurationS seconds (the last arrival, or the curve's end): MeanRequestRate on average, PeakRequestRate at most (the curve's largest rate, or a trace's busiest interval's). */
+  requests: number;
+  duration_s: number;
+  mean_request_rate: number;
+  peak_request_rate: number;
+  /** expected_requests is the rate curve's integral: the arrivals' mean count (0 for a trace). */
+  expected_requests?: number;
+  /** prefix_blocks is a Mooncake trace's hash ids over every request (blocks of PrefixBlockTokens tokens); ReusedPrefixBlocks those that an earlier request had, PrefixReuse their share: the hit rate of a prefix cache that kept every block (an upper bound). The simulation itself uses the workload's prefix settings, not the hash ids. */
+  prefix_blocks?: number;
+  reused_prefix_blocks?: number;
+  prefix_block_tokens?: number;
+  prefix_reuse?: number;
+  /** intervals is the traffic over time on the simulated instance, by arrival time (absent with a fleet: see fleet.intervals). */
+  intervals?: TrafficInterval[];
+  /** fleet is the autoscaled fleet against the static one (simulate.autoscale). */
+  fleet?: FleetReport;
+}
+
+/** TrafficInterval is one interval of a simulated instance's traffic. */
+export interface TrafficInterval {
+  /** start_s and DurationS place it, in seconds. */
+  start_s: number;
+  duration_s: number;
+  /** request_rate is the rate curve's mean rate over it, or the trace's arrivals over its length, in requests per second. */
+  request_rate: number;
+  /** arrivals arrived in it; Completed of those finished. */
+  arrivals: number;
+  completed: number;
+  /** ttft_ms is their mean time to first token, in milliseconds. */
+  ttft_ms: number;
+  /** slo_attainment is the share of its arrivals that completed within the SLO (when one is given). */
+  slo_attainment?: number;
+}
+
+/** FleetReport is an autoscaled fleet against a static one under the same arrivals, by the slice-level fleet model (docs/MODEL.md section 14). */
+export interface FleetReport {
+  /** The policy, resolved. */
+  metric: string;
+  target: number;
+  min_replicas: number;
+  max_replicas: number;
+  static_replicas: number;
+  interval_s: number;
+  scale_down_delay_s: number;
+  cold_start_s: number;
+  /** replica_capacity_requests_per_s is the requests per second one replica completes at saturation (the serving model at the traffic's mean lengths); GPUsPerReplica and ReplicaHourUSD price it (0 without a price). */
+  replica_capacity_requests_per_s: number;
+  gpus_per_replica: number;
+  replica_hour_usd: number;
+  /** slice_s is the model's time step, in seconds. */
+  slice_s: number;
+  /** autoscaled and Static are the two fleets' outcomes; SavedUSD what autoscaling saves (negative: what it costs more). */
+  autoscaled: FleetOutcome;
+  static: FleetOutcome;
+  saved_usd: number;
+  /** scale_ups and ScaleDowns count the policy's decisions that started or removed replicas. */
+  scale_ups: number;
+  scale_downs: number;
+  /** intervals is the run over time, chart-sized. */
+  intervals: FleetInterval[];
+  /** sizing is the smallest fleets that reach simulate.autoscale.attainment_target, when given. */
+  sizing?: FleetSizing;
+  /** check confirms one replica's figures with the step-by-step simulator (the report's simulation section) at the busiest hour's load per replica. */
+  check?: FleetCheck;
+}
+
+/** FleetOutcome is one fleet's outcome over the run. */
+export interface FleetOutcome {
+  /** replica_hours were paid for (a starting replica's included), at CostUSD. */
+  replica_hours: number;
+  cost_usd: number;
+  /** slo_attainment is the share of requests that arrived in slices whose mean TTFT and TPOT met the SLO; GoodputRequestsPerS those requests over the run's length. */
+  slo_attainment: number;
+  goodput_requests_per_s: number;
+  /** peak_replicas is the most replicas paid for at once; MaxBacklog the most requests queued beyond the ready replicas' capacity. */
+  peak_replicas: number;
+  max_backlog: number;
+  /** hours is the outcome hour by hour; WorstHour the index of the hour with the lowest attainment (-1: no requests). */
+  hours: FleetHour[];
+  worst_hour: number;
+}
+
+/** FleetHour is one hour of a fleet (the last may be shorter). */
+export interface FleetHour {
+  start_s: number;
+  requests: number;
+  slo_attainment: number;
+  goodput_requests_per_s: number;
+  mean_replicas: number;
+  replica_hours: number;
+  cost_usd: number;
+}
+
+/** FleetInterval is one chart interval of the fleet run. */
+export interface FleetInterval {
+  start_s: number;
+  duration_s: number;
+  /** request_rate is the arrivals over the interval's length. */
+  request_rate: number;
+  /** replicas is the autoscaled fleet's mean ready replicas, Provisioned those paid for (starting ones too). */
+  replicas: number;
+  provisioned: number;
+  /** slo_attainment and TTFTMs (mean) are the autoscaled fleet's; StaticSLOAttainment and StaticTTFTMs the static fleet's. */
+  slo_attainment: number;
+  ttft_ms: number;
+  static_slo_attainment: number;
+  static_ttft_ms: number;
+}
+
+/** FleetSizing is the smallest fleets that reach an SLO attainment target under the same arrivals, found by bisection on the fleet model. */
+export interface FleetSizing {
+  /** attainment_target is the target (simulate.autoscale.attainment_target). */
+  attainment_target: number;
+  /** static_replicas is the smallest static fleet that reaches it, with its StaticCostUSD and StaticSLOAttainment (0 replicas: none of up to MaxReplicasSearched does). */
+  static_replicas: number;
+  static_cost_usd: number;
+  static_slo_attainment: number;
+  /** max_replicas is the smallest max_replicas with which the autoscaler (its other settings kept) reaches it, with AutoscaledCostUSD and AutoscaledSLOAttainment (0: none does). */
+  max_replicas: number;
+  autoscaled_cost_usd: number;
+  autoscaled_slo_attainment: number;
+  /** max_replicas_searched is the largest fleet tried. */
+  max_replicas_searched: number;
+}
+
+/** FleetCheck compares the fleet model's replica with the step-by-step simulation of one replica at the busiest hour's load per replica. */
+export interface FleetCheck {
+  /** request_rate_per_replica is the load simulated, in requests per second; Utilization its share of the replica's capacity. */
+  request_rate_per_replica: number;
+  utilization: number;
+  /** model_ttft_ms and ModelTPOTMs are the fleet model's mean latencies at that load; SimulatedTTFTMs and SimulatedTPOTMs the simulation's. */
+  model_ttft_ms: number;
+  simulated_ttft_ms: number;
+  model_tpot_ms: number;
+  simulated_tpot_ms: number;
 }
 
 /** Fix is one change to the request that makes a failing deployment work: the request field it sets (a JSON path), the value as text, and a sentence ("fits with fp8 weights"). */

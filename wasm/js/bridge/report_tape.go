@@ -265,6 +265,7 @@ var tapeKeys = []string{
 	"mean_kv_cache_usage",
 	"peak_kv_cache_usage",
 	"timeline",
+	"traffic",
 	"release",
 	"terms",
 	"missing",
@@ -296,10 +297,21 @@ var tapeKeys = []string{
 	"prompt_tokens",
 	"analytic_hit_rate",
 	"per_turn",
+	"source",
+	"format",
+	"requests",
+	"mean_request_rate",
+	"peak_request_rate",
+	"expected_requests",
+	"prefix_blocks",
+	"reused_prefix_blocks",
+	"prefix_block_tokens",
+	"prefix_reuse",
+	"intervals",
+	"fleet",
 	"logged",
 	"predicted",
 	"error",
-	"source",
 	"measured_ms",
 	"profile_ms",
 	"predicted_ms",
@@ -312,9 +324,30 @@ var tapeKeys = []string{
 	"e2e_latency_p50_ms",
 	"e2e_latency_p99_ms",
 	"turn",
-	"requests",
 	"ttft_mean_ms",
 	"tpot_mean_ms",
+	"start_s",
+	"arrivals",
+	"completed",
+	"metric",
+	"target",
+	"min_replicas",
+	"max_replicas",
+	"static_replicas",
+	"interval_s",
+	"scale_down_delay_s",
+	"cold_start_s",
+	"replica_capacity_requests_per_s",
+	"gpus_per_replica",
+	"replica_hour_usd",
+	"slice_s",
+	"autoscaled",
+	"static",
+	"saved_usd",
+	"scale_ups",
+	"scale_downs",
+	"sizing",
+	"check",
 	"c",
 	"r",
 	"b",
@@ -322,6 +355,27 @@ var tapeKeys = []string{
 	"out",
 	"rps",
 	"res",
+	"replica_hours",
+	"cost_usd",
+	"peak_replicas",
+	"max_backlog",
+	"hours",
+	"worst_hour",
+	"replicas",
+	"provisioned",
+	"static_slo_attainment",
+	"static_ttft_ms",
+	"attainment_target",
+	"static_cost_usd",
+	"autoscaled_cost_usd",
+	"autoscaled_slo_attainment",
+	"max_replicas_searched",
+	"request_rate_per_replica",
+	"model_ttft_ms",
+	"simulated_ttft_ms",
+	"model_tpot_ms",
+	"simulated_tpot_ms",
+	"mean_replicas",
 }
 
 // tapeReport records a calc.Report (tapeTypes[0]).
@@ -740,156 +794,258 @@ var tapeFullTypes = [...]tapeType{
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Timeline), typ: 62, key: 255, omit: tapeOmitEmpty},            // timeline
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Sweep), typ: 64, key: 13, omit: tapeOmitEmpty},                // sweep
 		{off: unsafe.Offsetof(calc.SimulationReport{}.Sessions), typ: 66, key: 17, omit: tapeOmitEmpty},             // sessions
+		{off: unsafe.Offsetof(calc.SimulationReport{}.Traffic), typ: 68, key: 256, omit: tapeOmitEmpty},             // traffic
 	}},
 	56 - tapeFullBase: {kind: tapeKindPointer, elem: 57},
 	57 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.StartupLogReport
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 256, omit: tapeOmitEmpty},  // release
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 68, key: 257},                        // terms
-		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 70, key: 258, omit: tapeOmitEmpty}, // missing
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Release), typ: 1, key: 257, omit: tapeOmitEmpty},  // release
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Terms), typ: 70, key: 258},                        // terms
+		{off: unsafe.Offsetof(calc.StartupLogReport{}.Missing), typ: 72, key: 259, omit: tapeOmitEmpty}, // missing
 	}},
 	58 - tapeFullBase: {kind: tapeKindPointer, elem: 59},
 	59 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationReport
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 70, key: 259},                                  // fitted
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 39, key: 260},                                 // profile
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 71, key: 261},                                  // points
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Serving), typ: 73, key: 9, omit: tapeOmitEmpty},              // serving
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 37, key: 262},                                // rms_error
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.Labels), typ: 75, key: 263, omit: tapeOmitEmpty},             // labels
-		{off: unsafe.Offsetof(calc.CalibrationReport{}.CalibrationProfile), typ: 77, key: 264, omit: tapeOmitEmpty}, // calibration_profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Fitted), typ: 72, key: 260},                                  // fitted
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Profile), typ: 39, key: 261},                                 // profile
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Points), typ: 73, key: 262},                                  // points
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Serving), typ: 75, key: 9, omit: tapeOmitEmpty},              // serving
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.RMSError), typ: 37, key: 263},                                // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.Labels), typ: 77, key: 264, omit: tapeOmitEmpty},             // labels
+		{off: unsafe.Offsetof(calc.CalibrationReport{}.CalibrationProfile), typ: 79, key: 265, omit: tapeOmitEmpty}, // calibration_profile
 	}},
 	60 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LatencySummary
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 37, key: 265}, // mean
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 37, key: 266},  // p50
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 37, key: 267},  // p90
-		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 37, key: 268},  // p99
-		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 37, key: 269},  // max
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Mean), typ: 37, key: 266}, // mean
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P50), typ: 37, key: 267},  // p50
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P90), typ: 37, key: 268},  // p90
+		{off: unsafe.Offsetof(calc.LatencySummary{}.P99), typ: 37, key: 269},  // p99
+		{off: unsafe.Offsetof(calc.LatencySummary{}.Max), typ: 37, key: 270},  // max
 	}},
 	61 - tapeFullBase: {kind: tapeKindPointer, elem: 37},
 	62 - tapeFullBase: {kind: tapeKindSlice, elem: 63, size: unsafe.Sizeof(*new(calc.SimTimelinePoint))},
 	63 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTimelinePoint
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 37, key: 270},       // time_s
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.TimeS), typ: 37, key: 271},       // time_s
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.DurationS), typ: 37, key: 235},   // duration_s
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 37, key: 271},     // running
-		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 37, key: 272},     // waiting
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Running), typ: 37, key: 272},     // running
+		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.Waiting), typ: 37, key: 273},     // waiting
 		{off: unsafe.Offsetof(calc.SimTimelinePoint{}.KVCacheUsage), typ: 37, key: 91}, // kv_cache_usage
 	}},
 	64 - tapeFullBase: {kind: tapeKindPointer, elem: 65},
 	65 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimulationSweep
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 273},                  // load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 35, key: 274},          // num_requests_per_point
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 79, key: 261},               // points
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 37, key: 275},      // preemption_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 35, key: 276},       // running_at_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 37, key: 277},        // analytic_onset
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 37, key: 278},      // onset_difference
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 37, key: 279},           // onset_ratio
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 37, key: 280},             // knee_load
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 37, key: 281}, // knee_output_tokens_per_s
-		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 37, key: 282},  // max_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Load), typ: 1, key: 274},                  // load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.NumRequests), typ: 35, key: 275},          // num_requests_per_point
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.Points), typ: 81, key: 262},               // points
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.PreemptionOnset), typ: 37, key: 276},      // preemption_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.RunningAtOnset), typ: 35, key: 277},       // running_at_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.AnalyticOnset), typ: 37, key: 278},        // analytic_onset
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetDifference), typ: 37, key: 279},      // onset_difference
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.OnsetRatio), typ: 37, key: 280},           // onset_ratio
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeLoad), typ: 37, key: 281},             // knee_load
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.KneeOutputTokensPerS), typ: 37, key: 282}, // knee_output_tokens_per_s
+		{off: unsafe.Offsetof(calc.SimulationSweep{}.MaxOutputTokensPerS), typ: 37, key: 283},  // max_output_tokens_per_s
 	}},
 	66 - tapeFullBase: {kind: tapeKindPointer, elem: 67},
 	67 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSessionsReport
 		{off: unsafe.Offsetof(calc.SimSessionsReport{}.Sessions), typ: 35, key: 17},                      // sessions
-		{off: unsafe.Offsetof(calc.SimSessionsReport{}.Turns), typ: 35, key: 283},                        // turns
-		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PromptTokens), typ: 36, key: 284},                 // prompt_tokens
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.Turns), typ: 35, key: 284},                        // turns
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PromptTokens), typ: 36, key: 285},                 // prompt_tokens
 		{off: unsafe.Offsetof(calc.SimSessionsReport{}.CachedTokens), typ: 36, key: 247},                 // cached_tokens
 		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PrefixHitRate), typ: 37, key: 152},                // prefix_hit_rate
-		{off: unsafe.Offsetof(calc.SimSessionsReport{}.AnalyticHitRate), typ: 37, key: 285},              // analytic_hit_rate
-		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PerTurn), typ: 81, key: 286, omit: tapeOmitEmpty}, // per_turn
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.AnalyticHitRate), typ: 37, key: 286},              // analytic_hit_rate
+		{off: unsafe.Offsetof(calc.SimSessionsReport{}.PerTurn), typ: 83, key: 287, omit: tapeOmitEmpty}, // per_turn
 	}},
-	68 - tapeFullBase: {kind: tapeKindSlice, elem: 69, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
-	69 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
+	68 - tapeFullBase: {kind: tapeKindPointer, elem: 69},
+	69 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.TrafficReport
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Source), typ: 1, key: 288},                                   // source
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Format), typ: 1, key: 289, omit: tapeOmitEmpty},              // format
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Requests), typ: 35, key: 290},                                // requests
+		{off: unsafe.Offsetof(calc.TrafficReport{}.DurationS), typ: 37, key: 235},                               // duration_s
+		{off: unsafe.Offsetof(calc.TrafficReport{}.MeanRequestRate), typ: 37, key: 291},                         // mean_request_rate
+		{off: unsafe.Offsetof(calc.TrafficReport{}.PeakRequestRate), typ: 37, key: 292},                         // peak_request_rate
+		{off: unsafe.Offsetof(calc.TrafficReport{}.ExpectedRequests), typ: 37, key: 293, omit: tapeOmitEmpty},   // expected_requests
+		{off: unsafe.Offsetof(calc.TrafficReport{}.PrefixBlocks), typ: 36, key: 294, omit: tapeOmitEmpty},       // prefix_blocks
+		{off: unsafe.Offsetof(calc.TrafficReport{}.ReusedPrefixBlocks), typ: 36, key: 295, omit: tapeOmitEmpty}, // reused_prefix_blocks
+		{off: unsafe.Offsetof(calc.TrafficReport{}.PrefixBlockTokens), typ: 35, key: 296, omit: tapeOmitEmpty},  // prefix_block_tokens
+		{off: unsafe.Offsetof(calc.TrafficReport{}.PrefixReuse), typ: 37, key: 297, omit: tapeOmitEmpty},        // prefix_reuse
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Intervals), typ: 85, key: 298, omit: tapeOmitEmpty},          // intervals
+		{off: unsafe.Offsetof(calc.TrafficReport{}.Fleet), typ: 87, key: 299, omit: tapeOmitEmpty},              // fleet
+	}},
+	70 - tapeFullBase: {kind: tapeKindSlice, elem: 71, size: unsafe.Sizeof(*new(calc.LoggedTerm))},
+	71 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.LoggedTerm
 		{off: unsafe.Offsetof(calc.LoggedTerm{}.Name), typ: 1, key: 25},        // name
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 37, key: 287},    // logged
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 37, key: 288}, // predicted
-		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 37, key: 289},     // error
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Logged), typ: 37, key: 300},    // logged
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Predicted), typ: 37, key: 301}, // predicted
+		{off: unsafe.Offsetof(calc.LoggedTerm{}.Error), typ: 37, key: 302},     // error
 	}},
-	70 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
-	71 - tapeFullBase: {kind: tapeKindSlice, elem: 72, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
-	72 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 290},        // source
+	72 - tapeFullBase: {kind: tapeKindSlice, elem: 1, size: unsafe.Sizeof(*new(string))},
+	73 - tapeFullBase: {kind: tapeKindSlice, elem: 74, size: unsafe.Sizeof(*new(calc.CalibrationFitPoint))},
+	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationFitPoint
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.Source), typ: 1, key: 288},        // source
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.BatchSize), typ: 35, key: 78},     // batch_size
 		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ContextTokens), typ: 35, key: 79}, // context_tokens
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 37, key: 291},   // measured_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 37, key: 292},    // profile_ms
-		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 37, key: 293},  // predicted_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.MeasuredMs), typ: 37, key: 303},   // measured_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.ProfileMs), typ: 37, key: 304},    // profile_ms
+		{off: unsafe.Offsetof(calc.CalibrationFitPoint{}.PredictedMs), typ: 37, key: 305},  // predicted_ms
 	}},
-	73 - tapeFullBase: {kind: tapeKindSlice, elem: 74, size: unsafe.Sizeof(*new(calc.CalibrationServingPoint))},
-	74 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationServingPoint
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Source), typ: 1, key: 290},                           // source
+	75 - tapeFullBase: {kind: tapeKindSlice, elem: 76, size: unsafe.Sizeof(*new(calc.CalibrationServingPoint))},
+	76 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationServingPoint
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Source), typ: 1, key: 288},                           // source
 		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Concurrency), typ: 37, key: 56, omit: tapeOmitEmpty}, // concurrency
 		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.RequestRate), typ: 37, key: 57, omit: tapeOmitEmpty}, // request_rate
 		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.InputTokens), typ: 35, key: 54},                      // input_tokens
 		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.OutputTokens), typ: 35, key: 55},                     // output_tokens
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Measured), typ: 83, key: 294},                        // measured
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Profile), typ: 83, key: 260},                         // profile
-		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Predicted), typ: 83, key: 288},                       // predicted
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Measured), typ: 89, key: 306},                        // measured
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Profile), typ: 89, key: 261},                         // profile
+		{off: unsafe.Offsetof(calc.CalibrationServingPoint{}.Predicted), typ: 89, key: 301},                       // predicted
 	}},
-	75 - tapeFullBase: {kind: tapeKindPointer, elem: 76},
-	76 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FigureLabels
-		{off: unsafe.Offsetof(calc.FigureLabels{}.Step), typ: 1, key: 295},  // step
+	77 - tapeFullBase: {kind: tapeKindPointer, elem: 78},
+	78 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FigureLabels
+		{off: unsafe.Offsetof(calc.FigureLabels{}.Step), typ: 1, key: 307},  // step
 		{off: unsafe.Offsetof(calc.FigureLabels{}.Serving), typ: 1, key: 9}, // serving
 		{off: unsafe.Offsetof(calc.FigureLabels{}.Memory), typ: 1, key: 5},  // memory
 	}},
-	77 - tapeFullBase: {kind: tapeKindPointer, elem: 78},
-	78 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationProfile
+	79 - tapeFullBase: {kind: tapeKindPointer, elem: 80},
+	80 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.CalibrationProfile
 		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Version), typ: 35, key: 0},                       // version
 		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Engine), typ: 1, key: 40},                        // engine
 		{off: unsafe.Offsetof(calc.CalibrationProfile{}.EngineVersion), typ: 1, key: 41},                 // engine_version
 		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Model), typ: 1, key: 2},                          // model
 		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Hardware), typ: 1, key: 3},                       // hardware
 		{off: unsafe.Offsetof(calc.CalibrationProfile{}.TensorParallelSize), typ: 35, key: 42},           // tensor_parallel_size
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Terms), typ: 84, key: 257},                       // terms
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Fitted), typ: 70, key: 259},                      // fitted
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Points), typ: 85, key: 261, omit: tapeOmitEmpty}, // points
-		{off: unsafe.Offsetof(calc.CalibrationProfile{}.RMSError), typ: 37, key: 262},                    // rms_error
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Terms), typ: 90, key: 258},                       // terms
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Fitted), typ: 72, key: 260},                      // fitted
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.Points), typ: 91, key: 262, omit: tapeOmitEmpty}, // points
+		{off: unsafe.Offsetof(calc.CalibrationProfile{}.RMSError), typ: 37, key: 263},                    // rms_error
 	}},
-	79 - tapeFullBase: {kind: tapeKindSlice, elem: 80, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
-	80 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 37, key: 273},                                     // load
+	81 - tapeFullBase: {kind: tapeKindSlice, elem: 82, size: unsafe.Sizeof(*new(calc.SimSweepPoint))},
+	82 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimSweepPoint
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Load), typ: 37, key: 274},                                     // load
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.OutputTokensPerS), typ: 37, key: 105},                         // output_tokens_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.RequestsPerS), typ: 37, key: 104},                             // requests_per_s
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.GoodputRequestsPerS), typ: 61, key: 240, omit: tapeOmitEmpty}, // goodput_requests_per_s
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 37, key: 296},                                // ttft_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 37, key: 297},                                // ttft_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 37, key: 298},                                // tpot_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 37, key: 299},                                // tpot_p99_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 37, key: 300},                                 // e2e_latency_p50_ms
-		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 37, key: 301},                                 // e2e_latency_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP50Ms), typ: 37, key: 308},                                // ttft_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TTFTP99Ms), typ: 37, key: 309},                                // ttft_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP50Ms), typ: 37, key: 310},                                // tpot_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.TPOTP99Ms), typ: 37, key: 311},                                // tpot_p99_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP50Ms), typ: 37, key: 312},                                 // e2e_latency_p50_ms
+		{off: unsafe.Offsetof(calc.SimSweepPoint{}.E2EP99Ms), typ: 37, key: 313},                                 // e2e_latency_p99_ms
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.MeanRunning), typ: 37, key: 251},                              // mean_running
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.Preemptions), typ: 35, key: 242},                              // preemptions
 		{off: unsafe.Offsetof(calc.SimSweepPoint{}.WorkPerOutputToken), typ: 37, key: 118},                       // work_per_output_token
 	}},
-	81 - tapeFullBase: {kind: tapeKindSlice, elem: 82, size: unsafe.Sizeof(*new(calc.SimTurnReport))},
-	82 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTurnReport
-		{off: unsafe.Offsetof(calc.SimTurnReport{}.Turn), typ: 35, key: 302},          // turn
-		{off: unsafe.Offsetof(calc.SimTurnReport{}.Requests), typ: 35, key: 303},      // requests
+	83 - tapeFullBase: {kind: tapeKindSlice, elem: 84, size: unsafe.Sizeof(*new(calc.SimTurnReport))},
+	84 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.SimTurnReport
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.Turn), typ: 35, key: 314},          // turn
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.Requests), typ: 35, key: 290},      // requests
 		{off: unsafe.Offsetof(calc.SimTurnReport{}.PrefixHitRate), typ: 37, key: 152}, // prefix_hit_rate
-		{off: unsafe.Offsetof(calc.SimTurnReport{}.TTFTMeanMs), typ: 37, key: 304},    // ttft_mean_ms
-		{off: unsafe.Offsetof(calc.SimTurnReport{}.TPOTMeanMs), typ: 37, key: 305},    // tpot_mean_ms
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.TTFTMeanMs), typ: 37, key: 315},    // ttft_mean_ms
+		{off: unsafe.Offsetof(calc.SimTurnReport{}.TPOTMeanMs), typ: 37, key: 316},    // tpot_mean_ms
 	}},
-	83 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingFigures
+	85 - tapeFullBase: {kind: tapeKindSlice, elem: 86, size: unsafe.Sizeof(*new(calc.TrafficInterval))},
+	86 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.TrafficInterval
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.StartS), typ: 37, key: 317},                             // start_s
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.DurationS), typ: 37, key: 235},                          // duration_s
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.RequestRate), typ: 37, key: 57},                         // request_rate
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.Arrivals), typ: 35, key: 318},                           // arrivals
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.Completed), typ: 35, key: 319},                          // completed
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.TTFTMs), typ: 37, key: 93},                              // ttft_ms
+		{off: unsafe.Offsetof(calc.TrafficInterval{}.SLOAttainment), typ: 61, key: 241, omit: tapeOmitEmpty}, // slo_attainment
+	}},
+	87 - tapeFullBase: {kind: tapeKindPointer, elem: 88},
+	88 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetReport
+		{off: unsafe.Offsetof(calc.FleetReport{}.Metric), typ: 1, key: 320},                       // metric
+		{off: unsafe.Offsetof(calc.FleetReport{}.Target), typ: 37, key: 321},                      // target
+		{off: unsafe.Offsetof(calc.FleetReport{}.MinReplicas), typ: 35, key: 322},                 // min_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.MaxReplicas), typ: 35, key: 323},                 // max_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.StaticReplicas), typ: 35, key: 324},              // static_replicas
+		{off: unsafe.Offsetof(calc.FleetReport{}.IntervalS), typ: 37, key: 325},                   // interval_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleDownDelayS), typ: 37, key: 326},             // scale_down_delay_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ColdStartS), typ: 37, key: 327},                  // cold_start_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.ReplicaCapacity), typ: 37, key: 328},             // replica_capacity_requests_per_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.GPUsPerReplica), typ: 35, key: 329},              // gpus_per_replica
+		{off: unsafe.Offsetof(calc.FleetReport{}.ReplicaHourUSD), typ: 37, key: 330},              // replica_hour_usd
+		{off: unsafe.Offsetof(calc.FleetReport{}.SliceS), typ: 37, key: 331},                      // slice_s
+		{off: unsafe.Offsetof(calc.FleetReport{}.Autoscaled), typ: 93, key: 332},                  // autoscaled
+		{off: unsafe.Offsetof(calc.FleetReport{}.Static), typ: 93, key: 333},                      // static
+		{off: unsafe.Offsetof(calc.FleetReport{}.SavedUSD), typ: 37, key: 334},                    // saved_usd
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleUps), typ: 35, key: 335},                    // scale_ups
+		{off: unsafe.Offsetof(calc.FleetReport{}.ScaleDowns), typ: 35, key: 336},                  // scale_downs
+		{off: unsafe.Offsetof(calc.FleetReport{}.Intervals), typ: 94, key: 298},                   // intervals
+		{off: unsafe.Offsetof(calc.FleetReport{}.Sizing), typ: 96, key: 337, omit: tapeOmitEmpty}, // sizing
+		{off: unsafe.Offsetof(calc.FleetReport{}.Check), typ: 98, key: 338, omit: tapeOmitEmpty},  // check
+	}},
+	89 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ServingFigures
 		{off: unsafe.Offsetof(calc.ServingFigures{}.TPOTMs), typ: 37, key: 99, omit: tapeOmitEmpty},        // tpot_ms
 		{off: unsafe.Offsetof(calc.ServingFigures{}.TTFTMs), typ: 37, key: 93, omit: tapeOmitEmpty},        // ttft_ms
 		{off: unsafe.Offsetof(calc.ServingFigures{}.RequestsPerS), typ: 37, key: 104, omit: tapeOmitEmpty}, // requests_per_s
 	}},
-	84 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfileTerms
+	90 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfileTerms
 		{off: unsafe.Offsetof(calc.ProfileTerms{}.BandwidthEfficiency), typ: 37, key: 167},          // bandwidth_efficiency
 		{off: unsafe.Offsetof(calc.ProfileTerms{}.AttentionBandwidthEfficiency), typ: 37, key: 168}, // attention_bandwidth_efficiency
 		{off: unsafe.Offsetof(calc.ProfileTerms{}.ComputeEfficiency), typ: 37, key: 169},            // compute_efficiency
 		{off: unsafe.Offsetof(calc.ProfileTerms{}.StepOverheadMs), typ: 37, key: 172},               // step_overhead_ms
 	}},
-	85 - tapeFullBase: {kind: tapeKindSlice, elem: 86, size: unsafe.Sizeof(*new(calc.ProfilePoint))},
-	86 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfilePoint
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Concurrency), typ: 37, key: 306, omit: tapeOmitEmpty},  // c
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestRate), typ: 37, key: 307, omit: tapeOmitEmpty},  // r
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Batch), typ: 35, key: 308, omit: tapeOmitEmpty},        // b
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Input), typ: 35, key: 309},                             // in
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Output), typ: 35, key: 310, omit: tapeOmitEmpty},       // out
+	91 - tapeFullBase: {kind: tapeKindSlice, elem: 92, size: unsafe.Sizeof(*new(calc.ProfilePoint))},
+	92 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.ProfilePoint
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Concurrency), typ: 37, key: 339, omit: tapeOmitEmpty},  // c
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestRate), typ: 37, key: 340, omit: tapeOmitEmpty},  // r
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Batch), typ: 35, key: 341, omit: tapeOmitEmpty},        // b
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Input), typ: 35, key: 342},                             // in
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Output), typ: 35, key: 343, omit: tapeOmitEmpty},       // out
 		{off: unsafe.Offsetof(calc.ProfilePoint{}.TPOTMs), typ: 37, key: 99},                             // tpot_ms
 		{off: unsafe.Offsetof(calc.ProfilePoint{}.TTFTMs), typ: 37, key: 93, omit: tapeOmitEmpty},        // ttft_ms
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestsPerS), typ: 37, key: 311, omit: tapeOmitEmpty}, // rps
-		{off: unsafe.Offsetof(calc.ProfilePoint{}.Residuals), typ: 87, key: 312},                         // res
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.RequestsPerS), typ: 37, key: 344, omit: tapeOmitEmpty}, // rps
+		{off: unsafe.Offsetof(calc.ProfilePoint{}.Residuals), typ: 100, key: 345},                        // res
 	}},
-	87 - tapeFullBase: {kind: tapeKindSlice, elem: 37, size: unsafe.Sizeof(*new(float64))},
+	93 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetOutcome
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.ReplicaHours), typ: 37, key: 346},        // replica_hours
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.CostUSD), typ: 37, key: 347},             // cost_usd
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.SLOAttainment), typ: 37, key: 241},       // slo_attainment
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.GoodputRequestsPerS), typ: 37, key: 240}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.PeakReplicas), typ: 37, key: 348},        // peak_replicas
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.MaxBacklog), typ: 37, key: 349},          // max_backlog
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.Hours), typ: 101, key: 350},              // hours
+		{off: unsafe.Offsetof(calc.FleetOutcome{}.WorstHour), typ: 35, key: 351},           // worst_hour
+	}},
+	94 - tapeFullBase: {kind: tapeKindSlice, elem: 95, size: unsafe.Sizeof(*new(calc.FleetInterval))},
+	95 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetInterval
+		{off: unsafe.Offsetof(calc.FleetInterval{}.StartS), typ: 37, key: 317},              // start_s
+		{off: unsafe.Offsetof(calc.FleetInterval{}.DurationS), typ: 37, key: 235},           // duration_s
+		{off: unsafe.Offsetof(calc.FleetInterval{}.RequestRate), typ: 37, key: 57},          // request_rate
+		{off: unsafe.Offsetof(calc.FleetInterval{}.Replicas), typ: 37, key: 352},            // replicas
+		{off: unsafe.Offsetof(calc.FleetInterval{}.Provisioned), typ: 37, key: 353},         // provisioned
+		{off: unsafe.Offsetof(calc.FleetInterval{}.SLOAttainment), typ: 37, key: 241},       // slo_attainment
+		{off: unsafe.Offsetof(calc.FleetInterval{}.TTFTMs), typ: 37, key: 93},               // ttft_ms
+		{off: unsafe.Offsetof(calc.FleetInterval{}.StaticSLOAttainment), typ: 37, key: 354}, // static_slo_attainment
+		{off: unsafe.Offsetof(calc.FleetInterval{}.StaticTTFTMs), typ: 37, key: 355},        // static_ttft_ms
+	}},
+	96 - tapeFullBase: {kind: tapeKindPointer, elem: 97},
+	97 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetSizing
+		{off: unsafe.Offsetof(calc.FleetSizing{}.AttainmentTarget), typ: 37, key: 356},        // attainment_target
+		{off: unsafe.Offsetof(calc.FleetSizing{}.StaticReplicas), typ: 35, key: 324},          // static_replicas
+		{off: unsafe.Offsetof(calc.FleetSizing{}.StaticCostUSD), typ: 37, key: 357},           // static_cost_usd
+		{off: unsafe.Offsetof(calc.FleetSizing{}.StaticSLOAttainment), typ: 37, key: 354},     // static_slo_attainment
+		{off: unsafe.Offsetof(calc.FleetSizing{}.MaxReplicas), typ: 35, key: 323},             // max_replicas
+		{off: unsafe.Offsetof(calc.FleetSizing{}.AutoscaledCostUSD), typ: 37, key: 358},       // autoscaled_cost_usd
+		{off: unsafe.Offsetof(calc.FleetSizing{}.AutoscaledSLOAttainment), typ: 37, key: 359}, // autoscaled_slo_attainment
+		{off: unsafe.Offsetof(calc.FleetSizing{}.MaxReplicasSearched), typ: 35, key: 360},     // max_replicas_searched
+	}},
+	98 - tapeFullBase: {kind: tapeKindPointer, elem: 99},
+	99 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetCheck
+		{off: unsafe.Offsetof(calc.FleetCheck{}.RequestRatePerReplica), typ: 37, key: 361}, // request_rate_per_replica
+		{off: unsafe.Offsetof(calc.FleetCheck{}.Utilization), typ: 37, key: 116},           // utilization
+		{off: unsafe.Offsetof(calc.FleetCheck{}.ModelTTFTMs), typ: 37, key: 362},           // model_ttft_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.SimulatedTTFTMs), typ: 37, key: 363},       // simulated_ttft_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.ModelTPOTMs), typ: 37, key: 364},           // model_tpot_ms
+		{off: unsafe.Offsetof(calc.FleetCheck{}.SimulatedTPOTMs), typ: 37, key: 365},       // simulated_tpot_ms
+	}},
+	100 - tapeFullBase: {kind: tapeKindSlice, elem: 37, size: unsafe.Sizeof(*new(float64))},
+	101 - tapeFullBase: {kind: tapeKindSlice, elem: 102, size: unsafe.Sizeof(*new(calc.FleetHour))},
+	102 - tapeFullBase: {kind: tapeKindStruct, fields: []tapeField{ // calc.FleetHour
+		{off: unsafe.Offsetof(calc.FleetHour{}.StartS), typ: 37, key: 317},              // start_s
+		{off: unsafe.Offsetof(calc.FleetHour{}.Requests), typ: 37, key: 290},            // requests
+		{off: unsafe.Offsetof(calc.FleetHour{}.SLOAttainment), typ: 37, key: 241},       // slo_attainment
+		{off: unsafe.Offsetof(calc.FleetHour{}.GoodputRequestsPerS), typ: 37, key: 240}, // goodput_requests_per_s
+		{off: unsafe.Offsetof(calc.FleetHour{}.MeanReplicas), typ: 37, key: 366},        // mean_replicas
+		{off: unsafe.Offsetof(calc.FleetHour{}.ReplicaHours), typ: 37, key: 346},        // replica_hours
+		{off: unsafe.Offsetof(calc.FleetHour{}.CostUSD), typ: 37, key: 347},             // cost_usd
+	}},
 }
