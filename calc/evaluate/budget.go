@@ -94,7 +94,7 @@ func (b *workBudget) lengthStats(w sched.Workload) lengthStats {
 	lay, blocks := d.Layout(), d.NumBlocks-1
 	chunk, bs := int64(d.MaxBatched), int64(max(lay.BlockSize, 1))
 	var st lengthStats
-	w.Lengths(workSample, func(i, o int) {
+	add := func(i, o int) {
 		st.k++
 		all := int64(i + o)
 		if lay.BlocksFor(all, min(all, chunk)) > blocks {
@@ -106,7 +106,15 @@ func (b *workBudget) lengthStats(w sched.Workload) lengthStats {
 		st.tokens += float64(i + o - 1)
 		st.in += float64(i)
 		st.out += float64(o)
-	})
+	}
+	switch {
+	case w.Arrival != sched.Replay && w.Sessions == nil:
+		w.DrawnLengths(workSample, add)
+	case deploy.TurnLengths != nil:
+		// A trace's or a session workload's turns (nil in the light
+		// engine, which refuses both and so draws none).
+		deploy.TurnLengths(&w, workSample, add)
+	}
 	return st
 }
 
