@@ -20,7 +20,9 @@ const MaxRequestBytes = 64 << 10
 // is decoded and validated (Validate), and the errors list the unknown
 // keys first, then every other bad field, as Evaluate would name them. A
 // wrong type or malformed JSON stops decoding where it is found.
-func ParseRequest(data []byte) (spec.Request, error) { return ParseStrict(data, Validate) }
+func ParseRequest(data []byte) (spec.Request, error) {
+	return parseStrictUpTo(data, MaxRequestBytes, Validate) // ParseStrict's, without linking its wrapper
+}
 
 // ParseStrict decodes data into a T strictly. When it holds unknown keys
 // the rest is decoded and checked by validate, so the errors name the
