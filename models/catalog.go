@@ -19,6 +19,8 @@ import (
 
 // Source says where a catalog entry's config came from.
 type Source struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Repo   string `json:"repo,omitempty"`
 	Path   string `json:"path,omitempty"`
 	Commit string `json:"commit,omitempty"`
@@ -133,6 +135,8 @@ type catalog struct {
 }
 
 type lazyEntry struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	once  sync.Once
 	full  *Entry // the entry with its Config decoded
 	model *Model

@@ -23,6 +23,8 @@ const (
 // nearest integer and clamped to [Min, Max] (Max 0: no upper bound), so
 // the realised mean of a wide distribution differs from Mean.
 type Dist struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Kind      DistKind
 	Mean, Std float64
 	Min, Max  int

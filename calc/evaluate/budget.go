@@ -79,6 +79,8 @@ const workSample = 1024
 // tokens computed, and their lengths; requests too long for the pool are
 // left out but counted in k (they are dropped).
 type lengthStats struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	k, resident, tokens, in, out float64
 	// events is the block events of the requests that fit (2 to admit
 	// them, one per prefill chunk and one per block of output; see

@@ -17,6 +17,8 @@ import (
 // releases between two change points behave alike; docs/MODEL.md section
 // 11 lists each change with its source.
 type EngineVersion struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	// Name is the request's engine_version value ("0.19").
 	Name string
 	// V0 is vLLM's V0 engine (the default before v0.8.0): without chunked
