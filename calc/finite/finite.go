@@ -70,6 +70,8 @@ type walker struct {
 
 // fieldPlan is one exported field of a struct as the walk needs it.
 type fieldPlan struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	index  int
 	name   string
 	class  figureClass
@@ -125,7 +127,7 @@ func buildWalker(t reflect.Type, built map[reflect.Type]*walker) *walker {
 				continue
 			}
 			if fw := buildWalker(t.Field(i).Type, built); fw != nil {
-				w.fields = append(w.fields, fieldPlan{i, name, classOf(name), fw, t.Field(i).Offset})
+				w.fields = append(w.fields, fieldPlan{index: i, name: name, class: classOf(name), w: fw, offset: t.Field(i).Offset})
 			}
 		}
 		if len(w.fields) == 0 {
