@@ -171,7 +171,7 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 		return spec.Report{}, err
 	}
 	if !(budget > 0) {
-		return spec.Report{}, spec.Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
+		return spec.Report{}, fielderr.New("", "the work budget must be a positive number of sequence-steps, got "+fielderr.Number(budget))
 	}
 	r := deploy.Assemble(d, p)
 	r.Fixes = nearestFixes(req, d, &r)
@@ -179,7 +179,7 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 		return spec.Report{}, err
 	}
 	if sim != nil && deploy.Simulator == nil {
-		return spec.Report{}, spec.Errors{{Field: "simulate", Message: NoSimulatorMessage}}
+		return spec.Report{}, fielderr.New("simulate", NoSimulatorMessage)
 	}
 	if sim != nil {
 		if err := simulateWithin(d, &r, p, sim, budget); err != nil {
@@ -408,7 +408,7 @@ func (b *workBudget) checkBudget(budget float64) error {
 		sp.SweepN = n
 		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(n)) + " requests)" + over +
 			"; lower simulate.sweep.num_requests to about " + numtext.Thousands(int64(fit)) + ", or simulate.sweep.points, or " + lengths
-		return spec.Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
+		return fielderr.New("simulate.sweep.num_requests", msg)
 	}
 	if deploy.TrafficRefusal != nil {
 		if err := deploy.TrafficRefusal(sp, est.Total, budget); err != nil {
@@ -423,7 +423,7 @@ func (b *workBudget) checkBudget(budget float64) error {
 	if sp.Sweep {
 		msg += ", and drop simulate.sweep"
 	}
-	return spec.Errors{{Field: "simulate.num_requests", Message: msg}}
+	return fielderr.New("simulate.num_requests", msg)
 }
 
 // fitSweep sets sp.SweepN to the most requests a load, in two significant

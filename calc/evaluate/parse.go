@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
@@ -47,7 +48,7 @@ func ParseCalibrateRequest(data []byte) (spec.Request, error) {
 func parseStrictUpTo[T any](data []byte, limit int, validate func(T) error) (T, error) {
 	var r, zero T
 	if len(data) > limit {
-		return zero, spec.Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(limit)}}
+		return zero, fielderr.New("", "request is "+strconv.Itoa(len(data))+" bytes, above the limit of "+strconv.Itoa(limit))
 	}
 	unknown, err := jsonx.UnmarshalKnown(data, &r)
 	if err == nil && len(unknown) == 0 {

@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
@@ -328,7 +329,7 @@ func scanWith(v reflect.Value, w *walker) figureScan {
 func Check(r *spec.Report) error {
 	sc := scanReport(reflect.ValueOf(r).Elem())
 	if sc.foundNF {
-		return spec.Errors{{Field: "", Message: "the inputs are too extreme to evaluate: the report's " + sc.nonFinite + " is not a finite number; bring the rates, sizes and figures closer to a real deployment"}}
+		return fielderr.New("", "the inputs are too extreme to evaluate: the report's "+sc.nonFinite+" is not a finite number; bring the rates, sizes and figures closer to a real deployment")
 	}
 	if sc.foundEx {
 		p := sc.extreme
