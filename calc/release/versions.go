@@ -253,7 +253,7 @@ func trtllmVersion(name string) (EngineVersion, bool) {
 // December 2023 ("0.2"), of 2024 ("0.6") and of the 0.7 releases ("0.7"),
 // its V1 releases 0.10 to the newest, and SGLang's.
 func EngineVersions() []string {
-	out := []string{vllmV02Name, VLLMV0, vllmV0Later}
+	out := append(make([]string, 0, 3), vllmV02Name, VLLMV0, vllmV0Later) // not a literal: no [3]string type in the engines
 	for v := VLLMFirstV1; v <= VLLMNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}
