@@ -110,10 +110,15 @@ func (e *UnknownModelError) Error() string {
 // Unwrap returns ErrUnknownModel, and ErrCatalogNotLoaded when NotLoaded.
 func (e *UnknownModelError) Unwrap() []error {
 	if e.NotLoaded {
-		return []error{ErrUnknownModel, ErrCatalogNotLoaded}
+		return unknownModelErrs[:2:2]
 	}
-	return []error{ErrUnknownModel}
+	return unknownModelErrs[:1:1]
 }
+
+// unknownModelErrs are Unwrap's lists, shared (not literals made at each
+// call, whose array types would bring their equality functions into the
+// .wasm engines).
+var unknownModelErrs = [...]error{ErrUnknownModel, ErrCatalogNotLoaded}
 
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
