@@ -6,6 +6,7 @@ import (
 	"github.com/modelrefs/throughput/calc/planner"
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/fielderr"
 )
 
 // Evaluate answers a request: it resolves the deployment (every invalid
@@ -71,7 +72,7 @@ func ParseCalibrateRequest(data []byte) (Request, error) { return evaluate.Parse
 // POST /v1/calibrate and the JavaScript module's calibrate answer.
 func Calibrate(req Request) (*CalibrationReport, error) {
 	if req.Calibration == nil || req.Calibration.Profile != nil {
-		return nil, Errors{{Field: "calibration", Message: "is required, with measurements (imports, bench_serve or points) to fit; evaluate applies a profile"}}
+		return nil, fielderr.New("calibration", "is required, with measurements (imports, bench_serve or points) to fit; evaluate applies a profile")
 	}
 	r, err := Evaluate(req)
 	if err != nil {

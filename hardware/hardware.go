@@ -43,6 +43,8 @@ const (
 // units in operations per second for each precision. Zero means the chip has
 // no native support for that precision.
 type PeakFLOPS struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	FP32 float64 `json:"fp32"`
 	TF32 float64 `json:"tf32"`
 	BF16 float64 `json:"bf16"`
@@ -97,6 +99,8 @@ func (f PeakFLOPS) For(p Precision) float64 {
 
 // Interconnect is the link tensor-parallel ranks all-reduce over.
 type Interconnect struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	// Name of the link, e.g. "NVLink 4 (NVSwitch)" or "PCIe 4.0 x16".
 	Name string `json:"name"`
 	// BandwidthBytesPerS is the unidirectional bandwidth one GPU can drive

@@ -29,6 +29,8 @@ const MaxGroups = 64
 // Group is a set of layers with the same cache spec that share block ids
 // (vLLM's KVCacheGroupSpec).
 type Group struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Kind Kind
 	// Window is the span of a Sliding group in tokens (the chunk size of a
 	// ChunkedLocal group).

@@ -19,6 +19,8 @@ import (
 
 // Source says where a catalog entry's config came from.
 type Source struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Repo   string `json:"repo,omitempty"`
 	Path   string `json:"path,omitempty"`
 	Commit string `json:"commit,omitempty"`
@@ -108,10 +110,15 @@ func (e *UnknownModelError) Error() string {
 // Unwrap returns ErrUnknownModel, and ErrCatalogNotLoaded when NotLoaded.
 func (e *UnknownModelError) Unwrap() []error {
 	if e.NotLoaded {
-		return []error{ErrUnknownModel, ErrCatalogNotLoaded}
+		return unknownModelErrs[:2:2]
 	}
-	return []error{ErrUnknownModel}
+	return unknownModelErrs[:1:1]
 }
+
+// unknownModelErrs are Unwrap's lists, shared (not literals made at each
+// call, whose array types would bring their equality functions into the
+// .wasm engines).
+var unknownModelErrs = [...]error{ErrUnknownModel, ErrCatalogNotLoaded}
 
 func quoteAll(s []string) []string {
 	out := make([]string, len(s))
@@ -133,6 +140,8 @@ type catalog struct {
 }
 
 type lazyEntry struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	once  sync.Once
 	full  *Entry // the entry with its Config decoded
 	model *Model

@@ -68,6 +68,8 @@ var typeDefaults = []classDefaults{
 // the config: the config.json path, the value as text, and whose default
 // it is.
 type Default struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Field  string
 	Value  string
 	Source string

@@ -57,6 +57,8 @@ var keepModules = []struct {
 
 // excludePattern is one entry of an exclusion list, compiled.
 type excludePattern struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	glob    string // fnmatch-style, from "layers." on, or a whole name
 	literal string // a wildcard-free name, matched as a substring
 	whole   bool   // glob is matched against the full module name

@@ -73,6 +73,8 @@ func (k LayerKind) String() string {
 
 // Layer describes one decoder layer.
 type Layer struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Kind LayerKind
 	// Window is the attention span in tokens of a SlidingAttention layer.
 	Window int
@@ -104,6 +106,8 @@ type Layer struct {
 
 // SSM holds the state geometry of Mamba-2 and gated-delta-net layers.
 type SSM struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	// Mamba-2: d_inner = expand*hidden, heads of HeadDim, state size DState,
 	// NGroups B/C groups, convolution kernel ConvKernel.
 	DInner, DState, NGroups, Heads, HeadDim, ConvKernel int

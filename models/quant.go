@@ -111,10 +111,12 @@ func NamedQuantization(name string) (q Quantization, ok bool) {
 	return Quantization{}, false
 }
 
-// QuantizationNames lists the names NamedQuantization accepts.
-func QuantizationNames() []string {
-	return []string{"none", "fp8", "int8", "awq", "gptq", "bitsandbytes", "mxfp4", "nvfp4", "q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "f16"}
-}
+// QuantizationNames lists the names NamedQuantization accepts (a shared
+// list, not to be modified: a new slice at each call would link its array
+// type's equality function into the .wasm engines).
+func QuantizationNames() []string { return quantizationNames[:] }
+
+var quantizationNames = [...]string{"none", "fp8", "int8", "awq", "gptq", "bitsandbytes", "mxfp4", "nvfp4", "q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "f16"}
 
 // parseQuantization reads a quantization_config object. An unknown method
 // returns ok=false so the importer can report the field.

@@ -19,6 +19,8 @@ package sched
 // users are the fleet's: one of Replicas replicas is simulated, with
 // RatePerS / Replicas and round(Users / Replicas) (at least 1).
 type Sessions struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	// Turns is the turns per session (at least 1).
 	Turns Dist
 	// NewTokens is the tokens each turn after the first adds to the

@@ -10,6 +10,8 @@ const Replay ArrivalKind = 16
 // drawn from Workload.Input or Workload.Output, as for generated
 // arrivals).
 type TraceRequest struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	ArrivalS      float64
 	Input, Output int32
 }

@@ -23,6 +23,8 @@ const (
 // nearest integer and clamped to [Min, Max] (Max 0: no upper bound), so
 // the realised mean of a wide distribution differs from Mean.
 type Dist struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Kind      DistKind
 	Mean, Std float64
 	Min, Max  int
@@ -136,11 +138,20 @@ func (w *Workload) Lengths(n int, f func(input, output int)) {
 		w.replayLengths(min(n, w.NumRequests), func(_, in, out int) { f(in, out) })
 		return
 	}
-	seed := w.Seed
 	if w.Sessions != nil {
+		seed := w.Seed
 		w.sessionTurns(min(n, w.NumRequests), NewRand(splitmix64(&seed)), func(_, _, in, out int) { f(in, out) })
 		return
 	}
+	w.DrawnLengths(n, f)
+}
+
+// DrawnLengths is Lengths for a workload of independent requests drawn
+// from Input and Output (not Replay, Sessions nil): the part of Lengths
+// that does not link the trace's and the sessions' code (the browser's
+// light engine, which refuses both, prices its work with it alone).
+func (w *Workload) DrawnLengths(n int, f func(input, output int)) {
+	seed := w.Seed
 	lengths := NewRand(splitmix64(&seed))
 	for i := 0; i < min(n, w.NumRequests); i++ {
 		in := w.Input.sample(lengths)

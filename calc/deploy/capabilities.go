@@ -4,6 +4,7 @@ import (
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/kvcache"
+	"github.com/modelrefs/throughput/sched"
 )
 
 // The capabilities an engine build links in by importing their packages,
@@ -63,6 +64,12 @@ var StartupLogs struct {
 	// engine, which refuses startup_log, does not carry it).
 	Apply func(d *Deployment, s *stage, lay kvcache.Layout)
 }
+
+// TurnLengths is sched.Workload.Lengths for a replayed trace or a session
+// workload (the work estimate's sample of a run's lengths; a workload of
+// independent requests draws its own, DrawnLengths). Package calc/simulate
+// sets it; the light engine, which refuses both, leaves their code out.
+var TurnLengths func(w *sched.Workload, n int, f func(input, output int))
 
 // Sessions resolves, analyses and simulates a session workload
 // (workload.sessions, sessions.go). Package calc/simulate sets it

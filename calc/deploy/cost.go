@@ -151,6 +151,8 @@ func (c *costModel) addAttnClassQ(w int, kvb, qb, fl float64) {
 // attnRead is one stream of cache a decode step reads: over the last
 // window tokens (0 = all), bytes and FLOPs per token of it.
 type attnRead struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	window       int
 	bytes, flops float64
 }

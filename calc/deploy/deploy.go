@@ -96,6 +96,7 @@ type sharding struct {
 	// cache memoises rankParams per layer kind and MoE flag: layers of
 	// one type hold identical shapes.
 	cache [models.NumLayerKinds][2]struct {
+		_                     [0]func() // incomparable: no equality function in the .wasm engines (size budget)
 		linear, other, expert float64
 		ok                    bool
 	}

@@ -73,6 +73,8 @@ type featureState struct {
 // uses) and its linear FLOPs per token; kvPerToken and attnFLOPs are one
 // layer's cache bytes and attention FLOPs per attended token.
 type draftHead struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	readBytes, flopsPerToken, kvPerToken, attnFLOPs float64
 }
 

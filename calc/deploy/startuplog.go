@@ -9,6 +9,8 @@ import (
 
 // memTerms are one stage's memory terms, in bytes per GPU.
 type memTerms struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	requested, weights, activation, nonTorch, cudaGraph, kv units.Bytes
 }
 
@@ -76,7 +78,7 @@ func ApplyStartupLog(d *Deployment, s *stage, lay kvcache.Layout) {
 		return
 	}
 	lg := d.startupLog
-	s.modelled = memTerms{s.requestedBytes, s.weightsBytes, s.activation, s.nonTorch, s.cudaGraph, s.kvBytes}
+	s.modelled = memTerms{requested: s.requestedBytes, weights: s.weightsBytes, activation: s.activation, nonTorch: s.nonTorch, cudaGraph: s.cudaGraph, kv: s.kvBytes}
 	src := &spec.MemorySources{Requested: srcModelled, Weights: srcModelled, Activation: srcModelled, NonTorch: srcModelled, CUDAGraph: srcModelled, KVCache: srcModelled}
 	s.sources = src
 	fig := func(name string) (units.Bytes, bool) {

@@ -10,6 +10,8 @@ import (
 // (simulate.trace, simulate.rate_curve) and the fleet it runs under it
 // (simulate.autoscale), validated.
 type TrafficPlan struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	// Source is "trace" or "rate_curve"; Format the trace's format.
 	Source, Format string
 	Trace          *traffic.Trace
@@ -22,6 +24,8 @@ type TrafficPlan struct {
 // FleetPlan is simulate.autoscale, resolved: the policy (its cold start
 // resolved against the deployment's weights), the static fleet compared.
 type FleetPlan struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Policy fleet.Policy
 	Static int
 	// ExpectedRequests is the arrivals the fleet's traffic brings: the

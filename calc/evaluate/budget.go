@@ -79,6 +79,8 @@ const workSample = 1024
 // tokens computed, and their lengths; requests too long for the pool are
 // left out but counted in k (they are dropped).
 type lengthStats struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	k, resident, tokens, in, out float64
 	// events is the block events of the requests that fit (2 to admit
 	// them, one per prefill chunk and one per block of output; see
@@ -94,7 +96,7 @@ func (b *workBudget) lengthStats(w sched.Workload) lengthStats {
 	lay, blocks := d.Layout(), d.NumBlocks-1
 	chunk, bs := int64(d.MaxBatched), int64(max(lay.BlockSize, 1))
 	var st lengthStats
-	w.Lengths(workSample, func(i, o int) {
+	add := func(i, o int) {
 		st.k++
 		all := int64(i + o)
 		if lay.BlocksFor(all, min(all, chunk)) > blocks {
@@ -106,7 +108,15 @@ func (b *workBudget) lengthStats(w sched.Workload) lengthStats {
 		st.tokens += float64(i + o - 1)
 		st.in += float64(i)
 		st.out += float64(o)
-	})
+	}
+	switch {
+	case w.Arrival != sched.Replay && w.Sessions == nil:
+		w.DrawnLengths(workSample, add)
+	case deploy.TurnLengths != nil:
+		// A trace's or a session workload's turns (nil in the light
+		// engine, which refuses both and so draws none).
+		deploy.TurnLengths(&w, workSample, add)
+	}
 	return st
 }
 
@@ -161,7 +171,7 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 		return spec.Report{}, err
 	}
 	if !(budget > 0) {
-		return spec.Report{}, spec.Errors{{Field: "", Message: "the work budget must be a positive number of sequence-steps, got " + fielderr.Number(budget)}}
+		return spec.Report{}, fielderr.New("", "the work budget must be a positive number of sequence-steps, got "+fielderr.Number(budget))
 	}
 	r := deploy.Assemble(d, p)
 	r.Fixes = nearestFixes(req, d, &r)
@@ -169,7 +179,7 @@ func EvaluateWithBudget(req spec.Request, budget float64) (spec.Report, error) {
 		return spec.Report{}, err
 	}
 	if sim != nil && deploy.Simulator == nil {
-		return spec.Report{}, spec.Errors{{Field: "simulate", Message: NoSimulatorMessage}}
+		return spec.Report{}, fielderr.New("simulate", NoSimulatorMessage)
 	}
 	if sim != nil {
 		if err := simulateWithin(d, &r, p, sim, budget); err != nil {
@@ -398,7 +408,7 @@ func (b *workBudget) checkBudget(budget float64) error {
 		sp.SweepN = n
 		msg := "the simulated sweep (" + itoa(est.Runs) + " runs of " + numtext.Thousands(int64(n)) + " requests)" + over +
 			"; lower simulate.sweep.num_requests to about " + numtext.Thousands(int64(fit)) + ", or simulate.sweep.points, or " + lengths
-		return spec.Errors{{Field: "simulate.sweep.num_requests", Message: msg}}
+		return fielderr.New("simulate.sweep.num_requests", msg)
 	}
 	if deploy.TrafficRefusal != nil {
 		if err := deploy.TrafficRefusal(sp, est.Total, budget); err != nil {
@@ -413,7 +423,7 @@ func (b *workBudget) checkBudget(budget float64) error {
 	if sp.Sweep {
 		msg += ", and drop simulate.sweep"
 	}
-	return spec.Errors{{Field: "simulate.num_requests", Message: msg}}
+	return fielderr.New("simulate.num_requests", msg)
 }
 
 // fitSweep sets sp.SweepN to the most requests a load, in two significant

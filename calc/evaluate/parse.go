@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/deploy"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
@@ -20,7 +21,9 @@ const MaxRequestBytes = 64 << 10
 // is decoded and validated (Validate), and the errors list the unknown
 // keys first, then every other bad field, as Evaluate would name them. A
 // wrong type or malformed JSON stops decoding where it is found.
-func ParseRequest(data []byte) (spec.Request, error) { return ParseStrict(data, Validate) }
+func ParseRequest(data []byte) (spec.Request, error) {
+	return parseStrictUpTo(data, MaxRequestBytes, Validate) // ParseStrict's, without linking its wrapper
+}
 
 // ParseStrict decodes data into a T strictly. When it holds unknown keys
 // the rest is decoded and checked by validate, so the errors name the
@@ -45,7 +48,7 @@ func ParseCalibrateRequest(data []byte) (spec.Request, error) {
 func parseStrictUpTo[T any](data []byte, limit int, validate func(T) error) (T, error) {
 	var r, zero T
 	if len(data) > limit {
-		return zero, spec.Errors{{Field: "", Message: "request is " + strconv.Itoa(len(data)) + " bytes, above the limit of " + strconv.Itoa(limit)}}
+		return zero, fielderr.New("", "request is "+strconv.Itoa(len(data))+" bytes, above the limit of "+strconv.Itoa(limit))
 	}
 	unknown, err := jsonx.UnmarshalKnown(data, &r)
 	if err == nil && len(unknown) == 0 {

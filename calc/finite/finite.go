@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/internal/fielderr"
 	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
@@ -70,6 +71,8 @@ type walker struct {
 
 // fieldPlan is one exported field of a struct as the walk needs it.
 type fieldPlan struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	index  int
 	name   string
 	class  figureClass
@@ -125,7 +128,7 @@ func buildWalker(t reflect.Type, built map[reflect.Type]*walker) *walker {
 				continue
 			}
 			if fw := buildWalker(t.Field(i).Type, built); fw != nil {
-				w.fields = append(w.fields, fieldPlan{i, name, classOf(name), fw, t.Field(i).Offset})
+				w.fields = append(w.fields, fieldPlan{index: i, name: name, class: classOf(name), w: fw, offset: t.Field(i).Offset})
 			}
 		}
 		if len(w.fields) == 0 {
@@ -326,7 +329,7 @@ func scanWith(v reflect.Value, w *walker) figureScan {
 func Check(r *spec.Report) error {
 	sc := scanReport(reflect.ValueOf(r).Elem())
 	if sc.foundNF {
-		return spec.Errors{{Field: "", Message: "the inputs are too extreme to evaluate: the report's " + sc.nonFinite + " is not a finite number; bring the rates, sizes and figures closer to a real deployment"}}
+		return fielderr.New("", "the inputs are too extreme to evaluate: the report's "+sc.nonFinite+" is not a finite number; bring the rates, sizes and figures closer to a real deployment")
 	}
 	if sc.foundEx {
 		p := sc.extreme

@@ -68,6 +68,8 @@ const (
 // started serves ColdStartS later (loading the weights); it is paid from
 // its start. Scaling down removes replicas still starting first.
 type Policy struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	Metric                                 string
 	Target, Tolerance                      float64
 	Min, Max                               int

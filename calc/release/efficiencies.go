@@ -4,6 +4,8 @@ package release
 // engine profile (docs/MODEL.md says how each was fitted). Each is one term
 // of the step model (Deployment.Step).
 type Efficiencies struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	// BandwidthEfficiency is the fraction of datasheet memory bandwidth the
 	// GEMMs' weight reads achieve.
 	BandwidthEfficiency float64 `json:"bandwidth_efficiency"`

@@ -26,6 +26,8 @@ const (
 // physically meaningful efficiencies of its kernels. docs/MODEL.md lists
 // the data each was fitted on (../shared/validation/cases.json).
 type Engine struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	// Name is the request's engine value.
 	Name string
 	// Label is the engine's display name.

@@ -17,6 +17,8 @@ import (
 // releases between two change points behave alike; docs/MODEL.md section
 // 11 lists each change with its source.
 type EngineVersion struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	// Name is the request's engine_version value ("0.19").
 	Name string
 	// V0 is vLLM's V0 engine (the default before v0.8.0): without chunked
@@ -251,7 +253,7 @@ func trtllmVersion(name string) (EngineVersion, bool) {
 // December 2023 ("0.2"), of 2024 ("0.6") and of the 0.7 releases ("0.7"),
 // its V1 releases 0.10 to the newest, and SGLang's.
 func EngineVersions() []string {
-	out := []string{vllmV02Name, VLLMV0, vllmV0Later}
+	out := append(make([]string, 0, 3), vllmV02Name, VLLMV0, vllmV0Later) // not a literal: no [3]string type in the engines
 	for v := VLLMFirstV1; v <= VLLMNewest; v++ {
 		out = append(out, "0."+strconv.Itoa(v))
 	}

@@ -254,7 +254,7 @@ func simSweep(d *deploy.Deployment, p deploy.Ask, sp *deploy.SimPlan, pre *spec.
 }
 
 func init() {
-	deploy.Simulator = run
+	deploy.Simulator, deploy.TurnLengths = run, (*sched.Workload).Lengths
 	deploy.LinkSessions()
 }
 

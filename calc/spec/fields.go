@@ -85,7 +85,7 @@ func BlockSizes() []int {
 // Fields is the request contract's table: for each field ("Type.json_key",
 // Type the Go type's name), what its Go type cannot say. A field of a
 // request type that is not listed has no bound beyond its JSON type.
-var Fields = fieldMap(append(append(append(fieldList[:], featureFields[:]...), calibrationFields[:]...), trafficFields[:]...))
+var Fields = fieldMap(fieldList[:], featureFields[:], calibrationFields[:], trafficFields[:])
 
 // fieldList is Fields as a list: a loop over it at start-up is a fraction
 // of the code a map literal of this size compiles to (the browser engine's
@@ -201,13 +201,15 @@ var fieldList = [...]struct {
 	{"HardwareInterconnect.latency_s", FieldSpec{Max: hardware.MaxInterconnectLatency, HasMin: true, HasMax: true, Unit: "s"}},
 }
 
-func fieldMap(list []struct {
+func fieldMap(lists ...[]struct {
 	key  string
 	spec FieldSpec
 }) map[string]FieldSpec {
-	m := make(map[string]FieldSpec, len(list))
-	for _, e := range list {
-		m[e.key] = e.spec
+	m := map[string]FieldSpec{}
+	for _, list := range lists {
+		for _, e := range list {
+			m[e.key] = e.spec
+		}
 	}
 	return m
 }

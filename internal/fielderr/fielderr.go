@@ -43,7 +43,13 @@ type Errors []Error
 
 // New returns the one-problem list {field, message}, the path cut to
 // MaxPath (Path).
-func New(path, message string) Errors { return Errors{{Path(path), message}} }
+func New(path, message string) Errors {
+	// make, not a one-element literal: the literal's array type would
+	// bring its equality function into the .wasm engines.
+	e := make(Errors, 1)
+	e[0] = Error{Path(path), message}
+	return e
+}
 
 // MaxPath is how many characters of a field path an error keeps at most: a
 // path is built from the input's keys (an unknown key, a nesting a

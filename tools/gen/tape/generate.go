@@ -8,14 +8,14 @@ import (
 	"github.com/modelrefs/throughput/internal/jsongen"
 )
 
-// tapeGenerator writes tapeKeys, tapeTypes and tapeFullTypes: the
+// tapeGenerator writes tapeKeys, tapeTypes, tapeFullKeys and tapeFullTypes: the
 // description, by index, of every type the root reaches, which the tape's
 // one recorder (tape.value in wasm/js/bridge/tape.go) follows. A table
 // instead of one function per struct: the light engine's code is its
 // largest cost, and the table is a few KB of data. The types that only
 // the full engine's sections reach (fullEngineOnly) come last, in their
-// own table, tapeFullTypes, which only the full engine's main links in
-// (bridge.WriteFullSections).
+// own table, tapeFullTypes, and the keys only they use in tapeFullKeys,
+// which only the full engine's main links in (bridge.WriteFullSections).
 type tapeGenerator struct {
 	*jsongen.Walker
 	keys     []string
@@ -52,7 +52,7 @@ func generateTape(root reflect.Type, header, pkg string) ([]byte, error) {
 		g.structEntry(t, fields)
 	}
 	// Then what only the full-engine-only fields reach.
-	base := len(g.types)
+	base, keyBase := len(g.types), len(g.keys)
 	fullIndex := make([]string, len(g.full))
 	for i, t := range g.full {
 		fullIndex[i] = strconv.Itoa(g.typeIndex(t))
@@ -70,7 +70,13 @@ func generateTape(root reflect.Type, header, pkg string) ([]byte, error) {
 	}
 	var b strings.Builder
 	b.WriteString("\n// tapeKeys are the object keys of the tape, by index.\nvar tapeKeys = []string{\n")
-	for _, k := range g.keys {
+	for _, k := range g.keys[:keyBase] {
+		b.WriteString("\t" + strconv.Quote(k) + ",\n")
+	}
+	b.WriteString("}\n")
+	b.WriteString("\n// tapeFullKeys are the keys only tapeFullTypes' fields use, by index from\n" +
+		"// len(tapeKeys); only the full engine links them in (WriteFullSections).\nvar tapeFullKeys = []string{\n")
+	for _, k := range g.keys[keyBase:] {
 		b.WriteString("\t" + strconv.Quote(k) + ",\n")
 	}
 	b.WriteString("}\n")

@@ -3,7 +3,7 @@
 // (a table describing every type calc.Report reaches: each struct's
 // fields with their offsets, keys and omitempty rule, each pointer's and
 // slice's element; the types only the full engine's sections reach in
-// tapeFullTypes) and tapeReport, read by reflection from calc's types.
+// tapeFullTypes, and the keys only they use in tapeFullKeys) and tapeReport, read by reflection from calc's types.
 // tape.value in wasm/js/bridge/tape.go follows the table to record a report on
 // the tape for throughput.js to read without JSON text.
 //

@@ -103,6 +103,15 @@ func TestGenerateReport(t *testing.T) {
 		at := strings.Index(string(src), "// "+typ+"\n")
 		assert.True(t, at > 0 && at < full, typ)
 	}
+	// The keys only those types use are in tapeFullKeys (the simulation's
+	// "arrival"); a key the light engine's types use stays in tapeKeys.
+	keys, fullKeys := strings.Index(string(src), "var tapeKeys"), strings.Index(string(src), "var tapeFullKeys")
+	require.True(t, keys > 0 && fullKeys > keys)
+	at := func(k string) int { return strings.Index(string(src), "\t\""+k+"\",\n") }
+	assert.Greater(t, at("arrival"), fullKeys)
+	for _, k := range []string{"figure", "version"} {
+		assert.True(t, at(k) > keys && at(k) < fullKeys, k)
+	}
 }
 
 // TestGenerateTapeFailsLoudly: what the tape cannot record as

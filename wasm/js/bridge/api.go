@@ -182,11 +182,11 @@ func modelList() (string, error) {
 func model(name string) (string, error) {
 	e, err := models.LookupEntry(name)
 	if err != nil {
-		return "", calc.Errors{{Field: "model", Message: err.Error()}}
+		return "", fielderr.New("model", err.Error())
 	}
 	m, err := models.Lookup(name)
 	if err != nil {
-		return "", calc.Errors{{Field: "model", Message: err.Error()}}
+		return "", fielderr.New("model", err.Error())
 	}
 	s, err := summarize(calc.Request{Model: e.ID})
 	if err != nil {
@@ -202,7 +202,7 @@ func model(name string) (string, error) {
 func importConfig(config string) (string, error) {
 	var raw map[string]any
 	if err := jsonx.Unmarshal([]byte(config), &raw); err != nil || raw == nil {
-		return "", calc.Errors{{Field: "model_config", Message: "must be a JSON object"}}
+		return "", fielderr.New("model_config", "must be a JSON object")
 	}
 	s, err := summarize(calc.Request{ModelConfig: raw})
 	if err != nil {
@@ -210,7 +210,7 @@ func importConfig(config string) (string, error) {
 	}
 	m, err := models.FromConfig(raw)
 	if err != nil {
-		return "", calc.Errors{{Field: "model_config", Message: err.Error()}}
+		return "", fielderr.New("model_config", err.Error())
 	}
 	return marshal(ModelDetail{ModelSummary: s, Shape: m})
 }
@@ -220,7 +220,7 @@ func importConfig(config string) (string, error) {
 // The model list is summarized again from it.
 func setCatalog(text string) (string, error) {
 	if err := models.SetCatalog(text); err != nil {
-		return "", calc.Errors{{Field: "", Message: err.Error()}}
+		return "", fielderr.New("", err.Error())
 	}
 	catalogJSON.models.once = sync.Once{}
 	return "", nil
@@ -253,10 +253,10 @@ func addModel(text string) (string, error) {
 		SourceURL string         `json:"source_url"`
 	}
 	if err := jsonx.Unmarshal([]byte(text), &in); err != nil || in.Config == nil {
-		return "", calc.Errors{{Field: "model", Message: "the config.json from the Hugging Face Hub is not a JSON object"}}
+		return "", fielderr.New("model", "the config.json from the Hugging Face Hub is not a JSON object")
 	}
 	if _, err := models.Register(in.ID, in.Config, models.Source{URL: in.SourceURL}); err != nil {
-		return "", calc.Errors{{Field: "model", Message: "the config.json of " + fielderr.Quote(in.ID) + " from the Hugging Face Hub: " + err.Error()}}
+		return "", fielderr.New("model", "the config.json of "+fielderr.Quote(in.ID)+" from the Hugging Face Hub: "+err.Error())
 	}
 	return "", nil
 }
@@ -280,7 +280,7 @@ func hardwareList() (string, error) {
 func hardwareSpec(name string) (string, error) {
 	a, err := hardware.Lookup(name)
 	if err != nil {
-		return "", calc.Errors{{Field: "hardware", Message: err.Error()}}
+		return "", fielderr.New("hardware", err.Error())
 	}
 	return marshal(a)
 }
@@ -320,7 +320,7 @@ func result(value string, err error) string {
 func errorsJSON(err error) string {
 	list, ok := err.(calc.Errors)
 	if !ok {
-		list = calc.Errors{{Field: "", Message: err.Error()}}
+		list = fielderr.New("", err.Error())
 	}
 	b, merr := jsonx.Marshal(list)
 	if merr != nil {
@@ -334,7 +334,7 @@ func errorsJSON(err error) string {
 func protect(fn func() (string, error)) (out string) {
 	defer func() {
 		if v := recover(); v != nil {
-			out = result("", calc.Errors{{Field: "", Message: "internal error: " + panicText(v)}})
+			out = result("", fielderr.New("", "internal error: "+panicText(v)))
 		}
 	}()
 	return result(fn())
@@ -345,7 +345,7 @@ func protect(fn func() (string, error)) (out string) {
 func protectTape(request string, budget float64) (out any) {
 	defer func() {
 		if v := recover(); v != nil {
-			out = result("", calc.Errors{{Field: "", Message: "internal error: " + panicText(v)}})
+			out = result("", fielderr.New("", "internal error: "+panicText(v)))
 		}
 	}()
 	ptr, err := evaluateTape(request, budget)

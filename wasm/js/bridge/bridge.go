@@ -61,6 +61,8 @@ type ModelDetail struct {
 
 // Stats is the Go heap as runtime.ReadMemStats reports it, in bytes.
 type Stats struct {
+	_ [0]func() // incomparable: no equality function in the .wasm engines (size budget)
+
 	HeapAllocBytes  uint64 `json:"heap_alloc_bytes"`
 	HeapSysBytes    uint64 `json:"heap_sys_bytes"`
 	HeapObjects     uint64 `json:"heap_objects"`

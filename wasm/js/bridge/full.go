@@ -17,16 +17,21 @@ func ExportPlan() { planExport, pricesExport = plan, priceTable }
 // the planning view prefills its price fields from it.
 var pricesExport func(string) (string, error)
 
-// tapeFull is tapeFullTypes while the tape writes the full engine's
-// sections (WriteFullSections); nil in the light engine, which skips them.
-var tapeFull []tapeType
+// tapeFull is tapeFullTypes, and tapeFullKeyNames tapeFullKeys, while the
+// tape writes the full engine's sections (WriteFullSections); nil in the
+// light engine, which skips them.
+var (
+	tapeFull         []tapeType
+	tapeFullKeyNames []string
+)
 
 // WriteFullSections has the tape write the report sections only the full
 // engine fills (the fields tapeOmitFull marks: the simulation, the start-up
 // log's comparison, the calibration's fit), from the type table only they
-// reach (tapeFullTypes). The light engine, which cannot fill them, leaves
-// the table out by not calling it.
-func WriteFullSections() { tapeFull = tapeFullTypes[:] }
+// reach (tapeFullTypes) and with the keys only they use (tapeFullKeys). The
+// light engine, which cannot fill them, leaves both tables out by not
+// calling it.
+func WriteFullSections() { tapeFull, tapeFullKeyNames = tapeFullTypes[:], tapeFullKeys }
 
 // calibrateExport is calibrate in the full engine (ExportCalibrate), nil
 // otherwise: the light engine has no calibration readers.

@@ -238,6 +238,11 @@ var tapeKeys = []string{
 	"load_imbalance",
 	"all_to_all_ms",
 	"tokens_per_s_total",
+}
+
+// tapeFullKeys are the keys only tapeFullTypes' fields use, by index from
+// len(tapeKeys); only the full engine links them in (WriteFullSections).
+var tapeFullKeys = []string{
 	"arrival",
 	"seed",
 	"num_requests",

@@ -301,7 +301,9 @@ func addrBytes(s []byte) uint32 {
 	return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(s))))
 }
 
-// tapeKeysJSON is the key table as a JSON array of strings.
+// tapeKeysJSON is the key table as a JSON array of strings: tapeKeys, then
+// in the full engine tapeFullKeys (WriteFullSections), whose indices
+// continue tapeKeys'.
 func tapeKeysJSON() string {
 	b := []byte{'['}
 	for i, k := range tapeKeys {
@@ -309,6 +311,9 @@ func tapeKeysJSON() string {
 			b = append(b, ',')
 		}
 		b = jsonx.AppendString(b, k)
+	}
+	for _, k := range tapeFullKeyNames {
+		b = jsonx.AppendString(append(b, ','), k)
 	}
 	return string(append(b, ']'))
 }

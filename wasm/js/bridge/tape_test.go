@@ -17,7 +17,12 @@ import (
 // readTape decodes a tape as throughput.js's decodeTape does, into the
 // values encoding/json's Unmarshal makes (map[string]any, []any, float64,
 // string, bool, nil).
+// The keys are those tapeKeysJSON gives JavaScript at load.
 func readTape(t *tape) any {
+	var allKeys []string
+	if err := json.Unmarshal([]byte(tapeKeysJSON()), &allKeys); err != nil {
+		panic(err)
+	}
 	i := 0
 	units := utf16.Encode([]rune(string(t.blob)))
 	p := 0
@@ -54,7 +59,7 @@ func readTape(t *tape) any {
 			i++
 			o := make(map[string]any, n)
 			for range n {
-				key := tapeKeys[int(t.words[i])]
+				key := allKeys[int(t.words[i])]
 				i++
 				o[key] = value()
 			}
@@ -138,8 +143,8 @@ func TestEvaluateTapePublishesTheHeader(t *testing.T) {
 // engine fills, even when set, and writes the rest, the bands included,
 // as encoding/json does; with it, every section.
 func TestTapeLightEngineSkipsFullSections(t *testing.T) {
-	full := tapeFull
-	t.Cleanup(func() { tapeFull = full })
+	full, fullKeys := tapeFull, tapeFullKeyNames
+	t.Cleanup(func() { tapeFull, tapeFullKeyNames = full, fullKeys })
 	r := calc.Report{
 		Version:     "v",
 		Simulation:  &calc.SimulationReport{NumRequests: 3},
@@ -153,7 +158,7 @@ func TestTapeLightEngineSkipsFullSections(t *testing.T) {
 		require.NoError(t, tp.err)
 		return readTape(&tp).(map[string]any)
 	}
-	tapeFull = nil
+	tapeFull, tapeFullKeyNames = nil, nil
 	light := keys()
 	for _, k := range []string{"simulation", "startup_log", "calibration"} {
 		assert.NotContains(t, light, k)
@@ -165,4 +170,23 @@ func TestTapeLightEngineSkipsFullSections(t *testing.T) {
 		assert.Contains(t, got, k)
 	}
 	assert.Equal(t, 3.0, got["simulation"].(map[string]any)["num_requests"])
+}
+
+// TestTapeKeysJSONFullKeys: the light engine's key table is tapeKeys
+// alone; the full engine's continues it with tapeFullKeys, the keys only
+// its sections use (the simulation's "arrival" among them).
+func TestTapeKeysJSONFullKeys(t *testing.T) {
+	full, fullKeys := tapeFull, tapeFullKeyNames
+	t.Cleanup(func() { tapeFull, tapeFullKeyNames = full, fullKeys })
+	keys := func() []string {
+		var k []string
+		require.NoError(t, json.Unmarshal([]byte(tapeKeysJSON()), &k))
+		return k
+	}
+	tapeFull, tapeFullKeyNames = nil, nil
+	assert.Equal(t, tapeKeys, keys())
+	assert.NotContains(t, tapeKeys, "arrival")
+	WriteFullSections()
+	assert.Equal(t, append(append([]string{}, tapeKeys...), tapeFullKeys...), keys())
+	assert.Contains(t, tapeFullKeys, "arrival")
 }
