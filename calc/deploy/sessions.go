@@ -103,7 +103,8 @@ func sessionsSim(e *spec.Errs, o *spec.SimulateOptions, p Ask, sp *SimPlan) {
 	for _, f := range []struct {
 		name  string
 		given bool
-	}{{"arrival", o.Arrival != ""}, {"request_rate", o.RequestRate != nil}, {"concurrency", o.Concurrency != nil}, {"sweep", o.Sweep != nil}} {
+	}{{"arrival", o.Arrival != ""}, {"request_rate", o.RequestRate != nil}, {"concurrency", o.Concurrency != nil}, {"sweep", o.Sweep != nil},
+		{"trace", o.Trace != nil}, {"rate_curve", o.RateCurve != nil}, {"autoscale", o.Autoscale != nil}} {
 		if f.given {
 			e.Add("simulate."+f.name, "does not apply to a session workload: its arrivals are workload.sessions.session_rate or users")
 		}

@@ -26,6 +26,8 @@ func init() {
 // (runFleet), and the step-by-step run is the fleet's check.
 func trafficPlan(e *spec.Errs, o *spec.SimulateOptions, sp *deploy.SimPlan, d *deploy.Deployment, p deploy.Ask) {
 	switch {
+	case sp.Work.Sessions != nil:
+		return // a session workload's arrivals are its own: sessionsSim refuses the traffic options, naming each
 	case o.Trace != nil && o.RateCurve != nil:
 		e.Add("simulate.rate_curve", "give a trace or a rate curve, not both")
 	case o.Trace != nil && sp.Arrival != "trace":
