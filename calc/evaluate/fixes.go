@@ -135,6 +135,9 @@ func rank(cs candidates) {
 // ranks first (rank: meeting the workload, then the price; the smallest
 // memory among equals), so a part that fits the weights but misses the
 // latency budget (a 273 GB/s GB10 for a 70B model) is not the one offered.
+// Only parts priced as the current one is are compared (hardware/prices.go's
+// kind: a rented GPU-hour against rented ones, a purchase against
+// purchases; an unpriced part ranks last): the planner's rule too.
 func fitFixes(req spec.Request, d *deploy.Deployment) candidates {
 	var out candidates
 	if !d.Quant.Quantized() {
@@ -172,7 +175,11 @@ func fitFixes(req spec.Request, d *deploy.Deployment) candidates {
 		}
 		var best candidate
 		found := false
+		cur, priced := hardware.DefaultPrice(d.Hardware.ID)
 		for _, a := range larger {
+			if p, ok := hardware.DefaultPrice(a.ID); priced && ok && p.Kind != cur.Kind {
+				continue // a purchase spread over years is no rival to a rented GPU-hour, nor the reverse (as the planner, section 12)
+			}
 			t := req
 			t.Hardware = spec.HardwareRef{ID: a.ID}
 			t.GPUHourUSD = nil // the user's price is the current accelerator's: another is priced by the table
