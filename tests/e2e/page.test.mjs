@@ -46,6 +46,12 @@ test('the page opens on a working example and shows the engine report', async ()
   const page = await open();
   const want = await assertFigures(page, H.request(), 'default');
   assert.equal(want.model.name, 'Llama 3.1 8B Instruct');
+  // The cost card's energy line: joules per token are the GPUs' watts over the output rate they serve at
+  // (docs/MODEL.md section 5c), at the cost card's own rate.
+  const en = want.energy;
+  assert.ok(Math.abs(en.joules_per_output_token - en.gpu_power_w * en.num_gpus / en.tokens_per_s) < 1e-9 * en.joules_per_output_token);
+  assert.equal(en.tokens_per_s, want.cost.tokens_per_s);
+  assert.match(await page.textContent('[data-v="energy.summary"]'), /^[\d.]+ J\/token, [\d,]+ W per GPU of 700 W rated \(1 GPU, /);
   assert.match(await page.textContent('[data-v="decode.tokens_per_s"]'), /tok\/s$/);
   // The chart has its two curves with one point per sweep entry, and the
   // sweep reaches past the KV ceiling and the preemption onset.
