@@ -27,10 +27,11 @@ func longContextModel() map[string]any {
 }
 
 // A plan gets the evaluation's work budget. A whole-catalog plan of
-// longContextModel searches 10,528 candidates (the parts rented on demand,
-// aggregated and disaggregated); with 16,000,000-token prompts each prices
+// longContextModel searches 11,088 candidates (the parts rented on demand,
+// aggregated and disaggregated; 10,528 before NVFP4 weights were searched
+// on the Blackwell parts); with 16,000,000-token prompts each prices
 // its prompt at least once in ceil(16,000,000 / 8,192) = 1,954 chunks, so
-// the search costs at least 10,528 * (300 + 3 * 1,954) = 6.49e7 units,
+// the search costs at least 11,088 * (300 + 3 * 1,954) = 6.83e7 units,
 // over the 4e6 budget: refused before it runs (it took
 // 1.4 s of native CPU before the budget).
 func TestPlanBudgetRefusesLongPromptsBeforeTheSearch(t *testing.T) {
@@ -38,7 +39,7 @@ func TestPlanBudgetRefusesLongPromptsBeforeTheSearch(t *testing.T) {
 	fe := planErr(t, spec.PlanRequest{ModelConfig: longContextModel(), Workload: spec.PlanWorkload{RequestRate: spec.Float(0.001), InputTokens: spec.Int(16_000_000), OutputTokens: spec.Int(2)},
 		SLO: spec.PlanSLO{TTFTMs: spec.Float(1e9)}})
 	assert.Equal(t, spec.FieldError{Field: "workload.input_tokens", Message: "the plan prices each candidate's prompt of 16,000,000 tokens in steps of at most 8,192 tokens: " +
-		"its 10,528 candidate deployments need about 6.5e7 work units, above the work budget of 4e6; " +
+		"its 11,088 candidate deployments need about 6.8e7 work units, above the work budget of 4e6; " +
 		"lower workload.input_tokens, raise search.max_num_batched_tokens, or narrow constraints.accelerators or constraints.engines"}, fe)
 }
 

@@ -63,7 +63,7 @@ func launchCommand(s *planSpec, dep *planned) (string, []string) {
 			cmd += " --kv-cache-dtype fp8_e4m3"
 		}
 		if q != "" {
-			cmd += " --quantization " + q
+			cmd += " --quantization " + sglangQuant(q)
 		}
 		cmd += sglangSpecFlags(s.req.SpeculativeConfig, s.specMethod)
 		if dep.Mode == "disaggregated" {
@@ -101,7 +101,9 @@ func launchCommand(s *planSpec, dep *planned) (string, []string) {
 		if fp8KV {
 			cmd += " --kv-cache-dtype fp8"
 		}
-		if q != "" {
+		if q != "" && q != "nvfp4" && q != "mxfp4" {
+			// vLLM reads the 4-bit float formats from the checkpoint's
+			// quantization_config (modelopt_fp4, mxfp4), with no flag.
 			cmd += " --quantization " + q
 		}
 		cmd += vllmSpecFlags(s.req.SpeculativeConfig, s.specMethod)
@@ -118,6 +120,10 @@ func launchCommand(s *planSpec, dep *planned) (string, []string) {
 		notes = append(notes, "int4 needs an AWQ checkpoint of the model: replace the model id with one")
 	case "int8":
 		notes = append(notes, "int8 (W8A8) needs an int8 compressed-tensors checkpoint of the model: replace the model id with one")
+	case "nvfp4":
+		notes = append(notes, "nvfp4 needs an NVFP4 checkpoint of the model (NVIDIA Model Optimizer's, as nvidia/ publishes them): replace the model id with one")
+	case "mxfp4":
+		notes = append(notes, "mxfp4 needs a checkpoint of the model with MXFP4 expert weights: replace the model id with one")
 	}
 	if dep.Mode == "aggregated" && dep.Replicas > 1 {
 		notes = append(notes, "run "+itoa(dep.Replicas)+" replicas behind a load balancer")
@@ -368,4 +374,15 @@ func stat(l spec.LatencySummary, name string) float64 {
 		return l.P99
 	}
 	return l.Mean
+}
+
+// sglangQuant is SGLang's --quantization name for a request's
+// quantization: ModelOpt's NVFP4 is "modelopt_fp4"
+// (python/sglang/srt/server_args.py QUANTIZATION_CHOICES, v0.5.5), the
+// others keep their names.
+func sglangQuant(q string) string {
+	if q == "nvfp4" {
+		return "modelopt_fp4"
+	}
+	return q
 }

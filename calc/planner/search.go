@@ -281,6 +281,26 @@ func enginesFor(a hardware.Accelerator, names []string) []string {
 // the engine cannot run it (fp8 needs fp8 tensor cores, int8 W8A8 int8
 // ones; llama.cpp runs GGUF q8_0 and q4_k_m instead; a pre-quantized
 // checkpoint runs only as published).
+//
+// The 4-bit floating-point formats run where the engines have kernels
+// for them:
+//   - nvfp4 (ModelOpt NVFP4: FP4 E2M1 weights and activations, an FP8
+//     scale per 16 values) needs FP4 tensor cores, NVIDIA Blackwell's
+//     (hardware.PeakFLOPS.FP4 > 0 on an NVIDIA part): vLLM's
+//     ModelOptNvFp4Config (vllm/model_executor/layers/quantization/
+//     modelopt.py, v0.11.0) requires compute capability 10.0 or above for
+//     its CUTLASS/FlashInfer FP4 GEMMs, SGLang's modelopt_fp4 the same
+//     kernels, TensorRT-LLM its own.
+//   - mxfp4 (OCP MXFP4 expert weights, as gpt-oss ships them; the other
+//     modules stay bf16) is an MoE format: vLLM's Mxfp4MoEMethod
+//     (vllm/model_executor/layers/quantization/mxfp4.py, v0.11.0) runs it
+//     through FlashInfer on Blackwell, triton_kernels on Hopper, Marlin's
+//     weight-only kernel from Ampere on (bf16 tensor cores) and its ROCm
+//     path on CDNA3 and later (MI300-class: fp8 tensor cores); SGLang and
+//     TensorRT-LLM serve gpt-oss the same way on NVIDIA.
+//
+// Like int4 and int8 they need a checkpoint published in the format (the
+// launch command's notes say so): no engine quantizes to them at load.
 func quantFor(prec, engine string, a hardware.Accelerator, m *models.Model) (string, bool) {
 	if prec == "published" {
 		return "", true
@@ -304,8 +324,25 @@ func quantFor(prec, engine string, a hardware.Accelerator, m *models.Model) (str
 		return "int8", a.PeakFLOPS.INT8 > 0 && engine != "lmdeploy"
 	case "int4":
 		return "awq", a.Vendor == "NVIDIA" || a.Vendor == "AMD"
+	case "nvfp4":
+		return "nvfp4", fp4Engine(engine, a) && a.Vendor == "NVIDIA" && a.PeakFLOPS.FP4 > 0
+	case "mxfp4":
+		chip := (a.Vendor == "NVIDIA" && a.PeakFLOPS.BF16 > 0) || (a.Vendor == "AMD" && a.PeakFLOPS.FP8 > 0 && engine != "trtllm")
+		return "mxfp4", m.IsMoE() && fp4Engine(engine, a) && chip
 	}
 	return "", false
+}
+
+// fp4Engine reports whether the engine has 4-bit floating-point kernels
+// (quantFor): vLLM, SGLang and, on NVIDIA, TensorRT-LLM; not LMDeploy.
+func fp4Engine(engine string, a hardware.Accelerator) bool {
+	switch engine {
+	case "vllm", "sglang":
+		return true
+	case "trtllm":
+		return a.Vendor == "NVIDIA"
+	}
+	return false
 }
 
 // shape is how one replica's GPUs split the model: tensor-parallel

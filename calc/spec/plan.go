@@ -112,8 +112,9 @@ type PlanSearch struct {
 	// node's interconnect (default 1, 2, 4, 8).
 	GPUsPerReplica []int `json:"gpus_per_replica,omitempty"`
 	// Precisions lists the weight precisions tried: "published" (the
-	// checkpoint's own), "fp8", "int8", "int4" (default all, where the
-	// chip and engine support them).
+	// checkpoint's own), "fp8", "int8", "int4", "nvfp4" (NVIDIA's FP4
+	// tensor cores), "mxfp4" (MXFP4 expert weights of an MoE model)
+	// (default all, each where the chip and engine support it).
 	Precisions []string `json:"precisions,omitempty"`
 	// KVCacheDtypes lists the KV-cache dtypes tried (default "auto",
 	// "fp8").
@@ -323,10 +324,10 @@ type PlanRejection struct {
 const (
 	// MaxPlanCandidates is the largest search Plan runs: the whole
 	// catalog's parts rented on demand (hardware.DefaultPrice, kind
-	// cloud_on_demand) under the default grid are 10,528 candidates for
-	// Llama 3.1 8B at a request rate and 12,784 for Qwen3-30B-A3B (its
-	// EP/DP shapes) (BenchmarkPlan: about 57 ms of native CPU for the
-	// 8B's, on a loaded 2-core machine), below it; naming every part in
+	// cloud_on_demand) under the default grid are 11,088 candidates for
+	// Llama 3.1 8B at a request rate and 16,864 for Qwen3-30B-A3B (its
+	// EP/DP shapes and MXFP4 experts) (BenchmarkPlan: about 54 ms of
+	// native CPU for the 8B's, on a loaded 2-core machine), below it; naming every part in
 	// constraints.accelerators is about 28,000. A larger search is refused
 	// naming it.
 	MaxPlanCandidates = 32000
@@ -341,8 +342,9 @@ const (
 	MaxVerifyTop = 20
 )
 
-// PlanPrecisions are the weight precisions the planner tries.
-var PlanPrecisions = []string{"published", "fp8", "int8", "int4"}
+// PlanPrecisions are the weight precisions the planner tries (each where
+// the chip and the engine run it: calc/planner quantFor).
+var PlanPrecisions = []string{"published", "fp8", "int8", "int4", "nvfp4", "mxfp4"}
 
 // PlanStats are the values of ttft_stat and tpot_stat.
 var PlanStats = []string{"mean", "p50", "p90", "p99"}

@@ -3143,10 +3143,10 @@ export interface PlanSearch {
    */
   gpus_per_replica?: number[];
   /**
-   * precisions lists the weight precisions tried: "published" (the checkpoint's own), "fp8", "int8", "int4" (default all, where the chip and engine support them).
-   * Default: all four, where the chip and engine support them.
+   * precisions lists the weight precisions tried: "published" (the checkpoint's own), "fp8", "int8", "int4", "nvfp4" (NVIDIA's FP4 tensor cores), "mxfp4" (MXFP4 expert weights of an MoE model) (default all, each where the chip and engine support it).
+   * Default: all six, each where the chip and engine support it (nvfp4 on FP4 tensor cores, mxfp4 for MoE models).
    */
-  precisions?: ("published" | "fp8" | "int8" | "int4")[];
+  precisions?: ("published" | "fp8" | "int8" | "int4" | "nvfp4" | "mxfp4")[];
   /**
    * kv_cache_dtypes lists the KV-cache dtypes tried (default "auto", "fp8").
    * Default: auto, fp8.

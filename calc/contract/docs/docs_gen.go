@@ -506,7 +506,7 @@ var docs = map[string]string{
 	"PlanSearch.kv_cache_dtypes":                           "kv_cache_dtypes lists the KV-cache dtypes tried (default \"auto\", \"fp8\").",
 	"PlanSearch.max_num_batched_tokens":                    "max_num_batched_tokens lists the max_num_batched_tokens values tried (default 8192).",
 	"PlanSearch.max_num_seqs":                              "max_num_seqs lists the max_num_seqs values tried (default 128 and 512, either side of vLLM's 256).",
-	"PlanSearch.precisions":                                "precisions lists the weight precisions tried: \"published\" (the checkpoint's own), \"fp8\", \"int8\", \"int4\" (default all, where the chip and engine support them).",
+	"PlanSearch.precisions":                                "precisions lists the weight precisions tried: \"published\" (the checkpoint's own), \"fp8\", \"int8\", \"int4\", \"nvfp4\" (NVIDIA's FP4 tensor cores), \"mxfp4\" (MXFP4 expert weights of an MoE model) (default all, each where the chip and engine support it).",
 	"PlanSimulated":                                        "PlanSimulated is one replica replayed by the simulator at its share of the load.",
 	"PlanSimulated.meets_budget":                           "meets_budget is whether the simulated statistics the budget names (ttft_stat, tpot_stat) are within it.",
 	"PlanVerify":                                           "PlanVerify replays the top deployments in the simulator at their load. A plan verifies by default (verify absent: the top 5 with 200 requests each, fewer requests when that would exceed the work budget); a deployment the simulator finds to miss the budget is ranked after those that do not, so the headline pick is never one it refutes.",
