@@ -171,7 +171,7 @@ var fieldList = [...]struct {
 	{"PlanConstraints.accelerators", FieldSpec{DefaultText: "every accelerator in the catalog"}},
 	{"PlanConstraints.prices", FieldSpec{DefaultText: "the default price table (hardware/prices.go)", Unit: "USD per GPU-hour"}},
 	{"PlanSearch.gpus_per_replica", FieldSpec{Min: 1, Max: 8, HasMin: true, HasMax: true, PowerOfTwo: true, DefaultText: "1, 2, 4, 8", Unit: "GPUs"}},
-	{"PlanSearch.precisions", FieldSpec{Enum: PlanPrecisions, DefaultText: "all six, each where the chip and engine support it (nvfp4 on FP4 tensor cores, mxfp4 for MoE models)"}},
+	{"PlanSearch.precisions", FieldSpec{Enum: PlanPrecisions, DefaultText: "all, each where the chip and engine run it"}},
 	{"PlanSearch.kv_cache_dtypes", FieldSpec{Enum: PlanKVDtypes, DefaultText: "auto, fp8"}},
 	{"PlanSearch.max_num_seqs", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, DefaultText: "128, 512", Unit: "sequences"}},
 	{"PlanSearch.max_num_batched_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, DefaultText: "8192", Unit: "tokens"}},

@@ -3144,7 +3144,7 @@ export interface PlanSearch {
   gpus_per_replica?: number[];
   /**
    * precisions lists the weight precisions tried: "published" (the checkpoint's own), "fp8", "int8", "int4", "nvfp4" (NVIDIA's FP4 tensor cores), "mxfp4" (MXFP4 expert weights of an MoE model) (default all, each where the chip and engine support it).
-   * Default: all six, each where the chip and engine support it (nvfp4 on FP4 tensor cores, mxfp4 for MoE models).
+   * Default: all, each where the chip and engine run it.
    */
   precisions?: ("published" | "fp8" | "int8" | "int4" | "nvfp4" | "mxfp4")[];
   /**
