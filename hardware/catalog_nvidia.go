@@ -264,7 +264,10 @@ var nvidiaDatacenter = []Accelerator{
 		// 10 PF, TF32 5 PF, INT8 20 POPS; FP32 160 TF.
 		PeakFLOPS:    PeakFLOPS{FP32: 80 * teraFLOPS, TF32: 1250 * teraFLOPS, BF16: 2500 * teraFLOPS, FP8: 5000 * teraFLOPS, INT8: 5000 * teraFLOPS, FP4: 10000 * teraFLOPS},
 		Interconnect: nvlink5,
-		Sources:      []Source{{Fields: datasheet, Citation: citeGB200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		// NVL72: one NVLink domain of 72 GPUs (the specification's "72
+		// GPUs", 130 TB/s of NVLink = 72 x 1.8 TB/s).
+		NVLinkDomainGPUs: 72,
+		Sources:          []Source{{Fields: datasheet, Citation: citeGB200}, {Fields: []string{fieldDomain}, Citation: citeGB200}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 }
 

@@ -95,7 +95,10 @@ var nvidiaDatacenter2026 = []Accelerator{
 		MemoryBytes: 288 * GiB, MemoryBandwidthBytesPerS: 8 * tbPerS,
 		PeakFLOPS:    PeakFLOPS{FP32: 83.3 * teraFLOPS, TF32: 1250 * teraFLOPS, BF16: 2500 * teraFLOPS, FP8: 5000 * teraFLOPS, FP4: 15000 * teraFLOPS},
 		Interconnect: nvlink5,
-		Sources:      []Source{{Fields: datasheet, Citation: citeGB300}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
+		// NVL72: one NVLink domain of 72 GPUs (the specification's "72
+		// GPUs", 130 TB/s of NVLink = 72 x 1.8 TB/s).
+		NVLinkDomainGPUs: 72,
+		Sources:          []Source{{Fields: datasheet, Citation: citeGB300}, {Fields: []string{fieldDomain}, Citation: citeGB300}, {Fields: latencyFields, Citation: citeLatencyNVLink}},
 	},
 }
 

@@ -181,6 +181,14 @@ type Accelerator struct {
 	PeakFLOPS PeakFLOPS `json:"peak_flops"`
 	// Interconnect is the tensor-parallel link.
 	Interconnect Interconnect `json:"interconnect"`
+	// NVLinkDomainGPUs is how many GPUs one scale-up domain joins at the
+	// Interconnect's bandwidth when it spans more than one node: 72 in a
+	// GB200 or GB300 NVL72 rack, whose NVLink Switch trays join all 72
+	// GPUs at 1.8 TB/s each (NVIDIA's GB200 and GB300 NVL72
+	// specifications). 0: one node of up to 8 GPUs, the HGX and PCIe
+	// servers'. The planner spreads an MoE model's experts over that many
+	// GPUs (calc/planner shapes).
+	NVLinkDomainGPUs int `json:"nvlink_domain_gpus,omitempty"`
 	// SMs is the number of streaming multiprocessors (NVIDIA) or compute
 	// units (AMD) the chip runs its kernels on; 0 when the catalog does
 	// not give it.

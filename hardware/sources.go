@@ -12,6 +12,7 @@ const (
 	fieldLatency      = "interconnect.latency_s"
 	fieldSMs          = "sms"
 	fieldClock        = "boost_clock_hz"
+	fieldDomain       = "nvlink_domain_gpus"
 )
 
 // datasheet is the usual set of fields one vendor spec page backs.

@@ -43,6 +43,9 @@ const (
 	// 10 GHz, around the 1.4-2.6 GHz of today's GPUs.
 	MinClockHz = 1e6
 	MaxClockHz = 1e10
+	// MaxNVLinkDomainGPUs bounds nvlink_domain_gpus: 576, NVIDIA's largest
+	// announced NVLink domain (Vera Rubin NVL576).
+	MaxNVLinkDomainGPUs = 576
 )
 
 // CustomID is the id Validate gives a custom accelerator that has none.
@@ -74,6 +77,7 @@ func (a *Accelerator) Validate() error {
 //   - peak_flops.bf16 must be greater than 0: it is the rate every other
 //     precision falls back to (see PeakFLOPS.For); it also stands for fp16;
 //   - interconnect figures may be 0 (a single chip);
+//   - nvlink_domain_gpus may be 0 (one node), at most MaxNVLinkDomainGPUs;
 //   - sms and boost_clock_hz may be 0 (not given); sms at most MaxSMs,
 //     boost_clock_hz between MinClockHz and MaxClockHz;
 //   - the physical bounds: memory (and reported and free memory, when given) at least
@@ -130,6 +134,7 @@ func (a *Accelerator) Problems() fielderr.Errors {
 	figureRule{field: "interconnect.bandwidth_bytes_per_s", lo: MinInterconnectBandwidth, loText: "1e6 bytes/s (1 MB/s)", hi: MaxRate, hiText: rateMax}.check(&ps, a.Interconnect.BandwidthBytesPerS)
 	figureRule{field: fieldLatency, hi: MaxInterconnectLatency, hiText: "1 s"}.check(&ps, a.Interconnect.LatencyS)
 	figureRule{field: fieldSMs, hi: MaxSMs, hiText: "100000"}.check(&ps, float64(a.SMs))
+	figureRule{field: fieldDomain, hi: MaxNVLinkDomainGPUs, hiText: "576"}.check(&ps, float64(a.NVLinkDomainGPUs))
 	figureRule{field: fieldClock, lo: MinClockHz, loText: "1e6 Hz (1 MHz)", hi: MaxClockHz, hiText: "1e10 Hz (10 GHz)"}.check(&ps, a.BoostClockHz)
 	return ps
 }

@@ -80,6 +80,8 @@ func TestValidateRejectsEachBadField(t *testing.T) {
 		{"link latency NaN", func(a *hardware.Accelerator) { a.Interconnect.LatencyS = nan }, "interconnect.latency_s", "must be a finite number (got NaN)"},
 		{"sms negative", func(a *hardware.Accelerator) { a.SMs = -4 }, "sms", "must not be negative (got -4)"},
 		{"sms too many", func(a *hardware.Accelerator) { a.SMs = 1 << 30 }, "sms", "must be at most 100000, got 1073741824"},
+		{"nvlink domain too large", func(a *hardware.Accelerator) { a.NVLinkDomainGPUs = 1000 }, "nvlink_domain_gpus", "must be at most 576, got 1000"},
+		{"nvlink domain negative", func(a *hardware.Accelerator) { a.NVLinkDomainGPUs = -1 }, "nvlink_domain_gpus", "must not be negative (got -1)"},
 		{"clock NaN", func(a *hardware.Accelerator) { a.BoostClockHz = nan }, "boost_clock_hz", "must be a finite number (got NaN)"},
 		{"clock in GHz", func(a *hardware.Accelerator) { a.BoostClockHz = 1.98 }, "boost_clock_hz", "must be at least 1e6 Hz (1 MHz), got 1.98"},
 	}

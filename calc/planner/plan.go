@@ -182,9 +182,13 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price hardwar
 	if eng == "llamacpp" || eng == "lmdeploy" {
 		kvs = kvs[:1]
 	}
-	for _, g := range s.gpus {
+	for _, g := range s.gpusFor(*a) {
 		if g > s.maxGPUs {
 			p.miss(a.ID, &candidate{rank: rankGPUs, why: "max_gpus", text: "a replica of " + itoa(g) + " GPUs exceeds max_gpus " + itoa(s.maxGPUs)})
+			continue
+		}
+		if beyondDomain(g, *a) {
+			p.miss(a.ID, &candidate{rank: rankGPUs, why: "max_gpus", text: "a replica of " + itoa(g) + " GPUs spans more than one node of " + itoa(nodeGPUs) + ", and the part has no larger NVLink domain (multi-node replicas are not searched)"})
 			continue
 		}
 		if g > 1 && a.Interconnect.BandwidthBytesPerS <= 0 {

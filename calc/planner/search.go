@@ -20,7 +20,13 @@ import (
 
 // planDefaults is the default search grid.
 var (
-	planGPUs    = []int{1, 2, 4, 8}
+	planGPUs = []int{1, 2, 4, 8}
+	// rackGPUs are the replica sizes beyond one node the default grid adds
+	// on a part whose NVLink domain holds them (hardware.Accelerator.
+	// NVLinkDomainGPUs: an NVL72 rack), each an MoE model's experts spread
+	// over data-parallel attention ranks (shapes).
+	rackGPUs    = []int{16, 32, 64}
+	maxRackGPUs = 64
 	planSeqs    = []int{128, 512}
 	planBatched = []int{spec.DefaultMaxNumBatchedTokens}
 	planEngines = []string{"vllm", "sglang"}
@@ -28,19 +34,22 @@ var (
 
 // planSpec is a validated PlanRequest.
 type planSpec struct {
-	req              spec.PlanRequest
-	specMethod       string // the speculative config's method, resolved ("" without one)
-	model            *models.Model
-	in, out          int // mean lengths the analytic search uses
-	inDist, outDist  sched.Dist
-	rate             float64 // requests/s, 0 when users are given
-	users            int
-	ttftS, tpotS     float64
-	ttftStat         string
-	tpotStat         string
-	accels           []hardware.Accelerator
-	engines          []string
-	maxGPUs          int
+	req             spec.PlanRequest
+	specMethod      string // the speculative config's method, resolved ("" without one)
+	model           *models.Model
+	in, out         int // mean lengths the analytic search uses
+	inDist, outDist sched.Dist
+	rate            float64 // requests/s, 0 when users are given
+	users           int
+	ttftS, tpotS    float64
+	ttftStat        string
+	tpotStat        string
+	accels          []hardware.Accelerator
+	engines         []string
+	maxGPUs         int
+	// rackGrid: search.gpus_per_replica was not given, so the default grid
+	// adds rackGPUs on rack-scale parts (gpusFor).
+	rackGrid         bool
 	maxKW            float64 // 0 = no power cap
 	prices           map[string]float64
 	gpus, seqs, btok []int
@@ -129,12 +138,13 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 	if req.Search != nil {
 		g = *req.Search
 	}
-	s.gpus = intList(&e, "search.gpus_per_replica", g.GPUsPerReplica, planGPUs, 1, 8)
+	s.gpus = intList(&e, "search.gpus_per_replica", g.GPUsPerReplica, planGPUs, 1, maxRackGPUs)
 	for i, n := range s.gpus {
 		if n&(n-1) != 0 {
-			e.Add("search.gpus_per_replica["+itoa(i)+"]", "must be 1, 2, 4 or 8 (GPUs within one node), got "+itoa(n))
+			e.Add("search.gpus_per_replica["+itoa(i)+"]", "must be 1, 2, 4 or 8 (GPUs within one node), or 16, 32 or 64 (one rack-scale NVLink domain's), got "+itoa(n))
 		}
 	}
+	s.rackGrid = g.GPUsPerReplica == nil
 	s.seqs = intList(&e, "search.max_num_seqs", g.MaxNumSeqs, planSeqs, 1, spec.MaxSeqs)
 	s.btok = intList(&e, "search.max_num_batched_tokens", g.MaxNumBatchedTokens, planBatched, 1, spec.MaxTokens)
 	s.precisions = enumList(&e, "search.precisions", g.Precisions, spec.PlanPrecisions)
@@ -356,6 +366,34 @@ type shape struct {
 // gpus is the replica's GPU count: tp x pp x dp.
 func (sh shape) gpus() int { return sh.tp * sh.pp * sh.dp }
 
+// nodeGPUs is the most GPUs one node's interconnect joins: a replica of
+// more spans a rack-scale NVLink domain (hardware.Accelerator.
+// NVLinkDomainGPUs) or is not searched (multi-node replicas over the
+// scale-out network are not modelled).
+const nodeGPUs = 8
+
+// gpusFor returns the replica sizes searched on a: the grid's (the
+// request's search.gpus_per_replica, else 1, 2, 4, 8 and, on a part with
+// an NVLink domain beyond one node, 16, 32 and 64 within it).
+func (s *planSpec) gpusFor(a hardware.Accelerator) []int {
+	if !s.rackGrid || a.NVLinkDomainGPUs <= nodeGPUs {
+		return s.gpus
+	}
+	out := slices.Clone(s.gpus)
+	for _, g := range rackGPUs {
+		if g <= a.NVLinkDomainGPUs {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// beyondDomain reports whether a replica of g GPUs spans more than a's
+// scale-up domain (one node of 8, or its NVLink domain).
+func beyondDomain(g int, a hardware.Accelerator) bool {
+	return g > max(nodeGPUs, a.NVLinkDomainGPUs)
+}
+
 // shapes are the splits of g GPUs the planner tries under eng: all tensor
 // parallel, and for g >= 2 also two pipeline stages; for an MoE model
 // under vLLM or SGLang (when search.expert_parallel allows) also g
@@ -363,9 +401,19 @@ func (sh shape) gpus() int { return sh.tp * sh.pp * sh.dp }
 // (vLLM --data-parallel-size g --enable-expert-parallel; SGLang --dp-size
 // g --enable-dp-attention --ep-size g: the DP-attention layout both
 // engines recommend for DeepSeek-style MoE).
+//
+// Beyond one node (a rack-scale NVLink domain) only the last: a tensor-
+// parallel group stays within the 8 GPUs the engines' all-reduce kernels
+// serve, and a dense model's larger replicas are more replicas.
 func (s *planSpec) shapes(g int, eng string) []shape {
 	if g == 1 {
 		return []shape{{1, 1, 1, false}}
+	}
+	if g > nodeGPUs {
+		if s.ep && (eng == "vllm" || eng == "sglang") {
+			return []shape{{1, 1, g, true}}
+		}
+		return nil
 	}
 	out := []shape{{g, 1, 1, false}, {g / 2, 2, 1, false}}
 	if s.ep && (eng == "vllm" || eng == "sglang") {
@@ -401,8 +449,8 @@ func (s *planSpec) countCandidates() int {
 			if eng == "llamacpp" || eng == "lmdeploy" {
 				kv = 1
 			}
-			for _, g := range s.gpus {
-				if g > 1 && a.Interconnect.BandwidthBytesPerS <= 0 {
+			for _, g := range s.gpusFor(a) {
+				if g > 1 && a.Interconnect.BandwidthBytesPerS <= 0 || beyondDomain(g, a) {
 					continue
 				}
 				for _, sh := range s.shapes(g, eng) {

@@ -108,8 +108,10 @@ type PlanConstraints struct {
 // PlanSearch overrides the search grid.
 type PlanSearch struct {
 	_ noCompare
-	// GPUsPerReplica lists the GPUs one replica may span, within one
-	// node's interconnect (default 1, 2, 4, 8).
+	// GPUsPerReplica lists the GPUs one replica may span: 1, 2, 4 or 8
+	// within one node's interconnect, 16, 32 or 64 within a rack-scale
+	// NVLink domain (default 1, 2, 4, 8, and 16, 32, 64 on an NVL72
+	// part).
 	GPUsPerReplica []int `json:"gpus_per_replica,omitempty"`
 	// Precisions lists the weight precisions tried: "published" (the
 	// checkpoint's own), "fp8", "int8", "int4", "nvfp4" (NVIDIA's FP4

@@ -1413,6 +1413,8 @@ export interface HardwareAccelerator {
   peak_flops: HardwarePeakFLOPS;
   /** interconnect is the tensor-parallel link. */
   interconnect: HardwareInterconnect;
+  /** nvlink_domain_gpus is how many GPUs one scale-up domain joins at the Interconnect's bandwidth when it spans more than one node: 72 in a GB200 or GB300 NVL72 rack, whose NVLink Switch trays join all 72 GPUs at 1.8 TB/s each (NVIDIA's GB200 and GB300 NVL72 specifications). 0: one node of up to 8 GPUs, the HGX and PCIe servers'. The planner spreads an MoE model's experts over that many GPUs (calc/planner shapes). */
+  nvlink_domain_gpus?: number;
   /** sms is the number of streaming multiprocessors (NVIDIA) or compute units (AMD) the chip runs its kernels on; 0 when the catalog does not give it. */
   sms?: number;
   /** boost_clock_hz is their boost clock in hertz (the clock the datasheet peak rates assume); 0 when not given. */
@@ -3136,7 +3138,7 @@ export interface PlanConstraints {
  */
 export interface PlanSearch {
   /**
-   * gpus_per_replica lists the GPUs one replica may span, within one node's interconnect (default 1, 2, 4, 8).
+   * gpus_per_replica lists the GPUs one replica may span: 1, 2, 4 or 8 within one node's interconnect, 16, 32 or 64 within a rack-scale NVLink domain (default 1, 2, 4, 8, and 16, 32, 64 on an NVL72 part).
    * Range: from 1 to 8; a power of two.
    * Unit: GPUs.
    * Default: 1, 2, 4, 8.
