@@ -72,6 +72,7 @@ var criteria = map[string]struct {
 	"total_tokens_per_s": {true, func(r calc.Report, busy float64, _ int) float64 { return busy * r.Serving.TotalTokensPerS }},
 	"tpot_ms":            {false, func(r calc.Report, _ float64, _ int) float64 { return r.Serving.TPOTMs }},
 	"ttft_ms":            {false, func(r calc.Report, _ float64, _ int) float64 { return r.Serving.TTFTMs }},
+	"itl_ms":             {false, func(r calc.Report, _ float64, _ int) float64 { return r.Serving.ITLMs }},
 	"e2e_ms":             {false, func(r calc.Report, _ float64, _ int) float64 { return r.Serving.E2EMs }},
 }
 
