@@ -464,6 +464,22 @@ func TestStartupLogCalibratesTRTLLM(t *testing.T) {
 		require.NotNil(t, r.Memory.Sources, c.file)
 		assert.Equal(t, "measured", r.Memory.Sources.KVCache, c.file)
 		require.NotNil(t, r.StartupLog, c.file)
+		var blockWarning string
+		for _, w := range r.Warnings {
+			if w.Code == "startup_log_block_size" {
+				blockWarning = w.Message
+			}
+		}
+		if c.file != "trtllm-1.x-pr15734-h200.log" { // the only one without "Number of tokens per block"
+			assert.Equal(t, `the log's KV cache holds 32 tokens a block (its "tokens per block"), the request 16; set block_size: 32 to model its blocks (the logged pool's tokens are read either way)`, blockWarning, c.file)
+			req.BlockSize = calc.Int(32)
+			r, err = calc.Evaluate(req)
+			require.NoError(t, err, c.file)
+			assert.InEpsilon(t, c.tokens, float64(r.KVCache.CapacityTokens), 0.01, c.file)
+			for _, w := range r.Warnings {
+				assert.NotEqual(t, "startup_log_block_size", w.Code, c.file)
+			}
+		}
 	}
 
 	text, err := os.ReadFile("testdata/startup-logs/trtllm-1.x-pr15734-h200.log")
@@ -488,7 +504,7 @@ func TestStartupLogCalibratesTRTLLM(t *testing.T) {
 func TestStartupLogTRTLLMErrorsNameTheLine(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"[TensorRT-LLM][INFO] Memory usage when calculating max tokens in paged kv cache: total: 31.84 GiB, available: 17.83 GiB\n[TensorRT-LLM][INFO] Number of tokens per block: 32.",
-			`startup_log: has none of vLLM's KV cache lines ("Available KV cache memory: X GiB", "GPU KV cache size: N tokens", "# GPU blocks: N"); it looks like a TensorRT-LLM log cut before its "[MemUsageChange] Allocated X GiB for max tokens in paged KV cache (N)" line`},
+			`startup_log: has no "[MemUsageChange] Allocated X GiB for max tokens in paged KV cache (N)" line: it looks like a TensorRT-LLM log cut before its KV cache was allocated; paste the log up to that line`},
 		{"[TensorRT-LLM][INFO] Number of tokens per block: 32.\n[TensorRT-LLM][INFO] [MemUsageChange] Allocated 2e6 GiB for max tokens in paged KV cache (263008)",
 			`startup_log: line 2: available_kv_gib "2e6" is out of range; a figure in GiB is at most 1,048,576`},
 		{"[TRT-LLM] [I] Peak memory during memory usage profiling (torch + non-torch): 69.42 GiB, available KV cache memory when calculating max tokens: 81.91 GiB, fraction is set 1.5, kv size per token is 163840 bytes/token.\n[TRT-LLM] [I] [MemUsageChange] Allocated 81.90 GiB for max tokens in paged KV cache (536768).",

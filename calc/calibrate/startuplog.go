@@ -68,7 +68,8 @@ var logTerms = []struct {
 // set (to F and N, ...)" (C++ and Python alike), a printed KvCacheConfig's
 // free_gpu_memory_fraction=F; and the executor's "max_seq_len=N,
 // max_num_requests=N, max_num_tokens=N" line (max_model_len, max_num_seqs,
-// max_num_batched_tokens).
+// max_num_batched_tokens), and its KV cache manager's tokens per block
+// (block_size: "Number of tokens per block: N.", "tokens per block=N").
 var logSettings = []struct {
 	name    string
 	phrases []string
@@ -78,6 +79,7 @@ var logSettings = []struct {
 	{"max_num_batched_tokens", []string{"max_num_batched_tokens=", "'max_num_batched_tokens': ", "chunked_prefill_size=", "max_num_tokens="}},
 	{"max_num_seqs", []string{"max_num_seqs=", "'max_num_seqs': ", "max_num_requests="}},
 	{"tensor_parallel_size", []string{"tensor_parallel_size=", "'tensor_parallel_size': ", "tp_size="}},
+	{"block_size", []string{"Number of tokens per block: ", "tokens per block="}},
 }
 
 // trtllmPool is the line TensorRT-LLM's KV cache manager logs once it has
@@ -214,10 +216,11 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 	_, tok := out.Figures["kv_cache_tokens"]
 	_, blk := out.Figures["num_gpu_blocks"]
 	if !kv && !tok && !blk {
+		if out.Engine == "trtllm" {
+			return out, fielderr.New("startup_log", "has no \"[MemUsageChange] Allocated X GiB for max tokens in paged KV cache (N)\" line: it looks like a TensorRT-LLM log cut before its KV cache was allocated; paste the log up to that line")
+		}
 		msg := "has none of vLLM's KV cache lines (\"Available KV cache memory: X GiB\", \"GPU KV cache size: N tokens\", \"# GPU blocks: N\")"
 		switch {
-		case out.Engine == "trtllm":
-			msg += "; it looks like a TensorRT-LLM log cut before its \"[MemUsageChange] Allocated X GiB for max tokens in paged KV cache (N)\" line"
 		case strings.Contains(text, "sglang") || strings.Contains(text, "ServerArgs("):
 			msg += "; it looks like an SGLang log cut before its \"KV Cache is allocated. #tokens: N\" line"
 		default:
@@ -453,6 +456,9 @@ func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog)
 	}
 	if lg.FlashInferSampler && d.Engine.Name == "vllm" && !d.Version.V0 && d.Version.SamplerSort {
 		r.Warn("startup_log_sampler", "the log samples with FlashInfer (\"Using FlashInfer for top-p & top-k sampling.\"), whose profile run sorts no vocabulary; set flashinfer_sampler: true to model it")
+	}
+	if bs, ok := lg.Settings["block_size"]; ok && int(bs) != d.BlockSize {
+		r.Warn("startup_log_block_size", "the log's KV cache holds "+strconv.Itoa(int(bs))+" tokens a block (its \"tokens per block\"), the request "+strconv.Itoa(d.BlockSize)+"; set block_size: "+strconv.Itoa(int(bs))+" to model its blocks (the logged pool's tokens are read either way)")
 	}
 	if lg.NoP2P && d.TP > 1 && !d.NoP2P() {
 		r.Warn("startup_log_p2p", "the log's GPUs lack peer-to-peer access (\"Custom allreduce is disabled because your platform lacks GPU P2P capability\"); set p2p: false to model their all-reduces through host memory")

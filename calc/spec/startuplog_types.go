@@ -21,8 +21,8 @@ type StartupLog struct {
 	// Settings holds the settings of the logged deployment that the log
 	// states, by the request field's name (gpu_memory_utilization,
 	// max_model_len, max_num_batched_tokens, max_num_seqs,
-	// tensor_parallel_size); the calibration takes the request's for the
-	// others.
+	// tensor_parallel_size, block_size); the calibration takes the
+	// request's for the others.
 	Settings map[string]float64
 	// FlashInferSampler: the log says "Using FlashInfer for top-p & top-k
 	// sampling." (the request's flashinfer_sampler); NoP2P: it says
