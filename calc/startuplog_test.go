@@ -523,4 +523,11 @@ func TestStartupLogTRTLLMErrorsNameTheLine(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "trtllm", lg.Engine)
 	assert.Equal(t, map[string]float64{"available_kv_gib": 81.90, "kv_cache_tokens": 536768}, lg.Figures)
+
+	// The pool line alone, its prefix stripped (as NVIDIA/TensorRT-LLM
+	// issue #1188 quotes it), is TensorRT-LLM's.
+	lg, err = calc.ParseStartupLog("Allocated 4.53 GiB for max tokens in paged KV cache (395776).")
+	require.NoError(t, err)
+	assert.Equal(t, "trtllm", lg.Engine)
+	assert.Equal(t, map[string]float64{"available_kv_gib": 4.53, "kv_cache_tokens": 395776}, lg.Figures)
 }

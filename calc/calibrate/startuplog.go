@@ -143,6 +143,7 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(spec.MaxStartupLogBytes))
 	}
 	var bad fielderr.List
+	trtllm := false // a TensorRT-LLM pool line was read
 	for ln, line := range strings.Split(text, "\n") {
 		if out.Release == "" {
 			out.Release = releaseIn(line)
@@ -168,6 +169,7 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 			}
 		}
 		if gib, gt, tok, tt, hasTok, ok := trtllmPoolLine(line); ok {
+			trtllm = true
 			// The last pool line stands (trtllmPool): a later one replaces
 			// the figures of an earlier one.
 			delete(out.Figures, "kv_cache_tokens")
@@ -209,7 +211,7 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 	switch {
 	case strings.Contains(text, "KV Cache is allocated") || strings.Contains(text, "ServerArgs("):
 		out.Engine = "sglang"
-	case strings.Contains(text, "[TensorRT-LLM]") || strings.Contains(text, "[TRT-LLM]"):
+	case trtllm || strings.Contains(text, "[TensorRT-LLM]") || strings.Contains(text, "[TRT-LLM]"):
 		out.Engine = "trtllm"
 	}
 	_, kv := out.Figures["available_kv_gib"]
