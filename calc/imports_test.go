@@ -312,9 +312,7 @@ func TestImportsReadRealFiles(t *testing.T) {
 		}
 	}
 	for _, f := range calc.ImportFormats() {
-		if f != "sglang_bench_jsonl" { // no real file found yet (sources.json's about)
-			assert.GreaterOrEqual(t, perFormat[f], 2, f)
-		}
+		assert.GreaterOrEqual(t, perFormat[f], 2, f)
 	}
 }
 

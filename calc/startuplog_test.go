@@ -427,3 +427,107 @@ func TestStartupLogOfAnotherDeploymentIsNotApplied(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, r.Memory.Sources)
 }
+
+// TensorRT-LLM's start-up lines calibrate a TensorRT-LLM deployment: each
+// real log's "[MemUsageChange] Allocated X GiB for max tokens in paged KV
+// cache (N)" is the capacity the same deployment then holds, within 1 %
+// (the engine's own model, without the log: 553,792, 900,880 and 308,352
+// tokens, 3 % to 17 % over). TensorRT-LLM sizes its pool as
+// fraction x free, free the memory left once the weights and the
+// runtime's buffers are in (kvCacheManager.cpp calculateFreeMemBytes; the
+// PyTorch backend's _util.py KvCacheCreator: (total - peak + the profiling
+// pool) x fraction), so another fraction moves the pool in proportion.
+//
+// The 1.x log of PR #15734 by hand: 536,768 tokens of 163,840 bytes
+// (40 layers x 2 x 8 KV heads x 128 x 2 bytes) at fraction 0.9; at 0.8,
+// 536,768 x 0.8 / 0.9 = 477,127 tokens. By its own peak line, free =
+// 139.80 - 69.42 + 20.62 = 91.00 GiB, and 0.8 x 91.00 GiB = 72.80 GiB =
+// 72.80 x 2^30 / 163,840 = 477,102 tokens: the same within 0.01 %.
+func TestStartupLogCalibratesTRTLLM(t *testing.T) {
+	for _, c := range []struct {
+		file, model, hw, quant string
+		fraction               float64
+		tokens                 float64
+	}{
+		{"trtllm-1.x-pr15734-h200.log", "mistralai/Mistral-Small-24B-Instruct-2501", "h200-sxm-141gb", "", 0.9, 536768},
+		{"trtllm-0.20-issue6294-h100.log", "meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", "fp8", 0.8, 860320},
+		{"trtllm-issue4275-rtx5090.log", "meta-llama/Llama-3.1-8B-Instruct", "rtx-5090", "fp8", 0.9, 263008},
+	} {
+		text, err := os.ReadFile(filepath.Join("testdata/startup-logs", c.file))
+		require.NoError(t, err)
+		req := calc.Request{Model: c.model, Hardware: calc.HardwareRef{ID: c.hw}, Engine: "trtllm", Quantization: c.quant,
+			KVCacheDtype: map[string]string{"fp8": "fp8"}[c.quant], GPUMemoryUtilization: calc.Float(c.fraction), MaxModelLen: calc.Int(4096),
+			StartupLog: string(text)}
+		r, err := calc.Evaluate(req)
+		require.NoError(t, err, c.file)
+		assert.InEpsilon(t, c.tokens, float64(r.KVCache.CapacityTokens), 0.01, c.file)
+		require.NotNil(t, r.Memory.Sources, c.file)
+		assert.Equal(t, "measured", r.Memory.Sources.KVCache, c.file)
+		require.NotNil(t, r.StartupLog, c.file)
+		var blockWarning string
+		for _, w := range r.Warnings {
+			if w.Code == "startup_log_block_size" {
+				blockWarning = w.Message
+			}
+		}
+		if c.file != "trtllm-1.x-pr15734-h200.log" { // the only one without "Number of tokens per block"
+			assert.Equal(t, `the log's KV cache holds 32 tokens a block (its "tokens per block"), the request 16; set block_size: 32 to model its blocks (the logged pool's tokens are read either way)`, blockWarning, c.file)
+			req.BlockSize = calc.Int(32)
+			r, err = calc.Evaluate(req)
+			require.NoError(t, err, c.file)
+			assert.InEpsilon(t, c.tokens, float64(r.KVCache.CapacityTokens), 0.01, c.file)
+			for _, w := range r.Warnings {
+				assert.NotEqual(t, "startup_log_block_size", w.Code, c.file)
+			}
+		}
+	}
+
+	text, err := os.ReadFile("testdata/startup-logs/trtllm-1.x-pr15734-h200.log")
+	require.NoError(t, err)
+	req := calc.Request{Model: "mistralai/Mistral-Small-24B-Instruct-2501", Hardware: calc.HardwareRef{ID: "h200-sxm-141gb"}, Engine: "trtllm",
+		GPUMemoryUtilization: calc.Float(0.8), MaxModelLen: calc.Int(4096), StartupLog: string(text)}
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.InEpsilon(t, 536768*0.8/0.9, float64(r.KVCache.CapacityTokens), 0.001)
+	assert.InEpsilon(t, 0.8*(139.80-69.42+20.62)*(1<<30)/163840, float64(r.KVCache.CapacityTokens), 0.001)
+	assert.Equal(t, "derived", r.Memory.Sources.KVCache)
+
+	// The same log under vLLM: another engine's log, not applied.
+	req.Engine = "vllm"
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Nil(t, r.Memory.Sources)
+}
+
+// A TensorRT-LLM log cut before its pool line, or with a figure or a
+// fraction out of range, is refused naming the line.
+func TestStartupLogTRTLLMErrorsNameTheLine(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"[TensorRT-LLM][INFO] Memory usage when calculating max tokens in paged kv cache: total: 31.84 GiB, available: 17.83 GiB\n[TensorRT-LLM][INFO] Number of tokens per block: 32.",
+			`startup_log: has no "[MemUsageChange] Allocated X GiB for max tokens in paged KV cache (N)" line: it looks like a TensorRT-LLM log cut before its KV cache was allocated; paste the log up to that line`},
+		{"[TensorRT-LLM][INFO] Number of tokens per block: 32.\n[TensorRT-LLM][INFO] [MemUsageChange] Allocated 2e6 GiB for max tokens in paged KV cache (263008)",
+			`startup_log: line 2: available_kv_gib "2e6" is out of range; a figure in GiB is at most 1,048,576`},
+		{"[TRT-LLM] [I] Peak memory during memory usage profiling (torch + non-torch): 69.42 GiB, available KV cache memory when calculating max tokens: 81.91 GiB, fraction is set 1.5, kv size per token is 163840 bytes/token.\n[TRT-LLM] [I] [MemUsageChange] Allocated 81.90 GiB for max tokens in paged KV cache (536768).",
+			`startup_log: line 1: gpu_memory_utilization "1.5" is out of range; a utilisation lies in (0, 1]`},
+	} {
+		_, err := calc.ParseStartupLog(c.text)
+		require.Error(t, err, c.text)
+		assert.Equal(t, c.want, err.Error())
+	}
+
+	// The PyTorch backend logs a pool line for the small pool it profiles
+	// with, then one for the pool it sizes: the last stands.
+	lg, err := calc.ParseStartupLog("[TensorRT-LLM][INFO] [MemUsageChange] Allocated 20.62 GiB for max tokens in paged KV cache (135136).\n" +
+		"[TensorRT-LLM][INFO] [MemUsageChange] Allocated 1134.01 MiB for execution context memory.\n" +
+		"[TensorRT-LLM][INFO] [MemUsageChange] Allocated 81.90 GiB for max tokens in paged KV cache (536768).")
+	require.NoError(t, err)
+	assert.Equal(t, "trtllm", lg.Engine)
+	assert.Equal(t, map[string]float64{"available_kv_gib": 81.90, "kv_cache_tokens": 536768}, lg.Figures)
+
+	// The pool line alone, its prefix stripped (as NVIDIA/TensorRT-LLM
+	// issue #1188 quotes it), is TensorRT-LLM's.
+	lg, err = calc.ParseStartupLog("Allocated 4.53 GiB for max tokens in paged KV cache (395776).")
+	require.NoError(t, err)
+	assert.Equal(t, "trtllm", lg.Engine)
+	assert.Equal(t, map[string]float64{"available_kv_gib": 4.53, "kv_cache_tokens": 395776}, lg.Figures)
+}

@@ -23,13 +23,19 @@ import (
 // takes as its total; "Load weight end. ..., mem usage=X GB", the
 // weights; mem_cache/memory_pool.py: "KV Cache is allocated. #tokens: N,
 // K size: X GB, V size: Y GB", the pool, "KV size" under MLA; SGLang's
-// GB is 2^30 bytes). The number is read after the phrase.
+// GB is 2^30 bytes), and TensorRT-LLM's (trtllmPool for the pool; the
+// PyTorch backend's "Memory used after loading model weights (inside
+// torch) in memory usage profiling: X GiB" and "device total memory X
+// GiB", tensorrt_llm/_torch/pyexecutor/_util.py KvCacheCreator; the C++
+// runtime's "Memory usage when calculating max tokens in paged kv cache:
+// total: X GiB", cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp). The
+// number is read after the phrase.
 var logTerms = []struct {
 	name    string
 	phrases []string
 }{
-	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: ", "Load weight end. "}},
-	{"total_gib", []string{"total_gpu_memory (", "total_gpu_memory=", "Load weight begin. avail mem="}},
+	{"weights_gib", []string{"Model loading took ", "Loading model weights took ", "model weights take ", "weights memory: ", "Load weight end. ", "Memory used after loading model weights (inside torch) in memory usage profiling: "}},
+	{"total_gib", []string{"total_gpu_memory (", "total_gpu_memory=", "Load weight begin. avail mem=", "paged kv cache: total: ", "device total memory "}},
 	{"requested_gib", []string{"x gpu_memory_utilization (", "Requested memory"}},
 	{"peak_torch_gib", []string{"peak_torch_memory="}},
 	{"activation_gib", []string{"PyTorch activation peak memory takes ", "torch peak memory increase: "}},
@@ -55,16 +61,57 @@ var logTerms = []struct {
 // "non-default args: {...}" dictionary ('max_num_seqs': N,
 // 'tensor_parallel_size': N) and the config's tensor_parallel_size=N;
 // SGLang's ServerArgs line (mem_fraction_static=, chunked_prefill_size=,
-// tp_size=) and its "max_total_num_tokens=N, ..., context_len=N" line.
+// tp_size=) and its "max_total_num_tokens=N, ..., context_len=N" line;
+// TensorRT-LLM's kv_cache_free_gpu_mem_fraction (the request's
+// gpu_memory_utilization): the PyTorch backend's "fraction is set F"
+// (_util.py), the warning "Both free_gpu_memory_fraction and max_tokens are
+// set (to F and N, ...)" (C++ and Python alike), a printed KvCacheConfig's
+// free_gpu_memory_fraction=F; and the executor's "max_seq_len=N,
+// max_num_requests=N, max_num_tokens=N" line (max_model_len, max_num_seqs,
+// max_num_batched_tokens), and its KV cache manager's tokens per block
+// (block_size: "Number of tokens per block: N.", "tokens per block=N").
 var logSettings = []struct {
 	name    string
 	phrases []string
 }{
-	{"gpu_memory_utilization", []string{"x gpu_memory_utilization (", "Requested memory: ", "gpu_memory_utilization=", "--gpu-memory-utilization=", "'gpu_memory_utilization': ", "mem_fraction_static="}},
+	{"gpu_memory_utilization", []string{"x gpu_memory_utilization (", "Requested memory: ", "gpu_memory_utilization=", "--gpu-memory-utilization=", "'gpu_memory_utilization': ", "mem_fraction_static=", "fraction is set ", "and max_tokens are set (to ", "free_gpu_memory_fraction="}},
 	{"max_model_len", []string{"Maximum concurrency for ", "max_seq_len=", "'max_model_len': ", "context_len="}},
-	{"max_num_batched_tokens", []string{"max_num_batched_tokens=", "'max_num_batched_tokens': ", "chunked_prefill_size="}},
-	{"max_num_seqs", []string{"max_num_seqs=", "'max_num_seqs': "}},
+	{"max_num_batched_tokens", []string{"max_num_batched_tokens=", "'max_num_batched_tokens': ", "chunked_prefill_size=", "max_num_tokens="}},
+	{"max_num_seqs", []string{"max_num_seqs=", "'max_num_seqs': ", "max_num_requests="}},
 	{"tensor_parallel_size", []string{"tensor_parallel_size=", "'tensor_parallel_size': ", "tp_size="}},
+	{"block_size", []string{"Number of tokens per block: ", "tokens per block="}},
+}
+
+// trtllmPool is the line TensorRT-LLM's KV cache manager logs once it has
+// allocated its pool (cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp
+// KVCacheManager::allocatePools, 0.1x and 1.x: "[MemUsageChange] Allocated
+// %0.2f GiB for max tokens in paged KV cache (%d).", the tokens being the
+// primary blocks times the tokens per block). The PyTorch backend logs it
+// twice, for the small pool it profiles with and for the pool it sizes
+// from the profile (_util.py KvCacheCreator), so the last one is read: the
+// pool's GiB as available_kv_gib, its tokens as kv_cache_tokens.
+const (
+	trtllmAllocated = "Allocated "
+	trtllmPool      = " GiB for max tokens in paged KV cache"
+)
+
+// trtllmPoolLine reads a TensorRT-LLM pool line's GiB and tokens (the
+// tokens may be absent: ok reports the GiB).
+func trtllmPoolLine(line string) (gib float64, gibText string, tokens float64, tokText string, hasTokens, ok bool) {
+	j := strings.Index(line, trtllmPool)
+	i := strings.LastIndex(line[:max(j, 0)], trtllmAllocated)
+	if j < 0 || i < 0 {
+		return
+	}
+	gib, gibText, ok = leadingNumber(line[i+len(trtllmAllocated) : j])
+	if !ok || strings.TrimSpace(line[i+len(trtllmAllocated):j]) != gibText {
+		return 0, "", 0, "", false, false
+	}
+	rest := strings.TrimLeft(line[j+len(trtllmPool):], " ")
+	if strings.HasPrefix(rest, "(") {
+		tokens, tokText, hasTokens = leadingNumber(rest[1:])
+	}
+	return
 }
 
 // settingProblem says what is wrong with a setting read for name, or "":
@@ -82,18 +129,21 @@ func settingProblem(name string, v float64) string {
 	return ""
 }
 
-// parseStartupLog reads the memory and capacity figures of a vLLM (or SGLang) start-up
-// log (V0 or V1; several releases' wordings). A log in which none of the
-// capacity lines ("Available KV cache memory", "GPU KV cache size",
-// "# GPU blocks") appears is an error naming them: it is not a vLLM
+// parseStartupLog reads the memory and capacity figures of a vLLM (V0 or
+// V1; several releases' wordings), SGLang or TensorRT-LLM start-up log. A
+// log in which none of the capacity lines ("Available KV cache memory",
+// "GPU KV cache size", "# GPU blocks"; SGLang's "KV Cache is allocated";
+// TensorRT-LLM's trtllmPool) appears is an error naming them: it is not a
 // start-up log, or it was cut before the KV cache was sized. Every rank
-// logs the same lines; the first is read.
+// logs the same lines; the first is read (TensorRT-LLM's pool line: the
+// last, trtllmPool).
 func parseStartupLog(text string) (spec.StartupLog, error) {
 	out := spec.StartupLog{Figures: map[string]float64{}, Settings: map[string]float64{}}
 	if len(text) > spec.MaxStartupLogBytes {
 		return out, fielderr.New("startup_log", "is "+strconv.Itoa(len(text))+" bytes; at most "+strconv.Itoa(spec.MaxStartupLogBytes))
 	}
 	var bad fielderr.List
+	trtllm := false // a TensorRT-LLM pool line was read
 	for ln, line := range strings.Split(text, "\n") {
 		if out.Release == "" {
 			out.Release = releaseIn(line)
@@ -118,6 +168,25 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 				}
 			}
 		}
+		if gib, gt, tok, tt, hasTok, ok := trtllmPoolLine(line); ok {
+			trtllm = true
+			// The last pool line stands (trtllmPool): a later one replaces
+			// the figures of an earlier one.
+			delete(out.Figures, "kv_cache_tokens")
+			for _, f := range []struct {
+				name, text string
+				v          float64
+				ok         bool
+			}{{"available_kv_gib", gt, gib, true}, {"kv_cache_tokens", tt, tok, hasTok}} {
+				if !f.ok {
+					continue
+				}
+				if msg := figureProblem(f.name, f.v); msg != "" {
+					bad.Add("startup_log", "line "+strconv.Itoa(ln+1)+": "+f.name+" "+fielderr.Quote(f.text)+" "+msg)
+				}
+				out.Figures[f.name] = f.v
+			}
+		}
 		for _, t := range logSettings {
 			if _, done := out.Settings[t.name]; done {
 				continue
@@ -139,17 +208,24 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 		return spec.StartupLog{Figures: map[string]float64{}, Settings: map[string]float64{}}, err
 	}
 	out.Engine = "vllm"
-	if strings.Contains(text, "KV Cache is allocated") || strings.Contains(text, "ServerArgs(") {
+	switch {
+	case strings.Contains(text, "KV Cache is allocated") || strings.Contains(text, "ServerArgs("):
 		out.Engine = "sglang"
+	case trtllm || strings.Contains(text, "[TensorRT-LLM]") || strings.Contains(text, "[TRT-LLM]"):
+		out.Engine = "trtllm"
 	}
 	_, kv := out.Figures["available_kv_gib"]
 	_, tok := out.Figures["kv_cache_tokens"]
 	_, blk := out.Figures["num_gpu_blocks"]
 	if !kv && !tok && !blk {
+		if out.Engine == "trtllm" {
+			return out, fielderr.New("startup_log", "has no \"[MemUsageChange] Allocated X GiB for max tokens in paged KV cache (N)\" line: it looks like a TensorRT-LLM log cut before its KV cache was allocated; paste the log up to that line")
+		}
 		msg := "has none of vLLM's KV cache lines (\"Available KV cache memory: X GiB\", \"GPU KV cache size: N tokens\", \"# GPU blocks: N\")"
-		if strings.Contains(text, "sglang") || strings.Contains(text, "ServerArgs(") {
+		switch {
+		case strings.Contains(text, "sglang") || strings.Contains(text, "ServerArgs("):
 			msg += "; it looks like an SGLang log cut before its \"KV Cache is allocated. #tokens: N\" line"
-		} else {
+		default:
 			msg += "; paste the log of a vLLM start-up up to the KV cache lines"
 		}
 		return out, fielderr.New("startup_log", msg)
@@ -157,10 +233,11 @@ func parseStartupLog(text string) (spec.StartupLog, error) {
 	return out, nil
 }
 
-// releaseIn returns the vLLM version a line names ("V1 LLM engine
-// (v0.22.0)", "vLLM API server version 0.13.0"), or "".
+// releaseIn returns the engine version a line names ("V1 LLM engine
+// (v0.22.0)", "vLLM API server version 0.13.0", "[TensorRT-LLM]
+// TensorRT-LLM version: 1.0.0"), or "".
 func releaseIn(line string) string {
-	for _, p := range []string{"LLM engine (v", "vLLM API server version ", "vLLM Version: ", "vLLM Version                 : "} {
+	for _, p := range []string{"LLM engine (v", "vLLM API server version ", "vLLM Version: ", "vLLM Version                 : ", "TensorRT-LLM version: "} {
 		if i := strings.Index(line, p); i >= 0 {
 			s := line[i+len(p):]
 			n := 0
@@ -368,7 +445,7 @@ func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog)
 		out.Terms = append(out.Terms, spec.LoggedTerm{Name: t.name, Logged: v, Predicted: p, Error: e})
 	}
 	if !applied {
-		why := "the figures are the engine's own: it applies a vLLM or SGLang start-up log to a deployment of the same engine and one pipeline stage"
+		why := "the figures are the engine's own: it applies a vLLM, SGLang or TensorRT-LLM start-up log to a deployment of the same engine and one pipeline stage"
 		if tp, ok := lg.Settings["tensor_parallel_size"]; ok && int(tp) != d.TP {
 			why = "the log is of tensor_parallel_size " + strconv.Itoa(int(tp)) + ", the request of " + strconv.Itoa(d.TP) + ": its memory figures are another deployment's, and the figures are the engine's own"
 		}
@@ -381,6 +458,9 @@ func compareStartupLog(d *deploy.Deployment, r *spec.Report, lg spec.StartupLog)
 	}
 	if lg.FlashInferSampler && d.Engine.Name == "vllm" && !d.Version.V0 && d.Version.SamplerSort {
 		r.Warn("startup_log_sampler", "the log samples with FlashInfer (\"Using FlashInfer for top-p & top-k sampling.\"), whose profile run sorts no vocabulary; set flashinfer_sampler: true to model it")
+	}
+	if bs, ok := lg.Settings["block_size"]; ok && int(bs) != d.BlockSize {
+		r.Warn("startup_log_block_size", "the log's KV cache holds "+strconv.Itoa(int(bs))+" tokens a block (its \"tokens per block\"), the request "+strconv.Itoa(d.BlockSize)+"; set block_size: "+strconv.Itoa(int(bs))+" to model its blocks (the logged pool's tokens are read either way)")
 	}
 	if lg.NoP2P && d.TP > 1 && !d.NoP2P() {
 		r.Warn("startup_log_p2p", "the log's GPUs lack peer-to-peer access (\"Custom allreduce is disabled because your platform lacks GPU P2P capability\"); set p2p: false to model their all-reduces through host memory")

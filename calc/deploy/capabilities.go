@@ -50,9 +50,9 @@ func ParseImport(imp spec.BenchmarkImport) ([]spec.ServingMeasurement, error) {
 	return Calibrator.ParseImport(imp)
 }
 
-// StartupLogs reads vLLM and SGLang start-up logs. Package calc/calibrate sets it;
-// without it (the light engine) a request with startup_log is refused on
-// that field.
+// StartupLogs reads vLLM, SGLang and TensorRT-LLM start-up logs. Package
+// calc/calibrate sets it; without it (the light engine) a request with
+// startup_log is refused on that field.
 var StartupLogs struct {
 	// Parse reads a log's memory and capacity figures.
 	Parse func(text string) (spec.StartupLog, error)

@@ -1,6 +1,8 @@
 package deploy
 
 import (
+	"math"
+
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/internal/units"
@@ -22,15 +24,16 @@ const (
 )
 
 // logApplies reports whether the request's startup_log calibrates the
-// memory budget: a vLLM deployment (the profiled rule) or an SGLang one
-// (the static rule) of one pipeline stage (the log's lines are one
-// rank's), from a log of the same engine, on the tensor-parallel size the
-// log states, if it states one.
+// memory budget: a vLLM deployment (the profiled rule), an SGLang one (the
+// static rule) or a TensorRT-LLM one (the free-fraction rule) of one
+// pipeline stage (the log's lines are one rank's), from a log of the same
+// engine, on the tensor-parallel size the log states, if it states one.
 func (d *Deployment) logApplies() bool {
 	lg := d.startupLog
 	vllm := d.Engine.Name == "vllm" && d.Engine.Rule == release.RuleProfiled
 	sglang := d.Engine.Name == "sglang" && d.Engine.Rule == release.RuleStatic
-	if lg == nil || !(vllm || sglang) || d.PP != 1 || (lg.Engine != "" && lg.Engine != d.Engine.Name) {
+	trtllm := d.Engine.Name == "trtllm" && d.Engine.Rule == release.RuleFreeFraction
+	if lg == nil || !(vllm || sglang || trtllm) || d.PP != 1 || (lg.Engine != "" && lg.Engine != d.Engine.Name) {
 		return false
 	}
 	tp, ok := lg.Settings["tensor_parallel_size"]
@@ -91,8 +94,12 @@ func ApplyStartupLog(d *Deployment, s *stage, lay kvcache.Layout) {
 		}
 		return def
 	}
-	if d.Engine.Rule == release.RuleStatic {
+	switch d.Engine.Rule {
+	case release.RuleStatic:
 		applyStaticLog(d, s, lay, src)
+		return
+	case release.RuleFreeFraction:
+		applyFreeFractionLog(d, s, lay, src)
 		return
 	}
 	// The logged deployment: the request's but for the settings the log
@@ -104,10 +111,7 @@ func ApplyStartupLog(d *Deployment, s *stage, lay kvcache.Layout) {
 	if _, ok := lg.Settings["max_num_batched_tokens"]; !ok && d.Version.V0 && !d.batchedGiven {
 		ld.MaxBatched = max(ld.MaxModelLen, 2048, ld.MaxNumSeqs) // applyVersionDefaults
 	}
-	util := d.Utilization
-	if v, ok := lg.Settings["gpu_memory_utilization"]; ok {
-		util = v
-	}
+	util := loggedUtil(d)
 
 	total := d.Hardware.ReportedMemory()
 	totalLogged := false
@@ -225,22 +229,12 @@ func ApplyStartupLog(d *Deployment, s *stage, lay kvcache.Layout) {
 // the logged K and V GiB; the weights are the logged "mem usage".
 func applyStaticLog(d *Deployment, s *stage, lay kvcache.Layout, src *spec.MemorySources) {
 	lg := d.startupLog
-	util := d.Utilization
-	if v, ok := lg.Settings["gpu_memory_utilization"]; ok {
-		util = v
-	}
+	util := loggedUtil(d)
 	total := d.Hardware.ReportedMemory()
 	if t, ok := lg.Figures["total_gib"]; ok && t > 0 {
 		total = units.Bytes(t) * units.GiB
 	}
-	if w, ok := lg.Figures["weights_gib"]; ok {
-		s.weightsBytes, src.Weights = units.Bytes(w)*units.GiB, srcMeasured
-	}
-	kv, ok := loggedBlocksBytes(lg, lay, false)
-	kv /= units.Bytes(d.feat.draftShare(lay))
-	if g, gOK := lg.Figures["available_kv_gib"]; !ok && gOK {
-		kv, ok = units.Bytes(g)*units.GiB, true
-	}
+	kv, ok := loggedWeightsAndPool(d, s, lay, src)
 	if !ok {
 		s.kvBytes = s.requestedBytes - s.weightsBytes - d.feat.bytesOn(s)
 		src.KVCache = derivedIf(src.Weights == srcMeasured, srcModelled)
@@ -251,6 +245,78 @@ func applyStaticLog(d *Deployment, s *stage, lay kvcache.Layout, src *spec.Memor
 	if s.kvBytes < 0 || !isFinite(float64(s.kvBytes)) {
 		s.kvBytes = 0
 	}
+}
+
+// applyFreeFractionLog calibrates a TensorRT-LLM stage from its log.
+// TensorRT-LLM sizes its pool as a fraction (kv_cache_free_gpu_mem_fraction,
+// the request's gpu_memory_utilization) of the memory free once the weights
+// and the runtime's buffers are in place:
+//
+//	kv = fraction * free
+//
+// the C++ runtime with free what cudaMemGetInfo reports plus the memory
+// pool's free bytes (cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp
+// BaseKVCacheManager::calculateFreeMemBytes, "Memory usage when calculating
+// max tokens in paged kv cache: total: X GiB, available: Y GiB"), the
+// PyTorch backend of 1.x with free = total - peak + the small pool it
+// profiled with (tensorrt_llm/_torch/pyexecutor/_util.py KvCacheCreator
+// _cal_max_tokens, _cal_max_memory from 1.1: "available_kv_mem =
+// (total_gpu_memory - peak_memory + allocated_bytes) * fraction"). free
+// does not depend on the fraction, so another fraction moves the pool in
+// proportion, kv * request's / log's, and nothing else. The logged pool is
+// its tokens times the bytes of one (loggedBlocksBytes: the tokens are whole
+// blocks of TensorRT-LLM's), else its logged GiB; the weights are the
+// logged "Memory used after loading model weights" when it is there.
+func applyFreeFractionLog(d *Deployment, s *stage, lay kvcache.Layout, src *spec.MemorySources) {
+	util := loggedUtil(d)
+	kv, ok := loggedWeightsAndPool(d, s, lay, src)
+	switch {
+	case ok:
+		// The fraction is a float32 in TensorRT-LLM (0.8 logs as
+		// 0.800000011920929): one within 1e-6 is the request's.
+		if math.Abs(util-d.Utilization) > 1e-6 {
+			kv *= units.Bytes(d.Utilization / util)
+		}
+		s.kvBytes = kv
+		src.KVCache = label(math.Abs(util-d.Utilization) <= 1e-6)
+	case src.Weights == srcMeasured:
+		// No pool logged: the rule's own pool, from the logged weights.
+		s.kvBytes = (d.Hardware.FreeMemory() - s.weightsBytes - s.nonTorch - d.feat.bytesOn(s)) * units.Bytes(d.Utilization)
+		src.KVCache = srcDerived
+	}
+	if s.kvBytes < 0 || !isFinite(float64(s.kvBytes)) {
+		s.kvBytes = 0
+	}
+	s.requestedBytes = s.weightsBytes + s.nonTorch + s.kvBytes
+}
+
+// loggedUtil is the logged deployment's memory fraction
+// (gpu_memory_utilization): the log's when it states one, else the
+// request's.
+func loggedUtil(d *Deployment) float64 {
+	if v, ok := d.startupLog.Settings["gpu_memory_utilization"]; ok {
+		return v
+	}
+	return d.Utilization
+}
+
+// loggedWeightsAndPool sets stage s's weights to the logged ones, when the
+// log states them, and returns the logged pool, in bytes per GPU, for the
+// engines that log it once (SGLang, TensorRT-LLM): its tokens or blocks
+// times the bytes of one (loggedBlocksBytes), the target model's share
+// where a draft model shares the pool, else the logged GiB; ok is false
+// when the log states neither.
+func loggedWeightsAndPool(d *Deployment, s *stage, lay kvcache.Layout, src *spec.MemorySources) (units.Bytes, bool) {
+	lg := d.startupLog
+	if w, ok := lg.Figures["weights_gib"]; ok {
+		s.weightsBytes, src.Weights = units.Bytes(w)*units.GiB, srcMeasured
+	}
+	kv, ok := loggedBlocksBytes(lg, lay, false)
+	kv /= units.Bytes(d.feat.draftShare(lay))
+	if g, gOK := lg.Figures["available_kv_gib"]; !ok && gOK {
+		kv, ok = units.Bytes(g)*units.GiB, true
+	}
+	return kv, ok
 }
 
 // loggedBlocksBytes returns the KV memory of the logged pool from its

@@ -52,14 +52,14 @@ type Request struct {
 	// in its decode attention (it reads a GQA cache once per query head);
 	// docs/MODEL.md section 11 lists them.
 	EngineVersion string `json:"engine_version,omitempty"`
-	// StartupLog is a pasted vLLM (V0 or V1) or SGLang start-up log, at
-	// most 1 MiB. The memory figures it states (weights, activation peak,
-	// non-torch and CUDA-graph memory, the KV cache GiB, blocks or tokens)
-	// replace the engine's for a deployment of one pipeline stage, moved to
-	// the request's settings where they differ from the log's
-	// (gpu_memory_utilization, max_num_seqs, max_num_batched_tokens,
-	// kv_cache_dtype; max_model_len under V0) as vLLM's profiler (or
-	// SGLang's pool sizing) would;
+	// StartupLog is a pasted vLLM (V0 or V1), SGLang or TensorRT-LLM
+	// start-up log, at most 1 MiB. The memory figures it states (weights,
+	// activation peak, non-torch and CUDA-graph memory, the KV cache GiB,
+	// blocks or tokens) replace the engine's for a deployment of one
+	// pipeline stage, moved to the request's settings where they differ
+	// from the log's (gpu_memory_utilization, max_num_seqs,
+	// max_num_batched_tokens, kv_cache_dtype; max_model_len under V0) as
+	// vLLM's profiler (or SGLang's and TensorRT-LLM's pool sizing) would;
 	// memory.sources says which figures are the log's. The report's
 	// startup_log sets each logged figure beside the engine's own.
 	StartupLog string `json:"startup_log,omitempty"`

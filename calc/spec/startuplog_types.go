@@ -4,23 +4,25 @@ package spec
 // lines; a megabyte is far beyond one.
 const MaxStartupLogBytes = 1 << 20
 
-// StartupLog is what a vLLM start-up log states about memory and capacity,
-// read by ParseStartupLog. A figure the log does not state is absent from
-// Figures.
+// StartupLog is what a vLLM, SGLang or TensorRT-LLM start-up log states
+// about memory and capacity, read by ParseStartupLog. A figure the log
+// does not state is absent from Figures.
 type StartupLog struct {
 	_ noCompare
-	// Release is the vLLM version the log names, when it does ("0.22.0").
+	// Release is the engine version the log names, when it does ("0.22.0";
+	// TensorRT-LLM's "TensorRT-LLM version: 1.0.0").
 	Release string
 	// Engine is the engine whose log it is: "sglang" when it has SGLang's
-	// lines ("KV Cache is allocated", "ServerArgs("), else "vllm".
+	// lines ("KV Cache is allocated", "ServerArgs("), "trtllm" when it has
+	// TensorRT-LLM's ("[TensorRT-LLM]", "[TRT-LLM]"), else "vllm".
 	Engine string
 	// Figures holds each figure the log states, by its name (logTerms).
 	Figures map[string]float64
 	// Settings holds the settings of the logged deployment that the log
 	// states, by the request field's name (gpu_memory_utilization,
 	// max_model_len, max_num_batched_tokens, max_num_seqs,
-	// tensor_parallel_size); the calibration takes the request's for the
-	// others.
+	// tensor_parallel_size, block_size); the calibration takes the
+	// request's for the others.
 	Settings map[string]float64
 	// FlashInferSampler: the log says "Using FlashInfer for top-p & top-k
 	// sampling." (the request's flashinfer_sampler); NoP2P: it says
@@ -34,7 +36,7 @@ type StartupLog struct {
 // are the log's where it applies: MemoryReport.Sources).
 type StartupLogReport struct {
 	_ noCompare
-	// Release is the vLLM version the log names, when it does.
+	// Release is the engine version the log names, when it does.
 	Release string `json:"release,omitempty"`
 	// Terms are the figures the log states, each beside the engine's.
 	Terms []LoggedTerm `json:"terms"`

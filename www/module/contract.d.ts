@@ -1238,7 +1238,7 @@ export interface Request {
    * @default "0.31"
    */
   engine_version?: "0.2" | "0.6" | "0.7" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.3" | "0.4" | "0.5" | "0.8" | "0.9" | "1.0" | "1.1" | "1.2";
-  /** startup_log is a pasted vLLM (V0 or V1) or SGLang start-up log, at most 1 MiB. The memory figures it states (weights, activation peak, non-torch and CUDA-graph memory, the KV cache GiB, blocks or tokens) replace the engine's for a deployment of one pipeline stage, moved to the request's settings where they differ from the log's (gpu_memory_utilization, max_num_seqs, max_num_batched_tokens, kv_cache_dtype; max_model_len under V0) as vLLM's profiler (or SGLang's pool sizing) would; memory.sources says which figures are the log's. The report's startup_log sets each logged figure beside the engine's own. */
+  /** startup_log is a pasted vLLM (V0 or V1), SGLang or TensorRT-LLM start-up log, at most 1 MiB. The memory figures it states (weights, activation peak, non-torch and CUDA-graph memory, the KV cache GiB, blocks or tokens) replace the engine's for a deployment of one pipeline stage, moved to the request's settings where they differ from the log's (gpu_memory_utilization, max_num_seqs, max_num_batched_tokens, kv_cache_dtype; max_model_len under V0) as vLLM's profiler (or SGLang's and TensorRT-LLM's pool sizing) would; memory.sources says which figures are the log's. The report's startup_log sets each logged figure beside the engine's own. */
   startup_log?: string;
   /** calibration is what was measured on the user's own server (vllm bench serve results, or batch and TPOT pairs); the deployment's bandwidth efficiency and step overhead are fitted to it and drive every figure. */
   calibration?: Calibration;
@@ -2889,7 +2889,7 @@ export interface Fix {
 
 /** StartupLogReport sets a pasted start-up log's figures beside the engine's own model of the same deployment (the report's memory figures are the log's where it applies: MemoryReport.Sources). */
 export interface StartupLogReport {
-  /** release is the vLLM version the log names, when it does. */
+  /** release is the engine version the log names, when it does. */
   release?: string;
   /** terms are the figures the log states, each beside the engine's. */
   terms: LoggedTerm[];
