@@ -44,15 +44,16 @@ func TestPlanBudgetRefusesLongPromptsBeforeTheSearch(t *testing.T) {
 }
 
 // Prompts of 400,000 tokens under a closed loop (aggregated candidates
-// only) are priced at candidates * (300 + 3 * 49) units before the search,
+// only: search.disaggregated false) are priced at candidates * (300 + 3 * 49) units before the search,
 // under the budget, but each candidate prices
 // them several times (its own prefill beside each steady state's pass),
 // so the search's count (deploy.StepMemo.PrefillChunks) passes the budget
 // part way, and the plan is refused with no partial figures.
 func TestPlanBudgetStopsTheSearch(t *testing.T) {
 	t.Parallel()
+	f := false
 	req := spec.PlanRequest{ModelConfig: longContextModel(), Workload: spec.PlanWorkload{Concurrency: spec.Int(4), InputTokens: spec.Int(400_000), OutputTokens: spec.Int(2)},
-		SLO: spec.PlanSLO{TTFTMs: spec.Float(1e9)}}
+		SLO: spec.PlanSLO{TTFTMs: spec.Float(1e9)}, Search: &spec.PlanSearch{Disaggregated: &f}}
 	s, err := resolvePlanRequest(req)
 	require.NoError(t, err)
 	require.NoError(t, s.preBudget(s.countCandidates()), "under the budget before the search")

@@ -101,8 +101,8 @@ type planner struct {
 	// best is, for the layout being searched, the best deployment of
 	// each mode (aggregated, disaggregated) that meets the budget; seen
 	// counts the layouts met so far (their search order).
-	best [2]planned
-	has  [2]bool
+	best [1 + maxSplits]planned
+	has  [1 + maxSplits]bool
 	seen int
 	// first is the layout's deployment, resolved in place, and scratch
 	// the one variants re-sizes for each other scheduler setting; memo
@@ -221,7 +221,7 @@ func (p *planner) accelerator(a *hardware.Accelerator, eng string, price hardwar
 func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, q, kv string, price hardware.Price) bool {
 	s := p.s
 	var first *deploy.Deployment
-	p.has = [2]bool{}
+	p.has = [1 + maxSplits]bool{}
 	defer p.keepBest()
 	for _, seqs := range s.seqs {
 		for _, bt := range s.btok {
@@ -250,8 +250,10 @@ func (p *planner) variants(a *hardware.Accelerator, eng string, sp shape, prec, 
 				d, pl = &p.scratch, s.plan()
 			}
 			p.consider(a.ID, p.aggregated(d, pl, q, prec, price))
-			if s.shapeModes(sp) == 2 {
-				p.consider(a.ID, p.disaggregated(d, pl, q, prec, price))
+			if s.shapeModes(sp) > 1 {
+				for _, sl := range s.splitsOrFree() {
+					p.consider(a.ID, p.disaggregated(d, pl, q, prec, price, sl))
+				}
 			}
 			if p.evaluated += s.shapeModes(sp); p.overBudget() {
 				return true // the search ends (stopErr)
@@ -268,7 +270,7 @@ func (p *planner) keepBest() {
 			p.ok = append(p.ok, p.best[i])
 		}
 	}
-	p.has = [2]bool{}
+	p.has = [1 + maxSplits]bool{}
 }
 
 // plan is the evaluate plan of a candidate's request (resolvePlan's
@@ -359,7 +361,7 @@ func (p *planner) consider(id string, c *candidate) {
 		// Of one layout under several scheduler settings (searched
 		// together by variants), keep the best; Rank is the layout's
 		// search order, the last tie-break.
-		i := boolInt(c.dep.Mode == "disaggregated")
+		i := p.modeSlot(&c.dep.PlanDeployment)
 		switch {
 		case !p.has[i]:
 			p.best[i], p.has[i] = c.dep, true
@@ -568,20 +570,30 @@ func (p *planner) finish(dep *planned, rate, price float64) {
 //   - a prefill instance takes a prompt in t_p = prefillTime(in) on an
 //     idle server; with P instances sharing Poisson arrivals at rate λ
 //     each is an M/D/1 queue at utilisation ρ = λ t_p / P, whose mean wait
-//     is ρ t_p / (2 (1 - ρ)) (Pollaczek-Khinchine); P is the fewest
-//     instances whose wait fits the TTFT budget (ρ < 1 without one);
+//     is ρ t_p / (2 (1 - ρ)) (Pollaczek-Khinchine);
 //   - the KV cache of the prompt moves to a decode instance over the
 //     interconnect: latency + in * KV bytes per token per GPU / link
 //     bandwidth (each GPU sends its own shard);
 //   - a decode instance running c sequences finishes c requests every
 //     out * t_step(c) seconds, so serves c / (out * t_step(c)) requests/s;
-//     c is capped by the TPOT budget, the KV pool and the scheduler, D is
-//     the fewest instances carrying λ;
+//     c is capped by the TPOT budget, the KV pool and the scheduler;
 //   - TTFT = wait + t_p + transfer + one decode step (vLLM's P/D proxy
 //     runs the prompt on the prefill instance with max_tokens=1, then
 //     streams from the decode instance: docs/features/disagg_prefill.md,
 //     vLLM 0.19).
-func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price hardware.Price) *candidate {
+//
+// Under a request rate λ, D is the fewest decode instances carrying λ and
+// P the fewest prefill instances whose wait fits the TTFT budget (ρ < 1
+// without one). Under a closed loop of U users, D is the fewest decode
+// instances holding all U at once (each user spends out * TPOT of its
+// cycle decoding and only its TTFT elsewhere, so this over-provisions
+// decode by at most TTFT / cycle), and the loop's rate is the fixed point
+// λ = U / (TTFT(λ) + out * TPOT) (Little's law over the cycle) with the
+// prefill wait at that λ; P is the fewest prefill instances whose TTFT
+// fits the budget. A split held to xPyD (search.disaggregated_splits) is
+// the fewest whole units of x prefill and y decode instances that carry
+// the load that way.
+func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string, price hardware.Price, split xpyd) *candidate {
 	s := p.s
 	dep := p.base(d, q, prec, "disaggregated", price)
 	in, out := s.in, s.out
@@ -625,32 +637,100 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 		return c
 	}
 	decodeRate := func(c int) float64 { return float64(c) / (float64(out) * tpotAt(c)) }
-	D := max(1, int(math.Ceil(s.rate/decodeRate(cD))))
-	per := s.rate / float64(D)
-	cOp := min(deploy.LargestBatch(cD, func(c int) bool { return decodeRate(c) < per })+1, cD)
-	step, _ := sv.DecodeTime(cOp, mean)
-	// Prefill pool: the largest utilisation whose M/D/1 wait fits the
-	// slack the TTFT budget leaves.
-	rhoMax := 1.0
-	if s.ttftS > 0 {
+	// rhoMax is the largest prefill utilisation a TTFT budget allows, the
+	// decode step at batch c beside it: the M/D/1 wait ρ t_p / (2 (1 - ρ))
+	// within the slack the budget leaves.
+	rhoMax := func(c int) float64 {
+		if s.ttftS <= 0 {
+			return 1
+		}
+		step, _ := sv.DecodeTime(c, mean)
 		slack := s.ttftS - (tPre + xfer + step)
 		if slack <= 0 {
-			c := p.latencyMiss(d, dep, tpot1, tPre+xfer+step)
-			return c
+			return 0
 		}
-		rhoMax = 2 * slack / (tPre + 2*slack)
+		return 2 * slack / (tPre + 2*slack)
 	}
-	P := max(1, int(math.Ceil(s.rate*tPre/rhoMax)))
-	if s.ttftS == 0 && float64(P) <= s.rate*tPre {
-		P++
+	wait := func(rho float64) float64 { return rho * tPre / (2 * (1 - rho)) }
+	// pools are the figures of P prefill and D decode instances under the
+	// workload, ok when they carry it within the budget.
+	type poolFig struct {
+		rate, rho float64
+		cOp       int
 	}
-	rho := s.rate * tPre / float64(P)
-	wait := rho * tPre / (2 * (1 - rho))
+	pools := func(P, D int) (poolFig, bool) {
+		if s.rate > 0 {
+			per := s.rate / float64(D)
+			if per > decodeRate(cD) {
+				return poolFig{}, false
+			}
+			cOp := min(deploy.LargestBatch(cD, func(c int) bool { return decodeRate(c) < per })+1, cD)
+			rho := s.rate * tPre / float64(P)
+			return poolFig{s.rate, rho, cOp}, rho < rhoMax(cOp)
+		}
+		cOp := (s.users + D - 1) / D
+		if cOp > cD {
+			return poolFig{}, false
+		}
+		step, _ := sv.DecodeTime(cOp, mean)
+		busy := tPre + xfer + step + float64(out)*tpotAt(cOp)
+		// The loop's rate: λ (busy + wait(λ t_p / P)) = U, increasing in
+		// λ below P / t_p, found by bisection.
+		lo, up := 0.0, min(float64(s.users)/busy, float64(P)/tPre)
+		for range 60 {
+			mid := (lo + up) / 2
+			if mid*(busy+wait(mid*tPre/float64(P))) < float64(s.users) {
+				lo = mid
+			} else {
+				up = mid
+			}
+		}
+		rho := lo * tPre / float64(P)
+		return poolFig{lo, rho, cOp}, rho < rhoMax(cOp)
+	}
+	var P, D int
+	var f poolFig
+	ok := false
+	switch {
+	case split.p > 0:
+		for k := 1; !ok && (k*(split.p+split.d)-1)*d.TP*d.PP < s.maxGPUs*2 && k <= maxSplitUnits; k++ {
+			P, D = k*split.p, k*split.d
+			f, ok = pools(P, D)
+		}
+	case s.rate > 0:
+		D = max(1, int(math.Ceil(s.rate/decodeRate(cD))))
+		per := s.rate / float64(D)
+		cOp := min(deploy.LargestBatch(cD, func(c int) bool { return decodeRate(c) < per })+1, cD)
+		r := rhoMax(cOp)
+		if r > 0 {
+			P = max(1, int(math.Ceil(s.rate*tPre/r)))
+			if float64(P) <= s.rate*tPre/r {
+				P++ // ρ strictly below its bound
+			}
+			f, ok = pools(P, D)
+		}
+	default:
+		D = (s.users + cD - 1) / cD
+		for P = 1; !ok && P <= max(D, 1)*maxSplitUnits; P++ {
+			f, ok = pools(P, D)
+		}
+		P--
+	}
+	if !ok {
+		step, _ := sv.DecodeTime(min(cD, max(s.users, 1)), mean)
+		c := p.latencyMiss(d, dep, tpot1, tPre+xfer+step)
+		c.dep.Mode = "disaggregated"
+		return c
+	}
+	step, _ := sv.DecodeTime(f.cOp, mean)
 	g := d.TP * d.PP
 	dep.PrefillReplicas, dep.DecodeReplicas = P, D
-	dep.Replicas, dep.GPUs, dep.BatchSize = P+D, (P+D)*g, cOp
-	dep.TPOTMs, dep.TTFTMs, dep.KVTransferMs = ms(tpotAt(cOp)), ms(wait+tPre+xfer+step), ms(xfer)
-	prefillSat := float64(P) * rhoMax / tPre
+	if split.p > 0 {
+		dep.Split = split.name
+	}
+	dep.Replicas, dep.GPUs, dep.BatchSize = P+D, (P+D)*g, f.cOp
+	dep.TPOTMs, dep.TTFTMs, dep.KVTransferMs = ms(tpotAt(f.cOp)), ms(wait(f.rho)+tPre+xfer+step), ms(xfer)
+	prefillSat := float64(P) * rhoMax(f.cOp) / tPre
 	decodeSat := float64(D) * decodeRate(cD)
 	dep.SaturationRequestRate = min(prefillSat, decodeSat)
 	dep.Limiter = limiter
@@ -660,9 +740,9 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 	if onset < schedCap && onset >= 1 {
 		dep.PreemptionOnsetRequestRate = float64(D) * decodeRate(onset)
 	}
-	dep.perUsers = cOp
-	p.finish(&dep, s.rate, price.USDPerHour)
-	kwOK := p.power(d, &dep.PlanDeployment, float64(cOp), P)
+	dep.perUsers = f.cOp
+	p.finish(&dep, f.rate, price.USDPerHour)
+	kwOK := p.power(d, &dep.PlanDeployment, float64(f.cOp), P)
 	c := p.tmp(candidate{dep: dep, rank: rankGPUs, bestTPOT: tpot1, bestTTFT: tPre + xfer + step1})
 	if dep.GPUs > s.maxGPUs {
 		c.why = "max_gpus"
@@ -671,6 +751,26 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 	}
 	return c
 }
+
+// modeSlot is a deployment's slot among its layout's bests: 0
+// aggregated, 1 a free disaggregated split, 1 + i the i-th of
+// search.disaggregated_splits (each listed on its own, so a plan compares
+// them).
+func (p *planner) modeSlot(d *spec.PlanDeployment) int {
+	if d.Mode != "disaggregated" {
+		return 0
+	}
+	for i, sl := range p.s.splits {
+		if sl.name == d.Split {
+			return 1 + i
+		}
+	}
+	return 1
+}
+
+// maxSplitUnits bounds the units of an xPyD split (and the prefill
+// instances of a free split per decode instance) the search tries.
+const maxSplitUnits = 64
 
 // power sets dep.DeploymentKW, every GPU's power at the load (the energy
 // section's model, deploy.GPUPower, docs/MODEL.md section 5c): the
@@ -785,6 +885,9 @@ func label(d *spec.PlanDeployment) string {
 	t += ", " + d.Engine
 	if d.Mode == "disaggregated" {
 		t += ", disaggregated"
+		if d.Split != "" {
+			t += " " + d.Split
+		}
 	}
 	return t
 }

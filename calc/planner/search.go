@@ -55,7 +55,8 @@ type planSpec struct {
 	gpus, seqs, btok []int
 	precisions, kvs  []string
 	disagg           bool
-	ep               bool // search EP/DP shapes (an MoE model)
+	splits           []xpyd // search.disaggregated_splits; none: free
+	ep               bool   // search EP/DP shapes (an MoE model)
 	limit            int
 	verifyTop        int
 	verifyN          int
@@ -150,6 +151,21 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 	s.precisions = enumList(&e, "search.precisions", g.Precisions, spec.PlanPrecisions)
 	s.kvs = enumList(&e, "search.kv_cache_dtypes", g.KVCacheDtypes, spec.PlanKVDtypes)
 	s.disagg = g.Disaggregated == nil || *g.Disaggregated
+	if len(g.DisaggregatedSplits) > maxSplits {
+		e.Add("search.disaggregated_splits", "at most "+itoa(maxSplits)+" splits, got "+itoa(len(g.DisaggregatedSplits)))
+	}
+	if len(g.DisaggregatedSplits) > 0 && !s.disagg {
+		e.Add("search.disaggregated_splits", "needs disaggregated serving; search.disaggregated is false")
+	}
+	for i, v := range g.DisaggregatedSplits {
+		sl, ok := parseSplit(v)
+		switch {
+		case !ok:
+			e.Add("search.disaggregated_splits["+itoa(i)+"]", "must be \"xPyD\", x prefill and y decode instances a unit, each 1 to "+itoa(maxSplitSide)+" (e.g. \"2P1D\"), got "+fielderr.Quote(v))
+		case i < maxSplits && !slices.Contains(s.splits, sl):
+			s.splits = append(s.splits, sl)
+		}
+	}
 	s.ep = s.model != nil && s.model.IsMoE() && (g.ExpertParallel == nil || *g.ExpertParallel)
 	s.limit = e.IntAt("limit", "PlanRequest.limit", req.Limit, spec.DefaultPlanLimit)
 	// Verified by default; verify given sets the check, and refuses a
@@ -462,12 +478,53 @@ func (s *planSpec) countCandidates() int {
 	return n
 }
 
+// modes is how many serving modes a layout is searched in: aggregated,
+// and for a rate or a closed loop also disaggregated, once free or once
+// per xPyD split of search.disaggregated_splits.
 func (s *planSpec) modes() int {
-	if s.disagg && s.rate > 0 {
-		return 2
+	if !s.disagg {
+		return 1
 	}
-	return 1
+	return 1 + len(s.splitsOrFree())
 }
+
+// xpyd is a disaggregated split held to x prefill and y decode instances
+// a unit (search.disaggregated_splits); p == 0: free.
+type xpyd struct {
+	name string
+	p, d int
+}
+
+// splitsOrFree are the disaggregated splits searched: the request's, or
+// one free split.
+func (s *planSpec) splitsOrFree() []xpyd {
+	if len(s.splits) > 0 {
+		return s.splits
+	}
+	return []xpyd{{}}
+}
+
+// parseSplit reads "xPyD" (x, y in 1..maxSplitSide), case-insensitive.
+func parseSplit(v string) (xpyd, bool) {
+	u := strings.ToUpper(strings.TrimSpace(v))
+	i := strings.IndexByte(u, 'P')
+	if i <= 0 || !strings.HasSuffix(u, "D") {
+		return xpyd{}, false
+	}
+	x, err1 := strconv.Atoi(u[:i])
+	y, err2 := strconv.Atoi(u[i+1 : len(u)-1])
+	if err1 != nil || err2 != nil || x < 1 || y < 1 || x > maxSplitSide || y > maxSplitSide {
+		return xpyd{}, false
+	}
+	return xpyd{name: itoa(x) + "P" + itoa(y) + "D", p: x, d: y}, true
+}
+
+// maxSplitSide bounds x and y of an xPyD split, and maxSplits the splits
+// a request names.
+const (
+	maxSplitSide = 16
+	maxSplits    = 8
+)
 
 // price is the GPU-hour price of an accelerator: the request's
 // (constraints.prices, kind "user"), else the default table's

@@ -128,8 +128,15 @@ type PlanSearch struct {
 	// (default 8192).
 	MaxNumBatchedTokens []int `json:"max_num_batched_tokens,omitempty"`
 	// Disaggregated also tries separate prefill and decode pools (default
-	// true; request-rate workloads only).
+	// true), under a request rate or a closed loop of users.
 	Disaggregated *bool `json:"disaggregated,omitempty"`
+	// DisaggregatedSplits holds the disaggregated deployments to xPyD
+	// splits, each "xPyD": x prefill instances for every y decode
+	// instances (1 to 16 each, e.g. "1P1D", "2P1D", "1P3D"), at most 8;
+	// each deployment is the fewest whole units of its split that carry
+	// the load. Default: one free split, the fewest prefill and decode
+	// instances each sized to the load.
+	DisaggregatedSplits []string `json:"disaggregated_splits,omitempty"`
 	// ExpertParallel also tries, for an MoE model under vLLM or SGLang,
 	// replicas of data-parallel attention ranks with the experts spread
 	// over all their GPUs (default true; aggregated serving).
@@ -222,6 +229,10 @@ type PlanDeployment struct {
 	Replicas        int `json:"replicas"`
 	PrefillReplicas int `json:"prefill_replicas,omitempty"`
 	DecodeReplicas  int `json:"decode_replicas,omitempty"`
+	// Split is the xPyD split a disaggregated deployment was held to
+	// (search.disaggregated_splits; its instances are whole units of it),
+	// "" for a free split.
+	Split string `json:"split,omitempty"`
 	// GPUs is the whole deployment's GPU count.
 	GPUs int `json:"num_gpus"`
 	// DeploymentKW is every GPU's power together at the load, in kW

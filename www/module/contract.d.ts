@@ -3169,10 +3169,12 @@ export interface PlanSearch {
    */
   max_num_batched_tokens?: number[];
   /**
-   * disaggregated also tries separate prefill and decode pools (default true; request-rate workloads only).
+   * disaggregated also tries separate prefill and decode pools (default true), under a request rate or a closed loop of users.
    * @default true
    */
   disaggregated?: boolean;
+  /** disaggregated_splits holds the disaggregated deployments to xPyD splits, each "xPyD": x prefill instances for every y decode instances (1 to 16 each, e.g. "1P1D", "2P1D", "1P3D"), at most 8; each deployment is the fewest whole units of its split that carry the load. Default: one free split, the fewest prefill and decode instances each sized to the load. */
+  disaggregated_splits?: string[];
   /**
    * expert_parallel also tries, for an MoE model under vLLM or SGLang, replicas of data-parallel attention ranks with the experts spread over all their GPUs (default true; aggregated serving).
    * @default true
@@ -3260,6 +3262,8 @@ export interface PlanDeployment {
   replicas: number;
   prefill_replicas?: number;
   decode_replicas?: number;
+  /** split is the xPyD split a disaggregated deployment was held to (search.disaggregated_splits; its instances are whole units of it), "" for a free split. */
+  split?: string;
   /** num_gpus is the whole deployment's GPU count. */
   num_gpus: number;
   /** deployment_kw is every GPU's power together at the load, in kW (docs/MODEL.md section 5c); absent for a part without a rated power. */
