@@ -73,6 +73,10 @@ test('a benchmark results file is fitted into a profile, and the page shows the 
   const want = await H.evaluate(H.request({ calibration: { profile } }));
   assert.deepEqual(want.calibration.labels, { step: 'calibrated', serving: 'calibrated', memory: 'modelled' });
   assert.equal(await page.textContent('#report-calibration'), LABELS);
+  // The step cards carry the tag: the groups the labels call calibrated.
+  assert.equal(await page.getAttribute('#report', 'data-calibrated'), 'step serving');
+  assert.equal(await page.$eval('.card[data-k=decode] h3', (h) => getComputedStyle(h, '::after').content), '" · calibrated"');
+  assert.equal(await page.$eval('.card[data-k=cost] h3', (h) => getComputedStyle(h, '::after').content), 'none');
   const shown = await H.shownFigures(page);
   assert.equal(shown['decode.tokens_per_s'], figure('decode.tokens_per_s', want));
   assert.notEqual(figure('decode.tokens_per_s', want), figure('decode.tokens_per_s', uncalibrated), 'the profile moves the figure');
@@ -107,6 +111,7 @@ test('a profile file travels in the link; a reload shows the same figures; Downl
   await page.click('#profile-clear');
   await page.waitForFunction(() => !new URLSearchParams(location.search).has('profile'));
   assert.equal(await page.textContent('#report-calibration'), '');
+  assert.equal(await page.getAttribute('#report', 'data-calibrated'), null);
   assert.equal((await H.shownFigures(page))['decode.tokens_per_s'], figure('decode.tokens_per_s', uncalibrated));
   assert.deepEqual(b.errors, []);
 });
