@@ -460,7 +460,7 @@ async function loadProfileText(text, name) {
   const status = profileEls.status;
   let parsed = null;
   try { parsed = JSON.parse(text); } catch { /* a CSV, JSON lines or not JSON */ }
-  const format = P.isProfile(parsed) ? '' : P.importFormat(text);
+  const format = P.isProfile(parsed) ? '' : P.importFormat(text, name);
   if (!format) {
     if (text.length > 64 * 1024) {
       setText(status, `${name} is neither a calibration profile nor a benchmark result the engine reads (${Object.values(P.IMPORT_TOOLS).join(', ')}).`);

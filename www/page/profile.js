@@ -53,12 +53,14 @@ export function isProfile(v) {
 }
 
 /**
- * The calibration.imports format of a benchmark file's text, from the
- * keys each reader reads (calc/calibrate: benchjson.go, guidellm.go,
- * aiperf.go, llmd.go), or '' when none fits. A calibration profile is ''
- * too (isProfile tells it apart).
+ * The calibration.imports format of a benchmark file's text (and its
+ * name), from the keys each reader reads (calc/calibrate: benchjson.go,
+ * guidellm.go, aiperf.go, llmd.go), or '' when none fits. A calibration
+ * profile is '' too (isProfile tells it apart). vLLM's and SGLang's runs
+ * share their keys and their reader: SGLang's file is JSON lines (.jsonl,
+ * or several lines), and its runs carry the server's server_info.
  */
-export function importFormat(text) {
+export function importFormat(text, name = '') {
   // Python's json writes float('inf') and NaN as bare words, which the
   // readers take (calc/calibrate/imports.go pythonJSON) and JSON.parse
   // does not: they are nulls here, where only the keys matter.
@@ -79,7 +81,7 @@ export function importFormat(text) {
   if (Array.isArray(v.benchmarks)) return 'guidellm_json';
   if ('aiperf_version' in v || ('records' in v && 'input_config' in v)) return 'aiperf_json';
   if (typeof v.version === 'string' && ('metrics' in v || 'results' in v)) return 'llmd_report';
-  if ('mean_tpot_ms' in v) return 'vllm_bench_json';
+  if ('mean_tpot_ms' in v) return /\.jsonl$/i.test(name) || 'server_info' in v ? 'sglang_bench_jsonl' : 'vllm_bench_json';
   return '';
 }
 

@@ -122,7 +122,8 @@ test('the page tells each real benchmark file from a profile by the keys its rea
   // calc/testdata/imports/sources.json records each file's format.
   const { files } = JSON.parse(readFileSync(new URL('sources.json', imports), 'utf8'));
   assert.ok(files.length >= 8);
-  for (const f of files) assert.equal(P.importFormat(readFileSync(new URL(f.file, imports), 'utf8')), f.format, f.file);
+  for (const f of files) assert.equal(P.importFormat(readFileSync(new URL(f.file, imports), 'utf8'), f.file), f.format, f.file);
+  assert.ok(files.some((f) => f.format === 'sglang_bench_jsonl'), 'a real SGLang file among them');
   assert.equal(P.importFormat(JSON.stringify(profile)), '');
   assert.equal(P.isProfile(profile), true);
   assert.equal(P.isProfile({ version: 1 }), false);
