@@ -1,5 +1,6 @@
 // The calculator page: state in the URL, the form, the engine, the results.
 import * as S from './state.js';
+import * as P from './profile.js';
 import * as F from './form.js';
 import * as fmt from '../ui/format.js';
 import { reportView } from './report.js';
@@ -176,7 +177,8 @@ function update() {
     setStatus('');
   } else if (res.loading && !local.length) {
     reportEl.classList.add('stale');
-    setStatus(res.request.calibration ? 'Loading the full engine to fit the calibration…' : 'Loading the full engine, which this request needs…');
+    setStatus(res.request.calibration?.profile ? 'Loading the full engine to apply the calibration profile…'
+      : res.request.calibration ? 'Loading the full engine to fit the calibration…' : 'Loading the full engine, which this request needs…');
   } else if (res.fetching && !local.length) {
     reportEl.classList.add('stale');
     setStatus(`Fetching the config.json of ${res.fetching} from the Hugging Face Hub…`);
@@ -185,6 +187,7 @@ function update() {
     verdictEl.classList.add('stale');
     setStatus(last ? 'Showing the last valid result: fix the highlighted field.' : 'Fix the highlighted field to see a result.');
   }
+  renderProfile(res);
   renderTabs();
   renderComparison();
   markSimulationStale();
@@ -398,12 +401,132 @@ $('#bench-fit')?.addEventListener('click', async () => {
     const full = await loadFull();
     const r = full.evaluate(request);
     active().calibration = S.calibrationText(r.calibration.points);
+    active().profile = ''; // the measured steps replace a profile (the engine takes one or the other)
     F.writeForm(form, active());
     status.textContent = `Read ${r.calibration.points.length} result${r.calibration.points.length === 1 ? '' : 's'}.`;
     update();
   } catch (e) {
     status.textContent = Array.isArray(e?.errors) ? e.errors.map((x) => x.message).join('; ') : String(e?.message ?? e);
   }
+});
+
+// --- the calibration profile (www/page/profile.js) ----------------------
+
+// A profile (calibration.profile) is loaded from a file (the file input or
+// a drop), pasted into its field, or read from the link; a benchmark's
+// results file is fitted into one by the full engine (calibrate(), the
+// same fit as POST /v1/calibrate). The profile is the configuration's
+// "profile" value, so it travels in the link (state.js) and in history.
+const profileEls = {
+  info: $('#profile-info'), error: $('#profile-error'), status: $('#profile-status'),
+  download: $('#profile-download'), use: $('#profile-use'), clear: $('#profile-clear'), drop: $('#profile-drop'),
+};
+let shownProfile = null; // the profile "Download profile" saves: the report's, else the field's
+
+/** The profile's line, its errors in plain words and its buttons, for the result res of the active configuration. */
+function renderProfile(res) {
+  const c = active();
+  const read = P.readProfile(c.profile);
+  shownProfile = res.report?.calibration?.calibration_profile ?? read.profile ?? null;
+  setText(profileEls.info, read.profile ? P.profileText(read.profile) : '');
+  const plain = (res.errors ?? []).map(P.plainError).filter(Boolean); // read.error is among them (state.js toRequest)
+  setText(profileEls.error, plain.join(' '));
+  setHidden(profileEls.error, !plain.length);
+  const mismatch = (res.errors ?? []).some((e) => /^calibration\.profile\.(engine|model|hardware|tensor_parallel_size)$/.test(e.field ?? ''));
+  setHidden(profileEls.use, !(mismatch && read.profile));
+  setHidden(profileEls.clear, !String(c.profile ?? '').trim());
+  if (profileEls.download.disabled !== !shownProfile) profileEls.download.disabled = !shownProfile;
+}
+
+/** Sets the active configuration's profile (one history entry); a profile replaces the measured steps. */
+function setProfile(text) {
+  commitEntry();
+  userChange();
+  const c = active();
+  c.profile = text;
+  if (text) c.calibration = '';
+  F.writeForm(form, c);
+  update();
+  commitEntry();
+}
+
+/**
+ * Applies a file's text: a profile as it is; a benchmark's results (a
+ * format profile.js importFormat recognizes) fitted by the full engine
+ * into a profile; anything else small enough is put in the field, where
+ * the engine names what is wrong with it.
+ */
+async function loadProfileText(text, name) {
+  const status = profileEls.status;
+  let parsed = null;
+  try { parsed = JSON.parse(text); } catch { /* a CSV, JSON lines or not JSON */ }
+  const format = P.isProfile(parsed) ? '' : P.importFormat(text, name);
+  if (!format) {
+    if (text.length > 64 * 1024) {
+      setText(status, `${name} is neither a calibration profile nor a benchmark result the engine reads (${Object.values(P.IMPORT_TOOLS).join(', ')}).`);
+      return;
+    }
+    setText(status, `Read ${name}.`);
+    setProfile(parsed ? JSON.stringify(parsed) : text);
+    return;
+  }
+  setText(status, `Fitting ${name} (${P.IMPORT_TOOLS[format]}) with the full engine…`);
+  try {
+    const full = await loadFull();
+    const { request } = S.toRequest({ ...active(), calibration: '', profile: '' });
+    request.calibration = { imports: [{ format, data: text }] };
+    delete request.sweep;
+    const fit = full.calibrate(request);
+    const runs = fit.serving?.length ?? 0;
+    setText(status, `Fitted ${runs} run${runs === 1 ? '' : 's'} of ${name} (${P.IMPORT_TOOLS[format]}): ${fit.fitted.join(', ')}; RMS error ${(100 * fit.rms_error).toFixed(1)} %.`);
+    setProfile(JSON.stringify(fit.calibration_profile));
+  } catch (e) {
+    const errs = Array.isArray(e?.errors) && e.errors.length ? e.errors : [{ field: '', message: String(e?.message ?? e) }];
+    setText(status, `${name} could not be fitted: ${errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ')}`);
+  }
+}
+
+async function loadProfileFile(file) {
+  if (!file) return;
+  if (file.size > 16 * 2 ** 20) {
+    setText(profileEls.status, `${file.name} is over 16 MiB, the largest benchmark file the engine reads.`);
+    return;
+  }
+  await loadProfileText(await file.text(), file.name);
+}
+
+$('#profile-file')?.addEventListener('change', (e) => {
+  loadProfileFile(e.target.files?.[0]);
+  e.target.value = ''; // the same file again is a change too
+});
+profileEls.drop?.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  profileEls.drop.classList.add('over');
+});
+profileEls.drop?.addEventListener('dragleave', () => profileEls.drop.classList.remove('over'));
+profileEls.drop?.addEventListener('drop', (e) => {
+  e.preventDefault();
+  profileEls.drop.classList.remove('over');
+  loadProfileFile(e.dataTransfer?.files?.[0]);
+});
+profileEls.download?.addEventListener('click', () => {
+  if (shownProfile) download(P.profileFileName(shownProfile), 'application/json', `${JSON.stringify(shownProfile, null, 2)}\n`);
+});
+profileEls.clear?.addEventListener('click', () => {
+  setText(profileEls.status, '');
+  setProfile('');
+});
+profileEls.use?.addEventListener('click', () => {
+  const p = P.readProfile(active().profile).profile;
+  if (!p) return;
+  commitEntry();
+  userChange();
+  const c = Object.assign(active(), P.deploymentConfig(p, active()));
+  c.hardware = canonicalHardware(c.hardware);
+  F.writeForm(form, c);
+  F.applyConditions(form, c);
+  update();
+  commitEntry();
 });
 
 async function simulateHere(req) {

@@ -5,6 +5,7 @@
 import * as fmt from '../ui/format.js';
 import { capacity, budgetText, overload } from '../ui/verdict.js';
 import { steadyLoad, steadyConditions, batchText } from '../ui/steady.js';
+import { labelsText } from './profile.js';
 
 const gpus = (n) => `${n} GPU${n === 1 ? '' : 's'}`;
 
@@ -104,9 +105,13 @@ export const FIGURES = {
   'calibration.summary': (r) => (!r.calibration ? '' : (() => {
     const e = r.config.efficiencies;
     const p = r.calibration.profile;
-    return `Fitted: bandwidth efficiency ${e.bandwidth_efficiency.toFixed(3)} (profile ${p.bandwidth_efficiency}), ` +
-      `step overhead ${fmt.num(e.step_overhead_ms)} ms (profile ${p.step_overhead_ms} ms), rms error ${(100 * r.calibration.rms_error).toFixed(1)} %.`;
+    // A calibration profile applied as it is has no points of its own (calc/calibrate/profile.go applyProfile).
+    const applied = !r.calibration.points?.length && !r.calibration.serving?.length;
+    return `${applied ? 'From the calibration profile' : 'Fitted'}: bandwidth efficiency ${e.bandwidth_efficiency.toFixed(3)} (engine's ${p.bandwidth_efficiency}), ` +
+      `step overhead ${fmt.num(e.step_overhead_ms)} ms (engine's ${p.step_overhead_ms} ms), rms error ${(100 * r.calibration.rms_error).toFixed(1)} %.`;
   })()),
+  // Which figures the calibration moves (report.calibration.labels); '' without one.
+  'calibration.labels': (r) => labelsText(r.calibration?.labels),
 
   // The 80 % ranges beside the headline figures (report.bands).
   'range.decode.tokens_per_s': (r) => fmt.range(r, 'decode.tokens_per_s', fmt.tokS),

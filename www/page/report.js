@@ -187,6 +187,9 @@ export function reportView(doc) {
     if (el.servingPanel) setHidden(el.servingPanel, !r.serving);
     setText(el.modelSummary, modelSummary(r));
     setText(el.version, `v${r.version}`);
+    // The figure groups a calibration moves (report.calibration.labels), for the cards' "calibrated" tags.
+    const labels = r.calibration?.labels ?? {};
+    setAttr(el.report, 'data-calibrated', Object.keys(labels).filter((k) => labels[k] === 'calibrated').join(' ') || null);
     setAttr(el.report, 'aria-busy', 'false');
   };
 }

@@ -1,6 +1,7 @@
 // The page's state: one flat record of form values (strings, '' meaning
 // "the engine's default") per configuration, its URL encoding, and the
 // engine request it stands for. No DOM here, so node can test it.
+import { readProfile } from './profile.js';
 
 /** The sweep resolution the page asks for (points on the chart). */
 export const SWEEP_POINTS = 256;
@@ -66,6 +67,8 @@ export const DEFAULTS = Object.freeze({
   flashinfer_sampler: '', // '' (vLLM's PyTorch sampler) or 'on' (request flashinfer_sampler: true)
   // Measured decode steps "batch:tpot_ms[@context], ..." (calibration.points).
   calibration: '',
+  // A calibration profile's JSON text (calibration.profile; www/page/profile.js).
+  profile: '',
   num_redundant_experts: '',
 });
 
@@ -94,7 +97,8 @@ const b64url = {
  * The query string for a state: only values that differ from DEFAULTS;
  * the first configuration's keys are bare, the others are prefixed with
  * their 1-based number ("2.tensor_parallel_size=2"). A pasted config.json
- * travels as base64url of its minified JSON.
+ * and a calibration profile travel as base64url of their minified JSON
+ * (a profile over profile.js MAX_PROFILE_BYTES is refused, and left out).
  */
 export function toQuery(state) {
   const q = new URLSearchParams();
@@ -108,6 +112,11 @@ export function toQuery(state) {
         if (c.model_source !== 'config') continue;
         try { v = JSON.stringify(JSON.parse(v)); } catch { /* keep the text as typed */ }
         v = b64url.encode(v);
+      }
+      if (k === 'profile') {
+        const p = readProfile(v);
+        if (p.tooLarge) continue;
+        v = b64url.encode(p.json ?? v);
       }
       if (k.startsWith('hw_') && c.hardware !== 'custom') continue;
       q.set(prefix + k, v);
@@ -134,6 +143,9 @@ export function fromQuery(search) {
       if (k === 'model_config') {
         try { v = b64url.decode(v); } catch { v = ''; }
         try { v = JSON.stringify(JSON.parse(v), null, 2); } catch { /* leave as is */ }
+      }
+      if (k === 'profile') {
+        try { v = b64url.decode(v); } catch { /* kept as given: toRequest names the field */ }
       }
       c[k] = v;
     }
@@ -271,6 +283,11 @@ export function toRequest(c, { sweepPoints = SWEEP_POINTS } = {}) {
   const cal = calibrationPoints(c.calibration ?? '');
   if (cal.error) errors.push({ field: 'calibration', message: cal.error });
   else if (cal.points.length) req.calibration = { points: cal.points };
+  // A profile is applied as it is (the engine refuses it beside points,
+  // naming calibration.profile).
+  const prof = readProfile(c.profile ?? '');
+  if (prof.error) errors.push({ field: 'calibration.profile', message: prof.error });
+  else if (prof.profile) req.calibration = { ...req.calibration, profile: prof.profile };
   req.sweep = { points: sweepPoints };
   return { request: req, errors };
 }
