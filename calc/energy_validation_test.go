@@ -22,60 +22,101 @@ type energyCase struct {
 		GPUPowerW  float64 `json:"gpu_power_w"`
 		TokensPerS float64 `json:"output_tokens_per_s"`
 	} `json:"measured"`
+	// Expect is what the case documents for the GPU power and for the
+	// joules per output token: "within" 20 % or "miss"; Miss says why a
+	// figure misses.
+	Expect struct {
+		Power  string `json:"power"`
+		Joules string `json:"joules"`
+	} `json:"expect"`
+	Miss string `json:"miss"`
 }
 
-// energyResiduals evaluates every published power case and returns
-// ln(measured / predicted) of the GPU power and of the joules per output
-// token (the measured power over the measured output rate).
-func energyResiduals(t *testing.T) (ids []string, power, joules []float64) {
+// energyTolerance is issue 34's bar: a published measurement is
+// reproduced when the prediction is within 20 % of it.
+const energyTolerance = 0.2
+
+// energyRow is one case's ln(measured / predicted) of the GPU power and
+// of the joules per output token (the measured power over the measured
+// output rate against the model's power over the model's rate).
+type energyRow struct {
+	c             energyCase
+	power, joules float64
+}
+
+func energyRows(t *testing.T) []energyRow {
 	b, err := os.ReadFile("validation/testdata/energy.json")
 	require.NoError(t, err)
 	var file struct {
 		Cases []energyCase `json:"cases"`
 	}
 	require.NoError(t, json.Unmarshal(b, &file))
+	var rows []energyRow
 	for _, c := range file.Cases {
 		req, err := calc.ParseRequest(c.Request)
 		require.NoError(t, err, c.ID)
 		en := eval(t, req).Energy
 		require.NotNil(t, en, c.ID)
-		ids = append(ids, c.ID)
-		power = append(power, math.Log(c.Measured.GPUPowerW/en.GPUPowerW))
-		joules = append(joules, math.Log(c.Measured.GPUPowerW/c.Measured.TokensPerS/en.JoulesPerOutputToken))
+		rows = append(rows, energyRow{c: c,
+			power:  math.Log(c.Measured.GPUPowerW / en.GPUPowerW),
+			joules: math.Log(c.Measured.GPUPowerW / c.Measured.TokensPerS / en.JoulesPerOutputToken)})
 	}
-	return ids, power, joules
+	return rows
 }
+
+// relErr is predicted / measured - 1 from ln(measured / predicted).
+func relErr(lnRatio float64) float64 { return math.Exp(-lnRatio) - 1 }
 
 // The power model and the energy per token against published
-// measurements (validation/testdata/energy.json names every source): the
-// test reports each error and how many cases are within 20 %; it asserts
-// the count the docs state (docs/MODEL.md section 5c), so a change that
-// moves it must update the docs.
+// measurements (validation/testdata/energy.json names every source). Each
+// figure of each case is either within 20 % of the measurement or a miss
+// that the case documents with its reason; the test fails when a figure
+// leaves its class either way (a documented miss that starts passing must
+// be moved, and the counts in docs/MODEL.md section 5c with it). It prints
+// every error and the counts within 20 %.
 func TestEnergyAgainstPublishedMeasurements(t *testing.T) {
-	ids, power, joules := energyResiduals(t)
-	require.GreaterOrEqual(t, len(ids), 6)
-	within := func(r []float64) int {
-		n := 0
-		for _, x := range r {
-			if math.Abs(math.Exp(-x)-1) <= 0.2 {
-				n++
-			}
+	rows := energyRows(t)
+	require.GreaterOrEqual(t, len(rows), 11)
+	check := func(id, figure, expect, miss string, lnRatio float64) bool {
+		in := math.Abs(relErr(lnRatio)) <= energyTolerance
+		switch expect {
+		case "within":
+			assert.True(t, in, "%s: %s error %+.1f %% is documented within 20 %%", id, figure, 100*relErr(lnRatio))
+		case "miss":
+			assert.NotEmpty(t, miss, "%s: a documented miss needs its reason", id)
+			assert.False(t, in, "%s: %s error %+.1f %% is documented as a miss: move it to within and update docs/MODEL.md 5c", id, figure, 100*relErr(lnRatio))
+		default:
+			t.Errorf("%s: %s expect %q is neither within nor miss", id, figure, expect)
 		}
-		return n
+		return in
 	}
-	for i, id := range ids {
-		t.Logf("%-32s power error %+6.1f%%  J/token error %+6.1f%%", id, 100*(math.Exp(-power[i])-1), 100*(math.Exp(-joules[i])-1))
+	power, joules := 0, 0
+	for _, r := range rows {
+		t.Logf("%-52s power error %+6.1f%%  J/token error %+6.1f%%", r.c.ID, 100*relErr(r.power), 100*relErr(r.joules))
+		if check(r.c.ID, "power", r.c.Expect.Power, r.c.Miss, r.power) {
+			power++
+		}
+		if check(r.c.ID, "J/token", r.c.Expect.Joules, r.c.Miss, r.joules) {
+			joules++
+		}
 	}
-	t.Logf("within 20 %%: power %d of %d, J/token %d of %d", within(power), len(ids), within(joules), len(ids))
-	assert.Equal(t, 2, within(power), "docs/MODEL.md section 5c states 2 of 6")
-	assert.Equal(t, 2, within(joules), "docs/MODEL.md section 5c states 2 of 6")
+	t.Logf("within 20 %%: power %d of %d, J/token %d of %d", power, len(rows), joules, len(rows))
+	assert.Equal(t, 7, power, "docs/MODEL.md section 5c states 7 of 11")
+	assert.Equal(t, 3, joules, "docs/MODEL.md section 5c states 3 of 11")
 }
 
-// The power band is the range of the power cases' residuals (the
-// order-statistics rule of docs/MODEL.md section 7 with k = 0 at n = 6).
+// The power band is the order-statistics band of docs/MODEL.md section 7
+// over the power cases' residuals: with n cases, k = floor(0.1 (n + 1))
+// residuals are left off each end (n = 11, k = 1).
 func TestPowerBandMatchesEnergyCases(t *testing.T) {
-	_, power, _ := energyResiduals(t)
-	lo, hi := slices.Min(power), slices.Max(power)
-	assert.Equal(t, int(math.Floor(lo*1000)), bands.PowerBand[0])
-	assert.Equal(t, int(math.Ceil(hi*1000)), bands.PowerBand[1])
+	rows := energyRows(t)
+	var power []float64
+	for _, r := range rows {
+		power = append(power, r.power)
+	}
+	slices.Sort(power)
+	n := len(power)
+	k := int(math.Floor(0.1 * float64(n+1)))
+	assert.Equal(t, int(math.Floor(power[k]*1000)), bands.PowerBand[0])
+	assert.Equal(t, int(math.Ceil(power[n-1-k]*1000)), bands.PowerBand[1])
 }

@@ -22,19 +22,22 @@ import (
 // model", ISCA 2010: power = idle + the units' access rates x their
 // power), with three operating points read from measurements:
 //
-//   - powerIdle: an H100 SXM idles at 68-73 W of its 700 W in P0 with no
-//     process (the nvidia-smi listings of public run notes, GitHub code
-//     index files 45902411491, 36463058852, 57655812132, 53880227579), and
-//     a CUDA context holding a model adds 26-50 W on HBM parts (Vadari,
-//     "The Model Parking Tax", arXiv:2605.23918, abstract): 94-123 W, 0.13
-//     to 0.18 of the rated power; 0.15.
+//   - powerIdle: an H100 SXM idles at 73 W of its 700 W in P0 with no
+//     process (nvidia-smi listing in digitalocean/do-dcgm-exporter
+//     docs/install.md at 20a95868302e2c50624932674c168d4b08712a48), an
+//     H200 holding a loaded model at 0 % utilisation draws 115 W (the
+//     nvidia-smi listing in sgl-project/sglang issue #3196, 2025-01-30),
+//     and a CUDA context holding a model adds 26-50 W on HBM parts
+//     (Vadari, "The Model Parking Tax", arXiv:2605.23918, abstract): 73 to
+//     123 W, 0.10 to 0.18 of the rated power; 0.15.
 //   - powerMemory: decode on full batches draws 180-200 W per V100 SXM2
 //     (300 W) under vLLM at TP 2 (1CatAI/1Cat-vLLM issue #535, comment of
 //     2026-09-07): 0.63; memory-bound decode on an H200 draws 137-300 W of
 //     700 W (Ma et al., "The Illusion of Power Capping in LLM Decode",
 //     arXiv:2605.11999, abstract), 0.2-0.43, and an FP8 MoE's decode at
-//     256 sequences on an H200 456 W, 0.65 (GitHub code index file
-//     26825367765, a validation case): 0.65.
+//     256 sequences on an H200 456 W, 0.65 (fergusfinn/mps-embedding-inference
+//     results/dmon_sweep_results.md at 41859c8722757939d96962adcd671e6d178358ba,
+//     a validation case): 0.65.
 //   - compute-bound prefill reaches the rated power (270-300 W of the
 //     V100's 300 W on full prefill batches, the same issue #535 comment):
 //     the compute share's coefficient, 1 - powerIdle, makes c = 1 the
@@ -42,7 +45,7 @@ import (
 //
 // The published cases (calc/validation/testdata/energy.json) and how far
 // the model is from them are in docs/MODEL.md section 5c; the power's
-// band is their range (calc/bands PowerBand).
+// band is their order-statistics band (calc/bands PowerBand).
 const (
 	powerIdle   = 0.15
 	powerMemory = 0.65
