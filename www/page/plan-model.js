@@ -101,13 +101,13 @@ export function shortName(name) {
   return String(name ?? '').replace(/^(NVIDIA|AMD|Intel|Google|AWS|Apple)\s+/, '');
 }
 
-/** A deployment's split in words: "TP 2 × 3 replicas", "TP 1 PP 2 × 1 replica", "2 prefill + 4 decode (TP 1)". */
+/** A deployment's split in words: "TP 2 × 3 replicas", "TP 1 PP 2 × 1 replica", "TP 1, 2 prefill + 4 decode", and a split held to xPyD "TP 1, 2P1D: 4 prefill + 2 decode". */
 export function splitText(d) {
   let t = `TP ${d.tensor_parallel_size}`;
   if (d.pipeline_parallel_size > 1) t += ` PP ${d.pipeline_parallel_size}`;
   if (d.data_parallel_size > 1) t += ` DP ${d.data_parallel_size}`;
   if (d.expert_parallel) t += ' EP';
-  if (d.mode === 'disaggregated') return `${t}, ${d.prefill_replicas} prefill + ${d.decode_replicas} decode`;
+  if (d.mode === 'disaggregated') return `${t}, ${d.split ? `${d.split}: ` : ''}${d.prefill_replicas} prefill + ${d.decode_replicas} decode`;
   return `${t} × ${d.replicas} replica${d.replicas === 1 ? '' : 's'}`;
 }
 

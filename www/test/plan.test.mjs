@@ -85,3 +85,22 @@ test('the default engine has no planner', async () => {
   assert.throws(() => plain.prices(), /load\(\{ planner: true \}\)/);
   plain.close();
 });
+
+// The xPyD splits through the JavaScript module: each split is its own row,
+// its instances whole units of the split (2P1D: twice as many prefill as
+// decode instances), and the planning view names the split.
+test('disaggregated splits are rows of their own, named in the view', async () => {
+  const P = await import('../page/plan-model.js');
+  const r = calc.plan({
+    model: 'meta-llama/Llama-3.1-8B-Instruct',
+    workload: { request_rate: 20, input_tokens: 16, output_tokens: 4096 },
+    slo: { tpot_ms: 20 },
+    constraints: { accelerators: ['h100-sxm-80gb'], engines: ['vllm'] },
+    search: { gpus_per_replica: [1], precisions: ['published'], kv_cache_dtypes: ['auto'], max_num_seqs: [512], disaggregated_splits: ['1P1D', '2P1D'] },
+  });
+  const rows = r.deployments.filter((d) => d.mode === 'disaggregated');
+  assert.deepEqual(rows.map((d) => d.split).sort(), ['1P1D', '2P1D']);
+  const two = rows.find((d) => d.split === '2P1D');
+  assert.equal(two.prefill_replicas, 2 * two.decode_replicas);
+  assert.equal(P.splitText(two), `TP 1, 2P1D: ${two.prefill_replicas} prefill + ${two.decode_replicas} decode`);
+});
