@@ -45,6 +45,10 @@ var EffSources = map[string][]string{
 	},
 	"vllm@sync": {
 		"dennislee22/vLLM-benchmarking/README.md",
+		"sariekr/gpu_conc/H100/benchmark_summary_20250811_091131.json",
+		"sariekr/gpu_conc/H200/benchmark_summary_20250814_182107.json",
+		"sariekr/gpu_conc/b200/benchmark_summary_20250815_090845.json",
+		"vllm-project/vllm#23151",
 	},
 	"vllm@rocm": {
 		"ROCm/vllm/docs/dev-docker/README.md",
