@@ -121,6 +121,10 @@ const (
 // 56167470629) at its 130 W ceiling
 // (https://learnaivisually.com/ai-explained/jetson-thor-edge-blackwell);
 // RTX A4500 MSRP $1,699 and 200 W (https://chipversus.com/hardware/gpu/rtx-a4500);
+// Gaudi 2 $65,000 per eight-accelerator kit with its universal baseboard
+// (Intel's Computex 2024 list price, as The Next Platform reports it,
+// https://www.nextplatform.com/2024/06/13/stacking-up-intel-gaudi-against-nvidia-gpus-for-ai/)
+// at the HL-225H's 600 W (https://pcguia.pt/2024/04/nvidia-e-amd-tem-um-novo-rival-no-mercado-de-ia-a-intel);
 // Gaudi 3 $125,000 per eight-chip kit (Intel, Computex 2024,
 // https://y-ic.de/news/intel-officially-launches-gaudi3-ai-chip-slower-than-nvidia-h100,but-at-a-lower-cost.html)
 // at the HL-325L's 900 W (https://pcguia.pt/2024/04/nvidia-e-amd-tem-um-novo-rival-no-mercado-de-ia-a-intel);
@@ -138,6 +142,7 @@ const (
 	srcHF
 	srcThor
 	srcA4500
+	srcGaudi2
 	srcGaudi3
 	srcB300
 	srcH200
@@ -159,6 +164,7 @@ var priceSources = [...]struct{ label, date string }{
 	srcHF:         {"Hugging Face, huggingface.co/hardware", "2026-08"},
 	srcThor:       {"NVIDIA via techcrunch.com", "2026-05"},
 	srcA4500:      {"chipversus.com", "2021"},
+	srcGaudi2:     {"Intel via nextplatform.com", "2024-06"},
 	srcGaudi3:     {"Intel via y-ic.de", "2024"},
 	srcB300:       {"the B300's, RunPod, runpod.io", "2026-09"},
 	srcH200:       {"the H200 SXM's, RunPod, runpod.io", "2026-09"},
@@ -191,8 +197,7 @@ const (
 	perW   = USDPerKWh / 1000
 )
 
-// defaultPrices holds every priced catalog id; the catalog's other
-// accelerators (Gaudi 2: no list price or MSRP was found) have none. A
+// defaultPrices holds a price for every catalog id. A
 // cloud row's price is written as its source gives it (an instance's
 // price over its accelerators: 35.7608/16); a purchase row's as
 // MSRP*perUSD + WATTS*perW. An array of literals, not a map or rows
@@ -242,6 +247,7 @@ var defaultPrices = [...]priceRow{
 	{"h800-sxm-80gb", 30000*perUSD + 700*perW, srcHF},
 	{"mi250x", 10000/2*perUSD + 560/2*perW, srcHF},
 	{"mi100", 6400*perUSD + 300*perW, srcHF},
+	{"gaudi-2", 65000/8*perUSD + 600*perW, srcGaudi2},
 	{"gaudi-3", 125000/8*perUSD + 900*perW, srcGaudi3},
 	{"rtx-3060-12gb", 350*perUSD + 170*perW, srcHF},
 	{"rtx-3060-ti", 400*perUSD + 200*perW, srcHF},

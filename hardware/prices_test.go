@@ -31,9 +31,7 @@ func TestPriceTableRowsAreCitedCatalogParts(t *testing.T) {
 	assert.False(t, ok, "a custom accelerator has no default price")
 }
 
-// Every catalog accelerator has a default price but those the table
-// names as unpriced (docs/MODEL.md section 12): Gaudi 2, for which no
-// list price or MSRP was found.
+// Every catalog accelerator has a default price (docs/MODEL.md section 12).
 func TestPriceTableCoversTheCatalog(t *testing.T) {
 	var missing []string
 	for _, id := range IDs() {
@@ -41,7 +39,18 @@ func TestPriceTableCoversTheCatalog(t *testing.T) {
 			missing = append(missing, id)
 		}
 	}
-	assert.Equal(t, []string{"gaudi-2"}, missing)
+	assert.Empty(t, missing)
+}
+
+// Gaudi 2 by hand: $65,000 for eight, $8,125 each, over 4 x 8,760 h is
+// $0.231878/h; 0.600 kW x $0.1282/kWh = $0.07692/h; together $0.308798 per
+// accelerator-hour, a purchase.
+func TestGaudi2PriceByHand(t *testing.T) {
+	p, ok := DefaultPrice("gaudi-2")
+	require.True(t, ok)
+	assert.InDelta(t, 65000.0/8/(4*8760)+0.6*0.1282, p.USDPerHour, 1e-6)
+	assert.InDelta(t, 0.308798, p.USDPerHour, 2e-6)
+	assert.Equal(t, PricePurchase, p.Kind)
 }
 
 // The amortisation by hand. RTX 3090, from Hugging Face's hardware table:

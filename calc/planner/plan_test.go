@@ -341,12 +341,15 @@ func TestPlanPicksAndLaunch(t *testing.T) {
 			assert.Contains(t, d.Launch, "--context-length 3072")
 		}
 	}
-	// An accelerator without a default price is rejected saying so.
+	// A part priced only by purchase is left out of a whole-catalog plan
+	// saying so: Gaudi 2 at $65,000 / 8 over 4 x 8,760 h plus 0.6 kW x
+	// $0.1282/kWh = $0.309 per GPU-hour (hardware.TestGaudi2PriceByHand).
 	found := false
 	for _, j := range r.Rejections {
 		if j.Accelerator == "gaudi-2" {
 			found = true
-			assert.Equal(t, "no default price in the table (docs/MODEL.md section 12); set one in constraints.prices", j.Message)
+			assert.Equal(t, "purchase_priced", j.Reason)
+			assert.Equal(t, "priced only by purchase (amortised over 4 years plus power, $0.309 per GPU-hour), not rented on demand: a whole-catalog search compares rented parts; name it in constraints.accelerators or price it in constraints.prices", j.Message)
 		}
 	}
 	assert.True(t, found)
