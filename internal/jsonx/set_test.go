@@ -3,7 +3,12 @@ package jsonx
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -112,5 +117,47 @@ func TestEncodeWithoutReflectSet(t *testing.T) {
 		got, err := Marshal(x)
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(got), "%#v", x)
+	}
+}
+
+// pointerAny makes the interface value Go makes of the pointer.
+func TestPointerAnyIsTheInterfaceValue(t *testing.T) {
+	x := stamp{"p"}
+	got := pointerAny(reflect.TypeFor[*stamp](), unsafe.Pointer(&x))
+	assert.True(t, got == any(&x))
+	m, ok := got.(json.Marshaler)
+	require.True(t, ok)
+	b, err := m.MarshalJSON()
+	require.NoError(t, err)
+	assert.Equal(t, `"\u003cp\u003e"`, string(b))
+}
+
+// What the codec stores through addresses (pointers, slice headers,
+// interfaces, maps) is seen by the garbage collector: the decoded values
+// survive collections made while and after they are decoded.
+func TestStoresSurviveCollections(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[`)
+	for i := range 2000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name":"n%d","ptr":%d,"list":[{"x":%d}],"tags":{"k":"v%d"},"any":[%d]}`, i, i, i, i, i)
+	}
+	b.WriteString(`]`)
+	var got []*lightSample
+	withoutReflectSet(t, func() {
+		require.NoError(t, Unmarshal([]byte(b.String()), &got))
+	})
+	runtime.GC()
+	_ = make([][]byte, 0, 1<<16) // churn the heap
+	runtime.GC()
+	require.Len(t, got, 2000)
+	for i, s := range got {
+		require.Equal(t, fmt.Sprintf("n%d", i), s.Name)
+		require.Equal(t, float64(i), *s.Ptr)
+		require.Equal(t, []inner{{X: float64(i)}}, s.List)
+		require.Equal(t, map[string]any{"k": fmt.Sprintf("v%d", i)}, s.Tags)
+		require.Equal(t, []any{float64(i)}, s.Any)
 	}
 }
