@@ -12,18 +12,20 @@ import (
 // itself (pointerAny), rather than with reflect.Value.Set, SetMapIndex,
 // Interface or UnsafePointer: each of those links reflect's method-value
 // machinery (makeMethodValue, callMethod, funcLayout and the register ABI
-// walk behind them) and its assignability checks, about 28 KB of the light
+// walk behind them) and its assignability checks, about 26 KB of the light
 // engine's gzip with what only they reach (docs/js-module.md).
 //
 // Two cases still need reflect.Value.Set or SetMapIndex: a map whose
-// values are not of an empty interface type (map[string]float64) and a
-// Marshaler value that is not addressable (a map value, or one passed to
-// Marshal by value). They go through assign and setMapIndex, which
-// EnableReflectSet installs: native builds always (set_native.go), the
-// WebAssembly builds whose types have such maps or values by calling it
-// (wasm/js/full, wasm/worker). The light engine's types have neither (its
-// maps are map[string]any, its one Marshaler, calc.HardwareRef, is only
-// decoded), so it leaves them out.
+// values are not of an empty interface type (map[string]float64), and a
+// Marshaler value that is not addressable (in a value passed to Marshal by
+// value, a map value, an interface's content). They go through assign and
+// setMapIndex, which EnableReflectSet installs: native builds at init
+// (set_native.go); WebAssembly builds where the code that needs it runs
+// (the mains of wasm/js/full and wasm/worker; calc/planner's ParseRequest
+// and Plan, whose requests hold a prices map and whose deployments a
+// HardwareRef). The light engine does neither: its maps are
+// map[string]any and its one Marshaler, calc.HardwareRef, is only decoded
+// there. Without the hooks, the codec refuses those cases with an error.
 var (
 	assign      func(dst, src reflect.Value)
 	setMapIndex func(m, key, elem reflect.Value)
@@ -32,9 +34,13 @@ var (
 // EnableReflectSet lets the codec decode maps of any value type and
 // encode Marshaler values that are not addressable, with reflect.Value.Set
 // and SetMapIndex. Native builds call it at init; a WebAssembly main whose
-// types need it calls it before decoding or encoding.
+// types need it, or the code that decodes such a type (the planner's
+// ParseRequest), calls it before decoding or encoding. Once enabled it
+// only reads, so that calls while other goroutines decode are no race.
 func EnableReflectSet() {
-	assign, setMapIndex = reflect.Value.Set, reflect.Value.SetMapIndex
+	if setMapIndex == nil {
+		assign, setMapIndex = reflect.Value.Set, reflect.Value.SetMapIndex
+	}
 }
 
 // addrOf is the address of the addressable v.
