@@ -232,10 +232,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		if err := d.literal("null", path); err != nil {
 			return err
 		}
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
-			v.SetZero()
-		}
+		setNull(v)
 		// null leaves other kinds untouched, as encoding/json does.
 		return nil
 	}
@@ -407,11 +404,11 @@ func (d *decoder) objectMap(path string, v reflect.Value) error {
 	if v.IsNil() {
 		assign(v, reflect.MakeMap(t))
 	}
-	elem := reflect.New(t.Elem()).Elem()
+	var elem reflect.Value
 	key := reflect.New(t.Key()).Elem()
 	return d.objectKeys(path, func(k string) (reflect.Value, func()) {
 		key.SetString(k)
-		elem.SetZero()
+		elem = reflect.New(t.Elem()).Elem() // zero, as each value starts
 		return elem, func() { setMapIndex(v, key, elem) }
 	})
 }

@@ -102,3 +102,19 @@ func marshalerOf(v reflect.Value) (Marshaler, error) {
 	}
 	return pointerAny(reflect.PointerTo(t), addrOf(v)).(Marshaler), nil
 }
+
+// setNull stores null's value in the addressable v: nil for a pointer,
+// map, slice or interface (a map is a pointer; an interface, empty or not,
+// is two words, which storing a nil any clears); other kinds are left as
+// they are, as encoding/json leaves them. In place of reflect.Value.SetZero
+// (about 1 KB of the light engine's gzip).
+func setNull(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map:
+		*(*unsafe.Pointer)(addrOf(v)) = nil
+	case reflect.Slice:
+		*(*[]byte)(addrOf(v)) = nil
+	case reflect.Interface:
+		*(*any)(addrOf(v)) = nil
+	}
+}
