@@ -225,7 +225,7 @@ func (s *figureScan) scan(v reflect.Value, w *walker, class figureClass) {
 		}
 	case reflect.Struct:
 		if w.flat && !s.track && v.CanAddr() {
-			s.flatScan(v.Addr().UnsafePointer(), w)
+			s.flatScan(unsafe.Pointer(v.UnsafeAddr()), w)
 			return
 		}
 		for i := range w.fields {
@@ -239,7 +239,13 @@ func (s *figureScan) scan(v reflect.Value, w *walker, class figureClass) {
 		}
 	case reflect.Slice, reflect.Array:
 		if e := w.elem; w.kind == reflect.Slice && e.kind == reflect.Struct && e.flat && !s.track {
-			base := v.UnsafePointer()
+			if v.Len() == 0 {
+				return
+			}
+			// The first element's address, not v.UnsafePointer(), which
+			// links reflect's method-value machinery (internal/jsonx's
+			// set.go says what that costs).
+			base := unsafe.Pointer(v.Index(0).UnsafeAddr())
 			for i := range v.Len() {
 				if s.flatScan(unsafe.Add(base, uintptr(i)*e.size), e); s.foundNF {
 					return

@@ -12,6 +12,7 @@ import (
 	"github.com/modelrefs/throughput/calc/spec"
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/jsonx"
 	"github.com/modelrefs/throughput/internal/numtext"
 	"github.com/modelrefs/throughput/kvcache"
 )
@@ -23,6 +24,11 @@ import (
 // invalid fields and a search larger than MaxPlanCandidates (or a
 // verification over DefaultWorkBudget) return Errors.
 func Plan(req spec.PlanRequest) (spec.PlanReport, error) {
+	// A report's deployments hold their requests' calc.HardwareRef by
+	// value, which the codec encodes from a copy (a deployment passed by
+	// value) only once enabled (internal/jsonx/set.go): here, so that
+	// every build that plans has it and the light engine does not.
+	jsonx.EnableReflectSet()
 	s, err := resolvePlanRequest(req)
 	if err != nil {
 		return spec.PlanReport{}, err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelrefs/throughput/hardware"
 	"github.com/modelrefs/throughput/internal/fielderr"
+	"github.com/modelrefs/throughput/internal/jsonx"
 	"github.com/modelrefs/throughput/models"
 	"github.com/modelrefs/throughput/sched"
 )
@@ -557,6 +558,11 @@ func (s *planSpec) searchPrice(id string) (hardware.Price, string) {
 // calc.ParseRequest, and as it lists every bad field beside an unknown
 // key.
 func ParseRequest(data []byte) (spec.PlanRequest, error) {
+	// prices is a map[string]float64, which the codec decodes with
+	// reflect.Value.SetMapIndex once enabled (internal/jsonx/set.go): here,
+	// where a plan is read, so that every build that reads one has it and
+	// the light engine, which reads none, does not.
+	jsonx.EnableReflectSet()
 	return evaluate.ParseStrict(data, func(r spec.PlanRequest) error {
 		_, err := resolvePlanRequest(r)
 		return err

@@ -220,7 +220,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		if err := d.skip(path); err != nil {
 			return err
 		}
-		err := v.Addr().Interface().(Unmarshaler).UnmarshalJSON(d.data[start:d.pos])
+		err := pointerAny(reflect.PointerTo(t), addrOf(v)).(Unmarshaler).UnmarshalJSON(d.data[start:d.pos])
 		if uk, ok := err.(UnknownFields); ok && d.unknown != nil {
 			u, _ := fielderr.Under(path, fielderr.Errors(uk)).(fielderr.Errors)
 			d.unknown = append(d.unknown, u...)
@@ -232,17 +232,14 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		if err := d.literal("null", path); err != nil {
 			return err
 		}
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
-			v.SetZero()
-		}
+		setNull(v)
 		// null leaves other kinds untouched, as encoding/json does.
 		return nil
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
-			v.Set(reflect.New(t.Elem()))
+			setPointer(v)
 		}
 		return d.value(v.Elem(), path)
 	case reflect.Interface:
@@ -253,11 +250,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		if err != nil {
 			return err
 		}
-		if x != nil {
-			v.Set(reflect.ValueOf(x))
-		} else {
-			v.SetZero()
-		}
+		*(*any)(addrOf(v)) = x
 		return nil
 	case reflect.Struct:
 		return d.object(path, func(key string) (reflect.Value, bool) {
@@ -271,11 +264,7 @@ func (d *decoder) value(v reflect.Value, path string) error {
 		if t.Key().Kind() != reflect.String {
 			return d.errf(path, "cannot decode into "+t.String())
 		}
-		if v.IsNil() {
-			v.Set(reflect.MakeMap(t))
-		}
-		elem := reflect.New(t.Elem()).Elem()
-		return d.objectMap(path, v, elem)
+		return d.objectMap(path, v)
 	case reflect.Slice:
 		return d.array(path, v)
 	case reflect.String:
@@ -394,15 +383,45 @@ func (d *decoder) object(path string, field func(string) (reflect.Value, bool)) 
 	}
 }
 
-// objectMap decodes an object into the map m (its key of string kind).
-// The key is set with SetString rather than Value.Convert, which would
-// link reflect's conversion table (about 4 KB of the light engine's gzip).
-func (d *decoder) objectMap(path string, m, elem reflect.Value) error {
-	key := reflect.New(m.Type().Key()).Elem()
+// objectMap decodes an object into the addressable map v (its key of
+// string kind), making it when nil. A map to an empty interface is filled
+// as a map[string]any (isAnyMap); any other through setMapIndex, which
+// only builds that call EnableReflectSet have. The key is set with
+// SetString rather than Value.Convert, which would link reflect's
+// conversion table (about 4 KB of the light engine's gzip).
+func (d *decoder) objectMap(path string, v reflect.Value) error {
+	t := v.Type()
+	if isAnyMap(t) {
+		m := (*map[string]any)(addrOf(v))
+		if *m == nil {
+			*m = map[string]any{}
+		}
+		return d.anyObject(path, *m)
+	}
+	if setMapIndex == nil {
+		return d.errf(path, "cannot decode into "+t.String())
+	}
+	if v.IsNil() {
+		assign(v, reflect.MakeMap(t))
+	}
+	var elem reflect.Value
+	key := reflect.New(t.Key()).Elem()
 	return d.objectKeys(path, func(k string) (reflect.Value, func()) {
 		key.SetString(k)
-		elem.SetZero()
-		return elem, func() { m.SetMapIndex(key, elem) }
+		elem = reflect.New(t.Elem()).Elem() // zero, as each value starts
+		return elem, func() { setMapIndex(v, key, elem) }
+	})
+}
+
+// anyObject decodes an object's values into m, as any does.
+func (d *decoder) anyObject(path string, m map[string]any) error {
+	var key string
+	var cur any
+	slot := reflect.ValueOf(&cur).Elem()
+	return d.objectKeys(path, func(k string) (reflect.Value, func()) {
+		key = k
+		cur = nil
+		return slot, func() { m[key] = cur }
 	})
 }
 
@@ -431,17 +450,20 @@ func (d *decoder) array(path string, v reflect.Value) error {
 		return d.errf(path, "nesting deeper than "+strconv.Itoa(MaxDepth))
 	}
 	d.pos++
-	t := v.Type()
-	out := reflect.MakeSlice(t, 0, 4)
+	// The elements are decoded into a new slice (out, addressable), grown
+	// one at a time, which replaces v's at the end.
+	out := reflect.New(v.Type()).Elem()
+	out.Grow(4)
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
 		d.depth--
-		v.Set(out)
+		setSlice(v, out)
 		return nil
 	}
 	for i := 0; ; i++ {
-		out = reflect.Append(out, reflect.New(t.Elem()).Elem())
+		out.Grow(1)
+		out.SetLen(i + 1)
 		if err := d.value(out.Index(i), path+"["+strconv.Itoa(i)+"]"); err != nil {
 			return err
 		}
@@ -455,7 +477,7 @@ func (d *decoder) array(path string, v reflect.Value) error {
 		case ']':
 			d.pos++
 			d.depth--
-			v.Set(out)
+			setSlice(v, out)
 			return nil
 		default:
 			return d.syntax(path, "',' or ']'")
@@ -472,15 +494,7 @@ func (d *decoder) any(path string) (any, error) {
 	switch c := d.data[d.pos]; {
 	case c == '{':
 		m := map[string]any{}
-		var key string
-		var cur any
-		slot := reflect.ValueOf(&cur).Elem()
-		err := d.objectKeys(path, func(k string) (reflect.Value, func()) {
-			key = k
-			cur = nil
-			return slot, func() { m[key] = cur }
-		})
-		return m, err
+		return m, d.anyObject(path, m)
 	case c == '[':
 		var a []any
 		err := d.array(path, reflect.ValueOf(&a).Elem())
@@ -959,7 +973,7 @@ func fieldByIndex(v reflect.Value, index []int) reflect.Value {
 	for i, x := range index {
 		if i > 0 && v.Kind() == reflect.Pointer {
 			if v.IsNil() {
-				v.Set(reflect.New(v.Type().Elem()))
+				setPointer(v)
 			}
 			v = v.Elem()
 		}

@@ -57,7 +57,11 @@ func (e *encoder) value(v reflect.Value) error {
 		return nil
 	}
 	if t.Implements(marshalerType) && !(v.Kind() == reflect.Pointer && v.IsNil()) {
-		b, err := v.Interface().(Marshaler).MarshalJSON()
+		m, err := marshalerOf(v)
+		if err != nil {
+			return err
+		}
+		b, err := m.MarshalJSON()
 		if err != nil {
 			return err
 		}

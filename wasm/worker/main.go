@@ -18,9 +18,14 @@ import (
 	"github.com/syumai/workers"
 
 	"github.com/modelrefs/throughput/api"
+	"github.com/modelrefs/throughput/internal/jsonx"
 )
 
 func main() {
+	// The API decodes and encodes every request and report type, the
+	// planner's map[string]float64 among them: the codec's reflect.Value.Set
+	// paths, which native builds have at init (internal/jsonx/set.go).
+	jsonx.EnableReflectSet()
 	hub := api.HubFromEnv(getenv)
 	if hub != nil {
 		hub.Get = hubFetch

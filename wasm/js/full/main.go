@@ -11,11 +11,13 @@ package main
 import (
 	_ "github.com/modelrefs/throughput/calc/calibrate"
 	_ "github.com/modelrefs/throughput/calc/simulate"
+	"github.com/modelrefs/throughput/internal/jsonx"
 	_ "github.com/modelrefs/throughput/models/deepseekv4"
 	"github.com/modelrefs/throughput/wasm/js/bridge"
 )
 
 func main() {
+	jsonx.EnableReflectSet() // the planner's requests hold a map[string]float64 (prices)
 	bridge.ExportPlan()
 	bridge.ExportCalibrate()
 	bridge.WriteFullSections()

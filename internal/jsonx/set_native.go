@@ -1,0 +1,5 @@
+//go:build !js
+
+package jsonx
+
+func init() { EnableReflectSet() }
