@@ -34,9 +34,9 @@ var checkpointIDs = []struct {
 	{"Qwen/Qwen3-235B-A22B-Instruct-2507-FP8", "Qwen/Qwen3-235B-A22B-Instruct-2507", "fp8"},
 	{"Qwen/Qwen3-235B-A22B-Thinking-2507", "Qwen/Qwen3-235B-A22B", ""},
 	{"Qwen/Qwen3-235B-A22B-Thinking-2507-FP8", "Qwen/Qwen3-235B-A22B", "fp8"},
-	{"Qwen/Qwen3-30B-A3B-Instruct-2507", "Qwen/Qwen3-30B-A3B", ""},
+	{"unsloth/Qwen3-30B-A3B-Instruct-2507", "Qwen/Qwen3-30B-A3B-Instruct-2507", ""}, // a catalog entry since models300
 	{"Qwen/Qwen3-30B-A3B-Thinking-2507", "Qwen/Qwen3-30B-A3B", ""},
-	{"Qwen/Qwen3-30B-A3B-Instruct-2507-FP8", "Qwen/Qwen3-30B-A3B", "fp8"},
+	{"Qwen/Qwen3-30B-A3B-Instruct-2507-FP8", "Qwen/Qwen3-30B-A3B-Instruct-2507", "fp8"},
 	{"Qwen/Qwen3-4B-Instruct-2507", "Qwen/Qwen3-4B", ""},
 	{"Qwen/Qwen3-4B-Thinking-2507", "Qwen/Qwen3-4B", ""},
 	{"Qwen/Qwen3-4B-Instruct-2507-FP8", "Qwen/Qwen3-4B", "fp8"},
