@@ -402,7 +402,7 @@ test_go() {
 	# report. FUZZTIME=0 skips it.
 	if [ "${FUZZTIME:-20s}" != 0 ]; then
 		log "go test -fuzz FuzzEvaluateFigures (${FUZZTIME:-20s})"
-		go test -run '^$' -fuzz '^FuzzEvaluateFigures$' -fuzztime "${FUZZTIME:-20s}" ./calc/
+		go test -run '^$' -fuzz '^FuzzEvaluateFigures$' -fuzztime "${FUZZTIME:-20s}" ./calc/evaluate/
 	fi
 }
 
