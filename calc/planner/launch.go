@@ -76,8 +76,22 @@ func launchCommand(s *planSpec, dep *planned) (string, []string) {
 			cmd += " --model-format awq"
 		}
 	case "trtllm":
+		if dep.DataParallelSize > 1 {
+			// TensorRT-LLM's DEP: the world is tensor_parallel_size,
+			// attention runs data parallel over it and the experts are
+			// spread over moe_expert_parallel_size ranks
+			// (docs/source/torch/features/parallel-strategy.md).
+			tp = itoa(dep.TensorParallelSize * dep.DataParallelSize)
+		}
 		cmd = "trtllm-serve " + model + " --tp_size " + tp + " --pp_size " + pp + " --max_seq_len " + L + " --max_batch_size " + seqs +
 			" --max_num_tokens " + bt + " --kv_cache_free_gpu_memory_fraction " + util
+		if dep.ExpertParallel {
+			cmd += " --ep_size " + tp
+		}
+		if dep.DataParallelSize > 1 {
+			cmd += " --extra_llm_api_options extra_llm_api_options.yaml"
+			notes = append(notes, "extra_llm_api_options.yaml holds enable_attention_dp: true (attention data parallel over the "+tp+" ranks)")
+		}
 	case "llamacpp":
 		cmd = "llama-server -m " + model + ".gguf -c " + itoa(dep.MaxModelLen*dep.MaxNumSeqs) + " --parallel " + seqs + " -ngl 999"
 		if q != "" {

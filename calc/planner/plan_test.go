@@ -462,16 +462,29 @@ func TestPlanHandExpertParallelRequired(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, r.Feasible)
 	assert.Contains(t, r.Deployments[0].Launch, "--tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8")
+
+	// TensorRT-LLM's DEP: tp_size and ep_size count all 8 GPUs, and the
+	// LLM API's enable_attention_dp runs the attention data parallel.
+	req.Constraints.Engines = []string{"trtllm"}
+	r, err = Plan(req)
+	require.NoError(t, err)
+	require.True(t, r.Feasible)
+	w = r.Deployments[r.Cheapest]
+	assert.Equal(t, [3]any{1, 8, true}, [3]any{w.TensorParallelSize, w.DataParallelSize, w.ExpertParallel})
+	assert.Contains(t, w.Launch, "trtllm-serve Qwen/Qwen3-30B-A3B --tp_size 8 --pp_size 1 ")
+	assert.Contains(t, w.Launch, " --ep_size 8 --extra_llm_api_options extra_llm_api_options.yaml")
+	assert.Contains(t, w.Notes, "extra_llm_api_options.yaml holds enable_attention_dp: true (attention data parallel over the 8 ranks)")
 }
 
-// A dense model gets no EP/DP shapes; nor does an engine other than vLLM
-// and SGLang: one accelerator, 8-GPU replicas, one setting each is TP 8
-// and TP 4 x PP 2 only.
+// A dense model gets no EP/DP shapes; nor does an engine other than vLLM,
+// SGLang and TensorRT-LLM (LMDeploy): one accelerator, 8-GPU replicas, one
+// setting each is TP 8 and TP 4 x PP 2 only; an MoE model under the three
+// adds DP 8 x EP 8.
 func TestPlanExpertParallelOnlyForMoE(t *testing.T) {
 	for _, tc := range []struct {
 		model, engine string
 		want          int
-	}{{llama8B, "vllm", 2}, {"Qwen/Qwen3-30B-A3B", "trtllm", 2}, {"Qwen/Qwen3-30B-A3B", "sglang", 3}} {
+	}{{llama8B, "vllm", 2}, {"Qwen/Qwen3-30B-A3B", "lmdeploy", 2}, {"Qwen/Qwen3-30B-A3B", "trtllm", 3}, {"Qwen/Qwen3-30B-A3B", "sglang", 3}} {
 		r, err := Plan(spec.PlanRequest{Model: tc.model, Workload: spec.PlanWorkload{Concurrency: spec.Int(8)}, SLO: spec.PlanSLO{TPOTMs: spec.Float(100)},
 			Constraints: &spec.PlanConstraints{Accelerators: []string{"h100-sxm-80gb"}, Engines: []string{tc.engine}}, Search: narrow(8)})
 		require.NoError(t, err)

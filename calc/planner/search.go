@@ -413,11 +413,13 @@ func beyondDomain(g int, a hardware.Accelerator) bool {
 
 // shapes are the splits of g GPUs the planner tries under eng: all tensor
 // parallel, and for g >= 2 also two pipeline stages; for an MoE model
-// under vLLM or SGLang (when search.expert_parallel allows) also g
-// data-parallel attention ranks with expert parallelism over the g GPUs
-// (vLLM --data-parallel-size g --enable-expert-parallel; SGLang --dp-size
-// g --enable-dp-attention --ep-size g: the DP-attention layout both
-// engines recommend for DeepSeek-style MoE).
+// under vLLM, SGLang or TensorRT-LLM (when search.expert_parallel allows)
+// also g data-parallel attention ranks with expert parallelism over the g
+// GPUs (vLLM --data-parallel-size g --enable-expert-parallel; SGLang
+// --dp-size g --enable-dp-attention --ep-size g; TensorRT-LLM's "DEP",
+// tensor_parallel_size g, moe_expert_parallel_size g and
+// enable_attention_dp: docs/source/torch/features/parallel-strategy.md:
+// the DP-attention layout the engines recommend for DeepSeek-style MoE).
 //
 // Beyond one node (a rack-scale NVLink domain) only the last: a tensor-
 // parallel group stays within the 8 GPUs the engines' all-reduce kernels
@@ -427,17 +429,21 @@ func (s *planSpec) shapes(g int, eng string) []shape {
 		return []shape{{1, 1, 1, false}}
 	}
 	if g > nodeGPUs {
-		if s.ep && (eng == "vllm" || eng == "sglang") {
+		if s.ep && depEngine(eng) {
 			return []shape{{1, 1, g, true}}
 		}
 		return nil
 	}
 	out := []shape{{g, 1, 1, false}, {g / 2, 2, 1, false}}
-	if s.ep && (eng == "vllm" || eng == "sglang") {
+	if s.ep && depEngine(eng) {
 		out = append(out, shape{1, 1, g, true})
 	}
 	return out
 }
+
+// depEngine reports whether an engine runs data-parallel attention with
+// expert-parallel MoE (shapes).
+func depEngine(eng string) bool { return eng == "vllm" || eng == "sglang" || eng == "trtllm" }
 
 // shapeModes is how many serving modes a shape is searched in: EP/DP
 // shapes aggregated only (a data-parallel group is one instance).

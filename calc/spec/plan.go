@@ -338,7 +338,7 @@ const (
 	// MaxPlanCandidates is the largest search Plan runs: the whole
 	// catalog's parts rented on demand (hardware.DefaultPrice, kind
 	// cloud_on_demand) under the default grid are 11,088 candidates for
-	// Llama 3.1 8B at a request rate and 16,864 for Qwen3-30B-A3B (its
+	// Llama 3.1 8B at a request rate and 17,128 for Qwen3-30B-A3B (its
 	// EP/DP shapes and MXFP4 experts) (BenchmarkPlan: about 54 ms of
 	// native CPU for the 8B's, on a loaded 2-core machine), below it; naming every part in
 	// constraints.accelerators is about 28,000. A larger search is refused
