@@ -507,8 +507,13 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 		}
 		return sv.Steady(in, out, (s.users+replicas*dp-1)/(replicas*dp), 0, runCap, runWhy)
 	}
+	if s.numGPUs > 0 {
+		// constraints.num_gpus: exactly that many GPUs, whatever the load
+		// needs (gpusFor keeps the layouts whose g divides it).
+		replicas = s.numGPUs / g
+	}
 	st := steadyAt(replicas)
-	for (s.tpotS > 0 && st.TPOTMs > s.tpotS*1000 || s.ttftS > 0 && st.TTFTMs > s.ttftS*1000 || st.Saturated) && (replicas+1)*g <= s.maxGPUs {
+	for s.numGPUs == 0 && (s.tpotS > 0 && st.TPOTMs > s.tpotS*1000 || s.ttftS > 0 && st.TTFTMs > s.ttftS*1000 || st.Saturated) && (replicas+1)*g <= s.maxGPUs {
 		next := steadyAt(replicas + 1)
 		if next.TPOTMs >= st.TPOTMs && next.TTFTMs >= st.TTFTMs && next.Saturated == st.Saturated {
 			break // more replicas do not help (the share's latency floor)
@@ -548,6 +553,8 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 	switch {
 	case dep.GPUs > s.maxGPUs:
 		c.why = "max_gpus"
+	case s.numGPUs > 0 && st.Saturated:
+		c.why, c.text = "max_gpus", itoa(s.numGPUs)+" GPUs (num_gpus) saturate under the workload on "+label(&dep.PlanDeployment)+": "+itoa(replicas*dp)+" ranks of "+itoa(runCap)+" sequences at most"
 	case !kwOK:
 		c.why = "max_power_kw"
 	case s.tpotS > 0 && step > s.tpotS:
@@ -697,7 +704,21 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 	var P, D int
 	var f poolFig
 	ok := false
-	switch {
+	switch n := s.numGPUs / (d.TP * d.PP); {
+	case s.numGPUs > 0 && split.p > 0:
+		// Exactly num_gpus: whole units of the split, or none.
+		if k := n / (split.p + split.d); k >= 1 && k*(split.p+split.d) == n {
+			P, D = k*split.p, k*split.d
+			f, ok = pools(P, D)
+		}
+	case s.numGPUs > 0:
+		// Exactly num_gpus: the fewest prefill instances that carry the
+		// load within the budget, the rest decoding.
+		for P = 1; !ok && P < n; P++ {
+			D = n - P
+			f, ok = pools(P, D)
+		}
+		P--
 	case split.p > 0:
 		for k := 1; !ok && (k*(split.p+split.d)-1)*d.TP*d.PP < s.maxGPUs*2 && k <= maxSplitUnits; k++ {
 			P, D = k*split.p, k*split.d

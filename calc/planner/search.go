@@ -48,6 +48,7 @@ type planSpec struct {
 	accels          []hardware.Accelerator
 	engines         []string
 	maxGPUs         int
+	numGPUs         int // constraints.num_gpus: every deployment exactly this many (0: sized to the load)
 	// rackGrid: search.gpus_per_replica was not given, so the default grid
 	// adds rackGPUs on rack-scale parts (gpusFor).
 	rackGrid         bool
@@ -121,6 +122,10 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 	}
 	s.engines = listOr(s.engines, planEngines)
 	s.maxGPUs = e.IntAt("constraints.max_gpus", "PlanConstraints.max_gpus", c.MaxGPUs, spec.MaxParallel)
+	s.numGPUs = e.IntAt("constraints.num_gpus", "PlanConstraints.num_gpus", c.NumGPUs, 0)
+	if s.numGPUs > s.maxGPUs {
+		e.Add("constraints.num_gpus", "must be at most constraints.max_gpus ("+itoa(s.maxGPUs)+"), got "+itoa(s.numGPUs))
+	}
 	s.maxKW = e.FloatAt("constraints.max_power_kw", "PlanConstraints.max_power_kw", c.MaxPowerKW, 0)
 	s.prices = map[string]float64{}
 	for id, usd := range c.Prices {
@@ -392,15 +397,20 @@ const nodeGPUs = 8
 // gpusFor returns the replica sizes searched on a: the grid's (the
 // request's search.gpus_per_replica, else 1, 2, 4, 8 and, on a part with
 // an NVLink domain beyond one node, 16, 32 and 64 within it).
+//
+// Under constraints.num_gpus only the sizes that divide it.
 func (s *planSpec) gpusFor(a hardware.Accelerator) []int {
-	if !s.rackGrid || a.NVLinkDomainGPUs <= nodeGPUs {
-		return s.gpus
-	}
-	out := slices.Clone(s.gpus)
-	for _, g := range rackGPUs {
-		if g <= a.NVLinkDomainGPUs {
-			out = append(out, g)
+	out := s.gpus
+	if s.rackGrid && a.NVLinkDomainGPUs > nodeGPUs {
+		out = slices.Clone(s.gpus)
+		for _, g := range rackGPUs {
+			if g <= a.NVLinkDomainGPUs {
+				out = append(out, g)
+			}
 		}
+	}
+	if s.numGPUs > 0 {
+		out = slices.DeleteFunc(slices.Clone(out), func(g int) bool { return s.numGPUs%g != 0 })
 	}
 	return out
 }

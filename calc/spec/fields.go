@@ -167,6 +167,7 @@ var fieldList = [...]struct {
 	{"PlanSLO.tpot_stat", FieldSpec{Enum: PlanStats, Default: "mean"}},
 	{"PlanConstraints.engines", FieldSpec{Enum: release.EngineNames(), DefaultText: "vllm and sglang"}},
 	{"PlanConstraints.max_gpus", FieldSpec{Min: 1, Max: MaxParallel, HasMin: true, HasMax: true, Unit: "GPUs"}},
+	{"PlanConstraints.num_gpus", FieldSpec{Min: 1, Max: MaxParallel, HasMin: true, HasMax: true, Unit: "GPUs"}},
 	{"PlanConstraints.max_power_kw", FieldSpec{Max: MaxPowerW, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "kW"}},
 	{"PlanConstraints.accelerators", FieldSpec{DefaultText: "every accelerator in the catalog"}},
 	{"PlanConstraints.prices", FieldSpec{DefaultText: "the default price table (hardware/prices.go)", Unit: "USD per GPU-hour"}},

@@ -86,6 +86,11 @@ type PlanConstraints struct {
 	Engines []string `json:"engines,omitempty"`
 	// MaxGPUs bounds the GPUs of the whole deployment.
 	MaxGPUs *int `json:"max_gpus,omitempty"`
+	// NumGPUs holds every deployment to exactly this many GPUs (the best
+	// deployment on G GPUs): a layout of g GPUs a replica runs G / g
+	// replicas (or prefill plus decode instances), and a layout whose g
+	// does not divide G is not searched.
+	NumGPUs *int `json:"num_gpus,omitempty"`
 	// MaxPowerKW bounds the whole deployment's GPU power in kW at the
 	// workload's load (plan deployment_kw: every GPU's power from the
 	// energy section's model, docs/MODEL.md section 5c; no host power). A

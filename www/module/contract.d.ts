@@ -3216,6 +3216,12 @@ export interface PlanConstraints {
    */
   max_gpus?: number;
   /**
+   * num_gpus holds every deployment to exactly this many GPUs (the best deployment on G GPUs): a layout of g GPUs a replica runs G / g replicas (or prefill plus decode instances), and a layout whose g does not divide G is not searched.
+   * Range: from 1 to 1024.
+   * Unit: GPUs.
+   */
+  num_gpus?: number;
+  /**
    * max_power_kw bounds the whole deployment's GPU power in kW at the workload's load (plan deployment_kw: every GPU's power from the energy section's model, docs/MODEL.md section 5c; no host power). A part without a rated power (hardware.DefaultBoardPower) is rejected (max_power_kw) when it is given.
    * Range: greater than 0, at most 100000.
    * Unit: kW.
