@@ -218,6 +218,13 @@ func (s *planSpec) verify(r *spec.PlanReport) error {
 		if s.req.Workload.OutputDistribution != nil {
 			req.Simulate.OutputTokens = s.req.Workload.OutputDistribution
 		}
+		if s.burst && req.Workload != nil && req.Workload.Concurrency != nil {
+			// A burst is replayed as one: a replica's share of it sent
+			// at once (the simulator's burst arrival), whatever
+			// verify.num_requests says.
+			req.Simulate.Arrival = "burst"
+			req.Simulate.NumRequests = spec.Int(*req.Workload.Concurrency)
+		}
 		reqs = append(reqs, req)
 		at = append(at, i)
 	}
@@ -231,6 +238,9 @@ func (s *planSpec) verify(r *spec.PlanReport) error {
 	}
 	if total > evaluate.DefaultWorkBudget {
 		fit := int(float64(n) * evaluate.DefaultWorkBudget / total)
+		if s.burst {
+			fit = 0 // a burst replays whole or not at all
+		}
 		if !s.verifyAuto {
 			return spec.Errors{{Field: "verify.num_requests", Message: "verifying " + itoa(len(reqs)) + " deployments needs about " + numtext.Sci(total) + " sequence-steps, above the work budget of " + numtext.Sci(evaluate.DefaultWorkBudget) + "; lower verify.num_requests to about " + numtext.Fit(s.verifyN, evaluate.DefaultWorkBudget/total) + " or verify.top"}}
 		}
@@ -241,7 +251,9 @@ func (s *planSpec) verify(r *spec.PlanReport) error {
 		n = fit
 	}
 	for k, req := range reqs {
-		req.Simulate.NumRequests = spec.Int(n)
+		if req.Simulate.Arrival != "burst" {
+			req.Simulate.NumRequests = spec.Int(n)
+		}
 		rep, err := evaluate.EvaluateWithBudget(req, math.Inf(1))
 		if err != nil || rep.Simulation == nil {
 			continue
@@ -265,8 +277,12 @@ const minVerifyN = 50
 func (s *planSpec) verifyWork(reqs []spec.Request, n int) (float64, error) {
 	var total float64
 	for _, req := range reqs {
-		req.Simulate = &spec.SimulateOptions{NumRequests: spec.Int(n), Seed: req.Simulate.Seed, TimelinePoints: spec.Int(0),
-			InputTokens: req.Simulate.InputTokens, OutputTokens: req.Simulate.OutputTokens}
+		m := n
+		if req.Simulate.Arrival == "burst" {
+			m = *req.Simulate.NumRequests
+		}
+		req.Simulate = &spec.SimulateOptions{NumRequests: spec.Int(m), Seed: req.Simulate.Seed, TimelinePoints: spec.Int(0),
+			InputTokens: req.Simulate.InputTokens, OutputTokens: req.Simulate.OutputTokens, Arrival: req.Simulate.Arrival}
 		est, err := evaluate.EstimateWork(req)
 		if err != nil {
 			return 0, err

@@ -505,7 +505,14 @@ func (p *planner) aggregated(d *deploy.Deployment, pl deploy.Ask, q, prec string
 		if s.rate > 0 {
 			return sv.Steady(in, out, 0, s.rate/float64(replicas*dp), runCap, runWhy)
 		}
-		return sv.Steady(in, out, (s.users+replicas*dp-1)/(replicas*dp), 0, runCap, runWhy)
+		st := sv.Steady(in, out, (s.users+replicas*dp-1)/(replicas*dp), 0, runCap, runWhy)
+		if s.burst {
+			// A burst's prompts arrive together: its TTFT is the first
+			// wave's (each waits for the prefills ahead of it), or the
+			// loop's when more than a rank runs at once queue behind them.
+			st.TTFTMs = max(st.FirstWaveTTFTMs, st.TTFTMs)
+		}
+		return st
 	}
 	if s.numGPUs > 0 {
 		// constraints.num_gpus: exactly that many GPUs, whatever the load

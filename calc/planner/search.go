@@ -57,6 +57,7 @@ type planSpec struct {
 	gpus, seqs, btok []int
 	precisions, kvs  []string
 	disagg           bool
+	burst            bool   // workload.burst: users sent at once, judged by the first wave
 	splits           []xpyd // search.disaggregated_splits; none: free
 	ep               bool   // search EP/DP shapes (an MoE model)
 	limit            int
@@ -84,14 +85,22 @@ func resolvePlanRequest(req spec.PlanRequest) (*planSpec, error) {
 	w := req.Workload
 	in := e.IntAt("workload.input_tokens", "PlanWorkload.input_tokens", w.InputTokens, spec.DefaultInputTokens)
 	out := e.IntAt("workload.output_tokens", "PlanWorkload.output_tokens", w.OutputTokens, spec.DefaultOutputTokens)
-	switch {
-	case w.RequestRate != nil && w.Concurrency != nil:
+	switch n := boolInt(w.RequestRate != nil) + boolInt(w.Concurrency != nil) + boolInt(w.Burst != nil); {
+	case n > 1 && w.Burst == nil:
 		e.Add("workload.request_rate", "give either request_rate or concurrency, not both")
-	case w.RequestRate == nil && w.Concurrency == nil:
+	case n > 1:
+		e.Add("workload.burst", "give one of request_rate, concurrency or burst")
+	case n == 0:
 		e.Add("workload", "give request_rate (requests/s) or concurrency (users)")
 	}
 	s.rate = e.FloatAt("workload.request_rate", "PlanWorkload.request_rate", w.RequestRate, 0)
 	s.users = e.IntAt("workload.concurrency", "PlanWorkload.concurrency", w.Concurrency, 0)
+	if w.Burst != nil {
+		// A burst is its N users' first wave (aggregated; Steady's
+		// first_wave_ttft_ms judges its TTFT).
+		s.users = e.IntAt("workload.burst", "PlanWorkload.burst", w.Burst, 0)
+		s.burst = true
+	}
 	hi := spec.MaxModelLen
 	if s.model != nil {
 		hi = s.model.MaxContext
@@ -499,7 +508,7 @@ func (s *planSpec) countCandidates() int {
 // and for a rate or a closed loop also disaggregated, once free or once
 // per xPyD split of search.disaggregated_splits.
 func (s *planSpec) modes() int {
-	if !s.disagg {
+	if !s.disagg || s.burst {
 		return 1
 	}
 	return 1 + len(s.splitsOrFree())

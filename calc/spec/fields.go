@@ -160,6 +160,7 @@ var fieldList = [...]struct {
 	{"PlanWorkload.input_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultInputTokens, Unit: "tokens"}},
 	{"PlanWorkload.output_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultOutputTokens, Unit: "tokens"}},
 	{"PlanWorkload.concurrency", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Unit: "users"}},
+	{"PlanWorkload.burst", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Unit: "requests"}},
 	{"PlanWorkload.request_rate", FieldSpec{Min: MinRate, Max: MaxRate, HasMin: true, HasMax: true, Unit: "requests/s"}},
 	{"PlanSLO.ttft_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},
 	{"PlanSLO.tpot_ms", FieldSpec{Max: MaxLatencyMs, HasMin: true, HasMax: true, ExclusiveMin: true, Unit: "ms"}},

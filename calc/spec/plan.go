@@ -42,6 +42,12 @@ type PlanWorkload struct {
 	// Concurrency is the number of users, each sending its next request
 	// when the last one finishes (closed loop).
 	Concurrency *int `json:"concurrency,omitempty"`
+	// Burst is a finite batch of requests sent at once, as a benchmark
+	// with an infinite request rate and no concurrency limit sends them
+	// (vllm bench serve --request-rate inf --num-prompts N): judged by
+	// its first wave, the prompts waiting for each other's prefill
+	// (serving.first_wave_ttft_ms), served aggregated.
+	Burst *int `json:"burst,omitempty"`
 	// InputTokens is the prompt length of each request (default 1024).
 	InputTokens *int `json:"input_tokens,omitempty"`
 	// OutputTokens is the generated length of each request (default 256).

@@ -3130,6 +3130,12 @@ export interface PlanWorkload {
    */
   concurrency?: number;
   /**
+   * burst is a finite batch of requests sent at once, as a benchmark with an infinite request rate and no concurrency limit sends them (vllm bench serve --request-rate inf --num-prompts N): judged by its first wave, the prompts waiting for each other's prefill (serving.first_wave_ttft_ms), served aggregated.
+   * Range: from 1 to 1048576.
+   * Unit: requests.
+   */
+  burst?: number;
+  /**
    * input_tokens is the prompt length of each request (default 1024).
    * Range: from 1 to 16777216.
    * Unit: tokens.

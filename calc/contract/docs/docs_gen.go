@@ -518,6 +518,7 @@ var docs = map[string]string{
 	"PlanVerify.seed":                                      "seed makes the simulated workload reproducible (default 0).",
 	"PlanVerify.top":                                       "top is how many of the ranked aggregated deployments are simulated (default 5; 0: none, the analytic ranking alone).",
 	"PlanWorkload":                                         "PlanWorkload is the traffic a plan must carry.",
+	"PlanWorkload.burst":                                   "burst is a finite batch of requests sent at once, as a benchmark with an infinite request rate and no concurrency limit sends them (vllm bench serve --request-rate inf --num-prompts N): judged by its first wave, the prompts waiting for each other's prefill (serving.first_wave_ttft_ms), served aggregated.",
 	"PlanWorkload.concurrency":                             "concurrency is the number of users, each sending its next request when the last one finishes (closed loop).",
 	"PlanWorkload.input_distribution":                      "input_distribution and OutputDistribution make the lengths vary, as the simulator accepts them; the analytic search uses their means (default input_tokens and output_tokens) and the simulator the distributions.",
 	"PlanWorkload.input_tokens":                            "input_tokens is the prompt length of each request (default 1024).",
