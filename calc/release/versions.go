@@ -24,9 +24,10 @@ type EngineVersion struct {
 	// V0 is vLLM's V0 engine (the default before v0.8.0): without chunked
 	// prefill (its default up to a 32K max_model_len) max_num_batched_tokens
 	// defaults to max(max_model_len, 2048), so the profile run, and the
-	// activation peak, grows with max_model_len
-	// (vllm/engine/arg_utils.py _set_default_args_v0 at v0.6.4; vLLM issue
-	// #10517 shows the pool shrinking as max_model_len grows).
+	// activation peak, grows with max_model_len (vllm/config.py
+	// SchedulerConfig at v0.6.3; vLLM issue #10517 shows the pool shrinking
+	// as max_model_len grows). Above 32K it turns chunked prefill on and
+	// the budget falls to a fixed chunk (V0BatchedTokens).
 	V0 bool
 	// CUDAGraphEstimate: the profiler subtracts its estimate of the CUDA
 	// graphs' memory from the pool (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
@@ -318,6 +319,44 @@ func vllmUtilization(minor int) float64 {
 		return 0.92
 	}
 	return 0.9
+}
+
+// V0BatchedTokens returns vLLM V0's max_num_batched_tokens default when
+// the request leaves it out, in tokens, and whether chunked prefill is on
+// (its default also). EngineArgs.create_engine_config turns chunked
+// prefill on when max_model_len > 32768 ("to avoid OOM errors in the
+// initial memory profiling phase") on a CUDA device (ROCm's build is one
+// up to PR #11146 of 2024-12-13, which left ROCm out: so 0.6, not 0.7)
+// for a model without a sliding window, speculative decoding or LoRA
+// (chunkable: the deployment says which; vllm/engine/arg_utils.py at
+// v0.6.3 and v0.7.3). SchedulerConfig then defaults the budget to 512
+// tokens (vllm/config.py at v0.6.3: "the values that have the best
+// balance between ITL and TTFT on A100"), 2048 from PR #10544
+// (2024-11-22, in v0.6.5 and 0.7: _DEFAULT_MAX_NUM_BATCHED_TOKENS), and
+// under multi-step scheduling (steps > 1) to max(max_model_len, 2048);
+// without chunked prefill to max(max_model_len, 2048). vLLM refuses a
+// budget under max_num_seqs; the engine raises it to maxNumSeqs instead.
+// vLLM of December 2023 (0.2) had no chunked prefill (PR #6666, July
+// 2024, turned it on above 32K).
+func (v *EngineVersion) V0BatchedTokens(maxModelLen, maxNumSeqs, steps int, chunkable bool) (tokens int, chunked bool) {
+	chunked = chunkable && maxModelLen > 32768 && v.Name != vllmV02Name
+	tokens = max(maxModelLen, 2048)
+	switch {
+	case chunked && steps > 1: // multi-step chunked prefill: max(max_model_len, 2048)
+	case chunked && v.Name == VLLMV0:
+		tokens = 512
+	case chunked:
+		tokens = 2048
+	}
+	return max(tokens, maxNumSeqs), chunked
+}
+
+// V0ChunksOn reports whether vLLM V0 (release name) treats an accelerator
+// of vendor as a CUDA device for the default chunked prefill
+// (V0BatchedTokens): NVIDIA's, and AMD's under 0.6 (before PR #11146); a
+// custom accelerator without a vendor is taken for NVIDIA's.
+func V0ChunksOn(name, vendor string) bool {
+	return vendor == "" || vendor == "NVIDIA" || vendor == "AMD" && name == VLLMV0
 }
 
 // otherKVRules group the layers of engines without vLLM V1 release profiles
