@@ -71,7 +71,7 @@ func TestEngineVersionIsEchoedResolved(t *testing.T) {
 		require.NoError(t, err, in)
 		assert.Equal(t, want, r.Config.EngineVersion, in)
 	}
-	assert.Equal(t, "0.31", calc.DefaultEngineVersion)
+	assert.Equal(t, "0.33", calc.DefaultEngineVersion)
 	r, err := calc.Evaluate(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, Engine: "sglang"})
 	require.NoError(t, err)
 	assert.Equal(t, "", r.Config.EngineVersion)

@@ -167,11 +167,24 @@ const (
 	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
 	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
 	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
-	VLLMNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
-	vllmTritonSampler  = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
-	vllmAsyncSchedule  = 14 // PR #27614: async scheduling on by default from v0.14.0 (January 2026)
-	VLLMV0             = "0.6"
-	vllmV02Name        = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
+	// VLLMNewest is v0.33.0, the release deployments pin in December 2026
+	// (issue 31; releases come about every two weeks: v0.30.0 on
+	// 2026-09-22, v0.31.0 on 2026-10-05, as chrisqianz/vllm-cli's release
+	// notes of those days record, syncing to each tag). Neither the v0.32 nor
+	// the v0.33 tag is in the stored snapshots (vllm-project/vllm is over
+	// the fetch limit; the fork local-inference-lab/vllm stops at main of
+	// 2026-05-24, 28be48fa9): 0.32 and 0.33 take 0.31's terms, the newest
+	// stored code's, which a stored vllm/config/cache.py of the 0.29-0.31
+	// cycle (vllm-project/vllm@002f10e0: gpu_memory_utilization
+	// Field(default=0.92), DEFAULT_BLOCK_SIZE 16) confirms for the memory
+	// fraction and the block. Not modelled: PR #51726 (merged 2026-08-10,
+	// in 0.28) raised the OpenAI server's max_num_batched_tokens on a GPU
+	// of 70 GiB or more from 8192 to 16384 (docs/MODEL.md section 11).
+	VLLMNewest        = 33
+	vllmTritonSampler = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
+	vllmAsyncSchedule = 14 // PR #27614: async scheduling on by default from v0.14.0 (January 2026)
+	VLLMV0            = "0.6"
+	vllmV02Name       = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
 	// vllmV0Later is V0 as the 0.7 releases ran it (V0 was the default up
 	// to 0.7; 0.8 made V1 the default): the same engine and terms as 0.6
 	// everywhere but on ROCm, where 0.6's upstream build had its own GEMM
