@@ -430,8 +430,46 @@ func TestTRTLLMVersionsAreTheAcceptedNames(t *testing.T) {
 		require.NoError(t, err, v)
 		assert.Equal(t, v, rep.Config.EngineVersion, v)
 	}
-	for _, v := range []string{"0.05", "1.02", "0.+7", "1.-0", "0.7.x", "1.", ".5", "0.22", "1.3"} {
+	for _, v := range []string{"0.05", "1.02", "0.+7", "1.-0", "0.7.x", "1.", ".5", "0.22", "1.5"} {
 		_, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-7b-hf", v))
 		assert.Error(t, err, v)
 	}
+}
+
+// TensorRT-LLM 1.x's own defaults as its LLM API (trtllm-serve) states
+// them, a conformance table read from tensorrt_llm/llmapi/llm_args.py (a
+// 2026 tree, code-index file id 55143598664): KvCacheConfig
+// tokens_per_block Field(default=32) and free_gpu_memory_fraction
+// Field(default=0.9, "Default is 90%"), BaseLlmArgs max_batch_size
+// Field(default=2048) and max_num_tokens Field(default=8192). The 0.x
+// releases keep the engine's 16 and 256. By hand, Llama 3.1 8B (32 layers
+// x 2 x 8 KV heads x 128 x 2 B = 131,072 B a token, 4 MiB a 32-token
+// block) on an H100 under 1.4: the pool is 0.9 x (79.19 GiB - weights -
+// 2 GiB of runtime), whole blocks of 32.
+func TestTRTLLMReleaseDefaults(t *testing.T) {
+	for _, c := range []struct {
+		version             string
+		block, seqs, tokens int
+		fraction            float64
+	}{
+		{"", 32, 2048, 8192, 0.9},
+		{"1.4", 32, 2048, 8192, 0.9},
+		{"1.3", 32, 2048, 8192, 0.9},
+		{"1.0", 32, 2048, 8192, 0.9},
+		{"0.21", 16, 256, 8192, 0.9},
+	} {
+		req := calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, Engine: "trtllm", EngineVersion: c.version, MaxModelLen: calc.Int(8192)}
+		r, err := calc.Evaluate(req)
+		require.NoError(t, err, c.version)
+		assert.Equal(t, []int{c.block, c.seqs, c.tokens}, []int{r.Config.BlockSize, r.Config.MaxNumSeqs, r.Config.MaxNumBatchedTokens}, c.version)
+		assert.Equal(t, c.fraction, r.Config.GPUMemoryUtilization, c.version)
+		if c.version == "1.4" {
+			pool := 0.9 * (79.19*(1<<30) - float64(r.Memory.WeightsBytes) - 2*(1<<30))
+			assert.Equal(t, int64(pool/(32*131072)), r.KVCache.NumBlocks)
+			assert.Equal(t, r.KVCache.NumBlocks*32, r.KVCache.CapacityTokens)
+		}
+	}
+	e, ok := calc.LookupEngine("trtllm")
+	require.True(t, ok)
+	assert.Equal(t, calc.EngineDefaults{GPUMemoryUtilization: 0.9, BlockSize: 32, MaxNumSeqs: 2048, MaxNumBatchedTokens: 8192}, e.Defaults())
 }

@@ -58,8 +58,9 @@ func (d *Deployment) applyVersionDefaults(req spec.Request) {
 	if !d.Version.V0 {
 		return
 	}
-	d.v0Chunkable = release.V0ChunksOn(d.Version.Name, d.Hardware.Vendor) && req.SpeculativeConfig == nil &&
-		req.LoRA == nil && d.Model.CountKind(models.SlidingAttention) == 0
+	vendor := d.Hardware.Vendor // a CUDA device (release.EngineVersion.V0BatchedTokens)
+	d.v0Chunkable = (vendor == "" || vendor == "NVIDIA" || vendor == "AMD" && d.Version.Name == release.VLLMV0) &&
+		req.SpeculativeConfig == nil && req.LoRA == nil && d.Model.CountKind(models.SlidingAttention) == 0
 	tokens, chunked := d.Version.V0BatchedTokens(d.MaxModelLen, d.MaxNumSeqs, d.schedSteps, d.v0Chunkable)
 	d.v0Chunked = chunked
 	if req.MaxNumBatchedTokens == nil {

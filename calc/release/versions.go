@@ -154,6 +154,10 @@ type EngineVersion struct {
 	// enabled by default ... Overlaps engine core scheduling with GPU
 	// execution"). Those releases take Engine.EffSync.
 	SyncScheduling bool
+	// LLMAPI: TensorRT-LLM 1.x's LLM API (trtllm-serve, the PyTorch
+	// backend) gives a request that leaves block_size and max_num_seqs out
+	// TRTLLMTokensPerBlock and TRTLLMMaxBatchSize.
+	LLMAPI bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -209,15 +213,27 @@ const (
 )
 
 // TensorRT-LLM's releases as engine_version names them: 0.5 to 0.21 and
-// 1.0 to trtllmNewestMinor (the 1.2.0 release candidates of November 2025,
-// NVIDIA/TensorRT-LLM tags v1.2.0rc*, are the newest seen). They differ in
-// the terms modelled only before 0.7 (EngineVersion.KVReadPerQueryHead).
+// 1.0 to trtllmNewestMinor (1.4, the release Dynamo 1.7 pins in November
+// 2026, issue 31; the newest NVIDIA/TensorRT-LLM version.py stored is
+// 1.2.0rc2, and a 2026 tensorrt_llm/llmapi/llm_args.py, the one
+// TRTLLMTokensPerBlock cites, is the newest code read). They differ in
+// the terms modelled before 0.7 (EngineVersion.KVReadPerQueryHead) and in
+// the LLM API's defaults from 1.0 (EngineVersion.LLMAPI).
 const (
 	trtllmFirstMinor     = 5 // v0.5.0, October 2023: the first public release
 	trtllmLastZeroMinor  = 21
 	trtllmGQAKernels     = 7 // the MMHA GQA optimization and XQA (PR #524)
-	trtllmNewestMinor    = 2 // 1.2
-	TRTLLMDefaultVersion = "1.2"
+	trtllmNewestMinor    = 4 // 1.4
+	TRTLLMDefaultVersion = "1.4"
+	// TRTLLMTokensPerBlock and TRTLLMMaxBatchSize are TensorRT-LLM 1.x's
+	// KvCacheConfig tokens_per_block Field(default=32) and BaseLlmArgs
+	// max_batch_size Field(default=2048) (tensorrt_llm/llmapi/llm_args.py;
+	// read in a 2026 tree, code-index file id 55143598664, which also gives
+	// max_num_tokens 8192, the engine's own, and free_gpu_memory_fraction
+	// 0.9, the pool rule's; tokens_per_block 32 in the older copies
+	// 1090804222 and 7019226376 too): EngineVersion.LLMAPI.
+	TRTLLMTokensPerBlock = 32
+	TRTLLMMaxBatchSize   = 2048
 )
 
 // TRTLLMVersions lists TensorRT-LLM's values of engine_version.
@@ -260,7 +276,7 @@ func trtllmVersion(name string) (EngineVersion, bool) {
 		return EngineVersion{}, false
 	}
 	return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
-		KVReadPerQueryHead: major == "0" && minor < trtllmGQAKernels}, true
+		KVReadPerQueryHead: major == "0" && minor < trtllmGQAKernels, LLMAPI: major == "1"}, true
 }
 
 // EngineVersions lists the values of engine_version: vLLM's V0 of
@@ -339,8 +355,9 @@ func vllmUtilization(minor int) float64 {
 // (its default also). EngineArgs.create_engine_config turns chunked
 // prefill on when max_model_len > 32768 ("to avoid OOM errors in the
 // initial memory profiling phase") on a CUDA device (ROCm's build is one
-// up to PR #11146 of 2024-12-13, which left ROCm out: so 0.6, not 0.7)
-// for a model without a sliding window, speculative decoding or LoRA
+// up to PR #11146 of 2024-12-13, which left ROCm out: so 0.6, not 0.7;
+// a custom accelerator without a vendor is taken for NVIDIA's) for a
+// model without a sliding window, speculative decoding or LoRA
 // (chunkable: the deployment says which; vllm/engine/arg_utils.py at
 // v0.6.3 and v0.7.3). SchedulerConfig then defaults the budget to 512
 // tokens (vllm/config.py at v0.6.3: "the values that have the best
@@ -362,14 +379,6 @@ func (v *EngineVersion) V0BatchedTokens(maxModelLen, maxNumSeqs, steps int, chun
 		tokens = 2048
 	}
 	return max(tokens, maxNumSeqs), chunked
-}
-
-// V0ChunksOn reports whether vLLM V0 (release name) treats an accelerator
-// of vendor as a CUDA device for the default chunked prefill
-// (V0BatchedTokens): NVIDIA's, and AMD's under 0.6 (before PR #11146); a
-// custom accelerator without a vendor is taken for NVIDIA's.
-func V0ChunksOn(name, vendor string) bool {
-	return vendor == "" || vendor == "NVIDIA" || vendor == "AMD" && name == VLLMV0
 }
 
 // otherKVRules group the layers of engines without vLLM V1 release profiles
