@@ -71,7 +71,7 @@ func TestEngineVersionIsEchoedResolved(t *testing.T) {
 		require.NoError(t, err, in)
 		assert.Equal(t, want, r.Config.EngineVersion, in)
 	}
-	assert.Equal(t, "0.31", calc.DefaultEngineVersion)
+	assert.Equal(t, "0.33", calc.DefaultEngineVersion)
 	r, err := calc.Evaluate(calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, Engine: "sglang"})
 	require.NoError(t, err)
 	assert.Equal(t, "", r.Config.EngineVersion)
@@ -96,6 +96,80 @@ func TestV0ProfilesAtMaxModelLen(t *testing.T) {
 	r, err = calc.Evaluate(req)
 	require.NoError(t, err)
 	assert.Equal(t, 4096, r.Config.MaxNumBatchedTokens, "a given budget is kept")
+}
+
+// Above a 32K max_model_len V0 turns chunked prefill on (vllm/engine/
+// arg_utils.py create_engine_config at v0.6.3 and v0.7.3) and the budget
+// falls to 512 tokens (vllm/config.py SchedulerConfig at v0.6.3), 2048
+// from PR #10544 (0.7). Llama 3.1 405B FP8 at TP 8 on H100s at 131,072
+// tokens, worked by hand:
+//   - 0.6 profiles T = 512 tokens: the forward's 13.537 x 512 x 16384 x
+//     2 B = 0.227 GB is under the sampler's 512 x 16384 x 2 + 9.40 x 256
+//     x 128256 x 4 B = 1,251,318,170 B (S = min(256, 512) = 256);
+//   - 0.7 profiles 2048: 2048 x 16384 x 2 + 9.40 x 256 x 128256 x 4 B =
+//     1,301,649,818 B;
+//   - one token holds 126 layers x 2 x 1 KV head of the rank x 128 x 2 B
+//     = 64,512 B, so a 131,072-token request takes 8,192 blocks of 16,
+//     and the 0.9 x 79.19 GiB = 76.53 GB less 51.26 GB of weights (FP8
+//     linear layers, bfloat16 embeddings and head, over 8) and 1.25 GB
+//     leaves about 21.5 GB, 20,800 blocks: it fits;
+//   - the old max(max_model_len, 2048) = 131,072 tokens would profile
+//     13.537 x 131072 x 16384 x 2 B = 58.1 GB of forward, more than the
+//     76.53 - 51.26 = 25.3 GB the weights leave: nothing fits.
+func TestV0ChunksPrefillAbove32K(t *testing.T) {
+	req := calc.Request{Model: "nvidia/Llama-3.1-405B-Instruct-FP8", Hardware: calc.HardwareRef{ID: "h100-sxm"},
+		EngineVersion: "0.6", TensorParallelSize: calc.Int(8), MaxModelLen: calc.Int(131072)}
+	r, err := calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Equal(t, 512, r.Config.MaxNumBatchedTokens)
+	assert.InDelta(t, 512*16384*2+9.40*256*128256*4, float64(r.Memory.ActivationBytes), 2)
+	assert.GreaterOrEqual(t, r.KVCache.NumBlocks, int64(131072/16), "a whole 131,072-token request fits")
+	assert.InDelta(t, 21.5e9/(126*2*128*2*16), float64(r.KVCache.NumBlocks), 200)
+	req.EngineVersion = "0.7"
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.Equal(t, 2048, r.Config.MaxNumBatchedTokens)
+	assert.InDelta(t, 2048*16384*2+9.40*256*128256*4, float64(r.Memory.ActivationBytes), 2)
+	req.EngineVersion, req.MaxNumBatchedTokens = "0.6", calc.Int(131072)
+	r, err = calc.Evaluate(req)
+	require.NoError(t, err)
+	assert.InDelta(t, 13.537*131072*16384*2, float64(r.Memory.ActivationBytes), 2)
+	assert.Zero(t, r.KVCache.NumBlocks, "the unchunked budget leaves no pool")
+
+	// Where V0 keeps max(max_model_len, 2048): at 32,768 (not above
+	// 32K), with a sliding-window model, LoRA or speculative decoding, on
+	// ROCm from 0.7 (PR #11146), and under 0.2 (no chunked prefill yet).
+	// Multi-step scheduling keeps the long budget but chunks.
+	budget := func(model, hw, version string, mml int, edit func(*calc.Request)) (int, bool) {
+		req := calc.Request{Model: model, Hardware: calc.HardwareRef{ID: hw}, EngineVersion: version, MaxModelLen: calc.Int(mml)}
+		if edit != nil {
+			edit(&req)
+		}
+		d, err := deploy.Resolve(req)
+		require.NoError(t, err, "%s %s %s %d", model, hw, version, mml)
+		return d.MaxBatched, d.PrefillFirst()
+	}
+	for _, c := range []struct {
+		name, model, hw, version string
+		mml                      int
+		edit                     func(*calc.Request)
+		tokens                   int
+		prefillFirst             bool
+	}{
+		{"32K is not above 32K", "llama-3.1-8b", "h100-sxm", "0.6", 32768, nil, 32768, true},
+		{"above 32K", "llama-3.1-8b", "h100-sxm", "0.6", 32769, nil, 512, false},
+		{"0.7 above 32K", "llama-3.1-8b", "h100-sxm", "0.7", 65536, nil, 2048, false},
+		{"ROCm under 0.6", "llama-3.1-8b", "mi300x", "0.6", 65536, nil, 512, false},
+		{"ROCm under 0.7", "llama-3.1-8b", "mi300x", "0.7", 65536, nil, 65536, true},
+		{"sliding window", "command-r7b", "h100-sxm", "0.6", 65536, nil, 65536, true},
+		{"LoRA", "llama-3.1-8b", "h100-sxm", "0.6", 65536, func(r *calc.Request) { r.LoRA = &calc.LoRAConfig{} }, 65536, true},
+		{"0.2", "llama-3.1-8b", "a100-sxm-80gb", "0.2", 65536, nil, 65536, true},
+		{"multi-step", "llama-3.1-8b", "h100-sxm", "0.6", 65536, func(r *calc.Request) { r.NumSchedulerSteps = calc.Int(8) }, 65536, false},
+	} {
+		tokens, first := budget(c.model, c.hw, c.version, c.mml, c.edit)
+		assert.Equal(t, c.tokens, tokens, c.name)
+		assert.Equal(t, c.prefillFirst, first, c.name)
+	}
 }
 
 // "GPU KV cache size": blocks x 16 up to 0.19, int(max_concurrency x
@@ -356,8 +430,46 @@ func TestTRTLLMVersionsAreTheAcceptedNames(t *testing.T) {
 		require.NoError(t, err, v)
 		assert.Equal(t, v, rep.Config.EngineVersion, v)
 	}
-	for _, v := range []string{"0.05", "1.02", "0.+7", "1.-0", "0.7.x", "1.", ".5", "0.22", "1.3"} {
+	for _, v := range []string{"0.05", "1.02", "0.+7", "1.-0", "0.7.x", "1.", ".5", "0.22", "1.5"} {
 		_, err := calc.Evaluate(trtllmGQA("meta-llama/Llama-2-7b-hf", v))
 		assert.Error(t, err, v)
 	}
+}
+
+// TensorRT-LLM 1.x's own defaults as its LLM API (trtllm-serve) states
+// them, a conformance table read from tensorrt_llm/llmapi/llm_args.py (a
+// 2026 tree, code-index file id 55143598664): KvCacheConfig
+// tokens_per_block Field(default=32) and free_gpu_memory_fraction
+// Field(default=0.9, "Default is 90%"), BaseLlmArgs max_batch_size
+// Field(default=2048) and max_num_tokens Field(default=8192). The 0.x
+// releases keep the engine's 16 and 256. By hand, Llama 3.1 8B (32 layers
+// x 2 x 8 KV heads x 128 x 2 B = 131,072 B a token, 4 MiB a 32-token
+// block) on an H100 under 1.4: the pool is 0.9 x (79.19 GiB - weights -
+// 2 GiB of runtime), whole blocks of 32.
+func TestTRTLLMReleaseDefaults(t *testing.T) {
+	for _, c := range []struct {
+		version             string
+		block, seqs, tokens int
+		fraction            float64
+	}{
+		{"", 32, 2048, 8192, 0.9},
+		{"1.4", 32, 2048, 8192, 0.9},
+		{"1.3", 32, 2048, 8192, 0.9},
+		{"1.0", 32, 2048, 8192, 0.9},
+		{"0.21", 16, 256, 8192, 0.9},
+	} {
+		req := calc.Request{Model: "llama-3.1-8b", Hardware: calc.HardwareRef{ID: "h100-sxm"}, Engine: "trtllm", EngineVersion: c.version, MaxModelLen: calc.Int(8192)}
+		r, err := calc.Evaluate(req)
+		require.NoError(t, err, c.version)
+		assert.Equal(t, []int{c.block, c.seqs, c.tokens}, []int{r.Config.BlockSize, r.Config.MaxNumSeqs, r.Config.MaxNumBatchedTokens}, c.version)
+		assert.Equal(t, c.fraction, r.Config.GPUMemoryUtilization, c.version)
+		if c.version == "1.4" {
+			pool := 0.9 * (79.19*(1<<30) - float64(r.Memory.WeightsBytes) - 2*(1<<30))
+			assert.Equal(t, int64(pool/(32*131072)), r.KVCache.NumBlocks)
+			assert.Equal(t, r.KVCache.NumBlocks*32, r.KVCache.CapacityTokens)
+		}
+	}
+	e, ok := calc.LookupEngine("trtllm")
+	require.True(t, ok)
+	assert.Equal(t, calc.EngineDefaults{GPUMemoryUtilization: 0.9, BlockSize: 32, MaxNumSeqs: 2048, MaxNumBatchedTokens: 8192}, e.Defaults())
 }

@@ -32,7 +32,7 @@ func TestReleaseDefaultUtilization(t *testing.T) {
 	}
 }
 
-// TestUtilizationDefaultMovesThePool: on the newest release (0.31) the
+// TestUtilizationDefaultMovesThePool: on the newest release (0.33) the
 // 0.92 default requests 0.02 x the H100's reported 79.19 GiB more than an
 // explicit 0.9, and every other term (weights, activation, non-torch,
 // CUDA-graph estimate) is the same, so the KV pool grows by exactly that:

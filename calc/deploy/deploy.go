@@ -38,6 +38,10 @@ type Deployment struct {
 	noP2P bool
 	// flashInferSampler is the request's flashinfer_sampler: true.
 	flashInferSampler bool
+	// v0Chunkable: vLLM V0 would turn chunked prefill on above a 32K
+	// max_model_len for this deployment; v0Chunked: it does
+	// (release.EngineVersion.V0BatchedTokens).
+	v0Chunkable, v0Chunked bool
 	// Dtype is the activation dtype; ActBytes its size in bytes.
 	Dtype    string
 	ActBytes float64

@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/hardware"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -109,4 +110,40 @@ func TestSGLangEagerDecodeBeyondItsGraphs(t *testing.T) {
 	assert.InDelta(t, eager+perSeq, extra(d5, 512), 1e-9)
 	v := at("vllm", "")
 	assert.InDelta(t, profile("vllm").Eff.SequenceOverheadUs/1e6, extra(v, 512), 1e-9)
+}
+
+// SGLang 0.5's own table of its defaults, as a conformance suite: the
+// comments of ServerArgs._handle_gpu_memory_settings (python/sglang/srt/
+// server_args.py, the 2026 tree of code-index file id 271536807) name the
+// GPUs of each memory tier and their chunked_prefill_size and
+// cuda_graph_max_bs: "T4, 4080 (chunked_prefill_size 2k, cuda_graph_max_bs
+// 8)"; "A10, 4090, 5090 (chunked_prefill_size 2k, cuda_graph_max_bs 24 if
+// tp < 4 else 80)"; "A100 (40GB), L40 (chunked_prefill_size 4k,
+// cuda_graph_max_bs 32 if tp < 4 else 160)"; "H100, A100" and "H20, H200"
+// (8k, 256 if tp < 4 else 512); "B200, MI300" (16k, 512). Each catalog
+// part of those names resolves to its row at TP 1 and TP 4.
+func TestSGLangTiersAsItsServerArgsNameThem(t *testing.T) {
+	t.Parallel()
+	v, ok := release.LookupVersion("sglang", "0.5.20")
+	require.True(t, ok)
+	for _, c := range []struct {
+		ids             []string
+		chunked         int
+		graphs, graphs4 int
+	}{
+		{[]string{"t4", "rtx-4080"}, 2048, 8, 8},
+		{[]string{"a10", "rtx-4090", "rtx-5090"}, 2048, 24, 80},
+		{[]string{"a100-pcie-40gb", "a100-sxm-40gb", "l40"}, 4096, 32, 160},
+		{[]string{"h100-sxm-80gb", "a100-sxm-80gb"}, 8192, 256, 512},
+		{[]string{"h20", "h200-sxm-141gb"}, 8192, 256, 512},
+		{[]string{"b200", "mi300x"}, 16384, 512, 512},
+	} {
+		for _, id := range c.ids {
+			hw, err := hardware.Lookup(id)
+			require.NoError(t, err, id)
+			_, ch, g := release.SGLangDefaults(v.GraphMaxByMemory, hw.ReportedMemory(), 1, 1)
+			_, ch4, g4 := release.SGLangDefaults(v.GraphMaxByMemory, hw.ReportedMemory(), 4, 1)
+			assert.Equal(t, []int{c.chunked, c.graphs, c.chunked, c.graphs4}, []int{ch, g, ch4, g4}, id)
+		}
+	}
 }

@@ -20,9 +20,10 @@ import (
 // the main commit of the fork local-inference-lab/vllm that is the last
 // before its release date, listed in conformanceCuts. A row applies from
 // the first release whose test file holds the expectation (since) to the
-// last (until, 0 = every later one). Releases after 0.22 are read at the
-// snapshot's newest commit (28be48fa9, 2026-05-24), where the test file is
-// the 0.22 one. tests/v1/core/test_single_type_kv_cache_manager.py, the
+// last (until, 0 = every later one). Releases after 0.22 (to 0.33, whose
+// v0.32.0 and v0.33.0 tags no stored snapshot holds either) are read at
+// the snapshot's newest commit (28be48fa9, 2026-05-24), where the test
+// file is the 0.22 one. tests/v1/core/test_single_type_kv_cache_manager.py, the
 // same at every release modelled, is kvcache's TestVLLMRemoveSkippedBlocks.
 //
 // The tests' layers: new_kv_cache_spec() is FullAttentionSpec(block_size 16,

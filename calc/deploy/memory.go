@@ -47,8 +47,10 @@ const (
 const samplerSortTensors = 9.40
 
 // vLLM V0's profile run (eager, unfused; vllm/worker/worker.py
-// determine_num_available_blocks at v0.6) over max(max_model_len, 2048)
-// tokens. Its forward frees each layer's tensors before the sampler runs,
+// determine_num_available_blocks at v0.6) over max_num_batched_tokens
+// tokens (its default max(max_model_len, 2048), or above a 32K
+// max_model_len the chunked-prefill budget: EngineVersion.V0BatchedTokens).
+// Its forward frees each layer's tensors before the sampler runs,
 // so the peak is the larger of the forward's (hidden-sized tensors per
 // profiled token, which do not shrink with tensor parallelism: PR
 // #10511's log shows 1.26 GiB at tp 1 and 2) and the sampler's (the

@@ -194,6 +194,12 @@ func resolveScheduler(e *spec.Errs, req spec.Request, d *Deployment) {
 	if u := d.Version.GPUMemoryUtilization; u > 0 {
 		def.GPUMemoryUtilization = u // the release's own default (versions.go)
 	}
+	// The release's block and running-request cap (TensorRT-LLM 1.x's LLM
+	// API, versions.go); Defaults gives the default release's.
+	def.BlockSize, def.MaxNumSeqs = release.DefaultBlockSize, release.DefaultMaxNumSeqs
+	if d.Version.LLMAPI {
+		def.BlockSize, def.MaxNumSeqs = release.TRTLLMTokensPerBlock, release.TRTLLMMaxBatchSize
+	}
 	if eng.Name == "vllm" && !d.Version.V0 && d.Hardware.ID != "" {
 		def.MaxNumSeqs, def.MaxNumBatchedTokens = release.VLLMBatchDefaults(&d.Hardware)
 	}

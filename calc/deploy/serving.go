@@ -25,8 +25,13 @@ type steady struct {
 // _schedule_default: "Don't schedule decodes if prefills are scheduled").
 // vLLM's V1 engine mixes them in one step (vllm/v1/core/sched/
 // scheduler.py at v0.8: the running requests first, then waiting ones
-// within the token budget).
-func (d *Deployment) PrefillFirst() bool { return d.Engine.Name == "sglang" || d.Version.V0 }
+// within the token budget), as does V0 with chunked prefill (its default
+// above a 32K max_model_len; vllm/core/scheduler.py
+// _schedule_chunked_prefill at v0.6.3: the running decodes first, then
+// prefill chunks within the budget).
+func (d *Deployment) PrefillFirst() bool {
+	return d.Engine.Name == "sglang" || d.Version.V0 && !d.v0Chunked
+}
 
 // Steady returns the workload's steady state under continuous batching
 // (docs/MODEL.md section 5b): conc requests kept in flight (a closed

@@ -246,8 +246,8 @@ func (d *Deployment) SchedConfig() sched.Config {
 		// SGLang runs prefills alone, first (sched.Config.PrefillFirst),
 		// as does vLLM's V0 engine without chunked prefill (v0.6.0
 		// vllm/core/scheduler.py _schedule_default: "Don't schedule
-		// decodes if prefills are scheduled").
-		PrefillFirst:    sg || d.Version.V0,
+		// decodes if prefills are scheduled"; Deployment.PrefillFirst).
+		PrefillFirst:    d.PrefillFirst(),
 		SchedulerSteps:  d.schedSteps,
 		OverlapSchedule: d.Version.OverlapSchedule,
 		// SGLang admits against a reserve for the running requests'

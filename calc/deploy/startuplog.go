@@ -109,7 +109,7 @@ func ApplyStartupLog(d *Deployment, s *stage, lay kvcache.Layout) {
 	ld.MaxNumSeqs = set("max_num_seqs", d.MaxNumSeqs)
 	ld.MaxBatched = set("max_num_batched_tokens", d.MaxBatched)
 	if _, ok := lg.Settings["max_num_batched_tokens"]; !ok && d.Version.V0 && !d.batchedGiven {
-		ld.MaxBatched = max(ld.MaxModelLen, 2048, ld.MaxNumSeqs) // applyVersionDefaults
+		ld.MaxBatched, _ = d.Version.V0BatchedTokens(ld.MaxModelLen, ld.MaxNumSeqs, d.schedSteps, d.v0Chunkable) // applyVersionDefaults
 	}
 	util := loggedUtil(d)
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelrefs/throughput/calc/release"
 	"github.com/modelrefs/throughput/calc/spec"
+	"github.com/modelrefs/throughput/models"
 )
 
 // resolveVersion reads engine_version for the resolved engine.
@@ -50,9 +51,19 @@ func resolveVersion(e *spec.Errs, req spec.Request, d *Deployment) {
 
 // applyVersionDefaults sets what a release defaults differently once
 // max_model_len is known: V0 profiles (and batches) max(max_model_len,
-// 2048) tokens when max_num_batched_tokens is left out.
+// 2048) tokens when max_num_batched_tokens is left out, or above a 32K
+// max_model_len prefills in chunks of a fixed budget
+// (release.EngineVersion.V0BatchedTokens).
 func (d *Deployment) applyVersionDefaults(req spec.Request) {
-	if d.Version.V0 && req.MaxNumBatchedTokens == nil {
-		d.MaxBatched = max(d.MaxModelLen, 2048, d.MaxNumSeqs)
+	if !d.Version.V0 {
+		return
+	}
+	vendor := d.Hardware.Vendor // a CUDA device (release.EngineVersion.V0BatchedTokens)
+	d.v0Chunkable = (vendor == "" || vendor == "NVIDIA" || vendor == "AMD" && d.Version.Name == release.VLLMV0) &&
+		req.SpeculativeConfig == nil && req.LoRA == nil && d.Model.CountKind(models.SlidingAttention) == 0
+	tokens, chunked := d.Version.V0BatchedTokens(d.MaxModelLen, d.MaxNumSeqs, d.schedSteps, d.v0Chunkable)
+	d.v0Chunked = chunked
+	if req.MaxNumBatchedTokens == nil {
+		d.MaxBatched = tokens
 	}
 }

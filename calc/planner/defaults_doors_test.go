@@ -47,7 +47,7 @@ func TestResolutionTakesTheTablesDefaults(t *testing.T) {
 	}
 	// The engine profile's defaults (calc.contract()'s engines, the page's
 	// placeholders before a report) are the table's, and the release's
-	// memory fraction: vLLM 0.31 is from 0.21 on, 0.92 (PR #38284).
+	// memory fraction: vLLM 0.33 is from 0.21 on, 0.92 (PR #38284).
 	d := vllmProfile().Defaults()
 	assert.Equal(t, spec.EngineDefaults{GPUMemoryUtilization: 0.92, BlockSize: spec.Fields["Request.block_size"].Default.(int),
 		MaxNumSeqs: spec.Fields["Request.max_num_seqs"].Default.(int), MaxNumBatchedTokens: spec.Fields["Request.max_num_batched_tokens"].Default.(int)}, d)
@@ -117,7 +117,7 @@ var (
 	tpFlag    = func(c spec.Config) string { return itoa(c.TensorParallelSize) }
 )
 
-// TestLaunchWritesTheResolvedVLLMSettings: under vLLM 0.31 (the default
+// TestLaunchWritesTheResolvedVLLMSettings: under vLLM 0.33 (the default
 // release) an H100 deployment was costed at gpu_memory_utilization 0.92
 // (0.9 before 0.21), and its command says so, not the engine table's 0.9;
 // max_num_seqs, max_num_batched_tokens, max_model_len and TP are the

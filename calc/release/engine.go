@@ -364,16 +364,21 @@ type EngineDefaults struct {
 // request naming an older engine_version gets that release's, which
 // resolve applies: versions.go EngineVersion.GPUMemoryUtilization).
 func (e *Engine) Defaults() EngineDefaults {
-	u := e.DefaultUtilization
-	if v, ok := LookupVersion(e.Name, ""); ok && v.GPUMemoryUtilization > 0 {
-		u = v.GPUMemoryUtilization
-	}
-	return EngineDefaults{
-		GPUMemoryUtilization: u,
+	d := EngineDefaults{
+		GPUMemoryUtilization: e.DefaultUtilization,
 		BlockSize:            DefaultBlockSize,
 		MaxNumSeqs:           DefaultMaxNumSeqs,
 		MaxNumBatchedTokens:  DefaultMaxNumBatchedTokens,
 	}
+	if v, ok := LookupVersion(e.Name, ""); ok {
+		if v.GPUMemoryUtilization > 0 {
+			d.GPUMemoryUtilization = v.GPUMemoryUtilization
+		}
+		if v.LLMAPI {
+			d.BlockSize, d.MaxNumSeqs = TRTLLMTokensPerBlock, TRTLLMMaxBatchSize
+		}
+	}
+	return d
 }
 
 // EngineNames lists the engine profiles, sorted.

@@ -33,7 +33,11 @@ import (
 //     x pp / 8, at least 10 GiB on a GPU of more than 60 GiB, so
 //     mem_fraction_static = (mem - reserved_mem) / mem, rounded to 0.001
 //     (H100 80GB, 81,090 MiB reported, at TP 1: (81,090 - 13,440) / 81,090
-//     = 0.834). The fraction is kept at 0.05 at least, a valid
+//     = 0.834). Not modelled: with piecewise CUDA graphs on, a default
+//     of 2026 (sgl-project/sglang PR #16331), that tree's reserve adds 8
+//     MiB per piecewise capture size (58 up to 8192 tokens: 0.829 on the
+//     H100; issue #29092 reports 0.828; docs/MODEL.md section 11).
+//     The fraction is kept at 0.05 at least, a valid
 //     gpu_memory_utilization, on a GPU smaller than the reserve, whose pool
 //     then cannot hold the weights (the report says so).
 func SGLangDefaults(byMemory bool, mem units.Bytes, tp, pp int) (fraction float64, chunked, graphMax int) {

@@ -24,9 +24,10 @@ type EngineVersion struct {
 	// V0 is vLLM's V0 engine (the default before v0.8.0): without chunked
 	// prefill (its default up to a 32K max_model_len) max_num_batched_tokens
 	// defaults to max(max_model_len, 2048), so the profile run, and the
-	// activation peak, grows with max_model_len
-	// (vllm/engine/arg_utils.py _set_default_args_v0 at v0.6.4; vLLM issue
-	// #10517 shows the pool shrinking as max_model_len grows).
+	// activation peak, grows with max_model_len (vllm/config.py
+	// SchedulerConfig at v0.6.3; vLLM issue #10517 shows the pool shrinking
+	// as max_model_len grows). Above 32K it turns chunked prefill on and
+	// the budget falls to a fixed chunk (V0BatchedTokens).
 	V0 bool
 	// CUDAGraphEstimate: the profiler subtracts its estimate of the CUDA
 	// graphs' memory from the pool (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
@@ -153,6 +154,10 @@ type EngineVersion struct {
 	// enabled by default ... Overlaps engine core scheduling with GPU
 	// execution"). Those releases take Engine.EffSync.
 	SyncScheduling bool
+	// LLMAPI: TensorRT-LLM 1.x's LLM API (trtllm-serve, the PyTorch
+	// backend) gives a request that leaves block_size and max_num_seqs out
+	// TRTLLMTokensPerBlock and TRTLLMMaxBatchSize.
+	LLMAPI bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -166,11 +171,24 @@ const (
 	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
 	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
 	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
-	VLLMNewest         = 31 // v0.31.0, the newest release in the corpus (images vllm/vllm-openai:v0.31.0, 2026)
-	vllmTritonSampler  = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
-	vllmAsyncSchedule  = 14 // PR #27614: async scheduling on by default from v0.14.0 (January 2026)
-	VLLMV0             = "0.6"
-	vllmV02Name        = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
+	// VLLMNewest is v0.33.0, the release deployments pin in December 2026
+	// (issue 31; releases come about every two weeks: v0.30.0 on
+	// 2026-09-22, v0.31.0 on 2026-10-05, as chrisqianz/vllm-cli's release
+	// notes of those days record, syncing to each tag). Neither the v0.32 nor
+	// the v0.33 tag is in the stored snapshots (vllm-project/vllm is over
+	// the fetch limit; the fork local-inference-lab/vllm stops at main of
+	// 2026-05-24, 28be48fa9): 0.32 and 0.33 take 0.31's terms, the newest
+	// stored code's, which a stored vllm/config/cache.py of the 0.29-0.31
+	// cycle (vllm-project/vllm@002f10e0: gpu_memory_utilization
+	// Field(default=0.92), DEFAULT_BLOCK_SIZE 16) confirms for the memory
+	// fraction and the block. Not modelled: PR #51726 (merged 2026-08-10,
+	// in 0.28) raised the OpenAI server's max_num_batched_tokens on a GPU
+	// of 70 GiB or more from 8192 to 16384 (docs/MODEL.md section 11).
+	VLLMNewest        = 33
+	vllmTritonSampler = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
+	vllmAsyncSchedule = 14 // PR #27614: async scheduling on by default from v0.14.0 (January 2026)
+	VLLMV0            = "0.6"
+	vllmV02Name       = "0.2" // December 2023: PR #2031's profiler, before v0.2.7's TORCH_NCCL_AVOID_RECORD_STREAMS
 	// vllmV0Later is V0 as the 0.7 releases ran it (V0 was the default up
 	// to 0.7; 0.8 made V1 the default): the same engine and terms as 0.6
 	// everywhere but on ROCm, where 0.6's upstream build had its own GEMM
@@ -195,15 +213,27 @@ const (
 )
 
 // TensorRT-LLM's releases as engine_version names them: 0.5 to 0.21 and
-// 1.0 to trtllmNewestMinor (the 1.2.0 release candidates of November 2025,
-// NVIDIA/TensorRT-LLM tags v1.2.0rc*, are the newest seen). They differ in
-// the terms modelled only before 0.7 (EngineVersion.KVReadPerQueryHead).
+// 1.0 to trtllmNewestMinor (1.4, the release Dynamo 1.7 pins in November
+// 2026, issue 31; the newest NVIDIA/TensorRT-LLM version.py stored is
+// 1.2.0rc2, and a 2026 tensorrt_llm/llmapi/llm_args.py, the one
+// TRTLLMTokensPerBlock cites, is the newest code read). They differ in
+// the terms modelled before 0.7 (EngineVersion.KVReadPerQueryHead) and in
+// the LLM API's defaults from 1.0 (EngineVersion.LLMAPI).
 const (
 	trtllmFirstMinor     = 5 // v0.5.0, October 2023: the first public release
 	trtllmLastZeroMinor  = 21
 	trtllmGQAKernels     = 7 // the MMHA GQA optimization and XQA (PR #524)
-	trtllmNewestMinor    = 2 // 1.2
-	TRTLLMDefaultVersion = "1.2"
+	trtllmNewestMinor    = 4 // 1.4
+	TRTLLMDefaultVersion = "1.4"
+	// TRTLLMTokensPerBlock and TRTLLMMaxBatchSize are TensorRT-LLM 1.x's
+	// KvCacheConfig tokens_per_block Field(default=32) and BaseLlmArgs
+	// max_batch_size Field(default=2048) (tensorrt_llm/llmapi/llm_args.py;
+	// read in a 2026 tree, code-index file id 55143598664, which also gives
+	// max_num_tokens 8192, the engine's own, and free_gpu_memory_fraction
+	// 0.9, the pool rule's; tokens_per_block 32 in the older copies
+	// 1090804222 and 7019226376 too): EngineVersion.LLMAPI.
+	TRTLLMTokensPerBlock = 32
+	TRTLLMMaxBatchSize   = 2048
 )
 
 // TRTLLMVersions lists TensorRT-LLM's values of engine_version.
@@ -246,7 +276,7 @@ func trtllmVersion(name string) (EngineVersion, bool) {
 		return EngineVersion{}, false
 	}
 	return EngineVersion{Name: name, FullPromptAdmission: true, KVRules: otherKVRules,
-		KVReadPerQueryHead: major == "0" && minor < trtllmGQAKernels}, true
+		KVReadPerQueryHead: major == "0" && minor < trtllmGQAKernels, LLMAPI: major == "1"}, true
 }
 
 // EngineVersions lists the values of engine_version: vLLM's V0 of
@@ -318,6 +348,37 @@ func vllmUtilization(minor int) float64 {
 		return 0.92
 	}
 	return 0.9
+}
+
+// V0BatchedTokens returns vLLM V0's max_num_batched_tokens default when
+// the request leaves it out, in tokens, and whether chunked prefill is on
+// (its default also). EngineArgs.create_engine_config turns chunked
+// prefill on when max_model_len > 32768 ("to avoid OOM errors in the
+// initial memory profiling phase") on a CUDA device (ROCm's build is one
+// up to PR #11146 of 2024-12-13, which left ROCm out: so 0.6, not 0.7;
+// a custom accelerator without a vendor is taken for NVIDIA's) for a
+// model without a sliding window, speculative decoding or LoRA
+// (chunkable: the deployment says which; vllm/engine/arg_utils.py at
+// v0.6.3 and v0.7.3). SchedulerConfig then defaults the budget to 512
+// tokens (vllm/config.py at v0.6.3: "the values that have the best
+// balance between ITL and TTFT on A100"), 2048 from PR #10544
+// (2024-11-22, in v0.6.5 and 0.7: _DEFAULT_MAX_NUM_BATCHED_TOKENS), and
+// under multi-step scheduling (steps > 1) to max(max_model_len, 2048);
+// without chunked prefill to max(max_model_len, 2048). vLLM refuses a
+// budget under max_num_seqs; the engine raises it to maxNumSeqs instead.
+// vLLM of December 2023 (0.2) had no chunked prefill (PR #6666, July
+// 2024, turned it on above 32K).
+func (v *EngineVersion) V0BatchedTokens(maxModelLen, maxNumSeqs, steps int, chunkable bool) (tokens int, chunked bool) {
+	chunked = chunkable && maxModelLen > 32768 && v.Name != vllmV02Name
+	tokens = max(maxModelLen, 2048)
+	switch {
+	case chunked && steps > 1: // multi-step chunked prefill: max(max_model_len, 2048)
+	case chunked && v.Name == VLLMV0:
+		tokens = 512
+	case chunked:
+		tokens = 2048
+	}
+	return max(tokens, maxNumSeqs), chunked
 }
 
 // otherKVRules group the layers of engines without vLLM V1 release profiles

@@ -60,7 +60,7 @@ test("the built page's placeholders are the field table's defaults and the repor
     for (const [name, [path, scale]] of Object.entries(F.FIELD_DEFAULTS)) {
       assert.equal(ph(name), F.defaultText(contract.fields[path], scale), name);
     }
-    // The engine settings of the default view (vLLM 0.31 on an H100 SXM,
+    // The engine settings of the default view (vLLM 0.33 on an H100 SXM,
     // which reports more than 70 GiB and is no A100): 0.92 (from 0.21 on),
     // 1024 sequences and 8192 tokens (vLLM's get_batch_defaults), as the
     // default request resolves them.
@@ -90,7 +90,7 @@ test("a planned deployment's launch command writes the memory fraction it was co
     search: { gpus_per_replica: [1], precisions: ['published'], kv_cache_dtypes: ['auto'], max_num_seqs: [256], disaggregated: false },
     limit: 20,
   });
-  // By hand (calc/planner/defaults_doors_test.go): vLLM 0.31 0.92 everywhere;
+  // By hand (calc/planner/defaults_doors_test.go): vLLM 0.33 0.92 everywhere;
   // SGLang 0.5 at TP 1 0.834 on the H100 (81,090 MiB), 0.849 on the L40S
   // (45,465 MiB).
   const want = { vllm: { 'h100-sxm-80gb': '0.92', l40s: '0.92' }, sglang: { 'h100-sxm-80gb': '0.834', l40s: '0.849' } };

@@ -39,7 +39,7 @@ const shownVerdict = (page) => page.$eval('#verdict', (v) => ({
 }));
 
 test('(a) Llama-3.1-70B on 2×H100, TP 2, 4k in / 1k out: won\'t start at 0.9', async () => {
-  // At 0.9, set explicitly: the default release (0.31) starts at 0.92,
+  // At 0.9, set explicitly: the default release (0.33) starts at 0.92,
   // vLLM's default since 0.21 (PR #38284), where this one fits.
   const page = await open('?model=llama-3.1-70b&tensor_parallel_size=2&gpu_memory_utilization=0.9&input_tokens=4096&output_tokens=1024');
   const want = await H.evaluate(H.request({ model: 'llama-3.1-70b', tensor_parallel_size: 2, gpu_memory_utilization: 0.9, workload: { input_tokens: 4096, output_tokens: 1024 } }));

@@ -1333,9 +1333,9 @@ export interface Request {
   engine?: "llamacpp" | "lmdeploy" | "sglang" | "trtllm" | "vllm";
   /**
    * engine_version is the engine's release ("0.19"; "v0.19.1" reads as "0.19"): vLLM's V0 ("0.6" or "0.7"; December 2023's "0.2") or a V1 release from 0.10 to the newest modelled (the default), SGLang's ("0.5", its default; "0.4" for 0.4.x; "0.3" for 0.3.x), or TensorRT-LLM's 0.5 to 0.21 and 1.0 to 1.2 (the default). Releases differ in the memory profiler (the CUDA-graph estimate), admission and the capacity they log, vLLM 0.6 on ROCm in its step terms, SGLang's in the overlap scheduler and their memory, chunked prefill and CUDA-graph defaults, and TensorRT-LLM before 0.7 in its decode attention (it reads a GQA cache once per query head); docs/MODEL.md section 11 lists them.
-   * @default "0.31"
+   * @default "0.33"
    */
-  engine_version?: "0.2" | "0.6" | "0.7" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.3" | "0.4" | "0.5" | "0.8" | "0.9" | "1.0" | "1.1" | "1.2";
+  engine_version?: "0.2" | "0.6" | "0.7" | "0.10" | "0.11" | "0.12" | "0.13" | "0.14" | "0.15" | "0.16" | "0.17" | "0.18" | "0.19" | "0.20" | "0.21" | "0.22" | "0.23" | "0.24" | "0.25" | "0.26" | "0.27" | "0.28" | "0.29" | "0.30" | "0.31" | "0.32" | "0.33" | "0.3" | "0.4" | "0.5" | "0.8" | "0.9" | "1.0" | "1.1" | "1.2" | "1.3" | "1.4";
   /** startup_log is a pasted vLLM (V0 or V1), SGLang or TensorRT-LLM start-up log, at most 1 MiB. The memory figures it states (weights, activation peak, non-torch and CUDA-graph memory, the KV cache GiB, blocks or tokens) replace the engine's for a deployment of one pipeline stage, moved to the request's settings where they differ from the log's (gpu_memory_utilization, max_num_seqs, max_num_batched_tokens, kv_cache_dtype; max_model_len under V0) as vLLM's profiler (or SGLang's and TensorRT-LLM's pool sizing) would; memory.sources says which figures are the log's. The report's startup_log sets each logged figure beside the engine's own. */
   startup_log?: string;
   /** calibration is what was measured on the user's own server (vllm bench serve results, or batch and TPOT pairs); the deployment's bandwidth efficiency and step overhead are fitted to it and drive every figure. */

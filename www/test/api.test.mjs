@@ -38,7 +38,7 @@ test('Llama 3.1 8B on one H100: shapes, KV bytes per token and memory budget', (
   // requested = weights + activation + non-torch + CUDA-graph estimate + KV
   // cache (vLLM's budget since 0.21, the default release).
   const m = r.memory;
-  assert.equal(r.config.engine_version, '0.31');
+  assert.equal(r.config.engine_version, '0.33');
   assert.ok(m.cuda_graph_bytes > 0);
   assert.ok(Math.abs(m.weights_bytes + m.activation_bytes + m.non_torch_bytes + m.cuda_graph_bytes + m.kv_cache_bytes - m.requested_bytes) <= 3);
   // bf16 weights: two bytes per parameter, about 16 GB.
