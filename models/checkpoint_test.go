@@ -41,6 +41,7 @@ var checkpointIDs = []struct {
 	{"Qwen/Qwen3-4B-Thinking-2507", "Qwen/Qwen3-4B", ""},
 	{"Qwen/Qwen3-4B-Instruct-2507-FP8", "Qwen/Qwen3-4B", "fp8"},
 	{"Qwen/Qwen3-8B-AWQ", "Qwen/Qwen3-8B", "awq"},
+	{"zai-org/GLM-4.5-FP8", "zai-org/GLM-4.5", "fp8"}, // zai-org/GLM-4.5 is a catalog entry since models300b
 	{"Qwen/Qwen3-14B-AWQ", "Qwen/Qwen3-14B", "awq"},
 	{"Qwen/Qwen3-32B-AWQ", "Qwen/Qwen3-32B", "awq"},
 	{"Qwen/Qwen3-4B-AWQ", "Qwen/Qwen3-4B", "awq"},
@@ -156,7 +157,7 @@ func TestCheckpointQuantization(t *testing.T) {
 }
 
 // Ids that must not resolve, each refused with a suggestion: an
-// architecture the catalog does not hold (GLM-4.5 and 4.6, MiniMax-M2,
+// architecture the catalog does not hold (GLM-4.6, MiniMax-M2,
 // Qwen2.5-VL, Qwen2.5-1M's long-context variant, DeepSeek-V3.1-Terminus),
 // a format no engine here models (GGUF files, MLX's 4-bit, 8-bit
 // weight-only GPTQ), an owner that neither published the model nor is a
@@ -166,7 +167,6 @@ func TestCheckpointQuantization(t *testing.T) {
 func TestCheckpointIDsRefused(t *testing.T) {
 	t.Parallel()
 	for id, reason := range map[string]string{
-		"zai-org/GLM-4.5-FP8":                          "",
 		"zai-org/GLM-4.6-FP8":                          "",
 		"MiniMaxAI/MiniMax-M2":                         "",
 		"Qwen/Qwen2.5-VL-7B-Instruct-AWQ":              "",
