@@ -286,18 +286,27 @@ func TestNCCLRecordStreamHoldsTheAllReduceOutputs(t *testing.T) {
 
 // vLLM's OpenAI-server batch defaults by accelerator (PR #17885,
 // vllm/engine/arg_utils.py get_batch_defaults): 1024 sequences and 8192
-// tokens on an H100 (79.19 GiB reported) or an MI300X (192 GB), 256 and
-// 2048 on an A100 80GB (excluded by name: a large token budget slows it)
-// and on an L4 (24 GB, under 70 GiB); a TPU v6e keeps 256 sequences and a
-// 1024-token budget. V0 and other engines keep their own; a request's
-// own values win.
+// tokens on an H100 (79.19 GiB reported), an H200 (139.80 GiB) or, up to
+// 0.27, an MI300X (191.98 GiB) or a B200 (178.36 GiB); from 0.28 (PR
+// #51726) 16384 tokens on a GPU that reports 160 GiB or more, the MI300X
+// and the B200 (the newest release, the default, included) but not the
+// H200; 256 and 2048 on an A100 80GB (excluded by name: a large token
+// budget slows it) and on an L4 (24 GB, under 70 GiB); a TPU v6e keeps
+// 256 sequences and a 1024-token budget. V0 and other engines keep their
+// own; a request's own values win.
 func TestVLLMBatchDefaultsFollowTheGPU(t *testing.T) {
 	for _, c := range []struct {
 		hw, engine, version string
 		seqs, tokens        int
 	}{
 		{"h100-sxm", "vllm", "", 1024, 8192},
+		{"h200-sxm-141gb", "vllm", "", 1024, 8192},
 		{"mi300x", "vllm", "0.10", 1024, 8192},
+		{"mi300x", "vllm", "0.27", 1024, 8192},
+		{"mi300x", "vllm", "0.28", 1024, 16384},
+		{"b200", "vllm", "0.27", 1024, 8192},
+		{"b200", "vllm", "", 1024, 16384},
+		{"b200", "vllm", "0.7", calc.DefaultMaxNumSeqs, 8192}, // V0: max(max_model_len, 2048)
 		{"a100-sxm-80gb", "vllm", "0.19", 256, 2048},
 		{"l4", "vllm", "0.31", 256, 2048},
 		{"tpu-v6e", "vllm", "", 256, 1024},

@@ -201,7 +201,7 @@ func resolveScheduler(e *spec.Errs, req spec.Request, d *Deployment) {
 		def.BlockSize, def.MaxNumSeqs = release.TRTLLMTokensPerBlock, release.TRTLLMMaxBatchSize
 	}
 	if eng.Name == "vllm" && !d.Version.V0 && d.Hardware.ID != "" {
-		def.MaxNumSeqs, def.MaxNumBatchedTokens = release.VLLMBatchDefaults(&d.Hardware)
+		def.MaxNumSeqs, def.MaxNumBatchedTokens = release.VLLMBatchDefaults(&d.Hardware, &d.Version)
 	}
 	if eng.Name == "sglang" && d.Hardware.ID != "" {
 		def.GPUMemoryUtilization, def.MaxNumBatchedTokens, d.graphMaxBatch = release.SGLangDefaults(d.Version.GraphMaxByMemory, d.Hardware.ReportedMemory(), d.TP, d.PP)

@@ -158,6 +158,21 @@ type EngineVersion struct {
 	// backend) gives a request that leaves block_size and max_num_seqs out
 	// TRTLLMTokensPerBlock and TRTLLMMaxBatchSize.
 	LLMAPI bool
+	// Budget160GiB: vLLM's OpenAI server gives a GPU that reports 160 GiB
+	// or more a 16,384-token max_num_batched_tokens by default instead of
+	// 8192 (VLLMBatchDefaults). PR #51726 ("[Config] Update default
+	// _max_num_batched_tokens from 8192 to 16384", commit 4988df2e, merged
+	// 2026-08-11) put a tier above the 70 GiB one in
+	// vllm/engine/arg_utils.py EngineArgs.get_batch_defaults: "for GPUs
+	// like B200/B300 with >= 160GB memory, use the largest defaults",
+	// 16384 tokens for both usage contexts (the LLM class had 16384 from
+	// 70 GiB already) and 1024 sequences as before. The commit is in
+	// v0.28.0 and its candidates and in no v0.27 tag, so from 0.28. The
+	// v0.28.0 tree is not stored here: the tier and its values are as two
+	// write-ups quote it (code-index file ids 69004100460, 69027517413)
+	// and a ROCm build script quotes its line (67033294132; docs/MODEL.md
+	// section 11).
+	Budget160GiB bool
 }
 
 // The change points of vLLM's releases, as minor versions of 0.x.
@@ -171,6 +186,7 @@ const (
 	vllmMaxOverMin125  = 12 // PR #29303 (2025-11-24), before v0.12.0 (2025-12-03)
 	vllmMaxOverMin15   = 18 // PR #36684 (2026-03-12), after v0.17's cut (main removed v0.18 deprecations on 2026-03-09)
 	vllmMoELoRA        = 12 // PR #21229: in 0.11.1+ (TRL issue #4584 names 0.11.2), in every 0.12 release
+	vllmBudget160GiB   = 28 // PR #51726 (merged 2026-08-11): v0.28.0 is the first tag that contains it
 	// VLLMNewest is v0.33.0, the release deployments pin in December 2026
 	// (issue 31; releases come about every two weeks: v0.30.0 on
 	// 2026-09-22, v0.31.0 on 2026-10-05, as chrisqianz/vllm-cli's release
@@ -181,9 +197,9 @@ const (
 	// stored code's, which a stored vllm/config/cache.py of the 0.29-0.31
 	// cycle (vllm-project/vllm@002f10e0: gpu_memory_utilization
 	// Field(default=0.92), DEFAULT_BLOCK_SIZE 16) confirms for the memory
-	// fraction and the block. Not modelled: PR #51726 (merged 2026-08-10,
-	// in 0.28) raised the OpenAI server's max_num_batched_tokens on a GPU
-	// of 70 GiB or more from 8192 to 16384 (docs/MODEL.md section 11).
+	// fraction and the block; PR #51726's 16,384-token budget from 160 GiB
+	// (0.28, EngineVersion.Budget160GiB) is the one batch default read to
+	// move after 0.21.
 	VLLMNewest        = 33
 	vllmTritonSampler = 17 // PR #33538 (opened 2026-02-02): the first release after it is assumed
 	vllmAsyncSchedule = 14 // PR #27614: async scheduling on by default from v0.14.0 (January 2026)
@@ -336,6 +352,7 @@ func LookupVersion(engine, name string) (EngineVersion, bool) {
 		SamplerSort:             minor < vllmTritonSampler,
 		GPUMemoryUtilization:    vllmUtilization(minor),
 		SyncScheduling:          minor < vllmAsyncSchedule,
+		Budget160GiB:            minor >= vllmBudget160GiB,
 	}, true
 }
 
@@ -401,16 +418,21 @@ func kvRules(minor int) kvcache.Rules {
 
 // VLLMBatchDefaults returns the max_num_seqs and max_num_batched_tokens
 // that vLLM's OpenAI server (vllm serve, UsageContext.OPENAI_API_SERVER)
-// gives a V1 deployment on hw when the request leaves them out: 1024 and
-// 8192 on an accelerator that reports 70 GiB or more and is not an A100,
-// 256 and 2048 on the others (a large token budget slows the A100, PR
-// #17885); TPUs take a token budget by chip, v6e 1024, v5e 512, v5p 256
-// (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, the same values
-// from v0.10.0 to the newest main read, 2026-05-24).
-func VLLMBatchDefaults(hw *hardware.Accelerator) (seqs, tokens int) {
+// of release v gives a V1 deployment on hw when the request leaves them
+// out: 1024 and 8192 on an accelerator that reports 70 GiB or more and is
+// not an A100, 256 and 2048 on the others (a large token budget slows the
+// A100, PR #17885); from 0.28 (v.Budget160GiB, PR #51726) 1024 and 16384
+// on one that reports 160 GiB or more, whatever its vendor (the tier tests
+// the memory alone). TPUs then take a token budget by chip, v6e 1024, v5e
+// 512, v5p 256 (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults,
+// which reads current_platform.get_device_total_memory(); the 70 GiB tier
+// the same from v0.10.0 to the newest main read).
+func VLLMBatchDefaults(hw *hardware.Accelerator, v *EngineVersion) (seqs, tokens int) {
 	seqs, tokens = 256, 2048
-	switch id := hw.ID; {
-	case hw.ReportedMemory() >= 70*units.GiB && !strings.Contains(id, "a100"):
+	switch mem, id := hw.ReportedMemory(), hw.ID; {
+	case v.Budget160GiB && mem >= 160*units.GiB:
+		seqs, tokens = 1024, 16384
+	case mem >= 70*units.GiB && !strings.Contains(id, "a100"):
 		seqs, tokens = 1024, 8192
 	case strings.HasPrefix(id, "tpu-v6e"):
 		tokens = 1024

@@ -112,7 +112,7 @@ var fieldList = [...]struct {
 	{"Request.block_size", FieldSpec{Min: 1, Max: MaxBlockTokens, HasMin: true, HasMax: true, PowerOfTwo: true, Default: DefaultBlockSize, Unit: "tokens"}},
 	{"Request.max_model_len", FieldSpec{Min: 1, Max: MaxModelLen, HasMin: true, HasMax: true, DefaultText: "the model's max_position_embeddings", Unit: "tokens"}},
 	{"Request.max_num_seqs", FieldSpec{Min: 1, Max: MaxSeqs, HasMin: true, HasMax: true, Default: DefaultMaxNumSeqs, DefaultText: "vLLM: 1024 on a GPU of 70 GiB or more but an A100, else 256; SGLang: 2048-4096, at most half the KV pool's tokens", Unit: "sequences"}},
-	{"Request.max_num_batched_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultMaxNumBatchedTokens, DefaultText: "vLLM: 8192 on a GPU of 70 GiB or more but an A100, else 2048; SGLang: by GPU memory", Unit: "tokens"}},
+	{"Request.max_num_batched_tokens", FieldSpec{Min: 1, Max: MaxTokens, HasMin: true, HasMax: true, Default: DefaultMaxNumBatchedTokens, DefaultText: "vLLM: 8192 on a GPU of 70 GiB or more but an A100 (16384 from 160 GiB under 0.28 on), else 2048; SGLang: by GPU memory", Unit: "tokens"}},
 	{"Request.num_scheduler_steps", FieldSpec{Min: 1, Max: sched.MaxSchedulerSteps, HasMin: true, HasMax: true, Default: 1, Unit: "steps"}},
 	{"Request.gpu_hour_usd", FieldSpec{Min: 0, Max: MaxPriceUSD, HasMin: true, HasMax: true, Unit: "USD per GPU-hour"}},
 	{"Request.gpu_power_w", FieldSpec{Max: MaxPowerW, HasMin: true, HasMax: true, ExclusiveMin: true, DefaultText: "the accelerator's rated power (datasheet TDP)", Unit: "W per GPU"}},
