@@ -111,6 +111,78 @@ test('a model that does not fit: the verdict says why, no empty figures', async 
   await H.screenshot(page.locator('#w'), 'widget-wont-start.png');
 });
 
+test('the energy line: J/token is the GPUs\' watts over the output rate, from the same report', async () => {
+  const { page } = b;
+  await openBare(page, bare(`<throughput-calculator id="w" model="llama-3.1-8b" hardware="h100-sxm" mode="compact" tensor-parallel-size="2">${FALLBACK}</throughput-calculator>`));
+  const shown = await widgetFigures(page, '#w');
+  const want = await H.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm', tensor_parallel_size: 2, sweep: { points: 96 } });
+  const en = want.energy;
+  // By hand (docs/MODEL.md section 5c): energy per token = power per GPU x GPUs / output tokens per second, at the
+  // cost section's operating point (no load: the batch ceiling here).
+  const j = en.gpu_power_w * 2 / en.tokens_per_s;
+  assert.equal(en.num_gpus, 2);
+  assert.equal(en.tokens_per_s, want.cost.tokens_per_s);
+  assert.ok(Math.abs(en.joules_per_output_token - j) < 1e-9 * j, `${en.joules_per_output_token} against ${j}`);
+  const band = want.bands.find((x) => x.figure === 'energy.joules_per_output_token');
+  assert.ok(band.low < j && j < band.high);
+  assert.equal(shown.energy, `Energy: ${+j.toPrecision(3)} J/token (80 %: ${+band.low.toPrecision(3)}–${+band.high.toPrecision(3)} J/token${band.widened ? ', widened' : ''}), ` +
+    `${fmt.int(en.gpu_power_w)} W per GPU of 700 W rated, 2 GPUs at ${fmt.tokS(en.tokens_per_s)} (batch ${fmt.int(want.cost.batch_size)}).`);
+  // Under a load the operating point is the steady state's.
+  await page.$eval('#w', (el) => el.setAttribute('concurrency', '32'));
+  await page.waitForFunction(() => document.querySelector('#w').report?.serving);
+  const steady = await H.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm', tensor_parallel_size: 2, workload: { concurrency: 32 }, sweep: { points: 96 } });
+  const js = steady.energy.gpu_power_w * 2 / steady.serving.output_tokens_per_s;
+  assert.match(await page.$eval('#w', (el) => el.shadowRoot.querySelector('[data-w=energy]').textContent),
+    new RegExp(`^Energy: ${String(+js.toPrecision(3)).replace('.', '\\.')} J/token .* at ${fmt.tokS(steady.serving.output_tokens_per_s)} \\(concurrency 32\\)\\.$`));
+  // Hidden with the figures when the request fails.
+  await page.$eval('#w', (el) => el.setAttribute('model', 'no-such-model'));
+  await page.waitForFunction(() => !document.querySelector('#w').report);
+  assert.equal(await page.$eval('#w', (el) => el.shadowRoot.querySelector('[data-w=energy]').getBoundingClientRect().height), 0);
+  assert.deepEqual(b.errors, []);
+});
+
+test('session attributes: the full engine\'s report.sessions, and the engine\'s field errors', async () => {
+  const own = await H.launch();
+  try {
+    const requests = [];
+    own.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await openBare(own.page, bare(`<throughput-calculator id="w" mode="compact" input-tokens="2000" output-tokens="300" turns="6" new-tokens="400" think-time-s="20" users="64">${FALLBACK}</throughput-calculator>`));
+    const shown = await widgetFigures(own.page, '#w');
+    const want = await H.evaluate({ model: 'llama-3.1-8b', hardware: 'h100-sxm', sweep: { points: 96 },
+      workload: { input_tokens: 2000, output_tokens: 300, sessions: { turns: 6, new_tokens: 400, think_time_s: 20, users: 64 } } });
+    const s = want.sessions;
+    assert.deepEqual(await own.page.$eval('#w', (el) => el.report.sessions), s);
+    assert.equal(shown['sessions.title'], 'Agentic sessions: 6 turns, 20 s think time, 64 users');
+    assert.equal(shown['sessions.hit'], `${(100 * s.prefix_hit_rate).toFixed(1)}%`);
+    assert.equal(shown['sessions.turn'], fmt.ms(s.turn_latency_ms));
+    // Little's law by hand: 64 users, each session 6 turns and 5 think times of 20 s.
+    const d = 6 * s.turn_latency_ms / 1000 + 5 * 20;
+    assert.ok(Math.abs(s.session_rate - 64 / d) < 1e-6 * s.session_rate);
+    assert.equal(shown['sessions.rates'], `${fmt.rate(s.turn_rate)} turns/s, ${fmt.rate(s.session_rate)} sessions/s; the cache spares ${fmt.tokS(s.prefill_tokens_saved_per_s)} of prefill`);
+    // The light engine refuses sessions, so the element loaded the full one beside it.
+    assert.ok(requests.includes('/throughput-planner.wasm'), requests.join(' '));
+    await H.screenshot(own.page.locator('#w'), 'widget-sessions.png');
+    // An invalid value is the engine's error, naming the field, as an unknown model's is.
+    await own.page.$eval('#w', (el) => el.setAttribute('turns', '0'));
+    await own.page.waitForFunction(() => !document.querySelector('#w').shadowRoot.querySelector('.error').hidden);
+    assert.equal(await own.page.$eval('#w', (el) => el.shadowRoot.querySelector('.error').textContent),
+      'The calculator cannot answer: workload.sessions.turns: must be at least 1, got 0');
+    assert.equal(await own.page.$eval('#w', (el) => el.report), null);
+    await own.page.$eval('#w', (el) => el.setAttribute('session-rate', '1'));
+    await own.page.waitForFunction(() => document.querySelector('#w').shadowRoot.querySelector('.error').textContent.includes('not both'));
+    assert.equal(await own.page.$eval('#w', (el) => el.shadowRoot.querySelector('.error').textContent),
+      'The calculator cannot answer: workload.sessions.turns: must be at least 1, got 0; workload.sessions.users: give either session_rate or users, not both');
+    // Without the session attributes the element is back on the light engine: no sessions section.
+    await own.page.$eval('#w', (el) => { for (const a of ['turns', 'new-tokens', 'think-time-s', 'users', 'session-rate']) el.removeAttribute(a); });
+    await own.page.waitForFunction(() => document.querySelector('#w').report);
+    assert.equal(await own.page.$eval('#w', (el) => el.report.sessions), undefined);
+    assert.equal(await own.page.$eval('#w', (el) => el.shadowRoot.querySelector('[data-w-sessions]').hidden), true);
+    assert.deepEqual(own.errors, []);
+  } finally {
+    await own.close();
+  }
+});
+
 test('/widget.js is self-contained: one script, then the engine and its model catalog beside it', async () => {
   const own = await H.launch();
   try {

@@ -58,10 +58,10 @@ export const FIGURES = {
   'cost.tokens_per_s': (r) => r.cost && fmt.tokS(r.cost.tokens_per_s),
   // The energy section (docs/MODEL.md section 5c): J per output token at the cost card's operating point, the
   // power per GPU against its rating, tokens/s per kW, and the electricity's share of the price.
-  'energy.summary': (r) => r.energy && `${+r.energy.joules_per_output_token.toPrecision(3)} J/token, ${fmt.int(r.energy.gpu_power_w)} W per GPU of ${fmt.int(r.energy.rated_power_w)} W rated ` +
+  'energy.summary': (r) => r.energy && `${fmt.joules(r.energy.joules_per_output_token)}, ${fmt.int(r.energy.gpu_power_w)} W per GPU of ${fmt.int(r.energy.rated_power_w)} W rated ` +
     `(${gpus(r.energy.num_gpus)}, ${+r.energy.deployment_kw.toPrecision(3)} kW), ${fmt.int(r.energy.output_tokens_per_s_per_kw)} tok/s per kW` +
     (r.cost?.power_usd_per_million_output_tokens ? `; the power is ${fmt.usd(r.cost.power_usd_per_million_output_tokens)} of each million tokens at ${fmt.usd(r.cost.usd_per_kwh)}/kWh` : ''),
-  'range.energy.joules_per_output_token': (r) => fmt.range(r, 'energy.joules_per_output_token', (x) => `${+x.toPrecision(3)} J/token`),
+  'range.energy.joules_per_output_token': (r) => fmt.range(r, 'energy.joules_per_output_token', fmt.joules),
   'cost.num_gpus': (r) => r.cost && `${gpus(r.cost.num_gpus)} at ${fmt.usd(r.cost.gpu_hour_usd)}/h`,
   'cost.conditions': (r) => r.cost && (r.serving ? `the steady state at ${steadyLoad(r)} (mean decode batch ${batchText(r.serving.decode_batch)})${overload(r) ? `; ${overload(r).text}` : ''}` : fmt.at(r.cost.batch_size, r.cost.context_tokens)),
   'cost.explain': (r) => r.cost && (r.serving

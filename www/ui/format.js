@@ -60,6 +60,9 @@ export function usd(x) {
   return `$${num(x)}`;
 }
 
+/** Joules per output token to three significant digits: 0.12360 -> "0.124 J/token". */
+export const joules = (x) => (Number.isFinite(x) ? `${+x.toPrecision(3)} J/token` : '–');
+
 /** A fraction as a percentage: 0.6651 -> "66.5%". */
 export const pct = (f) => (Number.isFinite(f) ? `${(f * 100).toFixed(1)}%` : '–');
 

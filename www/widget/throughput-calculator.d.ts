@@ -41,6 +41,12 @@ export declare class ThroughputCalculator extends HTMLElement {
   readonly calculatorURL: string;
   /** The serving features' attributes that are set and valid, as [attribute, value] pairs (docs/embedding.md). */
   featureAttrs(): Array<[string, number | string | boolean]>;
+  /**
+   * workload.sessions from the session attributes (turns, new-tokens, think-time-s, think-distribution, users,
+   * session-rate, replicas, routing), each under its field's name, a number when it reads as one, else the text
+   * (for the engine to refuse, naming the field); undefined when none is set.
+   */
+  sessionAttrs(): Record<string, number | string> | undefined;
   /** The engine request the attributes stand for. */
   request(): Request;
   addEventListener<K extends keyof ThroughputCalculatorEventMap>(type: K, listener: (this: ThroughputCalculator, ev: ThroughputCalculatorEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;

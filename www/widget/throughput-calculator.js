@@ -15,6 +15,7 @@ import { evaluateWithRange, sweepMax } from '../ui/sweep-range.js';
 import { verdict, TERMS } from '../ui/verdict.js';
 import { escapeHTML } from '../ui/dom.js';
 import { steadyAt, steadyLoad, steadyConditions } from '../ui/steady.js';
+import { fullEngine } from './full-engine.js';
 
 const term = (k) => escapeHTML(TERMS[k]);
 
@@ -58,6 +59,25 @@ const FEATURE_ATTRS = {
   'enable-expert-parallel': ['enable_expert_parallel', 'bool', 0, 'expert_parallel'],
 };
 const SPEC_METHODS = ['eagle', 'eagle3', 'mtp', 'ngram'];
+
+/**
+ * The session workload's attributes (workload.sessions, docs/MODEL.md
+ * section 10, "Agentic multi-turn sessions"), each its field's name with
+ * dashes. Any of them set sends workload.sessions; each value goes to the
+ * engine as it is (a number when it reads as one), so an invalid one shows
+ * the engine's error naming its field, as an unknown model does.
+ */
+const SESSION_ATTRS = ['turns', 'new-tokens', 'think-time-s', 'think-distribution', 'users', 'session-rate', 'replicas', 'routing'];
+
+/** Models (lower case) the light engine refused as needing the full engine (DeepSeek-V4, as the page's app.js). */
+const fullOnlyModels = new Set();
+
+/**
+ * Whether a request needs the full engine (full-engine.js), as the page
+ * decides (www/page/app.js needsFull): a session workload, which the light
+ * engine refuses (calc/deploy/sessions.go), or a model it left to the full one.
+ */
+const needsFull = (req) => Boolean(req.workload?.sessions || fullOnlyModels.has(String(req.model).toLowerCase()));
 
 const HTMLElementBase = globalThis.HTMLElement ?? class {};
 
@@ -110,10 +130,11 @@ p { margin: 0; }
 .verdict[data-state=misses], .verdict[data-state=overloaded] { --v: var(--warn); }
 .verdict[data-state=wont_start] { --v: var(--err); }
 abbr[title] { text-decoration: underline dotted; cursor: help; }
-.body.failed .title, .body.failed .conditions, .body.failed .verdict, .body.failed .trade, .body.failed .steady, .body.failed .kv, .body.failed .terms, .body.failed .chart, .body.failed [data-w=version] { display: none; }
+.body.failed .title, .body.failed .conditions, .body.failed .verdict, .body.failed .trade, .body.failed .steady, .body.failed .sessions, .body.failed .kv, .body.failed .energy, .body.failed .terms, .body.failed .chart, .body.failed [data-w=version] { display: none; }
 .body.failed .error { margin: 6px 0; padding: 8px 10px; border: 1px solid var(--err); border-radius: 8px; }
-.body.nofit .trade, .body.nofit .steady, .body.nofit .chart, .body.nofit .terms { display: none; }
-.steady[hidden] { display: none; }
+.body.nofit .trade, .body.nofit .steady, .body.nofit .sessions, .body.nofit .chart, .body.nofit .terms { display: none; }
+.steady[hidden], .sessions[hidden] { display: none; }
+.sessions { margin: 0 0 10px; }
 form { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 8px 10px; margin: 10px 0 4px; }
 label { display: grid; gap: 2px; font-size: .78rem; color: var(--muted); }
 input, select { font: inherit; color: var(--fg); background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 4px 6px; width: 100%; min-width: 0; }
@@ -185,10 +206,14 @@ export function httpURL(value, base, fallback) {
  * num-speculative-tokens and acceptance-rate (both required with it: the
  * engine has no default for either, as vLLM has none for k),
  * max-loras and max-lora-rank, kv-offload-gib (a CPU tier),
- * data-parallel-size and enable-expert-parallel.
+ * data-parallel-size and enable-expert-parallel. Agentic multi-turn
+ * sessions: turns, new-tokens, think-time-s, think-distribution, users or
+ * session-rate, replicas, routing (workload.sessions: the element then
+ * shows report.sessions, computed by the full engine, which it loads for
+ * them; an invalid value is the engine's error, naming its field).
  */
 export class ThroughputCalculator extends HTMLElementBase {
-  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'p2p', 'flashinfer-sampler', 'mode', 'calculator-url', 'hub-url', 'hub-token', 'request-rate', ...Object.keys(INT_ATTRS), ...Object.keys(FEATURE_ATTRS)];
+  static observedAttributes = ['model', 'hardware', 'kv-cache-dtype', 'quantization', 'engine', 'engine-version', 'gpu-memory-utilization', 'p2p', 'flashinfer-sampler', 'mode', 'calculator-url', 'hub-url', 'hub-token', 'request-rate', ...Object.keys(INT_ATTRS), ...Object.keys(FEATURE_ATTRS), ...SESSION_ATTRS];
 
   /** Register the element (once) under tag; returns the class. */
   static define(tag = 'throughput-calculator', registry = globalThis.customElements) {
@@ -199,6 +224,7 @@ export class ThroughputCalculator extends HTMLElementBase {
   #root = null;
   #chart = null;
   #engine = null;
+  #full = null; // the full engine, once a request has needed it
   #queued = false;
   #range = undefined; // the last sweep range (sweep-range.js)
   /** The last report shown (read-only for hosts and tests). */
@@ -285,6 +311,22 @@ export class ThroughputCalculator extends HTMLElementBase {
     return out;
   }
 
+  /**
+   * workload.sessions from the session attributes (SESSION_ATTRS), or
+   * undefined when none is set: each value a number when it reads as one,
+   * else the trimmed text, for the engine to check.
+   */
+  sessionAttrs() {
+    let s;
+    for (const name of SESSION_ATTRS) {
+      const raw = (this.getAttribute(name) ?? '').trim();
+      if (raw === '') continue;
+      const v = Number(raw);
+      (s ??= {})[name.replaceAll('-', '_')] = Number.isFinite(v) ? v : raw;
+    }
+    return s;
+  }
+
   /** The engine request the attributes stand for. */
   request() {
     const req = { model: this.model, hardware: this.hardware, sweep: { points: SWEEP_POINTS } };
@@ -311,6 +353,8 @@ export class ThroughputCalculator extends HTMLElementBase {
     }
     // num-speculative-tokens and acceptance-rate have no default: the
     // engine requires them (calc.Fields) and names the one left out.
+    const sessions = this.sessionAttrs();
+    if (sessions) (req.workload ??= {}).sessions = sessions;
     return req;
   }
 
@@ -345,22 +389,41 @@ export class ThroughputCalculator extends HTMLElementBase {
   #render() {
     const body = this.#root.querySelector('.body');
     if (body.dataset.mode !== this.mode) this.#build(body);
-    // A model outside the catalog: its config.json is fetched first.
-    const wait = this.#engine.pending(this.request(), this.hubOptions());
-    if (wait) {
-      const status = body.querySelector('.error');
-      status.textContent = `Fetching the config.json of ${this.model} from the Hugging Face Hub…`;
-      status.hidden = false;
+    const status = (text, failed = false) => {
+      const el = body.querySelector('.error');
+      el.textContent = text;
+      el.hidden = false;
+      if (failed) { body.classList.add('failed'); this.report = null; }
       this.#syncForm();
+    };
+    const req = this.request();
+    const full = needsFull(req);
+    if (full && !this.#full) {
+      // The light engine refuses it: load the full engine first (once per page).
+      status('Loading the full engine (the session model)…');
+      fullEngine().then((e) => { this.#full = e; this.#schedule(); },
+        (err) => status(`The calculator cannot answer: the full engine (throughput-planner.wasm) could not load: ${err?.message ?? err}`, true));
+      return;
+    }
+    const calc = full ? this.#full : this.#engine;
+    // A model outside the catalog: its config.json is fetched first.
+    const wait = calc.pending(req, this.hubOptions());
+    if (wait) {
+      status(`Fetching the config.json of ${this.model} from the Hugging Face Hub…`);
       wait.catch(() => {}).finally(() => this.#schedule());
       return;
     }
     let report;
     try {
-      report = evaluateWithRange((q) => this.#engine.evaluate(q), this.request(), this.#range);
+      report = evaluateWithRange((q) => calc.evaluate(q), req, this.#range);
       if (report.sweep?.length) this.#range = sweepMax(report);
     } catch (e) {
       const errs = e?.errors ?? [{ field: '', message: String(e?.message ?? e) }];
+      if (!full && errs.some((x) => x.field?.startsWith('model') && x.message.includes('needs the full engine'))) {
+        fullOnlyModels.add(String(req.model).toLowerCase());
+        this.#schedule();
+        return;
+      }
       body.querySelector('.error').textContent = `The calculator cannot answer: ${errs.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ')}`;
       body.querySelector('.error').hidden = false;
       body.classList.add('failed');
@@ -414,7 +477,14 @@ export class ThroughputCalculator extends HTMLElementBase {
         <p class="hint"><abbr title="${term('TPOT')}">TPOT</abbr> <span data-w="steady.tpot"></span> · <abbr title="${term('TTFT')}">TTFT</abbr> <span data-w="steady.ttft"></span> · <span data-w="steady.rps"></span></p>
         <p class="cond" data-w="steady.cond"></p>
       </section>
+      <section class="side sessions" part="sessions" aria-label="Sessions" data-w-sessions hidden>
+        <h3 data-w="sessions.title"></h3>
+        <p><span class="fig agg" data-w="sessions.hit"></span> <span class="hint">of the turns' prompt tokens from the prefix cache</span></p>
+        <p class="hint">Turn latency <span data-w="sessions.turn"></span> · <span data-w="sessions.rates"></span></p>
+        <p class="cond" data-w="sessions.cond"></p>
+      </section>
       <p class="kv" data-w="kv" title="${term('KV cache')}"></p>
+      <p class="cond energy" part="energy" data-w="energy" hidden></p>
       <p class="cond feats" data-w="features" hidden></p>
       <p class="hint terms"><abbr title="${term('TPOT')}">TPOT</abbr> time per output token · <abbr title="${term('tok/s')}">tok/s</abbr> output tokens per second</p>
       <div class="chart"></div>
@@ -464,12 +534,36 @@ export class ThroughputCalculator extends HTMLElementBase {
     set('engine', this.engine);
   }
 
+  /**
+   * The session workload's analytic steady state (report.sessions,
+   * docs/MODEL.md section 10): the prefix cache's hit rate under the
+   * routing, a turn's end-to-end latency and the rates, per replica.
+   */
+  #fillSessions(body, r, w) {
+    const s = r.sessions;
+    body.querySelector('[data-w-sessions]').hidden = !s;
+    if (!s) return;
+    const a = this.request().workload.sessions;
+    const dflt = (k) => a[k] ?? tables?.fields[`workload.sessions.${k}`]?.default;
+    const load = a.users !== undefined ? `${fmt.int(a.users)} users` : a.session_rate !== undefined ? `${fmt.rate(a.session_rate)} sessions/s` : 'no load given';
+    w('sessions.title', `Agentic sessions: ${fmt.int(dflt('turns'))} turns, ${fmt.given(dflt('think_time_s'))} s think time, ${load}`);
+    w('sessions.hit', fmt.pct(s.prefix_hit_rate));
+    const loaded = s.turn_rate > 0;
+    w('sessions.turn', loaded ? fmt.ms(s.turn_latency_ms) : '–');
+    w('sessions.rates', loaded ? `${fmt.rate(s.turn_rate)} turns/s, ${fmt.rate(s.session_rate)} sessions/s; the cache spares ${fmt.tokS(s.prefill_tokens_saved_per_s)} of prefill` : 'users or session-rate gives the load');
+    const other = s.routing === 'random' ? `session-affine routing ${fmt.pct(s.affine_hit_rate)}` : `random routing ${fmt.pct(s.random_hit_rate)}`;
+    const reps = dflt('replicas') > 1 ? `; per replica of ${fmt.int(dflt('replicas'))}` : '';
+    w('sessions.cond', `${s.routing === 'random' ? 'Random' : 'Session-affine'} routing (${other}; a cache that never evicts ${fmt.pct(s.unbounded_hit_rate)})${reps}` +
+      (loaded ? `; ${fmt.pct(s.resident_probability)} of returning sessions find their conversation still cached.` : '.'));
+  }
+
   #fill(body, r) {
     const w = (k, text) => { const e = body.querySelector(`[data-w="${k}"]`); if (e) e.textContent = text; };
     const c = r.config;
     body.querySelector('.title').textContent = `${r.model.name} on ${c.num_gpus > 1 ? `${c.num_gpus}× ` : ''}${r.hardware.name}`;
     body.querySelector('.conditions').textContent =
       `${c.engine}, weights ${r.model.weight_format}, KV ${c.kv_cache_dtype}; ${fmt.int(c.input_tokens)} input + ${fmt.int(c.output_tokens)} output tokens per request` +
+      (r.sessions ? ' (a session\'s first turn; each later turn re-sends the conversation)' : '') +
       (r.serving ? ` at ${steadyLoad(r)}` : '');
     const one = r.sweep?.[0];
     const many = r.decode;
@@ -491,6 +585,7 @@ export class ThroughputCalculator extends HTMLElementBase {
     w('steady.ttft', s ? `${fmt.ms(s.ttft_ms)} ${fmt.range(r, 'serving.ttft_ms', fmt.ms)}`.trimEnd() : '');
     w('steady.rps', s ? fmt.reqS(s.requests_per_s) : '');
     w('steady.cond', s ? steadyConditions(r) : '');
+    this.#fillSessions(body, r, w);
     const v = verdict(r);
     const ve = body.querySelector('[data-w-verdict]');
     ve.dataset.state = v.state;
@@ -506,6 +601,12 @@ export class ThroughputCalculator extends HTMLElementBase {
       ? `KV cache: ${fmt.bytes(Math.max(r.memory.kv_cache_bytes, 0))} per GPU holds ${fmt.int(r.kv_cache.capacity_tokens)} tokens ${fmt.range(r, 'kv_cache.capacity_tokens', fmt.int)}`.trimEnd() +
         (pre ? `, so at most ${fmt.int(pre.onset_concurrency_lockstep)} sequences of ${fmt.int(pre.context_tokens)} tokens (the KV ceiling).` : '.')
       : (r.warnings?.[0]?.message ?? 'The model does not fit.'));
+    // The energy at the cost section's operating point (report.energy, docs/MODEL.md section 5c).
+    const en = r.energy;
+    body.querySelector('[data-w=energy]').hidden = !en;
+    w('energy', en ? `Energy: ${fmt.joules(en.joules_per_output_token)} ${fmt.range(r, 'energy.joules_per_output_token', fmt.joules)}`.trimEnd() +
+      `, ${fmt.int(en.gpu_power_w)} W per GPU of ${fmt.int(en.rated_power_w)} W rated, ${fmt.int(en.num_gpus)} GPU${en.num_gpus === 1 ? '' : 's'}` +
+      ` at ${fmt.tokS(en.tokens_per_s)} (${r.serving ? steadyLoad(r) : `batch ${fmt.int(en.batch_size)}`}).` : '');
     w('version', `v${r.version}`);
     this.#chart.update(r);
     const req = this.request();

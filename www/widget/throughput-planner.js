@@ -5,13 +5,9 @@
 // cheapest deployments with their launch commands, and links each to the
 // calculator (calculator-url, default the widget's own site). It loads the
 // planner build of the engine (load({planner: true})) once per page.
-const HTMLElementBase = globalThis.HTMLElement ?? class {};
+import { fullEngine as engine } from './full-engine.js';
 
-let planner = null;
-function engine() {
-  planner ??= import('../module/throughput.js').then((m) => m.load({ planner: true }));
-  return planner;
-}
+const HTMLElementBase = globalThis.HTMLElement ?? class {};
 
 const NUMBERS = {
   'request-rate': ['workload', 'request_rate'], concurrency: ['workload', 'concurrency'],
