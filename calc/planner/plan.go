@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -744,11 +745,20 @@ func (p *planner) disaggregated(d *deploy.Deployment, pl deploy.Ask, q, prec str
 			f, ok = pools(P, D)
 		}
 	default:
+		// The fewest prefill instances: with D fixed, ρ falls as P grows
+		// (ρ <= U t_p / (busy P), busy the cycle without the wait), so
+		// ok is monotone in P and P = ceil(U t_p / (busy ρmax)) + 1
+		// always carries the loop: a binary search below that bound
+		// (log2 of it pools, not one per instance).
 		D = (s.users + cD - 1) / cD
-		for P = 1; !ok && P <= max(D, 1)*maxSplitUnits; P++ {
+		cOp := (s.users + D - 1) / D
+		step, _ := sv.DecodeTime(cOp, mean)
+		busy := tPre + xfer + step + float64(out)*tpotAt(cOp)
+		if r := rhoMax(cOp); r > 0 {
+			hi := int(min(math.Ceil(float64(s.users)*tPre/(busy*r)), maxPrefillInstances)) + 1
+			P = sort.Search(hi, func(i int) bool { _, ok := pools(i+1, D); return ok }) + 1
 			f, ok = pools(P, D)
 		}
-		P--
 	}
 	if !ok {
 		step, _ := sv.DecodeTime(min(cD, max(s.users, 1)), mean)
@@ -802,9 +812,13 @@ func (p *planner) modeSlot(d *spec.PlanDeployment) int {
 	return 1
 }
 
-// maxSplitUnits bounds the units of an xPyD split (and the prefill
-// instances of a free split per decode instance) the search tries.
-const maxSplitUnits = 64
+// maxSplitUnits bounds the units of an xPyD split the search tries, and
+// maxPrefillInstances a closed loop's free prefill pool (the search's
+// upper bound; spec.MaxParallel GPUs could not hold more).
+const (
+	maxSplitUnits       = 64
+	maxPrefillInstances = spec.MaxParallel
+)
 
 // power sets dep.DeploymentKW, every GPU's power at the load (the energy
 // section's model, deploy.GPUPower, docs/MODEL.md section 5c): the
